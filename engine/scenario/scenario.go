@@ -1,0 +1,175 @@
+// Package scenario defines the mcplab scenario format, version 1: the
+// system's configuration plus a script of timed steps (SCENARIO.md). It
+// decodes untrusted JSON strictly, with errors that name the place
+// (steps[3].at: must be >= 0), and fills defaults so that the engine and the
+// trace see one normalized form.
+//
+// The format is a public contract: lessons, share URLs and outside tests
+// depend on these names. Fields may be added; none is renamed or changes
+// meaning.
+package scenario
+
+import (
+	"encoding/json"
+)
+
+// Version is the only scenario format version this package reads ("mcplab": 1).
+const Version = 1
+
+// Protocol revisions the engine models (DOMAIN.md §1).
+const (
+	Protocol20260728 = "2026-07-28" // current: HTTP cancellation closes the stream
+	Protocol20251125 = "2025-11-25" // previous: HTTP cancellation POSTs notifications/cancelled
+)
+
+// Transports the engine models.
+const (
+	TransportStdio = "stdio"
+	TransportHTTP  = "streamable-http"
+)
+
+// Values of ClientPolicy.HTTPCancel.
+const (
+	HTTPCancelCloseStream      = "close-stream"
+	HTTPCancelPostNotification = "post-notification"
+)
+
+// Limits on untrusted input (SCENARIO.md, Bad input). A scenario past any of
+// them is rejected with a located error before anything runs.
+const (
+	MaxBytes      = 1 << 20    // encoded scenario size, bytes
+	MaxSteps      = 2000       // steps[] length
+	MaxDurationMs = 86_400_000 // largest step time or timeout, virtual ms (one day)
+	MaxTextLen    = 4096       // title, notes, reasons, names: characters
+)
+
+// Scenario is a decoded, validated and normalized scenario: every default is
+// filled in, so encoding it gives the "scenario" member of a trace.
+type Scenario struct {
+	Mcplab    int     `json:"mcplab"`
+	Title     string  `json:"title,omitempty"`
+	Notes     string  `json:"notes,omitempty"`
+	Protocol  string  `json:"protocol"`  // Protocol20260728 (default) or Protocol20251125
+	Transport string  `json:"transport"` // TransportStdio (default) or TransportHTTP
+	LatencyMs Latency `json:"latencyMs"`
+	Client    Client  `json:"client"`
+	Server    Server  `json:"server"`
+	Steps     []Step  `json:"steps"`
+}
+
+// Latency is the one-way network delay in virtual milliseconds, each >= 0.
+type Latency struct {
+	Up   int64 `json:"up"`   // client → server
+	Down int64 `json:"down"` // server → client
+}
+
+// Client configures the MCP client: its stable id, default request
+// timeouts and its policy switches.
+type Client struct {
+	// ID is a stable client id (default "client-0"), used for jitter.
+	ID string `json:"id"`
+	// IdleTimeoutMs is the default idle timeout of a request in ms
+	// (DOMAIN.md §2): how long it may go without valid progress. 0 = none.
+	IdleTimeoutMs int64 `json:"idleTimeoutMs,omitempty"`
+	// MaxTimeoutMs is the default maximum timeout in ms, an absolute budget
+	// from the request's start that nothing resets. 0 = none.
+	MaxTimeoutMs int64        `json:"maxTimeoutMs,omitempty"`
+	Policy       ClientPolicy `json:"policy"`
+}
+
+// ClientPolicy holds the client's switches. The zero value of each bool is
+// the correct behaviour; HTTPCancel defaults to the protocol's correct signal.
+type ClientPolicy struct {
+	// HTTPCancel is how a Streamable HTTP client cancels: HTTPCancelCloseStream
+	// (correct under 2026-07-28) or HTTPCancelPostNotification (correct
+	// under 2025-11-25).
+	HTTPCancel string `json:"httpCancel"`
+	// ProgressResetsMax, when true, lets progress push the maximum deadline
+	// out too: hung work lives forever (DOMAIN.md §11).
+	ProgressResetsMax bool `json:"progressResetsMax"`
+	// AcceptNonIncreasingProgress, when true, lets a non-increasing progress
+	// value reset the idle clock: a stuck server keeps a request alive.
+	AcceptNonIncreasingProgress bool `json:"acceptNonIncreasingProgress"`
+}
+
+// Server configures the MCP server.
+type Server struct {
+	Policy ServerPolicy `json:"policy"`
+	// KeepaliveEveryMs is the interval of SSE keep-alive comments (":\r\n")
+	// on open response streams, Streamable HTTP only; 0 = none. Keep-alive is
+	// not progress (DOMAIN.md §8).
+	KeepaliveEveryMs int64 `json:"keepaliveEveryMs,omitempty"`
+}
+
+// ServerPolicy holds the server's switches; the zero value is correct.
+type ServerPolicy struct {
+	// RespondAfterCancel, when true, makes the server keep sending progress
+	// and the response after it observed a cancellation (DOMAIN.md §11).
+	RespondAfterCancel bool `json:"respondAfterCancel"`
+}
+
+// Step is one timed action of the script. Do names the verb; which other
+// fields are allowed depends on it (see Verbs). Unset fields are omitted
+// when encoded.
+type Step struct {
+	At int64  `json:"at"` // virtual ms, >= 0
+	Do string `json:"do"` // the verb
+
+	ID            *ID             `json:"id,omitempty"`
+	Method        string          `json:"method,omitempty"`
+	Name          string          `json:"name,omitempty"`
+	Arguments     json.RawMessage `json:"arguments,omitempty"`
+	ProgressToken *ID             `json:"progressToken,omitempty"`
+	IdleTimeoutMs *int64          `json:"idleTimeoutMs,omitempty"`
+	MaxTimeoutMs  *int64          `json:"maxTimeoutMs,omitempty"`
+	SideEffect    *bool           `json:"sideEffect,omitempty"`
+	Reason        *string         `json:"reason,omitempty"`
+	Of            *ID             `json:"of,omitempty"`
+	From          string          `json:"from,omitempty"` // send: "client" (default) or "server"
+	Progress      *float64        `json:"progress,omitempty"`
+	Total         *float64        `json:"total,omitempty"`
+	// Message is the raw JSON of a send step, or the text of a progress
+	// step's message (a JSON string), or a fail step's error message.
+	Message json.RawMessage `json:"message,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Code    *int64          `json:"code,omitempty"`
+}
+
+// ID is a JSON-RPC id or a progress token: a string or an integer, kept
+// exactly as given, so 7 and "7" are different. Its value is the JSON text
+// of the token (`7` or `"7"`).
+type ID struct{ raw string }
+
+// NewIntID returns the integer id n.
+func NewIntID(n int64) ID { b, _ := json.Marshal(n); return ID{string(b)} }
+
+// NewStringID returns the string id s.
+func NewStringID(s string) ID { b, _ := json.Marshal(s); return ID{string(b)} }
+
+// Raw returns the id's JSON text, e.g. `7` or `"p-7"`. Use it as a map key.
+func (id ID) Raw() string { return id.raw }
+
+// String returns the id as a person reads it: 7 or "7".
+func (id ID) String() string { return id.raw }
+
+// IsZero reports whether id was never set.
+func (id ID) IsZero() bool { return id.raw == "" }
+
+// MarshalJSON writes the id exactly as it was given.
+func (id ID) MarshalJSON() ([]byte, error) {
+	if id.raw == "" {
+		return []byte("null"), nil
+	}
+	return []byte(id.raw), nil
+}
+
+// UnmarshalJSON accepts a JSON string or integer and rejects anything else
+// with ErrBadID.
+func (id *ID) UnmarshalJSON(b []byte) error {
+	v, err := parseID(b)
+	if err != nil {
+		return err
+	}
+	*id = v
+	return nil
+}

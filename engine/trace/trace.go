@@ -1,0 +1,180 @@
+// Package trace defines the mcplab trace format, version 1 (SCENARIO.md,
+// Trace): every wire message and state change with its virtual time, a
+// summary per request, and the checks evaluated on what happened.
+//
+// A trace is produced by the engine from a scenario, or (later) imported from
+// a real transcript; templates draw it and checks judge it, without knowing
+// which. Encoding a trace with encoding/json is deterministic: struct fields
+// in declaration order, maps with sorted keys, no floats that depend on the
+// platform.
+package trace
+
+import (
+	"encoding/json"
+
+	"github.com/mcplab/mcplab/engine/scenario"
+)
+
+// Actors: the lane an event belongs to.
+const (
+	ActorClient  = "client"
+	ActorNetwork = "network"
+	ActorProxy   = "proxy"
+	ActorServer  = "server"
+	ActorWorker  = "worker"
+	ActorLedger  = "ledger"
+)
+
+// Event types used by the request lifecycle (SCENARIO.md lists the public
+// set; more may be added).
+const (
+	// TypeSend: an actor put Message on the wire (From → To), Wire numbers it.
+	TypeSend = "send"
+	// TypeDeliver: the network handed wire message Wire to To at At; SentAt
+	// is when it left. Message is repeated; a stream close has Signal
+	// "close-stream" and no Message.
+	TypeDeliver = "deliver"
+	// TypeCloseStream: the client closed a request's HTTP response stream
+	// (the 2026-07-28 cancellation signal), or the network did (disconnect).
+	TypeCloseStream = "close-stream"
+	// TypeStart: the server began handling a request.
+	TypeStart = "start"
+	// TypeStatus: a request or task changed state; Status says to what.
+	TypeStatus = "status"
+	// TypeIgnore: an actor received a message and deliberately did nothing
+	// (late response, invalid or late cancellation, stale progress).
+	TypeIgnore = "ignore"
+	// TypeSuppress: the server had something to send and did not, because
+	// the request was cancelled or finished (or had no progress token).
+	TypeSuppress = "suppress"
+	// TypeTimeout: the client's idle or maximum deadline fired; Cause says which.
+	TypeTimeout = "timeout"
+	// TypeKeepalive: an SSE comment on an open stream; not progress.
+	TypeKeepalive = "keepalive"
+	// TypeError: a protocol violation or a step that could not apply; Note says why.
+	TypeError = "error"
+)
+
+// Signals: how a cancellation travels.
+const (
+	SignalNotification = "notifications/cancelled"
+	SignalCloseStream  = "close-stream"
+)
+
+// Request states, causes and client outcomes (SCENARIO.md, requests[]).
+const (
+	StateInProgress = "in-progress"
+	StateCompleted  = "completed"
+	StateFailed     = "failed"
+	StateCancelled  = "cancelled"
+
+	CauseClient      = "client"
+	CauseIdleTimeout = "idle-timeout"
+	CauseMaxTimeout  = "max-timeout"
+	CauseDisconnect  = "disconnect"
+	CauseServer      = "server"
+
+	OutcomeResult    = "result"
+	OutcomeError     = "error"
+	OutcomeAbandoned = "abandoned"
+	OutcomePending   = "pending"
+
+	RetrySafe        = "safe"
+	RetryConditional = "conditional"
+	RetryUnsafe      = "unsafe"
+)
+
+// Trace is the engine's output for one scenario.
+type Trace struct {
+	Mcplab int `json:"mcplab"` // format version, 1
+	// Scenario is the input, normalized with defaults; nil for an imported
+	// transcript.
+	Scenario   *scenario.Scenario `json:"scenario"`
+	Events     []Event            `json:"events"`
+	Requests   []Request          `json:"requests"`
+	Ledger     Ledger             `json:"ledger"`
+	Tasks      []json.RawMessage  `json:"tasks"`
+	Buffers    []json.RawMessage  `json:"buffers"`
+	Reconnects []json.RawMessage  `json:"reconnects"`
+	Herd       json.RawMessage    `json:"herd"`
+	Checks     []Check            `json:"checks"`
+	// EndMs is the virtual time of the last event, in ms.
+	EndMs int64 `json:"endMs"`
+}
+
+// Event is one thing that happened at one virtual time. Seq is its index in
+// Events; events are ordered by (At, order scheduled).
+type Event struct {
+	Seq   int    `json:"seq"`
+	At    int64  `json:"at"` // virtual ms
+	Actor string `json:"actor"`
+	Type  string `json:"type"`
+	// ID is the JSON-RPC id of the request the event concerns, if any.
+	ID *scenario.ID `json:"id,omitempty"`
+	// From and To are the ends of a wire message (send, deliver, close-stream).
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
+	// Wire numbers a wire message from 1; its send and deliver share it.
+	Wire int `json:"wire,omitempty"`
+	// SentAt, on a deliver event, is when the message left (ms).
+	SentAt *int64 `json:"sentAt,omitempty"`
+	// Signal is "close-stream" on a stream close and its delivery.
+	Signal string `json:"signal,omitempty"`
+	// Status is the new state on a status event.
+	Status string `json:"status,omitempty"`
+	// Cause is why, on timeout and status events (a Cause* value).
+	Cause string `json:"cause,omitempty"`
+	// Headers are the HTTP response headers on the event that opens a
+	// Streamable HTTP response stream.
+	Headers map[string]string `json:"headers,omitempty"`
+	// Message is the exact JSON on the wire, when there is one.
+	Message json.RawMessage `json:"message,omitempty"`
+	// Note is one plain sentence saying what happened and why.
+	Note string `json:"note,omitempty"`
+}
+
+// Request summarizes one JSON-RPC request sent by the client.
+type Request struct {
+	ID     scenario.ID `json:"id"`
+	Method string      `json:"method"`
+	Name   string      `json:"name,omitempty"` // tool name for tools/call
+	// State is the server's one terminal state (or in-progress).
+	State string `json:"state"`
+	// Cause is why a cancellation was attempted (Cause*), null if none.
+	Cause *string `json:"cause"`
+	// Reason is the reason carried by the cancellation, null if none.
+	Reason *string `json:"reason"`
+	// Signal is how the cancellation travelled (Signal*), null if none.
+	Signal *string `json:"signal"`
+	// Response is the final message the server put on the wire for this
+	// request, null if it sent none.
+	Response json.RawMessage `json:"response"`
+	// ClientOutcome is what the client made of it (Outcome*).
+	ClientOutcome string `json:"clientOutcome"`
+	// RetryClass is safe, conditional or unsafe (DOMAIN.md §5).
+	RetryClass string `json:"retryClass"`
+	// SentAt is when the client sent it; EndedAt when the client stopped
+	// waiting (result, error or abandonment), null while pending. ms.
+	SentAt  int64  `json:"sentAt"`
+	EndedAt *int64 `json:"endedAt"`
+	// IdleTimeoutMs and MaxTimeoutMs are the client's deadlines for it, 0 = none.
+	IdleTimeoutMs int64 `json:"idleTimeoutMs,omitempty"`
+	MaxTimeoutMs  int64 `json:"maxTimeoutMs,omitempty"`
+}
+
+// Ledger summarizes the idempotency ledger (DOMAIN.md §4).
+type Ledger struct {
+	Executions int               `json:"executions"`
+	Records    []json.RawMessage `json:"records"`
+}
+
+// Check is one rule of DOMAIN.md evaluated on the trace's events.
+type Check struct {
+	Rule string `json:"rule"` // stable id, e.g. "no-message-after-cancel"
+	// OK is true (holds), false (violated) or null (the trace cannot decide;
+	// Detail says why).
+	OK     *bool  `json:"ok"`
+	Detail string `json:"detail"`
+	// Events are the seqs of the events that violate the rule (or prove it).
+	Events []int `json:"events,omitempty"`
+}
