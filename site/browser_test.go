@@ -1,0 +1,311 @@
+package main
+
+// The browser harness: one headless Chromium per test binary, a fresh tab per
+// test, and a watcher on every tab that fails the test on a console error, an
+// uncaught exception or a request that leaves the origin (ARCHITECTURE.md,
+// "Browser tests"). Waits are explicit signals polled with a timeout, never
+// sleeps.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// installChromium is the one line that makes the browser tests runnable.
+const installChromium = "apt-get update && apt-get install -y chromium"
+
+// Timeouts for a cold machine: the first browser start and the first wasm
+// compile are the slow parts.
+const (
+	browserStartTimeout = 60 * time.Second
+	tabTimeout          = 90 * time.Second // everything one test does in its tab
+	readyTimeout        = 30 * time.Second // navigation to data-ready="1"
+)
+
+// browserCtx is the chromedp context that owns the one Chromium of this test
+// binary; every test opens its own tab as a child of it.
+var browserCtx context.Context
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	os.Exit(mainWithBrowser(m))
+}
+
+// chromePath is $CHROME, else Debian's /usr/bin/chromium.
+func chromePath() string {
+	if p := os.Getenv("CHROME"); p != "" {
+		return p
+	}
+	return "/usr/bin/chromium"
+}
+
+// mainWithBrowser starts the shared browser and the site, runs the tests and
+// tears both down. A missing browser fails the whole binary with the install
+// command: a browser test never skips itself.
+func mainWithBrowser(m *testing.M) int {
+	chrome := chromePath()
+	if st, err := os.Stat(chrome); err != nil || st.IsDir() {
+		fmt.Fprintf(os.Stderr, "FAIL: the browser tests need Chromium at %s (set CHROME to use another): run\n\t%s\n", chrome, installChromium)
+		return 1
+	}
+
+	stopSite, err := startSite()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "FAIL: cannot build and serve the site: %v\n", err)
+		return 1
+	}
+	defer stopSite()
+
+	userData, err := os.MkdirTemp("", "mcplab-chromium-")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "FAIL: %v\n", err)
+		return 1
+	}
+	defer os.RemoveAll(userData)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chrome),
+		chromedp.NoSandbox, // CI runs as root
+		chromedp.Headless,
+		chromedp.DisableGPU,
+		chromedp.UserDataDir(userData),
+		// The machine's network is closed: keep Chromium from calling home.
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.WindowSize(1280, 900),
+		// Only used if the allocator talks websocket rather than the default
+		// pipe; a cold Chromium can take longer than the 20 s default.
+		chromedp.WSURLReadTimeout(browserStartTimeout),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancelBrowser := chromedp.NewContext(allocCtx)
+	defer cancelBrowser()
+
+	// Start the browser under a deadline, without binding its life to it:
+	// the first Do on ctx owns the browser, so it runs on ctx itself and the
+	// deadline is enforced from outside.
+	started := make(chan error, 1)
+	go func() { started <- chromedp.Do(ctx) }()
+	select {
+	case err := <-started:
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "FAIL: cannot start %s: %v\n", chrome, err)
+			return 1
+		}
+	case <-time.After(browserStartTimeout):
+		fmt.Fprintf(os.Stderr, "FAIL: %s did not start within %v\n", chrome, browserStartTimeout)
+		return 1
+	}
+	browserCtx = ctx
+	return m.Run()
+}
+
+// pageWatch records what must never happen on a page: console errors,
+// uncaught exceptions, browser-log errors (failed loads, CSP violations) and
+// requests to another origin. It is filled from chromedp.Listen, which runs
+// on the tab's reader goroutine in arrival order, so every event that came
+// before the reply to a command is recorded when that command returns.
+type pageWatch struct {
+	origin string // scheme://host:port of the site under test
+
+	mu       sync.Mutex
+	problems []string
+	requests []string // every URL requested, in order
+}
+
+// allowedURL reports whether a request for u stays on the machine and the
+// origin: same scheme and host as the site, or a data:/blob:/about: URL that
+// no network sees.
+func (w *pageWatch) allowedURL(u string) bool {
+	p, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	switch p.Scheme {
+	case "data", "blob", "about":
+		return true
+	}
+	return p.Scheme+"://"+p.Host == w.origin
+}
+
+func (w *pageWatch) add(format string, args ...any) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.problems = append(w.problems, fmt.Sprintf(format, args...))
+}
+
+// listen is the chromedp.Listen callback: fast, no commands, no panics.
+func (w *pageWatch) listen(ev any) {
+	switch ev := ev.(type) {
+	case *runtime.EventExceptionThrown:
+		w.add("uncaught exception: %s", exceptionText(ev.ExceptionDetails))
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeAssert {
+			w.add("console.%s: %s", ev.Type, consoleText(ev.Args))
+		}
+	case *log.EventEntryAdded:
+		if ev.Entry != nil && ev.Entry.Level == log.EntryLevelError {
+			w.add("browser log error (%s): %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL)
+		}
+	case *network.EventRequestWillBeSent:
+		if ev.Request == nil {
+			return
+		}
+		w.mu.Lock()
+		w.requests = append(w.requests, ev.Request.URL)
+		w.mu.Unlock()
+		if !w.allowedURL(ev.Request.URL) {
+			w.add("request leaves the origin %s: %s", w.origin, ev.Request.URL)
+		}
+	}
+}
+
+// Problems returns what went wrong so far.
+func (w *pageWatch) Problems() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.problems)
+}
+
+// Requests returns every URL the page requested so far.
+func (w *pageWatch) Requests() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.requests)
+}
+
+func exceptionText(d *runtime.ExceptionDetails) string {
+	if d == nil {
+		return "(no details)"
+	}
+	s := d.Text
+	if d.Exception != nil && d.Exception.Description != "" {
+		s += " " + d.Exception.Description
+	}
+	if d.URL != "" {
+		s += fmt.Sprintf(" at %s:%d:%d", d.URL, d.LineNumber+1, d.ColumnNumber+1)
+	}
+	return s
+}
+
+func consoleText(args []*runtime.RemoteObject) string {
+	var parts []string
+	for _, a := range args {
+		switch {
+		case a == nil:
+		case len(a.Value) > 0:
+			parts = append(parts, string(a.Value))
+		case a.Description != "":
+			parts = append(parts, a.Description)
+		default:
+			parts = append(parts, string(a.Type))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// newTab opens a fresh tab in the shared browser with a watcher for origin
+// already listening, so nothing the first navigation does is missed. The
+// returned context carries the test's deadline; the tab closes at cleanup.
+// The caller decides what the watcher's problems mean (see openTab).
+func newTab(t *testing.T, origin string) (context.Context, *pageWatch) {
+	t.Helper()
+	if browserCtx == nil {
+		t.Fatalf("no browser: TestMain did not start Chromium (run: %s)", installChromium)
+	}
+	tabCtx, cancelTab := chromedp.NewContext(browserCtx)
+	// The first Do opens the tab; it runs without the test deadline, which
+	// would otherwise bind the tab's life to it.
+	if err := chromedp.Do(tabCtx); err != nil {
+		cancelTab()
+		t.Fatalf("open tab: %v", err)
+	}
+	w := &pageWatch{origin: origin}
+	if err := chromedp.Listen(tabCtx, w.listen); err != nil {
+		cancelTab()
+		t.Fatalf("listen: %v", err)
+	}
+	ctx, cancelDeadline := context.WithTimeout(tabCtx, tabTimeout)
+	t.Cleanup(func() {
+		cancelDeadline()
+		if err := chromedp.Cancel(tabCtx); err != nil && !errors.Is(err, context.Canceled) {
+			t.Logf("close tab: %v", err)
+		}
+		cancelTab()
+	})
+	return ctx, w
+}
+
+// openTab is newTab for a page that must behave: at cleanup the test fails
+// on every problem the watcher saw (console error, exception, foreign
+// request).
+func openTab(t *testing.T, origin string) (context.Context, *pageWatch) {
+	t.Helper()
+	ctx, w := newTab(t, origin)
+	t.Cleanup(func() {
+		for _, p := range w.Problems() {
+			t.Errorf("page problem: %s", p)
+		}
+	})
+	return ctx, w
+}
+
+// waitReady waits until the page sets document.documentElement.dataset.ready
+// and fails the test unless it is "1" (the wasm has run and rendered).
+func waitReady(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := pollReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// pollReady polls document.documentElement.dataset.ready (on every animation
+// frame, bounded by readyTimeout) until the page sets it, and returns an
+// error unless it is "1".
+func pollReady(ctx context.Context) error {
+	state, err := chromedp.Run(ctx, chromedp.Poll[string](
+		`document.documentElement.dataset.ready || ""`,
+		chromedp.WithPollingTimeout(readyTimeout),
+	))
+	if err != nil {
+		return fmt.Errorf("page never set data-ready within %v: %w", readyTimeout, err)
+	}
+	if state != "1" {
+		return fmt.Errorf("data-ready = %q, want \"1\"", state)
+	}
+	return nil
+}
+
+// navigate loads url in the tab and fails the test if it cannot.
+func navigate(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("navigate %s: %v", url, err)
+	}
+}
+
+// evalJSON evaluates expr in the page and decodes its JSON value into T.
+func evalJSON[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
