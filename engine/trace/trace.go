@@ -51,6 +51,13 @@ const (
 	TypeTimeout = "timeout"
 	// TypeKeepalive: an SSE comment on an open stream; not progress.
 	TypeKeepalive = "keepalive"
+	// TypeDrop: a wire message lost in transit (its stream was closed).
+	TypeDrop = "drop"
+	// TypeActivity: the client took delivered progress as activity and
+	// restarted its idle clock.
+	TypeActivity = "activity"
+	// TypeAccept: the client took a final response as the request's outcome.
+	TypeAccept = "accept"
 	// TypeError: a protocol violation or a step that could not apply; Note says why.
 	TypeError = "error"
 )

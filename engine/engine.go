@@ -1,0 +1,69 @@
+// Package engine runs a scenario on a virtual clock and returns its trace:
+// Run(scenario) (trace, error), a pure function (ARCHITECTURE.md).
+//
+// The runner wires the coordinator's rules (package coordinator) to a
+// simulated client, network and server over the discrete-event queue of
+// package sim, records every wire message and state change as a trace event,
+// summarizes each request, and evaluates the checks of package checks on the
+// events. The same scenario gives a byte-identical trace natively and in
+// WebAssembly: no wall clock, no randomness, no map iteration reaches the
+// output.
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// MaxActions bounds the scheduled actions of one run; a scenario past it
+// fails with an error instead of running away.
+const MaxActions = 1_000_000
+
+// Run simulates s and returns its trace. s must come from scenario.Decode.
+// The error is non-nil only when the scenario exceeds MaxActions; behaviour
+// that breaks a rule is not an error, it is a failed check in the trace.
+func Run(s *scenario.Scenario) (*trace.Trace, error) {
+	if s == nil {
+		return nil, fmt.Errorf("engine.Run: nil scenario")
+	}
+	w := newWorld(s)
+	if err := w.run(); err != nil {
+		return nil, err
+	}
+	tr := w.trace()
+	tr.Checks = checks.Evaluate(tr)
+	return tr, nil
+}
+
+// RunJSON decodes a scenario, runs it, and encodes the trace as JSON indented
+// by two spaces with a trailing newline: the exact bytes the golden files,
+// `site run` and the browser hold. Errors are *scenario.Error for bad input.
+func RunJSON(data []byte) ([]byte, error) {
+	s, err := scenario.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := Run(s)
+	if err != nil {
+		return nil, err
+	}
+	return Encode(tr)
+}
+
+// Encode returns the canonical JSON encoding of a trace (two-space indent,
+// trailing newline, HTML characters not escaped).
+func Encode(tr *trace.Trace) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(tr); err != nil {
+		return nil, fmt.Errorf("encoding trace: %w", err)
+	}
+	return buf.Bytes(), nil
+}

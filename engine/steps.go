@@ -1,0 +1,526 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// step runs steps[i] at its time.
+func (w *world) step(i int, st scenario.Step) {
+	switch st.Do {
+	case "call":
+		w.call(st, nil)
+	case "retry":
+		w.call(st, w.reqs[st.Of.Raw()])
+	case "cancel":
+		w.clientCancel(w.reqs[st.ID.Raw()], trace.CauseClient, st.Reason)
+	case "disconnect":
+		w.disconnect(w.reqs[st.ID.Raw()])
+	case "send":
+		w.rawSend(st)
+	case "progress":
+		w.serverSendProgress(w.reqs[st.ID.Raw()], st)
+	case "complete":
+		w.serverComplete(w.reqs[st.ID.Raw()], st.Result, nil)
+	case "fail":
+		var m string
+		_ = json.Unmarshal(st.Message, &m)
+		w.serverComplete(w.reqs[st.ID.Raw()], nil, &rpcError{Code: *st.Code, Message: m})
+	default:
+		// Decode admits only the verbs of scenario.Verbs; a verb it admits
+		// but the runner lacks is a programming error made visible.
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: fmt.Sprintf("steps[%d]: verb %q is not simulated", i, st.Do)})
+	}
+}
+
+// ---- client ---------------------------------------------------------------
+
+// call sends a new request (retry: a copy of orig under a new id).
+func (w *world) call(st scenario.Step, orig *request) {
+	c := w.s.Client
+	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, outcome: trace.OutcomePending}
+	idle, max := c.IdleTimeoutMs, c.MaxTimeoutMs
+	note := fmt.Sprintf("The client sends request %s (%s).", r.id, describe(r.method, r.name))
+	if orig != nil {
+		r.method, r.name, r.args, r.effect = orig.method, orig.name, orig.args, orig.effect
+		if orig.token != nil {
+			t := scenario.NewStringID(trimQuotes(orig.token.Raw()) + "-" + trimQuotes(r.id.Raw()))
+			r.token = &t
+		}
+		idle, max = orig.deadlines.IdleMs, orig.deadlines.MaxMs
+		note = fmt.Sprintf("The client retries request %s as a new request %s: a new JSON-RPC id is not deduplication.", orig.id, r.id)
+	}
+	if st.IdleTimeoutMs != nil {
+		idle = *st.IdleTimeoutMs
+	}
+	if st.MaxTimeoutMs != nil {
+		max = *st.MaxTimeoutMs
+	}
+	if r.token != nil {
+		if other, ok := w.byToken[r.token.Raw()]; ok && other.outcome == trace.OutcomePending {
+			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Progress token %s is already used by active request %s; tokens must be unique among active requests.", r.token, other.id)})
+		}
+		w.byToken[r.token.Raw()] = r
+	}
+	now := w.q.Now()
+	r.sentAt = now
+	r.deadlines = coordinator.NewDeadlines(now, idle, max, c.Policy.ProgressResetsMax)
+	r.clientStreamOpen = w.http()
+	w.reqs[r.id.Raw()] = r
+	w.order = append(w.order, r)
+	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), note, nil, func() { w.serverReceiveRequest(r) })
+	w.armTimer(r)
+}
+
+func describe(method, name string) string {
+	if method == "tools/call" && name != "" {
+		return "tools/call " + name
+	}
+	return method
+}
+
+func trimQuotes(s string) string {
+	var v string
+	if json.Unmarshal([]byte(s), &v) == nil {
+		return v
+	}
+	return s
+}
+
+// armTimer (re)schedules the client's next deadline for r.
+func (w *world) armTimer(r *request) {
+	w.q.Stop(r.timer)
+	r.timer = nil
+	if r.outcome != trace.OutcomePending {
+		return
+	}
+	at, ok := r.deadlines.Next()
+	if !ok {
+		return
+	}
+	r.timer = w.q.Schedule(at, func() {
+		r.timer = nil
+		cause, due := r.deadlines.Due(w.q.Now())
+		if !due || r.outcome != trace.OutcomePending {
+			return
+		}
+		d := r.deadlines
+		var note string
+		if cause == coordinator.MaxTimeout {
+			note = fmt.Sprintf("Maximum timeout: %d ms since the request started at %d (limit %d ms); progress never resets it.", w.q.Now()-d.StartMs, d.StartMs, d.MaxMs)
+			if d.ProgressResetsMax {
+				note = fmt.Sprintf("Maximum timeout: %d ms since the last progress (policy progressResetsMax moved the deadline; limit %d ms).", w.q.Now()-d.LastActivityMs, d.MaxMs)
+			}
+		} else {
+			note = fmt.Sprintf("Idle timeout: no valid progress for %d ms (since %d; limit %d ms).", w.q.Now()-d.LastActivityMs, d.LastActivityMs, d.IdleMs)
+		}
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeTimeout, ID: idPtr(r.id), Cause: string(cause), Note: note})
+		reason := cause.Reason()
+		w.clientCancel(r, string(cause), &reason)
+	})
+}
+
+// clientCancel abandons r with the transport's cancellation signal
+// (DOMAIN.md §1).
+func (w *world) clientCancel(r *request, cause string, reason *string) {
+	if r.outcome != trace.OutcomePending {
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s is already %s at the client; there is nothing to cancel.", r.id, outcomeWord(r.outcome))})
+		return
+	}
+	if w.is2025() && r.method == "initialize" {
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: "Under 2025-11-25 initialize must never be cancelled; the client sends no cancellation."})
+		return
+	}
+	now := w.q.Now()
+	r.outcome, r.endedAt, r.cause, r.reason = trace.OutcomeAbandoned, &now, cause, reason
+	w.q.Stop(r.timer)
+	r.timer = nil
+	if w.http() && w.s.Client.Policy.HTTPCancel == scenario.HTTPCancelCloseStream {
+		r.signal = trace.SignalCloseStream
+		r.clientStreamOpen = false
+		note := fmt.Sprintf("The client cancels request %s by closing its SSE response stream; no notification is sent.", r.id)
+		if w.is2025() {
+			note = fmt.Sprintf("The client closes request %s's stream; under 2025-11-25 a disconnect is not a cancellation.", r.id)
+		}
+		w.closeStream(trace.ActorClient, r, note, func() { w.serverSeesClose(r, cause) })
+		return
+	}
+	r.signal = trace.SignalNotification
+	note := fmt.Sprintf("The client cancels request %s with notifications/cancelled (fire-and-forget: no response will come).", r.id)
+	if w.http() {
+		note = fmt.Sprintf("The client POSTs notifications/cancelled for request %s.", r.id)
+		if !w.is2025() {
+			note += " Under 2026-07-28 the signal is closing the stream; the server will not take this as a cancellation."
+		}
+	}
+	w.send(trace.ActorClient, idPtr(r.id), cancelMessage(r.id, reason), note, nil, func() { w.serverReceiveCancel(cancelMessage(r.id, reason)) })
+}
+
+func outcomeWord(o string) string {
+	switch o {
+	case trace.OutcomeResult:
+		return "answered"
+	case trace.OutcomeError:
+		return "answered with an error"
+	case trace.OutcomeAbandoned:
+		return "abandoned"
+	}
+	return o
+}
+
+// disconnect: the network closes r's HTTP stream; not an intent of either side.
+func (w *world) disconnect(r *request) {
+	if !r.clientStreamOpen {
+		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s's stream is already closed.", r.id)})
+		return
+	}
+	r.clientStreamOpen = false
+	note := fmt.Sprintf("The network drops request %s's response stream. Under 2026-07-28 that is a cancellation.", r.id)
+	if w.is2025() {
+		note = fmt.Sprintf("The network drops request %s's response stream. Under 2025-11-25 that is not a cancellation: the client may resume with Last-Event-ID.", r.id)
+	} else if r.outcome == trace.OutcomePending {
+		now := w.q.Now()
+		r.outcome, r.endedAt, r.cause, r.signal = trace.OutcomeAbandoned, &now, trace.CauseDisconnect, trace.SignalCloseStream
+		w.q.Stop(r.timer)
+		r.timer = nil
+	}
+	w.closeStream(trace.ActorNetwork, r, note, func() { w.serverSeesClose(r, trace.CauseDisconnect) })
+}
+
+// rawSend puts a scenario's raw JSON on the wire.
+func (w *world) rawSend(st scenario.Step) {
+	msg := st.Message
+	if st.From == trace.ActorServer {
+		w.send(trace.ActorServer, nil, msg, "The server sends a raw message.", nil, func() { w.clientReceive(msg) })
+		return
+	}
+	w.send(trace.ActorClient, nil, msg, "The client sends a raw message.", nil, func() {
+		var m rpcMessage
+		if json.Unmarshal(msg, &m) == nil && m.Method == "notifications/cancelled" {
+			w.serverReceiveCancel(msg)
+			return
+		}
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: "The server does not act on this message."})
+	})
+}
+
+// clientReceive handles a message from the server (a raw send).
+func (w *world) clientReceive(msg json.RawMessage) {
+	var m rpcMessage
+	if json.Unmarshal(msg, &m) != nil {
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: "Not a JSON-RPC message; the client ignores it."})
+		return
+	}
+	switch m.Method {
+	case "notifications/cancelled":
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "A server-sent notifications/cancelled is reserved for tearing down a subscriptions/listen stream; this one targets no listen stream, so the client ignores it."})
+	case "notifications/progress":
+		var p struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+			Progress      *float64        `json:"progress"`
+		}
+		tok, ok := "", false
+		if json.Unmarshal(m.Params, &p) == nil && p.Progress != nil {
+			tok, ok = coordinator.IDText(p.ProgressToken)
+		}
+		r := w.byToken[tok]
+		if !ok || r == nil {
+			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "Progress for no known token; the client ignores it."})
+			return
+		}
+		w.clientProgressArrives(r, *p.Progress)
+	default:
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "The client does not act on this message."})
+	}
+	return
+}
+
+// clientProgressArrives applies progress value v for r at the client
+// (DOMAIN.md §3): only a strictly increasing value is activity.
+func (w *world) clientProgressArrives(r *request, v float64) {
+	if r.outcome != trace.OutcomePending {
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Progress %s for request %s, which the client has %s; ignored.", fmtNum(v), r.id, outcomeWord(r.outcome))})
+		return
+	}
+	inc, last, _ := w.clientProgress.Accept(r.id.Raw(), v)
+	if !inc {
+		if !w.s.Client.Policy.AcceptNonIncreasingProgress {
+			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Progress %s does not increase (last %s): a protocol violation; the idle clock is not reset.", fmtNum(v), fmtNum(last))})
+			return
+		}
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeActivity, ID: idPtr(r.id), Note: fmt.Sprintf("Policy acceptNonIncreasingProgress: stale progress %s (last %s) resets the idle clock; a stuck server keeps the request alive.", fmtNum(v), fmtNum(last))})
+	} else {
+		note := fmt.Sprintf("Progress %s resets request %s's idle clock", fmtNum(v), r.id)
+		if r.deadlines.ProgressResetsMax {
+			note += " and, by policy progressResetsMax, its maximum deadline too."
+		} else {
+			note += "; the maximum deadline stays."
+		}
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeActivity, ID: idPtr(r.id), Note: note})
+	}
+	r.deadlines.Activity(w.q.Now())
+	w.armTimer(r)
+}
+
+// clientResponse handles the final response for r at the client.
+func (w *world) clientResponse(r *request, failed bool) {
+	switch r.outcome {
+	case trace.OutcomeAbandoned:
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("A late response for abandoned request %s: the client ignores it.", r.id)})
+		return
+	case trace.OutcomePending:
+		now := w.q.Now()
+		r.outcome, r.endedAt = trace.OutcomeResult, &now
+		if failed {
+			r.outcome = trace.OutcomeError
+		}
+		w.q.Stop(r.timer)
+		r.timer = nil
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeAccept, ID: idPtr(r.id), Note: fmt.Sprintf("The client receives request %s's response and stops waiting.", r.id)})
+		return
+	}
+	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("A second response for request %s; ignored.", r.id)})
+	return
+}
+
+// ---- server ---------------------------------------------------------------
+
+func (w *world) serverReceiveRequest(r *request) {
+	r.arrived = true
+	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeStart, ID: idPtr(r.id), Note: fmt.Sprintf("The server starts handling request %s.", r.id)}
+	if w.http() {
+		r.serverStreamOpen = true
+		e.Headers = sseHeaders
+		e.Note = fmt.Sprintf("The server starts request %s and opens its SSE response stream.", r.id)
+	}
+	w.emit(e)
+	if w.http() && w.s.Server.KeepaliveEveryMs > 0 {
+		w.scheduleKeepalive(r)
+	}
+	return
+}
+
+func (w *world) scheduleKeepalive(r *request) {
+	r.keepalive = w.q.ScheduleBackground(w.q.Now()+w.s.Server.KeepaliveEveryMs, func() {
+		if !r.serverStreamOpen || r.srv.State().Terminal() {
+			return
+		}
+		w.wire++
+		n, sent := w.wire, w.q.Now()
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeKeepalive, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: n,
+			Note: "SSE comment \":\\r\\n\" keeps the connection open for proxies; it is not progress."})
+		w.q.Schedule(sent+w.s.LatencyMs.Down, func() {
+			if !r.clientStreamOpen {
+				w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDrop, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: n, SentAt: &sent, Signal: "keepalive", Note: "The stream is closed; the comment is lost."})
+				return
+			}
+			w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: n, SentAt: &sent, Signal: "keepalive",
+				Note: "A keep-alive comment reaches the client; its idle timeout is not reset."})
+		})
+		w.scheduleKeepalive(r)
+	})
+}
+
+// serverSeesClose: the server observes r's HTTP stream close (DOMAIN.md §1).
+func (w *world) serverSeesClose(r *request, cause string) {
+	r.serverStreamOpen = false
+	if w.is2025() {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: "Under 2025-11-25 a disconnect is not a cancellation: the handler keeps running."})
+		return
+	}
+	w.serverCancel(r, cause, "stream close")
+}
+
+// serverCancel applies an observed cancellation to r.
+func (w *world) serverCancel(r *request, cause, via string) {
+	if !r.arrived {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Cancellation (%s) for request %s, which the server has not received; ignored.", via, r.id)})
+		return
+	}
+	if !r.srv.Cancel(w.q.Now()) {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Late cancellation (%s): request %s already %s; the server ignores it and sends nothing.", via, r.id, r.srv.State())})
+		return
+	}
+	w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, ID: idPtr(r.id), Status: trace.StateCancelled, Cause: cause,
+		Note: fmt.Sprintf("The server observes the cancellation (%s): request %s is cancelled; the handler stops and nothing more is sent for it.", via, r.id)})
+}
+
+// serverReceiveCancel validates a client's notifications/cancelled (DOMAIN.md §1).
+func (w *world) serverReceiveCancel(msg json.RawMessage) {
+	c, err := coordinator.ParseCancellation(msg)
+	if err != nil {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: fmt.Sprintf("Ignored silently (%v); no response.", err)})
+		return
+	}
+	r := w.reqs[c.RequestID]
+	if r == nil || !r.arrived {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: fmt.Sprintf("Cancellation for unknown request %s; ignored silently, no response.", c.RequestID)})
+		return
+	}
+	if w.http() && !w.is2025() {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Message: msg, Note: "Under 2026-07-28 Streamable HTTP a cancellation is the stream closing; a POSTed notifications/cancelled does not cancel. Client and server now disagree on the request's life."})
+		return
+	}
+	if w.is2025() && r.method == "initialize" {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Message: msg, Note: "Under 2025-11-25 initialize is never cancelled; ignored."})
+		return
+	}
+	if c.Reason == nil && hasReason(msg) {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, ID: idPtr(r.id), Note: "The reason is not a string; it is treated as absent and the cancellation stands."})
+	}
+	w.serverCancel(r, r.causeOr(trace.CauseClient), "notifications/cancelled")
+	return
+}
+
+func (r *request) causeOr(def string) string {
+	if r.cause != "" {
+		return r.cause
+	}
+	return def
+}
+
+func hasReason(msg json.RawMessage) bool {
+	var m struct {
+		Params map[string]json.RawMessage `json:"params"`
+	}
+	_ = json.Unmarshal(msg, &m)
+	_, ok := m.Params["reason"]
+	return ok
+}
+
+// serverSendProgress sends progress for r if the rules allow (DOMAIN.md §3).
+func (w *world) serverSendProgress(r *request, st scenario.Step) {
+	v := *st.Progress
+	switch {
+	case !r.arrived:
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Progress step for request %s before it reached the server; skipped.", r.id)})
+		return
+	case r.token == nil:
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s has no progress token: progress %s is not sent.", r.id, fmtNum(v))})
+		return
+	case r.srv.State() == coordinator.Completed || r.srv.State() == coordinator.Failed:
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s has finished: progress stops after the final response.", r.id)})
+		return
+	case r.srv.State() == coordinator.Cancelled && !w.s.Server.Policy.RespondAfterCancel:
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s was cancelled: progress %s is suppressed.", r.id, fmtNum(v))})
+		return
+	}
+	note := fmt.Sprintf("The server reports progress %s for request %s.", fmtNum(v), r.id)
+	if inc, last, _ := w.serverProgress.Accept(r.id.Raw(), v); !inc {
+		note = fmt.Sprintf("The server sends progress %s after %s: progress must strictly increase (a protocol violation).", fmtNum(v), fmtNum(last))
+	}
+	if r.srv.State() == coordinator.Cancelled {
+		note = fmt.Sprintf("Policy respondAfterCancel: the server sends progress %s for request %s after accepting its cancellation.", fmtNum(v), r.id)
+	}
+	msg := progressMessage(*r.token, st)
+	w.serverToClient(r, msg, note, func() { w.clientProgressArrives(r, v) })
+}
+
+// serverToClient sends msg on r's stream (HTTP) or stdout (stdio); on HTTP a
+// stream the client closed loses the message.
+func (w *world) serverToClient(r *request, msg json.RawMessage, note string, arrive func()) {
+	w.send(trace.ActorServer, idPtr(r.id), msg, note, func() string {
+		if w.http() && !r.clientStreamOpen {
+			return fmt.Sprintf("Request %s's stream is closed: the message is lost.", r.id)
+		}
+		return ""
+	}, arrive)
+}
+
+// serverComplete runs the handler's completion for r: a result, or an error
+// when e is set. The coordinator decides who won the race.
+func (w *world) serverComplete(r *request, result json.RawMessage, e *rpcError) {
+	if !r.arrived {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Completion step for request %s before it reached the server; skipped.", r.id)})
+		return
+	}
+	if result == nil {
+		result = json.RawMessage(`{"content":[]}`)
+	}
+	msg := rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Result: result}
+	if e != nil {
+		msg = rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Error: e}
+	}
+	wireMsg := mustJSON(msg)
+	prev := r.srv.State()
+	resp, fresh := r.srv.Complete(w.q.Now(), wireMsg, e != nil)
+	switch {
+	case prev == coordinator.Cancelled && !w.s.Server.Policy.RespondAfterCancel:
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Message: wireMsg,
+			Note: fmt.Sprintf("The handler reaches completion, but request %s was cancelled first: the response is suppressed.", r.id)})
+		return
+	case prev == coordinator.Cancelled:
+		resp = wireMsg
+	case !fresh:
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s already completed; a second completion returns the same stored response and sends nothing.", r.id)})
+		return
+	}
+	r.response = resp
+	note := fmt.Sprintf("The server commits request %s's result and sends the response.", r.id)
+	if e != nil {
+		note = fmt.Sprintf("The server fails request %s with error %d.", r.id, e.Code)
+	}
+	if prev == coordinator.Cancelled {
+		note = fmt.Sprintf("Policy respondAfterCancel: the server sends a response for request %s after accepting its cancellation.", r.id)
+	}
+	w.q.Stop(r.keepalive)
+	w.serverToClient(r, resp, note, func() { w.clientResponse(r, e != nil) })
+}
+
+// ---- summary --------------------------------------------------------------
+
+func (w *world) trace() *trace.Trace {
+	tr := &trace.Trace{
+		Mcplab:     scenario.Version,
+		Scenario:   w.s,
+		Events:     w.events,
+		Requests:   []trace.Request{},
+		Ledger:     trace.Ledger{Records: []json.RawMessage{}},
+		Tasks:      []json.RawMessage{},
+		Buffers:    []json.RawMessage{},
+		Reconnects: []json.RawMessage{},
+	}
+	if tr.Events == nil {
+		tr.Events = []trace.Event{}
+	}
+	if n := len(w.events); n > 0 {
+		tr.EndMs = w.events[n-1].At
+	}
+	for _, r := range w.order {
+		sum := trace.Request{
+			ID: r.id, Method: r.method, Name: r.name, State: string(r.srv.State()),
+			Reason: r.reason, Response: r.response, ClientOutcome: r.outcome,
+			RetryClass: retryClass(r), SentAt: r.sentAt, EndedAt: r.endedAt,
+			IdleTimeoutMs: r.deadlines.IdleMs, MaxTimeoutMs: r.deadlines.MaxMs,
+		}
+		if r.cause != "" {
+			c := r.cause
+			sum.Cause = &c
+		}
+		if r.signal != "" {
+			s := r.signal
+			sum.Signal = &s
+		}
+		tr.Requests = append(tr.Requests, sum)
+	}
+	return tr
+}
+
+// retryClass classifies r by DOMAIN.md §5: no side effect is safe; a side
+// effect with an idempotency key is conditional; without one, unsafe.
+func retryClass(r *request) string {
+	if r.effect == nil || !*r.effect {
+		return trace.RetrySafe
+	}
+	var args struct {
+		Key json.RawMessage `json:"idempotencyKey"`
+	}
+	if json.Unmarshal(r.args, &args) == nil && len(args.Key) > 0 && string(args.Key) != "null" {
+		return trace.RetryConditional
+	}
+	return trace.RetryUnsafe
+}

@@ -1,0 +1,223 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/sim"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// sseHeaders are the response headers of a Streamable HTTP response stream
+// (DOMAIN.md §8).
+var sseHeaders = map[string]string{
+	"Cache-Control":     "no-cache",
+	"Content-Type":      "text/event-stream",
+	"X-Accel-Buffering": "no",
+}
+
+// keepaliveComment is the reference SSE keep-alive comment (DOMAIN.md §8).
+const keepaliveComment = ":\r\n"
+
+// world is one simulation: the queue, the client, the network and the
+// server, and the trace being written.
+type world struct {
+	s      *scenario.Scenario
+	q      sim.Queue
+	events []trace.Event
+	wire   int
+
+	reqs  map[string]*request // by JSON-RPC id text
+	order []*request          // in the order the client sent them
+	// byToken maps a progress token's JSON text to the client's request.
+	byToken map[string]*request
+
+	clientProgress coordinator.Progress // what the client accepted
+	serverProgress coordinator.Progress // what the server sent
+}
+
+// request is one JSON-RPC request seen from both ends.
+type request struct {
+	id     scenario.ID
+	method string
+	name   string
+	args   json.RawMessage
+	token  *scenario.ID
+	effect *bool // the call's sideEffect field
+
+	// client side
+	sentAt    int64
+	outcome   string // trace.Outcome*
+	endedAt   *int64
+	deadlines coordinator.Deadlines
+	timer     *sim.Timer
+	cause     string // why a cancellation was attempted
+	reason    *string
+	signal    string
+	// clientStreamOpen: the client still reads this request's HTTP stream.
+	clientStreamOpen bool
+
+	// server side
+	arrived   bool
+	srv       coordinator.Request
+	response  json.RawMessage // the final message the server put on the wire
+	keepalive *sim.Timer
+	// serverStreamOpen: the server still writes to the HTTP stream.
+	serverStreamOpen bool
+}
+
+func newWorld(s *scenario.Scenario) *world {
+	return &world{s: s, reqs: map[string]*request{}, byToken: map[string]*request{}}
+}
+
+func (w *world) http() bool { return w.s.Transport == scenario.TransportHTTP }
+func (w *world) is2025() bool { return w.s.Protocol == scenario.Protocol20251125 }
+
+// run schedules every step at its time, in file order, and runs the queue.
+func (w *world) run() error {
+	for i := range w.s.Steps {
+		st := w.s.Steps[i]
+		w.q.Schedule(st.At, func() { w.step(i, st) })
+	}
+	return w.q.Run(MaxActions)
+}
+
+// emit appends an event at the current virtual time and returns its seq.
+func (w *world) emit(e trace.Event) int {
+	e.Seq = len(w.events)
+	e.At = w.q.Now()
+	w.events = append(w.events, e)
+	return e.Seq
+}
+
+func idPtr(id scenario.ID) *scenario.ID { return &id }
+
+// ---- the wire -------------------------------------------------------------
+
+// send puts msg on the wire from one side to the other and schedules its
+// delivery after that direction's latency. At delivery, lost (if not nil)
+// may say why the message never arrives (a closed stream); otherwise the
+// delivery is recorded and arrive runs the receiver's reaction. id is the
+// request the message concerns, if any.
+func (w *world) send(from string, id *scenario.ID, msg json.RawMessage, note string, lost func() string, arrive func()) {
+	w.wire++
+	n := w.wire
+	to, lat := trace.ActorServer, w.s.LatencyMs.Up
+	if from == trace.ActorServer {
+		to, lat = trace.ActorClient, w.s.LatencyMs.Down
+	}
+	sent := w.q.Now()
+	w.emit(trace.Event{Actor: from, Type: trace.TypeSend, ID: id, From: from, To: to, Wire: n, Message: msg, Note: note})
+	w.q.Schedule(sent+lat, func() {
+		if lost != nil {
+			if why := lost(); why != "" {
+				w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDrop, ID: id, From: from, To: to, Wire: n, SentAt: &sent, Message: msg, Note: why})
+				return
+			}
+		}
+		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: id, From: from, To: to, Wire: n, SentAt: &sent, Message: msg,
+			Note: fmt.Sprintf("Delivered to the %s after %d ms.", to, lat)})
+		arrive()
+	})
+}
+
+// closeStream records that actor closed request r's HTTP response stream
+// and delivers the close to the other side after the latency.
+func (w *world) closeStream(actor string, r *request, note string, onDeliver func()) {
+	w.wire++
+	n := w.wire
+	from, to, lat := trace.ActorClient, trace.ActorServer, w.s.LatencyMs.Up
+	sent := w.q.Now()
+	w.emit(trace.Event{Actor: actor, Type: trace.TypeCloseStream, ID: idPtr(r.id), From: from, To: to, Wire: n, Signal: trace.SignalCloseStream, Note: note})
+	w.q.Schedule(sent+lat, func() {
+		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), From: from, To: to, Wire: n, SentAt: &sent, Signal: trace.SignalCloseStream,
+			Note: fmt.Sprintf("The server sees request %s's response stream close after %d ms.", r.id, lat)})
+		onDeliver()
+	})
+}
+
+// ---- messages -------------------------------------------------------------
+
+type rpcMessage struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      *scenario.ID    `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+type rpcError struct {
+	Code    int64  `json:"code"`
+	Message string `json:"message"`
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only engine-built values reach here; they always encode.
+		panic(fmt.Sprintf("engine: encoding %T: %v", v, err))
+	}
+	return b
+}
+
+type meta struct {
+	ProgressToken *scenario.ID `json:"progressToken,omitempty"`
+}
+
+func requestMessage(r *request) json.RawMessage {
+	var params json.RawMessage
+	var m *meta
+	if r.token != nil {
+		m = &meta{ProgressToken: r.token}
+	}
+	if r.method == "tools/call" {
+		args := r.args
+		if args == nil {
+			args = json.RawMessage(`{}`)
+		}
+		params = mustJSON(struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+			Meta      *meta           `json:"_meta,omitempty"`
+		}{r.name, args, m})
+	} else if r.args != nil || m != nil {
+		p := map[string]json.RawMessage{}
+		if r.args != nil {
+			_ = json.Unmarshal(r.args, &p)
+		}
+		if m != nil {
+			p["_meta"] = mustJSON(m)
+		}
+		params = mustJSON(p)
+	}
+	return mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Method: r.method, Params: params})
+}
+
+func cancelMessage(id scenario.ID, reason *string) json.RawMessage {
+	return mustJSON(rpcMessage{JSONRPC: "2.0", Method: "notifications/cancelled", Params: mustJSON(struct {
+		RequestID scenario.ID `json:"requestId"`
+		Reason    *string     `json:"reason,omitempty"`
+	}{id, reason})})
+}
+
+func progressMessage(token scenario.ID, st scenario.Step) json.RawMessage {
+	var msg *string
+	if st.Message != nil {
+		var s string
+		_ = json.Unmarshal(st.Message, &s)
+		msg = &s
+	}
+	return mustJSON(rpcMessage{JSONRPC: "2.0", Method: "notifications/progress", Params: mustJSON(struct {
+		ProgressToken scenario.ID `json:"progressToken"`
+		Progress      float64     `json:"progress"`
+		Total         *float64    `json:"total,omitempty"`
+		Message       *string     `json:"message,omitempty"`
+	}{token, *st.Progress, st.Total, msg})})
+}
+
+// fmtNum formats a progress value as JSON does.
+func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
