@@ -1,7 +1,596 @@
-// Package checks evaluates the rules of DOMAIN.md on a trace's events.
+// Package checks evaluates the rules of DOMAIN.md on a trace.
+//
+// Every check is a function of the trace's events (what was on the wire,
+// when, and what each side did with it) plus the requests[] summary and,
+// when present, the scenario's configuration; never of engine internals. That
+// is what lets the same checks judge simulated traffic and imported real
+// traffic.
+//
+// A check is listed only when its subject occurs in the trace (no
+// cancellation, no no-message-after-cancel). OK is true when the rule holds,
+// false with the offending events when it is broken, and null when the
+// trace cannot decide (Detail says why).
 package checks
 
-import "github.com/mcplab/mcplab/engine/trace"
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
 
-// Evaluate returns the checks for tr.
-func Evaluate(tr *trace.Trace) []trace.Check { return []trace.Check{} }
+	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// Rule ids (stable; SCENARIO.md, checks[]).
+const (
+	NoMessageAfterCancel        = "no-message-after-cancel"
+	HTTPCancelClosesStream      = "http-cancel-closes-stream"
+	HTTPCancelPostsNotification = "http-cancel-posts-notification"
+	ProgressIncreases           = "progress-increases"
+	StaleProgressIgnored        = "stale-progress-ignored"
+	NoProgressAfterFinal        = "no-progress-after-final"
+	MaxTimeoutEnforced          = "max-timeout-enforced"
+	IdleTimeoutEnforced         = "idle-timeout-enforced"
+	LateResponseIgnored         = "late-response-ignored"
+	ServerCancelOnlyForListen   = "server-cancel-only-for-listen"
+	CancellationNeverAnswered   = "cancellation-never-answered"
+	OneResponsePerRequest       = "one-response-per-request"
+	InitializeNotCancelled      = "initialize-not-cancelled"
+)
+
+// Evaluate returns the applicable checks for tr, in a fixed order.
+func Evaluate(tr *trace.Trace) []trace.Check {
+	v := newView(tr)
+	out := []trace.Check{}
+	for _, f := range []func(*view) (trace.Check, bool){
+		noMessageAfterCancel, httpCancelSignal, progressIncreases, staleProgressIgnored,
+		noProgressAfterFinal, maxTimeoutEnforced, idleTimeoutEnforced, lateResponseIgnored,
+		serverCancelOnlyForListen, cancellationNeverAnswered, oneResponsePerRequest,
+		initializeNotCancelled,
+	} {
+		if c, ok := f(v); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// wire is what an event's message says, parsed once.
+type wire struct {
+	method   string
+	id       string // JSON text of the id, "" if none
+	hasID    bool   // an "id" member is present (even null)
+	response bool   // result or error, no method
+	token    string // progress token text (notifications/progress)
+	progress *float64
+	cancelOf string // requestId text of a valid notifications/cancelled
+	listen   bool   // method subscriptions/listen
+}
+
+func parse(msg json.RawMessage) (w wire) {
+	if len(msg) == 0 {
+		return w
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(msg, &m) != nil {
+		return w
+	}
+	w.method = m.Method
+	w.hasID = m.ID != nil
+	w.id, _ = coordinator.IDText(m.ID)
+	w.response = m.Method == "" && (m.Result != nil || m.Error != nil)
+	w.listen = m.Method == "subscriptions/listen"
+	switch m.Method {
+	case "notifications/progress":
+		var p struct {
+			Token    json.RawMessage `json:"progressToken"`
+			Progress *float64        `json:"progress"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			w.token, _ = coordinator.IDText(p.Token)
+			w.progress = p.Progress
+		}
+	case "notifications/cancelled":
+		if c, err := coordinator.ParseCancellation(msg); err == nil {
+			w.cancelOf = c.RequestID
+		}
+	}
+	return w
+}
+
+// view indexes a trace for the checks.
+type view struct {
+	tr     *trace.Trace
+	ev     []trace.Event
+	msg    []wire
+	tokens map[string]string // progress token → request id (from the client's requests)
+	method map[string]string // request id → method
+}
+
+func newView(tr *trace.Trace) *view {
+	v := &view{tr: tr, ev: tr.Events, tokens: map[string]string{}, method: map[string]string{}}
+	v.msg = make([]wire, len(tr.Events))
+	for i, e := range tr.Events {
+		v.msg[i] = parse(e.Message)
+		if e.Type == trace.TypeSend && e.From == trace.ActorClient && v.msg[i].method != "" && v.msg[i].hasID {
+			v.method[v.msg[i].id] = v.msg[i].method
+			var m struct {
+				Params struct {
+					Meta struct {
+						Token json.RawMessage `json:"progressToken"`
+					} `json:"_meta"`
+				} `json:"params"`
+			}
+			if json.Unmarshal(e.Message, &m) == nil {
+				if t, ok := coordinator.IDText(m.Params.Meta.Token); ok {
+					v.tokens[t] = v.msg[i].id
+				}
+			}
+		}
+	}
+	return v
+}
+
+// serverSends reports whether event i is the server putting a message on the wire.
+func (v *view) serverSends(i int) bool {
+	e := v.ev[i]
+	return e.Type == trace.TypeSend && e.From == trace.ActorServer
+}
+
+func (v *view) clientSends(i int) bool {
+	e := v.ev[i]
+	return e.Type == trace.TypeSend && e.From == trace.ActorClient
+}
+
+// concerns returns the request id a server message is about: a response's
+// id or a progress notification's request.
+func (v *view) concerns(i int) string {
+	m := v.msg[i]
+	if m.response {
+		return m.id
+	}
+	if m.method == "notifications/progress" {
+		return v.tokens[m.token]
+	}
+	return ""
+}
+
+func idOf(e trace.Event) string {
+	if e.ID == nil {
+		return ""
+	}
+	return e.ID.Raw()
+}
+
+func pass(rule, detail string, seqs ...int) trace.Check {
+	t := true
+	return trace.Check{Rule: rule, OK: &t, Detail: detail, Events: seqs}
+}
+
+func fail(rule, detail string, seqs ...int) trace.Check {
+	f := false
+	return trace.Check{Rule: rule, OK: &f, Detail: detail, Events: seqs}
+}
+
+func undecided(rule, detail string) trace.Check {
+	return trace.Check{Rule: rule, OK: nil, Detail: detail}
+}
+
+func seqList(seqs []int) string {
+	s := make([]string, len(seqs))
+	for i, n := range seqs {
+		s[i] = "#" + strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
+}
+
+// noMessageAfterCancel: after the server observes a cancellation it sends
+// nothing more for that request: no result, no error, no progress (DOMAIN.md §1).
+func noMessageAfterCancel(v *view) (trace.Check, bool) {
+	cancelledAt := map[string]int{} // request id → seq of the server's status event
+	var bad, proof []int
+	for i, e := range v.ev {
+		if e.Actor == trace.ActorServer && e.Type == trace.TypeStatus && e.Status == trace.StateCancelled {
+			if _, ok := cancelledAt[idOf(e)]; !ok {
+				cancelledAt[idOf(e)] = i
+				proof = append(proof, i)
+			}
+			continue
+		}
+		if v.serverSends(i) {
+			if _, ok := cancelledAt[v.concerns(i)]; ok && v.concerns(i) != "" {
+				bad = append(bad, i)
+			}
+		}
+	}
+	if len(cancelledAt) == 0 {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(NoMessageAfterCancel, fmt.Sprintf("The server sent %d message(s) for a request after accepting its cancellation (%s).", len(bad), seqList(bad)), bad...), true
+	}
+	return pass(NoMessageAfterCancel, fmt.Sprintf("The server accepted %d cancellation(s) and sent nothing more for those requests.", len(cancelledAt)), proof...), true
+}
+
+// httpCancelSignal: on Streamable HTTP the client's cancellation signal
+// depends on the revision (DOMAIN.md §1): 2026-07-28 closes the request's
+// stream and POSTs nothing; 2025-11-25 POSTs notifications/cancelled.
+func httpCancelSignal(v *view) (trace.Check, bool) {
+	s := v.tr.Scenario
+	var posts, closes []int
+	for i, e := range v.ev {
+		if v.clientSends(i) && v.msg[i].method == "notifications/cancelled" {
+			posts = append(posts, i)
+		}
+		if e.Type == trace.TypeCloseStream && e.Actor == trace.ActorClient {
+			closes = append(closes, i)
+		}
+	}
+	if len(posts)+len(closes) == 0 {
+		return trace.Check{}, false
+	}
+	if s == nil {
+		if len(closes) > 0 {
+			return undecided(HTTPCancelClosesStream, "The transcript does not say which protocol revision was in use."), true
+		}
+		return trace.Check{}, false
+	}
+	if s.Transport != scenario.TransportHTTP {
+		return trace.Check{}, false
+	}
+	if s.Protocol == scenario.Protocol20251125 {
+		if len(posts) == 0 {
+			return fail(HTTPCancelPostsNotification, "Under 2025-11-25 closing the stream is not a cancellation; the client must POST notifications/cancelled.", closes...), true
+		}
+		return pass(HTTPCancelPostsNotification, "Under 2025-11-25 the client cancels by POSTing notifications/cancelled.", posts...), true
+	}
+	if len(posts) > 0 {
+		return fail(HTTPCancelClosesStream, fmt.Sprintf("Under 2026-07-28 the client must cancel by closing the request's stream; it POSTed notifications/cancelled (%s).", seqList(posts)), posts...), true
+	}
+	return pass(HTTPCancelClosesStream, "Under 2026-07-28 the client cancels by closing the request's stream and POSTs no notification.", closes...), true
+}
+
+// progressIncreases: for each token, progress values on the wire strictly
+// increase (DOMAIN.md §3).
+func progressIncreases(v *view) (trace.Check, bool) {
+	last := map[string]float64{}
+	var bad []int
+	n := 0
+	for i := range v.ev {
+		m := v.msg[i]
+		if !v.serverSends(i) || m.method != "notifications/progress" || m.progress == nil {
+			continue
+		}
+		n++
+		if l, ok := last[m.token]; ok && *m.progress <= l {
+			bad = append(bad, i)
+			continue
+		}
+		last[m.token] = *m.progress
+	}
+	if n == 0 {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(ProgressIncreases, fmt.Sprintf("%d progress value(s) did not increase (%s).", len(bad), seqList(bad)), bad...), true
+	}
+	return pass(ProgressIncreases, fmt.Sprintf("All %d progress values strictly increase per token.", n)), true
+}
+
+// staleProgressIgnored: a non-increasing progress value must not reset the
+// client's idle clock (DOMAIN.md §3): after its delivery the client ignores
+// it rather than recording activity.
+func staleProgressIgnored(v *view) (trace.Check, bool) {
+	last := map[string]float64{}
+	var bad, good []int
+	for i, e := range v.ev {
+		m := v.msg[i]
+		if e.Type != trace.TypeDeliver || e.To != trace.ActorClient || m.method != "notifications/progress" || m.progress == nil {
+			continue
+		}
+		l, seen := last[m.token]
+		if !seen || *m.progress > l {
+			last[m.token] = *m.progress
+			continue
+		}
+		react := v.reaction(i, trace.ActorClient)
+		switch {
+		case react < 0:
+			return undecided(StaleProgressIgnored, "The trace does not show how the client reacted to stale progress."), true
+		case v.ev[react].Type == trace.TypeActivity:
+			bad = append(bad, react)
+		default:
+			good = append(good, react)
+		}
+	}
+	if len(bad)+len(good) == 0 {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(StaleProgressIgnored, fmt.Sprintf("The client let non-increasing progress reset its idle clock (%s): a stuck server can keep the request alive.", seqList(bad)), bad...), true
+	}
+	return pass(StaleProgressIgnored, "The client ignored non-increasing progress; its idle clock was not reset.", good...), true
+}
+
+// reaction returns the seq of actor's first event at the same time after
+// event i, or -1.
+func (v *view) reaction(i int, actor string) int {
+	for j := i + 1; j < len(v.ev) && v.ev[j].At == v.ev[i].At; j++ {
+		if v.ev[j].Actor == actor {
+			return j
+		}
+	}
+	return -1
+}
+
+// noProgressAfterFinal: progress stops after the final response (DOMAIN.md §3).
+func noProgressAfterFinal(v *view) (trace.Check, bool) {
+	final := map[string]bool{}
+	var bad []int
+	progress := false
+	for i := range v.ev {
+		if !v.serverSends(i) {
+			continue
+		}
+		m := v.msg[i]
+		if m.response {
+			final[m.id] = true
+		}
+		if m.method == "notifications/progress" {
+			progress = true
+			if id := v.tokens[m.token]; id != "" && final[id] {
+				bad = append(bad, i)
+			}
+		}
+	}
+	if !progress || len(final) == 0 {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(NoProgressAfterFinal, fmt.Sprintf("Progress was sent after the final response (%s).", seqList(bad)), bad...), true
+	}
+	return pass(NoProgressAfterFinal, "No progress followed a final response."), true
+}
+
+// maxTimeoutEnforced: a request with a maximum timeout stops being waited
+// for no later than start + max, whatever progress arrives (DOMAIN.md §2).
+func maxTimeoutEnforced(v *view) (trace.Check, bool) {
+	var bad, good []int
+	var details []string
+	for _, r := range v.tr.Requests {
+		if r.MaxTimeoutMs <= 0 {
+			continue
+		}
+		deadline := r.SentAt + r.MaxTimeoutMs
+		if r.EndedAt != nil && *r.EndedAt <= deadline {
+			good = append(good, v.timeoutEvent(r.ID.Raw(), trace.CauseMaxTimeout)...)
+			continue
+		}
+		if r.EndedAt == nil && v.tr.EndMs < deadline {
+			continue // the trace ends before the deadline: nothing to judge
+		}
+		ended := "was still waiting"
+		if r.EndedAt != nil {
+			ended = fmt.Sprintf("stopped only at %d ms", *r.EndedAt)
+		}
+		details = append(details, fmt.Sprintf("request %s (started %d, maximum %d ms) %s, past its deadline %d", r.ID, r.SentAt, r.MaxTimeoutMs, ended, deadline))
+		bad = append(bad, v.timeoutEvent(r.ID.Raw(), "")...)
+	}
+	if len(details) > 0 {
+		return fail(MaxTimeoutEnforced, "The maximum timeout was not enforced: "+strings.Join(details, "; ")+".", bad...), true
+	}
+	if len(good) == 0 {
+		if hasMax(v.tr) {
+			return pass(MaxTimeoutEnforced, "Every request with a maximum timeout ended by its deadline."), true
+		}
+		return trace.Check{}, false
+	}
+	return pass(MaxTimeoutEnforced, "The maximum timeout cut the request at exactly start + maximum, whatever progress arrived.", good...), true
+}
+
+func hasMax(tr *trace.Trace) bool {
+	for _, r := range tr.Requests {
+		if r.MaxTimeoutMs > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// timeoutEvent returns the seqs of the client's timeout events for id (of
+// cause, or any cause when cause is "").
+func (v *view) timeoutEvent(id, cause string) []int {
+	var out []int
+	for i, e := range v.ev {
+		if e.Type == trace.TypeTimeout && idOf(e) == id && (cause == "" || e.Cause == cause) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// idleTimeoutEnforced: a request with an idle timeout is abandoned once no
+// valid progress arrived for that long (DOMAIN.md §2). Activity is read
+// from the client's activity events.
+func idleTimeoutEnforced(v *view) (trace.Check, bool) {
+	var bad, good []int
+	any := false
+	for _, r := range v.tr.Requests {
+		if r.IdleTimeoutMs <= 0 {
+			continue
+		}
+		any = true
+		last := r.SentAt
+		end := v.tr.EndMs
+		if r.EndedAt != nil {
+			end = *r.EndedAt
+		}
+		violated := -1
+		for i, e := range v.ev {
+			if e.At > end {
+				break
+			}
+			if idOf(e) != r.ID.Raw() || e.Actor != trace.ActorClient {
+				continue
+			}
+			if e.At-last > r.IdleTimeoutMs && violated < 0 {
+				violated = i
+			}
+			if e.Type == trace.TypeActivity {
+				last = e.At
+			}
+		}
+		if violated < 0 && end-last > r.IdleTimeoutMs {
+			violated = len(v.ev) - 1
+		}
+		if violated >= 0 {
+			bad = append(bad, violated)
+		} else {
+			good = append(good, v.timeoutEvent(r.ID.Raw(), trace.CauseIdleTimeout)...)
+		}
+	}
+	if !any {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(IdleTimeoutEnforced, fmt.Sprintf("A request went longer than its idle timeout without valid progress and was still waited for (%s).", seqList(bad)), bad...), true
+	}
+	return pass(IdleTimeoutEnforced, "No request was waited for longer than its idle timeout without valid progress.", good...), true
+}
+
+// lateResponseIgnored: the client ignores any response that arrives for a
+// request it abandoned (DOMAIN.md §1).
+func lateResponseIgnored(v *view) (trace.Check, bool) {
+	abandoned := map[string]bool{}
+	var bad, good []int
+	for i, e := range v.ev {
+		if e.Actor == trace.ActorClient && (e.Type == trace.TypeTimeout || e.Type == trace.TypeCloseStream ||
+			(v.clientSends(i) && v.msg[i].cancelOf != "")) {
+			id := idOf(e)
+			if v.msg[i].cancelOf != "" {
+				id = v.msg[i].cancelOf
+			}
+			abandoned[id] = true
+		}
+		if e.Type == trace.TypeDeliver && e.To == trace.ActorClient && v.msg[i].response && abandoned[v.msg[i].id] {
+			react := v.reaction(i, trace.ActorClient)
+			switch {
+			case react < 0:
+				return undecided(LateResponseIgnored, "The trace does not show how the client treated a late response."), true
+			case v.ev[react].Type == trace.TypeIgnore:
+				good = append(good, react)
+			default:
+				bad = append(bad, react)
+			}
+		}
+	}
+	if len(bad)+len(good) == 0 {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(LateResponseIgnored, "The client used a response for a request it had abandoned.", bad...), true
+	}
+	return pass(LateResponseIgnored, fmt.Sprintf("The client ignored %d late response(s) for abandoned requests.", len(good)), good...), true
+}
+
+// serverCancelOnlyForListen: a server-sent notifications/cancelled only
+// tears down a subscriptions/listen stream (DOMAIN.md §1).
+func serverCancelOnlyForListen(v *view) (trace.Check, bool) {
+	var bad, good []int
+	for i := range v.ev {
+		m := v.msg[i]
+		if !v.serverSends(i) || m.method != "notifications/cancelled" {
+			continue
+		}
+		if m.cancelOf != "" && v.method[m.cancelOf] == "subscriptions/listen" {
+			good = append(good, i)
+		} else {
+			bad = append(bad, i)
+		}
+	}
+	if len(bad)+len(good) == 0 {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(ServerCancelOnlyForListen, fmt.Sprintf("The server sent notifications/cancelled for something other than a subscriptions/listen stream (%s).", seqList(bad)), bad...), true
+	}
+	return pass(ServerCancelOnlyForListen, "Server-sent cancellations only tore down listen streams.", good...), true
+}
+
+// cancellationNeverAnswered: a cancellation is a notification; valid or not,
+// the server never answers it (DOMAIN.md §1: ignoring never answers).
+func cancellationNeverAnswered(v *view) (trace.Check, bool) {
+	var cancels, bad []int
+	for i := range v.ev {
+		if v.clientSends(i) && v.msg[i].method == "notifications/cancelled" {
+			cancels = append(cancels, i)
+		}
+		if len(cancels) > 0 && v.serverSends(i) && v.msg[i].response && (v.msg[i].id == "" || v.method[v.msg[i].id] == "") {
+			bad = append(bad, i)
+		}
+	}
+	if len(cancels) == 0 {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(CancellationNeverAnswered, fmt.Sprintf("The server answered something that was not a request (%s).", seqList(bad)), bad...), true
+	}
+	return pass(CancellationNeverAnswered, fmt.Sprintf("%d cancellation notification(s) sent; the server answered none of them.", len(cancels)), cancels...), true
+}
+
+// oneResponsePerRequest: the coordinator stores one terminal state; the
+// server sends at most one final response per request (DOMAIN.md §1).
+func oneResponsePerRequest(v *view) (trace.Check, bool) {
+	seen := map[string]int{}
+	var bad []int
+	for i := range v.ev {
+		if v.serverSends(i) && v.msg[i].response && v.msg[i].id != "" {
+			if _, ok := seen[v.msg[i].id]; ok {
+				bad = append(bad, i)
+			}
+			seen[v.msg[i].id] = i
+		}
+	}
+	if len(seen) == 0 {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(OneResponsePerRequest, "The server sent more than one final response for a request.", bad...), true
+	}
+	return pass(OneResponsePerRequest, fmt.Sprintf("%d request(s) answered, each exactly once.", len(seen))), true
+}
+
+// initializeNotCancelled: under 2025-11-25 initialize is never cancelled.
+func initializeNotCancelled(v *view) (trace.Check, bool) {
+	if v.tr.Scenario == nil || v.tr.Scenario.Protocol != scenario.Protocol20251125 {
+		return trace.Check{}, false
+	}
+	init := false
+	var bad []int
+	for i, e := range v.ev {
+		if v.clientSends(i) && v.msg[i].method == "initialize" {
+			init = true
+		}
+		if v.clientSends(i) && v.msg[i].cancelOf != "" && v.method[v.msg[i].cancelOf] == "initialize" {
+			bad = append(bad, i)
+		}
+		if e.Type == trace.TypeCloseStream && e.Actor == trace.ActorClient && v.method[idOf(e)] == "initialize" {
+			bad = append(bad, i)
+		}
+	}
+	if !init {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(InitializeNotCancelled, "The client cancelled initialize, which 2025-11-25 forbids.", bad...), true
+	}
+	return pass(InitializeNotCancelled, "initialize was not cancelled."), true
+}
