@@ -73,7 +73,7 @@ func newWorld(s *scenario.Scenario) *world {
 	return &world{s: s, reqs: map[string]*request{}, byToken: map[string]*request{}}
 }
 
-func (w *world) http() bool { return w.s.Transport == scenario.TransportHTTP }
+func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
 func (w *world) is2025() bool { return w.s.Protocol == scenario.Protocol20251125 }
 
 // run schedules every step at its time, in file order, and runs the queue.
