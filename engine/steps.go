@@ -204,7 +204,11 @@ func (w *world) rawSend(st scenario.Step) {
 			w.serverReceiveCancel(msg)
 			return
 		}
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: "The server does not act on this message."})
+		note := "Not a JSON-RPC message the server acts on; ignored, no response."
+		if m.Method != "" && m.ID == nil {
+			note = fmt.Sprintf("Unknown notification %q (a malformed cancellation at best); ignored silently, no response.", m.Method)
+		}
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: note})
 	})
 }
 
@@ -369,10 +373,11 @@ func (w *world) serverReceiveCancel(msg json.RawMessage) {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Message: msg, Note: "Under 2025-11-25 initialize is never cancelled; ignored."})
 		return
 	}
+	via := "notifications/cancelled"
 	if c.Reason == nil && hasReason(msg) {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, ID: idPtr(r.id), Note: "The reason is not a string; it is treated as absent and the cancellation stands."})
+		via += ", whose non-string reason is treated as absent"
 	}
-	w.serverCancel(r, r.causeOr(trace.CauseClient), "notifications/cancelled")
+	w.serverCancel(r, r.causeOr(trace.CauseClient), via)
 	return
 }
 
@@ -425,6 +430,9 @@ func (w *world) serverSendProgress(r *request, st scenario.Step) {
 func (w *world) serverToClient(r *request, msg json.RawMessage, note string, arrive func()) {
 	w.send(trace.ActorServer, idPtr(r.id), msg, note, func() string {
 		if w.http() && !r.clientStreamOpen {
+			if w.is2025() {
+				return fmt.Sprintf("Request %s's stream is closed: the message does not reach the client (under 2025-11-25 a client may resume the stream with Last-Event-ID).", r.id)
+			}
 			return fmt.Sprintf("Request %s's stream is closed: the message is lost.", r.id)
 		}
 		return ""

@@ -1,0 +1,67 @@
+// Package examples holds the built-in scenarios: JSON files embedded in the
+// binary that the site prerenders, the playground opens (#example=<name>)
+// and the golden tests run. The file name without ".json" is the example's
+// Name, a URL-safe slug.
+package examples
+
+import (
+	"embed"
+	"encoding/json"
+	"path"
+	"sort"
+	"strings"
+)
+
+//go:embed *.json
+var files embed.FS
+
+// Example is one built-in scenario.
+type Example struct {
+	Name    string // URL-safe slug, e.g. "a-cancel-then-complete"
+	Title   string // the scenario's title
+	Summary string // the first sentence of the scenario's notes
+	JSON    []byte // the scenario file, exactly as shipped
+}
+
+// All returns every built-in scenario sorted by Name. The files are part of
+// the binary, so All cannot fail; a file that is not valid JSON is caught by
+// the package's tests.
+func All() []Example {
+	entries, _ := files.ReadDir(".")
+	out := make([]Example, 0, len(entries))
+	for _, e := range entries {
+		b, _ := files.ReadFile(e.Name())
+		var head struct {
+			Title string `json:"title"`
+			Notes string `json:"notes"`
+		}
+		_ = json.Unmarshal(b, &head)
+		out = append(out, Example{
+			Name:    strings.TrimSuffix(e.Name(), path.Ext(e.Name())),
+			Title:   head.Title,
+			Summary: firstSentence(head.Notes),
+			JSON:    b,
+		})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Get returns the built-in scenario called name.
+func Get(name string) (Example, bool) {
+	for _, e := range All() {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Example{}, false
+}
+
+func firstSentence(s string) string {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '.' && s[i+1] == ' ' {
+			return s[:i+1]
+		}
+	}
+	return s
+}

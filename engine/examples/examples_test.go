@@ -1,0 +1,141 @@
+package examples_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/scenario"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden traces in testdata/")
+
+// TestGoldenTraces runs every built-in scenario and compares its trace byte
+// for byte with testdata/NAME.trace.json. Run natively and under
+// GOOS=js GOARCH=wasm (Node), the same goldens prove the WebAssembly engine
+// produces byte-identical traces. -update rewrites them.
+func TestGoldenTraces(t *testing.T) {
+	all := examples.All()
+	if len(all) < 10 {
+		t.Fatalf("only %d built-in scenarios", len(all))
+	}
+	for _, ex := range all {
+		t.Run(ex.Name, func(t *testing.T) {
+			got, err := engine.RunJSON(ex.JSON)
+			if err != nil {
+				t.Fatalf("built-in scenario does not run: %v", err)
+			}
+			again, _ := engine.RunJSON(ex.JSON)
+			if !bytes.Equal(got, again) {
+				t.Fatal("two runs of the same scenario differ: the engine is not deterministic")
+			}
+			golden := filepath.Join("testdata", ex.Name+".trace.json")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("no golden trace (run go test ./engine/examples -update): %v", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("trace differs from %s; if the change is intended, run go test ./engine/examples -update and review the diff", golden)
+			}
+		})
+	}
+}
+
+// TestMetadata proves every example has a title and a summary for the index.
+func TestMetadata(t *testing.T) {
+	for _, ex := range examples.All() {
+		if ex.Title == "" || ex.Summary == "" {
+			t.Errorf("%s: title %q, summary %q: both are required", ex.Name, ex.Title, ex.Summary)
+		}
+	}
+	if _, ok := examples.Get("a-cancel-then-complete"); !ok {
+		t.Error(`Get("a-cancel-then-complete") found nothing`)
+	}
+}
+
+// TestBuiltInOutcomes pins what each built-in scenario exists to show: the
+// first request's server state and client outcome, the cause of any
+// cancellation, when the client stopped waiting, and exactly which checks
+// fail (DOMAIN.md §1–3, §11, §12 statements 1–5).
+func TestBuiltInOutcomes(t *testing.T) {
+	type want struct {
+		rule                  string // the DOMAIN.md rule the scenario shows
+		state, outcome, cause string
+		signal                string
+		endedAt               int64 // -1: still pending
+		failing               []string
+	}
+	cases := map[string]want{
+		"a-cancel-then-complete":              {"§12.3 cancel before completion suppresses the response", "cancelled", "abandoned", "client", "notifications/cancelled", 300, nil},
+		"b-complete-then-cancel":              {"§12.4 complete before cancel keeps the response", "completed", "abandoned", "client", "notifications/cancelled", 305, nil},
+		"c-progress-then-maximum":             {"§2 the maximum fires at exactly 2000 despite progress at 1999", "cancelled", "abandoned", "max-timeout", "notifications/cancelled", 2000, nil},
+		"d-cancel-on-streamable-http":         {"§12.2 HTTP cancellation closes the stream", "cancelled", "abandoned", "client", "close-stream", 300, nil},
+		"idle-timeout-after-progress-stops":   {"§2 idle deadline at 1200+500", "cancelled", "abandoned", "idle-timeout", "notifications/cancelled", 1700, nil},
+		"race-cancel-in-flight":               {"§1 the race: completion wins while the cancel is in flight", "completed", "abandoned", "client", "notifications/cancelled", 300, nil},
+		"malformed-and-unknown-cancellations": {"§1 invalid cancellations are ignored", "completed", "result", "", "", 155, nil},
+		"http-2025-post-cancel":               {"§1 2025-11-25 HTTP POSTs the cancellation", "cancelled", "abandoned", "client", "notifications/cancelled", 200, nil},
+		"broken-http-posts-cancel":            {"§11 HTTP client POSTs a cancellation (2026)", "completed", "abandoned", "client", "notifications/cancelled", 300, []string{"http-cancel-closes-stream"}},
+		"broken-respond-after-cancel":         {"§11 server responds after accepted cancellation", "cancelled", "abandoned", "client", "notifications/cancelled", 300, []string{"no-message-after-cancel"}},
+		"broken-progress-resets-max":          {"§11 progress resets every deadline", "completed", "result", "", "", 4000, []string{"max-timeout-enforced"}},
+		"stale-progress-ignored":              {"§3 stale progress does not reset idle", "cancelled", "abandoned", "idle-timeout", "notifications/cancelled", 1700, []string{"progress-increases"}},
+		"broken-stale-progress":               {"§11 a stuck server keeps a request alive", "cancelled", "abandoned", "max-timeout", "notifications/cancelled", 3000, []string{"progress-increases", "stale-progress-ignored"}},
+		"keepalive-is-not-progress":           {"§8 keep-alive does not reset the idle timeout", "cancelled", "abandoned", "idle-timeout", "close-stream", 610, nil},
+		"server-cancel-not-for-listen":        {"§1 server cancellation only for listen streams", "completed", "result", "", "", 210, []string{"server-cancel-only-for-listen"}},
+	}
+	all := examples.All()
+	if len(all) != len(cases) {
+		t.Errorf("%d built-in scenarios but %d expectations: pin every scenario here", len(all), len(cases))
+	}
+	for _, ex := range all {
+		w, ok := cases[ex.Name]
+		if !ok {
+			t.Errorf("%s: no expectation", ex.Name)
+			continue
+		}
+		t.Run(ex.Name, func(t *testing.T) {
+			s, err := scenario.Decode(ex.JSON)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := engine.Run(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := tr.Requests[0]
+			str := func(p *string) string {
+				if p == nil {
+					return ""
+				}
+				return *p
+			}
+			ended := int64(-1)
+			if r.EndedAt != nil {
+				ended = *r.EndedAt
+			}
+			if r.State != w.state || r.ClientOutcome != w.outcome || str(r.Cause) != w.cause || str(r.Signal) != w.signal || ended != w.endedAt {
+				t.Errorf("%s: got state %s, outcome %s, cause %q, signal %q, ended %d; want %s, %s, %q, %q, %d",
+					w.rule, r.State, r.ClientOutcome, str(r.Cause), str(r.Signal), ended, w.state, w.outcome, w.cause, w.signal, w.endedAt)
+			}
+			var failing []string
+			for _, c := range tr.Checks {
+				if c.OK != nil && !*c.OK {
+					failing = append(failing, c.Rule)
+				}
+			}
+			if fmt.Sprint(failing) != fmt.Sprint(w.failing) {
+				t.Errorf("%s: failing checks %v, want %v", w.rule, failing, w.failing)
+			}
+		})
+	}
+}
