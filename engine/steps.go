@@ -11,6 +11,14 @@ import (
 
 // step runs steps[i] at its time.
 func (w *world) step(i int, st scenario.Step) {
+	// Decode guarantees every id a step names was sent by an earlier step at
+	// or before its time; this guard keeps a future gap from panicking.
+	for _, id := range []*scenario.ID{st.ID, st.Of} {
+		if id != nil && st.Do != "call" && !(st.Do == "retry" && id == st.ID) && w.reqs[id.Raw()] == nil {
+			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: fmt.Sprintf("steps[%d]: request %s has not been sent; step skipped.", i, id)})
+			return
+		}
+	}
 	switch st.Do {
 	case "call":
 		w.call(st, nil)

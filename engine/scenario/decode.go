@@ -18,7 +18,7 @@ var (
 	ErrSyntax       = errors.New("invalid JSON")
 	ErrType         = errors.New("wrong type")
 	ErrUnknown      = errors.New("unknown field")
-	ErrMissing      = errors.New("required")
+	ErrMissing      = errors.New("is required")
 	ErrValue        = errors.New("invalid value")
 	ErrLimit        = errors.New("past a limit")
 	ErrVersion      = errors.New("unsupported version")
@@ -50,8 +50,18 @@ func errAt(path string, sentinel error, format string, args ...any) *Error {
 	if format == "" {
 		return &Error{Path: path, Err: sentinel}
 	}
-	return &Error{Path: path, Err: fmt.Errorf("%w: %s", sentinel, fmt.Sprintf(format, args...))}
+	return &Error{Path: path, Err: &reason{category: sentinel, text: fmt.Sprintf(format, args...)}}
 }
+
+// reason is a located error's text, in the words a reader needs
+// ("must be >= 0"), that still matches its sentinel category with errors.Is.
+type reason struct {
+	category error
+	text     string
+}
+
+func (r *reason) Error() string { return r.text }
+func (r *reason) Unwrap() error { return r.category }
 
 // Verbs lists the step verbs this version understands, with the fields each
 // one accepts beyond "at" and "do". A field not listed for a verb is an
@@ -471,7 +481,7 @@ func (d *decoder) steps(root *object, s *Scenario) {
 		return
 	}
 	s.Steps = make([]Step, 0, len(items))
-	known := map[string]bool{} // request ids created by call or retry so far
+	known := map[string]int64{} // request ids created by call or retry so far → when
 	for i, item := range items {
 		o := d.obj(fmt.Sprintf("steps[%d]", i), item)
 		if o == nil {
@@ -485,7 +495,7 @@ func (d *decoder) steps(root *object, s *Scenario) {
 	}
 }
 
-func (d *decoder) step(o *object, s *Scenario, known map[string]bool) Step {
+func (d *decoder) step(o *object, s *Scenario, known map[string]int64) Step {
 	var st Step
 	at, ok := d.integer(o, "at", 0, MaxDurationMs)
 	if d.err == nil && !ok {
@@ -520,10 +530,13 @@ func (d *decoder) step(o *object, s *Scenario, known map[string]bool) Step {
 		if d.err == nil && st.ID == nil {
 			d.fail(errAt(o.sub("id"), ErrMissing, ""))
 		}
+		if d.err != nil {
+			return st
+		}
 	}
 	switch verb {
 	case "call":
-		if d.err == nil && known[st.ID.Raw()] {
+		if _, dup := known[st.ID.Raw()]; d.err == nil && dup {
 			d.fail(errAt(o.sub("id"), ErrValue, "request id %s is already in use", st.ID))
 		}
 		st.Method, _ = d.str(o, "method", 256)
@@ -557,19 +570,21 @@ func (d *decoder) step(o *object, s *Scenario, known map[string]bool) Step {
 		if v, ok := d.boolean(o, "sideEffect"); ok {
 			st.SideEffect = &v
 		}
-		known[st.ID.Raw()] = true
+		if d.err == nil {
+			known[st.ID.Raw()] = st.At
+		}
 	case "retry":
 		st.Of, _ = d.id(o, "of")
 		if d.err == nil && st.Of == nil {
 			d.fail(errAt(o.sub("of"), ErrMissing, ""))
 		}
-		if d.err == nil && !known[st.Of.Raw()] {
-			d.fail(errAt(o.sub("of"), ErrUnknownID, "no earlier call has id %s", st.Of))
-		}
-		if d.err == nil && known[st.ID.Raw()] {
+		d.sentBy(o, "of", st.Of, st.At, known)
+		if _, dup := known[st.ID.Raw()]; d.err == nil && dup {
 			d.fail(errAt(o.sub("id"), ErrValue, "request id %s is already in use", st.ID))
 		}
-		known[st.ID.Raw()] = true
+		if d.err == nil {
+			known[st.ID.Raw()] = st.At
+		}
 	case "cancel":
 		if r, ok := d.str(o, "reason", MaxTextLen); ok {
 			st.Reason = &r
@@ -613,9 +628,26 @@ func (d *decoder) step(o *object, s *Scenario, known map[string]bool) Step {
 			st.Message, _ = json.Marshal(m)
 		}
 	}
-	if d.err == nil && st.ID != nil && verb != "call" && verb != "retry" && !known[st.ID.Raw()] {
-		d.fail(errAt(o.sub("id"), ErrUnknownID, "no earlier call has id %s", st.ID))
+	if st.ID != nil && verb != "call" && verb != "retry" {
+		d.sentBy(o, "id", st.ID, st.At, known)
 	}
 	d.unknown(o)
 	return st
+}
+
+// sentBy checks that the request id named by member field was created by an
+// earlier call or retry step, at or before at (a step cannot act on a
+// request before the client has sent it).
+func (d *decoder) sentBy(o *object, field string, id *ID, at int64, known map[string]int64) {
+	if d.err != nil {
+		return
+	}
+	sent, ok := known[id.Raw()]
+	if !ok {
+		d.fail(errAt(o.sub(field), ErrUnknownID, "no earlier call has id %s", id))
+		return
+	}
+	if at < sent {
+		d.fail(errAt(o.sub("at"), ErrValue, "must be >= %d: request %s is only sent at %d ms", sent, id, sent))
+	}
 }
