@@ -245,7 +245,7 @@ func ParseCancellation(msg json.RawMessage) (Cancellation, error) {
 // idText returns the canonical JSON text of a string or integer id.
 func idText(raw json.RawMessage) (string, bool) {
 	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
+	if len(raw) == 0 || raw[0] == 'n' { // json.Unmarshal reads null into an int64 as 0
 		return "", false
 	}
 	if raw[0] == '"' {
