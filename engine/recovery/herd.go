@@ -1,0 +1,255 @@
+package recovery
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
+	"sync"
+)
+
+// Herd limits (SCENARIO.md, Bad input): past them an experiment is refused.
+const (
+	MaxClients     = 100_000
+	MaxAttempts    = 20
+	MaxCapMs       = 60_000
+	MaxSampleShown = 8 // clients whose every draw is reported in Result.Sample
+)
+
+// HerdConfig is the herd experiment of SCENARIO.md: Clients clients lose
+// their listen stream at t=0 and reconnect by Strategy; the server admits at
+// most CapacityPerSecond reconnects in each second [k*1000, (k+1)*1000) ms and
+// refuses the rest, who back off again, up to MaxAttempts attempts each.
+type HerdConfig struct {
+	Clients           int
+	Strategy          string
+	BaseMs            int64
+	CapMs             int64
+	CapacityPerSecond int
+	MaxAttempts       int
+	BucketMs          int64
+}
+
+// Validate returns the first invalid field of c by its JSON name.
+func (c HerdConfig) Validate() (field string, err error) {
+	switch {
+	case c.Clients < 1 || c.Clients > MaxClients:
+		return "clients", fmt.Errorf("must be between 1 and %d", MaxClients)
+	case ValidateStrategy(c.Strategy) != nil:
+		return "strategy", fmt.Errorf("must be one of %q", Strategies)
+	case c.BaseMs < 1:
+		return "baseMs", errors.New("must be >= 1")
+	case c.CapMs < c.BaseMs || c.CapMs > MaxCapMs:
+		return "capMs", fmt.Errorf("must be between baseMs (%d) and %d", c.BaseMs, MaxCapMs)
+	case c.CapacityPerSecond < 1:
+		return "serverCapacityPerSecond", errors.New("must be >= 1")
+	case c.MaxAttempts < 1 || c.MaxAttempts > MaxAttempts:
+		return "maxAttempts", fmt.Errorf("must be between 1 and %d", MaxAttempts)
+	case c.BucketMs < 1 || c.BucketMs > 60_000:
+		return "bucketMs", errors.New("must be between 1 and 60000")
+	}
+	return "", nil
+}
+
+// Draw is one reconnect attempt of a sampled client.
+type Draw struct {
+	Attempt  int      `json:"attempt"`
+	WindowMs [2]int64 `json:"windowMs"` // the range the delay was drawn from
+	DelayMs  int64    `json:"delayMs"`
+	AtMs     int64    `json:"atMs"` // when the attempt reached the server
+	Admitted bool     `json:"admitted"`
+}
+
+// Sample is the full history of one of the first clients.
+type Sample struct {
+	ClientID string `json:"clientId"`
+	Draws    []Draw `json:"draws"`
+}
+
+// Result is the herd summary of a trace (SCENARIO.md, herd). Times in ms.
+type Result struct {
+	Strategy string `json:"strategy"`
+	Clients  int    `json:"clients"`
+	// Attempts counts every reconnect attempt that reached the server.
+	Attempts int `json:"attempts"`
+	// PeakPerBucket is the most attempts in one bucket of BucketMs.
+	PeakPerBucket int `json:"peakPerBucket"`
+	// PeakAdmittedPerSecond is the most reconnects admitted in one second;
+	// never above the capacity.
+	PeakAdmittedPerSecond int `json:"peakAdmittedPerSecond"`
+	// Reconnected clients were admitted; Exhausted ones used every attempt.
+	Reconnected int `json:"reconnected"`
+	Exhausted   int `json:"exhausted"`
+	// AllReconnectedAtMs is when the last client was admitted, null if any
+	// client exhausted its attempts.
+	AllReconnectedAtMs *int64 `json:"allReconnectedAtMs"`
+	BucketMs           int64  `json:"bucketMs"`
+	CapacityPerSecond  int    `json:"capacityPerSecond"`
+	// Buckets are [bucket start, attempts] for every bucket up to the last
+	// attempt; Admitted likewise counts admitted reconnects.
+	Buckets  [][2]int64 `json:"buckets"`
+	Admitted [][2]int64 `json:"admitted"`
+	// Sample holds the first clients' draws, for the backoff chart.
+	Sample []Sample `json:"sample"`
+}
+
+// RunHerd simulates c, which must be valid. It runs in O(horizon + attempts)
+// time with O(horizon + clients) memory, where horizon <= MaxAttempts x CapMs.
+func RunHerd(c HerdConfig) Result {
+	n := c.Clients
+	horizon := int64(c.MaxAttempts)*c.CapMs + c.CapMs + 1
+	// Calendar queue: head/tail per ms, a client has at most one pending
+	// attempt, so the client index is the node.
+	head := make([]int32, horizon)
+	tail := make([]int32, horizon)
+	for i := range head {
+		head[i], tail[i] = -1, -1
+	}
+	next := make([]int32, n)
+	attempt := make([]uint8, n)
+	ids := make([]string, n)
+	backoffs := make([]Backoff, 1)
+	prevDelay := make([]int64, 0)
+	if c.Strategy == Decorrelated {
+		prevDelay = make([]int64, n)
+	}
+	push := func(t int64, client int32) {
+		next[client] = -1
+		if head[t] < 0 {
+			head[t] = client
+		} else {
+			next[tail[t]] = client
+		}
+		tail[t] = client
+	}
+	r := Result{Strategy: c.Strategy, Clients: n, BucketMs: c.BucketMs, CapacityPerSecond: c.CapacityPerSecond, Buckets: [][2]int64{}, Admitted: [][2]int64{}, Sample: []Sample{}}
+	shown := n
+	if shown > MaxSampleShown {
+		shown = MaxSampleShown
+	}
+	for i := 0; i < shown; i++ {
+		r.Sample = append(r.Sample, Sample{ClientID: "client-" + strconv.Itoa(i), Draws: []Draw{}})
+	}
+	b := &backoffs[0]
+	var hashes []uint32
+	if c.Strategy != None {
+		hashes = precompute(n, c.MaxAttempts, hashPrefix(c.Strategy))
+	}
+	// draw returns client i's delay for attempt a and records it if shown.
+	draw := func(i int32, a int, now int64) int64 {
+		if ids[i] == "" {
+			ids[i] = "client-" + strconv.Itoa(int(i))
+		}
+		b.Reset(c.Strategy, c.BaseMs, c.CapMs, ids[i])
+		if c.Strategy == Decorrelated && a > 0 {
+			b.prev = prevDelay[i]
+		}
+		w := b.Window(a)
+		var d int64
+		if hashes != nil {
+			d = b.delayFrom(w, hashes[int(i)*c.MaxAttempts+a])
+		} else {
+			d = b.Delay(a)
+		}
+		if c.Strategy == Decorrelated {
+			prevDelay[i] = d
+		}
+		if int(i) < shown {
+			r.Sample[i].Draws = append(r.Sample[i].Draws, Draw{Attempt: a, WindowMs: [2]int64{w.Lo, w.Hi}, DelayMs: d, AtMs: now + d})
+		}
+		return d
+	}
+	for i := int32(0); i < int32(n); i++ {
+		push(draw(i, 0, 0), i)
+	}
+	nb := horizon/c.BucketMs + 1
+	arrivals := make([]int64, nb)
+	admitted := make([]int64, nb)
+	second, inSecond := int64(-1), 0
+	last := int64(-1)
+	var lastAdmit int64
+	for t := int64(0); t < horizon; t++ {
+		for head[t] >= 0 {
+			// Pop the earliest-scheduled arrival at t; one pushed back to t
+			// (a zero delay) goes to the end of t's list.
+			i := head[t]
+			head[t] = next[i]
+			if head[t] < 0 {
+				tail[t] = -1
+			}
+			r.Attempts++
+			last = t
+			bk := t / c.BucketMs
+			arrivals[bk]++
+			if s := t / 1000; s != second {
+				second, inSecond = s, 0
+			}
+			a := int(attempt[i])
+			ok := inSecond < c.CapacityPerSecond
+			if int(i) < shown {
+				draws := r.Sample[i].Draws
+				draws[len(draws)-1].Admitted = ok
+			}
+			if ok {
+				inSecond++
+				if inSecond > r.PeakAdmittedPerSecond {
+					r.PeakAdmittedPerSecond = inSecond
+				}
+				admitted[bk]++
+				r.Reconnected++
+				lastAdmit = t
+				continue
+			}
+			if a+1 >= c.MaxAttempts {
+				r.Exhausted++
+				continue
+			}
+			attempt[i] = uint8(a + 1)
+			push(t+draw(i, a+1, t), i)
+		}
+	}
+	for k := int64(0); last >= 0 && k <= last/c.BucketMs; k++ {
+		r.Buckets = append(r.Buckets, [2]int64{k * c.BucketMs, arrivals[k]})
+		r.Admitted = append(r.Admitted, [2]int64{k * c.BucketMs, admitted[k]})
+		if int(arrivals[k]) > r.PeakPerBucket {
+			r.PeakPerBucket = int(arrivals[k])
+		}
+	}
+	if r.Exhausted == 0 {
+		at := lastAdmit
+		r.AllReconnectedAtMs = &at
+	}
+	return r
+}
+
+// precompute returns SHA-256 draws for every client and attempt, h[i*attempts+a]
+// = first four bytes of SHA-256("<prefix>client-<i>:<a>"). Hashing is the
+// herd's main cost, and each value is a pure function of (i, a), so the
+// work is split across GOMAXPROCS goroutines: scheduling decides only who
+// computes a value, never the value, and the simulation reads the table
+// after every worker has finished.
+func precompute(clients, attempts int, prefix string) []uint32 {
+	h := make([]uint32, clients*attempts)
+	workers := runtime.GOMAXPROCS(0)
+	if workers > clients {
+		workers = clients
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := clients*w/workers, clients*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 0, 64)
+			for i := lo; i < hi; i++ {
+				id := "client-" + strconv.Itoa(i)
+				for a := 0; a < attempts; a++ {
+					buf = key(buf, prefix, id, a)
+					h[i*attempts+a] = hash32(buf)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return h
+}
