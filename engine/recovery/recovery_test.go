@@ -97,8 +97,14 @@ func TestHerdInvariants(t *testing.T) {
 			if s == None && r.PeakPerBucket != c.Clients {
 				t.Fatalf("no backoff: peak %d, want the whole herd %d in lockstep", r.PeakPerBucket, c.Clients)
 			}
-			if s == Reference && r.PeakPerBucket >= c.Clients/2 {
-				t.Fatalf("reference backoff: peak %d, want the herd spread out", r.PeakPerBucket)
+			if s == None {
+				for _, b := range r.Buckets {
+					if k := (b[0] + 249) / 250 * 250; b[1] > 0 && k >= b[0]+c.BucketMs {
+						t.Fatalf("no backoff: %d attempts in bucket %d; refused clients must come back in lockstep every 250 ms", b[1], b[0])
+					}
+				}
+			} else if none := RunHerd(HerdConfig{Clients: 5000, Strategy: None, BaseMs: 250, CapMs: 8000, CapacityPerSecond: 400, MaxAttempts: 10, BucketMs: 100}); r.PeakPerBucket >= none.PeakPerBucket {
+				t.Fatalf("%s: peak %d per bucket, no better than no backoff's %d", s, r.PeakPerBucket, none.PeakPerBucket)
 			}
 			a, _ := json.Marshal(RunHerd(c))
 			if b, _ := json.Marshal(r); string(a) != string(b) {
