@@ -73,10 +73,14 @@ var Verbs = map[string][]string{
 	"retry":      {"id", "of"},
 	"send":       {"message", "from"},
 	"disconnect": {"id"},
+	"listen":     {"id", "filter"},
 	// server verbs
-	"progress": {"id", "progress", "total", "message"},
-	"complete": {"id", "result"},
-	"fail":     {"id", "code", "message"},
+	"progress":   {"id", "progress", "total", "message"},
+	"complete":   {"id", "result"},
+	"fail":       {"id", "code", "message"},
+	"notify":     {"listen", "method", "params"},
+	"end-listen": {"id", "reason"},
+	"drop":       {"id", "affected"},
 }
 
 // Decode parses, validates and normalizes a scenario. The input is
@@ -382,6 +386,7 @@ func (d *decoder) scenario(root *object) *Scenario {
 	}
 	d.client(root, s)
 	d.server(root, s)
+	d.herd(root, s)
 	d.steps(root, s)
 	d.unknown(root)
 	if d.err != nil {
@@ -417,6 +422,7 @@ func (d *decoder) client(root *object, s *Scenario) {
 			s.Client.Policy.HTTPCancel = d.oneOf(p, "httpCancel", s.Client.Policy.HTTPCancel, HTTPCancelCloseStream, HTTPCancelPostNotification)
 			s.Client.Policy.ProgressResetsMax, _ = d.boolean(p, "progressResetsMax")
 			s.Client.Policy.AcceptNonIncreasingProgress, _ = d.boolean(p, "acceptNonIncreasingProgress")
+			s.Client.Policy.SendLastEventID, _ = d.boolean(p, "sendLastEventId")
 			d.unknown(p)
 		}
 	}
@@ -481,13 +487,14 @@ func (d *decoder) steps(root *object, s *Scenario) {
 		return
 	}
 	s.Steps = make([]Step, 0, len(items))
-	known := map[string]int64{} // request ids created by call or retry so far → when
+	known := map[string]int64{}  // request ids created by call or retry so far → when
+	listens := map[string]bool{} // request ids that are listen streams
 	for i, item := range items {
 		o := d.obj(fmt.Sprintf("steps[%d]", i), item)
 		if o == nil {
 			return
 		}
-		st := d.step(o, s, known)
+		st := d.step(o, s, known, listens)
 		if d.err != nil {
 			return
 		}
@@ -495,7 +502,7 @@ func (d *decoder) steps(root *object, s *Scenario) {
 	}
 }
 
-func (d *decoder) step(o *object, s *Scenario, known map[string]int64) Step {
+func (d *decoder) step(o *object, s *Scenario, known map[string]int64, listens map[string]bool) Step {
 	var st Step
 	at, ok := d.integer(o, "at", 0, MaxDurationMs)
 	if d.err == nil && !ok {
@@ -585,9 +592,47 @@ func (d *decoder) step(o *object, s *Scenario, known map[string]int64) Step {
 		if d.err == nil {
 			known[st.ID.Raw()] = st.At
 		}
-	case "cancel":
+	case "cancel", "end-listen":
 		if r, ok := d.str(o, "reason", MaxTextLen); ok {
 			st.Reason = &r
+		}
+	case "listen":
+		if _, dup := known[st.ID.Raw()]; d.err == nil && dup {
+			d.fail(errAt(o.sub("id"), ErrValue, "request id %s is already in use", st.ID))
+		}
+		st.Method = "subscriptions/listen"
+		st.Filter = d.object(o, "filter", `{}`)
+		if d.err == nil {
+			known[st.ID.Raw()] = st.At
+			listens[st.ID.Raw()] = true
+		}
+	case "notify":
+		st.Listen, _ = d.id(o, "listen")
+		if d.err == nil && st.Listen == nil {
+			d.fail(errAt(o.sub("listen"), ErrMissing, ""))
+		}
+		if d.err == nil {
+			d.sentBy(o, "listen", st.Listen, st.At, known)
+			if d.err == nil && !listens[st.Listen.Raw()] {
+				d.fail(errAt(o.sub("listen"), ErrValue, "request %s is not a listen stream", st.Listen))
+			}
+		}
+		m, ok := d.str(o, "method", 256)
+		if d.err == nil && !ok {
+			d.fail(errAt(o.sub("method"), ErrMissing, ""))
+		}
+		if d.err == nil && !strings.HasPrefix(m, "notifications/") {
+			d.fail(errAt(o.sub("method"), ErrValue, "a notification method starts with \"notifications/\""))
+		}
+		st.Method = m
+		st.Params = d.object(o, "params", `{}`)
+	case "drop":
+		if raw, ok := o.get("affected"); ok && d.err == nil {
+			if isNull(raw) || json.Unmarshal(raw, &st.Affected) != nil {
+				d.fail(errAt(o.sub("affected"), ErrType, "must be an array of strings"))
+			} else if len(st.Affected) > 1000 {
+				d.fail(errAt(o.sub("affected"), ErrLimit, "more than 1000 ids"))
+			}
 		}
 	case "send":
 		if from, ok := d.str(o, "from", 16); ok {
@@ -628,7 +673,7 @@ func (d *decoder) step(o *object, s *Scenario, known map[string]int64) Step {
 			st.Message, _ = json.Marshal(m)
 		}
 	}
-	if st.ID != nil && verb != "call" && verb != "retry" {
+	if st.ID != nil && verb != "call" && verb != "retry" && verb != "listen" {
 		d.sentBy(o, "id", st.ID, st.At, known)
 	}
 	d.unknown(o)
@@ -650,4 +695,57 @@ func (d *decoder) sentBy(o *object, field string, id *ID, at int64, known map[st
 	if at < sent {
 		d.fail(errAt(o.sub("at"), ErrValue, "must be >= %d: request %s is only sent at %d ms", sent, id, sent))
 	}
+}
+
+// object reads member name as a JSON object (compacted), def when absent.
+func (d *decoder) object(o *object, name, def string) json.RawMessage {
+	v, ok := d.rawJSON(o, name)
+	if !ok {
+		if d.err != nil {
+			return nil
+		}
+		return json.RawMessage(def)
+	}
+	if len(v) == 0 || v[0] != '{' {
+		d.fail(errAt(o.sub(name), ErrType, "must be an object"))
+		return nil
+	}
+	return v
+}
+
+// herd reads the herd experiment with its defaults (SCENARIO.md).
+func (d *decoder) herd(root *object, s *Scenario) {
+	raw, ok := root.get("herd")
+	if !ok || d.err != nil {
+		return
+	}
+	o := d.obj("herd", raw)
+	if o == nil {
+		return
+	}
+	h := &Herd{Clients: 10000, Strategy: "reference", BaseMs: 250, CapMs: 8000, ServerCapacityPerSecond: 2000, MaxAttempts: 10, BucketMs: 100}
+	if v, ok := d.integer(o, "clients", 1, 100_000); ok {
+		h.Clients = int(v)
+	}
+	h.Strategy = d.oneOf(o, "strategy", h.Strategy, "reference", "none", "full-jitter", "equal-jitter", "decorrelated-jitter")
+	if v, ok := d.integer(o, "baseMs", 1, 60_000); ok {
+		h.BaseMs = v
+	}
+	if v, ok := d.integer(o, "capMs", 1, 60_000); ok {
+		h.CapMs = v
+	}
+	if d.err == nil && h.CapMs < h.BaseMs {
+		d.fail(errAt("herd.capMs", ErrValue, "must be >= baseMs (%d)", h.BaseMs))
+	}
+	if v, ok := d.integer(o, "serverCapacityPerSecond", 1, 10_000_000); ok {
+		h.ServerCapacityPerSecond = int(v)
+	}
+	if v, ok := d.integer(o, "maxAttempts", 1, 20); ok {
+		h.MaxAttempts = int(v)
+	}
+	if v, ok := d.integer(o, "bucketMs", 1, 60_000); ok {
+		h.BucketMs = v
+	}
+	d.unknown(o)
+	s.Herd = h
 }

@@ -6,7 +6,9 @@
 //
 // The format is a public contract: lessons, share URLs and outside tests
 // depend on these names. Fields may be added; none is renamed or changes
-// meaning.
+// meaning. A field added after the first release is omitted from the
+// normalized form while it holds its default, so an old scenario keeps
+// producing a byte-identical trace as the engine grows.
 package scenario
 
 import (
@@ -54,7 +56,24 @@ type Scenario struct {
 	LatencyMs Latency `json:"latencyMs"`
 	Client    Client  `json:"client"`
 	Server    Server  `json:"server"`
-	Steps     []Step  `json:"steps"`
+	// Herd is the reconnect-herd experiment, nil when absent.
+	Herd  *Herd  `json:"herd,omitempty"`
+	Steps []Step `json:"steps"`
+}
+
+// Herd configures the reconnect-herd experiment (SCENARIO.md, Herd
+// experiment; DOMAIN.md §10): Clients clients lose their listen stream at
+// t=0 and reconnect by Strategy; the server admits at most
+// ServerCapacityPerSecond per second and refuses the rest, who back off
+// again, up to MaxAttempts attempts. Times in ms.
+type Herd struct {
+	Clients                 int    `json:"clients"`                 // default 10000, at most 100000
+	Strategy                string `json:"strategy"`                // default "reference"
+	BaseMs                  int64  `json:"baseMs"`                  // default 250
+	CapMs                   int64  `json:"capMs"`                   // default 8000
+	ServerCapacityPerSecond int    `json:"serverCapacityPerSecond"` // default 2000
+	MaxAttempts             int    `json:"maxAttempts"`             // default 10, at most 20
+	BucketMs                int64  `json:"bucketMs"`                // histogram bucket, default 100
 }
 
 // Latency is the one-way network delay in virtual milliseconds, each >= 0.
@@ -90,6 +109,11 @@ type ClientPolicy struct {
 	// AcceptNonIncreasingProgress, when true, lets a non-increasing progress
 	// value reset the idle clock: a stuck server keeps a request alive.
 	AcceptNonIncreasingProgress bool `json:"acceptNonIncreasingProgress"`
+	// SendLastEventID, when true under 2026-07-28, makes the client try to
+	// resume a dropped listen stream with Last-Event-ID instead of a new
+	// request and a refetch: it resumes from state the server does not keep
+	// (DOMAIN.md §9). Under 2025-11-25 resumption is the protocol's own.
+	SendLastEventID bool `json:"sendLastEventId,omitempty"`
 }
 
 // Server configures the MCP server.
@@ -133,6 +157,16 @@ type Step struct {
 	Message json.RawMessage `json:"message,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
 	Code    *int64          `json:"code,omitempty"`
+	// Filter is a listen step's notification filter (a JSON object such as
+	// {"toolsListChanged": true, "resourceSubscriptions": ["file:///a"]}).
+	Filter json.RawMessage `json:"filter,omitempty"`
+	// Listen names the listen stream a notify step sends on.
+	Listen *ID `json:"listen,omitempty"`
+	// Params are a notify step's notification params.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Affected lists what a drop step's client must refetch: resource URIs
+	// (containing "://"), task ids written "tasks/<id>", or tool names.
+	Affected []string `json:"affected,omitempty"`
 }
 
 // ID is a JSON-RPC id or a progress token: a string or an integer, kept
