@@ -16,6 +16,7 @@ import (
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -36,6 +37,11 @@ func Run(s *scenario.Scenario) (*trace.Trace, error) {
 		return nil, err
 	}
 	tr := w.trace()
+	if h := s.Herd; h != nil {
+		r := recovery.RunHerd(recovery.HerdConfig{Clients: h.Clients, Strategy: h.Strategy, BaseMs: h.BaseMs, CapMs: h.CapMs,
+			CapacityPerSecond: h.ServerCapacityPerSecond, MaxAttempts: h.MaxAttempts, BucketMs: h.BucketMs})
+		tr.Herd = &r
+	}
 	tr.Checks = checks.Evaluate(tr)
 	return tr, nil
 }

@@ -13,8 +13,8 @@ import (
 func (w *world) step(i int, st scenario.Step) {
 	// Decode guarantees every id a step names was sent by an earlier step at
 	// or before its time; this guard keeps a future gap from panicking.
-	for _, id := range []*scenario.ID{st.ID, st.Of} {
-		if id != nil && st.Do != "call" && !(st.Do == "retry" && id == st.ID) && w.reqs[id.Raw()] == nil {
+	for _, id := range []*scenario.ID{st.ID, st.Of, st.Listen} {
+		if id != nil && st.Do != "call" && st.Do != "listen" && !(st.Do == "retry" && id == st.ID) && w.reqs[id.Raw()] == nil {
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: fmt.Sprintf("steps[%d]: request %s has not been sent; step skipped.", i, id)})
 			return
 		}
@@ -34,6 +34,14 @@ func (w *world) step(i int, st scenario.Step) {
 		w.serverSendProgress(w.reqs[st.ID.Raw()], st)
 	case "complete":
 		w.serverComplete(w.reqs[st.ID.Raw()], st.Result, nil)
+	case "listen":
+		w.listen(st)
+	case "notify":
+		w.notify(st)
+	case "end-listen":
+		w.endListen(w.reqs[st.ID.Raw()], st.Reason)
+	case "drop":
+		w.drop(w.reqs[st.ID.Raw()], st.Affected)
 	case "fail":
 		var m string
 		_ = json.Unmarshal(st.Message, &m)
@@ -229,6 +237,12 @@ func (w *world) clientReceive(msg json.RawMessage) {
 	}
 	switch m.Method {
 	case "notifications/cancelled":
+		if c, err := coordinator.ParseCancellation(msg); err == nil {
+			if r := w.reqs[c.RequestID]; r != nil && r.ls != nil {
+				w.clientListenEnded(r)
+				return
+			}
+		}
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "A server-sent notifications/cancelled is reserved for tearing down a subscriptions/listen stream; this one targets no listen stream, so the client ignores it."})
 	case "notifications/progress":
 		var p struct {
@@ -498,7 +512,7 @@ func (w *world) trace() *trace.Trace {
 		Ledger:     trace.Ledger{Records: []json.RawMessage{}},
 		Tasks:      []json.RawMessage{},
 		Buffers:    []json.RawMessage{},
-		Reconnects: []json.RawMessage{},
+		Reconnects: w.reconnects,
 	}
 	if tr.Events == nil {
 		tr.Events = []trace.Event{}

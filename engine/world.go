@@ -35,6 +35,8 @@ type world struct {
 	// byToken maps a progress token's JSON text to the client's request.
 	byToken map[string]*request
 
+	reconnects []trace.Reconnect
+
 	clientProgress coordinator.Progress // what the client accepted
 	serverProgress coordinator.Progress // what the server sent
 }
@@ -67,10 +69,13 @@ type request struct {
 	keepalive *sim.Timer
 	// serverStreamOpen: the server still writes to the HTTP stream.
 	serverStreamOpen bool
+
+	// ls is set for a subscriptions/listen stream.
+	ls *listenState
 }
 
 func newWorld(s *scenario.Scenario) *world {
-	return &world{s: s, reqs: map[string]*request{}, byToken: map[string]*request{}}
+	return &world{s: s, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{}}
 }
 
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }

@@ -38,6 +38,8 @@ const (
 	CancellationNeverAnswered   = "cancellation-never-answered"
 	OneResponsePerRequest       = "one-response-per-request"
 	InitializeNotCancelled      = "initialize-not-cancelled"
+	NoLastEventID               = "no-last-event-id"
+	ReconnectRefetches          = "reconnect-new-request-and-refetch"
 )
 
 // Evaluate returns the applicable checks for tr, in a fixed order.
@@ -48,7 +50,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		noMessageAfterCancel, httpCancelSignal, progressIncreases, staleProgressIgnored,
 		noProgressAfterFinal, maxTimeoutEnforced, idleTimeoutEnforced, lateResponseIgnored,
 		serverCancelOnlyForListen, cancellationNeverAnswered, oneResponsePerRequest,
-		initializeNotCancelled,
+		initializeNotCancelled, noLastEventID, reconnectRefetches,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)
@@ -593,4 +595,73 @@ func initializeNotCancelled(v *view) (trace.Check, bool) {
 		return fail(InitializeNotCancelled, "The client cancelled initialize, which 2025-11-25 forbids.", bad...), true
 	}
 	return pass(InitializeNotCancelled, "initialize was not cancelled."), true
+}
+
+// noLastEventID: under 2026-07-28 there is no Last-Event-ID resumption; a
+// client that sends the header resumes from state the server lacks
+// (DOMAIN.md §9).
+func noLastEventID(v *view) (trace.Check, bool) {
+	var with, without []int
+	for i, e := range v.ev {
+		if e.Actor != trace.ActorClient || e.Type != trace.TypeReconnect {
+			continue
+		}
+		if _, ok := e.Headers["Last-Event-ID"]; ok {
+			with = append(with, i)
+		} else {
+			without = append(without, i)
+		}
+	}
+	if len(with)+len(without) == 0 {
+		return trace.Check{}, false
+	}
+	s := v.tr.Scenario
+	if s == nil {
+		return undecided(NoLastEventID, "The transcript does not say which protocol revision was in use."), true
+	}
+	if s.Protocol == scenario.Protocol20251125 {
+		return trace.Check{}, false // resumption is the protocol's own there
+	}
+	if len(with) > 0 {
+		return fail(NoLastEventID, "Under 2026-07-28 the client reconnected with Last-Event-ID; the server keeps no event ids, so nothing is resumed and stale state stays.", with...), true
+	}
+	return pass(NoLastEventID, "The client reconnected without Last-Event-ID.", without...), true
+}
+
+// reconnectRefetches: after a listen stream drops (2026-07-28) the client
+// opens a new listen request with a new id and refetches every affected id
+// from an authoritative method (DOMAIN.md §9), never resuming.
+func reconnectRefetches(v *view) (trace.Check, bool) {
+	if len(v.tr.Reconnects) == 0 || (v.tr.Scenario != nil && v.tr.Scenario.Protocol == scenario.Protocol20251125) {
+		return trace.Check{}, false
+	}
+	var bad []string
+	var proof []int
+	for _, rc := range v.tr.Reconnects {
+		if rc.NewID == rc.PreviousID {
+			bad = append(bad, fmt.Sprintf("stream %s was resumed under its old id instead of a new listen request", rc.PreviousID))
+			continue
+		}
+		opened := -1
+		for i := range v.ev {
+			if v.clientSends(i) && v.msg[i].method == "subscriptions/listen" && strings.Trim(v.msg[i].id, `"`) == rc.NewID {
+				opened = i
+				break
+			}
+		}
+		if opened < 0 {
+			bad = append(bad, fmt.Sprintf("no new listen request %s was sent", rc.NewID))
+			continue
+		}
+		proof = append(proof, opened)
+		for i := opened + 1; i < len(v.ev); i++ {
+			if v.clientSends(i) && v.msg[i].hasID && (v.msg[i].method == "resources/read" || v.msg[i].method == "tools/list" || v.msg[i].method == "tasks/get") {
+				proof = append(proof, i)
+			}
+		}
+	}
+	if len(bad) > 0 {
+		return fail(ReconnectRefetches, "After the drop, "+strings.Join(bad, "; ")+": the client must open a new listen request and refetch.", proof...), true
+	}
+	return pass(ReconnectRefetches, "After each drop the client opened a new listen request and refetched the affected state.", proof...), true
 }

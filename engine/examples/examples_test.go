@@ -92,6 +92,11 @@ func TestBuiltInOutcomes(t *testing.T) {
 		"broken-stale-progress":               {"§11 a stuck server keeps a request alive", "cancelled", "abandoned", "max-timeout", "notifications/cancelled", 3000, []string{"progress-increases", "stale-progress-ignored"}},
 		"keepalive-is-not-progress":           {"§8 keep-alive does not reset the idle timeout", "cancelled", "abandoned", "idle-timeout", "close-stream", 610, nil},
 		"server-cancel-not-for-listen":        {"§1 server cancellation only for listen streams", "completed", "result", "", "", 210, []string{"server-cancel-only-for-listen"}},
+		"reconnect-new-request-and-refetch":   {"§9 reconnect means a new request and a refetch", "cancelled", "abandoned", "disconnect", "", 300, nil},
+		"reconnect-2025-last-event-id":        {"§9 2025-11-25 resumed with Last-Event-ID", "cancelled", "abandoned", "disconnect", "", 300, nil},
+		"broken-last-event-id":                {"§11 Last-Event-ID assumed (2026)", "cancelled", "abandoned", "disconnect", "", 300, []string{"no-last-event-id", "reconnect-new-request-and-refetch"}},
+		"herd-reference-backoff":              {"§10 the herd with the reference backoff", "", "", "", "", 0, nil},
+		"herd-no-backoff":                     {"§10 the herd in lockstep", "", "", "", "", 0, nil},
 	}
 	all := examples.All()
 	if len(all) != len(cases) {
@@ -111,6 +116,12 @@ func TestBuiltInOutcomes(t *testing.T) {
 			tr, err := engine.Run(s)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if w.state == "" {
+				if len(tr.Requests) != 0 || tr.Herd == nil {
+					t.Fatalf("%s: want a herd and no requests", w.rule)
+				}
+				return
 			}
 			r := tr.Requests[0]
 			str := func(p *string) string {
@@ -137,5 +148,43 @@ func TestBuiltInOutcomes(t *testing.T) {
 				t.Errorf("%s: failing checks %v, want %v", w.rule, failing, w.failing)
 			}
 		})
+	}
+}
+
+// TestHerdExamples pins the herd scenarios' headline numbers (DOMAIN.md §10):
+// with the reference backoff all 10,000 clients are back by 7518 ms; with
+// no backoff the whole herd returns in one bucket and 4000 clients exhaust
+// their 10 attempts.
+func TestHerdExamples(t *testing.T) {
+	cases := []struct {
+		name                    string
+		peak, exhausted, attmps int
+		allBackAt               int64 // -1: never
+	}{
+		{"herd-reference-backoff", 5905, 0, 34000, 7518},
+		{"herd-no-backoff", 10000, 4000, 66000, -1},
+	}
+	for _, c := range cases {
+		ex, _ := examples.Get(c.name)
+		s, err := scenario.Decode(ex.JSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := engine.Run(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := tr.Herd
+		back := int64(-1)
+		if h.AllReconnectedAtMs != nil {
+			back = *h.AllReconnectedAtMs
+		}
+		if h.PeakPerBucket != c.peak || h.Exhausted != c.exhausted || h.Attempts != c.attmps || back != c.allBackAt {
+			t.Errorf("%s: peak %d, exhausted %d, attempts %d, all back at %d; want %d, %d, %d, %d",
+				c.name, h.PeakPerBucket, h.Exhausted, h.Attempts, back, c.peak, c.exhausted, c.attmps, c.allBackAt)
+		}
+		if h.PeakAdmittedPerSecond > s.Herd.ServerCapacityPerSecond {
+			t.Errorf("%s: admitted %d in one second, above the capacity", c.name, h.PeakAdmittedPerSecond)
+		}
 	}
 }

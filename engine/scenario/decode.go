@@ -600,7 +600,6 @@ func (d *decoder) step(o *object, s *Scenario, known map[string]int64, listens m
 		if _, dup := known[st.ID.Raw()]; d.err == nil && dup {
 			d.fail(errAt(o.sub("id"), ErrValue, "request id %s is already in use", st.ID))
 		}
-		st.Method = "subscriptions/listen"
 		st.Filter = d.object(o, "filter", `{}`)
 		if d.err == nil {
 			known[st.ID.Raw()] = st.At

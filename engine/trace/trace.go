@@ -12,6 +12,7 @@ package trace
 import (
 	"encoding/json"
 
+	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
@@ -58,6 +59,8 @@ const (
 	TypeActivity = "activity"
 	// TypeAccept: the client took a final response as the request's outcome.
 	TypeAccept = "accept"
+	// TypeReconnect: the client reopens a dropped listen stream.
+	TypeReconnect = "reconnect"
 	// TypeError: a protocol violation or a step that could not apply; Note says why.
 	TypeError = "error"
 )
@@ -102,9 +105,11 @@ type Trace struct {
 	Ledger     Ledger             `json:"ledger"`
 	Tasks      []json.RawMessage  `json:"tasks"`
 	Buffers    []json.RawMessage  `json:"buffers"`
-	Reconnects []json.RawMessage  `json:"reconnects"`
-	Herd       json.RawMessage    `json:"herd"`
-	Checks     []Check            `json:"checks"`
+	Reconnects []Reconnect        `json:"reconnects"`
+	// Herd is the reconnect-herd experiment's result, null when the
+	// scenario has none.
+	Herd   *recovery.Result `json:"herd"`
+	Checks []Check          `json:"checks"`
 	// EndMs is the virtual time of the last event, in ms.
 	EndMs int64 `json:"endMs"`
 }
@@ -184,4 +189,15 @@ type Check struct {
 	Detail string `json:"detail"`
 	// Events are the seqs of the events that violate the rule (or prove it).
 	Events []int `json:"events,omitempty"`
+}
+
+// Reconnect is what the client did after a listen stream dropped
+// (DOMAIN.md §9): the reference plan plus the backoff delays it waited (ms).
+type Reconnect struct {
+	PreviousID          string   `json:"previousId"`
+	NewID               string   `json:"newId"`
+	SendLastEventID     bool     `json:"sendLastEventId"`
+	Refetch             []string `json:"refetch"`
+	RetryUnsafeMutation bool     `json:"retryUnsafeMutation"`
+	DelaysMs            []int64  `json:"delaysMs"`
 }

@@ -1,0 +1,307 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/recovery"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// subscriptionIDKey is the _meta key that tags every message of a listen
+// stream with its subscription id (the listen request's JSON-RPC id).
+const subscriptionIDKey = "io.modelcontextprotocol/subscriptionId"
+
+// listenState is the listen-stream part of a request.
+type listenState struct {
+	filter json.RawMessage
+	// serverActive: the server still sends on this stream.
+	serverActive bool
+	// clientActive: the client still reads it.
+	clientActive bool
+	// sent are the messages the server put on this stream, in order (their
+	// 1-based index is the 2025-11-25 SSE event id); delivered counts those
+	// the client received.
+	sent      []json.RawMessage
+	delivered int
+}
+
+// listen opens subscriptions/listen (DOMAIN.md §9). A listen stream is
+// long-lived: the client's request timeouts do not apply to it.
+func (w *world) listen(st scenario.Step) {
+	r := &request{id: *st.ID, method: "subscriptions/listen", outcome: trace.OutcomePending}
+	r.args = mustJSON(struct {
+		Notifications json.RawMessage `json:"notifications"`
+	}{st.Filter})
+	r.ls = &listenState{filter: st.Filter, clientActive: true}
+	w.openListen(r, fmt.Sprintf("The client opens listen stream %s with filter %s.", r.id, st.Filter))
+}
+
+func (w *world) openListen(r *request, note string) {
+	now := w.q.Now()
+	r.sentAt = now
+	r.clientStreamOpen = w.http()
+	w.reqs[r.id.Raw()] = r
+	w.order = append(w.order, r)
+	msg := mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Method: r.method, Params: r.args})
+	w.send(trace.ActorClient, idPtr(r.id), msg, note, nil, func() { w.serverListen(r) })
+}
+
+// serverListen starts a listen stream and acknowledges it first.
+func (w *world) serverListen(r *request) {
+	w.serverReceiveRequest(r)
+	r.ls.serverActive = true
+	ack := mustJSON(rpcMessage{JSONRPC: "2.0", Method: "notifications/subscriptions/acknowledged", Params: withMeta(mustJSON(struct {
+		Notifications json.RawMessage `json:"notifications"`
+	}{r.ls.filter}), r.id)})
+	w.listenSend(r, ack, fmt.Sprintf("The server acknowledges listen stream %s: the acknowledgement is the first message tagged with its subscription id.", r.id))
+}
+
+// withMeta adds _meta[subscriptionIDKey] = id to a params object.
+func withMeta(params json.RawMessage, id scenario.ID) json.RawMessage {
+	p := map[string]json.RawMessage{}
+	_ = json.Unmarshal(params, &p)
+	meta := map[string]json.RawMessage{}
+	if m, ok := p["_meta"]; ok {
+		_ = json.Unmarshal(m, &meta)
+	}
+	meta[subscriptionIDKey] = mustJSON(id)
+	p["_meta"] = mustJSON(meta)
+	return mustJSON(p)
+}
+
+// listenSend puts msg on r's listen stream and records it for resumption.
+func (w *world) listenSend(r *request, msg json.RawMessage, note string) {
+	r.ls.sent = append(r.ls.sent, msg)
+	w.serverToClient(r, msg, note, func() {
+		r.ls.delivered++
+		w.clientListenMessage(r, msg)
+	})
+}
+
+// clientListenMessage applies a message of listen stream r at the client.
+func (w *world) clientListenMessage(r *request, msg json.RawMessage) {
+	if !r.ls.clientActive {
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Listen stream %s is closed at the client; ignored.", r.id)})
+		return
+	}
+	var m rpcMessage
+	_ = json.Unmarshal(msg, &m)
+	note := fmt.Sprintf("The client applies %s from listen stream %s; application state is keyed by stable ids, so a repeat is harmless.", m.Method, r.id)
+	if m.Method == "notifications/subscriptions/acknowledged" {
+		note = fmt.Sprintf("Listen stream %s is acknowledged; the client's filter is in force.", r.id)
+	}
+	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeAccept, ID: idPtr(r.id), Note: note})
+}
+
+// notify sends a notification on listen stream st.Listen if the stream's
+// filter admits it.
+func (w *world) notify(st scenario.Step) {
+	r := w.reqs[st.Listen.Raw()]
+	if r == nil || r.ls == nil || !r.ls.serverActive {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(*st.Listen), Note: fmt.Sprintf("Listen stream %s is not open at the server: %s is not sent.", st.Listen, st.Method)})
+		return
+	}
+	if !admits(r.ls.filter, st.Method, st.Params) {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("%s is not in listen stream %s's filter: not sent.", st.Method, r.id)})
+		return
+	}
+	msg := mustJSON(rpcMessage{JSONRPC: "2.0", Method: st.Method, Params: withMeta(st.Params, r.id)})
+	w.listenSend(r, msg, fmt.Sprintf("The server sends %s on listen stream %s.", st.Method, r.id))
+}
+
+// admits reports whether a subscription filter asks for method (MCP
+// 2026-07-28 SubscriptionFilter: toolsListChanged, promptsListChanged,
+// resourcesListChanged, resourceSubscriptions).
+func admits(filter json.RawMessage, method string, params json.RawMessage) bool {
+	var f struct {
+		Tools     bool     `json:"toolsListChanged"`
+		Prompts   bool     `json:"promptsListChanged"`
+		Resources bool     `json:"resourcesListChanged"`
+		URIs      []string `json:"resourceSubscriptions"`
+	}
+	_ = json.Unmarshal(filter, &f)
+	switch method {
+	case "notifications/tools/list_changed":
+		return f.Tools
+	case "notifications/prompts/list_changed":
+		return f.Prompts
+	case "notifications/resources/list_changed":
+		return f.Resources
+	case "notifications/resources/updated":
+		var p struct {
+			URI string `json:"uri"`
+		}
+		_ = json.Unmarshal(params, &p)
+		for _, u := range f.URIs {
+			if u == p.URI {
+				return true
+			}
+		}
+		return false
+	}
+	return true // other notifications are not filtered
+}
+
+// endListen ends listen stream r gracefully: on stdio with a server-sent
+// notifications/cancelled (its one legitimate use), on HTTP with the listen
+// result and the end of the stream (DOMAIN.md §1).
+func (w *world) endListen(r *request, reason *string) {
+	if r.ls == nil || !r.ls.serverActive {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s is not an open listen stream; nothing to end.", r.id)})
+		return
+	}
+	r.ls.serverActive = false
+	if !w.http() {
+		r.srv.Cancel(w.q.Now())
+		msg := cancelMessage(r.id, reason)
+		w.send(trace.ActorServer, idPtr(r.id), msg, fmt.Sprintf("The server tears down listen stream %s with notifications/cancelled: the one cancellation a server may send.", r.id), nil, func() {
+			w.clientListenEnded(r)
+		})
+		return
+	}
+	resp, _ := r.srv.Complete(w.q.Now(), mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Result: json.RawMessage(`{"resultType":"complete"}`)}), false)
+	r.response = resp
+	w.serverToClient(r, resp, fmt.Sprintf("The server ends listen stream %s gracefully with its result; the stream then closes.", r.id), func() {
+		w.clientListenEnded(r)
+	})
+}
+
+func (w *world) clientListenEnded(r *request) {
+	now := w.q.Now()
+	r.ls.clientActive = false
+	r.outcome, r.endedAt = trace.OutcomeResult, &now
+	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeAccept, ID: idPtr(r.id), Note: fmt.Sprintf("The server ended listen stream %s; the client does not reconnect.", r.id)})
+}
+
+// drop breaks the transport under stream r (a fault, not an intent). A
+// listen stream is recovered by the reference plan (DOMAIN.md §9); any
+// other request's stream is a disconnect.
+func (w *world) drop(r *request, affected []string) {
+	if r.ls == nil {
+		if w.http() {
+			w.disconnect(r)
+			return
+		}
+		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s has no stream of its own on stdio; nothing drops.", r.id)})
+		return
+	}
+	if !r.ls.clientActive {
+		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Listen stream %s is already closed.", r.id)})
+		return
+	}
+	r.ls.clientActive, r.ls.serverActive = false, false
+	r.clientStreamOpen, r.serverStreamOpen = false, false
+	now := w.q.Now()
+	r.outcome, r.endedAt, r.cause = trace.OutcomeAbandoned, &now, trace.CauseDisconnect
+	r.srv.Cancel(now)
+	w.wire++
+	w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeCloseStream, ID: idPtr(r.id), Wire: w.wire, Signal: trace.SignalCloseStream,
+		Note: fmt.Sprintf("The transport under listen stream %s breaks; both sides lose it.", r.id)})
+
+	prev := trimQuotes(r.id.Raw())
+	plan := recovery.NewPlan(prev, affected)
+	rec := trace.Reconnect{PreviousID: prev, NewID: plan.NewID, SendLastEventID: false, Refetch: plan.Refetch, RetryUnsafeMutation: false}
+	for _, other := range w.order {
+		if other.outcome == trace.OutcomePending && retryClass(other) == trace.RetryUnsafe {
+			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, ID: idPtr(other.id),
+				Note: fmt.Sprintf("Unsafe mutation %s was in flight: the client will not replay it because its response was lost; it reconciles first.", other.id)})
+		}
+	}
+	delay := recovery.ReferenceDelay(w.s.Client.ID, 0)
+	rec.DelaysMs = []int64{delay}
+	resume := w.is2025() || w.s.Client.Policy.SendLastEventID
+	if resume {
+		rec.NewID, rec.SendLastEventID, rec.Refetch = prev, true, []string{}
+	}
+	w.reconnects = append(w.reconnects, rec)
+	w.q.Schedule(now+delay, func() {
+		if resume {
+			w.resume(r)
+			return
+		}
+		nr := &request{id: scenario.NewStringID(plan.NewID), method: "subscriptions/listen", args: r.args, outcome: trace.OutcomePending,
+			ls: &listenState{filter: r.ls.filter, clientActive: true}}
+		if _, taken := w.reqs[nr.id.Raw()]; taken {
+			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Request id %s is already taken; the client cannot reconnect under it.", nr.id)})
+			return
+		}
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(nr.id),
+			Note: fmt.Sprintf("After a %d ms backoff the client reconnects with a new listen request %s (no Last-Event-ID) and restores its filter.", delay, nr.id)})
+		w.openListen(nr, fmt.Sprintf("The client opens listen stream %s, replacing %s, with the same filter.", nr.id, r.id))
+		w.refetch(plan.Refetch)
+	})
+}
+
+// resume reconnects by resending the stream's position (Last-Event-ID):
+// right under 2025-11-25, where the server replays that stream's missed
+// events; wrong under 2026-07-28, where the server keeps no event ids.
+func (w *world) resume(r *request) {
+	last := strconv.Itoa(r.ls.delivered)
+	e := trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(r.id), Headers: map[string]string{"Last-Event-ID": last}}
+	if w.is2025() {
+		e.Note = fmt.Sprintf("Under 2025-11-25 the client resumes stream %s with GET and Last-Event-ID: %s.", r.id, last)
+		w.emit(e)
+		missed := append([]json.RawMessage(nil), r.ls.sent[r.ls.delivered:]...)
+		w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
+			r.ls.serverActive, r.ls.clientActive = true, true
+			r.clientStreamOpen, r.serverStreamOpen = w.http(), w.http()
+			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, ID: idPtr(r.id),
+				Note: fmt.Sprintf("The server resumes stream %s after event %s and replays %d missed event(s) of that stream only.", r.id, last, len(missed))})
+			r.ls.sent = r.ls.sent[:r.ls.delivered]
+			for _, m := range missed {
+				w.listenSend(r, m, "Replayed after Last-Event-ID.")
+			}
+		})
+		return
+	}
+	e.Note = fmt.Sprintf("Policy sendLastEventId: the client tries to resume stream %s with Last-Event-ID: %s and refetches nothing.", r.id, last)
+	w.emit(e)
+	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id),
+			Note: "Under 2026-07-28 there are no event ids: the server ignores Last-Event-ID and keeps no state to resume from. The client now holds stale state."})
+	})
+}
+
+// refetch reads each affected id from its authoritative method (DOMAIN.md §9).
+func (w *world) refetch(ids []string) {
+	tools := false
+	n := 0
+	for _, id := range ids {
+		var method string
+		var params json.RawMessage
+		var result json.RawMessage
+		switch {
+		case strings.HasPrefix(id, "tasks/"):
+			tid := strings.TrimPrefix(id, "tasks/")
+			method, params = "tasks/get", mustJSON(map[string]string{"taskId": tid})
+			result = mustJSON(map[string]string{"taskId": tid, "status": "working"})
+		case strings.Contains(id, "://"):
+			method, params = "resources/read", mustJSON(map[string]string{"uri": id})
+			result = mustJSON(map[string][]map[string]string{"contents": {{"uri": id, "text": "(current contents)"}}})
+		default:
+			if tools {
+				continue
+			}
+			tools = true
+			method, params, result = "tools/list", nil, json.RawMessage(`{"tools":[]}`)
+		}
+		n++
+		r := &request{id: scenario.NewStringID("refetch-" + strconv.Itoa(len(w.reconnects)) + "-" + strconv.Itoa(n)), method: method, args: params, outcome: trace.OutcomePending}
+		r.sentAt = w.q.Now()
+		r.clientStreamOpen = w.http()
+		w.reqs[r.id.Raw()] = r
+		w.order = append(w.order, r)
+		msg := mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Method: method, Params: params})
+		res := result
+		w.send(trace.ActorClient, idPtr(r.id), msg, fmt.Sprintf("The client refetches %s from the authoritative %s.", id, method), nil, func() {
+			w.serverReceiveRequest(r)
+			resp, _ := r.srv.Complete(w.q.Now(), mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Result: res}), false)
+			r.response = resp
+			w.serverToClient(r, resp, fmt.Sprintf("The server answers %s.", method), func() { w.clientResponse(r, false) })
+		})
+	}
+}
