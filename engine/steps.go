@@ -42,6 +42,8 @@ func (w *world) step(i int, st scenario.Step) {
 		w.endListen(w.reqs[st.ID.Raw()], st.Reason)
 	case "drop":
 		w.drop(w.reqs[st.ID.Raw()], st.Affected)
+	case "task-get", "task-cancel", "checkpoint", "finish-task":
+		w.taskStep(st)
 	case "fail":
 		var m string
 		_ = json.Unmarshal(st.Message, &m)
@@ -58,7 +60,7 @@ func (w *world) step(i int, st scenario.Step) {
 // call sends a new request (retry: a copy of orig under a new id).
 func (w *world) call(st scenario.Step, orig *request) {
 	c := w.s.Client
-	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, outcome: trace.OutcomePending}
+	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, task: st.Task, outcome: trace.OutcomePending}
 	idle, max := c.IdleTimeoutMs, c.MaxTimeoutMs
 	note := fmt.Sprintf("The client sends request %s (%s).", r.id, describe(r.method, r.name))
 	if orig != nil {
@@ -76,6 +78,12 @@ func (w *world) call(st scenario.Step, orig *request) {
 	if st.MaxTimeoutMs != nil {
 		max = *st.MaxTimeoutMs
 	}
+	if w.is2025() && r.method == "initialize" && (idle > 0 || max > 0) {
+		// A timeout ends in a cancellation, and 2025-11-25 forbids
+		// cancelling initialize: the client runs no timers for it.
+		idle, max = 0, 0
+		note += " Under 2025-11-25 initialize is never cancelled, so the client sets no timeout on it."
+	}
 	if r.token != nil {
 		if other, ok := w.byToken[r.token.Raw()]; ok && other.outcome == trace.OutcomePending {
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Progress token %s is already used by active request %s; tokens must be unique among active requests.", r.token, other.id)})
@@ -88,7 +96,12 @@ func (w *world) call(st scenario.Step, orig *request) {
 	r.clientStreamOpen = w.http()
 	w.reqs[r.id.Raw()] = r
 	w.order = append(w.order, r)
-	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), note, nil, func() { w.serverReceiveRequest(r) })
+	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), note, nil, func() {
+		w.serverReceiveRequest(r)
+		if r.task != "" {
+			w.createTask(r)
+		}
+	})
 	w.armTimer(r)
 }
 
@@ -148,7 +161,7 @@ func (w *world) clientCancel(r *request, cause string, reason *string) {
 		return
 	}
 	if w.is2025() && r.method == "initialize" {
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: "Under 2025-11-25 initialize must never be cancelled; the client sends no cancellation."})
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: "Under 2025-11-25 initialize must never be cancelled: the client sends no cancellation and keeps waiting."})
 		return
 	}
 	now := w.q.Now()
@@ -189,22 +202,30 @@ func outcomeWord(o string) string {
 }
 
 // disconnect: the network closes r's HTTP stream; not an intent of either side.
-func (w *world) disconnect(r *request) {
+func (w *world) disconnect(r *request) { w.disconnectBy(r, trace.ActorNetwork) }
+
+// disconnectBy closes r's HTTP stream on behalf of actor (the network, or an
+// idle-closing proxy): both ends lose it.
+func (w *world) disconnectBy(r *request, actor string) {
 	if !r.clientStreamOpen {
-		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s's stream is already closed.", r.id)})
+		w.emit(trace.Event{Actor: actor, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s's stream is already closed.", r.id)})
 		return
 	}
 	r.clientStreamOpen = false
-	note := fmt.Sprintf("The network drops request %s's response stream. Under 2026-07-28 that is a cancellation.", r.id)
+	who := "The network drops"
+	if actor == trace.ActorProxy {
+		who = "The proxy closes"
+	}
+	note := fmt.Sprintf("%s request %s's response stream. Under 2026-07-28 that is a cancellation.", who, r.id)
 	if w.is2025() {
-		note = fmt.Sprintf("The network drops request %s's response stream. Under 2025-11-25 that is not a cancellation: the client may resume with Last-Event-ID.", r.id)
+		note = fmt.Sprintf("%s request %s's response stream. Under 2025-11-25 that is not a cancellation: the client may resume with Last-Event-ID.", who, r.id)
 	} else if r.outcome == trace.OutcomePending {
 		now := w.q.Now()
 		r.outcome, r.endedAt, r.cause, r.signal = trace.OutcomeAbandoned, &now, trace.CauseDisconnect, trace.SignalCloseStream
 		w.q.Stop(r.timer)
 		r.timer = nil
 	}
-	w.closeStream(trace.ActorNetwork, r, note, func() { w.serverSeesClose(r, trace.CauseDisconnect) })
+	w.closeStream(actor, r, note, func() { w.serverSeesClose(r, trace.CauseDisconnect) })
 }
 
 // rawSend puts a scenario's raw JSON on the wire.
@@ -301,6 +322,7 @@ func (w *world) clientResponse(r *request, failed bool) {
 	case trace.OutcomePending:
 		now := w.q.Now()
 		r.outcome, r.endedAt = trace.OutcomeResult, &now
+		r.clientStreamOpen = false // the final response ends the HTTP stream
 		if failed {
 			r.outcome = trace.OutcomeError
 		}
@@ -320,10 +342,16 @@ func (w *world) serverReceiveRequest(r *request) {
 	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeStart, ID: idPtr(r.id), Note: fmt.Sprintf("The server starts handling request %s.", r.id)}
 	if w.http() {
 		r.serverStreamOpen = true
-		e.Headers = sseHeaders
+		e.Headers = w.responseHeaders()
 		e.Note = fmt.Sprintf("The server starts request %s and opens its SSE response stream.", r.id)
+		if !w.sseHeaders() {
+			e.Note += " Without X-Accel-Buffering: no, a proxy may buffer it."
+		}
 	}
 	w.emit(e)
+	if w.http() {
+		w.openStream(r)
+	}
 	if w.http() && w.s.Server.KeepaliveEveryMs > 0 {
 		w.scheduleKeepalive(r)
 	}
@@ -335,18 +363,7 @@ func (w *world) scheduleKeepalive(r *request) {
 		if !r.serverStreamOpen || r.srv.State().Terminal() {
 			return
 		}
-		w.wire++
-		n, sent := w.wire, w.q.Now()
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeKeepalive, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: n,
-			Note: "SSE comment \":\\r\\n\" keeps the connection open for proxies; it is not progress."})
-		w.q.Schedule(sent+w.s.LatencyMs.Down, func() {
-			if !r.clientStreamOpen {
-				w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDrop, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: n, SentAt: &sent, Signal: "keepalive", Note: "The stream is closed; the comment is lost."})
-				return
-			}
-			w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: n, SentAt: &sent, Signal: "keepalive",
-				Note: "A keep-alive comment reaches the client; its idle timeout is not reset."})
-		})
+		w.out(r, outMsg{comment: keepaliveComment, note: "SSE comment \":\\r\\n\" keeps the connection open for proxies; it is not progress."})
 		w.scheduleKeepalive(r)
 	})
 }
@@ -373,6 +390,9 @@ func (w *world) serverCancel(r *request, cause, via string) {
 	}
 	w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, ID: idPtr(r.id), Status: trace.StateCancelled, Cause: cause,
 		Note: fmt.Sprintf("The server observes the cancellation (%s): request %s is cancelled; the handler stops and nothing more is sent for it.", via, r.id)})
+	if !w.s.Server.Policy.RespondAfterCancel {
+		w.discardStream(r)
+	}
 }
 
 // serverReceiveCancel validates a client's notifications/cancelled (DOMAIN.md §1).
@@ -447,18 +467,10 @@ func (w *world) serverSendProgress(r *request, st scenario.Step) {
 	w.serverToClient(r, msg, note, func() { w.clientProgressArrives(r, v) })
 }
 
-// serverToClient sends msg on r's stream (HTTP) or stdout (stdio); on HTTP a
-// stream the client closed loses the message.
+// serverToClient sends msg on r's stream (HTTP, through the SSE buffer and
+// proxy when the scenario has them) or stdout (stdio).
 func (w *world) serverToClient(r *request, msg json.RawMessage, note string, arrive func()) {
-	w.send(trace.ActorServer, idPtr(r.id), msg, note, func() string {
-		if w.http() && !r.clientStreamOpen {
-			if w.is2025() {
-				return fmt.Sprintf("Request %s's stream is closed: the message does not reach the client (under 2025-11-25 a client may resume the stream with Last-Event-ID).", r.id)
-			}
-			return fmt.Sprintf("Request %s's stream is closed: the message is lost.", r.id)
-		}
-		return ""
-	}, arrive)
+	w.out(r, outMsg{msg: msg, note: note, arrive: arrive})
 }
 
 // serverComplete runs the handler's completion for r: a result, or an error
@@ -510,8 +522,8 @@ func (w *world) trace() *trace.Trace {
 		Events:     w.events,
 		Requests:   []trace.Request{},
 		Ledger:     trace.Ledger{Records: []json.RawMessage{}},
-		Tasks:      []json.RawMessage{},
-		Buffers:    []json.RawMessage{},
+		Tasks:      w.traceTasks(),
+		Buffers:    w.buffers(),
 		Reconnects: w.reconnects,
 	}
 	if tr.Events == nil {

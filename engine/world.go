@@ -36,6 +36,10 @@ type world struct {
 	byToken map[string]*request
 
 	reconnects []trace.Reconnect
+	tasks      map[string]*task
+	taskOrder  []*task
+	taskSeq    int
+	lastStepAt int64
 
 	clientProgress coordinator.Progress // what the client accepted
 	serverProgress coordinator.Progress // what the server sent
@@ -70,12 +74,16 @@ type request struct {
 	// serverStreamOpen: the server still writes to the HTTP stream.
 	serverStreamOpen bool
 
+	// task is the durable task a call asked for, "" if none.
+	task string
 	// ls is set for a subscriptions/listen stream.
 	ls *listenState
+	// st is the stream's flow-control state (SSE buffer, proxy), when any.
+	st *stream
 }
 
 func newWorld(s *scenario.Scenario) *world {
-	return &world{s: s, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{}}
+	return &world{s: s, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{}, tasks: map[string]*task{}}
 }
 
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
@@ -85,6 +93,7 @@ func (w *world) is2025() bool { return w.s.Protocol == scenario.Protocol20251125
 func (w *world) run() error {
 	for i := range w.s.Steps {
 		st := w.s.Steps[i]
+		w.lastStepAt = max(w.lastStepAt, st.At)
 		w.q.Schedule(st.At, func() { w.step(i, st) })
 	}
 	return w.q.Run(MaxActions)

@@ -40,6 +40,9 @@ const (
 	InitializeNotCancelled      = "initialize-not-cancelled"
 	NoLastEventID               = "no-last-event-id"
 	ReconnectRefetches          = "reconnect-new-request-and-refetch"
+	BufferWithinCapacity        = "buffer-within-capacity"
+	FinalNeverDropped           = "final-never-dropped"
+	TaskAckNotTerminal          = "task-ack-not-terminal"
 )
 
 // Evaluate returns the applicable checks for tr, in a fixed order.
@@ -51,6 +54,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		noProgressAfterFinal, maxTimeoutEnforced, idleTimeoutEnforced, lateResponseIgnored,
 		serverCancelOnlyForListen, cancellationNeverAnswered, oneResponsePerRequest,
 		initializeNotCancelled, noLastEventID, reconnectRefetches,
+		bufferWithinCapacity, finalNeverDropped, taskAckNotTerminal,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)
@@ -665,3 +669,89 @@ func reconnectRefetches(v *view) (trace.Check, bool) {
 	}
 	return pass(ReconnectRefetches, "After each drop the client opened a new listen request and refetched the affected state.", proof...), true
 }
+
+// bufferWithinCapacity: a bounded SSE buffer never holds more than its
+// capacity (DOMAIN.md §7); an unbounded one is flagged, since memory then
+// grows with a slow consumer.
+func bufferWithinCapacity(v *view) (trace.Check, bool) {
+	if len(v.tr.Buffers) == 0 {
+		return trace.Check{}, false
+	}
+	var bad []string
+	peak := 0
+	for _, b := range v.tr.Buffers {
+		if b.MaxDepth > peak {
+			peak = b.MaxDepth
+		}
+		switch {
+		case b.Capacity == 0:
+			bad = append(bad, fmt.Sprintf("stream %s is unbounded and grew to %d events", b.Stream, b.MaxDepth))
+		case b.MaxDepth > b.Capacity:
+			bad = append(bad, fmt.Sprintf("stream %s held %d events, capacity %d", b.Stream, b.MaxDepth, b.Capacity))
+		}
+	}
+	if len(bad) > 0 {
+		return fail(BufferWithinCapacity, strings.Join(bad, "; ")+": memory grows with a slow consumer."), true
+	}
+	return pass(BufferWithinCapacity, fmt.Sprintf("Every SSE buffer stayed within its capacity (peak %d events).", peak)), true
+}
+
+// finalNeverDropped: under pressure the buffer evicts progress, never the
+// final response (DOMAIN.md §7).
+func finalNeverDropped(v *view) (trace.Check, bool) {
+	if len(v.tr.Buffers) == 0 {
+		return trace.Check{}, false
+	}
+	var bad []int
+	for i, e := range v.ev {
+		if e.Actor == trace.ActorServer && (e.Type == trace.TypeDrop || e.Type == trace.TypeError) && v.msg[i].response {
+			bad = append(bad, i)
+		}
+	}
+	if len(bad) > 0 {
+		return fail(FinalNeverDropped, fmt.Sprintf("A final response was dropped or refused by the SSE buffer (%s): the client cannot learn the outcome.", seqList(bad)), bad...), true
+	}
+	n := 0
+	for _, b := range v.tr.Buffers {
+		n += b.FinalsDelivered
+	}
+	return pass(FinalNeverDropped, fmt.Sprintf("No final response was dropped; %d delivered through the buffer.", n)), true
+}
+
+// taskAckNotTerminal: a tasks/cancel acknowledgement leaves the task
+// non-terminal until a worker observes it (DOMAIN.md §6, §12 statement 12):
+// the client may call a task stopped only once the worker's status is
+// terminal, and a worker status is never changed after it is terminal.
+func taskAckNotTerminal(v *view) (trace.Check, bool) {
+	worker := map[string]string{} // task → latest worker status so far
+	var bad, good []int
+	seen := false
+	for i, e := range v.ev {
+		if e.TaskID == "" {
+			continue
+		}
+		seen = true
+		switch {
+		case e.Actor == trace.ActorWorker && e.Type == trace.TypeStatus:
+			if isTerminalTask(worker[e.TaskID]) && e.Status != worker[e.TaskID] {
+				bad = append(bad, i)
+			}
+			worker[e.TaskID] = e.Status
+		case e.Actor == trace.ActorClient && e.Type == trace.TypeStatus && (e.Status == "stopped" || isTerminalTask(e.Status)):
+			if isTerminalTask(worker[e.TaskID]) {
+				good = append(good, i)
+			} else {
+				bad = append(bad, i)
+			}
+		}
+	}
+	if !seen {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(TaskAckNotTerminal, fmt.Sprintf("The client reported a task stopped while its worker was still %s (%s): the acknowledgement was taken as final.", "working", seqList(bad)), bad...), true
+	}
+	return pass(TaskAckNotTerminal, "The client reported a task finished only after the worker reached a terminal status.", good...), true
+}
+
+func isTerminalTask(s string) bool { return s == "completed" || s == "failed" || s == "cancelled" }

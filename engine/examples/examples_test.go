@@ -11,6 +11,7 @@ import (
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden traces in testdata/")
@@ -77,26 +78,35 @@ func TestBuiltInOutcomes(t *testing.T) {
 		failing               []string
 	}
 	cases := map[string]want{
-		"a-cancel-then-complete":              {"§12.3 cancel before completion suppresses the response", "cancelled", "abandoned", "client", "notifications/cancelled", 300, nil},
-		"b-complete-then-cancel":              {"§12.4 complete before cancel keeps the response", "completed", "abandoned", "client", "notifications/cancelled", 305, nil},
-		"c-progress-then-maximum":             {"§2 the maximum fires at exactly 2000 despite progress at 1999", "cancelled", "abandoned", "max-timeout", "notifications/cancelled", 2000, nil},
-		"d-cancel-on-streamable-http":         {"§12.2 HTTP cancellation closes the stream", "cancelled", "abandoned", "client", "close-stream", 300, nil},
-		"idle-timeout-after-progress-stops":   {"§2 idle deadline at 1200+500", "cancelled", "abandoned", "idle-timeout", "notifications/cancelled", 1700, nil},
-		"race-cancel-in-flight":               {"§1 the race: completion wins while the cancel is in flight", "completed", "abandoned", "client", "notifications/cancelled", 300, nil},
-		"malformed-and-unknown-cancellations": {"§1 invalid cancellations are ignored", "completed", "result", "", "", 155, nil},
-		"http-2025-post-cancel":               {"§1 2025-11-25 HTTP POSTs the cancellation", "cancelled", "abandoned", "client", "notifications/cancelled", 200, nil},
-		"broken-http-posts-cancel":            {"§11 HTTP client POSTs a cancellation (2026)", "completed", "abandoned", "client", "notifications/cancelled", 300, []string{"http-cancel-closes-stream"}},
-		"broken-respond-after-cancel":         {"§11 server responds after accepted cancellation", "cancelled", "abandoned", "client", "notifications/cancelled", 300, []string{"no-message-after-cancel"}},
-		"broken-progress-resets-max":          {"§11 progress resets every deadline", "completed", "result", "", "", 4000, []string{"max-timeout-enforced"}},
-		"stale-progress-ignored":              {"§3 stale progress does not reset idle", "cancelled", "abandoned", "idle-timeout", "notifications/cancelled", 1700, []string{"progress-increases"}},
-		"broken-stale-progress":               {"§11 a stuck server keeps a request alive", "cancelled", "abandoned", "max-timeout", "notifications/cancelled", 3000, []string{"progress-increases", "stale-progress-ignored"}},
-		"keepalive-is-not-progress":           {"§8 keep-alive does not reset the idle timeout", "cancelled", "abandoned", "idle-timeout", "close-stream", 610, nil},
-		"server-cancel-not-for-listen":        {"§1 server cancellation only for listen streams", "completed", "result", "", "", 210, []string{"server-cancel-only-for-listen"}},
-		"reconnect-new-request-and-refetch":   {"§9 reconnect means a new request and a refetch", "cancelled", "abandoned", "disconnect", "", 300, nil},
-		"reconnect-2025-last-event-id":        {"§9 2025-11-25 resumed with Last-Event-ID", "cancelled", "abandoned", "disconnect", "", 300, nil},
-		"broken-last-event-id":                {"§11 Last-Event-ID assumed (2026)", "cancelled", "abandoned", "disconnect", "", 300, []string{"no-last-event-id", "reconnect-new-request-and-refetch"}},
-		"herd-reference-backoff":              {"§10 the herd with the reference backoff", "", "", "", "", 0, nil},
-		"herd-no-backoff":                     {"§10 the herd in lockstep", "", "", "", "", 0, nil},
+		"a-cancel-then-complete":                 {"§12.3 cancel before completion suppresses the response", "cancelled", "abandoned", "client", "notifications/cancelled", 300, nil},
+		"b-complete-then-cancel":                 {"§12.4 complete before cancel keeps the response", "completed", "abandoned", "client", "notifications/cancelled", 305, nil},
+		"c-progress-then-maximum":                {"§2 the maximum fires at exactly 2000 despite progress at 1999", "cancelled", "abandoned", "max-timeout", "notifications/cancelled", 2000, nil},
+		"d-cancel-on-streamable-http":            {"§12.2 HTTP cancellation closes the stream", "cancelled", "abandoned", "client", "close-stream", 300, nil},
+		"idle-timeout-after-progress-stops":      {"§2 idle deadline at 1200+500", "cancelled", "abandoned", "idle-timeout", "notifications/cancelled", 1700, nil},
+		"race-cancel-in-flight":                  {"§1 the race: completion wins while the cancel is in flight", "completed", "abandoned", "client", "notifications/cancelled", 300, nil},
+		"malformed-and-unknown-cancellations":    {"§1 invalid cancellations are ignored", "completed", "result", "", "", 155, nil},
+		"http-2025-post-cancel":                  {"§1 2025-11-25 HTTP POSTs the cancellation", "cancelled", "abandoned", "client", "notifications/cancelled", 200, nil},
+		"broken-http-posts-cancel":               {"§11 HTTP client POSTs a cancellation (2026)", "completed", "abandoned", "client", "notifications/cancelled", 300, []string{"http-cancel-closes-stream"}},
+		"broken-respond-after-cancel":            {"§11 server responds after accepted cancellation", "cancelled", "abandoned", "client", "notifications/cancelled", 300, []string{"no-message-after-cancel"}},
+		"broken-progress-resets-max":             {"§11 progress resets every deadline", "completed", "result", "", "", 4000, []string{"max-timeout-enforced"}},
+		"stale-progress-ignored":                 {"§3 stale progress does not reset idle", "cancelled", "abandoned", "idle-timeout", "notifications/cancelled", 1700, []string{"progress-increases"}},
+		"broken-stale-progress":                  {"§11 a stuck server keeps a request alive", "cancelled", "abandoned", "max-timeout", "notifications/cancelled", 3000, []string{"progress-increases", "stale-progress-ignored"}},
+		"keepalive-is-not-progress":              {"§8 keep-alive does not reset the idle timeout", "cancelled", "abandoned", "idle-timeout", "close-stream", 610, nil},
+		"server-cancel-not-for-listen":           {"§1 server cancellation only for listen streams", "completed", "result", "", "", 210, []string{"server-cancel-only-for-listen"}},
+		"reconnect-new-request-and-refetch":      {"§9 reconnect means a new request and a refetch", "cancelled", "abandoned", "disconnect", "", 300, nil},
+		"reconnect-2025-last-event-id":           {"§9 2025-11-25 resumed with Last-Event-ID", "cancelled", "abandoned", "disconnect", "", 300, nil},
+		"broken-last-event-id":                   {"§11 Last-Event-ID assumed (2026)", "cancelled", "abandoned", "disconnect", "", 300, []string{"no-last-event-id", "reconnect-new-request-and-refetch"}},
+		"buffer-reference-coalesce":              {"§7 reference numbers: [progress 5, final]", "completed", "result", "", "", 520, nil},
+		"broken-buffer-unbounded":                {"§11 unbounded progress queue", "completed", "result", "", "", 3520, []string{"buffer-within-capacity"}},
+		"broken-buffer-drops-final":              {"§11 final response dropped under pressure", "completed", "pending", "", "", -1, []string{"final-never-dropped"}},
+		"proxy-buffering-burst":                  {"§8 a buffering proxy delivers in one burst", "completed", "result", "", "", 1210, nil},
+		"broken-proxy-timeout-before-first-byte": {"§8 idle timeout before the first byte", "cancelled", "abandoned", "idle-timeout", "close-stream", 500, nil},
+		"task-cancel-ack-not-final":              {"§12.12 the ack leaves the task working until a checkpoint", "completed", "result", "", "", 20, nil},
+		"broken-task-ack-as-final":               {"§11 task ack treated as final cancellation", "completed", "result", "", "", 20, []string{"task-ack-not-terminal"}},
+		"task-finishes-before-cancel":            {"§6 the worker finishes first: completed", "completed", "result", "", "", 20, nil},
+		"task-2025-cancel":                       {"§6 2025-11-25 cancels before replying; -32602 when terminal", "completed", "result", "", "", 20, nil},
+		"herd-reference-backoff":                 {"§10 the herd with the reference backoff", "", "", "", "", 0, nil},
+		"herd-no-backoff":                        {"§10 the herd in lockstep", "", "", "", "", 0, nil},
 	}
 	all := examples.All()
 	if len(all) != len(cases) {
@@ -185,6 +195,49 @@ func TestHerdExamples(t *testing.T) {
 		}
 		if h.PeakAdmittedPerSecond > s.Herd.ServerCapacityPerSecond {
 			t.Errorf("%s: admitted %d in one second, above the capacity", c.name, h.PeakAdmittedPerSecond)
+		}
+	}
+}
+
+// TestFlowAndTaskExamples pins the numbers DOMAIN.md §6–7 fixes: the
+// reference buffer delivers [progress 5, final] with 5 progress dropped and
+// a refetch needed; the task stays working after the acknowledgement until
+// the checkpoint at 600 ms (history working → cancelled), or ends completed
+// when the worker finishes first.
+func TestFlowAndTaskExamples(t *testing.T) {
+	run := func(name string) *trace.Trace {
+		ex, _ := examples.Get(name)
+		s, err := scenario.Decode(ex.JSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := engine.Run(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	tr := run("buffer-reference-coalesce")
+	b := tr.Buffers[0]
+	var delivered []string
+	for _, e := range tr.Events {
+		if e.Type == trace.TypeDeliver && e.To == trace.ActorClient {
+			delivered = append(delivered, string(e.Message))
+		}
+	}
+	want := []string{`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"imp-1","progress":5,"total":5}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"imported 5 batches"}]}}`}
+	if fmt.Sprint(delivered) != fmt.Sprint(want) || b.DroppedProgress != 5 || !b.NeedsRefetch || b.MaxDepth > b.Capacity || b.FinalsDelivered != 1 {
+		t.Errorf("buffer: delivered %v, dropped %d, refetch %v, max depth %d; want [progress 5, final], 5, true, <= 3", delivered, b.DroppedProgress, b.NeedsRefetch, b.MaxDepth)
+	}
+	for name, hist := range map[string]string{
+		"task-cancel-ack-not-final":   "[[10 working] [600 cancelled]]",
+		"task-finishes-before-cancel": "[[10 working] [500 completed]]",
+		"task-2025-cancel":            "[[10 working] [410 cancelled]]",
+	} {
+		tk := run(name).Tasks[0]
+		if got := fmt.Sprint(tk.History); got != hist {
+			t.Errorf("%s: task history %s, want %s", name, got, hist)
 		}
 	}
 }

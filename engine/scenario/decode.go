@@ -68,19 +68,23 @@ func (r *reason) Unwrap() error { return r.category }
 // unknown field (a typo must not silently change a lesson).
 var Verbs = map[string][]string{
 	// client verbs
-	"call":       {"id", "method", "name", "arguments", "progressToken", "idleTimeoutMs", "maxTimeoutMs", "sideEffect"},
-	"cancel":     {"id", "reason"},
-	"retry":      {"id", "of"},
-	"send":       {"message", "from"},
-	"disconnect": {"id"},
-	"listen":     {"id", "filter"},
+	"call":        {"id", "method", "name", "arguments", "progressToken", "idleTimeoutMs", "maxTimeoutMs", "sideEffect", "task"},
+	"task-get":    {"taskId"},
+	"task-cancel": {"taskId"},
+	"cancel":      {"id", "reason"},
+	"retry":       {"id", "of"},
+	"send":        {"message", "from"},
+	"disconnect":  {"id"},
+	"listen":      {"id", "filter"},
 	// server verbs
-	"progress":   {"id", "progress", "total", "message"},
-	"complete":   {"id", "result"},
-	"fail":       {"id", "code", "message"},
-	"notify":     {"listen", "method", "params"},
-	"end-listen": {"id", "reason"},
-	"drop":       {"id", "affected"},
+	"progress":    {"id", "progress", "total", "message"},
+	"complete":    {"id", "result"},
+	"fail":        {"id", "code", "message"},
+	"notify":      {"listen", "method", "params"},
+	"end-listen":  {"id", "reason"},
+	"drop":        {"id", "affected"},
+	"checkpoint":  {"taskId"},
+	"finish-task": {"taskId", "result"},
 }
 
 // Decode parses, validates and normalizes a scenario. The input is
@@ -387,6 +391,7 @@ func (d *decoder) scenario(root *object) *Scenario {
 	d.client(root, s)
 	d.server(root, s)
 	d.herd(root, s)
+	d.flow(root, s)
 	d.steps(root, s)
 	d.unknown(root)
 	if d.err != nil {
@@ -423,6 +428,7 @@ func (d *decoder) client(root *object, s *Scenario) {
 			s.Client.Policy.ProgressResetsMax, _ = d.boolean(p, "progressResetsMax")
 			s.Client.Policy.AcceptNonIncreasingProgress, _ = d.boolean(p, "acceptNonIncreasingProgress")
 			s.Client.Policy.SendLastEventID, _ = d.boolean(p, "sendLastEventId")
+			s.Client.Policy.TreatTaskAckAsFinal, _ = d.boolean(p, "treatTaskAckAsFinal")
 			d.unknown(p)
 		}
 	}
@@ -459,6 +465,12 @@ func (d *decoder) server(root *object, s *Scenario) {
 			d.unknown(p)
 		}
 	}
+	if v, ok := d.boolean(o, "sseHeaders"); ok && !v {
+		s.Server.SSEHeaders = &v
+	}
+	if v, ok := d.integer(o, "pollIntervalMs", 1, MaxDurationMs); ok {
+		s.Server.PollIntervalMs = v
+	}
 	if v, ok := d.integer(o, "keepaliveEveryMs", 1, MaxDurationMs); ok {
 		if s.Transport != TransportHTTP {
 			d.fail(errAt("server.keepaliveEveryMs", ErrValue, "keep-alive comments exist only on streamable-http"))
@@ -489,12 +501,13 @@ func (d *decoder) steps(root *object, s *Scenario) {
 	s.Steps = make([]Step, 0, len(items))
 	known := map[string]int64{}  // request ids created by call or retry so far → when
 	listens := map[string]bool{} // request ids that are listen streams
+	tasks := map[string]int64{}  // task ids created by calls → when
 	for i, item := range items {
 		o := d.obj(fmt.Sprintf("steps[%d]", i), item)
 		if o == nil {
 			return
 		}
-		st := d.step(o, s, known, listens)
+		st := d.step(o, s, known, listens, tasks)
 		if d.err != nil {
 			return
 		}
@@ -502,7 +515,7 @@ func (d *decoder) steps(root *object, s *Scenario) {
 	}
 }
 
-func (d *decoder) step(o *object, s *Scenario, known map[string]int64, listens map[string]bool) Step {
+func (d *decoder) step(o *object, s *Scenario, known map[string]int64, listens map[string]bool, tasks map[string]int64) Step {
 	var st Step
 	at, ok := d.integer(o, "at", 0, MaxDurationMs)
 	if d.err == nil && !ok {
@@ -577,6 +590,17 @@ func (d *decoder) step(o *object, s *Scenario, known map[string]int64, listens m
 		if v, ok := d.boolean(o, "sideEffect"); ok {
 			st.SideEffect = &v
 		}
+		if v, ok := d.str(o, "task", 256); ok {
+			if v == "" {
+				d.fail(errAt(o.sub("task"), ErrValue, "must not be empty"))
+			} else if _, dup := tasks[v]; dup {
+				d.fail(errAt(o.sub("task"), ErrValue, "task %q is already created by an earlier call", v))
+			}
+			st.Task = v
+			if d.err == nil {
+				tasks[v] = st.At
+			}
+		}
 		if d.err == nil {
 			known[st.ID.Raw()] = st.At
 		}
@@ -625,6 +649,20 @@ func (d *decoder) step(o *object, s *Scenario, known map[string]int64, listens m
 		}
 		st.Method = m
 		st.Params = d.object(o, "params", `{}`)
+	case "task-get", "task-cancel", "checkpoint", "finish-task":
+		v, ok := d.str(o, "taskId", 256)
+		if d.err == nil && !ok {
+			d.fail(errAt(o.sub("taskId"), ErrMissing, ""))
+		}
+		if created, known := tasks[v]; d.err == nil && !known {
+			d.fail(errAt(o.sub("taskId"), ErrUnknownID, "no earlier call creates task %q", v))
+		} else if d.err == nil && st.At < created {
+			d.fail(errAt(o.sub("at"), ErrValue, "must be >= %d: task %q is only requested at %d ms", created, v, created))
+		}
+		st.TaskID = v
+		if verb == "finish-task" {
+			st.Result, _ = d.rawJSON(o, "result")
+		}
 	case "drop":
 		if raw, ok := o.get("affected"); ok && d.err == nil {
 			if isNull(raw) || json.Unmarshal(raw, &st.Affected) != nil {
@@ -747,4 +785,64 @@ func (d *decoder) herd(root *object, s *Scenario) {
 	}
 	d.unknown(o)
 	s.Herd = h
+}
+
+// flow reads proxy, buffer and consumer (Streamable HTTP only).
+func (d *decoder) flow(root *object, s *Scenario) {
+	for _, name := range []string{"proxy", "buffer", "consumer"} {
+		if _, ok := root.m[name]; ok && d.err == nil && s.Transport != TransportHTTP {
+			d.fail(errAt(name, ErrValue, "exists only on streamable-http; this scenario's transport is %s", s.Transport))
+		}
+	}
+	if raw, ok := root.get("proxy"); ok && d.err == nil {
+		if o := d.obj("proxy", raw); o != nil {
+			p := &Proxy{FlushBytes: 4096}
+			p.Buffering, _ = d.boolean(o, "buffering")
+			if v, ok := d.integer(o, "flushBytes", 1, 1<<30); ok {
+				p.FlushBytes = int(v)
+			}
+			if v, ok := d.integer(o, "idleCloseMs", 0, MaxDurationMs); ok {
+				p.IdleCloseMs = v
+			}
+			if v, ok := d.boolean(o, "honorsNoBuffering"); ok && !v {
+				p.HonorsNoBuffering = &v
+			}
+			d.unknown(o)
+			s.Proxy = p
+		}
+	}
+	if raw, ok := root.get("buffer"); ok && d.err == nil {
+		if o := d.obj("buffer", raw); o != nil {
+			b := &Buffer{Capacity: 3, Policy: "evict-progress"}
+			if v, ok := d.integer(o, "capacity", 0, 100_000); ok {
+				if v == 1 {
+					d.fail(errAt("buffer.capacity", ErrValue, "must be >= 2 (or 0 for unbounded)"))
+				}
+				b.Capacity = int(v)
+			}
+			b.Policy = d.oneOf(o, "policy", b.Policy, "evict-progress", "drop-newest")
+			d.unknown(o)
+			s.Buffer = b
+		}
+	}
+	if raw, ok := root.get("consumer"); ok && d.err == nil {
+		if s.Buffer == nil {
+			d.fail(errAt("consumer", ErrValue, "needs a buffer: the consumer drains the server's SSE buffer"))
+			return
+		}
+		if o := d.obj("consumer", raw); o != nil {
+			c := &Consumer{DrainEveryMs: 100, Batch: 1}
+			if v, ok := d.integer(o, "drainEveryMs", 1, MaxDurationMs); ok {
+				c.DrainEveryMs = v
+			}
+			if v, ok := d.integer(o, "batch", 1, 100_000); ok {
+				c.Batch = int(v)
+			}
+			d.unknown(o)
+			s.Consumer = c
+		}
+	}
+	if s.Buffer != nil && s.Consumer == nil {
+		s.Consumer = &Consumer{DrainEveryMs: 100, Batch: 1}
+	}
 }

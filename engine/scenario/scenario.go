@@ -56,6 +56,14 @@ type Scenario struct {
 	LatencyMs Latency `json:"latencyMs"`
 	Client    Client  `json:"client"`
 	Server    Server  `json:"server"`
+	// Proxy is an HTTP intermediary between server and client, nil when
+	// absent (Streamable HTTP only; DOMAIN.md §8).
+	Proxy *Proxy `json:"proxy,omitempty"`
+	// Buffer is the server's bounded SSE buffer per response stream, nil
+	// when the server writes straight to the network (DOMAIN.md §7).
+	Buffer *Buffer `json:"buffer,omitempty"`
+	// Consumer is how fast the client drains a buffered stream; only with Buffer.
+	Consumer *Consumer `json:"consumer,omitempty"`
 	// Herd is the reconnect-herd experiment, nil when absent.
 	Herd  *Herd  `json:"herd,omitempty"`
 	Steps []Step `json:"steps"`
@@ -114,11 +122,22 @@ type ClientPolicy struct {
 	// request and a refetch: it resumes from state the server does not keep
 	// (DOMAIN.md §9). Under 2025-11-25 resumption is the protocol's own.
 	SendLastEventID bool `json:"sendLastEventId,omitempty"`
+	// TreatTaskAckAsFinal, when true, makes the client's UI say "stopped" as
+	// soon as tasks/cancel is acknowledged, and stop polling, while the
+	// worker runs on (DOMAIN.md §6, §11).
+	TreatTaskAckAsFinal bool `json:"treatTaskAckAsFinal,omitempty"`
 }
 
 // Server configures the MCP server.
 type Server struct {
 	Policy ServerPolicy `json:"policy"`
+	// SSEHeaders, when false, makes the server omit the SSE response headers
+	// of DOMAIN.md §8 (Cache-Control: no-cache, X-Accel-Buffering: no), so a
+	// proxy buffers the stream; nil means true.
+	SSEHeaders *bool `json:"sseHeaders,omitempty"`
+	// PollIntervalMs is the tasks/get polling interval the server asks for
+	// in the tasks it creates; 0 means the default, 500 ms.
+	PollIntervalMs int64 `json:"pollIntervalMs,omitempty"`
 	// KeepaliveEveryMs is the interval of SSE keep-alive comments (":\r\n")
 	// on open response streams, Streamable HTTP only; 0 = none. Keep-alive is
 	// not progress (DOMAIN.md §8).
@@ -167,6 +186,10 @@ type Step struct {
 	// Affected lists what a drop step's client must refetch: resource URIs
 	// (containing "://"), task ids written "tasks/<id>", or tool names.
 	Affected []string `json:"affected,omitempty"`
+	// Task, on a call, asks the server for a durable task with this id; on
+	// task-get, task-cancel, checkpoint and finish-task it names the task.
+	Task   string `json:"task,omitempty"`
+	TaskID string `json:"taskId,omitempty"`
 }
 
 // ID is a JSON-RPC id or a progress token: a string or an integer, kept
@@ -206,4 +229,34 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 	}
 	*id = v
 	return nil
+}
+
+// Proxy models an HTTP intermediary (DOMAIN.md §8). It buffers a response
+// stream when Buffering is on, unless it honours the server's
+// "X-Accel-Buffering: no" header (HonorsNoBuffering, default true) and the
+// server sends it (server.sseHeaders, default true). A buffering proxy holds
+// bytes until FlushBytes are held or the stream ends. IdleCloseMs > 0 closes
+// a stream through which no byte passed for that long (keep-alive comments
+// count as bytes). Times in ms, sizes in bytes.
+type Proxy struct {
+	Buffering         bool  `json:"buffering"`
+	FlushBytes        int   `json:"flushBytes"`  // default 4096
+	IdleCloseMs       int64 `json:"idleCloseMs"` // 0 = never
+	HonorsNoBuffering *bool `json:"honorsNoBuffering,omitempty"`
+}
+
+// Buffer configures the server's SSE buffer for each response stream
+// (DOMAIN.md §7). Capacity is in events: 0 = unbounded, else >= 2 (default
+// 3, the reference). Policy is "evict-progress" (default, the reference) or
+// "drop-newest" (broken: a full queue refuses what comes next).
+type Buffer struct {
+	Capacity int    `json:"capacity"`
+	Policy   string `json:"policy"`
+}
+
+// Consumer is the client draining a buffered stream: Batch events every
+// DrainEveryMs ms (defaults 100 ms and 1 event).
+type Consumer struct {
+	DrainEveryMs int64 `json:"drainEveryMs"`
+	Batch        int   `json:"batch"`
 }

@@ -103,8 +103,8 @@ type Trace struct {
 	Events     []Event            `json:"events"`
 	Requests   []Request          `json:"requests"`
 	Ledger     Ledger             `json:"ledger"`
-	Tasks      []json.RawMessage  `json:"tasks"`
-	Buffers    []json.RawMessage  `json:"buffers"`
+	Tasks      []Task             `json:"tasks"`
+	Buffers    []Buffer           `json:"buffers"`
 	Reconnects []Reconnect        `json:"reconnects"`
 	// Herd is the reconnect-herd experiment's result, null when the
 	// scenario has none.
@@ -123,6 +123,8 @@ type Event struct {
 	Type  string `json:"type"`
 	// ID is the JSON-RPC id of the request the event concerns, if any.
 	ID *scenario.ID `json:"id,omitempty"`
+	// TaskID is the durable task the event concerns, if any.
+	TaskID string `json:"taskId,omitempty"`
 	// From and To are the ends of a wire message (send, deliver, close-stream).
 	From string `json:"from,omitempty"`
 	To   string `json:"to,omitempty"`
@@ -200,4 +202,28 @@ type Reconnect struct {
 	Refetch             []string `json:"refetch"`
 	RetryUnsafeMutation bool     `json:"retryUnsafeMutation"`
 	DelaysMs            []int64  `json:"delaysMs"`
+}
+
+// Buffer summarizes the server's SSE buffer of one response stream
+// (DOMAIN.md §7). Depth is [[at ms, events held]...], one point per change.
+type Buffer struct {
+	Stream          scenario.ID `json:"stream"`   // the request whose response stream it is
+	Capacity        int         `json:"capacity"` // 0 = unbounded
+	Policy          string      `json:"policy"`
+	MaxDepth        int         `json:"maxDepth"`
+	DroppedProgress int         `json:"droppedProgress"`
+	Coalesced       int         `json:"coalesced"`
+	DroppedFinals   int         `json:"droppedFinals"`
+	NeedsRefetch    bool        `json:"needsRefetch"`
+	FinalsDelivered int         `json:"finalsDelivered"`
+	Depth           [][2]int64  `json:"depth"`
+}
+
+// Task summarizes a durable task (DOMAIN.md §6). History is [[at ms,
+// status]...]; Status is the last one.
+type Task struct {
+	TaskID          string   `json:"taskId"`
+	Status          string   `json:"status"`
+	CancelRequested bool     `json:"cancelRequested"`
+	History         [][2]any `json:"history"`
 }

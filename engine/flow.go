@@ -1,0 +1,332 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcplab/mcplab/engine/sim"
+	"github.com/mcplab/mcplab/engine/sse"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// Flow control on a Streamable HTTP response stream (DOMAIN.md §7–8):
+//
+//	server ─► SSE buffer (bounded, drained by the consumer) ─► network ─► proxy ─► client
+//
+// Without a buffer the server writes straight to the network; without a
+// proxy the network delivers straight to the client.
+
+// stream is the flow-control state of one response stream.
+type stream struct {
+	buf     *sse.Buffer
+	pending map[int]outMsg // buffered messages by sse.Event.ID
+	nextID  int
+	drain   *sim.Timer
+	startAt int64
+	depth   [][2]int64
+	closed  bool // discarded after a cancellation
+
+	held      []heldMsg // bytes a buffering proxy holds
+	heldBytes int
+	proxyIdle *sim.Timer
+}
+
+// outMsg is a server message waiting in the SSE buffer.
+type outMsg struct {
+	msg     json.RawMessage
+	comment string // a keep-alive comment instead of a message
+	note    string
+	arrive  func()
+}
+
+// heldMsg is a message that reached a buffering proxy.
+type heldMsg struct {
+	wire   int
+	sentAt int64
+	m      outMsg
+}
+
+func (w *world) hasBuffer() bool { return w.http() && w.s.Buffer != nil }
+
+// proxyBuffers reports whether the proxy holds this scenario's streams.
+func (w *world) proxyBuffers() bool {
+	p := w.s.Proxy
+	if p == nil || !p.Buffering {
+		return false
+	}
+	honors := p.HonorsNoBuffering == nil || *p.HonorsNoBuffering
+	return !(honors && w.sseHeaders())
+}
+
+func (w *world) sseHeaders() bool { return w.s.Server.SSEHeaders == nil || *w.s.Server.SSEHeaders }
+
+// responseHeaders are the headers of a new response stream.
+func (w *world) responseHeaders() map[string]string {
+	if w.sseHeaders() {
+		return sseHeaders
+	}
+	return map[string]string{"Content-Type": "text/event-stream"}
+}
+
+// openStream prepares r's flow-control state when the server opens its stream.
+func (w *world) openStream(r *request) {
+	if !w.hasBuffer() && w.s.Proxy == nil {
+		return
+	}
+	r.st = &stream{startAt: w.q.Now(), pending: map[int]outMsg{}}
+	if w.hasBuffer() {
+		// Decode validated the capacity and policy.
+		r.st.buf, _ = sse.New(w.s.Buffer.Capacity, w.s.Buffer.Policy)
+		r.st.depth = [][2]int64{{w.q.Now(), 0}}
+	}
+	w.armProxyIdle(r)
+}
+
+// out sends a server message on r's stream through the SSE buffer when the
+// scenario has one (DOMAIN.md §7), else straight to the network.
+func (w *world) out(r *request, m outMsg) {
+	if r.st == nil || r.st.buf == nil || m.comment != "" {
+		w.wireOut(r, m)
+		return
+	}
+	st := r.st
+	if st.closed {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Message: m.msg, Note: "The stream's buffer was discarded at the cancellation; nothing more is sent."})
+		return
+	}
+	e := sse.Event{Kind: sse.Final, ID: st.nextID, Data: m.msg}
+	st.nextID++
+	var p struct {
+		Method string `json:"method"`
+		Params struct {
+			Token json.RawMessage `json:"progressToken"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(m.msg, &p)
+	if p.Method == "notifications/progress" {
+		e.Kind, e.Token = sse.Progress, string(p.Params.Token)
+	}
+	res, err := st.buf.Push(e)
+	if err != nil {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeError, ID: idPtr(r.id), Message: m.msg,
+			Note: "The SSE buffer is full of final responses: the server refuses to drop one to keep another and reports an error instead of losing it silently."})
+		return
+	}
+	st.pending[e.ID] = m
+	for _, d := range res.Dropped {
+		dm := st.pending[d.ID]
+		delete(st.pending, d.ID)
+		switch {
+		case d.Kind == sse.Final:
+			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeDrop, ID: idPtr(r.id), Message: dm.msg,
+				Note: "Policy drop-newest: the full buffer refuses the final response. The client can never learn the outcome."})
+		case res.Outcome == sse.Coalesced:
+			w.emit(trace.Event{Actor: trace.ActorServer, Type: "coalesce", ID: idPtr(r.id), Message: dm.msg,
+				Note: "Coalesced: newer progress for the same token replaces the buffered one (one progress dropped; the client must refetch)."})
+		case d.ID == e.ID:
+			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeDrop, ID: idPtr(r.id), Message: dm.msg,
+				Note: "The buffer is full and holds no older progress: this progress is dropped (counted; the client must refetch)."})
+		default:
+			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeDrop, ID: idPtr(r.id), Message: dm.msg,
+				Note: "The buffer is full: the oldest progress is evicted to make room (replaceable; the client must refetch)."})
+		}
+	}
+	if _, ok := st.pending[e.ID]; ok {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: "enqueue", ID: idPtr(r.id), Message: m.msg,
+			Note: fmt.Sprintf("%s Buffered: depth %d of %s.", m.note, st.buf.Len(), capText(st.buf.Capacity()))})
+	}
+	w.recordDepth(r)
+	w.armDrain(r)
+}
+
+func capText(c int) string {
+	if c == 0 {
+		return "unbounded"
+	}
+	return fmt.Sprint(c)
+}
+
+func (w *world) recordDepth(r *request) {
+	st := r.st
+	now, n := w.q.Now(), int64(st.buf.Len())
+	if k := len(st.depth); k > 0 && st.depth[k-1][0] == now {
+		st.depth[k-1][1] = n
+		return
+	}
+	st.depth = append(st.depth, [2]int64{now, n})
+}
+
+// armDrain schedules the consumer's next drain on the stream's tick grid
+// (start + k x drainEveryMs) while the buffer holds events.
+func (w *world) armDrain(r *request) {
+	st := r.st
+	if st.drain != nil || st.buf.Len() == 0 {
+		return
+	}
+	every := w.s.Consumer.DrainEveryMs
+	now := w.q.Now()
+	next := st.startAt + ((now-st.startAt)/every+1)*every
+	st.drain = w.q.Schedule(next, func() {
+		st.drain = nil
+		if st.closed {
+			return
+		}
+		for _, e := range st.buf.Drain(w.s.Consumer.Batch) {
+			m := st.pending[e.ID]
+			delete(st.pending, e.ID)
+			w.wireOut(r, m)
+		}
+		w.recordDepth(r)
+		w.armDrain(r)
+	})
+}
+
+// discardStream drops whatever r's buffer holds, after a cancellation.
+func (w *world) discardStream(r *request) {
+	if r.st == nil || r.st.buf == nil || r.st.closed {
+		return
+	}
+	r.st.closed = true
+	n := len(r.st.buf.Drain(0))
+	w.q.Stop(r.st.drain)
+	r.st.drain = nil
+	w.recordDepth(r)
+	if n > 0 {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("The cancellation discards %d buffered event(s).", n)})
+	}
+}
+
+// wireOut puts a server message (or keep-alive comment) on the network
+// toward the client, through the proxy if there is one.
+func (w *world) wireOut(r *request, m outMsg) {
+	w.wire++
+	n, sent := w.wire, w.q.Now()
+	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeSend, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: n, Message: m.msg, Note: m.note}
+	if m.comment != "" {
+		e.Type, e.Message = trace.TypeKeepalive, nil
+	}
+	w.emit(e)
+	schedule := w.q.Schedule
+	if m.comment != "" {
+		// Keep-alive is housekeeping: its delivery must not keep the
+		// simulation running, or comments would beget comments forever.
+		schedule = w.q.ScheduleBackground
+	}
+	schedule(sent+w.s.LatencyMs.Down, func() {
+		if w.s.Proxy != nil && w.http() {
+			w.atProxy(r, heldMsg{wire: n, sentAt: sent, m: m})
+			return
+		}
+		w.deliverToClient(r, heldMsg{wire: n, sentAt: sent, m: m})
+	})
+}
+
+// deliverToClient hands a server message to the client (or loses it on a
+// stream the client no longer reads).
+func (w *world) deliverToClient(r *request, h heldMsg) {
+	sent := h.sentAt
+	e := trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: h.wire, SentAt: &sent, Message: h.m.msg}
+	if h.m.comment != "" {
+		e.Signal, e.Message = "keepalive", nil
+	}
+	if w.http() && !r.clientStreamOpen {
+		e.Type = trace.TypeDrop
+		e.Note = fmt.Sprintf("Request %s's stream is closed: the message is lost.", r.id)
+		if h.m.comment != "" {
+			e.Note = "The stream is closed; the comment is lost."
+		}
+		if w.is2025() {
+			e.Note = fmt.Sprintf("Request %s's stream is closed: the message does not reach the client (under 2025-11-25 a client may resume the stream with Last-Event-ID).", r.id)
+		}
+		w.emit(e)
+		return
+	}
+	if h.m.comment != "" {
+		e.Note = "A keep-alive comment reaches the client; its idle timeout is not reset."
+		w.emit(e)
+		return
+	}
+	e.Note = fmt.Sprintf("Delivered to the client after %d ms.", w.q.Now()-sent)
+	w.emit(e)
+	h.m.arrive()
+}
+
+// atProxy: a message reaches the proxy (DOMAIN.md §8). A buffering proxy
+// holds bytes until FlushBytes are held or the final response ends the
+// stream; a non-buffering one forwards at once. Any byte resets the proxy's
+// idle-close timer.
+func (w *world) atProxy(r *request, h heldMsg) {
+	if r.st == nil || r.st.closed && r.st.buf == nil {
+		w.deliverToClient(r, h)
+		return
+	}
+	st := r.st
+	w.armProxyIdle(r)
+	if !w.proxyBuffers() {
+		w.deliverToClient(r, h)
+		return
+	}
+	size := len(h.m.msg) + len("data: \n\n")
+	if h.m.comment != "" {
+		size = len(h.m.comment)
+	}
+	st.held = append(st.held, h)
+	st.heldBytes += size
+	final := isFinal(h.m.msg)
+	if st.heldBytes < w.s.Proxy.FlushBytes && !final {
+		w.emit(trace.Event{Actor: trace.ActorProxy, Type: "hold", ID: idPtr(r.id), Wire: h.wire,
+			Note: fmt.Sprintf("The proxy buffers the stream: it holds %d bytes (flushes at %d or at the end of the stream).", st.heldBytes, w.s.Proxy.FlushBytes)})
+		return
+	}
+	why := fmt.Sprintf("%d bytes held", st.heldBytes)
+	if final {
+		why = "the stream ends"
+	}
+	w.emit(trace.Event{Actor: trace.ActorProxy, Type: "flush", ID: idPtr(r.id), Wire: h.wire,
+		Note: fmt.Sprintf("The proxy flushes %d held message(s) at once (%s): progress arrives in a burst.", len(st.held), why)})
+	held := st.held
+	st.held, st.heldBytes = nil, 0
+	for _, x := range held {
+		w.deliverToClient(r, x)
+	}
+}
+
+func isFinal(msg json.RawMessage) bool {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	return json.Unmarshal(msg, &m) == nil && m.ID != nil && m.Method == ""
+}
+
+// armProxyIdle restarts the proxy's idle-close timer for r's stream.
+func (w *world) armProxyIdle(r *request) {
+	if w.s.Proxy == nil || w.s.Proxy.IdleCloseMs <= 0 || r.st == nil {
+		return
+	}
+	w.q.Stop(r.st.proxyIdle)
+	r.st.proxyIdle = w.q.ScheduleBackground(w.q.Now()+w.s.Proxy.IdleCloseMs, func() {
+		r.st.proxyIdle = nil
+		if !r.clientStreamOpen || r.srv.State().Terminal() {
+			return
+		}
+		w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeCloseStream, ID: idPtr(r.id), Signal: trace.SignalCloseStream,
+			Note: fmt.Sprintf("No byte passed for %d ms: the proxy closes the idle stream.", w.s.Proxy.IdleCloseMs)})
+		w.disconnectBy(r, trace.ActorProxy)
+	})
+}
+
+// buffers summarizes every buffered stream, in request order.
+func (w *world) buffers() []trace.Buffer {
+	out := []trace.Buffer{}
+	for _, r := range w.order {
+		if r.st == nil || r.st.buf == nil {
+			continue
+		}
+		s := r.st.buf.Stats()
+		out = append(out, trace.Buffer{Stream: r.id, Capacity: r.st.buf.Capacity(), Policy: w.s.Buffer.Policy, MaxDepth: s.MaxDepth,
+			DroppedProgress: s.DroppedProgress, Coalesced: s.Coalesced, DroppedFinals: s.DroppedFinals, NeedsRefetch: s.NeedsRefetch,
+			FinalsDelivered: s.FinalsDelivered, Depth: r.st.depth})
+	}
+	return out
+}
