@@ -52,6 +52,118 @@ func SetPath(data []byte, path string, value json.RawMessage) ([]byte, error) {
 	return setIn(data, segs, 0, compact.Bytes())
 }
 
+// DeletePath returns a copy of the JSON document data without the member
+// at path (same notation as SetPath), so the scenario falls back to that
+// member's default: it is how a control says "none" for an optional
+// setting such as client.idleTimeoutMs. A path that does not exist, or
+// whose parent objects do not, leaves data unchanged. The object that held
+// the member is rewritten compactly; every other byte is kept. Array
+// elements cannot be deleted. Errors are *Error values wrapping ErrBadPath.
+func DeletePath(data []byte, path string) ([]byte, error) {
+	segs, err := parsePath(path)
+	if err != nil {
+		return nil, err
+	}
+	if !json.Valid(data) {
+		return nil, &Error{Err: fmt.Errorf("%w: the document is not valid JSON", ErrSyntax)}
+	}
+	if segs[len(segs)-1].index >= 0 {
+		return nil, &Error{Path: path, Err: fmt.Errorf("%w: array elements cannot be deleted", ErrBadPath)}
+	}
+	return deleteIn(data, segs, 0)
+}
+
+// deleteIn removes, inside the JSON value doc, the member addressed by
+// segs[k:], and returns the new bytes of doc.
+func deleteIn(doc []byte, segs []segment, k int) ([]byte, error) {
+	seg := segs[k]
+	trimmed := bytes.TrimSpace(doc)
+	lead := len(doc) - len(bytes.TrimLeft(doc, " \t\r\n"))
+	if string(trimmed) == "null" {
+		return doc, nil // nothing there to delete
+	}
+	var start, end int
+	if seg.index >= 0 {
+		if trimmed[0] != '[' {
+			return nil, &Error{Path: parentPath(segs, k), Err: fmt.Errorf("%w: %s is not an array", ErrBadPath, kindOf(trimmed))}
+		}
+		s, e, _, err := element(trimmed, seg.index)
+		if err != nil {
+			return nil, &Error{Path: seg.path, Err: fmt.Errorf("%w: %v", ErrBadPath, err)}
+		}
+		start, end = s, e
+	} else {
+		if trimmed[0] != '{' {
+			return nil, &Error{Path: parentPath(segs, k), Err: fmt.Errorf("%w: %s is not an object", ErrBadPath, kindOf(trimmed))}
+		}
+		if k == len(segs)-1 {
+			obj, err := withoutMember(trimmed, seg.name)
+			if err != nil {
+				return nil, &Error{Path: seg.path, Err: fmt.Errorf("%w: %v", ErrBadPath, err)}
+			}
+			out := append([]byte{}, doc[:lead]...)
+			out = append(out, obj...)
+			return append(out, doc[lead+len(trimmed):]...), nil
+		}
+		s, e, _, err := member(trimmed, seg.name)
+		if err != nil {
+			return nil, &Error{Path: seg.path, Err: fmt.Errorf("%w: %v", ErrBadPath, err)}
+		}
+		start, end = s, e
+	}
+	if start < 0 {
+		return doc, nil // missing: nothing to delete
+	}
+	repl, err := deleteIn(trimmed[start:end], segs, k+1)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte{}, doc[:lead+start]...)
+	out = append(out, repl...)
+	return append(out, doc[lead+end:]...), nil
+}
+
+// withoutMember rewrites the JSON object obj compactly without the members
+// named name, keeping the others in order with their values' bytes.
+func withoutMember(obj []byte, name string) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	out.WriteByte('{')
+	n := 0
+	found := false
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		if key == name {
+			found = true
+			continue
+		}
+		if n > 0 {
+			out.WriteByte(',')
+		}
+		kb, _ := json.Marshal(key)
+		out.Write(kb)
+		out.WriteByte(':')
+		out.Write(raw)
+		n++
+	}
+	if !found {
+		return obj, nil
+	}
+	out.WriteByte('}')
+	return out.Bytes(), nil
+}
+
 // segment is one step of a path: a member name, or an array index when
 // name is empty and index >= 0.
 type segment struct {

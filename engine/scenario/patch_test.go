@@ -114,8 +114,8 @@ func TestSetPathErrors(t *testing.T) {
 	}
 }
 
-// FuzzSetPath: SetPath never panics, and whenever it succeeds the result is
-// valid JSON.
+// FuzzSetPath: SetPath and DeletePath never panic, and whenever they
+// succeed the result is valid JSON.
 func FuzzSetPath(f *testing.F) {
 	f.Add(patchDoc, "steps[1].at", "500")
 	f.Add(`{}`, "client.policy.httpCancel", `"close-stream"`)
@@ -125,5 +125,48 @@ func FuzzSetPath(f *testing.F) {
 		if err == nil && !json.Valid(got) {
 			t.Fatalf("SetPath(%q, %q, %q) = %q, not valid JSON", doc, path, value, got)
 		}
+		got, err = DeletePath([]byte(doc), path)
+		if err == nil && !json.Valid(got) {
+			t.Fatalf("DeletePath(%q, %q) = %q, not valid JSON", doc, path, got)
+		}
 	})
+}
+
+// TestDeletePath proves that DeletePath removes exactly the addressed
+// member, and that a missing one is not an error.
+func TestDeletePath(t *testing.T) {
+	tests := []struct {
+		name, doc, path, want string
+	}{
+		{"top-level member", `{"a":1, "b": 2 ,"c":3}`, "b", `{"a":1,"c":3}`},
+		{"nested member", `{ "client": {"idleTimeoutMs": 500, "maxTimeoutMs": 2000}, "x": [1, 2] }`, "client.idleTimeoutMs", `{ "client": {"maxTimeoutMs":2000}, "x": [1, 2] }`},
+		{"member of an array element", `{"steps":[{"at":0},{"at":5,"idleTimeoutMs":9}]}`, "steps[1].idleTimeoutMs", `{"steps":[{"at":0},{"at":5}]}`},
+		{"last member", `{"a":1}`, "a", `{}`},
+		{"missing member", `{"a":1}`, "b", `{"a":1}`},
+		{"missing parent", `{"a":1}`, "client.policy.httpCancel", `{"a":1}`},
+		{"null parent", `{"client":null}`, "client.id", `{"client":null}`},
+		{"missing element", `{"steps":[]}`, "steps[3].at", `{"steps":[]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := DeletePath([]byte(tt.doc), tt.path)
+			if err != nil {
+				t.Fatalf("DeletePath(%q) error: %v", tt.path, err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("DeletePath(%q)\n got %s\nwant %s", tt.path, got, tt.want)
+			}
+		})
+	}
+	for _, bad := range []struct{ doc, path, wantPath string }{
+		{`{"steps":[1]}`, "steps[0]", "steps[0]"},
+		{`{"a":"x"}`, "a.b", "a"},
+		{`{}`, "a..b", "a..b"},
+	} {
+		_, err := DeletePath([]byte(bad.doc), bad.path)
+		var se *Error
+		if !errors.As(err, &se) || se.Path != bad.wantPath || !errors.Is(err, ErrBadPath) {
+			t.Errorf("DeletePath(%s, %q) = %v, want an ErrBadPath at %q", bad.doc, bad.path, err, bad.wantPath)
+		}
+	}
 }
