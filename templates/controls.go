@@ -1,0 +1,388 @@
+package templates
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// Control kinds (how a control is drawn).
+const (
+	ControlSelect   = "select"
+	ControlNumber   = "number"
+	ControlRange    = "range"
+	ControlCheckbox = "checkbox"
+)
+
+// Value kinds (data-kind): how ControlValue encodes a control's DOM value.
+const (
+	ValueString  = "string"  // the value as a JSON string
+	ValueInteger = "integer" // the value parsed as a base-10 integer
+	ValueBool    = "bool"    // the checked state as true or false
+	// ValueOptionalInteger is an integer where 0 or nothing means "none":
+	// the member is removed so the scenario falls back to its default.
+	ValueOptionalInteger = "optional-integer"
+)
+
+// ControlGroup is a titled set of controls (a fieldset).
+type ControlGroup struct {
+	ID       string // DOM id of the fieldset
+	Title    string
+	Controls []Control
+}
+
+// Control is one input that edits one member of the scenario. The page
+// carries Path as data-path and ValueKind as data-kind; the browser glue
+// turns the DOM value into JSON with ControlValue and writes it with
+// scenario.SetPath, then re-runs the scenario.
+type Control struct {
+	ID        string // DOM id: "ctl-" + Path with every non-alphanumeric as "-"
+	Path      string // the scenario.SetPath path, e.g. "steps[2].at"
+	Label     string
+	Kind      string // a Control* value
+	ValueKind string // a Value* value
+	Value     string // current value as the control shows it
+	Checked   bool   // checkbox state
+	Options   []Option
+	Min, Max  int64 // number and range bounds (Max 0 = none for a number)
+	Unit      string
+	Help      string
+}
+
+// Option is one choice of a select control.
+type Option struct {
+	Value, Label string
+	Selected     bool
+}
+
+// NewControls derives the page's controls from a normalized scenario: the
+// transport and protocol; the latency each way; a slider for the time of
+// every cancel, complete, fail, progress and disconnect step; the client's
+// timeouts (the request's own, where a call sets them); and every policy
+// switch of scenario.ClientPolicy and scenario.ServerPolicy. endMs (the
+// trace's last event time) sets the sliders' range with the step times. A
+// nil scenario has no controls.
+func NewControls(s *scenario.Scenario, endMs int64) []ControlGroup {
+	if s == nil {
+		return nil
+	}
+	net := ControlGroup{ID: "controls-network", Title: "Transport and network"}
+	net.Controls = append(net.Controls,
+		selectControl("transport", "Transport", s.Transport,
+			"stdio is one pipe; Streamable HTTP gives each request its own response stream.",
+			Option{Value: scenario.TransportStdio, Label: "stdio"},
+			Option{Value: scenario.TransportHTTP, Label: "Streamable HTTP"}),
+		selectControl("protocol", "Protocol revision", s.Protocol,
+			"2026-07-28 cancels over HTTP by closing the stream; 2025-11-25 POSTs notifications/cancelled.",
+			Option{Value: scenario.Protocol20260728, Label: "2026-07-28 (current)"},
+			Option{Value: scenario.Protocol20251125, Label: "2025-11-25"}),
+		numberControl("latencyMs.up", "Latency client → server", s.LatencyMs.Up, "One-way network delay."),
+		numberControl("latencyMs.down", "Latency server → client", s.LatencyMs.Down, "One-way network delay."),
+	)
+
+	script := ControlGroup{ID: "controls-script", Title: "Script: when things happen"}
+	hi := sliderMax(s, endMs)
+	client := ControlGroup{ID: "controls-client", Title: "Client"}
+	perRequest := false
+	for i, st := range s.Steps {
+		path := fmt.Sprintf("steps[%d]", i)
+		id := ""
+		if st.ID != nil {
+			id = st.ID.String()
+		}
+		var label string
+		switch st.Do {
+		case "cancel":
+			label = "Client cancels " + id + " at"
+		case "complete":
+			label = "Server completes " + id + " at"
+		case "fail":
+			label = "Server fails " + id + " at"
+		case "disconnect":
+			label = "Network drops " + id + " at"
+		case "progress":
+			label = "Progress"
+			if st.Progress != nil {
+				label += " " + strconv.FormatFloat(*st.Progress, 'f', -1, 64)
+				if st.Total != nil {
+					label += "/" + strconv.FormatFloat(*st.Total, 'f', -1, 64)
+				}
+			}
+			label += " for " + id + " at"
+		case "call":
+			if st.IdleTimeoutMs != nil {
+				client.Controls = append(client.Controls, optionalControl(path+".idleTimeoutMs",
+					"Idle timeout of "+id, *st.IdleTimeoutMs, "Progress resets it. 0 = none."))
+				perRequest = true
+			}
+			if st.MaxTimeoutMs != nil {
+				client.Controls = append(client.Controls, optionalControl(path+".maxTimeoutMs",
+					"Maximum timeout of "+id, *st.MaxTimeoutMs, "Nothing resets it. 0 = none."))
+				perRequest = true
+			}
+			continue
+		default:
+			continue
+		}
+		c := Control{
+			ID: controlID(path + ".at"), Path: path + ".at", Label: label,
+			Kind: ControlRange, ValueKind: ValueInteger, Value: strconv.FormatInt(st.At, 10),
+			Min: 0, Max: max(hi, st.At), Unit: "ms", Help: path + ".at",
+		}
+		script.Controls = append(script.Controls, c)
+	}
+	if !perRequest {
+		client.Controls = append(client.Controls,
+			optionalControl("client.idleTimeoutMs", "Idle timeout", s.Client.IdleTimeoutMs,
+				"How long a request may go without progress. 0 = none."),
+			optionalControl("client.maxTimeoutMs", "Maximum timeout", s.Client.MaxTimeoutMs,
+				"Absolute budget from the request's start; nothing resets it. 0 = none."))
+	}
+	client.Controls = append(client.Controls, policyControls("client.policy", reflect.ValueOf(s.Client.Policy))...)
+	server := ControlGroup{ID: "controls-server", Title: "Server"}
+	server.Controls = append(server.Controls, policyControls("server.policy", reflect.ValueOf(s.Server.Policy))...)
+	server.Controls = append(server.Controls,
+		optionalControl("server.keepaliveEveryMs", "SSE keep-alive every", s.Server.KeepaliveEveryMs,
+			"Comment lines on open HTTP streams; they are not progress. 0 = none."),
+	)
+	groups := []ControlGroup{net}
+	if len(script.Controls) > 0 {
+		groups = append(groups, script)
+	}
+	return append(groups, client, server)
+}
+
+// TryHint suggests what to change on a scenario's page, from its steps: the
+// cancellation race when a request is both cancelled and completed, the
+// deadlines when there is progress under a timeout, else a general hint.
+func TryHint(s *scenario.Scenario) string {
+	if s == nil {
+		return ""
+	}
+	cancelled, completed, progress := map[string]bool{}, map[string]bool{}, false
+	for _, st := range s.Steps {
+		id := ""
+		if st.ID != nil {
+			id = st.ID.Raw()
+		}
+		switch st.Do {
+		case "cancel":
+			cancelled[id] = true
+		case "complete", "fail":
+			completed[id] = true
+		case "progress":
+			progress = true
+		}
+	}
+	for id := range cancelled {
+		if completed[id] {
+			return "Drag the cancel time past the completion time and watch the outcome flip from “cancellation wins” to “completion wins”. Then switch the transport to Streamable HTTP and see the cancellation signal change from notifications/cancelled to a closed stream."
+		}
+	}
+	if progress {
+		return "Move a progress step, or change the idle and maximum timeouts, and watch which deadline cuts the request. Tick “Progress resets the maximum timeout” to see hung work live on."
+	}
+	return "Change any control: the scenario re-runs in your browser and the timeline, summary and checks redraw."
+}
+
+// EditScenario applies one control to the scenario JSON data: it encodes
+// the control's DOM value by its data-kind (ControlValue) and writes it at
+// its data-path with scenario.SetPath, or removes the member with
+// scenario.DeletePath when the value means "none". The browser glue calls
+// it on every input; errors carry the path ("latencyMs.up: \"x\" is not a
+// whole number").
+func EditScenario(data []byte, path, kind, value string, checked bool) ([]byte, error) {
+	raw, err := ControlValue(kind, value, checked)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if raw == nil {
+		return scenario.DeletePath(data, path)
+	}
+	return scenario.SetPath(data, path, raw)
+}
+
+// ControlValue encodes a control's DOM value as the JSON that
+// scenario.SetPath writes at its data-path: for ValueString the value as a
+// JSON string, for ValueInteger the value parsed as a base-10 integer (an
+// error names the bad text), for ValueBool the checked state, for
+// ValueOptionalInteger the integer, or nil (no value: delete the member)
+// for 0 or an empty field.
+func ControlValue(kind, value string, checked bool) (json.RawMessage, error) {
+	switch kind {
+	case ValueOptionalInteger:
+		if v := strings.TrimSpace(value); v == "" || v == "0" {
+			return nil, nil
+		}
+		return ControlValue(ValueInteger, value, checked)
+	case ValueBool:
+		return json.RawMessage(strconv.FormatBool(checked)), nil
+	case ValueInteger:
+		v := strings.TrimSpace(value)
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a whole number", value)
+		}
+		return json.RawMessage(strconv.FormatInt(n, 10)), nil
+	case ValueString:
+		b, err := json.Marshal(value)
+		if err != nil {
+			return nil, fmt.Errorf("encoding %q: %w", value, err)
+		}
+		return b, nil
+	}
+	return nil, fmt.Errorf("unknown control value kind %q", kind)
+}
+
+// policyText labels the policy switches; a switch missing here still gets
+// a control, labelled from its JSON name.
+var policyText = map[string][2]string{
+	"client.policy.httpCancel":                  {"HTTP cancellation", "How a Streamable HTTP client cancels (ignored on stdio)."},
+	"client.policy.progressResetsMax":           {"Progress resets the maximum timeout", "Broken on purpose: hung work lives forever."},
+	"client.policy.acceptNonIncreasingProgress": {"Accept non-increasing progress", "Broken on purpose: a stuck server keeps a request alive."},
+	"client.policy.sendLastEventId":             {"Resume with Last-Event-ID", "Broken on purpose under 2026-07-28: resumes from state the server does not keep."},
+	"client.policy.treatTaskAckAsFinal":         {"Treat a tasks/cancel ack as final", "Broken on purpose: the UI says stopped while the worker runs on."},
+	"server.policy.respondAfterCancel":          {"Respond after cancellation", "Broken on purpose: the server answers a request it was told to drop."},
+}
+
+// policyOptions lists the choices of the string policy switches.
+var policyOptions = map[string][]Option{
+	"client.policy.httpCancel": {
+		{Value: scenario.HTTPCancelCloseStream, Label: "close the response stream"},
+		{Value: scenario.HTTPCancelPostNotification, Label: "POST notifications/cancelled"},
+	},
+}
+
+// policyControls returns a control for every bool and string field of a
+// policy struct (scenario.ClientPolicy or scenario.ServerPolicy), in field
+// order, at prefix + "." + its JSON name: a checkbox for a bool, a select
+// (policyOptions) for a string. A string switch without known options is
+// left out (TestEveryPolicyHasAControl catches it).
+func policyControls(prefix string, v reflect.Value) []Control {
+	var out []Control
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" || !f.IsExported() {
+			continue
+		}
+		path := prefix + "." + name
+		text, ok := policyText[path]
+		if !ok {
+			text = [2]string{humanize(name), ""}
+		}
+		switch f.Type.Kind() {
+		case reflect.Bool:
+			out = append(out, checkboxControl(path, text[0], v.Field(i).Bool(), text[1]))
+		case reflect.String:
+			if opts, ok := policyOptions[path]; ok {
+				out = append(out, selectControl(path, text[0], v.Field(i).String(), text[1], slices.Clone(opts)...))
+			}
+		}
+	}
+	return out
+}
+
+// humanize turns a camelCase JSON name into words: "respondAfterCancel"
+// becomes "Respond after cancel".
+func humanize(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		switch {
+		case i == 0:
+			b.WriteRune(unicode.ToUpper(r))
+		case unicode.IsUpper(r):
+			b.WriteByte(' ')
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// sliderMax is the top of the time sliders: half again the latest step,
+// timeout or event, rounded up to a tick step, at least 100 ms.
+func sliderMax(s *scenario.Scenario, endMs int64) int64 {
+	m := max(endMs, s.Client.IdleTimeoutMs, s.Client.MaxTimeoutMs)
+	for _, st := range s.Steps {
+		m = max(m, st.At)
+		if st.MaxTimeoutMs != nil {
+			m = max(m, *st.MaxTimeoutMs)
+		}
+	}
+	m = m * 3 / 2
+	step := niceStep(m)
+	return max(100, (m+step-1)/step*step)
+}
+
+func selectControl(path, label, value, help string, opts ...Option) Control {
+	for i := range opts {
+		opts[i].Selected = opts[i].Value == value
+	}
+	return Control{ID: controlID(path), Path: path, Label: label, Kind: ControlSelect,
+		ValueKind: ValueString, Value: value, Options: opts, Help: help}
+}
+
+func numberControl(path, label string, value int64, help string) Control {
+	return Control{ID: controlID(path), Path: path, Label: label, Kind: ControlNumber,
+		ValueKind: ValueInteger, Value: strconv.FormatInt(value, 10), Min: 0, Unit: "ms", Help: help}
+}
+
+// optionalControl is a number where 0 means none (the member is removed).
+func optionalControl(path, label string, value int64, help string) Control {
+	c := numberControl(path, label, value, help)
+	c.ValueKind = ValueOptionalInteger
+	return c
+}
+
+func checkboxControl(path, label string, checked bool, help string) Control {
+	return Control{ID: controlID(path), Path: path, Label: label, Kind: ControlCheckbox,
+		ValueKind: ValueBool, Value: strconv.FormatBool(checked), Checked: checked, Help: help}
+}
+
+// controlID turns a path into a DOM id: "ctl-" + the path with every byte
+// that is not an ASCII letter or digit replaced by "-".
+func controlID(path string) string {
+	b := []byte("ctl-" + path)
+	for i := 4; i < len(b); i++ {
+		c := b[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			b[i] = '-'
+		}
+	}
+	return strings.TrimRight(string(b), "-")
+}
+
+// IndexEntry is one built-in scenario on the index page.
+type IndexEntry struct {
+	Name, Title, Summary string
+	Href                 string // link to its page, relative to the index
+	Transport, Protocol  string
+	Outcomes             []Outcome
+	Pass, Fail           int
+	Undecided            int
+}
+
+// NewIndexEntry describes a built-in scenario for the index from its name,
+// title, summary, link and prerendered trace (nil for none).
+func NewIndexEntry(name, title, summary, href string, tr *trace.Trace) IndexEntry {
+	e := IndexEntry{Name: name, Title: title, Summary: summary, Href: href}
+	if tr == nil {
+		return e
+	}
+	if tr.Scenario != nil {
+		e.Transport, e.Protocol = tr.Scenario.Transport, tr.Scenario.Protocol
+	}
+	v := NewView(tr)
+	e.Outcomes, e.Pass, e.Fail, e.Undecided = v.Outcomes, v.Pass, v.Fail, v.Undecided
+	return e
+}

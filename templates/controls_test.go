@@ -1,0 +1,184 @@
+package templates
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/scenario"
+)
+
+func controlPaths(groups []ControlGroup) []string {
+	var out []string
+	for _, g := range groups {
+		for _, c := range g.Controls {
+			out = append(out, c.Path)
+		}
+	}
+	return out
+}
+
+// TestControlsOfScenarioA: scenario A gets the transport, protocol and
+// latency controls, a slider for its progress, cancel and complete steps
+// (not for the call), the client's timeouts and every policy switch.
+func TestControlsOfScenarioA(t *testing.T) {
+	tr := readTrace(t, "a-cancel-then-complete")
+	groups := NewControls(tr.Scenario, tr.EndMs)
+	got := controlPaths(groups)
+	for _, want := range []string{
+		"transport", "protocol", "latencyMs.up", "latencyMs.down",
+		"steps[1].at", "steps[2].at", "steps[3].at",
+		"client.idleTimeoutMs", "client.maxTimeoutMs",
+		"client.policy.httpCancel", "client.policy.progressResetsMax", "client.policy.acceptNonIncreasingProgress",
+		"server.policy.respondAfterCancel",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("no control for %s; controls: %v", want, got)
+		}
+	}
+	if slices.Contains(got, "steps[0].at") {
+		t.Errorf("the call step got a time slider")
+	}
+	ids := map[string]bool{}
+	for _, g := range groups {
+		for _, c := range g.Controls {
+			if ids[c.ID] {
+				t.Errorf("duplicate control id %s", c.ID)
+			}
+			ids[c.ID] = true
+			if c.Label == "" {
+				t.Errorf("control %s has no label", c.Path)
+			}
+			if c.Path == "steps[2].at" {
+				if c.Kind != ControlRange || c.Value != "300" || c.Min != 0 || c.Max < 400 || c.Label != "Client cancels 7 at" {
+					t.Errorf("cancel slider = %+v, want a range from 0 past the completion, at 300", c)
+				}
+			}
+			if c.Path == "transport" && (c.Value != "stdio" || !c.Options[0].Selected || c.Options[1].Selected) {
+				t.Errorf("transport select = %+v", c)
+			}
+		}
+	}
+}
+
+// TestEveryPolicyHasAControl: each switch of scenario.ClientPolicy and
+// scenario.ServerPolicy appears as a control (a checkbox for a bool, a
+// select for a string), so a new policy is never unreachable from a page.
+func TestEveryPolicyHasAControl(t *testing.T) {
+	tr := readTrace(t, "a-cancel-then-complete")
+	got := controlPaths(NewControls(tr.Scenario, tr.EndMs))
+	for prefix, typ := range map[string]reflect.Type{
+		"client.policy": reflect.TypeFor[scenario.ClientPolicy](),
+		"server.policy": reflect.TypeFor[scenario.ServerPolicy](),
+	} {
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			if path := prefix + "." + name; !slices.Contains(got, path) {
+				t.Errorf("policy %s has no control (a string switch needs its options in policyOptions)", path)
+			}
+		}
+	}
+}
+
+// TestControlsEditValidScenarios: for every built-in scenario, every
+// control's current value, encoded by ControlValue and written at its path
+// by scenario.SetPath, gives a scenario that still decodes, so no control
+// addresses a member the format does not have.
+func TestControlsEditValidScenarios(t *testing.T) {
+	for _, ex := range examples.All() {
+		t.Run(ex.Name, func(t *testing.T) {
+			s, err := scenario.Decode(ex.JSON)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range NewControls(s, 1000) {
+				for _, c := range g.Controls {
+					edited, err := EditScenario(ex.JSON, c.Path, c.ValueKind, c.Value, c.Checked)
+					if err != nil {
+						t.Fatalf("%s: EditScenario: %v", c.Path, err)
+					}
+					if _, err := scenario.Decode(edited); err != nil {
+						t.Errorf("%s = %s: the edited scenario does not decode: %v", c.Path, c.Value, err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestControlValue: a control's DOM value becomes JSON by its data-kind.
+func TestControlValue(t *testing.T) {
+	tests := []struct {
+		kind, value string
+		checked     bool
+		want        string
+		wantErr     bool
+	}{
+		{ValueString, "streamable-http", false, `"streamable-http"`, false},
+		{ValueString, `a "quoted" <b>`, false, `"a \"quoted\" \u003cb\u003e"`, false},
+		{ValueInteger, "320", false, `320`, false},
+		{ValueInteger, " 15 ", false, `15`, false},
+		{ValueInteger, "-5", false, `-5`, false},
+		{ValueInteger, "", false, ``, true},
+		{ValueInteger, "1.5", false, ``, true},
+		{ValueInteger, "1e3", false, ``, true},
+		{ValueOptionalInteger, "500", false, `500`, false},
+		{ValueOptionalInteger, "0", false, ``, false},
+		{ValueOptionalInteger, " ", false, ``, false},
+		{ValueOptionalInteger, "x", false, ``, true},
+		{ValueBool, "on", true, `true`, false},
+		{ValueBool, "on", false, `false`, false},
+		{"color", "red", false, ``, true},
+	}
+	for _, tt := range tests {
+		got, err := ControlValue(tt.kind, tt.value, tt.checked)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("ControlValue(%q, %q, %v) error = %v, want error %v", tt.kind, tt.value, tt.checked, err, tt.wantErr)
+			continue
+		}
+		if err == nil && string(got) != tt.want {
+			t.Errorf("ControlValue(%q, %q, %v) = %s, want %s", tt.kind, tt.value, tt.checked, got, tt.want)
+		}
+		if err == nil && tt.want != "" && !json.Valid(got) {
+			t.Errorf("ControlValue(%q, %q) = %s, not JSON", tt.kind, tt.value, got)
+		}
+	}
+}
+
+func TestControlID(t *testing.T) {
+	tests := map[string]string{
+		"transport":                "ctl-transport",
+		"latencyMs.up":             "ctl-latencyMs-up",
+		"steps[12].at":             "ctl-steps-12--at",
+		"client.policy.httpCancel": "ctl-client-policy-httpCancel",
+		"steps[3]":                 "ctl-steps-3",
+	}
+	for path, want := range tests {
+		if got := controlID(path); got != want {
+			t.Errorf("controlID(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+// TestTryHint: the race scenario suggests dragging the cancel past the
+// completion; notes with "Try:" win over the derived hint.
+func TestTryHint(t *testing.T) {
+	tr := readTrace(t, "a-cancel-then-complete")
+	saved := tr.Scenario.Notes
+	tr.Scenario.Notes = ""
+	if h := TryHint(tr.Scenario); !strings.Contains(h, "Drag the cancel time past the completion time") {
+		t.Errorf("TryHint(A) = %q", h)
+	}
+	p := Page{Trace: tr, Summary: "S."}
+	if p.intro() != "S." {
+		t.Errorf("intro without notes = %q, want the summary", p.intro())
+	}
+	tr.Scenario.Notes = "It shows a race. Try: drag it."
+	if p.intro() != "It shows a race." || p.hint() != "Drag it." {
+		t.Errorf("intro/hint = %q / %q", p.intro(), p.hint())
+	}
+	tr.Scenario.Notes = saved
+}

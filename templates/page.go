@@ -1,0 +1,84 @@
+package templates
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// Page is what ScenarioPage draws for one built-in scenario.
+type Page struct {
+	// Root is the relative path from the page to the site root, ending in
+	// "/" (e.g. "../../" for s/<name>/index.html), so the site works under
+	// any subpath.
+	Root string
+	// Name is the scenario's url-safe slug; Title and Summary describe it.
+	Name, Title, Summary string
+	// Scenario is the scenario JSON as authored. It is embedded in the page
+	// (script#scenario-json) for the wasm to edit and re-run; defaults are
+	// left for the engine to fill, so changing the protocol also changes
+	// the default HTTP cancellation signal.
+	Scenario json.RawMessage
+	// Trace is the prerendered run of Scenario.
+	Trace *trace.Trace
+}
+
+// controls returns the page's controls, derived from its trace's
+// normalized scenario.
+func (p Page) controls() []ControlGroup {
+	if p.Trace == nil {
+		return nil
+	}
+	return NewControls(p.Trace.Scenario, p.Trace.EndMs)
+}
+
+// intro returns the page's introduction: the scenario's notes without
+// their "Try:" part, or the summary when there are no notes.
+func (p Page) intro() string {
+	notes, _ := p.splitNotes()
+	if notes == "" {
+		return p.Summary
+	}
+	return notes
+}
+
+// hint returns what to try on this page: the "Try:" part of the scenario's
+// notes when it has one, else TryHint of the scenario.
+func (p Page) hint() string {
+	if _, try := p.splitNotes(); try != "" {
+		return try
+	}
+	if p.Trace == nil {
+		return ""
+	}
+	return TryHint(p.Trace.Scenario)
+}
+
+// splitNotes splits the scenario's notes at "Try:" into what the scenario
+// shows and what to try, with the first letter of the latter capitalized.
+func (p Page) splitNotes() (notes, try string) {
+	if p.Trace == nil || p.Trace.Scenario == nil {
+		return "", ""
+	}
+	notes = p.Trace.Scenario.Notes
+	before, after, ok := strings.Cut(notes, "Try:")
+	if !ok {
+		return notes, ""
+	}
+	try = strings.TrimSpace(after)
+	if r, n := utf8.DecodeRuneInString(try); n > 0 {
+		try = string(unicode.ToUpper(r)) + try[n:]
+	}
+	return strings.TrimSpace(before), try
+}
+
+// firstHref is the link to the first entry, or "#" when there is none.
+func firstHref(entries []IndexEntry) string {
+	if len(entries) == 0 {
+		return "#scenarios"
+	}
+	return entries[0].Href
+}
