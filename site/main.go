@@ -1,0 +1,99 @@
+// Command site builds, serves and runs the mcplab static site.
+//
+//	go run ./site build [-out dist]            compile the wasm, prerender every page into dist/
+//	go run ./site serve [-dir dist] [-addr :8080]  serve dist/ (PORT overrides the port)
+//	go run ./site run FILE|-                   print the trace JSON of a scenario
+//
+// The build is deterministic apart from the wasm binary's toolchain: the
+// pages are the templ components of package templates rendered over the
+// engine's trace of every built-in scenario (package examples). Every page
+// is rendered into a buffer before it is written, so an error never leaves
+// half a page. See ARCHITECTURE.md for the layout of dist/.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		os.Exit(exitCode(err))
+	}
+}
+
+// usageError marks an error caused by the command line or the input (a bad
+// flag, an unreadable or invalid scenario): the process exits with status 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// exitCode maps an error returned by run to the process exit status: 2 for
+// usage and input errors, 1 for anything else.
+func exitCode(err error) int {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}
+
+const usage = `usage: site <command> [flags]
+
+commands:
+  build [-out dist]                 compile the wasm and prerender the site into a directory
+  serve [-dir dist] [-addr :8080]   serve a built site (PORT overrides the port)
+  run FILE|-                        print the trace JSON of a scenario file (- for stdin)
+`
+
+// run is the whole command: it dispatches args to a subcommand, writes its
+// output to stdout and diagnostics to stderr, and returns an error for main
+// to turn into an exit status (exitCode). Every error is also printed to
+// stderr as "error: <message>" (for a scenario: "error: steps[3].at: must
+// be >= 0"), so callers need not print it again.
+func run(args []string, stdout, stderr io.Writer) error {
+	err := dispatch(args, stdout, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // -h: the FlagSet printed its usage
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+	}
+	return err
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return &usageError{errors.New("missing command")}
+	}
+	switch args[0] {
+	case "build":
+		return cmdBuild(args[1:], stdout, stderr)
+	case "serve":
+		return cmdServe(args[1:], stdout, stderr)
+	case "run":
+		return cmdRun(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return &usageError{fmt.Errorf("unknown command %q", args[0])}
+}
+
+// parseFlags parses a subcommand's flags, turning a flag error into a
+// usageError (the FlagSet has already printed its usage).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &usageError{err}
+	}
+	return nil
+}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// csp is the Content-Security-Policy of every response: nothing leaves the
+// origin, scripts only from files (the JSON data block is not a script),
+// WebAssembly compilation allowed, no inline style, embeddable anywhere.
+const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors *; base-uri 'none'; form-action 'none'"
+
+// contentTypes maps the site's file extensions to their MIME types, so the
+// answer does not depend on the machine's mime.types.
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".json": "application/json",
+	".wasm": "application/wasm",
+	".svg":  "image/svg+xml",
+	".png":  "image/png",
+	".ico":  "image/x-icon",
+	".txt":  "text/plain; charset=utf-8",
+}
+
+func cmdServe(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("dir", "dist", "`directory` of a built site (site build)")
+	addr := fs.String("addr", ":8080", "listen `address`; the PORT environment variable overrides its port")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: site serve [-dir dist] [-addr :8080]")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return &usageError{fmt.Errorf("serve takes no arguments, got %q", fs.Args())}
+	}
+	if st, err := os.Stat(path.Join(*dir, "index.html")); err != nil || st.IsDir() {
+		return &usageError{fmt.Errorf("%s has no index.html: build the site first (go run ./site build -out %s)", *dir, *dir)}
+	}
+	listen := *addr
+	if port := os.Getenv("PORT"); port != "" {
+		host, _, err := net.SplitHostPort(listen)
+		if err != nil {
+			return &usageError{fmt.Errorf("-addr %q: %w", listen, err)}
+		}
+		listen = net.JoinHostPort(host, port)
+	}
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	host, port, _ := net.SplitHostPort(ln.Addr().String())
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
+	fmt.Fprintf(stdout, "serving %s at http://%s/\n", *dir, net.JoinHostPort(host, port))
+	srv := &http.Server{Handler: newHandler(*dir), ReadHeaderTimeout: 10 * time.Second}
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+// newHandler serves the built site in dir for GET and HEAD:
+//
+//   - a path ending in "/" serves its index.html; a directory without the
+//     slash redirects to it;
+//   - Content-Type comes from the extension (application/wasm for .wasm);
+//   - when the request accepts gzip and NAME.gz exists beside NAME, the
+//     compressed copy is served with Content-Encoding: gzip; every response
+//     of a compressible file carries Vary: Accept-Encoding;
+//   - every response carries the strict CSP (csp), nosniff and a
+//     same-origin referrer policy;
+//   - paths with "..", hidden files and the .gz files themselves are 404.
+//
+// It is separate from the listener so tests wrap it in httptest.NewServer.
+func newHandler(dir string) http.Handler {
+	root := os.DirFS(dir)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", csp)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			h.Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+		if name == "" {
+			name = "."
+		}
+		if !fs.ValidPath(name) || strings.HasSuffix(name, ".gz") || hidden(name) {
+			http.NotFound(w, r)
+			return
+		}
+		st, err := fs.Stat(root, name)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		if st.IsDir() {
+			if !strings.HasSuffix(r.URL.Path, "/") {
+				target := r.URL.Path + "/"
+				if r.URL.RawQuery != "" {
+					target += "?" + r.URL.RawQuery
+				}
+				http.Redirect(w, r, target, http.StatusMovedPermanently)
+				return
+			}
+			name = path.Join(name, "index.html")
+			if st, err = fs.Stat(root, name); err != nil || st.IsDir() {
+				http.NotFound(w, r)
+				return
+			}
+		}
+		ext := path.Ext(name)
+		if ct, ok := contentTypes[ext]; ok {
+			h.Set("Content-Type", ct)
+		} else {
+			h.Set("Content-Type", "application/octet-stream")
+		}
+		if ext == ".html" {
+			h.Set("Cache-Control", "no-cache")
+		}
+		serveName := name
+		if compressed[ext] {
+			h.Add("Vary", "Accept-Encoding")
+			if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+				if gst, err := fs.Stat(root, name+".gz"); err == nil && !gst.IsDir() {
+					serveName, st = name+".gz", gst
+					h.Set("Content-Encoding", "gzip")
+				}
+			}
+		}
+		f, err := root.Open(serveName)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		defer f.Close()
+		rs, ok := f.(io.ReadSeeker)
+		if !ok {
+			http.Error(w, "cannot seek "+serveName, http.StatusInternalServerError)
+			return
+		}
+		http.ServeContent(w, r, name, st.ModTime(), rs)
+	})
+}
+
+// hidden reports whether any element of the slash-separated path starts
+// with a dot.
+func hidden(name string) bool {
+	for _, el := range strings.Split(name, "/") {
+		if strings.HasPrefix(el, ".") && el != "." {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptsGzip reports whether an Accept-Encoding header allows gzip: gzip
+// is listed with q > 0, or it is not listed and * is, with q > 0.
+func acceptsGzip(header string) bool {
+	gzipQ, starQ := -1.0, -1.0
+	for _, part := range strings.Split(header, ",") {
+		coding, params, _ := strings.Cut(part, ";")
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			k, v, ok := strings.Cut(p, "=")
+			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+					q = f
+				}
+			}
+		}
+		switch strings.ToLower(strings.TrimSpace(coding)) {
+		case "gzip", "x-gzip":
+			gzipQ = q
+		case "*":
+			starQ = q
+		}
+	}
+	if gzipQ >= 0 {
+		return gzipQ > 0
+	}
+	return starQ > 0
+}

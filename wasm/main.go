@@ -1,0 +1,213 @@
+//go:build js && wasm
+
+// Command wasm is mcplab's browser entry point, compiled with GOOS=js
+// GOARCH=wasm into the site's main.wasm. It is glue only (ARCHITECTURE.md):
+// it hands JSON to the engine, hands the trace to the templates, and puts
+// the HTML in the page. Every decision lives in engine/ or templates/.
+//
+// It exposes
+//
+//	globalThis.mcplab.run(json)    -> {trace: string|null, error: string|null}
+//	globalThis.mcplab.render(json) -> {html: string|null, error: string|null}
+//
+// and, on a page with a #lab element (templates.ScenarioPage), wires every
+// [data-path] control: on input or change it applies the control's value
+// to the scenario JSON held in script#scenario-json (templates.EditScenario,
+// which encodes it by data-kind and calls scenario.SetPath or
+// scenario.DeletePath), runs the scenario, renders
+// templates.Output into #lab-output, and on an invalid scenario keeps the
+// last good render and shows the located error in #lab-error. After the
+// first render it enables the controls and sets <html data-ready="1">
+// ("error" if that render failed). A panic anywhere becomes a visible error.
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"syscall/js"
+
+	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/templates"
+)
+
+func main() {
+	js.Global().Set("mcplab", js.ValueOf(map[string]any{
+		"run":    js.FuncOf(jsRun),
+		"render": js.FuncOf(jsRender),
+	}))
+	doc := js.Global().Get("document")
+	if lab := doc.Call("getElementById", "lab"); lab.Truthy() {
+		startLab(doc)
+	}
+	select {} // keep the callbacks alive
+}
+
+// jsRun is mcplab.run(json): the trace JSON of a scenario, or its error.
+func jsRun(_ js.Value, args []js.Value) (result any) {
+	defer recoverInto(func(err error) { result = reply("trace", "", err) })
+	data, err := stringArg(args)
+	if err != nil {
+		return reply("trace", "", err)
+	}
+	out, err := engine.RunJSON([]byte(data))
+	return reply("trace", string(out), err)
+}
+
+// jsRender is mcplab.render(json): the HTML of templates.Output for a
+// scenario, or its error.
+func jsRender(_ js.Value, args []js.Value) (result any) {
+	defer recoverInto(func(err error) { result = reply("html", "", err) })
+	data, err := stringArg(args)
+	if err != nil {
+		return reply("html", "", err)
+	}
+	html, err := render([]byte(data))
+	return reply("html", html, err)
+}
+
+// render runs a scenario and renders its Output.
+func render(data []byte) (string, error) {
+	s, err := scenario.Decode(data)
+	if err != nil {
+		return "", err
+	}
+	tr, err := engine.Run(s)
+	if err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	if err := templates.Output(tr).Render(context.Background(), &buf); err != nil {
+		return "", fmt.Errorf("rendering the trace: %w", err)
+	}
+	return buf.String(), nil
+}
+
+func stringArg(args []js.Value) (string, error) {
+	if len(args) < 1 || args[0].Type() != js.TypeString {
+		return "", errors.New("expected one argument: the scenario JSON as a string")
+	}
+	return args[0].String(), nil
+}
+
+func reply(key, value string, err error) map[string]any {
+	if err != nil {
+		return map[string]any{key: nil, "error": err.Error()}
+	}
+	return map[string]any{key: value, "error": nil}
+}
+
+// recoverInto turns a panic into an error handed to set.
+func recoverInto(set func(error)) {
+	if r := recover(); r != nil {
+		set(fmt.Errorf("internal error: %v", r))
+	}
+}
+
+// lab is the live state of a scenario page.
+type lab struct {
+	doc      js.Value
+	root     js.Value // <html>
+	script   js.Value // script#scenario-json: the current scenario
+	output   js.Value // #lab-output
+	errorBox js.Value // #lab-error
+	status   js.Value // #lab-status
+}
+
+func startLab(doc js.Value) {
+	l := &lab{
+		doc:      doc,
+		root:     doc.Get("documentElement"),
+		script:   doc.Call("getElementById", "scenario-json"),
+		output:   doc.Call("getElementById", "lab-output"),
+		errorBox: doc.Call("getElementById", "lab-error"),
+		status:   doc.Call("getElementById", "lab-status"),
+	}
+	if !l.script.Truthy() || !l.output.Truthy() {
+		l.fail(errors.New("the page has no script#scenario-json or #lab-output"))
+		return
+	}
+	controls := doc.Call("querySelectorAll", "[data-path]")
+	for i := 0; i < controls.Length(); i++ {
+		el := controls.Index(i)
+		event := "change"
+		if t := el.Get("type").String(); t == "range" || t == "number" {
+			event = "input"
+		}
+		el.Call("addEventListener", event, js.FuncOf(func(js.Value, []js.Value) any {
+			l.onChange(el)
+			return nil
+		}))
+	}
+	if !l.rerun() {
+		l.root.Get("dataset").Set("ready", "error")
+		l.setStatus("error", "The scenario did not run; see the error above.")
+		return
+	}
+	if fs := doc.Call("getElementById", "lab-controls"); fs.Truthy() {
+		fs.Set("disabled", false)
+	}
+	l.setStatus("live", "Live: every change re-runs the scenario in your browser.")
+	l.root.Get("dataset").Set("ready", "1")
+}
+
+// onChange applies one control's value to the scenario and re-runs it.
+func (l *lab) onChange(el js.Value) {
+	defer recoverInto(l.fail)
+	ds := el.Get("dataset")
+	path, kind := ds.Get("path").String(), ds.Get("kind").String()
+	value := el.Get("value").String()
+	if out := l.doc.Call("getElementById", el.Get("id").String()+"-value"); out.Truthy() {
+		out.Set("textContent", value+" "+out.Get("dataset").Get("unit").String())
+	}
+	current := []byte(l.script.Get("textContent").String())
+	next, err := templates.EditScenario(current, path, kind, value, el.Get("checked").Truthy())
+	if err != nil {
+		l.showError(err)
+		return
+	}
+	l.script.Set("textContent", string(next))
+	l.rerun()
+}
+
+// rerun runs the current scenario and swaps #lab-output; on error it keeps
+// the last good render, marks it stale and shows the error.
+func (l *lab) rerun() bool {
+	start := js.Global().Get("performance").Call("now").Float()
+	html, err := render([]byte(l.script.Get("textContent").String()))
+	if err != nil {
+		l.showError(err)
+		return false
+	}
+	l.output.Set("innerHTML", html)
+	ms := js.Global().Get("performance").Call("now").Float() - start
+	ds := l.output.Get("dataset")
+	ds.Set("renderMs", fmt.Sprintf("%.1f", ms))
+	ds.Delete("stale")
+	l.errorBox.Set("hidden", true)
+	l.errorBox.Set("textContent", "")
+	return true
+}
+
+func (l *lab) showError(err error) {
+	l.errorBox.Set("textContent", "Invalid scenario: "+err.Error()+". The output shows the last valid run.")
+	l.errorBox.Set("hidden", false)
+	l.output.Get("dataset").Set("stale", "1")
+}
+
+// fail reports an internal error (a panic) without killing the page.
+func (l *lab) fail(err error) {
+	if l.errorBox.Truthy() {
+		l.errorBox.Set("textContent", "Simulator error: "+err.Error())
+		l.errorBox.Set("hidden", false)
+	}
+}
+
+func (l *lab) setStatus(state, text string) {
+	if l.status.Truthy() {
+		l.status.Set("textContent", text)
+		l.status.Get("dataset").Set("state", state)
+	}
+}
