@@ -23,6 +23,11 @@ GOROOT_DIR := $(shell $(GO) env GOROOT)
 WASM_EXEC  := $(GOROOT_DIR)/lib/wasm/go_js_wasm_exec
 FUZZTIME   ?= 20s
 
+# templ components live in templates/ (ARCHITECTURE.md). Generating with
+# -path templates keeps the file names in the generated code relative to
+# that folder, as committed (from the root they would read templates/x.templ).
+TEMPL_GENERATE = $(GO) tool templ generate -path templates
+
 # Generated templ files outside dist/, listed with their content hashes.
 TEMPL_HASHES = find . -name '*_templ.go' -not -path './dist/*' -print0 | sort -z | xargs -0r sha256sum
 
@@ -45,7 +50,7 @@ site: generate
 	$(GO) run ./site build -out dist
 
 generate:
-	$(GO) tool templ generate
+	$(TEMPL_GENERATE)
 
 ## ---- tests --------------------------------------------------------------
 
@@ -58,9 +63,9 @@ test: check-generate vet test-native test-wasm fuzz test-browser
 # so it works on a tarball and does not flag uncommitted work in progress
 # that was already regenerated.
 check-generate:
-	@echo "==> go tool templ generate (generated files must not change)"
+	@echo "==> $(TEMPL_GENERATE) (generated files must not change)"
 	@before="$$($(TEMPL_HASHES))"; \
-	$(GO) tool templ generate; \
+	$(TEMPL_GENERATE); \
 	after="$$($(TEMPL_HASHES))"; \
 	if [ "$$before" != "$$after" ]; then \
 		echo "FAIL: go tool templ generate changed generated files (now regenerated; review and commit them):" >&2; \
@@ -119,5 +124,5 @@ bench:
 	$(GO) test -run=NONE -bench=. -benchmem ./engine/...
 
 fmt:
-	$(GO) tool templ fmt .
+	$(GO) tool templ fmt templates
 	gofmt -w $$(find . -name '*.go' -not -path './dist/*')

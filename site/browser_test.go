@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -126,7 +127,9 @@ type pageWatch struct {
 
 	mu       sync.Mutex
 	problems []string
-	requests []string // every URL requested, in order
+	requests []string                     // every URL requested, in order
+	docOf    map[network.RequestID]string // request -> URL of the document that made it
+	docBytes map[string]float64           // document URL -> bytes received on the wire
 }
 
 // allowedURL reports whether a request for u stays on the machine and the
@@ -163,17 +166,38 @@ func (w *pageWatch) listen(ev any) {
 		if ev.Entry != nil && ev.Entry.Level == log.EntryLevelError {
 			w.add("browser log error (%s): %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL)
 		}
+	case *network.EventLoadingFinished:
+		w.mu.Lock()
+		if doc, ok := w.docOf[ev.RequestID]; ok {
+			if w.docBytes == nil {
+				w.docBytes = map[string]float64{}
+			}
+			w.docBytes[doc] += ev.EncodedDataLength
+		}
+		w.mu.Unlock()
 	case *network.EventRequestWillBeSent:
 		if ev.Request == nil {
 			return
 		}
 		w.mu.Lock()
 		w.requests = append(w.requests, ev.Request.URL)
+		if w.docOf == nil {
+			w.docOf = map[network.RequestID]string{}
+		}
+		w.docOf[ev.RequestID] = ev.DocumentURL
 		w.mu.Unlock()
 		if !w.allowedURL(ev.Request.URL) {
 			w.add("request leaves the origin %s: %s", w.origin, ev.Request.URL)
 		}
 	}
+}
+
+// PageBytes returns the bytes received on the wire (compressed, headers
+// included) for the document at url and every request it made.
+func (w *pageWatch) PageBytes(url string) int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return int64(w.docBytes[url])
 }
 
 // Problems returns what went wrong so far.
@@ -275,21 +299,55 @@ func waitReady(t *testing.T, ctx context.Context) {
 	}
 }
 
-// pollReady polls document.documentElement.dataset.ready (on every animation
-// frame, bounded by readyTimeout) until the page sets it, and returns an
-// error unless it is "1".
+// pollReady waits (bounded by readyTimeout) until the page sets
+// document.documentElement.dataset.ready, and returns an error unless it is
+// "1".
 func pollReady(ctx context.Context) error {
-	state, err := chromedp.Run(ctx, chromedp.Poll[string](
-		`document.documentElement.dataset.ready || ""`,
-		chromedp.WithPollingTimeout(readyTimeout),
-	))
+	state, err := pollJS[string](ctx, `document.documentElement.dataset.ready`, readyTimeout)
 	if err != nil {
-		return fmt.Errorf("page never set data-ready within %v: %w", readyTimeout, err)
+		return fmt.Errorf("page never set data-ready: %w", err)
 	}
 	if state != "1" {
 		return fmt.Errorf("data-ready = %q, want \"1\"", state)
 	}
 	return nil
+}
+
+// pollJS evaluates the JavaScript expression in the page until it is truthy
+// and returns that value: checked at once, then on every DOM mutation and
+// every animation frame, for at most timeout (a deadline inside the page,
+// not a sleep in the test).
+//
+// It is chromedp.Poll without Poll's cached execution context id, which goes
+// stale when a tab navigates twice ("Cannot find context with specified
+// id"): Runtime.evaluate with no context id runs in the current document.
+func pollJS[T any](ctx context.Context, expr string, timeout time.Duration) (T, error) {
+	js := fmt.Sprintf(`new Promise((resolve) => {
+  const check = () => { try { return (%s); } catch (e) { return undefined; } };
+  let done = false;
+  const obs = new MutationObserver(() => { const v = check(); if (v) finish({ok: true, value: v}); });
+  const finish = (r) => { if (done) return; done = true; obs.disconnect(); clearTimeout(timer); resolve(r); };
+  const timer = setTimeout(() => finish({ok: false, value: check() ?? null}), %d);
+  obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  const tick = () => { if (done) return; const v = check(); if (v) finish({ok: true, value: v}); else requestAnimationFrame(tick); };
+  tick();
+})`, expr, timeout.Milliseconds())
+	var zero T
+	res, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
+		OK    bool            `json:"ok"`
+		Value json.RawMessage `json:"value"`
+	}](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		return zero, err
+	}
+	if !res.OK {
+		return zero, fmt.Errorf("%s still falsy (%s) after %v", expr, res.Value, timeout)
+	}
+	var v T
+	if err := json.Unmarshal(res.Value, &v); err != nil {
+		return zero, fmt.Errorf("%s = %s: %w", expr, res.Value, err)
+	}
+	return v, nil
 }
 
 // navigate loads url in the tab and fails the test if it cannot.

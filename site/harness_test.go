@@ -91,7 +91,7 @@ func TestHarnessCatchesProblems(t *testing.T) {
 			navigate(t, ctx, srv.URL+"/")
 			waitReady(t, ctx)
 			if tc.wait != "" {
-				if _, err := chromedp.Run(ctx, chromedp.Poll[bool](tc.wait)); err != nil {
+				if _, err := pollJS[bool](ctx, tc.wait, readyTimeout); err != nil {
 					t.Fatal(err)
 				}
 			}
