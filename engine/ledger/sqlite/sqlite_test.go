@@ -1,4 +1,4 @@
-package ledger
+package sqlite
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/mcplab/mcplab/engine/ledger"
 )
 
 func memLedger(t *testing.T) *Ledger {
@@ -21,7 +23,7 @@ func memLedger(t *testing.T) *Ledger {
 	return l
 }
 
-func connect(t *testing.T, l *Ledger) *Conn {
+func connect(t *testing.T, l *Ledger) ledger.Conn {
 	t.Helper()
 	c, err := l.Connect()
 	if err != nil {
@@ -31,9 +33,9 @@ func connect(t *testing.T, l *Ledger) *Conn {
 	return c
 }
 
-func charge(t *testing.T, args string, rpcID string) Intent {
+func charge(t *testing.T, args string, rpcID string) ledger.Intent {
 	t.Helper()
-	in, err := Prepare("charge_account", json.RawMessage(args), json.RawMessage(rpcID))
+	in, err := ledger.Prepare("charge_account", json.RawMessage(args), json.RawMessage(rpcID))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +53,7 @@ func TestReferenceCharge(t *testing.T) {
 	if string(in.Args) != `{"account":"acct-9","cents":1200}` || in.Fingerprint != "4a13f80605936335b9c09fd492fef4f4e94766029227b769a8502134859de904" {
 		t.Fatalf("args %s fingerprint %s", in.Args, in.Fingerprint)
 	}
-	first, err := c.Apply(100, in, true)
+	first, err := ledger.Apply(c, 100, in, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +61,7 @@ func TestReferenceCharge(t *testing.T) {
 		t.Fatalf("first charge = %+v %s", first, first.Result)
 	}
 	retry := charge(t, `{"account":"acct-9","cents":1200,"idempotencyKey":"checkout-7"}`, `42`)
-	again, err := c.Apply(200, retry, true)
+	again, err := ledger.Apply(c, 200, retry, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +81,7 @@ func TestFingerprintPinned(t *testing.T) {
 		{"reserve_inventory", `{"tenant":"acme","sku":"SKU-1","quantity":2}`, `{"operation":"reserve_inventory","quantity":2,"sku":"SKU-1","tenant":"acme"}`, "ac22e0c822fc121c21c1e17e22f5393419b67579c46ab6a9f217bdb2a2495ddf"},
 	}
 	for _, c := range cases {
-		in, err := Prepare(c.tool, json.RawMessage(c.args), json.RawMessage(`1`))
+		in, err := ledger.Prepare(c.tool, json.RawMessage(c.args), json.RawMessage(`1`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,10 +95,10 @@ func TestFingerprintPinned(t *testing.T) {
 func TestRules(t *testing.T) {
 	t.Run("key reused with different arguments is rejected", func(t *testing.T) {
 		c := connect(t, memLedger(t))
-		c.Apply(1, charge(t, `{"account":"a","cents":100,"idempotencyKey":"k"}`, `1`), true)
-		_, err := c.Apply(2, charge(t, `{"account":"a","cents":999,"idempotencyKey":"k"}`, `2`), true)
-		if !errors.Is(err, ErrKeyConflict) {
-			t.Fatalf("err = %v, want ErrKeyConflict", err)
+		ledger.Apply(c, 1, charge(t, `{"account":"a","cents":100,"idempotencyKey":"k"}`, `1`), true)
+		_, err := ledger.Apply(c, 2, charge(t, `{"account":"a","cents":999,"idempotencyKey":"k"}`, `2`), true)
+		if !errors.Is(err, ledger.ErrKeyConflict) {
+			t.Fatalf("err = %v, want ledger.ErrKeyConflict", err)
 		}
 		if n, _ := c.Executions(); n != 1 {
 			t.Fatalf("executions = %d: a rejected call must not execute", n)
@@ -105,7 +107,7 @@ func TestRules(t *testing.T) {
 	t.Run("without a key every call executes", func(t *testing.T) {
 		c := connect(t, memLedger(t))
 		for i := 0; i < 3; i++ {
-			if _, err := c.Apply(int64(i), charge(t, `{"account":"a","cents":100}`, fmt.Sprint(i)), true); err != nil {
+			if _, err := ledger.Apply(c, int64(i), charge(t, `{"account":"a","cents":100}`, fmt.Sprint(i)), true); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -115,17 +117,17 @@ func TestRules(t *testing.T) {
 	})
 	t.Run("cents <= 0 is rejected", func(t *testing.T) {
 		for _, a := range []string{`{"account":"a","cents":0}`, `{"account":"a","cents":-5}`, `{"account":"a"}`, `[]`} {
-			if _, err := Prepare("charge_account", json.RawMessage(a), json.RawMessage(`1`)); !errors.Is(err, ErrInvalid) {
-				t.Errorf("%s: err = %v, want ErrInvalid", a, err)
+			if _, err := ledger.Prepare("charge_account", json.RawMessage(a), json.RawMessage(`1`)); !errors.Is(err, ledger.ErrInvalid) {
+				t.Errorf("%s: err = %v, want ledger.ErrInvalid", a, err)
 			}
 		}
 	})
 	t.Run("mutating a returned result cannot change the stored one", func(t *testing.T) {
 		c := connect(t, memLedger(t))
 		in := charge(t, `{"account":"a","cents":100,"idempotencyKey":"k"}`, `1`)
-		out, _ := c.Apply(1, in, true)
+		out, _ := ledger.Apply(c, 1, in, true)
 		out.Result[2] = 'X' // the caller scribbles on what it got
-		again, _ := c.Apply(2, in, true)
+		again, _ := ledger.Apply(c, 2, in, true)
 		if string(again.Result) != `{"account":"a","cents":100,"receipt":"charge-001","rpcId":1}` {
 			t.Fatalf("replay after mutation = %s", again.Result)
 		}
@@ -137,11 +139,11 @@ func TestRules(t *testing.T) {
 			t.Fatal(err)
 		}
 		c, _ := l.Connect()
-		first, _ := c.Apply(1, charge(t, `{"account":"a","cents":100,"idempotencyKey":"k"}`, `1`), true)
+		first, _ := ledger.Apply(c, 1, charge(t, `{"account":"a","cents":100,"idempotencyKey":"k"}`, `1`), true)
 		c.Close()
 		l2, _ := OpenFile(path)
 		c2 := connect(t, l2)
-		again, err := c2.Apply(2, charge(t, `{"account":"a","cents":100,"idempotencyKey":"k"}`, `2`), true)
+		again, err := ledger.Apply(c2, 2, charge(t, `{"account":"a","cents":100,"idempotencyKey":"k"}`, `2`), true)
 		if err != nil || !again.Replayed || string(again.Result) != string(first.Result) {
 			t.Fatalf("after reopen: %+v %v", again, err)
 		}
@@ -150,7 +152,7 @@ func TestRules(t *testing.T) {
 
 // TestBeginImmediateLocks proves the race mechanism the engine drives: while
 // one connection holds BEGIN IMMEDIATE, a second connection's BEGIN
-// IMMEDIATE is refused with ErrBusy, then succeeds after the commit and
+// IMMEDIATE is refused with ledger.ErrBusy, then succeeds after the commit and
 // replays the committed record (memdb shares the database by name).
 func TestBeginImmediateLocks(t *testing.T) {
 	l := memLedger(t)
@@ -159,8 +161,8 @@ func TestBeginImmediateLocks(t *testing.T) {
 	if err := a.Begin(); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Begin(); !errors.Is(err, ErrBusy) {
-		t.Fatalf("second BEGIN IMMEDIATE: %v, want ErrBusy", err)
+	if err := b.Begin(); !errors.Is(err, ledger.ErrBusy) {
+		t.Fatalf("second BEGIN IMMEDIATE: %v, want ledger.ErrBusy", err)
 	}
 	if _, err := a.Execute(1, in, true); err != nil {
 		t.Fatal(err)
@@ -202,8 +204,8 @@ func TestGoroutineRace(t *testing.T) {
 					return
 				}
 				defer c.Close()
-				in, _ := Prepare("charge_account", json.RawMessage(`{"account":"a","cents":100,"idempotencyKey":"race"}`), json.RawMessage(fmt.Sprint(g)))
-				out, err := c.Apply(int64(g), in, true)
+				in, _ := ledger.Prepare("charge_account", json.RawMessage(`{"account":"a","cents":100,"idempotencyKey":"race"}`), json.RawMessage(fmt.Sprint(g)))
+				out, err := ledger.Apply(c, int64(g), in, true)
 				if err != nil {
 					t.Error(err)
 					return
@@ -238,8 +240,8 @@ func TestCrashAfterCommit(t *testing.T) {
 			os.Exit(3)
 		}
 		c, _ := l.Connect()
-		in, _ := Prepare("charge_account", json.RawMessage(`{"account":"a","cents":700,"idempotencyKey":"crash-1"}`), json.RawMessage(`41`))
-		if _, err := c.Apply(1, in, true); err != nil {
+		in, _ := ledger.Prepare("charge_account", json.RawMessage(`{"account":"a","cents":700,"idempotencyKey":"crash-1"}`), json.RawMessage(`41`))
+		if _, err := ledger.Apply(c, 1, in, true); err != nil {
 			os.Exit(4)
 		}
 		os.Stdout.WriteString("committed\n")
@@ -263,7 +265,7 @@ func TestCrashAfterCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := connect(t, l)
-	again, err := c.Apply(2, charge(t, `{"account":"a","cents":700,"idempotencyKey":"crash-1"}`, `42`), true)
+	again, err := ledger.Apply(c, 2, charge(t, `{"account":"a","cents":700,"idempotencyKey":"crash-1"}`, `42`), true)
 	if err != nil || !again.Replayed || string(again.Result) != `{"account":"a","cents":700,"receipt":"charge-001","rpcId":41}` {
 		t.Fatalf("after the crash: %+v %s %v", again, again.Result, err)
 	}
