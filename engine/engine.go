@@ -16,6 +16,7 @@ import (
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -28,11 +29,27 @@ const MaxActions = 1_000_000
 // Run simulates s and returns its trace. s must come from scenario.Decode.
 // The error is non-nil only when the scenario exceeds MaxActions; behaviour
 // that breaks a rule is not an error, it is a failed check in the trace.
-func Run(s *scenario.Scenario) (*trace.Trace, error) {
+func Run(s *scenario.Scenario) (*trace.Trace, error) { return RunWith(s, Options{}) }
+
+// Options are what a binary links into a run.
+type Options struct {
+	// OpenLedger opens a fresh, empty ledger store for one run of a
+	// scenario with "ledger" (package ledger/sqlite's OpenMemory under a
+	// unique name, natively or in the browser). Nil makes such scenarios
+	// fail with ErrNoLedger.
+	OpenLedger func() (ledger.Store, error)
+}
+
+// RunWith is Run with the given options.
+func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 	if s == nil {
 		return nil, fmt.Errorf("engine.Run: nil scenario")
 	}
-	w := newWorld(s)
+	w := newWorld(s, opts)
+	if err := w.openLedger(); err != nil {
+		return nil, err
+	}
+	defer w.closeLedger()
 	if err := w.run(); err != nil {
 		return nil, err
 	}
@@ -49,12 +66,15 @@ func Run(s *scenario.Scenario) (*trace.Trace, error) {
 // RunJSON decodes a scenario, runs it, and encodes the trace as JSON indented
 // by two spaces with a trailing newline: the exact bytes the golden files,
 // `site run` and the browser hold. Errors are *scenario.Error for bad input.
-func RunJSON(data []byte) ([]byte, error) {
+func RunJSON(data []byte) ([]byte, error) { return RunJSONWith(data, Options{}) }
+
+// RunJSONWith is RunJSON with the given options.
+func RunJSONWith(data []byte, opts Options) ([]byte, error) {
 	s, err := scenario.Decode(data)
 	if err != nil {
 		return nil, err
 	}
-	tr, err := Run(s)
+	tr, err := RunWith(s, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -304,4 +305,14 @@ func (w *world) refetch(ids []string) {
 			w.serverToClient(r, resp, fmt.Sprintf("The server answers %s.", method), func() { w.clientResponse(r, false) })
 		})
 	}
+}
+
+// sortedKeys returns m's keys in order (never range a map into the trace).
+func sortedKeys[V any](m map[string]V) []string {
+	k := make([]string, 0, len(m))
+	for key := range m {
+		k = append(k, key)
+	}
+	sort.Strings(k)
+	return k
 }

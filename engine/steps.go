@@ -44,6 +44,12 @@ func (w *world) step(i int, st scenario.Step) {
 		w.drop(w.reqs[st.ID.Raw()], st.Affected)
 	case "task-get", "task-cancel", "checkpoint", "finish-task":
 		w.taskStep(st)
+	case "race":
+		w.race(st)
+	case "reopen-ledger":
+		w.reopenLedger()
+	case "mutate-result":
+		w.mutateResult(st)
 	case "fail":
 		var m string
 		_ = json.Unmarshal(st.Message, &m)
@@ -63,8 +69,13 @@ func (w *world) call(st scenario.Step, orig *request) {
 	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, task: st.Task, outcome: trace.OutcomePending}
 	idle, max := c.IdleTimeoutMs, c.MaxTimeoutMs
 	note := fmt.Sprintf("The client sends request %s (%s).", r.id, describe(r.method, r.name))
+	if r.effect == nil && w.s.Ledger != nil && isLedgerTool(r.name) {
+		t := true // ledger tools have side effects unless the call says otherwise
+		r.effect = &t
+	}
 	if orig != nil {
 		r.method, r.name, r.args, r.effect = orig.method, orig.name, orig.args, orig.effect
+		r.retryOf = idPtr(orig.id)
 		if orig.token != nil {
 			t := scenario.NewStringID(trimQuotes(orig.token.Raw()) + "-" + trimQuotes(r.id.Raw()))
 			r.token = &t
@@ -78,12 +89,7 @@ func (w *world) call(st scenario.Step, orig *request) {
 	if st.MaxTimeoutMs != nil {
 		max = *st.MaxTimeoutMs
 	}
-	if w.is2025() && r.method == "initialize" && (idle > 0 || max > 0) {
-		// A timeout ends in a cancellation, and 2025-11-25 forbids
-		// cancelling initialize: the client runs no timers for it.
-		idle, max = 0, 0
-		note += " Under 2025-11-25 initialize is never cancelled, so the client sets no timeout on it."
-	}
+
 	if r.token != nil {
 		if other, ok := w.byToken[r.token.Raw()]; ok && other.outcome == trace.OutcomePending {
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Progress token %s is already used by active request %s; tokens must be unique among active requests.", r.token, other.id)})
@@ -160,7 +166,7 @@ func (w *world) clientCancel(r *request, cause string, reason *string) {
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s is already %s at the client; there is nothing to cancel.", r.id, outcomeWord(r.outcome))})
 		return
 	}
-	if w.is2025() && r.method == "initialize" {
+	if w.is2025() && r.method == "initialize" && cause == trace.CauseClient {
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: "Under 2025-11-25 initialize must never be cancelled: the client sends no cancellation and keeps waiting."})
 		return
 	}
@@ -168,6 +174,12 @@ func (w *world) clientCancel(r *request, cause string, reason *string) {
 	r.outcome, r.endedAt, r.cause, r.reason = trace.OutcomeAbandoned, &now, cause, reason
 	w.q.Stop(r.timer)
 	r.timer = nil
+	if w.is2025() && r.method == "initialize" {
+		// A deadline still bounds the wait, but 2025-11-25 forbids
+		// cancelling initialize: the client gives up without a signal.
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: "Under 2025-11-25 initialize must never be cancelled: the client stops waiting but sends no cancellation."})
+		return
+	}
 	if w.http() && w.s.Client.Policy.HTTPCancel == scenario.HTTPCancelCloseStream {
 		r.signal = trace.SignalCloseStream
 		r.clientStreamOpen = false
@@ -489,6 +501,14 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *rpcError) 
 	}
 	wireMsg := mustJSON(msg)
 	prev := r.srv.State()
+	if w.ledger != nil && isLedgerTool(r.name) && r.method == "tools/call" && (prev == coordinator.InProgress || prev == coordinator.Cancelled && w.s.Server.Policy.RespondAfterCancel) {
+		// The side effect commits here, through the ledger; its decision is
+		// the response (the step's own result is not used).
+		wireMsg = w.ledgerCall(r)
+		if isError(wireMsg) {
+			e = &rpcError{Code: codeInvalidParams}
+		}
+	}
 	resp, fresh := r.srv.Complete(w.q.Now(), wireMsg, e != nil)
 	switch {
 	case prev == coordinator.Cancelled && !w.s.Server.Policy.RespondAfterCancel:
@@ -506,6 +526,9 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *rpcError) 
 	if e != nil {
 		note = fmt.Sprintf("The server fails request %s with error %d.", r.id, e.Code)
 	}
+	if w.ledger != nil && isLedgerTool(r.name) {
+		note = fmt.Sprintf("The server sends request %s's ledger outcome.", r.id)
+	}
 	if prev == coordinator.Cancelled {
 		note = fmt.Sprintf("Policy respondAfterCancel: the server sends a response for request %s after accepting its cancellation.", r.id)
 	}
@@ -521,7 +544,7 @@ func (w *world) trace() *trace.Trace {
 		Scenario:   w.s,
 		Events:     w.events,
 		Requests:   []trace.Request{},
-		Ledger:     trace.Ledger{Records: []json.RawMessage{}},
+		Ledger:     w.ledgerSummary(),
 		Tasks:      w.traceTasks(),
 		Buffers:    w.buffers(),
 		Reconnects: w.reconnects,
@@ -536,7 +559,7 @@ func (w *world) trace() *trace.Trace {
 		sum := trace.Request{
 			ID: r.id, Method: r.method, Name: r.name, State: string(r.srv.State()),
 			Reason: r.reason, Response: r.response, ClientOutcome: r.outcome,
-			RetryClass: retryClass(r), SentAt: r.sentAt, EndedAt: r.endedAt,
+			RetryClass: retryClass(r), SentAt: r.sentAt, EndedAt: r.endedAt, RetryOf: r.retryOf,
 			IdleTimeoutMs: r.deadlines.IdleMs, MaxTimeoutMs: r.deadlines.MaxMs,
 		}
 		if r.cause != "" {

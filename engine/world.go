@@ -36,6 +36,8 @@ type world struct {
 	byToken map[string]*request
 
 	reconnects []trace.Reconnect
+	opts       Options
+	ledger     *ledgerState
 	tasks      map[string]*task
 	taskOrder  []*task
 	taskSeq    int
@@ -74,6 +76,10 @@ type request struct {
 	// serverStreamOpen: the server still writes to the HTTP stream.
 	serverStreamOpen bool
 
+	// raced: the request is part of a race step (handled at arrival).
+	raced bool
+	// retryOf is the request this one retries, nil if none.
+	retryOf *scenario.ID
 	// task is the durable task a call asked for, "" if none.
 	task string
 	// ls is set for a subscriptions/listen stream.
@@ -82,8 +88,8 @@ type request struct {
 	st *stream
 }
 
-func newWorld(s *scenario.Scenario) *world {
-	return &world{s: s, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{}, tasks: map[string]*task{}}
+func newWorld(s *scenario.Scenario, opts Options) *world {
+	return &world{s: s, opts: opts, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{}, tasks: map[string]*task{}}
 }
 
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
@@ -165,8 +171,9 @@ type rpcMessage struct {
 }
 
 type rpcError struct {
-	Code    int64  `json:"code"`
-	Message string `json:"message"`
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
 }
 
 func mustJSON(v any) json.RawMessage {

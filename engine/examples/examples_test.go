@@ -2,6 +2,7 @@ package examples_test
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -10,11 +11,15 @@ import (
 
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden traces in testdata/")
+
+// opts links the SQLite ledger, as the site and the ledger page do.
+var opts = engine.Options{OpenLedger: sqlite.NewMemory}
 
 // TestGoldenTraces runs every built-in scenario and compares its trace byte
 // for byte with testdata/NAME.trace.json. Run natively and under
@@ -27,11 +32,11 @@ func TestGoldenTraces(t *testing.T) {
 	}
 	for _, ex := range all {
 		t.Run(ex.Name, func(t *testing.T) {
-			got, err := engine.RunJSON(ex.JSON)
+			got, err := engine.RunJSONWith(ex.JSON, opts)
 			if err != nil {
 				t.Fatalf("built-in scenario does not run: %v", err)
 			}
-			again, _ := engine.RunJSON(ex.JSON)
+			again, _ := engine.RunJSONWith(ex.JSON, opts)
 			if !bytes.Equal(got, again) {
 				t.Fatal("two runs of the same scenario differ: the engine is not deterministic")
 			}
@@ -105,6 +110,17 @@ func TestBuiltInOutcomes(t *testing.T) {
 		"broken-task-ack-as-final":               {"§11 task ack treated as final cancellation", "completed", "result", "", "", 20, []string{"task-ack-not-terminal"}},
 		"task-finishes-before-cancel":            {"§6 the worker finishes first: completed", "completed", "result", "", "", 20, nil},
 		"task-2025-cancel":                       {"§6 2025-11-25 cancels before replying; -32602 when terminal", "completed", "result", "", "", 20, nil},
+		"flagship-retry-charges-twice":           {"§12.6 a new JSON-RPC id alone runs the mutation again", "completed", "abandoned", "max-timeout", "close-stream", 2000, []string{"no-unsafe-retry"}},
+		"flagship-with-idempotency-key":          {"§4 the key makes the retry a replay", "completed", "abandoned", "max-timeout", "close-stream", 2000, nil},
+		"ledger-keyed-race":                      {"§12.7 a keyed two-connection race executes once", "completed", "result", "", "", 10, nil},
+		"broken-ledger-check-then-act":           {"§11 key check and effect are separate steps", "completed", "result", "", "", 10, []string{"one-execution-per-key"}},
+		"key-reuse-rejected":                     {"§4 same key, different arguments: rejected", "completed", "result", "", "", 55, nil},
+		"broken-key-reuse-no-fingerprint":        {"§11 key reused with changed arguments", "completed", "result", "", "", 55, []string{"key-reuse-rejected"}},
+		"ledger-reopen-defensive-copy":           {"§12.8-9 survives reopening; replays are defensive copies", "completed", "result", "", "", 55, nil},
+		"broken-defensive-copy":                  {"§11 stored mutable result returned directly", "completed", "result", "", "", 55, []string{"defensive-copy"}},
+		"broken-dedupe-by-rpc-id":                {"§11 new RPC id treated as deduplication", "completed", "result", "", "", 55, []string{"one-execution-per-key"}},
+		"broken-replicas-not-shared":             {"§11 in-memory ledger across replicas", "completed", "result", "", "", 55, []string{"one-execution-per-key"}},
+		"practice-reserve-inventory":             {"§4 the reserve_inventory practice lab", "completed", "result", "", "", 55, nil},
 		"herd-reference-backoff":                 {"§10 the herd with the reference backoff", "", "", "", "", 0, nil},
 		"herd-no-backoff":                        {"§10 the herd in lockstep", "", "", "", "", 0, nil},
 	}
@@ -123,7 +139,7 @@ func TestBuiltInOutcomes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tr, err := engine.Run(s)
+			tr, err := engine.RunWith(s, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,7 +196,7 @@ func TestHerdExamples(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := engine.Run(s)
+		tr, err := engine.RunWith(s, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +227,7 @@ func TestFlowAndTaskExamples(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := engine.Run(s)
+		tr, err := engine.RunWith(s, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,4 +256,45 @@ func TestFlowAndTaskExamples(t *testing.T) {
 			t.Errorf("%s: task history %s, want %s", name, got, hist)
 		}
 	}
+}
+
+// TestLedgerExamples pins the executions DOMAIN.md §4 fixes: one per key
+// when the ledger is correct, two when a broken policy lets the effect run
+// again, and the reference receipt and replayed rpcId.
+func TestLedgerExamples(t *testing.T) {
+	want := map[string]int{
+		"flagship-retry-charges-twice": 2, "flagship-with-idempotency-key": 1,
+		"ledger-keyed-race": 1, "broken-ledger-check-then-act": 2,
+		"key-reuse-rejected": 1, "broken-key-reuse-no-fingerprint": 1,
+		"ledger-reopen-defensive-copy": 1, "broken-defensive-copy": 1,
+		"broken-dedupe-by-rpc-id": 2, "broken-replicas-not-shared": 2,
+		"practice-reserve-inventory": 4,
+	}
+	for name, n := range want {
+		tr, err := engine.RunWith(mustDecode(t, name), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Ledger.Executions != n {
+			t.Errorf("%s: %d executions, want %d", name, tr.Ledger.Executions, n)
+		}
+		if name == "flagship-with-idempotency-key" {
+			if len(tr.Ledger.Records) != 1 || string(tr.Ledger.Records[0].Result) != `{"account":"acct-9","cents":1200,"receipt":"charge-001","rpcId":41}` {
+				t.Errorf("flagship: records %+v, want charge-001 with the original rpcId 41", tr.Ledger.Records)
+			}
+		}
+	}
+	if _, err := engine.Run(mustDecode(t, "flagship-retry-charges-twice")); !errors.Is(err, engine.ErrNoLedger) {
+		t.Errorf("a ledger scenario without a linked ledger: err = %v, want ErrNoLedger", err)
+	}
+}
+
+func mustDecode(t *testing.T, name string) *scenario.Scenario {
+	t.Helper()
+	ex, _ := examples.Get(name)
+	s, err := scenario.Decode(ex.JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -77,14 +77,17 @@ var Verbs = map[string][]string{
 	"disconnect":  {"id"},
 	"listen":      {"id", "filter"},
 	// server verbs
-	"progress":    {"id", "progress", "total", "message"},
-	"complete":    {"id", "result"},
-	"fail":        {"id", "code", "message"},
-	"notify":      {"listen", "method", "params"},
-	"end-listen":  {"id", "reason"},
-	"drop":        {"id", "affected"},
-	"checkpoint":  {"taskId"},
-	"finish-task": {"taskId", "result"},
+	"progress":      {"id", "progress", "total", "message"},
+	"complete":      {"id", "result"},
+	"fail":          {"id", "code", "message"},
+	"notify":        {"listen", "method", "params"},
+	"end-listen":    {"id", "reason"},
+	"drop":          {"id", "affected"},
+	"race":          {"connections", "call"},
+	"reopen-ledger": {},
+	"mutate-result": {"of", "set"},
+	"checkpoint":    {"taskId"},
+	"finish-task":   {"taskId", "result"},
 }
 
 // Decode parses, validates and normalizes a scenario. The input is
@@ -392,6 +395,7 @@ func (d *decoder) scenario(root *object) *Scenario {
 	d.server(root, s)
 	d.herd(root, s)
 	d.flow(root, s)
+	d.ledger(root, s)
 	d.steps(root, s)
 	d.unknown(root)
 	if d.err != nil {
@@ -462,6 +466,17 @@ func (d *decoder) server(root *object, s *Scenario) {
 	if raw, ok := o.get("policy"); ok {
 		if p := d.obj("server.policy", raw); p != nil {
 			s.Server.Policy.RespondAfterCancel, _ = d.boolean(p, "respondAfterCancel")
+			if v := d.oneOf(p, "dedupeBy", "idempotency-key", "idempotency-key", "rpc-id", "none"); v != "idempotency-key" {
+				s.Server.Policy.DedupeBy = v
+			}
+			for _, sw := range []struct {
+				name string
+				dst  **bool
+			}{{"atomicLedger", &s.Server.Policy.AtomicLedger}, {"defensiveCopy", &s.Server.Policy.DefensiveCopy}, {"fingerprint", &s.Server.Policy.Fingerprint}} {
+				if v, ok := d.boolean(p, sw.name); ok && !v {
+					*sw.dst = &v
+				}
+			}
 			d.unknown(p)
 		}
 	}
@@ -649,6 +664,53 @@ func (d *decoder) step(o *object, s *Scenario, known map[string]int64, listens m
 		}
 		st.Method = m
 		st.Params = d.object(o, "params", `{}`)
+	case "race":
+		if d.err == nil && s.Ledger == nil {
+			d.fail(errAt(o.sub("do"), ErrValue, "a race runs ledger connections; add \"ledger\": {} to the scenario"))
+		}
+		n, ok := d.integer(o, "connections", 2, 16)
+		if d.err == nil && !ok {
+			d.fail(errAt(o.sub("connections"), ErrMissing, ""))
+		}
+		st.Connections = int(n)
+		raw, ok := o.get("call")
+		if d.err == nil && !ok {
+			d.fail(errAt(o.sub("call"), ErrMissing, ""))
+		}
+		if d.err != nil {
+			return st
+		}
+		co := d.obj(o.sub("call"), raw)
+		if co == nil {
+			return st
+		}
+		co.m["at"], co.m["do"] = json.RawMessage(fmt.Sprint(st.At)), json.RawMessage(`"call"`)
+		call := d.step(co, s, known, listens, tasks)
+		if d.err != nil {
+			return st
+		}
+		// The other connections' requests take the ids after the given one.
+		for i := 1; i < st.Connections; i++ {
+			id := RaceID(*call.ID, i)
+			if _, dup := known[id.Raw()]; dup {
+				d.fail(errAt(o.sub("call.id"), ErrValue, "the race's request id %s (connection %d) is already in use", id, i+1))
+				return st
+			}
+			known[id.Raw()] = st.At
+		}
+		call.At, call.Do = 0, ""
+		st.Call = &call
+	case "mutate-result":
+		st.Of, _ = d.id(o, "of")
+		if d.err == nil && st.Of == nil {
+			d.fail(errAt(o.sub("of"), ErrMissing, ""))
+		}
+		d.sentBy(o, "of", st.Of, st.At, known)
+		st.Set = d.object(o, "set", `{}`)
+	case "reopen-ledger":
+		if d.err == nil && s.Ledger == nil {
+			d.fail(errAt(o.sub("do"), ErrValue, "there is no ledger to reopen; add \"ledger\": {} to the scenario"))
+		}
 	case "task-get", "task-cancel", "checkpoint", "finish-task":
 		v, ok := d.str(o, "taskId", 256)
 		if d.err == nil && !ok {
@@ -845,4 +907,40 @@ func (d *decoder) flow(root *object, s *Scenario) {
 	if s.Buffer != nil && s.Consumer == nil {
 		s.Consumer = &Consumer{DrainEveryMs: 100, Batch: 1}
 	}
+}
+
+// RaceID is the JSON-RPC id of connection i (from 0) of a race whose call
+// has id: the id itself for i = 0, then id+i for an integer id, or
+// "<id>-<i+1>" for a string id.
+func RaceID(id ID, i int) ID {
+	if i == 0 {
+		return id
+	}
+	if n, err := strconv.ParseInt(id.Raw(), 10, 64); err == nil {
+		return NewIntID(n + int64(i))
+	}
+	var s string
+	_ = json.Unmarshal([]byte(id.Raw()), &s)
+	return NewStringID(fmt.Sprintf("%s-%d", s, i+1))
+}
+
+// ledger reads the ledger configuration.
+func (d *decoder) ledger(root *object, s *Scenario) {
+	raw, ok := root.get("ledger")
+	if !ok || d.err != nil {
+		return
+	}
+	o := d.obj("ledger", raw)
+	if o == nil {
+		return
+	}
+	l := &Ledger{Replicas: 1, Shared: true}
+	if v, ok := d.integer(o, "replicas", 1, 8); ok {
+		l.Replicas = int(v)
+	}
+	if v, ok := d.boolean(o, "shared"); ok {
+		l.Shared = v
+	}
+	d.unknown(o)
+	s.Ledger = l
 }

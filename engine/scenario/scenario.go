@@ -64,6 +64,9 @@ type Scenario struct {
 	Buffer *Buffer `json:"buffer,omitempty"`
 	// Consumer is how fast the client drains a buffered stream; only with Buffer.
 	Consumer *Consumer `json:"consumer,omitempty"`
+	// Ledger is present when tools have side effects (charge_account,
+	// reserve_inventory run against a real SQLite ledger).
+	Ledger *Ledger `json:"ledger,omitempty"`
 	// Herd is the reconnect-herd experiment, nil when absent.
 	Herd  *Herd  `json:"herd,omitempty"`
 	Steps []Step `json:"steps"`
@@ -149,6 +152,31 @@ type ServerPolicy struct {
 	// RespondAfterCancel, when true, makes the server keep sending progress
 	// and the response after it observed a cancellation (DOMAIN.md §11).
 	RespondAfterCancel bool `json:"respondAfterCancel"`
+	// DedupeBy is what the server deduplicates ledger calls by (DOMAIN.md
+	// §4): "idempotency-key" (the default, "" here), "rpc-id" (broken: a
+	// retry with a new JSON-RPC id runs again) or "none".
+	DedupeBy string `json:"dedupeBy,omitempty"`
+	// AtomicLedger false (broken) runs check-then-act in separate
+	// transactions; nil means true: one BEGIN IMMEDIATE transaction.
+	AtomicLedger *bool `json:"atomicLedger,omitempty"`
+	// DefensiveCopy false (broken) returns the one stored result object to
+	// every caller, so a caller's mutation corrupts later replays; nil = true.
+	DefensiveCopy *bool `json:"defensiveCopy,omitempty"`
+	// Fingerprint false (broken) skips comparing argument fingerprints, so
+	// one key aliases two intents; nil = true.
+	Fingerprint *bool `json:"fingerprint,omitempty"`
+}
+
+// On reports a policy switch whose nil value means true.
+func On(b *bool) bool { return b == nil || *b }
+
+// Ledger configures the idempotency ledger (DOMAIN.md §4), present when
+// tools have side effects. Replicas > 1 runs that many server replicas,
+// each taking ledger calls in turn; Shared false (broken) gives each its
+// own database, so a retry on another replica forgets the commit.
+type Ledger struct {
+	Replicas int  `json:"replicas"` // default 1, at most 8
+	Shared   bool `json:"shared"`   // default true
 }
 
 // Step is one timed action of the script. Do names the verb; which other
@@ -190,6 +218,13 @@ type Step struct {
 	// task-get, task-cancel, checkpoint and finish-task it names the task.
 	Task   string `json:"task,omitempty"`
 	TaskID string `json:"taskId,omitempty"`
+	// Connections and Call describe a race step: Connections independent
+	// ledger connections start the same Call behind a barrier.
+	Connections int   `json:"connections,omitempty"`
+	Call        *Step `json:"call,omitempty"`
+	// Set is a mutate-result step's edit: members to overwrite in the
+	// result object the caller got back for request Of.
+	Set json.RawMessage `json:"set,omitempty"`
 }
 
 // ID is a JSON-RPC id or a progress token: a string or an integer, kept

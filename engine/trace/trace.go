@@ -143,6 +143,10 @@ type Event struct {
 	Headers map[string]string `json:"headers,omitempty"`
 	// Message is the exact JSON on the wire, when there is one.
 	Message json.RawMessage `json:"message,omitempty"`
+	// Key and Fingerprint, on ledger events, are the call's idempotency key
+	// ("" for none) and the SHA-256 of its canonical arguments.
+	Key         string `json:"key,omitempty"`
+	Fingerprint string `json:"fingerprint,omitempty"`
 	// Note is one plain sentence saying what happened and why.
 	Note string `json:"note,omitempty"`
 }
@@ -171,15 +175,30 @@ type Request struct {
 	// waiting (result, error or abandonment), null while pending. ms.
 	SentAt  int64  `json:"sentAt"`
 	EndedAt *int64 `json:"endedAt"`
+	// RetryOf is the request this one retries with a new JSON-RPC id.
+	RetryOf *scenario.ID `json:"retryOf,omitempty"`
 	// IdleTimeoutMs and MaxTimeoutMs are the client's deadlines for it, 0 = none.
 	IdleTimeoutMs int64 `json:"idleTimeoutMs,omitempty"`
 	MaxTimeoutMs  int64 `json:"maxTimeoutMs,omitempty"`
 }
 
-// Ledger summarizes the idempotency ledger (DOMAIN.md §4).
+// Ledger summarizes the idempotency ledger (DOMAIN.md §4), read back from
+// the database at the end of the run.
 type Ledger struct {
-	Executions int               `json:"executions"`
-	Records    []json.RawMessage `json:"records"`
+	// Executions counts the side effects that ran, over every replica.
+	Executions int            `json:"executions"`
+	Records    []LedgerRecord `json:"records"`
+	// Log lists the executions {"n","tool","receipt","args","at"}.
+	Log []json.RawMessage `json:"log,omitempty"`
+}
+
+// LedgerRecord is one committed idempotency record.
+type LedgerRecord struct {
+	Key         string          `json:"key"`
+	Fingerprint string          `json:"fingerprint"` // SHA-256 hex of the canonical arguments
+	Result      json.RawMessage `json:"result"`
+	// Replica is the database it lives in when replicas do not share one.
+	Replica int `json:"replica,omitempty"`
 }
 
 // Check is one rule of DOMAIN.md evaluated on the trace's events.

@@ -23,6 +23,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcplab/mcplab/engine/ledger"
@@ -77,11 +78,13 @@ func OpenMemory(name string) (*Ledger, error) {
 	if len(name) == 0 || name[0] != '/' {
 		return nil, fmt.Errorf("ledger: memory name %q must begin with /", name)
 	}
-	memdb.Create(name, nil) // hold the database while connections come and go
-	l := &Ledger{dsn: "file:" + name + "?vfs=memdb", memory: name}
+	// memdb keys shared databases by the name without its "/"; creating it
+	// here holds it while connections come and go (until Close).
+	memdb.Create(name[1:], nil)
+	l := &Ledger{dsn: "file:" + name + "?vfs=memdb", memory: name[1:]}
 	c, err := l.connect()
 	if err != nil {
-		memdb.Delete(name)
+		memdb.Delete(name[1:])
 		return nil, err
 	}
 	return l, c.Close()
@@ -271,3 +274,13 @@ func canonMap(v map[string]any) json.RawMessage {
 }
 
 var _ ledger.Conn = (*Conn)(nil)
+
+var memorySeq atomic.Int64
+
+// NewMemory opens a fresh, empty in-memory ledger under a name unique in the
+// process: the engine's Options.OpenLedger, natively and in the browser.
+func NewMemory() (ledger.Store, error) {
+	return OpenMemory(fmt.Sprintf("/mcplab-ledger-%d", memorySeq.Add(1)))
+}
+
+var _ ledger.Store = (*Ledger)(nil)

@@ -273,3 +273,21 @@ func TestCrashAfterCommit(t *testing.T) {
 		t.Fatalf("executions = %d, want 1", n)
 	}
 }
+
+// TestMemoryReopen proves the in-memory ledger keeps committed records
+// while every connection is closed and reopened (the browser's reopen
+// control), until the ledger itself is closed.
+func TestMemoryReopen(t *testing.T) {
+	l := memLedger(t)
+	c, _ := l.Connect()
+	first, err := ledger.Apply(c, 1, charge(t, `{"account":"a","cents":100,"idempotencyKey":"k"}`, `1`), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	c2 := connect(t, l)
+	again, err := ledger.Apply(c2, 2, charge(t, `{"account":"a","cents":100,"idempotencyKey":"k"}`, `2`), true)
+	if err != nil || !again.Replayed || string(again.Result) != string(first.Result) {
+		t.Fatalf("after reopening every connection: %+v %v", again, err)
+	}
+}
