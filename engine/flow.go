@@ -108,6 +108,7 @@ func (w *world) out(r *request, m outMsg) {
 	}
 	res, err := st.buf.Push(e)
 	if err != nil {
+		w.unsent(r, m.msg)
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeError, ID: idPtr(r.id), Message: m.msg,
 			Note: "The SSE buffer is full of final responses: the server refuses to drop one to keep another and reports an error instead of losing it silently."})
 		return
@@ -118,6 +119,7 @@ func (w *world) out(r *request, m outMsg) {
 		delete(st.pending, d.ID)
 		switch {
 		case d.Kind == sse.Final:
+			w.unsent(r, dm.msg)
 			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeDrop, ID: idPtr(r.id), Message: dm.msg,
 				Note: "Policy drop-newest: the full buffer refuses the final response. The client can never learn the outcome."})
 		case res.Outcome == sse.Coalesced:
@@ -187,7 +189,13 @@ func (w *world) discardStream(r *request) {
 		return
 	}
 	r.st.closed = true
-	n := len(r.st.buf.Drain(0))
+	dropped := r.st.buf.Drain(0)
+	n := len(dropped)
+	for _, e := range dropped {
+		if e.Kind == sse.Final {
+			w.unsent(r, e.Data)
+		}
+	}
 	w.q.Stop(r.st.drain)
 	r.st.drain = nil
 	w.recordDepth(r)
@@ -329,4 +337,12 @@ func (w *world) buffers() []trace.Buffer {
 			FinalsDelivered: s.FinalsDelivered, Depth: r.st.depth})
 	}
 	return out
+}
+
+// unsent forgets r's final response when it never reached the wire:
+// requests[].response is only what the server actually put on the wire.
+func (w *world) unsent(r *request, msg json.RawMessage) {
+	if string(r.response) == string(msg) {
+		r.response = nil
+	}
 }
