@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
 )
@@ -35,7 +36,7 @@ const wasmPackage = "github.com/mcplab/mcplab/wasm"
 // compressed lists the extensions precompressed as NAME.gz beside NAME.
 var compressed = map[string]bool{".html": true, ".css": true, ".js": true, ".wasm": true, ".json": true, ".svg": true}
 
-// ScenarioPath is the page of built-in scenario name, relative to the site
+// scenarioPath is the page of built-in scenario name, relative to the site
 // root: s/<name>/index.html, served as s/<name>/.
 func scenarioPath(name string) string { return "s/" + name + "/index.html" }
 
@@ -64,6 +65,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 // build writes the whole site into the directory out (created if missing):
 //
 //	main.wasm        the engine and templates for GOOS=js (go build -trimpath -ldflags=-s -w ./wasm)
+//	ledger.wasm      the same with the SQLite ledger (-tags ledger), if a scenario has a ledger
 //	wasm_exec.js     copied from $(go env GOROOT)/lib/wasm
 //	app.css, app.js, favicon.svg   from site/static
 //	index.html       every built-in scenario (templates.IndexPage)
@@ -96,16 +98,21 @@ func build(out string, stderr io.Writer) error {
 		return fmt.Errorf("build: package examples has no built-in scenarios")
 	}
 	var entries []templates.IndexEntry
+	needLedger := false
 	for _, ex := range exs {
 		s, err := scenario.Decode(ex.JSON)
 		if err != nil {
 			return fmt.Errorf("build: example %s: %w", ex.Name, err)
 		}
-		tr, err := engine.Run(s)
+		tr, err := engine.RunWith(s, runOptions)
 		if err != nil {
 			return fmt.Errorf("build: example %s: %w", ex.Name, err)
 		}
 		page := templates.Page{Root: "../../", Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Scenario: ex.JSON, Trace: tr}
+		if s.Ledger != nil {
+			page.Wasm = ledgerWasm.file
+			needLedger = true
+		}
 		html, err := render(templates.ScenarioPage(page))
 		if err != nil {
 			return fmt.Errorf("build: page of example %s: %w", ex.Name, err)
@@ -152,20 +159,18 @@ func build(out string, stderr io.Writer) error {
 		return err
 	}
 
-	// The wasm, into a temporary name, renamed once complete.
-	fmt.Fprintf(stderr, "site: compiling %s for js/wasm\n", wasmPackage)
-	wasmTmp := filepath.Join(out, "main.wasm.tmp")
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", wasmTmp, wasmPackage)
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	cmd.Stdout, cmd.Stderr = stderr, stderr
-	if err := cmd.Run(); err != nil {
-		os.Remove(wasmTmp)
-		return fmt.Errorf("build: go build %s for js/wasm: %w", wasmPackage, err)
+	// The simulator binaries: main.wasm for every page, ledger.wasm (with
+	// SQLite) only when some page needs it.
+	binaries := []wasmBinary{mainWasm}
+	if needLedger {
+		binaries = append(binaries, ledgerWasm)
 	}
-	if err := os.Rename(wasmTmp, filepath.Join(out, "main.wasm")); err != nil {
-		return fmt.Errorf("build: %w", err)
+	for _, b := range binaries {
+		if err := compileWasm(out, b, stderr); err != nil {
+			return err
+		}
+		written = append(written, b.file)
 	}
-	written = append(written, "main.wasm")
 
 	// Precompressed copies.
 	for _, rel := range written {
@@ -186,6 +191,48 @@ func build(out string, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stderr, "site: wrote %d files (and their .gz copies) into %s\n", len(written), out)
+	return nil
+}
+
+// wasmBinary is one build of the browser entry point.
+type wasmBinary struct {
+	file string // name in the site root
+	tags string // go build -tags
+}
+
+var (
+	// mainWasm is the simulator without SQLite: every page that needs no ledger.
+	mainWasm = wasmBinary{file: "main.wasm"}
+	// ledgerWasm links the SQLite ledger (wasm/ledger.go): only pages of
+	// scenarios with a ledger load it.
+	ledgerWasm = wasmBinary{file: "ledger.wasm", tags: "ledger"}
+)
+
+// runOptions are the engine options of native runs (prerendering and the
+// run command): the in-memory SQLite ledger for scenarios that have one.
+var runOptions = engine.Options{OpenLedger: sqlite.NewMemory}
+
+// compileWasm builds wasmPackage for js/wasm into out/b.file (trimpath,
+// stripped), through a temporary name so a failed build leaves no
+// half-written binary.
+func compileWasm(out string, b wasmBinary, stderr io.Writer) error {
+	fmt.Fprintf(stderr, "site: compiling %s for js/wasm into %s\n", wasmPackage, b.file)
+	tmp := filepath.Join(out, b.file+".tmp")
+	args := []string{"build", "-trimpath", "-ldflags=-s -w"}
+	if b.tags != "" {
+		args = append(args, "-tags", b.tags)
+	}
+	args = append(args, "-o", tmp, wasmPackage)
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	cmd.Stdout, cmd.Stderr = stderr, stderr
+	if err := cmd.Run(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("build: go %s: %w", strings.Join(args, " "), err)
+	}
+	if err := os.Rename(tmp, filepath.Join(out, b.file)); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
 	return nil
 }
 

@@ -10,7 +10,8 @@ import (
 )
 
 // cmdRun is `site run FILE|-`: it runs one scenario and prints its trace
-// JSON (engine.RunJSON) to stdout. An unreadable file or an invalid
+// JSON (engine.RunJSONWith, with the SQLite ledger for scenarios that have
+// one) to stdout. An unreadable file or an invalid
 // scenario is a usageError whose text is the scenario error itself
 // ("steps[3].at: must be >= 0"), so the process prints
 // "error: steps[3].at: must be >= 0" and exits 2.
@@ -38,7 +39,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &usageError{fmt.Errorf("reading scenario: %w", err)}
 	}
-	out, err := engine.RunJSON(data)
+	out, err := engine.RunJSONWith(data, runOptions)
 	if err != nil {
 		return &usageError{err}
 	}

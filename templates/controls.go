@@ -250,6 +250,10 @@ var policyText = map[string][2]string{
 	"client.policy.sendLastEventId":             {"Resume with Last-Event-ID", "Broken on purpose under 2026-07-28: resumes from state the server does not keep."},
 	"client.policy.treatTaskAckAsFinal":         {"Treat a tasks/cancel ack as final", "Broken on purpose: the UI says stopped while the worker runs on."},
 	"server.policy.respondAfterCancel":          {"Respond after cancellation", "Broken on purpose: the server answers a request it was told to drop."},
+	"server.policy.dedupeBy":                    {"Deduplicate ledger calls by", "A new JSON-RPC id is not deduplication: by RPC id, a retried mutation runs twice."},
+	"server.policy.atomicLedger":                {"Atomic ledger (one transaction)", "Untick to break: check-then-act lets two workers both run the effect."},
+	"server.policy.defensiveCopy":               {"Return defensive copies", "Untick to break: a caller's mutation corrupts later replays."},
+	"server.policy.fingerprint":                 {"Compare argument fingerprints", "Untick to break: one idempotency key aliases two intents."},
 }
 
 // policyOptions lists the choices of the string policy switches.
@@ -258,13 +262,20 @@ var policyOptions = map[string][]Option{
 		{Value: scenario.HTTPCancelCloseStream, Label: "close the response stream"},
 		{Value: scenario.HTTPCancelPostNotification, Label: "POST notifications/cancelled"},
 	},
+	"server.policy.dedupeBy": {
+		{Value: "idempotency-key", Label: "idempotency key"},
+		{Value: "rpc-id", Label: "JSON-RPC id (broken)"},
+		{Value: "none", Label: "nothing (broken)"},
+	},
 }
 
-// policyControls returns a control for every bool and string field of a
-// policy struct (scenario.ClientPolicy or scenario.ServerPolicy), in field
-// order, at prefix + "." + its JSON name: a checkbox for a bool, a select
-// (policyOptions) for a string. A string switch without known options is
-// left out (TestEveryPolicyHasAControl catches it).
+// policyControls returns a control for every bool, *bool and string field
+// of a policy struct (scenario.ClientPolicy or scenario.ServerPolicy), in
+// field order, at prefix + "." + its JSON name: a checkbox for a bool (a
+// nil *bool means true, the format's default for those switches), a select
+// (policyOptions) for a string, whose empty value selects the first option,
+// the default. A string switch without known options is left out
+// (TestEveryPolicyHasAControl catches it).
 func policyControls(prefix string, v reflect.Value) []Control {
 	var out []Control
 	t := v.Type()
@@ -279,12 +290,19 @@ func policyControls(prefix string, v reflect.Value) []Control {
 		if !ok {
 			text = [2]string{humanize(name), ""}
 		}
-		switch f.Type.Kind() {
-		case reflect.Bool:
-			out = append(out, checkboxControl(path, text[0], v.Field(i).Bool(), text[1]))
-		case reflect.String:
+		fv := v.Field(i)
+		switch {
+		case f.Type.Kind() == reflect.Bool:
+			out = append(out, checkboxControl(path, text[0], fv.Bool(), text[1]))
+		case f.Type.Kind() == reflect.Pointer && f.Type.Elem().Kind() == reflect.Bool:
+			out = append(out, checkboxControl(path, text[0], fv.IsNil() || fv.Elem().Bool(), text[1]))
+		case f.Type.Kind() == reflect.String:
 			if opts, ok := policyOptions[path]; ok {
-				out = append(out, selectControl(path, text[0], v.Field(i).String(), text[1], slices.Clone(opts)...))
+				value := fv.String()
+				if value == "" {
+					value = opts[0].Value
+				}
+				out = append(out, selectControl(path, text[0], value, text[1], slices.Clone(opts)...))
 			}
 		}
 	}
@@ -370,6 +388,47 @@ type IndexEntry struct {
 	Outcomes             []Outcome
 	Pass, Fail           int
 	Undecided            int
+}
+
+// tally says the check results in words, e.g. "checks: 5 pass, 1 fail".
+func (e IndexEntry) tally() string {
+	s := "checks: " + strconv.Itoa(e.Pass) + " pass"
+	if e.Fail > 0 {
+		s += ", " + strconv.Itoa(e.Fail) + " fail"
+	}
+	if e.Undecided > 0 {
+		s += ", " + strconv.Itoa(e.Undecided) + " undecided"
+	}
+	return s
+}
+
+// IndexSection is a titled group of scenarios on the index page.
+type IndexSection struct {
+	ID, Title, Intro string
+	Entries          []IndexEntry
+}
+
+// GroupEntries sorts the index into sections by the scenario's name: the
+// lettered lesson scenarios ("a-", "b-", ...) first, then everything else,
+// then the failure modes (named "broken-..." or titled "Broken..."), each in the given order. Empty
+// sections are left out.
+func GroupEntries(entries []IndexEntry) []IndexSection {
+	secs := []IndexSection{
+		{ID: "lesson", Title: "The cancellation race, step by step", Intro: "The four orders of the course's interactive lab: who learns what, and when."},
+		{ID: "more", Title: "Timeouts, transports and the rest of the lifecycle", Intro: "Each scenario proves one rule of the specification with a visible check."},
+		{ID: "broken", Title: "Failure modes, one switch away", Intro: "Each of these turns one policy to its known-broken value: watch which check fails, then flip it back on the page."},
+	}
+	for _, e := range entries {
+		i := 1
+		switch {
+		case strings.HasPrefix(e.Name, "broken-") || strings.HasPrefix(e.Title, "Broken"):
+			i = 2
+		case len(e.Name) > 2 && e.Name[1] == '-' && 'a' <= e.Name[0] && e.Name[0] <= 'z':
+			i = 0
+		}
+		secs[i].Entries = append(secs[i].Entries, e)
+	}
+	return slices.DeleteFunc(secs, func(s IndexSection) bool { return len(s.Entries) == 0 })
 }
 
 // NewIndexEntry describes a built-in scenario for the index from its name,

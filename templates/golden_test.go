@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -80,7 +81,7 @@ func runExample(t *testing.T, ex examples.Example) *trace.Trace {
 	if err != nil {
 		t.Fatalf("example %s: %v", ex.Name, err)
 	}
-	tr, err := engine.Run(s)
+	tr, err := engine.RunWith(s, engine.Options{OpenLedger: sqlite.NewMemory})
 	if err != nil {
 		t.Fatalf("example %s: %v", ex.Name, err)
 	}

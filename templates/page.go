@@ -24,7 +24,13 @@ type Page struct {
 	Scenario json.RawMessage
 	// Trace is the prerendered run of Scenario.
 	Trace *trace.Trace
+	// Wasm is the simulator binary this page loads, relative to Root
+	// ("main.wasm" when empty; "ledger.wasm" for a scenario with a ledger).
+	Wasm string
 }
+
+// wasm returns the page's simulator binary, relative to the site root.
+func (p Page) wasm() string { return cmp(p.Wasm, "main.wasm") }
 
 // controls returns the page's controls, derived from its trace's
 // normalized scenario.

@@ -44,9 +44,9 @@ const (
 	plotLeft    = 112.0  // x of time 0: room for lane names
 	plotRight   = 940.0  // x of the domain's end
 	topPad      = 18.0   // space above the first lane's marks
-	rowH        = 17.0   // height of one row of marks or labels
+	rowH        = 18.0   // height of one row of marks or labels
 	laneGap     = 40.0   // space between a lane line and the network band
-	charW       = 6.6    // width of one character of the 11px monospace labels
+	charW       = 7.3    // width of one character of the 12px monospace labels
 	glyphR      = 6.0    // half size of a mark glyph
 	labelPad    = 4.0    // padding around a label's background
 	minBandRows = 3      // network band rows at least

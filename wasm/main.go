@@ -19,6 +19,10 @@
 // last good render and shows the located error in #lab-error. After the
 // first render it enables the controls and sets <html data-ready="1">
 // ("error" if that render failed). A panic anywhere becomes a visible error.
+//
+// Built plainly it is main.wasm; built with -tags ledger it also links the
+// SQLite ledger (ledger.go) and is ledger.wasm, which only the pages of
+// scenarios with a ledger load, since SQLite multiplies the binary's size.
 package main
 
 import (
@@ -32,6 +36,11 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
 )
+
+// options are what this binary links into a run: nothing by default, the
+// in-memory SQLite ledger when built with -tags ledger (ledger.go), which
+// only the pages of ledger scenarios load.
+var options engine.Options
 
 func main() {
 	js.Global().Set("mcplab", js.ValueOf(map[string]any{
@@ -52,7 +61,7 @@ func jsRun(_ js.Value, args []js.Value) (result any) {
 	if err != nil {
 		return reply("trace", "", err)
 	}
-	out, err := engine.RunJSON([]byte(data))
+	out, err := engine.RunJSONWith([]byte(data), options)
 	return reply("trace", string(out), err)
 }
 
@@ -74,7 +83,7 @@ func render(data []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tr, err := engine.Run(s)
+	tr, err := engine.RunWith(s, options)
 	if err != nil {
 		return "", err
 	}

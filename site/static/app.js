@@ -24,9 +24,10 @@
     return;
   }
   say("Loading the simulator…", "loading");
-  // Relative to this script, so the site works under any subpath.
+  // Relative to this script (the site root), so the site works under any
+  // subpath; #lab names the binary (ledger.wasm for pages with a ledger).
   const script = document.currentScript;
-  const wasmURL = new URL("main.wasm", script ? script.src : document.baseURI);
+  const wasmURL = new URL(lab.dataset.wasm || "main.wasm", script ? script.src : document.baseURI);
   const go = new Go();
   fetch(wasmURL)
     .then((resp) => {
