@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/sim"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -50,8 +51,8 @@ func FuzzRunJSON(f *testing.F) {
 		if s, err := scenario.Decode(data); err == nil && runaway(s) {
 			t.Skip("keep-alive comments would outnumber engine.MaxActions; see the report on unbounded keep-alive traces")
 		}
-		out, err := engine.RunJSON(data)
-		again, err2 := engine.RunJSON(data)
+		out, err := engine.RunJSONWith(data, withLedger)
+		again, err2 := engine.RunJSONWith(data, withLedger)
 		if !bytes.Equal(out, again) || (err == nil) != (err2 == nil) {
 			t.Fatalf("two runs differ: the engine is not deterministic")
 		}
@@ -76,13 +77,17 @@ func FuzzRunJSON(f *testing.F) {
 			t.Fatalf("RunJSON output is not valid JSON")
 		}
 		s, _ := scenario.Decode(data)
-		tr, err := engine.Run(s)
+		tr, err := engine.RunWith(s, withLedger)
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkInvariants(t, tr)
 	})
 }
+
+// withLedger links the SQLite ledger (in memory), as the site does, so
+// ledger scenarios run too.
+var withLedger = engine.Options{OpenLedger: sqlite.NewMemory}
 
 // runaway reports whether s's keep-alive comments alone could exceed
 // engine.MaxActions: every open stream gets one comment (and one delivery)
@@ -243,8 +248,7 @@ func genScenario(rng *rand.Rand) (string, bool) {
 		if chance(0.2) {
 			extra += fmt.Sprintf(`,"idleTimeoutMs":%d,"maxTimeoutMs":%d`, 150, 150+rng.IntN(5)*100)
 		}
-		if chance(0.1) && !is2025 {
-			// 2025-11-25 initialize: see TestInitialize2025TimeoutStopsWaiting.
+		if chance(0.1) {
 			extra += `,"method":"initialize"`
 		}
 		steps = append(steps, fmt.Sprintf(`{"at":%d,"do":"call","id":%s%s}`, c.at, c.id, extra))
