@@ -731,6 +731,8 @@ func (d *decoder) step(o *object, s *Scenario, known map[string]int64, listens m
 				d.fail(errAt(o.sub("affected"), ErrType, "must be an array of strings"))
 			} else if len(st.Affected) > 1000 {
 				d.fail(errAt(o.sub("affected"), ErrLimit, "more than 1000 ids"))
+			} else if len(st.Affected) == 0 {
+				st.Affected = nil // [] means what absent means; normalized, it is omitted
 			}
 		}
 	case "send":
