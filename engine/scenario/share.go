@@ -1,0 +1,106 @@
+package scenario
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Share links (SCENARIO.md, Sharing): the scenario travels in the URL
+// fragment as "#s=" + base64url (no padding) of the raw DEFLATE of its
+// canonical JSON, so nothing reaches a server. "#example=<name>" opens a
+// built-in scenario instead.
+
+// ShareLimit bounds a share fragment's decoded size: the compressed bytes
+// and the inflated JSON (MaxBytes) are both checked, so a small link cannot
+// inflate into a huge document.
+const ShareLimit = 256 << 10
+
+// ErrShare is the category of every share-link error.
+var ErrShare = errors.New("bad share link")
+
+// Canonical returns data re-encoded with object keys sorted and no
+// insignificant white space; numbers and strings are kept as written. The
+// same scenario therefore always gives the same bytes, and the same link.
+func Canonical(data []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrSyntax, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%w: unexpected data after the scenario", ErrSyntax)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil { // maps encode with sorted keys
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// ShareFragment returns the "s=..." fragment (without "#") for a scenario
+// document. It canonicalizes first, so equal scenarios share one link.
+func ShareFragment(data []byte) (string, error) {
+	c, err := Canonical(data)
+	if err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.BestCompression)
+	w.Write(c)
+	w.Close()
+	return "s=" + base64.RawURLEncoding.EncodeToString(buf.Bytes()), nil
+}
+
+// Link is what a share URL or fragment names: a scenario document, or a
+// built-in example by name.
+type Link struct {
+	Scenario []byte // the inflated scenario JSON, nil for an example
+	Example  string // the example's name, "" for a scenario
+}
+
+// ParseLink reads a share URL ("https://host/p#s=..."), a fragment
+// ("#s=...", "s=...") or "#example=name". Errors wrap ErrShare and say
+// what is wrong: not base64url, not DEFLATE, too large, or no fragment.
+func ParseLink(link string) (Link, error) {
+	link = strings.TrimSpace(link)
+	if i := strings.IndexByte(link, '#'); i >= 0 {
+		link = link[i+1:]
+	}
+	switch {
+	case strings.HasPrefix(link, "example="):
+		name := strings.TrimPrefix(link, "example=")
+		if name == "" {
+			return Link{}, fmt.Errorf("%w: #example= names no scenario", ErrShare)
+		}
+		return Link{Example: name}, nil
+	case strings.HasPrefix(link, "s="):
+	default:
+		return Link{}, fmt.Errorf("%w: expected a fragment #s=... or #example=...", ErrShare)
+	}
+	enc := strings.TrimPrefix(link, "s=")
+	if len(enc) > ShareLimit*4/3+4 {
+		return Link{}, fmt.Errorf("%w: the link is %d characters, the limit is %d", ErrShare, len(enc), ShareLimit*4/3)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(enc)
+	if err != nil {
+		return Link{}, fmt.Errorf("%w: not base64url (without padding): %v", ErrShare, err)
+	}
+	r := flate.NewReader(bytes.NewReader(raw))
+	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
+	if err != nil {
+		return Link{}, fmt.Errorf("%w: not raw DEFLATE data: %v", ErrShare, err)
+	}
+	if len(data) > MaxBytes {
+		return Link{}, fmt.Errorf("%w: it inflates past %d bytes", ErrShare, MaxBytes)
+	}
+	return Link{Scenario: data}, nil
+}
