@@ -692,6 +692,23 @@ func TestRules(t *testing.T) {
 				}
 			},
 		},
+		{
+			name: "§3 on HTTP progress travels only on the request's own stream: once it is closed, progress is lost",
+			in: sc(http2025+`,"client":{"idleTimeoutMs":500}`, call7, progressAt(50, 1), `{"at":100,"do":"disconnect","id":7}`,
+				progressAt(200, 2), `{"at":300,"do":"complete","id":7}`),
+			want: func(t *testing.T, tr *trace.Trace) {
+				wantCount(t, tr, ev{actor: "client", typ: "activity", id: "7", at: 60}, 1, "progress on the open stream")
+				d := wantCount(t, tr, ev{actor: "network", typ: "drop", id: "7", at: 210}, 1, "progress on the closed stream lost")
+				if len(d) == 1 && method(d[0].Message) != "notifications/progress" {
+					t.Errorf("dropped %s", d[0].Message)
+				}
+				wantCount(t, tr, ev{actor: "client", typ: "activity", at: -1}, 1, "activity in all")
+				to := wantCount(t, tr, any_("timeout"), 1, "timeouts")
+				if len(to) == 1 && to[0].At != 560 {
+					t.Errorf("timeout at %d, want 560 (last progress seen at 60)", to[0].At)
+				}
+			},
+		},
 		// ---- §1 the server ignores invalid cancellations ----------------
 		{
 			name: "§1 a cancellation for an already finished request is ignored, unanswered",
@@ -771,6 +788,25 @@ func TestRules(t *testing.T) {
 				wantCount(t, tr, ev{actor: "client", typ: "ignore", id: "7", at: 330}, 1, "the client ignores it")
 				wantSummary(t, tr, "7", "state=cancelled", "response="+result7, "clientOutcome=abandoned")
 				wantCheck(t, tr, "no-message-after-cancel", "false")
+			},
+		},
+		{
+			name: "§11 respondAfterCancel breaks only its own rule: still one response, and no progress after it",
+			in: sc(stdio+`,"server":{"policy":{"respondAfterCancel":true}}`, call7, cancel300, done320,
+				`{"at":330,"do":"complete","id":7}`, progressAt(340, 1)),
+			want: func(t *testing.T, tr *trace.Trace) {
+				var finals int
+				for _, e := range find(tr, ev{actor: "server", typ: "send", id: "7", at: -1}) {
+					if isFinal(e.Message) {
+						finals++
+					}
+				}
+				if finals != 1 {
+					t.Errorf("%d final responses on the wire, want 1 (one terminal state, DOMAIN.md §1)", finals)
+				}
+				wantCount(t, tr, ev{actor: "server", typ: "send", method: "notifications/progress", at: 340}, 0, "progress after the final response")
+				wantCheck(t, tr, "no-message-after-cancel", "false")
+				wantCheck(t, tr, "one-response-per-request", "true")
 			},
 		},
 		{
