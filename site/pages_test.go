@@ -29,6 +29,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -62,11 +63,15 @@ func startSite() (stop func(), err error) {
 // s/<name>/index.html).
 func pageURL(name string) string { return siteURL + "/s/" + name + "/" }
 
+// nativeOptions link what a native run needs: the in-memory SQLite ledger
+// for scenarios that have one (the browser's ledger.wasm links the same).
+var nativeOptions = engine.Options{OpenLedger: sqlite.NewMemory}
+
 // nativeTrace runs ex with the native engine: the reference every page is
 // compared with.
 func nativeTrace(t *testing.T, ex examples.Example) ([]byte, *trace.Trace) {
 	t.Helper()
-	out, err := engine.RunJSON(ex.JSON)
+	out, err := engine.RunJSONWith(ex.JSON, nativeOptions)
 	if err != nil {
 		t.Fatalf("native engine on %s: %v", ex.Name, err)
 	}
@@ -318,42 +323,68 @@ func wasmRun(t *testing.T, ctx context.Context, scenarioJSON []byte) runResult {
 // byte-identical trace JSON of the native engine for every built-in
 // scenario, and the same located error for invalid input (SCENARIO.md: the
 // same scenario gives a byte-identical trace natively and in WebAssembly).
+// Each scenario runs in the wasm its own page loads: main.wasm, or
+// ledger.wasm (with SQLite) for scenarios that have a ledger.
 func TestWasmTraceIsByteIdentical(t *testing.T) {
-	ctx, _ := openTab(t, siteURL)
-	navigate(t, ctx, pageURL(examples.All()[0].Name))
-	waitReady(t, ctx)
+	byPage := map[string][]examples.Example{} // page that loads the right wasm -> scenarios
+	pages := []string{scenarioA}
+	ledgerHost := "" // the first ledger scenario's page hosts every ledger scenario
 	for _, ex := range examples.All() {
-		t.Run(ex.Name, func(t *testing.T) {
-			want, _ := nativeTrace(t, ex)
-			got := wasmRun(t, ctx, ex.JSON)
-			if got.Error != nil {
-				t.Fatalf("mcplab.run error %q, native engine has none", *got.Error)
+		s, err := scenario.Decode(ex.JSON)
+		if err != nil {
+			t.Fatalf("%s: %v", ex.Name, err)
+		}
+		host := scenarioA
+		if s.Ledger != nil {
+			if ledgerHost == "" {
+				ledgerHost = ex.Name
+				pages = append(pages, ledgerHost)
 			}
-			if got.Trace != string(want) {
-				t.Errorf("wasm trace differs from native (%d vs %d bytes); first difference at byte %d", len(got.Trace), len(want), firstDiff(got.Trace, string(want)))
-			}
-		})
+			host = ledgerHost
+		}
+		byPage[host] = append(byPage[host], ex)
 	}
 	bad := []struct{ name, json string }{
 		{"negative time", `{"mcplab":1,"steps":[{"at":-5,"do":"call","id":1,"name":"x"}]}`},
 		{"unknown field", `{"mcplab":1,"stpes":[]}`},
 		{"not json", `{"mcplab":`},
 	}
-	for _, tc := range bad {
-		t.Run("invalid/"+tc.name, func(t *testing.T) {
-			_, nerr := engine.RunJSON([]byte(tc.json))
-			if nerr == nil {
-				t.Fatalf("native engine accepts %s", tc.json)
+	for _, host := range pages {
+		t.Run(host, func(t *testing.T) {
+			ctx, _ := openTab(t, siteURL)
+			navigate(t, ctx, pageURL(host))
+			waitReady(t, ctx)
+			wasmFile := evalJSON[string](t, ctx, `Array.from(performance.getEntriesByType("resource")).map(e => e.name).filter(n => n.endsWith(".wasm")).join(" ")`)
+			t.Logf("page %s runs %s", host, wasmFile)
+			for _, ex := range byPage[host] {
+				t.Run(ex.Name, func(t *testing.T) {
+					want, _ := nativeTrace(t, ex)
+					got := wasmRun(t, ctx, ex.JSON)
+					if got.Error != nil {
+						t.Fatalf("mcplab.run error %q, native engine has none", *got.Error)
+					}
+					if got.Trace != string(want) {
+						t.Errorf("wasm trace differs from native (%d vs %d bytes); first difference at byte %d", len(got.Trace), len(want), firstDiff(got.Trace, string(want)))
+					}
+				})
 			}
-			got := wasmRun(t, ctx, []byte(tc.json))
-			if got.Error == nil {
-				t.Fatalf("mcplab.run(%s) gave no error, native says %q", tc.json, nerr)
-			}
-			if *got.Error != nerr.Error() {
-				t.Errorf("mcplab.run error = %q, native = %q", *got.Error, nerr)
-			}
-			if got.Trace != "" {
-				t.Errorf("mcplab.run gave a partial trace with its error: %.80q", got.Trace)
+			for _, tc := range bad {
+				t.Run("invalid/"+tc.name, func(t *testing.T) {
+					_, nerr := engine.RunJSONWith([]byte(tc.json), nativeOptions)
+					if nerr == nil {
+						t.Fatalf("native engine accepts %s", tc.json)
+					}
+					got := wasmRun(t, ctx, []byte(tc.json))
+					if got.Error == nil {
+						t.Fatalf("mcplab.run(%s) gave no error, native says %q", tc.json, nerr)
+					}
+					if *got.Error != nerr.Error() {
+						t.Errorf("mcplab.run error = %q, native = %q", *got.Error, nerr)
+					}
+					if got.Trace != "" {
+						t.Errorf("mcplab.run gave a partial trace with its error: %.80q", got.Trace)
+					}
+				})
 			}
 		})
 	}
