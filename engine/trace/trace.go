@@ -112,6 +112,18 @@ type Trace struct {
 	Checks []Check          `json:"checks"`
 	// EndMs is the virtual time of the last event, in ms.
 	EndMs int64 `json:"endMs"`
+	// Source describes an imported transcript; nil for a simulation.
+	Source *Source `json:"source,omitempty"`
+}
+
+// Source says where an imported trace came from and how far it can be
+// trusted: its format, the side that wrote a one-sided log, and whether
+// times are milliseconds ("ms") or only an order ("order").
+type Source struct {
+	Format string `json:"format"`
+	Side   string `json:"side,omitempty"`
+	Clock  string `json:"clock"`
+	Note   string `json:"note,omitempty"`
 }
 
 // Event is one thing that happened at one virtual time. Seq is its index in

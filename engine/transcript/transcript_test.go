@@ -1,0 +1,76 @@
+package transcript
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestFormats proves each format imports into events in order, with the
+// side inferred from who sends the requests, and JSON Lines times in ms.
+func TestFormats(t *testing.T) {
+	sdk := `write: {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}
+read: {"jsonrpc":"2.0","id":1,"result":{"content":[]}}
+`
+	tr, err := Import([]byte(sdk), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Source.Format != FormatGoSDK || tr.Source.Side != "client" || tr.Source.Clock != "order" || len(tr.Events) != 2 || tr.Requests[0].State != "completed" {
+		t.Fatalf("go-sdk import: %+v %+v %+v", tr.Source, tr.Events, tr.Requests)
+	}
+	jsonl := `{"t": 1000, "from": "client", "message": {"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"x"}}}
+{"t": "1970-01-01T00:00:01.250Z", "from": "server", "message": {"jsonrpc":"2.0","id":"a","result":{}}}
+`
+	tr, err = Import([]byte(jsonl), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Source.Format != FormatJSONL || tr.Source.Clock != "ms" || tr.EndMs != 250 || len(tr.Events) != 4 {
+		t.Fatalf("jsonl import: %+v end %d, %d events", tr.Source, tr.EndMs, len(tr.Events))
+	}
+	both := `client write: {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}
+server read: {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}
+`
+	if tr, err = Import([]byte(both), Options{}); err != nil || tr.Source.Side != "" {
+		t.Fatalf("two-sided import: %v %+v", err, tr.Source)
+	}
+}
+
+// TestBadTranscripts proves malformed transcripts give located errors.
+func TestBadTranscripts(t *testing.T) {
+	cases := []struct {
+		name, in string
+		line     int
+	}{
+		{"unknown format", "hello there\n", 1},
+		{"truncated line", "write: {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\nread: {\"jsonrpc\":\"2.0\",\"id\":1,\"res\n", 2},
+		{"not json lines", "{\"t\":1,\"from\":\"client\",\"message\":{}}\n{nope}\n", 2},
+		{"bad sender", "{\"t\":1,\"from\":\"proxy\",\"message\":{}}\n", 1},
+		{"bad time", "{\"t\":\"yesterday\",\"from\":\"client\",\"message\":{}}\n", 1},
+		{"empty", "\n\n", 0},
+		{"huge", strings.Repeat("x", MaxBytes+1), 0},
+	}
+	for _, c := range cases {
+		_, err := Import([]byte(c.in), Options{})
+		var e *Error
+		if !errors.As(err, &e) || !errors.Is(err, ErrTranscript) || e.Line != c.line {
+			t.Errorf("%s: err = %v, want ErrTranscript at line %d", c.name, err, c.line)
+		}
+	}
+	// A one-sided log where nobody sends a request needs the side said.
+	if _, err := Import([]byte(`read: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}`), Options{}); !errors.Is(err, ErrTranscript) {
+		t.Errorf("side not inferable: err = %v", err)
+	}
+}
+
+// FuzzImport: any input imports or fails with ErrTranscript, never panics.
+func FuzzImport(f *testing.F) {
+	f.Add([]byte("write: {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n"))
+	f.Add([]byte("{\"t\":1,\"from\":\"client\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, err := Import(data, Options{}); err != nil && !errors.Is(err, ErrTranscript) {
+			t.Fatalf("error %v is not ErrTranscript", err)
+		}
+	})
+}
