@@ -22,9 +22,9 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// MaxActions bounds the scheduled actions of one run; a scenario past it
-// fails with an error instead of running away.
-const MaxActions = 1_000_000
+// MaxActions bounds the scheduled actions of one run (about as many trace
+// events); a scenario past it fails with an error instead of running away.
+const MaxActions = 200_000
 
 // Run simulates s and returns its trace. s must come from scenario.Decode.
 // The error is non-nil only when the scenario exceeds MaxActions; behaviour
@@ -51,7 +51,7 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 	}
 	defer w.closeLedger()
 	if err := w.run(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: the scenario generates more than %d actions; shorten its timeouts or lengthen server.keepaliveEveryMs", err, MaxActions)
 	}
 	tr := w.trace()
 	if h := s.Herd; h != nil {

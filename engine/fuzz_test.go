@@ -225,7 +225,7 @@ func genScenario(rng *rand.Rand) (string, bool) {
 		server, clean = append(server, `"policy":{"respondAfterCancel":true}`), false
 	}
 	if http && chance(0.3) {
-		server = append(server, fmt.Sprintf(`"keepaliveEveryMs":%d`, 20+rng.IntN(6)*50))
+		server = append(server, fmt.Sprintf(`"keepaliveEveryMs":%d`, 50+rng.IntN(6)*50))
 	}
 	top = append(top, `"server":{`+strings.Join(server, ",")+`}`)
 

@@ -461,7 +461,7 @@ func (w *world) serverSendProgress(r *request, st scenario.Step) {
 	case r.token == nil:
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s has no progress token: progress %s is not sent.", r.id, fmtNum(v))})
 		return
-	case r.srv.State() == coordinator.Completed || r.srv.State() == coordinator.Failed:
+	case r.srv.State() == coordinator.Completed || r.srv.State() == coordinator.Failed || r.response != nil:
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s has finished: progress stops after the final response.", r.id)})
 		return
 	case r.srv.State() == coordinator.Cancelled && !w.s.Server.Policy.RespondAfterCancel:
@@ -514,6 +514,9 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *rpcError) 
 	case prev == coordinator.Cancelled && !w.s.Server.Policy.RespondAfterCancel:
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Message: wireMsg,
 			Note: fmt.Sprintf("The handler reaches completion, but request %s was cancelled first: the response is suppressed.", r.id)})
+		return
+	case prev == coordinator.Cancelled && r.response != nil:
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s already has its one final response; a second completion sends nothing.", r.id)})
 		return
 	case prev == coordinator.Cancelled:
 		resp = wireMsg

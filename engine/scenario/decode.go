@@ -486,7 +486,7 @@ func (d *decoder) server(root *object, s *Scenario) {
 	if v, ok := d.integer(o, "pollIntervalMs", 1, MaxDurationMs); ok {
 		s.Server.PollIntervalMs = v
 	}
-	if v, ok := d.integer(o, "keepaliveEveryMs", 1, MaxDurationMs); ok {
+	if v, ok := d.integer(o, "keepaliveEveryMs", MinKeepaliveMs, MaxDurationMs); ok {
 		if s.Transport != TransportHTTP {
 			d.fail(errAt("server.keepaliveEveryMs", ErrValue, "keep-alive comments exist only on streamable-http"))
 		}

@@ -43,6 +43,10 @@ const (
 	MaxSteps      = 2000       // steps[] length
 	MaxDurationMs = 86_400_000 // largest step time or timeout, virtual ms (one day)
 	MaxTextLen    = 4096       // title, notes, reasons, names: characters
+	// MinKeepaliveMs is the shortest SSE keep-alive interval: real ones are
+	// seconds, and a 1 ms interval over a long timeout would write millions
+	// of comments.
+	MinKeepaliveMs = 50
 )
 
 // Scenario is a decoded, validated and normalized scenario: every default is
