@@ -23,10 +23,10 @@ GOROOT_DIR := $(shell $(GO) env GOROOT)
 WASM_EXEC  := $(GOROOT_DIR)/lib/wasm/go_js_wasm_exec
 FUZZTIME   ?= 20s
 
-# templ components live in templates/ (ARCHITECTURE.md). Generating with
-# -path templates keeps the file names in the generated code relative to
-# that folder, as committed (from the root they would read templates/x.templ).
-TEMPL_GENERATE = $(GO) tool templ generate -path templates
+# Run from the repository root, so the file names in the generated code
+# read templates/x.templ (as committed). Running it inside templates/ or with
+# -path templates writes x.templ instead and fails check-generate.
+TEMPL_GENERATE = $(GO) tool templ generate
 
 # Generated templ files outside dist/, listed with their content hashes.
 TEMPL_HASHES = find . -name '*_templ.go' -not -path './dist/*' -print0 | sort -z | xargs -0r sha256sum
