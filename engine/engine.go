@@ -55,9 +55,16 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 	}
 	tr := w.trace()
 	if h := s.Herd; h != nil {
-		r := recovery.RunHerd(recovery.HerdConfig{Clients: h.Clients, Strategy: h.Strategy, BaseMs: h.BaseMs, CapMs: h.CapMs,
-			CapacityPerSecond: h.ServerCapacityPerSecond, MaxAttempts: h.MaxAttempts, BucketMs: h.BucketMs})
+		cfg := recovery.HerdConfig{Clients: h.Clients, Strategy: h.Strategy, BaseMs: h.BaseMs, CapMs: h.CapMs,
+			CapacityPerSecond: h.ServerCapacityPerSecond, MaxAttempts: h.MaxAttempts, BucketMs: h.BucketMs}
+		r := recovery.RunHerd(cfg)
 		tr.Herd = &r
+		if h.Compare {
+			for _, strategy := range recovery.Strategies {
+				cfg.Strategy = strategy
+				tr.HerdCompare = append(tr.HerdCompare, recovery.RunHerd(cfg))
+			}
+		}
 	}
 	tr.Checks = checks.Evaluate(tr)
 	return tr, nil

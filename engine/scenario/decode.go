@@ -847,6 +847,7 @@ func (d *decoder) herd(root *object, s *Scenario) {
 	if v, ok := d.integer(o, "bucketMs", 1, 60_000); ok {
 		h.BucketMs = v
 	}
+	h.Compare, _ = d.boolean(o, "compare")
 	d.unknown(o)
 	s.Herd = h
 }

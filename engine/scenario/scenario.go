@@ -89,6 +89,9 @@ type Herd struct {
 	ServerCapacityPerSecond int    `json:"serverCapacityPerSecond"` // default 2000
 	MaxAttempts             int    `json:"maxAttempts"`             // default 10, at most 20
 	BucketMs                int64  `json:"bucketMs"`                // histogram bucket, default 100
+	// Compare, when true, also runs the same herd under every strategy, so
+	// a page can draw them side by side (trace.herdCompare).
+	Compare bool `json:"compare,omitempty"`
 }
 
 // Latency is the one-way network delay in virtual milliseconds, each >= 0.

@@ -108,8 +108,11 @@ type Trace struct {
 	Reconnects []Reconnect        `json:"reconnects"`
 	// Herd is the reconnect-herd experiment's result, null when the
 	// scenario has none.
-	Herd   *recovery.Result `json:"herd"`
-	Checks []Check          `json:"checks"`
+	Herd *recovery.Result `json:"herd"`
+	// HerdCompare holds the same herd under every strategy (in
+	// recovery.Strategies order) when the scenario asks to compare.
+	HerdCompare []recovery.Result `json:"herdCompare,omitempty"`
+	Checks      []Check           `json:"checks"`
 	// EndMs is the virtual time of the last event, in ms.
 	EndMs int64 `json:"endMs"`
 	// Source describes an imported transcript; nil for a simulation.
