@@ -66,7 +66,7 @@ func (w *world) step(i int, st scenario.Step) {
 // call sends a new request (retry: a copy of orig under a new id).
 func (w *world) call(st scenario.Step, orig *request) {
 	c := w.s.Client
-	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, task: st.Task, outcome: trace.OutcomePending}
+	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, task: st.Task, hints: st.Annotations, outcome: trace.OutcomePending}
 	idle, max := c.IdleTimeoutMs, c.MaxTimeoutMs
 	note := fmt.Sprintf("The client sends request %s (%s).", r.id, describe(r.method, r.name))
 	if r.effect == nil && w.s.Ledger != nil && isLedgerTool(r.name) {
@@ -74,7 +74,7 @@ func (w *world) call(st scenario.Step, orig *request) {
 		r.effect = &t
 	}
 	if orig != nil {
-		r.method, r.name, r.args, r.effect = orig.method, orig.name, orig.args, orig.effect
+		r.method, r.name, r.args, r.effect, r.hints = orig.method, orig.name, orig.args, orig.effect, orig.hints
 		r.retryOf = idPtr(orig.id)
 		if orig.token != nil {
 			t := scenario.NewStringID(trimQuotes(orig.token.Raw()) + "-" + trimQuotes(r.id.Raw()))
@@ -562,7 +562,7 @@ func (w *world) trace() *trace.Trace {
 		sum := trace.Request{
 			ID: r.id, Method: r.method, Name: r.name, State: string(r.srv.State()),
 			Reason: r.reason, Response: r.response, ClientOutcome: r.outcome,
-			RetryClass: retryClass(r), SentAt: r.sentAt, EndedAt: r.endedAt, RetryOf: r.retryOf,
+			RetryClass: retryClass(r), SentAt: r.sentAt, EndedAt: r.endedAt, RetryOf: r.retryOf, Hints: r.hints,
 			IdleTimeoutMs: r.deadlines.IdleMs, MaxTimeoutMs: r.deadlines.MaxMs,
 		}
 		if r.cause != "" {

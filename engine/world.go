@@ -76,6 +76,8 @@ type request struct {
 	// serverStreamOpen: the server still writes to the HTTP stream.
 	serverStreamOpen bool
 
+	// hints are the call's tool annotations, shown but never trusted.
+	hints json.RawMessage
 	// raced: the request is part of a race step (handled at arrival).
 	raced bool
 	// retryOf is the request this one retries, nil if none.

@@ -121,6 +121,7 @@ func TestBuiltInOutcomes(t *testing.T) {
 		"broken-dedupe-by-rpc-id":                {"§11 new RPC id treated as deduplication", "completed", "result", "", "", 55, []string{"one-execution-per-key"}},
 		"broken-replicas-not-shared":             {"§11 in-memory ledger across replicas", "completed", "result", "", "", 55, []string{"one-execution-per-key"}},
 		"practice-reserve-inventory":             {"§4 the reserve_inventory practice lab", "completed", "result", "", "", 55, nil},
+		"retry-matrix":                           {"§5 one live example per retry class", "failed", "error", "", "", 55, nil},
 		"herd-reference-backoff":                 {"§10 the herd with the reference backoff", "", "", "", "", 0, nil},
 		"herd-no-backoff":                        {"§10 the herd in lockstep", "", "", "", "", 0, nil},
 	}
@@ -297,4 +298,24 @@ func mustDecode(t *testing.T, name string) *scenario.Scenario {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestRetryMatrix pins DOMAIN.md §5 on the matrix example: a read is safe,
+// a keyed mutation conditional, an unkeyed one unsafe whatever its
+// idempotentHint says (annotations are hints, shown, never trusted).
+func TestRetryMatrix(t *testing.T) {
+	tr, err := engine.RunWith(mustDecode(t, "retry-matrix"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range tr.Requests {
+		got = append(got, r.RetryClass)
+	}
+	if want := "[safe safe conditional conditional unsafe]"; fmt.Sprint(got) != want {
+		t.Fatalf("retry classes %v, want %s", got, want)
+	}
+	if h := string(tr.Requests[4].Hints); h != `{"idempotentHint":true}` {
+		t.Fatalf("hints %s, want the advertised annotation shown", h)
+	}
 }

@@ -68,7 +68,7 @@ func (r *reason) Unwrap() error { return r.category }
 // unknown field (a typo must not silently change a lesson).
 var Verbs = map[string][]string{
 	// client verbs
-	"call":        {"id", "method", "name", "arguments", "progressToken", "idleTimeoutMs", "maxTimeoutMs", "sideEffect", "task"},
+	"call":        {"id", "method", "name", "arguments", "progressToken", "idleTimeoutMs", "maxTimeoutMs", "sideEffect", "task", "annotations"},
 	"task-get":    {"taskId"},
 	"task-cancel": {"taskId"},
 	"cancel":      {"id", "reason"},
@@ -604,6 +604,9 @@ func (d *decoder) step(o *object, s *Scenario, known map[string]int64, listens m
 		}
 		if v, ok := d.boolean(o, "sideEffect"); ok {
 			st.SideEffect = &v
+		}
+		if _, ok := o.m["annotations"]; ok {
+			st.Annotations = d.object(o, "annotations", `{}`)
 		}
 		if v, ok := d.str(o, "task", 256); ok {
 			if v == "" {

@@ -225,6 +225,11 @@ type Step struct {
 	// task-get, task-cancel, checkpoint and finish-task it names the task.
 	Task   string `json:"task,omitempty"`
 	TaskID string `json:"taskId,omitempty"`
+	// Annotations, on a call, are the tool's annotations as the server
+	// advertises them ({"readOnlyHint": true, "idempotentHint": ...}):
+	// untrusted hints shown beside the retry class, never used to decide it
+	// (DOMAIN.md §5).
+	Annotations json.RawMessage `json:"annotations,omitempty"`
 	// Connections and Call describe a race step: Connections independent
 	// ledger connections start the same Call behind a barrier.
 	Connections int   `json:"connections,omitempty"`

@@ -190,6 +190,8 @@ type Request struct {
 	// waiting (result, error or abandonment), null while pending. ms.
 	SentAt  int64  `json:"sentAt"`
 	EndedAt *int64 `json:"endedAt"`
+	// Hints are the tool's annotations as advertised: shown, never trusted.
+	Hints json.RawMessage `json:"hints,omitempty"`
 	// RetryOf is the request this one retries with a new JSON-RPC id.
 	RetryOf *scenario.ID `json:"retryOf,omitempty"`
 	// IdleTimeoutMs and MaxTimeoutMs are the client's deadlines for it, 0 = none.
