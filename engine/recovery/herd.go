@@ -107,7 +107,6 @@ func RunHerd(c HerdConfig) Result {
 	}
 	next := make([]int32, n)
 	attempt := make([]uint8, n)
-	ids := make([]string, n)
 	backoffs := make([]Backoff, 1)
 	prevDelay := make([]int64, 0)
 	if c.Strategy == Decorrelated {
@@ -135,24 +134,33 @@ func RunHerd(c HerdConfig) Result {
 	if c.Strategy != None {
 		hashes = precompute(n, c.MaxAttempts, hashPrefix(c.Strategy))
 	}
+	// Every strategy but decorrelated jitter draws attempt a from the same
+	// window for every client: compute the windows once.
+	windows := make([]Window, c.MaxAttempts)
+	b.Reset(c.Strategy, c.BaseMs, c.CapMs, "")
+	for a := range windows {
+		windows[a] = b.Window(a)
+	}
 	// draw returns client i's delay for attempt a and records it if shown.
 	draw := func(i int32, a int, now int64) int64 {
-		if ids[i] == "" {
-			ids[i] = "client-" + strconv.Itoa(int(i))
-		}
-		b.Reset(c.Strategy, c.BaseMs, c.CapMs, ids[i])
-		if c.Strategy == Decorrelated && a > 0 {
-			b.prev = prevDelay[i]
-		}
-		w := b.Window(a)
+		w := windows[a]
 		var d int64
-		if hashes != nil {
+		switch {
+		case c.Strategy == Decorrelated:
+			b.Reset(c.Strategy, c.BaseMs, c.CapMs, "")
+			if a > 0 {
+				b.prev = prevDelay[i]
+			}
+			w = b.Window(a)
 			d = b.delayFrom(w, hashes[int(i)*c.MaxAttempts+a])
-		} else {
-			d = b.Delay(a)
-		}
-		if c.Strategy == Decorrelated {
 			prevDelay[i] = d
+		case hashes != nil:
+			d = w.Lo
+			if span := uint32(w.Hi - w.Lo + 1); span > 1 {
+				d += int64(hashes[int(i)*c.MaxAttempts+a] % span)
+			}
+		default: // None: the constant base
+			d = w.Lo
 		}
 		if int(i) < shown {
 			r.Sample[i].Draws = append(r.Sample[i].Draws, Draw{Attempt: a, WindowMs: [2]int64{w.Lo, w.Hi}, DelayMs: d, AtMs: now + d})
