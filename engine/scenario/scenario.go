@@ -12,6 +12,7 @@
 package scenario
 
 import (
+	_ "embed" // Schema
 	"encoding/json"
 )
 
@@ -307,3 +308,9 @@ type Consumer struct {
 	DrainEveryMs int64 `json:"drainEveryMs"`
 	Batch        int   `json:"batch"`
 }
+
+// Schema is the JSON Schema (draft 2020-12) of the scenario format, served
+// by the site as scenario.schema.json.
+//
+//go:embed scenario.schema.json
+var Schema []byte
