@@ -23,6 +23,7 @@ package transcript
 import (
 	"bufio"
 	"bytes"
+	_ "embed" // Schema
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -404,3 +405,9 @@ func build(es []entry, format, side string, oneSided bool) *trace.Trace {
 	}
 	return tr
 }
+
+// Schema is the JSON Schema of one line of the lab's JSON Lines transcript
+// format, served by the site as transcript.schema.json.
+//
+//go:embed transcript.schema.json
+var Schema []byte
