@@ -162,6 +162,9 @@ func parse(data []byte) ([]entry, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
+		if format == FormatJSONL && len(out) > 0 && e.timed != out[0].timed {
+			return nil, "", lineErr(n, "either every line has a time \"t\" or none does")
+		}
 		if e.message != nil {
 			out = append(out, e)
 		}
