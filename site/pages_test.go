@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -264,7 +265,7 @@ func TestScenarioPagesMatchNativeTrace(t *testing.T) {
 			}
 			// The checks table shows every check of the trace with its result.
 			got := evalJSON[map[string]string](t, ctx, checksJS)
-			if want := checkResults(tr); !mapsEqual(got, want) {
+			if want := checkResults(tr); !maps.Equal(got, want) {
 				t.Errorf("checks table = %v, want %v", got, want)
 			}
 		})
@@ -288,18 +289,6 @@ func checkResults(tr *trace.Trace) map[string]string {
 		}
 	}
 	return m
-}
-
-func mapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 // runResult is what globalThis.mcplab.run returns.
@@ -699,7 +688,7 @@ func TestPagesWithoutJavaScript(t *testing.T) {
 				t.Error(e)
 			}
 			got := evalJSON[map[string]string](t, ctx, checksJS)
-			if want := checkResults(tr); !mapsEqual(got, want) {
+			if want := checkResults(tr); !maps.Equal(got, want) {
 				t.Errorf("checks table = %v, want %v", got, want)
 			}
 			// Scripts really were off: the wasm was never fetched and
