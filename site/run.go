@@ -1,48 +1,153 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/transcript"
 )
 
-// cmdRun is `site run FILE|-`: it runs one scenario and prints its trace
-// JSON (engine.RunJSONWith, with the SQLite ledger for scenarios that have
-// one) to stdout. An unreadable file or an invalid
-// scenario is a usageError whose text is the scenario error itself
-// ("steps[3].at: must be >= 0"), so the process prints
-// "error: steps[3].at: must be >= 0" and exits 2.
+// cmdRun is `site run [-side auto|client|server] FILE|-|LINK`: it prints the
+// trace JSON of
+//
+//   - a scenario file, or standard input for "-" (engine.RunJSONWith, with
+//     the SQLite ledger for scenarios that have one);
+//   - a share link: a URL or fragment carrying "#s=..." (the scenario in
+//     the link) or "#example=<name>" (a built-in scenario), as the
+//     playground's address bar holds it (scenario.ParseLink);
+//   - a transcript of real traffic, file or standard input: Go SDK
+//     LoggingTransport lines or the lab's JSON Lines (transcript.Import;
+//     -side says who wrote a one-sided log).
+//
+// A bad link, an unreadable file, an invalid scenario or transcript is a
+// usageError whose text is the located cause ("steps[3].at: must be >= 0",
+// "line 4: ...", "bad share link: not base64url ..."), so the process
+// prints "error: <cause>" and exits 2.
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	side := fs.String("side", "auto", "for a one-sided transcript: who wrote it (`auto|client|server`)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: site run FILE|-\n\nRuns the scenario in FILE (- for standard input) and prints its trace JSON.")
+		fmt.Fprintln(stderr, `usage: site run [-side auto|client|server] FILE|-|LINK
+
+Prints the trace JSON of a scenario file (- for standard input), of a share
+link ('https://.../playground/#s=...' or '#example=NAME'), or of a transcript
+of real MCP traffic (Go SDK LoggingTransport log or the lab's JSON Lines).`)
+		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
-		return &usageError{fmt.Errorf("run takes one scenario file (or - for stdin), got %d arguments", fs.NArg())}
+		return &usageError{fmt.Errorf("run takes one scenario file, - for stdin, or a share link; got %d arguments", fs.NArg())}
+	}
+	switch *side {
+	case "auto", "client", "server":
+	default:
+		return &usageError{fmt.Errorf("-side %q: want auto, client or server", *side)}
 	}
 	name := fs.Arg(0)
 	var data []byte
 	var err error
-	if name == "-" {
-		data, err = io.ReadAll(os.Stdin)
-	} else {
+	switch {
+	case name == "-":
+		data, err = io.ReadAll(io.LimitReader(os.Stdin, transcript.MaxBytes+1))
+	case isLink(name):
+		data, err = linkScenario(name)
+		if err != nil {
+			return &usageError{err}
+		}
+		return runScenario(data, stdout)
+	default:
 		data, err = os.ReadFile(name)
 	}
 	if err != nil {
-		return &usageError{fmt.Errorf("reading scenario: %w", err)}
+		return &usageError{fmt.Errorf("reading %s: %w", name, err)}
 	}
+	if isTranscript(data) {
+		opts := transcript.Options{}
+		if *side != "auto" {
+			opts.Side = *side
+		}
+		tr, err := transcript.Import(data, opts)
+		if err != nil {
+			return &usageError{fmt.Errorf("transcript: %w", err)}
+		}
+		out, err := engine.Encode(tr)
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(out)
+		return err
+	}
+	return runScenario(data, stdout)
+}
+
+func runScenario(data []byte, stdout io.Writer) error {
 	out, err := engine.RunJSONWith(data, runOptions)
 	if err != nil {
 		return &usageError{err}
 	}
 	_, err = stdout.Write(out)
 	return err
+}
+
+// isLink reports whether a run argument is a share link rather than a file
+// name: it has a fragment, or is a bare "s=..." or "example=..." fragment.
+// A file whose name contains "#" can still be run as ./name or via -.
+func isLink(arg string) bool {
+	if _, err := os.Stat(arg); err == nil {
+		return false
+	}
+	return strings.Contains(arg, "#") || strings.HasPrefix(arg, "s=") || strings.HasPrefix(arg, "example=")
+}
+
+// linkScenario returns the scenario JSON a share link names: the document
+// it carries, or the built-in example's file. Errors wrap scenario.ErrShare.
+func linkScenario(link string) ([]byte, error) {
+	l, err := scenario.ParseLink(link)
+	if err != nil {
+		return nil, err
+	}
+	if l.Example == "" {
+		return l.Scenario, nil
+	}
+	ex, ok := examples.Get(l.Example)
+	if !ok {
+		return nil, fmt.Errorf("%w: no built-in scenario is called %q", scenario.ErrShare, l.Example)
+	}
+	return ex.JSON, nil
+}
+
+// isTranscript tells a transcript from a scenario: Go SDK LoggingTransport
+// lines ("read: ...", "write: ...", optionally after "client " or
+// "server "), or JSON Lines whose first object has "from" and "message".
+// Anything else is taken for a scenario, so garbage gets the scenario's
+// error.
+func isTranscript(data []byte) bool {
+	first, _, _ := bytes.Cut(bytes.TrimSpace(data), []byte("\n"))
+	line := strings.TrimSpace(string(first))
+	line = strings.TrimPrefix(strings.TrimPrefix(line, "client "), "server ")
+	for _, p := range []string{"read: ", "write: ", "read error:", "write error:"} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	var head map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&head); err != nil {
+		return false
+	}
+	_, from := head["from"]
+	_, msg := head["message"]
+	return from && msg
 }

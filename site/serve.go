@@ -82,12 +82,14 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 //   - a path ending in "/" serves its index.html; a directory without the
 //     slash redirects to it;
 //   - Content-Type comes from the extension (application/wasm for .wasm);
-//   - when the request accepts gzip and NAME.gz exists beside NAME, the
-//     compressed copy is served with Content-Encoding: gzip; every response
-//     of a compressible file carries Vary: Accept-Encoding;
+//   - when the request accepts br and NAME.br exists beside NAME, the
+//     brotli copy is served with Content-Encoding: br; else when it accepts
+//     gzip and NAME.gz exists, the gzip copy with Content-Encoding: gzip;
+//     every response of a compressible file carries Vary: Accept-Encoding;
 //   - every response carries the strict CSP (csp), nosniff and a
 //     same-origin referrer policy;
-//   - paths with "..", hidden files and the .gz files themselves are 404.
+//   - paths with "..", hidden files and the .gz and .br files themselves
+//     are 404.
 //
 // It is separate from the listener so tests wrap it in httptest.NewServer.
 func newHandler(dir string) http.Handler {
@@ -106,7 +108,7 @@ func newHandler(dir string) http.Handler {
 		if name == "" {
 			name = "."
 		}
-		if !fs.ValidPath(name) || strings.HasSuffix(name, ".gz") || hidden(name) {
+		if !fs.ValidPath(name) || strings.HasSuffix(name, ".gz") || strings.HasSuffix(name, ".br") || hidden(name) {
 			http.NotFound(w, r)
 			return
 		}
@@ -142,10 +144,15 @@ func newHandler(dir string) http.Handler {
 		serveName := name
 		if compressed[ext] {
 			h.Add("Vary", "Accept-Encoding")
-			if acceptsGzip(r.Header.Get("Accept-Encoding")) {
-				if gst, err := fs.Stat(root, name+".gz"); err == nil && !gst.IsDir() {
-					serveName, st = name+".gz", gst
-					h.Set("Content-Encoding", "gzip")
+			ae := r.Header.Get("Accept-Encoding")
+			for _, enc := range []struct{ coding, suffix string }{{"br", ".br"}, {"gzip", ".gz"}} {
+				if !accepts(ae, enc.coding) {
+					continue
+				}
+				if cst, err := fs.Stat(root, name+enc.suffix); err == nil && !cst.IsDir() {
+					serveName, st = name+enc.suffix, cst
+					h.Set("Content-Encoding", enc.coding)
+					break
 				}
 			}
 		}
@@ -175,12 +182,13 @@ func hidden(name string) bool {
 	return false
 }
 
-// acceptsGzip reports whether an Accept-Encoding header allows gzip: gzip
-// is listed with q > 0, or it is not listed and * is, with q > 0.
-func acceptsGzip(header string) bool {
-	gzipQ, starQ := -1.0, -1.0
+// accepts reports whether an Accept-Encoding header allows coding ("br" or
+// "gzip"): coding is listed with q > 0, or it is not listed and * is, with
+// q > 0. "x-gzip" counts as "gzip".
+func accepts(header, coding string) bool {
+	codingQ, starQ := -1.0, -1.0
 	for _, part := range strings.Split(header, ",") {
-		coding, params, _ := strings.Cut(part, ";")
+		name, params, _ := strings.Cut(part, ";")
 		q := 1.0
 		for _, p := range strings.Split(params, ";") {
 			k, v, ok := strings.Cut(p, "=")
@@ -190,15 +198,19 @@ func acceptsGzip(header string) bool {
 				}
 			}
 		}
-		switch strings.ToLower(strings.TrimSpace(coding)) {
-		case "gzip", "x-gzip":
-			gzipQ = q
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "x-gzip" {
+			name = "gzip"
+		}
+		switch name {
+		case coding:
+			codingQ = q
 		case "*":
 			starQ = q
 		}
 	}
-	if gzipQ >= 0 {
-		return gzipQ > 0
+	if codingQ >= 0 {
+		return codingQ > 0
 	}
 	return starQ > 0
 }
