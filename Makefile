@@ -87,20 +87,11 @@ test-native:
 # under Node: a wasm trace that differs by one byte from the native golden
 # fails here.
 #
-# One package is left out: engine/ledger/sqlite tests the SQLite *file*
-# ledger (WAL, reopen after close, a goroutine race on one file, a SIGKILLed
-# child process). None of that exists under GOOS=js: go-sqlite3's file VFS
-# has no locks or shared memory there (WAL fails with "disk I/O error"), and
-# js has no os/exec or pipes. The browser only uses the in-memory (memdb)
-# ledger, which the ledger scenarios' golden traces in engine/examples
-# exercise here, and the browser tests in ledger.wasm. Tagging the file tests
-# `//go:build !js` would let the rest of that package rejoin this run.
-WASM_EXCLUDE = /engine/ledger/sqlite$$
 
 test-wasm:
 	@command -v node >/dev/null || { echo "FAIL: node is missing; run: apt-get install -y nodejs" >&2; exit 1; }
-	@echo "==> GOOS=js GOARCH=wasm go test ./engine/... except $(WASM_EXCLUDE) (under Node $$(node --version))"
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" $$($(GO) list ./engine/... | grep -v '$(WASM_EXCLUDE)')
+	@echo "==> GOOS=js GOARCH=wasm go test ./engine/... (under Node $$(node --version))"
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./engine/...
 
 fuzz:
 	@echo "==> go test -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) ./engine/scenario"
