@@ -86,7 +86,6 @@ test-native:
 # The same engine tests, golden traces included, compiled to js/wasm and run
 # under Node: a wasm trace that differs by one byte from the native golden
 # fails here.
-#
 
 test-wasm:
 	@command -v node >/dev/null || { echo "FAIL: node is missing; run: apt-get install -y nodejs" >&2; exit 1; }
