@@ -343,13 +343,7 @@ func staleProgressIgnored(v *view) (trace.Check, bool) {
 			good = append(good, react)
 		}
 	}
-	if len(bad)+len(good) == 0 {
-		return trace.Check{}, false
-	}
-	if len(bad) > 0 {
-		return fail(StaleProgressIgnored, fmt.Sprintf("The client let non-increasing progress reset its idle clock (%s): a stuck server can keep the request alive.", seqList(bad)), bad...), true
-	}
-	return pass(StaleProgressIgnored, "The client ignored non-increasing progress; its idle clock was not reset.", good...), true
+	return verdict(StaleProgressIgnored, bad, good, fmt.Sprintf("The client let non-increasing progress reset its idle clock (%s): a stuck server can keep the request alive.", seqList(bad)), "The client ignored non-increasing progress; its idle clock was not reset.")
 }
 
 // reaction returns the seq of actor's first event at the same time after
@@ -524,13 +518,7 @@ func lateResponseIgnored(v *view) (trace.Check, bool) {
 			}
 		}
 	}
-	if len(bad)+len(good) == 0 {
-		return trace.Check{}, false
-	}
-	if len(bad) > 0 {
-		return fail(LateResponseIgnored, "The client used a response for a request it had abandoned.", bad...), true
-	}
-	return pass(LateResponseIgnored, fmt.Sprintf("The client ignored %d late response(s) for abandoned requests.", len(good)), good...), true
+	return verdict(LateResponseIgnored, bad, good, "The client used a response for a request it had abandoned.", fmt.Sprintf("The client ignored %d late response(s) for abandoned requests.", len(good)))
 }
 
 // serverCancelOnlyForListen: a server-sent notifications/cancelled only
@@ -548,13 +536,7 @@ func serverCancelOnlyForListen(v *view) (trace.Check, bool) {
 			bad = append(bad, i)
 		}
 	}
-	if len(bad)+len(good) == 0 {
-		return trace.Check{}, false
-	}
-	if len(bad) > 0 {
-		return fail(ServerCancelOnlyForListen, fmt.Sprintf("The server sent notifications/cancelled for something other than a subscriptions/listen stream (%s).", seqList(bad)), bad...), true
-	}
-	return pass(ServerCancelOnlyForListen, "Server-sent cancellations only tore down listen streams.", good...), true
+	return verdict(ServerCancelOnlyForListen, bad, good, fmt.Sprintf("The server sent notifications/cancelled for something other than a subscriptions/listen stream (%s).", seqList(bad)), "Server-sent cancellations only tore down listen streams.")
 }
 
 // cancellationNeverAnswered: a cancellation is a notification; valid or not,
@@ -838,13 +820,7 @@ func keyReuseRejected(v *view) (trace.Check, bool) {
 			bad = append(bad, i)
 		}
 	}
-	if len(bad)+len(good) == 0 {
-		return trace.Check{}, false
-	}
-	if len(bad) > 0 {
-		return fail(KeyReuseRejected, fmt.Sprintf("A key was reused with different arguments and not rejected (%s): one key aliased two intents.", seqList(bad)), bad...), true
-	}
-	return pass(KeyReuseRejected, "Every reuse of a key with different arguments was rejected.", good...), true
+	return verdict(KeyReuseRejected, bad, good, fmt.Sprintf("A key was reused with different arguments and not rejected (%s): one key aliased two intents.", seqList(bad)), "Every reuse of a key with different arguments was rejected.")
 }
 
 // defensiveCopy: every replay returns exactly the result first committed
@@ -871,13 +847,7 @@ func defensiveCopy(v *view) (trace.Check, bool) {
 			}
 		}
 	}
-	if len(bad)+len(good) == 0 {
-		return trace.Check{}, false
-	}
-	if len(bad) > 0 {
-		return fail(DefensiveCopy, fmt.Sprintf("A replay returned a result that differs from the committed one (%s): a caller's mutation corrupted the stored result.", seqList(bad)), bad...), true
-	}
-	return pass(DefensiveCopy, fmt.Sprintf("%d replay(s) returned exactly the committed result.", len(good)), good...), true
+	return verdict(DefensiveCopy, bad, good, fmt.Sprintf("A replay returned a result that differs from the committed one (%s): a caller's mutation corrupted the stored result.", seqList(bad)), fmt.Sprintf("%d replay(s) returned exactly the committed result.", len(good)))
 }
 
 // noUnsafeRetry: an unsafe mutation (a side effect without an idempotency
@@ -902,4 +872,17 @@ func noUnsafeRetry(v *view) (trace.Check, bool) {
 		return fail(NoUnsafeRetry, fmt.Sprintf("An unsafe mutation was retried with a new JSON-RPC id (%s): without an idempotency key the effect runs again (%d executions).", strings.Join(bad, "; "), v.tr.Ledger.Executions)), true
 	}
 	return pass(NoUnsafeRetry, "Every retry was of a safe read or carried its idempotency key."), true
+}
+
+// verdict turns the offending (bad) and the proving (good) events into a
+// check: omitted when there are neither, failed with failDetail when any
+// event is bad, passed with passDetail otherwise.
+func verdict(rule string, bad, good []int, failDetail, passDetail string) (trace.Check, bool) {
+	if len(bad)+len(good) == 0 {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(rule, failDetail, bad...), true
+	}
+	return pass(rule, passDetail, good...), true
 }
