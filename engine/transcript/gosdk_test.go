@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -144,5 +146,30 @@ func TestGoSDKCleanExchange(t *testing.T) {
 				t.Errorf("%s log: %s = %v (%s)", name, c.Rule, c.OK, c.Detail)
 			}
 		}
+	}
+}
+
+// TestToScenarioReproduces turns the go-sdk server log into a scenario and
+// runs it: it decodes, and the simulation shows the same violation.
+func TestToScenarioReproduces(t *testing.T) {
+	_, serverLog := exchange(t, true, 200*time.Millisecond)
+	tr, err := Import(serverLog, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := ToScenario(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenario.Decode(doc)
+	if err != nil {
+		t.Fatalf("the reproduced scenario does not decode: %v\n%s", err, doc)
+	}
+	sim, err := engine.Run(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := check(sim, "no-message-after-cancel"); c == nil || c.OK == nil || *c.OK {
+		t.Fatalf("the reproduction lost the violation: %+v\n%s", c, doc)
 	}
 }
