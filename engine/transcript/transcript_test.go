@@ -74,3 +74,34 @@ func FuzzImport(f *testing.F) {
 		}
 	})
 }
+
+// TestRedact proves redaction removes argument values and result text
+// but keeps the protocol story (ids, methods, tool names, progress, times).
+func TestRedact(t *testing.T) {
+	tr, err := Import([]byte(`{"t":0,"from":"client","message":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"charge","arguments":{"card":"4111-1111","cents":1200},"_meta":{"progressToken":"p"}}}}
+{"t":5,"from":"server","message":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1,"message":"charging 4111"}}}
+{"t":9,"from":"server","message":{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"charged card 4111-1111"}]}}}
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := ToScenario(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	red, err := Redact(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(red)
+	for _, secret := range []string{"4111", "1200"} {
+		if strings.Contains(s, secret) {
+			t.Errorf("redacted scenario still holds %q:\n%s", secret, s)
+		}
+	}
+	for _, kept := range []string{`"charge"`, `"tools/call"`, `"progressToken": "p"`, `"progress": 1`, `"at": 9`} {
+		if !strings.Contains(s, kept) {
+			t.Errorf("redacted scenario lost %s:\n%s", kept, s)
+		}
+	}
+}
