@@ -158,6 +158,7 @@ func (w *world) endListen(r *request, reason *string) {
 	r.ls.serverActive = false
 	if !w.http() {
 		r.srv.Cancel(w.q.Now())
+		r.cause = trace.CauseServer
 		msg := cancelMessage(r.id, reason)
 		w.send(trace.ActorServer, idPtr(r.id), msg, fmt.Sprintf("The server tears down listen stream %s with notifications/cancelled: the one cancellation a server may send.", r.id), nil, func() {
 			w.clientListenEnded(r)

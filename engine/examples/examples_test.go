@@ -122,6 +122,7 @@ func TestBuiltInOutcomes(t *testing.T) {
 		"broken-replicas-not-shared":             {"§11 in-memory ledger across replicas", "completed", "result", "", "", 55, []string{"one-execution-per-key"}},
 		"practice-reserve-inventory":             {"§4 the reserve_inventory practice lab", "completed", "result", "", "", 55, nil},
 		"retry-matrix":                           {"§5 one live example per retry class", "failed", "error", "", "", 55, nil},
+		"listen-graceful-end":                    {"§1 server-sent cancellation tears down a listen stream", "cancelled", "result", "server", "", 305, nil},
 		"herd-reference-backoff":                 {"§10 the herd with the reference backoff", "", "", "", "", 0, nil},
 		"herd-no-backoff":                        {"§10 the herd in lockstep", "", "", "", "", 0, nil},
 	}
