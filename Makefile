@@ -123,6 +123,8 @@ test-browser: chromium
 bench:
 	@echo "==> go test -bench=. -benchmem ./engine/..."
 	$(GO) test -run=NONE -bench=. -benchmem ./engine/...
+	@echo "==> go run ./site links (share link length of every built-in scenario)"
+	$(GO) run ./site links
 
 fmt:
 	$(GO) tool templ fmt templates

@@ -24,6 +24,7 @@ import (
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/templates"
 )
 
@@ -32,6 +33,15 @@ import (
 //
 //go:embed static
 var static embed.FS
+
+// exampleTranscript is what the import page opens with: the server side of
+// a real exchange between go-sdk v1.8.0 peers over mcp.LoggingTransport
+// (engine/transcript's TestGoSDKResponseAfterCancel makes the same): the
+// client's context times out, it sends notifications/cancelled, and the
+// server still writes a result for the request.
+//
+//go:embed transcripts/go-sdk-v1.8.0-cancel-server.log
+var exampleTranscript string
 
 // wasmPackage is the import path of the browser entry point.
 const wasmPackage = "github.com/mcplab/mcplab/wasm"
@@ -74,6 +84,8 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 //	app.css, app.js, favicon.svg   from site/static
 //	index.html       every built-in scenario (templates.IndexPage)
 //	s/<name>/index.html   one page per built-in scenario (templates.ScenarioPage)
+//	playground/index.html the editor (templates.PlaygroundPage), on the first example
+//	import/index.html     the transcript judge (templates.ImportPage), on exampleTranscript
 //	NAME.br, NAME.gz brotli (quality brotliQuality) and gzip copies of every
 //	                 .html, .css, .js, .json, .svg and .wasm file
 //
@@ -103,6 +115,7 @@ func build(out string, stderr io.Writer) error {
 		return fmt.Errorf("build: package examples has no built-in scenarios")
 	}
 	var entries []templates.IndexEntry
+	var pgExamples []templates.PlaygroundExample
 	needLedger := false
 	for _, ex := range exs {
 		s, err := scenario.Decode(ex.JSON)
@@ -126,6 +139,10 @@ func build(out string, stderr io.Writer) error {
 			return err
 		}
 		entries = append(entries, templates.NewIndexEntry(ex.Name, ex.Title, ex.Summary, path.Dir(scenarioPath(ex.Name))+"/", tr))
+		pgExamples = append(pgExamples, templates.PlaygroundExample{Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Ledger: s.Ledger != nil})
+	}
+	if err := buildTools(write, pgExamples); err != nil {
+		return err
 	}
 	html, err := render(templates.IndexPage("./", entries))
 	if err != nil {
@@ -189,11 +206,16 @@ func build(out string, stderr io.Writer) error {
 
 // brotliQuality is the quality of the .br copies. Measured on main.wasm
 // (8.0 MB, Go 1.26, 2 cores): gzip -9 2.20 MB in 1.4 s; brotli q6 1.86 MB in
-// 1.2 s, q9 1.83 MB in 1.4 s, q11 1.61 MB in 21 s. Only q10 and q11 use
-// brotli's slow optimal parser, which is where the gain is; the wasm is
-// built once per site build, so the build pays those seconds for every
-// reader's download.
-const brotliQuality = 11
+// 1.2 s, q9 1.83 MB in 1.4 s, q10 1.65 MB in 15 s, q11 1.61 MB in 21 s. Only
+// q10 and q11 use brotli's slow optimal parser, which is where the gain is;
+// the site is built once and every reader downloads it, so the build pays
+// those seconds. Files over brotliSlowLimit (ledger.wasm, 20 MB with
+// SQLite, which q11 takes 100 s over) get brotliLargeQuality instead.
+const (
+	brotliQuality      = 11
+	brotliLargeQuality = 9
+	brotliSlowLimit    = 12 << 20
+)
 
 // precompress writes NAME.br and NAME.gz beside every file of rels (paths
 // relative to out) whose extension is in compressed, one goroutine per
@@ -242,11 +264,16 @@ func precompressFile(src string) error {
 	return os.WriteFile(src+".br", br, 0o644)
 }
 
-// brotliBytes compresses b with brotli at brotliQuality (deterministic:
-// brotli has no header fields that vary).
+// brotliBytes compresses b with brotli at brotliQuality, or
+// brotliLargeQuality past brotliSlowLimit bytes (deterministic: brotli has
+// no header fields that vary).
 func brotliBytes(b []byte) ([]byte, error) {
 	var buf bytes.Buffer
-	w := brotli.NewWriterLevel(&buf, brotliQuality)
+	q := brotliQuality
+	if len(b) > brotliSlowLimit {
+		q = brotliLargeQuality
+	}
+	w := brotli.NewWriterLevel(&buf, q)
 	if _, err := w.Write(b); err != nil {
 		return nil, err
 	}
@@ -254,6 +281,47 @@ func brotliBytes(b []byte) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// playgroundDefault is the scenario the playground opens on without a
+// fragment (it is prerendered on it).
+const playgroundDefault = "a-cancel-then-complete"
+
+// buildTools renders the playground on playgroundDefault and the import
+// page on exampleTranscript.
+func buildTools(write func(rel string, data []byte) error, exs []templates.PlaygroundExample) error {
+	ex, ok := examples.Get(playgroundDefault)
+	if !ok {
+		return fmt.Errorf("build: playground: no built-in scenario %s", playgroundDefault)
+	}
+	s, err := scenario.Decode(ex.JSON)
+	if err != nil {
+		return fmt.Errorf("build: playground: %w", err)
+	}
+	tr, err := engine.RunWith(s, runOptions)
+	if err != nil {
+		return fmt.Errorf("build: playground: %w", err)
+	}
+	html, err := render(templates.PlaygroundPage(templates.Playground{Root: "../", Scenario: ex.JSON, Trace: tr, Examples: exs}))
+	if err != nil {
+		return fmt.Errorf("build: playground page: %w", err)
+	}
+	if err := write("playground/index.html", html); err != nil {
+		return err
+	}
+	imported, err := transcript.Import([]byte(exampleTranscript), transcript.Options{})
+	if err != nil {
+		return fmt.Errorf("build: import page: the example transcript: %w", err)
+	}
+	frag, err := templates.ScenarioFragment(imported, true)
+	if err != nil {
+		return fmt.Errorf("build: import page: the example as a scenario: %w", err)
+	}
+	html, err = render(templates.ImportPage(templates.Import{Root: "../", Transcript: exampleTranscript, Trace: imported, Scenario: frag}))
+	if err != nil {
+		return fmt.Errorf("build: import page: %w", err)
+	}
+	return write("import/index.html", html)
 }
 
 // wasmBinary is one build of the browser entry point.

@@ -2,7 +2,8 @@
 //
 //	go run ./site build [-out dist]            compile the wasm, prerender every page into dist/
 //	go run ./site serve [-dir dist] [-addr :8080]  serve dist/ (PORT overrides the port)
-//	go run ./site run FILE|-                   print the trace JSON of a scenario
+//	go run ./site run FILE|-|LINK              print the trace JSON of a scenario, share link or transcript
+//	go run ./site links                        the share link length of every built-in scenario
 //
 // The build is deterministic apart from the wasm binary's toolchain: the
 // pages are the templ components of package templates rendered over the
@@ -47,7 +48,9 @@ const usage = `usage: site <command> [flags]
 commands:
   build [-out dist]                 compile the wasm and prerender the site into a directory
   serve [-dir dist] [-addr :8080]   serve a built site (PORT overrides the port)
-  run FILE|-                        print the trace JSON of a scenario file (- for stdin)
+  run [-side S] FILE|-|LINK         print the trace JSON of a scenario file (- for stdin), a share
+                                    link (#s=... or #example=NAME) or a transcript of real traffic
+  links                             the share link length of every built-in scenario
 `
 
 // run is the whole command: it dispatches args to a subcommand, writes its
@@ -78,6 +81,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdServe(args[1:], stdout, stderr)
 	case "run":
 		return cmdRun(args[1:], stdout, stderr)
+	case "links":
+		return cmdLinks(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

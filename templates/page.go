@@ -29,6 +29,15 @@ type Page struct {
 	Wasm string
 }
 
+// playgroundQuery is the query of the page's "Open in playground" link:
+// "?ledger=1" when the scenario needs the SQLite build.
+func (p Page) playgroundQuery() string {
+	if p.Wasm == "ledger.wasm" {
+		return "?ledger=1"
+	}
+	return ""
+}
+
 // wasm returns the page's simulator binary, relative to the site root.
 func (p Page) wasm() string { return cmp(p.Wasm, "main.wasm") }
 

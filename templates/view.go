@@ -165,6 +165,9 @@ type Arrow struct {
 	LabelX, LabelY, LabelW float64
 	// Title is the tooltip: times, notes and the exact message.
 	Title string
+	// Violation lists the rules (space-separated) of the failed checks that
+	// name one of this message's events; "" when none.
+	Violation string
 }
 
 // Mark is one event that is not part of a wire message, drawn as a glyph on
@@ -186,6 +189,9 @@ type Mark struct {
 	LabelX   float64
 	LabelEnd bool
 	Title    string
+	// Violation lists the rules (space-separated) of the failed checks that
+	// name this event; "" when none.
+	Violation string
 }
 
 // LegendItem explains one arrow kind or glyph that appears in the timeline.
@@ -652,8 +658,53 @@ func NewTimeline(tr *trace.Trace) Timeline {
 	if n := len(t.Legend); n > 0 {
 		t.Height = t.Legend[n-1].Y + rowH
 	}
+	markViolations(tr, &t)
 	t.Summary = summary(tr, t)
 	return t
+}
+
+// markViolations sets Violation on every arrow and mark whose event a
+// failed check names (trace.Check.Events), and says so in its tooltip, so
+// the timeline shows where a rule broke: at that message, not only in the
+// checks table.
+func markViolations(tr *trace.Trace, t *Timeline) {
+	bySeq := map[int][]string{}
+	for _, c := range tr.Checks {
+		if c.OK == nil || *c.OK {
+			continue
+		}
+		for _, seq := range c.Events {
+			if !slices.Contains(bySeq[seq], c.Rule) {
+				bySeq[seq] = append(bySeq[seq], c.Rule)
+			}
+		}
+	}
+	if len(bySeq) == 0 {
+		return
+	}
+	rules := func(seqs ...int) string {
+		var out []string
+		for _, s := range seqs {
+			for _, r := range bySeq[s] {
+				if s >= 0 && !slices.Contains(out, r) {
+					out = append(out, r)
+				}
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	for i := range t.Arrows {
+		a := &t.Arrows[i]
+		if a.Violation = rules(a.SendSeq, a.DeliverSeq, a.DropSeq); a.Violation != "" {
+			a.Title = "✗ breaks " + a.Violation + "\n" + a.Title
+		}
+	}
+	for i := range t.Marks {
+		m := &t.Marks[i]
+		if m.Violation = rules(m.Seq); m.Violation != "" {
+			m.Title = "✗ breaks " + m.Violation + "\n" + m.Title
+		}
+	}
 }
 
 // geometry holds what label layout needs to know of the final picture

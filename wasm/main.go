@@ -9,8 +9,12 @@
 //
 //	globalThis.mcplab.run(json)    -> {trace: string|null, error: string|null}
 //	globalThis.mcplab.render(json) -> {html: string|null, error: string|null}
+//	globalThis.mcplab.share(json)  -> {fragment: string|null, error: string|null}
+//	globalThis.mcplab.import(text, side) -> {trace: string|null, error: string|null}
 //
-// and, on a page with a #lab element (templates.ScenarioPage), wires every
+// and starts the page it finds: the playground (#playground,
+// playground.go), the transcript import page (#import, import.go), or a
+// scenario page. On a page with a #lab element (templates.ScenarioPage) it wires every
 // [data-path] control: on input or change it applies the control's value
 // to the scenario JSON held in script#scenario-json (templates.EditScenario,
 // which encodes it by data-kind and calls scenario.SetPath or
@@ -18,7 +22,9 @@
 // templates.Output into #lab-output, and on an invalid scenario keeps the
 // last good render and shows the located error in #lab-error. After the
 // first render it enables the controls and sets <html data-ready="1">
-// ("error" if that render failed). A panic anywhere becomes a visible error.
+// ("error" if that render failed), and keeps the page's "Open in
+// playground" link pointing at the edited scenario. A panic anywhere
+// becomes a visible error.
 //
 // Built plainly it is main.wasm; built with -tags ledger it also links the
 // SQLite ledger (ledger.go) and is ledger.wasm, which only the pages of
@@ -30,10 +36,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"syscall/js"
 
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/templates"
 )
 
@@ -46,11 +54,21 @@ func main() {
 	js.Global().Set("mcplab", js.ValueOf(map[string]any{
 		"run":    js.FuncOf(jsRun),
 		"render": js.FuncOf(jsRender),
+		"share":  js.FuncOf(jsShare),
+		"import": js.FuncOf(jsImport),
 	}))
 	doc := js.Global().Get("document")
-	if lab := doc.Call("getElementById", "lab"); lab.Truthy() {
-		startLab(doc)
-	}
+	func() {
+		defer recoverInto(func(err error) { showFatal(doc, err) })
+		switch {
+		case doc.Call("getElementById", "playground").Truthy():
+			startPlayground(doc)
+		case doc.Call("getElementById", "import").Truthy():
+			startImport(doc)
+		case doc.Call("getElementById", "lab").Truthy():
+			startLab(doc)
+		}
+	}()
 	select {} // keep the callbacks alive
 }
 
@@ -75,6 +93,49 @@ func jsRender(_ js.Value, args []js.Value) (result any) {
 	}
 	html, err := render([]byte(data))
 	return reply("html", html, err)
+}
+
+// jsShare is mcplab.share(json): the canonical "s=..." share fragment of a
+// scenario document (scenario.ShareFragment), or its error.
+func jsShare(_ js.Value, args []js.Value) (result any) {
+	defer recoverInto(func(err error) { result = reply("fragment", "", err) })
+	data, err := stringArg(args)
+	if err != nil {
+		return reply("fragment", "", err)
+	}
+	frag, err := scenario.ShareFragment([]byte(data))
+	return reply("fragment", frag, err)
+}
+
+// jsImport is mcplab.import(text, side): the trace JSON of a transcript
+// (transcript.Import; side "client", "server" or "" to infer), or its
+// located error.
+func jsImport(_ js.Value, args []js.Value) (result any) {
+	defer recoverInto(func(err error) { result = reply("trace", "", err) })
+	data, err := stringArg(args)
+	if err != nil {
+		return reply("trace", "", err)
+	}
+	side := ""
+	if len(args) > 1 && args[1].Type() == js.TypeString {
+		side = args[1].String()
+	}
+	tr, err := transcript.Import([]byte(data), transcript.Options{Side: side})
+	if err != nil {
+		return reply("trace", "", err)
+	}
+	out, err := engine.Encode(tr)
+	return reply("trace", string(out), err)
+}
+
+// showFatal shows an error that stopped a page from starting and marks the
+// page as failed, without killing it: the prerendered content stays.
+func showFatal(doc js.Value, err error) {
+	if box := doc.Call("getElementById", "lab-error"); box.Truthy() {
+		box.Set("textContent", "Simulator error: "+err.Error())
+		box.Set("hidden", false)
+	}
+	doc.Get("documentElement").Get("dataset").Set("ready", "error")
 }
 
 // render runs a scenario and renders its Output.
@@ -197,6 +258,15 @@ func (l *lab) rerun() bool {
 	ds.Delete("stale")
 	l.errorBox.Set("hidden", true)
 	l.errorBox.Set("textContent", "")
+	if link := l.doc.Call("getElementById", "open-playground"); link.Truthy() {
+		if frag, err := scenario.ShareFragment([]byte(l.script.Get("textContent").String())); err == nil {
+			href := link.Call("getAttribute", "href").String()
+			if i := strings.IndexByte(href, '#'); i >= 0 {
+				href = href[:i]
+			}
+			link.Set("href", href+"#"+frag)
+		}
+	}
 	return true
 }
 

@@ -1,11 +1,35 @@
-// mcplab page loader. On a scenario page (one with #lab) it starts the
-// simulator: the Go engine and templates compiled to WebAssembly
-// (wasm/main.go), which wires the controls, re-runs the scenario on every
-// change and sets <html data-ready="1"> after its first render. This file
-// only loads it and reports a failure; it holds no logic of its own.
+// mcplab page loader. On a page with a simulator ([data-wasm]: a scenario
+// page, the playground, the import page) it starts the Go engine and
+// templates compiled to WebAssembly (wasm/main.go), which wires the page and
+// sets <html data-ready="1"> after its first render. In an iframe
+// (?embed=1) it tells the parent when the lab is ready and how tall it is.
+// It holds no simulation logic of its own.
 (() => {
   "use strict";
-  const lab = document.getElementById("lab");
+  const root = document.documentElement;
+
+  // Embedded: post {type: "mcplab:ready"} once, and {type:
+  // "mcplab:height", height} whenever the page's height changes. Only the
+  // height leaves the frame; the host page's snippet sizes the iframe.
+  if (root.dataset.embed && window.parent !== window) {
+    const post = (msg) => window.parent.postMessage(msg, "*");
+    let last = 0;
+    new ResizeObserver(() => {
+      const h = Math.ceil(root.getBoundingClientRect().height);
+      if (h !== last) post({ type: "mcplab:height", height: (last = h) });
+    }).observe(root);
+    const ready = () => {
+      if (root.dataset.ready !== "1") return false;
+      post({ type: "mcplab:ready" });
+      return true;
+    };
+    if (!ready()) {
+      const mo = new MutationObserver(() => ready() && mo.disconnect());
+      mo.observe(root, { attributes: true, attributeFilter: ["data-ready"] });
+    }
+  }
+
+  const lab = document.querySelector("[data-wasm]");
   if (!lab) return;
   const status = document.getElementById("lab-status");
   const say = (text, state) => {
@@ -16,7 +40,7 @@
   const fail = (err) => {
     const why = (err && err.message) || String(err);
     say("The simulator could not start (" + why + "). The run shown is the prerendered one; reload to try again.", "error");
-    document.documentElement.dataset.ready = "error";
+    root.dataset.ready = "error";
     console.error("mcplab: the simulator could not start:", err);
   };
   if (typeof WebAssembly !== "object" || typeof Go !== "function") {
@@ -25,9 +49,12 @@
   }
   say("Loading the simulator…", "loading");
   // Relative to this script (the site root), so the site works under any
-  // subpath; #lab names the binary (ledger.wasm for pages with a ledger).
+  // subpath. [data-wasm] names the binary; the playground asks for the
+  // SQLite build (ledger.wasm) with ?ledger=1 when a scenario has a ledger.
   const script = document.currentScript;
-  const wasmURL = new URL(lab.dataset.wasm || "main.wasm", script ? script.src : document.baseURI);
+  let file = lab.dataset.wasm || "main.wasm";
+  if (lab.id === "playground" && new URLSearchParams(location.search).get("ledger") === "1") file = "ledger.wasm";
+  const wasmURL = new URL(file, script ? script.src : document.baseURI);
   const go = new Go();
   fetch(wasmURL)
     .then((resp) => {

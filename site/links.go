@@ -1,0 +1,82 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/scenario"
+)
+
+// chatLimit is the length a share link must fit to be pasted into a chat
+// message: lesson-sized scenarios (at most lessonSteps steps) must fit.
+const (
+	chatLimit   = 2000
+	lessonSteps = 50
+)
+
+// linkLength is one built-in scenario's share link, measured.
+type linkLength struct {
+	Name   string
+	Steps  int
+	Length int // characters of "https://HOST/playground/#s=..." without the host part: len("playground/#" + fragment)
+	Lesson bool
+}
+
+// linkLengths measures the share link of every built-in scenario.
+func linkLengths() ([]linkLength, error) {
+	var out []linkLength
+	for _, ex := range examples.All() {
+		s, err := scenario.Decode(ex.JSON)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ex.Name, err)
+		}
+		frag, err := scenario.ShareFragment(ex.JSON)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ex.Name, err)
+		}
+		out = append(out, linkLength{Name: ex.Name, Steps: len(s.Steps), Length: len("playground/#" + frag), Lesson: len(s.Steps) <= lessonSteps})
+	}
+	return out, nil
+}
+
+// cmdLinks is `site links`: a table of the share link length of every
+// built-in scenario (make bench prints it). It fails when a lesson-sized
+// scenario's link does not fit chatLimit characters.
+func cmdLinks(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("links", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: site links\n\nPrints the share link length of every built-in scenario (path and fragment, add the host);\nlesson-sized ones (<= %d steps) must fit %d characters.\n", lessonSteps, chatLimit)
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	ls, err := linkLengths()
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "scenario\tsteps\tlink chars\t")
+	var over []string
+	longest := 0
+	for _, l := range ls {
+		mark := ""
+		if l.Length > chatLimit {
+			mark = " (over " + fmt.Sprint(chatLimit) + ")"
+			if l.Lesson {
+				over = append(over, l.Name)
+			}
+		}
+		longest = max(longest, l.Length)
+		fmt.Fprintf(tw, "%s\t%d\t%d%s\t\n", l.Name, l.Steps, l.Length, mark)
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "%d scenarios; longest link %d characters plus the host; limit for lesson-sized scenarios %d\n", len(ls), longest, chatLimit)
+	if len(over) > 0 {
+		return fmt.Errorf("lesson-sized scenarios whose link is over %d characters: %v", chatLimit, over)
+	}
+	return nil
+}

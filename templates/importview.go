@@ -1,0 +1,88 @@
+package templates
+
+import (
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+	"github.com/mcplab/mcplab/engine/transcript"
+)
+
+// Import is what ImportPage draws: a transcript of real traffic (the
+// example the page opens with, prerendered) and its imported trace.
+type Import struct {
+	// Root is the relative path to the site root ("../").
+	Root string
+	// Transcript is the text in the editor; Trace its import.
+	Transcript string
+	Trace      *trace.Trace
+	// Scenario is the share fragment of the scenario that reproduces
+	// Trace, redacted (ScenarioFragment).
+	Scenario string
+}
+
+// Violation is one check that failed, with the events that break it.
+type Violation struct {
+	Rule, Detail string
+	Events       []int // seqs: the page links each to #event-N
+}
+
+// Violations lists the failed checks of tr in the trace's order.
+func Violations(tr *trace.Trace) []Violation {
+	var out []Violation
+	if tr == nil {
+		return nil
+	}
+	for _, c := range tr.Checks {
+		if c.OK != nil && !*c.OK {
+			out = append(out, Violation{Rule: c.Rule, Detail: c.Detail, Events: c.Events})
+		}
+	}
+	return out
+}
+
+// SourceText says in words where an imported trace came from: its format,
+// which side wrote it, its clock, and the importer's note.
+func SourceText(src *trace.Source) string {
+	if src == nil {
+		return ""
+	}
+	var b strings.Builder
+	switch src.Format {
+	case transcript.FormatGoSDK:
+		b.WriteString("Go SDK LoggingTransport log")
+	case transcript.FormatJSONL:
+		b.WriteString("JSON Lines transcript")
+	default:
+		b.WriteString(src.Format)
+	}
+	if src.Side != "" {
+		b.WriteString(", written by the " + src.Side)
+	}
+	b.WriteString(".")
+	switch {
+	case src.Note != "":
+		b.WriteString(" " + src.Note) // the importer explains the clock
+	case src.Clock == "order":
+		b.WriteString(" No timestamps: events keep their order and time-based checks are not judged.")
+	}
+	return b.String()
+}
+
+// ScenarioFragment turns an imported trace into the share fragment ("s=...")
+// of a scenario that reproduces it (transcript.ToScenario), with argument
+// values and result text replaced first when redact is true
+// (transcript.Redact), so nothing the user typed or the tool returned goes
+// into the link unless they ask for it.
+func ScenarioFragment(tr *trace.Trace, redact bool) (string, error) {
+	doc, err := transcript.ToScenario(tr)
+	if err != nil {
+		return "", err
+	}
+	if redact {
+		if doc, err = transcript.Redact(doc); err != nil {
+			return "", err
+		}
+	}
+	return scenario.ShareFragment(doc)
+}

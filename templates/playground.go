@@ -1,0 +1,364 @@
+package templates
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"html"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// Playground is what PlaygroundPage draws: the editor opened on a default
+// scenario (prerendered, so the page reads without JavaScript), the list of
+// built-in scenarios to start from, and the simulator binary.
+type Playground struct {
+	// Root is the relative path to the site root ("../").
+	Root string
+	// Scenario is the editor's first content, as authored; Trace its run.
+	Scenario json.RawMessage
+	Trace    *trace.Trace
+	// Examples are the built-in scenarios to start from.
+	Examples []PlaygroundExample
+}
+
+// PlaygroundExample is one built-in scenario in the playground's list.
+type PlaygroundExample struct {
+	Name, Title, Summary string
+	// Ledger is true when the scenario uses the SQLite ledger: its link
+	// asks for ledger.wasm (?ledger=1), which main.wasm does not include.
+	Ledger bool
+}
+
+// Href is the example's link from the playground: its fragment, after
+// ?ledger=1 when it needs the SQLite build.
+func (e PlaygroundExample) Href() string {
+	if e.Ledger {
+		return "?ledger=1#example=" + e.Name
+	}
+	return "#example=" + e.Name
+}
+
+// EditorError is an invalid scenario as the playground shows it: the
+// message and, when the error names a place, where it is in the editor's
+// text.
+type EditorError struct {
+	// Message is the error as the engine says it ("steps[3].at: must be >= 0").
+	Message string
+	// Path is the scenario path the error names ("" for the whole document).
+	Path string
+	// Line and Col locate the place, 1-based (0 when unknown). For a path
+	// that names a missing member, the place is its nearest ancestor that
+	// exists.
+	Line, Col int
+	// Start and End delimit the place as UTF-16 offsets into the text
+	// (what a textarea's setSelectionRange takes); End == Start when
+	// unknown.
+	Start, End int
+}
+
+// Where says where the error is in words, e.g. "line 12, column 7", or ""
+// when unknown.
+func (e EditorError) Where() string {
+	if e.Line == 0 {
+		return ""
+	}
+	return "line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Col)
+}
+
+// syntaxAt reads the position out of a JSON syntax error of scenario.Decode
+// ("invalid JSON at line 3, column 9: ..."); 0, 0 when it has none.
+func syntaxAt(msg string) (line, col int) {
+	_, rest, ok := strings.Cut(msg, " at line ")
+	if !ok {
+		return 0, 0
+	}
+	l, rest, _ := strings.Cut(rest, ", column ")
+	c, _, _ := strings.Cut(rest, ":")
+	line, err1 := strconv.Atoi(l)
+	col, err2 := strconv.Atoi(c)
+	if err1 != nil || err2 != nil {
+		return 0, 0
+	}
+	return line, col
+}
+
+// LocateError places a scenario error in the editor's text data: a
+// *scenario.Error by its Path (the span of the value it names, or of its
+// nearest existing ancestor), a syntax error by the line and column it
+// reports. Any other error is returned with its message only.
+func LocateError(data []byte, err error) EditorError {
+	e := EditorError{Message: err.Error()}
+	var se *scenario.Error
+	if errors.As(err, &se) {
+		e.Path = se.Path
+	}
+	if e.Path != "" {
+		spans := valueSpans(data)
+		for p := e.Path; p != ""; p = parentOf(p) {
+			if sp, ok := spans[p]; ok {
+				e.Line, e.Col = lineCol(data, sp[0])
+				e.Start, e.End = utf16Offset(data, sp[0]), utf16Offset(data, sp[1])
+				return e
+			}
+		}
+		return e
+	}
+	if e.Line, e.Col = syntaxAt(e.Message); e.Line > 0 {
+		off := offsetOf(data, e.Line, e.Col)
+		e.Start, e.End = utf16Offset(data, off), utf16Offset(data, min(off+1, len(data)))
+	}
+	return e
+}
+
+// parentOf drops a path's last segment: "steps[3].at" -> "steps[3]" ->
+// "steps" -> "".
+func parentOf(p string) string {
+	i := strings.LastIndexAny(p, ".[")
+	if i < 0 {
+		return ""
+	}
+	return p[:i]
+}
+
+// valueSpans maps the path of every value in the JSON text data ("title",
+// "steps[3].at"; the root is "") to its byte span [start, end). It reads as
+// much as is well formed and never fails.
+func valueSpans(data []byte) map[string][2]int {
+	spans := map[string][2]int{}
+	s := spanScanner{data: data, spans: spans}
+	s.value("")
+	return spans
+}
+
+type spanScanner struct {
+	data  []byte
+	i     int
+	spans map[string][2]int
+	depth int
+}
+
+func (s *spanScanner) ws() {
+	for s.i < len(s.data) && strings.IndexByte(" \t\r\n", s.data[s.i]) >= 0 {
+		s.i++
+	}
+}
+
+// value scans the value at s.i, recording its span under path; false when
+// the text is malformed there.
+func (s *spanScanner) value(path string) bool {
+	s.ws()
+	if s.i >= len(s.data) || s.depth > 64 {
+		return false
+	}
+	start := s.i
+	ok := true
+	switch c := s.data[s.i]; c {
+	case '{':
+		s.depth++
+		ok = s.object(path)
+		s.depth--
+	case '[':
+		s.depth++
+		ok = s.array(path)
+		s.depth--
+	case '"':
+		_, ok = s.str()
+	default:
+		for s.i < len(s.data) && strings.IndexByte(",]} \t\r\n", s.data[s.i]) < 0 {
+			s.i++
+		}
+		ok = s.i > start
+	}
+	if ok {
+		s.spans[path] = [2]int{start, s.i}
+	}
+	return ok
+}
+
+func (s *spanScanner) str() (string, bool) {
+	start := s.i
+	s.i++
+	for s.i < len(s.data) {
+		switch s.data[s.i] {
+		case '\\':
+			s.i += 2
+			continue
+		case '"':
+			s.i++
+			var v string
+			err := json.Unmarshal(s.data[start:s.i], &v)
+			return v, err == nil
+		}
+		s.i++
+	}
+	return "", false
+}
+
+func (s *spanScanner) object(path string) bool {
+	s.i++ // {
+	for {
+		s.ws()
+		if s.i >= len(s.data) {
+			return false
+		}
+		switch s.data[s.i] {
+		case '}':
+			s.i++
+			return true
+		case ',':
+			s.i++
+			continue
+		case '"':
+		default:
+			return false
+		}
+		name, ok := s.str()
+		if !ok {
+			return false
+		}
+		s.ws()
+		if s.i >= len(s.data) || s.data[s.i] != ':' {
+			return false
+		}
+		s.i++
+		child := name
+		if path != "" {
+			child = path + "." + name
+		}
+		if !s.value(child) {
+			return false
+		}
+	}
+}
+
+func (s *spanScanner) array(path string) bool {
+	s.i++ // [
+	for n := 0; ; {
+		s.ws()
+		if s.i >= len(s.data) {
+			return false
+		}
+		switch s.data[s.i] {
+		case ']':
+			s.i++
+			return true
+		case ',':
+			s.i++
+			continue
+		}
+		if !s.value(path + "[" + strconv.Itoa(n) + "]") {
+			return false
+		}
+		n++
+	}
+}
+
+// lineCol returns the 1-based line and column (in characters) of byte
+// offset off.
+func lineCol(data []byte, off int) (line, col int) {
+	line, col = 1, 1
+	for i := 0; i < off && i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += n
+	}
+	return line, col
+}
+
+// offsetOf is the byte offset of a 1-based line and column (in bytes, as
+// scenario.Decode counts them), clamped to the text.
+func offsetOf(data []byte, line, col int) int {
+	l, i := 1, 0
+	for i < len(data) && l < line {
+		if data[i] == '\n' {
+			l++
+		}
+		i++
+	}
+	return min(i+max(col-1, 0), len(data))
+}
+
+// utf16Offset converts a byte offset of UTF-8 text into the UTF-16 offset a
+// browser's text APIs use.
+func utf16Offset(data []byte, off int) int {
+	n := 0
+	for i := 0; i < off && i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if l := utf16.RuneLen(r); l > 0 {
+			n += l
+		} else {
+			n++
+		}
+		i += size
+	}
+	return n
+}
+
+// Embed is the snippets that put a page into a lesson as an iframe.
+type Embed struct {
+	HTML string // a plain HTML <iframe>
+	MDX  string // the same as JSX (MDX), with camelCase attributes
+	MyST string // a MyST {iframe} directive
+}
+
+// EmbedHeight is the iframe's first height in CSS pixels, before the page
+// reports its own (HostSnippet resizes it).
+const EmbedHeight = 720
+
+// NewEmbed returns the snippets for src (the page's URL with ?embed=1) and
+// its title. The title is escaped for each syntax: HTML attribute escaping,
+// a JSON string in JSX, one line for MyST.
+func NewEmbed(src, title string) Embed {
+	if title == "" {
+		title = "mcplab scenario"
+	}
+	h := strconv.Itoa(EmbedHeight)
+	jsxTitle, _ := json.Marshal(title)
+	jsxSrc, _ := json.Marshal(src)
+	oneLine := strings.Join(strings.Fields(title), " ")
+	return Embed{
+		HTML: `<iframe src="` + html.EscapeString(src) + `" title="` + html.EscapeString(title) + `" width="100%" height="` + h +
+			`" loading="lazy" referrerpolicy="no-referrer" data-mcplab style="border:0"></iframe>`,
+		MDX: `<iframe src={` + string(jsxSrc) + `} title={` + string(jsxTitle) + `} width="100%" height={` + h +
+			`} loading="lazy" referrerPolicy="no-referrer" data-mcplab="" style={{border: 0}} />`,
+		MyST: ":::{iframe} " + src + "\n:width: 100%\n" + oneLine + "\n:::",
+	}
+}
+
+// HostSnippet is the script a lesson page adds once so that every mcplab
+// iframe (data-mcplab) takes the height its page reports
+// ({type: "mcplab:height", height}). ORIGIN stands for the lab's origin.
+const HostSnippet = `<script>
+// mcplab: size each lab iframe to its content (no library needed).
+addEventListener("message", (e) => {
+  if (e.origin !== "ORIGIN" || !e.data || e.data.type !== "mcplab:height") return;
+  for (const f of document.querySelectorAll("iframe[data-mcplab]"))
+    if (f.contentWindow === e.source) f.style.height = Math.ceil(e.data.height) + "px";
+});
+</script>`
+
+// HostSnippetFor is HostSnippet with the lab's origin filled in.
+func HostSnippetFor(origin string) string {
+	return strings.Replace(HostSnippet, "ORIGIN", origin, 1)
+}
+
+// IndentScenario lays out a scenario document for the editor, indented by
+// two spaces; text that is not JSON is returned as it is, for the editor
+// to show with its error.
+func IndentScenario(data []byte) string {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, data, "", "  "); err != nil {
+		return string(data)
+	}
+	return buf.String()
+}

@@ -1,0 +1,63 @@
+package templates
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcplab/mcplab/engine/scenario"
+)
+
+// Rule (SCENARIO.md, Bad input): the playground shows a scenario error at
+// its place: the span of the value the path names (or of its nearest
+// existing ancestor), or the line and column of a syntax error, as UTF-16
+// offsets a textarea can select.
+func TestLocateError(t *testing.T) {
+	doc := "{\n  \"mcplab\": 1,\n  \"title\": \"é\",\n  \"steps\": [\n    {\"at\": 0, \"do\": \"call\", \"id\": 1, \"name\": \"x\"},\n    {\"at\": -5, \"do\": \"cancel\", \"id\": 1}\n  ]\n}"
+	tests := []struct {
+		name       string
+		doc        string
+		wantPath   string
+		wantLine   int
+		wantSelect string // the text between Start and End
+	}{
+		{"negative time", doc, "steps[1].at", 6, "-5"},
+		{"syntax error", "{\n  \"mcplab\": 1,\n  \"steps\": [,]\n}", "", 3, ","},
+		{"missing member points at its step", "{\"mcplab\": 1, \"steps\": [{\"at\": 0, \"do\": \"call\"}]}", "steps[0].id", 1, `{"at": 0, "do": "call"}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := scenario.Decode([]byte(tc.doc))
+			if err == nil {
+				t.Fatal("the scenario decodes")
+			}
+			e := LocateError([]byte(tc.doc), err)
+			if e.Path != tc.wantPath || e.Line != tc.wantLine {
+				t.Fatalf("LocateError = %+v (%s), want path %q line %d", e, err, tc.wantPath, tc.wantLine)
+			}
+			units := []rune(tc.doc) // no astral characters here: runes = UTF-16 units
+			if got := string(units[e.Start:e.End]); got != tc.wantSelect {
+				t.Errorf("selection %q, want %q", got, tc.wantSelect)
+			}
+			if !strings.Contains(e.Where(), "line ") {
+				t.Errorf("Where() = %q", e.Where())
+			}
+		})
+	}
+}
+
+// Rule: embed snippets carry the title as text in every syntax: a title
+// with markup and quotes cannot break out of the attribute or the JSX
+// expression.
+func TestNewEmbedEscapesTitle(t *testing.T) {
+	src := "https://lab.example/playground/?embed=1#s=abc"
+	e := NewEmbed(src, `<img src=x onerror="alert(1)"> & "quotes"`)
+	if strings.Contains(e.HTML, "<img") || !strings.Contains(e.HTML, `title="&lt;img src=x onerror=&#34;alert(1)&#34;&gt; &amp; &#34;quotes&#34;"`) {
+		t.Errorf("HTML snippet does not escape the title: %s", e.HTML)
+	}
+	if strings.Contains(e.MDX, "<img") || !strings.Contains(e.MDX, `referrerPolicy=`) || !strings.Contains(e.MDX, `style={{border: 0}}`) {
+		t.Errorf("MDX snippet: %s", e.MDX)
+	}
+	if !strings.HasPrefix(e.MyST, ":::{iframe} "+src+"\n") || !strings.HasSuffix(e.MyST, "\n:::") {
+		t.Errorf("MyST snippet: %s", e.MyST)
+	}
+}

@@ -1,0 +1,185 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"strconv"
+	"strings"
+	"syscall/js"
+
+	"github.com/a-h/templ"
+)
+
+// DOM helpers shared by the pages' glue.
+
+// byID returns document.getElementById(id) (undefined-safe: check Truthy).
+func byID(doc js.Value, id string) js.Value { return doc.Call("getElementById", id) }
+
+// on adds an event listener whose handler runs under recover: a panic in
+// it becomes fail(err), never a dead page.
+func on(el js.Value, event string, fail func(error), handler func(ev js.Value)) {
+	if !el.Truthy() {
+		return
+	}
+	el.Call("addEventListener", event, js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer recoverInto(fail)
+		var ev js.Value
+		if len(args) > 0 {
+			ev = args[0]
+		}
+		handler(ev)
+		return nil
+	}))
+}
+
+// then attaches fulfilment and rejection handlers to a promise, both under
+// recover; a rejection goes to rejected with the reason's message.
+func then(promise js.Value, fail func(error), fulfilled func(v js.Value), rejected func(msg string)) {
+	var ok, bad js.Func
+	ok = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer ok.Release()
+		defer bad.Release()
+		defer recoverInto(fail)
+		var v js.Value
+		if len(args) > 0 {
+			v = args[0]
+		}
+		fulfilled(v)
+		return nil
+	})
+	bad = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer ok.Release()
+		defer bad.Release()
+		defer recoverInto(fail)
+		msg := "unknown error"
+		if len(args) > 0 && args[0].Truthy() {
+			msg = args[0].Call("toString").String()
+		}
+		rejected(msg)
+		return nil
+	})
+	promise.Call("then", ok, bad)
+}
+
+// renderHTML renders a component to a string for innerHTML. templ escapes
+// every text and attribute value, so scenario text never becomes markup.
+func renderHTML(c templ.Component) (string, error) {
+	var buf bytes.Buffer
+	if err := c.Render(context.Background(), &buf); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
+}
+
+// replaceFragment rewrites the address bar's fragment without a new
+// history entry or a hashchange event, and returns the new URL.
+func replaceFragment(frag string) string {
+	loc := js.Global().Get("location")
+	url := loc.Get("origin").String() + loc.Get("pathname").String() + loc.Get("search").String() + "#" + frag
+	js.Global().Get("history").Call("replaceState", js.Null(), "", url)
+	return url
+}
+
+// copyText puts text on the clipboard and reports in status what happened;
+// where the clipboard is refused (no permission, not a secure context) it
+// selects the field instead so Ctrl+C copies it.
+func copyText(text string, field js.Value, fail func(error), say func(string)) {
+	clip := js.Global().Get("navigator").Get("clipboard")
+	fallback := func(string) {
+		if field.Truthy() {
+			field.Call("focus")
+			field.Call("select")
+		}
+		say("Selected: press Ctrl+C (⌘C) to copy.")
+	}
+	if !clip.Truthy() {
+		fallback("")
+		return
+	}
+	then(clip.Call("writeText", text), fail, func(js.Value) { say("Copied.") }, fallback)
+}
+
+// download offers text as a file called name.
+func download(doc js.Value, name, mime, text string) {
+	blob := js.Global().Get("Blob").New(js.ValueOf([]any{text}), js.ValueOf(map[string]any{"type": mime}))
+	url := js.Global().Get("URL").Call("createObjectURL", blob)
+	a := doc.Call("createElement", "a")
+	a.Set("href", url)
+	a.Set("download", name)
+	doc.Get("body").Call("appendChild", a)
+	a.Call("click")
+	a.Call("remove")
+	js.Global().Get("URL").Call("revokeObjectURL", url)
+}
+
+// readFile reads the first file of a FileList (an <input type=file> or a
+// drop) as text, refusing one larger than limit bytes.
+func readFile(files js.Value, limit int, fail func(error), done func(name, text string), bad func(msg string)) {
+	if !files.Truthy() || files.Length() == 0 {
+		return
+	}
+	f := files.Index(0)
+	name := f.Get("name").String()
+	if size := f.Get("size").Int(); size > limit {
+		bad(name + " is " + strconv.Itoa(size) + " bytes; the limit is " + strconv.Itoa(limit) + ".")
+		return
+	}
+	then(f.Call("text"), fail, func(v js.Value) { done(name, v.String()) }, func(msg string) { bad("cannot read " + name + ": " + msg) })
+}
+
+// setStatus writes a page's #lab-status line.
+func setStatus(doc js.Value, state, text string) {
+	if st := byID(doc, "lab-status"); st.Truthy() {
+		st.Set("textContent", text)
+		st.Get("dataset").Set("state", state)
+	}
+}
+
+// showLabError shows (or, with "", hides) a page's #lab-error box.
+func showLabError(doc js.Value, text string) {
+	box := byID(doc, "lab-error")
+	if !box.Truthy() {
+		return
+	}
+	box.Set("textContent", text)
+	box.Set("hidden", text == "")
+}
+
+// enable turns on the elements with the given ids (disabled until the wasm
+// runs).
+func enable(doc js.Value, ids ...string) {
+	for _, id := range ids {
+		if el := byID(doc, id); el.Truthy() {
+			el.Set("disabled", false)
+		}
+	}
+}
+
+// keepAnchors makes in-page links to events (#event-N) inside container
+// scroll to and highlight their row without touching the fragment, which
+// holds the page's share link.
+func keepAnchors(doc, container js.Value, fail func(error)) {
+	on(container, "click", fail, func(ev js.Value) {
+		a := ev.Get("target").Call("closest", `a[href^="#event-"]`)
+		if !a.Truthy() {
+			return
+		}
+		ev.Call("preventDefault")
+		row := byID(doc, strings.TrimPrefix(a.Call("getAttribute", "href").String(), "#"))
+		if !row.Truthy() {
+			return
+		}
+		old := doc.Call("querySelectorAll", ".targeted")
+		for i := 0; i < old.Length(); i++ {
+			old.Index(i).Get("classList").Call("remove", "targeted")
+		}
+		row.Get("classList").Call("add", "targeted")
+		behavior := "smooth"
+		if js.Global().Call("matchMedia", "(prefers-reduced-motion: reduce)").Get("matches").Truthy() {
+			behavior = "auto"
+		}
+		row.Call("scrollIntoView", js.ValueOf(map[string]any{"block": "center", "behavior": behavior}))
+	})
+}

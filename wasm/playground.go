@@ -1,0 +1,343 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"syscall/js"
+
+	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/templates"
+)
+
+// The playground (templates.PlaygroundPage): the editor's text is the
+// state. Every edit, from the textarea or from a control, decodes and runs
+// it; a valid run replaces the output, rewrites the address bar to the
+// canonical #s= link (history.replaceState) and refreshes the share and
+// embed fields; an invalid one keeps the last good output, marked stale,
+// and shows the located error (templates.LocateError).
+
+// defaultExample opens when the address has no fragment.
+const defaultExample = "a-cancel-then-complete"
+
+type playground struct {
+	doc      js.Value
+	editor   js.Value // textarea#pg-editor
+	output   js.Value // #lab-output
+	controls js.Value // fieldset#lab-controls
+	errBox   js.Value // #pg-error
+	errText  js.Value // #pg-error-text
+	title    js.Value // #pg-title
+	link     js.Value // input#pg-link
+	embedSel js.Value // select#pg-embed-format
+	embedBox js.Value // textarea#pg-embed
+
+	lastErr       templates.EditorError
+	embed         templates.Embed
+	scenarioTitle string
+}
+
+func startPlayground(doc js.Value) {
+	p := &playground{
+		doc:      doc,
+		editor:   byID(doc, "pg-editor"),
+		output:   byID(doc, "lab-output"),
+		controls: byID(doc, "lab-controls"),
+		errBox:   byID(doc, "pg-error"),
+		errText:  byID(doc, "pg-error-text"),
+		title:    byID(doc, "pg-title"),
+		link:     byID(doc, "pg-link"),
+		embedSel: byID(doc, "pg-embed-format"),
+		embedBox: byID(doc, "pg-embed"),
+	}
+	if !p.editor.Truthy() || !p.output.Truthy() || !p.controls.Truthy() {
+		showFatal(doc, errors.New("the page has no #pg-editor, #lab-output or #lab-controls"))
+		return
+	}
+	fail := p.fail
+	on(p.editor, "input", fail, func(js.Value) { p.update(true) })
+	// One listener for every control, present and future: the panel is
+	// re-rendered when the scenario's shape changes.
+	on(p.controls, "input", fail, func(ev js.Value) { p.onControl(ev.Get("target")) })
+	on(js.Global(), "hashchange", fail, func(js.Value) {
+		if hash := js.Global().Get("location").Get("hash").String(); isShareHash(hash) {
+			p.open(hash)
+		}
+	})
+	keepAnchors(doc, p.output, fail)
+	on(byID(doc, "pg-error-goto"), "click", fail, func(js.Value) { p.showErrorInEditor() })
+	on(byID(doc, "pg-copy-link"), "click", fail, func(js.Value) {
+		copyText(p.link.Get("value").String(), p.link, fail, p.say)
+	})
+	on(byID(doc, "pg-copy-embed"), "click", fail, func(js.Value) {
+		copyText(p.embedBox.Get("value").String(), p.embedBox, fail, p.say)
+	})
+	on(p.embedSel, "change", fail, func(js.Value) { p.showEmbed() })
+	on(byID(doc, "pg-download"), "click", fail, func(js.Value) {
+		download(doc, slug(p.scenarioTitle)+".json", "application/json", p.editor.Get("value").String())
+	})
+	file := byID(doc, "pg-file")
+	on(file, "change", fail, func(js.Value) {
+		readFile(file.Get("files"), scenario.MaxBytes, fail, func(name, text string) {
+			p.setEditor(text)
+			p.update(true)
+			if p.lastErr.Message == "" {
+				p.say("Opened " + name + ".")
+			}
+			file.Set("value", "")
+		}, func(msg string) { showLabError(doc, msg) })
+	})
+
+	p.open(js.Global().Get("location").Get("hash").String())
+	enable(doc, "pg-editor", "lab-controls", "pg-copy-link", "pg-download", "pg-file", "pg-embed-format", "pg-copy-embed")
+	setStatus(doc, "live", "Live: every change re-runs the scenario in your browser.")
+	doc.Get("documentElement").Get("dataset").Set("ready", "1")
+}
+
+// open loads what a fragment names into the editor: "#example=NAME", a
+// "#s=..." share link, or nothing (the prerendered default). A bad link
+// keeps the editor as it is and says why; the page stays usable.
+func (p *playground) open(hash string) {
+	defer recoverInto(p.fail)
+	showLabError(p.doc, "")
+	if hash == "" || hash == "#" {
+		p.update(true)
+		return
+	}
+	text, err := linkText(hash)
+	if err != nil {
+		showLabError(p.doc, "This link cannot be opened: "+err.Error()+". The editor shows the previous scenario instead.")
+		p.update(true)
+		return
+	}
+	p.setEditor(text)
+	p.update(true)
+}
+
+// linkText returns the editor text a fragment names: a built-in example's
+// file as shipped, or the shared scenario indented for editing.
+func linkText(hash string) (string, error) {
+	l, err := scenario.ParseLink(hash)
+	if err != nil {
+		return "", err
+	}
+	if l.Example != "" {
+		ex, ok := examples.Get(l.Example)
+		if !ok {
+			return "", fmt.Errorf("%w: no built-in scenario is called %q", scenario.ErrShare, l.Example)
+		}
+		return string(ex.JSON), nil
+	}
+	return templates.IndentScenario(l.Scenario), nil
+}
+
+// isShareHash reports whether a fragment is a share link the playground
+// opens (#s=... or #example=...), rather than an in-page anchor.
+func isShareHash(hash string) bool {
+	return strings.HasPrefix(hash, "#s=") || strings.HasPrefix(hash, "#example=")
+}
+
+func (p *playground) setEditor(text string) { p.editor.Set("value", text) }
+
+// onControl applies one control's value to the editor's text
+// (templates.EditScenario) and re-runs it, keeping the controls as they are
+// so a slider being dragged is not replaced under the pointer.
+func (p *playground) onControl(el js.Value) {
+	ds := el.Get("dataset")
+	if !ds.Get("path").Truthy() {
+		return
+	}
+	path, kind := ds.Get("path").String(), ds.Get("kind").String()
+	value := el.Get("value").String()
+	if out := byID(p.doc, el.Get("id").String()+"-value"); out.Truthy() {
+		out.Set("textContent", value+" "+out.Get("dataset").Get("unit").String())
+	}
+	next, err := templates.EditScenario([]byte(p.editor.Get("value").String()), path, kind, value, el.Get("checked").Truthy())
+	if err != nil {
+		p.showError(templates.EditorError{Message: "The controls cannot edit the JSON until it is valid again: " + err.Error()})
+		return
+	}
+	p.setEditor(string(next))
+	p.update(false)
+}
+
+// update runs the editor's text. On success it swaps the output (and the
+// controls, when withControls), rewrites the fragment and the share and
+// embed fields; on error it keeps the last good output, marked stale, and
+// shows where the error is.
+func (p *playground) update(withControls bool) bool {
+	text := []byte(p.editor.Get("value").String())
+	start := js.Global().Get("performance").Call("now").Float()
+	s, err := scenario.Decode(text)
+	if err != nil {
+		p.showError(templates.LocateError(text, err))
+		return false
+	}
+	tr, err := engine.RunWith(s, options)
+	if errors.Is(err, engine.ErrNoLedger) && switchToLedger() {
+		return false
+	}
+	if err != nil {
+		p.showError(templates.EditorError{Message: err.Error()})
+		return false
+	}
+	html, err := renderHTML(templates.Output(tr))
+	if err != nil {
+		p.showError(templates.EditorError{Message: "rendering the trace: " + err.Error()})
+		return false
+	}
+	p.output.Set("innerHTML", html)
+	if withControls {
+		panel, err := renderHTML(templates.ControlPanel(templates.NewControls(tr.Scenario, tr.EndMs)))
+		if err == nil {
+			p.controls.Set("innerHTML", panel)
+		}
+	}
+	ds := p.output.Get("dataset")
+	ds.Set("renderMs", fmt.Sprintf("%.1f", js.Global().Get("performance").Call("now").Float()-start))
+	ds.Delete("stale")
+	p.clearError()
+
+	p.scenarioTitle = s.Title
+	if p.scenarioTitle == "" {
+		p.scenarioTitle = "Untitled scenario"
+	}
+	p.title.Set("textContent", p.scenarioTitle) // text, never markup
+	if frag, err := scenario.ShareFragment(text); err == nil {
+		url := replaceFragment(frag)
+		p.link.Set("value", url)
+		loc := js.Global().Get("location")
+		src := loc.Get("origin").String() + loc.Get("pathname").String() + "?embed=1"
+		if strings.Contains(loc.Get("search").String(), "ledger=1") {
+			src += "&ledger=1"
+		}
+		p.embed = templates.NewEmbed(src+"#"+frag, p.scenarioTitle)
+		p.showEmbed()
+		if full := byID(p.doc, "pg-open-full"); full.Truthy() {
+			full.Set("href", loc.Get("pathname").String()+"#"+frag)
+		}
+	}
+	return true
+}
+
+// switchToLedger reloads the page with ?ledger=1 (ledger.wasm, which has
+// SQLite) when this binary lacks the ledger; false when it already is that
+// page.
+func switchToLedger() bool {
+	loc := js.Global().Get("location")
+	if strings.Contains(loc.Get("search").String(), "ledger=1") {
+		return false
+	}
+	q := loc.Get("search").String()
+	if q == "" {
+		q = "?ledger=1"
+	} else {
+		q += "&ledger=1"
+	}
+	loc.Call("replace", loc.Get("pathname").String()+q+loc.Get("hash").String())
+	return true
+}
+
+func (p *playground) showEmbed() {
+	switch p.embedSel.Get("value").String() {
+	case "mdx":
+		p.embedBox.Set("value", p.embed.MDX)
+	case "myst":
+		p.embedBox.Set("value", p.embed.MyST)
+	default:
+		p.embedBox.Set("value", p.embed.HTML)
+	}
+}
+
+func (p *playground) showError(e templates.EditorError) {
+	p.lastErr = e
+	msg := e.Message
+	if w := e.Where(); w != "" {
+		msg = w + ": " + msg
+	}
+	p.errText.Set("textContent", msg+". The output shows the last valid run.")
+	p.errBox.Set("hidden", false)
+	byID(p.doc, "pg-error-goto").Set("hidden", e.Line == 0)
+	p.editor.Call("setAttribute", "aria-invalid", "true")
+	p.output.Get("dataset").Set("stale", "1")
+	p.markControl(e.Path)
+}
+
+func (p *playground) clearError() {
+	p.lastErr = templates.EditorError{}
+	p.errBox.Set("hidden", true)
+	p.errText.Set("textContent", "")
+	p.editor.Call("removeAttribute", "aria-invalid")
+	p.markControl("")
+}
+
+// markControl flags the control that edits path (aria-invalid), and clears
+// the flag on every other.
+func (p *playground) markControl(path string) {
+	old := p.controls.Call("querySelectorAll", "[aria-invalid]")
+	for i := 0; i < old.Length(); i++ {
+		old.Index(i).Call("removeAttribute", "aria-invalid")
+	}
+	if path == "" {
+		return
+	}
+	els := p.controls.Call("querySelectorAll", "[data-path]")
+	for i := 0; i < els.Length(); i++ {
+		if el := els.Index(i); el.Get("dataset").Get("path").String() == path {
+			el.Call("setAttribute", "aria-invalid", "true")
+		}
+	}
+}
+
+// showErrorInEditor selects the erroneous value in the editor and scrolls
+// it into view.
+func (p *playground) showErrorInEditor() {
+	e := p.lastErr
+	if e.Line == 0 {
+		return
+	}
+	p.editor.Call("focus")
+	p.editor.Call("setSelectionRange", e.Start, max(e.End, e.Start+1))
+	lh := js.Global().Call("getComputedStyle", p.editor).Get("lineHeight").String()
+	var px float64
+	fmt.Sscanf(lh, "%fpx", &px)
+	if px <= 0 {
+		px = 18
+	}
+	p.editor.Set("scrollTop", float64(max(e.Line-4, 0))*px)
+}
+
+func (p *playground) say(text string) { setStatus(p.doc, "live", text) }
+
+// fail shows an internal error (a recovered panic); the page lives on.
+func (p *playground) fail(err error) {
+	showLabError(p.doc, "Simulator error: "+err.Error()+". The page still works; the last valid run is shown.")
+}
+
+// slug turns a title into a file name: lower-case letters, digits and
+// dashes, "scenario" when nothing is left.
+func slug(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+		if b.Len() >= 60 {
+			break
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if s == "" {
+		return "scenario"
+	}
+	return s
+}
