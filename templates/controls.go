@@ -64,9 +64,14 @@ type Option struct {
 
 // NewControls derives the page's controls from a normalized scenario: the
 // transport and protocol; the latency each way; a slider for the time of
-// every cancel, complete, fail, progress and disconnect step; the client's
-// timeouts (the request's own, where a call sets them); and every policy
-// switch of scenario.ClientPolicy and scenario.ServerPolicy. endMs (the
+// every cancel, complete, fail, progress, disconnect, drop, retry,
+// mutate-result, reopen-ledger and task step; the client's timeouts (the
+// request's own, where a call sets them); every policy switch of
+// scenario.ClientPolicy and scenario.ServerPolicy (the ledger's switches
+// only when the scenario has a ledger); the SSE headers on Streamable HTTP;
+// and a group for each section the scenario has: the SSE buffer and its
+// consumer, the proxy, the ledger's replicas, the reconnect herd (a
+// scenario with a herd and no steps gets only that group). endMs (the
 // trace's last event time) sets the sliders' range with the step times. A
 // nil scenario has no controls.
 func NewControls(s *scenario.Scenario, endMs int64) []ControlGroup {
@@ -107,6 +112,30 @@ func NewControls(s *scenario.Scenario, endMs int64) []ControlGroup {
 			label = "Server fails " + id + " at"
 		case "disconnect":
 			label = "Network drops " + id + " at"
+		case "drop":
+			label = "Stream " + id + " drops at"
+		case "retry":
+			of := ""
+			if st.Of != nil {
+				of = st.Of.String()
+			}
+			label = "Client retries " + of + " as " + id + " at"
+		case "mutate-result":
+			of := ""
+			if st.Of != nil {
+				of = st.Of.String()
+			}
+			label = "Caller edits the result of " + of + " at"
+		case "reopen-ledger":
+			label = "Ledger closed and reopened at"
+		case "task-cancel":
+			label = "Client cancels task " + st.TaskID + " at"
+		case "task-get":
+			label = "Client polls task " + st.TaskID + " at"
+		case "checkpoint":
+			label = "Worker checkpoint of " + st.TaskID + " at"
+		case "finish-task":
+			label = "Worker finishes " + st.TaskID + " at"
 		case "progress":
 			label = "Progress"
 			if st.Progress != nil {
@@ -147,16 +176,102 @@ func NewControls(s *scenario.Scenario, endMs int64) []ControlGroup {
 	}
 	client.Controls = append(client.Controls, policyControls("client.policy", reflect.ValueOf(s.Client.Policy))...)
 	server := ControlGroup{ID: "controls-server", Title: "Server"}
-	server.Controls = append(server.Controls, policyControls("server.policy", reflect.ValueOf(s.Server.Policy))...)
+	ledger := ControlGroup{ID: "controls-ledger", Title: "Idempotency ledger"}
+	for _, c := range policyControls("server.policy", reflect.ValueOf(s.Server.Policy)) {
+		if ledgerPolicies[c.Path] {
+			ledger.Controls = append(ledger.Controls, c)
+			continue
+		}
+		server.Controls = append(server.Controls, c)
+	}
+	if s.Transport == scenario.TransportHTTP || s.Proxy != nil {
+		server.Controls = append(server.Controls, checkboxControl("server.sseHeaders",
+			"Send the SSE headers (X-Accel-Buffering: no)", scenario.On(s.Server.SSEHeaders),
+			"Untick to break: without them a proxy may buffer the stream and deliver progress in a burst."))
+	}
 	server.Controls = append(server.Controls,
 		optionalControl("server.keepaliveEveryMs", "SSE keep-alive every", s.Server.KeepaliveEveryMs,
 			"Comment lines on open HTTP streams; they are not progress. 0 = none."),
 	)
+	if s.Herd != nil && len(s.Steps) == 0 {
+		// A pure herd experiment: nothing else of the scenario runs.
+		return []ControlGroup{herdControls(s.Herd)}
+	}
 	groups := []ControlGroup{net}
 	if len(script.Controls) > 0 {
 		groups = append(groups, script)
 	}
-	return append(groups, client, server)
+	groups = append(groups, client, server)
+	if s.Buffer != nil {
+		groups = append(groups, bufferControls(s))
+	}
+	if s.Proxy != nil {
+		groups = append(groups, ControlGroup{ID: "controls-proxy", Title: "Proxy", Controls: []Control{
+			checkboxControl("proxy.buffering", "Proxy buffers responses", s.Proxy.Buffering,
+				"A buffering proxy holds bytes until it has flushBytes or the stream ends, unless the server sent X-Accel-Buffering: no."),
+			countControl("proxy.flushBytes", "Proxy flushes at", int64(s.Proxy.FlushBytes), 1, "bytes", "How many bytes a buffering proxy holds before it forwards them."),
+			countControl("proxy.idleCloseMs", "Proxy closes idle streams after", s.Proxy.IdleCloseMs, 0, "ms", "A stream through which no byte passed for this long is closed (keep-alive comments count). 0 = never."),
+		}})
+	}
+	if s.Ledger != nil {
+		ledger.Controls = append(ledger.Controls,
+			countControl("ledger.replicas", "Server replicas", int64(s.Ledger.Replicas), 1, "replicas", "Ledger calls go to the replicas in turn."),
+			checkboxControl("ledger.shared", "Replicas share one ledger", s.Ledger.Shared,
+				"Untick to break: each replica keeps its own database and forgets the others' commits."))
+		groups = append(groups, ledger)
+	}
+	if s.Herd != nil {
+		groups = append(groups, herdControls(s.Herd))
+	}
+	return groups
+}
+
+// ledgerPolicies are the server switches that only matter with a ledger;
+// their controls appear in the ledger group, on scenarios with a ledger.
+var ledgerPolicies = map[string]bool{
+	"server.policy.dedupeBy":      true,
+	"server.policy.atomicLedger":  true,
+	"server.policy.defensiveCopy": true,
+	"server.policy.fingerprint":   true,
+}
+
+// bufferControls are the SSE buffer's capacity and policy and the
+// consumer's drain rate (DOMAIN.md §7).
+func bufferControls(s *scenario.Scenario) ControlGroup {
+	g := ControlGroup{ID: "controls-buffer", Title: "SSE buffer and consumer"}
+	g.Controls = append(g.Controls,
+		countControl("buffer.capacity", "Buffer capacity", int64(s.Buffer.Capacity), 0, "events",
+			"Events the server's buffer holds per stream: 0 = unbounded, otherwise at least 2."),
+		selectControl("buffer.policy", "When the buffer is full", cmp(s.Buffer.Policy, "evict-progress"),
+			"Progress is replaceable, a final response is not.",
+			Option{Value: "evict-progress", Label: "evict progress, keep the final"},
+			Option{Value: "drop-newest", Label: "refuse what comes next (broken)"}),
+	)
+	if s.Consumer != nil {
+		g.Controls = append(g.Controls,
+			countControl("consumer.drainEveryMs", "Client drains every", s.Consumer.DrainEveryMs, 1, "ms", "How often the slow client reads from its stream."),
+			countControl("consumer.batch", "Events per drain", int64(s.Consumer.Batch), 1, "events", "How many events the client reads each time."),
+		)
+	}
+	return g
+}
+
+// herdControls are the reconnect herd's parameters (SCENARIO.md, Herd).
+func herdControls(h *scenario.Herd) ControlGroup {
+	return ControlGroup{ID: "controls-herd", Title: "Reconnect herd", Controls: []Control{
+		selectControl("herd.strategy", "Backoff strategy", h.Strategy,
+			"How each refused client picks its next delay.",
+			Option{Value: "reference", Label: "reference (capped exponential, hashed jitter)"},
+			Option{Value: "none", Label: "none: constant delay, no jitter (broken)"},
+			Option{Value: "full-jitter", Label: "full jitter"},
+			Option{Value: "equal-jitter", Label: "equal jitter"},
+			Option{Value: "decorrelated-jitter", Label: "decorrelated jitter"}),
+		countControl("herd.clients", "Clients", int64(h.Clients), 1, "clients", "All lose their stream at 0 ms (at most 100,000)."),
+		countControl("herd.serverCapacityPerSecond", "Server capacity", int64(h.ServerCapacityPerSecond), 1, "per second", "Reconnects the server admits in each whole second; it refuses the rest."),
+		countControl("herd.baseMs", "Base delay", h.BaseMs, 1, "ms", "The first attempt's ceiling."),
+		countControl("herd.capMs", "Cap", h.CapMs, 1, "ms", "No delay window grows past it."),
+		countControl("herd.maxAttempts", "Attempts per client", int64(h.MaxAttempts), 1, "attempts", "A client that is refused this many times gives up (at most 20)."),
+	}}
 }
 
 // TryHint suggests what to change on a scenario's page, from its steps: the
@@ -353,6 +468,14 @@ func selectControl(path, label, value, help string, opts ...Option) Control {
 func numberControl(path, label string, value int64, help string) Control {
 	return Control{ID: controlID(path), Path: path, Label: label, Kind: ControlNumber,
 		ValueKind: ValueInteger, Value: strconv.FormatInt(value, 10), Min: 0, Unit: "ms", Help: help}
+}
+
+// countControl is a whole number with its own unit and lower bound, kept
+// as given (0 is a value, not "none").
+func countControl(path, label string, value, minimum int64, unit, help string) Control {
+	c := numberControl(path, label, value, help)
+	c.Min, c.Unit = minimum, unit
+	return c
 }
 
 // optionalControl is a number where 0 means none (the member is removed).

@@ -66,10 +66,13 @@ func TestControlsOfScenarioA(t *testing.T) {
 
 // TestEveryPolicyHasAControl: each switch of scenario.ClientPolicy and
 // scenario.ServerPolicy appears as a control (a checkbox for a bool, a
-// select for a string), so a new policy is never unreachable from a page.
+// select for a string) on a scenario with a ledger, so a new policy is
+// never unreachable from a page.
 func TestEveryPolicyHasAControl(t *testing.T) {
 	tr := readTrace(t, "a-cancel-then-complete")
-	got := controlPaths(NewControls(tr.Scenario, tr.EndMs))
+	s := *tr.Scenario
+	s.Ledger = &scenario.Ledger{Replicas: 1, Shared: true}
+	got := controlPaths(NewControls(&s, tr.EndMs))
 	for prefix, typ := range map[string]reflect.Type{
 		"client.policy": reflect.TypeFor[scenario.ClientPolicy](),
 		"server.policy": reflect.TypeFor[scenario.ServerPolicy](),
@@ -181,4 +184,77 @@ func TestTryHint(t *testing.T) {
 		t.Errorf("intro/hint = %q / %q", p.intro(), p.hint())
 	}
 	tr.Scenario.Notes = saved
+}
+
+// TestControlsFollowTheScenario: a section of the scenario brings its
+// controls and only then: the ledger's switches, replicas and sharing with
+// "ledger"; capacity, policy and drain rate with "buffer"; the proxy's
+// switches and the SSE headers with "proxy"; the herd's parameters with
+// "herd" (and nothing else for a herd without steps); a slider for the
+// reopen-ledger, retry and task steps.
+func TestControlsFollowTheScenario(t *testing.T) {
+	tests := []struct {
+		example   string
+		want, not []string
+	}{
+		{"a-cancel-then-complete", nil, []string{"server.policy.atomicLedger", "server.policy.dedupeBy", "ledger.replicas", "buffer.capacity", "proxy.buffering", "server.sseHeaders", "herd.strategy"}},
+		{"ledger-reopen-defensive-copy", []string{"server.policy.dedupeBy", "server.policy.atomicLedger", "server.policy.defensiveCopy", "server.policy.fingerprint", "ledger.replicas", "ledger.shared", "steps[3].at", "steps[4].at", "steps[2].at"}, []string{"buffer.capacity"}},
+		{"buffer-reference-coalesce", []string{"buffer.capacity", "buffer.policy", "consumer.drainEveryMs", "consumer.batch", "server.sseHeaders", "server.keepaliveEveryMs", "protocol"}, []string{"ledger.replicas", "server.policy.atomicLedger"}},
+		{"proxy-buffering-burst", []string{"proxy.buffering", "proxy.flushBytes", "proxy.idleCloseMs", "server.sseHeaders", "server.keepaliveEveryMs"}, []string{"buffer.capacity"}},
+		{"broken-task-ack-as-final", []string{"client.policy.treatTaskAckAsFinal", "steps[1].at", "steps[2].at", "steps[4].at"}, nil},
+		{"herd-reference-backoff", []string{"herd.strategy", "herd.clients", "herd.serverCapacityPerSecond", "herd.baseMs", "herd.capMs", "herd.maxAttempts"}, []string{"transport", "client.policy.httpCancel"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.example, func(t *testing.T) {
+			ex, ok := examples.Get(tt.example)
+			if !ok {
+				t.Fatalf("no example %s", tt.example)
+			}
+			s, err := scenario.Decode(ex.JSON)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := controlPaths(NewControls(s, 1000))
+			for _, p := range tt.want {
+				if !slices.Contains(got, p) {
+					t.Errorf("no control for %s; controls: %v", p, got)
+				}
+			}
+			for _, p := range tt.not {
+				if slices.Contains(got, p) {
+					t.Errorf("control for %s on a scenario without that section", p)
+				}
+			}
+		})
+	}
+}
+
+// TestBufferCapacityZeroMeansUnbounded: the capacity control writes 0 as a
+// number (unbounded), not as "none".
+func TestBufferCapacityZeroMeansUnbounded(t *testing.T) {
+	ex, _ := examples.Get("buffer-reference-coalesce")
+	s, err := scenario.Decode(ex.JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range NewControls(s, 1000) {
+		for _, c := range g.Controls {
+			if c.Path != "buffer.capacity" {
+				continue
+			}
+			edited, err := EditScenario(ex.JSON, c.Path, c.ValueKind, "0", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s2, err := scenario.Decode(edited)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s2.Buffer == nil || s2.Buffer.Capacity != 0 {
+				t.Errorf("capacity 0 gives buffer %+v, want capacity 0 (unbounded)", s2.Buffer)
+			}
+			return
+		}
+	}
+	t.Fatal("no buffer.capacity control")
 }

@@ -5,7 +5,10 @@
 // The exported surface is small:
 //
 //   - Output(tr) is everything the browser re-renders after a run: outcome
-//     headlines, timeline, request summary, checks and events.
+//     headlines, timeline, the charts of the trace's other summaries (task
+//     lanes, SSE buffer occupancy, reconnect herd and backoff, reconnects,
+//     the idempotency ledger; charts.go, herd.go, ledger.go), request
+//     summary, retry classes, checks and events.
 //   - ScenarioPage(p) and IndexPage(root, entries) are the prerendered pages.
 //   - NewView(tr) and NewControls(s) are the view models those components
 //     draw: plain values (lanes, arrows, marks, x positions, controls), so
@@ -92,16 +95,6 @@ type View struct {
 	Events   []EventRow
 	// Pass, Fail and Undecided count the checks by result.
 	Pass, Fail, Undecided int
-	// Extras are the trace's other summaries that hold something (ledger,
-	// tasks, buffers, reconnects, herd), as indented JSON, until they get
-	// drawings of their own.
-	Extras []Extra
-}
-
-// Extra is one non-empty summary of the trace beyond requests and checks.
-type Extra struct {
-	Name string // the trace member: "ledger", "tasks", "buffers", "reconnects", "herd"
-	JSON string // its value, indented
 }
 
 // Timeline is the drawable form of a trace's events: lanes across, virtual
@@ -281,62 +274,7 @@ func NewView(tr *trace.Trace) View {
 	for _, e := range tr.Events {
 		v.Events = append(v.Events, eventRow(e))
 	}
-	v.Extras = extras(tr)
 	return v
-}
-
-// extras lists the trace's other summaries that are not empty.
-func extras(tr *trace.Trace) []Extra {
-	var out []Extra
-	for _, m := range []struct {
-		name string
-		v    any
-	}{
-		{"ledger", tr.Ledger}, {"tasks", tr.Tasks}, {"buffers", tr.Buffers},
-		{"reconnects", tr.Reconnects}, {"herd", tr.Herd},
-	} {
-		b, err := json.MarshalIndent(m.v, "", "  ")
-		if err != nil {
-			b = []byte(err.Error())
-		} else if emptyJSON(b) {
-			continue
-		}
-		out = append(out, Extra{Name: m.name, JSON: string(b)})
-	}
-	return out
-}
-
-// emptyJSON reports whether a JSON value holds nothing: null, false, 0, "",
-// [], or an object whose members are all empty.
-func emptyJSON(b []byte) bool {
-	var v any
-	if json.Unmarshal(b, &v) != nil {
-		return false
-	}
-	var empty func(any) bool
-	empty = func(v any) bool {
-		switch v := v.(type) {
-		case nil:
-			return true
-		case bool:
-			return !v
-		case float64:
-			return v == 0
-		case string:
-			return v == ""
-		case []any:
-			return len(v) == 0
-		case map[string]any:
-			for _, x := range v {
-				if !empty(x) {
-					return false
-				}
-			}
-			return true
-		}
-		return false
-	}
-	return empty(v)
 }
 
 // OutcomeOf reads the headline of a request from its summary:

@@ -1,0 +1,361 @@
+package templates
+
+// View model of the idempotency ledger (DOMAIN.md §4): the records with
+// their fingerprints and receipts, the execution counter, the log of
+// executions, and the ledger's events as a sequence diagram that shows who
+// held the write lock, who waited (SQLITE_BUSY), who ran the effect and who
+// replayed.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// ExternalEffectNote is shown wherever the lab shows an external effect
+// (DOMAIN.md §4).
+const ExternalEffectNote = "A local table makes only the local effect atomic; a real payment provider must accept the same key."
+
+// Ledger event types (trace events of actor "ledger").
+const (
+	LedgerEffect = "effect" // the side effect ran and committed
+	LedgerReplay = "replay" // the stored result was returned, no execution
+	LedgerReject = "reject" // a key reused with other arguments was refused
+	LedgerLock   = "lock"   // BEGIN IMMEDIATE took the write lock
+	LedgerWait   = "wait"   // BEGIN IMMEDIATE was refused (SQLITE_BUSY)
+	LedgerCheck  = "check"  // a key check in its own transaction (non-atomic)
+	LedgerReopen = "reopen" // every connection closed and opened again
+)
+
+// LedgerView is everything the ledger section draws.
+type LedgerView struct {
+	Executions int
+	// ExecutionsCheck is the result of the one-execution-per-key check
+	// ("pass", "fail", "undecided"), "" when the trace has none.
+	ExecutionsCheck string
+	Records         []LedgerRow
+	Log             []LedgerLogRow
+	// Replicas is true when records live in more than one database.
+	Replicas bool
+	Race     *RaceDiagram
+}
+
+// LedgerRow is one idempotency record.
+type LedgerRow struct {
+	Key         string
+	Fingerprint string // full SHA-256 hex
+	Short       string // its first 12 hex digits
+	Receipt     string // the result's receipt (or reservation), "" if none
+	RPCID       string // the rpcId the result was first committed for
+	Replica     string // "" when not recorded
+	Result      string // the stored result JSON
+}
+
+// LedgerLogRow is one execution of the ledger's log.
+type LedgerLogRow struct {
+	N       string
+	At      string
+	Tool    string
+	Receipt string
+	Args    string
+}
+
+// NewLedgerView builds the ledger section of tr, or nil when the trace has
+// no ledger: no "ledger" in its scenario, no ledger event, no execution and
+// no record.
+func NewLedgerView(tr *trace.Trace, checks []CheckRow) *LedgerView {
+	hasEvents := slices.ContainsFunc(tr.Events, func(e trace.Event) bool { return e.Actor == trace.ActorLedger })
+	if (tr.Scenario == nil || tr.Scenario.Ledger == nil) && !hasEvents && tr.Ledger.Executions == 0 && len(tr.Ledger.Records) == 0 {
+		return nil
+	}
+	v := &LedgerView{Executions: tr.Ledger.Executions}
+	for _, c := range checks {
+		if c.Rule == "one-execution-per-key" {
+			v.ExecutionsCheck = c.Result
+		}
+	}
+	replicas := map[int]bool{}
+	for _, r := range tr.Ledger.Records {
+		row := LedgerRow{Key: r.Key, Fingerprint: r.Fingerprint, Short: r.Fingerprint, Result: compactJSON(r.Result)}
+		if len(row.Short) > 12 {
+			row.Short = row.Short[:12]
+		}
+		row.Receipt, row.RPCID = receiptOf(r.Result)
+		if r.Replica > 0 {
+			row.Replica = strconv.Itoa(r.Replica)
+			replicas[r.Replica] = true
+		}
+		v.Records = append(v.Records, row)
+	}
+	v.Replicas = len(replicas) > 1
+	for _, raw := range tr.Ledger.Log {
+		var e struct {
+			N       json.Number     `json:"n"`
+			At      json.Number     `json:"at"`
+			Tool    string          `json:"tool"`
+			Receipt string          `json:"receipt"`
+			Args    json.RawMessage `json:"args"`
+		}
+		if json.Unmarshal(raw, &e) != nil {
+			v.Log = append(v.Log, LedgerLogRow{Args: string(raw)})
+			continue
+		}
+		v.Log = append(v.Log, LedgerLogRow{N: e.N.String(), At: e.At.String(), Tool: e.Tool, Receipt: e.Receipt, Args: compactJSON(e.Args)})
+	}
+	v.Race = NewRaceDiagram(tr)
+	return v
+}
+
+// receiptOf reads a ledger result's receipt ("receipt", or "reservation"
+// for reserve_inventory) and the rpcId it was committed for.
+func receiptOf(result json.RawMessage) (receipt, rpcID string) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(result, &m) != nil {
+		return "", ""
+	}
+	for _, k := range []string{"receipt", "reservation"} {
+		var s string
+		if json.Unmarshal(m[k], &s) == nil && s != "" {
+			receipt = s
+			break
+		}
+	}
+	if raw, ok := m["rpcId"]; ok {
+		rpcID = string(raw)
+	}
+	return receipt, rpcID
+}
+
+// compactJSON prints raw JSON on one line ("" for none or null).
+func compactJSON(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// RaceDiagram is the ledger's events as a sequence diagram: a column per
+// request (each connection of a race is its own request), one row per
+// event in trace order, a bar where a request held the write lock and a
+// dashed bar where it waited for it.
+type RaceDiagram struct {
+	Width, Height float64
+	Columns       []RaceColumn
+	Rows          []RaceRow
+	Spans         []RaceSpan
+	TextX         float64 // where the rows' descriptions start
+	Effects       int     // effect events (executions seen in the events)
+	Replays       int
+	Waits         int
+	Summary       string
+}
+
+// RaceColumn is one request's column.
+type RaceColumn struct {
+	ID    string // JSON-RPC id as JSON text
+	X     float64
+	Label string
+}
+
+// RaceRow is one ledger event.
+type RaceRow struct {
+	Seq   int
+	At    int64
+	Type  string // a Ledger* value
+	ID    string // "" for reopen
+	Key   string
+	X, Y  float64
+	Text  string // the description drawn at the right
+	Title string
+}
+
+// RaceSpan is a stretch of one request's column: "lock" while it held the
+// write lock (from lock to the end of its transaction), "wait" while
+// BEGIN IMMEDIATE was refused.
+type RaceSpan struct {
+	Kind   string
+	ID     string
+	X      float64
+	Y1, Y2 float64
+	Title  string
+}
+
+// Layout of the race diagram.
+const (
+	raceTop    = 40.0 // y of the first row
+	raceRowH   = 24.0
+	raceColL   = 86.0 // x of the first column
+	raceColMax = 110.0
+	raceColMin = 44.0
+	raceTextW  = 470.0 // room for the descriptions
+)
+
+// NewRaceDiagram draws tr's ledger events, or nil when there are none.
+func NewRaceDiagram(tr *trace.Trace) *RaceDiagram {
+	var events []trace.Event
+	for _, e := range tr.Events {
+		if e.Actor == trace.ActorLedger {
+			events = append(events, e)
+		}
+	}
+	if len(events) == 0 {
+		return nil
+	}
+	d := &RaceDiagram{Width: svgWidth}
+	col := map[string]int{}
+	for _, e := range events {
+		if e.ID == nil {
+			continue
+		}
+		if _, ok := col[e.ID.Raw()]; !ok {
+			col[e.ID.Raw()] = len(d.Columns)
+			d.Columns = append(d.Columns, RaceColumn{ID: e.ID.String()})
+		}
+	}
+	n := float64(max(len(d.Columns), 1))
+	colW := min(raceColMax, max(raceColMin, (svgWidth-raceColL-raceTextW)/n))
+	for i := range d.Columns {
+		d.Columns[i].X = raceColL + colW/2 + float64(i)*colW
+		d.Columns[i].Label = "request " + d.Columns[i].ID
+		if textWidth(d.Columns[i].Label) > colW-4 {
+			d.Columns[i].Label = d.Columns[i].ID
+		}
+	}
+	d.TextX = raceColL + n*colW + 16
+	if len(d.Columns) == 0 {
+		d.TextX = raceColL + 16
+	}
+
+	effects := 0
+	for i, e := range events {
+		r := RaceRow{Seq: e.Seq, At: e.At, Type: e.Type, Key: e.Key, Y: raceTop + float64(i)*raceRowH}
+		if e.ID != nil {
+			r.ID = e.ID.String()
+			r.X = d.Columns[col[e.ID.Raw()]].X
+		}
+		receipt, _ := receiptOf(e.Message)
+		who := "request " + r.ID
+		switch e.Type {
+		case LedgerLock:
+			r.Text = who + " takes the write lock (BEGIN IMMEDIATE)"
+		case LedgerWait:
+			r.Text = who + ": BEGIN IMMEDIATE refused (SQLITE_BUSY), waits"
+			d.Waits++
+		case LedgerEffect:
+			effects++
+			if receipt == "" {
+				receipt = responseReceipt(tr, e.ID)
+			}
+			r.Text = fmt.Sprintf("%s runs the effect (execution %d", who, effects)
+			if receipt != "" {
+				r.Text += ": " + receipt
+			}
+			r.Text += ")"
+		case LedgerReplay:
+			d.Replays++
+			r.Text = who + " replays"
+			if receipt != "" {
+				r.Text += " " + receipt
+			}
+			r.Text += " (no execution)"
+		case LedgerReject:
+			r.Text = who + " rejected: same key, other arguments"
+		case LedgerCheck:
+			r.Text = who + " checks the key (own transaction)"
+		case LedgerReopen:
+			r.Text = "every connection closed and reopened"
+		default:
+			r.Text = strings.TrimSpace(who + " " + e.Type)
+			if r.ID == "" {
+				r.Text = e.Type
+			}
+		}
+		if e.Key != "" && e.Type != LedgerLock && e.Type != LedgerWait {
+			r.Text += ` · key "` + e.Key + `"`
+		}
+		var t strings.Builder
+		fmt.Fprintf(&t, "%d ms, ledger: %s", e.At, e.Type)
+		if r.ID != "" {
+			fmt.Fprintf(&t, " (request %s)", r.ID)
+		}
+		if e.Key != "" {
+			fmt.Fprintf(&t, "\nkey %q, fingerprint %s", e.Key, e.Fingerprint)
+		}
+		if e.Note != "" {
+			t.WriteString("\n" + e.Note)
+		}
+		if m := compactJSON(e.Message); m != "" {
+			t.WriteString("\n" + m)
+		}
+		r.Title = t.String()
+		d.Rows = append(d.Rows, r)
+	}
+	d.Effects = effects
+
+	// Spans: a lock lasts until that request's effect, replay or reject; a
+	// wait lasts until its lock.
+	for i, r := range d.Rows {
+		var until func(RaceRow) bool
+		kind := ""
+		switch r.Type {
+		case LedgerLock:
+			kind = "lock"
+			until = func(o RaceRow) bool {
+				return o.ID == r.ID && (o.Type == LedgerEffect || o.Type == LedgerReplay || o.Type == LedgerReject)
+			}
+		case LedgerWait:
+			kind = "wait"
+			until = func(o RaceRow) bool { return o.ID == r.ID && o.Type == LedgerLock }
+		default:
+			continue
+		}
+		end := r.Y
+		for _, o := range d.Rows[i+1:] {
+			if until(o) {
+				end = o.Y
+				break
+			}
+		}
+		title := "request " + r.ID + " holds the write lock"
+		if kind == "wait" {
+			title = "request " + r.ID + " waits for the write lock (SQLITE_BUSY)"
+		}
+		d.Spans = append(d.Spans, RaceSpan{Kind: kind, ID: r.ID, X: r.X, Y1: r.Y, Y2: end, Title: title})
+	}
+	d.Height = raceTop + float64(len(d.Rows)-1)*raceRowH + 34
+	d.Summary = fmt.Sprintf("Ledger events in order: %d effect(s), %d replay(s), %d wait(s) for the write lock.", d.Effects, d.Replays, d.Waits)
+	return d
+}
+
+// responseReceipt is the receipt in the response the server sent for id
+// (its structuredContent), for an effect event that carries no result.
+func responseReceipt(tr *trace.Trace, id *scenario.ID) string {
+	if id == nil {
+		return ""
+	}
+	for _, r := range tr.Requests {
+		if r.ID.Raw() != id.Raw() {
+			continue
+		}
+		var m struct {
+			Result struct {
+				StructuredContent json.RawMessage `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(r.Response, &m) == nil {
+			rc, _ := receiptOf(m.Result.StructuredContent)
+			return rc
+		}
+	}
+	return ""
+}
