@@ -38,6 +38,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -83,6 +84,8 @@ const (
 	GlyphAccept    = "accept"    // the client took a response as the outcome
 	GlyphLost      = "lost"      // a message lost in transit (also ends a dropped arrow)
 	GlyphClose     = "close"     // a stream close that is not a wire message
+	GlyphHold      = "hold"      // a buffering proxy holds a message
+	GlyphFlush     = "flush"     // a buffering proxy forwards what it held
 	GlyphOther     = "other"     // any other event type
 )
 
@@ -420,6 +423,11 @@ func NewTimeline(tr *trace.Trace) Timeline {
 
 	// Lanes present, in canonical order, unknown actors after, sorted.
 	present := map[string]bool{trace.ActorClient: true, trace.ActorNetwork: true, trace.ActorServer: true}
+	// A scenario with a proxy keeps its lane even when the proxy only
+	// forwards, so flipping its buffering moves the arrivals, not the lanes.
+	if s := tr.Scenario; s != nil && s.Proxy != nil && s.Transport == scenario.TransportHTTP {
+		present[trace.ActorProxy] = true
+	}
 	var extra []string
 	note := func(a string) {
 		if a == "" || present[a] {
@@ -1026,6 +1034,10 @@ func newMark(e *trace.Event, multi bool) Mark {
 	case trace.TypeCloseStream:
 		m.Glyph, m.Label = GlyphClose, "close stream"
 		m.Signal = cmp(m.Signal, trace.SignalCloseStream)
+	case GlyphHold:
+		m.Glyph, m.Label = GlyphHold, "held"
+	case GlyphFlush:
+		m.Glyph, m.Label = GlyphFlush, "flush"
 	default:
 		m.Glyph, m.Label = GlyphOther, e.Type
 	}
@@ -1075,6 +1087,8 @@ var legendOrder = []LegendItem{
 	{Glyph: GlyphAccept, Text: "response accepted"},
 	{Glyph: GlyphLost, Text: "lost in transit"},
 	{Glyph: GlyphClose, Text: "stream closed"},
+	{Glyph: GlyphHold, Text: "proxy holds the message"},
+	{Glyph: GlyphFlush, Text: "proxy flushes what it held"},
 	{Glyph: GlyphOther, Text: "other event"},
 }
 
