@@ -177,6 +177,17 @@ func (p *playground) update(withControls bool) bool {
 		p.showError(templates.LocateError(text, err))
 		return false
 	}
+	// Run what the link carries, the canonical form (keys sorted inside
+	// arguments and results too), so this tab shows exactly the trace the
+	// link replays anywhere.
+	canon, err := scenario.Canonical(text)
+	if err == nil {
+		s, err = scenario.Decode(canon)
+	}
+	if err != nil {
+		p.showError(templates.EditorError{Message: err.Error()})
+		return false
+	}
 	tr, err := engine.RunWith(s, options)
 	if errors.Is(err, engine.ErrNoLedger) && switchToLedger() {
 		return false
@@ -207,7 +218,7 @@ func (p *playground) update(withControls bool) bool {
 		p.scenarioTitle = "Untitled scenario"
 	}
 	p.title.Set("textContent", p.scenarioTitle) // text, never markup
-	if frag, err := scenario.ShareFragment(text); err == nil {
+	if frag, err := scenario.ShareFragment(canon); err == nil {
 		url := replaceFragment(frag)
 		p.link.Set("value", url)
 		loc := js.Global().Get("location")

@@ -1,0 +1,453 @@
+package main
+
+// Tests of issue 6's playground and share links: old links replay the same
+// trace (golden), link lengths, hostile links from `site run`, brotli from
+// `site serve`, and the playground in the browser: edit, share, reopen;
+// broken links and markup in titles; the keyboard alone.
+
+import (
+	"bytes"
+	"compress/flate"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"flag"
+	"maps"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/scenario"
+)
+
+var updateLinks = flag.Bool("update-links", false, "rewrite testdata/links/*.trace.json from the current engine")
+
+// Rule (SCENARIO.md, Sharing): a share link keeps replaying the same trace
+// after the engine grows. testdata/links holds links made by earlier
+// versions (NAME.link) and the trace each gave (NAME.trace.json); `site run
+// LINK` must print that trace byte for byte. Re-sharing the scenario a link
+// carries gives the same link back (canonical JSON: the same scenario
+// always gives the same URL).
+func TestShareLinksReplay(t *testing.T) {
+	links, err := filepath.Glob(filepath.Join("testdata", "links", "*.link"))
+	if err != nil || len(links) == 0 {
+		t.Fatalf("no testdata/links/*.link (%v)", err)
+	}
+	for _, file := range links {
+		name := strings.TrimSuffix(filepath.Base(file), ".link")
+		t.Run(name, func(t *testing.T) {
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			link := strings.TrimSpace(string(b))
+			var out, errOut bytes.Buffer
+			if err := run([]string{"run", link}, &out, &errOut); err != nil {
+				t.Fatalf("site run %s: %v\n%s", name, err, errOut.String())
+			}
+			golden := strings.TrimSuffix(file, ".link") + ".trace.json"
+			if *updateLinks {
+				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(out.Bytes(), want) {
+				t.Errorf("the link no longer replays its trace (%d vs %d bytes, first difference at byte %d); an old link must keep its meaning", out.Len(), len(want), firstDiff(out.String(), string(want)))
+			}
+			l, err := scenario.ParseLink(link)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Scenario != nil {
+				frag, err := scenario.ShareFragment(l.Scenario)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.HasSuffix(link, "#"+frag) {
+					t.Errorf("re-sharing the link's scenario gives another link:\n got #%s\nwant %s", frag, link)
+				}
+			}
+		})
+	}
+}
+
+// Rule (issue 6): a lesson-sized scenario's share link fits a 2,000
+// character chat message. `site links` (make bench) prints the table.
+func TestShareLinkLengths(t *testing.T) {
+	ls, err := linkLengths()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) != len(examples.All()) {
+		t.Fatalf("%d link lengths for %d built-in scenarios", len(ls), len(examples.All()))
+	}
+	for _, l := range ls {
+		if l.Lesson && l.Length > chatLimit {
+			t.Errorf("%s (%d steps): link of %d characters, over %d", l.Name, l.Steps, l.Length, chatLimit)
+		}
+	}
+}
+
+// deflateLink is "#s=" + base64url of the raw DEFLATE of data, the way a
+// share link is made, without canonicalizing (hostile links need not be
+// canonical).
+func deflateLink(data []byte) string {
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.BestCompression)
+	w.Write(data)
+	w.Close()
+	return "#s=" + base64.RawURLEncoding.EncodeToString(buf.Bytes())
+}
+
+// hostileLinks are broken or malicious share links and what the error
+// must say about each.
+var hostileLinks = []struct {
+	name, link, want string
+}{
+	{"not base64", "https://lab.example/playground/#s=%%%not*base64", "not base64url"},
+	{"not DEFLATE", "#s=" + base64.RawURLEncoding.EncodeToString([]byte("plain text, not deflate")), "not raw DEFLATE"},
+	{"not JSON", deflateLink([]byte("this is not json")), "invalid JSON"},
+	{"too large", deflateLink(bytes.Repeat([]byte(" "), scenario.MaxBytes+10)), "inflates past"},
+	{"unknown version", deflateLink([]byte(`{"mcplab": 99, "steps": []}`)), "mcplab"},
+	{"semantically invalid", deflateLink([]byte(`{"mcplab":1,"steps":[{"at":0,"do":"call","id":1,"name":"x"},{"at":-5,"do":"cancel","id":1}]}`)), "steps[1].at: must be >= 0"},
+	{"unknown example", "#example=no-such-scenario", "no built-in scenario"},
+	{"no fragment", "https://lab.example/playground/#event-3", "expected a fragment"},
+}
+
+// Rule (issue 6, Hostile input): `site run` on a broken link says clearly
+// what is wrong and exits 2; it never panics or prints a partial trace.
+func TestRunHostileLinks(t *testing.T) {
+	for _, tc := range hostileLinks {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			err := run([]string{"run", tc.link}, &out, &errOut)
+			if err == nil {
+				t.Fatalf("site run accepted %s", tc.name)
+			}
+			var ue *usageError
+			if !errors.As(err, &ue) || exitCode(err) != 2 {
+				t.Errorf("error %v is not a usage error (exit %d)", err, exitCode(err))
+			}
+			if !strings.Contains(errOut.String(), tc.want) {
+				t.Errorf("stderr %q does not say %q", errOut.String(), tc.want)
+			}
+			if out.Len() != 0 {
+				t.Errorf("partial output with the error: %.80q", out.String())
+			}
+		})
+	}
+}
+
+// Rule (ARCHITECTURE.md): site serve prefers the brotli copy when the
+// client accepts br, else gzip, else the file itself, and says so in
+// Content-Encoding with Vary: Accept-Encoding; the copies are not served
+// by their own names.
+func TestServePrefersBrotli(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"app.js": "plain", "app.js.br": "brotli", "app.js.gz": "gzip", "index.html": "<p>hi</p>"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := httptest.NewServer(newHandler(dir))
+	defer srv.Close()
+	tests := []struct {
+		path, accept, wantBody, wantEncoding string
+		wantStatus                           int
+	}{
+		{"/app.js", "gzip, deflate, br, zstd", "brotli", "br", 200},
+		{"/app.js", "gzip", "gzip", "gzip", 200},
+		{"/app.js", "br;q=0, gzip", "gzip", "gzip", 200},
+		{"/app.js", "*", "brotli", "br", 200},
+		{"/app.js", "identity", "plain", "", 200},
+		{"/app.js.br", "br", "", "", 404},
+	}
+	for _, tc := range tests {
+		req, _ := http.NewRequest("GET", srv.URL+tc.path, nil)
+		req.Header.Set("Accept-Encoding", tc.accept)
+		resp, err := http.DefaultTransport.RoundTrip(req) // no transparent gunzip
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body bytes.Buffer
+		body.ReadFrom(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.wantStatus {
+			t.Errorf("%s (Accept-Encoding %q): status %d, want %d", tc.path, tc.accept, resp.StatusCode, tc.wantStatus)
+			continue
+		}
+		if tc.wantStatus != 200 {
+			continue
+		}
+		if body.String() != tc.wantBody || resp.Header.Get("Content-Encoding") != tc.wantEncoding || resp.Header.Get("Vary") != "Accept-Encoding" {
+			t.Errorf("%s (Accept-Encoding %q): body %q, Content-Encoding %q, Vary %q; want %q, %q, Accept-Encoding",
+				tc.path, tc.accept, body.String(), resp.Header.Get("Content-Encoding"), resp.Header.Get("Vary"), tc.wantBody, tc.wantEncoding)
+		}
+	}
+}
+
+// playgroundURL is the playground's URL with a fragment.
+func playgroundURL(fragment string) string { return siteURL + "/playground/" + fragment }
+
+// eventsTextJS reads the event table as text.
+const eventsTextJS = `document.getElementById("events").innerText`
+
+// editorValue reads the playground's editor.
+const editorValue = `document.getElementById("pg-editor").value`
+
+// typeInto replaces the text of the focused-by-selector field the way
+// pasting does: focus, select all, insert the text (Input.insertText fires
+// the input event a real paste fires).
+func typeInto(t *testing.T, ctx context.Context, sel, text string) {
+	t.Helper()
+	selJS, _ := json.Marshal(sel)
+	if !evalJSON[bool](t, ctx, fmt.Sprintf(`(() => { const e = document.querySelector(%s); if (!e || e.disabled) return false; e.focus(); e.select(); return true; })()`, selJS)) {
+		t.Fatalf("no enabled field %s", sel)
+	}
+	if _, err := chromedp.Call(ctx, input.InsertText, input.InsertTextParams{Text: text}); err != nil {
+		t.Fatalf("insert text into %s: %v", sel, err)
+	}
+}
+
+// Rule (issue 6): every state change rewrites the fragment to the
+// canonical #s= link, so the address bar is a working share link: edit a
+// scenario in the playground, take the URL, open it in a fresh tab and get
+// the identical trace (the native engine's, byte for byte) and checks.
+func TestPlaygroundEditShareReopen(t *testing.T) {
+	ex, _ := examples.Get(scenarioA)
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, playgroundURL("#example="+scenarioA))
+	waitReady(t, ctx)
+	if got := evalJSON[string](t, ctx, editorValue); got != string(ex.JSON) {
+		t.Fatalf("#example=%s opened %.80q, want the example's file", scenarioA, got)
+	}
+	waitFor(t, ctx, "the canonical #s= link", `location.hash.startsWith("#s=")`)
+
+	// Edit the JSON: the cancellation moves past the completion.
+	cancelStep, cancelAt := stepIndex(t, ex.JSON, "cancel")
+	_, completeAt := stepIndex(t, ex.JSON, "complete")
+	edited, err := scenario.SetPath(ex.JSON, fmt.Sprintf("steps[%d].at", cancelStep), json.RawMessage(fmt.Sprint(completeAt+5)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := evalJSON[string](t, ctx, `location.href`)
+	typeInto(t, ctx, "#pg-editor", string(edited))
+	waitFor(t, ctx, "the address bar to change", fmt.Sprintf(`location.href !== %q`, before))
+	waitFor(t, ctx, "the outcome to flip", `document.querySelector("#outcome-0")?.dataset.outcome === "completion-wins"`)
+	link := evalJSON[string](t, ctx, `location.href`)
+	if got := evalJSON[string](t, ctx, `document.getElementById("pg-link").value`); got != link {
+		t.Errorf("#pg-link = %q, the address bar says %q", got, link)
+	}
+	frag, err := scenario.ShareFragment(edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(link, "#"+frag) {
+		t.Fatalf("address bar %s, want the canonical link #%s", link, frag)
+	}
+	_ = cancelAt
+	firstChecks := evalJSON[map[string]string](t, ctx, checksJS)
+
+	firstEvents := evalJSON[string](t, ctx, eventsTextJS)
+
+	// A fresh tab opens the link and shows the same run: the trace of the
+	// scenario the link carries (its canonical JSON), byte for byte as the
+	// native engine computes it, drawn as in the editing tab.
+	l, err := scenario.ParseLink(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := engine.RunJSONWith(l.Scenario, nativeOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx2, _ := openTab(t, siteURL)
+	navigate(t, ctx2, link)
+	waitReady(t, ctx2)
+	got := wasmRun(t, ctx2, []byte(evalJSON[string](t, ctx2, editorValue)))
+	if got.Error != nil || got.Trace != string(want) {
+		t.Fatalf("the reopened link runs to another trace (error %v, %d vs %d bytes, first difference at %d)", got.Error, len(got.Trace), len(want), firstDiff(got.Trace, string(want)))
+	}
+	if c := evalJSON[map[string]string](t, ctx2, checksJS); !maps.Equal(c, firstChecks) {
+		t.Errorf("checks in the fresh tab %v, in the editing tab %v", c, firstChecks)
+	}
+	if e := evalJSON[string](t, ctx2, eventsTextJS); e != firstEvents {
+		t.Errorf("the event table differs between the editing tab and the fresh tab (first difference at %d)", firstDiff(e, firstEvents))
+	}
+	_, tr := nativeTrace(t, examples.Example{Name: "edited", JSON: l.Scenario})
+	for _, e := range compareTimeline(tr, readTimeline(t, ctx2)) {
+		t.Error(e)
+	}
+	if h := evalJSON[string](t, ctx2, `location.href`); h != link {
+		t.Errorf("the reopened page rewrote its link:\n got %s\nwant %s", h, link)
+	}
+}
+
+// Rule (issue 6, Hostile input): a broken link gives a clear message on the
+// page and the page stays alive: ready, and the editor still re-runs.
+func TestPlaygroundHostileLinks(t *testing.T) {
+	for _, tc := range hostileLinks {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, _ := openTab(t, siteURL)
+			frag := tc.link[strings.IndexByte(tc.link, '#'):]
+			navigate(t, ctx, playgroundURL(frag))
+			waitReady(t, ctx)
+			// The link's own error, or the scenario's, located in the editor.
+			msg := evalJSON[string](t, ctx, `[document.getElementById("lab-error"), document.getElementById("pg-error")].filter(e => !e.hidden).map(e => e.textContent).join(" | ")`)
+			if !strings.Contains(msg, tc.want) {
+				t.Errorf("the page says %q, want it to mention %q", msg, tc.want)
+			}
+			// Still alive: a valid scenario typed into the editor runs.
+			ex, _ := examples.Get("d-cancel-on-streamable-http")
+			typeInto(t, ctx, "#pg-editor", string(ex.JSON))
+			waitFor(t, ctx, "a fresh run of scenario D", `document.getElementById("pg-error").hidden && !document.getElementById("lab-output").dataset.stale && !!document.querySelector('#timeline [data-signal="close-stream"], #timeline [data-type="close-stream"]')`)
+		})
+	}
+}
+
+// Rule (issue 6): scenario text is escaped everywhere: a title full of
+// markup shows as text in the page, the embed snippets and the download
+// name, and runs no script.
+func TestPlaygroundMarkupTitleIsText(t *testing.T) {
+	const title = `<img src=x onerror="document.title='pwned'"><b id=injected>bold</b></p><script>window.pwned=1</script>`
+	ex, _ := examples.Get(scenarioA)
+	doc, err := scenario.SetPath(ex.JSON, "title", mustJSON(t, title))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err = scenario.SetPath(doc, "notes", mustJSON(t, `<i id=injected-notes>notes</i>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frag, err := scenario.ShareFragment(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, playgroundURL("#"+frag))
+	waitReady(t, ctx)
+	if got := evalJSON[string](t, ctx, `document.getElementById("pg-title").textContent`); got != title {
+		t.Errorf("#pg-title shows %q, want the title as text %q", got, title)
+	}
+	if n := evalJSON[int](t, ctx, `document.querySelectorAll("#injected, #injected-notes, #pg-title *").length + (window.pwned ? 100 : 0) + (document.title === "pwned" ? 1000 : 0)`); n != 0 {
+		t.Errorf("the title's markup became elements or ran (%d)", n)
+	}
+	snippet := evalJSON[string](t, ctx, `document.getElementById("pg-embed").value`)
+	if strings.Contains(snippet, "<img") || !strings.Contains(snippet, "&lt;img") {
+		t.Errorf("the HTML embed snippet does not escape the title: %s", snippet)
+	}
+	// The page keeps working.
+	setControl(t, ctx, "transport", scenario.TransportHTTP)
+	waitFor(t, ctx, "a stream close", `!!document.querySelector('#timeline [data-signal="close-stream"], #timeline [data-type="close-stream"]')`)
+}
+
+func mustJSON(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Rule (issue 6): an edit that makes the scenario invalid keeps the last
+// good render on screen (marked stale), says what is wrong and where, and
+// "Show in editor" selects the offending value.
+func TestPlaygroundLocatedError(t *testing.T) {
+	ex, _ := examples.Get(scenarioA)
+	cancelStep, _ := stepIndex(t, ex.JSON, "cancel")
+	bad, err := scenario.SetPath(ex.JSON, fmt.Sprintf("steps[%d].at", cancelStep), json.RawMessage("-5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, playgroundURL("#example="+scenarioA))
+	waitReady(t, ctx)
+	waitFor(t, ctx, "the canonical link", `location.hash.startsWith("#s=")`)
+	link := evalJSON[string](t, ctx, `location.href`)
+	outcome := evalJSON[string](t, ctx, `document.querySelector("#outcome-0").dataset.outcome`)
+	typeInto(t, ctx, "#pg-editor", string(bad))
+	waitFor(t, ctx, "the located error", `!document.getElementById("pg-error").hidden`)
+	msg := evalJSON[string](t, ctx, `document.getElementById("pg-error-text").textContent`)
+	want := fmt.Sprintf("steps[%d].at: must be >= 0", cancelStep)
+	if !strings.Contains(msg, want) || !strings.Contains(msg, "line ") {
+		t.Errorf("error %q, want the line and %q", msg, want)
+	}
+	if got := evalJSON[string](t, ctx, `document.getElementById("lab-output").dataset.stale ?? ""`); got != "1" {
+		t.Errorf("the last good output is not marked stale")
+	}
+	if got := evalJSON[string](t, ctx, `document.querySelector("#outcome-0")?.dataset.outcome ?? ""`); got != outcome {
+		t.Errorf("the output changed to %q while the input is invalid", got)
+	}
+	if got := evalJSON[string](t, ctx, `location.href`); got != link {
+		t.Errorf("an invalid edit changed the link to %s", got)
+	}
+	if got := evalJSON[string](t, ctx, fmt.Sprintf(`document.querySelector('[data-path="steps[%d].at"]')?.getAttribute("aria-invalid") ?? ""`, cancelStep)); got != "true" {
+		t.Errorf("the control of steps[%d].at is not flagged aria-invalid", cancelStep)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("pg-error-goto"))); err != nil {
+		t.Fatal(err)
+	}
+	sel := evalJSON[string](t, ctx, `(() => { const e = document.getElementById("pg-editor"); return document.activeElement === e ? e.value.slice(e.selectionStart, e.selectionEnd) : "not focused"; })()`)
+	if sel != "-5" {
+		t.Errorf("Show in editor selected %q, want -5", sel)
+	}
+}
+
+// Rule (issue 6, Accessible): the playground works by keyboard alone. Tab
+// from the top of the page reaches the transport control with a visible
+// focus ring; the arrow key changes it and the scenario re-renders.
+func TestPlaygroundByKeyboard(t *testing.T) {
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, playgroundURL("#example="+scenarioA))
+	waitReady(t, ctx)
+	notes, closes := wireSignals(readTimeline(t, ctx))
+	if notes != 1 || closes != 0 {
+		t.Fatalf("stdio: %d notifications/cancelled, %d closes", notes, closes)
+	}
+	const maxTabs = 60
+	reached := false
+	for i := 0; i < maxTabs; i++ {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
+			t.Fatal(err)
+		}
+		if evalJSON[string](t, ctx, `document.activeElement?.dataset?.path ?? ""`) == "transport" {
+			reached = true
+			break
+		}
+	}
+	if !reached {
+		t.Fatalf("%d presses of Tab never reached the transport control (stuck at %s)", maxTabs, evalJSON[string](t, ctx, `document.activeElement?.outerHTML.slice(0, 80) ?? ""`))
+	}
+	if ring := evalJSON[string](t, ctx, `getComputedStyle(document.activeElement).outlineStyle`); ring == "none" || ring == "" {
+		t.Errorf("the focused control has no visible focus ring (outline-style %q)", ring)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowDown)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the transport to become streamable-http", `document.querySelector('[data-path="transport"]').value === "streamable-http"`)
+	waitFor(t, ctx, "a stream close in the timeline", `!!document.querySelector('#timeline [data-signal="close-stream"], #timeline [data-type="close-stream"]')`)
+	if !strings.Contains(evalJSON[string](t, ctx, editorValue), `"transport": "streamable-http"`) {
+		t.Errorf("the editor does not show the control's change")
+	}
+	// Focus was not stolen by the re-render: Tab moves on from the control.
+	if got := evalJSON[string](t, ctx, `document.activeElement?.dataset?.path ?? ""`); got != "transport" {
+		t.Errorf("after the change, focus is on %q, want still the transport control", got)
+	}
+}
