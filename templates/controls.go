@@ -197,11 +197,8 @@ func NewControls(s *scenario.Scenario, endMs int64) []ControlGroup {
 		// A pure herd experiment: nothing else of the scenario runs.
 		return []ControlGroup{herdControls(s.Herd)}
 	}
+	// The scenario's own sections first: they hold what its page is about.
 	groups := []ControlGroup{net}
-	if len(script.Controls) > 0 {
-		groups = append(groups, script)
-	}
-	groups = append(groups, client, server)
 	if s.Buffer != nil {
 		groups = append(groups, bufferControls(s))
 	}
@@ -223,7 +220,10 @@ func NewControls(s *scenario.Scenario, endMs int64) []ControlGroup {
 	if s.Herd != nil {
 		groups = append(groups, herdControls(s.Herd))
 	}
-	return groups
+	if len(script.Controls) > 0 {
+		groups = append(groups, script)
+	}
+	return append(groups, client, server)
 }
 
 // ledgerPolicies are the server switches that only matter with a ledger;
@@ -260,9 +260,9 @@ func bufferControls(s *scenario.Scenario) ControlGroup {
 func herdControls(h *scenario.Herd) ControlGroup {
 	return ControlGroup{ID: "controls-herd", Title: "Reconnect herd", Controls: []Control{
 		selectControl("herd.strategy", "Backoff strategy", h.Strategy,
-			"How each refused client picks its next delay.",
-			Option{Value: "reference", Label: "reference (capped exponential, hashed jitter)"},
-			Option{Value: "none", Label: "none: constant delay, no jitter (broken)"},
+			"How each refused client picks its next delay: the reference is capped exponential backoff with hashed jitter; none is a constant delay with no jitter.",
+			Option{Value: "reference", Label: "reference (DOMAIN.md §10)"},
+			Option{Value: "none", Label: "none: lockstep (broken)"},
 			Option{Value: "full-jitter", Label: "full jitter"},
 			Option{Value: "equal-jitter", Label: "equal jitter"},
 			Option{Value: "decorrelated-jitter", Label: "decorrelated jitter"}),
