@@ -324,11 +324,11 @@ type TaskMark struct {
 	At        int64
 	X, Y      float64
 	Label     string
-	LabelY    float64
+	LabelY    float64 // baseline of the label
 	Title     string
-	OnClient  bool
+	OnClient  bool // on the client's row (a poll or a belief), else the worker's
 	LabelEnd  bool // label drawn to the left of X
-	LabelShow bool
+	LabelShow bool // the label is drawn (it fits without overlapping)
 }
 
 // Layout of the task lanes.
@@ -342,7 +342,7 @@ const (
 	taskBlockGap = 14.0
 )
 
-// terminalTask reports whether a task status (or the client's "stopped")
+// endedStatus reports whether a task status (or the client's "stopped")
 // means the task has ended.
 func endedStatus(s string) bool {
 	switch s {
