@@ -451,3 +451,35 @@ func TestPlaygroundByKeyboard(t *testing.T) {
 		t.Errorf("after the change, focus is on %q, want still the transport control", got)
 	}
 }
+
+// Rule: a scenario with a ledger opens in the playground although
+// main.wasm has no SQLite: the page reloads itself with ?ledger=1 (ledger.wasm)
+// and runs it, the link kept.
+func TestPlaygroundLedgerScenario(t *testing.T) {
+	const name = "ledger-keyed-race"
+	ex, ok := examples.Get(name)
+	if !ok {
+		t.Fatalf("no built-in scenario %s", name)
+	}
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, playgroundURL("#example="+name))
+	// The page navigates itself once: a poll cut by that navigation is
+	// polled again in the new document.
+	const reloaded = `location.search.includes("ledger=1") && document.documentElement.dataset.ready === "1"`
+	var err error
+	for range 3 {
+		if _, err = pollJS[bool](ctx, reloaded, readyTimeout); err == nil || !strings.Contains(err.Error(), "navigated") {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatalf("waiting for the reload with ledger.wasm: %v", err)
+	}
+	if got := evalJSON[string](t, ctx, editorValue); got != string(ex.JSON) {
+		t.Errorf("after the reload the editor holds %.80q, want %s", got, name)
+	}
+	_, tr := nativeTrace(t, ex)
+	if got, want := evalJSON[map[string]string](t, ctx, checksJS), checkResults(tr); !maps.Equal(got, want) {
+		t.Errorf("checks %v, natively %v", got, want)
+	}
+}

@@ -61,3 +61,26 @@ func TestNewEmbedEscapesTitle(t *testing.T) {
 		t.Errorf("MyST snippet: %s", e.MyST)
 	}
 }
+
+// Rule (issue 6, Hostile input): locating an error never panics and stays
+// inside the text, whatever the editor holds.
+func FuzzLocateError(f *testing.F) {
+	f.Add([]byte(`{"mcplab":1,"steps":[{"at":-1,"do":"call","id":1}]}`))
+	f.Add([]byte("{\n  \"mcplab\": 1,\n  \"steps\": [,]\n}"))
+	f.Add([]byte(`{"mcplab":1,"title":"\ud83d\ude00","steps":[{"at":0,"do":"nope"}]}`))
+	f.Add([]byte(`[[[[[[`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, err := scenario.Decode(data)
+		if err == nil {
+			return
+		}
+		e := LocateError(data, err)
+		n := utf16Offset(data, len(data))
+		if e.Start < 0 || e.End < e.Start || e.End > n {
+			t.Fatalf("span [%d, %d) outside the text of %d UTF-16 units", e.Start, e.End, n)
+		}
+		if e2 := LocateError(data, err); e2 != e {
+			t.Fatalf("not deterministic: %+v then %+v", e, e2)
+		}
+	})
+}
