@@ -95,7 +95,46 @@ type Result struct {
 
 // RunHerd simulates c, which must be valid. It runs in O(horizon + attempts)
 // time with O(horizon + clients) memory, where horizon <= MaxAttempts x CapMs.
-func RunHerd(c HerdConfig) Result {
+func RunHerd(c HerdConfig) Result { return RunHerdWith(c, NewDraws(c.Clients, c.MaxAttempts)) }
+
+// Draws holds h(i, a) = uint32(SHA-256("client-<i>:<a>")[0:4]) for the
+// herd's clients. With several CPUs it is filled in parallel up front (each
+// value is a pure function of (i, a): scheduling decides only who computes
+// it); with one (the browser), each value is computed the first time it is
+// needed, which is far fewer than clients x attempts.
+type Draws struct {
+	attempts int
+	h        []uint32
+	done     []bool // nil when h was filled up front
+	buf      []byte
+}
+
+// NewDraws prepares the draws for clients x attempts.
+func NewDraws(clients, attempts int) *Draws {
+	d := &Draws{attempts: attempts, buf: make([]byte, 0, 64)}
+	if runtime.GOMAXPROCS(0) > 1 {
+		d.h = precompute(clients, attempts, "")
+		return d
+	}
+	d.h = make([]uint32, clients*attempts)
+	d.done = make([]bool, clients*attempts)
+	return d
+}
+
+// At returns h(i, a).
+func (d *Draws) At(i, a int) uint32 {
+	k := i*d.attempts + a
+	if d.done != nil && !d.done[k] {
+		d.buf = key(d.buf, "", "client-"+strconv.Itoa(i), a)
+		d.h[k] = hash32(d.buf)
+		d.done[k] = true
+	}
+	return d.h[k]
+}
+
+// RunHerdWith is RunHerd drawing from draws (made for at least c.Clients x
+// c.MaxAttempts), so several runs of one herd share their hashes.
+func RunHerdWith(c HerdConfig, draws *Draws) Result {
 	n := c.Clients
 	horizon := int64(c.MaxAttempts)*c.CapMs + c.CapMs + 1
 	// Calendar queue: head/tail per ms, a client has at most one pending
@@ -130,10 +169,7 @@ func RunHerd(c HerdConfig) Result {
 		r.Sample = append(r.Sample, Sample{ClientID: "client-" + strconv.Itoa(i), Draws: []Draw{}})
 	}
 	b := &backoffs[0]
-	var hashes []uint32
-	if c.Strategy != None {
-		hashes = precompute(n, c.MaxAttempts, hashPrefix(c.Strategy))
-	}
+
 	// Every strategy but decorrelated jitter draws attempt a from the same
 	// window for every client: compute the windows once.
 	windows := make([]Window, c.MaxAttempts)
@@ -152,15 +188,15 @@ func RunHerd(c HerdConfig) Result {
 				b.prev = prevDelay[i]
 			}
 			w = b.Window(a)
-			d = b.delayFrom(w, hashes[int(i)*c.MaxAttempts+a])
+			d = b.delayFrom(w, draws.At(int(i), a))
 			prevDelay[i] = d
-		case hashes != nil:
+		case c.Strategy == None: // the constant base
+			d = w.Lo
+		default:
 			d = w.Lo
 			if span := uint32(w.Hi - w.Lo + 1); span > 1 {
-				d += int64(hashes[int(i)*c.MaxAttempts+a] % span)
+				d += int64(draws.At(int(i), a) % span)
 			}
-		default: // None: the constant base
-			d = w.Lo
 		}
 		if int(i) < shown {
 			r.Sample[i].Draws = append(r.Sample[i].Draws, Draw{Attempt: a, WindowMs: [2]int64{w.Lo, w.Hi}, DelayMs: d, AtMs: now + d})

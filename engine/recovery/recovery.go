@@ -4,9 +4,11 @@
 // reconnect herd experiment (N clients reconnecting against a server with a
 // capacity per second).
 //
-// Everything is deterministic: jitter comes from SHA-256 of
-// "<clientId>:<attempt>" (the reference) or, for the other strategies, from
-// the same hash with a strategy prefix, never from a random source.
+// Everything is deterministic: every strategy draws its jitter from the same
+// uniform value, the first four bytes of SHA-256("<clientId>:<attempt>")
+// (DOMAIN.md §10), never from a random source. Sharing the draws makes a
+// side-by-side comparison fair (the same herd, the same luck) and lets one
+// table of hashes serve every strategy.
 //
 // Design record: the herd is simulated with a calendar queue (one slice of
 // arrivals per virtual millisecond, appended in scheduling order) rather
@@ -140,7 +142,7 @@ func (b *Backoff) Delay(attempt int) int64 {
 		b.prev = w.Lo
 		return w.Lo
 	}
-	b.buf = key(b.buf, hashPrefix(b.strategy), b.client, attempt)
+	b.buf = key(b.buf, "", b.client, attempt)
 	return b.delayFrom(w, hash32(b.buf))
 }
 
@@ -152,20 +154,6 @@ func (b *Backoff) delayFrom(w Window, h uint32) int64 {
 	}
 	b.prev = d
 	return d
-}
-
-// hashPrefix keeps the strategies' draws independent of each other; the
-// reference has none (DOMAIN.md §10 hashes "<clientId>:<attempt>").
-func hashPrefix(strategy string) string {
-	switch strategy {
-	case FullJitter:
-		return "full:"
-	case EqualJitter:
-		return "equal:"
-	case Decorrelated:
-		return "decorrelated:"
-	}
-	return ""
 }
 
 // Plan is the reference reconnect plan after a subscriptions/listen stream
