@@ -136,9 +136,10 @@ type Tick struct {
 
 // Arrow is one wire message: from its send (SentAt on the sender's lane) to
 // its delivery (At on the receiver's lane). A message lost in transit ends
-// on the network lane at the time of its drop event (Dropped); one still in
-// flight when the trace ends is a stub that stops on the network lane below
-// its tail. Both have Delivered false.
+// on the network lane at the time of its drop event (Dropped), marked lost;
+// one whose delivery the trace does not hold (still in flight when it ends,
+// or not seen by a one-sided imported log) is an unmarked stub on the
+// network lane below its tail. Both have Delivered false.
 type Arrow struct {
 	Wire       int
 	SendSeq    int // seq of the send (or close-stream, keepalive) event, -1 if the trace has none
@@ -980,7 +981,7 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) Arrow {
 	case a.Dropped:
 		fmt.Fprintf(&b, "\nsent at %d ms, lost at %d ms", a.SentAt, a.At)
 	default:
-		fmt.Fprintf(&b, "\nsent at %d ms, never delivered", a.SentAt)
+		fmt.Fprintf(&b, "\nsent at %d ms; its delivery is not in the trace (still in flight, or not seen by a one-sided log)", a.SentAt)
 	}
 	if send != nil && send.Note != "" {
 		b.WriteString("\n" + send.Note)
@@ -1096,7 +1097,7 @@ func legend(arrows []Arrow, marks []Mark, y float64) []LegendItem {
 	kinds := map[string]bool{}
 	for _, a := range arrows {
 		kinds["k:"+a.Kind] = true
-		if !a.Delivered {
+		if a.Dropped {
 			kinds["g:"+GlyphLost] = true
 		}
 	}
