@@ -204,13 +204,19 @@ func build(out string, stderr io.Writer) error {
 	return nil
 }
 
-// brotliQuality is the quality of the .br copies. Measured on main.wasm
-// (8.0 MB, Go 1.26, 2 cores): gzip -9 2.20 MB in 1.4 s; brotli q6 1.86 MB in
-// 1.2 s, q9 1.83 MB in 1.4 s, q10 1.65 MB in 15 s, q11 1.61 MB in 21 s. Only
-// q10 and q11 use brotli's slow optimal parser, which is where the gain is;
-// the site is built once and every reader downloads it, so the build pays
-// those seconds. Files over brotliSlowLimit (ledger.wasm, 20 MB with
-// SQLite, which q11 takes 100 s over) get brotliLargeQuality instead.
+// brotliQuality is the quality of the .br copies. Measured with Go 1.26 on
+// 2 shared cores (size, time):
+//
+//	                 raw      gzip -9        br q6          br q9          br q11
+//	main.wasm    9.92 MB  2.57 MB 1.0 s  2.13 MB 0.7 s  2.09 MB 1.5 s  1.86 MB 24 s
+//	ledger.wasm 20.73 MB  5.48 MB 1.5 s  4.50 MB 1.2 s  4.41 MB 3.8 s  3.85 MB 56 s
+//
+// Only q10 and q11 use brotli's slow optimal parser, which is where the gain
+// is (-27% against gzip for main.wasm, which every page loads); the site is
+// built once and every reader downloads it, so the build pays those 24 s,
+// in parallel with everything else. Files over brotliSlowLimit
+// (ledger.wasm, loaded only by the pages of ledger scenarios) get
+// brotliLargeQuality, which keeps the whole build near a minute.
 const (
 	brotliQuality      = 11
 	brotliLargeQuality = 9
