@@ -4,7 +4,8 @@
 #                http://localhost:$(PORT) (PORT=8080 unless set)
 #   make site    generate templates and build the site into dist/, no server
 #   make test    everything CI runs (.ci/run calls exactly this)
-#   make bench   the engine's benchmarks
+#   make bench   the engine's benchmarks, share link lengths, per-page
+#                transfer, time to ready and change-to-repaint
 #   make fmt     format Go and templ sources
 #
 # Every recipe runs in bash with -euo pipefail, so the first failing step
@@ -125,6 +126,9 @@ bench:
 	$(GO) test -run=NONE -bench=. -benchmem ./engine/...
 	@echo "==> go run ./site links (share link length of every built-in scenario)"
 	$(GO) run ./site links
+	@echo "==> go test -run TestMeasurePages ./site (per page: transfer, navigation to ready, change to repainted SVG)"
+	$(GO) test -count=1 -run 'TestMeasurePages' -v ./site | grep -v '^=== RUN'
+	@echo "(machine load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"
 
 fmt:
 	$(GO) tool templ fmt templates

@@ -21,8 +21,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -483,3 +485,79 @@ func TestPlaygroundLedgerScenario(t *testing.T) {
 		t.Errorf("checks %v, natively %v", got, want)
 	}
 }
+
+// TestMeasurePages reports, per kind of page (make bench prints it): the
+// compressed bytes of everything the page loads on a cold cache, the time
+// from navigation to the ready signal, and, where the page has controls,
+// the time from a control change to the repainted SVG (the next frame
+// after the input event, median of five), with the part spent in the wasm
+// running and rendering (data-render-ms of the last change). Budgets (ARCHITECTURE.md): 1.5 MB for a page
+// without SQLite, 1 s to ready, 16 ms per change. It fails only when a
+// page does not work; the numbers are reported, not enforced.
+func TestMeasurePages(t *testing.T) {
+	ledgerPage := ""
+	for _, ex := range examples.All() {
+		if s, err := scenario.Decode(ex.JSON); err == nil && s.Ledger != nil {
+			ledgerPage = "/s/" + ex.Name + "/"
+			break
+		}
+	}
+	pages := []struct{ name, path string }{
+		{"index", "/"},
+		{"scenario A", "/s/" + scenarioA + "/"},
+		{"ledger scenario (SQLite)", ledgerPage},
+		{"playground", "/playground/"},
+		{"import", "/import/"},
+		{"embed of scenario A", "/s/" + scenarioA + "/?embed=1"},
+	}
+	var report strings.Builder
+	fmt.Fprintf(&report, "\n%-26s %12s %10s %12s %14s\n", "page", "transfer", "to ready", "change→SVG", "run+render")
+	for _, p := range pages {
+		ctx, w := openTab(t, siteURL)
+		if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		navigate(t, ctx, siteURL+p.path)
+		ready := "-"
+		if evalJSON[bool](t, ctx, `!!document.querySelector("[data-wasm]")`) {
+			waitReady(t, ctx)
+			ready = time.Since(start).Round(time.Millisecond).String()
+		}
+		evalJSON[int](t, ctx, `1`) // every loading event before this reply is in
+		var bytes float64
+		w.mu.Lock()
+		for _, n := range w.docBytes {
+			bytes += n
+		}
+		w.mu.Unlock()
+		change, inWasm := "-", "-"
+		ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](changeToPaintJS, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("%s: %v", p.name, err)
+		}
+		if ms >= 0 {
+			change = fmt.Sprintf("%.1f ms", ms)
+			inWasm = evalJSON[string](t, ctx, `document.getElementById("lab-output")?.dataset.renderMs ?? "-"`) + " ms"
+		}
+		fmt.Fprintf(&report, "%-26s %9.2f MB %10s %12s %14s\n", p.name, bytes/1e6, ready, change, inWasm)
+	}
+	t.Log(report.String())
+}
+
+// changeToPaintJS nudges the page's first time slider by 1 ms, five
+// times, and resolves with the median milliseconds from the input event to
+// the frame after the re-render (-1 if the page has no slider).
+const changeToPaintJS = `(async () => {
+  const el = document.querySelector('#lab-controls input[type=range]:not(:disabled)');
+  if (!el) return -1;
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    el.value = String(Number(el.value) + (i % 2 ? -1 : 1));
+    el.dispatchEvent(new Event("input", {bubbles: true}));
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    times.push(performance.now() - t0);
+  }
+  return times.sort((a, b) => a - b)[2];
+})()`

@@ -17,12 +17,13 @@ import (
 // The playground (templates.PlaygroundPage): the editor's text is the
 // state. Every edit, from the textarea or from a control, decodes and runs
 // it; a valid run replaces the output, rewrites the address bar to the
-// canonical #s= link (history.replaceState) and refreshes the share and
-// embed fields; an invalid one keeps the last good output, marked stale,
+// canonical #s= link (history.replaceState; while edits follow each other,
+// once they pause: shareLater) and refreshes the share and embed fields; an
+// invalid one keeps the last good output, marked stale,
 // and shows the located error (templates.LocateError).
 
-// defaultExample opens when the address has no fragment.
-const defaultExample = "a-cancel-then-complete"
+// Without a fragment the editor keeps the scenario the page was
+// prerendered on (site build's playgroundDefault).
 
 type playground struct {
 	doc      js.Value
@@ -39,6 +40,10 @@ type playground struct {
 	lastErr       templates.EditorError
 	embed         templates.Embed
 	scenarioTitle string
+	// canon is the last valid scenario, canonical: what the link carries.
+	canon      []byte
+	shareTimer js.Value // the pending setTimeout id of shareLater, or null
+	shareFn    js.Func  // its callback, made once
 }
 
 func startPlayground(doc js.Value) {
@@ -59,7 +64,11 @@ func startPlayground(doc js.Value) {
 		return
 	}
 	fail := p.fail
-	on(p.editor, "input", fail, func(js.Value) { p.update(true) })
+	on(p.editor, "input", fail, func(js.Value) {
+		if p.update(true) {
+			p.shareLater()
+		}
+	})
 	// One listener for every control, present and future: the panel is
 	// re-rendered when the scenario's shape changes.
 	on(p.controls, "input", fail, func(ev js.Value) { p.onControl(ev.Get("target")) })
@@ -85,6 +94,7 @@ func startPlayground(doc js.Value) {
 		readFile(file.Get("files"), scenario.MaxBytes, fail, func(name, text string) {
 			p.setEditor(text)
 			p.update(true)
+			p.shareNow()
 			if p.lastErr.Message == "" {
 				p.say("Opened " + name + ".")
 			}
@@ -104,18 +114,15 @@ func startPlayground(doc js.Value) {
 func (p *playground) open(hash string) {
 	defer recoverInto(p.fail)
 	showLabError(p.doc, "")
-	if hash == "" || hash == "#" {
-		p.update(true)
-		return
+	if hash != "" && hash != "#" {
+		if text, err := linkText(hash); err != nil {
+			showLabError(p.doc, "This link cannot be opened: "+err.Error()+". The editor shows the previous scenario instead.")
+		} else {
+			p.setEditor(text)
+		}
 	}
-	text, err := linkText(hash)
-	if err != nil {
-		showLabError(p.doc, "This link cannot be opened: "+err.Error()+". The editor shows the previous scenario instead.")
-		p.update(true)
-		return
-	}
-	p.setEditor(text)
 	p.update(true)
+	p.shareNow()
 }
 
 // linkText returns the editor text a fragment names: a built-in example's
@@ -162,7 +169,9 @@ func (p *playground) onControl(el js.Value) {
 		return
 	}
 	p.setEditor(string(next))
-	p.update(false)
+	if p.update(false) {
+		p.shareLater()
+	}
 }
 
 // update runs the editor's text. On success it swaps the output (and the
@@ -218,21 +227,53 @@ func (p *playground) update(withControls bool) bool {
 		p.scenarioTitle = "Untitled scenario"
 	}
 	p.title.Set("textContent", p.scenarioTitle) // text, never markup
-	if frag, err := scenario.ShareFragment(canon); err == nil {
-		url := replaceFragment(frag)
-		p.link.Set("value", url)
-		loc := js.Global().Get("location")
-		src := loc.Get("origin").String() + loc.Get("pathname").String() + "?embed=1"
-		if strings.Contains(loc.Get("search").String(), "ledger=1") {
-			src += "&ledger=1"
-		}
-		p.embed = templates.NewEmbed(src+"#"+frag, p.scenarioTitle)
-		p.showEmbed()
-		if full := byID(p.doc, "pg-open-full"); full.Truthy() {
-			full.Set("href", loc.Get("pathname").String()+"#"+frag)
-		}
-	}
+	p.canon = canon
 	return true
+}
+
+// shareLater rewrites the link after the edits pause (shareDelayMs), so a
+// slider being dragged spends its frames on the run, not on compressing
+// the link; shareNow does it at once.
+func (p *playground) shareLater() {
+	if p.shareTimer.Truthy() {
+		return // one is pending; it shares the latest valid scenario
+	}
+	if p.shareFn.IsUndefined() {
+		p.shareFn = js.FuncOf(func(js.Value, []js.Value) any {
+			defer recoverInto(p.fail)
+			p.shareTimer = js.Null()
+			p.shareNow()
+			return nil
+		})
+	}
+	p.shareTimer = js.Global().Call("setTimeout", p.shareFn, shareDelayMs)
+}
+
+// shareDelayMs is how long after an edit the address bar is rewritten.
+const shareDelayMs = 150
+
+// shareNow rewrites the address bar to the canonical #s= link of the last
+// valid scenario, and the link, embed and "open full" fields with it.
+func (p *playground) shareNow() {
+	if p.canon == nil {
+		return
+	}
+	frag, err := scenario.ShareFragment(p.canon)
+	if err != nil {
+		return
+	}
+	url := replaceFragment(frag)
+	p.link.Set("value", url)
+	loc := js.Global().Get("location")
+	src := loc.Get("origin").String() + loc.Get("pathname").String() + "?embed=1"
+	if strings.Contains(loc.Get("search").String(), "ledger=1") {
+		src += "&ledger=1"
+	}
+	p.embed = templates.NewEmbed(src+"#"+frag, p.scenarioTitle)
+	p.showEmbed()
+	if full := byID(p.doc, "pg-open-full"); full.Truthy() {
+		full.Set("href", loc.Get("pathname").String()+"#"+frag)
+	}
 }
 
 // switchToLedger reloads the page with ?ledger=1 (ledger.wasm, which has
