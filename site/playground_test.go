@@ -561,3 +561,42 @@ const changeToPaintJS = `(async () => {
   }
   return times.sort((a, b) => a - b)[2];
 })()`
+
+// Rule (issue 6): the share buttons work: Copy link copies the address
+// (or, where the clipboard is refused, selects it and says how to copy),
+// the embed snippet comes as HTML, MDX/JSX (camelCase attributes) or MyST
+// pointing at the ?embed=1 page of the current link, and Download JSON
+// offers the editor's text, none of it with a page error.
+func TestPlaygroundShareButtons(t *testing.T) {
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, playgroundURL("#example="+scenarioA))
+	waitReady(t, ctx)
+	waitFor(t, ctx, "the canonical link", `location.hash.startsWith("#s=")`)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("pg-copy-link"))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the copy to be reported", `/Copied|Ctrl\+C/.test(document.getElementById("lab-status").textContent)`)
+	hash := evalJSON[string](t, ctx, `location.hash`)
+	for _, tc := range []struct{ format, prefix, must string }{
+		{"html", `<iframe src="`, `?embed=1` + hash + `"`},
+		{"mdx", `<iframe src={"`, `referrerPolicy="no-referrer"`},
+		{"myst", `:::{iframe} `, `?embed=1` + hash},
+	} {
+		got := evalJSON[string](t, ctx, fmt.Sprintf(`(() => { const s = document.getElementById("pg-embed-format"); s.value = %q; s.dispatchEvent(new Event("change", {bubbles: true})); return document.getElementById("pg-embed").value; })()`, tc.format))
+		if !strings.HasPrefix(got, tc.prefix) || !strings.Contains(got, tc.must) {
+			t.Errorf("%s snippet %q, want it to start %q and contain %q", tc.format, got, tc.prefix, tc.must)
+		}
+	}
+	// Download: the click makes a blob: link named after the title, clicks
+	// it and removes it; the file's text is the editor's.
+	got := evalJSON[string](t, ctx, `(() => {
+  let seen = "";
+  const orig = HTMLAnchorElement.prototype.click;
+  HTMLAnchorElement.prototype.click = function () { seen = this.download + " " + this.href.slice(0, 5); };
+  try { document.getElementById("pg-download").click(); } finally { HTMLAnchorElement.prototype.click = orig; }
+  return seen;
+})()`)
+	if got != "a-cancellation-wins-stdio.json blob:" {
+		t.Errorf("download offered %q, want a-cancellation-wins-stdio.json from a blob: URL", got)
+	}
+}
