@@ -104,6 +104,7 @@ func RunHerd(c HerdConfig) Result { return RunHerdWith(c, NewDraws(c.Clients, c.
 // needed, which is far fewer than clients x attempts.
 type Draws struct {
 	attempts int
+	clients  int
 	h        []uint32
 	done     []bool // nil when h was filled up front
 	buf      []byte
@@ -111,7 +112,7 @@ type Draws struct {
 
 // NewDraws prepares the draws for clients x attempts.
 func NewDraws(clients, attempts int) *Draws {
-	d := &Draws{attempts: attempts, buf: make([]byte, 0, 64)}
+	d := &Draws{attempts: attempts, clients: clients, buf: make([]byte, 0, 64)}
 	if runtime.GOMAXPROCS(0) > 1 {
 		d.h = precompute(clients, attempts, "")
 		return d
@@ -123,7 +124,7 @@ func NewDraws(clients, attempts int) *Draws {
 
 // At returns h(i, a).
 func (d *Draws) At(i, a int) uint32 {
-	k := i*d.attempts + a
+	k := a*d.clients + i // attempt-major: one attempt's draws are close in memory
 	if d.done != nil && !d.done[k] {
 		d.buf = key(d.buf, "", "client-"+strconv.Itoa(i), a)
 		d.h[k] = hash32(d.buf)
@@ -266,7 +267,7 @@ func RunHerdWith(c HerdConfig, draws *Draws) Result {
 	return r
 }
 
-// precompute returns SHA-256 draws for every client and attempt, h[i*attempts+a]
+// precompute returns SHA-256 draws for every client and attempt, h[a*clients+i]
 // = first four bytes of SHA-256("<prefix>client-<i>:<a>"). Hashing is the
 // herd's main cost, and each value is a pure function of (i, a), so the
 // work is split across GOMAXPROCS goroutines: scheduling decides only who
@@ -289,7 +290,7 @@ func precompute(clients, attempts int, prefix string) []uint32 {
 				id := "client-" + strconv.Itoa(i)
 				for a := 0; a < attempts; a++ {
 					buf = key(buf, prefix, id, a)
-					h[i*attempts+a] = hash32(buf)
+					h[a*clients+i] = hash32(buf)
 				}
 			}
 		}()
