@@ -100,7 +100,25 @@ func (l *Ledger) Close() error {
 
 // Conn is one independent connection to the ledger.
 type Conn struct {
-	c *sqlite3.Conn
+	c     *sqlite3.Conn
+	stmts map[string]*sqlite3.Stmt // prepared once, reused (reset) per call
+}
+
+// stmt returns the prepared statement for sql, preparing it on first use.
+// The caller resets it when done (defer st.Reset()).
+func (c *Conn) stmt(sql string) (*sqlite3.Stmt, error) {
+	if st, ok := c.stmts[sql]; ok {
+		return st, st.ClearBindings()
+	}
+	st, _, err := c.c.Prepare(sql)
+	if err != nil {
+		return nil, err
+	}
+	if c.stmts == nil {
+		c.stmts = map[string]*sqlite3.Stmt{}
+	}
+	c.stmts[sql] = st
+	return st, nil
 }
 
 // Connect opens a new connection and makes sure the schema exists.
@@ -129,7 +147,13 @@ func (l *Ledger) connect() (*Conn, error) {
 }
 
 // Close closes the connection, rolling back any open transaction.
-func (c *Conn) Close() error { return c.c.Close() }
+func (c *Conn) Close() error {
+	for _, st := range c.stmts {
+		st.Close()
+	}
+	c.stmts = nil
+	return c.c.Close()
+}
 
 // Begin starts a BEGIN IMMEDIATE transaction: it takes the write lock or
 // returns ErrBusy when another connection holds it.
@@ -160,11 +184,11 @@ func (c *Conn) Rollback() {
 
 // Lookup returns the committed record for key, or nil.
 func (c *Conn) Lookup(key string) (*ledger.Record, error) {
-	st, _, err := c.c.Prepare(`SELECT key, tool, fingerprint, result, committed_at FROM idempotency WHERE key = ?`)
+	st, err := c.stmt(`SELECT key, tool, fingerprint, result, committed_at FROM idempotency WHERE key = ?`)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: lookup: %w", err)
 	}
-	defer st.Close()
+	defer st.Reset()
 	if err := st.BindText(1, key); err != nil {
 		return nil, err
 	}
@@ -203,11 +227,11 @@ func (c *Conn) Executions() (int, error) {
 
 // Records returns every committed record, ordered by key.
 func (c *Conn) Records() ([]ledger.Record, error) {
-	st, _, err := c.c.Prepare(`SELECT key, tool, fingerprint, result, committed_at FROM idempotency ORDER BY key`)
+	st, err := c.stmt(`SELECT key, tool, fingerprint, result, committed_at FROM idempotency ORDER BY key`)
 	if err != nil {
 		return nil, err
 	}
-	defer st.Close()
+	defer st.Reset()
 	out := []ledger.Record{}
 	for st.Step() {
 		out = append(out, ledger.Record{Key: st.ColumnText(0), Tool: st.ColumnText(1), Fingerprint: st.ColumnText(2), Result: json.RawMessage(st.ColumnText(3)), CommittedAt: st.ColumnInt64(4)})
@@ -218,11 +242,11 @@ func (c *Conn) Records() ([]ledger.Record, error) {
 // Log returns the executions (the inventory or payment log), oldest first,
 // as {"n","tool","receipt","args","at"} objects.
 func (c *Conn) Log() ([]json.RawMessage, error) {
-	st, _, err := c.c.Prepare(`SELECT n, tool, receipt, args, at FROM executions ORDER BY n`)
+	st, err := c.stmt(`SELECT n, tool, receipt, args, at FROM executions ORDER BY n`)
 	if err != nil {
 		return nil, err
 	}
-	defer st.Close()
+	defer st.Reset()
 	out := []json.RawMessage{}
 	for st.Step() {
 		out = append(out, canonMap(map[string]any{"n": st.ColumnInt64(0), "tool": st.ColumnText(1), "receipt": st.ColumnText(2), "args": json.RawMessage(st.ColumnText(3)), "at": st.ColumnInt64(4)}))
@@ -231,11 +255,11 @@ func (c *Conn) Log() ([]json.RawMessage, error) {
 }
 
 func (c *Conn) count() (int64, error) {
-	st, _, err := c.c.Prepare(`SELECT COALESCE(MAX(n), 0) FROM executions`)
+	st, err := c.stmt(`SELECT COALESCE(MAX(n), 0) FROM executions`)
 	if err != nil {
 		return 0, fmt.Errorf("ledger: count: %w", err)
 	}
-	defer st.Close()
+	defer st.Reset()
 	if !st.Step() {
 		return 0, st.Err()
 	}
@@ -243,11 +267,11 @@ func (c *Conn) count() (int64, error) {
 }
 
 func (c *Conn) exec(sql string, args ...any) error {
-	st, _, err := c.c.Prepare(sql)
+	st, err := c.stmt(sql)
 	if err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
-	defer st.Close()
+	defer st.Reset()
 	for i, a := range args {
 		switch v := a.(type) {
 		case int64:
