@@ -168,6 +168,15 @@ func build(out string, stderr io.Writer) error {
 		return err
 	}
 
+	// The public formats' JSON Schemas (SCENARIO.md: "JSON Schema for it
+	// ships with the site").
+	if err := write("scenario.schema.json", scenario.Schema); err != nil {
+		return err
+	}
+	if err := write("transcript.schema.json", transcript.Schema); err != nil {
+		return err
+	}
+
 	// wasm_exec.js from the toolchain that compiles main.wasm: they must match.
 	goroot, err := goEnv("GOROOT")
 	if err != nil {

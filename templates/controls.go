@@ -261,7 +261,7 @@ func herdControls(h *scenario.Herd) ControlGroup {
 	return ControlGroup{ID: "controls-herd", Title: "Reconnect herd", Controls: []Control{
 		selectControl("herd.strategy", "Backoff strategy", h.Strategy,
 			"How each refused client picks its next delay: the reference is capped exponential backoff with hashed jitter; none is a constant delay with no jitter.",
-			Option{Value: "reference", Label: "reference (DOMAIN.md §10)"},
+			Option{Value: "reference", Label: "reference (capped exponential, hashed jitter)"},
 			Option{Value: "none", Label: "none: lockstep (broken)"},
 			Option{Value: "full-jitter", Label: "full jitter"},
 			Option{Value: "equal-jitter", Label: "equal jitter"},

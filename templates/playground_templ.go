@@ -90,7 +90,7 @@ func PlaygroundPage(p Playground) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "</textarea><p id=\"pg-editor-help\" class=\"help\">Format: SCENARIO.md. An invalid edit keeps the last valid run on screen and says what is wrong and where.</p><div id=\"pg-error\" class=\"lab-error editor-error\" role=\"alert\" hidden><span id=\"pg-error-text\"></span> <button type=\"button\" id=\"pg-error-goto\" class=\"link-button\">Show in editor</button></div></div><fieldset id=\"lab-controls\" class=\"lab-controls\" disabled>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "</textarea><p id=\"pg-editor-help\" class=\"help\">Format: the lab's scenario JSON (<a href=\"../scenario.schema.json\">JSON Schema</a>; the built-in scenarios are examples of every verb). An invalid edit keeps the last valid run on screen and says what is wrong and where.</p><div id=\"pg-error\" class=\"lab-error editor-error\" role=\"alert\" hidden><span id=\"pg-error-text\"></span> <button type=\"button\" id=\"pg-error-goto\" class=\"link-button\">Show in editor</button></div></div><fieldset id=\"lab-controls\" class=\"lab-controls\" disabled>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -47,6 +47,8 @@ const (
 	KeyReuseRejected            = "key-reuse-rejected"
 	DefensiveCopy               = "defensive-copy"
 	NoUnsafeRetry               = "no-unsafe-retry"
+	SSEHeaders                  = "sse-headers"
+	HerdAllReconnect            = "herd-all-reconnect"
 )
 
 // Evaluate returns the applicable checks for tr, in a fixed order.
@@ -60,6 +62,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		initializeNotCancelled, noLastEventID, reconnectRefetches,
 		bufferWithinCapacity, finalNeverDropped, taskAckNotTerminal,
 		oneExecutionPerKey, keyReuseRejected, defensiveCopy, noUnsafeRetry,
+		sseHeaders, herdAllReconnect,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)
@@ -885,4 +888,38 @@ func verdict(rule string, bad, good []int, failDetail, passDetail string) (trace
 		return fail(rule, failDetail, bad...), true
 	}
 	return pass(rule, passDetail, good...), true
+}
+
+// sseHeaders: a Streamable HTTP response stream carries Cache-Control:
+// no-cache and X-Accel-Buffering: no, so compatible proxies forward each
+// event at once instead of buffering it (DOMAIN.md §8).
+func sseHeaders(v *view) (trace.Check, bool) {
+	var bad, good []int
+	for i, e := range v.ev {
+		if e.Actor != trace.ActorServer || e.Headers == nil || e.Headers["Content-Type"] != "text/event-stream" {
+			continue
+		}
+		if e.Headers["Cache-Control"] == "no-cache" && e.Headers["X-Accel-Buffering"] == "no" {
+			good = append(good, i)
+		} else {
+			bad = append(bad, i)
+		}
+	}
+	return verdict(SSEHeaders, bad, good,
+		fmt.Sprintf("%d response stream(s) opened without Cache-Control: no-cache and X-Accel-Buffering: no (%s): a proxy may buffer them, so progress arrives in bursts or after the client's timeout.", len(bad), seqList(bad)),
+		"Every response stream carried Cache-Control: no-cache and X-Accel-Buffering: no.")
+}
+
+// herdAllReconnect: after a mass disconnect every client gets back within
+// its attempts; a herd that keeps overloading the recovering server leaves
+// clients behind (DOMAIN.md §10).
+func herdAllReconnect(v *view) (trace.Check, bool) {
+	h := v.tr.Herd
+	if h == nil {
+		return trace.Check{}, false
+	}
+	if h.Exhausted > 0 {
+		return fail(HerdAllReconnect, fmt.Sprintf("%d of %d clients gave up after their attempts: with strategy %s the refused clients came back together (peak %d in one %d ms bucket) and overloaded the server again.", h.Exhausted, h.Clients, h.Strategy, h.PeakPerBucket, h.BucketMs)), true
+	}
+	return pass(HerdAllReconnect, fmt.Sprintf("All %d clients reconnected by %d ms without exceeding %d per second.", h.Clients, *h.AllReconnectedAtMs, h.CapacityPerSecond)), true
 }

@@ -104,8 +104,8 @@ func TestBuiltInOutcomes(t *testing.T) {
 		"buffer-reference-coalesce":              {"§7 reference numbers: [progress 5, final]", "completed", "result", "", "", 520, nil},
 		"broken-buffer-unbounded":                {"§11 unbounded progress queue", "completed", "result", "", "", 3520, []string{"buffer-within-capacity"}},
 		"broken-buffer-drops-final":              {"§11 final response dropped under pressure", "completed", "pending", "", "", -1, []string{"final-never-dropped"}},
-		"proxy-buffering-burst":                  {"§8 a buffering proxy delivers in one burst", "completed", "result", "", "", 1210, nil},
-		"broken-proxy-timeout-before-first-byte": {"§8 idle timeout before the first byte", "cancelled", "abandoned", "idle-timeout", "close-stream", 500, nil},
+		"proxy-buffering-burst":                  {"§8 a buffering proxy delivers in one burst", "completed", "result", "", "", 1210, []string{"sse-headers"}},
+		"broken-proxy-timeout-before-first-byte": {"§8 idle timeout before the first byte", "cancelled", "abandoned", "idle-timeout", "close-stream", 500, []string{"sse-headers"}},
 		"task-cancel-ack-not-final":              {"§12.12 the ack leaves the task working until a checkpoint", "completed", "result", "", "", 20, nil},
 		"broken-task-ack-as-final":               {"§11 task ack treated as final cancellation", "completed", "result", "", "", 20, []string{"task-ack-not-terminal"}},
 		"task-finishes-before-cancel":            {"§6 the worker finishes first: completed", "completed", "result", "", "", 20, nil},
@@ -210,6 +210,15 @@ func TestHerdExamples(t *testing.T) {
 		if h.PeakPerBucket != c.peak || h.Exhausted != c.exhausted || h.Attempts != c.attmps || back != c.allBackAt {
 			t.Errorf("%s: peak %d, exhausted %d, attempts %d, all back at %d; want %d, %d, %d, %d",
 				c.name, h.PeakPerBucket, h.Exhausted, h.Attempts, back, c.peak, c.exhausted, c.attmps, c.allBackAt)
+		}
+		allBack := false
+		for _, ch := range tr.Checks {
+			if ch.Rule == "herd-all-reconnect" && ch.OK != nil {
+				allBack = *ch.OK
+			}
+		}
+		if allBack != (c.allBackAt >= 0) {
+			t.Errorf("%s: check herd-all-reconnect = %v, want %v", c.name, allBack, c.allBackAt >= 0)
 		}
 		if h.PeakAdmittedPerSecond > s.Herd.ServerCapacityPerSecond {
 			t.Errorf("%s: admitted %d in one second, above the capacity", c.name, h.PeakAdmittedPerSecond)

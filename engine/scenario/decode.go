@@ -851,6 +851,14 @@ func (d *decoder) herd(root *object, s *Scenario) {
 		h.BucketMs = v
 	}
 	h.Compare, _ = d.boolean(o, "compare")
+	// Bound the work and the drawing a link can ask for (SCENARIO.md, Bad
+	// input): at most a million reconnect draws and MaxHerdBuckets buckets.
+	if d.err == nil && int64(h.Clients)*int64(h.MaxAttempts) > MaxHerdDraws {
+		d.fail(errAt("herd.maxAttempts", ErrLimit, "clients x maxAttempts must be <= %d (%d clients allow at most %d attempts)", MaxHerdDraws, h.Clients, MaxHerdDraws/int64(h.Clients)))
+	}
+	if horizon := int64(h.MaxAttempts+1) * h.CapMs; d.err == nil && horizon/h.BucketMs > MaxHerdBuckets {
+		d.fail(errAt("herd.bucketMs", ErrLimit, "must be >= %d: this herd spans up to %d ms, drawn in at most %d buckets", (horizon+MaxHerdBuckets-1)/MaxHerdBuckets, horizon, MaxHerdBuckets))
+	}
 	d.unknown(o)
 	s.Herd = h
 }

@@ -48,6 +48,11 @@ const (
 	// seconds, and a 1 ms interval over a long timeout would write millions
 	// of comments.
 	MinKeepaliveMs = 50
+	// MaxHerdDraws bounds herd.clients x herd.maxAttempts.
+	MaxHerdDraws = 1_000_000
+	// MaxHerdBuckets bounds the herd histogram: (maxAttempts+1) x capMs /
+	// bucketMs.
+	MaxHerdBuckets = 2000
 )
 
 // Scenario is a decoded, validated and normalized scenario: every default is

@@ -26,10 +26,11 @@ func Redact(doc json.RawMessage) (json.RawMessage, error) {
 		if !ok {
 			continue
 		}
-		for _, k := range []string{"arguments", "result"} {
-			if v, ok := st[k]; ok {
-				st[k] = scrub(v)
-			}
+		if v, ok := st["arguments"]; ok {
+			st["arguments"] = scrub(v)
+		}
+		if v, ok := st["result"]; ok {
+			st["result"] = scrubResult(v)
 		}
 		for _, k := range []string{"reason"} {
 			if _, ok := st[k]; ok {
@@ -42,9 +43,15 @@ func Redact(doc json.RawMessage) (json.RawMessage, error) {
 			}
 		}
 		if msg, ok := st["message"].(map[string]any); ok && st["do"] == "send" {
-			for _, k := range []string{"result", "error"} {
-				if v, ok := msg[k]; ok {
-					msg[k] = scrub(v)
+			if v, ok := msg["result"]; ok {
+				msg["result"] = scrubResult(v)
+			}
+			if e, ok := msg["error"].(map[string]any); ok {
+				if _, ok := e["message"]; ok {
+					e["message"] = Redacted
+				}
+				if v, ok := e["data"]; ok {
+					e["data"] = scrub(v)
 				}
 			}
 			if p, ok := msg["params"].(map[string]any); ok {
@@ -80,4 +87,30 @@ func scrub(v any) any {
 		return x
 	}
 	return v
+}
+
+// scrubResult redacts a result's data but keeps its protocol shape: content
+// items keep their "type" (and a resource its "uri" and "mimeType"), their
+// "text" and "data" are redacted, and structuredContent is scrubbed; other
+// members (protocolVersion, capabilities, resultType, isError) stay.
+func scrubResult(v any) any {
+	r, ok := v.(map[string]any)
+	if !ok {
+		return scrub(v)
+	}
+	if items, ok := r["content"].([]any); ok {
+		for _, it := range items {
+			if c, ok := it.(map[string]any); ok {
+				for _, k := range []string{"text", "data", "blob"} {
+					if _, ok := c[k]; ok {
+						c[k] = Redacted
+					}
+				}
+			}
+		}
+	}
+	if sc, ok := r["structuredContent"]; ok {
+		r["structuredContent"] = scrub(sc)
+	}
+	return r
 }

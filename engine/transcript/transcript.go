@@ -27,6 +27,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -165,6 +166,15 @@ func parse(data []byte) ([]entry, string, error) {
 		if format == FormatJSONL && len(out) > 0 && e.timed != out[0].timed {
 			return nil, "", lineErr(n, "either every line has a time \"t\" or none does")
 		}
+		if e.timed && len(out) > 0 {
+			prev := out[len(out)-1].at
+			if e.at < prev {
+				return nil, "", lineErr(n, "t goes back in time (%d ms after %d ms): lines must be in the order they were recorded", e.at, prev)
+			}
+			if e.at-out[0].at > scenario.MaxDurationMs {
+				return nil, "", lineErr(n, "t is more than %d ms after the first line", scenario.MaxDurationMs)
+			}
+		}
 		if e.message != nil {
 			out = append(out, e)
 		}
@@ -179,6 +189,9 @@ func parse(data []byte) ([]entry, string, error) {
 }
 
 func goSDKLine(line string) bool {
+	if m := logPrefix.FindString(line); m != "" {
+		line = line[len(m):]
+	}
 	line = strings.TrimPrefix(strings.TrimPrefix(line, "client "), "server ")
 	for _, p := range []string{"read: ", "write: ", "read error:", "write error:"} {
 		if strings.HasPrefix(line, p) {
@@ -188,8 +201,18 @@ func goSDKLine(line string) bool {
 	return false
 }
 
+// logPrefix matches the date and time the standard library's log package
+// puts before each line ("2025/01/02 10:00:00 " or with microseconds).
+var logPrefix = regexp.MustCompile(`^(\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?) `)
+
 func sdkEntry(n int, line string) (entry, error) {
 	e := entry{line: n}
+	if m := logPrefix.FindStringSubmatch(line); m != nil {
+		if t, err := time.Parse("2006/01/02 15:04:05.999999", m[1]); err == nil {
+			e.at, e.timed = t.UnixMilli(), true
+		}
+		line = line[len(m[0]):]
+	}
 	for _, s := range []string{"client ", "server "} {
 		if strings.HasPrefix(line, s) {
 			e.side = strings.TrimSpace(s)
@@ -213,7 +236,9 @@ func sdkEntry(n int, line string) (entry, error) {
 	if e.side != "" {
 		e.from = other(e.side, e.dir)
 	}
-	e.at = int64(n)
+	if !e.timed {
+		e.at = int64(n)
+	}
 	return e, nil
 }
 
@@ -382,6 +407,14 @@ func build(es []entry, format, side string, oneSided bool) *trace.Trace {
 			if r := reqs[idText]; r != nil {
 				r.finished = true
 				r.sum.Response = en.message
+				// The client's outcome is known when the log shows the
+				// client's side (not a server-only log).
+				if en.side != "server" && r.sum.ClientOutcome == trace.OutcomePending {
+					r.sum.ClientOutcome = trace.OutcomeResult
+					if m.Error != nil {
+						r.sum.ClientOutcome = trace.OutcomeError
+					}
+				}
 				if !r.cancelled {
 					r.sum.State = trace.StateCompleted
 					if m.Error != nil {

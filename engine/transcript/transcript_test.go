@@ -105,3 +105,23 @@ func TestRedact(t *testing.T) {
 		}
 	}
 }
+
+// TestLogPrefixAndTimeOrder: lines written through the log package carry a
+// date and time, which become the events' times; JSON Lines whose times go
+// backwards are refused at the offending line.
+func TestLogPrefixAndTimeOrder(t *testing.T) {
+	logged := "2025/01/02 10:00:00.000000 write: {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"x\"}}\n" +
+		"2025/01/02 10:00:00.250000 read: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"
+	tr, err := Import([]byte(logged), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Source.Clock != "ms" || tr.EndMs != 250 || tr.Requests[0].ClientOutcome != "result" {
+		t.Fatalf("log-prefixed import: clock %s, end %d, outcome %s; want ms, 250, result", tr.Source.Clock, tr.EndMs, tr.Requests[0].ClientOutcome)
+	}
+	back := "{\"t\":10,\"from\":\"client\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}}\n{\"t\":5,\"from\":\"server\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}}\n"
+	var e *Error
+	if _, err := Import([]byte(back), Options{}); !errors.As(err, &e) || e.Line != 2 {
+		t.Fatalf("time going backwards: err = %v, want an error at line 2", err)
+	}
+}
