@@ -32,6 +32,8 @@ func (w *world) step(i int, st scenario.Step) {
 		w.rawSend(st)
 	case "progress":
 		w.serverSendProgress(w.reqs[st.ID.Raw()], st)
+	case "produce":
+		w.produce(st)
 	case "complete":
 		w.serverComplete(w.reqs[st.ID.Raw()], st.Result, nil)
 	case "listen":
@@ -591,4 +593,23 @@ func retryClass(r *request) string {
 		return trace.RetryConditional
 	}
 	return trace.RetryUnsafe
+}
+
+// produce sends st.Count progress values every st.EveryMs ms, each by the
+// same rules as a progress step.
+func (w *world) produce(st scenario.Step) {
+	r := w.reqs[st.ID.Raw()]
+	from := 0.0
+	if st.FromValue != nil {
+		from = *st.FromValue
+	}
+	for k := 0; k < st.Count; k++ {
+		v := from + float64(k)
+		one := scenario.Step{At: st.At + int64(k)*st.EveryMs, Do: "progress", ID: st.ID, Progress: &v, Total: st.Total}
+		if k == 0 {
+			w.serverSendProgress(r, one)
+			continue
+		}
+		w.q.Schedule(one.At, func() { w.serverSendProgress(r, one) })
+	}
 }

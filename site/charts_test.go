@@ -373,3 +373,21 @@ func TestTaskLaneAckAsFinal(t *testing.T) {
 		t.Errorf("correct client: %d disagreement bands, want at most the polling lag", n)
 	}
 }
+
+// Rule (DOMAIN.md §7, issue 4: "controls for ... production rate"): with
+// the reference buffer (capacity 3), slowing the producer from every 50 ms
+// to every 600 ms (slower than the 500 ms drain) leaves nothing to coalesce:
+// the chart redraws with 0 progress dropped and no refetch, as the native
+// engine computes.
+func TestBufferChartProductionRate(t *testing.T) {
+	ctx, ex := chartPage(t, "buffer-reference-coalesce", readyTimeout)
+	edit := chartEdit{"steps[1].everyMs", templates.ValueInteger, "600"}
+	applyEdit(t, ctx, edit)
+	b := nativeEdited(t, ex, edit).Buffers[0]
+	if b.DroppedProgress != 0 || b.NeedsRefetch {
+		t.Fatalf("native: a producer slower than the consumer still dropped %d (refetch %v)", b.DroppedProgress, b.NeedsRefetch)
+	}
+	waitFor(t, ctx, "the buffer chart after the production-rate change", fmt.Sprintf(
+		`(() => { const d = document.querySelector('svg[data-chart="buffer"]')?.dataset; return !!d && d.dropped === "%d" && d.peak === "%d"; })()`,
+		b.DroppedProgress, b.MaxDepth))
+}

@@ -145,6 +145,12 @@ func NewControls(s *scenario.Scenario, endMs int64) []ControlGroup {
 				}
 			}
 			label += " for " + id + " at"
+		case "produce":
+			every := numberControl(path+".everyMs", "Progress every (production rate of "+id+")", st.EveryMs, "The server reports progress this often. "+path+".everyMs")
+			count := numberControl(path+".count", "Progress values for "+id, int64(st.Count), "How many values it reports (1 to 1000). "+path+".count")
+			every.Min, count.Min, count.Unit = 1, 1, "values"
+			script.Controls = append(script.Controls, every, count)
+			label = "Server starts reporting progress for " + id + " at"
 		case "call":
 			if st.IdleTimeoutMs != nil {
 				client.Controls = append(client.Controls, optionalControl(path+".idleTimeoutMs",
@@ -292,7 +298,7 @@ func TryHint(s *scenario.Scenario) string {
 			cancelled[id] = true
 		case "complete", "fail":
 			completed[id] = true
-		case "progress":
+		case "progress", "produce":
 			progress = true
 		}
 	}

@@ -78,6 +78,7 @@ var Verbs = map[string][]string{
 	"listen":      {"id", "filter"},
 	// server verbs
 	"progress":      {"id", "progress", "total", "message"},
+	"produce":       {"id", "everyMs", "count", "fromValue", "total"},
 	"complete":      {"id", "result"},
 	"fail":          {"id", "code", "message"},
 	"notify":        {"listen", "method", "params"},
@@ -764,6 +765,22 @@ func (d *decoder) step(o *object, s *Scenario, known map[string]int64, listens m
 		st.Total, _ = d.number(o, "total")
 		if m, ok := d.str(o, "message", MaxTextLen); ok {
 			st.Message, _ = json.Marshal(m)
+		}
+	case "produce":
+		if v, ok := d.integer(o, "everyMs", 1, MaxDurationMs); ok {
+			st.EveryMs = v
+		} else if d.err == nil {
+			d.fail(errAt(o.sub("everyMs"), ErrMissing, ""))
+		}
+		if v, ok := d.integer(o, "count", 1, 1000); ok {
+			st.Count = int(v)
+		} else if d.err == nil {
+			d.fail(errAt(o.sub("count"), ErrMissing, ""))
+		}
+		st.FromValue, _ = d.number(o, "fromValue")
+		st.Total, _ = d.number(o, "total")
+		if d.err == nil && st.At+st.EveryMs*int64(st.Count-1) > MaxDurationMs {
+			d.fail(errAt(o.sub("count"), ErrLimit, "the last value would come after %d ms", MaxDurationMs))
 		}
 	case "complete":
 		st.Result, _ = d.rawJSON(o, "result")

@@ -231,6 +231,12 @@ type Step struct {
 	// task-get, task-cancel, checkpoint and finish-task it names the task.
 	Task   string `json:"task,omitempty"`
 	TaskID string `json:"taskId,omitempty"`
+	// EveryMs and Count describe a produce step: Count progress values
+	// (FromValue, FromValue+1, ...) every EveryMs ms, starting at At: a production
+	// rate one control can change.
+	EveryMs   int64    `json:"everyMs,omitempty"`
+	Count     int      `json:"count,omitempty"`
+	FromValue *float64 `json:"fromValue,omitempty"`
 	// Annotations, on a call, are the tool's annotations as the server
 	// advertises them ({"readOnlyHint": true, "idempotentHint": ...}):
 	// untrusted hints shown beside the retry class, never used to decide it
