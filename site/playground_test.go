@@ -315,6 +315,11 @@ func TestPlaygroundHostileLinks(t *testing.T) {
 			if !strings.Contains(msg, tc.want) {
 				t.Errorf("the page says %q, want it to mention %q", msg, tc.want)
 			}
+			// A link that cannot be opened stays in the address bar, so a
+			// reload shows the same error (only a valid link is rewritten).
+			if h := evalJSON[string](t, ctx, `location.hash`); strings.HasPrefix(msg, "This link cannot be opened") && h != frag {
+				t.Errorf("the broken link was replaced in the address bar by %.60q", h)
+			}
 			// Still alive: a valid scenario typed into the editor runs.
 			ex, _ := examples.Get("d-cancel-on-streamable-http")
 			typeInto(t, ctx, "#pg-editor", string(ex.JSON))

@@ -115,11 +115,15 @@ func (p *playground) open(hash string) {
 	defer recoverInto(p.fail)
 	showLabError(p.doc, "")
 	if hash != "" && hash != "#" {
-		if text, err := linkText(hash); err != nil {
-			showLabError(p.doc, "This link cannot be opened: "+err.Error()+". The editor shows the previous scenario instead.")
-		} else {
-			p.setEditor(text)
+		text, err := linkText(hash)
+		if err != nil {
+			// Leave the address bar as it is, so the broken link can be
+			// reloaded and inspected; the editor keeps what it shows.
+			p.update(true)
+			showLabError(p.doc, "This link cannot be opened: "+err.Error()+". The editor shows the scenario that was already there; the address bar keeps the broken link until you edit.")
+			return
 		}
+		p.setEditor(text)
 	}
 	p.update(true)
 	p.shareNow()
