@@ -91,14 +91,24 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	return &usageError{fmt.Errorf("unknown command %q", args[0])}
 }
 
-// parseFlags parses a subcommand's flags, turning a flag error into a
-// usageError (the FlagSet has already printed its usage).
+// parseFlags parses a subcommand's flags, before or after its arguments
+// ("run -side server log" and "run log -side server" both work), turning a
+// flag error into a usageError (the FlagSet has already printed its usage).
+// fs.Args() are then the positional arguments in order.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return &usageError{err}
 		}
-		return &usageError{err}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
-	return nil
+	return fs.Parse(append([]string{"--"}, positional...))
 }
