@@ -6399,7 +6399,7 @@ func herdSection(c Charts) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if c.Herd != nil {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 527, "<figure class=\"timeline-figure\"><div class=\"timeline-scroll\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 527, "<figure class=\"timeline-figure\"><div class=\"timeline-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Chart (scrolls sideways on a narrow screen)\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -6413,7 +6413,7 @@ func herdSection(c Charts) templ.Component {
 			}
 		}
 		if c.Backoff != nil {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 529, "<figure class=\"timeline-figure\"><div class=\"timeline-scroll\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 529, "<figure class=\"timeline-figure\"><div class=\"timeline-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Chart (scrolls sideways on a narrow screen)\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -6427,7 +6427,7 @@ func herdSection(c Charts) templ.Component {
 			}
 		}
 		if c.HerdCompare != nil {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 531, "<figure class=\"timeline-figure\"><div class=\"timeline-scroll\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 531, "<figure class=\"timeline-figure\"><div class=\"timeline-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Chart (scrolls sideways on a narrow screen)\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -6466,7 +6466,7 @@ func reconnectPanel(rows []ReconnectRow) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 534, "<section class=\"reconnects\" id=\"reconnects\" aria-labelledby=\"reconnects-h\"><h2 id=\"reconnects-h\">Reconnects</h2><div class=\"table-scroll\"><table id=\"reconnect-table\"><thead><tr><th scope=\"col\">Dropped stream</th><th scope=\"col\">Reconnected as</th><th scope=\"col\">Last-Event-ID</th><th scope=\"col\">Refetched</th><th scope=\"col\">Unsafe mutation replayed</th><th scope=\"col\">Waited</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 534, "<section class=\"reconnects\" id=\"reconnects\" aria-labelledby=\"reconnects-h\"><h2 id=\"reconnects-h\">Reconnects</h2><div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Table (scrolls sideways on a narrow screen)\"><table id=\"reconnect-table\"><thead><tr><th scope=\"col\">Dropped stream</th><th scope=\"col\">Reconnected as</th><th scope=\"col\">Last-Event-ID</th><th scope=\"col\">Refetched</th><th scope=\"col\">Unsafe mutation replayed</th><th scope=\"col\">Waited</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -6681,7 +6681,7 @@ func retryMatrix(rows []RetryClassRow) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 558, "<section class=\"retry-matrix\" id=\"retry-matrix\" aria-labelledby=\"retry-matrix-h\"><h2 id=\"retry-matrix-h\">Retry classes</h2><p class=\"notes\">Tool annotations are untrusted hints: the application contract and the server's implementation decide whether a retry is safe.</p><div class=\"table-scroll\"><table id=\"retry-matrix-table\"><thead><tr><th scope=\"col\">Class</th><th scope=\"col\">Covers</th><th scope=\"col\">Rule</th><th scope=\"col\">In this run</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 558, "<section class=\"retry-matrix\" id=\"retry-matrix\" aria-labelledby=\"retry-matrix-h\"><h2 id=\"retry-matrix-h\">Retry classes</h2><p class=\"notes\">Tool annotations are untrusted hints: the application contract and the server's implementation decide whether a retry is safe.</p><div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Table (scrolls sideways on a narrow screen)\"><table id=\"retry-matrix-table\"><thead><tr><th scope=\"col\">Class</th><th scope=\"col\">Covers</th><th scope=\"col\">Rule</th><th scope=\"col\">In this run</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -142,7 +142,7 @@ func ledgerSection(v LedgerView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if v.Race != nil {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<figure class=\"timeline-figure\"><div class=\"timeline-scroll\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<figure class=\"timeline-figure\"><div class=\"timeline-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Chart (scrolls sideways on a narrow screen)\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -175,7 +175,7 @@ func ledgerSection(v LedgerView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "<div class=\"table-scroll\"><table id=\"ledger-records\" aria-labelledby=\"ledger-records-h\"><thead><tr><th scope=\"col\">Key</th><th scope=\"col\">Fingerprint</th><th scope=\"col\">Receipt</th><th scope=\"col\">First rpcId</th>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "<div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Table (scrolls sideways on a narrow screen)\"><table id=\"ledger-records\" aria-labelledby=\"ledger-records-h\"><thead><tr><th scope=\"col\">Key</th><th scope=\"col\">Fingerprint</th><th scope=\"col\">Receipt</th><th scope=\"col\">First rpcId</th>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -376,7 +376,7 @@ func ledgerSection(v LedgerView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "<div class=\"table-scroll\"><table id=\"ledger-log\" aria-labelledby=\"ledger-log-h\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\">ms</th><th scope=\"col\">Tool</th><th scope=\"col\">Receipt</th><th scope=\"col\">Arguments</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "<div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Table (scrolls sideways on a narrow screen)\"><table id=\"ledger-log\" aria-labelledby=\"ledger-log-h\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\">ms</th><th scope=\"col\">Tool</th><th scope=\"col\">Receipt</th><th scope=\"col\">Arguments</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -347,7 +347,7 @@ func output(v View, c Charts) templ.Component {
 			}
 		}
 		if c.Tasks != nil {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<figure class=\"timeline-figure\" id=\"tasks\"><div class=\"timeline-scroll\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<figure class=\"timeline-figure\" id=\"tasks\"><div class=\"timeline-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Chart (scrolls sideways on a narrow screen)\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -366,7 +366,7 @@ func output(v View, c Charts) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			for _, b := range c.Buffers {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<figure class=\"timeline-figure\"><div class=\"timeline-scroll\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<figure class=\"timeline-figure\"><div class=\"timeline-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Chart (scrolls sideways on a narrow screen)\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -402,7 +402,7 @@ func output(v View, c Charts) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "<section class=\"requests\" aria-labelledby=\"requests-h\"><h2 id=\"requests-h\">Requests</h2><div class=\"table-scroll\"><table id=\"requests\"><thead><tr><th scope=\"col\">Request</th><th scope=\"col\">Outcome</th><th scope=\"col\">State</th><th scope=\"col\">Cancellation</th><th scope=\"col\">Server response</th><th scope=\"col\">Client</th><th scope=\"col\">Timing (ms)</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "<section class=\"requests\" aria-labelledby=\"requests-h\"><h2 id=\"requests-h\">Requests</h2><div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Table (scrolls sideways on a narrow screen)\"><table id=\"requests\"><thead><tr><th scope=\"col\">Request</th><th scope=\"col\">Outcome</th><th scope=\"col\">State</th><th scope=\"col\">Cancellation</th><th scope=\"col\">Server response</th><th scope=\"col\">Client</th><th scope=\"col\">Timing (ms)</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -832,7 +832,7 @@ func output(v View, c Charts) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 71, "<section class=\"checks\" aria-labelledby=\"checks-h\"><h2 id=\"checks-h\">Checks</h2><div class=\"table-scroll\"><table id=\"checks\"><thead><tr><th scope=\"col\">Result</th><th scope=\"col\">Rule</th><th scope=\"col\">Detail</th><th scope=\"col\">Events</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 71, "<section class=\"checks\" aria-labelledby=\"checks-h\"><h2 id=\"checks-h\">Checks</h2><div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Table (scrolls sideways on a narrow screen)\"><table id=\"checks\"><thead><tr><th scope=\"col\">Result</th><th scope=\"col\">Rule</th><th scope=\"col\">Detail</th><th scope=\"col\">Events</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1011,7 +1011,7 @@ func output(v View, c Charts) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 87, "</tbody></table></div></section><section class=\"events\" aria-labelledby=\"events-h\"><h2 id=\"events-h\">Events</h2><div class=\"table-scroll\"><table id=\"events\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\">ms</th><th scope=\"col\">Actor</th><th scope=\"col\">Type</th><th scope=\"col\">Request</th><th scope=\"col\">Details</th><th scope=\"col\">Note and message</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 87, "</tbody></table></div></section><section class=\"events\" aria-labelledby=\"events-h\"><h2 id=\"events-h\">Events</h2><div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Table (scrolls sideways on a narrow screen)\"><table id=\"events\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\">ms</th><th scope=\"col\">Actor</th><th scope=\"col\">Type</th><th scope=\"col\">Request</th><th scope=\"col\">Details</th><th scope=\"col\">Note and message</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1288,7 +1288,7 @@ func timelineFigure(t Timeline) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 112, "<figure class=\"timeline-figure\"><div class=\"timeline-scroll\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 112, "<figure class=\"timeline-figure\"><div class=\"timeline-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Chart (scrolls sideways on a narrow screen)\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
