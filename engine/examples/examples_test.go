@@ -193,11 +193,7 @@ func TestHerdExamples(t *testing.T) {
 		{"herd-no-backoff", 10000, 4000, 66000, -1},
 	}
 	for _, c := range cases {
-		ex, _ := examples.Get(c.name)
-		s, err := scenario.Decode(ex.JSON)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := mustDecode(t, c.name)
 		tr, err := engine.RunWith(s, opts)
 		if err != nil {
 			t.Fatal(err)
@@ -233,12 +229,7 @@ func TestHerdExamples(t *testing.T) {
 // when the worker finishes first.
 func TestFlowAndTaskExamples(t *testing.T) {
 	run := func(name string) *trace.Trace {
-		ex, _ := examples.Get(name)
-		s, err := scenario.Decode(ex.JSON)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := engine.RunWith(s, opts)
+		tr, err := engine.RunWith(mustDecode(t, name), opts)
 		if err != nil {
 			t.Fatal(err)
 		}

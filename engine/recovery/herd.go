@@ -1,25 +1,21 @@
 package recovery
 
 import (
-	"errors"
-	"fmt"
 	"runtime"
 	"strconv"
 	"sync"
 )
 
-// Herd limits (SCENARIO.md, Bad input): past them an experiment is refused.
-const (
-	MaxClients     = 100_000
-	MaxAttempts    = 20
-	MaxCapMs       = 60_000
-	MaxSampleShown = 8 // clients whose every draw is reported in Result.Sample
-)
+// MaxSampleShown is how many clients have every draw reported in
+// Result.Sample. The herd's input limits are the scenario decoder's
+// (scenario.Decode validates herd before it reaches RunHerd).
+const MaxSampleShown = 8
 
 // HerdConfig is the herd experiment of SCENARIO.md: Clients clients lose
 // their listen stream at t=0 and reconnect by Strategy; the server admits at
 // most CapacityPerSecond reconnects in each second [k*1000, (k+1)*1000) ms and
 // refuses the rest, who back off again, up to MaxAttempts attempts each.
+// RunHerd trusts c: it comes from a decoded scenario.
 type HerdConfig struct {
 	Clients           int
 	Strategy          string
@@ -28,27 +24,6 @@ type HerdConfig struct {
 	CapacityPerSecond int
 	MaxAttempts       int
 	BucketMs          int64
-}
-
-// Validate returns the first invalid field of c by its JSON name.
-func (c HerdConfig) Validate() (field string, err error) {
-	switch {
-	case c.Clients < 1 || c.Clients > MaxClients:
-		return "clients", fmt.Errorf("must be between 1 and %d", MaxClients)
-	case ValidateStrategy(c.Strategy) != nil:
-		return "strategy", fmt.Errorf("must be one of %q", Strategies)
-	case c.BaseMs < 1:
-		return "baseMs", errors.New("must be >= 1")
-	case c.CapMs < c.BaseMs || c.CapMs > MaxCapMs:
-		return "capMs", fmt.Errorf("must be between baseMs (%d) and %d", c.BaseMs, MaxCapMs)
-	case c.CapacityPerSecond < 1:
-		return "serverCapacityPerSecond", errors.New("must be >= 1")
-	case c.MaxAttempts < 1 || c.MaxAttempts > MaxAttempts:
-		return "maxAttempts", fmt.Errorf("must be between 1 and %d", MaxAttempts)
-	case c.BucketMs < 1 || c.BucketMs > 60_000:
-		return "bucketMs", errors.New("must be between 1 and 60000")
-	}
-	return "", nil
 }
 
 // Draw is one reconnect attempt of a sampled client.

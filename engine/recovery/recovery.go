@@ -20,7 +20,6 @@ package recovery
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"fmt"
 	"sort"
 	"strconv"
 )
@@ -180,14 +179,4 @@ func NewPlan(previousID string, affected []string) Plan {
 	}
 	sort.Strings(refetch)
 	return Plan{PreviousID: previousID, NewID: previousID + "-retry", SendLastEventID: false, Refetch: refetch, RetryUnsafeMutation: false}
-}
-
-// ValidateStrategy returns an error naming the strategies when s is not one.
-func ValidateStrategy(s string) error {
-	for _, k := range Strategies {
-		if s == k {
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown strategy %q", s)
 }
