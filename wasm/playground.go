@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -359,9 +360,10 @@ func (p *playground) showErrorInEditor() {
 	p.editor.Call("focus")
 	p.editor.Call("setSelectionRange", e.Start, max(e.End, e.Start+1))
 	lh := js.Global().Call("getComputedStyle", p.editor).Get("lineHeight").String()
-	var px float64
-	fmt.Sscanf(lh, "%fpx", &px)
-	if px <= 0 {
+	// "18px", or "normal" (then the default); fmt.Sscanf would link fmt's
+	// scanner, ~57 KB of wasm, for this one line.
+	px, err := strconv.ParseFloat(strings.TrimSuffix(lh, "px"), 64)
+	if err != nil || px <= 0 {
 		px = 18
 	}
 	p.editor.Set("scrollTop", float64(max(e.Line-4, 0))*px)
