@@ -1,0 +1,441 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The templ runtime (github.com/a-h/templ and its runtime package) carries
+// server-side helpers — CSSMiddleware, CSSHandler, the http.Handler of
+// handler.go, FromGoHTML/ToGoHTML — that import net/http and html/template.
+// The page never calls them, but package-level state in net/http (the default
+// transport, TLS, HTTP/2) survives the linker's dead-code elimination, so
+// linking them costs main.wasm about 3.7 MB raw and 0.6 MB brotli: the
+// difference between a page over and under ARCHITECTURE.md's 1.5 MB transfer
+// budget. At site build time, trimmedModfile copies the packages of templ's
+// module that the wasm links (from the module cache, whatever version go.mod
+// names), trims the files that import those packages, and writes a go.mod
+// that replaces templ by the copy; compileWasm builds with `-modfile`.
+// Nothing is patched by hand or kept in this repository, and the native
+// build (prerendering, the server) uses templ unchanged. (`go build
+// -overlay` would be simpler but refuses files in the module cache.)
+//
+// The trim is mechanical (trimDecls): first, the net/http interface types
+// that a kept function needs are replaced by their definitions (heavyEquiv);
+// then every top-level declaration that still names a heavy package is
+// removed, and so, to a fixed point, is every declaration that names a
+// removed one (methods follow their receiver type). TestTrimmedModfile
+// proves the result compiles for js/wasm and no longer depends on net/http
+// or html/template; if a templ upgrade defeats the trim, the site build
+// warns and links templ whole.
+
+// templModule is the module trimmedModfile replaces.
+const templModule = "github.com/a-h/templ"
+
+// trimmedPackages are the packages whose files trimmedModfile trims.
+var trimmedPackages = map[string]bool{templModule: true, templModule + "/runtime": true}
+
+// heavyImports are the import paths trimmedModfile removes from trimmedPackages.
+var heavyImports = map[string]bool{"net/http": true, "html/template": true}
+
+// heavyEquiv maps "importpath.Name" to a type expression with the same
+// meaning, for heavy-package types that kept code uses only as interfaces:
+// http.Flusher is documented as exactly interface{ Flush() }, and
+// runtime.Buffer.Flush (which templ's buffer pool calls) asserts it.
+var heavyEquiv = map[string]string{"net/http.Flusher": "interface{ Flush() }"}
+
+// listedPackage is the part of `go list -json` that trimmedModfile reads.
+type listedPackage struct {
+	ImportPath string
+	Dir        string
+	GoFiles    []string
+	EmbedFiles []string
+	Module     *struct{ Path, Dir string }
+}
+
+// trimmedModfile writes into dir a trimmed copy of the templ packages that
+// wasmPackage links (dir/templ/...) and a go.mod (dir/go.mod, with the main
+// module's go.sum beside it) that is the main module's plus a replace
+// directive pointing templ at the copy; it returns that go.mod's path for
+// `go build -modfile`. The packages come from `go list -deps` with GOOS=js
+// GOARCH=wasm, so the trim follows the templ version in go.mod. An error
+// means the trim could not be made (the caller builds without it).
+func trimmedModfile(dir string) (string, error) {
+	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Dir,GoFiles,EmbedFiles,Module", wasmPackage)
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list -deps %s: %v: %s", wasmPackage, err, strings.TrimSpace(stderr.String()))
+	}
+	copyRoot := filepath.Join(dir, "templ")
+	trimmedFiles := 0
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p listedPackage
+		if err := dec.Decode(&p); err != nil {
+			return "", fmt.Errorf("go list -deps: %w", err)
+		}
+		if p.Module == nil || p.Module.Path != templModule {
+			continue
+		}
+		rel, err := filepath.Rel(p.Module.Dir, p.Dir)
+		if err != nil {
+			return "", err
+		}
+		dst := filepath.Join(copyRoot, rel)
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			return "", err
+		}
+		if rel == "." {
+			if err := copyFile(filepath.Join(p.Dir, "go.mod"), filepath.Join(dst, "go.mod")); err != nil {
+				return "", err
+			}
+		}
+		var trimmed map[string][]byte
+		if trimmedPackages[p.ImportPath] {
+			if trimmed, err = trimPackage(p.Dir, p.GoFiles); err != nil {
+				return "", fmt.Errorf("%s: %w", p.ImportPath, err)
+			}
+			trimmedFiles += len(trimmed)
+		}
+		for _, name := range append(p.GoFiles, p.EmbedFiles...) {
+			to := filepath.Join(dst, name)
+			if src, ok := trimmed[name]; ok {
+				err = os.WriteFile(to, src, 0o644)
+			} else {
+				err = copyFile(filepath.Join(p.Dir, name), to)
+			}
+			if err != nil {
+				return "", err
+			}
+		}
+	}
+	if trimmedFiles == 0 {
+		return "", fmt.Errorf("no file of %s imports %s: nothing to trim", strings.Join(slices.Sorted(maps.Keys(trimmedPackages)), ", "), strings.Join(slices.Sorted(maps.Keys(heavyImports)), ", "))
+	}
+
+	gomod, err := goEnv("GOMOD")
+	if err != nil {
+		return "", err
+	}
+	mod, err := os.ReadFile(gomod)
+	if err != nil {
+		return "", err
+	}
+	mod = fmt.Appendf(mod, "\n// Added by site/trim.go for the js/wasm build only.\nreplace %s => %s\n", templModule, copyRoot)
+	modfile := filepath.Join(dir, "go.mod")
+	if err := os.WriteFile(modfile, mod, 0o644); err != nil {
+		return "", err
+	}
+	if err := copyFile(filepath.Join(filepath.Dir(gomod), "go.sum"), filepath.Join(dir, "go.sum")); err != nil {
+		return "", err
+	}
+	return modfile, nil
+}
+
+// copyFile copies the regular file from to the new file to.
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o644)
+}
+
+// trimPackage parses the named files of the package in pkgDir, trims them
+// (trimDecls) and returns the new source of each file that changed, by base
+// name. The result is checked: no changed file may still import a heavy
+// package.
+func trimPackage(pkgDir string, names []string) (map[string][]byte, error) {
+	fset := token.NewFileSet()
+	files := make([]*ast.File, len(names))
+	for i, name := range names {
+		f, err := parser.ParseFile(fset, filepath.Join(pkgDir, name), nil, parser.ParseComments)
+		if err != nil {
+			return nil, err
+		}
+		files[i] = f
+	}
+	changed := trimDecls(files)
+	out := map[string][]byte{}
+	for i, f := range files {
+		if !changed[i] {
+			continue
+		}
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); heavyImports[p] {
+				return nil, fmt.Errorf("%s still imports %s after trimming", names[i], p)
+			}
+		}
+		// Free-floating comments go: those of removed declarations would be
+		// reattached to whatever follows. Doc comments stay with their
+		// declarations.
+		f.Comments = nil
+		var buf bytes.Buffer
+		if err := format.Node(&buf, fset, f); err != nil {
+			return nil, fmt.Errorf("%s: %w", names[i], err)
+		}
+		out[names[i]] = buf.Bytes()
+	}
+	return out, nil
+}
+
+// trimDecls removes from files (one package) what names a heavyImports
+// package, as described above wasmOverlay, and reports which files changed.
+// Names are matched syntactically: a removed package-level name removes every
+// declaration that mentions an identifier of that name, which may remove more
+// than needed (a local variable of the same name) but never less.
+func trimDecls(files []*ast.File) []bool {
+	changed := make([]bool, len(files))
+	// Per file: the local names of heavy imports; substitute equivalents.
+	heavyNames := make([]map[string]string, len(files))
+	for i, f := range files {
+		heavyNames[i] = map[string]string{}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if !heavyImports[p] {
+				continue
+			}
+			name := p[strings.LastIndex(p, "/")+1:]
+			if imp.Name != nil {
+				name = imp.Name.Name
+			}
+			heavyNames[i][name] = p
+		}
+		if len(heavyNames[i]) == 0 {
+			continue
+		}
+		f2 := astReplace(f, func(n ast.Node) ast.Expr {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return nil
+			}
+			x, ok := sel.X.(*ast.Ident)
+			if !ok || heavyNames[i][x.Name] == "" {
+				return nil
+			}
+			eq, ok := heavyEquiv[heavyNames[i][x.Name]+"."+sel.Sel.Name]
+			if !ok {
+				return nil
+			}
+			e, err := parser.ParseExpr(eq)
+			if err != nil {
+				panic("site: heavyEquiv entry is not an expression: " + eq)
+			}
+			changed[i] = true
+			return e
+		})
+		files[i] = f2
+	}
+
+	removed := map[string]bool{}
+	for {
+		progress := false
+		for i, f := range files {
+			kept := f.Decls[:0]
+			for _, d := range f.Decls {
+				if mentionsHeavy(d, heavyNames[i], removed) {
+					for _, n := range declNames(d) {
+						removed[n] = true
+					}
+					changed[i], progress = true, true
+					continue
+				}
+				kept = append(kept, d)
+			}
+			f.Decls = kept
+		}
+		if !progress {
+			break
+		}
+	}
+
+	// Drop imports no kept declaration uses any more.
+	for i, f := range files {
+		if !changed[i] {
+			continue
+		}
+		used := map[string]bool{}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok {
+					used[x.Name] = true
+				}
+			}
+			return true
+		})
+		var kept []ast.Decl
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.IMPORT {
+				kept = append(kept, d)
+				continue
+			}
+			var specs []ast.Spec
+			for _, s := range g.Specs {
+				imp := s.(*ast.ImportSpec)
+				p, _ := strconv.Unquote(imp.Path.Value)
+				name := p[strings.LastIndex(p, "/")+1:]
+				if imp.Name != nil {
+					name = imp.Name.Name
+				}
+				if used[name] || name == "_" || name == "." {
+					specs = append(specs, s)
+				}
+			}
+			if len(specs) > 0 {
+				g.Specs = specs
+				kept = append(kept, g)
+			}
+		}
+		f.Decls = kept
+		f.Imports = nil
+		for _, d := range kept {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+				for _, s := range g.Specs {
+					f.Imports = append(f.Imports, s.(*ast.ImportSpec))
+				}
+			}
+		}
+	}
+	return changed
+}
+
+// mentionsHeavy reports whether declaration d (not an import) selects from a
+// heavy import (heavy: local name → path), names a removed package-level
+// identifier, or is a method of a removed type.
+func mentionsHeavy(d ast.Decl, heavy map[string]string, removed map[string]bool) bool {
+	if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+		return false
+	}
+	if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 {
+		if removed[receiverType(fd.Recv.List[0].Type)] {
+			return true
+		}
+	}
+	found := false
+	ast.Inspect(d, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if x, ok := n.X.(*ast.Ident); ok && heavy[x.Name] != "" {
+				found = true
+				return false
+			}
+			// Only the left side can name a package-level identifier.
+			ast.Inspect(n.X, func(m ast.Node) bool {
+				if id, ok := m.(*ast.Ident); ok && removed[id.Name] {
+					found = true
+				}
+				return !found
+			})
+			return false
+		case *ast.Ident:
+			if removed[n.Name] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// declNames returns the package-level names declaration d declares; a method
+// declares "Type.Method", which nothing mentions, so removing it cascades
+// only through its type.
+func declNames(d ast.Decl) []string {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv != nil && len(d.Recv.List) == 1 {
+			return []string{receiverType(d.Recv.List[0].Type) + "." + d.Name.Name}
+		}
+		return []string{d.Name.Name}
+	case *ast.GenDecl:
+		var names []string
+		for _, s := range d.Specs {
+			switch s := s.(type) {
+			case *ast.TypeSpec:
+				names = append(names, s.Name.Name)
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					if n.Name != "_" {
+						names = append(names, n.Name)
+					}
+				}
+			}
+		}
+		return names
+	}
+	return nil
+}
+
+// receiverType returns the base type name of a method receiver (T, *T, T[P]).
+func receiverType(e ast.Expr) string {
+	for {
+		switch t := e.(type) {
+		case *ast.StarExpr:
+			e = t.X
+		case *ast.IndexExpr:
+			e = t.X
+		case *ast.IndexListExpr:
+			e = t.X
+		case *ast.ParenExpr:
+			e = t.X
+		case *ast.Ident:
+			return t.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// astReplace returns f with every expression for which repl returns a
+// non-nil replacement replaced by it (in type assertions, fields, parameters
+// and results: the places a type appears).
+func astReplace(f *ast.File, repl func(ast.Node) ast.Expr) *ast.File {
+	sub := func(e *ast.Expr) {
+		if *e == nil {
+			return
+		}
+		if r := repl(*e); r != nil {
+			*e = r
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeAssertExpr:
+			sub(&n.Type)
+		case *ast.Field:
+			sub(&n.Type)
+		case *ast.ValueSpec:
+			sub(&n.Type)
+		case *ast.CompositeLit:
+			sub(&n.Type)
+		case *ast.ArrayType:
+			sub(&n.Elt)
+		case *ast.MapType:
+			sub(&n.Key)
+			sub(&n.Value)
+		case *ast.StarExpr:
+			sub(&n.X)
+		}
+		return true
+	})
+	return f
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestTrimmedModfile proves the trim described above trimmedModfile: with
+// its go.mod, the browser entry point (wasmPackage) compiles for js/wasm and
+// depends on neither net/http nor html/template, which is what brings a page
+// under ARCHITECTURE.md's 1.5 MB transfer budget; without it, it depends on
+// both (so the test would notice a templ that stopped importing them, and
+// the trim could go). It also proves the trim keeps runtime.Buffer.Flush,
+// which templ's buffer pool calls, asserting interface{ Flush() } where the
+// original asserted http.Flusher.
+func TestTrimmedModfile(t *testing.T) {
+	dir := t.TempDir()
+	modfile, err := trimmedModfile(dir)
+	if err != nil {
+		t.Fatalf("trimmedModfile: %v", err)
+	}
+	deps := func(extra ...string) map[string]bool {
+		t.Helper()
+		args := append([]string{"list", "-deps"}, extra...)
+		cmd := exec.Command("go", append(args, wasmPackage)...)
+		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		m := map[string]bool{}
+		for _, p := range strings.Fields(string(out)) {
+			m[p] = true
+		}
+		return m
+	}
+	whole, trimmed := deps(), deps("-modfile", modfile)
+	for _, p := range []string{"net/http", "html/template"} {
+		if !whole[p] {
+			t.Errorf("without the trim %s does not depend on %s any more: the trim may be unnecessary", wasmPackage, p)
+		}
+		if trimmed[p] {
+			t.Errorf("with the trim %s still depends on %s", wasmPackage, p)
+		}
+	}
+	var buffer string
+	matches, _ := filepath.Glob(filepath.Join(dir, "templ", "runtime", "buffer.go"))
+	for _, m := range matches {
+		b, _ := os.ReadFile(m)
+		buffer = string(b)
+	}
+	if !strings.Contains(buffer, "func (b *Buffer) Flush() error") || !regexp.MustCompile(`b\.Underlying\.\(interface\s*{\s*Flush\(\)\s*}\)`).MatchString(buffer) {
+		t.Errorf("trimmed runtime/buffer.go lost Buffer.Flush or its flusher assertion:\n%s", buffer)
+	}
+	bin := filepath.Join(dir, "main.wasm")
+	cmd := exec.Command("go", "build", "-trimpath", "-modfile", modfile, "-o", bin, wasmPackage)
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("trimmed build failed: %v\n%s", err, out)
+	}
+}
