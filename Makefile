@@ -3,6 +3,7 @@
 #   make serve   generate templates, build the site into dist/, serve it on
 #                http://localhost:$(PORT) (PORT=8080 unless set)
 #   make site    generate templates and build the site into dist/, no server
+#                (BASE_URL=https://... adds an oEmbed JSON to every scenario page)
 #   make test    everything CI runs (.ci/run calls exactly this)
 #   make bench   the engine's benchmarks, share link lengths, per-page
 #                transfer, time to ready and change-to-repaint
@@ -48,7 +49,7 @@ serve: site
 	$(GO) run ./site serve -dir dist
 
 site: generate
-	$(GO) run ./site build -out dist
+	$(GO) run ./site build -out dist $(if $(BASE_URL),-base-url $(BASE_URL))
 
 generate:
 	$(TEMPL_GENERATE)

@@ -5,10 +5,12 @@ import (
 	"compress/gzip"
 	"context"
 	"embed"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"os/exec"
 	"path"
@@ -58,8 +60,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "dist", "output `directory` (created; files in it are overwritten)")
+	base := fs.String("base-url", "", "the absolute `URL` the site will be served from (https://lab.example/); with it, every scenario page gets an oEmbed JSON and its discovery link")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: site build [-out dist]\n\nCompiles the wasm and prerenders every page. Run `go tool templ generate` first (make site does).")
+		fmt.Fprintln(stderr, "usage: site build [-out dist] [-base-url URL]\n\nCompiles the wasm and prerenders every page. Run `go tool templ generate` first (make site does).")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -69,7 +72,11 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return &usageError{fmt.Errorf("build takes no arguments, got %q", fs.Args())}
 	}
-	if err := build(*out, stderr); err != nil {
+	baseURL, err := parseBaseURL(*base)
+	if err != nil {
+		return &usageError{err}
+	}
+	if err := build(*out, baseURL, stderr); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "built the site into %s\n", *out)
@@ -86,13 +93,15 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 //	s/<name>/index.html   one page per built-in scenario (templates.ScenarioPage)
 //	playground/index.html the editor (templates.PlaygroundPage), on the first example
 //	import/index.html     the transcript judge (templates.ImportPage), on exampleTranscript
+//	s/<name>/oembed.json  its oEmbed response (templates.NewOEmbed), only
+//	                 with a baseURL ("" for none), which makes its URLs absolute
 //	NAME.br, NAME.gz brotli (quality brotliQuality) and gzip copies of every
 //	                 .html, .css, .js, .json, .svg and .wasm file
 //
 // Progress lines go to stderr. Each page is rendered into memory and then
 // written, so a failing scenario or template never leaves half a page.
 // Errors name the file or scenario at fault.
-func build(out string, stderr io.Writer) error {
+func build(out, baseURL string, stderr io.Writer) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
@@ -127,6 +136,17 @@ func build(out string, stderr io.Writer) error {
 			return fmt.Errorf("build: example %s: %w", ex.Name, err)
 		}
 		page := templates.Page{Root: "../../", Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Scenario: ex.JSON, Trace: tr}
+		if baseURL != "" {
+			dir := path.Dir(scenarioPath(ex.Name)) + "/"
+			page.OEmbed = baseURL + dir + "oembed.json"
+			js, err := json.MarshalIndent(templates.NewOEmbed(baseURL, baseURL+dir, ex.Title+" · mcplab"), "", "  ")
+			if err != nil {
+				return fmt.Errorf("build: oEmbed of example %s: %w", ex.Name, err)
+			}
+			if err := write(dir+"oembed.json", append(js, '\n')); err != nil {
+				return err
+			}
+		}
 		if s.Ledger != nil {
 			page.Wasm = ledgerWasm.file
 			needLedger = true
@@ -393,6 +413,22 @@ func compileWasm(out string, b wasmBinary, modfile string, stderr io.Writer) err
 		return fmt.Errorf("build: %w", err)
 	}
 	return nil
+}
+
+// parseBaseURL checks the -base-url flag: "" (no oEmbed) or an absolute
+// http or https URL with no query or fragment, returned ending in "/".
+func parseBaseURL(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("-base-url %q: want an absolute http or https URL without query or fragment, like https://lab.example/mcplab/", s)
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	return u.String(), nil
 }
 
 // render renders a component into memory.

@@ -38,6 +38,11 @@ import (
 // siteURL is the base URL (no trailing slash) of the site built by TestMain.
 var siteURL string
 
+// testBaseURL is the -base-url the test site is built with: the oEmbed
+// files name it; no page may fetch from it (the harness fails any request
+// that leaves the origin).
+const testBaseURL = "https://lab.example/mcplab/"
+
 // startSite builds the site once into a temporary directory with the site
 // command's own build, and serves it with the command's own handler, so the
 // tests see exactly what `make serve` serves. stop closes the server and
@@ -48,7 +53,7 @@ func startSite() (stop func(), err error) {
 		return nil, err
 	}
 	var log bytes.Buffer
-	if err := build(dir, &log); err != nil {
+	if err := build(dir, testBaseURL, &log); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("%w\n%s", err, log.String())
 	}

@@ -27,6 +27,9 @@ type Page struct {
 	// Wasm is the simulator binary this page loads, relative to Root
 	// ("main.wasm" when empty; "ledger.wasm" for a scenario with a ledger).
 	Wasm string
+	// OEmbed is the absolute URL of the page's oEmbed JSON (NewOEmbed), or
+	// "" when the site was built without a base URL to make it absolute.
+	OEmbed string
 }
 
 // playgroundQuery is the query of the page's "Open in playground" link:

@@ -335,6 +335,37 @@ func NewEmbed(src, title string) Embed {
 	}
 }
 
+// OEmbed is an oEmbed 1.0 response of type "rich" (oembed.com, section
+// 2.3.4): what a consumer such as a course platform or a chat needs to embed
+// a page from its URL alone. Width and height are CSS pixels; the iframe in
+// HTML is 100% wide and resizes itself where the host adds HostSnippet.
+type OEmbed struct {
+	Version      string `json:"version"`
+	Type         string `json:"type"`
+	Title        string `json:"title"`
+	ProviderName string `json:"provider_name"`
+	ProviderURL  string `json:"provider_url"`
+	HTML         string `json:"html"`
+	Width        int    `json:"width"`
+	Height       int    `json:"height"`
+}
+
+// OEmbedWidth is the width an oEmbed response announces, in CSS pixels: the
+// timeline's natural width.
+const OEmbedWidth = 720
+
+// NewOEmbed returns the oEmbed response of the page at pageURL (absolute,
+// ending in "/"), titled title, on the site at siteURL (absolute, ending in
+// "/"): its html is NewEmbed's iframe of pageURL+"?embed=1".
+func NewOEmbed(siteURL, pageURL, title string) OEmbed {
+	return OEmbed{
+		Version: "1.0", Type: "rich", Title: title,
+		ProviderName: "mcplab", ProviderURL: siteURL,
+		HTML:  NewEmbed(pageURL+"?embed=1", title).HTML,
+		Width: OEmbedWidth, Height: EmbedHeight,
+	}
+}
+
 // HostSnippet is the script a lesson page adds once so that every mcplab
 // iframe (data-mcplab) takes the height its page reports
 // ({type: "mcplab:height", height}). ORIGIN stands for the lab's origin.

@@ -215,7 +215,7 @@ func PlaygroundPage(p Playground) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout("Playground · mcplab", p.Root, true).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = layout("Playground · mcplab", p.Root, true, "").Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -340,7 +340,7 @@ func ImportPage(p Import) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout("Judge a transcript · mcplab", p.Root, true).Render(templ.WithChildren(ctx, templ_7745c5c3_Var14), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = layout("Judge a transcript · mcplab", p.Root, true, "").Render(templ.WithChildren(ctx, templ_7745c5c3_Var14), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

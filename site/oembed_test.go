@@ -1,0 +1,76 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/templates"
+)
+
+// TestOEmbed proves issue 6's static oEmbed: built with -base-url, every
+// scenario page announces an oEmbed 1.0 "rich" response
+// (<link rel="alternate" type="application/json+oembed">, oembed.com §4)
+// whose URL is absolute under the base URL, and that file holds the page's
+// title and an iframe of the page's ?embed=1 form, sized as the embed
+// snippets are (templates.EmbedHeight).
+func TestOEmbed(t *testing.T) {
+	get := func(u string) string {
+		t.Helper()
+		resp, err := http.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET %s: %s", u, resp.Status)
+		}
+		return string(b)
+	}
+	for _, ex := range examples.All() {
+		page := get(pageURL(ex.Name))
+		wantLink := `<link rel="alternate" type="application/json+oembed" href="` + testBaseURL + "s/" + ex.Name + `/oembed.json"`
+		if !strings.Contains(page, wantLink) {
+			t.Errorf("%s: page lacks the oEmbed discovery link %s", ex.Name, wantLink)
+			continue
+		}
+		var o templates.OEmbed
+		if err := json.Unmarshal([]byte(get(pageURL(ex.Name)+"oembed.json")), &o); err != nil {
+			t.Fatalf("%s: oembed.json: %v", ex.Name, err)
+		}
+		src := `src="` + testBaseURL + "s/" + ex.Name + `/?embed=1"`
+		if o.Version != "1.0" || o.Type != "rich" || o.ProviderURL != testBaseURL || !strings.HasPrefix(o.Title, ex.Title) ||
+			!strings.Contains(o.HTML, src) || o.Width <= 0 || o.Height != templates.EmbedHeight {
+			t.Errorf("%s: oEmbed %+v: want version 1.0, type rich, provider %s, title %q…, html with %s, height %d", ex.Name, o, testBaseURL, ex.Title, src, templates.EmbedHeight)
+		}
+	}
+	// The tools have no oEmbed: they are not one embeddable scenario.
+	if p := get(siteURL + "/playground/"); strings.Contains(p, "json+oembed") {
+		t.Errorf("the playground announces an oEmbed response")
+	}
+}
+
+// TestParseBaseURL proves -base-url takes an absolute http(s) URL, adds the
+// trailing slash, and refuses anything else with a message that shows the
+// expected form.
+func TestParseBaseURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                           "",
+		"https://lab.example":        "https://lab.example/",
+		"https://lab.example/mcplab": "https://lab.example/mcplab/",
+		"http://localhost:8080/":     "http://localhost:8080/",
+	} {
+		if got, err := parseBaseURL(in); err != nil || got != want {
+			t.Errorf("parseBaseURL(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"lab.example", "/mcplab/", "ftp://lab.example/", "https://lab.example/?x=1", "https://lab.example/#top"} {
+		if _, err := parseBaseURL(bad); err == nil || !strings.Contains(err.Error(), "absolute http or https URL") {
+			t.Errorf("parseBaseURL(%q) error = %v; want one asking for an absolute http or https URL", bad, err)
+		}
+	}
+}
