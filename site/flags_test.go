@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/mcplab/mcplab/engine/examples"
 )
 
 // TestRunFlagsAfterFile: `site run FILE -side server` works like `site run
@@ -35,5 +39,61 @@ func TestRunFlagsAfterFile(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if err := run([]string{"run", log, "extra"}, &out, &errOut); err == nil {
 		t.Fatal("two files must be a usage error")
+	}
+}
+
+// TestRunChecksExitCode: `site run -checks` is what a CI job runs. Over every
+// built-in scenario it lists each check on stderr with the verdict the
+// native engine gives, still prints the trace on stdout, and fails (exit
+// status 3, not the 2 of a bad scenario) exactly when some check is
+// violated: every broken- twin (DOMAIN.md §11, each exists to fail a rule)
+// fails, and a scenario whose checks all hold or are undecided passes.
+func TestRunChecksExitCode(t *testing.T) {
+	sawFail, sawPass := false, false
+	for _, ex := range examples.All() {
+		native, tr := nativeTrace(t, ex)
+		var violated []string
+		for _, c := range tr.Checks {
+			if c.OK != nil && !*c.OK {
+				violated = append(violated, c.Rule)
+			}
+		}
+		file := filepath.Join("..", "engine", "examples", ex.Name+".json")
+		var out, errOut bytes.Buffer
+		err := run([]string{"run", "-checks", file}, &out, &errOut)
+		if !bytes.Equal(out.Bytes(), native) {
+			t.Errorf("%s: run -checks printed a different trace from the native engine", ex.Name)
+		}
+		if strings.HasPrefix(ex.Name, "broken-") && len(violated) == 0 {
+			t.Errorf("%s: a broken- twin violates no check", ex.Name)
+		}
+		if len(violated) == 0 {
+			sawPass = true
+			if err != nil {
+				t.Errorf("%s: run -checks = %v, want success (no check violated)", ex.Name, err)
+			}
+			continue
+		}
+		sawFail = true
+		if code := exitCode(err); err == nil || code != 3 {
+			t.Errorf("%s: run -checks = %v (exit %d), want exit 3 for %v", ex.Name, err, code, violated)
+		}
+		for _, rule := range violated {
+			if !strings.Contains(errOut.String(), "FAIL  "+rule+": ") {
+				t.Errorf("%s: stderr does not list FAIL  %s:\n%s", ex.Name, rule, errOut.String())
+			}
+		}
+		if want := fmt.Sprintf(", %d fail, ", len(violated)); !strings.Contains(errOut.String(), want) {
+			t.Errorf("%s: stderr lacks the count %q:\n%s", ex.Name, want, errOut.String())
+		}
+	}
+	if !sawFail || !sawPass {
+		t.Errorf("want built-in scenarios that pass and that fail; pass %v, fail %v", sawPass, sawFail)
+	}
+	// Without -checks the exit status ignores the checks (the trace is the
+	// output), as before.
+	var out, errOut bytes.Buffer
+	if err := run([]string{"run", filepath.Join("..", "engine", "examples", "broken-respond-after-cancel.json")}, &out, &errOut); err != nil || errOut.Len() != 0 {
+		t.Errorf("run without -checks on a broken scenario = %v, stderr %q; want success and a quiet stderr", err, errOut.String())
 	}
 }

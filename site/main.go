@@ -34,11 +34,16 @@ func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
 // exitCode maps an error returned by run to the process exit status: 2 for
-// usage and input errors, 1 for anything else.
+// usage and input errors, 3 for `run -checks` with a violated check, 1 for
+// anything else.
 func exitCode(err error) int {
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return 2
+	}
+	var cf *checksFailed
+	if errors.As(err, &cf) {
+		return 3
 	}
 	return 1
 }
@@ -48,8 +53,10 @@ const usage = `usage: site <command> [flags]
 commands:
   build [-out dist]                 compile the wasm and prerender the site into a directory
   serve [-dir dist] [-addr :8080]   serve a built site (PORT overrides the port)
-  run [-side S] FILE|-|LINK         print the trace JSON of a scenario file (- for stdin), a share
-                                    link (#s=... or #example=NAME) or a transcript of real traffic
+  run [-side S] [-checks] FILE|-|LINK
+                                    print the trace JSON of a scenario file (- for stdin), a share
+                                    link (#s=... or #example=NAME) or a transcript of real traffic;
+                                    -checks lists the checks and exits 3 if one is violated
   links                             the share link length of every built-in scenario
 `
 

@@ -12,6 +12,7 @@ import (
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
 )
 
@@ -31,12 +32,17 @@ import (
 // usageError whose text is the located cause ("steps[3].at: must be >= 0",
 // "line 4: ...", "bad share link: not base64url ..."), so the process
 // prints "error: <cause>" and exits 2.
+//
+// With -checks (for CI jobs), it also prints one line per check to stderr
+// and, when any check is violated (ok: false), returns a checksFailed error:
+// the process exits 3. Undecided checks (ok: null) do not fail the run.
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	side := fs.String("side", "auto", "for a one-sided transcript: who wrote it (`auto|client|server`)")
+	checks := fs.Bool("checks", false, "list the checks on stderr and exit 3 if any is violated (for CI)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: site run [-side auto|client|server] FILE|-|LINK
+		fmt.Fprintln(stderr, `usage: site run [-side auto|client|server] [-checks] FILE|-|LINK
 
 Prints the trace JSON of a scenario file (- for standard input), of a share
 link ('https://.../playground/#s=...' or '#example=NAME'), or of a transcript
@@ -66,7 +72,7 @@ of real MCP traffic (Go SDK LoggingTransport log or the lab's JSON Lines).`)
 		if err != nil {
 			return &usageError{err}
 		}
-		return runScenario(data, stdout)
+		return runScenario(data, *checks, stdout, stderr)
 	default:
 		data, err = os.ReadFile(name)
 	}
@@ -82,23 +88,68 @@ of real MCP traffic (Go SDK LoggingTransport log or the lab's JSON Lines).`)
 		if err != nil {
 			return &usageError{fmt.Errorf("transcript: %w", err)}
 		}
-		out, err := engine.Encode(tr)
-		if err != nil {
-			return err
-		}
-		_, err = stdout.Write(out)
-		return err
+		return writeTrace(tr, *checks, stdout, stderr)
 	}
-	return runScenario(data, stdout)
+	return runScenario(data, *checks, stdout, stderr)
 }
 
-func runScenario(data []byte, stdout io.Writer) error {
-	out, err := engine.RunJSONWith(data, runOptions)
+// runScenario runs a scenario document and writes its trace (writeTrace).
+// An invalid scenario is a usageError with the located cause.
+func runScenario(data []byte, checks bool, stdout, stderr io.Writer) error {
+	s, err := scenario.Decode(data)
 	if err != nil {
 		return &usageError{err}
 	}
-	_, err = stdout.Write(out)
-	return err
+	tr, err := engine.RunWith(s, runOptions)
+	if err != nil {
+		return &usageError{err}
+	}
+	return writeTrace(tr, checks, stdout, stderr)
+}
+
+// writeTrace writes tr's JSON to stdout and, if checks, one line per check
+// to stderr ("pass  rule", "FAIL  rule: detail", "  ?   rule: why") and a
+// count; it returns a checksFailed error if any check is violated.
+func writeTrace(tr *trace.Trace, checks bool, stdout, stderr io.Writer) error {
+	out, err := engine.Encode(tr)
+	if err != nil {
+		return err
+	}
+	if _, err := stdout.Write(out); err != nil {
+		return err
+	}
+	if !checks {
+		return nil
+	}
+	var pass, undecided int
+	var failed []string
+	for _, c := range tr.Checks {
+		switch {
+		case c.OK == nil:
+			undecided++
+			fmt.Fprintf(stderr, "  ?   %s: %s\n", c.Rule, c.Detail)
+		case *c.OK:
+			pass++
+			fmt.Fprintf(stderr, "pass  %s\n", c.Rule)
+		default:
+			failed = append(failed, c.Rule)
+			fmt.Fprintf(stderr, "FAIL  %s: %s\n", c.Rule, c.Detail)
+		}
+	}
+	fmt.Fprintf(stderr, "checks: %d pass, %d fail, %d undecided\n", pass, len(failed), undecided)
+	if len(failed) > 0 {
+		return &checksFailed{rules: failed}
+	}
+	return nil
+}
+
+// checksFailed is returned by `run -checks` when checks are violated; the
+// process exits 3, so a CI job can tell "the scenario breaks a rule" (3)
+// from "the scenario is invalid" (2).
+type checksFailed struct{ rules []string }
+
+func (e *checksFailed) Error() string {
+	return fmt.Sprintf("%d check(s) failed: %s", len(e.rules), strings.Join(e.rules, ", "))
 }
 
 // isLink reports whether a run argument is a share link rather than a file
