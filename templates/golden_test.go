@@ -119,15 +119,20 @@ func readTrace(t *testing.T, name string) *trace.Trace {
 }
 
 // TestTimelineGolden pins the SVG of the hand-written small trace and of
-// the frozen traces, byte for byte (testdata/NAME.svg).
+// the frozen traces, byte for byte (testdata/NAME.svg), and the narrow
+// layout of the small trace and of scenario A (testdata/NAME.narrow.svg).
 func TestTimelineGolden(t *testing.T) {
 	t.Run("small", func(t *testing.T) {
 		golden(t, "small.svg", svgLines(renderString(t, TimelineSVG(NewTimeline(loadTrace(t, smallTrace))))))
+		golden(t, "small.narrow.svg", svgLines(renderString(t, TimelineSVG(NewNarrowTimeline(loadTrace(t, smallTrace))))))
 	})
 	for _, name := range goldenInputs {
 		t.Run(name, func(t *testing.T) {
 			tr := readTrace(t, name)
 			golden(t, name+".svg", svgLines(renderString(t, TimelineSVG(NewTimeline(tr)))))
+			if name == "a-cancel-then-complete" {
+				golden(t, name+".narrow.svg", svgLines(renderString(t, TimelineSVG(NewNarrowTimeline(tr)))))
+			}
 		})
 	}
 }
@@ -161,52 +166,86 @@ func TestSVGWellFormed(t *testing.T) {
 		traces[ex.Name] = runExample(t, ex)
 	}
 	for name, tr := range traces {
-		t.Run(name, func(t *testing.T) {
-			svg := renderString(t, TimelineSVG(NewTimeline(tr)))
-			dec := xml.NewDecoder(strings.NewReader(svg))
-			ids := map[string]bool{}
-			seqs := map[string]bool{}
-			var stack []string
-			titled := map[string]bool{}
-			for {
-				tok, err := dec.Token()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatalf("SVG is not well-formed XML: %v", err)
-				}
-				switch tok := tok.(type) {
-				case xml.StartElement:
-					id := ""
-					for _, a := range tok.Attr {
-						switch a.Name.Local {
-						case "id":
-							id = a.Value
-							if ids[id] {
-								t.Errorf("duplicate id %q", id)
-							}
-							ids[id] = true
-						case "data-seq", "data-deliver-seq", "data-drop-seq":
-							seqs[a.Value] = true
-						}
+		for _, layout := range []struct {
+			name string
+			new  func(*trace.Trace) Timeline
+		}{{"wide", NewTimeline}, {"narrow", NewNarrowTimeline}} {
+			t.Run(name+"/"+layout.name, func(t *testing.T) {
+				checkTimelineSVG(t, tr, renderString(t, TimelineSVG(layout.new(tr))))
+			})
+		}
+	}
+}
+
+// checkTimelineSVG is TestSVGWellFormed's check of one rendered timeline.
+func checkTimelineSVG(t *testing.T, tr *trace.Trace, svg string) {
+	t.Helper()
+	dec := xml.NewDecoder(strings.NewReader(svg))
+	ids := map[string]bool{}
+	seqs := map[string]bool{}
+	var stack []string
+	titled := map[string]bool{}
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG is not well-formed XML: %v", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			id := ""
+			for _, a := range tok.Attr {
+				switch a.Name.Local {
+				case "id":
+					id = a.Value
+					if ids[id] {
+						t.Errorf("duplicate id %q", id)
 					}
-					if tok.Name.Local == "title" && len(stack) > 0 {
-						titled[stack[len(stack)-1]] = true
-					}
-					stack = append(stack, id)
-				case xml.EndElement:
-					stack = stack[:len(stack)-1]
+					ids[id] = true
+				case "data-seq", "data-deliver-seq", "data-drop-seq":
+					seqs[a.Value] = true
 				}
 			}
-			for id := range ids {
-				if (strings.HasPrefix(id, "wire-") || strings.HasPrefix(id, "mark-")) && !titled[id] {
-					t.Errorf("%s has no <title>", id)
-				}
+			if tok.Name.Local == "title" && len(stack) > 0 {
+				titled[stack[len(stack)-1]] = true
 			}
-			for _, e := range tr.Events {
-				if !seqs[itoa(e.Seq)] {
-					t.Errorf("event %d (%s %s) is drawn by no arrow or mark", e.Seq, e.Actor, e.Type)
+			stack = append(stack, id)
+		case xml.EndElement:
+			stack = stack[:len(stack)-1]
+		}
+	}
+	for id := range ids {
+		name := strings.TrimPrefix(id, narrowFrame.idPrefix)
+		if (strings.HasPrefix(name, "wire-") || strings.HasPrefix(name, "mark-")) && !titled[id] {
+			t.Errorf("%s has no <title>", id)
+		}
+	}
+	for _, e := range tr.Events {
+		if !seqs[itoa(e.Seq)] {
+			t.Errorf("event %d (%s %s) is drawn by no arrow or mark", e.Seq, e.Actor, e.Type)
+		}
+	}
+}
+
+// TestOutputIDsUnique: the whole Output, with its two timelines and the
+// charts, never repeats an element id (an arrowhead marker or a link target
+// found twice would point into the hidden layout).
+func TestOutputIDsUnique(t *testing.T) {
+	for _, ex := range examples.All() {
+		t.Run(ex.Name, func(t *testing.T) {
+			html := renderString(t, Output(runExample(t, ex)))
+			seen := map[string]bool{}
+			for _, m := range regexp.MustCompile(`\sid="([^"]*)"`).FindAllStringSubmatch(html, -1) {
+				if seen[m[1]] {
+					t.Errorf("id %q appears twice", m[1])
+				}
+				seen[m[1]] = true
+			}
+			for _, m := range regexp.MustCompile(`url\(#([^)]*)\)`).FindAllStringSubmatch(html, -1) {
+				if !seen[m[1]] {
+					t.Errorf("url(#%s) names no element", m[1])
 				}
 			}
 		})

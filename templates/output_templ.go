@@ -332,7 +332,7 @@ func output(v View, c Charts) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = timelineFigure(v.Timeline).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = timelineFigure(v.Timeline, v.Narrow).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -341,7 +341,7 @@ func output(v View, c Charts) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = timelineFigure(v.Timeline).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = timelineFigure(v.Timeline, v.Narrow).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1270,8 +1270,9 @@ func output(v View, c Charts) templ.Component {
 	})
 }
 
-// timelineFigure is the timeline SVG with its caption.
-func timelineFigure(t Timeline) templ.Component {
+// timelineFigure is the timeline SVG with its caption: the wide layout and
+// the narrow one, of which the stylesheet shows one by the figure's width.
+func timelineFigure(t, narrow Timeline) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1293,6 +1294,10 @@ func timelineFigure(t Timeline) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		templ_7745c5c3_Err = TimelineSVG(t).Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = TimelineSVG(narrow).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

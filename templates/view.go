@@ -43,6 +43,8 @@ import (
 )
 
 // Layout of the timeline, in SVG user units (the SVG scales to its box).
+// svgWidth, plotLeft, plotRight and labelMinX are the wide frame's; the
+// other charts share its x scale.
 const (
 	svgWidth    = 1000.0 // viewBox width
 	plotLeft    = 112.0  // x of time 0: room for lane names
@@ -56,6 +58,34 @@ const (
 	minBandRows = 3      // network band rows at least
 	maxBandRows = 15     // network band rows at most; past that labels overlap
 	labelMinX   = 74.0   // arrow labels start right of the lane names
+)
+
+// frame is the horizontal geometry of one timeline layout, in SVG user
+// units: the viewBox width, the x of time 0 and of the domain's end, where
+// arrow labels may start (right of the lane names), and the most ticks the
+// axis may carry.
+type frame struct {
+	width, left, right, labelMinX float64
+	maxTicks                      int64
+	idPrefix                      string // prefixed to every element id, so two layouts share a page
+}
+
+// Design decision (issue 6, a layout from a phone-width iframe to a wide
+// screen). Context: the timeline's text is 12 user units, and the SVG
+// scales with its box, so the 1000-unit drawing is legible (>= 9 px) only
+// in a box at least 750 px wide; on a phone it would shrink to 4 px or
+// scroll sideways, hiding the cause (a cancel) from its effect (the
+// suppressed response). Decision: the same trace is also laid out in a
+// narrow frame, 380 units wide (lane names in a 70-unit gutter, fewer
+// ticks, labels stacked in more rows of the network band), which stays
+// legible down to a 285 px box, so a 320 px phone sees the whole run at
+// once; the stylesheet shows one of the two by the width of the figure (a
+// container query). Consequence: Output carries two SVGs (#timeline, the
+// wide one the tests and tools read, and #narrow-timeline), and the view
+// model lays out twice; both are plain functions of the trace.
+var (
+	wideFrame   = frame{width: svgWidth, left: plotLeft, right: plotRight, labelMinX: labelMinX, maxTicks: 10}
+	narrowFrame = frame{width: 380, left: 70, right: 364, labelMinX: 68, maxTicks: 5, idPrefix: "narrow-"}
 )
 
 // Arrow kinds, from the message on the wire (data-kind, CSS class, legend).
@@ -92,6 +122,8 @@ const (
 // View is everything Output draws for one trace.
 type View struct {
 	Timeline Timeline
+	// Narrow is the same timeline laid out for a phone (narrowFrame).
+	Narrow   Timeline
 	Outcomes []Outcome
 	Requests []RequestRow
 	Checks   []CheckRow
@@ -104,6 +136,11 @@ type View struct {
 // time along x.
 type Timeline struct {
 	Width, Height float64
+	// PlotLeft and PlotRight are the x of time 0 and of DomainMs.
+	PlotLeft, PlotRight float64
+	// IDPrefix is prefixed to every element id ("" for the wide layout,
+	// whose svg is #timeline; "narrow-" for the phone layout).
+	IDPrefix string
 	// DomainMs is the time at the right end of the axis (ms), a multiple of
 	// the tick step, >= the trace's last event.
 	DomainMs int64
@@ -118,6 +155,14 @@ type Timeline struct {
 	Legend []LegendItem
 	// Summary is the SVG's accessible name: what the picture shows, in words.
 	Summary string
+}
+
+// nameX is the x where the lane names and the axis unit start.
+func (t Timeline) nameX() string {
+	if t.Width < svgWidth {
+		return "4"
+	}
+	return "10"
 }
 
 // Lane is one actor's row.
@@ -253,7 +298,7 @@ func NewView(tr *trace.Trace) View {
 	if tr == nil {
 		tr = &trace.Trace{}
 	}
-	v := View{Timeline: NewTimeline(tr)}
+	v := View{Timeline: NewTimeline(tr), Narrow: NewNarrowTimeline(tr)}
 	cancels := scriptedCancels(tr)
 	for _, r := range tr.Requests {
 		row := requestRow(r, cancels[r.ID.Raw()])
@@ -418,9 +463,17 @@ var laneOrder = []string{trace.ActorClient, trace.ActorNetwork, trace.ActorProxy
 // NewTimeline lays out the events of tr: lanes for client, network and
 // server always, and for proxy, worker, ledger or any other actor only when
 // an event names it; one Arrow per wire number; one Mark per other event;
-// ticks at a 1-2-5 step; a legend of the kinds present.
-func NewTimeline(tr *trace.Trace) Timeline {
-	t := Timeline{Width: svgWidth, EndMs: tr.EndMs}
+// ticks at a 1-2-5 step; a legend of the kinds present. It is laid out
+// 1000 units wide (legible in a box of 750 px or more).
+func NewTimeline(tr *trace.Trace) Timeline { return layoutTimeline(tr, wideFrame) }
+
+// NewNarrowTimeline is NewTimeline laid out 380 units wide, for a phone
+// (legible in a box of 285 px or more): lane names in a narrower gutter, at
+// most 5 ticks, and the network band's label rows grow as they must.
+func NewNarrowTimeline(tr *trace.Trace) Timeline { return layoutTimeline(tr, narrowFrame) }
+
+func layoutTimeline(tr *trace.Trace, f frame) Timeline {
+	t := Timeline{Width: f.width, PlotLeft: f.left, PlotRight: f.right, IDPrefix: f.idPrefix, EndMs: tr.EndMs}
 
 	// Lanes present, in canonical order, unknown actors after, sorted.
 	present := map[string]bool{trace.ActorClient: true, trace.ActorNetwork: true, trace.ActorServer: true}
@@ -461,13 +514,13 @@ func NewTimeline(tr *trace.Trace) Timeline {
 	netIdx := laneIndex[trace.ActorNetwork]
 
 	// Time scale.
-	step := niceStep(maxAt)
+	step := niceStepN(maxAt, f.maxTicks)
 	t.DomainMs = max(step, (maxAt+step-1)/step*step)
 	if t.DomainMs == maxAt && maxAt > 0 {
 		t.DomainMs += step // keep the last event off the right edge
 	}
 	xOf := func(ms int64) float64 {
-		return plotLeft + float64(ms)*(plotRight-plotLeft)/float64(t.DomainMs)
+		return f.left + float64(ms)*(f.right-f.left)/float64(t.DomainMs)
 	}
 
 	// Arrows: group events by wire number, in order of first appearance.
@@ -501,7 +554,11 @@ func NewTimeline(tr *trace.Trace) Timeline {
 	}
 	for _, n := range wireOrder {
 		w := wires[n]
-		t.Arrows = append(t.Arrows, newArrow(n, w.send, w.deliver, w.drop, multi))
+		a := newArrow(n, w.send, w.deliver, w.drop, multi)
+		if short := fitLabel(a.Label, f.width-f.labelMinX-2*labelPad-2); short != a.Label {
+			a.Label, a.LabelW = short, textWidth(short) // the title keeps the whole label
+		}
+		t.Arrows = append(t.Arrows, a)
 	}
 
 	// Marks: place each on its lane, assigning rows so labels do not
@@ -515,9 +572,20 @@ func NewTimeline(tr *trace.Trace) Timeline {
 		w := textWidth(m.Label)
 		lo, hi := m.X-glyphR-2, m.X+glyphR+4+w
 		m.LabelX = m.X + glyphR + 4
-		if hi > svgWidth-4 && m.Label != "" {
-			lo, hi = m.X-glyphR-4-w, m.X+glyphR+2
-			m.LabelX, m.LabelEnd = m.X-glyphR-4, true
+		if hi > f.width-4 && m.Label != "" {
+			// No room on the right: draw it to the left of the glyph, and
+			// where neither side has room (a long label mid-way across a
+			// narrow frame), on the roomier side, shortened.
+			right, left := f.width-4-m.LabelX, m.X-glyphR-4-2
+			if w > left && right > left {
+				m.Label = fitLabel(m.Label, right)
+				hi = m.LabelX + textWidth(m.Label)
+			} else {
+				m.Label = fitLabel(m.Label, left)
+				w = textWidth(m.Label)
+				lo, hi = m.X-glyphR-4-w, m.X+glyphR+2
+				m.LabelX, m.LabelEnd = m.X-glyphR-4, true
+			}
 		}
 		li := laneIndex[m.Actor]
 		row := 0
@@ -533,7 +601,7 @@ func NewTimeline(tr *trace.Trace) Timeline {
 		t.Marks = append(t.Marks, m)
 		places = append(places, placed{li, row})
 	}
-	g := geometry{netIdx: netIdx, laneIndex: laneIndex, xOf: xOf}
+	g := geometry{f: f, netIdx: netIdx, laneIndex: laneIndex, xOf: xOf}
 	for i := range actors {
 		g.rows = append(g.rows, max(1, len(laneRows[i])))
 	}
@@ -588,7 +656,7 @@ func NewTimeline(tr *trace.Trace) Timeline {
 		a.Y2 += centre
 		if a.Label != "" {
 			a.LabelY = centre + float64(labelOffsets[i])*rowH
-			a.LabelX = labelX(a.X1, a.Y1, a.X2, a.Y2, a.LabelY, a.LabelW)
+			a.LabelX = f.labelX(a.X1, a.Y1, a.X2, a.Y2, a.LabelY, a.LabelW)
 		}
 	}
 
@@ -600,7 +668,7 @@ func NewTimeline(tr *trace.Trace) Timeline {
 	}
 
 	// Legend: the arrow kinds and glyphs that appear, in a fixed order.
-	t.Legend = legend(t.Arrows, t.Marks, t.AxisY+44)
+	t.Legend = f.legend(t.Arrows, t.Marks, t.AxisY+44)
 	t.Height = t.AxisY + 44
 	if n := len(t.Legend); n > 0 {
 		t.Height = t.Legend[n-1].Y + rowH
@@ -658,6 +726,7 @@ func markViolations(tr *trace.Trace, t *Timeline) {
 // before the y positions are fixed: lane order, rows of marks per lane, the
 // network band's height, and the time scale.
 type geometry struct {
+	f         frame
 	netIdx    int
 	laneIndex map[string]int
 	rows      []int // rows of marks per lane, >= 1
@@ -714,7 +783,7 @@ func (g geometry) layoutLabels(arrows []Arrow, force bool) []int {
 		}
 		x1, y1, x2, y2 := g.line(a)
 		span := func(off int) (lo, hi float64) {
-			x := labelX(x1, y1, x2, y2, float64(off)*rowH, a.LabelW)
+			x := g.f.labelX(x1, y1, x2, y2, float64(off)*rowH, a.LabelW)
 			return x - a.LabelW/2 - labelPad, x + a.LabelW/2 + labelPad
 		}
 		// An undelivered arrow ends on the network lane, where its end
@@ -765,15 +834,15 @@ func offsets(half int) []int {
 }
 
 // labelX is the x where a label of width w centred at height y sits on the
-// line (x1,y1)-(x2,y2), kept inside the drawing.
-func labelX(x1, y1, x2, y2, y, w float64) float64 {
+// line (x1,y1)-(x2,y2), kept inside the drawing with its background.
+func (f frame) labelX(x1, y1, x2, y2, y, w float64) float64 {
 	x := x1
 	if y2 != y1 {
 		t := (y - y1) / (y2 - y1)
 		t = min(1, max(0, t))
 		x = x1 + (x2-x1)*t
 	}
-	return min(svgWidth-w/2-2, max(labelMinX+w/2, x))
+	return min(f.width-w/2-labelPad-2, max(f.labelMinX+w/2, x))
 }
 
 // overlaps reports whether [lo,hi] meets any interval of occ (pairs).
@@ -786,19 +855,55 @@ func overlaps(occ [][2]float64, lo, hi float64) bool {
 	return false
 }
 
+// fitLabel shortens label to at most maxW units (textWidth): first by
+// dropping the leading segments of its method ("notifications/tasks/status
+// (7)" becomes "…/tasks/status (7)", then "…/status (7)"), then by cutting
+// its end at an ellipsis. A label that fits is returned as it is; the
+// arrow's or mark's title always carries the whole text.
+func fitLabel(label string, maxW float64) string {
+	if textWidth(label) <= maxW {
+		return label
+	}
+	s := label
+	for textWidth(s) > maxW {
+		head, rest, _ := strings.Cut(s, " ")
+		head = strings.TrimPrefix(head, "…/")
+		_, tail, ok := strings.Cut(head, "/")
+		if !ok {
+			break
+		}
+		s = "…/" + tail
+		if rest != "" {
+			s += " " + rest
+		}
+	}
+	if textWidth(s) <= maxW {
+		return s
+	}
+	r := []rune(s)
+	n := max(1, int(maxW/charW)-1)
+	if n >= len(r) {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
 // textWidth estimates the width of a label in the timeline's monospace font.
 func textWidth(s string) float64 {
 	return float64(len([]rune(s))) * charW
 }
 
 // niceStep returns a 1-2-5 tick step giving at most 10 ticks up to maxMs.
-func niceStep(maxMs int64) int64 {
+func niceStep(maxMs int64) int64 { return niceStepN(maxMs, 10) }
+
+// niceStepN returns a 1-2-5 tick step giving at most n ticks up to maxMs.
+func niceStepN(maxMs, n int64) int64 {
 	if maxMs <= 0 {
 		return 100
 	}
 	for p := int64(1); ; p *= 10 {
 		for _, m := range []int64{1, 2, 5} {
-			if s := m * p; maxMs/s < 10 {
+			if s := m * p; maxMs/s < n {
 				return s
 			}
 		}
@@ -1093,7 +1198,7 @@ var legendOrder = []LegendItem{
 	{Glyph: GlyphOther, Text: "other event"},
 }
 
-func legend(arrows []Arrow, marks []Mark, y float64) []LegendItem {
+func (f frame) legend(arrows []Arrow, marks []Mark, y float64) []LegendItem {
 	kinds := map[string]bool{}
 	for _, a := range arrows {
 		kinds["k:"+a.Kind] = true
@@ -1105,14 +1210,20 @@ func legend(arrows []Arrow, marks []Mark, y float64) []LegendItem {
 		kinds["g:"+m.Glyph] = true
 	}
 	var out []LegendItem
-	x := plotLeft
+	// The legend starts under the plot; a narrow frame has no room to
+	// spare for the lane-name gutter, so its legend starts at the edge.
+	left := f.left
+	if f.width < svgWidth {
+		left = 8
+	}
+	x := left
 	for _, it := range legendOrder {
 		if (it.Kind != "" && !kinds["k:"+it.Kind]) || (it.Glyph != "" && !kinds["g:"+it.Glyph]) {
 			continue
 		}
 		w := 34 + textWidth(it.Text) + 18
-		if x+w > svgWidth && x > plotLeft {
-			x, y = plotLeft, y+rowH+4
+		if x+w > f.width && x > left {
+			x, y = left, y+rowH+4
 		}
 		it.X, it.Y = x, y
 		out = append(out, it)

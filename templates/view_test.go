@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -375,4 +376,89 @@ func TestNilTrace(t *testing.T) {
 func near(a, b float64) bool {
 	d := a - b
 	return d < 0.01 && d > -0.01
+}
+
+// TestNarrowTimelineFits (issue 6, a layout that works on a phone): the
+// narrow layout of every built-in scenario keeps every label inside its
+// 380-unit drawing and off the lane names, its tick labels apart, and
+// draws the same arrows and marks as the wide one, at the same times.
+func TestNarrowTimelineFits(t *testing.T) {
+	traces := map[string]*trace.Trace{"small": loadTrace(t, smallTrace), "crowded": loadTrace(t, crowdedTrace(12))}
+	for _, ex := range examples.All() {
+		traces[ex.Name] = runExample(t, ex)
+	}
+	f := narrowFrame
+	for name, tr := range traces {
+		t.Run(name, func(t *testing.T) {
+			n, w := NewNarrowTimeline(tr), NewTimeline(tr)
+			if n.Width != f.width || n.IDPrefix == "" {
+				t.Fatalf("narrow timeline is %v wide with id prefix %q", n.Width, n.IDPrefix)
+			}
+			if len(n.Arrows) != len(w.Arrows) || len(n.Marks) != len(w.Marks) {
+				t.Fatalf("narrow draws %d arrows and %d marks, wide %d and %d", len(n.Arrows), len(n.Marks), len(w.Arrows), len(w.Marks))
+			}
+			for i, a := range n.Arrows {
+				if a.Wire != w.Arrows[i].Wire || a.SentAt != w.Arrows[i].SentAt || a.At != w.Arrows[i].At {
+					t.Errorf("arrow %d differs: narrow wire %d %d→%d ms, wide wire %d %d→%d ms", i, a.Wire, a.SentAt, a.At, w.Arrows[i].Wire, w.Arrows[i].SentAt, w.Arrows[i].At)
+				}
+				if a.Label == "" {
+					continue
+				}
+				if lo, hi := a.LabelX-a.LabelW/2-labelPad, a.LabelX+a.LabelW/2+labelPad; lo < f.labelMinX-labelPad-0.01 || hi > f.width+0.01 {
+					t.Errorf("label %q of wire %d spans x %.1f..%.1f, outside %v..%v", a.Label, a.Wire, lo, hi, f.labelMinX-labelPad, f.width)
+				}
+			}
+			for _, m := range n.Marks {
+				if m.Label == "" {
+					continue
+				}
+				lo, hi := m.LabelX, m.LabelX+textWidth(m.Label)
+				if m.LabelEnd {
+					lo, hi = m.LabelX-textWidth(m.Label), m.LabelX
+				}
+				if lo < 0 || hi > f.width {
+					t.Errorf("label %q of mark %d spans x %.1f..%.1f, outside 0..%v", m.Label, m.Seq, lo, hi, f.width)
+				}
+			}
+			if len(n.Ticks) > int(f.maxTicks)+1 {
+				t.Errorf("%d ticks, want at most %d", len(n.Ticks), f.maxTicks+1)
+			}
+			for i := 1; i < len(n.Ticks); i++ {
+				a, b := n.Ticks[i-1], n.Ticks[i]
+				if gap := b.X - a.X; gap < (textWidth(a.Label)+textWidth(b.Label))/2+6 {
+					t.Errorf("tick labels %s and %s are %.1f apart", a.Label, b.Label, gap)
+				}
+			}
+			for _, it := range n.Legend {
+				if it.X < 0 || it.X+34+textWidth(it.Text) > f.width {
+					t.Errorf("legend item %q at x %v runs past %v", it.Text, it.X, f.width)
+				}
+			}
+		})
+	}
+}
+
+// TestFitLabel: a label too long for its room loses its method's leading
+// segments first, then its end; one that fits is untouched.
+func TestFitLabel(t *testing.T) {
+	tests := []struct {
+		label string
+		chars int // room, in characters of the label font
+		want  string
+	}{
+		{"progress 1/3", 12, "progress 1/3"},
+		{`notifications/subscriptions/acknowledged ("sub-1")`, 41, `…/subscriptions/acknowledged ("sub-1")`},
+		{`notifications/subscriptions/acknowledged ("sub-1-retry")`, 41, `…/acknowledged ("sub-1-retry")`},
+		{`accepted ("tasks/cancel-2")`, 23, `accepted ("tasks/cance…`},
+		{"notifications/cancelled", 10, "…/cancell…"},
+	}
+	for _, tt := range tests {
+		got := fitLabel(tt.label, float64(tt.chars)*charW)
+		if got != tt.want {
+			t.Errorf("fitLabel(%q, %d chars) = %q, want %q", tt.label, tt.chars, got, tt.want)
+		}
+		if len([]rune(got)) > tt.chars {
+			t.Errorf("fitLabel(%q, %d chars) = %q, %d chars", tt.label, tt.chars, got, len([]rune(got)))
+		}
+	}
 }
