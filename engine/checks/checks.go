@@ -10,6 +10,63 @@
 // cancellation, no no-message-after-cancel). OK is true when the rule holds,
 // false with the offending events when it is broken, and null when the
 // trace cannot decide (Detail says why).
+//
+// # Rules
+//
+// Every rule id [Evaluate] can report, in its order. SCENARIO.md (version 1)
+// lists some ids "such as"; the ones marked (mcplab addition) are not in
+// that list. A check appears only when its subject occurs in the trace.
+//   - no-message-after-cancel: after the server observes a cancellation it
+//     sends nothing more for that request (no result, error or progress).
+//   - http-cancel-closes-stream: on Streamable HTTP under 2026-07-28 the
+//     client cancels by closing the request's stream and POSTs no
+//     notifications/cancelled.
+//   - http-cancel-posts-notification (mcplab addition): on Streamable HTTP
+//     under 2025-11-25 the client cancels by POSTing notifications/cancelled;
+//     closing the stream is not a cancellation.
+//   - progress-increases: progress values on the wire strictly increase per
+//     progress token.
+//   - stale-progress-ignored (mcplab addition): a non-increasing progress
+//     value does not reset the client's idle clock.
+//   - no-progress-after-final: no progress follows a request's final
+//     response.
+//   - max-timeout-enforced: a request with a maximum timeout stops being
+//     waited for by start + maximum, whatever progress arrives.
+//   - idle-timeout-enforced (mcplab addition): a request with an idle timeout
+//     is not waited for longer than that without valid progress.
+//   - late-response-ignored: the client ignores a response for a request it
+//     abandoned.
+//   - server-cancel-only-for-listen: a server-sent notifications/cancelled
+//     only tears down a subscriptions/listen stream.
+//   - cancellation-never-answered (mcplab addition): the server never
+//     answers a cancellation notification, valid or not.
+//   - one-response-per-request (mcplab addition): the server sends at most
+//     one final response per request.
+//   - initialize-not-cancelled (mcplab addition): under 2025-11-25 the client
+//     never cancels initialize.
+//   - no-last-event-id: under 2026-07-28 a client does not reconnect with
+//     Last-Event-ID (the server keeps no event ids to resume from).
+//   - reconnect-new-request-and-refetch (mcplab addition): under 2026-07-28,
+//     after a listen stream drops, the client opens a new listen request with
+//     a new id and refetches the affected state.
+//   - buffer-within-capacity: a bounded SSE buffer never holds more than its
+//     capacity; an unbounded one fails.
+//   - final-never-dropped: the SSE buffer never drops or refuses a final
+//     response.
+//   - task-ack-not-terminal: the client calls a task stopped only once its
+//     worker status is terminal, and a terminal status never changes.
+//   - one-execution-per-key: a side effect runs at most once per idempotency
+//     key, whatever the JSON-RPC ids, races or replicas.
+//   - key-reuse-rejected: a key reused with different arguments is rejected,
+//     never answered with the other intent's result.
+//   - defensive-copy: every replay returns exactly the result first committed
+//     for its key, even after a caller mutated what it got back.
+//   - no-unsafe-retry (mcplab addition): a mutation without an idempotency
+//     key (retry class unsafe) is never retried under a new JSON-RPC id.
+//   - sse-headers (mcplab addition): a Streamable HTTP response stream
+//     carries Cache-Control: no-cache and X-Accel-Buffering: no.
+//   - herd-all-reconnect (mcplab addition): in the herd experiment every
+//     client reconnects within its attempts.
 package checks
 
 import (

@@ -1,14 +1,3 @@
-// Package scenario defines the mcplab scenario format, version 1: the
-// system's configuration plus a script of timed steps (SCENARIO.md). It
-// decodes untrusted JSON strictly, with errors that name the place
-// (steps[3].at: must be >= 0), and fills defaults so that the engine and the
-// trace see one normalized form.
-//
-// The format is a public contract: lessons, share URLs and outside tests
-// depend on these names. Fields may be added; none is renamed or changes
-// meaning. A field added after the first release is omitted from the
-// normalized form while it holds its default, so an old scenario keeps
-// producing a byte-identical trace as the engine grows.
 package scenario
 
 import (

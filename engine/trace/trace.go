@@ -2,11 +2,65 @@
 // Trace): every wire message and state change with its virtual time, a
 // summary per request, and the checks evaluated on what happened.
 //
-// A trace is produced by the engine from a scenario, or (later) imported from
-// a real transcript; templates draw it and checks judge it, without knowing
-// which. Encoding a trace with encoding/json is deterministic: struct fields
+// A trace is produced by the engine from a scenario, or imported from a real
+// transcript (package transcript); templates draw it and checks judge it,
+// without knowing which. Encoding a trace with encoding/json is deterministic: struct fields
 // in declaration order, maps with sorted keys, no floats that depend on the
 // platform.
+//
+// # Beyond SCENARIO.md
+//
+// SCENARIO.md (version 1, Trace) lists the members a trace carries; this
+// package writes them all, plus the mcplab additions below. A reader that
+// knows only SCENARIO.md can ignore them. Members marked "always" are
+// written for every run (they have been since the first golden traces);
+// the others are omitted when empty or unused.
+//
+// Trace:
+//   - endMs: the virtual time of the last event, in ms (always).
+//   - source: where an imported transcript came from ({format, side?,
+//     clock, note?}, clock "ms" or "order"); omitted for a simulation.
+//   - herdCompare: the same herd under every strategy, in
+//     recovery.Strategies order, when the scenario sets herd.compare.
+//
+// events[] (SCENARIO.md already has seq, at, actor, type, id, taskId,
+// message, note and headers):
+//   - from, to: the ends of a wire message (send, deliver, close-stream).
+//   - wire: numbers a wire message from 1; its send and deliver share it.
+//   - sentAt: on a deliver event, when the message left (ms).
+//   - signal: "close-stream" on a stream close and its delivery.
+//   - status: the new state on a status event; cause: why, on timeout and
+//     status events.
+//   - key, fingerprint: on ledger events, the idempotency key and the
+//     SHA-256 of the canonical arguments.
+//   - Event types beyond SCENARIO.md's list: start, activity, accept
+//     (request lifecycle), enqueue (SSE buffer), hold (proxy), check, lock,
+//     wait, reopen (ledger), mutate (the caller edits a result) and
+//     checkpoint (worker).
+//
+// requests[] (SCENARIO.md has id, method, state, cause, reason, signal,
+// response, clientOutcome, retryClass):
+//   - name: the tool name of a tools/call.
+//   - sentAt: when the client sent it, ms (always); endedAt: when the client
+//     stopped waiting (result, error or abandonment), null while pending
+//     (always).
+//   - retryOf: the request a retry step sent again.
+//   - hints: the call's annotations as advertised, untrusted.
+//   - idleTimeoutMs, maxTimeoutMs: the client's deadlines for it, ms.
+//
+// Elsewhere:
+//   - checks[].events: the seqs of the events that violate the rule (or
+//     prove it).
+//   - ledger.log: the executions in order; ledger.records[].replica: the
+//     database a record lives in when replicas do not share one.
+//   - buffers[]: policy and droppedFinals (always).
+//   - herd: besides attempts, peakPerBucket, allReconnectedAtMs and buckets,
+//     strategy, clients, peakAdmittedPerSecond, reconnected, exhausted,
+//     bucketMs, capacityPerSecond, admitted and sample (always, when there is
+//     a herd).
+//
+// reconnects[].previousId and newId are strings: the listen request's id
+// without JSON quotes, and that plus "-retry".
 package trace
 
 import (

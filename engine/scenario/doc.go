@@ -1,0 +1,110 @@
+// Package scenario defines the mcplab scenario format, version 1: the
+// system's configuration plus a script of timed steps (SCENARIO.md). It
+// decodes untrusted JSON strictly, with errors that name the place
+// (steps[3].at: must be >= 0), and fills defaults so that the engine and the
+// trace see one normalized form.
+//
+// The format is a public contract: lessons, share URLs and outside tests
+// depend on these names. Fields may be added; none is renamed or changes
+// meaning. A field added after the first release is omitted from the
+// normalized form while it is absent (a switch also while it holds its
+// default), so an old scenario keeps producing a byte-identical trace as the
+// engine grows.
+//
+// [Schema] is the format's JSON Schema, served by the site as
+// /scenario.schema.json: every member there has a description with its unit
+// (times are virtual milliseconds), default and range, and the members below
+// are marked "mcplab addition, not in SCENARIO.md v1". [Verbs] lists each
+// verb's fields; [Decode] reads a scenario.
+//
+// # Beyond SCENARIO.md
+//
+// SCENARIO.md (version 1) is the contract; this package reads a superset of
+// it. The additions are all optional: a scenario that leaves them out is a
+// plain version 1 scenario and runs as SCENARIO.md describes.
+//
+// Scenario members:
+//   - server.pollIntervalMs: the tasks/get polling interval, in virtual ms,
+//     that the server asks for in the tasks it creates and the client
+//     follows; 1..[MaxDurationMs], absent means 500. Omitted from the
+//     normalized form when absent (kept when given, even as 500).
+//   - proxy.honorsNoBuffering: whether a buffering proxy honours the
+//     server's "X-Accel-Buffering: no" and forwards each event at once;
+//     default true, stored only when false.
+//   - herd.compare: when true the same herd also runs under every strategy,
+//     into the trace's herdCompare; default false, omitted when false.
+//
+// Steps:
+//   - produce {id, everyMs, count, fromValue?, total?}: a server verb that
+//     sends count progress values fromValue, fromValue+1, ... (fromValue
+//     defaults to 0) for request id, one every everyMs virtual ms starting at
+//     the step's at, each by the rules of a progress step. everyMs is
+//     1..[MaxDurationMs], count 1..1000, and the last value must come by
+//     [MaxDurationMs].
+//   - send.from: who puts the raw message on the wire, "client" (default)
+//     or "server". Unlike the other additions it is always written in the
+//     normalized form ("from": "client"), as it has been since the first
+//     release.
+//   - call.annotations: a JSON object, the tool's annotations as the server
+//     advertises them (readOnlyHint, idempotentHint, ...). They reach the
+//     trace as requests[].hints: untrusted hints shown beside the retry
+//     class, never used to decide it. Omitted when absent.
+//   - race: connection i (from 0) of a race sends the request id [RaceID]
+//     derives from call.id: the id itself, then id+i for an integer id or
+//     "<id>-<i+1>" for a string id; every one must be unused.
+//
+// Details SCENARIO.md leaves open, as this package reads them (not
+// additions): consumer is a top-level member, not a member of buffer;
+// buffer.capacity defaults to 3 and buffer.policy to "evict-progress";
+// listen.filter, notify.params and mutate-result.set default to {}; the
+// result of complete and finish-task defaults to {"content": []}; fail's
+// message is optional; drop.affected [] means the same as absent.
+//
+// Rules beyond SCENARIO.md's Bad input, each a located error:
+//   - proxy, buffer, consumer, server.keepaliveEveryMs and the disconnect
+//     verb exist only on streamable-http;
+//   - consumer needs buffer; race and reopen-ledger need ledger;
+//   - herd.capMs must be >= herd.baseMs;
+//   - a request id is used once across call, retry, listen and race, and a
+//     task id once across calls;
+//   - a step must not come before the step that creates the request or task
+//     it names;
+//   - notify.listen must name a listen stream, and notify.method must start
+//     with "notifications/";
+//   - buffer.capacity is 0 (unbounded, a broken setting) or >= 2.
+//     SCENARIO.md's Bad input says capacity < 2 is an error while its policy
+//     table allows 0; this package follows the table.
+//
+// # Limits
+//
+// SCENARIO.md says "a size past the limits (steps, clients, virtual
+// duration)" is an error and gives no numbers. Past any of these, [Decode]
+// returns an [*Error] naming the field (wrapping [ErrLimit], or [ErrValue]
+// below a minimum) before anything runs:
+//   - [MaxBytes]: the scenario document is at most 1048576 bytes, and so is
+//     the JSON a share link inflates to; a link's compressed data is at most
+//     [ShareLimit], 262144 bytes (349525 base64url characters).
+//   - [MaxSteps]: at most 2000 steps.
+//   - [MaxDurationMs]: every time (a step's at, timeouts, latencies,
+//     intervals, a produce step's last value) is at most 86400000 virtual ms,
+//     one virtual day.
+//   - [MinKeepaliveMs]: server.keepaliveEveryMs is at least 50 ms.
+//   - [MaxHerdDraws]: herd.clients x herd.maxAttempts is at most 1000000.
+//   - [MaxHerdBuckets]: (herd.maxAttempts+1) x herd.capMs / herd.bucketMs is
+//     at most 2000 histogram buckets.
+//   - herd.clients is at most 100000, herd.maxAttempts at most 20,
+//     herd.baseMs, herd.capMs and herd.bucketMs at most 60000,
+//     herd.serverCapacityPerSecond at most 10000000.
+//   - [MaxTextLen]: title, reasons and progress or fail messages are at most
+//     4096 characters; notes at most 16384.
+//   - Request ids, progress tokens, client.id, method, name, call.task and
+//     taskId are at most 256 characters.
+//   - drop.affected holds at most 1000 entries, produce.count at most 1000;
+//     race.connections is 2..16; ledger.replicas 1..8; buffer.capacity at
+//     most 100000; consumer.batch at most 100000; proxy.flushBytes at most
+//     1073741824; fail.code is a 32-bit integer.
+//
+// The engine adds one run-time bound: a run that schedules more than
+// engine.MaxActions (200000) actions returns an error, never a partial
+// trace.
+package scenario
