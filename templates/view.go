@@ -31,12 +31,16 @@
 package templates
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/a-h/templ"
 
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -1274,6 +1278,25 @@ func i64(n int64) string { return strconv.FormatInt(n, 10) }
 
 // orNone returns s, or "none" when s is empty.
 func orNone(s string) string { return cmp(s, "none") }
+
+// slashBreaks writes s, escaped, with a line-break opportunity (<wbr>)
+// after each slash, so a method name (notifications/cancelled) can wrap in
+// a narrow table column instead of widening it.
+func slashBreaks(s string) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		for i, part := range strings.SplitAfter(s, "/") {
+			if i > 0 {
+				if _, err := io.WriteString(w, "<wbr/>"); err != nil {
+					return err
+				}
+			}
+			if _, err := io.WriteString(w, templ.EscapeString(part)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
 
 // orPending returns s, or "pending" when s is empty.
 func orPending(s string) string { return cmp(s, "pending") }

@@ -462,3 +462,17 @@ func TestFitLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestSlashBreaks: a method name may wrap after each slash, and its text is
+// escaped like any other.
+func TestSlashBreaks(t *testing.T) {
+	for in, want := range map[string]string{
+		"notifications/cancelled": "notifications/<wbr/>cancelled",
+		"none":                    "none",
+		`<b>/"x"`:                 "&lt;b&gt;/<wbr/>&#34;x&#34;",
+	} {
+		if got := renderString(t, slashBreaks(in)); got != want {
+			t.Errorf("slashBreaks(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
