@@ -1,0 +1,185 @@
+package main
+
+// Tests of issue 6's "a layout that works from a phone-width iframe to a
+// wide screen": every kind of page, at a phone's width and at a laptop's.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// layoutPages is one page of each kind: the index, a scenario page, a
+// buffer page, the herd and backoff comparison, a ledger page, the
+// playground, the import page and the two embed forms. lab says the page
+// runs the wasm (it sets data-ready) and has a result and controls.
+var layoutPages = []struct {
+	name, path string
+	wasm, lab  bool
+}{
+	{"index", "/", false, false},
+	{"scenario", "/s/" + scenarioA + "/", true, true},
+	{"buffer", "/s/buffer-reference-coalesce/", true, true},
+	{"herd", "/s/herd-reference-backoff/", true, true},
+	{"ledger", "/s/flagship-retry-charges-twice/", true, true},
+	{"playground", "/playground/#example=" + scenarioA, true, true},
+	{"import", "/import/", true, false},
+	{"embed", "/s/" + scenarioA + "/?embed=1", true, true},
+	{"playground-embed", "/playground/?embed=1#example=" + scenarioA, true, true},
+}
+
+// openAt opens path in a fresh tab whose viewport is width x height CSS
+// pixels (a desktop viewport: the page cannot widen it by overflowing, as
+// a phone's would), waits until it is ready, and saves a screenshot of the
+// first screen in $TMPDIR/mcplab-layout-NAME-WIDTH.png for a person to
+// look at. Closed <details> are opened, so what they hold is measured too.
+func openAt(t *testing.T, name, path string, wasm bool, width, height int64) context.Context {
+	t.Helper()
+	ctx, _ := openTab(t, siteURL)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height)); err != nil {
+		t.Fatal(err)
+	}
+	navigate(t, ctx, siteURL+path)
+	if wasm {
+		waitReady(t, ctx)
+	} else {
+		waitFor(t, ctx, "the page to load", `document.readyState === "complete"`)
+	}
+	if shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err == nil {
+		file := filepath.Join(os.TempDir(), fmt.Sprintf("mcplab-layout-%s-%d.png", name, width))
+		if err := os.WriteFile(file, shot, 0o644); err == nil {
+			t.Logf("screenshot: %s", file)
+		}
+	}
+	evalJSON[int](t, ctx, `document.querySelectorAll("details:not([open])").forEach(d => d.open = true) ?? 0`)
+	return ctx
+}
+
+// phoneJS measures a page on a phone: the page's own horizontal overflow,
+// the rendered size of the visible timeline's lane names (the box of the
+// first, and its font size times the SVG's scale), the smallest effective
+// font size of any visible text in any chart, and where the headline (each
+// request's outcome and the check tally), the timeline and the controls
+// begin.
+const phoneJS = `(() => {
+  const visible = (e) => e.getClientRects().length > 0 && e.getBoundingClientRect().height > 0;
+  const px = (e) => parseFloat(getComputedStyle(e).fontSize) * Math.hypot(e.getScreenCTM().a, e.getScreenCTM().b);
+  const timelines = Array.from(document.querySelectorAll("svg.timeline")).filter(visible);
+  const label = timelines.length ? timelines[0].querySelector(".lane-label") : null;
+  let small = null;
+  for (const svg of document.querySelectorAll("svg.timeline, svg.chart")) {
+    if (!visible(svg)) continue;
+    for (const tx of svg.querySelectorAll("text")) {
+      if (!visible(tx) || !tx.textContent.trim()) continue;
+      const s = px(tx);
+      if (!small || s < small.px) small = {px: s, text: tx.textContent.trim().slice(0, 40), chart: svg.id};
+    }
+  }
+  const top = (sel) => { const e = document.querySelector(sel); return e && visible(e) ? e.getBoundingClientRect().top + scrollY : -1; };
+  return {
+    scrollWidth: document.documentElement.scrollWidth, innerWidth: innerWidth, innerHeight: innerHeight,
+    timelines: timelines.map(s => s.id),
+    labelHeight: label ? label.getBoundingClientRect().height : 0,
+    labelPx: label ? px(label) : 0,
+    smallest: small,
+    headlineTop: top(".output > .headline"), timelineTop: timelines.length ? timelines[0].getBoundingClientRect().top + scrollY : -1,
+    controlsTop: top("#lab-controls"),
+  };
+})()`
+
+type phoneLayout struct {
+	ScrollWidth, InnerWidth, InnerHeight float64
+	Timelines                            []string
+	LabelHeight, LabelPx                 float64
+	Smallest                             *struct {
+		Px          float64
+		Text, Chart string
+	}
+	HeadlineTop, TimelineTop, ControlsTop float64
+}
+
+// Rule (issue 6): on a 360 px phone no page scrolls sideways (a wide chart
+// or table scrolls inside its own region); the timeline shown is the
+// narrow layout, its lane names at least 9 px tall, and no text of any
+// visible chart renders under 9 px; on the scenario pages and the
+// playground the headline (outcomes and check tally) is on the first
+// screen, and the headline and the timeline come before the controls.
+func TestLayoutPhone(t *testing.T) {
+	const width, height = 360, 780
+	for _, pg := range layoutPages {
+		t.Run(pg.name, func(t *testing.T) {
+			ctx := openAt(t, pg.name, pg.path, pg.wasm, width, height)
+			l := evalJSON[phoneLayout](t, ctx, phoneJS)
+			if l.InnerWidth != width {
+				t.Fatalf("innerWidth %v, want the emulated %d", l.InnerWidth, width)
+			}
+			if l.ScrollWidth > l.InnerWidth {
+				t.Errorf("the page scrolls sideways: scrollWidth %v > innerWidth %v", l.ScrollWidth, l.InnerWidth)
+			}
+			if !pg.wasm {
+				return // the index has no timeline
+			}
+			if len(l.Timelines) != 1 || l.Timelines[0] != "narrow-timeline" {
+				t.Errorf("visible timelines %q, want only the narrow one", l.Timelines)
+			}
+			if l.LabelHeight < 9 || l.LabelPx < 9 {
+				t.Errorf("timeline lane name renders %.1f px tall at %.1f px, want >= 9", l.LabelHeight, l.LabelPx)
+			}
+			if s := l.Smallest; s == nil || s.Px < 8.95 {
+				t.Errorf("smallest chart text %+v, want >= 9 px", s)
+			}
+			if !pg.lab {
+				return
+			}
+			if l.HeadlineTop < 0 || l.HeadlineTop >= l.InnerHeight {
+				t.Errorf("the headline starts at %v px, not on the first %v px screen", l.HeadlineTop, l.InnerHeight)
+			}
+			if l.ControlsTop >= 0 && (l.ControlsTop < l.HeadlineTop || l.ControlsTop < l.TimelineTop) {
+				t.Errorf("controls at %v px come before the headline (%v) or the timeline (%v)", l.ControlsTop, l.HeadlineTop, l.TimelineTop)
+			}
+		})
+	}
+}
+
+// wideJS lists every table wider than the box it sits in, and the page's
+// own horizontal overflow.
+const wideJS = `(() => {
+  const over = [];
+  for (const t of document.querySelectorAll("table")) {
+    const box = t.parentElement;
+    const w = t.getBoundingClientRect().width;
+    if (w > box.clientWidth + 1) over.push((t.id || box.id || "table") + " " + Math.round(w) + " px in " + box.clientWidth + " px");
+  }
+  return {scrollWidth: document.documentElement.scrollWidth, innerWidth: innerWidth, over: over,
+    timelines: Array.from(document.querySelectorAll("svg.timeline")).filter(s => s.getClientRects().length > 0).map(s => s.id)};
+})()`
+
+// Rule (issue 6): on a 1280 px screen no table overflows its box (not even
+// into its scrolling region), the page does not scroll sideways, and the
+// scenario pages show the wide timeline.
+func TestLayoutWide(t *testing.T) {
+	for _, pg := range layoutPages {
+		t.Run(pg.name, func(t *testing.T) {
+			ctx := openAt(t, pg.name, pg.path, pg.wasm, 1280, 900)
+			type wide struct {
+				ScrollWidth, InnerWidth float64
+				Over, Timelines         []string
+			}
+			w := evalJSON[wide](t, ctx, wideJS)
+			if w.ScrollWidth > w.InnerWidth {
+				t.Errorf("the page scrolls sideways: scrollWidth %v > innerWidth %v", w.ScrollWidth, w.InnerWidth)
+			}
+			if len(w.Over) > 0 {
+				t.Errorf("tables wider than their box: %s", strings.Join(w.Over, "; "))
+			}
+			if pg.wasm && (len(w.Timelines) != 1 || w.Timelines[0] != "timeline") {
+				t.Errorf("visible timelines %q, want only the wide one", w.Timelines)
+			}
+		})
+	}
+}
