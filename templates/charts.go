@@ -776,6 +776,8 @@ type Charts struct {
 	Herd        *HerdChart
 	Backoff     *BackoffChart
 	HerdCompare *HerdCompare
+	// HerdCompareNarrow is HerdCompare laid out for a phone.
+	HerdCompareNarrow *HerdCompare
 	// HerdFirst puts the herd section above the timeline, for a trace with
 	// no events (a pure herd experiment).
 	HerdFirst   bool
@@ -812,6 +814,7 @@ func NewCharts(tr *trace.Trace, v View) Charts {
 	}
 	if tr.Herd != nil {
 		c.HerdCompare = NewHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
+		c.HerdCompareNarrow = NewNarrowHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
 	}
 	for _, r := range tr.Requests {
 		rr := RequestRetry{Class: r.RetryClass, Hints: hintList(r.Hints)}

@@ -254,6 +254,24 @@ func TestHerdCharts(t *testing.T) {
 	if c.HerdCompare.YMax < 10000 {
 		t.Errorf("shared y scale to %d, below the largest peak", c.HerdCompare.YMax)
 	}
+	// On a phone: the same panels and scales, two to a row, inside the
+	// narrow frame.
+	n := c.HerdCompareNarrow
+	if n == nil || len(n.Panels) != len(c.HerdCompare.Panels) || n.YMax != c.HerdCompare.YMax || n.DomainMs != c.HerdCompare.DomainMs {
+		t.Fatalf("narrow compare %+v, want the wide one's %d panels on its scales", n, len(c.HerdCompare.Panels))
+	}
+	for i, p := range n.Panels {
+		if p.Strategy != c.HerdCompare.Panels[i].Strategy || p.Peak != c.HerdCompare.Panels[i].Peak || len(p.Bars) != len(c.HerdCompare.Panels[i].Bars) {
+			t.Errorf("narrow panel %d is %s (peak %d, %d bars), wide %s", i, p.Strategy, p.Peak, len(p.Bars), c.HerdCompare.Panels[i].Strategy)
+		}
+		first := n.Panels[i-i%2]
+		if p.Top != first.Top || p.Bottom-p.Top != n.Panels[0].Bottom-n.Panels[0].Top || p.W != n.Panels[0].W || p.Axis != (i%2 == 0) {
+			t.Errorf("narrow panel %s: top %v, height %v, width %v, axis %v; want row %d of two", p.Strategy, p.Top, p.Bottom-p.Top, p.W, p.Axis, i/2)
+		}
+		if p.X < 0 || p.X+p.W > n.Width || p.Bottom > n.Height {
+			t.Errorf("narrow panel %s at x %v..%v, bottom %v, outside %vx%v", p.Strategy, p.X, p.X+p.W, p.Bottom, n.Width, n.Height)
+		}
+	}
 
 	// Without backoff: the whole herd in one bucket, and some give up.
 	none := runEdited(t, "herd-reference-backoff", [2]string{"herd.strategy", `"none"`})

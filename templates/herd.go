@@ -148,6 +148,12 @@ func herdBars(r *recovery.Result, xOf func(int64) float64, yOf func(int64) float
 // HerdCompare is the same herd under every strategy, side by side on one
 // scale (trace.herdCompare).
 type HerdCompare struct {
+	// IDPrefix is prefixed to the svg's ids ("" for the wide layout,
+	// #herd-compare; "narrow-" for the phone layout).
+	IDPrefix string
+	// AxisFont is the font size of the axis labels, in user units: 11
+	// wide, 12 narrow (scaled down on a phone, it still renders at 9 px).
+	AxisFont      string
 	Width, Height float64
 	DomainMs      int64
 	YMax          int64
@@ -166,9 +172,14 @@ type HerdPanel struct {
 	Current     bool  // the scenario's own strategy
 	X, W        float64
 	Top, Bottom float64
-	Bars        []HerdBar
-	CapacityY   float64
-	Outcome     string // "all back at 7518 ms" or "4,000 gave up"
+	// DY is how far below the first row of panels this panel's row sits
+	// (HerdCompare.YTicks are the first row's); Axis says this panel
+	// begins a row and carries the y tick labels.
+	DY        float64
+	Axis      bool
+	Bars      []HerdBar
+	CapacityY float64
+	Outcome   string // "all back at 7518 ms" or "4,000 gave up"
 }
 
 // Layout of the small multiples.
@@ -177,15 +188,32 @@ const (
 	cmpGap   = 14.0
 	cmpTop   = 44.0
 	cmpPlotH = 150.0
+	cmpFootH = 52.0 // below a plot: the axis ends and the outcome
 )
 
 // NewHerdCompare draws results side by side on one x and y scale, marking
 // the one whose strategy is current; nil when there are none.
 func NewHerdCompare(results []recovery.Result, current string) *HerdCompare {
+	return layoutHerdCompare(results, current, svgWidth, max(1, len(results)), cmpPlotH, "")
+}
+
+// NewNarrowHerdCompare is NewHerdCompare for a phone (the timeline's
+// narrow frame, 380 units): the panels two to a row, on the same scales,
+// so each stays wide enough to show its histogram's shape.
+func NewNarrowHerdCompare(results []recovery.Result, current string) *HerdCompare {
+	return layoutHerdCompare(results, current, narrowFrame.width, 2, 110, narrowFrame.idPrefix)
+}
+
+// layoutHerdCompare lays the panels out cols to a row in a drawing width
+// units wide, each plot plotH units high.
+func layoutHerdCompare(results []recovery.Result, current string, width float64, cols int, plotH float64, idPrefix string) *HerdCompare {
 	if len(results) == 0 {
 		return nil
 	}
-	c := &HerdCompare{Width: svgWidth}
+	c := &HerdCompare{Width: width, IDPrefix: idPrefix, AxisFont: "11"}
+	if width < svgWidth {
+		c.AxisFont = "12"
+	}
 	var peak int
 	for _, r := range results {
 		c.DomainMs = max(c.DomainMs, herdDomain(&r))
@@ -193,21 +221,24 @@ func NewHerdCompare(results []recovery.Result, current string) *HerdCompare {
 		c.Capacity = r.CapacityPerSecond
 	}
 	c.YMax = niceCeil(int64(max(peak, 1)))
-	n := float64(len(results))
-	w := (svgWidth - cmpLeft - 10 - cmpGap*(n-1)) / n
-	bottom := cmpTop + cmpPlotH
-	yOf := func(v int64) float64 { return bottom - float64(v)*cmpPlotH/float64(c.YMax) }
+	n := float64(cols)
+	w := (width - cmpLeft - 10 - cmpGap*(n-1)) / n
+	bottom := cmpTop + plotH
+	yOf := func(v int64) float64 { return bottom - float64(v)*plotH/float64(c.YMax) }
+	rowH := cmpTop + plotH + cmpFootH
 	step := niceStep(c.YMax)
 	for v := int64(0); v <= c.YMax; v += step {
 		c.YTicks = append(c.YTicks, YTick{Value: v, Y: yOf(v), Label: groupDigits(v)})
 	}
 	var sum []string
 	for i, r := range results {
-		x := cmpLeft + float64(i)*(w+cmpGap)
+		x := cmpLeft + float64(i%cols)*(w+cmpGap)
+		dy := float64(i/cols) * rowH
 		xOf := func(ms int64) float64 { return x + float64(ms)*w/float64(c.DomainMs) }
+		yRow := func(v int64) float64 { return yOf(v) + dy }
 		p := HerdPanel{Strategy: r.Strategy, Peak: r.PeakPerBucket, Exhausted: r.Exhausted, AllBackMs: -1,
-			Current: r.Strategy == current, X: x, W: w, Top: cmpTop, Bottom: bottom,
-			Bars: herdBars(&r, xOf, yOf), CapacityY: yOf(int64(r.CapacityPerSecond))}
+			Current: r.Strategy == current, X: x, W: w, Top: cmpTop + dy, Bottom: bottom + dy, DY: dy, Axis: i%cols == 0,
+			Bars: herdBars(&r, xOf, yRow), CapacityY: yRow(int64(r.CapacityPerSecond))}
 		if r.AllReconnectedAtMs != nil {
 			p.AllBackMs = *r.AllReconnectedAtMs
 			p.Outcome = "all back at " + groupDigits(p.AllBackMs) + " ms"
@@ -217,7 +248,7 @@ func NewHerdCompare(results []recovery.Result, current string) *HerdCompare {
 		c.Panels = append(c.Panels, p)
 		sum = append(sum, fmt.Sprintf("%s peaks at %s per bucket, %s", r.Strategy, groupDigits(int64(r.PeakPerBucket)), p.Outcome))
 	}
-	c.Height = bottom + 52
+	c.Height = float64((len(results)+cols-1)/cols) * rowH
 	c.Summary = "The same herd under each strategy, on one scale: " + strings.Join(sum, "; ") + "."
 	return c
 }
