@@ -61,7 +61,7 @@ const (
 	labelPad    = 4.0    // padding around a label's background
 	minBandRows = 3      // network band rows at least
 	maxBandRows = 15     // network band rows at most; past that labels overlap
-	labelMinX   = 74.0   // arrow labels start right of the lane names
+	labelMinX   = 82.0   // arrow labels start right of the lane names ("network", bold, ends near 72)
 )
 
 // frame is the horizontal geometry of one timeline layout, in SVG user
