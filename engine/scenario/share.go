@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 )
 
 // Share links (SCENARIO.md, Sharing): the scenario travels in the URL
@@ -54,11 +55,21 @@ func ShareFragment(data []byte) (string, error) {
 		return "", err
 	}
 	var buf bytes.Buffer
-	w, _ := flate.NewWriter(&buf, flate.BestCompression)
+	w := deflaters.Get().(*flate.Writer)
+	w.Reset(&buf)
 	w.Write(c)
 	w.Close()
+	deflaters.Put(w)
 	return "s=" + base64.RawURLEncoding.EncodeToString(buf.Bytes()), nil
 }
+
+// deflaters keeps flate writers for ShareFragment: each holds about 800 KB
+// of tables, which the browser would otherwise allocate (and collect) on
+// every edit. A reset writer writes what a new one does.
+var deflaters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestCompression)
+	return w
+}}
 
 // Link is what a share URL or fragment names: a scenario document, or a
 // built-in example by name.

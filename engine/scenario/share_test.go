@@ -38,6 +38,33 @@ func TestShareRoundTrip(t *testing.T) {
 	}
 }
 
+// TestShareReusedWriterSameLink: ShareFragment reuses its DEFLATE
+// writers, and a reused writer gives the bytes a new one gives, whatever
+// it compressed before.
+func TestShareReusedWriterSameLink(t *testing.T) {
+	docs := []string{
+		`{"mcplab":1,"steps":[{"at":0,"do":"call","id":7}],"title":"x <b>"}`,
+		`{"mcplab":1,"title":"` + strings.Repeat("long title ", 400) + `"}`,
+		`{"mcplab":1}`,
+	}
+	for round := 0; round < 3; round++ {
+		for _, d := range docs {
+			got, err := ShareFragment([]byte(d))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, _ := Canonical([]byte(d))
+			var buf bytes.Buffer
+			w, _ := flate.NewWriter(&buf, flate.BestCompression)
+			w.Write(c)
+			w.Close()
+			if want := "s=" + base64.RawURLEncoding.EncodeToString(buf.Bytes()); got != want {
+				t.Fatalf("round %d: %.40s… gives %s, a new writer %s", round, d, got, want)
+			}
+		}
+	}
+}
+
 // TestShareHostile proves hostile links fail with ErrShare, never a panic
 // or an unbounded allocation.
 func TestShareHostile(t *testing.T) {
