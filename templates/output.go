@@ -1,0 +1,109 @@
+package templates
+
+import (
+	"strconv"
+
+	"github.com/a-h/templ"
+)
+
+// OutputPart is one top-level block of Output (one element inside
+// div#output): the outcome headline, the timeline, a chart or a table.
+// Output is exactly its parts in order, so a page that re-renders on every
+// change can render, compare and swap them one by one.
+type OutputPart struct {
+	// Key names the block ("headline", "timeline", "tasks", "buffers",
+	// "herd", "reconnects", "ledger", "requests", "retry-matrix", "checks",
+	// "events"); the same keys in the same order mean the same page shape.
+	Key string
+	// Later is true for the blocks a reader does not watch while dragging
+	// a control (the tables, and the ledger and reconnect panels with
+	// theirs): a page may draw them after the next frame, once the
+	// headline and the charts are on screen. False for the headline and
+	// the charts on the timeline's time axis.
+	Later bool
+	// Component renders the block: exactly one element.
+	Component templ.Component
+	// Views, when not empty, are the pictures in the block that change
+	// from run to run, each one element with id ID: the timeline's wide
+	// and narrow layouts, of which the stylesheet shows at most one.
+	// Nothing else in the block depends on the run, so a page may redraw
+	// the views alone, the one on screen first and the hidden one later.
+	Views []OutputView
+	// Shell renders the block around the given views (their components
+	// or their HTML as templ.Raw); Component is Shell of the Views'
+	// components. Nil when Views is empty.
+	Shell func(views []templ.Component) templ.Component
+}
+
+// OutputView is one picture of an OutputPart.
+type OutputView struct {
+	ID        string // the id of the element Component renders
+	Component templ.Component
+}
+
+// OutputParts lists the blocks of Output for a view and its charts
+// (NewView, NewCharts of the same trace), in page order.
+func OutputParts(v View, c Charts) []OutputPart {
+	parts := make([]OutputPart, 0, 11)
+	add := func(key string, later bool, comp templ.Component) {
+		parts = append(parts, OutputPart{Key: key, Later: later, Component: comp})
+	}
+	herd := c.Herd != nil || c.HerdCompare != nil
+	add("headline", false, outputHeadline(v))
+	if c.HerdFirst {
+		add("herd", false, herdSection(c))
+	}
+	shell := timelineFigure
+	if c.HerdFirst {
+		shell = timelineDetails
+	}
+	views := []OutputView{
+		{ID: v.Timeline.IDPrefix + "timeline", Component: TimelineSVG(v.Timeline)},
+		{ID: v.Narrow.IDPrefix + "timeline", Component: TimelineSVG(v.Narrow)},
+	}
+	parts = append(parts, OutputPart{Key: "timeline", Component: shell(viewComponents(views)), Views: views, Shell: shell})
+	if c.Tasks != nil {
+		add("tasks", false, tasksFigure(*c.Tasks))
+	}
+	if len(c.Buffers) > 0 {
+		add("buffers", false, buffersSection(c.Buffers))
+	}
+	if !c.HerdFirst && herd {
+		add("herd", false, herdSection(c))
+	}
+	if len(c.Reconnects) > 0 {
+		add("reconnects", true, reconnectPanel(c.Reconnects))
+	}
+	if c.Ledger != nil {
+		add("ledger", true, ledgerSection(*c.Ledger))
+	}
+	add("requests", true, requestsSection(v, c))
+	if len(c.RetryMatrix) > 0 {
+		add("retry-matrix", true, retryMatrix(c.RetryMatrix))
+	}
+	add("checks", true, checksSection(v))
+	add("events", true, eventsSection(v))
+	return parts
+}
+
+// OutputData is what Output's wrapper (div#output) says about the run, in
+// order: data-end-ms (the last event's time), data-pass, data-fail and
+// data-undecided (the checks by result). A page that patches the blocks in
+// place sets these on the wrapper it keeps.
+func (v View) OutputData() templ.OrderedAttributes {
+	return templ.OrderedAttributes{
+		{Key: "data-end-ms", Value: i64(v.Timeline.EndMs)},
+		{Key: "data-pass", Value: strconv.Itoa(v.Pass)},
+		{Key: "data-fail", Value: strconv.Itoa(v.Fail)},
+		{Key: "data-undecided", Value: strconv.Itoa(v.Undecided)},
+	}
+}
+
+// viewComponents returns the views' components, in order.
+func viewComponents(views []OutputView) []templ.Component {
+	comps := make([]templ.Component, len(views))
+	for i, view := range views {
+		comps[i] = view.Component
+	}
+	return comps
+}
