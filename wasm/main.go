@@ -18,13 +18,14 @@
 // [data-path] control: on input or change it applies the control's value
 // to the scenario JSON held in script#scenario-json (templates.EditScenario,
 // which encodes it by data-kind and calls scenario.SetPath or
-// scenario.DeletePath), runs the scenario, renders
-// templates.Output into #lab-output, and on an invalid scenario keeps the
-// last good render and shows the located error in #lab-error. After the
-// first render it enables the controls and sets <html data-ready="1">
-// ("error" if that render failed), and keeps the page's "Open in
-// playground" link pointing at the edited scenario. A panic anywhere
-// becomes a visible error.
+// scenario.DeletePath), runs the scenario, shows templates.Output in
+// #lab-output block by block (output.go: the headline and charts before
+// the next frame, the tables after it, only what changed), and on an
+// invalid scenario keeps the last good render and shows the located error
+// in #lab-error. After the first render it enables the controls and sets
+// <html data-ready="1"> ("error" if that render failed), and keeps the
+// page's "Open in playground" link pointing at the edited scenario (once
+// the tables are drawn too). A panic anywhere becomes a visible error.
 //
 // Built plainly it is main.wasm; built with -tags ledger it also links the
 // SQLite ledger (ledger.go) and is ledger.wasm, which only the pages of
@@ -32,8 +33,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -41,6 +40,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/templates"
 )
@@ -138,21 +138,26 @@ func showFatal(doc js.Value, err error) {
 	doc.Get("documentElement").Get("dataset").Set("ready", "error")
 }
 
-// render runs a scenario and renders its Output.
-func render(data []byte) (string, error) {
+// runScenario decodes a scenario and runs it.
+func runScenario(data []byte) (*trace.Trace, error) {
 	s, err := scenario.Decode(data)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	tr, err := engine.RunWith(s, options)
+	return engine.RunWith(s, options)
+}
+
+// render runs a scenario and renders its Output.
+func render(data []byte) (string, error) {
+	tr, err := runScenario(data)
 	if err != nil {
 		return "", err
 	}
-	var buf bytes.Buffer
-	if err := templates.Output(tr).Render(context.Background(), &buf); err != nil {
+	html, err := renderHTML(templates.Output(tr))
+	if err != nil {
 		return "", fmt.Errorf("rendering the trace: %w", err)
 	}
-	return buf.String(), nil
+	return html, nil
 }
 
 func stringArg(args []js.Value) (string, error) {
@@ -184,6 +189,7 @@ type lab struct {
 	output   js.Value // #lab-output
 	errorBox js.Value // #lab-error
 	status   js.Value // #lab-status
+	pane     *pane    // what #lab-output shows
 }
 
 func startLab(doc js.Value) {
@@ -199,6 +205,7 @@ func startLab(doc js.Value) {
 		l.fail(errors.New("the page has no script#scenario-json or #lab-output"))
 		return
 	}
+	l.pane = newPane(l.output, l.fail, l.settled)
 	controls := doc.Call("querySelectorAll", "[data-path]")
 	for i := 0; i < controls.Length(); i++ {
 		el := controls.Index(i)
@@ -211,7 +218,7 @@ func startLab(doc js.Value) {
 			return nil
 		}))
 	}
-	if !l.rerun() {
+	if !l.rerun([]byte(l.script.Get("textContent").String())) {
 		l.root.Get("dataset").Set("ready", "error")
 		l.setStatus("error", "The scenario did not run; see the error above.")
 		return
@@ -229,9 +236,14 @@ func (l *lab) onChange(el js.Value) {
 	ds := el.Get("dataset")
 	path, kind := ds.Get("path").String(), ds.Get("kind").String()
 	value := el.Get("value").String()
-	if out := l.doc.Call("getElementById", el.Get("id").String()+"-value"); out.Truthy() {
-		out.Set("textContent", value+" "+out.Get("dataset").Get("unit").String())
-	}
+	// The readout changes last: the run asks the page which timeline
+	// layout is on screen, which a page with no pending change answers at
+	// once.
+	defer func() {
+		if out := l.doc.Call("getElementById", el.Get("id").String()+"-value"); out.Truthy() {
+			out.Set("textContent", value+" "+out.Get("dataset").Get("unit").String())
+		}
+	}()
 	current := []byte(l.script.Get("textContent").String())
 	next, err := templates.EditScenario(current, path, kind, value, el.Get("checked").Truthy())
 	if err != nil {
@@ -239,35 +251,51 @@ func (l *lab) onChange(el js.Value) {
 		return
 	}
 	l.script.Set("textContent", string(next))
-	l.rerun()
+	l.rerun(next)
 }
 
-// rerun runs the current scenario and swaps #lab-output; on error it keeps
-// the last good render, marks it stale and shows the error.
-func (l *lab) rerun() bool {
-	start := js.Global().Get("performance").Call("now").Float()
-	html, err := render([]byte(l.script.Get("textContent").String()))
+// rerun runs the scenario (the text of script#scenario-json) and shows it
+// in #lab-output (the headline and charts now, the tables after the next
+// frame: pane); on error it keeps the last good render, marks it stale and
+// shows the error. data-render-ms on #lab-output is what the run and the
+// drawing before the frame cost (pane sets data-later-ms for the tables).
+func (l *lab) rerun(data []byte) bool {
+	start := now()
+	tr, err := runScenario(data)
+	if err == nil {
+		v := templates.NewView(tr)
+		if err = l.pane.show(v, templates.NewCharts(tr, v)); err != nil {
+			err = fmt.Errorf("rendering the trace: %w", err)
+		}
+	}
 	if err != nil {
 		l.showError(err)
 		return false
 	}
-	l.output.Set("innerHTML", html)
-	ms := js.Global().Get("performance").Call("now").Float() - start
 	ds := l.output.Get("dataset")
-	ds.Set("renderMs", fmt.Sprintf("%.1f", ms))
+	ds.Set("renderMs", fmt.Sprintf("%.1f", now()-start))
 	ds.Delete("stale")
-	l.errorBox.Set("hidden", true)
-	l.errorBox.Set("textContent", "")
-	if link := l.doc.Call("getElementById", "open-playground"); link.Truthy() {
-		if frag, err := scenario.ShareFragment([]byte(l.script.Get("textContent").String())); err == nil {
-			href := link.Call("getAttribute", "href").String()
-			if i := strings.IndexByte(href, '#'); i >= 0 {
-				href = href[:i]
-			}
-			link.Set("href", href+"#"+frag)
-		}
+	if l.errorBox.Truthy() && !l.errorBox.Get("hidden").Bool() {
+		l.errorBox.Set("hidden", true)
+		l.errorBox.Set("textContent", "")
 	}
 	return true
+}
+
+// settled runs once the whole run is on screen: it points "Open in
+// playground" at the edited scenario.
+func (l *lab) settled() {
+	link := l.doc.Call("getElementById", "open-playground")
+	if !link.Truthy() {
+		return
+	}
+	if frag, err := scenario.ShareFragment([]byte(l.script.Get("textContent").String())); err == nil {
+		href := link.Call("getAttribute", "href").String()
+		if i := strings.IndexByte(href, '#'); i >= 0 {
+			href = href[:i]
+		}
+		link.Set("href", href+"#"+frag)
+	}
 }
 
 func (l *lab) showError(err error) {

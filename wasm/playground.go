@@ -37,6 +37,7 @@ type playground struct {
 	link     js.Value // input#pg-link
 	embedSel js.Value // select#pg-embed-format
 	embedBox js.Value // textarea#pg-embed
+	pane     *pane    // what #lab-output shows
 
 	lastErr       templates.EditorError
 	embed         templates.Embed
@@ -65,6 +66,7 @@ func startPlayground(doc js.Value) {
 		return
 	}
 	fail := p.fail
+	p.pane = newPane(p.output, fail, nil)
 	on(p.editor, "input", fail, func(js.Value) {
 		if p.update(true) {
 			p.shareLater()
@@ -179,8 +181,9 @@ func (p *playground) onControl(el js.Value) {
 	}
 }
 
-// update runs the editor's text. On success it swaps the output (and the
-// controls, when withControls), rewrites the fragment and the share and
+// update runs the editor's text. On success it shows the run (pane: the
+// headline and charts now, the tables after the next frame) and swaps the
+// controls when withControls; it rewrites the fragment and the share and
 // embed fields; on error it keeps the last good output, marked stale, and
 // shows where the error is.
 func (p *playground) update(withControls bool) bool {
@@ -210,12 +213,11 @@ func (p *playground) update(withControls bool) bool {
 		p.showError(templates.EditorError{Message: err.Error()})
 		return false
 	}
-	html, err := renderHTML(templates.Output(tr))
-	if err != nil {
+	v := templates.NewView(tr)
+	if err := p.pane.show(v, templates.NewCharts(tr, v)); err != nil {
 		p.showError(templates.EditorError{Message: "rendering the trace: " + err.Error()})
 		return false
 	}
-	p.output.Set("innerHTML", html)
 	if withControls {
 		panel, err := renderHTML(templates.ControlPanel(templates.NewControls(tr.Scenario, tr.EndMs)))
 		if err == nil {
@@ -263,6 +265,7 @@ func (p *playground) shareNow() {
 	if p.canon == nil {
 		return
 	}
+	p.pane.flush() // the link never runs ahead of the tables
 	frag, err := scenario.ShareFragment(p.canon)
 	if err != nil {
 		return

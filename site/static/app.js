@@ -3,7 +3,8 @@
 // templates compiled to WebAssembly (wasm/main.go), which wires the page and
 // sets <html data-ready="1"> after its first render. In an iframe
 // (?embed=1) it tells the parent when the lab is ready and how tall it is.
-// It holds no simulation logic of its own.
+// It also gives the wasm mcplabMorph, which patches a re-rendered block of
+// the page in place. It holds no simulation logic of its own.
 (() => {
   "use strict";
   const root = document.documentElement;
@@ -13,9 +14,12 @@
   // height leaves the frame; the host page's snippet sizes the iframe.
   if (root.dataset.embed && window.parent !== window) {
     const post = (msg) => window.parent.postMessage(msg, "*");
+    // The observer reports sizes the frame's layout already computed, so
+    // nothing here makes the browser lay out again after a re-render.
     let last = 0;
-    new ResizeObserver(() => {
-      const h = Math.ceil(root.getBoundingClientRect().height);
+    new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1].borderBoxSize;
+      const h = Math.ceil(box && box[0] ? box[0].blockSize : root.getBoundingClientRect().height);
       if (h !== last) post({ type: "mcplab:height", height: (last = h) });
     }).observe(root);
     const ready = () => {
@@ -28,6 +32,51 @@
       mo.observe(root, { attributes: true, attributeFilter: ["data-ready"] });
     }
   }
+
+  // mcplabMorph(el, html) makes element el match html (one element) in
+  // place, for the wasm's re-render (wasm/output.go): nodes and attributes
+  // that did not change are kept, so the browser restyles and lays out only
+  // what changed, and focus, scroll positions and open <details> survive.
+  // Children are matched by position; a node of another kind is replaced.
+  globalThis.mcplabMorph = (el, html) => {
+    const t = document.createElement("template");
+    t.innerHTML = html;
+    const next = t.content.firstElementChild;
+    if (next) morph(el, next);
+  };
+  const morph = (a, b) => {
+    if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) {
+      a.replaceWith(b);
+      return;
+    }
+    if (a.nodeType !== 1) {
+      if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue;
+      return;
+    }
+    if (a.isEqualNode(b)) return;
+    for (const { name, value } of b.attributes) {
+      if (a.getAttribute(name) !== value) a.setAttribute(name, value);
+    }
+    for (let i = a.attributes.length - 1; i >= 0; i--) {
+      const { name } = a.attributes[i];
+      if (!b.hasAttribute(name) && !(name === "open" && a.nodeName === "DETAILS")) a.removeAttribute(name);
+    }
+    let x = a.firstChild;
+    for (let y = b.firstChild; y; ) {
+      const ny = y.nextSibling;
+      if (x) {
+        const nx = x.nextSibling;
+        morph(x, y);
+        x = nx;
+      } else a.appendChild(y);
+      y = ny;
+    }
+    while (x) {
+      const nx = x.nextSibling;
+      x.remove();
+      x = nx;
+    }
+  };
 
   const lab = document.querySelector("[data-wasm]");
   if (!lab) return;

@@ -1,0 +1,104 @@
+package main
+
+// What a change does to #lab-output (wasm/output.go): the picture first,
+// the tables after the next frame, patched in place.
+
+import (
+	"testing"
+)
+
+// outputStateJS reads, at the moment it runs, whether the tables wait
+// (data-pending), and the HTML of the timeline and of the event table.
+const outputStateJS = `(() => {
+  const out = document.getElementById("lab-output");
+  return {pending: out.dataset.pending ?? "", timeline: document.getElementById("timeline").outerHTML,
+    events: document.getElementById("events").outerHTML};
+})()`
+
+type outputState struct {
+	Pending  string `json:"pending"`
+	Timeline string `json:"timeline"`
+	Events   string `json:"events"`
+}
+
+// matchesFullRenderJS is true when the whole output on screen is, node
+// for node, what a full render of the page's current scenario gives
+// (mcplab.render), and says what differs otherwise.
+const matchesFullRenderJS = `(() => {
+  const r = mcplab.render(document.getElementById("scenario-json").textContent);
+  if (r.error) return "render: " + r.error;
+  const want = document.createElement("div");
+  want.innerHTML = r.html;
+  const got = document.getElementById("output");
+  if (got.isEqualNode(want.firstElementChild)) return "same";
+  for (let i = 0; i < Math.max(got.children.length, want.firstElementChild.children.length); i++) {
+    const a = got.children[i], b = want.firstElementChild.children[i];
+    if (!a || !b || !a.isEqualNode(b)) return "block " + i + " differs: " + (a ? a.outerHTML.slice(0, 120) : "missing") + " vs " + (b ? b.outerHTML.slice(0, 120) : "missing");
+  }
+  return "the wrapper's attributes differ";
+})()`
+
+// Rule: a change redraws the timeline before the input event returns and
+// leaves the tables to a later task (data-pending meanwhile); a burst of
+// changes in one task ends, once nothing is pending, with the whole output
+// exactly what a full render of the final scenario gives; the blocks are
+// patched in place, so the element that had the focus (the event table's
+// scroll region) still has it.
+func TestChangeDrawsPictureThenTables(t *testing.T) {
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, pageURL(scenarioA))
+	waitReady(t, ctx)
+	if got := evalJSON[string](t, ctx, matchesFullRenderJS); got != "same" {
+		t.Fatalf("after the first render: %s", got)
+	}
+	before := evalJSON[outputState](t, ctx, outputStateJS)
+
+	// One change: read the page in the same task as the input event.
+	after := evalJSON[outputState](t, ctx, `(() => {
+  const el = document.querySelector('#lab-controls input[type=range]:not(:disabled)');
+  el.focus();
+  el.value = String(Number(el.value) + 7);
+  el.dispatchEvent(new Event("input", {bubbles: true}));
+  return `+outputStateJS+`;
+})()`)
+	if after.Pending != "1" {
+		t.Errorf("right after the change data-pending = %q, want \"1\" (the tables wait for the next frame)", after.Pending)
+	}
+	if after.Timeline == before.Timeline {
+		t.Errorf("the timeline did not change before the input event returned")
+	}
+	if after.Events != before.Events {
+		t.Errorf("the event table changed before the next frame; it should be drawn later")
+	}
+	waitFor(t, ctx, "the tables to be drawn", `document.getElementById("lab-output").dataset.pending === undefined`)
+	if got := evalJSON[outputState](t, ctx, outputStateJS); got.Events == before.Events {
+		t.Errorf("the event table never caught up with the change")
+	}
+	if got := evalJSON[string](t, ctx, matchesFullRenderJS); got != "same" {
+		t.Errorf("after one change: %s", got)
+	}
+
+	// A burst: six changes in one task, with the event table's scroll
+	// region focused. Only the last run may end up on screen.
+	evalJSON[bool](t, ctx, `(() => {
+  const region = document.getElementById("events").closest("[tabindex]");
+  region.focus();
+  window.focusedBefore = region;
+  const el = document.querySelector('#lab-controls input[type=range]:not(:disabled)');
+  for (let i = 0; i < 6; i++) {
+    el.value = String(Number(el.value) + (i % 2 ? -3 : 5));
+    el.dispatchEvent(new Event("input", {bubbles: true}));
+  }
+  return true;
+})()`)
+	waitFor(t, ctx, "the tables after the burst", `document.getElementById("lab-output").dataset.pending === undefined`)
+	if got := evalJSON[string](t, ctx, matchesFullRenderJS); got != "same" {
+		t.Errorf("after a burst of changes: %s", got)
+	}
+	if !evalJSON[bool](t, ctx, `document.activeElement === window.focusedBefore && document.body.contains(window.focusedBefore)`) {
+		t.Errorf("the event table's scroll region lost the focus: now on %s", evalJSON[string](t, ctx, `document.activeElement?.outerHTML.slice(0, 80) ?? ""`))
+	}
+	if ms := evalJSON[string](t, ctx, `document.getElementById("lab-output").dataset.laterMs ?? ""`); ms == "" {
+		t.Errorf("no data-later-ms after the tables were drawn")
+	}
+}
