@@ -86,16 +86,16 @@ func OutputParts(v View, c Charts) []OutputPart {
 	return parts
 }
 
-// OutputData is what Output's wrapper (div#output) says about the run, in
-// order: data-end-ms (the last event's time), data-pass, data-fail and
-// data-undecided (the checks by result). A page that patches the blocks in
-// place sets these on the wrapper it keeps.
-func (v View) OutputData() templ.OrderedAttributes {
-	return templ.OrderedAttributes{
-		{Key: "data-end-ms", Value: i64(v.Timeline.EndMs)},
-		{Key: "data-pass", Value: strconv.Itoa(v.Pass)},
-		{Key: "data-fail", Value: strconv.Itoa(v.Fail)},
-		{Key: "data-undecided", Value: strconv.Itoa(v.Undecided)},
+// OutputData is what Output's wrapper (div#output) says about the run, as
+// attribute name and value, in order: data-end-ms (the last event's time),
+// data-pass, data-fail and data-undecided (the checks by result). A page
+// that patches the blocks in place sets these on the wrapper it keeps.
+func (v View) OutputData() [][2]string {
+	return [][2]string{
+		{"data-end-ms", i64(v.Timeline.EndMs)},
+		{"data-pass", strconv.Itoa(v.Pass)},
+		{"data-fail", strconv.Itoa(v.Fail)},
+		{"data-undecided", strconv.Itoa(v.Undecided)},
 	}
 }
 

@@ -99,7 +99,7 @@ func TestOutputIsItsParts(t *testing.T) {
 			}
 			wrapper := renderString(t, OutputWith(v, nil))
 			for _, a := range v.OutputData() {
-				if want := a.Key + `="` + a.Value.(string) + `"`; !strings.Contains(wrapper, want) {
+				if want := a[0] + `="` + a[1] + `"`; !strings.Contains(wrapper, want) {
 					t.Errorf("wrapper %s lacks %s", wrapper, want)
 				}
 			}

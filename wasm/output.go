@@ -71,7 +71,7 @@ func (p *pane) show(v templates.View, c templates.Charts) error {
 		return p.showAll(v, parts)
 	}
 	for _, a := range v.OutputData() {
-		wrapper.Call("setAttribute", a.Key, a.Value)
+		wrapper.Call("setAttribute", a[0], a[1])
 	}
 	kids := wrapper.Get("children")
 	for i, part := range parts {
