@@ -35,7 +35,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"strings"
 	"syscall/js"
 
@@ -51,19 +50,7 @@ import (
 // only the pages of ledger scenarios load.
 var options engine.Options
 
-// The collector runs once the heap has grown by four times its live size
-// (GOGC=400, not 100): a drag through a lesson goes dozens of changes
-// between collections, and the first changes after the page loads, while
-// the startup garbage is still about, seldom pay for one. The memory limit
-// bounds what that costs, a ledger page included.
-const (
-	gcPercent   = 400
-	memoryLimit = 96 << 20
-)
-
 func main() {
-	debug.SetGCPercent(gcPercent)
-	debug.SetMemoryLimit(memoryLimit)
 	js.Global().Set("mcplab", js.ValueOf(map[string]any{
 		"run":    js.FuncOf(jsRun),
 		"render": js.FuncOf(jsRender),
