@@ -4,7 +4,10 @@ package main
 // the tables after the next frame, patched in place.
 
 import (
+	"fmt"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // outputStateJS reads, at the moment it runs, whether the tables wait
@@ -100,5 +103,48 @@ func TestChangeDrawsPictureThenTables(t *testing.T) {
 	}
 	if ms := evalJSON[string](t, ctx, `document.getElementById("lab-output").dataset.laterMs ?? ""`); ms == "" {
 		t.Errorf("no data-later-ms after the tables were drawn")
+	}
+}
+
+// Rule: on a phone the stylesheet shows the narrow timeline: a change
+// redraws that one before the input event returns and the hidden wide one
+// later, and once nothing is pending both are what a full render gives.
+func TestChangeDrawsTheTimelineOnScreenFirst(t *testing.T) {
+	ctx, _ := openTab(t, siteURL)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 800)); err != nil {
+		t.Fatal(err)
+	}
+	navigate(t, ctx, pageURL(scenarioA))
+	waitReady(t, ctx)
+	type timelines struct {
+		Pending          string `json:"pending"`
+		Wide, Narrow     string
+		WideOn, NarrowOn bool
+	}
+	const read = `{pending: document.getElementById("lab-output").dataset.pending ?? "",
+  Wide: document.getElementById("timeline").outerHTML, Narrow: document.getElementById("narrow-timeline").outerHTML,
+  WideOn: document.getElementById("timeline").checkVisibility(), NarrowOn: document.getElementById("narrow-timeline").checkVisibility()}`
+	before := evalJSON[timelines](t, ctx, `(`+read+`)`)
+	if before.WideOn || !before.NarrowOn {
+		t.Fatalf("at 360 px the wide timeline is shown %v, the narrow one %v; want only the narrow one", before.WideOn, before.NarrowOn)
+	}
+	// Twice: the first change asks which layout is on screen, the second
+	// uses what the later task saw.
+	for i, step := range []int{7, -3} {
+		after := evalJSON[timelines](t, ctx, `(() => {
+  const el = document.querySelector('#lab-controls input[type=range]:not(:disabled)');
+  el.value = String(Number(el.value) + (`+fmt.Sprint(step)+`));
+  el.dispatchEvent(new Event("input", {bubbles: true}));
+  return `+read+`;
+})()`)
+		if after.Pending != "1" || after.Narrow == before.Narrow || after.Wide != before.Wide {
+			t.Errorf("change %d: right after it pending %q, narrow timeline changed %v, wide one changed %v; want pending, the narrow one redrawn, the wide one not yet",
+				i+1, after.Pending, after.Narrow != before.Narrow, after.Wide != before.Wide)
+		}
+		waitFor(t, ctx, "the rest of the run", `document.getElementById("lab-output").dataset.pending === undefined`)
+		if got := evalJSON[string](t, ctx, matchesFullRenderJS); got != "same" {
+			t.Errorf("change %d, once drawn: %s", i+1, got)
+		}
+		before = evalJSON[timelines](t, ctx, `(`+read+`)`)
 	}
 }
