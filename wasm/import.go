@@ -1,4 +1,4 @@
-//go:build js && wasm
+//go:build js && wasm && transcript
 
 package main
 
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall/js"
 
+	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/templates"
 )
@@ -29,7 +30,31 @@ type importPage struct {
 	link   js.Value // a#imp-to-scenario
 }
 
-func startImport(doc js.Value) {
+func init() { startImport, importAPI = startImportPage, jsImport }
+
+// jsImport is mcplab.import(text, side): the trace JSON of a transcript
+// (transcript.Import; side "client", "server" or "" to infer), or its
+// located error.
+func jsImport(_ js.Value, args []js.Value) (result any) {
+	defer recoverInto(func(err error) { result = reply("trace", "", err) })
+	data, err := stringArg(args)
+	if err != nil {
+		return reply("trace", "", err)
+	}
+	side := ""
+	if len(args) > 1 && args[1].Type() == js.TypeString {
+		side = args[1].String()
+	}
+	tr, err := transcript.Import([]byte(data), transcript.Options{Side: side})
+	if err != nil {
+		return reply("trace", "", err)
+	}
+	out, err := engine.Encode(tr)
+	return reply("trace", string(out), err)
+}
+
+// startImportPage wires the import page found in doc.
+func startImportPage(doc js.Value) {
 	p := &importPage{
 		doc:    doc,
 		input:  byID(doc, "imp-input"),

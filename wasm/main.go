@@ -10,7 +10,7 @@
 //	globalThis.mcplab.run(json)    -> {trace: string|null, error: string|null}
 //	globalThis.mcplab.render(json) -> {html: string|null, error: string|null}
 //	globalThis.mcplab.share(json)  -> {fragment: string|null, error: string|null}
-//	globalThis.mcplab.import(text, side) -> {trace: string|null, error: string|null}
+//	globalThis.mcplab.import(text, side) -> {trace: string|null, error: string|null}  (import.wasm only)
 //
 // and starts the page it finds: the playground (#playground,
 // playground.go), the transcript import page (#import, import.go), or a
@@ -29,7 +29,10 @@
 //
 // Built plainly it is main.wasm; built with -tags ledger it also links the
 // SQLite ledger (ledger.go) and is ledger.wasm, which only the pages of
-// scenarios with a ledger load, since SQLite multiplies the binary's size.
+// scenarios with a ledger load, since SQLite multiplies the binary's size;
+// built with -tags transcript it also links the transcript importer
+// (import.go) and is import.wasm, which only the import page loads, so the
+// other pages save its ~30 KB of brotli (ARCHITECTURE.md's transfer budget).
 package main
 
 import (
@@ -41,7 +44,6 @@ import (
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
-	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/templates"
 )
 
@@ -50,13 +52,23 @@ import (
 // only the pages of ledger scenarios load.
 var options engine.Options
 
+// startImport starts the transcript import page and importAPI is
+// mcplab.import; both are nil unless the binary is built with -tags
+// transcript (import.go sets them).
+var (
+	startImport func(doc js.Value)
+	importAPI   func(this js.Value, args []js.Value) any
+)
+
 func main() {
 	js.Global().Set("mcplab", js.ValueOf(map[string]any{
 		"run":    js.FuncOf(jsRun),
 		"render": js.FuncOf(jsRender),
 		"share":  js.FuncOf(jsShare),
-		"import": js.FuncOf(jsImport),
 	}))
+	if importAPI != nil {
+		js.Global().Get("mcplab").Set("import", js.FuncOf(importAPI))
+	}
 	doc := js.Global().Get("document")
 	func() {
 		defer recoverInto(func(err error) { showFatal(doc, err) })
@@ -64,6 +76,9 @@ func main() {
 		case doc.Call("getElementById", "playground").Truthy():
 			startPlayground(doc)
 		case doc.Call("getElementById", "import").Truthy():
+			if startImport == nil {
+				panic("this page needs import.wasm (the build with -tags transcript), not main.wasm")
+			}
 			startImport(doc)
 		case doc.Call("getElementById", "lab").Truthy():
 			startLab(doc)
@@ -105,27 +120,6 @@ func jsShare(_ js.Value, args []js.Value) (result any) {
 	}
 	frag, err := scenario.ShareFragment([]byte(data))
 	return reply("fragment", frag, err)
-}
-
-// jsImport is mcplab.import(text, side): the trace JSON of a transcript
-// (transcript.Import; side "client", "server" or "" to infer), or its
-// located error.
-func jsImport(_ js.Value, args []js.Value) (result any) {
-	defer recoverInto(func(err error) { result = reply("trace", "", err) })
-	data, err := stringArg(args)
-	if err != nil {
-		return reply("trace", "", err)
-	}
-	side := ""
-	if len(args) > 1 && args[1].Type() == js.TypeString {
-		side = args[1].String()
-	}
-	tr, err := transcript.Import([]byte(data), transcript.Options{Side: side})
-	if err != nil {
-		return reply("trace", "", err)
-	}
-	out, err := engine.Encode(tr)
-	return reply("trace", string(out), err)
 }
 
 // showFatal shows an error that stopped a page from starting and marks the
