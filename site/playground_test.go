@@ -491,6 +491,43 @@ func TestPlaygroundLedgerScenario(t *testing.T) {
 	}
 }
 
+// Rule: a ledger scenario pasted into a playground that runs main.wasm
+// (no SQLite) survives the reload into ledger.wasm: the page reloads with
+// the pasted scenario's link, not the previous one (a newcomer pasted
+// ledger-keyed-race over scenario A and got scenario A back).
+func TestPlaygroundPastedLedgerScenario(t *testing.T) {
+	const name = "ledger-keyed-race"
+	ex, ok := examples.Get(name)
+	if !ok {
+		t.Fatalf("no built-in scenario %s", name)
+	}
+	want, err := scenario.Canonical(ex.JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, playgroundURL("#example="+scenarioA))
+	waitReady(t, ctx)
+	typeInto(t, ctx, "#pg-editor", string(ex.JSON))
+	const reloaded = `location.search.includes("ledger=1") && document.documentElement.dataset.ready === "1"`
+	for range 3 {
+		if _, err = pollJS[bool](ctx, reloaded, readyTimeout); err == nil || !strings.Contains(err.Error(), "navigated") {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatalf("waiting for the reload with ledger.wasm: %v", err)
+	}
+	got, err := scenario.Canonical([]byte(evalJSON[string](t, ctx, editorValue)))
+	if err != nil || string(got) != string(want) {
+		t.Fatalf("after the reload the editor holds %.100q (%v), want the pasted %s", got, err, name)
+	}
+	_, tr := nativeTrace(t, ex)
+	if got, want := evalJSON[map[string]string](t, ctx, checksJS), checkResults(tr); !maps.Equal(got, want) {
+		t.Errorf("checks %v, natively %v", got, want)
+	}
+}
+
 // TestMeasurePages reports, per kind of page (make bench prints it): the
 // compressed bytes of everything the page loads on a cold cache, the time
 // from navigation to the ready signal, and, where the page has controls,

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -206,7 +207,7 @@ func (p *playground) update(withControls bool) bool {
 		return false
 	}
 	tr, err := engine.RunWith(s, options)
-	if errors.Is(err, engine.ErrNoLedger) && switchToLedger() {
+	if errors.Is(err, engine.ErrNoLedger) && switchToLedger(canon) {
 		return false
 	}
 	if err != nil {
@@ -285,12 +286,21 @@ func (p *playground) shareNow() {
 }
 
 // switchToLedger reloads the page with ?ledger=1 (ledger.wasm, which has
-// SQLite) when this binary lacks the ledger; false when it already is that
-// page.
-func switchToLedger() bool {
+// SQLite) when this binary lacks the ledger, carrying canon, the canonical
+// scenario that needs it, in the fragment: the address bar still holds the
+// previous scenario's link when one is pasted or opened from a file, and
+// reloading with that would drop what the reader gave. False when it
+// already is that page.
+func switchToLedger(canon []byte) bool {
 	loc := js.Global().Get("location")
 	if strings.Contains(loc.Get("search").String(), "ledger=1") {
 		return false
+	}
+	hash := loc.Get("hash").String()
+	if !linkHolds(hash, canon) {
+		if frag, err := scenario.ShareFragment(canon); err == nil {
+			hash = "#" + frag
+		}
 	}
 	q := loc.Get("search").String()
 	if q == "" {
@@ -298,8 +308,28 @@ func switchToLedger() bool {
 	} else {
 		q += "&ledger=1"
 	}
-	loc.Call("replace", loc.Get("pathname").String()+q+loc.Get("hash").String())
+	loc.Call("replace", loc.Get("pathname").String()+q+hash)
 	return true
+}
+
+// linkHolds reports whether the fragment hash (#s=... or #example=NAME)
+// describes the scenario whose canonical form is canon, so a reload keeps
+// the link the reader came with (#example=NAME stays readable).
+func linkHolds(hash string, canon []byte) bool {
+	l, err := scenario.ParseLink(hash)
+	if err != nil {
+		return false
+	}
+	data := l.Scenario
+	if l.Example != "" {
+		ex, ok := examples.Get(l.Example)
+		if !ok {
+			return false
+		}
+		data = ex.JSON
+	}
+	c, err := scenario.Canonical(data)
+	return err == nil && bytes.Equal(c, canon)
 }
 
 func (p *playground) showEmbed() {
