@@ -6,6 +6,7 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -137,7 +138,16 @@ func build(out, baseURL string, stderr io.Writer) error {
 			return fmt.Errorf("build: example %s: %w", ex.Name, err)
 		}
 		page := templates.Page{Root: "../../", Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Scenario: ex.JSON, Trace: tr}
-		if baseURL != "" {
+		if baseURL == "" {
+			// A build with a base URL may have left oEmbed files that
+			// point at it: without one, none may stay.
+			stale := filepath.Join(out, filepath.FromSlash(path.Dir(scenarioPath(ex.Name))), "oembed.json")
+			for _, ext := range []string{"", ".br", ".gz"} {
+				if err := os.Remove(stale + ext); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return fmt.Errorf("build: %w", err)
+				}
+			}
+		} else {
 			dir := path.Dir(scenarioPath(ex.Name)) + "/"
 			page.OEmbed = baseURL + dir + "oembed.json"
 			js, err := json.MarshalIndent(templates.NewOEmbed(baseURL, baseURL+dir, ex.Title+" · mcplab"), "", "  ")
