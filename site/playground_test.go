@@ -301,6 +301,21 @@ func TestPlaygroundEditShareReopen(t *testing.T) {
 	}
 }
 
+// Rule (issue 6, Hostile input, embed mode): a broken link in an iframe
+// says what it shows instead, by name, and speaks of no editor or address
+// bar, which an embedded page does not show; the page stays ready.
+func TestEmbedBrokenLink(t *testing.T) {
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, siteURL+"/playground/?embed=1&theme=dark#s=garbage")
+	waitReady(t, ctx)
+	msg := evalJSON[string](t, ctx, `document.getElementById("lab-error").textContent`)
+	ex, _ := examples.Get(scenarioA)
+	if !strings.HasPrefix(msg, "This link cannot be opened: ") || !strings.Contains(msg, "Showing the default scenario, “"+ex.Title+"”") ||
+		strings.Contains(msg, "editor") || strings.Contains(msg, "address bar") {
+		t.Errorf("embedded broken link says %q, want the cause and “Showing the default scenario, “%s” instead”, no editor or address bar", msg, ex.Title)
+	}
+}
+
 // Rule (issue 6, Hostile input): a broken link gives a clear message on the
 // page and the page stays alive: ready, and the editor still re-runs.
 func TestPlaygroundHostileLinks(t *testing.T) {

@@ -123,8 +123,18 @@ func (p *playground) open(hash string) {
 		if err != nil {
 			// Leave the address bar as it is, so the broken link can be
 			// reloaded and inspected; the editor keeps what it shows.
+			first := p.scenarioTitle == "" // nothing has run yet: the prerendered default
 			p.update(true)
-			showLabError(p.doc, "This link cannot be opened: "+err.Error()+". The editor shows the scenario that was already there; the address bar keeps the broken link until you edit.")
+			shown := "the scenario that was already there"
+			if first {
+				shown = "the default scenario, “" + p.scenarioTitle + "”"
+			}
+			if p.doc.Get("documentElement").Get("dataset").Get("embed").Truthy() {
+				// An iframe has no editor or address bar to speak of.
+				showLabError(p.doc, "This link cannot be opened: "+err.Error()+". Showing "+shown+" instead.")
+			} else {
+				showLabError(p.doc, "This link cannot be opened: "+err.Error()+". The editor shows "+shown+"; the address bar keeps the broken link until you edit.")
+			}
 			return
 		}
 		p.setEditor(text)
