@@ -92,7 +92,7 @@ func NewControls(s *scenario.Scenario, endMs int64) []ControlGroup {
 		numberControl("latencyMs.down", "Latency server → client", s.LatencyMs.Down, "One-way network delay."),
 	)
 
-	script := ControlGroup{ID: "controls-script", Title: "Script: when things happen"}
+	script := ControlGroup{ID: "controls-script", Title: "When things happen"}
 	hi := sliderMax(s, endMs)
 	client := ControlGroup{ID: "controls-client", Title: "Client"}
 	perRequest := false
