@@ -91,6 +91,10 @@ var Verbs = map[string][]string{
 	"finish-task":   {"taskId", "result"},
 }
 
+// utf8BOM is the UTF-8 byte order mark some editors (Notepad) put first in
+// a file; Decode and Canonical skip it, as it is not JSON.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 // Decode parses, validates and normalizes a scenario. The input is
 // untrusted: invalid JSON, a wrong type, an unknown field or verb, an id
 // used before the step that creates it, a negative time, maxTimeoutMs <
@@ -104,6 +108,7 @@ func Decode(data []byte) (*Scenario, error) {
 	if !utf8.Valid(data) {
 		return nil, errAt("", ErrSyntax, "not UTF-8 text")
 	}
+	data = bytes.TrimPrefix(data, utf8BOM)
 	var root map[string]json.RawMessage
 	if err := strictUnmarshal(data, &root); err != nil {
 		return nil, &Error{Err: syntaxErr(data, err)}

@@ -333,3 +333,27 @@ func TestIDJSON(t *testing.T) {
 		t.Errorf("NewIntID(7) = %s, NewStringID(\"7\") = %s", NewIntID(7), NewStringID("7"))
 	}
 }
+
+// TestDecodeSkipsByteOrderMark: a file saved with a UTF-8 byte order mark
+// (Notepad does) is the same scenario, with the same share link, not
+// "invalid character 'ï'".
+func TestDecodeSkipsByteOrderMark(t *testing.T) {
+	plain := doc(``, call7)
+	bom := "\xef\xbb\xbf" + plain
+	want, err := Decode([]byte(plain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode([]byte(bom))
+	if err != nil {
+		t.Fatalf("Decode with a byte order mark: %v", err)
+	}
+	if a, b := fmt.Sprint(got), fmt.Sprint(want); a != b {
+		t.Errorf("with a byte order mark: %s, without: %s", a, b)
+	}
+	l1, err1 := ShareFragment([]byte(plain))
+	l2, err2 := ShareFragment([]byte(bom))
+	if err1 != nil || err2 != nil || l1 != l2 {
+		t.Errorf("share links differ with a byte order mark: %q (%v) vs %q (%v)", l2, err2, l1, err1)
+	}
+}

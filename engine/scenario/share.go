@@ -29,7 +29,7 @@ var ErrShare = errors.New("bad share link")
 // insignificant white space; numbers and strings are kept as written. The
 // same scenario therefore always gives the same bytes, and the same link.
 func Canonical(data []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, utf8BOM)))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {

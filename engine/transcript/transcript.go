@@ -95,7 +95,8 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 	if len(data) > MaxBytes {
 		return nil, &Error{Err: fmt.Errorf("%w: %d bytes, the limit is %d", ErrTranscript, len(data), MaxBytes)}
 	}
-	entries, format, err := parse(data)
+	// A byte order mark, as some Windows editors write, is not a line.
+	entries, format, err := parse(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	if err != nil {
 		return nil, err
 	}
