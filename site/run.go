@@ -185,6 +185,7 @@ func linkScenario(link string) ([]byte, error) {
 // Anything else is taken for a scenario, so garbage gets the scenario's
 // error.
 func isTranscript(data []byte) bool {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a byte order mark
 	first, _, _ := bytes.Cut(bytes.TrimSpace(data), []byte("\n"))
 	line := strings.TrimSpace(string(first))
 	line = strings.TrimPrefix(strings.TrimPrefix(line, "client "), "server ")
