@@ -430,6 +430,14 @@ func TestPlaygroundLocatedError(t *testing.T) {
 	if sel != "-5" {
 		t.Errorf("Show in editor selected %q, want -5", sel)
 	}
+	// A syntax error names its place once, not "line 1, column 2: invalid
+	// JSON at line 1, column 2: …".
+	typeInto(t, ctx, "#pg-editor", `{"mcplab": 1,, }`)
+	waitFor(t, ctx, "the syntax error", `/JSON/.test(document.getElementById("pg-error-text").textContent)`)
+	msg = evalJSON[string](t, ctx, `document.getElementById("pg-error-text").textContent`)
+	if strings.Count(msg, "line 1, column") != 1 {
+		t.Errorf("syntax error %q: want its place said exactly once", msg)
+	}
 }
 
 // Rule (issue 6, Accessible): the playground works by keyboard alone. Tab

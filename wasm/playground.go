@@ -356,8 +356,8 @@ func (p *playground) showEmbed() {
 func (p *playground) showError(e templates.EditorError) {
 	p.lastErr = e
 	msg := e.Message
-	if w := e.Where(); w != "" {
-		msg = w + ": " + msg
+	if w := e.Where(); w != "" && !strings.Contains(msg, w) {
+		msg = w + ": " + msg // a syntax error names its place already
 	}
 	p.errText.Set("textContent", msg+". The output shows the last valid run.")
 	p.errBox.Set("hidden", false)
