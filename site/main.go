@@ -1,6 +1,6 @@
 // Command site builds, serves and runs the mcplab static site.
 //
-//	go run ./site build [-out dist]            compile the wasm, prerender every page into dist/
+//	go run ./site build [-out dist] [-base-url URL]  compile the wasm, prerender every page into dist/
 //	go run ./site serve [-dir dist] [-addr :8080]  serve dist/ (PORT overrides the port)
 //	go run ./site run FILE|-|LINK              print the trace JSON of a scenario, share link or transcript
 //	go run ./site links                        the share link length of every built-in scenario
@@ -51,7 +51,8 @@ func exitCode(err error) int {
 const usage = `usage: site <command> [flags]
 
 commands:
-  build [-out dist]                 compile the wasm and prerender the site into a directory
+  build [-out dist] [-base-url URL] compile the wasm and prerender the site into a directory
+                                    (-base-url: where it will be served; adds oEmbed files)
   serve [-dir dist] [-addr :8080]   serve a built site (PORT overrides the port)
   run [-side S] [-checks] FILE|-|LINK
                                     print the trace JSON of a scenario file (- for stdin), a share

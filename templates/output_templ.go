@@ -1424,7 +1424,7 @@ func timelineFigure(views []templ.Component) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 115, "</div><figcaption>Virtual time runs left to right. Each arrow is one message on the wire, from when it was sent to when it arrived; hover an arrow or a mark for its note and exact JSON.</figcaption></figure>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 115, "</div><figcaption>Virtual time runs left to right. Each arrow is one message on the wire, from when it was sent to when it arrived; hover an arrow or a mark for its note and exact JSON (on a touch screen, the events table below has both).</figcaption></figure>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
