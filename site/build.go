@@ -88,7 +88,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 //
 //	main.wasm        the engine and templates for GOOS=js (go build -trimpath -ldflags=-s -w ./wasm)
 //	ledger.wasm      the same with the SQLite ledger (-tags ledger), if a scenario has a ledger
-//	import.wasm      the same with the transcript importer (-tags transcript), for import/
+//	import.wasm      the same with the transcript importer instead of the playground (-tags transcript), for import/
 //	wasm_exec.js     copied from $(go env GOROOT)/lib/wasm
 //	app.css, app.js, favicon.svg   from site/static
 //	index.html       every built-in scenario (templates.IndexPage)
@@ -396,8 +396,9 @@ var (
 	// ledgerWasm links the SQLite ledger (wasm/ledger.go): only pages of
 	// scenarios with a ledger load it.
 	ledgerWasm = wasmBinary{file: "ledger.wasm", tags: "ledger"}
-	// importWasm links the transcript importer (wasm/import.go): only the
-	// import page loads it, so every other page saves its ~30 KB of brotli.
+	// importWasm links the transcript importer (wasm/import.go) and not the
+	// playground: only the import page loads it, so every other page saves
+	// the importer's ~30 KB of brotli and the import page the playground's.
 	importWasm = wasmBinary{file: "import.wasm", tags: "transcript"}
 )
 

@@ -754,4 +754,23 @@ func TestNoRequestLeavesTheOrigin(t *testing.T) {
 	if n > budget {
 		t.Errorf("page %s transferred %d bytes compressed, over ARCHITECTURE.md's budget of %d for a page that needs no SQLite", scenarioA, n, budget)
 	}
+	// The import page loads import.wasm (the transcript importer, without
+	// the playground) and nothing else of the simulator; it is under the
+	// same budget.
+	navigate(t, ctx, siteURL+"/import/")
+	waitReady(t, ctx)
+	if n := w.PageBytes(siteURL + "/import/"); n < 100_000 || n > budget {
+		t.Errorf("the import page transferred %d bytes compressed, want the wasm and at most %d", n, budget)
+	} else {
+		t.Logf("page import transferred %d bytes compressed (budget %d)", n, budget)
+	}
+	var wasms []string
+	for _, u := range w.Requests() {
+		if strings.HasSuffix(u, ".wasm") {
+			wasms = append(wasms, u[strings.LastIndexByte(u, '/')+1:])
+		}
+	}
+	if !slices.Equal(wasms, []string{"main.wasm", "import.wasm"}) {
+		t.Errorf("scenario A then the import page loaded %v, want main.wasm then import.wasm", wasms)
+	}
 }

@@ -30,9 +30,10 @@
 // Built plainly it is main.wasm; built with -tags ledger it also links the
 // SQLite ledger (ledger.go) and is ledger.wasm, which only the pages of
 // scenarios with a ledger load, since SQLite multiplies the binary's size;
-// built with -tags transcript it also links the transcript importer
-// (import.go) and is import.wasm, which only the import page loads, so the
-// other pages save its ~30 KB of brotli (ARCHITECTURE.md's transfer budget).
+// built with -tags transcript it links the transcript importer (import.go)
+// instead of the playground (playground.go) and is import.wasm, which only
+// the import page loads, so each page saves what it does not use
+// (ARCHITECTURE.md's transfer budget).
 package main
 
 import (
@@ -55,9 +56,13 @@ var options engine.Options
 // startImport starts the transcript import page and importAPI is
 // mcplab.import; both are nil unless the binary is built with -tags
 // transcript (import.go sets them).
+//
+// startPlayground starts the playground; nil in import.wasm (playground.go
+// is built without -tags transcript).
 var (
-	startImport func(doc js.Value)
-	importAPI   func(this js.Value, args []js.Value) any
+	startPlayground func(doc js.Value)
+	startImport     func(doc js.Value)
+	importAPI       func(this js.Value, args []js.Value) any
 )
 
 func main() {
@@ -74,6 +79,9 @@ func main() {
 		defer recoverInto(func(err error) { showFatal(doc, err) })
 		switch {
 		case doc.Call("getElementById", "playground").Truthy():
+			if startPlayground == nil {
+				panic("this page needs main.wasm or ledger.wasm, not import.wasm")
+			}
 			startPlayground(doc)
 		case doc.Call("getElementById", "import").Truthy():
 			if startImport == nil {

@@ -1,4 +1,4 @@
-//go:build js && wasm
+//go:build js && wasm && !transcript
 
 package main
 
@@ -49,7 +49,13 @@ type playground struct {
 	shareFn    js.Func  // its callback, made once
 }
 
-func startPlayground(doc js.Value) {
+// The playground is not in import.wasm (-tags transcript): the import page
+// has no use for it, and leaving it out keeps that page under the transfer
+// budget.
+func init() { startPlayground = startPlaygroundPage }
+
+// startPlaygroundPage wires the playground found in doc.
+func startPlaygroundPage(doc js.Value) {
 	p := &playground{
 		doc:      doc,
 		editor:   byID(doc, "pg-editor"),
