@@ -332,19 +332,11 @@ func switchToLedger(canon []byte) bool {
 // describes the scenario whose canonical form is canon, so a reload keeps
 // the link the reader came with (#example=NAME stays readable).
 func linkHolds(hash string, canon []byte) bool {
-	l, err := scenario.ParseLink(hash)
+	text, err := linkText(hash)
 	if err != nil {
 		return false
 	}
-	data := l.Scenario
-	if l.Example != "" {
-		ex, ok := examples.Get(l.Example)
-		if !ok {
-			return false
-		}
-		data = ex.JSON
-	}
-	c, err := scenario.Canonical(data)
+	c, err := scenario.Canonical([]byte(text))
 	return err == nil && bytes.Equal(c, canon)
 }
 
