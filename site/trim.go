@@ -195,7 +195,7 @@ func trimPackage(pkgDir string, names []string) (map[string][]byte, error) {
 }
 
 // trimDecls removes from files (one package) what names a heavyImports
-// package, as described above wasmOverlay, and reports which files changed.
+// package, as described above trimmedModfile, and reports which files changed.
 // Names are matched syntactically: a removed package-level name removes every
 // declaration that mentions an identifier of that name, which may remove more
 // than needed (a local variable of the same name) but never less.
