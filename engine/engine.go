@@ -11,20 +11,35 @@
 package engine
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/sim"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// MaxActions bounds the scheduled actions of one run (about as many trace
-// events); a scenario past it fails with an error instead of running away.
-const MaxActions = 200_000
+// Bounds of one run (issue 12). Past any of them a run fails with an error
+// and returns no trace: never a partial one.
+const (
+	// MaxActions bounds the actions one run schedules: every timer counts
+	// (steps, deliveries, deadlines, keep-alives, drains), whether it runs,
+	// is stopped or is still pending when the run ends.
+	MaxActions = 200_000
+	// MaxEvents bounds the events of one trace.
+	MaxEvents = 100_000
+	// MaxTraceBytes bounds the encoded trace (Encode's output, indented),
+	// and, during the run, the bytes of the messages and notes its events
+	// carry: 32 MiB.
+	MaxTraceBytes = 32 << 20
+)
+
+// ErrTooLarge is the category of a run or encoding past MaxEvents or
+// MaxTraceBytes.
+var ErrTooLarge = errors.New("trace too large")
 
 // Run simulates s and returns its trace. s must come from scenario.Decode.
 // The error is non-nil only when the scenario exceeds MaxActions; behaviour
@@ -51,7 +66,10 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 	}
 	defer w.closeLedger()
 	if err := w.run(); err != nil {
-		return nil, fmt.Errorf("%w: the scenario generates more than %d actions; shorten its timeouts or lengthen server.keepaliveEveryMs", err, MaxActions)
+		if errors.Is(err, sim.ErrTooManyActions) {
+			return nil, fmt.Errorf("%w: the scenario schedules more than %d actions; shorten its timeouts or lengthen server.keepaliveEveryMs", err, MaxActions)
+		}
+		return nil, err
 	}
 	tr := w.trace()
 	if h := s.Herd; h != nil {
@@ -87,17 +105,4 @@ func RunJSONWith(data []byte, opts Options) ([]byte, error) {
 		return nil, err
 	}
 	return Encode(tr)
-}
-
-// Encode returns the canonical JSON encoding of a trace (two-space indent,
-// trailing newline, HTML characters not escaped).
-func Encode(tr *trace.Trace) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(tr); err != nil {
-		return nil, fmt.Errorf("encoding trace: %w", err)
-	}
-	return buf.Bytes(), nil
 }

@@ -397,7 +397,7 @@ func (w *world) reopenLedger() {
 	}
 	recs, _ := w.ledger.conns[0].Records()
 	n, _ := w.ledger.conns[0].Executions()
-	w.emit(trace.Event{Actor: trace.ActorLedger, Type: "reopen", Note: fmt.Sprintf("Every ledger connection is closed and opened again: %d committed record(s) and %d execution(s) are still there.", len(recs), n)})
+	w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeReopen, Note: fmt.Sprintf("Every ledger connection is closed and opened again: %d committed record(s) and %d execution(s) are still there.", len(recs), n)})
 }
 
 // mutateResult: the caller edits the object it got back for request of.
@@ -409,7 +409,9 @@ func (w *world) mutateResult(st scenario.Step) {
 		return
 	}
 	var obj, set map[string]json.RawMessage
-	_ = json.Unmarshal(got, &obj)
+	if json.Unmarshal(got, &obj) != nil || obj == nil {
+		obj = map[string]json.RawMessage{} // a result that is not an object is replaced whole
+	}
 	_ = json.Unmarshal(st.Set, &set)
 	for _, k := range sortedKeys(set) {
 		obj[k] = set[k]
@@ -421,7 +423,7 @@ func (w *world) mutateResult(st scenario.Step) {
 		note = "The caller edits the result object it got back, and policy defensiveCopy false handed it the server's own stored object: every later replay returns the corrupted value."
 	}
 	w.ledger.results[key] = mutated
-	w.emit(trace.Event{Actor: trace.ActorClient, Type: "mutate", ID: st.Of, Message: mutated, Note: note})
+	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeMutate, ID: st.Of, Message: mutated, Note: note})
 }
 
 // ledgerSummary fills trace.ledger from the database itself.

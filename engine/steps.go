@@ -19,6 +19,12 @@ func (w *world) step(i int, st scenario.Step) {
 			return
 		}
 	}
+	if w.ledger == nil && (st.Do == "race" || st.Do == "reopen-ledger" || st.Do == "mutate-result") {
+		// Decode refuses these verbs without a ledger; a gap there must not
+		// become a nil dereference here.
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: fmt.Sprintf("steps[%d]: %s needs the scenario's ledger, and it has none; step skipped.", i, st.Do)})
+		return
+	}
 	switch st.Do {
 	case "call":
 		w.call(st, nil)

@@ -29,6 +29,9 @@ type world struct {
 	q      sim.Queue
 	events []trace.Event
 	wire   int
+	// bytes counts the message and note bytes the events carry (the part
+	// of the trace a scenario can make large), against MaxTraceBytes.
+	bytes int
 
 	reqs  map[string]*request // by JSON-RPC id text
 	order []*request          // in the order the client sent them
@@ -109,6 +112,13 @@ func (w *world) run() error {
 
 // emit appends an event at the current virtual time and returns its seq.
 func (w *world) emit(e trace.Event) int {
+	w.bytes += len(e.Message) + len(e.Note)
+	switch {
+	case len(w.events) == MaxEvents:
+		w.q.Abort(fmt.Errorf("%w: the scenario generates more than %d events", ErrTooLarge, MaxEvents))
+	case w.bytes > MaxTraceBytes:
+		w.q.Abort(fmt.Errorf("%w: the scenario's events carry more than %d bytes of messages and notes", ErrTooLarge, MaxTraceBytes))
+	}
 	e.Seq = len(w.events)
 	e.At = w.q.Now()
 	w.events = append(w.events, e)
