@@ -26,17 +26,22 @@ type stream struct {
 	depth   [][2]int64
 	closed  bool // discarded after a cancellation
 
-	held      []heldMsg // bytes a buffering proxy holds
-	heldBytes int
+	proxy     sse.Proxy[heldMsg] // what a buffering proxy holds
 	proxyIdle *sim.Timer
 }
 
-// outMsg is a server message waiting in the SSE buffer.
+// outMsg is a server message on its way to the client, with what the
+// engine knows of it (so nothing downstream parses it again).
 type outMsg struct {
 	msg     json.RawMessage
 	comment string // a keep-alive comment instead of a message
 	note    string
 	arrive  func()
+	// progress: a notifications/progress, with token its progress token's
+	// JSON text; final: a response that ends its stream.
+	progress bool
+	token    string
+	final    bool
 }
 
 // heldMsg is a message that reached a buffering proxy.
@@ -51,11 +56,7 @@ func (w *world) hasBuffer() bool { return w.http() && w.s.Buffer != nil }
 // proxyBuffers reports whether the proxy holds this scenario's streams.
 func (w *world) proxyBuffers() bool {
 	p := w.s.Proxy
-	if p == nil || !p.Buffering {
-		return false
-	}
-	honors := p.HonorsNoBuffering == nil || *p.HonorsNoBuffering
-	return !(honors && w.sseHeaders())
+	return p != nil && sse.ProxyBuffers(p.Buffering, p.HonorsNoBuffering, w.sseHeaders())
 }
 
 func (w *world) sseHeaders() bool { return w.s.Server.SSEHeaders == nil || *w.s.Server.SSEHeaders }
@@ -74,6 +75,9 @@ func (w *world) openStream(r *request) {
 		return
 	}
 	r.st = &stream{startAt: w.q.Now(), pending: map[int]outMsg{}}
+	if p := w.s.Proxy; p != nil {
+		r.st.proxy = sse.Proxy[heldMsg]{Buffering: w.proxyBuffers(), FlushBytes: p.FlushBytes, IdleCloseMs: p.IdleCloseMs}
+	}
 	if w.hasBuffer() {
 		// Decode validated the capacity and policy.
 		r.st.buf, _ = sse.New(w.s.Buffer.Capacity, w.s.Buffer.Policy)
@@ -96,15 +100,8 @@ func (w *world) out(r *request, m outMsg) {
 	}
 	e := sse.Event{Kind: sse.Final, ID: st.nextID, Data: m.msg}
 	st.nextID++
-	var p struct {
-		Method string `json:"method"`
-		Params struct {
-			Token json.RawMessage `json:"progressToken"`
-		} `json:"params"`
-	}
-	_ = json.Unmarshal(m.msg, &p)
-	if p.Method == "notifications/progress" {
-		e.Kind, e.Token = sse.Progress, string(p.Params.Token)
+	if m.progress {
+		e.Kind, e.Token = sse.Progress, m.token
 	}
 	res, err := st.buf.Push(e)
 	if err != nil {
@@ -123,7 +120,7 @@ func (w *world) out(r *request, m outMsg) {
 			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeDrop, ID: idPtr(r.id), Message: dm.msg,
 				Note: "Policy drop-newest: the full buffer refuses the final response. The client can never learn the outcome."})
 		case res.Outcome == sse.Coalesced:
-			w.emit(trace.Event{Actor: trace.ActorServer, Type: "coalesce", ID: idPtr(r.id), Message: dm.msg,
+			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeCoalesce, ID: idPtr(r.id), Message: dm.msg,
 				Note: "Coalesced: newer progress for the same token replaces the buffered one (one progress dropped; the client must refetch)."})
 		case d.ID == e.ID:
 			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeDrop, ID: idPtr(r.id), Message: dm.msg,
@@ -134,7 +131,7 @@ func (w *world) out(r *request, m outMsg) {
 		}
 	}
 	if _, ok := st.pending[e.ID]; ok {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: "enqueue", ID: idPtr(r.id), Message: m.msg,
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeEnqueue, ID: idPtr(r.id), Message: m.msg,
 			Note: fmt.Sprintf("%s Buffered: depth %d of %s.", m.note, st.buf.Len(), capText(st.buf.Capacity()))})
 	}
 	w.recordDepth(r)
@@ -235,7 +232,7 @@ func (w *world) deliverToClient(r *request, h heldMsg) {
 	sent := h.sentAt
 	e := trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: h.wire, SentAt: &sent, Message: h.m.msg}
 	if h.m.comment != "" {
-		e.Signal, e.Message = "keepalive", nil
+		e.Signal, e.Message = trace.SignalKeepalive, nil
 	}
 	if w.http() && !r.clientStreamOpen {
 		e.Type = trace.TypeDrop
@@ -270,41 +267,31 @@ func (w *world) atProxy(r *request, h heldMsg) {
 	}
 	st := r.st
 	w.armProxyIdle(r)
-	if !w.proxyBuffers() {
-		w.deliverToClient(r, h)
-		return
-	}
-	size := len(h.m.msg) + len("data: \n\n")
+	size := len(h.m.msg) + sse.FrameOverhead
 	if h.m.comment != "" {
 		size = len(h.m.comment)
 	}
-	st.held = append(st.held, h)
-	st.heldBytes += size
-	final := isFinal(h.m.msg)
-	if st.heldBytes < w.s.Proxy.FlushBytes && !final {
-		w.emit(trace.Event{Actor: trace.ActorProxy, Type: "hold", ID: idPtr(r.id), Wire: h.wire,
-			Note: fmt.Sprintf("The proxy buffers the stream: it holds %d bytes (flushes at %d or at the end of the stream).", st.heldBytes, w.s.Proxy.FlushBytes)})
+	_, before := st.proxy.Held()
+	fwd, _, _ := st.proxy.Arrive(w.q.Now(), h, size, h.m.final)
+	if !st.proxy.Buffering {
+		w.deliverToClient(r, h)
 		return
 	}
-	why := fmt.Sprintf("%d bytes held", st.heldBytes)
-	if final {
+	if fwd == nil {
+		_, held := st.proxy.Held()
+		w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeHold, ID: idPtr(r.id), Wire: h.wire,
+			Note: fmt.Sprintf("The proxy buffers the stream: it holds %d bytes (flushes at %d or at the end of the stream).", held, st.proxy.FlushBytes)})
+		return
+	}
+	why := fmt.Sprintf("%d bytes held", before+size)
+	if h.m.final {
 		why = "the stream ends"
 	}
-	w.emit(trace.Event{Actor: trace.ActorProxy, Type: "flush", ID: idPtr(r.id), Wire: h.wire,
-		Note: fmt.Sprintf("The proxy flushes %d held message(s) at once (%s): progress arrives in a burst.", len(st.held), why)})
-	held := st.held
-	st.held, st.heldBytes = nil, 0
-	for _, x := range held {
+	w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeFlush, ID: idPtr(r.id), Wire: h.wire,
+		Note: fmt.Sprintf("The proxy flushes %d held message(s) at once (%s): progress arrives in a burst.", len(fwd), why)})
+	for _, x := range fwd {
 		w.deliverToClient(r, x)
 	}
-}
-
-func isFinal(msg json.RawMessage) bool {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	return json.Unmarshal(msg, &m) == nil && m.ID != nil && m.Method == ""
 }
 
 // armProxyIdle restarts the proxy's idle-close timer for r's stream.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -484,13 +485,15 @@ func (w *world) serverSendProgress(r *request, st scenario.Step) {
 		note = fmt.Sprintf("Policy respondAfterCancel: the server sends progress %s for request %s after accepting its cancellation.", fmtNum(v), r.id)
 	}
 	msg := progressMessage(*r.token, st)
-	w.serverToClient(r, msg, note, func() { w.clientProgressArrives(r, v) })
+	w.out(r, outMsg{msg: msg, note: note, arrive: func() { w.clientProgressArrives(r, v) }, progress: true, token: r.token.Raw()})
 }
 
 // serverToClient sends msg on r's stream (HTTP, through the SSE buffer and
 // proxy when the scenario has them) or stdout (stdio).
 func (w *world) serverToClient(r *request, msg json.RawMessage, note string, arrive func()) {
-	w.out(r, outMsg{msg: msg, note: note, arrive: arrive})
+	m, _ := jsonrpc.Parse(msg)
+	// A listen stream may carry notifications/progress (a notify step).
+	w.out(r, outMsg{msg: msg, note: note, arrive: arrive, final: m.IsFinal(), progress: m.Method == jsonrpc.MethodProgress, token: m.ProgressToken})
 }
 
 // serverComplete runs the handler's completion for r: a result, or an error

@@ -13,8 +13,12 @@
 //     is unchanged (never drop one final to keep another).
 //
 // Invariant after every operation: Len() <= Capacity (when bounded), and no
-// final response pushed without error is ever dropped. Each Push and Drain
-// costs O(capacity).
+// final response pushed without error is ever dropped.
+//
+// The events live in a ring: Drain takes from the front without moving
+// what stays, so draining k events costs O(k) however long the queue.
+// Push costs O(1) amortized, plus, when it must evict, the distance from
+// the front to the oldest progress (usually at the front).
 //
 // DropNewest is the known-broken naive queue: no coalescing, and a full
 // queue refuses whatever arrives, the final response included. Capacity 0
@@ -89,7 +93,9 @@ type Stats struct {
 type Buffer struct {
 	capacity int
 	policy   string
-	events   []Event
+	ring     []Event // len(ring) is a power of two, or 0
+	head, n  int     // the oldest event is ring[head]; n events are held
+	progress int     // how many held events are progress
 	stats    Stats
 }
 
@@ -112,15 +118,40 @@ func New(capacity int, policy string) (*Buffer, error) {
 func (b *Buffer) Capacity() int { return b.capacity }
 
 // Len returns how many events are buffered.
-func (b *Buffer) Len() int { return len(b.events) }
+func (b *Buffer) Len() int { return b.n }
 
 // Events returns a copy of the buffered events, oldest first.
-func (b *Buffer) Events() []Event { return append([]Event(nil), b.events...) }
+func (b *Buffer) Events() []Event {
+	out := make([]Event, b.n)
+	for i := range out {
+		out[i] = *b.at(i)
+	}
+	return out
+}
 
 // Stats returns the counters.
 func (b *Buffer) Stats() Stats { return b.stats }
 
-func (b *Buffer) full() bool { return b.capacity > 0 && len(b.events) >= b.capacity }
+func (b *Buffer) full() bool { return b.capacity > 0 && b.n >= b.capacity }
+
+// at returns the i-th oldest held event.
+func (b *Buffer) at(i int) *Event { return &b.ring[(b.head+i)&(len(b.ring)-1)] }
+
+// add appends e at the back, growing the ring when it is full.
+func (b *Buffer) add(e Event) {
+	if b.n == len(b.ring) {
+		grown := make([]Event, max(8, 2*len(b.ring)))
+		for i := 0; i < b.n; i++ {
+			grown[i] = *b.at(i)
+		}
+		b.ring, b.head = grown, 0
+	}
+	*b.at(b.n) = e
+	b.n++
+	if e.Kind == Progress {
+		b.progress++
+	}
+}
 
 // Push adds e by the buffer's policy and reports what happened. It returns
 // ErrOnlyFinals (and changes nothing) when a final cannot be kept under the
@@ -130,18 +161,19 @@ func (b *Buffer) Push(e Event) (Result, error) {
 	switch {
 	case b.capacity == 0:
 		r.Outcome = Appended
-		b.events = append(b.events, e)
+		b.add(e)
 	case b.policy == DropNewest:
 		if b.full() {
 			r = Result{Outcome: DroppedNew, Dropped: []Event{e}}
 			b.lost(e)
 			return r, nil
 		}
-		b.events = append(b.events, e)
+		b.add(e)
 	case e.Kind == Progress:
-		if n := len(b.events); n > 0 && b.events[n-1].Kind == Progress && b.events[n-1].Token == e.Token {
-			r = Result{Outcome: Coalesced, Dropped: []Event{b.events[n-1]}}
-			b.events[n-1] = e
+		if b.n > 0 && b.at(b.n-1).Kind == Progress && b.at(b.n-1).Token == e.Token {
+			last := b.at(b.n - 1)
+			r = Result{Outcome: Coalesced, Dropped: []Event{*last}}
+			*last = e
 			b.stats.Coalesced++
 			b.lost(r.Dropped[0])
 			break
@@ -153,11 +185,11 @@ func (b *Buffer) Push(e Event) (Result, error) {
 				b.lost(e)
 				return r, nil
 			}
-			r = Result{Outcome: EvictedOlder, Dropped: []Event{b.events[i]}}
-			b.lost(b.events[i])
+			r = Result{Outcome: EvictedOlder, Dropped: []Event{*b.at(i)}}
+			b.lost(*b.at(i))
 			b.remove(i)
 		}
-		b.events = append(b.events, e)
+		b.add(e)
 	default: // a final response
 		for b.full() {
 			i := b.oldestProgress()
@@ -167,14 +199,14 @@ func (b *Buffer) Push(e Event) (Result, error) {
 				return Result{}, ErrOnlyFinals
 			}
 			r.Outcome = EvictedOlder
-			r.Dropped = append(r.Dropped, b.events[i])
-			b.lost(b.events[i])
+			r.Dropped = append(r.Dropped, *b.at(i))
+			b.lost(*b.at(i))
 			b.remove(i)
 		}
-		b.events = append(b.events, e)
+		b.add(e)
 	}
-	if len(b.events) > b.stats.MaxDepth {
-		b.stats.MaxDepth = len(b.events)
+	if b.n > b.stats.MaxDepth {
+		b.stats.MaxDepth = b.n
 	}
 	return r, nil
 }
@@ -189,27 +221,50 @@ func (b *Buffer) lost(e Event) {
 }
 
 func (b *Buffer) oldestProgress() int {
-	for i, e := range b.events {
-		if e.Kind == Progress {
+	if b.progress == 0 {
+		return -1
+	}
+	for i := 0; i < b.n; i++ {
+		if b.at(i).Kind == Progress {
 			return i
 		}
 	}
 	return -1
 }
 
-func (b *Buffer) remove(i int) { b.events = append(b.events[:i], b.events[i+1:]...) }
+// remove takes out the i-th oldest event, moving the i events in front of
+// it one place back (the oldest progress is near the front).
+func (b *Buffer) remove(i int) {
+	if b.at(i).Kind == Progress {
+		b.progress--
+	}
+	for k := i; k > 0; k-- {
+		*b.at(k) = *b.at(k - 1)
+	}
+	*b.at(0) = Event{}
+	b.head = (b.head + 1) & (len(b.ring) - 1)
+	b.n--
+}
 
 // Drain removes and returns up to n of the oldest events (all when n <= 0).
 func (b *Buffer) Drain(n int) []Event {
-	if n <= 0 || n > len(b.events) {
-		n = len(b.events)
+	if n <= 0 || n > b.n {
+		n = b.n
 	}
-	out := append([]Event(nil), b.events[:n]...)
-	b.events = append(b.events[:0], b.events[n:]...)
-	for _, e := range out {
-		if e.Kind == Final {
+	out := make([]Event, n)
+	for i := range out {
+		e := b.at(i)
+		out[i] = *e
+		*e = Event{} // let the message go
+		if out[i].Kind == Final {
 			b.stats.FinalsDelivered++
+		} else {
+			b.progress--
 		}
+	}
+	if n > 0 {
+		b.head = (b.head + n) & (len(b.ring) - 1)
+		b.n -= n
 	}
 	return out
 }
