@@ -2,6 +2,7 @@ package checks_test
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -49,8 +50,8 @@ func growthTrace(tb testing.TB, shape string, n int) *trace.Trace {
 // BenchmarkEvaluate measures Evaluate alone on traces of n and 10n requests
 // and reports t(10n)/t(n) as "growth" (issue 11: at most 13 for many
 // concurrent requests and many idle timeouts; a linear pass gives about 10).
-// Both sizes are timed in the same run, interleaved, so a busy machine moves
-// them together.
+// Both sizes are timed in the same run, interleaved, so a busy machine
+// moves them together, and each starts with no garbage left by the other.
 func BenchmarkEvaluate(b *testing.B) {
 	for _, c := range []struct {
 		shape string
@@ -60,15 +61,21 @@ func BenchmarkEvaluate(b *testing.B) {
 		b.Run(c.shape, func(b *testing.B) {
 			var ts, tl time.Duration
 			for b.Loop() {
-				t0 := time.Now()
-				checks.Evaluate(small)
-				t1 := time.Now()
-				checks.Evaluate(large)
-				ts += t1.Sub(t0)
-				tl += time.Since(t1)
+				ts += timed(func() { checks.Evaluate(small) })
+				tl += timed(func() { checks.Evaluate(large) })
 			}
 			b.ReportMetric(float64(tl)/float64(ts), "growth")
 			b.ReportMetric(float64(len(large.Events)), "events(10n)")
+			b.ReportMetric(float64(tl.Microseconds())/1000/float64(b.N), "cpu-ms(10n)")
 		})
 	}
+}
+
+// timed runs f after a garbage collection, so f pays only for its own
+// garbage, and returns the CPU time f took (cpuTime).
+func timed(f func()) time.Duration {
+	runtime.GC()
+	t := cpuTime()
+	f()
+	return cpuTime() - t
 }

@@ -31,8 +31,9 @@ type view struct {
 
 func newView(tr *trace.Trace) *view {
 	n := len(tr.Events)
-	v := &view{tr: tr, ev: tr.Events, tokens: map[string]string{}, method: map[string]string{}, sent: map[int]bool{},
-		msg: make([]wire, n), byID: map[string][]int{}, maxAt: make([]int64, n)}
+	r := len(tr.Requests)
+	v := &view{tr: tr, ev: tr.Events, tokens: map[string]string{}, method: make(map[string]string, r), sent: make(map[int]bool, n/2),
+		msg: make([]wire, n), byID: make(map[string][]int, r+1), maxAt: make([]int64, n)}
 	for i, e := range tr.Events {
 		if e.Type == trace.TypeSend && e.Wire > 0 {
 			v.sent[e.Wire] = true
@@ -44,7 +45,7 @@ func newView(tr *trace.Trace) *view {
 		id := idOf(e)
 		v.byID[id] = append(v.byID[id], i)
 	}
-	parsed := map[int]int{} // wire number → index of the event whose message was parsed
+	parsed := make(map[int]int, n/2) // wire number → index of the event whose message was parsed
 	for i, e := range tr.Events {
 		if j, ok := parsed[e.Wire]; ok && e.Wire > 0 && bytes.Equal(tr.Events[j].Message, e.Message) {
 			v.msg[i] = v.msg[j] // a deliver repeats its send's message
