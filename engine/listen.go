@@ -220,6 +220,9 @@ func (w *world) drop(r *request, affected []string) {
 		rec.NewID, rec.SendLastEventID, rec.Refetch = prev, true, []string{}
 	}
 	w.reconnects = append(w.reconnects, rec)
+	// The refetch ids are numbered by this reconnect, fixed now: a second
+	// drop within the backoff must not reuse them when both fire.
+	nth := len(w.reconnects)
 	w.q.Schedule(now+delay, func() {
 		if resume {
 			w.resume(r)
@@ -234,7 +237,7 @@ func (w *world) drop(r *request, affected []string) {
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(nr.id),
 			Note: fmt.Sprintf("After a %d ms backoff the client reconnects with a new listen request %s (no Last-Event-ID) and restores its filter.", delay, nr.id)})
 		w.openListen(nr, fmt.Sprintf("The client opens listen stream %s, replacing %s, with the same filter.", nr.id, r.id))
-		w.refetch(plan.Refetch)
+		w.refetch(nth, plan.Refetch)
 	})
 }
 
@@ -269,7 +272,8 @@ func (w *world) resume(r *request) {
 }
 
 // refetch reads each affected id from its authoritative method (DOMAIN.md §9).
-func (w *world) refetch(ids []string) {
+// The n-th reconnect's k-th refetch has request id "refetch-<n>-<k>".
+func (w *world) refetch(nth int, ids []string) {
 	tools := false
 	n := 0
 	for _, id := range ids {
@@ -292,7 +296,7 @@ func (w *world) refetch(ids []string) {
 			method, params, result = "tools/list", nil, json.RawMessage(`{"tools":[]}`)
 		}
 		n++
-		r := &request{id: scenario.NewStringID("refetch-" + strconv.Itoa(len(w.reconnects)) + "-" + strconv.Itoa(n)), method: method, args: params, outcome: trace.OutcomePending}
+		r := &request{id: scenario.NewStringID("refetch-" + strconv.Itoa(nth) + "-" + strconv.Itoa(n)), method: method, args: params, outcome: trace.OutcomePending}
 		r.sentAt = w.q.Now()
 		r.clientStreamOpen = w.http()
 		w.reqs[r.id.Raw()] = r

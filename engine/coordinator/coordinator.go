@@ -14,10 +14,9 @@
 package coordinator
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
+
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 )
 
 // State is a request's state at the server.
@@ -194,77 +193,25 @@ func (p *Progress) Accept(key string, value float64) (increases bool, last float
 }
 
 // Cancellation is a parsed notifications/cancelled.
-type Cancellation struct {
-	// RequestID is the JSON text of params.requestId (a string or an integer).
-	RequestID string
-	// Reason is params.reason when it is a string; nil when absent or not a
-	// string (DOMAIN.md §1: a non-string reason does not invalidate the
-	// cancellation, it is treated as absent).
-	Reason *string
-}
+//
+// Deprecated: use jsonrpc.Cancellation; the wire is read in package jsonrpc.
+type Cancellation = jsonrpc.Cancellation
 
-// ErrMalformedCancel is the category of ParseCancellation's errors: the
-// server ignores such a message silently.
-var ErrMalformedCancel = errors.New("malformed cancellation")
+// ErrMalformedCancel is the category of ParseCancellation's errors.
+//
+// Deprecated: use jsonrpc.ErrMalformedCancel.
+var ErrMalformedCancel = jsonrpc.ErrMalformedCancel
 
-// ParseCancellation validates msg as a notifications/cancelled notification.
-// It returns ErrMalformedCancel (wrapped, with the reason) for a wrong
-// method, params that are not an object, or a requestId that is missing or
-// not a string or an integer (DOMAIN.md §1).
+// ParseCancellation validates msg as a notifications/cancelled
+// (DOMAIN.md §1).
+//
+// Deprecated: use jsonrpc.ParseCancellation (or jsonrpc.Parse and
+// Message.Cancellation).
 func ParseCancellation(msg json.RawMessage) (Cancellation, error) {
-	var m struct {
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-	}
-	if err := json.Unmarshal(msg, &m); err != nil {
-		return Cancellation{}, fmt.Errorf("%w: not a JSON object", ErrMalformedCancel)
-	}
-	if m.Method != "notifications/cancelled" {
-		return Cancellation{}, fmt.Errorf("%w: method is %q", ErrMalformedCancel, m.Method)
-	}
-	var p map[string]json.RawMessage
-	if len(m.Params) == 0 || json.Unmarshal(m.Params, &p) != nil || p == nil {
-		return Cancellation{}, fmt.Errorf("%w: params is not an object", ErrMalformedCancel)
-	}
-	raw, ok := p["requestId"]
-	if !ok {
-		return Cancellation{}, fmt.Errorf("%w: params.requestId is missing", ErrMalformedCancel)
-	}
-	id, ok := idText(raw)
-	if !ok {
-		return Cancellation{}, fmt.Errorf("%w: params.requestId is not a string or an integer", ErrMalformedCancel)
-	}
-	c := Cancellation{RequestID: id}
-	var reason string
-	if r, ok := p["reason"]; ok && json.Unmarshal(r, &reason) == nil && bytes.TrimSpace(r)[0] == '"' {
-		c.Reason = &reason
-	}
-	return c, nil
+	return jsonrpc.ParseCancellation(msg)
 }
 
-// idText returns the canonical JSON text of a string or integer id.
-func idText(raw json.RawMessage) (string, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] == 'n' { // json.Unmarshal reads null into an int64 as 0
-		return "", false
-	}
-	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return "", false
-		}
-		b, _ := json.Marshal(s)
-		return string(b), true
-	}
-	var n int64
-	if json.Unmarshal(raw, &n) != nil {
-		return "", false
-	}
-	b, _ := json.Marshal(n)
-	return string(b), true
-}
-
-// IDText returns the canonical JSON text of a JSON-RPC id or progress token
-// (a string or an integer) and false for anything else, so ids that arrive
-// on the wire can be compared with scenario.ID.Raw().
-func IDText(raw json.RawMessage) (string, bool) { return idText(raw) }
+// IDText returns the canonical JSON text of a JSON-RPC id or progress token.
+//
+// Deprecated: use jsonrpc.IDText.
+func IDText(raw json.RawMessage) (string, bool) { return jsonrpc.IDText(raw) }

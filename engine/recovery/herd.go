@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // MaxSampleShown is how many clients have every draw reported in
@@ -26,47 +28,14 @@ type HerdConfig struct {
 	BucketMs          int64
 }
 
-// Draw is one reconnect attempt of a sampled client.
-type Draw struct {
-	Attempt  int      `json:"attempt"`
-	WindowMs [2]int64 `json:"windowMs"` // the range the delay was drawn from
-	DelayMs  int64    `json:"delayMs"`
-	AtMs     int64    `json:"atMs"` // when the attempt reached the server
-	Admitted bool     `json:"admitted"`
-}
+// Draw is one reconnect attempt of a sampled client (trace.HerdDraw).
+type Draw = trace.HerdDraw
 
-// Sample is the full history of one of the first clients.
-type Sample struct {
-	ClientID string `json:"clientId"`
-	Draws    []Draw `json:"draws"`
-}
+// Sample is the full history of one of the first clients (trace.HerdSample).
+type Sample = trace.HerdSample
 
-// Result is the herd summary of a trace (SCENARIO.md, herd). Times in ms.
-type Result struct {
-	Strategy string `json:"strategy"`
-	Clients  int    `json:"clients"`
-	// Attempts counts every reconnect attempt that reached the server.
-	Attempts int `json:"attempts"`
-	// PeakPerBucket is the most attempts in one bucket of BucketMs.
-	PeakPerBucket int `json:"peakPerBucket"`
-	// PeakAdmittedPerSecond is the most reconnects admitted in one second;
-	// never above the capacity.
-	PeakAdmittedPerSecond int `json:"peakAdmittedPerSecond"`
-	// Reconnected clients were admitted; Exhausted ones used every attempt.
-	Reconnected int `json:"reconnected"`
-	Exhausted   int `json:"exhausted"`
-	// AllReconnectedAtMs is when the last client was admitted, null if any
-	// client exhausted its attempts.
-	AllReconnectedAtMs *int64 `json:"allReconnectedAtMs"`
-	BucketMs           int64  `json:"bucketMs"`
-	CapacityPerSecond  int    `json:"capacityPerSecond"`
-	// Buckets are [bucket start, attempts] for every bucket up to the last
-	// attempt; Admitted likewise counts admitted reconnects.
-	Buckets  [][2]int64 `json:"buckets"`
-	Admitted [][2]int64 `json:"admitted"`
-	// Sample holds the first clients' draws, for the backoff chart.
-	Sample []Sample `json:"sample"`
-}
+// Result is the herd summary of a trace (trace.HerdResult).
+type Result = trace.HerdResult
 
 // RunHerd simulates c, which must be valid. It runs in O(horizon + attempts)
 // time with O(horizon + clients) memory, where horizon <= MaxAttempts x CapMs.

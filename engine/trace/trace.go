@@ -66,7 +66,6 @@ package trace
 import (
 	"encoding/json"
 
-	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
@@ -119,10 +118,69 @@ const (
 	TypeError = "error"
 )
 
-// Signals: how a cancellation travels.
+// Event types of the SSE buffer and the proxy (DOMAIN.md §7–8).
+const (
+	// TypeEnqueue: the server's SSE buffer took a message.
+	TypeEnqueue = "enqueue"
+	// TypeCoalesce: newer progress for the same token replaced a buffered one.
+	TypeCoalesce = "coalesce"
+	// TypeHold: a buffering proxy holds the bytes that reached it.
+	TypeHold = "hold"
+	// TypeFlush: a buffering proxy releases what it held at once.
+	TypeFlush = "flush"
+)
+
+// Event types of the idempotency ledger (actor "ledger", DOMAIN.md §4) and
+// of the caller that edits a result.
+const (
+	// TypeEffect: the side effect ran and committed.
+	TypeEffect = "effect"
+	// TypeReplay: the stored result was returned, no execution.
+	TypeReplay = "replay"
+	// TypeReject: a key reused with other arguments was refused.
+	TypeReject = "reject"
+	// TypeLock: BEGIN IMMEDIATE took the write lock.
+	TypeLock = "lock"
+	// TypeWait: BEGIN IMMEDIATE was refused (SQLITE_BUSY); the caller waits.
+	TypeWait = "wait"
+	// TypeCheck: a key check in its own transaction (non-atomic).
+	TypeCheck = "check"
+	// TypeReopen: every ledger connection closed and opened again.
+	TypeReopen = "reopen"
+	// TypeMutate: the caller edits a result it received.
+	TypeMutate = "mutate"
+)
+
+// Event types of durable tasks (actor "worker", DOMAIN.md §6).
+const (
+	// TypeCheckpoint: the worker reached a checkpoint and looked at the
+	// cancel flag.
+	TypeCheckpoint = "checkpoint"
+)
+
+// Task statuses (DOMAIN.md §6; the tasks extension).
+const (
+	TaskWorking       = "working"
+	TaskInputRequired = "input_required"
+	TaskCompleted     = "completed"
+	TaskFailed        = "failed"
+	TaskCancelled     = "cancelled"
+)
+
+// Terminal reports whether status can never change again: a task status
+// completed, failed or cancelled (DOMAIN.md §6), which are also the
+// terminal request states (StateCompleted, StateFailed, StateCancelled).
+func Terminal(status string) bool {
+	return status == TaskCompleted || status == TaskFailed || status == TaskCancelled
+}
+
+// Signals: how a cancellation travels, and what a delivery without a
+// message carried.
 const (
 	SignalNotification = "notifications/cancelled"
 	SignalCloseStream  = "close-stream"
+	// SignalKeepalive marks the delivery of an SSE keep-alive comment.
+	SignalKeepalive = "keepalive"
 )
 
 // Request states, causes and client outcomes (SCENARIO.md, requests[]).
@@ -162,11 +220,11 @@ type Trace struct {
 	Reconnects []Reconnect        `json:"reconnects"`
 	// Herd is the reconnect-herd experiment's result, null when the
 	// scenario has none.
-	Herd *recovery.Result `json:"herd"`
+	Herd *HerdResult `json:"herd"`
 	// HerdCompare holds the same herd under every strategy (in
 	// recovery.Strategies order) when the scenario asks to compare.
-	HerdCompare []recovery.Result `json:"herdCompare,omitempty"`
-	Checks      []Check           `json:"checks"`
+	HerdCompare []HerdResult `json:"herdCompare,omitempty"`
+	Checks      []Check      `json:"checks"`
 	// EndMs is the virtual time of the last event, in ms.
 	EndMs int64 `json:"endMs"`
 	// Source describes an imported transcript; nil for a simulation.
@@ -316,4 +374,47 @@ type Task struct {
 	Status          string   `json:"status"`
 	CancelRequested bool     `json:"cancelRequested"`
 	History         [][2]any `json:"history"`
+}
+
+// HerdDraw is one reconnect attempt of a sampled client.
+type HerdDraw struct {
+	Attempt  int      `json:"attempt"`
+	WindowMs [2]int64 `json:"windowMs"` // the range the delay was drawn from
+	DelayMs  int64    `json:"delayMs"`
+	AtMs     int64    `json:"atMs"` // when the attempt reached the server
+	Admitted bool     `json:"admitted"`
+}
+
+// HerdSample is the full history of one of the first clients.
+type HerdSample struct {
+	ClientID string     `json:"clientId"`
+	Draws    []HerdDraw `json:"draws"`
+}
+
+// HerdResult is the herd summary of a trace (SCENARIO.md, herd), computed
+// by package recovery. Times in ms.
+type HerdResult struct {
+	Strategy string `json:"strategy"`
+	Clients  int    `json:"clients"`
+	// Attempts counts every reconnect attempt that reached the server.
+	Attempts int `json:"attempts"`
+	// PeakPerBucket is the most attempts in one bucket of BucketMs.
+	PeakPerBucket int `json:"peakPerBucket"`
+	// PeakAdmittedPerSecond is the most reconnects admitted in one second;
+	// never above the capacity.
+	PeakAdmittedPerSecond int `json:"peakAdmittedPerSecond"`
+	// Reconnected clients were admitted; Exhausted ones used every attempt.
+	Reconnected int `json:"reconnected"`
+	Exhausted   int `json:"exhausted"`
+	// AllReconnectedAtMs is when the last client was admitted, null if any
+	// client exhausted its attempts.
+	AllReconnectedAtMs *int64 `json:"allReconnectedAtMs"`
+	BucketMs           int64  `json:"bucketMs"`
+	CapacityPerSecond  int    `json:"capacityPerSecond"`
+	// Buckets are [bucket start, attempts] for every bucket up to the last
+	// attempt; Admitted likewise counts admitted reconnects.
+	Buckets  [][2]int64 `json:"buckets"`
+	Admitted [][2]int64 `json:"admitted"`
+	// Sample holds the first clients' draws, for the backoff chart.
+	Sample []HerdSample `json:"sample"`
 }

@@ -1,0 +1,80 @@
+package jsonrpc
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// envelope is a message as the builders write it.
+type envelope struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *ErrorObject    `json:"error,omitempty"`
+}
+
+// ErrorObject is a JSON-RPC error (JSON-RPC 2.0 §5.1).
+type ErrorObject struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// Standard error codes (JSON-RPC 2.0 §5.1).
+const (
+	CodeInvalidParams = -32602
+)
+
+// Marshal encodes a value the builders made from valid parts; it panics
+// only on a value encoding/json cannot encode, which the builders never
+// make (a programming error, not bad input).
+func Marshal(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("jsonrpc: encoding %T: %v", v, err))
+	}
+	return b
+}
+
+// NewRequest builds a request with id (its JSON text), method and params
+// (nil for none).
+func NewRequest(id, method string, params json.RawMessage) json.RawMessage {
+	return Marshal(envelope{JSONRPC: "2.0", ID: json.RawMessage(id), Method: method, Params: params})
+}
+
+// NewNotification builds a notification (no id).
+func NewNotification(method string, params json.RawMessage) json.RawMessage {
+	return Marshal(envelope{JSONRPC: "2.0", Method: method, Params: params})
+}
+
+// NewResult builds a response carrying result for request id.
+func NewResult(id string, result json.RawMessage) json.RawMessage {
+	return Marshal(envelope{JSONRPC: "2.0", ID: json.RawMessage(id), Result: result})
+}
+
+// NewError builds an error response for request id.
+func NewError(id string, e ErrorObject) json.RawMessage {
+	return Marshal(envelope{JSONRPC: "2.0", ID: json.RawMessage(id), Error: &e})
+}
+
+// NewCancel builds notifications/cancelled for requestID (its JSON text)
+// with an optional reason (DOMAIN.md §1).
+func NewCancel(requestID string, reason *string) json.RawMessage {
+	return NewNotification(MethodCancelled, Marshal(struct {
+		RequestID json.RawMessage `json:"requestId"`
+		Reason    *string         `json:"reason,omitempty"`
+	}{json.RawMessage(requestID), reason}))
+}
+
+// NewProgress builds notifications/progress for token (its JSON text)
+// with value progress and optional total and message (DOMAIN.md §3).
+func NewProgress(token string, progress float64, total *float64, message *string) json.RawMessage {
+	return NewNotification(MethodProgress, Marshal(struct {
+		ProgressToken json.RawMessage `json:"progressToken"`
+		Progress      float64         `json:"progress"`
+		Total         *float64        `json:"total,omitempty"`
+		Message       *string         `json:"message,omitempty"`
+	}{json.RawMessage(token), progress, total, message}))
+}

@@ -1,0 +1,87 @@
+package jsonrpc
+
+import (
+	"errors"
+	"testing"
+)
+
+// DOMAIN.md §1: the server validates a cancellation; each malformed shape
+// is refused with ErrMalformedCancel and its reason, a valid one names its
+// request by canonical id text.
+func TestParseCancellation(t *testing.T) {
+	for _, c := range []struct {
+		msg, id, why string
+		reason       string
+	}{
+		{msg: `{"jsonrpc":"2.0","method":"notifications/cancel","params":{"requestId":7}}`, why: `malformed cancellation: method is "notifications/cancel"`},
+		{msg: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":[7]}`, why: "malformed cancellation: params is not an object"},
+		{msg: `{"jsonrpc":"2.0","method":"notifications/cancelled"}`, why: "malformed cancellation: params is not an object"},
+		{msg: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"no id"}}`, why: "malformed cancellation: params.requestId is missing"},
+		{msg: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestID":7}}`, why: "malformed cancellation: params.requestId is missing"},
+		{msg: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":true}}`, why: "malformed cancellation: params.requestId is not a string or an integer"},
+		{msg: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.5}}`, why: "malformed cancellation: params.requestId is not a string or an integer"},
+		{msg: `{"jsonrpc":"2.0","method":3}`, why: "malformed cancellation: not a JSON object"},
+		{msg: `null`, why: `malformed cancellation: method is ""`},
+		{msg: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"7","reason":"late"}}`, id: `"7"`, reason: "late"},
+		{msg: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"\u0037<"}}`, id: `"7\u003c"`},
+		{msg: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":-0}}`, id: `0`},
+	} {
+		got, err := ParseCancellation([]byte(c.msg))
+		if c.why != "" {
+			if err == nil || err.Error() != c.why || !errors.Is(err, ErrMalformedCancel) {
+				t.Errorf("%s: error %v, want %q", c.msg, err, c.why)
+			}
+			continue
+		}
+		if err != nil || got.RequestID != c.id {
+			t.Errorf("%s: got %+v, %v; want id %s", c.msg, got, err, c.id)
+		}
+		if c.reason != "" && (got.Reason == nil || *got.Reason != c.reason) {
+			t.Errorf("%s: reason %v, want %q", c.msg, got.Reason, c.reason)
+		}
+	}
+}
+
+// JSON-RPC 2.0 §4–5: the kind follows from method, id, result and error.
+func TestKind(t *testing.T) {
+	for msg, want := range map[string]Kind{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`:         Request,
+		`{"jsonrpc":"2.0","id":null,"method":"ping"}`:      Request,
+		`{"jsonrpc":"2.0","method":"ping"}`:                Notification,
+		`{"jsonrpc":"2.0","id":1,"result":{}}`:             Response,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":1}}`:      Error,
+		`{"jsonrpc":"2.0"}`:                                Other,
+		`"text"`:                                           Invalid,
+		`{"method":`:                                       Invalid,
+		`{"jsonrpc":"2.0","id":1,"method":["tools/call"]}`: Invalid,
+	} {
+		m, _ := Parse([]byte(msg))
+		if m.Kind != want {
+			t.Errorf("%s: kind %v, want %v", msg, m.Kind, want)
+		}
+	}
+}
+
+// Ids compare as canonical text: 7 and "7" differ; 1.5, null and objects
+// are no id.
+func TestIDText(t *testing.T) {
+	for raw, want := range map[string]string{`7`: `7`, `"7"`: `"7"`, ` -3 `: `-3`, `"a\/b"`: `"a/b"`, `"<"`: `"\u003c"`, `1.5`: ``, `null`: ``, `{}`: ``, `1e3`: ``, `99999999999999999999`: ``} {
+		got, ok := IDText([]byte(raw))
+		if got != want || ok != (want != "") {
+			t.Errorf("IDText(%s) = %q, %v; want %q", raw, got, ok, want)
+		}
+	}
+}
+
+// The progress token of a request is params._meta.progressToken; of a
+// progress notification, params.progressToken (MCP progress).
+func TestProgressToken(t *testing.T) {
+	m, _ := Parse([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"progressToken":"x","_meta":{"progressToken":5}}}`))
+	if m.ProgressToken != "5" {
+		t.Errorf("request token %q, want 5", m.ProgressToken)
+	}
+	m, _ = Parse([]byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"x","progress":1e400}}`))
+	if m.ProgressToken != `"x"` || m.Progress != nil {
+		t.Errorf("notification token %q progress %v, want \"x\" and no progress", m.ProgressToken, m.Progress)
+	}
+}
