@@ -13,6 +13,8 @@ import (
 // bufferWithinCapacity: a bounded SSE buffer never holds more than its
 // capacity (DOMAIN.md §7); an unbounded one is flagged, since memory then
 // grows with a slow consumer.
+//
+// Rule: BufferWithinCapacity.
 func bufferWithinCapacity(v *view) (trace.Check, bool) {
 	if len(v.tr.Buffers) == 0 {
 		return trace.Check{}, false
@@ -38,6 +40,8 @@ func bufferWithinCapacity(v *view) (trace.Check, bool) {
 
 // finalNeverDropped: under pressure the buffer evicts progress, never the
 // final response (DOMAIN.md §7).
+//
+// Rule: FinalNeverDropped.
 func finalNeverDropped(v *view) (trace.Check, bool) {
 	if len(v.tr.Buffers) == 0 {
 		return trace.Check{}, false
@@ -61,6 +65,8 @@ func finalNeverDropped(v *view) (trace.Check, bool) {
 // sseHeaders: a Streamable HTTP response stream carries Cache-Control:
 // no-cache and X-Accel-Buffering: no, so compatible proxies forward each
 // event at once instead of buffering it (DOMAIN.md §8).
+//
+// Rule: SSEHeaders.
 func sseHeaders(v *view) (trace.Check, bool) {
 	var bad, good []int
 	for i, e := range v.ev {

@@ -6,12 +6,14 @@ package checks
 import (
 	"fmt"
 
-	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // noMessageAfterCancel: after the server observes a cancellation it sends
 // nothing more for that request: no result, no error, no progress (DOMAIN.md §1).
+//
+// Rule: NoMessageAfterCancel.
 func noMessageAfterCancel(v *view) (trace.Check, bool) {
 	cancelledAt := map[string]int{} // request id → seq of the server's status event
 	var bad, proof []int
@@ -30,7 +32,7 @@ func noMessageAfterCancel(v *view) (trace.Check, bool) {
 		}
 	}
 	if len(cancelledAt) == 0 {
-		if src := v.tr.Source; src != nil && src.Side == "client" {
+		if src := v.tr.Source; src != nil && src.Side == trace.ActorClient {
 			for i := range v.ev {
 				if v.clientSends(i) && v.msg[i].cancelOf != "" {
 					return undecided(NoMessageAfterCancel, "A client-side log cannot show whether the server read the cancellation before it responded (that order is the legitimate race); judge the server's own log."), true
@@ -48,11 +50,13 @@ func noMessageAfterCancel(v *view) (trace.Check, bool) {
 // httpCancelSignal: on Streamable HTTP the client's cancellation signal
 // depends on the revision (DOMAIN.md §1): 2026-07-28 closes the request's
 // stream and POSTs nothing; 2025-11-25 POSTs notifications/cancelled.
+//
+// Rule: HTTPCancelClosesStream and HTTPCancelPostsNotification.
 func httpCancelSignal(v *view) (trace.Check, bool) {
 	s := v.tr.Scenario
 	var posts, closes []int
 	for i, e := range v.ev {
-		if v.clientSends(i) && v.msg[i].method == "notifications/cancelled" {
+		if v.clientSends(i) && v.msg[i].method == jsonrpc.MethodCancelled {
 			posts = append(posts, i)
 		}
 		if e.Type == trace.TypeCloseStream && e.Actor == trace.ActorClient {
@@ -68,10 +72,10 @@ func httpCancelSignal(v *view) (trace.Check, bool) {
 		}
 		return trace.Check{}, false
 	}
-	if s.Transport != scenario.TransportHTTP {
+	if s.Transport != trace.TransportHTTP {
 		return trace.Check{}, false
 	}
-	if s.Protocol == scenario.Protocol20251125 {
+	if s.Protocol == trace.Protocol20251125 {
 		if len(posts) == 0 {
 			return fail(HTTPCancelPostsNotification, "Under 2025-11-25 closing the stream is not a cancellation; the client must POST notifications/cancelled.", closes...), true
 		}
@@ -85,6 +89,8 @@ func httpCancelSignal(v *view) (trace.Check, bool) {
 
 // lateResponseIgnored: the client ignores any response that arrives for a
 // request it abandoned (DOMAIN.md §1).
+//
+// Rule: LateResponseIgnored.
 func lateResponseIgnored(v *view) (trace.Check, bool) {
 	abandoned := map[string]bool{}
 	var bad, good []int
@@ -114,14 +120,16 @@ func lateResponseIgnored(v *view) (trace.Check, bool) {
 
 // serverCancelOnlyForListen: a server-sent notifications/cancelled only
 // tears down a subscriptions/listen stream (DOMAIN.md §1).
+//
+// Rule: ServerCancelOnlyForListen.
 func serverCancelOnlyForListen(v *view) (trace.Check, bool) {
 	var bad, good []int
 	for i := range v.ev {
 		m := v.msg[i]
-		if !v.serverSends(i) || m.method != "notifications/cancelled" {
+		if !v.serverSends(i) || m.method != jsonrpc.MethodCancelled {
 			continue
 		}
-		if m.cancelOf != "" && v.method[m.cancelOf] == "subscriptions/listen" {
+		if m.cancelOf != "" && v.method[m.cancelOf] == jsonrpc.MethodListen {
 			good = append(good, i)
 		} else {
 			bad = append(bad, i)
@@ -132,10 +140,12 @@ func serverCancelOnlyForListen(v *view) (trace.Check, bool) {
 
 // cancellationNeverAnswered: a cancellation is a notification; valid or not,
 // the server never answers it (DOMAIN.md §1: ignoring never answers).
+//
+// Rule: CancellationNeverAnswered.
 func cancellationNeverAnswered(v *view) (trace.Check, bool) {
 	var cancels, bad []int
 	for i := range v.ev {
-		if v.clientSends(i) && v.msg[i].method == "notifications/cancelled" {
+		if v.clientSends(i) && v.msg[i].method == jsonrpc.MethodCancelled {
 			cancels = append(cancels, i)
 		}
 		if len(cancels) > 0 && v.serverSends(i) && v.msg[i].response && (v.msg[i].id == "" || v.method[v.msg[i].id] == "") {
@@ -153,6 +163,8 @@ func cancellationNeverAnswered(v *view) (trace.Check, bool) {
 
 // oneResponsePerRequest: the coordinator stores one terminal state; the
 // server sends at most one final response per request (DOMAIN.md §1).
+//
+// Rule: OneResponsePerRequest.
 func oneResponsePerRequest(v *view) (trace.Check, bool) {
 	seen := map[string]int{}
 	var bad []int
@@ -173,21 +185,24 @@ func oneResponsePerRequest(v *view) (trace.Check, bool) {
 	return pass(OneResponsePerRequest, fmt.Sprintf("%d request(s) answered, each exactly once.", len(seen))), true
 }
 
-// initializeNotCancelled: under 2025-11-25 initialize is never cancelled.
+// initializeNotCancelled: under 2025-11-25 initialize is never cancelled,
+// neither by notifications/cancelled nor by closing its stream (DOMAIN.md §1).
+//
+// Rule: InitializeNotCancelled.
 func initializeNotCancelled(v *view) (trace.Check, bool) {
-	if v.tr.Scenario == nil || v.tr.Scenario.Protocol != scenario.Protocol20251125 {
+	if v.tr.Scenario == nil || v.tr.Scenario.Protocol != trace.Protocol20251125 {
 		return trace.Check{}, false
 	}
 	init := false
 	var bad []int
 	for i, e := range v.ev {
-		if v.clientSends(i) && v.msg[i].method == "initialize" {
+		if v.clientSends(i) && v.msg[i].method == jsonrpc.MethodInitialize {
 			init = true
 		}
-		if v.clientSends(i) && v.msg[i].cancelOf != "" && v.method[v.msg[i].cancelOf] == "initialize" {
+		if v.clientSends(i) && v.msg[i].cancelOf != "" && v.method[v.msg[i].cancelOf] == jsonrpc.MethodInitialize {
 			bad = append(bad, i)
 		}
-		if e.Type == trace.TypeCloseStream && e.Actor == trace.ActorClient && v.method[idOf(e)] == "initialize" {
+		if e.Type == trace.TypeCloseStream && e.Actor == trace.ActorClient && v.method[idOf(e)] == jsonrpc.MethodInitialize {
 			bad = append(bad, i)
 		}
 	}

@@ -13,11 +13,13 @@ import (
 // oneExecutionPerKey: a side effect runs at most once per idempotency key
 // (DOMAIN.md §4, §12 statement 7), whatever the JSON-RPC ids, races or
 // replicas.
+//
+// Rule: OneExecutionPerKey.
 func oneExecutionPerKey(v *view) (trace.Check, bool) {
 	effects := map[string][]int{}
 	var keys []string
 	for i, e := range v.ev {
-		if e.Actor == trace.ActorLedger && e.Type == "effect" && e.Key != "" {
+		if e.Actor == trace.ActorLedger && e.Type == trace.TypeEffect && e.Key != "" {
 			if _, ok := effects[e.Key]; !ok {
 				keys = append(keys, e.Key)
 			}
@@ -43,6 +45,8 @@ func oneExecutionPerKey(v *view) (trace.Check, bool) {
 
 // keyReuseRejected: a key reused with different arguments is rejected, never
 // answered with the other intent's result (DOMAIN.md §4).
+//
+// Rule: KeyReuseRejected.
 func keyReuseRejected(v *view) (trace.Check, bool) {
 	first := map[string]string{} // key → fingerprint of its first execution
 	var bad, good []int
@@ -52,7 +56,7 @@ func keyReuseRejected(v *view) (trace.Check, bool) {
 		}
 		fp, seen := first[e.Key]
 		if !seen {
-			if e.Type == "effect" {
+			if e.Type == trace.TypeEffect {
 				first[e.Key] = e.Fingerprint
 			}
 			continue
@@ -60,7 +64,7 @@ func keyReuseRejected(v *view) (trace.Check, bool) {
 		if fp == e.Fingerprint {
 			continue
 		}
-		if e.Type == "reject" {
+		if e.Type == trace.TypeReject {
 			good = append(good, i)
 		} else {
 			bad = append(bad, i)
@@ -71,6 +75,8 @@ func keyReuseRejected(v *view) (trace.Check, bool) {
 
 // defensiveCopy: every replay returns exactly the result first committed
 // for its key, even after a caller mutated what it got back (DOMAIN.md §4).
+//
+// Rule: DefensiveCopy.
 func defensiveCopy(v *view) (trace.Check, bool) {
 	committed := map[string]string{}
 	var bad, good []int
@@ -79,11 +85,11 @@ func defensiveCopy(v *view) (trace.Check, bool) {
 			continue
 		}
 		switch e.Type {
-		case "effect":
+		case trace.TypeEffect:
 			if _, ok := committed[e.Key]; !ok && len(e.Message) > 0 {
 				committed[e.Key] = string(e.Message)
 			}
-		case "replay":
+		case trace.TypeReplay:
 			if want, ok := committed[e.Key]; ok {
 				if string(e.Message) == want {
 					good = append(good, i)
@@ -99,6 +105,8 @@ func defensiveCopy(v *view) (trace.Check, bool) {
 // noUnsafeRetry: an unsafe mutation (a side effect without an idempotency
 // key) is never retried automatically; a new JSON-RPC id is not
 // deduplication (DOMAIN.md §4–5, §12 statement 6).
+//
+// Rule: NoUnsafeRetry.
 func noUnsafeRetry(v *view) (trace.Check, bool) {
 	var bad []string
 	any := false

@@ -5,18 +5,21 @@ package checks
 import (
 	"fmt"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // progressIncreases: for each token, progress values on the wire strictly
 // increase (DOMAIN.md §3).
+//
+// Rule: ProgressIncreases.
 func progressIncreases(v *view) (trace.Check, bool) {
 	last := map[string]float64{}
 	var bad []int
 	n := 0
 	for i := range v.ev {
 		m := v.msg[i]
-		if !v.serverSends(i) || m.method != "notifications/progress" || m.progress == nil {
+		if !v.serverSends(i) || m.method != jsonrpc.MethodProgress || m.progress == nil {
 			continue
 		}
 		n++
@@ -38,12 +41,14 @@ func progressIncreases(v *view) (trace.Check, bool) {
 // staleProgressIgnored: a non-increasing progress value must not reset the
 // client's idle clock (DOMAIN.md §3): after its delivery the client ignores
 // it rather than recording activity.
+//
+// Rule: StaleProgressIgnored.
 func staleProgressIgnored(v *view) (trace.Check, bool) {
 	last := map[string]float64{}
 	var bad, good []int
 	for i, e := range v.ev {
 		m := v.msg[i]
-		if e.Type != trace.TypeDeliver || e.To != trace.ActorClient || m.method != "notifications/progress" || m.progress == nil {
+		if e.Type != trace.TypeDeliver || e.To != trace.ActorClient || m.method != jsonrpc.MethodProgress || m.progress == nil {
 			continue
 		}
 		l, seen := last[m.token]
@@ -65,6 +70,8 @@ func staleProgressIgnored(v *view) (trace.Check, bool) {
 }
 
 // noProgressAfterFinal: progress stops after the final response (DOMAIN.md §3).
+//
+// Rule: NoProgressAfterFinal.
 func noProgressAfterFinal(v *view) (trace.Check, bool) {
 	final := map[string]bool{}
 	var bad []int
@@ -77,7 +84,7 @@ func noProgressAfterFinal(v *view) (trace.Check, bool) {
 		if m.response {
 			final[m.id] = true
 		}
-		if m.method == "notifications/progress" {
+		if m.method == jsonrpc.MethodProgress {
 			progress = true
 			if id := v.tokens[m.token]; id != "" && final[id] {
 				bad = append(bad, i)

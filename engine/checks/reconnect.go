@@ -8,13 +8,15 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // noLastEventID: under 2026-07-28 there is no Last-Event-ID resumption; a
 // client that sends the header resumes from state the server lacks
 // (DOMAIN.md §9).
+//
+// Rule: NoLastEventID.
 func noLastEventID(v *view) (trace.Check, bool) {
 	var with, without []int
 	for i, e := range v.ev {
@@ -34,7 +36,7 @@ func noLastEventID(v *view) (trace.Check, bool) {
 	if s == nil {
 		return undecided(NoLastEventID, "The transcript does not say which protocol revision was in use."), true
 	}
-	if s.Protocol == scenario.Protocol20251125 {
+	if s.Protocol == trace.Protocol20251125 {
 		return trace.Check{}, false // resumption is the protocol's own there
 	}
 	if len(with) > 0 {
@@ -46,8 +48,10 @@ func noLastEventID(v *view) (trace.Check, bool) {
 // reconnectRefetches: after a listen stream drops (2026-07-28) the client
 // opens a new listen request with a new id and refetches every affected id
 // from an authoritative method (DOMAIN.md §9), never resuming.
+//
+// Rule: ReconnectRefetches.
 func reconnectRefetches(v *view) (trace.Check, bool) {
-	if len(v.tr.Reconnects) == 0 || (v.tr.Scenario != nil && v.tr.Scenario.Protocol == scenario.Protocol20251125) {
+	if len(v.tr.Reconnects) == 0 || (v.tr.Scenario != nil && v.tr.Scenario.Protocol == trace.Protocol20251125) {
 		return trace.Check{}, false
 	}
 	listens := map[string]int{} // listen request id without quotes → its first send
@@ -57,12 +61,12 @@ func reconnectRefetches(v *view) (trace.Check, bool) {
 			continue
 		}
 		m := v.msg[i]
-		if m.method == "subscriptions/listen" {
+		if m.method == jsonrpc.MethodListen {
 			if _, ok := listens[strings.Trim(m.id, `"`)]; !ok {
 				listens[strings.Trim(m.id, `"`)] = i
 			}
 		}
-		if m.hasID && (m.method == "resources/read" || m.method == "tools/list" || m.method == "tasks/get") {
+		if m.hasID && (m.method == methodResourcesRead || m.method == methodToolsList || m.method == jsonrpc.MethodTasksGet) {
 			refetches = append(refetches, i)
 		}
 	}
@@ -92,6 +96,8 @@ func reconnectRefetches(v *view) (trace.Check, bool) {
 // herdAllReconnect: after a mass disconnect every client gets back within
 // its attempts; a herd that keeps overloading the recovering server leaves
 // clients behind (DOMAIN.md §10).
+//
+// Rule: HerdAllReconnect.
 func herdAllReconnect(v *view) (trace.Check, bool) {
 	h := v.tr.Herd
 	if h == nil {

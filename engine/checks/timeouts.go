@@ -11,6 +11,8 @@ import (
 
 // maxTimeoutEnforced: a request with a maximum timeout stops being waited
 // for no later than start + max, whatever progress arrives (DOMAIN.md §2).
+//
+// Rule: MaxTimeoutEnforced.
 func maxTimeoutEnforced(v *view) (trace.Check, bool) {
 	var bad, good []int
 	var details []string
@@ -57,6 +59,8 @@ func hasMax(tr *trace.Trace) bool {
 // idleTimeoutEnforced: a request with an idle timeout is abandoned once no
 // valid progress arrived for that long (DOMAIN.md §2). Activity is read
 // from the client's activity events.
+//
+// Rule: IdleTimeoutEnforced.
 func idleTimeoutEnforced(v *view) (trace.Check, bool) {
 	var bad, good []int
 	any := false

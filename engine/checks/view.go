@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sort"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -92,7 +93,7 @@ func (v *view) concerns(i int) string {
 	if m.response {
 		return m.id
 	}
-	if m.method == "notifications/progress" {
+	if m.method == jsonrpc.MethodProgress {
 		return v.tokens[m.token]
 	}
 	return ""
