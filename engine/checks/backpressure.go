@@ -1,0 +1,85 @@
+// Rules of DOMAIN.md §7 (backpressure: a bounded SSE buffer) and §8
+// (proxies and keep-alive).
+
+package checks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// bufferWithinCapacity: a bounded SSE buffer never holds more than its
+// capacity (DOMAIN.md §7); an unbounded one is flagged, since memory then
+// grows with a slow consumer.
+//
+// Rule: BufferWithinCapacity.
+func bufferWithinCapacity(v *view) (trace.Check, bool) {
+	if len(v.tr.Buffers) == 0 {
+		return trace.Check{}, false
+	}
+	var bad []string
+	peak := 0
+	for _, b := range v.tr.Buffers {
+		if b.MaxDepth > peak {
+			peak = b.MaxDepth
+		}
+		switch {
+		case b.Capacity == 0:
+			bad = append(bad, fmt.Sprintf("stream %s is unbounded and grew to %d events", b.Stream, b.MaxDepth))
+		case b.MaxDepth > b.Capacity:
+			bad = append(bad, fmt.Sprintf("stream %s held %d events, capacity %d", b.Stream, b.MaxDepth, b.Capacity))
+		}
+	}
+	if len(bad) > 0 {
+		return fail(BufferWithinCapacity, strings.Join(bad, "; ")+": memory grows with a slow consumer."), true
+	}
+	return pass(BufferWithinCapacity, fmt.Sprintf("Every SSE buffer stayed within its capacity (peak %d events).", peak)), true
+}
+
+// finalNeverDropped: under pressure the buffer evicts progress, never the
+// final response (DOMAIN.md §7).
+//
+// Rule: FinalNeverDropped.
+func finalNeverDropped(v *view) (trace.Check, bool) {
+	if len(v.tr.Buffers) == 0 {
+		return trace.Check{}, false
+	}
+	var bad []int
+	for i, e := range v.ev {
+		if e.Actor == trace.ActorServer && (e.Type == trace.TypeDrop || e.Type == trace.TypeError) && v.msg[i].response {
+			bad = append(bad, i)
+		}
+	}
+	if len(bad) > 0 {
+		return fail(FinalNeverDropped, fmt.Sprintf("A final response was dropped or refused by the SSE buffer (%s): the client cannot learn the outcome.", seqList(bad)), bad...), true
+	}
+	n := 0
+	for _, b := range v.tr.Buffers {
+		n += b.FinalsDelivered
+	}
+	return pass(FinalNeverDropped, fmt.Sprintf("No final response was dropped; %d delivered through the buffer.", n)), true
+}
+
+// sseHeaders: a Streamable HTTP response stream carries Cache-Control:
+// no-cache and X-Accel-Buffering: no, so compatible proxies forward each
+// event at once instead of buffering it (DOMAIN.md §8).
+//
+// Rule: SSEHeaders.
+func sseHeaders(v *view) (trace.Check, bool) {
+	var bad, good []int
+	for i, e := range v.ev {
+		if e.Actor != trace.ActorServer || e.Headers == nil || e.Headers["Content-Type"] != "text/event-stream" {
+			continue
+		}
+		if e.Headers["Cache-Control"] == "no-cache" && e.Headers["X-Accel-Buffering"] == "no" {
+			good = append(good, i)
+		} else {
+			bad = append(bad, i)
+		}
+	}
+	return verdict(SSEHeaders, bad, good,
+		fmt.Sprintf("%d response stream(s) opened without Cache-Control: no-cache and X-Accel-Buffering: no (%s): a proxy may buffer them, so progress arrives in bursts or after the client's timeout.", len(bad), seqList(bad)),
+		"Every response stream carried Cache-Control: no-cache and X-Accel-Buffering: no.")
+}

@@ -1,0 +1,216 @@
+// Rules of DOMAIN.md §1, request cancellation (per transport, the race,
+// what the server and the client ignore).
+
+package checks
+
+import (
+	"fmt"
+
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// noMessageAfterCancel: after the server observes a cancellation it sends
+// nothing more for that request: no result, no error, no progress (DOMAIN.md §1).
+//
+// Rule: NoMessageAfterCancel.
+func noMessageAfterCancel(v *view) (trace.Check, bool) {
+	cancelledAt := map[string]int{} // request id → seq of the server's status event
+	var bad, proof []int
+	for i, e := range v.ev {
+		if e.Actor == trace.ActorServer && e.Type == trace.TypeStatus && e.Status == trace.StateCancelled {
+			if _, ok := cancelledAt[idOf(e)]; !ok {
+				cancelledAt[idOf(e)] = i
+				proof = append(proof, i)
+			}
+			continue
+		}
+		if v.serverSends(i) {
+			if _, ok := cancelledAt[v.concerns(i)]; ok && v.concerns(i) != "" {
+				bad = append(bad, i)
+			}
+		}
+	}
+	if len(cancelledAt) == 0 {
+		if src := v.tr.Source; src != nil && src.Side == trace.ActorClient {
+			for i := range v.ev {
+				if v.clientSends(i) && v.msg[i].cancelOf != "" {
+					return undecided(NoMessageAfterCancel, "A client-side log cannot show whether the server read the cancellation before it responded (that order is the legitimate race); judge the server's own log."), true
+				}
+			}
+		}
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(NoMessageAfterCancel, fmt.Sprintf("The server sent %d message(s) for a request after accepting its cancellation (%s).", len(bad), seqList(bad)), bad...), true
+	}
+	return pass(NoMessageAfterCancel, fmt.Sprintf("The server accepted %d cancellation(s) and sent nothing more for those requests.", len(cancelledAt)), proof...), true
+}
+
+// httpCancelSignal: on Streamable HTTP the client's cancellation signal
+// depends on the revision (DOMAIN.md §1): 2026-07-28 closes the request's
+// stream and POSTs nothing; 2025-11-25 POSTs notifications/cancelled.
+//
+// Rule: HTTPCancelClosesStream and HTTPCancelPostsNotification.
+func httpCancelSignal(v *view) (trace.Check, bool) {
+	s := v.tr.Scenario
+	var posts, closes []int
+	for i, e := range v.ev {
+		if v.clientSends(i) && v.msg[i].method == jsonrpc.MethodCancelled {
+			posts = append(posts, i)
+		}
+		if e.Type == trace.TypeCloseStream && e.Actor == trace.ActorClient {
+			closes = append(closes, i)
+		}
+	}
+	if len(posts)+len(closes) == 0 {
+		return trace.Check{}, false
+	}
+	if s == nil {
+		if len(closes) > 0 {
+			return undecided(HTTPCancelClosesStream, "The transcript does not say which protocol revision was in use."), true
+		}
+		return trace.Check{}, false
+	}
+	if s.Transport != trace.TransportHTTP {
+		return trace.Check{}, false
+	}
+	if s.Protocol == trace.Protocol20251125 {
+		if len(posts) == 0 {
+			return fail(HTTPCancelPostsNotification, "Under 2025-11-25 closing the stream is not a cancellation; the client must POST notifications/cancelled.", closes...), true
+		}
+		return pass(HTTPCancelPostsNotification, "Under 2025-11-25 the client cancels by POSTing notifications/cancelled.", posts...), true
+	}
+	if len(posts) > 0 {
+		return fail(HTTPCancelClosesStream, fmt.Sprintf("Under 2026-07-28 the client must cancel by closing the request's stream; it POSTed notifications/cancelled (%s).", seqList(posts)), posts...), true
+	}
+	return pass(HTTPCancelClosesStream, "Under 2026-07-28 the client cancels by closing the request's stream and POSTs no notification.", closes...), true
+}
+
+// lateResponseIgnored: the client ignores any response that arrives for a
+// request it abandoned (DOMAIN.md §1).
+//
+// Rule: LateResponseIgnored.
+func lateResponseIgnored(v *view) (trace.Check, bool) {
+	abandoned := map[string]bool{}
+	var bad, good []int
+	for i, e := range v.ev {
+		if e.Actor == trace.ActorClient && (e.Type == trace.TypeTimeout || e.Type == trace.TypeCloseStream ||
+			(v.clientSends(i) && v.msg[i].cancelOf != "")) {
+			id := idOf(e)
+			if v.msg[i].cancelOf != "" {
+				id = v.msg[i].cancelOf
+			}
+			abandoned[id] = true
+		}
+		if e.Type == trace.TypeDeliver && e.To == trace.ActorClient && v.msg[i].response && abandoned[v.msg[i].id] {
+			react := v.clientReaction(i)
+			switch {
+			case react < 0:
+				return undecided(LateResponseIgnored, "The trace does not show how the client treated a late response."), true
+			case v.ev[react].Type == trace.TypeIgnore:
+				good = append(good, react)
+			default:
+				bad = append(bad, react)
+			}
+		}
+	}
+	return verdict(LateResponseIgnored, bad, good, "The client used a response for a request it had abandoned.", fmt.Sprintf("The client ignored %d late response(s) for abandoned requests.", len(good)))
+}
+
+// serverCancelOnlyForListen: a server-sent notifications/cancelled only
+// tears down a subscriptions/listen stream (DOMAIN.md §1).
+//
+// Rule: ServerCancelOnlyForListen.
+func serverCancelOnlyForListen(v *view) (trace.Check, bool) {
+	var bad, good []int
+	for i := range v.ev {
+		m := v.msg[i]
+		if !v.serverSends(i) || m.method != jsonrpc.MethodCancelled {
+			continue
+		}
+		if m.cancelOf != "" && v.method[m.cancelOf] == jsonrpc.MethodListen {
+			good = append(good, i)
+		} else {
+			bad = append(bad, i)
+		}
+	}
+	return verdict(ServerCancelOnlyForListen, bad, good, fmt.Sprintf("The server sent notifications/cancelled for something other than a subscriptions/listen stream (%s).", seqList(bad)), "Server-sent cancellations only tore down listen streams.")
+}
+
+// cancellationNeverAnswered: a cancellation is a notification; valid or not,
+// the server never answers it (DOMAIN.md §1: ignoring never answers).
+//
+// Rule: CancellationNeverAnswered.
+func cancellationNeverAnswered(v *view) (trace.Check, bool) {
+	var cancels, bad []int
+	for i := range v.ev {
+		if v.clientSends(i) && v.msg[i].method == jsonrpc.MethodCancelled {
+			cancels = append(cancels, i)
+		}
+		if len(cancels) > 0 && v.serverSends(i) && v.msg[i].response && (v.msg[i].id == "" || v.method[v.msg[i].id] == "") {
+			bad = append(bad, i)
+		}
+	}
+	if len(cancels) == 0 {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(CancellationNeverAnswered, fmt.Sprintf("The server answered something that was not a request (%s).", seqList(bad)), bad...), true
+	}
+	return pass(CancellationNeverAnswered, fmt.Sprintf("%d cancellation notification(s) sent; the server answered none of them.", len(cancels)), cancels...), true
+}
+
+// oneResponsePerRequest: the coordinator stores one terminal state; the
+// server sends at most one final response per request (DOMAIN.md §1).
+//
+// Rule: OneResponsePerRequest.
+func oneResponsePerRequest(v *view) (trace.Check, bool) {
+	seen := map[string]int{}
+	var bad []int
+	for i := range v.ev {
+		if v.serverSends(i) && v.msg[i].response && v.msg[i].id != "" {
+			if _, ok := seen[v.msg[i].id]; ok {
+				bad = append(bad, i)
+			}
+			seen[v.msg[i].id] = i
+		}
+	}
+	if len(seen) == 0 {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(OneResponsePerRequest, "The server sent more than one final response for a request.", bad...), true
+	}
+	return pass(OneResponsePerRequest, fmt.Sprintf("%d request(s) answered, each exactly once.", len(seen))), true
+}
+
+// initializeNotCancelled: under 2025-11-25 initialize is never cancelled,
+// neither by notifications/cancelled nor by closing its stream (DOMAIN.md §1).
+//
+// Rule: InitializeNotCancelled.
+func initializeNotCancelled(v *view) (trace.Check, bool) {
+	if v.tr.Scenario == nil || v.tr.Scenario.Protocol != trace.Protocol20251125 {
+		return trace.Check{}, false
+	}
+	init := false
+	var bad []int
+	for i, e := range v.ev {
+		if v.clientSends(i) && v.msg[i].method == jsonrpc.MethodInitialize {
+			init = true
+		}
+		if v.clientSends(i) && v.msg[i].cancelOf != "" && v.method[v.msg[i].cancelOf] == jsonrpc.MethodInitialize {
+			bad = append(bad, i)
+		}
+		if e.Type == trace.TypeCloseStream && e.Actor == trace.ActorClient && v.method[idOf(e)] == jsonrpc.MethodInitialize {
+			bad = append(bad, i)
+		}
+	}
+	if !init {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(InitializeNotCancelled, "The client cancelled initialize, which 2025-11-25 forbids.", bad...), true
+	}
+	return pass(InitializeNotCancelled, "initialize was not cancelled."), true
+}

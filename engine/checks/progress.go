@@ -1,0 +1,101 @@
+// Rules of DOMAIN.md §3, progress.
+
+package checks
+
+import (
+	"fmt"
+
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// progressIncreases: for each token, progress values on the wire strictly
+// increase (DOMAIN.md §3).
+//
+// Rule: ProgressIncreases.
+func progressIncreases(v *view) (trace.Check, bool) {
+	last := map[string]float64{}
+	var bad []int
+	n := 0
+	for i := range v.ev {
+		m := v.msg[i]
+		if !v.serverSends(i) || m.method != jsonrpc.MethodProgress || m.progress == nil {
+			continue
+		}
+		n++
+		if l, ok := last[m.token]; ok && *m.progress <= l {
+			bad = append(bad, i)
+			continue
+		}
+		last[m.token] = *m.progress
+	}
+	if n == 0 {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(ProgressIncreases, fmt.Sprintf("%d progress value(s) did not increase (%s).", len(bad), seqList(bad)), bad...), true
+	}
+	return pass(ProgressIncreases, fmt.Sprintf("All %d progress values strictly increase per token.", n)), true
+}
+
+// staleProgressIgnored: a non-increasing progress value must not reset the
+// client's idle clock (DOMAIN.md §3): after its delivery the client ignores
+// it rather than recording activity.
+//
+// Rule: StaleProgressIgnored.
+func staleProgressIgnored(v *view) (trace.Check, bool) {
+	last := map[string]float64{}
+	var bad, good []int
+	for i, e := range v.ev {
+		m := v.msg[i]
+		if e.Type != trace.TypeDeliver || e.To != trace.ActorClient || m.method != jsonrpc.MethodProgress || m.progress == nil {
+			continue
+		}
+		l, seen := last[m.token]
+		if !seen || *m.progress > l {
+			last[m.token] = *m.progress
+			continue
+		}
+		react := v.clientReaction(i)
+		switch {
+		case react < 0:
+			return undecided(StaleProgressIgnored, "The trace does not show how the client reacted to stale progress."), true
+		case v.ev[react].Type == trace.TypeActivity:
+			bad = append(bad, react)
+		default:
+			good = append(good, react)
+		}
+	}
+	return verdict(StaleProgressIgnored, bad, good, fmt.Sprintf("The client let non-increasing progress reset its idle clock (%s): a stuck server can keep the request alive.", seqList(bad)), "The client ignored non-increasing progress; its idle clock was not reset.")
+}
+
+// noProgressAfterFinal: progress stops after the final response (DOMAIN.md §3).
+//
+// Rule: NoProgressAfterFinal.
+func noProgressAfterFinal(v *view) (trace.Check, bool) {
+	final := map[string]bool{}
+	var bad []int
+	progress := false
+	for i := range v.ev {
+		if !v.serverSends(i) {
+			continue
+		}
+		m := v.msg[i]
+		if m.response {
+			final[m.id] = true
+		}
+		if m.method == jsonrpc.MethodProgress {
+			progress = true
+			if id := v.tokens[m.token]; id != "" && final[id] {
+				bad = append(bad, i)
+			}
+		}
+	}
+	if !progress || len(final) == 0 {
+		return trace.Check{}, false
+	}
+	if len(bad) > 0 {
+		return fail(NoProgressAfterFinal, fmt.Sprintf("Progress was sent after the final response (%s).", seqList(bad)), bad...), true
+	}
+	return pass(NoProgressAfterFinal, "No progress followed a final response."), true
+}

@@ -1,0 +1,142 @@
+package checks
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// view indexes a trace for the checks, once, so that every rule is a pass
+// over the events (or over one request's events) and Evaluate costs
+// O(events + requests) map operations, plus the size of what it reports.
+type view struct {
+	tr     *trace.Trace
+	ev     []trace.Event
+	msg    []wire            // msg[i] is ev[i].Message parsed (once per wire message)
+	tokens map[string]string // progress token → request id (from the client's requests)
+	method map[string]string // request id → method
+	sent   map[int]bool      // wire numbers whose send event is recorded
+	// byID lists, per request id (idOf, "" for none), the indexes of its
+	// events in order.
+	byID map[string][]int
+	// maxAt[i] is the largest At of ev[0..i]: the first event later than t
+	// is found by binary search even if At ever went backwards.
+	maxAt []int64
+	// nextClient[i] is the index of the client's first event after i
+	// (len(ev) if none); runEnd[i] is the index after the last event with
+	// ev[i]'s time in the run of equal times that holds i. Built on first use.
+	nextClient, runEnd []int
+}
+
+func newView(tr *trace.Trace) *view {
+	n := len(tr.Events)
+	r := len(tr.Requests)
+	v := &view{tr: tr, ev: tr.Events, tokens: map[string]string{}, method: make(map[string]string, r), sent: make(map[int]bool, n/2),
+		msg: make([]wire, n), byID: make(map[string][]int, r+1), maxAt: make([]int64, n)}
+	for i, e := range tr.Events {
+		if e.Type == trace.TypeSend && e.Wire > 0 {
+			v.sent[e.Wire] = true
+		}
+		v.maxAt[i] = e.At
+		if i > 0 && v.maxAt[i-1] > e.At {
+			v.maxAt[i] = v.maxAt[i-1]
+		}
+		id := idOf(e)
+		v.byID[id] = append(v.byID[id], i)
+	}
+	parsed := make(map[int]int, n/2) // wire number → index of the event whose message was parsed
+	for i, e := range tr.Events {
+		if j, ok := parsed[e.Wire]; ok && e.Wire > 0 && bytes.Equal(tr.Events[j].Message, e.Message) {
+			v.msg[i] = v.msg[j] // a deliver repeats its send's message
+		} else {
+			v.msg[i] = parse(e.Message)
+			if e.Wire > 0 && len(e.Message) > 0 {
+				parsed[e.Wire] = i
+			}
+		}
+		if m := v.msg[i]; v.clientSends(i) && m.method != "" && m.hasID {
+			v.method[m.id] = m.method
+			if m.metaToken != "" {
+				v.tokens[m.metaToken] = m.id
+			}
+		}
+	}
+	return v
+}
+
+// serverSends reports whether event i is the server putting a message on
+// the wire: its send event, or, in a log that recorded only the receiving
+// end (an imported client-side log), the delivery of a message whose send
+// was not recorded.
+func (v *view) serverSends(i int) bool { return v.puts(i, trace.ActorServer) }
+
+// clientSends is serverSends for the client.
+func (v *view) clientSends(i int) bool { return v.puts(i, trace.ActorClient) }
+
+func (v *view) puts(i int, from string) bool {
+	e := v.ev[i]
+	if e.From != from {
+		return false
+	}
+	if e.Type == trace.TypeSend {
+		return true
+	}
+	return e.Type == trace.TypeDeliver && len(e.Message) > 0 && !v.sent[e.Wire]
+}
+
+// concerns returns the request id a server message is about: a response's
+// id or a progress notification's request.
+func (v *view) concerns(i int) string {
+	m := v.msg[i]
+	if m.response {
+		return m.id
+	}
+	if m.method == jsonrpc.MethodProgress {
+		return v.tokens[m.token]
+	}
+	return ""
+}
+
+// clientReaction returns the index of the client's first event after event
+// i and at the same time, or -1: how the client treated what it was just
+// handed.
+func (v *view) clientReaction(i int) int {
+	if v.nextClient == nil {
+		n := len(v.ev)
+		v.nextClient, v.runEnd = make([]int, n), make([]int, n)
+		next, end := n, n
+		for j := n - 1; j >= 0; j-- {
+			if j+1 < n && v.ev[j+1].At != v.ev[j].At {
+				end = j + 1
+			}
+			v.nextClient[j], v.runEnd[j] = next, end
+			if v.ev[j].Actor == trace.ActorClient {
+				next = j
+			}
+		}
+	}
+	if j := v.nextClient[i]; j < v.runEnd[i] {
+		return j
+	}
+	return -1
+}
+
+// timeoutEvent returns the seqs of the client's timeout events for id (of
+// cause, or any cause when cause is "").
+func (v *view) timeoutEvent(id, cause string) []int {
+	var out []int
+	for _, i := range v.byID[id] {
+		if e := v.ev[i]; e.Type == trace.TypeTimeout && (cause == "" || e.Cause == cause) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// until returns the number of events before the first one later than t:
+// the events a request that ended at t can be judged on.
+func (v *view) until(t int64) int {
+	return sort.Search(len(v.maxAt), func(i int) bool { return v.maxAt[i] > t })
+}
