@@ -334,4 +334,3 @@ func (d *decoder) object(o *object, name, def string) json.RawMessage {
 	}
 	return v
 }
-

@@ -443,4 +443,3 @@ func RaceID(id ID, i int) ID {
 	_ = json.Unmarshal([]byte(id.Raw()), &s)
 	return NewStringID(fmt.Sprintf("%s-%d", s, i+1))
 }
-
