@@ -1,0 +1,312 @@
+package templates
+
+// Message classification and label text: what kind of wire message an
+// arrow carries, the short labels and tooltips of arrows and marks, and
+// how a label is shortened to fit.
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// fitLabel shortens label to at most maxW units (textWidth): first by
+// dropping the leading segments of its method ("notifications/tasks/status
+// (7)" becomes "…/tasks/status (7)", then "…/status (7)"), then by cutting
+// its end at an ellipsis. A label that fits is returned as it is; the
+// arrow's or mark's title always carries the whole text.
+func fitLabel(label string, maxW float64) string {
+	if textWidth(label) <= maxW {
+		return label
+	}
+	s := label
+	for textWidth(s) > maxW {
+		head, rest, _ := strings.Cut(s, " ")
+		head = strings.TrimPrefix(head, "…/")
+		_, tail, ok := strings.Cut(head, "/")
+		if !ok {
+			break
+		}
+		s = "…/" + tail
+		if rest != "" {
+			s += " " + rest
+		}
+	}
+	if textWidth(s) <= maxW {
+		return s
+	}
+	r := []rune(s)
+	n := max(1, int(maxW/charW)-1)
+	if n >= len(r) {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// textWidth estimates the width of a label in the timeline's monospace font.
+func textWidth(s string) float64 {
+	return float64(len([]rune(s))) * charW
+}
+
+// distinctIDs counts the request ids the trace's events mention.
+func distinctIDs(tr *trace.Trace) int {
+	seen := map[string]bool{}
+	for _, e := range tr.Events {
+		if e.ID != nil {
+			seen[e.ID.Raw()] = true
+		}
+	}
+	return len(seen)
+}
+
+// wireMessage is the part of a JSON-RPC message the timeline labels.
+type wireMessage struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code json.Number `json:"code"`
+	} `json:"error"`
+	Params struct {
+		Name          string          `json:"name"`
+		RequestID     json.RawMessage `json:"requestId"`
+		Progress      json.Number     `json:"progress"`
+		Total         json.Number     `json:"total"`
+		ProgressToken json.RawMessage `json:"progressToken"`
+	} `json:"params"`
+}
+
+// classify names the kind of a wire message and a short label for it.
+func classify(msg json.RawMessage, signal string) (kind, label, method, id string) {
+	if len(msg) == 0 {
+		if signal == trace.SignalCloseStream {
+			return KindClose, "close stream", "", ""
+		}
+		return KindKeepalive, "", "", ""
+	}
+	var m wireMessage
+	if err := json.Unmarshal(msg, &m); err != nil {
+		// Not an object, or a field of an unexpected type: show it raw.
+		var probe map[string]json.RawMessage
+		if json.Unmarshal(msg, &probe) == nil {
+			if raw, ok := probe["method"]; ok {
+				var s string
+				if json.Unmarshal(raw, &s) == nil {
+					return KindRaw, s + " (malformed)", s, ""
+				}
+			}
+		}
+		return KindRaw, "malformed message", "", ""
+	}
+	if len(m.ID) > 0 && string(m.ID) != "null" {
+		id = string(m.ID)
+	}
+	switch {
+	case m.Method == "notifications/progress":
+		label = "progress " + string(m.Params.Progress)
+		if m.Params.Total != "" {
+			label += "/" + string(m.Params.Total)
+		}
+		return KindProgress, label, m.Method, id
+	case m.Method == "notifications/cancelled":
+		if len(m.Params.RequestID) > 0 {
+			id = string(m.Params.RequestID)
+		}
+		return KindCancel, "notifications/cancelled", m.Method, id
+	case m.Method != "" && id != "":
+		label = m.Method
+		if m.Params.Name != "" {
+			label += " " + m.Params.Name
+		}
+		return KindRequest, label, m.Method, id
+	case m.Method != "":
+		return KindNotification, m.Method, m.Method, ""
+	case m.Error != nil:
+		label = "error"
+		if m.Error.Code != "" {
+			label += " " + string(m.Error.Code)
+		}
+		return KindError, label, "", id
+	case len(m.Result) > 0:
+		return KindResult, "result", "", id
+	}
+	return KindRaw, "message", "", id
+}
+
+func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) Arrow {
+	a := Arrow{Wire: wire, SendSeq: -1, DeliverSeq: -1, DropSeq: -1}
+	var msg json.RawMessage
+	var signal string
+	if send != nil {
+		a.SendSeq = send.Seq
+		a.SentAt = send.At
+		// The lane of whoever put it on the wire: the network, for a
+		// stream it closed, else the sender.
+		a.From = send.From
+		if send.Actor == trace.ActorNetwork || a.From == "" {
+			a.From = send.Actor
+		}
+		a.To = send.To
+		msg, signal = send.Message, send.Signal
+		if send.Type == trace.TypeCloseStream {
+			signal = trace.SignalCloseStream
+		}
+	}
+	if deliver != nil {
+		a.DeliverSeq = deliver.Seq
+		a.Delivered = true
+		a.At = deliver.At
+		if send == nil {
+			if deliver.SentAt != nil {
+				a.SentAt = *deliver.SentAt
+			} else {
+				a.SentAt = deliver.At
+			}
+			a.From = cmp(deliver.From, trace.ActorNetwork)
+		}
+		a.To = cmp(deliver.To, a.To)
+		if len(msg) == 0 {
+			msg = deliver.Message
+		}
+		signal = cmp(signal, deliver.Signal)
+	} else if drop != nil {
+		a.DropSeq = drop.Seq
+		a.Dropped = true
+		a.At = drop.At
+		if send == nil {
+			if drop.SentAt != nil {
+				a.SentAt = *drop.SentAt
+			} else {
+				a.SentAt = drop.At
+			}
+			a.From = cmp(drop.From, trace.ActorNetwork)
+		}
+		a.To = cmp(a.To, drop.To)
+		if len(msg) == 0 {
+			msg = drop.Message
+		}
+	} else {
+		a.At = a.SentAt
+	}
+	if a.To == "" {
+		a.To = trace.ActorNetwork
+	}
+	if a.From == "" {
+		a.From = trace.ActorNetwork
+	}
+	var id string
+	a.Kind, a.Label, a.Method, id = classify(msg, signal)
+	if id == "" {
+		switch {
+		case send != nil && send.ID != nil:
+			id = send.ID.String()
+		case deliver != nil && deliver.ID != nil:
+			id = deliver.ID.String()
+		}
+	}
+	a.ID = id
+	switch a.Kind {
+	case KindCancel:
+		a.Signal = trace.SignalNotification
+	case KindClose:
+		a.Signal = trace.SignalCloseStream
+	}
+	if multi && a.ID != "" && a.Label != "" {
+		a.Label += " (" + a.ID + ")"
+	}
+	a.LabelW = textWidth(a.Label)
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "wire %d, %s → %s: %s", wire, a.From, a.To, cmp(a.Label, a.Kind))
+	switch {
+	case a.Delivered:
+		fmt.Fprintf(&b, "\nsent at %d ms, delivered at %d ms", a.SentAt, a.At)
+	case a.Dropped:
+		fmt.Fprintf(&b, "\nsent at %d ms, lost at %d ms", a.SentAt, a.At)
+	default:
+		fmt.Fprintf(&b, "\nsent at %d ms; its delivery is not in the trace (still in flight, or not seen by a one-sided log)", a.SentAt)
+	}
+	if send != nil && send.Note != "" {
+		b.WriteString("\n" + send.Note)
+	}
+	if deliver != nil && deliver.Note != "" {
+		b.WriteString("\n" + deliver.Note)
+	}
+	if drop != nil && drop.Note != "" {
+		b.WriteString("\n" + drop.Note)
+	}
+	if len(msg) > 0 {
+		b.WriteString("\n" + string(msg))
+	}
+	a.Title = b.String()
+	return a
+}
+
+func newMark(e *trace.Event, multi bool) Mark {
+	m := Mark{Seq: e.Seq, At: e.At, Actor: cmp(e.Actor, trace.ActorNetwork), Type: e.Type,
+		Status: e.Status, Cause: e.Cause, Signal: e.Signal}
+	if e.ID != nil {
+		m.ID = e.ID.String()
+	}
+	switch e.Type {
+	case trace.TypeStart:
+		m.Glyph, m.Label = GlyphStart, "start"
+	case trace.TypeStatus:
+		m.Glyph, m.Label = GlyphStatus, cmp(e.Status, "status")
+	case trace.TypeIgnore:
+		m.Glyph, m.Label = GlyphIgnore, "ignored"
+	case trace.TypeSuppress:
+		m.Glyph, m.Label = GlyphSuppress, "suppressed"
+	case trace.TypeTimeout:
+		m.Glyph, m.Label = GlyphTimeout, "timeout"
+		switch e.Cause {
+		case trace.CauseIdleTimeout:
+			m.Label = "idle timeout"
+		case trace.CauseMaxTimeout:
+			m.Label = "max timeout"
+		}
+	case trace.TypeError:
+		m.Glyph, m.Label = GlyphError, "error"
+	case trace.TypeKeepalive:
+		m.Glyph = GlyphKeepalive
+	case trace.TypeActivity:
+		m.Glyph, m.Label = GlyphActivity, "idle reset"
+	case trace.TypeAccept:
+		m.Glyph, m.Label = GlyphAccept, "accepted"
+	case trace.TypeDrop:
+		m.Glyph, m.Label = GlyphLost, "lost"
+	case trace.TypeCloseStream:
+		m.Glyph, m.Label = GlyphClose, "close stream"
+		m.Signal = cmp(m.Signal, trace.SignalCloseStream)
+	case GlyphHold:
+		m.Glyph, m.Label = GlyphHold, "held"
+	case GlyphFlush:
+		m.Glyph, m.Label = GlyphFlush, "flush"
+	default:
+		m.Glyph, m.Label = GlyphOther, e.Type
+	}
+	if multi && m.ID != "" && m.Label != "" {
+		m.Label += " (" + m.ID + ")"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d ms, %s: %s", e.At, m.Actor, e.Type)
+	if m.ID != "" {
+		fmt.Fprintf(&b, " (request %s)", m.ID)
+	}
+	if e.Status != "" {
+		fmt.Fprintf(&b, ", status %s", e.Status)
+	}
+	if e.Cause != "" {
+		fmt.Fprintf(&b, ", cause %s", e.Cause)
+	}
+	if e.Note != "" {
+		b.WriteString("\n" + e.Note)
+	}
+	if len(e.Message) > 0 {
+		b.WriteString("\n" + string(e.Message))
+	}
+	m.Title = b.String()
+	return m
+}

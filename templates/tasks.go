@@ -1,0 +1,404 @@
+package templates
+
+// Task status lanes: each durable task of a trace drawn as its client-side
+// and worker-side status rows on the timeline's time scale.
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// TaskLanes draws each durable task of a trace as two rows on the
+// timeline's time scale: what the worker's task record says (tasks[].history
+// and the worker's events) and what the client believes (the statuses it
+// received and its own status events).
+type TaskLanes struct {
+	Width, Height float64
+	DomainMs      int64
+	XTicks        []Tick
+	AxisY         float64
+	Tasks         []TaskLane
+	Summary       string
+}
+
+// TaskLane is one task.
+type TaskLane struct {
+	TaskID string
+	// Status is the task's last status at the worker; ClientStatus is the
+	// client's last belief ("" if it never learned one).
+	Status, ClientStatus string
+	CancelRequested      bool
+	Top                  float64 // y of the task's name
+	WorkerY, ClientY     float64 // top of each row's bar
+	Worker, Client       []StatusSeg
+	Marks                []TaskMark
+	// Disagree lists where the client's belief and the worker's status
+	// disagree about whether the task has ended, or about how; DisagreeMs
+	// is their total length.
+	Disagree   []StatusSeg
+	DisagreeMs int64
+}
+
+// StatusSeg is a span of one status on a row, [From, To) in ms.
+type StatusSeg struct {
+	Status   string
+	From, To int64
+	X1, X2   float64
+	Color    string
+	Label    string // drawn inside when it fits, else ""
+	Title    string
+}
+
+// Task mark kinds (data-mark).
+const (
+	TaskMarkCancelAck  = "cancel-ack"     // the server recorded a cancellation intent
+	TaskMarkRefused    = "cancel-refused" // the server refused a tasks/cancel (2025: terminal task)
+	TaskMarkCheckpoint = "checkpoint"     // a worker checkpoint
+	TaskMarkIgnored    = "ignored"        // the worker ignored a step (terminal already)
+	TaskMarkPoll       = "poll"           // the client received a status (tasks/get)
+	TaskMarkBelief     = "belief"         // the client's own status event
+)
+
+// TaskMark is one event on a task's rows.
+type TaskMark struct {
+	Seq       int // -1 for a checkpoint known only from the scenario
+	Kind      string
+	At        int64
+	X, Y      float64
+	Label     string
+	LabelY    float64 // baseline of the label
+	Title     string
+	OnClient  bool // on the client's row (a poll or a belief), else the worker's
+	LabelEnd  bool // label drawn to the left of X
+	LabelShow bool // the label is drawn (it fits without overlapping)
+}
+
+// Layout of the task lanes.
+const (
+	taskTop      = 8.0
+	taskNameH    = 16.0 // the task's name line
+	taskLabelH   = 15.0 // one row of mark labels above the worker bar
+	taskBarH     = 18.0
+	taskRowGap   = 10.0
+	taskBelowH   = 22.0 // mark labels under the client bar
+	taskBlockGap = 14.0
+)
+
+// endedStatus reports whether a task status (or the client's "stopped")
+// means the task has ended.
+func endedStatus(s string) bool {
+	switch s {
+	case "completed", "failed", "cancelled", "stopped":
+		return true
+	}
+	return false
+}
+
+// statusColor is the colour of a task status.
+func statusColor(s string) string {
+	switch s {
+	case "working":
+		return colRequest
+	case "input_required":
+		return colUndecided
+	case "completed":
+		return colResult
+	case "failed":
+		return colError
+	case "cancelled", "stopped":
+		return colCancel
+	}
+	return colNeutral
+}
+
+// NewTaskLanes lays out tr's durable tasks on the timeline's time scale; it
+// returns nil when the trace has no task.
+func NewTaskLanes(tr *trace.Trace, domainMs int64) *TaskLanes {
+	if len(tr.Tasks) == 0 {
+		return nil
+	}
+	l := &TaskLanes{Width: svgWidth, DomainMs: max(domainMs, 1)}
+	xOf := timeScale(l.DomainMs)
+	l.XTicks = xTicks(l.DomainMs, xOf)
+	end := max(tr.EndMs, 0)
+	y := taskTop
+	var sum []string
+	for _, t := range tr.Tasks {
+		lane := newTaskLane(tr, t, end, xOf)
+		// Vertical layout: name, label rows, worker bar, client bar, labels.
+		rows := placeTaskLabels(lane.Marks)
+		lane.Top = y + 12
+		lane.WorkerY = y + taskNameH + float64(rows)*taskLabelH + 4
+		lane.ClientY = lane.WorkerY + taskBarH + taskRowGap
+		for i := range lane.Marks {
+			m := &lane.Marks[i]
+			if m.OnClient {
+				m.Y = lane.ClientY + taskBarH/2
+				m.LabelY = lane.ClientY + taskBarH + 13
+			} else {
+				m.Y = lane.WorkerY + taskBarH/2
+				m.LabelY = lane.WorkerY - 5 - m.LabelY*taskLabelH
+			}
+		}
+		y = lane.ClientY + taskBarH + taskBelowH + taskBlockGap
+		l.Tasks = append(l.Tasks, lane)
+		s := fmt.Sprintf("task %s: worker %s", t.TaskID, lane.Status)
+		if lane.ClientStatus != "" {
+			s += ", client believes " + lane.ClientStatus
+		}
+		if lane.DisagreeMs > 0 {
+			s += fmt.Sprintf(", they disagree for %d ms", lane.DisagreeMs)
+		}
+		sum = append(sum, s)
+	}
+	l.AxisY = y
+	l.Height = y + 30
+	l.Summary = "Durable task status over time: " + strings.Join(sum, "; ") + "."
+	return l
+}
+
+// placeTaskLabels gives each labelled worker mark a label row (0 nearest
+// the bar, stored in LabelY until the rows' y is known) so that labels do
+// not overlap, and returns how many rows it used (at least 1). Client marks
+// keep their labels on one row under the client bar, hiding those that
+// would overlap.
+func placeTaskLabels(marks []TaskMark) int {
+	var rows [][][2]float64
+	var below [][2]float64
+	for i := range marks {
+		m := &marks[i]
+		if m.Label == "" {
+			continue
+		}
+		w := textWidth(m.Label)
+		lo, hi := m.X-3, m.X+w+3
+		if hi > svgWidth-4 {
+			lo, hi, m.LabelEnd = m.X-w-3, m.X+3, true
+		}
+		if m.OnClient {
+			if !overlaps(below, lo, hi) {
+				below = append(below, [2]float64{lo, hi})
+				m.LabelShow = true
+			}
+			continue
+		}
+		r := 0
+		for ; r < len(rows); r++ {
+			if !overlaps(rows[r], lo, hi) {
+				break
+			}
+		}
+		if r == len(rows) {
+			rows = append(rows, nil)
+		}
+		rows[r] = append(rows[r], [2]float64{lo, hi})
+		m.LabelY = float64(r)
+		m.LabelShow = true
+	}
+	return max(1, len(rows))
+}
+
+func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float64) TaskLane {
+	lane := TaskLane{TaskID: t.TaskID, Status: t.Status, CancelRequested: t.CancelRequested}
+
+	// The worker's row: the task record's history.
+	type point struct {
+		at     int64
+		status string
+	}
+	var worker []point
+	for _, h := range t.History {
+		at, ok := anyInt(h[0])
+		s, _ := h[1].(string)
+		if ok && s != "" {
+			worker = append(worker, point{at, s})
+		}
+	}
+	// The client's row: statuses it received, and its own status events.
+	var client []point
+	for _, e := range tr.Events {
+		switch {
+		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient:
+			if id, s := taskStatusIn(e.Message); id == t.TaskID && s != "" {
+				client = append(client, point{e.At, s})
+				lane.Marks = append(lane.Marks, TaskMark{Seq: e.Seq, Kind: TaskMarkPoll, At: e.At, X: xOf(e.At), OnClient: true,
+					Title: fmt.Sprintf("%d ms: the client receives task %s's status: %s\n%s", e.At, t.TaskID, s, e.Message)})
+			}
+		case e.TaskID != t.TaskID:
+		case e.Actor == trace.ActorClient && e.Type == trace.TypeStatus && e.Status != "":
+			label := ""
+			if len(client) == 0 || client[len(client)-1].status != e.Status {
+				label = "UI: " + e.Status
+			}
+			client = append(client, point{e.At, e.Status})
+			lane.Marks = append(lane.Marks, TaskMark{Seq: e.Seq, Kind: TaskMarkBelief, At: e.At, X: xOf(e.At), OnClient: true, Label: label,
+				Title: fmt.Sprintf("%d ms: the client now says %s\n%s", e.At, e.Status, e.Note)})
+		case e.Actor == trace.ActorServer && e.Type == trace.TypeStatus:
+			kind, label := TaskMarkCancelAck, "cancel acknowledged"
+			if e.Status == "" {
+				kind, label = TaskMarkRefused, "cancel refused"
+			}
+			lane.Marks = append(lane.Marks, TaskMark{Seq: e.Seq, Kind: kind, At: e.At, X: xOf(e.At), Label: label,
+				Title: fmt.Sprintf("%d ms, server: %s\n%s", e.At, label, e.Note)})
+		case e.Actor == trace.ActorWorker && e.Type == TaskMarkCheckpoint:
+			lane.Marks = append(lane.Marks, TaskMark{Seq: e.Seq, Kind: TaskMarkCheckpoint, At: e.At, X: xOf(e.At), Label: "checkpoint",
+				Title: fmt.Sprintf("%d ms, worker: checkpoint\n%s", e.At, e.Note)})
+		case e.Actor == trace.ActorWorker && e.Type == trace.TypeIgnore:
+			lane.Marks = append(lane.Marks, TaskMark{Seq: e.Seq, Kind: TaskMarkIgnored, At: e.At, X: xOf(e.At), Label: "ignored",
+				Title: fmt.Sprintf("%d ms, worker: ignored\n%s", e.At, e.Note)})
+		case e.Actor == trace.ActorWorker && e.Type == trace.TypeStatus && e.Status != "" && len(worker) == 0:
+			// An imported trace without a task summary still has its events.
+			worker = append(worker, point{e.At, e.Status})
+		}
+	}
+	// A checkpoint that changed the status leaves a status event, not a
+	// checkpoint event: take its time from the scenario's step.
+	if tr.Scenario != nil {
+		for _, st := range tr.Scenario.Steps {
+			if st.Do != "checkpoint" || st.TaskID != t.TaskID {
+				continue
+			}
+			if slices.ContainsFunc(lane.Marks, func(m TaskMark) bool { return m.Kind == TaskMarkCheckpoint && m.At == st.At }) {
+				continue
+			}
+			lane.Marks = append(lane.Marks, TaskMark{Seq: -1, Kind: TaskMarkCheckpoint, At: st.At, X: xOf(st.At), Label: "checkpoint",
+				Title: fmt.Sprintf("%d ms, worker: checkpoint (scenario step)", st.At)})
+		}
+	}
+	slices.SortStableFunc(lane.Marks, func(a, b TaskMark) int { return int(a.At - b.At) })
+
+	segs := func(pts []point, who string) []StatusSeg {
+		var out []StatusSeg
+		for i, p := range pts {
+			to := end
+			if i+1 < len(pts) {
+				to = pts[i+1].at
+			}
+			if i > 0 && out[len(out)-1].Status == p.status {
+				out[len(out)-1].To, out[len(out)-1].X2 = to, xOf(to)
+				continue
+			}
+			out = append(out, StatusSeg{Status: p.status, From: p.at, To: to, X1: xOf(p.at), X2: xOf(to), Color: statusColor(p.status)})
+		}
+		for i := range out {
+			s := &out[i]
+			s.X2 = max(s.X2, s.X1+2)
+			if textWidth(s.Status)+8 <= s.X2-s.X1 {
+				s.Label = s.Status
+			}
+			s.Title = fmt.Sprintf("%s: %s from %d to %d ms", who, s.Status, s.From, s.To)
+		}
+		return out
+	}
+	lane.Worker = segs(worker, "worker")
+	lane.Client = segs(client, "client believes")
+	if n := len(client); n > 0 {
+		lane.ClientStatus = client[n-1].status
+	}
+	if lane.Status == "" && len(worker) > 0 {
+		lane.Status = worker[len(worker)-1].status
+	}
+
+	// Disagreement: where the client thinks the task has ended and the
+	// worker does not (or the reverse), or both ended differently (a
+	// "stopped" UI over a cancelled task agrees).
+	statusAt := func(pts []point, at int64) string {
+		s := ""
+		for _, p := range pts {
+			if p.at > at {
+				break
+			}
+			s = p.status
+		}
+		return s
+	}
+	var cuts []int64
+	for _, p := range worker {
+		cuts = append(cuts, p.at)
+	}
+	for _, p := range client {
+		cuts = append(cuts, p.at)
+	}
+	cuts = append(cuts, end)
+	slices.Sort(cuts)
+	cuts = slices.Compact(cuts)
+	for i := 0; i+1 < len(cuts); i++ {
+		from, to := cuts[i], cuts[i+1]
+		w, c := statusAt(worker, from), statusAt(client, from)
+		if w == "" || c == "" {
+			continue
+		}
+		disagree := endedStatus(w) != endedStatus(c) ||
+			(endedStatus(w) && w != c && !(c == "stopped" && w == "cancelled"))
+		if !disagree {
+			continue
+		}
+		if n := len(lane.Disagree); n > 0 && lane.Disagree[n-1].To == from {
+			lane.Disagree[n-1].To, lane.Disagree[n-1].X2 = to, xOf(to)
+		} else {
+			lane.Disagree = append(lane.Disagree, StatusSeg{From: from, To: to, X1: xOf(from), X2: xOf(to)})
+		}
+	}
+	for i := range lane.Disagree {
+		d := &lane.Disagree[i]
+		lane.DisagreeMs += d.To - d.From
+		w, c := statusAt(worker, d.From), statusAt(client, d.From)
+		d.Status = "client says " + c + ", worker is " + w
+		d.Title = fmt.Sprintf("%d–%d ms: the client says %s while the worker's task is %s", d.From, d.To, c, w)
+		d.Color = colError
+		if textWidth(d.Status)+8 <= d.X2-d.X1 || i == 0 {
+			d.Label = d.Status
+		}
+	}
+	return lane
+}
+
+// taskStatusIn reads a task id and status from a response carrying a task:
+// {"result":{"task":{"taskId","status"}}} (a task handle) or
+// {"result":{"taskId","status"}} (tasks/get, or a 2025 tasks/cancel reply).
+func taskStatusIn(msg json.RawMessage) (id, status string) {
+	if len(msg) == 0 {
+		return "", ""
+	}
+	type shape struct {
+		TaskID string `json:"taskId"`
+		Status string `json:"status"`
+	}
+	var m struct {
+		Result *struct {
+			shape
+			Task *shape `json:"task"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(msg, &m) != nil || m.Result == nil {
+		return "", ""
+	}
+	if m.Result.Task != nil {
+		return m.Result.Task.TaskID, m.Result.Task.Status
+	}
+	return m.Result.TaskID, m.Result.Status
+}
+
+// anyInt reads a JSON number decoded as any (int64 from the engine, float64
+// or json.Number from a decoded trace).
+func anyInt(v any) (int64, bool) {
+	switch v := v.(type) {
+	case int:
+		return int64(v), true
+	case int64:
+		return v, true
+	case float64:
+		if v == math.Trunc(v) {
+			return int64(v), true
+		}
+	case json.Number:
+		n, err := v.Int64()
+		return n, err == nil
+	}
+	return 0, false
+}

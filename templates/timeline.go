@@ -1,0 +1,467 @@
+package templates
+
+// The timeline view model and its layout: frames, lanes, the time scale,
+// arrows and marks placed on their lanes (layoutTimeline).
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// Layout of the timeline, in SVG user units (the SVG scales to its box).
+// svgWidth, plotLeft, plotRight and labelMinX are the wide frame's; the
+// other charts share its x scale.
+const (
+	svgWidth    = 1000.0 // viewBox width
+	plotLeft    = 112.0  // x of time 0: room for lane names
+	plotRight   = 940.0  // x of the domain's end
+	topPad      = 18.0   // space above the first lane's marks
+	rowH        = 18.0   // height of one row of marks or labels
+	laneGap     = 40.0   // space between a lane line and the network band
+	charW       = 7.3    // width of one character of the 12px monospace labels
+	glyphR      = 6.0    // half size of a mark glyph
+	labelPad    = 4.0    // padding around a label's background
+	minBandRows = 3      // network band rows at least
+	maxBandRows = 15     // network band rows at most; past that labels overlap
+	labelMinX   = 82.0   // arrow labels start right of the lane names ("network", bold, ends near 72)
+)
+
+// frame is the horizontal geometry of one timeline layout, in SVG user
+// units: the viewBox width, the x of time 0 and of the domain's end, where
+// arrow labels may start (right of the lane names), and the most ticks the
+// axis may carry.
+type frame struct {
+	width, left, right, labelMinX float64
+	maxTicks                      int64
+	idPrefix                      string // prefixed to every element id, so two layouts share a page
+}
+
+// Design decision (issue 6, a layout from a phone-width iframe to a wide
+// screen). Context: the timeline's text is 12 user units, and the SVG
+// scales with its box, so the 1000-unit drawing is legible (>= 9 px) only
+// in a box at least 750 px wide; on a phone it would shrink to 4 px or
+// scroll sideways, hiding the cause (a cancel) from its effect (the
+// suppressed response). Decision: the same trace is also laid out in a
+// narrow frame, 380 units wide (lane names in a 70-unit gutter, fewer
+// ticks, labels stacked in more rows of the network band), which stays
+// legible down to a 285 px box, so a 320 px phone sees the whole run at
+// once; the stylesheet shows one of the two by the width of the figure (a
+// container query). Consequence: Output carries two SVGs (#timeline, the
+// wide one the tests and tools read, and #narrow-timeline), and the view
+// model lays out twice; both are plain functions of the trace.
+var (
+	wideFrame   = frame{width: svgWidth, left: plotLeft, right: plotRight, labelMinX: labelMinX, maxTicks: 10}
+	narrowFrame = frame{width: 380, left: 70, right: 364, labelMinX: 68, maxTicks: 5, idPrefix: "narrow-"}
+)
+
+// Arrow kinds, from the message on the wire (data-kind, CSS class, legend).
+const (
+	KindRequest      = "request"      // a JSON-RPC request (has method and id)
+	KindResult       = "result"       // a response with a result
+	KindError        = "error"        // a response with an error
+	KindProgress     = "progress"     // notifications/progress
+	KindCancel       = "cancel"       // notifications/cancelled
+	KindClose        = "close"        // an HTTP response stream closed (signal close-stream)
+	KindNotification = "notification" // any other notification
+	KindKeepalive    = "keepalive"    // an SSE comment, not progress
+	KindRaw          = "raw"          // anything else, e.g. a malformed message
+)
+
+// Mark glyphs, one per kind of non-wire event (data-glyph, CSS class, legend).
+const (
+	GlyphStart     = "start"     // the server began handling a request
+	GlyphStatus    = "status"    // a request changed state
+	GlyphIgnore    = "ignore"    // a message received and deliberately ignored
+	GlyphSuppress  = "suppress"  // something the server did not send
+	GlyphTimeout   = "timeout"   // an idle or maximum deadline fired
+	GlyphError     = "error"     // a protocol violation or a step that could not apply
+	GlyphKeepalive = "keepalive" // an SSE comment
+	GlyphActivity  = "activity"  // the client restarted a request's idle clock
+	GlyphAccept    = "accept"    // the client took a response as the outcome
+	GlyphLost      = "lost"      // a message lost in transit (also ends a dropped arrow)
+	GlyphClose     = "close"     // a stream close that is not a wire message
+	GlyphHold      = "hold"      // a buffering proxy holds a message
+	GlyphFlush     = "flush"     // a buffering proxy forwards what it held
+	GlyphOther     = "other"     // any other event type
+)
+
+// Timeline is the drawable form of a trace's events: lanes across, virtual
+// time along x.
+type Timeline struct {
+	Width, Height float64
+	// PlotLeft and PlotRight are the x of time 0 and of DomainMs.
+	PlotLeft, PlotRight float64
+	// IDPrefix is prefixed to every element id ("" for the wide layout,
+	// whose svg is #timeline; "narrow-" for the phone layout).
+	IDPrefix string
+	// DomainMs is the time at the right end of the axis (ms), a multiple of
+	// the tick step, >= the trace's last event.
+	DomainMs int64
+	// EndMs is the trace's last event time (ms).
+	EndMs  int64
+	Lanes  []Lane
+	Ticks  []Tick
+	AxisY  float64 // y of the time axis line
+	GridY1 float64 // top of the vertical grid lines
+	Arrows []Arrow
+	Marks  []Mark
+	Legend []LegendItem
+	// Summary is the SVG's accessible name: what the picture shows, in words.
+	Summary string
+}
+
+// nameX is the x where the lane names and the axis unit start.
+func (t Timeline) nameX() string {
+	if t.Width < svgWidth {
+		return "4"
+	}
+	return "10"
+}
+
+// Lane is one actor's row.
+type Lane struct {
+	Actor string  // client, network, proxy, server, worker, ledger
+	Label string  // text shown at the left
+	Y     float64 // y of the lane line
+}
+
+// Tick is one labelled time on the axis.
+type Tick struct {
+	Ms    int64
+	X     float64
+	Label string // e.g. "300" (the axis says ms once)
+}
+
+// Arrow is one wire message: from its send (SentAt on the sender's lane) to
+// its delivery (At on the receiver's lane). A message lost in transit ends
+// on the network lane at the time of its drop event (Dropped), marked lost;
+// one whose delivery the trace does not hold (still in flight when it ends,
+// or not seen by a one-sided imported log) is an unmarked stub on the
+// network lane below its tail. Both have Delivered false.
+type Arrow struct {
+	Wire       int
+	SendSeq    int // seq of the send (or close-stream, keepalive) event, -1 if the trace has none
+	DeliverSeq int // seq of the deliver event, -1 if never delivered
+	DropSeq    int // seq of the drop event, -1 if not dropped
+	From, To   string
+	Kind       string // a Kind* value
+	Method     string // the JSON-RPC method, if the message has one
+	ID         string // the JSON-RPC id (or cancelled requestId) as JSON text, if any
+	Signal     string // "notifications/cancelled" or "close-stream" for a cancellation signal
+	SentAt     int64  // ms
+	At         int64  // delivery or drop time (ms); SentAt for a stub
+	Delivered  bool
+	Dropped    bool
+	X1, Y1     float64 // tail
+	X2, Y2     float64 // head (or stub end)
+	// Label is the short text drawn on the arrow ("" for none); LabelX and
+	// LabelY are its centre, LabelW its estimated width.
+	Label                  string
+	LabelX, LabelY, LabelW float64
+	// Title is the tooltip: times, notes and the exact message.
+	Title string
+	// Violation lists the rules (space-separated) of the failed checks that
+	// name one of this message's events; "" when none.
+	Violation string
+}
+
+// Mark is one event that is not part of a wire message, drawn as a glyph on
+// its actor's lane at its time.
+type Mark struct {
+	Seq    int
+	At     int64
+	Actor  string
+	Type   string // the event type
+	Glyph  string // a Glyph* value
+	ID     string // JSON-RPC id as JSON text, if any
+	Status string
+	Cause  string
+	Signal string
+	X, Y   float64
+	// Label is the short text beside the glyph; LabelX is where it starts
+	// (or ends, when LabelEnd is true, for a label drawn to the left).
+	Label    string
+	LabelX   float64
+	LabelEnd bool
+	Title    string
+	// Violation lists the rules (space-separated) of the failed checks that
+	// name this event; "" when none.
+	Violation string
+}
+
+// LegendItem explains one arrow kind or glyph that appears in the timeline.
+type LegendItem struct {
+	Kind  string // a Kind* value (arrow) or "" for a glyph
+	Glyph string // a Glyph* value, or "" for an arrow
+	Text  string
+	X, Y  float64
+}
+
+// laneOrder is the top-to-bottom order of the known actors.
+var laneOrder = []string{trace.ActorClient, trace.ActorNetwork, trace.ActorProxy, trace.ActorServer, trace.ActorWorker, trace.ActorLedger}
+
+// NewTimeline lays out the events of tr: lanes for client, network and
+// server always, and for proxy, worker, ledger or any other actor only when
+// an event names it; one Arrow per wire number; one Mark per other event;
+// ticks at a 1-2-5 step; a legend of the kinds present. It is laid out
+// 1000 units wide (legible in a box of 750 px or more).
+func NewTimeline(tr *trace.Trace) Timeline { return layoutTimeline(tr, wideFrame) }
+
+// NewNarrowTimeline is NewTimeline laid out 380 units wide, for a phone
+// (legible in a box of 285 px or more): lane names in a narrower gutter, at
+// most 5 ticks, and the network band's label rows grow as they must.
+func NewNarrowTimeline(tr *trace.Trace) Timeline { return layoutTimeline(tr, narrowFrame) }
+
+func layoutTimeline(tr *trace.Trace, f frame) Timeline {
+	t := Timeline{Width: f.width, PlotLeft: f.left, PlotRight: f.right, IDPrefix: f.idPrefix, EndMs: tr.EndMs}
+
+	// Lanes present, in canonical order, unknown actors after, sorted.
+	present := map[string]bool{trace.ActorClient: true, trace.ActorNetwork: true, trace.ActorServer: true}
+	// A scenario with a proxy keeps its lane even when the proxy only
+	// forwards, so flipping its buffering moves the arrivals, not the lanes.
+	if s := tr.Scenario; s != nil && s.Proxy != nil && s.Transport == scenario.TransportHTTP {
+		present[trace.ActorProxy] = true
+	}
+	var extra []string
+	note := func(a string) {
+		if a == "" || present[a] {
+			return
+		}
+		present[a] = true
+		if !slices.Contains(laneOrder, a) {
+			extra = append(extra, a)
+		}
+	}
+	maxAt := tr.EndMs
+	for _, e := range tr.Events {
+		note(e.Actor)
+		note(e.From)
+		note(e.To)
+		maxAt = max(maxAt, e.At)
+	}
+	slices.Sort(extra)
+	var actors []string
+	for _, a := range laneOrder {
+		if present[a] {
+			actors = append(actors, a)
+		}
+	}
+	actors = append(actors, extra...)
+	laneIndex := map[string]int{}
+	for i, a := range actors {
+		laneIndex[a] = i
+	}
+	netIdx := laneIndex[trace.ActorNetwork]
+
+	// Time scale.
+	step := niceStepN(maxAt, f.maxTicks)
+	t.DomainMs = max(step, (maxAt+step-1)/step*step)
+	if t.DomainMs == maxAt && maxAt > 0 {
+		t.DomainMs += step // keep the last event off the right edge
+	}
+	xOf := func(ms int64) float64 {
+		return f.left + float64(ms)*(f.right-f.left)/float64(t.DomainMs)
+	}
+
+	// Arrows: group events by wire number, in order of first appearance.
+	multi := distinctIDs(tr) > 1
+	type wireEvents struct{ send, deliver, drop *trace.Event }
+	wires := map[int]*wireEvents{}
+	var wireOrder []int
+	var markEvents []*trace.Event
+	for i := range tr.Events {
+		e := &tr.Events[i]
+		if e.Wire <= 0 {
+			markEvents = append(markEvents, e)
+			continue
+		}
+		w := wires[e.Wire]
+		if w == nil {
+			w = &wireEvents{}
+			wires[e.Wire] = w
+			wireOrder = append(wireOrder, e.Wire)
+		}
+		switch {
+		case e.Type == trace.TypeDeliver && w.deliver == nil:
+			w.deliver = e
+		case e.Type == trace.TypeDrop && w.drop == nil && w.deliver == nil:
+			w.drop = e
+		case e.Type != trace.TypeDeliver && e.Type != trace.TypeDrop && w.send == nil:
+			w.send = e
+		default:
+			markEvents = append(markEvents, e) // a second delivery: show it
+		}
+	}
+	for _, n := range wireOrder {
+		w := wires[n]
+		a := newArrow(n, w.send, w.deliver, w.drop, multi)
+		if short := fitLabel(a.Label, f.width-f.labelMinX-2*labelPad-2); short != a.Label {
+			a.Label, a.LabelW = short, textWidth(short) // the title keeps the whole label
+		}
+		t.Arrows = append(t.Arrows, a)
+	}
+
+	// Marks: place each on its lane, assigning rows so labels do not
+	// overlap; rows grow away from the network lane.
+	laneRows := make([][][][2]float64, len(actors)) // per lane, per row: occupied x intervals
+	type placed struct{ lane, row int }
+	places := make([]placed, 0, len(markEvents))
+	for _, e := range markEvents {
+		m := newMark(e, multi)
+		m.X = xOf(m.At)
+		w := textWidth(m.Label)
+		lo, hi := m.X-glyphR-2, m.X+glyphR+4+w
+		m.LabelX = m.X + glyphR + 4
+		if hi > f.width-4 && m.Label != "" {
+			// No room on the right: draw it to the left of the glyph, and
+			// where neither side has room (a long label mid-way across a
+			// narrow frame), on the roomier side, shortened.
+			right, left := f.width-4-m.LabelX, m.X-glyphR-4-2
+			if w > left && right > left {
+				m.Label = fitLabel(m.Label, right)
+				hi = m.LabelX + textWidth(m.Label)
+			} else {
+				m.Label = fitLabel(m.Label, left)
+				w = textWidth(m.Label)
+				lo, hi = m.X-glyphR-4-w, m.X+glyphR+2
+				m.LabelX, m.LabelEnd = m.X-glyphR-4, true
+			}
+		}
+		li := laneIndex[m.Actor]
+		row := 0
+		for ; row < len(laneRows[li]); row++ {
+			if !overlaps(laneRows[li][row], lo, hi) {
+				break
+			}
+		}
+		if row == len(laneRows[li]) {
+			laneRows[li] = append(laneRows[li], nil)
+		}
+		laneRows[li][row] = append(laneRows[li][row], [2]float64{lo, hi})
+		t.Marks = append(t.Marks, m)
+		places = append(places, placed{li, row})
+	}
+	g := geometry{f: f, netIdx: netIdx, laneIndex: laneIndex, xOf: xOf}
+	for i := range actors {
+		g.rows = append(g.rows, max(1, len(laneRows[i])))
+	}
+
+	// Network band: arrow labels in rows centred on the network lane.
+	// Rows are tried at offsets 0, -1, +1, -2, +2, ... from the centre; the
+	// band grows until every label fits or it reaches maxBandRows, past
+	// which each label takes its least crowded row.
+	var labelOffsets []int
+	for g.bandRows = minBandRows; ; g.bandRows += 2 {
+		labelOffsets = g.layoutLabels(t.Arrows, false)
+		if labelOffsets != nil {
+			break
+		}
+		if g.bandRows >= maxBandRows {
+			labelOffsets = g.layoutLabels(t.Arrows, true)
+			break
+		}
+	}
+
+	// Lane y positions, from the network lane's centre.
+	centre := topPad + float64(g.bandRows)*rowH/2
+	if netIdx > 0 {
+		centre = topPad + float64(g.rows[0])*rowH - g.rel(0)
+	}
+	laneY := make([]float64, len(actors))
+	for i, a := range actors {
+		laneY[i] = centre + g.rel(i)
+		t.Lanes = append(t.Lanes, Lane{Actor: a, Label: a, Y: laneY[i]})
+	}
+	last := len(actors) - 1
+	bottom := laneY[last] + float64(g.rows[last])*rowH
+	if last == netIdx {
+		bottom = laneY[last] + float64(g.bandRows)*rowH/2
+	}
+	for i := range t.Marks {
+		p := places[i]
+		off := float64(p.row+1) * rowH * 0.85
+		switch {
+		case p.lane < netIdx:
+			t.Marks[i].Y = laneY[p.lane] - off
+		case p.lane == netIdx:
+			t.Marks[i].Y = laneY[p.lane]
+		default:
+			t.Marks[i].Y = laneY[p.lane] + off
+		}
+	}
+	for i := range t.Arrows {
+		a := &t.Arrows[i]
+		a.X1, a.Y1, a.X2, a.Y2 = g.line(*a)
+		a.Y1 += centre
+		a.Y2 += centre
+		if a.Label != "" {
+			a.LabelY = centre + float64(labelOffsets[i])*rowH
+			a.LabelX = f.labelX(a.X1, a.Y1, a.X2, a.Y2, a.LabelY, a.LabelW)
+		}
+	}
+
+	// Axis and ticks.
+	t.GridY1 = topPad / 2
+	t.AxisY = bottom + rowH
+	for ms := int64(0); ms <= t.DomainMs; ms += step {
+		t.Ticks = append(t.Ticks, Tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
+	}
+
+	// Legend: the arrow kinds and glyphs that appear, in a fixed order.
+	t.Legend = f.legend(t.Arrows, t.Marks, t.AxisY+44)
+	t.Height = t.AxisY + 44
+	if n := len(t.Legend); n > 0 {
+		t.Height = t.Legend[n-1].Y + rowH
+	}
+	markViolations(tr, &t)
+	t.Summary = summary(tr, t)
+	return t
+}
+
+// markViolations sets Violation on every arrow and mark whose event a
+// failed check names (trace.Check.Events), and says so in its tooltip, so
+// the timeline shows where a rule broke: at that message, not only in the
+// checks table.
+func markViolations(tr *trace.Trace, t *Timeline) {
+	bySeq := map[int][]string{}
+	for _, c := range tr.Checks {
+		if c.OK == nil || *c.OK {
+			continue
+		}
+		for _, seq := range c.Events {
+			if !slices.Contains(bySeq[seq], c.Rule) {
+				bySeq[seq] = append(bySeq[seq], c.Rule)
+			}
+		}
+	}
+	if len(bySeq) == 0 {
+		return
+	}
+	rules := func(seqs ...int) string {
+		var out []string
+		for _, s := range seqs {
+			for _, r := range bySeq[s] {
+				if s >= 0 && !slices.Contains(out, r) {
+					out = append(out, r)
+				}
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	for i := range t.Arrows {
+		a := &t.Arrows[i]
+		if a.Violation = rules(a.SendSeq, a.DeliverSeq, a.DropSeq); a.Violation != "" {
+			a.Title = "✗ breaks " + a.Violation + "\n" + a.Title
+		}
+	}
+	for i := range t.Marks {
+		m := &t.Marks[i]
+		if m.Violation = rules(m.Seq); m.Violation != "" {
+			m.Title = "✗ breaks " + m.Violation + "\n" + m.Title
+		}
+	}
+}
