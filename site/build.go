@@ -9,6 +9,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"html"
 	"io"
 	"io/fs"
 	"net/url"
@@ -16,8 +17,8 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -46,9 +47,6 @@ var static embed.FS
 //go:embed transcripts/go-sdk-v1.8.0-cancel-server.log
 var exampleTranscript string
 
-// wasmPackage is the import path of the browser entry point.
-const wasmPackage = "github.com/mcplab/mcplab/wasm"
-
 // compressed lists the extensions precompressed as NAME.br and NAME.gz
 // beside NAME.
 var compressed = map[string]bool{".html": true, ".css": true, ".js": true, ".wasm": true, ".json": true, ".svg": true}
@@ -62,8 +60,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	out := fs.String("out", "dist", "output `directory` (created; files in it are overwritten)")
 	base := fs.String("base-url", "", "the absolute `URL` the site will be served from (https://lab.example/); with it, every scenario page gets an oEmbed JSON and its discovery link")
+	cacheDir := fs.String("cache", defaultCacheDir(), "build cache `directory` (compressed copies, wasm binaries, the templ trim); \"\" for none")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: site build [-out dist] [-base-url URL]\n\nCompiles the wasm and prerenders every page. Run `go tool templ generate` first (make site does).")
+		fmt.Fprintln(stderr, "usage: mcplab build [-out dist] [-base-url URL] [-cache DIR]\n\nCompiles the wasm and prerenders every page. Run `go tool templ generate` first (make site does).")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -77,7 +76,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &usageError{err}
 	}
-	if err := build(*out, baseURL, stderr); err != nil {
+	if err := build(*out, baseURL, *cacheDir, stderr); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "built the site into %s\n", *out)
@@ -86,7 +85,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 
 // build writes the whole site into the directory out (created if missing):
 //
-//	main.wasm        the engine and templates for GOOS=js (go build -trimpath -ldflags=-s -w ./wasm)
+//	main.wasm        the engine and templates for GOOS=js (go build -trimpath -buildvcs=false -ldflags=-s -w ./wasm)
 //	ledger.wasm      the same with the SQLite ledger (-tags ledger), if a scenario has a ledger
 //	import.wasm      the same with the transcript importer instead of the playground (-tags transcript), for import/
 //	wasm_exec.js     copied from $(go env GOROOT)/lib/wasm
@@ -97,30 +96,50 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 //	import/index.html     the transcript judge (templates.ImportPage), on exampleTranscript
 //	s/<name>/oembed.json  its oEmbed response (templates.NewOEmbed), only
 //	                 with a baseURL ("" for none), which makes its URLs absolute
+//	_headers         the HTTP headers a static host should send (headersFile)
 //	NAME.br, NAME.gz brotli (quality brotliQuality) and gzip copies of every
 //	                 .html, .css, .js, .json, .svg and .wasm file
 //
-// Progress lines go to stderr. Each page is rendered into memory and then
+// cacheDir ("" for none) is the build cache (cache.go): compressed copies
+// by content, wasm binaries by the build IDs of everything they link, the
+// templ trim; with it, a build with nothing changed takes seconds. A file
+// whose bytes did not change is not rewritten (it keeps its modification
+// time).
+//
+// Each phase prints one line to stderr as it ends, with its time; a slow
+// step (compiling a binary, compressing a large file that is not cached)
+// also says when it starts. Each page is rendered into memory and then
 // written, so a failing scenario or template never leaves half a page.
 // Errors name the file or scenario at fault.
-func build(out, baseURL string, stderr io.Writer) error {
+func build(out, baseURL, cacheDir string, stderr io.Writer) error {
+	buildStart := time.Now()
+	log := &progress{w: stderr}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
-	var written []string
+	cache := openCache(cacheDir, stderr)
+	comp := &compressor{out: out, cache: cache, log: log}
+	written, changed := 0, 0
 	write := func(rel string, data []byte) error {
-		dst := filepath.Join(out, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		w, err := writeIfChanged(filepath.Join(out, filepath.FromSlash(rel)), data)
+		if err != nil {
 			return fmt.Errorf("build: %w", err)
 		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
-			return fmt.Errorf("build: %w", err)
+		written++
+		if w {
+			changed++
 		}
-		written = append(written, rel)
+		if compressed[path.Ext(rel)] {
+			comp.add(rel, data)
+		}
 		return nil
 	}
+	// On an error, the compressions already started still finish before
+	// build returns (they write into out).
+	defer comp.wait()
 
 	// Pages first: they are the fast part that fails on a bad scenario.
+	start := time.Now()
 	exs := examples.All()
 	if len(exs) == 0 {
 		return fmt.Errorf("build: package examples has no built-in scenarios")
@@ -182,9 +201,10 @@ func build(out, baseURL string, stderr io.Writer) error {
 	if err := write("index.html", html); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "site: rendered %d scenario pages and the index\n", len(exs))
+	log.donef("pages", start, "%d scenario pages, the index, the playground and the import page", len(exs))
 
 	// Static assets.
+	start = time.Now()
 	err = fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -220,6 +240,10 @@ func build(out, baseURL string, stderr io.Writer) error {
 	if err := write("wasm_exec.js", execJS); err != nil {
 		return err
 	}
+	if err := write("_headers", headersFile()); err != nil {
+		return err
+	}
+	log.donef("assets", start, "static files, JSON Schemas, wasm_exec.js, _headers")
 
 	// The simulator binaries: main.wasm for every page, ledger.wasm (with
 	// SQLite) only when some page needs it.
@@ -227,30 +251,24 @@ func build(out, baseURL string, stderr io.Writer) error {
 	if needLedger {
 		binaries = append(binaries, ledgerWasm)
 	}
-	trimDir, err := os.MkdirTemp("", "mcplab-trim-")
-	if err != nil {
-		return fmt.Errorf("build: %w", err)
-	}
-	defer os.RemoveAll(trimDir)
-	modfile, err := trimmedModfile(trimDir)
-	if err != nil {
-		fmt.Fprintf(stderr, "site: warning: cannot trim templ's net/http and html/template helpers out of the wasm (%v); linking templ whole, which adds about 0.6 MB to every page's transfer\n", err)
-		modfile = ""
-	}
-	for _, b := range binaries {
-		if err := compileWasm(out, b, modfile, stderr); err != nil {
-			return err
-		}
-		written = append(written, b.file)
-	}
-
-	// Precompressed copies, the files in parallel (brotli at quality 11
-	// takes ~20 s for one wasm binary, and there are two).
-	start := time.Now()
-	if err := precompress(out, written); err != nil {
+	if err := buildWasm(binaries, cache, log, write); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "site: wrote %d files (and their .br and .gz copies) into %s; compression took %v\n", len(written), out, time.Since(start).Round(time.Millisecond))
+
+	start = time.Now()
+	log.linef("compress", "waiting for the .br and .gz copies…")
+	if err := comp.wait(); err != nil {
+		return err
+	}
+	log.donef("compress", start, "%d copies: %d from the cache, %d compressed (%s of compression)", comp.files, comp.hits, comp.files-comp.hits, seconds(comp.busy))
+	if cache.dir != "" {
+		size, err := cache.prune(time.Now())
+		if err != nil {
+			fmt.Fprintf(stderr, "site: warning: pruning the build cache: %v\n", err)
+		}
+		log.linef("cache", "%s holds %.0f MB (bound %d MB)", cache.dir, float64(size)/1e6, cacheMaxBytes>>20)
+	}
+	log.donef("done", buildStart, "%d files in %s, %d changed", written, out, changed)
 	return nil
 }
 
@@ -261,7 +279,7 @@ func build(out, baseURL string, stderr io.Writer) error {
 //	main.wasm    9.92 MB  2.57 MB 1.0 s  2.13 MB 0.7 s  2.09 MB 1.5 s  1.86 MB 24 s
 //	ledger.wasm 20.73 MB  5.48 MB 1.5 s  4.50 MB 1.2 s  4.41 MB 3.8 s  3.85 MB 56 s
 //
-// (measured before the templ trim, trimmedModfile; main.wasm is now 8.2 MB
+// (measured before the templ trim, site/internal/trim; main.wasm is now 8.2 MB
 // raw, 1.45 MB at q11 in ~23 s, and import.wasm, the same plus the
 // transcript importer, 1.47 MB.)
 //
@@ -277,62 +295,11 @@ const (
 	brotliSlowLimit    = 12 << 20
 )
 
-// precompress writes NAME.br and NAME.gz beside every file of rels (paths
-// relative to out) whose extension is in compressed, one goroutine per
-// file; the first error wins.
-func precompress(out string, rels []string) error {
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first error
-	)
-	for _, rel := range rels {
-		if !compressed[path.Ext(rel)] {
-			continue
-		}
-		wg.Go(func() {
-			if err := precompressFile(filepath.Join(out, filepath.FromSlash(rel))); err != nil {
-				mu.Lock()
-				if first == nil {
-					first = fmt.Errorf("build: compress %s: %w", rel, err)
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	return first
-}
-
-// precompressFile writes src.br and src.gz.
-func precompressFile(src string) error {
-	b, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	gz, err := gzipBytes(b)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(src+".gz", gz, 0o644); err != nil {
-		return err
-	}
-	br, err := brotliBytes(b)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(src+".br", br, 0o644)
-}
-
-// brotliBytes compresses b with brotli at brotliQuality, or
-// brotliLargeQuality past brotliSlowLimit bytes (deterministic: brotli has
-// no header fields that vary).
-func brotliBytes(b []byte) ([]byte, error) {
+// brotliBytes compresses b with brotli at quality q (deterministic: brotli
+// has no header fields that vary). The build uses brotliQuality, or
+// brotliLargeQuality past brotliSlowLimit bytes.
+func brotliBytes(b []byte, q int) ([]byte, error) {
 	var buf bytes.Buffer
-	q := brotliQuality
-	if len(b) > brotliSlowLimit {
-		q = brotliLargeQuality
-	}
 	w := brotli.NewWriterLevel(&buf, q)
 	if _, err := w.Write(b); err != nil {
 		return nil, err
@@ -384,55 +351,9 @@ func buildTools(write func(rel string, data []byte) error, exs []templates.Playg
 	return write("import/index.html", html)
 }
 
-// wasmBinary is one build of the browser entry point.
-type wasmBinary struct {
-	file string // name in the site root
-	tags string // go build -tags
-}
-
-var (
-	// mainWasm is the simulator without SQLite: every page that needs no ledger.
-	mainWasm = wasmBinary{file: "main.wasm"}
-	// ledgerWasm links the SQLite ledger (wasm/ledger.go): only pages of
-	// scenarios with a ledger load it.
-	ledgerWasm = wasmBinary{file: "ledger.wasm", tags: "ledger"}
-	// importWasm links the transcript importer (wasm/import.go) and not the
-	// playground: only the import page loads it, so every other page saves
-	// the importer's ~30 KB of brotli and the import page the playground's.
-	importWasm = wasmBinary{file: "import.wasm", tags: "transcript"}
-)
-
 // runOptions are the engine options of native runs (prerendering and the
 // run command): the in-memory SQLite ledger for scenarios that have one.
 var runOptions = engine.Options{OpenLedger: sqlite.NewMemory}
-
-// compileWasm builds wasmPackage for js/wasm into out/b.file (trimpath,
-// stripped, with `go build -modfile modfile` unless modfile is ""; see
-// trimmedModfile), through a temporary name so a failed build leaves no
-// half-written binary.
-func compileWasm(out string, b wasmBinary, modfile string, stderr io.Writer) error {
-	fmt.Fprintf(stderr, "site: compiling %s for js/wasm into %s\n", wasmPackage, b.file)
-	tmp := filepath.Join(out, b.file+".tmp")
-	args := []string{"build", "-trimpath", "-ldflags=-s -w"}
-	if modfile != "" {
-		args = append(args, "-modfile", modfile)
-	}
-	if b.tags != "" {
-		args = append(args, "-tags", b.tags)
-	}
-	args = append(args, "-o", tmp, wasmPackage)
-	cmd := exec.Command("go", args...)
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	cmd.Stdout, cmd.Stderr = stderr, stderr
-	if err := cmd.Run(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("build: go %s: %w", strings.Join(args, " "), err)
-	}
-	if err := os.Rename(tmp, filepath.Join(out, b.file)); err != nil {
-		return fmt.Errorf("build: %w", err)
-	}
-	return nil
-}
 
 // parseBaseURL checks the -base-url flag: "" (no oEmbed) or an absolute
 // http or https URL with no query or fragment, returned ending in "/".
@@ -450,13 +371,33 @@ func parseBaseURL(s string) (string, error) {
 	return u.String(), nil
 }
 
-// render renders a component into memory.
+// render renders a page component into memory, with its CSP added as a
+// meta element (withMetaCSP).
 func render(c templ.Component) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := c.Render(context.Background(), &buf); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return withMetaCSP(buf.Bytes())
+}
+
+// charsetMeta is how every page's head begins (templates/page.templ).
+const charsetMeta = `<head><meta charset="utf-8">`
+
+// withMetaCSP inserts <meta http-equiv="Content-Security-Policy"
+// content=metaCSP> right after the page's charset declaration, before
+// anything the policy governs, so a page served by a host that sends no CSP
+// header still refuses inline script, foreign requests and the rest of
+// metaCSP. A page whose head does not begin with charsetMeta is an error:
+// the build must not write a page without its policy.
+func withMetaCSP(page []byte) ([]byte, error) {
+	i := bytes.Index(page, []byte(charsetMeta))
+	if i < 0 {
+		return nil, fmt.Errorf("the page's head does not begin with %s, so its CSP meta has nowhere to go", charsetMeta)
+	}
+	meta := `<meta http-equiv="Content-Security-Policy" content="` + html.EscapeString(metaCSP) + `">`
+	i += len(charsetMeta)
+	return slices.Concat(page[:i], []byte(meta), page[i:]), nil
 }
 
 // gzipBytes compresses b at the best compression, with no name or time in

@@ -53,7 +53,7 @@ func startSite() (stop func(), err error) {
 		return nil, err
 	}
 	var log bytes.Buffer
-	if err := build(dir, testBaseURL, &log); err != nil {
+	if err := build(dir, testBaseURL, defaultCacheDir(), &log); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("%w\n%s", err, log.String())
 	}

@@ -15,10 +15,39 @@ import (
 	"time"
 )
 
-// csp is the Content-Security-Policy of every response: nothing leaves the
-// origin, scripts only from files (the JSON data block is not a script),
-// WebAssembly compilation allowed, no inline style, embeddable anywhere.
-const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors *; base-uri 'none'; form-action 'none'"
+// metaCSP is the part of the Content-Security-Policy that a page can carry
+// itself, in <meta http-equiv="Content-Security-Policy"> (every built page
+// does, so it holds on any host): nothing leaves the origin, scripts only
+// from files (the JSON data block is not a script; no inline script or
+// event handler runs), WebAssembly compilation allowed, no inline style, no
+// <base>, no form submission.
+const metaCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
+
+// csp is the Content-Security-Policy header of every response: metaCSP
+// plus what a meta element cannot say (CSP 3, section 3.3: frame-ancestors
+// is ignored there): the pages may be embedded anywhere.
+const csp = metaCSP + "; frame-ancestors *"
+
+// securityHeaders are sent with every response by site serve and, through
+// the _headers file the build writes (headersFile), by a static host.
+var securityHeaders = [][2]string{
+	{"Content-Security-Policy", csp},
+	{"X-Content-Type-Options", "nosniff"},
+	{"Referrer-Policy", "same-origin"},
+}
+
+// headersFile is the _headers file of the site root, in the format Netlify
+// and Cloudflare Pages read (a path pattern, then its headers indented):
+// securityHeaders for every path. Hosts that read no such file need the
+// same headers set in their own configuration (README.md, "Hosting").
+func headersFile() []byte {
+	var b strings.Builder
+	b.WriteString("# HTTP headers for a static host (Netlify, Cloudflare Pages); written by mcplab build.\n/*\n")
+	for _, h := range securityHeaders {
+		fmt.Fprintf(&b, "  %s: %s\n", h[0], h[1])
+	}
+	return []byte(b.String())
+}
 
 // contentTypes maps the site's file extensions to their MIME types, so the
 // answer does not depend on the machine's mime.types.
@@ -80,14 +109,15 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 // newHandler serves the built site in dir for GET and HEAD:
 //
 //   - a path ending in "/" serves its index.html; a directory without the
-//     slash redirects to it;
+//     slash redirects to its cleaned path with the slash, always a path on
+//     this host ("/s/", never "//host/..."); a path with a backslash is 404;
 //   - Content-Type comes from the extension (application/wasm for .wasm);
 //   - when the request accepts br and NAME.br exists beside NAME, the
 //     brotli copy is served with Content-Encoding: br; else when it accepts
 //     gzip and NAME.gz exists, the gzip copy with Content-Encoding: gzip;
 //     every response of a compressible file carries Vary: Accept-Encoding;
-//   - every response carries the strict CSP (csp), nosniff and a
-//     same-origin referrer policy;
+//   - every response carries securityHeaders: the strict CSP (csp),
+//     nosniff and a same-origin referrer policy;
 //   - paths with "..", hidden files and the .gz and .br files themselves
 //     are 404.
 //
@@ -96,9 +126,9 @@ func newHandler(dir string) http.Handler {
 	root := os.DirFS(dir)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", csp)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "same-origin")
+		for _, sh := range securityHeaders {
+			h.Set(sh[0], sh[1])
+		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			h.Set("Allow", "GET, HEAD")
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -108,7 +138,7 @@ func newHandler(dir string) http.Handler {
 		if name == "" {
 			name = "."
 		}
-		if !fs.ValidPath(name) || strings.HasSuffix(name, ".gz") || strings.HasSuffix(name, ".br") || hidden(name) {
+		if !fs.ValidPath(name) || strings.Contains(name, "\\") || strings.HasSuffix(name, ".gz") || strings.HasSuffix(name, ".br") || hidden(name) {
 			http.NotFound(w, r)
 			return
 		}
@@ -119,7 +149,13 @@ func newHandler(dir string) http.Handler {
 		}
 		if st.IsDir() {
 			if !strings.HasSuffix(r.URL.Path, "/") {
-				target := r.URL.Path + "/"
+				// From the cleaned name, not the request: "//evil.example/..%2fs"
+				// must not become "//evil.example/../s/", which a browser
+				// reads as another host.
+				target := "/"
+				if name != "." {
+					target += name + "/"
+				}
 				if r.URL.RawQuery != "" {
 					target += "?" + r.URL.RawQuery
 				}

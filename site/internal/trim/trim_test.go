@@ -1,4 +1,4 @@
-package main
+package trim
 
 import (
 	"os"
@@ -9,7 +9,10 @@ import (
 	"testing"
 )
 
-// TestTrimmedModfile proves the trim described above trimmedModfile: with
+// wasmPackage is the site's browser entry point, the package the trim is for.
+const wasmPackage = "github.com/mcplab/mcplab/wasm"
+
+// TestModfile proves the trim described in the package doc: with
 // its go.mod, the browser entry point (wasmPackage) compiles for js/wasm and
 // depends on neither net/http nor html/template, which is what brings a page
 // under ARCHITECTURE.md's 1.5 MB transfer budget; without it, it depends on
@@ -17,12 +20,16 @@ import (
 // the trim could go). It also proves the trim keeps runtime.Buffer.Flush,
 // which templ's buffer pool calls, asserting interface{ Flush() } where the
 // original asserted http.Flusher.
-func TestTrimmedModfile(t *testing.T) {
-	dir := t.TempDir()
-	modfile, err := trimmedModfile(dir)
+func TestModfile(t *testing.T) {
+	root := t.TempDir()
+	modfile, cached, err := Modfile(root, wasmPackage)
 	if err != nil {
-		t.Fatalf("trimmedModfile: %v", err)
+		t.Fatalf("Modfile: %v", err)
 	}
+	if cached {
+		t.Errorf("Modfile in an empty root reported a cached copy")
+	}
+	dir := filepath.Dir(modfile)
 	deps := func(extra ...string) map[string]bool {
 		t.Helper()
 		args := append([]string{"list", "-deps"}, extra...)
@@ -61,5 +68,17 @@ func TestTrimmedModfile(t *testing.T) {
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("trimmed build failed: %v\n%s", err, out)
+	}
+
+	// The copy is keyed by what it is made from: the same inputs reuse it
+	// (the site build relies on this to skip the trim and keep go's build
+	// cache warm), and nothing else is left in root.
+	again, cached, err := Modfile(root, wasmPackage)
+	if err != nil || !cached || again != modfile {
+		t.Errorf("second Modfile = %q, cached %v, %v; want %q, cached true", again, cached, err, modfile)
+	}
+	entries, _ := os.ReadDir(root)
+	if len(entries) != 1 {
+		t.Errorf("root holds %d entries after two calls, want the one copy", len(entries))
 	}
 }

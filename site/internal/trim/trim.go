@@ -1,7 +1,36 @@
-package main
+// Package trim builds a trimmed copy of the templ runtime for the site's
+// js/wasm binaries.
+//
+// The templ runtime (github.com/a-h/templ and its runtime package) carries
+// server-side helpers — CSSMiddleware, CSSHandler, the http.Handler of
+// handler.go, FromGoHTML/ToGoHTML — that import net/http and html/template.
+// The page never calls them, but package-level state in net/http (the default
+// transport, TLS, HTTP/2) survives the linker's dead-code elimination, so
+// linking them costs main.wasm about 3.7 MB raw and 0.6 MB brotli: the
+// difference between a page over and under ARCHITECTURE.md's 1.5 MB transfer
+// budget. At site build time, Modfile copies the packages of templ's module
+// that the wasm links (from the module cache, whatever version go.mod names),
+// trims the files that import those packages, and writes a go.mod that
+// replaces templ by the copy; the site build compiles with `go build
+// -modfile`. Nothing is patched by hand or kept in the repository, and the
+// native build (prerendering, the server) uses templ unchanged. (`go build
+// -overlay` would be simpler but refuses files in the module cache.)
+//
+// The trim is mechanical (trimDecls): first, the net/http interface types
+// that a kept function needs are replaced by their definitions (heavyEquiv);
+// then every top-level declaration that still names a heavy package is
+// removed, and so, to a fixed point, is every declaration that names a
+// removed one (methods follow their receiver type). TestModfile proves the
+// result compiles for js/wasm and no longer depends on net/http or
+// html/template; if a templ upgrade defeats the trim, Modfile returns an
+// error and the site build warns and links templ whole.
+package trim
 
 import (
 	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"go/ast"
@@ -15,39 +44,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
-// The templ runtime (github.com/a-h/templ and its runtime package) carries
-// server-side helpers — CSSMiddleware, CSSHandler, the http.Handler of
-// handler.go, FromGoHTML/ToGoHTML — that import net/http and html/template.
-// The page never calls them, but package-level state in net/http (the default
-// transport, TLS, HTTP/2) survives the linker's dead-code elimination, so
-// linking them costs main.wasm about 3.7 MB raw and 0.6 MB brotli: the
-// difference between a page over and under ARCHITECTURE.md's 1.5 MB transfer
-// budget. At site build time, trimmedModfile copies the packages of templ's
-// module that the wasm links (from the module cache, whatever version go.mod
-// names), trims the files that import those packages, and writes a go.mod
-// that replaces templ by the copy; compileWasm builds with `-modfile`.
-// Nothing is patched by hand or kept in this repository, and the native
-// build (prerendering, the server) uses templ unchanged. (`go build
-// -overlay` would be simpler but refuses files in the module cache.)
-//
-// The trim is mechanical (trimDecls): first, the net/http interface types
-// that a kept function needs are replaced by their definitions (heavyEquiv);
-// then every top-level declaration that still names a heavy package is
-// removed, and so, to a fixed point, is every declaration that names a
-// removed one (methods follow their receiver type). TestTrimmedModfile
-// proves the result compiles for js/wasm and no longer depends on net/http
-// or html/template; if a templ upgrade defeats the trim, the site build
-// warns and links templ whole.
+// Module is the module Modfile replaces.
+const Module = "github.com/a-h/templ"
 
-// templModule is the module trimmedModfile replaces.
-const templModule = "github.com/a-h/templ"
+// trimmedPackages are the packages whose files Modfile trims.
+var trimmedPackages = map[string]bool{Module: true, Module + "/runtime": true}
 
-// trimmedPackages are the packages whose files trimmedModfile trims.
-var trimmedPackages = map[string]bool{templModule: true, templModule + "/runtime": true}
-
-// heavyImports are the import paths trimmedModfile removes from trimmedPackages.
+// heavyImports are the import paths Modfile removes from trimmedPackages.
 var heavyImports = map[string]bool{"net/http": true, "html/template": true}
 
 // heavyEquiv maps "importpath.Name" to a type expression with the same
@@ -56,7 +62,13 @@ var heavyImports = map[string]bool{"net/http": true, "html/template": true}
 // runtime.Buffer.Flush (which templ's buffer pool calls) asserts it.
 var heavyEquiv = map[string]string{"net/http.Flusher": "interface{ Flush() }"}
 
-// listedPackage is the part of `go list -json` that trimmedModfile reads.
+// self is this file: part of the key of a trimmed copy, so a change to the
+// trim makes a new copy rather than reusing one the old code wrote.
+//
+//go:embed trim.go
+var self []byte
+
+// listedPackage is the part of `go list -json` that Modfile reads.
 type listedPackage struct {
 	ImportPath string
 	Dir        string
@@ -65,50 +77,115 @@ type listedPackage struct {
 	Module     *struct{ Path, Dir string }
 }
 
-// trimmedModfile writes into dir a trimmed copy of the templ packages that
-// wasmPackage links (dir/templ/...) and a go.mod (dir/go.mod, with the main
-// module's go.sum beside it) that is the main module's plus a replace
-// directive pointing templ at the copy; it returns that go.mod's path for
-// `go build -modfile`. The packages come from `go list -deps` with GOOS=js
-// GOARCH=wasm, so the trim follows the templ version in go.mod. An error
-// means the trim could not be made (the caller builds without it).
-func trimmedModfile(dir string) (string, error) {
-	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Dir,GoFiles,EmbedFiles,Module", wasmPackage)
+// Modfile returns the path of a go.mod for `go build -modfile` that is the
+// main module's plus a replace directive pointing templ at a trimmed copy of
+// the templ packages that pkg (an import path) links for GOOS=js
+// GOARCH=wasm, and reports whether that copy was already there.
+//
+// The copy and its go.mod (with the main module's go.sum beside it) live in
+// root/<key>/, where key is a SHA-256 of everything the copy is made from:
+// the main module's go.mod and go.sum, the directory (and so the version) and
+// file list of every templ package linked, and this file's source. A copy
+// is written to a temporary directory and renamed into place, so a
+// directory named by a key is always complete and concurrent builds sharing
+// root never see half a copy; an existing one is reused (its modification
+// time is set to now, so a cache pruner can tell it is in use). The packages
+// come from `go list -deps`, so the trim follows the templ version in go.mod.
+// An error means the trim could not be made (the caller builds without it).
+func Modfile(root, pkg string) (modfile string, cached bool, err error) {
+	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Dir,GoFiles,EmbedFiles,Module", pkg)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("go list -deps %s: %v: %s", wasmPackage, err, strings.TrimSpace(stderr.String()))
+		return "", false, fmt.Errorf("go list -deps %s: %v: %s", pkg, err, strings.TrimSpace(stderr.String()))
 	}
-	copyRoot := filepath.Join(dir, "templ")
-	trimmedFiles := 0
+	var pkgs []listedPackage
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for dec.More() {
 		var p listedPackage
 		if err := dec.Decode(&p); err != nil {
-			return "", fmt.Errorf("go list -deps: %w", err)
+			return "", false, fmt.Errorf("go list -deps: %w", err)
 		}
-		if p.Module == nil || p.Module.Path != templModule {
-			continue
+		if p.Module != nil && p.Module.Path == Module {
+			pkgs = append(pkgs, p)
 		}
+	}
+	gomod, err := goEnv("GOMOD")
+	if err != nil {
+		return "", false, err
+	}
+	mod, err := os.ReadFile(gomod)
+	if err != nil {
+		return "", false, err
+	}
+	sum, err := os.ReadFile(filepath.Join(filepath.Dir(gomod), "go.sum"))
+	if err != nil {
+		return "", false, err
+	}
+
+	h := sha256.New()
+	for _, b := range [][]byte{self, mod, sum} {
+		fmt.Fprintf(h, "%d\n%s", len(b), b)
+	}
+	for _, p := range pkgs {
+		fmt.Fprintf(h, "%q %q %q %q %q\n", p.ImportPath, p.Dir, p.Module.Dir, p.GoFiles, p.EmbedFiles)
+	}
+	key := hex.EncodeToString(h.Sum(nil))[:32]
+	final := filepath.Join(root, key)
+	modfile = filepath.Join(final, "go.mod")
+	if st, err := os.Stat(modfile); err == nil && st.Mode().IsRegular() {
+		now := time.Now()
+		os.Chtimes(final, now, now)
+		return modfile, true, nil
+	}
+
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return "", false, err
+	}
+	tmp, err := os.MkdirTemp(root, key+".tmp-")
+	if err != nil {
+		return "", false, err
+	}
+	defer os.RemoveAll(tmp) // a no-op once renamed
+	if err := writeCopy(tmp, filepath.Join(final, "templ"), pkgs, mod, sum); err != nil {
+		return "", false, err
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		// Another build sharing root made the same copy first: use it.
+		if st, err2 := os.Stat(modfile); err2 == nil && st.Mode().IsRegular() {
+			return modfile, true, nil
+		}
+		return "", false, err
+	}
+	return modfile, false, nil
+}
+
+// writeCopy writes into dir the trimmed copy of pkgs (dir/templ/...), a
+// go.mod that is mod plus `replace templ => replaceDir` (the copy's path
+// once dir is renamed into place) and go.sum (sum).
+func writeCopy(dir, replaceDir string, pkgs []listedPackage, mod, sum []byte) error {
+	copyRoot := filepath.Join(dir, "templ")
+	trimmedFiles := 0
+	for _, p := range pkgs {
 		rel, err := filepath.Rel(p.Module.Dir, p.Dir)
 		if err != nil {
-			return "", err
+			return err
 		}
 		dst := filepath.Join(copyRoot, rel)
 		if err := os.MkdirAll(dst, 0o755); err != nil {
-			return "", err
+			return err
 		}
 		if rel == "." {
 			if err := copyFile(filepath.Join(p.Dir, "go.mod"), filepath.Join(dst, "go.mod")); err != nil {
-				return "", err
+				return err
 			}
 		}
 		var trimmed map[string][]byte
 		if trimmedPackages[p.ImportPath] {
 			if trimmed, err = trimPackage(p.Dir, p.GoFiles); err != nil {
-				return "", fmt.Errorf("%s: %w", p.ImportPath, err)
+				return fmt.Errorf("%s: %w", p.ImportPath, err)
 			}
 			trimmedFiles += len(trimmed)
 		}
@@ -120,31 +197,31 @@ func trimmedModfile(dir string) (string, error) {
 				err = copyFile(filepath.Join(p.Dir, name), to)
 			}
 			if err != nil {
-				return "", err
+				return err
 			}
 		}
 	}
 	if trimmedFiles == 0 {
-		return "", fmt.Errorf("no file of %s imports %s: nothing to trim", strings.Join(slices.Sorted(maps.Keys(trimmedPackages)), ", "), strings.Join(slices.Sorted(maps.Keys(heavyImports)), ", "))
+		return fmt.Errorf("no file of %s imports %s: nothing to trim", strings.Join(slices.Sorted(maps.Keys(trimmedPackages)), ", "), strings.Join(slices.Sorted(maps.Keys(heavyImports)), ", "))
 	}
+	mod = fmt.Appendf(slices.Clip(mod), "\n// Added by site/internal/trim for the js/wasm build only.\nreplace %s => %s\n", Module, replaceDir)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), mod, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644)
+}
 
-	gomod, err := goEnv("GOMOD")
+// goEnv returns `go env NAME`.
+func goEnv(name string) (string, error) {
+	out, err := exec.Command("go", "env", name).Output()
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("go env %s: %w", name, err)
 	}
-	mod, err := os.ReadFile(gomod)
-	if err != nil {
-		return "", err
+	v := strings.TrimSpace(string(out))
+	if v == "" {
+		return "", fmt.Errorf("go env %s is empty", name)
 	}
-	mod = fmt.Appendf(mod, "\n// Added by site/trim.go for the js/wasm build only.\nreplace %s => %s\n", templModule, copyRoot)
-	modfile := filepath.Join(dir, "go.mod")
-	if err := os.WriteFile(modfile, mod, 0o644); err != nil {
-		return "", err
-	}
-	if err := copyFile(filepath.Join(filepath.Dir(gomod), "go.sum"), filepath.Join(dir, "go.sum")); err != nil {
-		return "", err
-	}
-	return modfile, nil
+	return v, nil
 }
 
 // copyFile copies the regular file from to the new file to.
@@ -195,7 +272,7 @@ func trimPackage(pkgDir string, names []string) (map[string][]byte, error) {
 }
 
 // trimDecls removes from files (one package) what names a heavyImports
-// package, as described above trimmedModfile, and reports which files changed.
+// package, as described in the package doc, and reports which files changed.
 // Names are matched syntactically: a removed package-level name removes every
 // declaration that mentions an identifier of that name, which may remove more
 // than needed (a local variable of the same name) but never less.
@@ -234,7 +311,7 @@ func trimDecls(files []*ast.File) []bool {
 			}
 			e, err := parser.ParseExpr(eq)
 			if err != nil {
-				panic("site: heavyEquiv entry is not an expression: " + eq)
+				panic("trim: heavyEquiv entry is not an expression: " + eq)
 			}
 			changed[i] = true
 			return e

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcplab/mcplab/site/internal/trim"
+)
+
+// wasmPackage is the import path of the browser entry point.
+const wasmPackage = "github.com/mcplab/mcplab/wasm"
+
+// wasmBinary is one build of the browser entry point.
+type wasmBinary struct {
+	file string // name in the site root
+	tags string // go build -tags
+}
+
+var (
+	// mainWasm is the simulator without SQLite: every page that needs no ledger.
+	mainWasm = wasmBinary{file: "main.wasm"}
+	// ledgerWasm links the SQLite ledger (wasm/ledger.go): only pages of
+	// scenarios with a ledger load it.
+	ledgerWasm = wasmBinary{file: "ledger.wasm", tags: "ledger"}
+	// importWasm links the transcript importer (wasm/import.go) and not the
+	// playground: only the import page loads it, so every other page saves
+	// the importer's ~30 KB of brotli and the import page the playground's.
+	importWasm = wasmBinary{file: "import.wasm", tags: "transcript"}
+)
+
+// wasmLDFlags are the link flags of every wasm binary: no symbol table, no
+// DWARF (the page never needs them; -s -w saves about a fifth of the size).
+const wasmLDFlags = "-s -w"
+
+// buildWasm compiles each binary for js/wasm and hands it to write (which
+// writes it into the site and queues its compressed copies). The templ
+// runtime is trimmed first (package trim; if that fails the build warns and
+// links templ whole).
+//
+// A binary is reused from the cache when its wasmKey is there: the key
+// hashes the build ID that `go list -export` gives every package it links
+// (each ID is go's own hash of that package's sources, embedded files,
+// flags and dependencies, so any change to any of them changes it), the
+// toolchain, the build flags and the link flags. -buildvcs=false keeps the
+// commit out of the binary, so the binary is a function of that key alone.
+// On a miss `go list -export` has just compiled every package into go's
+// build cache, and `go build` links.
+func buildWasm(binaries []wasmBinary, cache *buildCache, log *progress, write func(rel string, data []byte) error) error {
+	start := time.Now()
+	trimRoot := cache.path("trim", "")
+	if trimRoot == "" {
+		tmp, err := os.MkdirTemp("", "mcplab-trim-")
+		if err != nil {
+			return fmt.Errorf("build: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		trimRoot = tmp
+	}
+	modfile, reused, err := trim.Modfile(trimRoot, wasmPackage)
+	switch {
+	case err != nil:
+		log.linef("trim", "warning: cannot trim templ's net/http and html/template helpers out of the wasm (%v); linking templ whole, which adds about 0.6 MB to every page's transfer", err)
+		modfile = ""
+	case reused:
+		log.donef("trim", start, "templ without its net/http and html/template helpers: reused")
+	default:
+		log.donef("trim", start, "templ without its net/http and html/template helpers: written")
+	}
+	toolchain, err := goToolchain()
+	if err != nil {
+		return err
+	}
+	for _, b := range binaries {
+		start := time.Now()
+		flags := []string{"-trimpath", "-buildvcs=false"}
+		if modfile != "" {
+			flags = append(flags, "-modfile", modfile)
+		}
+		if b.tags != "" {
+			flags = append(flags, "-tags", b.tags)
+		}
+		// Say so when checking takes long: that is go compiling.
+		slow := time.AfterFunc(3*time.Second, func() {
+			log.linef("wasm", "%s: compiling the packages it links (GOOS=js GOARCH=wasm go list -export %s)…", b.file, strings.Join(flags, " "))
+		})
+		key, err := wasmKey(flags, toolchain)
+		slow.Stop()
+		if err != nil {
+			return err
+		}
+		name := key + ".wasm"
+		data, ok := cache.get("wasm", name)
+		how := "up to date"
+		if !ok {
+			log.linef("wasm", "%s: linking…", b.file)
+			if data, err = linkWasm(flags); err != nil {
+				return err
+			}
+			cache.put("wasm", name, data)
+			how = "built"
+		}
+		if err := write(b.file, data); err != nil {
+			return err
+		}
+		log.donef("wasm", start, "%s: %s, %.1f MB (key %s)", b.file, how, float64(len(data))/1e6, key[:12])
+	}
+	return nil
+}
+
+// goToolchain describes the go command's toolchain and the environment that
+// changes what it builds: part of every wasmKey.
+func goToolchain() (string, error) {
+	cmd := exec.Command("go", "env", "GOVERSION", "GOROOT", "GOFLAGS", "GOWASM", "GOEXPERIMENT", "GOTOOLCHAIN")
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("build: go env: %w", err)
+	}
+	return string(out), nil
+}
+
+// wasmKey returns the cache key of wasmPackage built for js/wasm with the
+// go build flags (see buildWasm): a hex SHA-256 over toolchain, flags,
+// wasmLDFlags and the import path and build ID of every package linked.
+func wasmKey(flags []string, toolchain string) (string, error) {
+	args := append([]string{"list", "-deps", "-export", "-f", "{{.ImportPath}} {{.BuildID}}"}, flags...)
+	args = append(args, wasmPackage)
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("build: GOOS=js GOARCH=wasm go %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "mcplab wasm 1\n%s\nflags %q\nldflags %q\n", toolchain, flags, wasmLDFlags)
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if pkg, id, _ := strings.Cut(line, " "); id == "" {
+			return "", fmt.Errorf("build: go list -export gave no build ID for %s", pkg)
+		}
+	}
+	h.Write(out)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// linkWasm runs `go build` of wasmPackage for js/wasm with flags and
+// wasmLDFlags into a temporary file and returns the binary.
+func linkWasm(flags []string) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "mcplab-wasm-")
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "out.wasm")
+	args := append([]string{"build", "-ldflags=" + wasmLDFlags}, flags...)
+	args = append(args, "-o", bin, wasmPackage)
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("build: GOOS=js GOARCH=wasm go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return os.ReadFile(bin)
+}
