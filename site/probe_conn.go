@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcplab/mcplab/engine/coordinator"
 )
 
 // Bounds of one connection.
@@ -89,6 +91,12 @@ type conn interface {
 	// httpVersion sets the MCP-Protocol-Version header for later requests
 	// (Streamable HTTP; no-op on stdio).
 	httpVersion(v string)
+	// received waits until the server has request id (its id text) or the
+	// deadline passes, and reports whether it has it. On stdio that is at
+	// once (one ordered pipe); on Streamable HTTP each message is its own
+	// POST, so a cancellation sent before the server answered the call's
+	// POST could reach it first: it waits for the call's response headers.
+	received(id string, deadline time.Time) bool
 }
 
 // ---- stdio ----------------------------------------------------------------
@@ -166,12 +174,13 @@ func (c *stdioConn) write(msg []byte) (time.Time, error) {
 	return at, err
 }
 
-func (c *stdioConn) closeStream(string) bool { return false }
-func (c *stdioConn) inbox() <-chan inbound   { return c.in }
-func (c *stdioConn) dead() <-chan struct{}   { return c.gone }
-func (c *stdioConn) records() []record       { return c.rec.all() }
-func (c *stdioConn) httpVersion(string)      {}
-func (c *stdioConn) why() string             { c.mu.Lock(); defer c.mu.Unlock(); return c.reason }
+func (c *stdioConn) closeStream(string) bool         { return false }
+func (c *stdioConn) inbox() <-chan inbound           { return c.in }
+func (c *stdioConn) dead() <-chan struct{}           { return c.gone }
+func (c *stdioConn) records() []record               { return c.rec.all() }
+func (c *stdioConn) httpVersion(string)              {}
+func (c *stdioConn) received(string, time.Time) bool { return true }
+func (c *stdioConn) why() string                     { c.mu.Lock(); defer c.mu.Unlock(); return c.reason }
 func (c *stdioConn) close() {
 	close(c.quit)
 	c.stdin.Close()
@@ -222,6 +231,7 @@ type httpConn struct {
 	session string
 	version string
 	streams map[string]context.CancelFunc // request id text → abort its POST
+	opened  map[string]chan struct{}      // request id text → closed when its POST is answered
 	reason  string
 	wg      sync.WaitGroup
 }
@@ -231,7 +241,7 @@ type httpConn struct {
 func startHTTP(url string) *httpConn {
 	return &httpConn{
 		url: url, in: make(chan inbound, probeInbox), gone: make(chan struct{}),
-		streams: map[string]context.CancelFunc{},
+		streams: map[string]context.CancelFunc{}, opened: map[string]chan struct{}{},
 		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error {
 			return errors.New("the probe follows no redirect (it talks to the URL given only)")
 		}},
@@ -263,8 +273,9 @@ func (c *httpConn) write(msg []byte) (time.Time, error) {
 	}
 	key := ""
 	if m.ID != nil && m.Method != "" {
-		key = string(m.ID)
+		key, _ = coordinator.IDText(m.ID)
 		c.streams[key] = cancel
+		c.opened[key] = make(chan struct{})
 	}
 	c.mu.Unlock()
 	at := c.rec.add("client", msg)
@@ -274,14 +285,14 @@ func (c *httpConn) write(msg []byte) (time.Time, error) {
 		defer cancel()
 		timer := time.AfterFunc(probeNotifyTimeout, cancel)
 		defer timer.Stop()
-		c.post(req, m.Method)
+		c.post(req, m.Method, "")
 		return at, nil
 	}
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
 		defer cancel()
-		c.post(req, m.Method)
+		c.post(req, m.Method, key)
 		if key != "" {
 			c.mu.Lock()
 			delete(c.streams, key)
@@ -293,8 +304,13 @@ func (c *httpConn) write(msg []byte) (time.Time, error) {
 
 // post performs one POST and delivers what comes back. A transport failure
 // of the initialize POST marks the connection dead (nothing listens there).
-func (c *httpConn) post(req *http.Request, method string) {
+func (c *httpConn) post(req *http.Request, method, key string) {
 	resp, err := c.client.Do(req)
+	if key != "" {
+		c.mu.Lock()
+		close(c.opened[key])
+		c.mu.Unlock()
+	}
 	if err != nil {
 		if req.Context().Err() == nil && method == "initialize" {
 			c.fail("POST initialize: " + err.Error())
@@ -390,6 +406,23 @@ func (c *httpConn) closeStream(id string) bool {
 		cancel()
 	}
 	return ok
+}
+
+func (c *httpConn) received(id string, deadline time.Time) bool {
+	c.mu.Lock()
+	ch, ok := c.opened[id]
+	c.mu.Unlock()
+	if !ok {
+		return false
+	}
+	select {
+	case <-ch:
+		return true
+	case <-c.gone:
+		return false
+	case <-time.After(time.Until(deadline)):
+		return false
+	}
 }
 
 func (c *httpConn) inbox() <-chan inbound { return c.in }

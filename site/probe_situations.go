@@ -19,7 +19,7 @@ type cancelMark struct {
 	sentAt time.Time // when the request itself was sent
 	at     time.Time
 	fence  time.Time
-	stream bool // the signal was closing the request's HTTP stream
+	unseen bool // Streamable HTTP: the call's POST was not answered before the cancellation was sent
 }
 
 // sitReport is what a situation found, before the engine judges the
@@ -138,6 +138,9 @@ func sitCancelAfterProgress(p *prober, s *session, r *sitReport, deadline time.T
 		return nil
 	}
 	r.fact("first progress at %s", ms(first.Sub(sent)))
+	if p.url != "" {
+		r.fact("signal: POST notifications/cancelled, as %s prescribes", s.version)
+	}
 	mark := p.cancel(s, id, sent, "mcplab probe: cancel after the first progress", deadline)
 	r.cancels = append(r.cancels, mark)
 	p.linger(s, sent, mark, deadline)
@@ -153,6 +156,9 @@ func sitCancelAtOnce(p *prober, s *session, r *sitReport, deadline time.Time) er
 	}
 	mark := p.cancel(s, id, sent, "mcplab probe: cancel at once", deadline)
 	r.cancels = append(r.cancels, mark)
+	if p.url != "" {
+		r.fact("cancelled %s after the call, once the server had answered its POST", ms(mark.at.Sub(sent)))
+	}
 	p.linger(s, sent, mark, deadline)
 	r.fact("%s", p.order(s, mark))
 	return nil
@@ -160,12 +166,24 @@ func sitCancelAtOnce(p *prober, s *session, r *sitReport, deadline time.Time) er
 
 // raceSteps are the offsets of the race sweep, as fractions of the
 // warm-up's completion time around it (0 is that time).
-var raceSteps = []float64{-0.2, -0.1, -0.03, 0, 0.03, 0.1, 0.2}
+var raceSteps = []float64{-0.2, -0.1, -0.04, -0.01, 0, 0.01, 0.04, 0.1}
 
-// sitRace places one call's cancellation at each offset around the
-// warm-up's completion time and reports which order occurred at each.
+// sitRace first calls the tool once uncancelled in this session (a warm
+// server is faster than the cold warm-up), then places one call's
+// cancellation at each offset around that completion time and reports
+// which order occurred at each.
 func sitRace(p *prober, s *session, r *sitReport, deadline time.Time) error {
-	d := p.warm.done
+	id, sent, err := s.call(p)
+	if err != nil {
+		return err
+	}
+	at, _, err := s.response(id, deadline)
+	if err != nil {
+		return fmt.Errorf("the warm call: %w", s.explain(err))
+	}
+	d := at.Sub(sent)
+	r.fact("warm call %s", ms(d))
+	_ = s.wait(minTime(deadline, time.Now().Add(p.grace())), nil)
 	for _, f := range raceSteps {
 		off := d + time.Duration(f*float64(d))
 		id, sent, err := s.call(p)
@@ -182,7 +200,7 @@ func sitRace(p *prober, s *session, r *sitReport, deadline time.Time) error {
 		mark := p.cancel(s, id, sent, fmt.Sprintf("mcplab probe: race at %+.0f%% of %s", f*100, ms(d)), deadline)
 		r.cancels = append(r.cancels, mark)
 		p.linger(s, sent, mark, deadline)
-		r.fact("%s (%+.0f%%): %s", ms(mark.at.Sub(sent)), f*100, p.order(s, mark))
+		r.fact("%+.0f%% (%s): %s", f*100, ms(mark.at.Sub(sent)), p.order(s, mark))
 	}
 	return nil
 }
