@@ -4,6 +4,7 @@
 //	go run ./site serve [-dir dist] [-addr :8080]  serve dist/ (PORT overrides the port)
 //	go run ./site run FILE|-|LINK              print the trace JSON of a scenario, share link or transcript
 //	go run ./site links                        the share link length of every built-in scenario
+//	go run ./site probe [flags] -- CMD | URL   drive a live MCP server through the lab's situations
 //
 // The build is deterministic apart from the wasm binary's toolchain: the
 // pages are the templ components of package templates rendered over the
@@ -59,6 +60,9 @@ commands:
                                     link (#s=... or #example=NAME) or a transcript of real traffic;
                                     -checks lists the checks and exits 3 if one is violated
   links                             the share link length of every built-in scenario
+  probe [-tool NAME] [-args JSON] [-out DIR] [-checks] -- COMMAND [ARG...] | URL
+                                    drive a live MCP server (stdio or Streamable HTTP) through the
+                                    lab's situations, judge each transcript; -checks exits 3 on a violation
 `
 
 // run is the whole command: it dispatches args to a subcommand, writes its
@@ -91,6 +95,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdRun(args[1:], stdout, stderr)
 	case "links":
 		return cmdLinks(args[1:], stdout, stderr)
+	case "probe":
+		return cmdProbe(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

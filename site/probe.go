@@ -1,0 +1,547 @@
+package main
+
+// `probe`: drive a live MCP server through the lab's situations with
+// controlled timing, record each exchange as a transcript in the lab's JSON
+// Lines, and have the engine's checks judge it (issue 17).
+//
+// Design record.
+//
+// Context: the probe is a client, so its transcripts are a client's view.
+// engine/transcript reads JSON Lines as a wire view in which the server
+// reads each cancellation when the client wrote it, so a result that was
+// already on its way (the legitimate race) would be judged a message after
+// an accepted cancellation. The JSON Lines format has no way yet to say who
+// observed it (issue 15 item 2 proposes an optional header line).
+//
+// Decision: the transcripts stay plain JSON Lines that `site run` and
+// /import/ read today, with the real times the client wrote and read each
+// message (observer: client, named in the file name `*.client.jsonl`).
+// The probe collects the evidence a client can have that the server had
+// read a cancellation before it wrote: right after each cancellation it
+// sends a ping (the fence) and notes when its answer arrives, since a
+// server reads its input in order; and it knows from the warm-up how long
+// the tool takes. A message the engine flags for no-message-after-cancel
+// is confirmed when it arrived after the fence's answer, or when it is the
+// request's response and arrived well before the tool could have finished
+// (before start + warm-up time - max(5% of it, 10 ms)): it answers the
+// cancellation. Otherwise the probe turns the verdict into undecided (the
+// race, as a client sees it).
+//
+// Consequence: the probe never accuses a server for the race, and says
+// which order occurred at each offset of the sweep. `site run FILE` on a
+// transcript where the race went "result first by a hair" still judges it
+// as a wire view until engine/transcript reads the observer.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
+	"github.com/mcplab/mcplab/engine/transcript"
+)
+
+// Default bounds of a probe (flags -limit and -timeout change them).
+const (
+	probeSituationLimit = 15 * time.Second // one situation, initialize included
+	probeTotalLimit     = 60 * time.Second // the whole probe
+	probeMaxGrace       = 2 * time.Second  // longest wait for stray messages after a call ends or is cancelled
+	probeMinGrace       = 200 * time.Millisecond
+)
+
+// warmup is what the clean call measured: completion time (request
+// written to response read), number of progress notifications, the first's
+// time and the mean interval between them.
+type warmup struct {
+	done, first, interval time.Duration
+	progress              int
+}
+
+// prober is one run of the probe against one server.
+type prober struct {
+	argv  []string // stdio: the server command
+	url   string   // Streamable HTTP: the one address talked to
+	tool  string
+	args  map[string]any
+	limit time.Duration
+	only  map[string]bool // situations to run besides clean; empty: all
+	warm  warmup
+	log   io.Writer
+}
+
+// sitResult is a situation's line of output.
+type sitResult struct {
+	name    string
+	verdict string // pass, FAIL, undecided, error, skipped
+	facts   []string
+	checks  []trace.Check
+	file    string
+}
+
+const probeUsage = `usage: site probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] -- COMMAND [ARG...]
+       site probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] URL
+
+Drives a live MCP server (stdio: the probe starts COMMAND; Streamable HTTP:
+the URL) through the lab's situations: a clean call with a progress token,
+cancel after the first progress, cancel at once, the cancel/complete race
+swept around the tool's completion time, bad cancellations then a normal
+call, on HTTP closing the stream instead, and a client idle timeout shorter
+than the progress interval. Prints one line per situation with its
+verdicts, writes each transcript (the lab's JSON Lines, observed by the
+client, real times) to -out, and with -checks exits 3 if a rule is violated.
+After each cancellation the probe sends a ping, the fence: whatever the
+server sends for the request after answering it, it sent after reading the
+cancellation. Flags come before the command or URL.`
+
+// cmdProbe is `site probe`. Errors: a bad command line is a usageError
+// (exit 2); with -checks a violated rule is a checksFailed (exit 3); a
+// situation that could not run (no answer, the server died) makes the
+// probe exit 1 after printing every line.
+func cmdProbe(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("probe", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	tool := fs.String("tool", "", "the tool to call: one that takes a while and reports progress when given a token (default: the first listed)")
+	argsJSON := fs.String("args", "{}", "the tool's arguments, a JSON object")
+	out := fs.String("out", "", "directory for the transcripts (default: a new temporary directory, printed)")
+	check := fs.Bool("checks", false, "exit 3 if any rule is violated (for CI)")
+	limit := fs.Duration("limit", probeSituationLimit, "time limit of one situation")
+	total := fs.Duration("timeout", probeTotalLimit, "time limit of the whole probe")
+	only := fs.String("only", "", "run only these situations (comma-separated names; the warm-up \"clean\" always runs)")
+	fs.Usage = func() { fmt.Fprintln(stderr, probeUsage); fs.PrintDefaults() }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &usageError{err}
+	}
+	p := &prober{tool: *tool, limit: *limit, log: stderr, only: map[string]bool{}}
+	for _, name := range strings.Split(*only, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		if !knownSituation(name) {
+			return &usageError{fmt.Errorf("-only: no situation is called %q (they are %s)", name, situationNames())}
+		}
+		p.only[name] = true
+	}
+	rest := fs.Args()
+	switch {
+	case len(rest) == 0:
+		fs.Usage()
+		return &usageError{errors.New("probe needs a server: -- COMMAND [ARG...] or a URL")}
+	case len(rest) == 1 && (strings.HasPrefix(rest[0], "http://") || strings.HasPrefix(rest[0], "https://")):
+		p.url = rest[0]
+	default:
+		p.argv = rest
+	}
+	if err := json.Unmarshal([]byte(*argsJSON), &p.args); err != nil || p.args == nil {
+		return &usageError{fmt.Errorf("-args must be a JSON object: %q", *argsJSON)}
+	}
+	if *limit <= 0 || *total <= 0 {
+		return &usageError{errors.New("-limit and -timeout must be positive")}
+	}
+	dir := *out
+	if dir == "" {
+		d, err := os.MkdirTemp("", "mcplab-probe-")
+		if err != nil {
+			return err
+		}
+		dir = d
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	results := p.run(time.Now().Add(*total), dir, stdout)
+	fmt.Fprintf(stdout, "transcripts: %s (open one with: site run -checks FILE, or drop it on /import/)\n", dir)
+	var failed []string
+	errs := 0
+	for _, r := range results {
+		switch r.verdict {
+		case "FAIL":
+			failed = append(failed, r.name)
+		case "error":
+			errs++
+		}
+	}
+	if *check && len(failed) > 0 {
+		return &checksFailed{rules: failed}
+	}
+	if errs > 0 {
+		return fmt.Errorf("%d situation(s) could not run to their end (see above)", errs)
+	}
+	return nil
+}
+
+func knownSituation(name string) bool {
+	for _, st := range situations {
+		if st.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func situationNames() string {
+	var names []string
+	for _, st := range situations {
+		names = append(names, st.name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// run runs every situation in order before deadline and prints each line.
+func (p *prober) run(deadline time.Time, dir string, stdout io.Writer) []sitResult {
+	var results []sitResult
+	var stop string // why the remaining situations are skipped
+	n := 0
+	for _, st := range situations {
+		if st.http && p.url == "" || len(p.only) > 0 && st.name != "clean" && !p.only[st.name] {
+			continue
+		}
+		n++
+		r := sitResult{name: st.name}
+		switch {
+		case stop != "":
+			r.verdict, r.facts = "skipped", []string{stop}
+		case !time.Now().Before(deadline):
+			r.verdict, r.facts = "skipped", []string{"the probe's overall time limit ran out"}
+		default:
+			fmt.Fprintf(p.log, "probe: %s …\n", st.name)
+			r = p.situation(st, minTime(deadline, time.Now().Add(p.limit)), filepath.Join(dir, fmt.Sprintf("%d-%s.client.jsonl", n, st.name)), stdout)
+			if r.verdict == "error" && (st.name == "clean" || strings.Contains(strings.Join(r.facts, " "), "initialize")) {
+				stop = "the warm-up did not complete"
+			}
+		}
+		printResult(stdout, r)
+		results = append(results, r)
+	}
+	return results
+}
+
+// situation runs one situation on a fresh connection, writes its
+// transcript to file and judges it.
+func (p *prober) situation(st situation, deadline time.Time, file string, stdout io.Writer) sitResult {
+	res := sitResult{name: st.name}
+	var c conn
+	if p.url != "" {
+		c = startHTTP(p.url)
+	} else {
+		sc, err := startStdio(p.argv)
+		if err != nil {
+			res.verdict, res.facts = "error", []string{err.Error()}
+			return res
+		}
+		c = sc
+	}
+	s := newSession(c)
+	var rep sitReport
+	err := s.initialize(deadline)
+	if err == nil && st.name == "clean" {
+		transport := "stdio `" + strings.Join(p.argv, " ") + "`"
+		if p.url != "" {
+			transport = "Streamable HTTP " + p.url
+		}
+		fmt.Fprintf(stdout, "server: %s over %s; offered %s, negotiated %s\n", strings.TrimSpace(s.server), transport, probeOffered, s.version)
+	}
+	if err == nil {
+		err = st.run(p, s, &rep, deadline)
+	}
+	c.close()
+	res.facts = rep.facts
+	var skip errSkip
+	switch {
+	case errors.As(err, &skip):
+		res.verdict, res.facts = "skipped", append(res.facts, skip.Error())
+		return res
+	case errors.Is(err, errTimeout):
+		res.facts = append(res.facts, fmt.Sprintf("no answer within the situation's limit (%s)", p.limit))
+	case err != nil:
+		res.facts = append(res.facts, err.Error())
+	}
+	recs := c.records()
+	if werr := writeTranscript(file, recs); werr != nil {
+		res.facts = append(res.facts, "writing the transcript: "+werr.Error())
+	} else {
+		res.file = file
+	}
+	data, _ := os.ReadFile(file)
+	if tr, ierr := transcript.Import(data, transcript.Options{}); ierr == nil {
+		res.checks = p.refine(tr, recs, s, rep.cancels)
+	} else {
+		res.facts = append(res.facts, "the engine could not read the transcript: "+ierr.Error())
+	}
+	res.verdict = verdictOf(res.checks, rep.violated, err)
+	if rep.violated != "" {
+		res.facts = append(res.facts, "VIOLATION: "+rep.violated)
+	}
+	return res
+}
+
+// verdictOf: FAIL when a rule is violated (by the engine's checks or the
+// probe's own observation), error when the situation could not run to its
+// end, undecided when no check passed and some could not decide, else pass.
+func verdictOf(cs []trace.Check, violated string, err error) string {
+	var passed, open int
+	for _, c := range cs {
+		switch {
+		case c.OK == nil:
+			open++
+		case !*c.OK:
+			return "FAIL"
+		default:
+			passed++
+		}
+	}
+	switch {
+	case violated != "":
+		return "FAIL"
+	case err != nil:
+		return "error"
+	case passed == 0 && open > 0:
+		return "undecided"
+	}
+	return "pass"
+}
+
+// writeTranscript writes recs as the lab's JSON Lines: one
+// {"t": RFC 3339 time, "from": ..., "message": ...} per message.
+func writeTranscript(file string, recs []record) error {
+	var b bytes.Buffer
+	for _, r := range recs {
+		line, err := json.Marshal(struct {
+			T       string          `json:"t"`
+			From    string          `json:"from"`
+			Message json.RawMessage `json:"message"`
+		}{r.at.UTC().Format(time.RFC3339Nano), r.from, r.msg})
+		if err != nil {
+			return err
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return os.WriteFile(file, b.Bytes(), 0o644)
+}
+
+func printResult(w io.Writer, r sitResult) {
+	fmt.Fprintf(w, "%-22s %-9s %s\n", r.name, r.verdict, strings.Join(r.facts, "; "))
+	if len(r.checks) > 0 {
+		var parts []string
+		for _, c := range r.checks {
+			switch {
+			case c.OK == nil:
+				parts = append(parts, "? "+c.Rule)
+			case *c.OK:
+				parts = append(parts, "pass "+c.Rule)
+			default:
+				parts = append(parts, "FAIL "+c.Rule+" ("+c.Detail+")")
+			}
+		}
+		fmt.Fprintf(w, "%-22s %-9s checks: %s\n", "", "", strings.Join(parts, ", "))
+	}
+	if r.file != "" {
+		fmt.Fprintf(w, "%-22s %-9s %s\n", "", "", r.file)
+	}
+}
+
+// ---- timing and evidence ----------------------------------------------------
+
+// call sends tools/call of the probe's tool with a progress token.
+func (s *session) call(p *prober) (string, time.Time, error) {
+	return s.request("tools/call", map[string]any{"name": p.tool, "arguments": p.args}, true)
+}
+
+// grace is how long the probe keeps listening after a call ends or is
+// cancelled: twice the progress interval, within [probeMinGrace, probeMaxGrace].
+func (p *prober) grace() time.Duration {
+	return min(max(2*p.warm.interval, probeMinGrace), probeMaxGrace)
+}
+
+// cancel sends the cancellation of request id the transport and revision
+// prescribe (the notification: stdio, and Streamable HTTP under the
+// revisions the probe offers), then the fence ping.
+func (p *prober) cancel(s *session, id string, sent time.Time, reason string, deadline time.Time) cancelMark {
+	m := cancelMark{id: id, sentAt: sent}
+	if !s.c.received(id, deadline) {
+		m.unseen = true
+	}
+	m.at, _ = s.cancel(id, reason)
+	m.fence = s.fence(minTime(deadline, time.Now().Add(p.warm.done+p.grace())))
+	return m
+}
+
+// linger reads whatever the server still sends until the tool would have
+// finished and the grace after that has passed (or the deadline).
+func (p *prober) linger(s *session, sent time.Time, m cancelMark, deadline time.Time) {
+	end := sent.Add(p.warm.done)
+	if now := time.Now(); now.After(end) {
+		end = now
+	}
+	_ = s.wait(minTime(deadline, end.Add(p.grace())), nil)
+}
+
+// proven reports whether a server message about m's request, read at t,
+// was written after the server read the cancellation (see the design
+// record at the top of this file), and why.
+func (p *prober) proven(m cancelMark, t time.Time, response bool) (bool, string) {
+	if !t.After(m.at) || m.unseen {
+		return false, ""
+	}
+	if !m.fence.IsZero() && t.After(m.fence) {
+		return true, "after the fence"
+	}
+	tol := max(p.warm.done/20, 10*time.Millisecond)
+	if response && t.Before(m.sentAt.Add(p.warm.done-tol)) {
+		return true, fmt.Sprintf("%s before the tool could have finished", ms(m.sentAt.Add(p.warm.done).Sub(t)))
+	}
+	return false, ""
+}
+
+// order says, from the records, which order occurred for m's request.
+func (p *prober) order(s *session, m cancelMark) string {
+	v := viewRequest(s.c.records(), s, m.id)
+	if !v.response.IsZero() && !v.response.After(m.at) {
+		return fmt.Sprintf("completed first (%s %s before the cancellation)", v.kind, ms(m.at.Sub(v.response)))
+	}
+	var late, race []string
+	for _, x := range v.after(m.at) {
+		what := "progress"
+		if x.response {
+			what = v.kind
+		}
+		if ok, why := p.proven(m, x.at, x.response); ok {
+			late = append(late, fmt.Sprintf("%s %s after it, %s", what, ms(x.at.Sub(m.at)), why))
+		} else {
+			race = append(race, fmt.Sprintf("%s %s after it", what, ms(x.at.Sub(m.at))))
+		}
+	}
+	fence := "the fence"
+	if m.fence.IsZero() {
+		fence = "the fence (never answered)"
+	}
+	if m.unseen {
+		fence += "; the call's POST was not answered before the cancellation was sent, so the server may have read the cancellation first"
+	}
+	switch {
+	case len(late) > 0:
+		return "MESSAGE AFTER THE ACCEPTED CANCELLATION: " + strings.Join(late, ", ")
+	case len(race) > 0:
+		return "race, undecided from the client: " + strings.Join(race, ", ") + ", before " + fence
+	}
+	return "cancellation won (nothing after it)"
+}
+
+// serverRules are the rules about what a server sends, the ones the probe
+// judges. The others (late-response-ignored, the timeout rules, the HTTP
+// cancel signal, ...) are about the client, which is the probe itself; its
+// transcripts cannot show that it ignores late responses, so the engine may
+// leave them undecided or misread a message sent in the same millisecond.
+var serverRules = map[string]bool{
+	checks.NoMessageAfterCancel:      true,
+	checks.ProgressIncreases:         true,
+	checks.NoProgressAfterFinal:      true,
+	checks.ServerCancelOnlyForListen: true,
+	checks.CancellationNeverAnswered: true,
+	checks.OneResponsePerRequest:     true,
+	checks.SSEHeaders:                true,
+}
+
+// refine keeps the server's rules of the engine's verdicts and applies the fence and timing evidence to the engine's
+// no-message-after-cancel verdict (design record above).
+func (p *prober) refine(tr *trace.Trace, recs []record, s *session, marks []cancelMark) []trace.Check {
+	var out []trace.Check
+	for _, c := range tr.Checks {
+		if serverRules[c.Rule] {
+			out = append(out, c)
+		}
+	}
+	for i, c := range out {
+		if c.Rule != checks.NoMessageAfterCancel || c.OK == nil || *c.OK {
+			continue
+		}
+		var kept []int
+		var why string
+		for _, seq := range c.Events {
+			e := tr.Events[seq]
+			if e.Wire < 1 || e.Wire > len(recs) {
+				kept = append(kept, seq) // not ours to second-guess
+				continue
+			}
+			rec := recs[e.Wire-1]
+			mi := parseMsg(rec.msg)
+			for _, m := range marks {
+				if m.id != s.about(mi) {
+					continue
+				}
+				if ok, w := p.proven(m, rec.at, mi.response); ok {
+					kept = append(kept, seq)
+					why = w
+				}
+			}
+		}
+		if len(kept) == 0 {
+			out[i] = trace.Check{Rule: c.Rule, Detail: "Undecided from the client: every message the server sent after a cancellation arrived before its answer to the ping sent right after it, at a time the tool could also have finished (the legitimate race)."}
+			continue
+		}
+		out[i].Events = kept
+		out[i].Detail = fmt.Sprintf("%d message(s) after an accepted cancellation, e.g. %s.", len(kept), why)
+	}
+	return out
+}
+
+// reqView is what the records say about one request.
+type reqView struct {
+	sent     time.Time
+	response time.Time // zero: none
+	kind     string    // "result" or "error"
+	progress []time.Time
+	msgs     []msgAt // every server message about it, in order
+}
+
+type msgAt struct {
+	at       time.Time
+	response bool
+}
+
+func (v reqView) after(t time.Time) []msgAt {
+	var out []msgAt
+	for _, m := range v.msgs {
+		if m.at.After(t) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func viewRequest(recs []record, s *session, id string) reqView {
+	v := reqView{kind: "result"}
+	for _, r := range recs {
+		mi := parseMsg(r.msg)
+		if r.from == "client" {
+			if mi.method != "" && mi.id == id && v.sent.IsZero() {
+				v.sent = r.at
+			}
+			continue
+		}
+		if s.about(mi) != id {
+			continue
+		}
+		v.msgs = append(v.msgs, msgAt{at: r.at, response: mi.response})
+		if mi.response && v.response.IsZero() {
+			v.response = r.at
+			if mi.isError {
+				v.kind = "error"
+			}
+		}
+		if mi.method == "notifications/progress" {
+			v.progress = append(v.progress, r.at)
+		}
+	}
+	return v
+}

@@ -1,0 +1,458 @@
+package main
+
+// The probe's two transports, written on the standard library so the probe
+// decides exactly when each byte leaves (an SDK client decides for you):
+// stdio (a child process in its own process group, newline-delimited
+// JSON-RPC on its stdin and stdout) and Streamable HTTP (each client message
+// POSTed to the one URL given; the answer is a JSON body or an SSE stream).
+// Both record every message with the real time the client wrote or read it.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcplab/mcplab/engine/coordinator"
+)
+
+// Bounds of one connection.
+const (
+	probeMaxMessage = 4 << 20 // bytes of one message (a longer line or SSE event ends the connection)
+	probeStderrKeep = 2048    // bytes of the server's standard error kept for the report (the tail)
+	probeInbox      = 4096    // messages buffered between the reader and the situation
+	// probeNotifyTimeout bounds the POST of a notification or response
+	// (Streamable HTTP answers it 202 Accepted at once).
+	probeNotifyTimeout = 5 * time.Second
+)
+
+// record is one line of a transcript: a message the client wrote (from
+// "client") or read (from "server"), at the real time it did so.
+type record struct {
+	at   time.Time
+	from string
+	msg  json.RawMessage
+}
+
+// recorder keeps a connection's records in the order they happened; times
+// never go back (a wall clock step back is clamped to the previous time).
+type recorder struct {
+	mu   sync.Mutex
+	recs []record
+}
+
+func (r *recorder) add(from string, msg []byte) time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := time.Now()
+	if n := len(r.recs); n > 0 && now.Before(r.recs[n-1].at) {
+		now = r.recs[n-1].at
+	}
+	r.recs = append(r.recs, record{at: now, from: from, msg: append(json.RawMessage(nil), msg...)})
+	return now
+}
+
+func (r *recorder) all() []record {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]record(nil), r.recs...)
+}
+
+// inbound is a message read from the server and when.
+type inbound struct {
+	at  time.Time
+	msg json.RawMessage
+}
+
+// conn is one connection to the server under test. Messages the server
+// sends arrive on in; dead is closed when the server can send nothing more
+// (its process exited, or the connection failed), with why() saying why.
+type conn interface {
+	// write sends one client message (recorded just before it is written).
+	write(msg []byte) (time.Time, error)
+	// closeStream closes the response stream of the request with JSON id
+	// text id (Streamable HTTP); it reports whether there was one open.
+	closeStream(id string) bool
+	inbox() <-chan inbound
+	dead() <-chan struct{}
+	why() string
+	// close ends the connection: the stdio server's whole process group is
+	// killed, an HTTP session is deleted and every stream closed.
+	close()
+	records() []record
+	// httpVersion sets the MCP-Protocol-Version header for later requests
+	// (Streamable HTTP; no-op on stdio).
+	httpVersion(v string)
+	// received waits until the server has request id (its id text) or the
+	// deadline passes, and reports whether it has it. On stdio that is at
+	// once (one ordered pipe); on Streamable HTTP each message is its own
+	// POST, so a cancellation sent before the server answered the call's
+	// POST could reach it first: it waits for the call's response headers.
+	received(id string, deadline time.Time) bool
+}
+
+// ---- stdio ----------------------------------------------------------------
+
+type stdioConn struct {
+	rec    recorder
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	in     chan inbound
+	gone   chan struct{}
+	quit   chan struct{} // closed by close: the reader stops delivering
+	mu     sync.Mutex
+	reason string
+	stderr tailBuffer
+	wmu    sync.Mutex
+}
+
+// startStdio starts argv as the server, in its own process group, and reads
+// its standard output line by line. Lines that are not JSON objects (a
+// server logging to stdout) are skipped.
+func startStdio(argv []string) (*stdioConn, error) {
+	c := &stdioConn{in: make(chan inbound, probeInbox), gone: make(chan struct{}), quit: make(chan struct{})}
+	c.cmd = exec.Command(argv[0], argv[1:]...)
+	setProcessGroup(c.cmd)
+	c.cmd.Stderr = &c.stderr
+	var err error
+	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	out, err := c.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", argv[0], err)
+	}
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 64<<10), probeMaxMessage)
+		for sc.Scan() {
+			line := bytes.TrimSpace(sc.Bytes())
+			if len(line) == 0 || line[0] != '{' || !json.Valid(line) {
+				continue
+			}
+			at := c.rec.add("server", line)
+			select {
+			case c.in <- inbound{at: at, msg: append(json.RawMessage(nil), line...)}:
+			case <-c.quit:
+			}
+		}
+		werr := c.cmd.Wait()
+		c.mu.Lock()
+		switch {
+		case sc.Err() != nil:
+			c.reason = "reading its output: " + sc.Err().Error()
+		case werr != nil:
+			c.reason = "the server exited (" + werr.Error() + ")"
+		default:
+			c.reason = "the server exited (status 0)"
+		}
+		if t := strings.TrimSpace(c.stderr.String()); t != "" {
+			c.reason += "; its stderr ends: " + lastLine(t)
+		}
+		c.mu.Unlock()
+		close(c.gone)
+	}()
+	return c, nil
+}
+
+func (c *stdioConn) write(msg []byte) (time.Time, error) {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	at := c.rec.add("client", msg)
+	_, err := c.stdin.Write(append(append([]byte(nil), msg...), '\n'))
+	return at, err
+}
+
+func (c *stdioConn) closeStream(string) bool         { return false }
+func (c *stdioConn) inbox() <-chan inbound           { return c.in }
+func (c *stdioConn) dead() <-chan struct{}           { return c.gone }
+func (c *stdioConn) records() []record               { return c.rec.all() }
+func (c *stdioConn) httpVersion(string)              {}
+func (c *stdioConn) received(string, time.Time) bool { return true }
+func (c *stdioConn) why() string                     { c.mu.Lock(); defer c.mu.Unlock(); return c.reason }
+func (c *stdioConn) close() {
+	close(c.quit)
+	c.stdin.Close()
+	killGroup(c.cmd)
+	select {
+	case <-c.gone:
+	case <-time.After(2 * time.Second): // the reader is stuck on a grandchild holding stdout
+	}
+}
+
+// tailBuffer keeps the last probeStderrKeep bytes written to it.
+type tailBuffer struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > probeStderrKeep {
+		t.b = t.b[len(t.b)-probeStderrKeep:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string { t.mu.Lock(); defer t.mu.Unlock(); return string(t.b) }
+
+func lastLine(s string) string {
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+// ---- Streamable HTTP ------------------------------------------------------
+
+type httpConn struct {
+	rec     recorder
+	url     string
+	client  *http.Client
+	in      chan inbound
+	gone    chan struct{}
+	mu      sync.Mutex
+	session string
+	version string
+	streams map[string]context.CancelFunc // request id text → abort its POST
+	opened  map[string]chan struct{}      // request id text → closed when its POST is answered
+	reason  string
+	wg      sync.WaitGroup
+}
+
+// startHTTP prepares a connection to url. It sends nothing yet; redirects
+// are refused so no request goes to any address but url.
+func startHTTP(url string) *httpConn {
+	return &httpConn{
+		url: url, in: make(chan inbound, probeInbox), gone: make(chan struct{}),
+		streams: map[string]context.CancelFunc{}, opened: map[string]chan struct{}{},
+		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error {
+			return errors.New("the probe follows no redirect (it talks to the URL given only)")
+		}},
+	}
+}
+
+func (c *httpConn) httpVersion(v string) { c.mu.Lock(); c.version = v; c.mu.Unlock() }
+
+func (c *httpConn) write(msg []byte) (time.Time, error) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	_ = json.Unmarshal(msg, &m)
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(msg))
+	if err != nil {
+		cancel()
+		return time.Time{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	c.mu.Lock()
+	if c.session != "" {
+		req.Header.Set("Mcp-Session-Id", c.session)
+	}
+	if c.version != "" {
+		req.Header.Set("MCP-Protocol-Version", c.version)
+	}
+	key := ""
+	if m.ID != nil && m.Method != "" {
+		key, _ = coordinator.IDText(m.ID)
+		c.streams[key] = cancel
+		c.opened[key] = make(chan struct{})
+	}
+	c.mu.Unlock()
+	at := c.rec.add("client", msg)
+	if key == "" {
+		// A notification or a response: wait for its 202, so what the
+		// probe sends next (the fence ping) reaches the server after it.
+		defer cancel()
+		timer := time.AfterFunc(probeNotifyTimeout, cancel)
+		defer timer.Stop()
+		c.post(req, m.Method, "")
+		return at, nil
+	}
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer cancel()
+		c.post(req, m.Method, key)
+		if key != "" {
+			c.mu.Lock()
+			delete(c.streams, key)
+			c.mu.Unlock()
+		}
+	}()
+	return at, nil
+}
+
+// post performs one POST and delivers what comes back. A transport failure
+// of the initialize POST marks the connection dead (nothing listens there).
+func (c *httpConn) post(req *http.Request, method, key string) {
+	resp, err := c.client.Do(req)
+	if key != "" {
+		c.mu.Lock()
+		close(c.opened[key])
+		c.mu.Unlock()
+	}
+	if err != nil {
+		if req.Context().Err() == nil && method == "initialize" {
+			c.fail("POST initialize: " + err.Error())
+		}
+		return
+	}
+	defer resp.Body.Close()
+	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
+		c.mu.Lock()
+		if c.session == "" {
+			c.session = sid
+		}
+		c.mu.Unlock()
+	}
+	ct := resp.Header.Get("Content-Type")
+	switch {
+	case resp.StatusCode == http.StatusAccepted:
+		return
+	case strings.HasPrefix(ct, "text/event-stream"):
+		readSSE(resp.Body, func(data []byte) { c.deliver(data) })
+	case strings.HasPrefix(ct, "application/json"):
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, probeMaxMessage))
+		c.deliver(body)
+	default:
+		if method == "initialize" {
+			c.fail(fmt.Sprintf("POST initialize: HTTP %s (%s)", resp.Status, ct))
+		}
+	}
+}
+
+func (c *httpConn) deliver(data []byte) {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || !json.Valid(data) {
+		return
+	}
+	var batch []json.RawMessage
+	if data[0] == '[' && json.Unmarshal(data, &batch) == nil {
+		for _, m := range batch {
+			c.deliver(m)
+		}
+		return
+	}
+	if data[0] != '{' {
+		return
+	}
+	at := c.rec.add("server", data)
+	select {
+	case c.in <- inbound{at: at, msg: append(json.RawMessage(nil), data...)}:
+	case <-c.gone:
+	}
+}
+
+func (c *httpConn) fail(reason string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.reason == "" {
+		c.reason = reason
+		close(c.gone)
+	}
+}
+
+// readSSE calls onData with the data of each event of an SSE stream
+// (data: lines joined by newlines; comments and other fields skipped).
+func readSSE(r io.Reader, onData func([]byte)) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), probeMaxMessage)
+	var data []byte
+	for sc.Scan() {
+		line := sc.Bytes()
+		switch {
+		case len(line) == 0:
+			if len(data) > 0 {
+				onData(data)
+				data = nil
+			}
+		case bytes.HasPrefix(line, []byte("data:")):
+			if len(data) > 0 {
+				data = append(data, '\n')
+			}
+			data = append(data, bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("data:")), []byte(" "))...)
+		}
+	}
+	if len(data) > 0 {
+		onData(data)
+	}
+}
+
+func (c *httpConn) closeStream(id string) bool {
+	c.mu.Lock()
+	cancel, ok := c.streams[id]
+	c.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return ok
+}
+
+func (c *httpConn) received(id string, deadline time.Time) bool {
+	c.mu.Lock()
+	ch, ok := c.opened[id]
+	c.mu.Unlock()
+	if !ok {
+		return false
+	}
+	select {
+	case <-ch:
+		return true
+	case <-c.gone:
+		return false
+	case <-time.After(time.Until(deadline)):
+		return false
+	}
+}
+
+func (c *httpConn) inbox() <-chan inbound { return c.in }
+func (c *httpConn) dead() <-chan struct{} { return c.gone }
+func (c *httpConn) records() []record     { return c.rec.all() }
+func (c *httpConn) why() string           { c.mu.Lock(); defer c.mu.Unlock(); return c.reason }
+
+// close aborts every open stream and deletes the session (one DELETE to the
+// same URL, bounded by a second).
+func (c *httpConn) close() {
+	c.mu.Lock()
+	for _, cancel := range c.streams {
+		cancel()
+	}
+	sid, v := c.session, c.version
+	c.mu.Unlock()
+	if sid != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		if req, err := http.NewRequestWithContext(ctx, http.MethodDelete, c.url, nil); err == nil {
+			req.Header.Set("Mcp-Session-Id", sid)
+			if v != "" {
+				req.Header.Set("MCP-Protocol-Version", v)
+			}
+			if resp, err := c.client.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		}
+		cancel()
+	}
+	c.fail("closed by the probe")
+	c.wg.Wait()
+	c.client.CloseIdleConnections()
+}

@@ -1,0 +1,344 @@
+package main
+
+// The situations of `probe` (issue 17), each a function that drives one
+// fresh session and reports what it saw; probe.go runs them, writes each
+// transcript and has the engine judge it.
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// cancelMark is one cancellation the probe sent: the request it cancels,
+// when it was written, and when the fence ping sent right after it was
+// answered (zero: not answered).
+type cancelMark struct {
+	id     string
+	sentAt time.Time // when the request itself was sent
+	at     time.Time
+	fence  time.Time
+	unseen bool // Streamable HTTP: the call's POST was not answered before the cancellation was sent
+}
+
+// sitReport is what a situation found, before the engine judges the
+// transcript: its facts (one phrase each), the cancellations to refine
+// no-message-after-cancel with, and a violation the probe itself saw
+// (the server did not answer a normal call after bad cancellations).
+type sitReport struct {
+	facts    []string
+	cancels  []cancelMark
+	violated string
+}
+
+func (r *sitReport) fact(format string, args ...any) {
+	r.facts = append(r.facts, fmt.Sprintf(format, args...))
+}
+
+// situation is one of the probe's situations.
+type situation struct {
+	name string
+	http bool // only on Streamable HTTP
+	run  func(p *prober, s *session, r *sitReport, deadline time.Time) error
+}
+
+// situations in the order they run; "clean" is the warm-up the others
+// take their timing from.
+var situations = []situation{
+	{name: "clean", run: sitClean},
+	{name: "cancel-after-progress", run: sitCancelAfterProgress},
+	{name: "cancel-at-once", run: sitCancelAtOnce},
+	{name: "race-sweep", run: sitRace},
+	{name: "bad-cancellations", run: sitBadCancels},
+	{name: "http-close-stream", http: true, run: sitCloseStream},
+	{name: "idle-timeout", run: sitIdle},
+}
+
+func ms(d time.Duration) string {
+	if d < 10*time.Millisecond {
+		return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%d ms", d.Milliseconds())
+}
+
+// sitClean is the warm-up: a call with a progress token, waited for to
+// the end; it measures the completion time and the progress interval.
+func sitClean(p *prober, s *session, r *sitReport, deadline time.Time) error {
+	tools, err := s.tools(deadline)
+	if err != nil {
+		return err
+	}
+	if p.tool == "" {
+		if len(tools) == 0 {
+			return errors.New("the server lists no tools (give one with -tool)")
+		}
+		p.tool = tools[0]
+		r.fact("no -tool given: using the first listed, %q", p.tool)
+	} else if !contains(tools, p.tool) {
+		return fmt.Errorf("the server lists no tool %q (it lists %s)", p.tool, strings.Join(tools, ", "))
+	}
+	id, sent, err := s.call(p)
+	if err != nil {
+		return err
+	}
+	at, isErr, err := s.response(id, deadline)
+	if err != nil {
+		return fmt.Errorf("tools/call %s: %w", p.tool, s.explain(err))
+	}
+	v := viewRequest(s.c.records(), s, id)
+	p.warm = warmup{done: at.Sub(sent), progress: len(v.progress)}
+	if len(v.progress) > 0 {
+		p.warm.first = v.progress[0].Sub(sent)
+		if n := len(v.progress); n > 1 {
+			p.warm.interval = v.progress[n-1].Sub(v.progress[0]) / time.Duration(n-1)
+		} else {
+			p.warm.interval = p.warm.first
+		}
+	}
+	kind := "result"
+	if isErr {
+		kind = "error"
+	}
+	r.fact("%s after %s", kind, ms(p.warm.done))
+	if p.warm.progress == 0 {
+		r.fact("no progress (the situations that cancel after progress are skipped)")
+	} else {
+		r.fact("%d progress, first at %s, every %s", p.warm.progress, ms(p.warm.first), ms(p.warm.interval))
+	}
+	// Whatever comes after the final response is judged too.
+	_ = s.wait(minTime(deadline, time.Now().Add(p.grace())), nil)
+	return nil
+}
+
+// sitCancelAfterProgress cancels (with the signal the transport and
+// revision prescribe) as soon as the first progress arrives.
+func sitCancelAfterProgress(p *prober, s *session, r *sitReport, deadline time.Time) error {
+	if p.warm.progress == 0 {
+		return errSkip("the tool sent no progress in the warm-up")
+	}
+	id, sent, err := s.call(p)
+	if err != nil {
+		return err
+	}
+	var first time.Time
+	var done bool
+	err = s.wait(deadline, func(in inbound, mi msgInfo) bool {
+		if s.about(mi) == id {
+			first, done = in.at, mi.response
+			return true
+		}
+		return false
+	})
+	if err != nil {
+		return fmt.Errorf("waiting for the first progress: %w", s.explain(err))
+	}
+	if done {
+		r.fact("the call ended before any progress")
+		return nil
+	}
+	r.fact("first progress at %s", ms(first.Sub(sent)))
+	if p.url != "" {
+		r.fact("signal: POST notifications/cancelled, as %s prescribes", s.version)
+	}
+	mark := p.cancel(s, id, sent, "mcplab probe: cancel after the first progress", deadline)
+	r.cancels = append(r.cancels, mark)
+	p.linger(s, sent, mark, deadline)
+	r.fact("%s", p.order(s, mark))
+	return nil
+}
+
+// sitCancelAtOnce cancels right after the call, before any work.
+func sitCancelAtOnce(p *prober, s *session, r *sitReport, deadline time.Time) error {
+	id, sent, err := s.call(p)
+	if err != nil {
+		return err
+	}
+	mark := p.cancel(s, id, sent, "mcplab probe: cancel at once", deadline)
+	r.cancels = append(r.cancels, mark)
+	if p.url != "" {
+		r.fact("cancelled %s after the call, once the server had answered its POST", ms(mark.at.Sub(sent)))
+	}
+	p.linger(s, sent, mark, deadline)
+	r.fact("%s", p.order(s, mark))
+	return nil
+}
+
+// raceSteps are the offsets of the race sweep, as fractions of the
+// warm-up's completion time around it (0 is that time).
+var raceSteps = []float64{-0.2, -0.1, -0.04, -0.01, 0, 0.01, 0.04, 0.1}
+
+// sitRace first calls the tool once uncancelled in this session (a warm
+// server is faster than the cold warm-up), then places one call's
+// cancellation at each offset around that completion time and reports
+// which order occurred at each.
+func sitRace(p *prober, s *session, r *sitReport, deadline time.Time) error {
+	id, sent, err := s.call(p)
+	if err != nil {
+		return err
+	}
+	at, _, err := s.response(id, deadline)
+	if err != nil {
+		return fmt.Errorf("the warm call: %w", s.explain(err))
+	}
+	d := at.Sub(sent)
+	r.fact("warm call %s", ms(d))
+	_ = s.wait(minTime(deadline, time.Now().Add(p.grace())), nil)
+	for _, f := range raceSteps {
+		off := d + time.Duration(f*float64(d))
+		id, sent, err := s.call(p)
+		if err != nil {
+			return err
+		}
+		at := sent.Add(off)
+		if at.After(deadline) {
+			return fmt.Errorf("the situation's time limit came before the offset %+.0f%%", f*100)
+		}
+		if err := s.wait(at, nil); errors.Is(err, errDead) {
+			return s.explain(err)
+		}
+		mark := p.cancel(s, id, sent, fmt.Sprintf("mcplab probe: race at %+.0f%% of %s", f*100, ms(d)), deadline)
+		r.cancels = append(r.cancels, mark)
+		p.linger(s, sent, mark, deadline)
+		r.fact("%+.0f%% (%s): %s", f*100, ms(mark.at.Sub(sent)), p.order(s, mark))
+	}
+	return nil
+}
+
+// sitBadCancels sends cancellations the server must ignore (for a request
+// already completed, for an unknown id, malformed ones) and then a normal
+// call, which must be answered.
+func sitBadCancels(p *prober, s *session, r *sitReport, deadline time.Time) error {
+	done, _, err := s.request("ping", nil, false)
+	if err != nil {
+		return err
+	}
+	if _, _, err := s.response(done, deadline); err != nil {
+		return fmt.Errorf("ping: %w", s.explain(err))
+	}
+	n := 0
+	for _, params := range []any{
+		map[string]any{"requestId": atoi(done), "reason": "mcplab probe: the request already completed"},
+		map[string]any{"requestId": 987654321, "reason": "mcplab probe: no such request"},
+		map[string]any{"requestId": map[string]any{"not": "an id"}},
+		map[string]any{"reason": "mcplab probe: no requestId"},
+		nil,
+	} {
+		if _, err := s.notify("notifications/cancelled", params); err != nil {
+			return err
+		}
+		n++
+	}
+	r.fact("%d cancellations sent (completed, unknown, 3 malformed)", n)
+	id, sent, err := s.call(p)
+	if err != nil {
+		return err
+	}
+	at, _, err := s.response(id, minTime(deadline, sent.Add(2*p.warm.done+p.grace())))
+	if err != nil {
+		r.violated = "the normal call after them got no answer (" + s.explain(err).Error() + ")"
+		return nil
+	}
+	r.fact("the normal call after them answered in %s", ms(at.Sub(sent)))
+	_ = s.wait(minTime(deadline, time.Now().Add(p.grace())), nil)
+	return nil
+}
+
+// sitCloseStream (Streamable HTTP) cancels with the signal the negotiated
+// revision does not prescribe: closing the request's response stream
+// under 2025-11-25 (where a disconnect is not a cancellation), then checks
+// the server still answers.
+func sitCloseStream(p *prober, s *session, r *sitReport, deadline time.Time) error {
+	id, sent, err := s.call(p)
+	if err != nil {
+		return err
+	}
+	if p.warm.progress > 0 {
+		_ = s.wait(deadline, func(in inbound, mi msgInfo) bool { return s.about(mi) == id })
+	}
+	closedAt := time.Now()
+	if !s.c.closeStream(id) {
+		r.fact("the response stream had already ended before the probe could close it")
+		return nil
+	}
+	r.fact("closed the request's stream at %s (under %s that is not a cancellation)", ms(closedAt.Sub(sent)), s.version)
+	fence := s.fence(minTime(deadline, time.Now().Add(p.grace()+p.warm.done)))
+	if fence.IsZero() {
+		r.violated = "the server did not answer a ping after the stream was closed"
+		return nil
+	}
+	r.fact("the server answered a ping %s later; what it did with the request cannot be seen once the stream is closed", ms(fence.Sub(closedAt)))
+	return nil
+}
+
+// sitIdle runs a client idle timeout shorter than the tool's progress
+// interval: the client gives up, cancels, and the server must then stop.
+func sitIdle(p *prober, s *session, r *sitReport, deadline time.Time) error {
+	gap := p.warm.interval
+	what := "progress interval"
+	if p.warm.progress == 0 {
+		gap, what = p.warm.done, "completion time (no progress)"
+	}
+	idle := max(gap/2, time.Millisecond)
+	id, sent, err := s.call(p)
+	if err != nil {
+		return err
+	}
+	last := sent
+	for {
+		var got, done bool
+		err := s.wait(minTime(deadline, last.Add(idle)), func(in inbound, mi msgInfo) bool {
+			if s.about(mi) == id {
+				got, done, last = true, mi.response, in.at
+				return true
+			}
+			return false
+		})
+		if errors.Is(err, errDead) {
+			return s.explain(err)
+		}
+		if done {
+			r.fact("the call ended before the idle timeout of %s fired", ms(idle))
+			return nil
+		}
+		if !got {
+			break
+		}
+	}
+	if time.Now().After(deadline) {
+		return errTimeout
+	}
+	r.fact("idle timeout %s (half the %s of %s): gave up at %s", ms(idle), what, ms(gap), ms(time.Since(sent)))
+	mark := p.cancel(s, id, sent, fmt.Sprintf("mcplab probe: idle timeout, no progress for %s", ms(idle)), deadline)
+	r.cancels = append(r.cancels, mark)
+	p.linger(s, sent, mark, deadline)
+	r.fact("%s", p.order(s, mark))
+	return nil
+}
+
+// errSkip marks a situation that cannot run against this server.
+type errSkip string
+
+func (e errSkip) Error() string { return string(e) }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+func atoi(s string) int {
+	n := 0
+	fmt.Sscan(s, &n)
+	return n
+}
