@@ -197,7 +197,7 @@ func (r *reviewer) card(id string) Card {
 		if p == nil {
 			return Card{Status: NotApplicable, Why: naWhy(r.rep.FlowControl.NotApplicable, "progress:")}
 		}
-		if p.Held == 0 && p.Cause == "" {
+		if p.Held == 0 && p.Cause != trace.CauseIdleTimeout {
 			return r.safe(p.Run, p.Finding)
 		}
 		return r.at(p.Run, p.Finding)

@@ -129,10 +129,14 @@ func (r *reviewer) flow() error {
 		if o.IdleTimeoutMs > 1 {
 			every = o.IdleTimeoutMs / 2
 		}
+		count := int64(5) // the handler completes before the maximum timeout
+		if o.MaxTimeoutMs > 0 {
+			count = max(min(count, o.MaxTimeoutMs/every-2), 1)
+		}
 		sc := r.own()
 		sc.Steps = []scenario.Step{r.token(r.call(0, false)),
-			{At: every, Do: "produce", ID: &id, EveryMs: every, Count: 5, FromValue: ptr(1.0), Total: ptr(5.0)},
-			complete(6 * every)}
+			{At: every, Do: "produce", ID: &id, EveryMs: every, Count: int(count), FromValue: ptr(1.0), Total: ptr(float64(count))},
+			complete((count + 1) * every)}
 		run, err := r.run("progress-through-proxy", fmt.Sprintf("Progress every %d ms through the proxy", every), sc)
 		if err != nil {
 			return err
@@ -158,7 +162,7 @@ func (r *reviewer) flow() error {
 				outcome += " (" + *req.Cause + ")"
 			}
 		}
-		pe.Evidence = evidence(run, fmt.Sprintf("5 progress values sent every %d ms; the proxy held %d message(s); the client took %d as activity; outcome: %s.", every, held, activity, outcome),
+		pe.Evidence = evidence(run, fmt.Sprintf("%d progress values sent every %d ms; the proxy held %d message(s); the client took %d as activity; outcome: %s.", count, every, held, activity, outcome),
 			checks.SSEHeaders, checks.IdleTimeoutEnforced)
 		fc.Progress = pe
 	}
