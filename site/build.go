@@ -95,6 +95,8 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 //	s/<name>/index.html   one page per built-in scenario (templates.ScenarioPage)
 //	playground/index.html the editor (templates.PlaygroundPage), on the first example
 //	import/index.html     the transcript judge (templates.ImportPage), on exampleTranscript
+//	review/index.html     the reliability review of reviewDefault; review/<name>/ of the other reviewed scenarios (buildReviews)
+//	review.schema.json    the JSON Schema of a review (engine/review.Schema)
 //	s/<name>/oembed.json  its oEmbed response (templates.NewOEmbed), only
 //	                 with a baseURL ("" for none), which makes its URLs absolute
 //	NAME.br, NAME.gz brotli (quality brotliQuality) and gzip copies of every
@@ -173,6 +175,9 @@ func build(out, baseURL string, stderr io.Writer) error {
 		pgExamples = append(pgExamples, templates.PlaygroundExample{Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Ledger: s.Ledger != nil})
 	}
 	if err := buildTools(write, pgExamples); err != nil {
+		return err
+	}
+	if err := buildReviews(write); err != nil { // review/, review/<name>/, review.schema.json
 		return err
 	}
 	html, err := render(templates.IndexPage("./", entries))
