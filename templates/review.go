@@ -43,7 +43,7 @@ type ReviewSection struct {
 // the link that opens it in the playground.
 type ReviewItem struct {
 	Title, Finding, Link string
-	Checks           []review.Verdict
+	Checks               []review.Verdict
 }
 
 // NewReviewView builds the view of rep for the page of scenario name.

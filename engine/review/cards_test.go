@@ -226,7 +226,7 @@ func TestRetryClass(t *testing.T) {
 	hinted := `{"at":0,"do":"call","id":41,"name":"charge_account","arguments":{"account":"acct-9","cents":1200},"annotations":{"readOnlyHint":true,"idempotentHint":true}}`
 	for _, tc := range []struct {
 		name, data, class string
-		newID, sameKey     int
+		newID, sameKey    int
 	}{
 		{"keyless mutation", doc(`"ledger":{}`, keylessPay), "unsafe", 2, 1},
 		{"keyed mutation", doc(`"ledger":{}`, keyedCall), "conditional", 2, 1},

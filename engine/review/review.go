@@ -199,9 +199,9 @@ type Idempotency struct {
 	Key        string `json:"key,omitempty"`
 	KeyAdded   bool   `json:"keyAdded,omitempty"`
 	// Binds lists the argument fields the fingerprint covers.
-	Binds  []string             `json:"binds,omitempty"`
-	Record *trace.LedgerRecord  `json:"record,omitempty"`
-	Stored *Evidence            `json:"stored,omitempty"`
+	Binds  []string            `json:"binds,omitempty"`
+	Record *trace.LedgerRecord `json:"record,omitempty"`
+	Stored *Evidence           `json:"stored,omitempty"`
 	// Mismatch is the same key with changed arguments (ChangedArguments).
 	Mismatch         *Evidence       `json:"mismatch,omitempty"`
 	ChangedArguments json.RawMessage `json:"changedArguments,omitempty"`
