@@ -127,6 +127,10 @@ func build(out, baseURL string, stderr io.Writer) error {
 	if len(exs) == 0 {
 		return fmt.Errorf("build: package examples has no built-in scenarios")
 	}
+	reviewedNames := map[string]bool{}
+	for _, ex := range reviewed() {
+		reviewedNames[ex.Name] = true
+	}
 	var entries []templates.IndexEntry
 	var pgExamples []templates.PlaygroundExample
 	needLedger := false
@@ -140,6 +144,9 @@ func build(out, baseURL string, stderr io.Writer) error {
 			return fmt.Errorf("build: example %s: %w", ex.Name, err)
 		}
 		page := templates.Page{Root: "../../", Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Scenario: ex.JSON, Trace: tr}
+		if reviewedNames[ex.Name] {
+			page.Review = "../../" + path.Dir(reviewPath(ex.Name)) + "/"
+		}
 		if baseURL == "" {
 			// A build with a base URL may have left oEmbed files that
 			// point at it: without one, none may stay.

@@ -126,6 +126,16 @@ func reviewPath(name string) string {
 	return "review/" + name + "/index.html"
 }
 
+// reviewLinkBase is where a review page's run links point, relative to the
+// site root: the playground, on the SQLite build (?ledger=1) when the
+// scenario has a ledger, as every run derived from it then has.
+func reviewLinkBase(ex examples.Example) string {
+	if s, err := scenario.Decode(ex.JSON); err == nil && s.Ledger != nil {
+		return "playground/?ledger=1"
+	}
+	return "playground/"
+}
+
 // buildReviews writes the review pages (templates.ReviewPage) of the
 // reviewed scenarios and /review.schema.json. Each review's links open its
 // derived runs in the playground (relative to the page).
@@ -138,7 +148,7 @@ func buildReviews(write func(rel string, data []byte) error) error {
 	for _, ex := range exs {
 		rel := reviewPath(ex.Name)
 		root := strings.Repeat("../", strings.Count(rel, "/"))
-		rep, err := review.Review(ex.JSON, review.Options{Engine: runOptions, LinkBase: root + "playground/"})
+		rep, err := review.Review(ex.JSON, review.Options{Engine: runOptions, LinkBase: root + reviewLinkBase(ex)})
 		if err != nil {
 			return fmt.Errorf("build: review of example %s: %w", ex.Name, err)
 		}

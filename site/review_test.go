@@ -3,10 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/review"
 )
 
 // TestReviewCommand: `site review` prints exactly the golden review of
@@ -94,5 +100,71 @@ func TestReviewCommandBadInput(t *testing.T) {
 	err := run([]string{"review", none}, &out, &reviewErr)
 	if err == nil || exitCode(err) != 2 || !strings.Contains(reviewErr.String(), "no call") {
 		t.Errorf("no call: %v %q, want exit 2 saying there is no call", err, reviewErr.String())
+	}
+}
+
+// TestReviewPageInBrowser (issue 16, the page): /review/ shows the
+// flagship's review, card for card what the engine's review says, with
+// each card's link; every picker entry opens that scenario's review; a
+// race's "open" link runs the derived scenario in the playground with the
+// checks the review judged.
+func TestReviewPageInBrowser(t *testing.T) {
+	ex, _ := examples.Get(reviewDefault)
+	rep, err := review.Review(ex.JSON, review.Options{Engine: runOptions, LinkBase: "../" + reviewLinkBase(ex)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, siteURL+"/review/")
+	type card struct{ ID, Status, Link string }
+	got := evalJSON[[]card](t, ctx, `Array.from(document.querySelectorAll("#failure-cards tr[data-id]")).map(tr => ({ID: tr.dataset.id, Status: tr.dataset.status, Link: tr.querySelector("a[href]")?.getAttribute("href") ?? ""}))`)
+	if len(got) != len(rep.FailureCards) {
+		t.Fatalf("%d cards on the page, want %d", len(got), len(rep.FailureCards))
+	}
+	for i, c := range rep.FailureCards {
+		if got[i] != (card{c.ID, c.Status, c.Link}) {
+			t.Errorf("card %d: page %+v, review %+v", i, got[i], card{c.ID, c.Status, c.Link})
+		}
+	}
+	picks := evalJSON[[]string](t, ctx, `Array.from(document.querySelectorAll("#review-picker a[data-name]")).map(a => a.href)`)
+	if len(picks) != len(reviewed()) {
+		t.Errorf("the picker has %d entries, want %d", len(picks), len(reviewed()))
+	}
+	for _, href := range picks {
+		resp, err := http.Get(href)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(`id="failure-cards"`)) {
+			t.Errorf("picker link %s: status %d, not a review page", href, resp.StatusCode)
+		}
+	}
+	// Open the 2026 HTTP cancel-first race in the playground.
+	var race review.Race
+	for _, r := range rep.Races {
+		if r.Transport == "streamable-http" && r.Protocol == "2026-07-28" && r.Order == review.CancelFirst {
+			race = r
+		}
+	}
+	sel := `#races tr[data-protocol="2026-07-28"][data-transport="streamable-http"][data-order="cancel-first"] a`
+	navigate(t, ctx, evalJSON[string](t, ctx, `document.querySelector('`+sel+`').href`))
+	waitReady(t, ctx)
+	var pass, fail int
+	for _, run := range rep.Runs {
+		if run.ID == race.Run {
+			for _, c := range run.Trace.Checks {
+				if c.OK != nil && *c.OK {
+					pass++
+				} else if c.OK != nil {
+					fail++
+				}
+			}
+		}
+	}
+	tally := evalJSON[[]string](t, ctx, `[document.getElementById("output").dataset.pass, document.getElementById("output").dataset.fail]`)
+	if tally[0] != strconv.Itoa(pass) || tally[1] != strconv.Itoa(fail) {
+		t.Errorf("the playground shows %s pass, %s fail; the review's run has %d pass, %d fail", tally[0], tally[1], pass, fail)
 	}
 }
