@@ -157,13 +157,11 @@ func (r *reviewer) idempotency() error {
 	} else {
 		idem.Why = fmt.Sprintf("The call carries idempotency key %q.", key)
 	}
+	idem.Why += " A local table makes only the local effect atomic: a real payment or inventory system must accept the same key too, or the effect must go through a transactional outbox."
 	idem.Key = key
 	args := setKey(r.op.Arguments, key)
 	if in, err := ledger.Prepare(o.Name, args, []byte(r.op.ID.Raw())); err == nil {
 		idem.Binds = sortedKeys(in.Args)
-		if o.Name == "reserve_inventory" {
-			idem.Binds = append(idem.Binds, "(operation name)")
-		}
 	} else {
 		idem.Why += fmt.Sprintf(" The arguments are invalid, so every run rejects the call: %v.", err)
 	}
@@ -215,12 +213,14 @@ func (r *reviewer) idempotency() error {
 
 	// The mutation-alias check: the caller edits what it got back.
 	sc = r.own()
-	set, _ := json.Marshal(map[string]string{"receipt": "edited-by-caller"})
+	var changedArgs map[string]json.RawMessage
+	_ = json.Unmarshal(changed, &changedArgs)
+	set, _ := json.Marshal(map[string]json.RawMessage{field: changedArgs[field]})
 	sc.Steps = []scenario.Step{call, complete(t, opID), {At: 2 * t, Do: "mutate-result", Of: &opID, Set: set}, retry(3 * t), complete(4*t, rid)}
 	if run, err = r.run("ledger-mutation-alias", fmt.Sprintf("The caller edits the result of key %q, then retries", key), sc); err != nil {
 		return err
 	}
-	idem.MutationAlias = ledgerEvidence(run, fmt.Sprintf("The caller sets receipt to \"edited-by-caller\" in what it got back; the retry %s.", replayed(run.Trace, rid)), checks.DefensiveCopy)
+	idem.MutationAlias = ledgerEvidence(run, fmt.Sprintf("The caller sets %s in what it got back; the retry %s.", compact(set), replayed(run.Trace, rid)), checks.DefensiveCopy)
 	return nil
 }
 
