@@ -94,6 +94,8 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 //	s/<name>/index.html   one page per built-in scenario (templates.ScenarioPage)
 //	playground/index.html the editor (templates.PlaygroundPage), on the first example
 //	import/index.html     the transcript judge (templates.ImportPage), on exampleTranscript
+//	review/index.html     the reliability review of reviewDefault; review/<name>/ of the other reviewed scenarios (buildReviews)
+//	review.schema.json    the JSON Schema of a review (engine/review.Schema)
 //	s/<name>/oembed.json  its oEmbed response (templates.NewOEmbed), only
 //	                 with a baseURL ("" for none), which makes its URLs absolute
 //	_headers         the HTTP headers a static host should send (headersFile)
@@ -144,6 +146,10 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 	if len(exs) == 0 {
 		return fmt.Errorf("build: package examples has no built-in scenarios")
 	}
+	reviewedNames := map[string]bool{}
+	for _, ex := range reviewed() {
+		reviewedNames[ex.Name] = true
+	}
 	var entries []templates.IndexEntry
 	var pgExamples []templates.PlaygroundExample
 	needLedger := false
@@ -157,6 +163,9 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 			return fmt.Errorf("build: example %s: %w", ex.Name, err)
 		}
 		page := templates.Page{Root: "../../", Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Scenario: ex.JSON, Trace: tr}
+		if reviewedNames[ex.Name] {
+			page.Review = "../../" + path.Dir(reviewPath(ex.Name)) + "/"
+		}
 		if baseURL == "" {
 			// A build with a base URL may have left oEmbed files that
 			// point at it: without one, none may stay.
@@ -192,6 +201,9 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 		pgExamples = append(pgExamples, templates.PlaygroundExample{Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Ledger: s.Ledger != nil})
 	}
 	if err := buildTools(write, pgExamples); err != nil {
+		return err
+	}
+	if err := buildReviews(write); err != nil { // review/, review/<name>/, review.schema.json
 		return err
 	}
 	html, err := render(templates.IndexPage("./", entries))

@@ -3,6 +3,7 @@
 //	go run ./site build [-out dist] [-base-url URL]  compile the wasm, prerender every page into dist/
 //	go run ./site serve [-dir dist] [-addr :8080]  serve dist/ (PORT overrides the port)
 //	go run ./site run FILE|-|LINK              print the trace JSON of a scenario, share link or transcript
+//	go run ./site review [-json] [-op ID] FILE|-|LINK  the reliability review of one call (engine/review)
 //	go run ./site links                        the share link length of every built-in scenario
 //	go run ./site probe [flags] -- CMD | URL   drive a live MCP server through the lab's situations
 //
@@ -59,6 +60,10 @@ commands:
                                     print the trace JSON of a scenario file (- for stdin), a share
                                     link (#s=... or #example=NAME) or a transcript of real traffic;
                                     -checks lists the checks and exits 3 if one is violated
+  review [-json] [-op ID] [-link-base URL] FILE|-|LINK
+                                    the reliability review of one call of a scenario (default: the
+                                    first call) as Markdown, or JSON with -json (/review.schema.json):
+                                    races, retry class, idempotency, flow control, recovery, failure cards
   links                             the share link length of every built-in scenario
   probe [-tool NAME] [-args JSON] [-out DIR] [-checks] -- COMMAND [ARG...] | URL
                                     drive a live MCP server (stdio or Streamable HTTP) through the
@@ -93,6 +98,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdServe(args[1:], stdout, stderr)
 	case "run":
 		return cmdRun(args[1:], stdout, stderr)
+	case "review":
+		return cmdReview(args[1:], stdout, stderr)
 	case "links":
 		return cmdLinks(args[1:], stdout, stderr)
 	case "probe":

@@ -30,6 +30,9 @@ type Page struct {
 	// OEmbed is the absolute URL of the page's oEmbed JSON (NewOEmbed), or
 	// "" when the site was built without a base URL to make it absolute.
 	OEmbed string
+	// Review is the href of the scenario's reliability review page
+	// (ReviewPage), "" when it has none.
+	Review string
 }
 
 // playgroundQuery is the query of the page's "Open in playground" link:

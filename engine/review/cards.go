@@ -1,0 +1,272 @@
+package review
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// FailureIDs are the card ids in the order a review lists them: DOMAIN.md
+// §11's fourteen, then the ids of the field (SCENARIO.md, "Switches for the
+// failures real software shows").
+var FailureIDs = []string{
+	"http-client-posts-cancel", "respond-after-cancel", "progress-resets-every-deadline", "rpc-id-as-dedup",
+	"check-then-act", "ledger-not-shared", "mutable-stored-result", "key-reuse-changed-args",
+	"unbounded-progress-queue", "final-dropped", "proxy-buffers-sse", "last-event-id-assumed",
+	"herd-reconnect", "task-ack-as-final",
+	"late-message-fatal", "ignore-progress", "forget-resume-token", "disconnect-unobserved",
+	"replay-other-streams", "lockstep-backoff", "no-timeout", "invented-progress-token",
+	"progress-on-wrong-stream", "proxy-idle-close-unhandled",
+}
+
+// failures names each failure (DOMAIN.md §11, "failure").
+var failures = map[string]string{
+	"http-client-posts-cancel":       "HTTP client POSTs a cancellation notification (2026)",
+	"respond-after-cancel":           "server responds after accepted cancellation",
+	"progress-resets-every-deadline": "progress resets every deadline",
+	"rpc-id-as-dedup":                "new RPC id treated as deduplication",
+	"check-then-act":                 "key check and effect are separate steps",
+	"ledger-not-shared":              "in-memory ledger across replicas",
+	"mutable-stored-result":          "stored mutable result returned directly",
+	"key-reuse-changed-args":         "key reused with changed arguments",
+	"unbounded-progress-queue":       "unbounded progress queue",
+	"final-dropped":                  "final response dropped under pressure",
+	"proxy-buffers-sse":              "proxy buffers SSE",
+	"last-event-id-assumed":          "Last-Event-ID assumed (2026)",
+	"herd-reconnect":                 "every client reconnects at once",
+	"task-ack-as-final":              "task ack treated as final cancellation",
+	"late-message-fatal":             "a late response or progress is treated as a protocol error",
+	"ignore-progress":                "valid progress does not reset the idle clock",
+	"forget-resume-token":            "a resumed stream is resumed again without Last-Event-ID (2025)",
+	"disconnect-unobserved":          "the server never observes the client closing the stream",
+	"replay-other-streams":           "resumption replays other streams' events (2025)",
+	"lockstep-backoff":               "backoff without jitter: waves return in lockstep",
+	"no-timeout":                     "a request with neither an idle nor a maximum timeout",
+	"invented-progress-token":        "progress for a token the client never sent",
+	"progress-on-wrong-stream":       "progress on another request's stream",
+	"proxy-idle-close-unhandled":     "a proxy closes a quiet stream for idleness",
+}
+
+// cards judges every failure id.
+func (r *reviewer) cards() []Card {
+	out := make([]Card, 0, len(FailureIDs))
+	for _, id := range FailureIDs {
+		c := r.card(id)
+		c.ID, c.Failure = id, failures[id]
+		out = append(out, c)
+	}
+	return out
+}
+
+// runByID returns the derived run id, nil if the review made none.
+func (r *reviewer) runByID(id string) *Run {
+	for _, run := range r.rep.Runs {
+		if run.ID == id {
+			return run
+		}
+	}
+	return nil
+}
+
+// byRule judges a card by rules on the runs given (the first run that
+// evaluates a rule is linked): at-risk when one of them is violated,
+// mitigated when they hold, not-applicable with na when none evaluates them.
+func (r *reviewer) byRule(na string, runs []string, rules ...string) Card {
+	var first *Run
+	for _, id := range runs {
+		run := r.runByID(id)
+		if run == nil {
+			continue
+		}
+		vs := verdicts(run.Trace, rules...)
+		bad, present := failed(vs)
+		if bad {
+			return Card{Status: AtRisk, Why: detailOf(vs), Run: run.ID, Link: run.Link}
+		}
+		if present && first == nil {
+			first = run
+		}
+	}
+	if first == nil {
+		return Card{Status: NotApplicable, Why: na}
+	}
+	return Card{Status: Mitigated, Why: detailOf(verdicts(first.Trace, rules...)), Run: first.ID, Link: first.Link}
+}
+
+// detailOf is the detail of the first violated verdict, else of the first.
+func detailOf(vs []Verdict) string {
+	for _, v := range vs {
+		if v.OK != nil && !*v.OK {
+			return v.Rule + ": " + v.Detail
+		}
+	}
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[0].Rule + ": " + vs[0].Detail
+}
+
+func (r *reviewer) at(run, why string) Card   { return r.status(AtRisk, run, why) }
+func (r *reviewer) safe(run, why string) Card { return r.status(Mitigated, run, why) }
+func (r *reviewer) status(status, run, why string) Card {
+	c := Card{Status: status, Why: why}
+	if x := r.runByID(run); x != nil {
+		c.Run, c.Link = x.ID, x.Link
+	}
+	return c
+}
+
+var allRaces = []string{
+	"race-stdio-cancel-first", "race-stdio-complete-first", "race-stdio-in-flight",
+	"race-http-2026-cancel-first", "race-http-2026-complete-first", "race-http-2026-in-flight",
+	"race-http-2025-cancel-first", "race-http-2025-complete-first", "race-http-2025-in-flight",
+}
+
+// card judges one failure id. The rule ids of the field's checks
+// (late-message-tolerated, progress-resets-idle, ...) are named as
+// SCENARIO.md gives them: until the engine evaluates them their cards read
+// not-applicable.
+func (r *reviewer) card(id string) Card {
+	o, s := r.rep.Operation, r.s
+	ledgerNA := fmt.Sprintf("%s runs no side effect on the ledger.", nameOf(o))
+	switch id {
+	case "http-client-posts-cancel":
+		return r.byRule("No HTTP cancellation under 2026-07-28 was evaluated.", []string{"race-http-2026-cancel-first"}, checks.HTTPCancelClosesStream)
+	case "respond-after-cancel":
+		return r.byRule("No run observed a cancellation.", allRaces, checks.NoMessageAfterCancel)
+	case "progress-resets-every-deadline":
+		if o.MaxTimeoutMs == 0 {
+			return r.at("", "The call has no maximum timeout: while progress flows, nothing ends hung work.")
+		}
+		return r.byRule("The deadline run made no maximum-timeout check.", []string{"deadlines"}, checks.MaxTimeoutEnforced)
+	case "rpc-id-as-dedup":
+		if !o.SideEffect {
+			return Card{Status: NotApplicable, Why: "The call has no side effect (retry class safe): a retry with a new id repeats only a read."}
+		}
+		if r.rep.RetryClass == trace.RetryUnsafe {
+			return r.at("retry-new-id", "The call carries no idempotency key: a retry under a new JSON-RPC id is a new execution. "+r.rep.Retry.NewID.Finding)
+		}
+		if d := s.Server.Policy.DedupeBy; d == "rpc-id" || d == "none" {
+			return r.at("retry-same-key", fmt.Sprintf("server.policy.dedupeBy is %q: the key is not what the server deduplicates by. %s", d, r.rep.Retry.SameKey.Finding))
+		}
+		if ev := r.rep.Retry.SameKey; ev.Executions != nil && *ev.Executions > 1 {
+			return r.at("retry-same-key", ev.Finding)
+		}
+		return r.safe("retry-same-key", "The call carries an idempotency key the server deduplicates by. "+r.rep.Retry.SameKey.Finding)
+	case "check-then-act":
+		if !o.LedgerTool {
+			return Card{Status: NotApplicable, Why: ledgerNA}
+		}
+		return r.byRule("The race run made no execution check.", []string{"ledger-race"}, checks.OneExecutionPerKey)
+	case "ledger-not-shared":
+		if !o.LedgerTool {
+			return Card{Status: NotApplicable, Why: ledgerNA}
+		}
+		if s.Ledger == nil || s.Ledger.Replicas <= 1 {
+			return r.safe("retry-same-key", "One server replica, one durable ledger: every retry meets the same records.")
+		}
+		if s.Ledger.Shared {
+			return r.byRule("", []string{"retry-same-key"}, checks.OneExecutionPerKey)
+		}
+		return r.at("retry-same-key", fmt.Sprintf("%d replicas each keep their own ledger (ledger.shared false): %s", s.Ledger.Replicas, r.rep.Retry.SameKey.Finding))
+	case "mutable-stored-result":
+		if !o.LedgerTool {
+			return Card{Status: NotApplicable, Why: ledgerNA}
+		}
+		return r.byRule("The mutation-alias run made no defensive-copy check.", []string{"ledger-mutation-alias"}, checks.DefensiveCopy)
+	case "key-reuse-changed-args":
+		if !o.LedgerTool {
+			return Card{Status: NotApplicable, Why: ledgerNA}
+		}
+		return r.byRule("The mismatch run made no key-reuse check.", []string{"ledger-mismatch"}, checks.KeyReuseRejected)
+	case "unbounded-progress-queue":
+		if fc := r.rep.FlowControl.Buffer; fc == nil {
+			return Card{Status: NotApplicable, Why: naWhy(r.rep.FlowControl.NotApplicable, "buffer:")}
+		}
+		return r.byRule("", []string{"buffer-overload"}, checks.BufferWithinCapacity)
+	case "final-dropped":
+		if fc := r.rep.FlowControl.Buffer; fc == nil {
+			return Card{Status: NotApplicable, Why: naWhy(r.rep.FlowControl.NotApplicable, "buffer:")}
+		}
+		return r.byRule("", []string{"buffer-overload"}, checks.FinalNeverDropped)
+	case "proxy-buffers-sse":
+		p := r.rep.FlowControl.Progress
+		if p == nil {
+			return Card{Status: NotApplicable, Why: naWhy(r.rep.FlowControl.NotApplicable, "progress:")}
+		}
+		if p.Held == 0 && p.Cause != trace.CauseIdleTimeout {
+			return r.safe(p.Run, p.Finding)
+		}
+		return r.at(p.Run, p.Finding)
+	case "last-event-id-assumed":
+		if s.Protocol != scenario.Protocol20260728 {
+			return Card{Status: NotApplicable, Why: "Under 2025-11-25 resuming with Last-Event-ID is the protocol's own."}
+		}
+		return r.byRule("The reconnect run made no Last-Event-ID check.", []string{"reconnect"}, checks.NoLastEventID, checks.ReconnectRefetches)
+	case "herd-reconnect":
+		h := r.rep.Recovery.Herd
+		if h == nil {
+			return Card{Status: NotApplicable, Why: naWhy(r.rep.Recovery.NotApplicable, "herd:")}
+		}
+		if h.Strategy == "none" {
+			return r.at(h.Run, "Strategy none: every refused client comes back after the same delay. "+h.Finding)
+		}
+		return r.byRule("", []string{"herd"}, checks.HerdAllReconnect)
+	case "task-ack-as-final":
+		if r.rep.Recovery.Task == nil {
+			return Card{Status: NotApplicable, Why: naWhy(r.rep.Recovery.NotApplicable, "task:")}
+		}
+		return r.byRule("", []string{"task-cancel"}, checks.TaskAckNotTerminal)
+	case "late-message-fatal":
+		return r.byRule("No derived run evaluates late-message-tolerated yet.", allRaces, "late-message-tolerated")
+	case "ignore-progress":
+		return r.byRule("No derived run evaluates progress-resets-idle yet.", []string{"deadlines", "progress-through-proxy"}, "progress-resets-idle")
+	case "forget-resume-token":
+		return r.byRule("No derived run resumes a stream twice.", []string{"reconnect"}, "resume-keeps-position")
+	case "disconnect-unobserved":
+		return r.byRule("No derived run evaluates disconnect-stops-work yet.", allRaces, "disconnect-stops-work")
+	case "replay-other-streams":
+		return r.byRule("No derived run resumes a stream with others open.", []string{"reconnect"}, "resume-replays-own-stream")
+	case "lockstep-backoff":
+		h := r.rep.Recovery.Herd
+		if h == nil {
+			return Card{Status: NotApplicable, Why: naWhy(r.rep.Recovery.NotApplicable, "herd:")}
+		}
+		if h.Strategy == "none" || h.Strategy == "exponential" {
+			return r.at(h.Run, fmt.Sprintf("Strategy %s has no jitter: each wave of refused clients returns together (peak %d in one %d ms bucket).", h.Strategy, h.PeakPerBucket, h.BucketMs))
+		}
+		return r.safe(h.Run, fmt.Sprintf("Strategy %s draws a jitter per client and attempt: the waves spread.", h.Strategy))
+	case "no-timeout":
+		if o.IdleTimeoutMs == 0 && o.MaxTimeoutMs == 0 {
+			return r.at("race-stdio-cancel-first", "The call has neither an idle nor a maximum timeout: a silent server keeps the client waiting forever.")
+		}
+		return r.safe("race-stdio-cancel-first", fmt.Sprintf("The call has an idle timeout of %d ms and a maximum timeout of %d ms (0 = none).", o.IdleTimeoutMs, o.MaxTimeoutMs))
+	case "invented-progress-token":
+		return r.byRule("No derived run evaluates progress-token-known yet.", []string{"deadlines", "progress-through-proxy", "buffer-overload"}, "progress-token-known")
+	case "progress-on-wrong-stream":
+		return r.byRule("No derived run evaluates progress-on-request-stream yet.", []string{"deadlines", "progress-through-proxy", "buffer-overload"}, "progress-on-request-stream")
+	case "proxy-idle-close-unhandled":
+		se := r.rep.FlowControl.SSE
+		if se == nil || se.IdleCloseMs == 0 {
+			return Card{Status: NotApplicable, Why: "No proxy closes idle streams (proxy.idleCloseMs)."}
+		}
+		if se.ProxyClosed {
+			return r.at(se.Run, se.Finding+" Keep-alive comments more often than the idle close keep it open.")
+		}
+		return r.safe(se.Run, se.Finding)
+	}
+	return Card{Status: NotApplicable, Why: "unknown failure id"}
+}
+
+// naWhy returns the reason of notApplicable that starts with prefix.
+func naWhy(reasons []string, prefix string) string {
+	for _, x := range reasons {
+		if strings.HasPrefix(x, prefix) {
+			return strings.TrimSpace(strings.TrimPrefix(x, prefix))
+		}
+	}
+	return ""
+}

@@ -1,0 +1,195 @@
+package review
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Markdown renders the report for a pull request or a design doc: the
+// operation, the race table, the retry class, the idempotency boundary, flow
+// control, recovery and the failure cards, every derived run linked. The
+// output is deterministic (the report's order, no map iteration).
+func Markdown(r *Report) string {
+	var b strings.Builder
+	o := r.Operation
+	fmt.Fprintf(&b, "# Reliability review: %s %s\n\n", code(nameOf(o)), code("id "+o.ID.Raw()))
+	if o.Title != "" {
+		fmt.Fprintf(&b, "From the scenario %q.\n\n", o.Title)
+	}
+	fmt.Fprintf(&b, "- Transport: %s, protocol %s\n", o.Transport, o.Protocol)
+	fmt.Fprintf(&b, "- Method: %s; arguments: %s\n", code(o.Method), code(orNone(string(compact(o.Arguments)))))
+	fmt.Fprintf(&b, "- Side effect: %s; ledger tool: %s; idempotency key: %s\n", yesNo(o.SideEffect), yesNo(o.LedgerTool), code(orNone(o.IdempotencyKey)))
+	fmt.Fprintf(&b, "- Idle timeout: %s; maximum timeout: %s\n", ms(o.IdleTimeoutMs), ms(o.MaxTimeoutMs))
+	if o.ProgressToken != nil {
+		fmt.Fprintf(&b, "- Progress token: %s\n", code(o.ProgressToken.Raw()))
+	}
+	if o.Task != "" {
+		fmt.Fprintf(&b, "- Durable task: %s\n", code(o.Task))
+	}
+
+	b.WriteString("\n## Failure cards\n\n| failure | status | why | run |\n|---|---|---|---|\n")
+	for _, c := range r.FailureCards {
+		fmt.Fprintf(&b, "| %s %s | **%s** | %s | %s |\n", code(c.ID), cell(c.Failure), c.Status, cell(c.Why), link("open", c.Link))
+	}
+
+	b.WriteString("\n## Cancellation races\n\n| transport | protocol | order | signal | final response | server state | client ignores | server ignores | checks | run |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, x := range r.Races {
+		sig := "none"
+		if x.Signal != nil {
+			sig = code(*x.Signal)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", x.Transport, x.Protocol, x.Order, sig, yesNo(x.FinalResponse),
+			x.ServerState, list(x.ClientIgnores), list(x.ServerIgnores), checkList(x.Checks), link("open", x.Link))
+	}
+
+	fmt.Fprintf(&b, "\n## Retry class: %s\n\n%s.\n\n%s\n\n", r.RetryClass, capital(r.Retry.Rule), r.Retry.HintsNote)
+	evidenceLine(&b, "New JSON-RPC id, no key", r.Retry.NewID)
+	k := "Same idempotency key"
+	if r.Retry.KeyAdded {
+		k += " (added by the review)"
+	}
+	evidenceLine(&b, k, r.Retry.SameKey)
+
+	i := r.Idempotency
+	fmt.Fprintf(&b, "\n## Idempotency boundary\n\n%s\n", i.Why)
+	if i.Applicable {
+		fmt.Fprintf(&b, "\nThe key binds: %s.\n", strings.Join(i.Binds, ", "))
+		if i.Record != nil {
+			fmt.Fprintf(&b, "\nStored record: key %s, fingerprint %s, result %s.\n", code(i.Record.Key), code(i.Record.Fingerprint), code(string(compact(i.Record.Result))))
+		}
+		b.WriteString("\n")
+		for _, e := range []struct {
+			title string
+			ev    *Evidence
+		}{{"Stored record", i.Stored}, {"Mismatch fixture " + code(string(i.ChangedArguments)), i.Mismatch}, {"Concurrent same-key race", i.Race}, {"Reopen check", i.Reopen}, {"Mutation-alias check", i.MutationAlias}} {
+			if e.ev != nil {
+				evidenceLine(&b, e.title, *e.ev)
+			}
+		}
+	}
+
+	f := r.FlowControl
+	b.WriteString("\n## Flow control\n\n")
+	if f.Buffer != nil {
+		evidenceLine(&b, fmt.Sprintf("Buffer under overload (%d pushed, capacity %d, policy %s)", f.Buffer.Pushed, f.Buffer.Summary.Capacity, f.Buffer.Summary.Policy), f.Buffer.Evidence)
+	}
+	if f.SSE != nil {
+		evidenceLine(&b, fmt.Sprintf("SSE headers %s, keep-alive every %s vs proxy idle close %s", headers(f.SSE.Headers), ms(f.SSE.KeepaliveEveryMs), ms(f.SSE.IdleCloseMs)), f.SSE.Evidence)
+	}
+	if f.Progress != nil {
+		evidenceLine(&b, "Progress vs the client's idle timeout through the proxy", f.Progress.Evidence)
+	}
+	if f.Deadlines != nil {
+		evidenceLine(&b, "Deadlines under steady progress", *f.Deadlines)
+	}
+	for _, na := range f.NotApplicable {
+		fmt.Fprintf(&b, "- Not applicable, %s\n", na)
+	}
+
+	rc := r.Recovery
+	b.WriteString("\n## Recovery\n\n")
+	if rc.Reconnect != nil {
+		evidenceLine(&b, "Reconnect plan", rc.Reconnect.Evidence)
+	}
+	if rc.Herd != nil {
+		evidenceLine(&b, fmt.Sprintf("Herd of %d clients, strategy %s", rc.Herd.Clients, rc.Herd.Strategy), rc.Herd.Evidence)
+	}
+	if rc.Task != nil {
+		evidenceLine(&b, "Task cancellation trace", rc.Task.Evidence)
+	}
+	for _, na := range rc.NotApplicable {
+		fmt.Fprintf(&b, "- Not applicable, %s\n", na)
+	}
+
+	b.WriteString("\n## Derived runs\n\n")
+	for _, run := range r.Runs {
+		fmt.Fprintf(&b, "- %s: %s\n", link(run.ID, run.Link), run.Title)
+	}
+	return b.String()
+}
+
+func evidenceLine(b *strings.Builder, title string, ev Evidence) {
+	fmt.Fprintf(b, "- **%s** (%s): %s", title, link("run", ev.Link), ev.Finding)
+	if len(ev.Checks) > 0 {
+		fmt.Fprintf(b, " Checks: %s.", checkList(ev.Checks))
+	}
+	b.WriteString("\n")
+}
+
+func checkList(vs []Verdict) string {
+	if len(vs) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		mark := "?"
+		if v.OK != nil && *v.OK {
+			mark = "pass"
+		} else if v.OK != nil {
+			mark = "FAIL"
+		}
+		parts[i] = mark + " " + v.Rule
+	}
+	return strings.Join(parts, ", ")
+}
+
+func headers(h map[string]string) string {
+	if h == nil {
+		return "none"
+	}
+	var parts []string
+	for _, k := range []string{"Content-Type", "Cache-Control", "X-Accel-Buffering"} {
+		v, ok := h[k]
+		if !ok {
+			v = "(absent)"
+		}
+		parts = append(parts, k+": "+v)
+	}
+	return code(strings.Join(parts, "; "))
+}
+
+func link(text, url string) string {
+	if url == "" {
+		return "–"
+	}
+	return "[" + text + "](" + url + ")"
+}
+
+func code(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
+
+func cell(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "|", "\\|"), "\n", " ") }
+
+func list(xs []string) string {
+	if len(xs) == 0 {
+		return "nothing"
+	}
+	return strings.Join(xs, ", ")
+}
+
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
+}
+
+func ms(v int64) string {
+	if v == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d ms", v)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

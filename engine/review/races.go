@@ -1,0 +1,149 @@
+package review
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// minRaceLatencyMs is the one-way latency below which a race run raises the
+// latency to raceLatencyMs: with less than 2 ms in flight, neither the
+// in-flight cancellation nor the in-flight response can happen.
+const (
+	minRaceLatencyMs = 2
+	raceLatencyMs    = 10
+)
+
+// pivot is when a race run's client cancels (or the handler completes):
+// 300 ms, or half the call's shortest deadline when that comes sooner, so
+// no deadline fires first; at least 1 ms.
+func (r *reviewer) pivot() int64 {
+	t := int64(300)
+	for _, d := range []int64{r.rep.Operation.IdleTimeoutMs, r.rep.Operation.MaxTimeoutMs} {
+		if d > 0 && t >= d {
+			t = d / 2
+		}
+	}
+	return max(t, 1)
+}
+
+// races runs the race table: three transports × three orders.
+func (r *reviewer) races() error {
+	variants := []struct{ transport, protocol, slug string }{
+		{scenario.TransportStdio, r.s.Protocol, "stdio"},
+		{scenario.TransportHTTP, scenario.Protocol20260728, "http-2026"},
+		{scenario.TransportHTTP, scenario.Protocol20251125, "http-2025"},
+	}
+	r.rep.Races = []Race{}
+	for _, v := range variants {
+		for _, order := range []string{CancelFirst, CompleteFirst, InFlight} {
+			row, err := r.race(v.transport, v.protocol, v.slug, order)
+			if err != nil {
+				return err
+			}
+			r.rep.Races = append(r.rep.Races, row)
+		}
+	}
+	return nil
+}
+
+// race derives and runs one row. The call is sent at 0 (progress at half
+// the pivot T when it has a token); then, with U and D the one-way
+// latencies:
+//   - cancel-first: cancel at T, complete at T+U+10 (the server has observed
+//     the cancellation);
+//   - complete-first: complete at T, cancel at T+D/2 (the response is on the
+//     wire when the client gives up);
+//   - in-flight: cancel at T, complete at T+U/2 (the cancellation is on the
+//     wire when the handler commits).
+func (r *reviewer) race(transport, protocol, slug, order string) (Race, error) {
+	sc := r.base(transport, protocol)
+	if sc.LatencyMs.Up < minRaceLatencyMs {
+		sc.LatencyMs.Up = raceLatencyMs
+	}
+	if sc.LatencyMs.Down < minRaceLatencyMs {
+		sc.LatencyMs.Down = raceLatencyMs
+	}
+	up, down, t := sc.LatencyMs.Up, sc.LatencyMs.Down, r.pivot()
+	id := *r.op.ID
+	steps := []scenario.Step{r.call(0, false)}
+	if r.op.ProgressToken != nil && t/2 >= 1 {
+		steps = append(steps, scenario.Step{At: t / 2, Do: "progress", ID: &id, Progress: ptr(1.0)})
+	}
+	reason := ptr("review: " + order)
+	cancel := func(at int64) scenario.Step { return scenario.Step{At: at, Do: "cancel", ID: &id, Reason: reason} }
+	complete := func(at int64) scenario.Step { return scenario.Step{At: at, Do: "complete", ID: &id} }
+	switch order {
+	case CancelFirst:
+		steps = append(steps, cancel(t), complete(t+up+10))
+	case CompleteFirst:
+		steps = append(steps, complete(t), cancel(t+down/2))
+	case InFlight:
+		steps = append(steps, cancel(t), complete(t+up/2))
+	}
+	sc.Steps = steps
+	run, err := r.run("race-"+slug+"-"+order, fmt.Sprintf("Race, %s: %s under %s", order, transport, protocol), sc)
+	if err != nil {
+		return Race{}, err
+	}
+	row := Race{Transport: transport, Protocol: protocol, Order: order, ClientIgnores: []string{}, ServerIgnores: []string{},
+		Checks: verdicts(run.Trace), Run: run.ID, Link: run.Link}
+	if req := request(run.Trace, id); req != nil {
+		row.Signal = req.Signal
+		row.FinalResponse = len(req.Response) > 0 && string(req.Response) != "null"
+		row.ServerState = req.State
+	}
+	for _, e := range run.Trace.Events {
+		if e.Type != trace.TypeIgnore || e.ID == nil || e.ID.Raw() != id.Raw() {
+			continue
+		}
+		switch e.Actor {
+		case trace.ActorClient:
+			row.ClientIgnores = appendOnce(row.ClientIgnores, ignored(e))
+		case trace.ActorServer:
+			row.ServerIgnores = appendOnce(row.ServerIgnores, ignored(e))
+		}
+	}
+	return row, nil
+}
+
+// ignored names what an ignore event dropped: "late response", "late
+// progress", "late cancellation", "late stream close", or its note.
+func ignored(e trace.Event) string {
+	if e.Signal == trace.SignalCloseStream {
+		return "late stream close"
+	}
+	var m struct {
+		Method string          `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	_ = json.Unmarshal(e.Message, &m)
+	switch {
+	case m.Result != nil || m.Error != nil:
+		return "late response"
+	case m.Method == "notifications/progress":
+		return "late progress"
+	case m.Method == "notifications/cancelled":
+		return "late cancellation"
+	}
+	note := strings.ToLower(e.Note)
+	for _, what := range []string{"late response", "late progress", "late cancellation", "stale progress"} {
+		if strings.Contains(note, what) {
+			return what
+		}
+	}
+	return strings.TrimSuffix(e.Note, ".")
+}
+
+func appendOnce(xs []string, x string) []string {
+	for _, y := range xs {
+		if y == x {
+			return xs
+		}
+	}
+	return append(xs, x)
+}

@@ -1,0 +1,369 @@
+// Package review computes a reliability review of one MCP operation: the
+// artifacts a capstone asks for (issue 16), each backed by a derived run.
+//
+// The input is a scenario in the ordinary format (SCENARIO.md): its
+// configuration (transport, protocol, timeouts, policies, buffer, proxy,
+// ledger, herd) describes the system once, and one of its call steps is the
+// operation to review (Options.Op, default the first call). From them the
+// package derives small scenarios, runs each through the engine's public
+// entry (engine.RunWith) and judges it with the checks the engine already
+// evaluates. Nothing here simulates anything itself.
+//
+// A review has six parts (the JSON members of Report):
+//   - races: the cancellation race for stdio, Streamable HTTP under
+//     2026-07-28 and under 2025-11-25, each in three orders: cancel-first
+//     (the cancellation reaches the server before the handler finishes),
+//     complete-first (the handler finishes, then the client cancels while the
+//     response travels) and in-flight (the client cancels first, but the
+//     handler finishes while the cancellation is on the network) (DOMAIN.md §1);
+//   - retryClass and retry: safe, conditional or unsafe (DOMAIN.md §5), with
+//     the run of a retry under a new JSON-RPC id and the run of a retry with
+//     the same idempotency key; tool annotations are shown as untrusted hints,
+//     never used to decide;
+//   - idempotency: the argument fields the key binds, the stored record, the
+//     mismatch fixture, the concurrent same-key race on two SQLite
+//     connections, the reopen check and the mutation-alias check, each a run
+//     on the real ledger (DOMAIN.md §4), for the ledger tools only;
+//   - flowControl: the bounded buffer under overload (DOMAIN.md §7), the SSE
+//     headers, keep-alive against the proxy's idle close, progress against
+//     the client's idle timeout through the proxy (§8), and the two deadlines
+//     (§2);
+//   - recovery: the reconnect plan (§9), the herd (§10) and the task
+//     cancellation trace when the operation is a durable task (§6);
+//   - failureCards: one card per failure id of DOMAIN.md §11 (and the ids of
+//     the field), at-risk, mitigated or not-applicable, with why and a share
+//     link that opens the run that shows it.
+//
+// Design record. Context: the review must stay true as the engine grows and
+// must obey the same bounds as any run. Decision: every derived run is a
+// scenario document, built from the decoded input, encoded and decoded again
+// by scenario.Decode (so it meets every limit of package scenario), run by
+// engine.RunWith (so engine.MaxActions holds) and linked by
+// scenario.ShareFragment (so the link opens exactly that run). A card's
+// status comes from the checks of its run, plus the configuration where the
+// configuration alone decides (no maximum timeout, no buffer, no proxy).
+// Consequence: a review runs about twenty small scenarios; a card whose rule
+// the engine does not evaluate yet reads not-applicable with that reason.
+//
+// The package is pure: deterministic, no clock, no I/O except the ledger
+// store the caller's engine.Options opens.
+package review
+
+import (
+	"bytes"
+	_ "embed" // Schema
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// Statuses of a failure card.
+const (
+	AtRisk        = "at-risk"        // a derived run (or the configuration) shows the failure
+	Mitigated     = "mitigated"      // the derived run shows the correct behaviour
+	NotApplicable = "not-applicable" // the operation cannot meet this failure; Why says why
+)
+
+// Race orders of the race table (DOMAIN.md §1, "The race").
+const (
+	CancelFirst   = "cancel-first"
+	CompleteFirst = "complete-first"
+	InFlight      = "in-flight"
+)
+
+// ErrNoCall is returned (wrapped in a *scenario.Error at "steps") for a
+// scenario without a call step, or without the call Options.Op names.
+var ErrNoCall = errors.New("no call to review")
+
+// Options configure a review.
+type Options struct {
+	// Op is the JSON-RPC id of the call step to review, as written in the
+	// scenario (41, "job-1") or bare (job-1); "" means the first call.
+	Op string
+	// Engine is what every derived run links in; its OpenLedger must be set
+	// for a ledger tool (engine.ErrNoLedger otherwise).
+	Engine engine.Options
+	// LinkBase prefixes every share link: "" gives a bare "#s=..." fragment
+	// (what `run` and `review` accept), "../playground/" a link from a page.
+	LinkBase string
+}
+
+// Report is the review of one operation. Its JSON encoding (Encode) is the
+// contract of Schema: operation, races, retryClass, idempotency,
+// flowControl, recovery and failureCards, plus retry and runs.
+type Report struct {
+	Operation    Operation   `json:"operation"`
+	Races        []Race      `json:"races"`
+	RetryClass   string      `json:"retryClass"`
+	Retry        Retry       `json:"retry"`
+	Idempotency  Idempotency `json:"idempotency"`
+	FlowControl  FlowControl `json:"flowControl"`
+	Recovery     Recovery    `json:"recovery"`
+	FailureCards []Card      `json:"failureCards"`
+	// Runs are the derived runs, in the order the review made them; every
+	// Run and Evidence names one by ID.
+	Runs []*Run `json:"runs"`
+}
+
+// Operation is the call under review and the configuration around it, as
+// the scenario states them (defaults filled in).
+type Operation struct {
+	Title     string          `json:"title,omitempty"` // the scenario's title
+	ID        scenario.ID     `json:"id"`
+	Method    string          `json:"method"`
+	Name      string          `json:"name,omitempty"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// IdempotencyKey is arguments.idempotencyKey, "" when absent.
+	IdempotencyKey string `json:"idempotencyKey,omitempty"`
+	// SideEffect is whether the call mutates (call.sideEffect, default true
+	// for a ledger tool).
+	SideEffect bool `json:"sideEffect"`
+	// LedgerTool is true for charge_account and reserve_inventory, whose
+	// effects run on the real SQLite ledger.
+	LedgerTool    bool         `json:"ledgerTool"`
+	ProgressToken *scenario.ID `json:"progressToken,omitempty"`
+	Task          string       `json:"task,omitempty"`
+	Transport     string       `json:"transport"`
+	Protocol      string       `json:"protocol"`
+	// IdleTimeoutMs and MaxTimeoutMs are the call's deadlines (its own or
+	// the client's defaults), 0 = none.
+	IdleTimeoutMs int64 `json:"idleTimeoutMs"`
+	MaxTimeoutMs  int64 `json:"maxTimeoutMs"`
+	// Hints are the tool's annotations as advertised: untrusted.
+	Hints json.RawMessage `json:"hints,omitempty"`
+}
+
+// Verdict is one check of a derived run (trace.Check without its events).
+type Verdict struct {
+	Rule   string `json:"rule"`
+	OK     *bool  `json:"ok"`
+	Detail string `json:"detail"`
+}
+
+// Race is one row of the race table: the operation cancelled on one
+// transport and protocol in one order.
+type Race struct {
+	Transport string `json:"transport"`
+	Protocol  string `json:"protocol"`
+	Order     string `json:"order"` // CancelFirst, CompleteFirst or InFlight
+	// Signal is how the cancellation travelled ("notifications/cancelled",
+	// "close-stream"), null when none was sent.
+	Signal *string `json:"signal"`
+	// FinalResponse is whether the server put a final response on the wire.
+	FinalResponse bool `json:"finalResponse"`
+	// ServerState is the request's one terminal state at the server.
+	ServerState string `json:"serverState"`
+	// ClientIgnores and ServerIgnores say what each side received late and
+	// must ignore (empty: nothing).
+	ClientIgnores []string  `json:"clientIgnores"`
+	ServerIgnores []string  `json:"serverIgnores"`
+	Checks        []Verdict `json:"checks"`
+	Run           string    `json:"run"`
+	Link          string    `json:"link"`
+}
+
+// Evidence is one derived run seen from the section that uses it: what it
+// shows in a sentence and the checks that decide it.
+type Evidence struct {
+	Run     string    `json:"run"`
+	Link    string    `json:"link"`
+	Finding string    `json:"finding"`
+	Checks  []Verdict `json:"checks"`
+	// Executions is the number of side effects the ledger ran, for runs of a
+	// ledger tool.
+	Executions *int `json:"executions,omitempty"`
+}
+
+// Retry is the evidence for the retry class (DOMAIN.md §5).
+type Retry struct {
+	Rule string `json:"rule"` // what the class allows
+	// HintsNote says how the annotations compare with the class; they are
+	// never the deciding input.
+	HintsNote string `json:"hintsNote"`
+	// NewID is the same call sent again under a new JSON-RPC id without an
+	// idempotency key; SameKey the same call retried with its key (one is
+	// added when the call has none, marked KeyAdded).
+	NewID    Evidence `json:"newId"`
+	SameKey  Evidence `json:"sameKey"`
+	KeyAdded bool     `json:"keyAdded"`
+}
+
+// Idempotency is the idempotency boundary (DOMAIN.md §4).
+type Idempotency struct {
+	Applicable bool   `json:"applicable"`
+	Why        string `json:"why"`
+	Key        string `json:"key,omitempty"`
+	KeyAdded   bool   `json:"keyAdded,omitempty"`
+	// Binds lists the argument fields the fingerprint covers.
+	Binds  []string            `json:"binds,omitempty"`
+	Record *trace.LedgerRecord `json:"record,omitempty"`
+	Stored *Evidence           `json:"stored,omitempty"`
+	// Mismatch is the same key with changed arguments (ChangedArguments).
+	Mismatch         *Evidence       `json:"mismatch,omitempty"`
+	ChangedArguments json.RawMessage `json:"changedArguments,omitempty"`
+	Race             *Evidence       `json:"race,omitempty"`
+	Reopen           *Evidence       `json:"reopen,omitempty"`
+	MutationAlias    *Evidence       `json:"mutationAlias,omitempty"`
+}
+
+// FlowControl is the flow-control part: each member nil when the
+// configuration has nothing it could show (NotApplicable says why).
+type FlowControl struct {
+	Buffer *BufferEvidence `json:"buffer"`
+	// SSE is the response headers and keep-alive against the proxy's idle
+	// close, Streamable HTTP only.
+	SSE *SSEEvidence `json:"sse"`
+	// Progress is progress against the client's idle timeout through the
+	// configured proxy, Streamable HTTP with a proxy only.
+	Progress *ProgressEvidence `json:"progress"`
+	// Deadlines is the maximum timeout under steady progress (DOMAIN.md §2).
+	Deadlines     *Evidence `json:"deadlines"`
+	NotApplicable []string  `json:"notApplicable"`
+}
+
+// BufferEvidence is the bounded buffer under overload (DOMAIN.md §7).
+type BufferEvidence struct {
+	Evidence
+	Pushed  int          `json:"pushed"` // progress values produced
+	Summary trace.Buffer `json:"summary"`
+}
+
+// ProgressEvidence is progress sent at half the client's idle timeout
+// through the configured proxy (DOMAIN.md §8): how many messages the proxy
+// held, how many the client took as activity, and how the call ended.
+type ProgressEvidence struct {
+	Evidence
+	Held     int    `json:"held"`
+	Activity int    `json:"activity"`
+	Outcome  string `json:"outcome"`
+	// Cause is why the client stopped waiting, "" when it got its result.
+	Cause string `json:"cause,omitempty"`
+}
+
+// SSEEvidence is what a quiet response stream shows (DOMAIN.md §8).
+type SSEEvidence struct {
+	Evidence
+	Headers          map[string]string `json:"headers"`
+	KeepaliveEveryMs int64             `json:"keepaliveEveryMs"`
+	IdleCloseMs      int64             `json:"idleCloseMs"`
+	ProxyClosed      bool              `json:"proxyClosed"`
+}
+
+// Recovery is the recovery part (DOMAIN.md §6, §9, §10).
+type Recovery struct {
+	Reconnect *ReconnectEvidence `json:"reconnect"`
+	Herd      *HerdEvidence      `json:"herd"`
+	Task      *TaskEvidence      `json:"task"`
+	// NotApplicable says why a member is null.
+	NotApplicable []string `json:"notApplicable"`
+}
+
+// ReconnectEvidence is the reconnect plan after a listen stream drops while
+// the operation is in flight.
+type ReconnectEvidence struct {
+	Evidence
+	Plan *trace.Reconnect `json:"plan"`
+}
+
+// HerdEvidence is the herd at the configured scale and strategy.
+type HerdEvidence struct {
+	Evidence
+	Strategy           string `json:"strategy"`
+	Clients            int    `json:"clients"`
+	PeakPerBucket      int    `json:"peakPerBucket"`
+	BucketMs           int64  `json:"bucketMs"`
+	Exhausted          int    `json:"exhausted"`
+	AllReconnectedAtMs *int64 `json:"allReconnectedAtMs"`
+}
+
+// TaskEvidence is the durable task's cancellation trace.
+type TaskEvidence struct {
+	Evidence
+	Task trace.Task `json:"task"`
+}
+
+// Card is one failure card.
+type Card struct {
+	ID      string `json:"id"`      // a DOMAIN.md §11 failure id
+	Failure string `json:"failure"` // what goes wrong
+	Status  string `json:"status"`  // AtRisk, Mitigated or NotApplicable
+	Why     string `json:"why"`
+	Run     string `json:"run,omitempty"`
+	Link    string `json:"link"` // "" only when no run applies
+}
+
+// Run is one derived scenario and its trace.
+type Run struct {
+	ID    string `json:"id"` // stable within a review, e.g. "race-stdio-cancel-first"
+	Title string `json:"title"`
+	Link  string `json:"link"` // Options.LinkBase + "#s=..."
+	// Scenario is the derived scenario document; Trace its run.
+	Scenario []byte       `json:"-"`
+	Trace    *trace.Trace `json:"-"`
+}
+
+// Schema is the JSON Schema (draft 2020-12) of a Report's encoding, served
+// by the site as /review.schema.json.
+//
+//go:embed review.schema.json
+var Schema []byte
+
+// Review decodes a scenario document (the same located errors as
+// scenario.Decode) and reviews its call named by opts.Op.
+func Review(data []byte, opts Options) (*Report, error) {
+	s, err := scenario.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return Of(s, opts)
+}
+
+// Of reviews the call of s named by opts.Op (the first call when ""). The
+// error is a *scenario.Error wrapping ErrNoCall when there is no such call,
+// or the error of a derived run (a missing ledger, a run past
+// engine.MaxActions).
+func Of(s *scenario.Scenario, opts Options) (*Report, error) {
+	op, err := findOp(s, opts.Op)
+	if err != nil {
+		return nil, err
+	}
+	r := &reviewer{s: s, op: op, opts: opts}
+	return r.review()
+}
+
+// findOp returns the call step named op, or the first call.
+func findOp(s *scenario.Scenario, op string) (scenario.Step, error) {
+	calls := 0
+	for _, st := range s.Steps {
+		if st.Do != "call" || st.ID == nil {
+			continue
+		}
+		calls++
+		if op == "" || st.ID.Raw() == op || st.ID.Raw() == quote(op) {
+			return st, nil
+		}
+	}
+	if calls == 0 {
+		return scenario.Step{}, &scenario.Error{Path: "steps", Err: fmt.Errorf("%w: the scenario has no call step (a review needs one \"do\": \"call\")", ErrNoCall)}
+	}
+	return scenario.Step{}, &scenario.Error{Path: "steps", Err: fmt.Errorf("%w: no call step has the id %s", ErrNoCall, op)}
+}
+
+func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// Encode returns the report's JSON: two-space indent, trailing newline,
+// HTML characters not escaped (as engine.Encode does for traces).
+func Encode(r *Report) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return nil, fmt.Errorf("encoding review: %w", err)
+	}
+	return buf.Bytes(), nil
+}

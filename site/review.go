@@ -1,0 +1,171 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/review"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/templates"
+)
+
+// cmdReview is `site review [-json] [-op ID] [-link-base URL] FILE|-|LINK`
+// (the `mcplab review` of issue 16): it prints the reliability review of
+// one call of a scenario (package engine/review), as Markdown, or as JSON
+// with -json (the contract of /review.schema.json).
+//
+// The input is what `run` takes for a scenario: a file, "-" for standard
+// input, or a share link ("#s=..." or "#example=NAME"). -op names the call
+// by its JSON-RPC id (41, job-1 or "job-1"); the default is the first call.
+// Every derived run gets a share link: a bare "#s=..." fragment (which
+// `run` and `review` accept), or -link-base prefixed
+// (https://lab.example/playground/).
+//
+// Bad input is a usageError with the located cause, exactly as `run` says
+// it ("steps[3].at: must be >= 0"); a scenario with no call says so
+// ("steps: no call to review: ..."); a derived run past the engine's bounds
+// fails the review with the run's name. The process exits 2 for all of them.
+func cmdReview(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("review", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the review as JSON (schema: /review.schema.json) instead of Markdown")
+	op := fs.String("op", "", "the JSON-RPC `id` of the call to review (default: the first call)")
+	base := fs.String("link-base", "", "prefix of every derived run's share link, e.g. https://lab.example/playground/ (default: a bare #s=... fragment)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, `usage: site review [-json] [-op ID] [-link-base URL] FILE|-|LINK
+
+Prints the reliability review of one call of a scenario file (- for standard
+input) or share link ('#s=...' or '#example=NAME'): the cancellation races,
+the retry class, the idempotency boundary, flow control, recovery and one
+failure card per failure id, each backed by a derived run and its link.`)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return &usageError{fmt.Errorf("review takes one scenario file, - for stdin, or a share link; got %d arguments", fs.NArg())}
+	}
+	name := fs.Arg(0)
+	var data []byte
+	var err error
+	switch {
+	case name == "-":
+		data, err = io.ReadAll(io.LimitReader(os.Stdin, scenario.MaxBytes+1))
+	case isLink(name):
+		data, err = linkScenario(name)
+		if err != nil {
+			return &usageError{err}
+		}
+	default:
+		data, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return &usageError{fmt.Errorf("reading %s: %w", name, err)}
+	}
+	rep, err := review.Review(data, review.Options{Op: *op, Engine: runOptions, LinkBase: *base})
+	if err != nil {
+		return &usageError{err}
+	}
+	if *asJSON {
+		out, err := review.Encode(rep)
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(out)
+		return err
+	}
+	_, err = io.WriteString(stdout, review.Markdown(rep))
+	return err
+}
+
+// reviewDefault is the scenario /review/ itself shows: the flagship story.
+const reviewDefault = "flagship-retry-charges-twice"
+
+// reviewExtras are built-in scenarios without a ledger that also get a
+// review page, so the picker shows a task, a buffer, a proxy and HTTP.
+var reviewExtras = []string{"d-cancel-on-streamable-http", "buffer-reference-coalesce", "proxy-buffering-burst", "task-cancel-ack-not-final"}
+
+// reviewed lists the built-in scenarios that get a review page: every one
+// with a ledger and a call step (the idempotency lessons), then
+// reviewExtras, each once, in examples.All order.
+func reviewed() []examples.Example {
+	extra := map[string]bool{}
+	for _, n := range reviewExtras {
+		extra[n] = true
+	}
+	var out []examples.Example
+	for _, ex := range examples.All() {
+		s, err := scenario.Decode(ex.JSON)
+		if err != nil {
+			continue // the build's scenario pages report it
+		}
+		hasCall := false
+		for _, st := range s.Steps {
+			hasCall = hasCall || st.Do == "call"
+		}
+		if hasCall && (s.Ledger != nil || extra[ex.Name]) {
+			out = append(out, ex)
+		}
+	}
+	return out
+}
+
+// reviewPath is the review page of built-in scenario name: review/ for
+// reviewDefault, else review/<name>/.
+func reviewPath(name string) string {
+	if name == reviewDefault {
+		return "review/index.html"
+	}
+	return "review/" + name + "/index.html"
+}
+
+// reviewLinkBase is where a review page's run links point, relative to the
+// site root: the playground, on the SQLite build (?ledger=1) when the
+// scenario has a ledger, as every run derived from it then has.
+func reviewLinkBase(ex examples.Example) string {
+	if s, err := scenario.Decode(ex.JSON); err == nil && s.Ledger != nil {
+		return "playground/?ledger=1"
+	}
+	return "playground/"
+}
+
+// buildReviews writes the review pages (templates.ReviewPage) of the
+// reviewed scenarios and /review.schema.json. Each review's links open its
+// derived runs in the playground (relative to the page).
+func buildReviews(write func(rel string, data []byte) error) error {
+	exs := reviewed()
+	var picker []templates.ReviewLink
+	for _, ex := range exs {
+		picker = append(picker, templates.ReviewLink{Name: ex.Name, Title: ex.Title, Href: path.Dir(reviewPath(ex.Name)) + "/"})
+	}
+	for _, ex := range exs {
+		rel := reviewPath(ex.Name)
+		root := strings.Repeat("../", strings.Count(rel, "/"))
+		rep, err := review.Review(ex.JSON, review.Options{Engine: runOptions, LinkBase: root + reviewLinkBase(ex)})
+		if err != nil {
+			return fmt.Errorf("build: review of example %s: %w", ex.Name, err)
+		}
+		links := make([]templates.ReviewLink, len(picker))
+		for i, l := range picker {
+			l.Current = l.Name == ex.Name
+			l.Href = root + l.Href
+			links[i] = l
+		}
+		v := templates.NewReviewView(root, ex.Name, ex.Title, root+path.Dir(scenarioPath(ex.Name))+"/", rep, review.Markdown(rep), links)
+		html, err := render(templates.ReviewPage(v))
+		if err != nil {
+			return fmt.Errorf("build: review page of example %s: %w", ex.Name, err)
+		}
+		if err := write(rel, html); err != nil {
+			return err
+		}
+	}
+	return write("review.schema.json", review.Schema)
+}

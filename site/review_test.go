@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/review"
+)
+
+// TestReviewCommand: `site review` prints exactly the golden review of
+// engine/review (Markdown by default, JSON with -json) for a built-in
+// scenario named by a share link, with the flags before or after it.
+func TestReviewCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		golden string
+	}{
+		{[]string{"review", "#example=flagship-with-idempotency-key"}, "flagship-with-idempotency-key.review.md"},
+		{[]string{"review", "-json", "#example=flagship-retry-charges-twice"}, "flagship-retry-charges-twice.review.json"},
+		{[]string{"review", "#example=task-cancel-ack-not-final", "-json"}, "task-cancel-ack-not-final.review.json"},
+	} {
+		var out, errOut bytes.Buffer
+		if err := run(tc.args, &out, &errOut); err != nil {
+			t.Fatalf("%v: %v\n%s", tc.args, err, errOut.String())
+		}
+		want, err := os.ReadFile(filepath.Join("..", "engine", "review", "testdata", tc.golden))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), want) {
+			t.Errorf("%v: the output differs from engine/review/testdata/%s", tc.args, tc.golden)
+		}
+	}
+}
+
+// TestReviewCommandOpAndLinkBase: -op picks the call by id and -link-base
+// prefixes every link; the JSON carries the contract's members.
+func TestReviewCommandOpAndLinkBase(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := []string{"review", "-json", "-op", "4", "-link-base", "https://lab.example/playground/", "#example=practice-reserve-inventory"}
+	if err := run(args, &out, &errOut); err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	var rep struct {
+		Operation struct {
+			ID   int    `json:"id"`
+			Name string `json:"name"`
+		} `json:"operation"`
+		Races        []map[string]json.RawMessage `json:"races"`
+		RetryClass   string                       `json:"retryClass"`
+		Idempotency  map[string]json.RawMessage   `json:"idempotency"`
+		FlowControl  map[string]json.RawMessage   `json:"flowControl"`
+		Recovery     map[string]json.RawMessage   `json:"recovery"`
+		FailureCards []struct{ ID, Status, Why, Link string }
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Operation.ID != 4 || rep.Operation.Name != "reserve_inventory" || rep.RetryClass != "conditional" {
+		t.Errorf("operation %+v, class %s: want call 4, reserve_inventory, conditional", rep.Operation, rep.RetryClass)
+	}
+	if len(rep.Races) != 9 || rep.Idempotency == nil || rep.FlowControl == nil || rep.Recovery == nil {
+		t.Errorf("want 9 races and the idempotency, flowControl and recovery members: %s", out.String()[:200])
+	}
+	for _, k := range []string{"transport", "protocol", "order", "signal", "finalResponse", "clientIgnores", "checks"} {
+		if _, ok := rep.Races[0][k]; !ok {
+			t.Errorf("a race row has no %q", k)
+		}
+	}
+	for _, c := range rep.FailureCards {
+		if c.Link != "" && !strings.HasPrefix(c.Link, "https://lab.example/playground/#s=") {
+			t.Errorf("card %s: link %q does not start with the -link-base", c.ID, c.Link)
+		}
+	}
+}
+
+// TestReviewCommandBadInput: an invalid scenario gets the same located
+// error as `run`, a scenario without a call says so, and both exit 2.
+func TestReviewCommandBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"mcplab":1,"steps":[{"at":0,"do":"call","id":1},{"at":-5,"do":"complete","id":1}]}`), 0o644)
+	var runErr, reviewErr, out bytes.Buffer
+	errRun := run([]string{"run", bad}, &out, &runErr)
+	errReview := run([]string{"review", bad}, &out, &reviewErr)
+	if errReview == nil || exitCode(errReview) != 2 || reviewErr.String() != runErr.String() || !strings.Contains(reviewErr.String(), "steps[1].at") {
+		t.Errorf("review: %v (exit %d) %q; run said %q (%v)", errReview, exitCode(errReview), reviewErr.String(), runErr.String(), errRun)
+	}
+	none := filepath.Join(dir, "none.json")
+	os.WriteFile(none, []byte(`{"mcplab":1,"steps":[{"at":0,"do":"listen","id":"s","filter":{}}]}`), 0o644)
+	reviewErr.Reset()
+	err := run([]string{"review", none}, &out, &reviewErr)
+	if err == nil || exitCode(err) != 2 || !strings.Contains(reviewErr.String(), "no call") {
+		t.Errorf("no call: %v %q, want exit 2 saying there is no call", err, reviewErr.String())
+	}
+}
+
+// TestReviewPageInBrowser (issue 16, the page): /review/ shows the
+// flagship's review, card for card what the engine's review says, with
+// each card's link; every picker entry opens that scenario's review; a
+// race's "open" link runs the derived scenario in the playground with the
+// checks the review judged.
+func TestReviewPageInBrowser(t *testing.T) {
+	ex, _ := examples.Get(reviewDefault)
+	rep, err := review.Review(ex.JSON, review.Options{Engine: runOptions, LinkBase: "../" + reviewLinkBase(ex)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, siteURL+"/review/")
+	type card struct{ ID, Status, Link string }
+	got := evalJSON[[]card](t, ctx, `Array.from(document.querySelectorAll("#failure-cards tr[data-id]")).map(tr => ({ID: tr.dataset.id, Status: tr.dataset.status, Link: tr.querySelector("a[href]")?.getAttribute("href") ?? ""}))`)
+	if len(got) != len(rep.FailureCards) {
+		t.Fatalf("%d cards on the page, want %d", len(got), len(rep.FailureCards))
+	}
+	for i, c := range rep.FailureCards {
+		if got[i] != (card{c.ID, c.Status, c.Link}) {
+			t.Errorf("card %d: page %+v, review %+v", i, got[i], card{c.ID, c.Status, c.Link})
+		}
+	}
+	picks := evalJSON[[]string](t, ctx, `Array.from(document.querySelectorAll("#review-picker a[data-name]")).map(a => a.href)`)
+	if len(picks) != len(reviewed()) {
+		t.Errorf("the picker has %d entries, want %d", len(picks), len(reviewed()))
+	}
+	for _, href := range picks {
+		resp, err := http.Get(href)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(`id="failure-cards"`)) {
+			t.Errorf("picker link %s: status %d, not a review page", href, resp.StatusCode)
+		}
+	}
+	// Open the 2026 HTTP cancel-first race in the playground.
+	var race review.Race
+	for _, r := range rep.Races {
+		if r.Transport == "streamable-http" && r.Protocol == "2026-07-28" && r.Order == review.CancelFirst {
+			race = r
+		}
+	}
+	sel := `#races tr[data-protocol="2026-07-28"][data-transport="streamable-http"][data-order="cancel-first"] a`
+	navigate(t, ctx, evalJSON[string](t, ctx, `document.querySelector('`+sel+`').href`))
+	waitReady(t, ctx)
+	var pass, fail int
+	for _, run := range rep.Runs {
+		if run.ID == race.Run {
+			for _, c := range run.Trace.Checks {
+				if c.OK != nil && *c.OK {
+					pass++
+				} else if c.OK != nil {
+					fail++
+				}
+			}
+		}
+	}
+	tally := evalJSON[[]string](t, ctx, `[document.getElementById("output").dataset.pass, document.getElementById("output").dataset.fail]`)
+	if tally[0] != strconv.Itoa(pass) || tally[1] != strconv.Itoa(fail) {
+		t.Errorf("the playground shows %s pass, %s fail; the review's run has %d pass, %d fail", tally[0], tally[1], pass, fail)
+	}
+}
