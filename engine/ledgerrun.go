@@ -98,7 +98,7 @@ func (w *world) closeLedger() {
 func (w *world) ledgerCall(r *request) json.RawMessage {
 	in, err := ledger.Prepare(r.name, r.args, mustJSON(r.id))
 	if err != nil {
-		w.emit(trace.Event{Actor: trace.ActorLedger, Type: "reject", ID: idPtr(r.id), Note: fmt.Sprintf("Rejected before any effect: %v.", strings.TrimPrefix(err.Error(), "ledger: "))})
+		w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeReject, ID: idPtr(r.id), Note: fmt.Sprintf("Rejected before any effect: %v.", strings.TrimPrefix(err.Error(), "ledger: "))})
 		return mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Error: &rpcError{Code: codeInvalidParams, Message: strings.TrimPrefix(err.Error(), "ledger: ")}})
 	}
 	in = w.dedupeKey(in, r)
@@ -109,7 +109,7 @@ func (w *world) ledgerCall(r *request) json.RawMessage {
 	if scenario.On(w.s.Server.Policy.AtomicLedger) {
 		out, err = ledger.Apply(c, w.q.Now(), in, scenario.On(w.s.Server.Policy.Fingerprint))
 	} else {
-		out, err = w.checkThenAct(c, in)
+		out, err = ledger.CheckThenAct(c, w.q.Now(), in, scenario.On(w.s.Server.Policy.Fingerprint))
 	}
 	return w.ledgerReply(r, k, in, out, err)
 }
@@ -125,25 +125,6 @@ func (w *world) dedupeKey(in ledger.Intent, r *request) ledger.Intent {
 	return in
 }
 
-// checkThenAct is the unsafe variant: the key check and the effect run in
-// separate transactions.
-func (w *world) checkThenAct(c ledger.Conn, in ledger.Intent) (ledger.Outcome, error) {
-	if in.Key != "" {
-		if err := c.Begin(); err != nil {
-			return ledger.Outcome{}, err
-		}
-		rec, err := c.Lookup(in.Key)
-		c.Commit()
-		if err != nil {
-			return ledger.Outcome{}, err
-		}
-		if rec != nil {
-			return ledger.Replay(rec, in, scenario.On(w.s.Server.Policy.Fingerprint))
-		}
-	}
-	return c.Execute(w.q.Now(), in, true)
-}
-
 // ledgerReply records the outcome as ledger events and builds the response.
 func (w *world) ledgerReply(r *request, replica int, in ledger.Intent, out ledger.Outcome, err error) json.RawMessage {
 	where := ""
@@ -153,7 +134,7 @@ func (w *world) ledgerReply(r *request, replica int, in ledger.Intent, out ledge
 	ev := trace.Event{Actor: trace.ActorLedger, ID: idPtr(r.id), Key: businessKey(in, r), Fingerprint: in.Fingerprint}
 	switch {
 	case errors.Is(err, ledger.ErrKeyConflict):
-		ev.Type = "reject"
+		ev.Type = trace.TypeReject
 		ev.Note = fmt.Sprintf("Key %q was committed with other arguments: rejected, no new execution (one key must never alias two intents)%s.", in.Key, where)
 		w.emit(ev)
 		return mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Error: &rpcError{Code: codeInvalidParams,
@@ -175,10 +156,10 @@ func (w *world) ledgerReply(r *request, replica int, in ledger.Intent, out ledge
 		}
 	}
 	if out.Replayed {
-		ev.Type = "replay"
+		ev.Type = trace.TypeReplay
 		ev.Note = fmt.Sprintf("Key %q is committed: the stored result is returned (original rpcId), no new execution%s.", in.Key, where)
 	} else {
-		ev.Type = "effect"
+		ev.Type = trace.TypeEffect
 		ev.Note = fmt.Sprintf("Execution %d runs the side effect (%s)%s", out.Execution, ledger.ReceiptFor(in.Tool, int64(out.Execution)), where)
 		if in.Key != "" {
 			ev.Note += fmt.Sprintf(" and commits the result under key %q in the same transaction.", in.Key)
@@ -261,91 +242,39 @@ func (w *world) runRace(reqs []*request) {
 		ins[i] = w.dedupeKey(in, r)
 	}
 	replies := make([]json.RawMessage, len(reqs))
-	if scenario.On(w.s.Server.Policy.AtomicLedger) {
-		// Atomic: each handler's BEGIN IMMEDIATE; the losers are refused
-		// (busy) while the winner holds the lock, then take their turn.
-		pending := append([]int(nil), indexes(len(reqs))...)
-		for len(pending) > 0 {
-			winner := -1
-			for _, i := range pending {
-				err := conns[i].Begin()
-				switch {
-				case err == nil && winner < 0:
-					winner = i
-					w.emit(trace.Event{Actor: trace.ActorLedger, Type: "lock", ID: idPtr(reqs[i].id), Note: fmt.Sprintf("Connection %d: BEGIN IMMEDIATE takes the write lock.", i+1)})
-				case errors.Is(err, ledger.ErrBusy):
-					w.emit(trace.Event{Actor: trace.ActorLedger, Type: "wait", ID: idPtr(reqs[i].id), Note: fmt.Sprintf("Connection %d: BEGIN IMMEDIATE is refused (SQLITE_BUSY) while connection %d holds the lock; it waits.", i+1, winner+1)})
-				case err != nil:
-					w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeError, ID: idPtr(reqs[i].id), Note: err.Error()})
-				}
-			}
-			if winner < 0 {
-				return
-			}
-			in := ins[winner]
-			out, err := w.decide(conns[winner], in)
-			if err == nil {
-				err = conns[winner].Commit()
-			} else {
-				conns[winner].Rollback()
-			}
-			replies[winner] = w.ledgerReply(reqs[winner], 0, in, out, err)
-			pending = remove(pending, winner)
-		}
-	} else {
-		// Check-then-act: every handler checks in its own transaction, sees
-		// the key missing, then acts.
-		missing := make([]bool, len(reqs))
-		for i, c := range conns {
-			c.Begin()
-			rec, _ := c.Lookup(ins[i].Key)
-			c.Commit()
-			missing[i] = rec == nil
+	steps, complete := ledger.Race(conns, ins, w.q.Now(), scenario.On(w.s.Server.Policy.AtomicLedger), scenario.On(w.s.Server.Policy.Fingerprint))
+	for _, st := range steps {
+		i, r := st.Conn, reqs[st.Conn]
+		switch st.Phase {
+		case ledger.Lock:
+			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeLock, ID: idPtr(r.id), Note: fmt.Sprintf("Connection %d: BEGIN IMMEDIATE takes the write lock.", i+1)})
+		case ledger.Wait:
+			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeWait, ID: idPtr(r.id), Note: fmt.Sprintf("Connection %d: BEGIN IMMEDIATE is refused (SQLITE_BUSY) while connection %d holds the lock; it waits.", i+1, st.Holder+1)})
+		case ledger.Failed:
+			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeError, ID: idPtr(r.id), Note: st.Err.Error()})
+		case ledger.Check:
 			note := fmt.Sprintf("Connection %d checks key %q in its own transaction: ", i+1, ins[i].Key)
-			if missing[i] {
+			if st.Missing {
 				note += "missing, so it will run the effect."
 			} else {
 				note += "present."
 			}
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: "check", ID: idPtr(reqs[i].id), Note: note})
+			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeCheck, ID: idPtr(r.id), Note: note})
+		case ledger.EffectTwice:
+			n := st.Execution
+			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeEffect, ID: idPtr(r.id), Key: businessKey(ins[i], r), Fingerprint: ins[i].Fingerprint,
+				Note: fmt.Sprintf("Connection %d runs the effect anyway (execution %d, %s); only its record insert then fails on the unique key. The effect ran twice.", i+1, n, ledger.ReceiptFor(ins[i].Tool, int64(n)))})
+			replies[i] = mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Result: toolResult(ledger.ResultFor(ins[i], int64(n)))})
+		case ledger.Decided:
+			replies[i] = w.ledgerReply(r, 0, ins[i], st.Outcome, st.Err)
 		}
-		for i, c := range conns {
-			var out ledger.Outcome
-			var err error
-			if missing[i] {
-				out, err = c.Execute(w.q.Now(), ins[i], true)
-				if err != nil && out.Execution == 0 {
-					// The effect row was written before the record insert failed.
-					n, _ := c.Executions()
-					w.emit(trace.Event{Actor: trace.ActorLedger, Type: "effect", ID: idPtr(reqs[i].id), Key: businessKey(ins[i], reqs[i]), Fingerprint: ins[i].Fingerprint,
-						Note: fmt.Sprintf("Connection %d runs the effect anyway (execution %d, %s); only its record insert then fails on the unique key. The effect ran twice.", i+1, n, ledger.ReceiptFor(ins[i].Tool, int64(n)))})
-					replies[i] = mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(reqs[i].id), Result: toolResult(ledger.ResultFor(ins[i], int64(n)))})
-					continue
-				}
-			} else {
-				rec, _ := c.Lookup(ins[i].Key)
-				out, err = ledger.Replay(rec, ins[i], scenario.On(w.s.Server.Policy.Fingerprint))
-			}
-			replies[i] = w.ledgerReply(reqs[i], 0, ins[i], out, err)
-		}
+	}
+	if !complete {
+		return
 	}
 	for i, r := range reqs {
 		w.finishRaced(r, replies[i])
 	}
-}
-
-// decide is Apply's body inside an open transaction.
-func (w *world) decide(c ledger.Conn, in ledger.Intent) (ledger.Outcome, error) {
-	if in.Key != "" {
-		rec, err := c.Lookup(in.Key)
-		if err != nil {
-			return ledger.Outcome{}, err
-		}
-		if rec != nil {
-			return ledger.Replay(rec, in, scenario.On(w.s.Server.Policy.Fingerprint))
-		}
-	}
-	return c.Execute(w.q.Now(), in, true)
 }
 
 func (w *world) ledgerReplyRaw(r *request, err error) json.RawMessage {
@@ -365,24 +294,6 @@ func isError(resp json.RawMessage) bool {
 		Error json.RawMessage `json:"error"`
 	}
 	return json.Unmarshal(resp, &m) == nil && m.Error != nil
-}
-
-func indexes(n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = i
-	}
-	return out
-}
-
-func remove(xs []int, x int) []int {
-	out := xs[:0]
-	for _, v := range xs {
-		if v != x {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // reopenLedger closes every connection and opens them again (DOMAIN.md §4:
