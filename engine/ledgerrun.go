@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -99,7 +100,7 @@ func (w *world) ledgerCall(r *request) json.RawMessage {
 	in, err := ledger.Prepare(r.name, r.args, mustJSON(r.id))
 	if err != nil {
 		w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeReject, ID: idPtr(r.id), Note: fmt.Sprintf("Rejected before any effect: %v.", strings.TrimPrefix(err.Error(), "ledger: "))})
-		return mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Error: &rpcError{Code: codeInvalidParams, Message: strings.TrimPrefix(err.Error(), "ledger: ")}})
+		return jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: codeInvalidParams, Message: strings.TrimPrefix(err.Error(), "ledger: ")})
 	}
 	in = w.dedupeKey(in, r)
 	k := w.ledger.next % w.ledger.replicas
@@ -137,14 +138,14 @@ func (w *world) ledgerReply(r *request, replica int, in ledger.Intent, out ledge
 		ev.Type = trace.TypeReject
 		ev.Note = fmt.Sprintf("Key %q was committed with other arguments: rejected, no new execution (one key must never alias two intents)%s.", in.Key, where)
 		w.emit(ev)
-		return mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Error: &rpcError{Code: codeInvalidParams,
+		return jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: codeInvalidParams,
 			Message: fmt.Sprintf("idempotency key %q was already used with different arguments", in.Key),
-			Data:    mustJSON(map[string]any{"idempotencyKey": in.Key, "httpStatus": statusKeyConflict})}})
+			Data:    mustJSON(map[string]any{"idempotencyKey": in.Key, "httpStatus": statusKeyConflict})})
 	case err != nil:
 		ev.Type = trace.TypeError
 		ev.Note = fmt.Sprintf("The ledger failed%s: %v.", where, err)
 		w.emit(ev)
-		return mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Error: &rpcError{Code: -32603, Message: err.Error()}})
+		return jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: -32603, Message: err.Error()})
 	}
 	result := out.Result
 	if !scenario.On(w.s.Server.Policy.DefensiveCopy) && in.Key != "" {
@@ -171,7 +172,7 @@ func (w *world) ledgerReply(r *request, replica int, in ledger.Intent, out ledge
 	w.emit(ev)
 	w.ledger.results[r.id.Raw()] = result
 	w.ledger.keyOf[r.id.Raw()] = in.Key
-	return mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Result: toolResult(result)})
+	return jsonrpc.NewResult(r.id.Raw(), toolResult(result))
 }
 
 // businessKey is the idempotencyKey the caller sent, "" if none.
@@ -264,7 +265,7 @@ func (w *world) runRace(reqs []*request) {
 			n := st.Execution
 			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeEffect, ID: idPtr(r.id), Key: businessKey(ins[i], r), Fingerprint: ins[i].Fingerprint,
 				Note: fmt.Sprintf("Connection %d runs the effect anyway (execution %d, %s); only its record insert then fails on the unique key. The effect ran twice.", i+1, n, ledger.ReceiptFor(ins[i].Tool, int64(n)))})
-			replies[i] = mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Result: toolResult(ledger.ResultFor(ins[i], int64(n)))})
+			replies[i] = jsonrpc.NewResult(r.id.Raw(), toolResult(ledger.ResultFor(ins[i], int64(n))))
 		case ledger.Decided:
 			replies[i] = w.ledgerReply(r, 0, ins[i], st.Outcome, st.Err)
 		}
@@ -278,7 +279,7 @@ func (w *world) runRace(reqs []*request) {
 }
 
 func (w *world) ledgerReplyRaw(r *request, err error) json.RawMessage {
-	return mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Error: &rpcError{Code: codeInvalidParams, Message: strings.TrimPrefix(err.Error(), "ledger: ")}})
+	return jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: codeInvalidParams, Message: strings.TrimPrefix(err.Error(), "ledger: ")})
 }
 
 // finishRaced completes a raced request with its reply.

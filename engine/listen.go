@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -47,7 +48,7 @@ func (w *world) openListen(r *request, note string) {
 	r.clientStreamOpen = w.http()
 	w.reqs[r.id.Raw()] = r
 	w.order = append(w.order, r)
-	msg := mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Method: r.method, Params: r.args})
+	msg := jsonrpc.NewRequest(r.id.Raw(), r.method, r.args)
 	w.send(trace.ActorClient, idPtr(r.id), msg, note, nil, func() { w.serverListen(r) })
 }
 
@@ -55,9 +56,9 @@ func (w *world) openListen(r *request, note string) {
 func (w *world) serverListen(r *request) {
 	w.serverReceiveRequest(r)
 	r.ls.serverActive = true
-	ack := mustJSON(rpcMessage{JSONRPC: "2.0", Method: "notifications/subscriptions/acknowledged", Params: withMeta(mustJSON(struct {
+	ack := jsonrpc.NewNotification(jsonrpc.MethodAcknowledged, withMeta(mustJSON(struct {
 		Notifications json.RawMessage `json:"notifications"`
-	}{r.ls.filter}), r.id)})
+	}{r.ls.filter}), r.id))
 	w.listenSend(r, ack, fmt.Sprintf("The server acknowledges listen stream %s: the acknowledgement is the first message tagged with its subscription id.", r.id))
 }
 
@@ -89,8 +90,7 @@ func (w *world) clientListenMessage(r *request, msg json.RawMessage) {
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Listen stream %s is closed at the client; ignored.", r.id)})
 		return
 	}
-	var m rpcMessage
-	_ = json.Unmarshal(msg, &m)
+	m, _ := jsonrpc.Parse(msg)
 	note := fmt.Sprintf("The client applies %s from listen stream %s; application state is keyed by stable ids, so a repeat is harmless.", m.Method, r.id)
 	if m.Method == "notifications/subscriptions/acknowledged" {
 		note = fmt.Sprintf("Listen stream %s is acknowledged; the client's filter is in force.", r.id)
@@ -110,7 +110,7 @@ func (w *world) notify(st scenario.Step) {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("%s is not in listen stream %s's filter: not sent.", st.Method, r.id)})
 		return
 	}
-	msg := mustJSON(rpcMessage{JSONRPC: "2.0", Method: st.Method, Params: withMeta(st.Params, r.id)})
+	msg := jsonrpc.NewNotification(st.Method, withMeta(st.Params, r.id))
 	w.listenSend(r, msg, fmt.Sprintf("The server sends %s on listen stream %s.", st.Method, r.id))
 }
 
@@ -159,13 +159,13 @@ func (w *world) endListen(r *request, reason *string) {
 	if !w.http() {
 		r.srv.Cancel(w.q.Now())
 		r.cause = trace.CauseServer
-		msg := cancelMessage(r.id, reason)
+		msg := jsonrpc.NewCancel(r.id.Raw(), reason)
 		w.send(trace.ActorServer, idPtr(r.id), msg, fmt.Sprintf("The server tears down listen stream %s with notifications/cancelled: the one cancellation a server may send.", r.id), nil, func() {
 			w.clientListenEnded(r)
 		})
 		return
 	}
-	resp, _ := r.srv.Complete(w.q.Now(), mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Result: json.RawMessage(`{"resultType":"complete"}`)}), false)
+	resp, _ := r.srv.Complete(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), json.RawMessage(`{"resultType":"complete"}`)), false)
 	r.response = resp
 	w.serverToClient(r, resp, fmt.Sprintf("The server ends listen stream %s gracefully with its result; the stream then closes.", r.id), func() {
 		w.clientListenEnded(r)
@@ -301,11 +301,11 @@ func (w *world) refetch(nth int, ids []string) {
 		r.clientStreamOpen = w.http()
 		w.reqs[r.id.Raw()] = r
 		w.order = append(w.order, r)
-		msg := mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Method: method, Params: params})
+		msg := jsonrpc.NewRequest(r.id.Raw(), method, params)
 		res := result
 		w.send(trace.ActorClient, idPtr(r.id), msg, fmt.Sprintf("The client refetches %s from the authoritative %s.", id, method), nil, func() {
 			w.serverReceiveRequest(r)
-			resp, _ := r.srv.Complete(w.q.Now(), mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Result: res}), false)
+			resp, _ := r.srv.Complete(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), res), false)
 			r.response = resp
 			w.serverToClient(r, resp, fmt.Sprintf("The server answers %s.", method), func() { w.clientResponse(r, false) })
 		})

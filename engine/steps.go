@@ -62,7 +62,7 @@ func (w *world) step(i int, st scenario.Step) {
 	case "fail":
 		var m string
 		_ = json.Unmarshal(st.Message, &m)
-		w.serverComplete(w.reqs[st.ID.Raw()], nil, &rpcError{Code: *st.Code, Message: m})
+		w.serverComplete(w.reqs[st.ID.Raw()], nil, &jsonrpc.ErrorObject{Code: *st.Code, Message: m})
 	default:
 		// Decode admits only the verbs of scenario.Verbs; a verb it admits
 		// but the runner lacks is a programming error made visible.
@@ -207,7 +207,8 @@ func (w *world) clientCancel(r *request, cause string, reason *string) {
 			note += " Under 2026-07-28 the signal is closing the stream; the server will not take this as a cancellation."
 		}
 	}
-	w.send(trace.ActorClient, idPtr(r.id), cancelMessage(r.id, reason), note, nil, func() { w.serverReceiveCancel(cancelMessage(r.id, reason)) })
+	msg := jsonrpc.NewCancel(r.id.Raw(), reason)
+	w.send(trace.ActorClient, idPtr(r.id), msg, note, nil, func() { w.serverReceiveCancel(msg) })
 }
 
 func outcomeWord(o string) string {
@@ -257,50 +258,53 @@ func (w *world) rawSend(st scenario.Step) {
 		return
 	}
 	w.send(trace.ActorClient, nil, msg, "The client sends a raw message.", nil, func() {
-		var m rpcMessage
-		if json.Unmarshal(msg, &m) == nil && m.Method == "notifications/cancelled" {
+		m, ok := readRaw(msg)
+		if ok && m.Method == jsonrpc.MethodCancelled {
 			w.serverReceiveCancel(msg)
 			return
 		}
 		note := "Not a JSON-RPC message the server acts on; ignored, no response."
-		if m.Method != "" && m.ID == nil {
+		if m.Method != "" && !hasID(m) {
 			note = fmt.Sprintf("Unknown notification %q (a malformed cancellation at best); ignored silently, no response.", m.Method)
 		}
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: note})
 	})
 }
 
+// readRaw reads a scenario's raw message as the simulated peers do: a
+// JSON-RPC object whose id, when present and not null, is a string or an
+// integer.
+func readRaw(msg json.RawMessage) (jsonrpc.Message, bool) {
+	m, err := jsonrpc.Parse(msg)
+	return m, err == nil && (!hasID(m) || m.ID != "")
+}
+
+// hasID reports whether m has an id that is not null.
+func hasID(m jsonrpc.Message) bool { return m.HasID && string(m.RawID) != "null" }
+
 // clientReceive handles a message from the server (a raw send).
 func (w *world) clientReceive(msg json.RawMessage) {
-	var m rpcMessage
-	if json.Unmarshal(msg, &m) != nil {
+	m, ok := readRaw(msg)
+	if !ok {
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: "Not a JSON-RPC message; the client ignores it."})
 		return
 	}
 	switch m.Method {
-	case "notifications/cancelled":
-		if c, err := coordinator.ParseCancellation(msg); err == nil {
+	case jsonrpc.MethodCancelled:
+		if c, err := m.Cancellation(); err == nil {
 			if r := w.reqs[c.RequestID]; r != nil && r.ls != nil {
 				w.clientListenEnded(r)
 				return
 			}
 		}
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "A server-sent notifications/cancelled is reserved for tearing down a subscriptions/listen stream; this one targets no listen stream, so the client ignores it."})
-	case "notifications/progress":
-		var p struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-			Progress      *float64        `json:"progress"`
-		}
-		tok, ok := "", false
-		if json.Unmarshal(m.Params, &p) == nil && p.Progress != nil {
-			tok, ok = coordinator.IDText(p.ProgressToken)
-		}
-		r := w.byToken[tok]
-		if !ok || r == nil {
+	case jsonrpc.MethodProgress:
+		r := w.byToken[m.ProgressToken]
+		if m.Progress == nil || m.ProgressToken == "" || r == nil {
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "Progress for no known token; the client ignores it."})
 			return
 		}
-		w.clientProgressArrives(r, *p.Progress)
+		w.clientProgressArrives(r, *m.Progress)
 	default:
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "The client does not act on this message."})
 	}
@@ -418,7 +422,7 @@ func (w *world) serverCancel(r *request, cause, via string) {
 
 // serverReceiveCancel validates a client's notifications/cancelled (DOMAIN.md §1).
 func (w *world) serverReceiveCancel(msg json.RawMessage) {
-	c, err := coordinator.ParseCancellation(msg)
+	c, err := jsonrpc.ParseCancellation(msg)
 	if err != nil {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: fmt.Sprintf("Ignored silently (%v); no response.", err)})
 		return
@@ -437,7 +441,7 @@ func (w *world) serverReceiveCancel(msg json.RawMessage) {
 		return
 	}
 	via := "notifications/cancelled"
-	if c.Reason == nil && hasReason(msg) {
+	if c.Reason == nil && c.ReasonPresent {
 		via += ", whose non-string reason is treated as absent"
 	}
 	w.serverCancel(r, r.causeOr(trace.CauseClient), via)
@@ -449,15 +453,6 @@ func (r *request) causeOr(def string) string {
 		return r.cause
 	}
 	return def
-}
-
-func hasReason(msg json.RawMessage) bool {
-	var m struct {
-		Params map[string]json.RawMessage `json:"params"`
-	}
-	_ = json.Unmarshal(msg, &m)
-	_, ok := m.Params["reason"]
-	return ok
 }
 
 // serverSendProgress sends progress for r if the rules allow (DOMAIN.md §3).
@@ -498,7 +493,7 @@ func (w *world) serverToClient(r *request, msg json.RawMessage, note string, arr
 
 // serverComplete runs the handler's completion for r: a result, or an error
 // when e is set. The coordinator decides who won the race.
-func (w *world) serverComplete(r *request, result json.RawMessage, e *rpcError) {
+func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.ErrorObject) {
 	if !r.arrived {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Completion step for request %s before it reached the server; skipped.", r.id)})
 		return
@@ -506,18 +501,17 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *rpcError) 
 	if result == nil {
 		result = json.RawMessage(`{"content":[]}`)
 	}
-	msg := rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Result: result}
+	wireMsg := jsonrpc.NewResult(r.id.Raw(), result)
 	if e != nil {
-		msg = rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Error: e}
+		wireMsg = jsonrpc.NewError(r.id.Raw(), *e)
 	}
-	wireMsg := mustJSON(msg)
 	prev := r.srv.State()
 	if w.ledger != nil && isLedgerTool(r.name) && r.method == "tools/call" && (prev == coordinator.InProgress || prev == coordinator.Cancelled && w.s.Server.Policy.RespondAfterCancel) {
 		// The side effect commits here, through the ledger; its decision is
 		// the response (the step's own result is not used).
 		wireMsg = w.ledgerCall(r)
 		if isError(wireMsg) {
-			e = &rpcError{Code: codeInvalidParams}
+			e = &jsonrpc.ErrorObject{Code: codeInvalidParams}
 		}
 	}
 	resp, fresh := r.srv.Complete(w.q.Now(), wireMsg, e != nil)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/tasks"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -52,7 +53,7 @@ func (w *world) createTask(r *request) {
 		ResultType string          `json:"resultType"`
 		Task       json.RawMessage `json:"task"`
 	}{"task", t.Wire(w.pollInterval())})
-	resp, _ := r.srv.Complete(w.q.Now(), mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Result: result}), false)
+	resp, _ := r.srv.Complete(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), result), false)
 	r.response = resp
 	w.serverToClient(r, resp, fmt.Sprintf("The server answers request %s with a task handle (resultType \"task\").", r.id), func() {
 		w.clientResponse(r, false)
@@ -61,16 +62,23 @@ func (w *world) createTask(r *request) {
 	})
 }
 
+// taskReply is the server's answer to a tasks/* request: a result or an
+// error.
+type taskReply struct {
+	Result json.RawMessage
+	Error  *jsonrpc.ErrorObject
+}
+
 // taskRequest sends a tasks/* request from the client; over HTTP it carries
 // Mcp-Name with the taskId.
-func (w *world) taskRequest(t *task, method string, note string, onAnswer func(resp rpcMessage)) {
+func (w *world) taskRequest(t *task, method string, note string, onAnswer func(resp taskReply)) {
 	w.taskSeq++
 	r := &request{id: scenario.NewStringID(fmt.Sprintf("%s-%d", method, w.taskSeq)), method: method, args: mustJSON(map[string]string{"taskId": t.ID}), outcome: trace.OutcomePending}
 	r.sentAt = w.q.Now()
 	r.clientStreamOpen = w.http()
 	w.reqs[r.id.Raw()] = r
 	w.order = append(w.order, r)
-	msg := mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Method: method, Params: r.args})
+	msg := jsonrpc.NewRequest(r.id.Raw(), method, r.args)
 	w.wire++
 	n := w.wire
 	e := trace.Event{Actor: trace.ActorClient, Type: trace.TypeSend, ID: idPtr(r.id), TaskID: t.ID, From: trace.ActorClient, To: trace.ActorServer, Wire: n, Message: msg, Note: note}
@@ -84,9 +92,12 @@ func (w *world) taskRequest(t *task, method string, note string, onAnswer func(r
 			Note: fmt.Sprintf("Delivered to the server after %d ms.", w.s.LatencyMs.Up)})
 		w.serverReceiveRequest(r)
 		reply := w.serveTask(t, method)
-		reply.ID = idPtr(r.id)
 		failed := reply.Error != nil
-		resp, _ := r.srv.Complete(w.q.Now(), mustJSON(reply), failed)
+		wire := jsonrpc.NewResult(r.id.Raw(), reply.Result)
+		if failed {
+			wire = jsonrpc.NewError(r.id.Raw(), *reply.Error)
+		}
+		resp, _ := r.srv.Complete(w.q.Now(), wire, failed)
 		r.response = resp
 		w.serverToClient(r, resp, fmt.Sprintf("The server answers %s for task %s.", method, t.ID), func() {
 			w.clientResponse(r, failed)
@@ -96,8 +107,8 @@ func (w *world) taskRequest(t *task, method string, note string, onAnswer func(r
 }
 
 // serveTask is the server's handling of tasks/get and tasks/cancel.
-func (w *world) serveTask(t *task, method string) rpcMessage {
-	reply := rpcMessage{JSONRPC: "2.0"}
+func (w *world) serveTask(t *task, method string) taskReply {
+	var reply taskReply
 	if method == "tasks/get" {
 		reply.Result = t.Wire(w.pollInterval())
 		return reply
@@ -105,7 +116,7 @@ func (w *world) serveTask(t *task, method string) rpcMessage {
 	// tasks/cancel
 	if w.is2025() {
 		if trace.Terminal(t.Status()) {
-			reply.Error = &rpcError{Code: -32602, Message: fmt.Sprintf("task %s is already %s", t.ID, t.Status())}
+			reply.Error = &jsonrpc.ErrorObject{Code: -32602, Message: fmt.Sprintf("task %s is already %s", t.ID, t.Status())}
 			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, TaskID: t.ID, Note: "Under 2025-11-25 cancelling a terminal task fails with -32602."})
 			return reply
 		}
@@ -141,7 +152,7 @@ func (w *world) poll(t *task, note string) {
 		return
 	}
 	t.client.Polls++
-	w.taskRequest(t, "tasks/get", note, func(resp rpcMessage) {
+	w.taskRequest(t, "tasks/get", note, func(resp taskReply) {
 		var s struct {
 			Status string `json:"status"`
 		}
@@ -169,7 +180,7 @@ func (w *world) taskStep(st scenario.Step) {
 	}
 	switch st.Do {
 	case "task-get":
-		w.taskRequest(t, "tasks/get", fmt.Sprintf("The client asks for task %s's status.", t.ID), func(resp rpcMessage) {
+		w.taskRequest(t, "tasks/get", fmt.Sprintf("The client asks for task %s's status.", t.ID), func(resp taskReply) {
 			var s struct {
 				Status string `json:"status"`
 			}
@@ -177,7 +188,7 @@ func (w *world) taskStep(st scenario.Step) {
 			t.client.Status = s.Status
 		})
 	case "task-cancel":
-		w.taskRequest(t, "tasks/cancel", fmt.Sprintf("The client asks to cancel task %s.", t.ID), func(resp rpcMessage) {
+		w.taskRequest(t, "tasks/cancel", fmt.Sprintf("The client asks to cancel task %s.", t.ID), func(resp taskReply) {
 			if resp.Error != nil {
 				return
 			}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/sim"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -173,21 +174,6 @@ func (w *world) closeStream(actor string, r *request, note string, onDeliver fun
 
 // ---- messages -------------------------------------------------------------
 
-type rpcMessage struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      *scenario.ID    `json:"id,omitempty"`
-	Method  string          `json:"method,omitempty"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *rpcError       `json:"error,omitempty"`
-}
-
-type rpcError struct {
-	Code    int64           `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
-}
-
 func mustJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -197,44 +183,12 @@ func mustJSON(v any) json.RawMessage {
 	return b
 }
 
-type meta struct {
-	ProgressToken *scenario.ID `json:"progressToken,omitempty"`
-}
-
 func requestMessage(r *request) json.RawMessage {
-	var params json.RawMessage
-	var m *meta
+	token := ""
 	if r.token != nil {
-		m = &meta{ProgressToken: r.token}
+		token = r.token.Raw()
 	}
-	if r.method == "tools/call" {
-		args := r.args
-		if args == nil {
-			args = json.RawMessage(`{}`)
-		}
-		params = mustJSON(struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-			Meta      *meta           `json:"_meta,omitempty"`
-		}{r.name, args, m})
-	} else if r.args != nil || m != nil {
-		p := map[string]json.RawMessage{}
-		if r.args != nil {
-			_ = json.Unmarshal(r.args, &p)
-		}
-		if m != nil {
-			p["_meta"] = mustJSON(m)
-		}
-		params = mustJSON(p)
-	}
-	return mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Method: r.method, Params: params})
-}
-
-func cancelMessage(id scenario.ID, reason *string) json.RawMessage {
-	return mustJSON(rpcMessage{JSONRPC: "2.0", Method: "notifications/cancelled", Params: mustJSON(struct {
-		RequestID scenario.ID `json:"requestId"`
-		Reason    *string     `json:"reason,omitempty"`
-	}{id, reason})})
+	return jsonrpc.NewCall(r.id.Raw(), r.method, r.name, r.args, token)
 }
 
 func progressMessage(token scenario.ID, st scenario.Step) json.RawMessage {
@@ -244,12 +198,7 @@ func progressMessage(token scenario.ID, st scenario.Step) json.RawMessage {
 		_ = json.Unmarshal(st.Message, &s)
 		msg = &s
 	}
-	return mustJSON(rpcMessage{JSONRPC: "2.0", Method: "notifications/progress", Params: mustJSON(struct {
-		ProgressToken scenario.ID `json:"progressToken"`
-		Progress      float64     `json:"progress"`
-		Total         *float64    `json:"total,omitempty"`
-		Message       *string     `json:"message,omitempty"`
-	}{token, *st.Progress, st.Total, msg})})
+	return jsonrpc.NewProgress(token.Raw(), *st.Progress, st.Total, msg)
 }
 
 // fmtNum formats a progress value as JSON does.

@@ -78,3 +78,39 @@ func NewProgress(token string, progress float64, total *float64, message *string
 		Message       *string         `json:"message,omitempty"`
 	}{json.RawMessage(token), progress, total, message}))
 }
+
+// NewCall builds the request a client sends for method with the
+// scenario's arguments (MCP tools/call and other requests): for tools/call,
+// params {"name","arguments" ({} when nil),"_meta"?}; for any other method,
+// the arguments object's members plus "_meta" (none when both are absent).
+// token is the progress token's JSON text, "" for none; it goes in
+// params._meta.progressToken.
+func NewCall(id, method, name string, args json.RawMessage, token string) json.RawMessage {
+	var meta json.RawMessage
+	if token != "" {
+		meta = Marshal(struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		}{json.RawMessage(token)})
+	}
+	var params json.RawMessage
+	if method == MethodToolsCall {
+		if args == nil {
+			args = json.RawMessage(`{}`)
+		}
+		params = Marshal(struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+			Meta      json.RawMessage `json:"_meta,omitempty"`
+		}{name, args, meta})
+	} else if args != nil || meta != nil {
+		p := map[string]json.RawMessage{}
+		if args != nil {
+			_ = json.Unmarshal(args, &p)
+		}
+		if meta != nil {
+			p["_meta"] = meta
+		}
+		params = Marshal(p)
+	}
+	return NewRequest(id, method, params)
+}
