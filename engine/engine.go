@@ -15,45 +15,16 @@ import (
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/checks"
-	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/sim"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// Bounds of one run (issue 12). Past any of them a run fails with an error
-// and returns no trace: never a partial one.
-const (
-	// MaxActions bounds the actions one run schedules: every timer counts
-	// (steps, deliveries, deadlines, keep-alives, drains), whether it runs,
-	// is stopped or is still pending when the run ends.
-	MaxActions = 200_000
-	// MaxEvents bounds the events of one trace.
-	MaxEvents = 100_000
-	// MaxTraceBytes bounds the encoded trace (Encode's output, indented),
-	// and, during the run, the bytes of the messages and notes its events
-	// carry: 32 MiB.
-	MaxTraceBytes = 32 << 20
-)
-
-// ErrTooLarge is the category of a run or encoding past MaxEvents or
-// MaxTraceBytes.
-var ErrTooLarge = errors.New("trace too large")
-
 // Run simulates s and returns its trace. s must come from scenario.Decode.
 // The error is non-nil only when the scenario exceeds MaxActions; behaviour
 // that breaks a rule is not an error, it is a failed check in the trace.
 func Run(s *scenario.Scenario) (*trace.Trace, error) { return RunWith(s, Options{}) }
-
-// Options are what a binary links into a run.
-type Options struct {
-	// OpenLedger opens a fresh, empty ledger store for one run of a
-	// scenario with "ledger" (package ledger/sqlite's OpenMemory under a
-	// unique name, natively or in the browser). Nil makes such scenarios
-	// fail with ErrNoLedger.
-	OpenLedger func() (ledger.Store, error)
-}
 
 // RunWith is Run with the given options.
 func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
@@ -61,6 +32,7 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 		return nil, fmt.Errorf("engine.Run: nil scenario")
 	}
 	w := newWorld(s, opts)
+	w.client = clientEnd{progress: w.clientProgressArrives, response: w.clientResponse, streamClosed: w.disconnectBy}
 	if err := w.openLedger(); err != nil {
 		return nil, err
 	}
@@ -71,7 +43,7 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 		}
 		return nil, err
 	}
-	tr := w.trace()
+	tr := w.summary()
 	if h := s.Herd; h != nil {
 		cfg := recovery.HerdConfig{Clients: h.Clients, Strategy: h.Strategy, BaseMs: h.BaseMs, CapMs: h.CapMs,
 			CapacityPerSecond: h.ServerCapacityPerSecond, MaxAttempts: h.MaxAttempts, BucketMs: h.BucketMs}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcplab/mcplab/engine/sim"
 	"github.com/mcplab/mcplab/engine/sse"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -15,41 +14,6 @@ import (
 //
 // Without a buffer the server writes straight to the network; without a
 // proxy the network delivers straight to the client.
-
-// stream is the flow-control state of one response stream.
-type stream struct {
-	buf     *sse.Buffer
-	pending map[int]outMsg // buffered messages by sse.Event.ID
-	nextID  int
-	drain   *sim.Timer
-	startAt int64
-	depth   [][2]int64
-	closed  bool // discarded after a cancellation
-
-	proxy     sse.Proxy[heldMsg] // what a buffering proxy holds
-	proxyIdle *sim.Timer
-}
-
-// outMsg is a server message on its way to the client, with what the
-// engine knows of it (so nothing downstream parses it again).
-type outMsg struct {
-	msg     json.RawMessage
-	comment string // a keep-alive comment instead of a message
-	note    string
-	arrive  func()
-	// progress: a notifications/progress, with token its progress token's
-	// JSON text; final: a response that ends its stream.
-	progress bool
-	token    string
-	final    bool
-}
-
-// heldMsg is a message that reached a buffering proxy.
-type heldMsg struct {
-	wire   int
-	sentAt int64
-	m      outMsg
-}
 
 func (w *world) hasBuffer() bool { return w.http() && w.s.Buffer != nil }
 
@@ -307,7 +271,7 @@ func (w *world) armProxyIdle(r *request) {
 		}
 		w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeCloseStream, ID: idPtr(r.id), Signal: trace.SignalCloseStream,
 			Note: fmt.Sprintf("No byte passed for %d ms: the proxy closes the idle stream.", w.s.Proxy.IdleCloseMs)})
-		w.disconnectBy(r, trace.ActorProxy)
+		w.client.streamClosed(r, trace.ActorProxy)
 	})
 }
 

@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -16,20 +15,6 @@ import (
 // subscriptionIDKey is the _meta key that tags every message of a listen
 // stream with its subscription id (the listen request's JSON-RPC id).
 const subscriptionIDKey = "io.modelcontextprotocol/subscriptionId"
-
-// listenState is the listen-stream part of a request.
-type listenState struct {
-	filter json.RawMessage
-	// serverActive: the server still sends on this stream.
-	serverActive bool
-	// clientActive: the client still reads it.
-	clientActive bool
-	// sent are the messages the server put on this stream, in order (their
-	// 1-based index is the 2025-11-25 SSE event id); delivered counts those
-	// the client received.
-	sent      []json.RawMessage
-	delivered int
-}
 
 // listen opens subscriptions/listen (DOMAIN.md §9). A listen stream is
 // long-lived: the client's request timeouts do not apply to it.
@@ -172,13 +157,6 @@ func (w *world) endListen(r *request, reason *string) {
 	})
 }
 
-func (w *world) clientListenEnded(r *request) {
-	now := w.q.Now()
-	r.ls.clientActive = false
-	r.outcome, r.endedAt = trace.OutcomeResult, &now
-	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeAccept, ID: idPtr(r.id), Note: fmt.Sprintf("The server ended listen stream %s; the client does not reconnect.", r.id)})
-}
-
 // drop breaks the transport under stream r (a fault, not an intent). A
 // listen stream is recovered by the reference plan (DOMAIN.md §9); any
 // other request's stream is a disconnect.
@@ -310,14 +288,4 @@ func (w *world) refetch(nth int, ids []string) {
 			w.serverToClient(r, resp, fmt.Sprintf("The server answers %s.", method), func() { w.clientResponse(r, false) })
 		})
 	}
-}
-
-// sortedKeys returns m's keys in order (never range a map into the trace).
-func sortedKeys[V any](m map[string]V) []string {
-	k := make([]string, 0, len(m))
-	for key := range m {
-		k = append(k, key)
-	}
-	sort.Strings(k)
-	return k
 }

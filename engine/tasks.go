@@ -14,12 +14,6 @@ import (
 // A task's state lives apart from any request or connection: closing the
 // HTTP stream that created it never deletes it.
 
-// task is one durable task at the server, plus what the client knows of it.
-type task struct {
-	tasks.Task
-	client tasks.Client
-}
-
 func (w *world) pollInterval() int64 {
 	if w.s.Server.PollIntervalMs > 0 {
 		return w.s.Server.PollIntervalMs
