@@ -8,6 +8,32 @@
 // events. The same scenario gives a byte-identical trace natively and in
 // WebAssembly: no wall clock, no randomness, no map iteration reaches the
 // output.
+//
+// # Bounds
+//
+// A run past any bound fails with an error and returns no trace, never a
+// partial one (issue 12). Every built-in scenario stays far inside them
+// (the largest has 72 events and an 89 KB trace):
+//   - [MaxActions]: at most 200000 scheduled actions (timers) per run,
+//     counted when scheduled: steps, deliveries, deadlines, keep-alives,
+//     drains, polls, whether they run, are stopped or stay pending.
+//   - [MaxEvents]: at most 100000 events per trace ([ErrTooLarge]).
+//   - [MaxTraceBytes]: at most 33554432 bytes (32 MiB) of encoded trace,
+//     and of message and note bytes carried by the events during the run
+//     ([ErrTooLarge]). Encode stops writing as soon as it passes it, so a
+//     deeply nested payload costs at most that much.
+//
+// # Layout
+//
+// The runner's files stand in layers, each naming only what lies below it:
+// engine.go (the entry points, which wire the two halves of a request) >
+// run.go (steps and the summary) > race.go, listen.go, tasks.go (features)
+// > client.go (a request's client half) > server.go (its server half,
+// which reaches the client only through what arrives on the wire) >
+// ledgerrun.go, flow.go (ledger calls; SSE buffer and proxy on a stream) >
+// world.go (the world, the wire, emit) > bounds.go. The rules themselves
+// live in the concept packages (coordinator, tasks, sse, ledger, recovery,
+// jsonrpc).
 package engine
 
 import (
@@ -22,8 +48,10 @@ import (
 )
 
 // Run simulates s and returns its trace. s must come from scenario.Decode.
-// The error is non-nil only when the scenario exceeds MaxActions; behaviour
-// that breaks a rule is not an error, it is a failed check in the trace.
+// The error is non-nil only when the scenario exceeds a bound (MaxActions,
+// MaxEvents, MaxTraceBytes) or its ledger cannot open (ErrNoLedger);
+// behaviour that breaks a rule is not an error, it is a failed check in
+// the trace.
 func Run(s *scenario.Scenario) (*trace.Trace, error) { return RunWith(s, Options{}) }
 
 // RunWith is Run with the given options.
