@@ -114,3 +114,22 @@ func NewCall(id, method, name string, args json.RawMessage, token string) json.R
 	}
 	return NewRequest(id, method, params)
 }
+
+// SubscriptionIDKey is the _meta key that tags every message of a listen
+// stream with its subscription id (the listen request's id).
+const SubscriptionIDKey = "io.modelcontextprotocol/subscriptionId"
+
+// WithMeta returns params (an object, or nil for none) with
+// _meta[key] = value (value is JSON text), keeping the other members and
+// the other _meta members. Members come out sorted by name.
+func WithMeta(params json.RawMessage, key string, value json.RawMessage) json.RawMessage {
+	p := map[string]json.RawMessage{}
+	_ = json.Unmarshal(params, &p)
+	meta := map[string]json.RawMessage{}
+	if m, ok := p["_meta"]; ok {
+		_ = json.Unmarshal(m, &meta)
+	}
+	meta[key] = value
+	p["_meta"] = Marshal(meta)
+	return Marshal(p)
+}
