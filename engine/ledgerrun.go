@@ -158,7 +158,7 @@ func (w *world) ledgerReply(r *request, replica int, in ledger.Intent, out ledge
 	w.emit(ev)
 	w.ledger.results[r.id.Raw()] = result
 	w.ledger.keyOf[r.id.Raw()] = in.Key
-	return jsonrpc.NewResult(r.id.Raw(), toolResult(result))
+	return jsonrpc.NewResult(r.id.Raw(), ledger.ToolResult(result))
 }
 
 // businessKey is the idempotencyKey the caller sent, "" if none.
@@ -170,19 +170,10 @@ func businessKey(in ledger.Intent, r *request) string {
 	return a.Key
 }
 
-// toolResult wraps a ledger result as a CallToolResult.
-func toolResult(result json.RawMessage) json.RawMessage {
-	return mustJSON(struct {
-		Content           []map[string]string `json:"content"`
-		StructuredContent json.RawMessage     `json:"structuredContent"`
-	}{[]map[string]string{{"type": "text", "text": string(result)}}, result})
-}
-
+// isError reports whether a response the server built is an error.
 func isError(resp json.RawMessage) bool {
-	var m struct {
-		Error json.RawMessage `json:"error"`
-	}
-	return json.Unmarshal(resp, &m) == nil && m.Error != nil
+	m, _ := jsonrpc.Parse(resp)
+	return m.Error != nil
 }
 
 // reopenLedger closes every connection and opens them again (DOMAIN.md §4:
@@ -233,8 +224,16 @@ func (w *world) ledgerSummary() trace.Ledger {
 		return out
 	}
 	for i, st := range w.ledger.stores {
-		c, err := st.Connect()
-		if err != nil {
+		// Connection i uses store i (round robin over replicas, and there
+		// are at least as many connections as stores): read through it
+		// rather than open SQLite once more.
+		var c ledger.Conn
+		if i < len(w.ledger.conns) && w.ledger.conns[i] != nil {
+			c = w.ledger.conns[i]
+		} else if fresh, err := st.Connect(); err == nil {
+			c = fresh
+			defer fresh.Close()
+		} else {
 			continue
 		}
 		n, _ := c.Executions()
@@ -245,7 +244,6 @@ func (w *world) ledgerSummary() trace.Ledger {
 		}
 		log, _ := c.Log()
 		out.Log = append(out.Log, log...)
-		c.Close()
 	}
 	return out
 }

@@ -84,7 +84,7 @@ func (w *world) runRace(reqs []*request) {
 			n := st.Execution
 			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeEffect, ID: idPtr(r.id), Key: businessKey(ins[i], r), Fingerprint: ins[i].Fingerprint,
 				Note: fmt.Sprintf("Connection %d runs the effect anyway (execution %d, %s); only its record insert then fails on the unique key. The effect ran twice.", i+1, n, ledger.ReceiptFor(ins[i].Tool, int64(n)))})
-			replies[i] = jsonrpc.NewResult(r.id.Raw(), toolResult(ledger.ResultFor(ins[i], int64(n))))
+			replies[i] = jsonrpc.NewResult(r.id.Raw(), ledger.ToolResult(ledger.ResultFor(ins[i], int64(n))))
 		case ledger.Decided:
 			replies[i] = w.ledgerReply(r, 0, ins[i], st.Outcome, st.Err)
 		}
