@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -100,6 +101,34 @@ func BenchmarkGrowth(b *testing.B) {
 			}
 			b.ReportMetric(float64(tl)/float64(ts), "growth")
 			b.ReportMetric(float64(ts.Microseconds())/float64(b.N), "µs(n)/op")
+		})
+	}
+}
+
+// BenchmarkFloor reports, for the growth scenarios at 10n, a whole run
+// (decode, simulate, check, encode) over what the standard library needs
+// to decode the same trace as generic JSON and encode it again indented,
+// measured alternately in one benchmark ("floor"; issue 11 budget: at most
+// 0.6).
+func BenchmarkFloor(b *testing.B) {
+	for _, g := range growthScenarios {
+		in := g.make(10 * g.n)
+		out, err := engine.RunJSON(in)
+		if err != nil {
+			b.Fatalf("%s: %v", g.name, err)
+		}
+		b.Run(g.name, func(b *testing.B) {
+			var tr, ts time.Duration
+			for b.Loop() {
+				start := time.Now()
+				_, _ = engine.RunJSON(in)
+				mid := time.Now()
+				var v any
+				_ = json.Unmarshal(out, &v)
+				_, _ = json.MarshalIndent(v, "", "  ")
+				tr, ts = tr+mid.Sub(start), ts+time.Since(mid)
+			}
+			b.ReportMetric(float64(tr)/float64(ts), "floor")
 		})
 	}
 }
