@@ -45,7 +45,7 @@ func (w *world) openStream(r *request) {
 	if w.hasBuffer() {
 		// Decode validated the capacity and policy.
 		r.st.buf, _ = sse.New(w.s.Buffer.Capacity, w.s.Buffer.Policy)
-		r.st.depth = [][2]int64{{w.q.Now(), 0}}
+		r.st.buf.Record(w.q.Now())
 	}
 	w.armProxyIdle(r)
 }
@@ -98,7 +98,7 @@ func (w *world) out(r *request, m outMsg) {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeEnqueue, ID: idPtr(r.id), Message: m.msg,
 			Note: fmt.Sprintf("%s Buffered: depth %d of %s.", m.note, st.buf.Len(), capText(st.buf.Capacity()))})
 	}
-	w.recordDepth(r)
+	st.buf.Record(w.q.Now())
 	w.armDrain(r)
 }
 
@@ -107,16 +107,6 @@ func capText(c int) string {
 		return "unbounded"
 	}
 	return fmt.Sprint(c)
-}
-
-func (w *world) recordDepth(r *request) {
-	st := r.st
-	now, n := w.q.Now(), int64(st.buf.Len())
-	if k := len(st.depth); k > 0 && st.depth[k-1][0] == now {
-		st.depth[k-1][1] = n
-		return
-	}
-	st.depth = append(st.depth, [2]int64{now, n})
 }
 
 // armDrain schedules the consumer's next drain on the stream's tick grid
@@ -139,7 +129,7 @@ func (w *world) armDrain(r *request) {
 			delete(st.pending, e.ID)
 			w.wireOut(r, m)
 		}
-		w.recordDepth(r)
+		st.buf.Record(w.q.Now())
 		w.armDrain(r)
 	})
 }
@@ -159,7 +149,7 @@ func (w *world) discardStream(r *request) {
 	}
 	w.q.Stop(r.st.drain)
 	r.st.drain = nil
-	w.recordDepth(r)
+	r.st.buf.Record(w.q.Now())
 	if n > 0 {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("The cancellation discards %d buffered event(s).", n)})
 	}
@@ -285,7 +275,7 @@ func (w *world) buffers() []trace.Buffer {
 		s := r.st.buf.Stats()
 		out = append(out, trace.Buffer{Stream: r.id, Capacity: r.st.buf.Capacity(), Policy: w.s.Buffer.Policy, MaxDepth: s.MaxDepth,
 			DroppedProgress: s.DroppedProgress, Coalesced: s.Coalesced, DroppedFinals: s.DroppedFinals, NeedsRefetch: s.NeedsRefetch,
-			FinalsDelivered: s.FinalsDelivered, Depth: r.st.depth})
+			FinalsDelivered: s.FinalsDelivered, Depth: r.st.buf.Depth()})
 	}
 	return out
 }

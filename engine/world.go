@@ -221,7 +221,6 @@ type stream struct {
 	nextID  int
 	drain   *sim.Timer
 	startAt int64
-	depth   [][2]int64
 	closed  bool // discarded after a cancellation
 
 	proxy     sse.Proxy[heldMsg] // what a buffering proxy holds

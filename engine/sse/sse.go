@@ -97,7 +97,22 @@ type Buffer struct {
 	head, n  int     // the oldest event is ring[head]; n events are held
 	progress int     // how many held events are progress
 	stats    Stats
+	depth    [][2]int64
 }
+
+// Record notes the buffer's depth at now (ms) for Depth; a second record at
+// the same time replaces the first.
+func (b *Buffer) Record(now int64) {
+	if k := len(b.depth); k > 0 && b.depth[k-1][0] == now {
+		b.depth[k-1][1] = int64(b.n)
+		return
+	}
+	b.depth = append(b.depth, [2]int64{now, int64(b.n)})
+}
+
+// Depth returns the recorded [[at ms, events held]...], one point per time
+// Record was called at, in order.
+func (b *Buffer) Depth() [][2]int64 { return b.depth }
 
 // New returns an empty buffer. capacity 0 means unbounded; otherwise it must
 // be >= 2. policy is EvictProgress (also for "") or DropNewest.
