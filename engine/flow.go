@@ -38,13 +38,13 @@ func (w *world) openStream(r *request) {
 	if !w.hasBuffer() && w.s.Proxy == nil {
 		return
 	}
-	r.st = &stream{startAt: w.q.Now(), pending: map[int]outMsg{}}
+	r.st = &stream{startAt: w.q.Now()}
 	if p := w.s.Proxy; p != nil {
 		r.st.proxy = sse.Proxy[heldMsg]{Buffering: w.proxyBuffers(), FlushBytes: p.FlushBytes, IdleCloseMs: p.IdleCloseMs}
 	}
 	if w.hasBuffer() {
 		// Decode validated the capacity and policy.
-		r.st.buf, _ = sse.New(w.s.Buffer.Capacity, w.s.Buffer.Policy)
+		r.st.buf, _ = sse.New[outMsg](w.s.Buffer.Capacity, w.s.Buffer.Policy)
 		r.st.buf.Record(w.q.Now())
 	}
 	w.armProxyIdle(r)
@@ -62,7 +62,7 @@ func (w *world) out(r *request, m outMsg) {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Message: m.msg, Note: "The stream's buffer was discarded at the cancellation; nothing more is sent."})
 		return
 	}
-	e := sse.Event{Kind: sse.Final, ID: st.nextID, Data: m.msg}
+	e := sse.Event[outMsg]{Kind: sse.Final, ID: st.nextID, Data: m}
 	st.nextID++
 	if m.progress {
 		e.Kind, e.Token = sse.Progress, m.token
@@ -74,10 +74,8 @@ func (w *world) out(r *request, m outMsg) {
 			Note: "The SSE buffer is full of final responses: the server refuses to drop one to keep another and reports an error instead of losing it silently."})
 		return
 	}
-	st.pending[e.ID] = m
 	for _, d := range res.Dropped {
-		dm := st.pending[d.ID]
-		delete(st.pending, d.ID)
+		dm := d.Data
 		switch {
 		case d.Kind == sse.Final:
 			w.unsent(r, dm.msg)
@@ -94,7 +92,7 @@ func (w *world) out(r *request, m outMsg) {
 				Note: "The buffer is full: the oldest progress is evicted to make room (replaceable; the client must refetch)."})
 		}
 	}
-	if _, ok := st.pending[e.ID]; ok {
+	if res.Outcome != sse.DroppedNew {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeEnqueue, ID: idPtr(r.id), Message: m.msg,
 			Note: fmt.Sprintf("%s Buffered: depth %d of %s.", m.note, st.buf.Len(), capText(st.buf.Capacity()))})
 	}
@@ -125,9 +123,7 @@ func (w *world) armDrain(r *request) {
 			return
 		}
 		for _, e := range st.buf.Drain(w.s.Consumer.Batch) {
-			m := st.pending[e.ID]
-			delete(st.pending, e.ID)
-			w.wireOut(r, m)
+			w.wireOut(r, e.Data)
 		}
 		st.buf.Record(w.q.Now())
 		w.armDrain(r)
@@ -144,7 +140,7 @@ func (w *world) discardStream(r *request) {
 	n := len(dropped)
 	for _, e := range dropped {
 		if e.Kind == sse.Final {
-			w.unsent(r, e.Data)
+			w.unsent(r, e.Data.msg)
 		}
 	}
 	w.q.Stop(r.st.drain)

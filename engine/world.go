@@ -216,8 +216,7 @@ func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // stream is the flow-control state of one response stream.
 type stream struct {
-	buf     *sse.Buffer
-	pending map[int]outMsg // buffered messages by sse.Event.ID
+	buf     *sse.Buffer[outMsg]
 	nextID  int
 	drain   *sim.Timer
 	startAt int64
