@@ -38,7 +38,7 @@ func tooLarge(n int) error {
 // indentation, exactly as json.Indent(dst, src, "", "  ") does, in one pass;
 // it fails with ErrTooLarge once the output passes limit bytes.
 func indent(src []byte, limit int) ([]byte, error) {
-	out := make([]byte, 0, len(src)+len(src)/2)
+	out := make([]byte, 0, min(2*len(src), limit+1)) // indentation about doubles a trace
 	pad := []byte("\n")
 	depth := 0
 	newline := func() {

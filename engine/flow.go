@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcplab/mcplab/engine/sim"
 	"github.com/mcplab/mcplab/engine/sse"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -15,41 +14,6 @@ import (
 //
 // Without a buffer the server writes straight to the network; without a
 // proxy the network delivers straight to the client.
-
-// stream is the flow-control state of one response stream.
-type stream struct {
-	buf     *sse.Buffer
-	pending map[int]outMsg // buffered messages by sse.Event.ID
-	nextID  int
-	drain   *sim.Timer
-	startAt int64
-	depth   [][2]int64
-	closed  bool // discarded after a cancellation
-
-	proxy     sse.Proxy[heldMsg] // what a buffering proxy holds
-	proxyIdle *sim.Timer
-}
-
-// outMsg is a server message on its way to the client, with what the
-// engine knows of it (so nothing downstream parses it again).
-type outMsg struct {
-	msg     json.RawMessage
-	comment string // a keep-alive comment instead of a message
-	note    string
-	arrive  func()
-	// progress: a notifications/progress, with token its progress token's
-	// JSON text; final: a response that ends its stream.
-	progress bool
-	token    string
-	final    bool
-}
-
-// heldMsg is a message that reached a buffering proxy.
-type heldMsg struct {
-	wire   int
-	sentAt int64
-	m      outMsg
-}
 
 func (w *world) hasBuffer() bool { return w.http() && w.s.Buffer != nil }
 
@@ -74,14 +38,14 @@ func (w *world) openStream(r *request) {
 	if !w.hasBuffer() && w.s.Proxy == nil {
 		return
 	}
-	r.st = &stream{startAt: w.q.Now(), pending: map[int]outMsg{}}
+	r.st = &stream{startAt: w.q.Now()}
 	if p := w.s.Proxy; p != nil {
 		r.st.proxy = sse.Proxy[heldMsg]{Buffering: w.proxyBuffers(), FlushBytes: p.FlushBytes, IdleCloseMs: p.IdleCloseMs}
 	}
 	if w.hasBuffer() {
 		// Decode validated the capacity and policy.
-		r.st.buf, _ = sse.New(w.s.Buffer.Capacity, w.s.Buffer.Policy)
-		r.st.depth = [][2]int64{{w.q.Now(), 0}}
+		r.st.buf, _ = sse.New[outMsg](w.s.Buffer.Capacity, w.s.Buffer.Policy)
+		r.st.buf.Record(w.q.Now())
 	}
 	w.armProxyIdle(r)
 }
@@ -98,7 +62,7 @@ func (w *world) out(r *request, m outMsg) {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Message: m.msg, Note: "The stream's buffer was discarded at the cancellation; nothing more is sent."})
 		return
 	}
-	e := sse.Event{Kind: sse.Final, ID: st.nextID, Data: m.msg}
+	e := sse.Event[outMsg]{Kind: sse.Final, ID: st.nextID, Data: m}
 	st.nextID++
 	if m.progress {
 		e.Kind, e.Token = sse.Progress, m.token
@@ -110,10 +74,8 @@ func (w *world) out(r *request, m outMsg) {
 			Note: "The SSE buffer is full of final responses: the server refuses to drop one to keep another and reports an error instead of losing it silently."})
 		return
 	}
-	st.pending[e.ID] = m
 	for _, d := range res.Dropped {
-		dm := st.pending[d.ID]
-		delete(st.pending, d.ID)
+		dm := d.Data
 		switch {
 		case d.Kind == sse.Final:
 			w.unsent(r, dm.msg)
@@ -130,11 +92,11 @@ func (w *world) out(r *request, m outMsg) {
 				Note: "The buffer is full: the oldest progress is evicted to make room (replaceable; the client must refetch)."})
 		}
 	}
-	if _, ok := st.pending[e.ID]; ok {
+	if res.Outcome != sse.DroppedNew {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeEnqueue, ID: idPtr(r.id), Message: m.msg,
 			Note: fmt.Sprintf("%s Buffered: depth %d of %s.", m.note, st.buf.Len(), capText(st.buf.Capacity()))})
 	}
-	w.recordDepth(r)
+	st.buf.Record(w.q.Now())
 	w.armDrain(r)
 }
 
@@ -143,16 +105,6 @@ func capText(c int) string {
 		return "unbounded"
 	}
 	return fmt.Sprint(c)
-}
-
-func (w *world) recordDepth(r *request) {
-	st := r.st
-	now, n := w.q.Now(), int64(st.buf.Len())
-	if k := len(st.depth); k > 0 && st.depth[k-1][0] == now {
-		st.depth[k-1][1] = n
-		return
-	}
-	st.depth = append(st.depth, [2]int64{now, n})
 }
 
 // armDrain schedules the consumer's next drain on the stream's tick grid
@@ -171,11 +123,9 @@ func (w *world) armDrain(r *request) {
 			return
 		}
 		for _, e := range st.buf.Drain(w.s.Consumer.Batch) {
-			m := st.pending[e.ID]
-			delete(st.pending, e.ID)
-			w.wireOut(r, m)
+			w.wireOut(r, e.Data)
 		}
-		w.recordDepth(r)
+		st.buf.Record(w.q.Now())
 		w.armDrain(r)
 	})
 }
@@ -190,12 +140,12 @@ func (w *world) discardStream(r *request) {
 	n := len(dropped)
 	for _, e := range dropped {
 		if e.Kind == sse.Final {
-			w.unsent(r, e.Data)
+			w.unsent(r, e.Data.msg)
 		}
 	}
 	w.q.Stop(r.st.drain)
 	r.st.drain = nil
-	w.recordDepth(r)
+	r.st.buf.Record(w.q.Now())
 	if n > 0 {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("The cancellation discards %d buffered event(s).", n)})
 	}
@@ -307,7 +257,7 @@ func (w *world) armProxyIdle(r *request) {
 		}
 		w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeCloseStream, ID: idPtr(r.id), Signal: trace.SignalCloseStream,
 			Note: fmt.Sprintf("No byte passed for %d ms: the proxy closes the idle stream.", w.s.Proxy.IdleCloseMs)})
-		w.disconnectBy(r, trace.ActorProxy)
+		w.client.streamClosed(r, trace.ActorProxy)
 	})
 }
 
@@ -321,7 +271,7 @@ func (w *world) buffers() []trace.Buffer {
 		s := r.st.buf.Stats()
 		out = append(out, trace.Buffer{Stream: r.id, Capacity: r.st.buf.Capacity(), Policy: w.s.Buffer.Policy, MaxDepth: s.MaxDepth,
 			DroppedProgress: s.DroppedProgress, Coalesced: s.Coalesced, DroppedFinals: s.DroppedFinals, NeedsRefetch: s.NeedsRefetch,
-			FinalsDelivered: s.FinalsDelivered, Depth: r.st.depth})
+			FinalsDelivered: s.FinalsDelivered, Depth: r.st.buf.Depth()})
 	}
 	return out
 }

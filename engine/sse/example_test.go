@@ -10,12 +10,12 @@ import (
 // evicted, the final response is kept; a buffering proxy then holds the
 // stream until the final response ends it.
 func Example() {
-	b, _ := sse.New(3, sse.EvictProgress)
+	b, _ := sse.New[int](3, sse.EvictProgress)
 	for i := 1; i <= 4; i++ {
-		r, _ := b.Push(sse.Event{Kind: sse.Progress, Token: fmt.Sprintf(`"p%d"`, i%2), ID: i})
+		r, _ := b.Push(sse.Event[int]{Kind: sse.Progress, Token: fmt.Sprintf(`"p%d"`, i%2), ID: i})
 		fmt.Println("progress", i, "outcome", r.Outcome, "depth", b.Len())
 	}
-	b.Push(sse.Event{Kind: sse.Final, ID: 5})
+	b.Push(sse.Event[int]{Kind: sse.Final, ID: 5})
 	p := sse.Proxy[int]{Buffering: sse.ProxyBuffers(true, nil, false), FlushBytes: 4096}
 	for _, e := range b.Drain(0) {
 		fwd, _, _ := p.Arrive(0, e.ID, 60, e.Kind == sse.Final)
