@@ -27,7 +27,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -96,7 +96,7 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 		return nil, &Error{Err: fmt.Errorf("%w: %d bytes, the limit is %d", ErrTranscript, len(data), MaxBytes)}
 	}
 	// A byte order mark, as some Windows editors write, is not a line.
-	entries, format, err := parse(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	entries, format, err := parse(bytes.TrimPrefix(data, bom))
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +151,7 @@ func parse(data []byte) ([]entry, string, error) {
 			case goSDKLine(line):
 				format = FormatGoSDK
 			default:
-				return nil, "", lineErr(n, "unknown format: expected Go SDK LoggingTransport lines (\"read: {...}\" / \"write: {...}\") or JSON Lines {\"t\",\"from\",\"message\"}")
+				return nil, "", lineErr(n, "unknown format: expected Go SDK LoggingTransport lines (\"read: {...}\" / \"write: {...}\", optionally after the log package's date and time) or JSON Lines {\"t\",\"from\",\"message\"}; the line starts %q", excerpt(line))
 			}
 		}
 		var e entry
@@ -164,10 +164,13 @@ func parse(data []byte) ([]entry, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		if format == FormatJSONL && len(out) > 0 && e.timed != out[0].timed {
-			return nil, "", lineErr(n, "either every line has a time \"t\" or none does")
+		if e.message != nil && len(out) > 0 && e.timed != out[0].timed {
+			if format == FormatJSONL {
+				return nil, "", lineErr(n, "either every line has a time \"t\" or none does")
+			}
+			return nil, "", lineErr(n, "either every line starts with the log package's date and time or none does")
 		}
-		if e.timed && len(out) > 0 {
+		if e.message != nil && e.timed && len(out) > 0 {
 			prev := out[len(out)-1].at
 			if e.at < prev {
 				return nil, "", lineErr(n, "t goes back in time (%d ms after %d ms): lines must be in the order they were recorded", e.at, prev)
@@ -188,23 +191,6 @@ func parse(data []byte) ([]entry, string, error) {
 	}
 	return out, format, nil
 }
-
-func goSDKLine(line string) bool {
-	if m := logPrefix.FindString(line); m != "" {
-		line = line[len(m):]
-	}
-	line = strings.TrimPrefix(strings.TrimPrefix(line, "client "), "server ")
-	for _, p := range []string{"read: ", "write: ", "read error:", "write error:"} {
-		if strings.HasPrefix(line, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// logPrefix matches the date and time the standard library's log package
-// puts before each line ("2025/01/02 10:00:00 " or with microseconds).
-var logPrefix = regexp.MustCompile(`^(\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?) `)
 
 func sdkEntry(n int, line string) (entry, error) {
 	e := entry{line: n}
@@ -277,9 +263,22 @@ func jsonlEntry(n int, line string) (entry, error) {
 	return e, nil
 }
 
-// parseTime reads milliseconds or an RFC 3339 time (as ms since the epoch).
+// MaxAbsTimeMs bounds a transcript time in ms since the Unix epoch, either
+// side of 0: 253,402,300,799,999 is the last millisecond of the year 9999,
+// the latest time RFC 3339 can write. Within it every time is exact as an
+// int64 and every span (a time minus the first time) fits an int64, so the
+// same transcript gives the same trace natively and in WebAssembly.
+const MaxAbsTimeMs = 253_402_300_799_999
+
+// parseTime reads milliseconds (a finite JSON number within ±MaxAbsTimeMs,
+// a fraction truncated toward zero) or an RFC 3339 time (as ms since the
+// epoch).
 func parseTime(raw json.RawMessage) (int64, error) {
-	if n, err := strconv.ParseFloat(string(raw), 64); err == nil {
+	if len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+		n, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil || math.IsInf(n, 0) || math.IsNaN(n) || math.Abs(n) > MaxAbsTimeMs {
+			return 0, fmt.Errorf("%s ms is outside the times a transcript can hold (at most %d ms either side of 1970, the year 9999)", excerpt(string(raw)), int64(MaxAbsTimeMs))
+		}
 		return int64(n), nil
 	}
 	var s string
@@ -291,6 +290,14 @@ func parseTime(raw json.RawMessage) (int64, error) {
 		return 0, errors.New("must be milliseconds or an RFC 3339 time")
 	}
 	return t.UnixMilli(), nil
+}
+
+// excerpt is s cut to 60 characters for an error message.
+func excerpt(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:60]) + "…"
+	}
+	return s
 }
 
 // inferSide: the side that writes requests such as initialize or tools/call
