@@ -33,7 +33,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine/checks"
-	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -79,6 +79,16 @@ type Options struct {
 	Side string
 }
 
+// Directions of a logged line: the logging side read the message or wrote it.
+const (
+	dirRead  = "read"
+	dirWrite = "write"
+)
+
+// methodResourcesRead is a request only a client sends (inferSide); jsonrpc
+// names no constant for it.
+const methodResourcesRead = "resources/read"
+
 // entry is one recorded message.
 type entry struct {
 	line    int
@@ -88,6 +98,7 @@ type entry struct {
 	at      int64
 	timed   bool
 	message json.RawMessage
+	msg     jsonrpc.Message // message read by jsonrpc.Parse, once
 }
 
 // Import parses data and returns its trace (Trace.Scenario is nil).
@@ -106,7 +117,7 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 		if side == "" {
 			side = inferSide(entries)
 		}
-		if side != "client" && side != "server" {
+		if side != trace.ActorClient && side != trace.ActorServer {
 			return nil, &Error{Err: fmt.Errorf("%w: cannot tell which side wrote this log (nobody sends a request); say client or server", ErrTranscript)}
 		}
 		for i := range entries {
@@ -120,13 +131,13 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 }
 
 func other(side, dir string) string {
-	if dir == "write" {
+	if dir == dirWrite {
 		return side
 	}
-	if side == "client" {
-		return "server"
+	if side == trace.ActorClient {
+		return trace.ActorServer
 	}
-	return "client"
+	return trace.ActorClient
 }
 
 func parse(data []byte) ([]entry, string, error) {
@@ -180,6 +191,7 @@ func parse(data []byte) ([]entry, string, error) {
 			}
 		}
 		if e.message != nil {
+			e.msg, _ = jsonrpc.Parse(e.message)
 			out = append(out, e)
 		}
 	}
@@ -210,9 +222,9 @@ func sdkEntry(n int, line string) (entry, error) {
 	case strings.HasPrefix(line, "read error:"), strings.HasPrefix(line, "write error:"):
 		return entry{}, nil // transport errors carry no message
 	case strings.HasPrefix(line, "read: "):
-		e.dir, line = "read", strings.TrimPrefix(line, "read: ")
+		e.dir, line = dirRead, strings.TrimPrefix(line, "read: ")
 	case strings.HasPrefix(line, "write: "):
-		e.dir, line = "write", strings.TrimPrefix(line, "write: ")
+		e.dir, line = dirWrite, strings.TrimPrefix(line, "write: ")
 	default:
 		return e, lineErr(n, "expected \"read: {json}\" or \"write: {json}\"")
 	}
@@ -246,13 +258,13 @@ func jsonlEntry(n int, line string) (entry, error) {
 	if err := dec.Decode(&r); err != nil {
 		return entry{}, lineErr(n, "not a transcript line: %v", strings.TrimPrefix(err.Error(), "json: "))
 	}
-	if r.From != "client" && r.From != "server" {
+	if r.From != trace.ActorClient && r.From != trace.ActorServer {
 		return entry{}, lineErr(n, "from must be \"client\" or \"server\"")
 	}
 	if len(r.Message) == 0 || r.Message[0] != '{' {
 		return entry{}, lineErr(n, "message must be a JSON-RPC object")
 	}
-	e := entry{line: n, dir: "write", from: r.From, message: compact(string(r.Message)), at: int64(n)}
+	e := entry{line: n, dir: dirWrite, from: r.From, message: compact(string(r.Message)), at: int64(n)}
 	if len(r.T) > 0 {
 		at, err := parseTime(r.T)
 		if err != nil {
@@ -304,21 +316,18 @@ func excerpt(s string) string {
 // is the client.
 func inferSide(es []entry) string {
 	for _, e := range es {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if json.Unmarshal(e.message, &m) != nil || m.ID == nil || m.Method == "" {
+		m := e.msg
+		if !m.HasID || m.Method == "" {
 			continue
 		}
 		if strings.HasPrefix(m.Method, "notifications/") {
 			continue
 		}
-		if m.Method == "initialize" || m.Method == "tools/call" || strings.HasSuffix(m.Method, "/list") || m.Method == "resources/read" {
-			if e.dir == "write" {
-				return "client"
+		if m.Method == jsonrpc.MethodInitialize || m.Method == jsonrpc.MethodToolsCall || strings.HasSuffix(m.Method, "/list") || m.Method == methodResourcesRead {
+			if e.dir == dirWrite {
+				return trace.ActorClient
 			}
-			return "server"
+			return trace.ActorServer
 		}
 	}
 	return ""
@@ -359,28 +368,22 @@ func build(es []entry, format, side string, oneSided bool) *trace.Trace {
 		if timed {
 			at = en.at - base
 		}
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Result json.RawMessage `json:"result"`
-			Error  json.RawMessage `json:"error"`
-		}
-		_ = json.Unmarshal(en.message, &m)
-		idText, hasID := coordinator.IDText(m.ID)
+		m := en.msg
+		idText, hasID := m.ID, m.ID != ""
 		var idp *scenario.ID
 		if hasID {
 			var id scenario.ID
 			_ = json.Unmarshal([]byte(idText), &id)
 			idp = &id
 		}
-		to := "server"
-		if en.from == "server" {
-			to = "client"
+		to := trace.ActorServer
+		if en.from == trace.ActorServer {
+			to = trace.ActorClient
 		}
 		wire++
 		note := fmt.Sprintf("Line %d.", en.line)
 		switch {
-		case en.side == "" || en.dir == "write":
+		case en.side == "" || en.dir == dirWrite:
 			emit(trace.Event{At: at, Actor: en.from, Type: trace.TypeSend, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note})
 			if en.side == "" {
 				emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, SentAt: &at, Message: en.message, Note: "Delivered (the transcript records one time per message)."})
@@ -391,9 +394,9 @@ func build(es []entry, format, side string, oneSided bool) *trace.Trace {
 		// What the receiving server observed: a valid cancellation it read
 		// for a request in progress (only a log that shows the server's reads
 		// can say so: a server-side log, or a two-sided one).
-		serverReads := en.from == "client" && (en.side == "server" || en.side == "" && !oneSided)
-		if m.Method == "notifications/cancelled" && serverReads {
-			if c, err := coordinator.ParseCancellation(en.message); err == nil {
+		serverReads := en.from == trace.ActorClient && (en.side == trace.ActorServer || en.side == "" && !oneSided)
+		if m.Method == jsonrpc.MethodCancelled && serverReads {
+			if c, err := m.Cancellation(); err == nil {
 				if r := reqs[c.RequestID]; r != nil && !r.finished && !r.cancelled {
 					r.cancelled = true
 					st := trace.StateCancelled
@@ -403,7 +406,7 @@ func build(es []entry, format, side string, oneSided bool) *trace.Trace {
 				}
 			}
 		}
-		if hasID && m.Method != "" && en.from == "client" {
+		if hasID && m.Method != "" && en.from == trace.ActorClient {
 			if _, ok := reqs[idText]; !ok {
 				var id scenario.ID
 				_ = json.Unmarshal([]byte(idText), &id)
@@ -411,13 +414,13 @@ func build(es []entry, format, side string, oneSided bool) *trace.Trace {
 				order = append(order, idText)
 			}
 		}
-		if hasID && m.Method == "" && (m.Result != nil || m.Error != nil) && en.from == "server" {
+		if hasID && m.Method == "" && (m.Result != nil || m.Error != nil) && en.from == trace.ActorServer {
 			if r := reqs[idText]; r != nil {
 				r.finished = true
 				r.sum.Response = en.message
 				// The client's outcome is known when the log shows the
 				// client's side (not a server-only log).
-				if en.side != "server" && r.sum.ClientOutcome == trace.OutcomePending {
+				if en.side != trace.ActorServer && r.sum.ClientOutcome == trace.OutcomePending {
 					r.sum.ClientOutcome = trace.OutcomeResult
 					if m.Error != nil {
 						r.sum.ClientOutcome = trace.OutcomeError
@@ -431,8 +434,8 @@ func build(es []entry, format, side string, oneSided bool) *trace.Trace {
 				}
 			}
 		}
-		if m.Method == "notifications/cancelled" && en.from == "client" {
-			if c, err := coordinator.ParseCancellation(en.message); err == nil {
+		if m.Method == jsonrpc.MethodCancelled && en.from == trace.ActorClient {
+			if c, err := m.Cancellation(); err == nil {
 				if r := reqs[c.RequestID]; r != nil {
 					cause, sig := trace.CauseClient, trace.SignalNotification
 					r.sum.Cause, r.sum.Signal, r.sum.Reason = &cause, &sig, c.Reason
