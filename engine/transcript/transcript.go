@@ -130,6 +130,18 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 	return tr, nil
 }
 
+// isScenario reports whether data, whose first line that is not blank is
+// line, is a scenario document: a JSON object with an "mcplab" member, on
+// that line or spread over many.
+func isScenario(data []byte, line string) bool {
+	var head map[string]json.RawMessage
+	if json.Unmarshal([]byte(line), &head) != nil && json.NewDecoder(bytes.NewReader(data)).Decode(&head) != nil {
+		return false
+	}
+	_, ok := head["mcplab"]
+	return ok
+}
+
 func other(side, dir string) string {
 	if dir == dirWrite {
 		return side
@@ -157,6 +169,8 @@ func parse(data []byte) ([]entry, string, error) {
 		}
 		if format == "" {
 			switch {
+			case strings.HasPrefix(line, "{") && isScenario(data, line):
+				return nil, "", lineErr(n, "this is a scenario (SCENARIO.md), not a transcript: run it as a scenario")
 			case strings.HasPrefix(line, "{"):
 				format = FormatJSONL
 			case goSDKLine(line):
