@@ -67,6 +67,19 @@
 //     carries Cache-Control: no-cache and X-Accel-Buffering: no.
 //   - herd-all-reconnect (mcplab addition): in the herd experiment every
 //     client reconnects within its attempts.
+//
+// # Layout and cost
+//
+// One file per DOMAIN.md section: cancellation.go (§1), timeouts.go (§2),
+// progress.go (§3), idempotency.go (§4–5), tasks.go (§6), backpressure.go
+// (§7–8), reconnect.go (§9–10). Evaluate first indexes the trace once
+// (view.go): each wire message is read once by jsonrpc.Parse (wire.go; a
+// delivery reuses its send's reading), and events are listed per request.
+// Every rule is then one pass over the events or over one request's events,
+// so Evaluate costs O(events + requests) beyond what it reports
+// (BenchmarkEvaluate: t(10n)/t(n) about 10). One report can be larger than
+// that: reconnect-new-request-and-refetch lists, for each reconnect, every
+// refetch the client sent after it.
 package checks
 
 import (

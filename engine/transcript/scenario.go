@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -26,61 +27,50 @@ func ToScenario(tr *trace.Trace) (json.RawMessage, error) {
 	calls := map[string]bool{}    // request id text → a call step exists
 	tokens := map[string]string{} // progress token text → request id text
 	seen := map[int]bool{}        // wire numbers already turned into a step
+	sent := map[int]bool{}        // wire numbers whose send event is in the trace
+	for _, e := range tr.Events {
+		if e.Type == trace.TypeSend {
+			sent[e.Wire] = true
+		}
+	}
 	for _, e := range tr.Events {
 		if len(e.Message) == 0 || seen[e.Wire] || (e.Type != trace.TypeSend && e.Type != trace.TypeDeliver) {
 			continue
 		}
-		if e.Type == trace.TypeDeliver && e.Wire > 0 && sentEarlier(tr, e) {
-			continue
+		if e.Type == trace.TypeDeliver && e.Wire > 0 && sent[e.Wire] {
+			continue // a two-sided or wire-view transcript: only the send becomes a step
 		}
 		seen[e.Wire] = true
 		at := e.At
 		if tr.Source != nil && tr.Source.Clock == "order" {
 			at = e.At * OrderStepMs
 		}
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-			Result json.RawMessage `json:"result"`
-			Error  *struct {
-				Code    int64  `json:"code"`
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		if json.Unmarshal(e.Message, &m) != nil {
+		m, err := jsonrpc.Parse(e.Message)
+		if err != nil {
 			continue
 		}
-		id, hasID := coordinator.IDText(m.ID)
+		id, hasID := m.ID, m.ID != ""
 		raw := step{"at": at, "do": "send", "message": e.Message}
-		if e.From == "server" {
-			raw["from"] = "server"
+		if e.From == trace.ActorServer {
+			raw["from"] = trace.ActorServer
 		}
 		switch {
-		case e.From == "client" && hasID && m.Method != "" && !calls[id]:
+		case e.From == trace.ActorClient && hasID && m.Method != "" && !calls[id]:
 			s := step{"at": at, "do": "call", "id": json.RawMessage(id), "method": m.Method}
-			var p struct {
-				Name      string          `json:"name"`
-				Arguments json.RawMessage `json:"arguments"`
-				Meta      struct {
-					Token json.RawMessage `json:"progressToken"`
-				} `json:"_meta"`
-			}
-			_ = json.Unmarshal(m.Params, &p)
-			if m.Method == "tools/call" {
-				s["name"] = p.Name
-				if len(p.Arguments) > 0 && p.Arguments[0] == '{' {
-					s["arguments"] = p.Arguments
+			if m.Method == jsonrpc.MethodToolsCall {
+				s["name"] = m.Name
+				if len(m.Arguments) > 0 && m.Arguments[0] == '{' {
+					s["arguments"] = m.Arguments
 				}
 			}
-			if tok, ok := coordinator.IDText(p.Meta.Token); ok {
+			if tok := m.ProgressToken; tok != "" && m.Method != jsonrpc.MethodProgress {
 				s["progressToken"] = json.RawMessage(tok)
 				tokens[tok] = id
 			}
 			calls[id] = true
 			steps = append(steps, s)
-		case e.From == "client" && m.Method == "notifications/cancelled":
-			c, err := coordinator.ParseCancellation(e.Message)
+		case e.From == trace.ActorClient && m.Method == jsonrpc.MethodCancelled:
+			c, err := m.Cancellation()
 			if err != nil || !calls[c.RequestID] {
 				steps = append(steps, raw)
 				break
@@ -90,26 +80,18 @@ func ToScenario(tr *trace.Trace) (json.RawMessage, error) {
 				s["reason"] = *c.Reason
 			}
 			steps = append(steps, s)
-		case e.From == "server" && hasID && m.Method == "" && calls[id] && m.Error != nil:
-			steps = append(steps, step{"at": at, "do": "fail", "id": json.RawMessage(id), "code": m.Error.Code, "message": m.Error.Message})
-		case e.From == "server" && hasID && m.Method == "" && calls[id]:
+		case e.From == trace.ActorServer && hasID && m.Method == "" && calls[id] && m.Error != nil && m.ErrorCode != nil:
+			steps = append(steps, step{"at": at, "do": "fail", "id": json.RawMessage(id), "code": *m.ErrorCode, "message": m.ErrorMessage})
+		case e.From == trace.ActorServer && hasID && m.Method == "" && calls[id] && m.Error == nil:
 			steps = append(steps, step{"at": at, "do": "complete", "id": json.RawMessage(id), "result": m.Result})
-		case e.From == "server" && m.Method == "notifications/progress":
-			var p struct {
-				Token    json.RawMessage `json:"progressToken"`
-				Progress *float64        `json:"progress"`
-				Total    *float64        `json:"total"`
-				Message  *string         `json:"message"`
-			}
-			_ = json.Unmarshal(m.Params, &p)
-			tok, _ := coordinator.IDText(p.Token)
-			if owner, ok := tokens[tok]; ok && p.Progress != nil {
-				s := step{"at": at, "do": "progress", "id": json.RawMessage(owner), "progress": *p.Progress}
-				if p.Total != nil {
-					s["total"] = *p.Total
+		case e.From == trace.ActorServer && m.Method == jsonrpc.MethodProgress:
+			if owner, ok := tokens[m.ProgressToken]; ok && m.ProgressToken != "" && m.Progress != nil {
+				s := step{"at": at, "do": "progress", "id": json.RawMessage(owner), "progress": *m.Progress}
+				if m.Total != nil {
+					s["total"] = *m.Total
 				}
-				if p.Message != nil {
-					s["message"] = *p.Message
+				if msg, ok := progressMessage(m.Params); ok {
+					s["message"] = msg
 				}
 				steps = append(steps, s)
 				break
@@ -129,7 +111,7 @@ func ToScenario(tr *trace.Trace) (json.RawMessage, error) {
 		"steps":  steps,
 	}
 	for _, c := range tr.Checks {
-		if c.Rule == "no-message-after-cancel" && c.OK != nil && !*c.OK {
+		if c.Rule == checks.NoMessageAfterCancel && c.OK != nil && !*c.OK {
 			doc["server"] = map[string]any{"policy": map[string]any{"respondAfterCancel": true}}
 			doc["notes"] = fmt.Sprint(doc["notes"], " The recorded server answered after a cancellation, so server.policy.respondAfterCancel is on.")
 		}
@@ -141,14 +123,14 @@ func ToScenario(tr *trace.Trace) (json.RawMessage, error) {
 	return b, nil
 }
 
-// sentEarlier reports whether the message delivered by e has its send event
-// in the trace (a two-sided or wire-view transcript): only one of the two
-// becomes a step.
-func sentEarlier(tr *trace.Trace, e trace.Event) bool {
-	for _, x := range tr.Events {
-		if x.Type == trace.TypeSend && x.Wire == e.Wire {
-			return true
-		}
+// progressMessage is params.message of a notifications/progress when it is
+// a string.
+func progressMessage(params json.RawMessage) (string, bool) {
+	var p struct {
+		Message *string `json:"message"`
 	}
-	return false
+	if json.Unmarshal(params, &p) != nil || p.Message == nil {
+		return "", false
+	}
+	return *p.Message, true
 }

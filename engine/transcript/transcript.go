@@ -27,13 +27,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcplab/mcplab/engine/checks"
-	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -79,6 +79,16 @@ type Options struct {
 	Side string
 }
 
+// Directions of a logged line: the logging side read the message or wrote it.
+const (
+	dirRead  = "read"
+	dirWrite = "write"
+)
+
+// methodResourcesRead is a request only a client sends (inferSide); jsonrpc
+// names no constant for it.
+const methodResourcesRead = "resources/read"
+
 // entry is one recorded message.
 type entry struct {
 	line    int
@@ -88,6 +98,7 @@ type entry struct {
 	at      int64
 	timed   bool
 	message json.RawMessage
+	msg     jsonrpc.Message // message read by jsonrpc.Parse, once
 }
 
 // Import parses data and returns its trace (Trace.Scenario is nil).
@@ -96,7 +107,7 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 		return nil, &Error{Err: fmt.Errorf("%w: %d bytes, the limit is %d", ErrTranscript, len(data), MaxBytes)}
 	}
 	// A byte order mark, as some Windows editors write, is not a line.
-	entries, format, err := parse(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	entries, format, err := parse(bytes.TrimPrefix(data, bom))
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +117,7 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 		if side == "" {
 			side = inferSide(entries)
 		}
-		if side != "client" && side != "server" {
+		if side != trace.ActorClient && side != trace.ActorServer {
 			return nil, &Error{Err: fmt.Errorf("%w: cannot tell which side wrote this log (nobody sends a request); say client or server", ErrTranscript)}
 		}
 		for i := range entries {
@@ -119,14 +130,26 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 	return tr, nil
 }
 
+// isScenario reports whether data, whose first line that is not blank is
+// line, is a scenario document: a JSON object with an "mcplab" member, on
+// that line or spread over many.
+func isScenario(data []byte, line string) bool {
+	var head map[string]json.RawMessage
+	if json.Unmarshal([]byte(line), &head) != nil && json.NewDecoder(bytes.NewReader(data)).Decode(&head) != nil {
+		return false
+	}
+	_, ok := head["mcplab"]
+	return ok
+}
+
 func other(side, dir string) string {
-	if dir == "write" {
+	if dir == dirWrite {
 		return side
 	}
-	if side == "client" {
-		return "server"
+	if side == trace.ActorClient {
+		return trace.ActorServer
 	}
-	return "client"
+	return trace.ActorClient
 }
 
 func parse(data []byte) ([]entry, string, error) {
@@ -146,12 +169,14 @@ func parse(data []byte) ([]entry, string, error) {
 		}
 		if format == "" {
 			switch {
+			case strings.HasPrefix(line, "{") && isScenario(data, line):
+				return nil, "", lineErr(n, "this is a scenario (SCENARIO.md), not a transcript: run it as a scenario")
 			case strings.HasPrefix(line, "{"):
 				format = FormatJSONL
 			case goSDKLine(line):
 				format = FormatGoSDK
 			default:
-				return nil, "", lineErr(n, "unknown format: expected Go SDK LoggingTransport lines (\"read: {...}\" / \"write: {...}\") or JSON Lines {\"t\",\"from\",\"message\"}")
+				return nil, "", lineErr(n, "unknown format: expected Go SDK LoggingTransport lines (\"read: {...}\" / \"write: {...}\", optionally after the log package's date and time) or JSON Lines {\"t\",\"from\",\"message\"}; the line starts %q", excerpt(line))
 			}
 		}
 		var e entry
@@ -164,10 +189,13 @@ func parse(data []byte) ([]entry, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		if format == FormatJSONL && len(out) > 0 && e.timed != out[0].timed {
-			return nil, "", lineErr(n, "either every line has a time \"t\" or none does")
+		if e.message != nil && len(out) > 0 && e.timed != out[0].timed {
+			if format == FormatJSONL {
+				return nil, "", lineErr(n, "either every line has a time \"t\" or none does")
+			}
+			return nil, "", lineErr(n, "either every line starts with the log package's date and time or none does")
 		}
-		if e.timed && len(out) > 0 {
+		if e.message != nil && e.timed && len(out) > 0 {
 			prev := out[len(out)-1].at
 			if e.at < prev {
 				return nil, "", lineErr(n, "t goes back in time (%d ms after %d ms): lines must be in the order they were recorded", e.at, prev)
@@ -177,6 +205,7 @@ func parse(data []byte) ([]entry, string, error) {
 			}
 		}
 		if e.message != nil {
+			e.msg, _ = jsonrpc.Parse(e.message)
 			out = append(out, e)
 		}
 	}
@@ -188,23 +217,6 @@ func parse(data []byte) ([]entry, string, error) {
 	}
 	return out, format, nil
 }
-
-func goSDKLine(line string) bool {
-	if m := logPrefix.FindString(line); m != "" {
-		line = line[len(m):]
-	}
-	line = strings.TrimPrefix(strings.TrimPrefix(line, "client "), "server ")
-	for _, p := range []string{"read: ", "write: ", "read error:", "write error:"} {
-		if strings.HasPrefix(line, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// logPrefix matches the date and time the standard library's log package
-// puts before each line ("2025/01/02 10:00:00 " or with microseconds).
-var logPrefix = regexp.MustCompile(`^(\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?) `)
 
 func sdkEntry(n int, line string) (entry, error) {
 	e := entry{line: n}
@@ -224,9 +236,9 @@ func sdkEntry(n int, line string) (entry, error) {
 	case strings.HasPrefix(line, "read error:"), strings.HasPrefix(line, "write error:"):
 		return entry{}, nil // transport errors carry no message
 	case strings.HasPrefix(line, "read: "):
-		e.dir, line = "read", strings.TrimPrefix(line, "read: ")
+		e.dir, line = dirRead, strings.TrimPrefix(line, "read: ")
 	case strings.HasPrefix(line, "write: "):
-		e.dir, line = "write", strings.TrimPrefix(line, "write: ")
+		e.dir, line = dirWrite, strings.TrimPrefix(line, "write: ")
 	default:
 		return e, lineErr(n, "expected \"read: {json}\" or \"write: {json}\"")
 	}
@@ -260,13 +272,13 @@ func jsonlEntry(n int, line string) (entry, error) {
 	if err := dec.Decode(&r); err != nil {
 		return entry{}, lineErr(n, "not a transcript line: %v", strings.TrimPrefix(err.Error(), "json: "))
 	}
-	if r.From != "client" && r.From != "server" {
+	if r.From != trace.ActorClient && r.From != trace.ActorServer {
 		return entry{}, lineErr(n, "from must be \"client\" or \"server\"")
 	}
 	if len(r.Message) == 0 || r.Message[0] != '{' {
 		return entry{}, lineErr(n, "message must be a JSON-RPC object")
 	}
-	e := entry{line: n, dir: "write", from: r.From, message: compact(string(r.Message)), at: int64(n)}
+	e := entry{line: n, dir: dirWrite, from: r.From, message: compact(string(r.Message)), at: int64(n)}
 	if len(r.T) > 0 {
 		at, err := parseTime(r.T)
 		if err != nil {
@@ -277,9 +289,22 @@ func jsonlEntry(n int, line string) (entry, error) {
 	return e, nil
 }
 
-// parseTime reads milliseconds or an RFC 3339 time (as ms since the epoch).
+// MaxAbsTimeMs bounds a transcript time in ms since the Unix epoch, either
+// side of 0: 253,402,300,799,999 is the last millisecond of the year 9999,
+// the latest time RFC 3339 can write. Within it every time is exact as an
+// int64 and every span (a time minus the first time) fits an int64, so the
+// same transcript gives the same trace natively and in WebAssembly.
+const MaxAbsTimeMs = 253_402_300_799_999
+
+// parseTime reads milliseconds (a finite JSON number within ±MaxAbsTimeMs,
+// a fraction truncated toward zero) or an RFC 3339 time (as ms since the
+// epoch).
 func parseTime(raw json.RawMessage) (int64, error) {
-	if n, err := strconv.ParseFloat(string(raw), 64); err == nil {
+	if len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+		n, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil || math.IsInf(n, 0) || math.IsNaN(n) || math.Abs(n) > MaxAbsTimeMs {
+			return 0, fmt.Errorf("%s ms is outside the times a transcript can hold (at most %d ms either side of 1970, the year 9999)", excerpt(string(raw)), int64(MaxAbsTimeMs))
+		}
 		return int64(n), nil
 	}
 	var s string
@@ -293,25 +318,30 @@ func parseTime(raw json.RawMessage) (int64, error) {
 	return t.UnixMilli(), nil
 }
 
+// excerpt is s cut to 60 characters for an error message.
+func excerpt(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:60]) + "…"
+	}
+	return s
+}
+
 // inferSide: the side that writes requests such as initialize or tools/call
 // is the client.
 func inferSide(es []entry) string {
 	for _, e := range es {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if json.Unmarshal(e.message, &m) != nil || m.ID == nil || m.Method == "" {
+		m := e.msg
+		if !m.HasID || m.Method == "" {
 			continue
 		}
 		if strings.HasPrefix(m.Method, "notifications/") {
 			continue
 		}
-		if m.Method == "initialize" || m.Method == "tools/call" || strings.HasSuffix(m.Method, "/list") || m.Method == "resources/read" {
-			if e.dir == "write" {
-				return "client"
+		if m.Method == jsonrpc.MethodInitialize || m.Method == jsonrpc.MethodToolsCall || strings.HasSuffix(m.Method, "/list") || m.Method == methodResourcesRead {
+			if e.dir == dirWrite {
+				return trace.ActorClient
 			}
-			return "server"
+			return trace.ActorServer
 		}
 	}
 	return ""
@@ -352,28 +382,22 @@ func build(es []entry, format, side string, oneSided bool) *trace.Trace {
 		if timed {
 			at = en.at - base
 		}
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Result json.RawMessage `json:"result"`
-			Error  json.RawMessage `json:"error"`
-		}
-		_ = json.Unmarshal(en.message, &m)
-		idText, hasID := coordinator.IDText(m.ID)
+		m := en.msg
+		idText, hasID := m.ID, m.ID != ""
 		var idp *scenario.ID
 		if hasID {
 			var id scenario.ID
 			_ = json.Unmarshal([]byte(idText), &id)
 			idp = &id
 		}
-		to := "server"
-		if en.from == "server" {
-			to = "client"
+		to := trace.ActorServer
+		if en.from == trace.ActorServer {
+			to = trace.ActorClient
 		}
 		wire++
 		note := fmt.Sprintf("Line %d.", en.line)
 		switch {
-		case en.side == "" || en.dir == "write":
+		case en.side == "" || en.dir == dirWrite:
 			emit(trace.Event{At: at, Actor: en.from, Type: trace.TypeSend, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note})
 			if en.side == "" {
 				emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, SentAt: &at, Message: en.message, Note: "Delivered (the transcript records one time per message)."})
@@ -384,9 +408,9 @@ func build(es []entry, format, side string, oneSided bool) *trace.Trace {
 		// What the receiving server observed: a valid cancellation it read
 		// for a request in progress (only a log that shows the server's reads
 		// can say so: a server-side log, or a two-sided one).
-		serverReads := en.from == "client" && (en.side == "server" || en.side == "" && !oneSided)
-		if m.Method == "notifications/cancelled" && serverReads {
-			if c, err := coordinator.ParseCancellation(en.message); err == nil {
+		serverReads := en.from == trace.ActorClient && (en.side == trace.ActorServer || en.side == "" && !oneSided)
+		if m.Method == jsonrpc.MethodCancelled && serverReads {
+			if c, err := m.Cancellation(); err == nil {
 				if r := reqs[c.RequestID]; r != nil && !r.finished && !r.cancelled {
 					r.cancelled = true
 					st := trace.StateCancelled
@@ -396,7 +420,7 @@ func build(es []entry, format, side string, oneSided bool) *trace.Trace {
 				}
 			}
 		}
-		if hasID && m.Method != "" && en.from == "client" {
+		if hasID && m.Method != "" && en.from == trace.ActorClient {
 			if _, ok := reqs[idText]; !ok {
 				var id scenario.ID
 				_ = json.Unmarshal([]byte(idText), &id)
@@ -404,13 +428,13 @@ func build(es []entry, format, side string, oneSided bool) *trace.Trace {
 				order = append(order, idText)
 			}
 		}
-		if hasID && m.Method == "" && (m.Result != nil || m.Error != nil) && en.from == "server" {
+		if hasID && m.Method == "" && (m.Result != nil || m.Error != nil) && en.from == trace.ActorServer {
 			if r := reqs[idText]; r != nil {
 				r.finished = true
 				r.sum.Response = en.message
 				// The client's outcome is known when the log shows the
 				// client's side (not a server-only log).
-				if en.side != "server" && r.sum.ClientOutcome == trace.OutcomePending {
+				if en.side != trace.ActorServer && r.sum.ClientOutcome == trace.OutcomePending {
 					r.sum.ClientOutcome = trace.OutcomeResult
 					if m.Error != nil {
 						r.sum.ClientOutcome = trace.OutcomeError
@@ -424,8 +448,8 @@ func build(es []entry, format, side string, oneSided bool) *trace.Trace {
 				}
 			}
 		}
-		if m.Method == "notifications/cancelled" && en.from == "client" {
-			if c, err := coordinator.ParseCancellation(en.message); err == nil {
+		if m.Method == jsonrpc.MethodCancelled && en.from == trace.ActorClient {
+			if c, err := m.Cancellation(); err == nil {
 				if r := reqs[c.RequestID]; r != nil {
 					cause, sig := trace.CauseClient, trace.SignalNotification
 					r.sum.Cause, r.sum.Signal, r.sum.Reason = &cause, &sig, c.Reason

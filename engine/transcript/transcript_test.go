@@ -50,6 +50,8 @@ func TestBadTranscripts(t *testing.T) {
 		{"bad time", "{\"t\":\"yesterday\",\"from\":\"client\",\"message\":{}}\n", 1},
 		{"empty", "\n\n", 0},
 		{"huge", strings.Repeat("x", MaxBytes+1), 0},
+		{"a scenario on one line", `{"mcplab":1,"steps":[]}`, 1},
+		{"a scenario over lines", "\n{\n  \"mcplab\": 1,\n  \"steps\": []\n}\n", 2},
 	}
 	for _, c := range cases {
 		_, err := Import([]byte(c.in), Options{})
