@@ -35,10 +35,22 @@ type usageError struct{ err error }
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
+// internalError marks a bug in the lab found while running a scenario (a
+// recovered panic, engine.ErrInternal), never a fault of the input: the
+// process exits with status 4 and the message asks for a report.
+type internalError struct{ err error }
+
+func (e *internalError) Error() string { return e.err.Error() }
+func (e *internalError) Unwrap() error { return e.err }
+
 // exitCode maps an error returned by run to the process exit status: 2 for
-// usage and input errors, 3 for `run -checks` with a violated check, 1 for
-// anything else.
+// usage and input errors, 3 for `run -checks` with a violated check, 4 for
+// an internal error (a bug: please report it), 1 for anything else.
 func exitCode(err error) int {
+	var ie *internalError
+	if errors.As(err, &ie) {
+		return 4
+	}
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return 2
@@ -68,6 +80,9 @@ commands:
   probe [-tool NAME] [-args JSON] [-out DIR] [-checks] -- COMMAND [ARG...] | URL
                                     drive a live MCP server (stdio or Streamable HTTP) through the
                                     lab's situations, judge each transcript; -checks exits 3 on a violation
+
+exit status: 0 done, 1 failure, 2 bad input or usage, 3 a check failed (run -checks),
+4 internal error (a bug in mcplab: please report it)
 `
 
 // run is the whole command: it dispatches args to a subcommand, writes its
