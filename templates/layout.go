@@ -294,7 +294,11 @@ func (f frame) legend(arrows []Arrow, marks []Mark, y float64) []LegendItem {
 
 func summary(tr *trace.Trace, t Timeline) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Timeline of %d events over %d ms: %d wire messages", len(tr.Events), tr.EndMs, len(t.Arrows))
+	unit := "ms"
+	if untimed(tr) {
+		unit = "steps (the transcript has no timestamps)"
+	}
+	fmt.Fprintf(&b, "Timeline of %d events over %d %s: %d wire messages", len(tr.Events), tr.EndMs, unit, len(t.Arrows))
 	var ms []string
 	for _, m := range t.Marks {
 		if m.Label != "" {
@@ -307,3 +311,7 @@ func summary(tr *trace.Trace, t Timeline) string {
 	b.WriteString(". The event table below lists every event.")
 	return b.String()
 }
+
+// untimed reports whether tr is an imported transcript without timestamps
+// (trace.Source Clock "order"): its times are step numbers, not ms.
+func untimed(tr *trace.Trace) bool { return tr.Source != nil && tr.Source.Clock == "order" }

@@ -106,6 +106,10 @@ type Timeline struct {
 	Lanes  []Lane
 	Ticks  []Tick
 	AxisY  float64 // y of the time axis line
+	// AxisUnit names the axis: "time (ms)", or "step" for an imported
+	// transcript without timestamps (trace.Source Clock "order"), whose
+	// events sit one step apart in their order.
+	AxisUnit string
 	GridY1 float64 // top of the vertical grid lines
 	Arrows []Arrow
 	Marks  []Mark
@@ -390,6 +394,10 @@ func layoutTimeline(tr *trace.Trace, f frame) Timeline {
 
 	// Axis and ticks.
 	t.GridY1 = topPad / 2
+	t.AxisUnit = "time (ms)"
+	if untimed(tr) {
+		t.AxisUnit = "step"
+	}
 	t.AxisY = bottom + rowH
 	for ms := int64(0); ms <= t.DomainMs; ms += step {
 		t.Ticks = append(t.Ticks, Tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
