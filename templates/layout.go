@@ -5,6 +5,7 @@ package templates
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/mcplab/mcplab/engine/trace"
@@ -59,12 +60,20 @@ func (g geometry) line(a Arrow) (x1, y1, x2, y2 float64) {
 
 // layoutLabels assigns each labelled arrow a row offset (in rows from the
 // network lane) so that no two labels overlap, or returns nil when they do
-// not fit. With force, it never fails: each label takes the row where it
-// overlaps the fewest others.
+// not fit. Each row is kept as its right end, as mark rows are (markRows):
+// arrows come in the order they were sent, so a label fits a row when it
+// starts at or right of the row's end, and placing one costs at most
+// bandRows (<= maxBandRows, 15) comparisons. With force, it never fails:
+// a label that fits no row takes the one it overlaps least (the row that
+// ends first).
 func (g geometry) layoutLabels(arrows []Arrow, force bool) []int {
 	half := g.bandRows / 2
-	rows := make([][][2]float64, g.bandRows)
+	ends := make([]float64, g.bandRows)
+	for i := range ends {
+		ends[i] = math.Inf(-1)
+	}
 	out := make([]int, len(arrows))
+	offs := offsets(half)
 	for i, a := range arrows {
 		if a.Label == "" {
 			continue
@@ -83,30 +92,24 @@ func (g geometry) layoutLabels(arrows []Arrow, force bool) []int {
 				side = -1
 			}
 		}
-		best, bestN := side, -1
-		for _, off := range offsets(half) {
+		best, fits, bestOver := side, false, math.Inf(1)
+		for _, off := range offs {
 			if side != 0 && off*side <= 0 {
 				continue
 			}
-			lo, hi := span(off)
-			n := 0
-			for _, iv := range rows[off+half] {
-				if lo < iv[1] && iv[0] < hi {
-					n++
-				}
-			}
-			if bestN < 0 || n < bestN {
-				best, bestN = off, n
-			}
-			if n == 0 {
+			lo, _ := span(off)
+			if over := ends[off+half] - lo; over <= 0 {
+				best, fits = off, true
 				break
+			} else if over < bestOver {
+				best, bestOver = off, over
 			}
 		}
-		if bestN > 0 && !force {
+		if !fits && !force {
 			return nil
 		}
-		lo, hi := span(best)
-		rows[best+half] = append(rows[best+half], [2]float64{lo, hi})
+		_, hi := span(best)
+		ends[best+half] = max(ends[best+half], hi)
 		out[i] = best
 	}
 	return out
@@ -131,6 +134,74 @@ func (f frame) labelX(x1, y1, x2, y2, y, w float64) float64 {
 		x = x1 + (x2-x1)*t
 	}
 	return min(f.width-w/2-labelPad-2, max(f.labelMinX+w/2, x))
+}
+
+// maxMarkRows bounds the rows of mark labels on one lane: 12 rows (216 SVG
+// units) above or below the lane line. The built-in scenarios use at most
+// 10 (practice-reserve-inventory, narrow); a long run (60,000 marks) would otherwise stack thousands of rows
+// and draw an SVG over 100,000 units tall. Past the bound a mark takes the
+// row that frees first, without its label when that row is still busy (its
+// tooltip keeps the label).
+const maxMarkRows = 12
+
+// markRows are the label rows of one lane, each kept as its right end (the
+// largest x any label in it reaches). Marks arrive in time order, so a
+// label fits in a row when it starts at or right of the row's end; placing
+// one costs at most maxMarkRows comparisons, so a lane's layout is linear
+// in its marks.
+type markRows []float64
+
+// place returns the row for a label spanning [lo, hi]: the first row whose
+// end is at or left of lo (free true), else a new row while there are
+// fewer than maxMarkRows, else the row that ends first (free false).
+func (r markRows) place(lo, hi float64) (row int, free bool) {
+	best := -1
+	for i, end := range r {
+		if end <= lo {
+			return i, true
+		}
+		if best < 0 || end < r[best] {
+			best = i
+		}
+	}
+	if len(r) < maxMarkRows {
+		return len(r), true
+	}
+	return best, false
+}
+
+// take records a label ending at hi in row (len(*r) opens a new row).
+func (r *markRows) take(row int, hi float64) {
+	if row == len(*r) {
+		*r = append(*r, hi)
+		return
+	}
+	(*r)[row] = max((*r)[row], hi)
+}
+
+// fitMark sets where m's label starts (right of its glyph, or left of it
+// when the frame has no room on the right, shortened where neither side
+// has room) and returns the x span the glyph and label occupy.
+func (f frame) fitMark(m *Mark) (lo, hi float64) {
+	w := textWidth(m.Label)
+	lo, hi = m.X-glyphR-2, m.X+glyphR+4+w
+	m.LabelX = m.X + glyphR + 4
+	if hi > f.width-4 && m.Label != "" {
+		// No room on the right: draw it to the left of the glyph, and
+		// where neither side has room (a long label mid-way across a
+		// narrow frame), on the roomier side, shortened.
+		right, left := f.width-4-m.LabelX, m.X-glyphR-4-2
+		if w > left && right > left {
+			m.Label = fitLabel(m.Label, right)
+			hi = m.LabelX + textWidth(m.Label)
+		} else {
+			m.Label = fitLabel(m.Label, left)
+			w = textWidth(m.Label)
+			lo, hi = m.X-glyphR-4-w, m.X+glyphR+2
+			m.LabelX, m.LabelEnd = m.X-glyphR-4, true
+		}
+	}
+	return lo, hi
 }
 
 // overlaps reports whether [lo,hi] meets any interval of occ (pairs).
@@ -223,7 +294,11 @@ func (f frame) legend(arrows []Arrow, marks []Mark, y float64) []LegendItem {
 
 func summary(tr *trace.Trace, t Timeline) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Timeline of %d events over %d ms: %d wire messages", len(tr.Events), tr.EndMs, len(t.Arrows))
+	unit := "ms"
+	if untimed(tr) {
+		unit = "steps (the transcript has no timestamps)"
+	}
+	fmt.Fprintf(&b, "Timeline of %d events over %d %s: %d wire messages", len(tr.Events), tr.EndMs, unit, len(t.Arrows))
 	var ms []string
 	for _, m := range t.Marks {
 		if m.Label != "" {
@@ -236,3 +311,7 @@ func summary(tr *trace.Trace, t Timeline) string {
 	b.WriteString(". The event table below lists every event.")
 	return b.String()
 }
+
+// untimed reports whether tr is an imported transcript without timestamps
+// (trace.Source Clock "order"): its times are step numbers, not ms.
+func untimed(tr *trace.Trace) bool { return tr.Source != nil && tr.Source.Clock == "order" }

@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"html"
@@ -383,13 +382,95 @@ func HostSnippetFor(origin string) string {
 	return strings.Replace(HostSnippet, "ORIGIN", origin, 1)
 }
 
+// maxIndentDepth is how deep IndentScenario breaks lines: containers
+// nested at most 8 deep are laid out one member per line, indented two
+// spaces a level; anything deeper (a payload's inner objects) is written
+// compact on its line. A scenario's own structure is 3 deep (document,
+// steps, step) and a result's content 6, so the built-in scenarios indent
+// as json.Indent does; an adversarial document nested thousands deep costs
+// at most 8 levels of indentation per line, not one per level.
+const maxIndentDepth = 8
+
 // IndentScenario lays out a scenario document for the editor, indented by
-// two spaces; text that is not JSON is returned as it is, for the editor
-// to show with its error.
+// two spaces down to maxIndentDepth, in one pass over the text: its output
+// is at most about 17 bytes per input byte however deep the document
+// (json.Indent writes one indent per level on every line, quadratic in
+// depth). Text that is not JSON is returned as it is, for the editor to
+// show with its error.
 func IndentScenario(data []byte) string {
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, data, "", "  "); err != nil {
+	if !json.Valid(data) {
 		return string(data)
 	}
-	return buf.String()
+	var b strings.Builder
+	b.Grow(len(data) + len(data)/2)
+	depth := 0
+	newline := func() {
+		b.WriteByte('\n')
+		for range min(depth, maxIndentDepth) {
+			b.WriteString("  ")
+		}
+	}
+	i := 0
+	for i < len(data) && isJSONSpace(data[i]) {
+		i++ // leading space is dropped, as json.Indent does
+	}
+	end := len(data)
+	for end > i && isJSONSpace(data[end-1]) {
+		end-- // trailing space is kept, as json.Indent does
+	}
+	for ; i < end; i++ {
+		c := data[i]
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '"':
+			j := i + 1
+			for data[j] != '"' {
+				if data[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			b.Write(data[i : j+1])
+			i = j
+		case '{', '[':
+			b.WriteByte(c)
+			j := i + 1
+			for isJSONSpace(data[j]) {
+				j++
+			}
+			if data[j] == '}' || data[j] == ']' {
+				b.WriteByte(data[j]) // an empty container stays "{}" or "[]"
+				i = j
+				continue
+			}
+			depth++
+			if depth <= maxIndentDepth {
+				newline()
+			}
+		case '}', ']':
+			depth--
+			if depth < maxIndentDepth {
+				newline()
+			}
+			b.WriteByte(c)
+		case ',':
+			b.WriteByte(c)
+			if depth <= maxIndentDepth {
+				newline()
+			}
+		case ':':
+			b.WriteByte(c)
+			if depth <= maxIndentDepth {
+				b.WriteByte(' ')
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.Write(data[end:])
+	return b.String()
 }
+
+// isJSONSpace reports whether c is insignificant whitespace in JSON.
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

@@ -106,6 +106,10 @@ type Timeline struct {
 	Lanes  []Lane
 	Ticks  []Tick
 	AxisY  float64 // y of the time axis line
+	// AxisUnit names the axis: "time (ms)", or "step" for an imported
+	// transcript without timestamps (trace.Source Clock "order"), whose
+	// events sit one step apart in their order.
+	AxisUnit string
 	GridY1 float64 // top of the vertical grid lines
 	Arrows []Arrow
 	Marks  []Mark
@@ -296,6 +300,7 @@ func layoutTimeline(tr *trace.Trace, f frame) Timeline {
 			markEvents = append(markEvents, e) // a second delivery: show it
 		}
 	}
+	t.Arrows = make([]Arrow, 0, len(wireOrder))
 	for _, n := range wireOrder {
 		w := wires[n]
 		a := newArrow(n, w.send, w.deliver, w.drop, multi)
@@ -306,48 +311,31 @@ func layoutTimeline(tr *trace.Trace, f frame) Timeline {
 	}
 
 	// Marks: place each on its lane, assigning rows so labels do not
-	// overlap; rows grow away from the network lane.
-	laneRows := make([][][][2]float64, len(actors)) // per lane, per row: occupied x intervals
+	// overlap; rows grow away from the network lane (markRows).
+	lanes := make([]markRows, len(actors))
 	type placed struct{ lane, row int }
 	places := make([]placed, 0, len(markEvents))
+	t.Marks = make([]Mark, 0, len(markEvents))
 	for _, e := range markEvents {
 		m := newMark(e, multi)
 		m.X = xOf(m.At)
-		w := textWidth(m.Label)
-		lo, hi := m.X-glyphR-2, m.X+glyphR+4+w
-		m.LabelX = m.X + glyphR + 4
-		if hi > f.width-4 && m.Label != "" {
-			// No room on the right: draw it to the left of the glyph, and
-			// where neither side has room (a long label mid-way across a
-			// narrow frame), on the roomier side, shortened.
-			right, left := f.width-4-m.LabelX, m.X-glyphR-4-2
-			if w > left && right > left {
-				m.Label = fitLabel(m.Label, right)
-				hi = m.LabelX + textWidth(m.Label)
-			} else {
-				m.Label = fitLabel(m.Label, left)
-				w = textWidth(m.Label)
-				lo, hi = m.X-glyphR-4-w, m.X+glyphR+2
-				m.LabelX, m.LabelEnd = m.X-glyphR-4, true
-			}
-		}
+		lo, hi := f.fitMark(&m)
 		li := laneIndex[m.Actor]
-		row := 0
-		for ; row < len(laneRows[li]); row++ {
-			if !overlaps(laneRows[li][row], lo, hi) {
-				break
-			}
+		row, free := lanes[li].place(lo, hi)
+		if !free && m.Label != "" {
+			// Past maxMarkRows: the row that frees first is still busy
+			// here, so the label is left off (the title keeps it).
+			m.Label, m.LabelEnd = "", false
+			m.LabelX = m.X + glyphR + 4
+			lo, hi = m.X-glyphR-2, m.X+glyphR+2
 		}
-		if row == len(laneRows[li]) {
-			laneRows[li] = append(laneRows[li], nil)
-		}
-		laneRows[li][row] = append(laneRows[li][row], [2]float64{lo, hi})
+		lanes[li].take(row, hi)
 		t.Marks = append(t.Marks, m)
 		places = append(places, placed{li, row})
 	}
 	g := geometry{f: f, netIdx: netIdx, laneIndex: laneIndex, xOf: xOf}
 	for i := range actors {
-		g.rows = append(g.rows, max(1, len(laneRows[i])))
+		g.rows = append(g.rows, max(1, len(lanes[i])))
 	}
 
 	// Network band: arrow labels in rows centred on the network lane.
@@ -406,6 +394,10 @@ func layoutTimeline(tr *trace.Trace, f frame) Timeline {
 
 	// Axis and ticks.
 	t.GridY1 = topPad / 2
+	t.AxisUnit = "time (ms)"
+	if untimed(tr) {
+		t.AxisUnit = "step"
+	}
 	t.AxisY = bottom + rowH
 	for ms := int64(0); ms <= t.DomainMs; ms += step {
 		t.Ticks = append(t.Ticks, Tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
