@@ -4,6 +4,7 @@
 #                http://localhost:$(PORT) (PORT=8080 unless set)
 #   make site    generate templates and build the site into dist/, no server
 #                (BASE_URL=https://... adds an oEmbed JSON to every scenario page)
+#   make mcplab  build the command as bin/mcplab (build, serve, run, links)
 #   make test    everything CI runs (.ci/run calls exactly this)
 #   make bench   the engine's benchmarks, share link lengths, per-page
 #                transfer, time to ready and change-to-repaint
@@ -28,36 +29,51 @@ FUZZTIME   ?= 20s
 # Run from the repository root, so the file names in the generated code
 # read templates/x.templ (as committed). Running it inside templates/ or with
 # -path templates writes x.templ instead and fails check-generate.
-TEMPL_GENERATE = $(GO) tool templ generate
+# -log-level warn: errors and warnings only, not a "Post-generation event"
+# line per file.
+TEMPL_GENERATE = $(GO) tool templ generate -log-level warn
 
 # Generated templ files outside dist/, listed with their content hashes.
 TEMPL_HASHES = find . -name '*_templ.go' -not -path './dist/*' -print0 | sort -z | xargs -0r sha256sum
 
-.PHONY: help serve site generate test bench fmt \
+# Where `make chromium` writes apt-get's output.
+APT_LOG ?= $(or $(TMPDIR),/tmp)/mcplab-apt.log
+
+.PHONY: help serve site mcplab generate test bench fmt \
 	check-generate vet test-native test-wasm fuzz chromium test-browser
 
 help:
 	@echo "make serve   build the site into dist/ and serve it on http://localhost:$(PORT) (PORT=... to change)"
 	@echo "make site    build the site into dist/ without serving it"
+	@echo "make mcplab  build the command as bin/mcplab (mcplab build|serve|run|links)"
 	@echo "make test    vet, engine tests (native, -race), the same tests under Node/wasm, fuzz, browser tests"
 	@echo "make bench   engine benchmarks"
 	@echo "make fmt     gofmt and templ fmt"
 
 ## ---- the main job -------------------------------------------------------
 
+# The build caches compressed copies and wasm binaries in ~/.cache/mcplab
+# (README.md, "Build cache"): with nothing changed it takes seconds.
 serve: site
 	$(GO) run ./site serve -dir dist
 
 site: generate
 	$(GO) run ./site build -out dist $(if $(BASE_URL),-base-url $(BASE_URL))
 
+mcplab:
+	$(GO) build -o bin/mcplab ./site
+	@echo "built bin/mcplab: bin/mcplab help"
+
 generate:
-	$(TEMPL_GENERATE)
+	@echo "==> go tool templ generate"
+	@$(TEMPL_GENERATE)
 
 ## ---- tests --------------------------------------------------------------
 
-# Order matters: cheap static checks first, the browser last.
-test: check-generate vet test-native test-wasm fuzz test-browser
+# Order matters: the browser is checked (and installed) first, so a missing
+# one is found in seconds, not after the long steps; then cheap static
+# checks, and the browser tests last.
+test: chromium check-generate vet test-native test-wasm fuzz test-browser
 	@echo "make test: all steps passed"
 
 # The committed *_templ.go files must be what `templ generate` writes from the
@@ -86,6 +102,8 @@ vet:
 test-native:
 	@echo "==> go test -race ./engine/... ./templates/..."
 	$(GO) test -race ./engine/... ./templates/...
+	@echo "==> go test ./site/internal/... (the templ trim of the wasm build)"
+	$(GO) test ./site/internal/...
 
 # The same engine tests, golden traces included, compiled to js/wasm and run
 # under Node: a wasm trace that differs by one byte from the native golden
@@ -107,16 +125,21 @@ fuzz:
 	$(GO) test -run=NONE -fuzz='^FuzzScenarios$$' -fuzztime=$(FUZZTIME_ENGINE) ./engine
 
 # Chromium for the browser tests: $CHROME, else /usr/bin/chromium. Installed
-# from Debian's package when missing and apt-get is usable as root; otherwise
-# the target fails with the one command to run. Never silent.
+# from Debian's package when missing and apt-get is usable as root, with
+# apt-get's output in $(APT_LOG) and one line on screen; otherwise, or if
+# the install fails, the target fails with the command to run. Never silent.
 chromium:
 	@if [ -x "$(CHROME)" ]; then \
 		echo "==> browser: $(CHROME)"; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "==> $(CHROME) is missing: installing Debian's chromium package (apt-get update && apt-get install -y chromium)"; \
-		apt-get update; \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+		echo "==> $(CHROME) is missing: installing Debian's chromium package (apt-get output in $(APT_LOG))"; \
+		if ! { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; } >"$(APT_LOG)" 2>&1; then \
+			tail -n 20 "$(APT_LOG)" >&2; \
+			echo "FAIL: could not install Chromium (full log: $(APT_LOG)); run: apt-get update && apt-get install -y chromium   (or set CHROME=/path/to/chromium)" >&2; \
+			exit 1; \
+		fi; \
 		[ -x "$(CHROME)" ] || { echo "FAIL: apt-get installed chromium but $(CHROME) does not exist; set CHROME=/path/to/chromium" >&2; exit 1; }; \
+		echo "==> browser: $(CHROME) (installed)"; \
 	else \
 		echo "FAIL: Chromium is missing at $(CHROME); run: sudo apt-get update && sudo apt-get install -y chromium   (or set CHROME=/path/to/chromium)" >&2; \
 		exit 1; \
@@ -124,9 +147,12 @@ chromium:
 
 # -count=1: the tests build the site (a subprocess compiles the wasm), which
 # go test's cache cannot see, so a cached pass could hide a broken page.
+# -v, filtered: one "=== RUN" line per test as it starts and its result as
+# it ends, so a long run shows where it is (the site build's progress lines
+# come first, from the first test that needs the site).
 test-browser: chromium
-	@echo "==> go test ./site (chromedp, headless $(CHROME))"
-	$(GO) test -count=1 -timeout=15m ./site
+	@echo "==> go test -v ./site (chromedp, headless $(CHROME)); one line per test as it runs"
+	$(GO) test -count=1 -v -timeout=15m ./site 2>&1 | grep --line-buffered -v -E '^=== (PAUSE|CONT) '
 
 ## ---- other verbs --------------------------------------------------------
 

@@ -37,13 +37,24 @@ const (
 	readyTimeout        = 30 * time.Second // navigation to data-ready="1"
 )
 
-// browserCtx is the chromedp context that owns the one Chromium of this test
-// binary; every test opens its own tab as a child of it.
-var browserCtx context.Context
+// The browser and the site are started lazily, by the first test that
+// needs each (newTab, ensureSite), so the tests that need neither (the
+// command's flags, the server's headers, share links, the trim) run
+// without Chromium and without building the site.
+var (
+	browserOnce sync.Once
+	browserCtx  context.Context // owns the one Chromium of this test binary; tabs are its children
+	browserErr  error
+	stopBrowser = func() {}
+)
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	os.Exit(mainWithBrowser(m))
+	stopSite := startSite()
+	code := m.Run()
+	stopBrowser()
+	stopSite()
+	os.Exit(code)
 }
 
 // chromePath is $CHROME, else Debian's /usr/bin/chromium.
@@ -54,30 +65,29 @@ func chromePath() string {
 	return "/usr/bin/chromium"
 }
 
-// mainWithBrowser starts the shared browser and the site, runs the tests and
-// tears both down. A missing browser fails the whole binary with the install
-// command: a browser test never skips itself.
-func mainWithBrowser(m *testing.M) int {
+// ensureBrowser starts the shared browser the first time it is called and
+// fails the test if it could not start. A missing browser fails every test
+// that needs it with the install command: a browser test never skips
+// itself.
+func ensureBrowser(t *testing.T) {
+	t.Helper()
+	browserOnce.Do(func() { browserCtx, stopBrowser, browserErr = startBrowser() })
+	if browserErr != nil {
+		t.Fatal(browserErr)
+	}
+}
+
+// startBrowser starts headless Chromium under browserStartTimeout and
+// returns the context that owns it and the function that stops it.
+func startBrowser() (context.Context, func(), error) {
 	chrome := chromePath()
 	if st, err := os.Stat(chrome); err != nil || st.IsDir() {
-		fmt.Fprintf(os.Stderr, "FAIL: the browser tests need Chromium at %s (set CHROME to use another): run\n\t%s\n", chrome, installChromium)
-		return 1
+		return nil, func() {}, fmt.Errorf("the browser tests need Chromium at %s (set CHROME to use another): run\n\t%s", chrome, installChromium)
 	}
-
-	stopSite, err := startSite()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "FAIL: cannot build and serve the site: %v\n", err)
-		return 1
-	}
-	defer stopSite()
-
 	userData, err := os.MkdirTemp("", "mcplab-chromium-")
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "FAIL: %v\n", err)
-		return 1
+		return nil, func() {}, err
 	}
-	defer os.RemoveAll(userData)
-
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chrome),
 		chromedp.NoSandbox, // CI runs as root
@@ -94,9 +104,12 @@ func mainWithBrowser(m *testing.M) int {
 		chromedp.WSURLReadTimeout(browserStartTimeout),
 	)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
 	ctx, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
+	stop := func() {
+		cancelBrowser()
+		cancelAlloc()
+		os.RemoveAll(userData)
+	}
 
 	// Start the browser under a deadline, without binding its life to it:
 	// the first Do on ctx owns the browser, so it runs on ctx itself and the
@@ -106,15 +119,14 @@ func mainWithBrowser(m *testing.M) int {
 	select {
 	case err := <-started:
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "FAIL: cannot start %s: %v\n", chrome, err)
-			return 1
+			stop()
+			return nil, func() {}, fmt.Errorf("cannot start %s: %v", chrome, err)
 		}
 	case <-time.After(browserStartTimeout):
-		fmt.Fprintf(os.Stderr, "FAIL: %s did not start within %v\n", chrome, browserStartTimeout)
-		return 1
+		stop()
+		return nil, func() {}, fmt.Errorf("%s did not start within %v", chrome, browserStartTimeout)
 	}
-	browserCtx = ctx
-	return m.Run()
+	return ctx, stop, nil
 }
 
 // pageWatch records what must never happen on a page: console errors,
@@ -250,9 +262,10 @@ func consoleText(args []*runtime.RemoteObject) string {
 // The caller decides what the watcher's problems mean (see openTab).
 func newTab(t *testing.T, origin string) (context.Context, *pageWatch) {
 	t.Helper()
-	if browserCtx == nil {
-		t.Fatalf("no browser: TestMain did not start Chromium (run: %s)", installChromium)
+	if origin == siteURL {
+		ensureSite(t) // before the tab's deadline starts: a cold build takes minutes
 	}
+	ensureBrowser(t)
 	tabCtx, cancelTab := chromedp.NewContext(browserCtx)
 	// The first Do opens the tab; it runs without the test deadline, which
 	// would otherwise bind the tab's life to it.

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -121,16 +122,21 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 	}
 	cache := openCache(cacheDir, stderr)
 	comp := &compressor{out: out, cache: cache, log: log}
-	written, changed := 0, 0
+	var (
+		mu               sync.Mutex
+		written, changed int
+	)
 	write := func(rel string, data []byte) error {
 		w, err := writeIfChanged(filepath.Join(out, filepath.FromSlash(rel)), data)
 		if err != nil {
 			return fmt.Errorf("build: %w", err)
 		}
+		mu.Lock()
 		written++
 		if w {
 			changed++
 		}
+		mu.Unlock()
 		if compressed[path.Ext(rel)] {
 			comp.add(rel, data)
 		}
@@ -140,8 +146,6 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 	// build returns (they write into out).
 	defer comp.wait()
 
-	// Pages first: they are the fast part that fails on a bad scenario.
-	start := time.Now()
 	exs := examples.All()
 	if len(exs) == 0 {
 		return fmt.Errorf("build: package examples has no built-in scenarios")
@@ -150,9 +154,24 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 	for _, ex := range reviewed() {
 		reviewedNames[ex.Name] = true
 	}
+
+	// The simulator binaries are the slow part: they build in the
+	// background while the pages render. A failing page stops them.
+	binaries, err := wasmBinaries(exs)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	wasmDone := make(chan error, 1)
+	go func() { wasmDone <- buildWasm(ctx, binaries, cache, log, write) }()
+	defer func() {
+		cancel()
+		<-wasmDone // a no-op once received below: the channel is closed then
+	}()
+
+	start := time.Now()
 	var entries []templates.IndexEntry
 	var pgExamples []templates.PlaygroundExample
-	needLedger := false
 	for _, ex := range exs {
 		res, err := engine.RunDocument(ex.JSON, engine.Document{Options: runOptions})
 		if err != nil {
@@ -185,7 +204,6 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 		}
 		if s.Ledger != nil {
 			page.Wasm = ledgerWasm.file
-			needLedger = true
 		}
 		html, err := render(templates.ScenarioPage(page))
 		if err != nil {
@@ -254,13 +272,9 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 	}
 	log.donef("assets", start, "static files, JSON Schemas, wasm_exec.js, _headers")
 
-	// The simulator binaries: main.wasm for every page, ledger.wasm (with
-	// SQLite) only when some page needs it.
-	binaries := []wasmBinary{mainWasm, importWasm}
-	if needLedger {
-		binaries = append(binaries, ledgerWasm)
-	}
-	if err := buildWasm(binaries, cache, log, write); err != nil {
+	err = <-wasmDone
+	close(wasmDone)
+	if err != nil {
 		return err
 	}
 
@@ -355,6 +369,22 @@ func buildTools(write func(rel string, data []byte) error, exs []templates.Playg
 		return fmt.Errorf("build: import page: %w", err)
 	}
 	return write("import/index.html", html)
+}
+
+// wasmBinaries are the binaries the site needs: main.wasm and import.wasm,
+// and ledger.wasm when a scenario of exs has a ledger.
+func wasmBinaries(exs []examples.Example) ([]wasmBinary, error) {
+	binaries := []wasmBinary{mainWasm, importWasm}
+	for _, ex := range exs {
+		s, err := scenario.Decode(ex.JSON)
+		if err != nil {
+			return nil, fmt.Errorf("build: example %s: %w", ex.Name, err)
+		}
+		if s.Ledger != nil {
+			return append(binaries, ledgerWasm), nil
+		}
+	}
+	return binaries, nil
 }
 
 // runOptions are the engine options of native runs (prerendering and the

@@ -250,7 +250,7 @@ type compressor struct {
 	mu          sync.Mutex
 	first       error
 	files, hits int
-	busy        time.Duration // compression time of the misses, summed over goroutines
+	busy        time.Duration // wall time of the misses, summed over the files compressed in parallel
 }
 
 // add starts compressing data, the content of out/rel.
@@ -283,8 +283,8 @@ func (c *compressor) one(rel string, data []byte) error {
 		quality int
 	}{{"gz", gzip.BestCompression}, {"br", q}} {
 		start := time.Now()
-		if len(data) > bigFile && !c.cache.has("compress", compressedName(key, enc.coding, enc.quality)) {
-			c.log.linef("compress", "%s (%.1f MB) at %s quality %d…", rel, float64(len(data))/1e6, enc.coding, enc.quality)
+		if len(data) > bigFile && enc.coding == "gz" && !c.cache.has("compress", compressedName(key, "br", q)) {
+			c.log.linef("compress", "%s (%.1f MB): gzip, then brotli at quality %d…", rel, float64(len(data))/1e6, q)
 		}
 		b, hit, err := c.cache.compressedCopy(data, key, enc.coding, enc.quality)
 		if err != nil {

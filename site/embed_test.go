@@ -44,6 +44,7 @@ func hostPage(origin, src string) string {
 // origin, as the watcher requires.
 func serveHost(t *testing.T, src string) *httptest.Server {
 	t.Helper()
+	ensureSite(t) // before the tab's deadline starts: a cold build takes minutes
 	target, err := url.Parse(siteURL)
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +103,31 @@ func TestEmbedHostPageResizes(t *testing.T) {
 				t.Errorf("Tab: entered the frame %v, reached the button after it %v", inFrame, out)
 			}
 		})
+	}
+}
+
+// Rule (issue 12, item 3): a lab framed by a page of another origin posts
+// its messages to that origin, which it learns from ancestorOrigins (or the
+// snippet's strict-origin referrer) rather than posting to "*": a frame that
+// named the wrong origin would have its messages dropped, and the host's
+// documented snippet, which accepts only the lab's origin, sizes the frame.
+func TestEmbedCrossOriginParent(t *testing.T) {
+	ensureSite(t)
+	src := siteURL + "/s/" + scenarioA + "/?embed=1"
+	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(hostPage(siteURL, src)))
+	}))
+	defer host.Close()
+	ctx, w := newTab(t, host.URL)
+	navigate(t, ctx, host.URL+"/lesson.html")
+	waitFor(t, ctx, "mcplab:ready from the cross-origin frame", `window.msgs.some(m => m.type === "mcplab:ready")`)
+	waitFor(t, ctx, "the iframe sized by the host snippet", `parseFloat(document.getElementById("lab").style.height) > 150`)
+	// The lab's own requests leave the host's origin, by design here.
+	for _, p := range w.Problems() {
+		if !strings.Contains(p, "request leaves the origin") || !strings.Contains(p, siteURL+"/") {
+			t.Errorf("page problem: %s", p)
+		}
 	}
 }
 

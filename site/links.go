@@ -49,7 +49,7 @@ func cmdLinks(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("links", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: site links\n\nPrints the share link length of every built-in scenario (path and fragment, add the host);\nlesson-sized ones (<= %d steps) must fit %d characters.\n", lessonSteps, chatLimit)
+		fmt.Fprintf(stderr, "usage: mcplab links\n\nPrints the share link length of every built-in scenario (path and fragment, add the host);\nlesson-sized ones (<= %d steps) must fit %d characters.\n", lessonSteps, chatLimit)
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err

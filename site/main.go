@@ -1,17 +1,20 @@
-// Command site builds, serves and runs the mcplab static site.
+// Command mcplab builds, serves and runs the mcplab static site. It lives in
+// ./site; `make mcplab` builds it as bin/mcplab (go build -o bin/mcplab
+// ./site), and `go run ./site` runs it without installing:
 //
-//	go run ./site build [-out dist] [-base-url URL]  compile the wasm, prerender every page into dist/
-//	go run ./site serve [-dir dist] [-addr :8080]  serve dist/ (PORT overrides the port)
-//	go run ./site run FILE|-|LINK              print the trace JSON of a scenario, share link or transcript
-//	go run ./site review [-json] [-op ID] FILE|-|LINK  the reliability review of one call (engine/review)
-//	go run ./site links                        the share link length of every built-in scenario
-//	go run ./site probe [flags] -- CMD | URL   drive a live MCP server through the lab's situations
+//	mcplab build [-out dist] [-base-url URL] [-cache DIR]  compile the wasm, prerender every page into dist/
+//	mcplab serve [-dir dist] [-addr :8080]  serve dist/ (PORT overrides the port)
+//	mcplab run FILE|-|LINK                  print the trace JSON of a scenario, share link or transcript
+//	mcplab review [-json] [-op ID] FILE|-|LINK  the reliability review of one call (engine/review)
+//	mcplab probe [flags] -- CMD | URL     drive a live MCP server through the lab's situations
+//	mcplab links                            the share link length of every built-in scenario
 //
 // The build is deterministic apart from the wasm binary's toolchain: the
 // pages are the templ components of package templates rendered over the
 // engine's trace of every built-in scenario (package examples). Every page
 // is rendered into a buffer before it is written, so an error never leaves
-// half a page. See ARCHITECTURE.md for the layout of dist/.
+// half a page. The doc comment of build lists the files of dist/; README.md
+// says which headers a static host must send (dist/_headers holds them).
 package main
 
 import (
@@ -62,11 +65,13 @@ func exitCode(err error) int {
 	return 1
 }
 
-const usage = `usage: site <command> [flags]
+const usage = `usage: mcplab <command> [flags]
 
 commands:
-  build [-out dist] [-base-url URL] compile the wasm and prerender the site into a directory
-                                    (-base-url: where it will be served; adds oEmbed files)
+  build [-out dist] [-base-url URL] [-cache DIR]
+                                    compile the wasm and prerender the site into a directory
+                                    (-base-url: where it will be served; adds oEmbed files;
+                                    -cache: the build cache, default ~/.cache/mcplab)
   serve [-dir dist] [-addr :8080]   serve a built site (PORT overrides the port)
   run [-side S] [-checks] FILE|-|LINK
                                     print the trace JSON of a scenario file (- for stdin), a share

@@ -31,6 +31,7 @@ import (
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/templates"
 )
 
 var updateLinks = flag.Bool("update-links", false, "rewrite testdata/links/*.trace.json from the current engine")
@@ -691,7 +692,7 @@ func TestPlaygroundShareButtons(t *testing.T) {
 	hash := evalJSON[string](t, ctx, `location.hash`)
 	for _, tc := range []struct{ format, prefix, must string }{
 		{"html", `<iframe src="`, `?embed=1` + hash + `"`},
-		{"mdx", `<iframe src={"`, `referrerPolicy="no-referrer"`},
+		{"mdx", `<iframe src={"`, `referrerPolicy="` + templates.EmbedReferrerPolicy + `"`},
 		{"myst", `:::{iframe} `, `?embed=1` + hash},
 	} {
 		got := evalJSON[string](t, ctx, fmt.Sprintf(`(() => { const s = document.getElementById("pg-embed-format"); s.value = %q; s.dispatchEvent(new Event("change", {bubbles: true})); return document.getElementById("pg-embed").value; })()`, tc.format))

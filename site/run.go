@@ -53,7 +53,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (err error) {
 	side := fs.String("side", "auto", "for a one-sided transcript: who wrote it (`auto|client|server`)")
 	checks := fs.Bool("checks", false, "list the checks on stderr and exit 3 if any is violated (for CI)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: site run [-side auto|client|server] [-checks] FILE|-|LINK
+		fmt.Fprintln(stderr, `usage: mcplab run [-side auto|client|server] [-checks] FILE|-|LINK
 
 Prints the trace JSON of a scenario file (- for standard input), of a share
 link ('https://.../playground/#s=...' or '#example=NAME'), or of a transcript

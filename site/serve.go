@@ -69,7 +69,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	dir := fs.String("dir", "dist", "`directory` of a built site (site build)")
 	addr := fs.String("addr", ":8080", "listen `address`; the PORT environment variable overrides its port")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: site serve [-dir dist] [-addr :8080]")
+		fmt.Fprintln(stderr, "usage: mcplab serve [-dir dist] [-addr :8080]")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {

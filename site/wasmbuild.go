@@ -2,13 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcplab/mcplab/site/internal/trim"
@@ -52,7 +55,7 @@ const wasmLDFlags = "-s -w"
 // commit out of the binary, so the binary is a function of that key alone.
 // On a miss `go list -export` has just compiled every package into go's
 // build cache, and `go build` links.
-func buildWasm(binaries []wasmBinary, cache *buildCache, log *progress, write func(rel string, data []byte) error) error {
+func buildWasm(ctx context.Context, binaries []wasmBinary, cache *buildCache, log *progress, write func(rel string, data []byte) error) error {
 	start := time.Now()
 	trimRoot := cache.path("trim", "")
 	if trimRoot == "" {
@@ -73,51 +76,69 @@ func buildWasm(binaries []wasmBinary, cache *buildCache, log *progress, write fu
 	default:
 		log.donef("trim", start, "templ without its net/http and html/template helpers: written")
 	}
-	toolchain, err := goToolchain()
+	toolchain, err := goToolchain(ctx)
 	if err != nil {
 		return err
 	}
-	for _, b := range binaries {
-		start := time.Now()
-		flags := []string{"-trimpath", "-buildvcs=false"}
-		if modfile != "" {
-			flags = append(flags, "-modfile", modfile)
-		}
-		if b.tags != "" {
-			flags = append(flags, "-tags", b.tags)
-		}
-		// Say so when checking takes long: that is go compiling.
-		slow := time.AfterFunc(3*time.Second, func() {
-			log.linef("wasm", "%s: compiling the packages it links (GOOS=js GOARCH=wasm go list -export %s)…", b.file, strings.Join(flags, " "))
-		})
-		key, err := wasmKey(flags, toolchain)
-		slow.Stop()
-		if err != nil {
-			return err
-		}
-		name := key + ".wasm"
-		data, ok := cache.get("wasm", name)
-		how := "up to date"
-		if !ok {
-			log.linef("wasm", "%s: linking…", b.file)
-			if data, err = linkWasm(flags); err != nil {
-				return err
+	// The first binary alone (from a cold go build cache it compiles what
+	// all share), then the others together (what each adds is its own).
+	errs := make([]error, len(binaries))
+	var wg sync.WaitGroup
+	for i, b := range binaries {
+		if i == 0 {
+			errs[0] = buildOneWasm(ctx, b, modfile, toolchain, cache, log, write)
+			if errs[0] != nil {
+				return errs[0]
 			}
-			cache.put("wasm", name, data)
-			how = "built"
+			continue
 		}
-		if err := write(b.file, data); err != nil {
+		wg.Go(func() { errs[i] = buildOneWasm(ctx, b, modfile, toolchain, cache, log, write) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// buildOneWasm makes binary b (from the cache or by linking) and writes it.
+func buildOneWasm(ctx context.Context, b wasmBinary, modfile, toolchain string, cache *buildCache, log *progress, write func(rel string, data []byte) error) error {
+	start := time.Now()
+	flags := []string{"-trimpath", "-buildvcs=false"}
+	if modfile != "" {
+		flags = append(flags, "-modfile", modfile)
+	}
+	if b.tags != "" {
+		flags = append(flags, "-tags", b.tags)
+	}
+	// Say so when checking takes long: that is go compiling.
+	slow := time.AfterFunc(3*time.Second, func() {
+		log.linef("wasm", "%s: compiling the packages it links (GOOS=js GOARCH=wasm go list -export %s)…", b.file, strings.Join(flags, " "))
+	})
+	key, err := wasmKey(ctx, flags, toolchain)
+	slow.Stop()
+	if err != nil {
+		return err
+	}
+	name := key + ".wasm"
+	data, ok := cache.get("wasm", name)
+	how := "up to date"
+	if !ok {
+		log.linef("wasm", "%s: linking…", b.file)
+		if data, err = linkWasm(ctx, flags); err != nil {
 			return err
 		}
-		log.donef("wasm", start, "%s: %s, %.1f MB (key %s)", b.file, how, float64(len(data))/1e6, key[:12])
+		cache.put("wasm", name, data)
+		how = "built"
 	}
+	if err := write(b.file, data); err != nil {
+		return err
+	}
+	log.donef("wasm", start, "%s: %s, %.1f MB (key %s)", b.file, how, float64(len(data))/1e6, key[:12])
 	return nil
 }
 
 // goToolchain describes the go command's toolchain and the environment that
 // changes what it builds: part of every wasmKey.
-func goToolchain() (string, error) {
-	cmd := exec.Command("go", "env", "GOVERSION", "GOROOT", "GOFLAGS", "GOWASM", "GOEXPERIMENT", "GOTOOLCHAIN")
+func goToolchain(ctx context.Context) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION", "GOROOT", "GOFLAGS", "GOWASM", "GOEXPERIMENT", "GOTOOLCHAIN")
 	out, err := cmd.Output()
 	if err != nil {
 		return "", fmt.Errorf("build: go env: %w", err)
@@ -128,10 +149,10 @@ func goToolchain() (string, error) {
 // wasmKey returns the cache key of wasmPackage built for js/wasm with the
 // go build flags (see buildWasm): a hex SHA-256 over toolchain, flags,
 // wasmLDFlags and the import path and build ID of every package linked.
-func wasmKey(flags []string, toolchain string) (string, error) {
+func wasmKey(ctx context.Context, flags []string, toolchain string) (string, error) {
 	args := append([]string{"list", "-deps", "-export", "-f", "{{.ImportPath}} {{.BuildID}}"}, flags...)
 	args = append(args, wasmPackage)
-	cmd := exec.Command("go", args...)
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -142,7 +163,8 @@ func wasmKey(flags []string, toolchain string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "mcplab wasm 1\n%s\nflags %q\nldflags %q\n", toolchain, flags, wasmLDFlags)
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if pkg, id, _ := strings.Cut(line, " "); id == "" {
+		// unsafe is the one package with nothing to compile.
+		if pkg, id, _ := strings.Cut(line, " "); id == "" && pkg != "unsafe" {
 			return "", fmt.Errorf("build: go list -export gave no build ID for %s", pkg)
 		}
 	}
@@ -152,7 +174,7 @@ func wasmKey(flags []string, toolchain string) (string, error) {
 
 // linkWasm runs `go build` of wasmPackage for js/wasm with flags and
 // wasmLDFlags into a temporary file and returns the binary.
-func linkWasm(flags []string) ([]byte, error) {
+func linkWasm(ctx context.Context, flags []string) ([]byte, error) {
 	dir, err := os.MkdirTemp("", "mcplab-wasm-")
 	if err != nil {
 		return nil, fmt.Errorf("build: %w", err)
@@ -161,7 +183,7 @@ func linkWasm(flags []string) ([]byte, error) {
 	bin := filepath.Join(dir, "out.wasm")
 	args := append([]string{"build", "-ldflags=" + wasmLDFlags}, flags...)
 	args = append(args, "-o", bin, wasmPackage)
-	cmd := exec.Command("go", args...)
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("build: GOOS=js GOARCH=wasm go %s: %v\n%s", strings.Join(args, " "), err, out)

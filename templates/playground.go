@@ -3,9 +3,11 @@ package templates
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"html"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -314,9 +316,18 @@ type Embed struct {
 // reports its own (HostSnippet resizes it).
 const EmbedHeight = 720
 
+// EmbedReferrerPolicy is the iframe's referrer policy in the snippets:
+// the framed page learns its parent's origin (never its path), which is
+// where it posts its height (site/static/app.js) instead of "*".
+const EmbedReferrerPolicy = "strict-origin"
+
 // NewEmbed returns the snippets for src (the page's URL with ?embed=1) and
-// its title. The title is escaped for each syntax: HTML attribute escaping,
-// a JSON string in JSX, one line for MyST.
+// its title. Everything copied is escaped for its syntax: HTML attribute
+// escaping; JSON strings in JSX (which escape <, > and &); for MyST, the
+// URL with spaces and control characters percent-encoded and the title
+// as one line of Markdown text with every ASCII punctuation character
+// backslash-escaped (CommonMark 2.4), so neither markup, an option line
+// nor a ":::" fence can come out of a title.
 func NewEmbed(src, title string) Embed {
 	if title == "" {
 		title = "mcplab scenario"
@@ -327,11 +338,38 @@ func NewEmbed(src, title string) Embed {
 	oneLine := strings.Join(strings.Fields(title), " ")
 	return Embed{
 		HTML: `<iframe src="` + html.EscapeString(src) + `" title="` + html.EscapeString(title) + `" width="100%" height="` + h +
-			`" loading="lazy" referrerpolicy="no-referrer" data-mcplab style="border:0"></iframe>`,
+			`" loading="lazy" referrerpolicy="` + EmbedReferrerPolicy + `" data-mcplab style="border:0"></iframe>`,
 		MDX: `<iframe src={` + string(jsxSrc) + `} title={` + string(jsxTitle) + `} width="100%" height={` + h +
-			`} loading="lazy" referrerPolicy="no-referrer" data-mcplab="" style={{border: 0}} />`,
-		MyST: ":::{iframe} " + src + "\n:width: 100%\n" + oneLine + "\n:::",
+			`} loading="lazy" referrerPolicy="` + EmbedReferrerPolicy + `" data-mcplab="" style={{border: 0}} />`,
+		MyST: ":::{iframe} " + mystURL(src) + "\n:width: 100%\n" + mystText(oneLine) + "\n:::",
 	}
+}
+
+// mystURL percent-encodes the bytes of u that would end or split a MyST
+// directive argument: ASCII controls (a newline among them), space and DEL.
+func mystURL(u string) string {
+	var b strings.Builder
+	for i := 0; i < len(u); i++ {
+		if c := u[i]; c <= ' ' || c == 0x7f {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(u[i])
+	}
+	return b.String()
+}
+
+// mystText escapes s as Markdown text: a backslash before every ASCII
+// punctuation character, which CommonMark then reads as that character.
+func mystText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 && unicode.IsPunct(r) || r < 0x80 && unicode.IsSymbol(r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // OEmbed is an oEmbed 1.0 response of type "rich" (oembed.com, section

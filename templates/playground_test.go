@@ -62,6 +62,26 @@ func TestNewEmbedEscapesTitle(t *testing.T) {
 	}
 }
 
+// Rule (issue 12, item 3): the MyST snippet escapes what it copies, like
+// the others: a hostile title stays one line of text (no raw markup, no
+// option line, no closing fence), and a URL cannot add a line.
+func TestNewEmbedMySTEscapes(t *testing.T) {
+	e := NewEmbed("https://lab.example/s/a/?embed=1#s=x\n:height: 1", "</textarea><script>alert(1)</script>\n:::\n:width: 1px *bold* [x](javascript:y)")
+	want := ":::{iframe} https://lab.example/s/a/?embed=1#s=x%0A:height:%201\n:width: 100%\n" +
+		`\<\/textarea\>\<script\>alert\(1\)\<\/script\> \:\:\: \:width\: 1px \*bold\* \[x\]\(javascript\:y\)` + "\n:::"
+	if e.MyST != want {
+		t.Errorf("MyST snippet\n%s\nwant\n%s", e.MyST, want)
+	}
+	if strings.Count(e.MyST, "\n") != 3 || strings.Contains(strings.ReplaceAll(e.MyST, `\<`, ""), "<") || strings.Contains(e.MDX, "<script") || strings.Contains(e.HTML, "<script") {
+		t.Errorf("a snippet carries the title's markup:\n%s\n%s\n%s", e.HTML, e.MDX, e.MyST)
+	}
+	for _, s := range []string{e.HTML, e.MDX} {
+		if !strings.Contains(s, EmbedReferrerPolicy) {
+			t.Errorf("snippet without referrer policy %s: %s", EmbedReferrerPolicy, s)
+		}
+	}
+}
+
 // Rule (issue 6, Hostile input): locating an error never panics and stays
 // inside the text, whatever the editor holds.
 func FuzzLocateError(f *testing.F) {

@@ -12,8 +12,23 @@
   // Embedded: post {type: "mcplab:ready"} once, and {type:
   // "mcplab:height", height} whenever the page's height changes. Only the
   // height leaves the frame; the host page's snippet sizes the iframe.
+  // Messages go to the parent's origin when the frame can know it
+  // (location.ancestorOrigins, else the referrer, which the embed snippets'
+  // referrerpolicy="strict-origin" provides, else a same-origin parent),
+  // and to "*" only when it cannot: then only a height is told to a parent
+  // the frame cannot name.
   if (root.dataset.embed && window.parent !== window) {
-    const post = (msg) => window.parent.postMessage(msg, "*");
+    const parentOrigin = (() => {
+      const a = location.ancestorOrigins;
+      if (a && a.length > 0 && a[0] !== "null") return a[0];
+      try {
+        const r = new URL(document.referrer).origin;
+        // The frame's own origin may be a navigation inside the frame.
+        if (r !== "null" && r !== location.origin) return r;
+      } catch (e) { /* no referrer */ }
+      try { return window.parent.location.origin; } catch (e) { return "*"; }
+    })();
+    const post = (msg) => window.parent.postMessage(msg, parentOrigin);
     // The observer reports sizes the frame's layout already computed, so
     // nothing here makes the browser lay out again after a re-render.
     let last = 0;

@@ -1,0 +1,187 @@
+package main
+
+// The site is safe on any host (issue 12, item 3): every built page carries
+// its CSP itself, the build writes the headers a static host should send,
+// and site serve never redirects to another host.
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"html"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// cspMetaRE finds a CSP meta element and captures its content.
+var cspMetaRE = regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`)
+
+// Rule (issue 12, item 3): every page the build writes carries metaCSP as
+// a <meta http-equiv> before any element the policy governs (right after
+// the charset), exactly once, so a static host that sends no header still
+// enforces it; and the build's _headers file sends the whole policy (with
+// frame-ancestors, which a meta cannot carry) and the other security
+// headers to every path.
+func TestBuiltPagesCarryMetaCSP(t *testing.T) {
+	dir := ensureSite(t)
+	pages := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		pages++
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		metas := cspMetaRE.FindAllSubmatch(b, -1)
+		if len(metas) != 1 {
+			t.Errorf("%s: %d CSP meta elements, want 1", rel, len(metas))
+			return nil
+		}
+		if got := html.UnescapeString(string(metas[0][1])); got != metaCSP {
+			t.Errorf("%s: CSP meta content %q, want %q", rel, got, metaCSP)
+		}
+		head := `<head><meta charset="utf-8">` + string(metas[0][0])
+		if !bytes.Contains(b, []byte(head)) {
+			t.Errorf("%s: the CSP meta is not the first element after the charset", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The index, the playground, the import page and one per scenario.
+	if pages < 4 {
+		t.Errorf("found %d pages in the built site, want at least 4", pages)
+	}
+	if !strings.Contains(metaCSP, "script-src 'self' 'wasm-unsafe-eval'") || strings.Contains(metaCSP, "unsafe-inline") || strings.Contains(metaCSP, "frame-ancestors") {
+		t.Errorf("metaCSP %q: want scripts from the origin only and no frame-ancestors (a meta cannot carry it)", metaCSP)
+	}
+
+	headers, err := os.ReadFile(filepath.Join(dir, "_headers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "/*\n  Content-Security-Policy: " + csp + "\n  X-Content-Type-Options: nosniff\n  Referrer-Policy: same-origin\n"
+	if !strings.Contains(string(headers), want) || !strings.Contains(csp, "frame-ancestors *") {
+		t.Errorf("_headers =\n%s\nwant it to contain\n%s", headers, want)
+	}
+}
+
+// Rule (issue 12, item 3): site serve never redirects to another host. A
+// directory requested without its slash redirects to the cleaned path on
+// this host; what the request path held ("//evil.example/..%2fs" made
+// "//evil.example/../s/", which a browser reads as another host) never
+// reaches Location, which is always one slash and the cleaned path.
+func TestServeNeverRedirectsOffHost(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"index.html", "s/index.html", "s/a/index.html"} {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("<p>hi</p>"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := httptest.NewServer(newHandler(dir))
+	defer srv.Close()
+	tests := []struct {
+		path         string // sent as is
+		wantStatus   int
+		wantLocation string
+	}{
+		{"//evil.example/..%2fs", 301, "/s/"},
+		{"//evil.example/%2e%2e/s", 301, "/s/"},
+		{"///evil.example/../../s", 301, "/s/"},
+		{"/s/a/..%2f..%2fs", 301, "/s/"},
+		{"/s/a?x=1", 301, "/s/a/?x=1"},
+		{"/s", 301, "/s/"},
+		{"/%5Cevil.example/..%2fs", 301, "/s/"},
+		{"/%5Cevil.example", 404, ""},
+		{"/s/", 200, ""},
+	}
+	for _, tc := range tests {
+		resp := rawGet(t, srv.Listener.Addr().String(), tc.path)
+		loc := resp.Header.Get("Location")
+		if resp.StatusCode != tc.wantStatus || loc != tc.wantLocation {
+			t.Errorf("GET %s: %d Location %q, want %d Location %q", tc.path, resp.StatusCode, loc, tc.wantStatus, tc.wantLocation)
+		}
+		if loc != "" {
+			base, _ := url.Parse(srv.URL + "/x/y")
+			if u, err := base.Parse(loc); err != nil || u.Host != base.Host {
+				t.Errorf("GET %s: Location %q resolves to host %q, want %q", tc.path, loc, u.Host, base.Host)
+			}
+		}
+	}
+}
+
+// rawGet sends "GET path HTTP/1.1" to addr with path exactly as given (an
+// http.Client would normalize it) and returns the response, body closed.
+func rawGet(t *testing.T, addr, path string) *http.Response {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", path, addr)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("GET %s: %v", path, err)
+	}
+	resp.Body.Close()
+	return resp
+}
+
+// Rule (issue 12, item 3): on a host that sends no CSP header, a built page
+// still refuses inline script (its meta CSP), and the page's own scripts and
+// WebAssembly still run under it (it reaches ready).
+func TestInlineScriptRefusedWithoutHeaders(t *testing.T) {
+	dir := ensureSite(t)
+	page, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(scenarioPath("a-cancel-then-complete"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const inline = `<script>document.documentElement.dataset.inline = "ran"</script>`
+	injected := bytes.Replace(page, []byte("</body>"), []byte(inline+"</body>"), 1)
+	if bytes.Equal(injected, page) {
+		t.Fatal("the page has no </body> to inject before")
+	}
+	files := http.FileServer(http.Dir(dir)) // no CSP header, like a bare static host
+	mux := http.NewServeMux()
+	mux.HandleFunc("/s/a-cancel-then-complete/{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(injected)
+	})
+	mux.Handle("/", files)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	ctx, w := newTab(t, srv.URL)
+	navigate(t, ctx, srv.URL+"/s/a-cancel-then-complete/")
+	waitReady(t, ctx)
+	if ran := evalJSON[string](t, ctx, `document.documentElement.dataset.inline || ""`); ran != "" {
+		t.Errorf("the inline script ran (data-inline=%q) under the page's meta CSP", ran)
+	}
+	// The refusal is the one problem the watcher may see.
+	refused := false
+	for _, p := range w.Problems() {
+		if strings.Contains(p, "Content Security Policy") {
+			refused = true
+			continue
+		}
+		t.Errorf("page problem: %s", p)
+	}
+	if !refused {
+		t.Errorf("no CSP violation reported for the inline script; watcher saw %q", w.Problems())
+	}
+}
