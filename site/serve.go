@@ -17,8 +17,11 @@ import (
 
 // csp is the Content-Security-Policy of every response: nothing leaves the
 // origin, scripts only from files (the JSON data block is not a script),
-// WebAssembly compilation allowed, no inline style, embeddable anywhere.
-const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors *; base-uri 'none'; form-action 'none'"
+// WebAssembly compilation allowed, the engine worker only from the origin's
+// worker.js (worker-src; its own response carries this policy too, so
+// 'wasm-unsafe-eval' lets it instantiate the module), no inline style,
+// embeddable anywhere.
+const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors *; base-uri 'none'; form-action 'none'"
 
 // contentTypes maps the site's file extensions to their MIME types, so the
 // answer does not depend on the machine's mime.types.
