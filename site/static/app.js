@@ -93,12 +93,13 @@
   //       the one waiting (its done is never called): the newest input
   //       wins and the page never queues stale work.
   //   mcplabEngine.budgetMs  how long one run may take (ms, default
-  //       10,000); a run past it is stopped by terminating the worker,
-  //       and a fresh one is started from the same module.
+  //       20,000: the heaviest herd takes a few seconds); a run past it
+  //       is stopped by terminating the worker, and a fresh one is
+  //       started from the same module.
   //   mcplabEngine.busy      true while a request runs or waits.
   //   mcplabEngine.restarts  how many workers were stopped so far.
   const engine = (globalThis.mcplabEngine = {
-    budgetMs: 10000,
+    budgetMs: 20000,
     restarts: 0,
     get busy() {
       return !!(this.running || this.waiting);
