@@ -41,7 +41,25 @@ const matchesFullRenderJS = `(() => {
   return "the wrapper's attributes differ";
 })()`
 
-// Rule: a change redraws the timeline before the input event returns and
+// afterRedrawJS wraps a change (JS statements) in a promise that resolves
+// with outputStateJS read at the first moment the element with id watch
+// differs from before (a MutationObserver: in the same task as the patch,
+// before any later one), or "timeout" after readyTimeout.
+func afterRedrawJS(watch, change, read string) string {
+	return fmt.Sprintf(`new Promise((resolve) => {
+  const before = document.getElementById(%q).outerHTML;
+  const mo = new MutationObserver(() => {
+    if (document.getElementById(%q).outerHTML === before) return;
+    mo.disconnect();
+    resolve(%s);
+  });
+  mo.observe(document.getElementById("lab-output"), {subtree: true, childList: true, attributes: true, characterData: true});
+  setTimeout(() => { mo.disconnect(); resolve(null); }, %d);
+  %s
+})`, watch, watch, read, readyTimeout.Milliseconds(), change)
+}
+
+// Rule: a change redraws the timeline as soon as the worker answers and
 // leaves the tables to a later task (data-pending meanwhile); a burst of
 // changes in one task ends, once nothing is pending, with the whole output
 // exactly what a full render of the final scenario gives; the blocks are
@@ -56,24 +74,22 @@ func TestChangeDrawsPictureThenTables(t *testing.T) {
 	}
 	before := evalJSON[outputState](t, ctx, outputStateJS)
 
-	// One change: read the page in the same task as the input event.
-	after := evalJSON[outputState](t, ctx, `(() => {
+	// One change: read the page in the task that redraws the timeline.
+	after := evalJSONAwait[*outputState](t, ctx, afterRedrawJS("timeline", `
   const el = document.querySelector('#lab-controls input[type=range]:not(:disabled)');
   el.focus();
   el.value = String(Number(el.value) + 7);
-  el.dispatchEvent(new Event("input", {bubbles: true}));
-  return `+outputStateJS+`;
-})()`)
-	if after.Pending != "1" {
-		t.Errorf("right after the change data-pending = %q, want \"1\" (the tables wait for the next frame)", after.Pending)
+  el.dispatchEvent(new Event("input", {bubbles: true}));`, outputStateJS))
+	if after == nil {
+		t.Fatalf("the timeline never changed after the change")
 	}
-	if after.Timeline == before.Timeline {
-		t.Errorf("the timeline did not change before the input event returned")
+	if after.Pending != "1" {
+		t.Errorf("when the timeline is redrawn data-pending = %q, want \"1\" (the tables wait for the next frame)", after.Pending)
 	}
 	if after.Events != before.Events {
-		t.Errorf("the event table changed before the next frame; it should be drawn later")
+		t.Errorf("the event table changed with the timeline; it should be drawn after the next frame")
 	}
-	waitFor(t, ctx, "the tables to be drawn", `document.getElementById("lab-output").dataset.pending === undefined`)
+	waitFor(t, ctx, "the tables to be drawn", settledJS)
 	if got := evalJSON[outputState](t, ctx, outputStateJS); got.Events == before.Events {
 		t.Errorf("the event table never caught up with the change")
 	}
@@ -94,7 +110,7 @@ func TestChangeDrawsPictureThenTables(t *testing.T) {
   }
   return true;
 })()`)
-	waitFor(t, ctx, "the tables after the burst", `document.getElementById("lab-output").dataset.pending === undefined`)
+	waitFor(t, ctx, "the tables after the burst", settledJS)
 	if got := evalJSON[string](t, ctx, matchesFullRenderJS); got != "same" {
 		t.Errorf("after a burst of changes: %s", got)
 	}
@@ -107,8 +123,9 @@ func TestChangeDrawsPictureThenTables(t *testing.T) {
 }
 
 // Rule: on a phone the stylesheet shows the narrow timeline: a change
-// redraws that one before the input event returns and the hidden wide one
-// later, and once nothing is pending both are what a full render gives.
+// redraws that one as soon as the worker answers and the hidden wide one
+// after the next frame, and once nothing is pending both are what a full
+// render gives.
 func TestChangeDrawsTheTimelineOnScreenFirst(t *testing.T) {
 	ctx, _ := openTab(t, siteURL)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 800)); err != nil {
@@ -131,17 +148,18 @@ func TestChangeDrawsTheTimelineOnScreenFirst(t *testing.T) {
 	// Twice: the first change asks which layout is on screen, the second
 	// uses what the later task saw.
 	for i, step := range []int{7, -3} {
-		after := evalJSON[timelines](t, ctx, `(() => {
+		after := evalJSONAwait[*timelines](t, ctx, afterRedrawJS("narrow-timeline", `
   const el = document.querySelector('#lab-controls input[type=range]:not(:disabled)');
   el.value = String(Number(el.value) + (`+fmt.Sprint(step)+`));
-  el.dispatchEvent(new Event("input", {bubbles: true}));
-  return `+read+`;
-})()`)
+  el.dispatchEvent(new Event("input", {bubbles: true}));`, "("+read+")"))
+		if after == nil {
+			t.Fatalf("change %d: the narrow timeline never changed", i+1)
+		}
 		if after.Pending != "1" || after.Narrow == before.Narrow || after.Wide != before.Wide {
 			t.Errorf("change %d: right after it pending %q, narrow timeline changed %v, wide one changed %v; want pending, the narrow one redrawn, the wide one not yet",
 				i+1, after.Pending, after.Narrow != before.Narrow, after.Wide != before.Wide)
 		}
-		waitFor(t, ctx, "the rest of the run", `document.getElementById("lab-output").dataset.pending === undefined`)
+		waitFor(t, ctx, "the rest of the run", settledJS)
 		if got := evalJSON[string](t, ctx, matchesFullRenderJS); got != "same" {
 			t.Errorf("change %d, once drawn: %s", i+1, got)
 		}

@@ -19,9 +19,10 @@ import (
 // itself, in <meta http-equiv="Content-Security-Policy"> (every built page
 // does, so it holds on any host): nothing leaves the origin, scripts only
 // from files (the JSON data block is not a script; no inline script or
-// event handler runs), WebAssembly compilation allowed, no inline style, no
+// event handler runs), WebAssembly compilation allowed, the engine worker
+// only from the origin's worker.js (worker-src), no inline style, no
 // <base>, no form submission.
-const metaCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
+const metaCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
 
 // csp is the Content-Security-Policy header of every response: metaCSP
 // plus what a meta element cannot say (CSP 3, section 3.3: frame-ancestors

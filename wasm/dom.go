@@ -17,6 +17,9 @@ import (
 // byID returns document.getElementById(id) (undefined-safe: check Truthy).
 func byID(doc js.Value, id string) js.Value { return doc.Call("getElementById", id) }
 
+// byIDIn returns the element with id id inside el (null if none).
+func byIDIn(el js.Value, id string) js.Value { return el.Call("querySelector", `[id="`+id+`"]`) }
+
 // on adds an event listener whose handler runs under recover: a panic in
 // it becomes fail(err), never a dead page.
 func on(el js.Value, event string, fail func(error), handler func(ev js.Value)) {

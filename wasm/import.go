@@ -8,18 +8,20 @@ import (
 	"strings"
 	"syscall/js"
 
-	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/transcript"
-	"github.com/mcplab/mcplab/templates"
 )
 
 // The transcript import page (templates.ImportPage): the textarea's text
-// and the side selector are the state. Every change imports the
-// transcript in the browser (transcript.Import: nothing is uploaded),
-// renders templates.ImportResult, and points "Open as a scenario in the
-// playground" at the scenario that reproduces it (templates.ScenarioFragment),
-// redacted unless the reader unticks the option. An invalid transcript keeps
-// the last good result, marked stale, and shows the error with its line.
+// and the side selector are the state. Every change sends the transcript
+// to the worker, which imports it (transcript.Import: nothing is uploaded)
+// and renders it (api_import.go); the page shows the answer in
+// #imp-result as templates.ImportResult lays it out (templates.ImportHead,
+// then #lab-output patched block by block by output.go's pane, the tables
+// after the next frame), and points "Open as a scenario in the playground"
+// at the scenario that reproduces it (templates.ScenarioFragment), redacted
+// unless the reader unticks the option. An invalid transcript, or one
+// whose run was stopped past its budget, keeps the last good result,
+// marked stale, and says why.
 
 type importPage struct {
 	doc    js.Value
@@ -28,30 +30,17 @@ type importPage struct {
 	redact js.Value // input#imp-redact
 	result js.Value // #imp-result
 	link   js.Value // a#imp-to-scenario
+	pane   *pane    // #imp-result's #lab-output, once a result is shown
+	head   string   // the ImportHead HTML on screen
+	gen    int      // counts the changes, so an answer to an older one is dropped
+	window int      // the page of events shown (api_import.go's windowOf)
+	pager  js.Value // nav#imp-window, made by showPager, or undefined
+	// linkLater is true when the scenario link is made when followed
+	// (followLink): the trace is longer than one window.
+	linkLater bool
 }
 
-func init() { startImport, importAPI = startImportPage, jsImport }
-
-// jsImport is mcplab.import(text, side): the trace JSON of a transcript
-// (transcript.Import; side "client", "server" or "" to infer), or its
-// located error.
-func jsImport(_ js.Value, args []js.Value) (result any) {
-	defer recoverInto(func(err error) { result = reply("trace", "", err) })
-	data, err := stringArg(args)
-	if err != nil {
-		return reply("trace", "", err)
-	}
-	side := ""
-	if len(args) > 1 && args[1].Type() == js.TypeString {
-		side = args[1].String()
-	}
-	tr, err := transcript.Import([]byte(data), transcript.Options{Side: side})
-	if err != nil {
-		return reply("trace", "", err)
-	}
-	out, err := engine.Encode(tr)
-	return reply("trace", string(out), err)
-}
+func init() { startImport = startImportPage }
 
 // startImportPage wires the import page found in doc.
 func startImportPage(doc js.Value) {
@@ -68,9 +57,9 @@ func startImportPage(doc js.Value) {
 		return
 	}
 	fail := p.fail
-	on(p.input, "input", fail, func(js.Value) { p.update() })
-	on(p.side, "change", fail, func(js.Value) { p.update() })
-	on(p.redact, "change", fail, func(js.Value) { p.update() })
+	on(p.input, "input", fail, func(js.Value) { p.update(nil) })
+	on(p.side, "change", fail, func(js.Value) { p.update(nil) })
+	on(p.redact, "change", fail, func(js.Value) { p.update(nil) })
 	// Drop a file on the textarea: read it here, never upload it.
 	on(p.input, "dragover", fail, func(ev js.Value) { ev.Call("preventDefault") })
 	on(p.input, "drop", fail, func(ev js.Value) {
@@ -86,59 +75,183 @@ func startImportPage(doc js.Value) {
 		if ex := byID(doc, "transcript-example"); ex.Truthy() {
 			p.input.Set("value", js.Global().Get("JSON").Call("parse", ex.Get("textContent")).String())
 			p.side.Set("value", "")
-			p.update()
+			p.update(nil)
 		}
 	})
 	keepAnchors(doc, p.result, fail)
-	p.update()
-	enable(doc, "imp-input", "imp-side", "imp-redact", "imp-file", "imp-example")
-	setStatus(doc, "live", "Live: the transcript is judged in your browser as you edit it. Nothing is uploaded.")
-	doc.Get("documentElement").Get("dataset").Set("ready", "1")
+	on(p.link, "click", fail, p.followLink)
+	p.update(func(bool) {
+		enable(doc, "imp-input", "imp-side", "imp-redact", "imp-file", "imp-example")
+		setStatus(doc, "live", "Live: the transcript is judged in your browser as you edit it, off the page's thread. Nothing is uploaded.")
+		doc.Get("documentElement").Get("dataset").Set("ready", "1")
+	})
 }
 
 // load reads a dropped or chosen file into the textarea and imports it.
 func (p *importPage) load(files js.Value) {
 	readFile(files, transcript.MaxBytes, p.fail, func(name, text string) {
 		p.input.Set("value", text)
-		if p.update() {
-			setStatus(p.doc, "live", "Judged "+name+" in your browser.")
-		}
+		p.update(func(ok bool) {
+			if ok {
+				setStatus(p.doc, "live", "Judged "+name+" in your browser.")
+			}
+		})
 	}, func(msg string) { showLabError(p.doc, msg) })
 }
 
-// update imports the textarea's transcript and renders its result; false
-// (and the located error, the last good result kept) when it is invalid.
-func (p *importPage) update() bool {
+// update sends the textarea's transcript to the worker and shows the
+// answer; then (may be nil) hears whether a result is on screen, unless a
+// newer change replaced this one.
+func (p *importPage) update(then func(ok bool)) {
+	p.gen++
+	gen := p.gen
 	text := p.input.Get("value").String()
-	side := p.side.Get("value").String()
 	if strings.TrimSpace(text) == "" {
 		p.stale("Paste a transcript, drop a file on the box, or load the example.")
+		if then != nil {
+			then(false)
+		}
+		return
+	}
+	req := map[string]any{"page": "import", "text": text, "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy(), "window": p.window}
+	ask(req, p.fail, func(r answer) {
+		if gen != p.gen {
+			return // the text changed since (emptied: nothing was asked)
+		}
+		ok := p.apply(r)
+		if then != nil {
+			then(ok)
+		}
+	})
+}
+
+// apply shows one answer of the worker; false when it holds no result.
+func (p *importPage) apply(r answer) bool {
+	switch {
+	case r.Stopped:
+		p.stale(stoppedText(r.BudgetMs))
+		return false
+	case r.Err() != "":
+		p.stale("Cannot import this transcript: " + r.Err() + ". The result below is the last one that imported.")
 		return false
 	}
-	tr, err := transcript.Import([]byte(text), transcript.Options{Side: side})
-	if err != nil {
-		p.stale("Cannot import this transcript: " + err.Error() + ". The result below is the last one that imported.")
-		return false
+	out := p.output()
+	if head := r.Str("head"); head != p.head {
+		for prev := out.Get("previousSibling"); prev.Truthy(); prev = out.Get("previousSibling") {
+			prev.Call("remove") // the pager too: showPager puts it back
+		}
+		out.Call("insertAdjacentHTML", "beforebegin", head)
+		p.head = head
 	}
-	html, err := renderHTML(templates.ImportResult(tr))
-	if err != nil {
-		p.stale("rendering the trace: " + err.Error())
-		return false
-	}
-	p.result.Set("innerHTML", html)
+	p.showPager(out, r.Get("window"))
+	p.pane.show(readOutput(r.Get("out")))
 	p.result.Get("dataset").Delete("stale")
 	showLabError(p.doc, "")
-	if frag, err := templates.ScenarioFragment(tr, p.redact.Get("checked").Truthy()); err == nil {
-		href := p.link.Call("getAttribute", "href").String()
-		if i := strings.IndexByte(href, '#'); i >= 0 {
-			href = href[:i]
-		}
+	href := trimFragment(p.link.Call("getAttribute", "href").String())
+	p.linkLater = false
+	switch frag := r.Str("fragment"); {
+	case frag != "":
 		p.link.Set("href", href+"#"+frag)
 		p.link.Call("removeAttribute", "aria-disabled")
-	} else {
+	case r.Get("window").Get("count").Int() > 1:
+		// A long trace: followLink asks for the link when it is followed.
+		p.link.Set("href", href)
+		p.link.Call("removeAttribute", "aria-disabled")
+		p.linkLater = true
+	default:
 		p.link.Call("setAttribute", "aria-disabled", "true")
 	}
 	return true
+}
+
+// followLink makes the scenario link of a long trace (linkLater), asking
+// the worker for it (api_import.go: it costs seconds), then follows it.
+func (p *importPage) followLink(ev js.Value) {
+	if !p.linkLater {
+		return
+	}
+	ev.Call("preventDefault")
+	setStatus(p.doc, "live", "Making the scenario of this transcript…")
+	req := map[string]any{"page": "import", "link": true, "text": p.input.Get("value").String(), "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy()}
+	ask(req, p.fail, func(r answer) {
+		switch {
+		case r.Stopped:
+			showLabError(p.doc, "Making the scenario of this transcript was stopped: it took longer than the limit for one run in this page.")
+		case r.Err() != "":
+			showLabError(p.doc, "Cannot make a scenario of this transcript: "+r.Err()+".")
+		default:
+			href := trimFragment(p.link.Call("getAttribute", "href").String()) + "#" + r.Str("fragment")
+			p.link.Set("href", href)
+			js.Global().Get("location").Call("assign", href)
+		}
+	})
+}
+
+// output is #imp-result's #lab-output (templates.ImportResult's), made
+// when #imp-result holds none yet, with the pane that keeps it.
+func (p *importPage) output() js.Value {
+	out := p.result.Call("querySelector", "#lab-output")
+	if !out.Truthy() {
+		p.result.Set("textContent", "")
+		out = p.doc.Call("createElement", "div")
+		out.Set("id", "lab-output")
+		out.Set("className", "lab-output")
+		p.result.Call("appendChild", out)
+		p.head, p.pane = "", nil
+	}
+	if p.pane == nil || !p.pane.el.Equal(out) {
+		p.pane = newPane(out, p.fail, nil)
+	}
+	return out
+}
+
+// showPager puts the pager of a long trace (win: api_import.go's windowOf)
+// just before out, or takes it away when the trace fits in one window:
+// "Events 501–1000 of 20000", and buttons for the pages before and after.
+func (p *importPage) showPager(out, win js.Value) {
+	count := 1
+	if win.Truthy() {
+		count = win.Get("count").Int()
+	}
+	if count <= 1 {
+		if p.pager.Truthy() {
+			p.pager.Call("remove")
+		}
+		return
+	}
+	if !p.pager.Truthy() {
+		p.pager = p.doc.Call("createElement", "nav")
+		p.pager.Set("id", "imp-window")
+		p.pager.Call("setAttribute", "aria-label", "Pages of events")
+		text := p.doc.Call("createElement", "span")
+		text.Set("id", "imp-window-text")
+		prev, next := p.doc.Call("createElement", "button"), p.doc.Call("createElement", "button")
+		prev.Set("id", "imp-window-prev")
+		next.Set("id", "imp-window-next")
+		prev.Set("type", "button")
+		next.Set("type", "button")
+		prev.Set("textContent", "← Earlier events")
+		next.Set("textContent", "Later events →")
+		p.pager.Call("append", text, " ", prev, " ", next)
+		on(prev, "click", p.fail, func(js.Value) { p.turn(-1) })
+		on(next, "click", p.fail, func(js.Value) { p.turn(+1) })
+	}
+	index := win.Get("index").Int()
+	p.window = index
+	byIDIn(p.pager, "imp-window-text").Set("textContent", fmt.Sprintf(
+		"Events %d–%d of %d, page %d of %d: the timeline and the tables show %d events at a time; the checks judge them all.",
+		win.Get("first").Int(), win.Get("last").Int(), win.Get("total").Int(), index+1, count, win.Get("last").Int()-win.Get("first").Int()+1))
+	byIDIn(p.pager, "imp-window-prev").Set("disabled", index == 0)
+	byIDIn(p.pager, "imp-window-next").Set("disabled", index == count-1)
+	if !out.Get("previousSibling").Equal(p.pager) {
+		out.Call("before", p.pager)
+	}
+}
+
+// turn shows the page of events by pages after (or before) this one.
+func (p *importPage) turn(by int) {
+	p.window = max(0, p.window+by)
+	p.update(nil)
 }
 
 func (p *importPage) stale(msg string) {

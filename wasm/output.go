@@ -4,15 +4,13 @@ package main
 
 import (
 	"strconv"
+	"strings"
 	"syscall/js"
-
-	"github.com/a-h/templ"
-
-	"github.com/mcplab/mcplab/templates"
 )
 
 // pane keeps #lab-output in step with the latest run, block by block
-// (templates.OutputPart), so a change costs what it changes:
+// (templates.OutputPart, rendered to HTML in the worker: api.go's
+// outputReply, read by readOutput), so a change costs what it changes:
 //
 //   - show draws the picture a reader watches while dragging a control
 //     at once: the headline, the charts, and of the timeline's two
@@ -40,10 +38,10 @@ type pane struct {
 	html  []string          // the HTML each was drawn from ("" for a block with views)
 	views map[string]string // the HTML each view (by id) was drawn from
 
-	later    []templates.OutputPart // the newest run's blocks, while some wait
-	stale    map[string]bool        // the views (by id) not drawn from the newest run
-	onScreen map[string]string      // block key -> the id of its view on screen when last seen
-	waiting  js.Value               // the pending idle callback or timer, or null
+	later    []outPart         // the newest run's blocks, while some wait
+	stale    map[string]bool   // the views (by id) not drawn from the newest run
+	onScreen map[string]string // block key -> the id of its view on screen when last seen
+	waiting  js.Value          // the pending idle callback or timer, or null
 	laterFn  js.Func
 }
 
@@ -63,15 +61,67 @@ func newPane(el js.Value, fail func(error), settled func()) *pane {
 	return p
 }
 
+// outPart is one block of a rendered run (api.go's outputReply).
+type outPart struct {
+	Key   string
+	Later bool
+	HTML  string    // the block, with a viewSlot for each view
+	Views []outView // the block's pictures, of which the page shows at most one
+}
+
+// outView is one picture of a block.
+type outView struct{ ID, HTML string }
+
+// output is a rendered run as the worker sends it (api.go's outputReply).
+type output struct {
+	Attrs [][2]string // div#output's attributes
+	Shell string      // div#output, empty
+	Parts []outPart
+}
+
+// readOutput reads a reply's "out" (api.go's outputReply) into Go.
+func readOutput(v js.Value) output {
+	var o output
+	attrs := v.Get("attrs")
+	for i := 0; i < attrs.Length(); i++ {
+		a := attrs.Index(i)
+		o.Attrs = append(o.Attrs, [2]string{a.Index(0).String(), a.Index(1).String()})
+	}
+	o.Shell = v.Get("shell").String()
+	parts := v.Get("parts")
+	o.Parts = make([]outPart, parts.Length())
+	for i := range o.Parts {
+		p := parts.Index(i)
+		o.Parts[i] = outPart{Key: p.Get("key").String(), Later: p.Get("later").Bool(), HTML: p.Get("html").String()}
+		views := p.Get("views")
+		for j := 0; j < views.Length(); j++ {
+			o.Parts[i].Views = append(o.Parts[i].Views, outView{ID: views.Index(j).Get("id").String(), HTML: views.Index(j).Get("html").String()})
+		}
+	}
+	return o
+}
+
+// whole is the block's HTML with its views in their slots.
+func (p outPart) whole() string {
+	s := p.HTML
+	for _, v := range p.Views {
+		s = strings.Replace(s, viewSlot, v.HTML, 1)
+	}
+	return s
+}
+
 // show puts a run on screen: what is watched now, the rest later.
-func (p *pane) show(v templates.View, c templates.Charts) error {
-	parts := templates.OutputParts(v, c)
+func (p *pane) show(o output) {
+	parts := o.Parts
 	wrapper := p.el.Get("firstElementChild")
 	if !p.sameShape(parts, wrapper) {
-		return p.showAll(v, parts)
+		p.showAll(o)
+		return
 	}
-	for _, a := range v.OutputData() {
-		wrapper.Call("setAttribute", a[0], a[1])
+	for _, a := range o.Attrs {
+		if wrapper.Call("getAttribute", a[0]).String() != a[1] {
+			wrapper.Call("setAttribute", a[0], a[1])
+		}
 	}
 	kids := wrapper.Get("children")
 	for i, part := range parts {
@@ -79,9 +129,7 @@ func (p *pane) show(v templates.View, c templates.Charts) error {
 			continue
 		}
 		if len(part.Views) == 0 {
-			if err := p.draw(kids.Index(i), i, part.Component); err != nil {
-				return err
-			}
+			p.draw(kids.Index(i), i, part.HTML)
 			continue
 		}
 		// The stylesheet shows at most one of the views: draw that one,
@@ -93,15 +141,14 @@ func (p *pane) show(v templates.View, c templates.Charts) error {
 		for _, view := range part.Views {
 			el := viewElement(kids.Index(i), view.ID)
 			if !el.Truthy() { // not what this pane drew: start again
-				return p.showAll(v, parts)
+				p.showAll(o)
+				return
 			}
 			if view.ID != shown {
 				p.stale[view.ID] = true
 				continue
 			}
-			if err := p.drawView(el, view); err != nil {
-				return err
-			}
+			p.drawView(el, view)
 		}
 	}
 	p.later = parts
@@ -109,11 +156,10 @@ func (p *pane) show(v templates.View, c templates.Charts) error {
 		p.el.Get("dataset").Set("pending", "1")
 		p.waiting = afterNextFrame(p.laterFn)
 	}
-	return nil
 }
 
 // sameShape reports whether the blocks on screen are the ones of parts.
-func (p *pane) sameShape(parts []templates.OutputPart, wrapper js.Value) bool {
+func (p *pane) sameShape(parts []outPart, wrapper js.Value) bool {
 	if len(parts) != len(p.keys) || !wrapper.Truthy() || wrapper.Get("id").String() != "output" ||
 		wrapper.Get("children").Length() != len(parts) {
 		return false
@@ -127,69 +173,47 @@ func (p *pane) sameShape(parts []templates.OutputPart, wrapper js.Value) bool {
 }
 
 // showAll replaces the whole output with the run's blocks, all at once.
-func (p *pane) showAll(v templates.View, parts []templates.OutputPart) error {
+func (p *pane) showAll(o output) {
 	p.cancelLater()
-	keys, html := make([]string, len(parts)), make([]string, len(parts))
+	keys, html := make([]string, len(o.Parts)), make([]string, len(o.Parts))
 	views := map[string]string{}
-	raw := make([]templates.OutputPart, len(parts))
-	for i, part := range parts {
-		c := part.Component
-		if len(part.Views) > 0 {
-			vs := make([]templ.Component, len(part.Views))
-			for j, view := range part.Views {
-				s, err := renderHTML(view.Component)
-				if err != nil {
-					return err
-				}
-				views[view.ID] = s
-				vs[j] = templ.Raw(s)
-			}
-			c = part.Shell(vs)
-		}
-		s, err := renderHTML(c)
-		if err != nil {
-			return err
-		}
-		keys[i], raw[i] = part.Key, templates.OutputPart{Key: part.Key, Component: templ.Raw(s)}
+	var b strings.Builder
+	cut := strings.LastIndex(o.Shell, "</div>")
+	if cut < 0 {
+		cut = len(o.Shell)
+	}
+	b.WriteString(o.Shell[:cut])
+	for i, part := range o.Parts {
+		keys[i] = part.Key
 		if len(part.Views) == 0 {
-			html[i] = s
+			html[i] = part.HTML
 		}
+		for _, v := range part.Views {
+			views[v.ID] = v.HTML
+		}
+		b.WriteString(part.whole())
 	}
-	full, err := renderHTML(templates.OutputWith(v, raw))
-	if err != nil {
-		return err
-	}
-	p.el.Set("innerHTML", full)
+	b.WriteString(o.Shell[cut:])
+	p.el.Set("innerHTML", b.String())
 	p.keys, p.html, p.views = keys, html, views
 	p.settle()
-	return nil
 }
 
-// draw renders block i and, if its HTML changed, patches el with it.
-func (p *pane) draw(el js.Value, i int, c templ.Component) error {
-	s, err := renderHTML(c)
-	if err != nil {
-		return err
+// draw patches el, block i, with html if it changed.
+func (p *pane) draw(el js.Value, i int, html string) {
+	if html != p.html[i] {
+		patch(el, html)
+		p.html[i] = html
 	}
-	if s != p.html[i] {
-		patch(el, s)
-		p.html[i] = s
-	}
-	return nil
 }
 
-// drawView renders a view and, if its HTML changed, patches el with it.
-func (p *pane) drawView(el js.Value, view templates.OutputView) error {
-	s, err := renderHTML(view.Component)
-	if err != nil {
-		return err
-	}
-	if s != p.views[view.ID] {
-		patch(el, s)
-		p.views[view.ID] = s
+// drawView patches el with a view's HTML if it changed.
+func (p *pane) drawView(el js.Value, view outView) {
+	if view.HTML != p.views[view.ID] {
+		patch(el, view.HTML)
+		p.views[view.ID] = view.HTML
 	}
 	delete(p.stale, view.ID)
-	return nil
 }
 
 // drawLater draws what the newest run left for later: the later blocks
@@ -210,19 +234,14 @@ func (p *pane) drawLater() {
 		}
 	}
 	for i, part := range p.later {
-		var err error
-		switch {
-		case part.Later:
-			err = p.draw(kids.Index(i), i, part.Component)
-		default:
-			for _, view := range part.Views {
-				if el := viewElement(kids.Index(i), view.ID); p.stale[view.ID] && el.Truthy() && err == nil {
-					err = p.drawView(el, view)
-				}
-			}
+		if part.Later {
+			p.draw(kids.Index(i), i, part.HTML)
+			continue
 		}
-		if err != nil {
-			p.fail(err)
+		for _, view := range part.Views {
+			if el := viewElement(kids.Index(i), view.ID); p.stale[view.ID] && el.Truthy() {
+				p.drawView(el, view)
+			}
 		}
 	}
 	p.el.Get("dataset").Set("laterMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
@@ -260,7 +279,7 @@ func (p *pane) settle() {
 
 // viewOnScreen finds which of part's views (in block) the page shows, ""
 // if none, and remembers it for the next change.
-func (p *pane) viewOnScreen(block js.Value, part templates.OutputPart) string {
+func (p *pane) viewOnScreen(block js.Value, part outPart) string {
 	shown := ""
 	for _, view := range part.Views {
 		if el := viewElement(block, view.ID); el.Truthy() && visible(el) {

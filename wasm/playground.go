@@ -10,15 +10,15 @@ import (
 	"strings"
 	"syscall/js"
 
-	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
 )
 
 // The playground (templates.PlaygroundPage): the editor's text is the
-// state. Every edit, from the textarea or from a control, decodes and runs
-// it; a valid run replaces the output, rewrites the address bar to the
+// state. Every edit, from the textarea or from a control, is sent to the
+// worker, which decodes, runs and renders it (api_playground.go); a valid
+// run replaces the output, rewrites the address bar to the
 // canonical #s= link (history.replaceState; while edits follow each other,
 // once they pause: shareLater) and refreshes the share and embed fields; an
 // invalid one keeps the last good output, marked stale,
@@ -43,8 +43,11 @@ type playground struct {
 	lastErr       templates.EditorError
 	embed         templates.Embed
 	scenarioTitle string
-	// canon is the last valid scenario, canonical: what the link carries.
+	// canon is the last valid scenario, canonical: what the link carries,
+	// and fragment its share fragment.
 	canon      []byte
+	fragment   string
+	stopped    bool     // #lab-error says a run was stopped
 	shareTimer js.Value // the pending setTimeout id of shareLater, or null
 	shareFn    js.Func  // its callback, made once
 }
@@ -74,17 +77,13 @@ func startPlaygroundPage(doc js.Value) {
 	}
 	fail := p.fail
 	p.pane = newPane(p.output, fail, nil)
-	on(p.editor, "input", fail, func(js.Value) {
-		if p.update(true) {
-			p.shareLater()
-		}
-	})
+	on(p.editor, "input", fail, func(js.Value) { p.update(true, p.sharedLater) })
 	// One listener for every control, present and future: the panel is
 	// re-rendered when the scenario's shape changes.
 	on(p.controls, "input", fail, func(ev js.Value) { p.onControl(ev.Get("target")) })
 	on(js.Global(), "hashchange", fail, func(js.Value) {
 		if hash := js.Global().Get("location").Get("hash").String(); isShareHash(hash) {
-			p.open(hash)
+			p.open(hash, nil)
 		}
 	})
 	keepAnchors(doc, p.output, fail)
@@ -103,50 +102,62 @@ func startPlaygroundPage(doc js.Value) {
 	on(file, "change", fail, func(js.Value) {
 		readFile(file.Get("files"), scenario.MaxBytes, fail, func(name, text string) {
 			p.setEditor(text)
-			p.update(true)
-			p.shareNow()
-			if p.lastErr.Message == "" {
-				p.say("Opened " + name + ".")
-			}
 			file.Set("value", "")
+			p.update(true, func(ok bool) {
+				p.shareNow()
+				if ok {
+					p.say("Opened " + name + ".")
+				}
+			})
 		}, func(msg string) { showLabError(doc, msg) })
 	})
 
-	p.open(js.Global().Get("location").Get("hash").String())
-	enable(doc, "pg-editor", "lab-controls", "pg-copy-link", "pg-download", "pg-file", "pg-embed-format", "pg-copy-embed")
-	setStatus(doc, "live", "Live: every change re-runs the scenario in your browser.")
-	doc.Get("documentElement").Get("dataset").Set("ready", "1")
+	p.open(js.Global().Get("location").Get("hash").String(), func() {
+		enable(doc, "pg-editor", "lab-controls", "pg-copy-link", "pg-download", "pg-file", "pg-embed-format", "pg-copy-embed")
+		setStatus(doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
+		doc.Get("documentElement").Get("dataset").Set("ready", "1")
+	})
 }
 
 // open loads what a fragment names into the editor: "#example=NAME", a
-// "#s=..." share link, or nothing (the prerendered default). A bad link
-// keeps the editor as it is and says why; the page stays usable.
-func (p *playground) open(hash string) {
+// "#s=..." share link, or nothing (the prerendered default), and runs it;
+// then (may be nil) follows the answer. A bad link keeps the editor as it
+// is and says why; the page stays usable.
+func (p *playground) open(hash string, then func()) {
 	defer recoverInto(p.fail)
 	showLabError(p.doc, "")
+	after := func(bool) {
+		if then != nil {
+			then()
+		}
+	}
 	if hash != "" && hash != "#" {
 		text, err := linkText(hash)
 		if err != nil {
 			// Leave the address bar as it is, so the broken link can be
 			// reloaded and inspected; the editor keeps what it shows.
 			first := p.scenarioTitle == "" // nothing has run yet: the prerendered default
-			p.update(true)
-			shown := "the scenario that was already there"
-			if first {
-				shown = "the default scenario, “" + p.scenarioTitle + "”"
-			}
-			if p.doc.Get("documentElement").Get("dataset").Get("embed").Truthy() {
-				// An iframe has no editor or address bar to speak of.
-				showLabError(p.doc, "This link cannot be opened: "+err.Error()+". Showing "+shown+" instead.")
-			} else {
-				showLabError(p.doc, "This link cannot be opened: "+err.Error()+". The editor shows "+shown+"; the address bar keeps the broken link until you edit.")
-			}
+			p.update(true, func(ok bool) {
+				shown := "the scenario that was already there"
+				if first {
+					shown = "the default scenario, “" + p.scenarioTitle + "”"
+				}
+				if p.doc.Get("documentElement").Get("dataset").Get("embed").Truthy() {
+					// An iframe has no editor or address bar to speak of.
+					showLabError(p.doc, "This link cannot be opened: "+err.Error()+". Showing "+shown+" instead.")
+				} else {
+					showLabError(p.doc, "This link cannot be opened: "+err.Error()+". The editor shows "+shown+"; the address bar keeps the broken link until you edit.")
+				}
+				after(ok)
+			})
 			return
 		}
 		p.setEditor(text)
 	}
-	p.update(true)
-	p.shareNow()
+	p.update(true, func(ok bool) {
+		p.shareNow()
+		after(ok)
+	})
 }
 
 // linkText returns the editor text a fragment names: a built-in example's
@@ -193,65 +204,74 @@ func (p *playground) onControl(el js.Value) {
 		return
 	}
 	p.setEditor(string(next))
-	if p.update(false) {
+	p.update(false, p.sharedLater)
+}
+
+// sharedLater rewrites the link once the edits pause, after a valid run.
+func (p *playground) sharedLater(ok bool) {
+	if ok {
 		p.shareLater()
 	}
 }
 
-// update runs the editor's text. On success it shows the run (pane: the
-// headline and charts now, the tables after the next frame) and swaps the
-// controls when withControls; it rewrites the fragment and the share and
-// embed fields; on error it keeps the last good output, marked stale, and
-// shows where the error is.
-func (p *playground) update(withControls bool) bool {
-	text := []byte(p.editor.Get("value").String())
-	start := js.Global().Get("performance").Call("now").Float()
-	s, err := scenario.Decode(text)
-	if err != nil {
-		p.showError(templates.LocateError(text, err))
-		return false
-	}
-	// Run what the link carries, the canonical form (keys sorted inside
-	// arguments and results too), so this tab shows exactly the trace the
-	// link replays anywhere.
-	canon, err := scenario.Canonical(text)
-	if err == nil {
-		s, err = scenario.Decode(canon)
-	}
-	if err != nil {
-		p.showError(templates.EditorError{Message: err.Error()})
-		return false
-	}
-	tr, err := engine.RunWith(s, options)
-	if errors.Is(err, engine.ErrNoLedger) && switchToLedger(canon) {
-		return false
-	}
-	if err != nil {
-		p.showError(templates.EditorError{Message: err.Error()})
-		return false
-	}
-	v := templates.NewView(tr)
-	if err := p.pane.show(v, templates.NewCharts(tr, v)); err != nil {
-		p.showError(templates.EditorError{Message: "rendering the trace: " + err.Error()})
-		return false
-	}
-	if withControls {
-		panel, err := renderHTML(templates.ControlPanel(templates.NewControls(tr.Scenario, tr.EndMs)))
-		if err == nil {
-			p.controls.Set("innerHTML", panel)
+// update sends the editor's text to the worker (api_playground.go) and
+// shows the answer: on success the run (pane: the headline and charts at
+// once, the tables after the next frame) and, when withControls, the
+// control panel; on error it keeps the last good output, marked stale,
+// and shows where the error is; a run stopped past its budget says so.
+// then (may be nil) hears whether a run is on screen; it is not called
+// when a newer edit replaced this one before it ran.
+func (p *playground) update(withControls bool, then func(ok bool)) {
+	req := map[string]any{"page": "playground", "text": p.editor.Get("value").String(), "controls": withControls}
+	ask(req, p.fail, func(r answer) {
+		ok := p.apply(r)
+		if then != nil {
+			then(ok)
 		}
+	})
+}
+
+// apply shows one answer of the worker; false when it holds no run.
+func (p *playground) apply(r answer) bool {
+	switch {
+	case r.Stopped:
+		showLabError(p.doc, stoppedText(r.BudgetMs))
+		p.stopped = true
+		p.output.Get("dataset").Set("stale", "1")
+		p.output.Get("dataset").Set("stopped", "1")
+		return false
+	case r.Get("noLedger").Truthy() && switchToLedger([]byte(r.Str("canon"))):
+		return false
+	case r.Get("editorError").Truthy():
+		p.showError(readEditorError(r.Get("editorError")))
+		return false
+	case r.Err() != "":
+		p.showError(templates.EditorError{Message: r.Err()})
+		return false
+	}
+	start := now()
+	p.pane.show(readOutput(r.Get("out")))
+	if panel := r.Get("controls"); panel.Type() == js.TypeString {
+		p.controls.Set("innerHTML", panel)
 	}
 	ds := p.output.Get("dataset")
-	ds.Set("renderMs", fmt.Sprintf("%.1f", js.Global().Get("performance").Call("now").Float()-start))
+	ds.Set("renderMs", strconv.FormatFloat(r.Get("ms").Float(), 'f', 1, 64))
+	ds.Set("applyMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
 	ds.Delete("stale")
+	ds.Delete("stopped")
 	p.clearError()
+	if p.stopped { // the stopped message goes; a broken link's stays
+		showLabError(p.doc, "")
+		p.stopped = false
+	}
 
-	p.scenarioTitle = s.Title
+	p.scenarioTitle = r.Str("title")
 	if p.scenarioTitle == "" {
 		p.scenarioTitle = "Untitled scenario"
 	}
 	p.title.Set("textContent", p.scenarioTitle) // text, never markup
-	p.canon = canon
+	p.canon = []byte(r.Str("canon"))
+	p.fragment = r.Str("fragment")
 	return true
 }
 
@@ -283,8 +303,8 @@ func (p *playground) shareNow() {
 		return
 	}
 	p.pane.flush() // the link never runs ahead of the tables
-	frag, err := scenario.ShareFragment(p.canon)
-	if err != nil {
+	frag := p.fragment
+	if frag == "" {
 		return
 	}
 	url := replaceFragment(frag)

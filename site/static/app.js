@@ -1,10 +1,14 @@
 // mcplab page loader. On a page with a simulator ([data-wasm]: a scenario
-// page, the playground, the import page) it starts the Go engine and
-// templates compiled to WebAssembly (wasm/main.go), which wires the page and
-// sets <html data-ready="1"> after its first render. In an iframe
-// (?embed=1) it tells the parent when the lab is ready and how tall it is.
-// It also gives the wasm mcplabMorph, which patches a re-rendered block of
-// the page in place. It holds no simulation logic of its own.
+// page, the playground, the import page) it compiles the Go engine and
+// templates built for WebAssembly (wasm/) once, runs it on the page, where
+// it wires the controls and patches the DOM (wasm/page.go and the page
+// controllers), and hands the same compiled module to a Web Worker
+// (worker.js), where every run and render happens (wasm/api.go), so the
+// page never freezes. The wasm sets <html data-ready="1"> after its first
+// render. In an iframe (?embed=1) it tells the parent when the lab is ready
+// and how tall it is. It also gives the wasm mcplabMorph, which patches a
+// re-rendered block of the page in place, and mcplabEngine, the bridge to
+// the worker. It holds no simulation logic of its own.
 (() => {
   "use strict";
   const root = document.documentElement;
@@ -93,6 +97,123 @@
     }
   };
 
+  // mcplabEngine is the bridge to the engine worker (worker.js), used by
+  // the wasm on the page (wasm/bridge.go):
+  //
+  //   mcplabEngine.request(req, done)  queue req (a plain object, see
+  //       wasm/api.go's serve) for the worker; done(reply) is called once
+  //       with the worker's reply, or {stopped: true, budgetMs} when the
+  //       run took longer than budgetMs and was stopped, or {error}. One
+  //       request runs at a time; while it runs, a newer request replaces
+  //       the one waiting (its done is never called): the newest input
+  //       wins and the page never queues stale work.
+  //   mcplabEngine.budgetMs  how long one run may take (ms, default
+  //       20,000: the heaviest herd takes a few seconds); a run past it
+  //       is stopped by terminating the worker, and a fresh one is
+  //       started from the same module.
+  //   mcplabEngine.busy      true while a request runs or waits.
+  //   mcplabEngine.restarts  how many workers were stopped so far.
+  const engine = (globalThis.mcplabEngine = {
+    budgetMs: 20000,
+    restarts: 0,
+    get busy() {
+      return !!(this.running || this.waiting);
+    },
+    failures: 0, // workers in a row that failed before they were ready
+    workerURL: null,
+    module: null,
+    worker: null,
+    ready: false,
+    running: null, // {id, done, timer}
+    waiting: null, // {req, done}
+    seq: 0,
+    start(module) {
+      this.module = module;
+      this.spawn();
+    },
+    spawn() {
+      this.ready = false;
+      const w = new Worker(this.workerURL);
+      this.worker = w;
+      w.onmessage = (e) => this.answer(w, e.data);
+      w.onerror = (e) => {
+        e.preventDefault();
+        this.answer(w, { fatal: e.message || "the engine worker failed" });
+      };
+      w.postMessage({ module: this.module });
+    },
+    request(req, done) {
+      if (!this.module || (!this.worker && this.failures >= 3)) {
+        done({ error: "the simulator worker could not start" });
+        return;
+      }
+      this.waiting = { req, done };
+      this.pump();
+    },
+    pump() {
+      if (this.running || !this.waiting || !this.ready) return;
+      const { req, done } = this.waiting;
+      this.waiting = null;
+      const id = ++this.seq;
+      const timer = setTimeout(() => this.stop(id), this.budgetMs);
+      this.running = { id, done, timer };
+      this.worker.postMessage({ id, req });
+    },
+    // stop terminates the worker running request id (past its budget)
+    // and starts another; the request's done hears {stopped: true}.
+    stop(id) {
+      const r = this.running;
+      if (!r || r.id !== id) return;
+      this.worker.terminate();
+      this.restarts++;
+      this.running = null;
+      this.spawn();
+      this.finish(r.done, { stopped: true, budgetMs: this.budgetMs });
+    },
+    answer(w, msg) {
+      if (w !== this.worker) return; // a stopped worker's last words
+      if (msg.ready) {
+        this.ready = true;
+        this.failures = 0;
+        this.pump();
+        return;
+      }
+      if (msg.fatal) {
+        // The worker cannot serve: fail what runs, and start another.
+        const r = this.running;
+        this.running = null;
+        w.terminate();
+        this.restarts++;
+        if (r) clearTimeout(r.timer);
+        const err = { error: "the simulator worker stopped: " + msg.fatal };
+        if (!this.ready && ++this.failures >= 3) {
+          // It cannot start at all: answer what waits, start no more.
+          const q = this.waiting;
+          this.waiting = null;
+          this.worker = null;
+          if (r) this.finish(r.done, err);
+          if (q) this.finish(q.done, err);
+          return;
+        }
+        this.spawn();
+        if (r) this.finish(r.done, err);
+        return;
+      }
+      const r = this.running;
+      if (!r || r.id !== msg.id) return;
+      clearTimeout(r.timer);
+      this.running = null;
+      this.finish(r.done, msg.reply);
+    },
+    finish(done, reply) {
+      try {
+        done(reply);
+      } finally {
+        this.pump();
+      }
+    },
+  });
+
   const lab = document.querySelector("[data-wasm]");
   if (!lab) return;
   const status = document.getElementById("lab-status");
@@ -116,18 +237,23 @@
   // subpath. [data-wasm] names the binary; the playground asks for the
   // SQLite build (ledger.wasm) with ?ledger=1 when a scenario has a ledger.
   const script = document.currentScript;
+  const base = script ? script.src : document.baseURI;
   let file = lab.dataset.wasm || "main.wasm";
   if (lab.id === "playground" && new URLSearchParams(location.search).get("ledger") === "1") file = "ledger.wasm";
-  const wasmURL = new URL(file, script ? script.src : document.baseURI);
+  const wasmURL = new URL(file, base);
+  engine.workerURL = new URL("worker.js", base);
   const go = new Go();
   fetch(wasmURL)
     .then((resp) => {
       if (!resp.ok) throw new Error("fetching " + wasmURL.pathname + ": HTTP " + resp.status);
-      return WebAssembly.instantiateStreaming
-        ? WebAssembly.instantiateStreaming(resp, go.importObject)
-        : resp.arrayBuffer().then((b) => WebAssembly.instantiate(b, go.importObject));
+      return WebAssembly.compileStreaming ? WebAssembly.compileStreaming(resp) : resp.arrayBuffer().then((b) => WebAssembly.compile(b));
     })
-    .then(({ instance }) => go.run(instance))
+    .then((module) => {
+      // One download, one compile: the worker gets the module itself.
+      engine.start(module);
+      return WebAssembly.instantiate(module, go.importObject);
+    })
+    .then((instance) => go.run(instance))
     .then(() => fail(new Error("the simulator stopped")))
     .catch(fail);
 })();

@@ -1,0 +1,42 @@
+// mcplab engine worker: runs the page's simulator (the same compiled
+// main.wasm, ledger.wasm or import.wasm the page loaded, handed over as a
+// WebAssembly.Module, so nothing is downloaded twice) off the main thread.
+// app.js's bridge (mcplabEngine) sends it one request at a time:
+//
+//   {module}       once, first: instantiate it and start the Go program,
+//                  which sets self.mcplabServe (wasm/api.go) and answers
+//                  {ready: true};
+//   {id, req}      a request: answered {id, reply: mcplabServe(req)}.
+//
+// A run that takes longer than its budget is not interrupted here: the page
+// terminates this worker and starts another. It holds no simulation logic.
+"use strict";
+importScripts("wasm_exec.js");
+
+let serve = null;
+self.onmessage = (e) => {
+  const msg = e.data;
+  if (msg.module) {
+    const go = new Go();
+    WebAssembly.instantiate(msg.module, go.importObject)
+      .then((instance) => {
+        // run() returns once main reaches its select{}: mcplabServe is set.
+        go.run(instance).then(() => self.postMessage({ fatal: "the simulator stopped" }));
+        serve = self.mcplabServe;
+        self.postMessage(serve ? { ready: true } : { fatal: "the simulator did not start" });
+      })
+      .catch((err) => self.postMessage({ fatal: String((err && err.message) || err) }));
+    return;
+  }
+  if (!serve) {
+    self.postMessage({ id: msg.id, reply: { error: "the simulator is not ready" } });
+    return;
+  }
+  let reply;
+  try {
+    reply = serve(msg.req);
+  } catch (err) {
+    reply = { error: "internal error: " + String((err && err.message) || err) };
+  }
+  self.postMessage({ id: msg.id, reply });
+};

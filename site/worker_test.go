@@ -1,0 +1,232 @@
+package main
+
+// Tests of issue 12's item 4: the engine runs in a Web Worker
+// (site/static/worker.js, app.js's mcplabEngine), so no control change
+// blocks the page, the newest input wins, and a run past its budget is
+// stopped while the last good output stays.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/mcplab/mcplab/engine/transcript"
+	"github.com/mcplab/mcplab/templates"
+)
+
+// longTaskMs is the longest task the main thread may run (ms): the
+// PerformanceObserver "longtask" entry type reports every task above 50 ms.
+const longTaskMs = 50
+
+// watchLongTasksJS starts recording the page's long tasks (durations in ms
+// into window.longTasks); false when the browser cannot report them.
+const watchLongTasksJS = `(() => {
+  if (!PerformanceObserver.supportedEntryTypes.includes("longtask")) return false;
+  window.longTasks = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(Math.round(e.duration)); }).observe({type: "longtask"});
+  return true;
+})()`
+
+// watchLongTasks starts the long-task record in the current page.
+func watchLongTasks(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if !evalJSON[bool](t, ctx, watchLongTasksJS) {
+		t.Fatal("this Chromium reports no longtask entries: the test cannot see a blocked page")
+	}
+}
+
+// checkNoLongTask fails the test for every task over longTaskMs recorded
+// since watchLongTasks.
+func checkNoLongTask(t *testing.T, ctx context.Context, during string) {
+	t.Helper()
+	// One round trip later every entry observed so far is delivered.
+	evalJSON[int](t, ctx, `1`)
+	if long := evalJSON[[]int](t, ctx, `window.longTasks`); len(long) > 0 {
+		t.Errorf("%s: the main thread ran %d tasks over %d ms: %v ms", during, len(long), longTaskMs, long)
+	}
+}
+
+// settledJS is true once the engine worker has nothing to do and the
+// output has nothing left to draw.
+const settledJS = `!mcplabEngine.busy && document.getElementById("lab-output")?.dataset.pending === undefined`
+
+// navigationDelayMs is how long after a click on the site's brand link
+// (home) the next page may start being shown (ms): a page whose main
+// thread is free follows a link at once; a blocked one did not for up to
+// 53 s (issue 12).
+const navigationDelayMs = 2000
+
+// clickHomePromptly clicks the brand link (the home page, no simulator)
+// and fails the test unless the home page's document was interactive
+// within navigationDelayMs of the click (timestamps from the browser's
+// clock, kept in sessionStorage across the navigation).
+func clickHomePromptly(t *testing.T, ctx context.Context) {
+	t.Helper()
+	evalJSON[bool](t, ctx, `(() => {
+  sessionStorage.clickedAt = String(performance.timeOrigin + performance.now());
+  document.querySelector("a.brand").click();
+  return true;
+})()`)
+	// The page goes away under the poll: poll again in the new document.
+	deadline := time.Now().Add(readyTimeout)
+	for {
+		ok, err := pollJS[bool](ctx, `document.readyState !== "loading" && !document.querySelector("[data-wasm]") && !!sessionStorage.clickedAt`, readyTimeout)
+		if err == nil && ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the home page never came after the click: %v", err)
+		}
+	}
+	delay := evalJSON[float64](t, ctx, `performance.timeOrigin + performance.getEntriesByType("navigation")[0].domInteractive - Number(sessionStorage.clickedAt)`)
+	t.Logf("click to the next page interactive: %.0f ms", delay)
+	if delay > navigationDelayMs {
+		t.Errorf("the link click took %.0f ms to show the next page, want at most %d ms", delay, navigationDelayMs)
+	}
+}
+
+// Rule (issue 12, item 4): the heaviest herd the decoder allows (100,000
+// clients x 10 attempts, every strategy compared) never blocks the page:
+// 20 quick edits of the client count each return from their input event
+// within longTaskMs, no task of the page exceeds it, the run on screen at
+// the end is the newest edit's (the native engine's peak for it), and a
+// link clicked while a run is in flight navigates at once.
+func TestHeaviestHerdNeverBlocksThePage(t *testing.T) {
+	ctx, ex := chartPage(t, "herd-reference-backoff", readyTimeout)
+	watchLongTasks(t, ctx)
+	const last = 100_000 - 19
+	handlers := evalJSONAwait[[]float64](t, ctx, `(async () => {
+  const el = document.querySelector('[data-path="herd.clients"]');
+  const took = [];
+  for (let i = 0; i < 20; i++) {
+    el.value = String(100000 - i);
+    const t0 = performance.now();
+    el.dispatchEvent(new Event("input", {bubbles: true}));
+    took.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  return took;
+})()`)
+	for i, ms := range handlers {
+		if ms > longTaskMs {
+			t.Errorf("edit %d: the input event took %.1f ms on the main thread, want at most %d", i+1, ms, longTaskMs)
+		}
+	}
+	waitFor(t, ctx, "the last edit's run on screen", settledJS+` && !document.getElementById("lab-output").dataset.stale`)
+	want := nativeEdited(t, ex, chartEdit{"herd.clients", templates.ValueInteger, fmt.Sprint(last)}).Herd.PeakPerBucket
+	if got := evalJSON[herdAttrs](t, ctx, herdAttrsJS); got.Peak != want {
+		t.Errorf("after the edits the herd chart's peak is %d, want %d (the native run of the newest edit, %d clients)", got.Peak, want, last)
+	}
+	checkNoLongTask(t, ctx, "20 edits of the heaviest herd")
+	// One more heavy run in flight, then leave.
+	setControl(t, ctx, "herd.clients", "99999")
+	clickHomePromptly(t, ctx)
+}
+
+// longTranscript is a go-sdk style server log of lines lines (an even
+// number >= 2): initialize, then tools/call requests and their results.
+func longTranscript(lines int) string {
+	var b strings.Builder
+	b.WriteString(`read: {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{},"clientInfo":{"name":"c","version":"1"},"protocolVersion":"2025-06-18"}}` + "\n")
+	b.WriteString(`write: {"jsonrpc":"2.0","id":0,"result":{"capabilities":{},"protocolVersion":"2025-06-18","serverInfo":{"name":"s","version":"1"}}}` + "\n")
+	for i := 1; i < lines/2; i++ {
+		fmt.Fprintf(&b, `read: {"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"work","arguments":{}}}`+"\n", i)
+		fmt.Fprintf(&b, `write: {"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"ok"}]}}`+"\n", i)
+	}
+	return b.String()
+}
+
+// Rule (issue 12, item 4): a 20,000-line transcript pasted into the import
+// page keeps the page responsive: no task over longTaskMs while it is
+// pasted, judged, shown (in windows of 250 events, with a pager), edited
+// and paged, the page shows its first window with the whole trace's count,
+// and a link clicked while it is judged again navigates at once.
+func TestImportLongTranscriptStaysResponsive(t *testing.T) {
+	const lines = 20_000
+	text := longTranscript(lines)
+	native, err := transcript.Import([]byte(text), transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := len(native.Events)
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, siteURL+"/import/")
+	waitReady(t, ctx)
+	watchLongTasks(t, ctx)
+	typeInto(t, ctx, "#imp-input", text)
+	pager := fmt.Sprintf(`document.getElementById("imp-window-text")?.textContent.startsWith("Events 1–250 of %d,")`, total)
+	waitFor(t, ctx, "the first window of the transcript", settledJS+" && "+pager)
+	if n := evalJSON[int](t, ctx, `document.querySelectorAll("#events tbody tr").length`); n != 250 {
+		t.Errorf("the event table shows %d rows, want one window of 250", n)
+	}
+	// A keystroke at the end: one more line, judged again.
+	if !evalJSON[bool](t, ctx, `(() => { const e = document.getElementById("imp-input"); e.focus(); e.setSelectionRange(e.value.length, e.value.length); return true; })()`) {
+		t.Fatal("no #imp-input")
+	}
+	typeAtCaret(t, ctx, `read: {"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	waitFor(t, ctx, "the edited transcript", settledJS+fmt.Sprintf(` && document.getElementById("imp-window-text")?.textContent.startsWith("Events 1–250 of %d,")`, total+1))
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("imp-window-next"))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the second window", settledJS+` && document.getElementById("imp-window-text")?.textContent.startsWith("Events 251–500 ") && !!document.getElementById("event-250")`)
+	checkNoLongTask(t, ctx, "pasting, editing and paging a 20,000-line transcript")
+	// Judged again (the side changes), then leave while it runs.
+	evalJSON[bool](t, ctx, `(() => { const s = document.getElementById("imp-side"); s.value = "server"; s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`)
+	clickHomePromptly(t, ctx)
+}
+
+// Rule (issue 12, item 4): a run that takes longer than the page's budget
+// (mcplabEngine.budgetMs) is stopped: the page says so where the output
+// is (#lab-error, #lab-output data-stopped), the last good output stays
+// on screen, and the next change runs in a fresh worker.
+func TestRunawayRunIsStopped(t *testing.T) {
+	ctx, ex := chartPage(t, "herd-reference-backoff", readyTimeout)
+	before := evalJSON[herdAttrs](t, ctx, herdAttrsJS)
+	// 100,000 clients under every strategy take far longer than 1 ms.
+	evalJSON[bool](t, ctx, `(mcplabEngine.budgetMs = 1, true)`)
+	setControl(t, ctx, "herd.clients", "100000")
+	waitFor(t, ctx, "the run to be stopped", `document.getElementById("lab-output").dataset.stopped === "1" && !document.getElementById("lab-error").hidden`)
+	msg := evalJSON[string](t, ctx, `document.getElementById("lab-error").textContent`)
+	if !strings.Contains(msg, "stopped") || !strings.Contains(msg, "last run that finished") {
+		t.Errorf("#lab-error says %q, want that the run was stopped and the last finished run is shown", msg)
+	}
+	if got := evalJSON[herdAttrs](t, ctx, herdAttrsJS); got.Peak != before.Peak || got.Strategy != before.Strategy {
+		t.Errorf("after the stopped run the herd chart shows peak %d (%s), want the last good run's %d (%s)", got.Peak, got.Strategy, before.Peak, before.Strategy)
+	}
+	if n := evalJSON[int](t, ctx, `mcplabEngine.restarts`); n != 1 {
+		t.Errorf("mcplabEngine.restarts = %d, want 1 (the stopped worker replaced)", n)
+	}
+	// A fresh worker runs the next change, within the usual budget.
+	evalJSON[bool](t, ctx, `(mcplabEngine.budgetMs = 20000, true)`)
+	setControl(t, ctx, "herd.clients", "20000")
+	waitFor(t, ctx, "the next run", settledJS+` && document.getElementById("lab-output").dataset.stopped === undefined && document.getElementById("lab-error").hidden`)
+	want := nativeEdited(t, ex, chartEdit{"herd.clients", templates.ValueInteger, "20000"}).Herd.PeakPerBucket
+	if got := evalJSON[herdAttrs](t, ctx, herdAttrsJS); got.Peak != want {
+		t.Errorf("after the fresh worker's run the peak is %d, want %d (native, 20,000 clients)", got.Peak, want)
+	}
+}
+
+// evalJSONAwait evaluates expr (a promise) in the page and decodes what it
+// resolves to into T.
+func evalJSONAwait[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// typeAtCaret inserts text at the focused field's caret, as typing does
+// (Input.insertText fires the input event).
+func typeAtCaret(t *testing.T, ctx context.Context, text string) {
+	t.Helper()
+	if _, err := chromedp.Call(ctx, input.InsertText, input.InsertTextParams{Text: text}); err != nil {
+		t.Fatalf("insert text: %v", err)
+	}
+}

@@ -1,0 +1,78 @@
+//go:build js && wasm && !transcript
+
+package main
+
+import (
+	"errors"
+	"syscall/js"
+
+	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/templates"
+)
+
+// The playground's requests to the worker (playground.go asks them). Not
+// in import.wasm (-tags transcript), which has no playground.
+
+func init() { servers["playground"] = servePlayground }
+
+// servePlayground answers the playground: req.text is the editor's text,
+// req.controls asks for the control panel too. It decodes the text, runs
+// its canonical form (what the link carries, keys sorted inside arguments
+// and results too, so this tab shows exactly the trace the link replays
+// anywhere) and renders it. The reply is one of
+//
+//	{out: outputReply, title, canon, fragment, controls?: panel HTML}
+//	{editorError: {message, path, line, col, start, end}}   (templates.EditorError)
+//	{noLedger: true, canon}   the scenario needs ledger.wasm (engine.ErrNoLedger)
+func servePlayground(req js.Value) map[string]any {
+	text := []byte(req.Get("text").String())
+	s, err := scenario.Decode(text)
+	if err != nil {
+		return editorReply(templates.LocateError(text, err))
+	}
+	canon, err := scenario.Canonical(text)
+	if err == nil {
+		s, err = scenario.Decode(canon)
+	}
+	if err != nil {
+		return editorReply(templates.EditorError{Message: err.Error()})
+	}
+	tr, err := engine.RunWith(s, options)
+	if errors.Is(err, engine.ErrNoLedger) {
+		return map[string]any{"noLedger": true, "canon": string(canon), "editorError": editorError(templates.EditorError{Message: err.Error()})}
+	}
+	if err != nil {
+		return editorReply(templates.EditorError{Message: err.Error()})
+	}
+	out, err := outputReply(tr)
+	if err != nil {
+		return editorReply(templates.EditorError{Message: "rendering the trace: " + err.Error()})
+	}
+	r := map[string]any{"out": out, "title": s.Title, "canon": string(canon)}
+	if frag, err := scenario.ShareFragment(canon); err == nil {
+		r["fragment"] = frag
+	}
+	if req.Get("controls").Truthy() {
+		if panel, err := renderHTML(templates.ControlPanel(templates.NewControls(tr.Scenario, tr.EndMs))); err == nil {
+			r["controls"] = panel
+		}
+	}
+	return r
+}
+
+func editorReply(e templates.EditorError) map[string]any {
+	return map[string]any{"editorError": editorError(e)}
+}
+
+func editorError(e templates.EditorError) map[string]any {
+	return map[string]any{"message": e.Message, "path": e.Path, "line": e.Line, "col": e.Col, "start": e.Start, "end": e.End}
+}
+
+// readEditorError reads editorError's object back on the page.
+func readEditorError(v js.Value) templates.EditorError {
+	return templates.EditorError{
+		Message: v.Get("message").String(), Path: v.Get("path").String(),
+		Line: v.Get("line").Int(), Col: v.Get("col").Int(), Start: v.Get("start").Int(), End: v.Get("end").Int(),
+	}
+}

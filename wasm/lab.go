@@ -1,0 +1,149 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"errors"
+	"strconv"
+	"syscall/js"
+
+	"github.com/mcplab/mcplab/templates"
+)
+
+// The scenario page (templates.ScenarioPage, a #lab element): it wires
+// every [data-path] control: on input or change it applies the control's
+// value to the scenario JSON held in script#scenario-json
+// (templates.EditScenario, which encodes it by data-kind and calls
+// scenario.SetPath or scenario.DeletePath), asks the worker to run and
+// render it (api.go's serveLab), and shows templates.Output in #lab-output
+// block by block (output.go: the headline and charts at once, the tables
+// after the next frame, only what changed). An invalid scenario keeps the
+// last good render and shows the located error in #lab-error; so does a
+// run stopped past its budget, saying so. After the first render it
+// enables the controls and sets <html data-ready="1"> ("error" if that
+// render failed), and keeps the page's "Open in playground" link pointing
+// at the edited scenario (once the tables are drawn too).
+
+// lab is the live state of a scenario page.
+type lab struct {
+	doc      js.Value
+	root     js.Value // <html>
+	script   js.Value // script#scenario-json: the current scenario
+	output   js.Value // #lab-output
+	errorBox js.Value // #lab-error
+	pane     *pane    // what #lab-output shows
+	fragment string   // the share fragment of the run on screen
+}
+
+func startLab(doc js.Value) {
+	l := &lab{
+		doc:      doc,
+		root:     doc.Get("documentElement"),
+		script:   byID(doc, "scenario-json"),
+		output:   byID(doc, "lab-output"),
+		errorBox: byID(doc, "lab-error"),
+	}
+	if !l.script.Truthy() || !l.output.Truthy() {
+		l.fail(errors.New("the page has no script#scenario-json or #lab-output"))
+		return
+	}
+	l.pane = newPane(l.output, l.fail, l.settled)
+	controls := doc.Call("querySelectorAll", "[data-path]")
+	for i := 0; i < controls.Length(); i++ {
+		el := controls.Index(i)
+		event := "change"
+		if t := el.Get("type").String(); t == "range" || t == "number" {
+			event = "input"
+		}
+		on(el, event, l.fail, func(js.Value) { l.onChange(el) })
+	}
+	l.rerun(true)
+}
+
+// onChange applies one control's value to the scenario and re-runs it.
+func (l *lab) onChange(el js.Value) {
+	ds := el.Get("dataset")
+	path, kind := ds.Get("path").String(), ds.Get("kind").String()
+	value := el.Get("value").String()
+	if out := byID(l.doc, el.Get("id").String()+"-value"); out.Truthy() {
+		out.Set("textContent", value+" "+out.Get("dataset").Get("unit").String())
+	}
+	current := []byte(l.script.Get("textContent").String())
+	next, err := templates.EditScenario(current, path, kind, value, el.Get("checked").Truthy())
+	if err != nil {
+		l.showError("Invalid scenario: " + err.Error() + ". The output shows the last valid run.")
+		return
+	}
+	l.script.Set("textContent", string(next))
+	l.rerun(false)
+}
+
+// rerun asks the worker to run the scenario (the text of
+// script#scenario-json) and shows the answer (pane: the headline and
+// charts at once, the tables after the next frame); on an error or a
+// stopped run it keeps the last good render, marks it stale and says why.
+// data-render-ms on #lab-output is what the worker spent on the run and
+// its HTML; data-apply-ms what showing it on the page cost (pane sets
+// data-later-ms for the tables). first starts the page.
+func (l *lab) rerun(first bool) {
+	ask(map[string]any{"page": "lab", "text": l.script.Get("textContent").String()}, l.fail, func(r answer) {
+		ok := l.apply(r)
+		if !first {
+			return
+		}
+		if !ok {
+			l.root.Get("dataset").Set("ready", "error")
+			setStatus(l.doc, "error", "The scenario did not run; see the error above.")
+			return
+		}
+		if fs := byID(l.doc, "lab-controls"); fs.Truthy() {
+			fs.Set("disabled", false)
+		}
+		setStatus(l.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
+		l.root.Get("dataset").Set("ready", "1")
+	})
+}
+
+// apply shows one answer of the worker; false when it holds no run.
+func (l *lab) apply(r answer) bool {
+	switch {
+	case r.Stopped:
+		l.showError(stoppedText(r.BudgetMs))
+		l.output.Get("dataset").Set("stopped", "1")
+		return false
+	case r.Err() != "":
+		l.showError("Invalid scenario: " + r.Err() + ". The output shows the last valid run.")
+		return false
+	}
+	start := now()
+	l.fragment = r.Str("fragment")
+	l.pane.show(readOutput(r.Get("out")))
+	ds := l.output.Get("dataset")
+	ds.Set("renderMs", strconv.FormatFloat(r.Get("ms").Float(), 'f', 1, 64))
+	ds.Set("applyMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
+	ds.Delete("stale")
+	ds.Delete("stopped")
+	showLabError(l.doc, "")
+	return true
+}
+
+// settled runs once the whole run is on screen: it points "Open in
+// playground" at the edited scenario.
+func (l *lab) settled() {
+	link := byID(l.doc, "open-playground")
+	if !link.Truthy() || l.fragment == "" {
+		return
+	}
+	link.Set("href", trimFragment(link.Call("getAttribute", "href").String())+"#"+l.fragment)
+}
+
+// showError shows msg in #lab-error and marks the output stale.
+func (l *lab) showError(msg string) {
+	showLabError(l.doc, msg)
+	l.output.Get("dataset").Set("stale", "1")
+}
+
+// fail reports an internal error (a panic) without killing the page.
+func (l *lab) fail(err error) {
+	showLabError(l.doc, "Simulator error: "+err.Error())
+}
