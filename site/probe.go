@@ -261,7 +261,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 		res.verdict, res.facts = "skipped", append(res.facts, skip.Error())
 		return res
 	case errors.Is(err, errTimeout):
-		res.facts = append(res.facts, fmt.Sprintf("no answer within the situation's limit (%s)", p.limit))
+		res.facts = append(res.facts, fmt.Sprintf("%v (%s)", err, p.limit))
 	case err != nil:
 		res.facts = append(res.facts, err.Error())
 	}
