@@ -270,7 +270,7 @@ func TestProbeServerNeverAnswers(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "child.pid")
 	const limit = 2 * time.Second
 	start := time.Now()
-	_, lines, err := probeRun(t, "-limit", limit.String(), "-timeout", "20s", "--", "node", "testdata/probe/hang.mjs", pidFile)
+	_, lines, err := probeRun(t, "-limit", limit.String(), "-timeout", "20s", "--", "sh", "testdata/probe/hang.sh", pidFile)
 	elapsed := time.Since(start)
 	if err == nil || exitCode(err) != 1 {
 		t.Errorf("err = %v, want an error with exit 1", err)
