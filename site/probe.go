@@ -199,7 +199,16 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	for _, r := range results {
 		switch r.verdict {
 		case "FAIL":
-			failed = append(failed, r.name)
+			var rules []string
+			for _, c := range r.checks {
+				if c.OK != nil && !*c.OK {
+					rules = append(rules, c.Rule)
+				}
+			}
+			if len(rules) == 0 {
+				rules = append(rules, "the probe's own observation")
+			}
+			failed = append(failed, r.name+" ("+strings.Join(rules, ", ")+")")
 		case "error":
 			errs++
 		}
