@@ -235,7 +235,7 @@ func sitBadCancels(p *prober, s *session, r *sitReport, deadline time.Time) erro
 	if err != nil {
 		return err
 	}
-	at, _, err := s.response(id, minTime(deadline, sent.Add(2*p.warm.done+p.grace())))
+	at, _, err := s.response(id, deadline)
 	if err != nil {
 		r.violated = "the normal call after them got no answer (" + s.explain(err).Error() + ")"
 		return nil
