@@ -109,8 +109,8 @@ type cancelJSON struct {
 	Unseen    bool   `json:"callNotYetAnswered,omitempty"`
 }
 
-const probeUsage = `usage: site probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] -- COMMAND [ARG...]
-       site probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] URL
+const probeUsage = `usage: site probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] -- COMMAND [ARG...]
+       site probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] URL
 
 Drives a live MCP server (stdio: the probe starts COMMAND; Streamable HTTP:
 the URL) through the lab's situations: a clean call with a progress token,
