@@ -84,10 +84,33 @@ type sitResult struct {
 	facts   []string
 	checks  []trace.Check
 	file    string
+	header  transcriptHeader
 }
 
-const probeUsage = `usage: site probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] -- COMMAND [ARG...]
-       site probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] URL
+// transcriptHeader is what a transcript's JSON Lines cannot say yet (issue
+// 15 item 2 proposes an optional first line for it); the probe writes it
+// for every transcript into probe.json beside them.
+type transcriptHeader struct {
+	File      string       `json:"file"`
+	Observer  string       `json:"observer"`  // always "client": the probe recorded what it wrote and read
+	Transport string       `json:"transport"` // "stdio" or "streamable-http"
+	Protocol  string       `json:"protocol,omitempty"`
+	Session   string       `json:"session,omitempty"` // Mcp-Session-Id (Streamable HTTP)
+	WarmupMs  float64      `json:"warmupMs,omitempty"`
+	Cancels   []cancelJSON `json:"cancellations,omitempty"`
+}
+
+// cancelJSON is one cancellation and its evidence: when the client wrote
+// it and when the fence ping after it was answered (absent: never).
+type cancelJSON struct {
+	RequestID string `json:"requestId"`
+	At        string `json:"at"`
+	FenceAt   string `json:"fenceAnsweredAt,omitempty"`
+	Unseen    bool   `json:"callNotYetAnswered,omitempty"`
+}
+
+const probeUsage = `usage: site probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] -- COMMAND [ARG...]
+       site probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] URL
 
 Drives a live MCP server (stdio: the probe starts COMMAND; Streamable HTTP:
 the URL) through the lab's situations: a clean call with a progress token,
@@ -159,13 +182,33 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	results := p.run(time.Now().Add(*total), dir, stdout)
-	fmt.Fprintf(stdout, "transcripts: %s (open one with: site run -checks FILE, or drop it on /import/)\n", dir)
+	var headers []transcriptHeader
+	for _, r := range results {
+		if r.file != "" {
+			headers = append(headers, r.header)
+		}
+	}
+	if b, err := json.MarshalIndent(headers, "", "  "); err == nil {
+		if err := os.WriteFile(filepath.Join(dir, "probe.json"), append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "transcripts: %s (open one with: site run -checks FILE, or drop it on /import/; probe.json says who observed each)\n", dir)
 	var failed []string
 	errs := 0
 	for _, r := range results {
 		switch r.verdict {
 		case "FAIL":
-			failed = append(failed, r.name)
+			var rules []string
+			for _, c := range r.checks {
+				if c.OK != nil && !*c.OK {
+					rules = append(rules, c.Rule)
+				}
+			}
+			if len(rules) == 0 {
+				rules = append(rules, "the probe's own observation")
+			}
+			failed = append(failed, r.name+" ("+strings.Join(rules, ", ")+")")
 		case "error":
 			errs++
 		}
@@ -261,11 +304,24 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 		res.verdict, res.facts = "skipped", append(res.facts, skip.Error())
 		return res
 	case errors.Is(err, errTimeout):
-		res.facts = append(res.facts, fmt.Sprintf("no answer within the situation's limit (%s)", p.limit))
+		res.facts = append(res.facts, fmt.Sprintf("%v (%s)", err, p.limit))
 	case err != nil:
 		res.facts = append(res.facts, err.Error())
 	}
 	recs := c.records()
+	res.header = transcriptHeader{File: filepath.Base(file), Observer: "client", Transport: "stdio", Protocol: s.version,
+		WarmupMs: float64(p.warm.done.Microseconds()) / 1000}
+	if hc, ok := c.(*httpConn); ok {
+		res.header.Transport = "streamable-http"
+		res.header.Session = hc.session
+	}
+	for _, m := range rep.cancels {
+		cj := cancelJSON{RequestID: m.id, At: m.at.UTC().Format(time.RFC3339Nano), Unseen: m.unseen}
+		if !m.fence.IsZero() {
+			cj.FenceAt = m.fence.UTC().Format(time.RFC3339Nano)
+		}
+		res.header.Cancels = append(res.header.Cancels, cj)
+	}
 	if werr := writeTranscript(file, recs); werr != nil {
 		res.facts = append(res.facts, "writing the transcript: "+werr.Error())
 	} else {

@@ -63,7 +63,7 @@ func parseMsg(raw json.RawMessage) msgInfo {
 // deadline passed first.
 var (
 	errDead    = errors.New("the server is gone")
-	errTimeout = errors.New("no answer in time")
+	errTimeout = errors.New("no answer within the situation's limit")
 )
 
 // session is one MCP session of the probe.

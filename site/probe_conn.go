@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -32,6 +33,9 @@ const (
 	// probeNotifyTimeout bounds the POST of a notification or response
 	// (Streamable HTTP answers it 202 Accepted at once).
 	probeNotifyTimeout = 5 * time.Second
+	// probeWriteTimeout bounds one write to a stdio server's standard input
+	// (a server that stops reading fills the pipe).
+	probeWriteTimeout = 5 * time.Second
 )
 
 // record is one line of a transcript: a message the client wrote (from
@@ -104,7 +108,7 @@ type conn interface {
 type stdioConn struct {
 	rec    recorder
 	cmd    *exec.Cmd
-	stdin  io.WriteCloser
+	stdin  *os.File
 	in     chan inbound
 	gone   chan struct{}
 	quit   chan struct{} // closed by close: the reader stops delivering
@@ -122,15 +126,20 @@ func startStdio(argv []string) (*stdioConn, error) {
 	c.cmd = exec.Command(argv[0], argv[1:]...)
 	setProcessGroup(c.cmd)
 	c.cmd.Stderr = &c.stderr
-	var err error
-	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
+	// Our own pipe rather than StdinPipe: a pipe the runtime polls takes a
+	// write deadline, so a server that stops reading cannot block the probe.
+	in, w, err := os.Pipe()
+	if err != nil {
 		return nil, err
 	}
+	c.cmd.Stdin, c.stdin = in, w
+	defer in.Close() // the child has its copy once started
 	out, err := c.cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
 	}
 	if err := c.cmd.Start(); err != nil {
+		w.Close()
 		return nil, fmt.Errorf("starting %s: %w", argv[0], err)
 	}
 	go func() {
@@ -170,6 +179,7 @@ func (c *stdioConn) write(msg []byte) (time.Time, error) {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	at := c.rec.add("client", msg)
+	_ = c.stdin.SetWriteDeadline(time.Now().Add(probeWriteTimeout))
 	_, err := c.stdin.Write(append(append([]byte(nil), msg...), '\n'))
 	return at, err
 }

@@ -185,6 +185,7 @@ func sitRace(p *prober, s *session, r *sitReport, deadline time.Time) error {
 	r.fact("warm call %s", ms(d))
 	_ = s.wait(minTime(deadline, time.Now().Add(p.grace())), nil)
 	for _, f := range raceSteps {
+		fmt.Fprintf(p.log, "probe:   race at %+.0f%% of %s …\n", f*100, ms(d))
 		off := d + time.Duration(f*float64(d))
 		id, sent, err := s.call(p)
 		if err != nil {
@@ -234,7 +235,7 @@ func sitBadCancels(p *prober, s *session, r *sitReport, deadline time.Time) erro
 	if err != nil {
 		return err
 	}
-	at, _, err := s.response(id, minTime(deadline, sent.Add(2*p.warm.done+p.grace())))
+	at, _, err := s.response(id, deadline)
 	if err != nil {
 		r.violated = "the normal call after them got no answer (" + s.explain(err).Error() + ")"
 		return nil

@@ -1,0 +1,341 @@
+package main
+
+// Tests of `site probe` against real servers (issue 17): the Go SDK v1.8.0
+// over stdio and Streamable HTTP (testdata/probe/goserver), the TypeScript
+// SDK pinned by testdata/probe/ts/package-lock.json (installed with npm ci),
+// a server that never answers and one that crashes mid-call
+// (testdata/probe/*.mjs). Tool durations are short: 3 steps of 60 ms.
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+const probeToolArgs = `{"steps":3,"intervalMs":60}`
+
+var (
+	goServerOnce sync.Once
+	goServerPath string
+	goServerErr  error
+	npmOnce      sync.Once
+	npmErr       error
+)
+
+// goServer builds testdata/probe/goserver once per test binary.
+func goServer(t *testing.T) string {
+	t.Helper()
+	goServerOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mcplab-probe-goserver-")
+		if err != nil {
+			goServerErr = err
+			return
+		}
+		goServerPath = filepath.Join(dir, "goserver")
+		out, err := exec.Command("go", "build", "-o", goServerPath, "./testdata/probe/goserver").CombinedOutput()
+		if err != nil {
+			goServerErr = errors.New("go build ./testdata/probe/goserver: " + err.Error() + "\n" + string(out))
+		}
+	})
+	if goServerErr != nil {
+		t.Fatal(goServerErr)
+	}
+	return goServerPath
+}
+
+// tsServers installs the TypeScript SDK from the committed lockfile into
+// testdata/probe/ts/node_modules with npm ci, unless the installed tree is
+// already that lockfile's (npm writes node_modules/.package-lock.json). A
+// missing npm fails the test with what to install.
+func tsServers(t *testing.T) {
+	t.Helper()
+	npmOnce.Do(func() {
+		if _, err := exec.LookPath("npm"); err != nil {
+			npmErr = errors.New("npm is missing: the probe tests run the TypeScript SDK server; install Node.js and npm (apt-get install -y nodejs npm)")
+			return
+		}
+		dir := filepath.Join("testdata", "probe", "ts")
+		if installedFromLock(dir) {
+			return
+		}
+		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			npmErr = errors.New("npm ci in " + dir + ": " + err.Error() + "\n" + string(out))
+		}
+	})
+	if npmErr != nil {
+		t.Fatal(npmErr)
+	}
+}
+
+// installedFromLock reports whether dir/node_modules holds the packages of
+// dir/package-lock.json (npm's hidden lockfile lists the same versions).
+func installedFromLock(dir string) bool {
+	lock, err1 := os.ReadFile(filepath.Join(dir, "package-lock.json"))
+	hidden, err2 := os.ReadFile(filepath.Join(dir, "node_modules", ".package-lock.json"))
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return packageVersions(lock) == packageVersions(hidden) && packageVersions(lock) != ""
+}
+
+// packageVersions lists the "node_modules/...": version pairs of a lockfile.
+func packageVersions(lock []byte) string {
+	var b strings.Builder
+	sc := bufio.NewScanner(bytes.NewReader(lock))
+	name := ""
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, `"node_modules/`) {
+			name = line
+		}
+		if name != "" && strings.HasPrefix(line, `"version":`) {
+			b.WriteString(name + line + "\n")
+			name = ""
+		}
+	}
+	return b.String()
+}
+
+// probeRun runs `site probe args...` and returns its standard output, the
+// situation lines by name (the line that starts with the name) and the error.
+func probeRun(t *testing.T, args ...string) (string, map[string]string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(append([]string{"probe", "-out", t.TempDir()}, args...), &out, &errb)
+	t.Logf("site probe %s\n%s%s", strings.Join(args, " "), out.String(), errb.String())
+	lines := map[string]string{}
+	for _, l := range strings.Split(out.String(), "\n") {
+		for _, st := range situations {
+			if strings.HasPrefix(l, st.name+" ") {
+				lines[st.name] = l
+			}
+		}
+	}
+	return out.String(), lines, err
+}
+
+func wantVerdict(t *testing.T, lines map[string]string, name, verdict string, contains ...string) {
+	t.Helper()
+	l, ok := lines[name]
+	if !ok {
+		t.Errorf("no line for situation %s", name)
+		return
+	}
+	if f := strings.Fields(l); len(f) < 2 || f[1] != verdict {
+		t.Errorf("%s: verdict %q, want %q: %s", name, f[1], verdict, l)
+	}
+	for _, c := range contains {
+		if !strings.Contains(l, c) {
+			t.Errorf("%s: line lacks %q: %s", name, c, l)
+		}
+	}
+}
+
+// transcriptOf returns the transcript file printed for a situation.
+func transcriptOf(t *testing.T, out, name string) string {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.TrimSpace(l); strings.HasSuffix(f, "-"+name+".client.jsonl") {
+			return f
+		}
+	}
+	t.Fatalf("no transcript printed for %s", name)
+	return ""
+}
+
+// Rule (issue 17, DOMAIN.md §1): the Go SDK v1.8.0 writes a result for a
+// request after reading its cancellation (go-sdk#1259 kind); the probe flags
+// it (FAIL, -checks exits 3), while the race sweep shows an order at every
+// offset, bad cancellations are ignored and the transcripts are read by
+// `site run`, which judges the same violation.
+func TestProbeGoSDKStdioFlagsResultAfterCancel(t *testing.T) {
+	t.Parallel()
+	bin := goServer(t)
+	out, lines, err := probeRun(t, "-checks", "-tool", "work", "-args", probeToolArgs, "--", bin)
+	var cf *checksFailed
+	if !errors.As(err, &cf) || exitCode(err) != 3 {
+		t.Fatalf("err = %v, want checksFailed (exit 3)", err)
+	}
+	if !strings.Contains(out, "negotiated 2025-11-25") {
+		t.Errorf("the output does not say the negotiated revision")
+	}
+	wantVerdict(t, lines, "clean", "pass", "3 progress")
+	// The SDK answers a result (isError) or a JSON-RPC error, depending on
+	// whether the handler had started.
+	wantVerdict(t, lines, "cancel-at-once", "FAIL", "MESSAGE AFTER THE ACCEPTED CANCELLATION")
+	wantVerdict(t, lines, "cancel-after-progress", "FAIL", "MESSAGE AFTER THE ACCEPTED CANCELLATION")
+	wantVerdict(t, lines, "bad-cancellations", "pass", "the normal call after them answered")
+	if l := lines["race-sweep"]; strings.Count(l, "%") != len(raceSteps) {
+		t.Errorf("race-sweep reports %d offsets, want %d: %s", strings.Count(l, "%"), len(raceSteps), l)
+	}
+	if _, ok := lines["http-close-stream"]; ok {
+		t.Errorf("http-close-stream ran on stdio")
+	}
+	// The transcript is the lab's JSON Lines: `site run -checks` reads it
+	// and judges the same violation (exit 3); the clean one passes.
+	var o, e bytes.Buffer
+	err = run([]string{"run", "-checks", transcriptOf(t, out, "cancel-at-once")}, &o, &e)
+	if exitCode(err) != 3 || !strings.Contains(e.String(), "FAIL  no-message-after-cancel") {
+		t.Errorf("site run -checks on cancel-at-once: err %v, stderr %s", err, e.String())
+	}
+	o.Reset()
+	e.Reset()
+	if err := run([]string{"run", "-checks", transcriptOf(t, out, "clean")}, &o, &e); err != nil {
+		t.Errorf("site run -checks on clean: %v\n%s", err, e.String())
+	}
+}
+
+// Rule (issue 17): over Streamable HTTP the probe cancels with the
+// notification 2025-11-25 prescribes (and flags the Go SDK's result after
+// it), and also closes a request's stream, the other signal, after which
+// the server still answers.
+func TestProbeGoSDKHTTPFlagsResultAfterCancel(t *testing.T) {
+	t.Parallel()
+	bin := goServer(t)
+	cmd := exec.Command(bin, "-http", "127.0.0.1:0")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	url := strings.TrimSpace(strings.TrimPrefix(line, "listening "))
+	if err != nil || !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("the server said %q (%v)", line, err)
+	}
+	out, lines, err := probeRun(t, "-checks", "-tool", "work", "-args", probeToolArgs,
+		"-only", "cancel-after-progress,cancel-at-once,http-close-stream", url)
+	if exitCode(err) != 3 {
+		t.Fatalf("err = %v, want exit 3", err)
+	}
+	if !strings.Contains(out, "Streamable HTTP "+url) || !strings.Contains(out, "negotiated 2025-11-25") {
+		t.Errorf("the output does not name the transport and revision")
+	}
+	wantVerdict(t, lines, "cancel-after-progress", "FAIL", "signal: POST notifications/cancelled, as 2025-11-25 prescribes", "MESSAGE AFTER THE ACCEPTED CANCELLATION")
+	wantVerdict(t, lines, "cancel-at-once", "FAIL", "once the server had answered its POST")
+	wantVerdict(t, lines, "http-close-stream", "pass", "closed the request's stream", "the server answered a ping")
+}
+
+// Rule (issue 17): a TypeScript SDK server whose tool honours cancellation
+// passes every situation: nothing after an accepted cancellation in any
+// order of the race, progress increasing and final; -checks exits 0.
+func TestProbeTypeScriptHonoursCancellation(t *testing.T) {
+	t.Parallel()
+	tsServers(t)
+	_, lines, err := probeRun(t, "-checks", "-tool", "slow", "-args", probeToolArgs, "--", "node", "testdata/probe/ts/server.mjs")
+	if err != nil {
+		t.Fatalf("err = %v, want none", err)
+	}
+	for _, name := range []string{"clean", "cancel-after-progress", "cancel-at-once", "race-sweep", "bad-cancellations", "idle-timeout"} {
+		wantVerdict(t, lines, name, "pass")
+	}
+	wantVerdict(t, lines, "cancel-at-once", "pass", "cancellation won")
+	if l := lines["race-sweep"]; strings.Contains(l, "MESSAGE AFTER") {
+		t.Errorf("race-sweep: %s", l)
+	}
+}
+
+// Rule (issue 17, DOMAIN.md §3): a TypeScript SDK tool that sends progress
+// through server.notification(..., {relatedRequestId}) keeps sending it after
+// the server accepted the cancellation; the probe flags it (exit 3).
+func TestProbeTypeScriptProgressAfterCancel(t *testing.T) {
+	t.Parallel()
+	tsServers(t)
+	_, lines, err := probeRun(t, "-checks", "-tool", "leaky", "-args", probeToolArgs, "-only", "cancel-after-progress",
+		"--", "node", "testdata/probe/ts/server.mjs")
+	if exitCode(err) != 3 {
+		t.Fatalf("err = %v, want exit 3", err)
+	}
+	wantVerdict(t, lines, "clean", "pass")
+	wantVerdict(t, lines, "cancel-after-progress", "FAIL", "MESSAGE AFTER THE ACCEPTED CANCELLATION: progress", "after the fence")
+}
+
+// Rule (issue 17: the probe is bounded): against a server that never
+// answers, the probe ends within its per-situation limit, says so, skips
+// the rest, exits 1, and kills the server's whole process group (the
+// server's own child included).
+func TestProbeServerNeverAnswers(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	const limit = 2 * time.Second
+	start := time.Now()
+	_, lines, err := probeRun(t, "-limit", limit.String(), "-timeout", "20s", "--", "sh", "testdata/probe/hang.sh", pidFile)
+	elapsed := time.Since(start)
+	if err == nil || exitCode(err) != 1 {
+		t.Errorf("err = %v, want an error with exit 1", err)
+	}
+	if elapsed > limit+5*time.Second {
+		t.Errorf("the probe took %v with a %v limit per situation", elapsed, limit)
+	}
+	wantVerdict(t, lines, "clean", "error", "initialize", "no answer within the situation's limit (2s)")
+	wantVerdict(t, lines, "race-sweep", "skipped", "the warm-up did not complete")
+	data, rerr := os.ReadFile(pidFile)
+	if rerr != nil {
+		t.Fatalf("the server did not write its child's pid: %v", rerr)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	deadline := time.Now().Add(3 * time.Second)
+	for alive(pid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if alive(pid) {
+		t.Errorf("the server's child %d still runs after the probe ended", pid)
+	}
+}
+
+// alive reports whether process pid runs (a zombie, killed but not yet
+// reaped, does not count).
+func alive(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(stat), ") ")
+	return !strings.HasPrefix(rest, "Z") && !strings.HasPrefix(rest, "X")
+}
+
+// Rule (issue 17): a server that exits in the middle of a call is reported
+// with its exit status; the situations that need the warm-up are skipped.
+func TestProbeServerCrashesMidCall(t *testing.T) {
+	t.Parallel()
+	_, lines, err := probeRun(t, "-limit", "10s", "--", "node", "testdata/probe/crash.mjs")
+	if err == nil || exitCode(err) != 1 {
+		t.Errorf("err = %v, want an error with exit 1", err)
+	}
+	wantVerdict(t, lines, "clean", "error", "the server exited (exit status 3)")
+	wantVerdict(t, lines, "cancel-at-once", "skipped")
+}
+
+// Rule: a bad command line is a usage error (exit 2) that says what is wrong.
+func TestProbeUsage(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no server", nil, "probe needs a server"},
+		{"args not an object", []string{"-args", "[1]", "--", "true"}, "-args must be a JSON object"},
+		{"unknown situation", []string{"-only", "nope", "--", "true"}, `no situation is called "nope"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			err := run(append([]string{"probe"}, tc.args...), &out, &errb)
+			if exitCode(err) != 2 || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v (exit %d), want exit 2 with %q", err, exitCode(err), tc.want)
+			}
+		})
+	}
+}
