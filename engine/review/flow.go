@@ -203,6 +203,9 @@ func (r *reviewer) recovery() error {
 
 	// The reconnect plan: a listen stream drops while the call is in flight.
 	lid := scenario.NewStringID("review-listen")
+	if lid.Raw() == r.op.ID.Raw() { // ids are used once per scenario
+		lid = scenario.NewStringID("review-listen-2")
+	}
 	filter, _ := json.Marshal(map[string]bool{"toolsListChanged": true})
 	sc := r.own()
 	sc.Steps = []scenario.Step{{At: 0, Do: "listen", ID: &lid, Filter: filter}, r.call(10, false),

@@ -2,6 +2,7 @@ package review_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -88,3 +89,55 @@ func firstDiff(got, want []byte) string {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestSchemaDescribesTheReport: /review.schema.json declares every member
+// a review's JSON has, at the top level, in a race row and in a failure
+// card, and every member it requires is there (the JSON contract of
+// issue 16).
+func TestSchemaDescribesTheReport(t *testing.T) {
+	type object struct {
+		Required   []string                   `json:"required"`
+		Properties map[string]json.RawMessage `json:"properties"`
+		Items      *object                    `json:"items"`
+	}
+	var schema object
+	if err := json.Unmarshal(review.Schema, &schema); err != nil {
+		t.Fatalf("the schema is not JSON: %v", err)
+	}
+	sub := func(name string) object {
+		var o object
+		if err := json.Unmarshal(schema.Properties[name], &o); err != nil || o.Items == nil {
+			t.Fatalf("schema property %s: %v", name, err)
+		}
+		return *o.Items
+	}
+	ex, _ := examples.Get("flagship-with-idempotency-key")
+	rep, err := review.Review(ex.JSON, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := review.Encode(rep)
+	var doc struct {
+		Top   map[string]json.RawMessage
+		Races []map[string]json.RawMessage `json:"races"`
+		Cards []map[string]json.RawMessage `json:"failureCards"`
+	}
+	json.Unmarshal(js, &doc)
+	json.Unmarshal(js, &doc.Top)
+	for _, tc := range []struct {
+		name string
+		s    object
+		got  map[string]json.RawMessage
+	}{{"report", schema, doc.Top}, {"race row", sub("races"), doc.Races[0]}, {"failure card", sub("failureCards"), doc.Cards[0]}} {
+		for k := range tc.got {
+			if _, ok := tc.s.Properties[k]; !ok {
+				t.Errorf("%s: member %q is not in the schema", tc.name, k)
+			}
+		}
+		for _, k := range tc.s.Required {
+			if _, ok := tc.got[k]; !ok {
+				t.Errorf("%s: the schema requires %q, the review lacks it", tc.name, k)
+			}
+		}
+	}
+}
