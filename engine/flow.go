@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcplab/mcplab/engine/sim"
 	"github.com/mcplab/mcplab/engine/sse"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -16,46 +15,12 @@ import (
 // Without a buffer the server writes straight to the network; without a
 // proxy the network delivers straight to the client.
 
-// stream is the flow-control state of one response stream.
-type stream struct {
-	buf     *sse.Buffer
-	pending map[int]outMsg // buffered messages by sse.Event.ID
-	nextID  int
-	drain   *sim.Timer
-	startAt int64
-	depth   [][2]int64
-	closed  bool // discarded after a cancellation
-
-	held      []heldMsg // bytes a buffering proxy holds
-	heldBytes int
-	proxyIdle *sim.Timer
-}
-
-// outMsg is a server message waiting in the SSE buffer.
-type outMsg struct {
-	msg     json.RawMessage
-	comment string // a keep-alive comment instead of a message
-	note    string
-	arrive  func()
-}
-
-// heldMsg is a message that reached a buffering proxy.
-type heldMsg struct {
-	wire   int
-	sentAt int64
-	m      outMsg
-}
-
 func (w *world) hasBuffer() bool { return w.http() && w.s.Buffer != nil }
 
 // proxyBuffers reports whether the proxy holds this scenario's streams.
 func (w *world) proxyBuffers() bool {
 	p := w.s.Proxy
-	if p == nil || !p.Buffering {
-		return false
-	}
-	honors := p.HonorsNoBuffering == nil || *p.HonorsNoBuffering
-	return !(honors && w.sseHeaders())
+	return p != nil && sse.ProxyBuffers(p.Buffering, p.HonorsNoBuffering, w.sseHeaders())
 }
 
 func (w *world) sseHeaders() bool { return w.s.Server.SSEHeaders == nil || *w.s.Server.SSEHeaders }
@@ -73,11 +38,14 @@ func (w *world) openStream(r *request) {
 	if !w.hasBuffer() && w.s.Proxy == nil {
 		return
 	}
-	r.st = &stream{startAt: w.q.Now(), pending: map[int]outMsg{}}
+	r.st = &stream{startAt: w.q.Now()}
+	if p := w.s.Proxy; p != nil {
+		r.st.proxy = sse.Proxy[heldMsg]{Buffering: w.proxyBuffers(), FlushBytes: p.FlushBytes, IdleCloseMs: p.IdleCloseMs}
+	}
 	if w.hasBuffer() {
 		// Decode validated the capacity and policy.
-		r.st.buf, _ = sse.New(w.s.Buffer.Capacity, w.s.Buffer.Policy)
-		r.st.depth = [][2]int64{{w.q.Now(), 0}}
+		r.st.buf, _ = sse.New[outMsg](w.s.Buffer.Capacity, w.s.Buffer.Policy)
+		r.st.buf.Record(w.q.Now())
 	}
 	w.armProxyIdle(r)
 }
@@ -94,17 +62,10 @@ func (w *world) out(r *request, m outMsg) {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Message: m.msg, Note: "The stream's buffer was discarded at the cancellation; nothing more is sent."})
 		return
 	}
-	e := sse.Event{Kind: sse.Final, ID: st.nextID, Data: m.msg}
+	e := sse.Event[outMsg]{Kind: sse.Final, ID: st.nextID, Data: m}
 	st.nextID++
-	var p struct {
-		Method string `json:"method"`
-		Params struct {
-			Token json.RawMessage `json:"progressToken"`
-		} `json:"params"`
-	}
-	_ = json.Unmarshal(m.msg, &p)
-	if p.Method == "notifications/progress" {
-		e.Kind, e.Token = sse.Progress, string(p.Params.Token)
+	if m.progress {
+		e.Kind, e.Token = sse.Progress, m.token
 	}
 	res, err := st.buf.Push(e)
 	if err != nil {
@@ -113,17 +74,15 @@ func (w *world) out(r *request, m outMsg) {
 			Note: "The SSE buffer is full of final responses: the server refuses to drop one to keep another and reports an error instead of losing it silently."})
 		return
 	}
-	st.pending[e.ID] = m
 	for _, d := range res.Dropped {
-		dm := st.pending[d.ID]
-		delete(st.pending, d.ID)
+		dm := d.Data
 		switch {
 		case d.Kind == sse.Final:
 			w.unsent(r, dm.msg)
 			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeDrop, ID: idPtr(r.id), Message: dm.msg,
 				Note: "Policy drop-newest: the full buffer refuses the final response. The client can never learn the outcome."})
 		case res.Outcome == sse.Coalesced:
-			w.emit(trace.Event{Actor: trace.ActorServer, Type: "coalesce", ID: idPtr(r.id), Message: dm.msg,
+			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeCoalesce, ID: idPtr(r.id), Message: dm.msg,
 				Note: "Coalesced: newer progress for the same token replaces the buffered one (one progress dropped; the client must refetch)."})
 		case d.ID == e.ID:
 			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeDrop, ID: idPtr(r.id), Message: dm.msg,
@@ -133,11 +92,11 @@ func (w *world) out(r *request, m outMsg) {
 				Note: "The buffer is full: the oldest progress is evicted to make room (replaceable; the client must refetch)."})
 		}
 	}
-	if _, ok := st.pending[e.ID]; ok {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: "enqueue", ID: idPtr(r.id), Message: m.msg,
+	if res.Outcome != sse.DroppedNew {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeEnqueue, ID: idPtr(r.id), Message: m.msg,
 			Note: fmt.Sprintf("%s Buffered: depth %d of %s.", m.note, st.buf.Len(), capText(st.buf.Capacity()))})
 	}
-	w.recordDepth(r)
+	st.buf.Record(w.q.Now())
 	w.armDrain(r)
 }
 
@@ -146,16 +105,6 @@ func capText(c int) string {
 		return "unbounded"
 	}
 	return fmt.Sprint(c)
-}
-
-func (w *world) recordDepth(r *request) {
-	st := r.st
-	now, n := w.q.Now(), int64(st.buf.Len())
-	if k := len(st.depth); k > 0 && st.depth[k-1][0] == now {
-		st.depth[k-1][1] = n
-		return
-	}
-	st.depth = append(st.depth, [2]int64{now, n})
 }
 
 // armDrain schedules the consumer's next drain on the stream's tick grid
@@ -174,11 +123,9 @@ func (w *world) armDrain(r *request) {
 			return
 		}
 		for _, e := range st.buf.Drain(w.s.Consumer.Batch) {
-			m := st.pending[e.ID]
-			delete(st.pending, e.ID)
-			w.wireOut(r, m)
+			w.wireOut(r, e.Data)
 		}
-		w.recordDepth(r)
+		st.buf.Record(w.q.Now())
 		w.armDrain(r)
 	})
 }
@@ -193,12 +140,12 @@ func (w *world) discardStream(r *request) {
 	n := len(dropped)
 	for _, e := range dropped {
 		if e.Kind == sse.Final {
-			w.unsent(r, e.Data)
+			w.unsent(r, e.Data.msg)
 		}
 	}
 	w.q.Stop(r.st.drain)
 	r.st.drain = nil
-	w.recordDepth(r)
+	r.st.buf.Record(w.q.Now())
 	if n > 0 {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("The cancellation discards %d buffered event(s).", n)})
 	}
@@ -235,7 +182,7 @@ func (w *world) deliverToClient(r *request, h heldMsg) {
 	sent := h.sentAt
 	e := trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: h.wire, SentAt: &sent, Message: h.m.msg}
 	if h.m.comment != "" {
-		e.Signal, e.Message = "keepalive", nil
+		e.Signal, e.Message = trace.SignalKeepalive, nil
 	}
 	if w.http() && !r.clientStreamOpen {
 		e.Type = trace.TypeDrop
@@ -270,41 +217,31 @@ func (w *world) atProxy(r *request, h heldMsg) {
 	}
 	st := r.st
 	w.armProxyIdle(r)
-	if !w.proxyBuffers() {
-		w.deliverToClient(r, h)
-		return
-	}
-	size := len(h.m.msg) + len("data: \n\n")
+	size := len(h.m.msg) + sse.FrameOverhead
 	if h.m.comment != "" {
 		size = len(h.m.comment)
 	}
-	st.held = append(st.held, h)
-	st.heldBytes += size
-	final := isFinal(h.m.msg)
-	if st.heldBytes < w.s.Proxy.FlushBytes && !final {
-		w.emit(trace.Event{Actor: trace.ActorProxy, Type: "hold", ID: idPtr(r.id), Wire: h.wire,
-			Note: fmt.Sprintf("The proxy buffers the stream: it holds %d bytes (flushes at %d or at the end of the stream).", st.heldBytes, w.s.Proxy.FlushBytes)})
+	_, before := st.proxy.Held()
+	fwd, _, _ := st.proxy.Arrive(w.q.Now(), h, size, h.m.final)
+	if !st.proxy.Buffering {
+		w.deliverToClient(r, h)
 		return
 	}
-	why := fmt.Sprintf("%d bytes held", st.heldBytes)
-	if final {
+	if fwd == nil {
+		_, held := st.proxy.Held()
+		w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeHold, ID: idPtr(r.id), Wire: h.wire,
+			Note: fmt.Sprintf("The proxy buffers the stream: it holds %d bytes (flushes at %d or at the end of the stream).", held, st.proxy.FlushBytes)})
+		return
+	}
+	why := fmt.Sprintf("%d bytes held", before+size)
+	if h.m.final {
 		why = "the stream ends"
 	}
-	w.emit(trace.Event{Actor: trace.ActorProxy, Type: "flush", ID: idPtr(r.id), Wire: h.wire,
-		Note: fmt.Sprintf("The proxy flushes %d held message(s) at once (%s): progress arrives in a burst.", len(st.held), why)})
-	held := st.held
-	st.held, st.heldBytes = nil, 0
-	for _, x := range held {
+	w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeFlush, ID: idPtr(r.id), Wire: h.wire,
+		Note: fmt.Sprintf("The proxy flushes %d held message(s) at once (%s): progress arrives in a burst.", len(fwd), why)})
+	for _, x := range fwd {
 		w.deliverToClient(r, x)
 	}
-}
-
-func isFinal(msg json.RawMessage) bool {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	return json.Unmarshal(msg, &m) == nil && m.ID != nil && m.Method == ""
 }
 
 // armProxyIdle restarts the proxy's idle-close timer for r's stream.
@@ -320,7 +257,7 @@ func (w *world) armProxyIdle(r *request) {
 		}
 		w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeCloseStream, ID: idPtr(r.id), Signal: trace.SignalCloseStream,
 			Note: fmt.Sprintf("No byte passed for %d ms: the proxy closes the idle stream.", w.s.Proxy.IdleCloseMs)})
-		w.disconnectBy(r, trace.ActorProxy)
+		w.client.streamClosed(r, trace.ActorProxy)
 	})
 }
 
@@ -334,7 +271,7 @@ func (w *world) buffers() []trace.Buffer {
 		s := r.st.buf.Stats()
 		out = append(out, trace.Buffer{Stream: r.id, Capacity: r.st.buf.Capacity(), Policy: w.s.Buffer.Policy, MaxDepth: s.MaxDepth,
 			DroppedProgress: s.DroppedProgress, Coalesced: s.Coalesced, DroppedFinals: s.DroppedFinals, NeedsRefetch: s.NeedsRefetch,
-			FinalsDelivered: s.FinalsDelivered, Depth: r.st.depth})
+			FinalsDelivered: s.FinalsDelivered, Depth: r.st.buf.Depth()})
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -29,20 +30,6 @@ const (
 // ErrNoLedger is returned by Run for a scenario with a ledger when no
 // Options.OpenLedger was given.
 var ErrNoLedger = errors.New("this scenario uses the SQLite ledger, which this build does not include")
-
-// ledgerState is the world's ledger: one store per replica (or one shared),
-// one connection per replica for ordinary calls.
-type ledgerState struct {
-	stores   []ledger.Store
-	conns    []ledger.Conn
-	next     int                        // round robin over replicas
-	cache    map[string]json.RawMessage // defensiveCopy false: the one shared result object per key
-	results  map[string]json.RawMessage // what each request got back (by request id text)
-	keyOf    map[string]string          // request id text -> dedupe key, for mutate-result
-	replicas int
-}
-
-func isLedgerTool(name string) bool { return name == "charge_account" || name == "reserve_inventory" }
 
 // openLedger opens the scenario's stores through opts.
 func (w *world) openLedger() error {
@@ -98,8 +85,8 @@ func (w *world) closeLedger() {
 func (w *world) ledgerCall(r *request) json.RawMessage {
 	in, err := ledger.Prepare(r.name, r.args, mustJSON(r.id))
 	if err != nil {
-		w.emit(trace.Event{Actor: trace.ActorLedger, Type: "reject", ID: idPtr(r.id), Note: fmt.Sprintf("Rejected before any effect: %v.", strings.TrimPrefix(err.Error(), "ledger: "))})
-		return mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Error: &rpcError{Code: codeInvalidParams, Message: strings.TrimPrefix(err.Error(), "ledger: ")}})
+		w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeReject, ID: idPtr(r.id), Note: fmt.Sprintf("Rejected before any effect: %v.", strings.TrimPrefix(err.Error(), "ledger: "))})
+		return jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: codeInvalidParams, Message: strings.TrimPrefix(err.Error(), "ledger: ")})
 	}
 	in = w.dedupeKey(in, r)
 	k := w.ledger.next % w.ledger.replicas
@@ -109,7 +96,7 @@ func (w *world) ledgerCall(r *request) json.RawMessage {
 	if scenario.On(w.s.Server.Policy.AtomicLedger) {
 		out, err = ledger.Apply(c, w.q.Now(), in, scenario.On(w.s.Server.Policy.Fingerprint))
 	} else {
-		out, err = w.checkThenAct(c, in)
+		out, err = ledger.CheckThenAct(c, w.q.Now(), in, scenario.On(w.s.Server.Policy.Fingerprint))
 	}
 	return w.ledgerReply(r, k, in, out, err)
 }
@@ -125,25 +112,6 @@ func (w *world) dedupeKey(in ledger.Intent, r *request) ledger.Intent {
 	return in
 }
 
-// checkThenAct is the unsafe variant: the key check and the effect run in
-// separate transactions.
-func (w *world) checkThenAct(c ledger.Conn, in ledger.Intent) (ledger.Outcome, error) {
-	if in.Key != "" {
-		if err := c.Begin(); err != nil {
-			return ledger.Outcome{}, err
-		}
-		rec, err := c.Lookup(in.Key)
-		c.Commit()
-		if err != nil {
-			return ledger.Outcome{}, err
-		}
-		if rec != nil {
-			return ledger.Replay(rec, in, scenario.On(w.s.Server.Policy.Fingerprint))
-		}
-	}
-	return c.Execute(w.q.Now(), in, true)
-}
-
 // ledgerReply records the outcome as ledger events and builds the response.
 func (w *world) ledgerReply(r *request, replica int, in ledger.Intent, out ledger.Outcome, err error) json.RawMessage {
 	where := ""
@@ -153,17 +121,17 @@ func (w *world) ledgerReply(r *request, replica int, in ledger.Intent, out ledge
 	ev := trace.Event{Actor: trace.ActorLedger, ID: idPtr(r.id), Key: businessKey(in, r), Fingerprint: in.Fingerprint}
 	switch {
 	case errors.Is(err, ledger.ErrKeyConflict):
-		ev.Type = "reject"
+		ev.Type = trace.TypeReject
 		ev.Note = fmt.Sprintf("Key %q was committed with other arguments: rejected, no new execution (one key must never alias two intents)%s.", in.Key, where)
 		w.emit(ev)
-		return mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Error: &rpcError{Code: codeInvalidParams,
+		return jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: codeInvalidParams,
 			Message: fmt.Sprintf("idempotency key %q was already used with different arguments", in.Key),
-			Data:    mustJSON(map[string]any{"idempotencyKey": in.Key, "httpStatus": statusKeyConflict})}})
+			Data:    mustJSON(map[string]any{"idempotencyKey": in.Key, "httpStatus": statusKeyConflict})})
 	case err != nil:
 		ev.Type = trace.TypeError
 		ev.Note = fmt.Sprintf("The ledger failed%s: %v.", where, err)
 		w.emit(ev)
-		return mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Error: &rpcError{Code: -32603, Message: err.Error()}})
+		return jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: -32603, Message: err.Error()})
 	}
 	result := out.Result
 	if !scenario.On(w.s.Server.Policy.DefensiveCopy) && in.Key != "" {
@@ -175,10 +143,10 @@ func (w *world) ledgerReply(r *request, replica int, in ledger.Intent, out ledge
 		}
 	}
 	if out.Replayed {
-		ev.Type = "replay"
+		ev.Type = trace.TypeReplay
 		ev.Note = fmt.Sprintf("Key %q is committed: the stored result is returned (original rpcId), no new execution%s.", in.Key, where)
 	} else {
-		ev.Type = "effect"
+		ev.Type = trace.TypeEffect
 		ev.Note = fmt.Sprintf("Execution %d runs the side effect (%s)%s", out.Execution, ledger.ReceiptFor(in.Tool, int64(out.Execution)), where)
 		if in.Key != "" {
 			ev.Note += fmt.Sprintf(" and commits the result under key %q in the same transaction.", in.Key)
@@ -190,7 +158,7 @@ func (w *world) ledgerReply(r *request, replica int, in ledger.Intent, out ledge
 	w.emit(ev)
 	w.ledger.results[r.id.Raw()] = result
 	w.ledger.keyOf[r.id.Raw()] = in.Key
-	return mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Result: toolResult(result)})
+	return jsonrpc.NewResult(r.id.Raw(), ledger.ToolResult(result))
 }
 
 // businessKey is the idempotencyKey the caller sent, "" if none.
@@ -202,187 +170,10 @@ func businessKey(in ledger.Intent, r *request) string {
 	return a.Key
 }
 
-// toolResult wraps a ledger result as a CallToolResult.
-func toolResult(result json.RawMessage) json.RawMessage {
-	return mustJSON(struct {
-		Content           []map[string]string `json:"content"`
-		StructuredContent json.RawMessage     `json:"structuredContent"`
-	}{[]map[string]string{{"type": "text", "text": string(result)}}, result})
-}
-
-// race: n independent connections start the same call behind a barrier
-// (DOMAIN.md §4). The engine drives their transaction phases in a fixed
-// interleaving and SQLite's locks decide who waits.
-func (w *world) race(st scenario.Step) {
-	call := *st.Call
-	reqs := make([]*request, st.Connections)
-	for i := range reqs {
-		c := call
-		id := scenario.RaceID(*call.ID, i)
-		c.ID = &id
-		r := &request{id: id, method: c.Method, name: c.Name, args: c.Arguments, effect: c.SideEffect, outcome: trace.OutcomePending, raced: true}
-		if r.effect == nil && isLedgerTool(r.name) {
-			t := true
-			r.effect = &t
-		}
-		r.sentAt = w.q.Now()
-		r.clientStreamOpen = w.http()
-		w.reqs[id.Raw()] = r
-		w.order = append(w.order, r)
-		reqs[i] = r
-		rr := r
-		w.send(trace.ActorClient, idPtr(id), requestMessage(r), fmt.Sprintf("Race: connection %d of %d sends the same call as request %s.", i+1, st.Connections, id), nil, func() {
-			w.serverReceiveRequest(rr)
-		})
-	}
-	// Every request arrives at the same time; the barrier releases the
-	// handlers once all have arrived.
-	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() { w.runRace(reqs) })
-}
-
-func (w *world) runRace(reqs []*request) {
-	conns := make([]ledger.Conn, len(reqs))
-	for i := range conns {
-		c, err := w.ledger.stores[0].Connect()
-		if err != nil {
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeError, Note: fmt.Sprintf("Connection %d could not open: %v.", i+1, err)})
-			return
-		}
-		defer c.Close()
-		conns[i] = c
-	}
-	ins := make([]ledger.Intent, len(reqs))
-	for i, r := range reqs {
-		in, err := ledger.Prepare(r.name, r.args, mustJSON(r.id))
-		if err != nil {
-			w.finishRaced(r, w.ledgerReplyRaw(r, err))
-			return
-		}
-		ins[i] = w.dedupeKey(in, r)
-	}
-	replies := make([]json.RawMessage, len(reqs))
-	if scenario.On(w.s.Server.Policy.AtomicLedger) {
-		// Atomic: each handler's BEGIN IMMEDIATE; the losers are refused
-		// (busy) while the winner holds the lock, then take their turn.
-		pending := append([]int(nil), indexes(len(reqs))...)
-		for len(pending) > 0 {
-			winner := -1
-			for _, i := range pending {
-				err := conns[i].Begin()
-				switch {
-				case err == nil && winner < 0:
-					winner = i
-					w.emit(trace.Event{Actor: trace.ActorLedger, Type: "lock", ID: idPtr(reqs[i].id), Note: fmt.Sprintf("Connection %d: BEGIN IMMEDIATE takes the write lock.", i+1)})
-				case errors.Is(err, ledger.ErrBusy):
-					w.emit(trace.Event{Actor: trace.ActorLedger, Type: "wait", ID: idPtr(reqs[i].id), Note: fmt.Sprintf("Connection %d: BEGIN IMMEDIATE is refused (SQLITE_BUSY) while connection %d holds the lock; it waits.", i+1, winner+1)})
-				case err != nil:
-					w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeError, ID: idPtr(reqs[i].id), Note: err.Error()})
-				}
-			}
-			if winner < 0 {
-				return
-			}
-			in := ins[winner]
-			out, err := w.decide(conns[winner], in)
-			if err == nil {
-				err = conns[winner].Commit()
-			} else {
-				conns[winner].Rollback()
-			}
-			replies[winner] = w.ledgerReply(reqs[winner], 0, in, out, err)
-			pending = remove(pending, winner)
-		}
-	} else {
-		// Check-then-act: every handler checks in its own transaction, sees
-		// the key missing, then acts.
-		missing := make([]bool, len(reqs))
-		for i, c := range conns {
-			c.Begin()
-			rec, _ := c.Lookup(ins[i].Key)
-			c.Commit()
-			missing[i] = rec == nil
-			note := fmt.Sprintf("Connection %d checks key %q in its own transaction: ", i+1, ins[i].Key)
-			if missing[i] {
-				note += "missing, so it will run the effect."
-			} else {
-				note += "present."
-			}
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: "check", ID: idPtr(reqs[i].id), Note: note})
-		}
-		for i, c := range conns {
-			var out ledger.Outcome
-			var err error
-			if missing[i] {
-				out, err = c.Execute(w.q.Now(), ins[i], true)
-				if err != nil && out.Execution == 0 {
-					// The effect row was written before the record insert failed.
-					n, _ := c.Executions()
-					w.emit(trace.Event{Actor: trace.ActorLedger, Type: "effect", ID: idPtr(reqs[i].id), Key: businessKey(ins[i], reqs[i]), Fingerprint: ins[i].Fingerprint,
-						Note: fmt.Sprintf("Connection %d runs the effect anyway (execution %d, %s); only its record insert then fails on the unique key. The effect ran twice.", i+1, n, ledger.ReceiptFor(ins[i].Tool, int64(n)))})
-					replies[i] = mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(reqs[i].id), Result: toolResult(ledger.ResultFor(ins[i], int64(n)))})
-					continue
-				}
-			} else {
-				rec, _ := c.Lookup(ins[i].Key)
-				out, err = ledger.Replay(rec, ins[i], scenario.On(w.s.Server.Policy.Fingerprint))
-			}
-			replies[i] = w.ledgerReply(reqs[i], 0, ins[i], out, err)
-		}
-	}
-	for i, r := range reqs {
-		w.finishRaced(r, replies[i])
-	}
-}
-
-// decide is Apply's body inside an open transaction.
-func (w *world) decide(c ledger.Conn, in ledger.Intent) (ledger.Outcome, error) {
-	if in.Key != "" {
-		rec, err := c.Lookup(in.Key)
-		if err != nil {
-			return ledger.Outcome{}, err
-		}
-		if rec != nil {
-			return ledger.Replay(rec, in, scenario.On(w.s.Server.Policy.Fingerprint))
-		}
-	}
-	return c.Execute(w.q.Now(), in, true)
-}
-
-func (w *world) ledgerReplyRaw(r *request, err error) json.RawMessage {
-	return mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Error: &rpcError{Code: codeInvalidParams, Message: strings.TrimPrefix(err.Error(), "ledger: ")}})
-}
-
-// finishRaced completes a raced request with its reply.
-func (w *world) finishRaced(r *request, resp json.RawMessage) {
-	failed := isError(resp)
-	out, _ := r.srv.Complete(w.q.Now(), resp, failed)
-	r.response = out
-	w.serverToClient(r, out, fmt.Sprintf("The server answers raced request %s.", r.id), func() { w.clientResponse(r, failed) })
-}
-
+// isError reports whether a response the server built is an error.
 func isError(resp json.RawMessage) bool {
-	var m struct {
-		Error json.RawMessage `json:"error"`
-	}
-	return json.Unmarshal(resp, &m) == nil && m.Error != nil
-}
-
-func indexes(n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = i
-	}
-	return out
-}
-
-func remove(xs []int, x int) []int {
-	out := xs[:0]
-	for _, v := range xs {
-		if v != x {
-			out = append(out, v)
-		}
-	}
-	return out
+	m, _ := jsonrpc.Parse(resp)
+	return m.Error != nil
 }
 
 // reopenLedger closes every connection and opens them again (DOMAIN.md §4:
@@ -397,7 +188,7 @@ func (w *world) reopenLedger() {
 	}
 	recs, _ := w.ledger.conns[0].Records()
 	n, _ := w.ledger.conns[0].Executions()
-	w.emit(trace.Event{Actor: trace.ActorLedger, Type: "reopen", Note: fmt.Sprintf("Every ledger connection is closed and opened again: %d committed record(s) and %d execution(s) are still there.", len(recs), n)})
+	w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeReopen, Note: fmt.Sprintf("Every ledger connection is closed and opened again: %d committed record(s) and %d execution(s) are still there.", len(recs), n)})
 }
 
 // mutateResult: the caller edits the object it got back for request of.
@@ -409,7 +200,9 @@ func (w *world) mutateResult(st scenario.Step) {
 		return
 	}
 	var obj, set map[string]json.RawMessage
-	_ = json.Unmarshal(got, &obj)
+	if json.Unmarshal(got, &obj) != nil || obj == nil {
+		obj = map[string]json.RawMessage{} // a result that is not an object is replaced whole
+	}
 	_ = json.Unmarshal(st.Set, &set)
 	for _, k := range sortedKeys(set) {
 		obj[k] = set[k]
@@ -421,7 +214,7 @@ func (w *world) mutateResult(st scenario.Step) {
 		note = "The caller edits the result object it got back, and policy defensiveCopy false handed it the server's own stored object: every later replay returns the corrupted value."
 	}
 	w.ledger.results[key] = mutated
-	w.emit(trace.Event{Actor: trace.ActorClient, Type: "mutate", ID: st.Of, Message: mutated, Note: note})
+	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeMutate, ID: st.Of, Message: mutated, Note: note})
 }
 
 // ledgerSummary fills trace.ledger from the database itself.
@@ -431,8 +224,16 @@ func (w *world) ledgerSummary() trace.Ledger {
 		return out
 	}
 	for i, st := range w.ledger.stores {
-		c, err := st.Connect()
-		if err != nil {
+		// Connection i uses store i (round robin over replicas, and there
+		// are at least as many connections as stores): read through it
+		// rather than open SQLite once more.
+		var c ledger.Conn
+		if i < len(w.ledger.conns) && w.ledger.conns[i] != nil {
+			c = w.ledger.conns[i]
+		} else if fresh, err := st.Connect(); err == nil {
+			c = fresh
+			defer fresh.Close()
+		} else {
 			continue
 		}
 		n, _ := c.Executions()
@@ -443,7 +244,6 @@ func (w *world) ledgerSummary() trace.Ledger {
 		}
 		log, _ := c.Log()
 		out.Log = append(out.Log, log...)
-		c.Close()
 	}
 	return out
 }

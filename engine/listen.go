@@ -3,32 +3,13 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
-	"strings"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
-
-// subscriptionIDKey is the _meta key that tags every message of a listen
-// stream with its subscription id (the listen request's JSON-RPC id).
-const subscriptionIDKey = "io.modelcontextprotocol/subscriptionId"
-
-// listenState is the listen-stream part of a request.
-type listenState struct {
-	filter json.RawMessage
-	// serverActive: the server still sends on this stream.
-	serverActive bool
-	// clientActive: the client still reads it.
-	clientActive bool
-	// sent are the messages the server put on this stream, in order (their
-	// 1-based index is the 2025-11-25 SSE event id); delivered counts those
-	// the client received.
-	sent      []json.RawMessage
-	delivered int
-}
 
 // listen opens subscriptions/listen (DOMAIN.md §9). A listen stream is
 // long-lived: the client's request timeouts do not apply to it.
@@ -47,7 +28,7 @@ func (w *world) openListen(r *request, note string) {
 	r.clientStreamOpen = w.http()
 	w.reqs[r.id.Raw()] = r
 	w.order = append(w.order, r)
-	msg := mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Method: r.method, Params: r.args})
+	msg := jsonrpc.NewRequest(r.id.Raw(), r.method, r.args)
 	w.send(trace.ActorClient, idPtr(r.id), msg, note, nil, func() { w.serverListen(r) })
 }
 
@@ -55,23 +36,10 @@ func (w *world) openListen(r *request, note string) {
 func (w *world) serverListen(r *request) {
 	w.serverReceiveRequest(r)
 	r.ls.serverActive = true
-	ack := mustJSON(rpcMessage{JSONRPC: "2.0", Method: "notifications/subscriptions/acknowledged", Params: withMeta(mustJSON(struct {
+	ack := jsonrpc.NewNotification(jsonrpc.MethodAcknowledged, withMeta(mustJSON(struct {
 		Notifications json.RawMessage `json:"notifications"`
-	}{r.ls.filter}), r.id)})
+	}{r.ls.filter}), r.id))
 	w.listenSend(r, ack, fmt.Sprintf("The server acknowledges listen stream %s: the acknowledgement is the first message tagged with its subscription id.", r.id))
-}
-
-// withMeta adds _meta[subscriptionIDKey] = id to a params object.
-func withMeta(params json.RawMessage, id scenario.ID) json.RawMessage {
-	p := map[string]json.RawMessage{}
-	_ = json.Unmarshal(params, &p)
-	meta := map[string]json.RawMessage{}
-	if m, ok := p["_meta"]; ok {
-		_ = json.Unmarshal(m, &meta)
-	}
-	meta[subscriptionIDKey] = mustJSON(id)
-	p["_meta"] = mustJSON(meta)
-	return mustJSON(p)
 }
 
 // listenSend puts msg on r's listen stream and records it for resumption.
@@ -89,8 +57,7 @@ func (w *world) clientListenMessage(r *request, msg json.RawMessage) {
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Listen stream %s is closed at the client; ignored.", r.id)})
 		return
 	}
-	var m rpcMessage
-	_ = json.Unmarshal(msg, &m)
+	m, _ := jsonrpc.Parse(msg)
 	note := fmt.Sprintf("The client applies %s from listen stream %s; application state is keyed by stable ids, so a repeat is harmless.", m.Method, r.id)
 	if m.Method == "notifications/subscriptions/acknowledged" {
 		note = fmt.Sprintf("Listen stream %s is acknowledged; the client's filter is in force.", r.id)
@@ -106,45 +73,12 @@ func (w *world) notify(st scenario.Step) {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(*st.Listen), Note: fmt.Sprintf("Listen stream %s is not open at the server: %s is not sent.", st.Listen, st.Method)})
 		return
 	}
-	if !admits(r.ls.filter, st.Method, st.Params) {
+	if !recovery.Admits(r.ls.filter, st.Method, st.Params) {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("%s is not in listen stream %s's filter: not sent.", st.Method, r.id)})
 		return
 	}
-	msg := mustJSON(rpcMessage{JSONRPC: "2.0", Method: st.Method, Params: withMeta(st.Params, r.id)})
+	msg := jsonrpc.NewNotification(st.Method, withMeta(st.Params, r.id))
 	w.listenSend(r, msg, fmt.Sprintf("The server sends %s on listen stream %s.", st.Method, r.id))
-}
-
-// admits reports whether a subscription filter asks for method (MCP
-// 2026-07-28 SubscriptionFilter: toolsListChanged, promptsListChanged,
-// resourcesListChanged, resourceSubscriptions).
-func admits(filter json.RawMessage, method string, params json.RawMessage) bool {
-	var f struct {
-		Tools     bool     `json:"toolsListChanged"`
-		Prompts   bool     `json:"promptsListChanged"`
-		Resources bool     `json:"resourcesListChanged"`
-		URIs      []string `json:"resourceSubscriptions"`
-	}
-	_ = json.Unmarshal(filter, &f)
-	switch method {
-	case "notifications/tools/list_changed":
-		return f.Tools
-	case "notifications/prompts/list_changed":
-		return f.Prompts
-	case "notifications/resources/list_changed":
-		return f.Resources
-	case "notifications/resources/updated":
-		var p struct {
-			URI string `json:"uri"`
-		}
-		_ = json.Unmarshal(params, &p)
-		for _, u := range f.URIs {
-			if u == p.URI {
-				return true
-			}
-		}
-		return false
-	}
-	return true // other notifications are not filtered
 }
 
 // endListen ends listen stream r gracefully: on stdio with a server-sent
@@ -159,24 +93,17 @@ func (w *world) endListen(r *request, reason *string) {
 	if !w.http() {
 		r.srv.Cancel(w.q.Now())
 		r.cause = trace.CauseServer
-		msg := cancelMessage(r.id, reason)
+		msg := jsonrpc.NewCancel(r.id.Raw(), reason)
 		w.send(trace.ActorServer, idPtr(r.id), msg, fmt.Sprintf("The server tears down listen stream %s with notifications/cancelled: the one cancellation a server may send.", r.id), nil, func() {
 			w.clientListenEnded(r)
 		})
 		return
 	}
-	resp, _ := r.srv.Complete(w.q.Now(), mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Result: json.RawMessage(`{"resultType":"complete"}`)}), false)
+	resp, _ := r.srv.Complete(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), json.RawMessage(`{"resultType":"complete"}`)), false)
 	r.response = resp
 	w.serverToClient(r, resp, fmt.Sprintf("The server ends listen stream %s gracefully with its result; the stream then closes.", r.id), func() {
 		w.clientListenEnded(r)
 	})
-}
-
-func (w *world) clientListenEnded(r *request) {
-	now := w.q.Now()
-	r.ls.clientActive = false
-	r.outcome, r.endedAt = trace.OutcomeResult, &now
-	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeAccept, ID: idPtr(r.id), Note: fmt.Sprintf("The server ended listen stream %s; the client does not reconnect.", r.id)})
 }
 
 // drop breaks the transport under stream r (a fault, not an intent). A
@@ -274,50 +201,23 @@ func (w *world) resume(r *request) {
 // refetch reads each affected id from its authoritative method (DOMAIN.md §9).
 // The n-th reconnect's k-th refetch has request id "refetch-<n>-<k>".
 func (w *world) refetch(nth int, ids []string) {
-	tools := false
-	n := 0
-	for _, id := range ids {
-		var method string
-		var params json.RawMessage
-		var result json.RawMessage
-		switch {
-		case strings.HasPrefix(id, "tasks/"):
-			tid := strings.TrimPrefix(id, "tasks/")
-			method, params = "tasks/get", mustJSON(map[string]string{"taskId": tid})
-			result = mustJSON(map[string]string{"taskId": tid, "status": "working"})
-		case strings.Contains(id, "://"):
-			method, params = "resources/read", mustJSON(map[string]string{"uri": id})
-			result = mustJSON(map[string][]map[string]string{"contents": {{"uri": id, "text": "(current contents)"}}})
-		default:
-			if tools {
-				continue
-			}
-			tools = true
-			method, params, result = "tools/list", nil, json.RawMessage(`{"tools":[]}`)
-		}
-		n++
-		r := &request{id: scenario.NewStringID("refetch-" + strconv.Itoa(nth) + "-" + strconv.Itoa(n)), method: method, args: params, outcome: trace.OutcomePending}
+	for k, f := range recovery.Refetches(ids) {
+		r := &request{id: scenario.NewStringID("refetch-" + strconv.Itoa(nth) + "-" + strconv.Itoa(k+1)), method: f.Method, args: f.Params, outcome: trace.OutcomePending}
 		r.sentAt = w.q.Now()
 		r.clientStreamOpen = w.http()
 		w.reqs[r.id.Raw()] = r
 		w.order = append(w.order, r)
-		msg := mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Method: method, Params: params})
-		res := result
-		w.send(trace.ActorClient, idPtr(r.id), msg, fmt.Sprintf("The client refetches %s from the authoritative %s.", id, method), nil, func() {
+		msg := jsonrpc.NewRequest(r.id.Raw(), f.Method, f.Params)
+		w.send(trace.ActorClient, idPtr(r.id), msg, fmt.Sprintf("The client refetches %s from the authoritative %s.", f.Of, f.Method), nil, func() {
 			w.serverReceiveRequest(r)
-			resp, _ := r.srv.Complete(w.q.Now(), mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Result: res}), false)
+			resp, _ := r.srv.Complete(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), f.Result), false)
 			r.response = resp
-			w.serverToClient(r, resp, fmt.Sprintf("The server answers %s.", method), func() { w.clientResponse(r, false) })
+			w.serverToClient(r, resp, fmt.Sprintf("The server answers %s.", f.Method), func() { w.clientResponse(r, false) })
 		})
 	}
 }
 
-// sortedKeys returns m's keys in order (never range a map into the trace).
-func sortedKeys[V any](m map[string]V) []string {
-	k := make([]string, 0, len(m))
-	for key := range m {
-		k = append(k, key)
-	}
-	sort.Strings(k)
-	return k
+// withMeta tags a listen stream's params with its subscription id.
+func withMeta(params json.RawMessage, id scenario.ID) json.RawMessage {
+	return jsonrpc.WithMeta(params, jsonrpc.SubscriptionIDKey, json.RawMessage(id.Raw()))
 }

@@ -1,7 +1,12 @@
 package engine_test
 
 import (
+	"errors"
+	"fmt"
 	"testing"
+
+	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/scenario"
 )
 
 // DOMAIN.md §9: each reconnect refetches under its own request ids. Two
@@ -25,4 +30,45 @@ func TestRefetchIDsPerReconnect(t *testing.T) {
 		t.Errorf("refetch ids %v, want [\"refetch-1-1\" \"refetch-2-1\"]", refetches)
 	}
 	wantCheck(t, tr, "one-response-per-request", "true")
+}
+
+// The engine never panics on input (ARCHITECTURE.md): a mutate-result with
+// no ledger (issue 12's crasher) is refused by Decode, and a scenario value
+// that reaches the runner without one is an error event, not a nil
+// dereference.
+func TestMutateResultWithoutLedger(t *testing.T) {
+	in := `{"mcplab":1,"steps":[{"at":0,"do":"call","id":1},{"at":1,"do":"mutate-result","of":1}]}`
+	s, err := scenario.Decode([]byte(in))
+	if err == nil {
+		t.Log("Decode accepted mutate-result without a ledger; the runner must still be safe")
+	} else {
+		// Build the scenario Decode would refuse, as a future gap could let it through.
+		s, err = scenario.Decode([]byte(`{"mcplab":1,"steps":[{"at":0,"do":"call","id":1}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		of := scenario.NewIntID(1)
+		s.Steps = append(s.Steps, scenario.Step{At: 1, Do: "mutate-result", Of: &of})
+	}
+	tr, err := engine.Run(s)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if n := len(find(tr, ev{typ: "error", at: 1})); n != 1 {
+		t.Errorf("%d error events at 1 ms, want 1 naming the missing ledger", n)
+	}
+}
+
+// Issue 12: a run past MaxEvents fails with ErrTooLarge and no trace. 60
+// produce steps of 1,000 values each make about 180,000 events (send,
+// deliver and activity per value) in fewer than MaxActions actions.
+func TestEventBound(t *testing.T) {
+	steps := []string{`{"at":0,"do":"call","id":7,"name":"crunch","progressToken":"p-7"}`}
+	for k := 0; k < 60; k++ {
+		steps = append(steps, fmt.Sprintf(`{"at":%d,"do":"produce","id":7,"count":1000,"everyMs":1,"fromValue":%d}`, k*1000, k*1000))
+	}
+	tr, err := engine.RunJSON([]byte(sc(stdio, steps...)))
+	if !errors.Is(err, engine.ErrTooLarge) || tr != nil {
+		t.Fatalf("RunJSON: %d bytes, %v; want ErrTooLarge and no trace", len(tr), err)
+	}
 }

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/tasks"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -12,115 +14,86 @@ import (
 // A task's state lives apart from any request or connection: closing the
 // HTTP stream that created it never deletes it.
 
-// Task statuses.
-const (
-	TaskWorking       = "working"
-	TaskInputRequired = "input_required"
-	TaskCompleted     = "completed"
-	TaskFailed        = "failed"
-	TaskCancelled     = "cancelled"
-)
-
-// defaultPollIntervalMs is the tasks/get polling interval a server asks for
-// when the scenario does not say.
-const defaultPollIntervalMs = 500
-
-// task is one durable task at the server, plus what the client knows of it.
-type task struct {
-	id              string
-	status          string
-	cancelRequested bool
-	result          json.RawMessage
-	history         [][2]any // [at, status]
-	// client side
-	clientStatus string // the last status the client saw
-	stopped      bool   // the client stopped polling
-	polls        int
-}
-
-func terminal(status string) bool {
-	return status == TaskCompleted || status == TaskFailed || status == TaskCancelled
-}
-
 func (w *world) pollInterval() int64 {
 	if w.s.Server.PollIntervalMs > 0 {
 		return w.s.Server.PollIntervalMs
 	}
-	return defaultPollIntervalMs
-}
-
-// taskShape is the Task object on the wire.
-func (w *world) taskShape(t *task) json.RawMessage {
-	return mustJSON(struct {
-		TaskID         string          `json:"taskId"`
-		Status         string          `json:"status"`
-		PollIntervalMs int64           `json:"pollIntervalMs"`
-		Result         json.RawMessage `json:"result,omitempty"`
-	}{t.id, t.status, w.pollInterval(), t.result})
+	return tasks.DefaultPollIntervalMs
 }
 
 // setStatus moves t to status at the worker; terminal statuses never change.
 func (w *world) setStatus(t *task, status, note string) bool {
-	if terminal(t.status) {
-		w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeIgnore, TaskID: t.id, Note: fmt.Sprintf("Task %s is already %s; terminal statuses never change.", t.id, t.status)})
+	if !t.Set(w.q.Now(), status) {
+		w.statusUnchanged(t)
 		return false
 	}
-	t.status = status
-	t.history = append(t.history, [2]any{w.q.Now(), status})
-	w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeStatus, TaskID: t.id, Status: status, Note: note})
+	w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeStatus, TaskID: t.ID, Status: status, Note: note})
 	return true
+}
+
+func (w *world) statusUnchanged(t *task) {
+	w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeIgnore, TaskID: t.ID, Note: fmt.Sprintf("Task %s is already %s; terminal statuses never change.", t.ID, t.Status())})
 }
 
 // createTask answers a task-augmented call: the server creates the durable
 // task and replies at once with CreateTaskResult (resultType "task").
 func (w *world) createTask(r *request) {
-	t := &task{id: r.task, status: TaskWorking, clientStatus: ""}
-	t.history = [][2]any{{w.q.Now(), TaskWorking}}
-	w.tasks[t.id] = t
+	t := &task{Task: tasks.New(r.task, w.q.Now())}
+	w.tasks[t.ID] = t
 	w.taskOrder = append(w.taskOrder, t)
-	w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeStatus, TaskID: t.id, Status: TaskWorking,
-		Note: fmt.Sprintf("The server creates durable task %s for request %s; its state outlives the request and the connection.", t.id, r.id)})
+	w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeStatus, TaskID: t.ID, Status: trace.TaskWorking,
+		Note: fmt.Sprintf("The server creates durable task %s for request %s; its state outlives the request and the connection.", t.ID, r.id)})
 	result := mustJSON(struct {
 		ResultType string          `json:"resultType"`
 		Task       json.RawMessage `json:"task"`
-	}{"task", w.taskShape(t)})
-	resp, _ := r.srv.Complete(w.q.Now(), mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Result: result}), false)
+	}{"task", t.Wire(w.pollInterval())})
+	resp, _ := r.srv.Complete(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), result), false)
 	r.response = resp
 	w.serverToClient(r, resp, fmt.Sprintf("The server answers request %s with a task handle (resultType \"task\").", r.id), func() {
 		w.clientResponse(r, false)
-		t.clientStatus = TaskWorking
+		t.client.Status = trace.TaskWorking
 		w.schedulePoll(t)
 	})
 }
 
+// taskReply is the server's answer to a tasks/* request: a result or an
+// error.
+type taskReply struct {
+	Result json.RawMessage
+	Error  *jsonrpc.ErrorObject
+}
+
 // taskRequest sends a tasks/* request from the client; over HTTP it carries
 // Mcp-Name with the taskId.
-func (w *world) taskRequest(t *task, method string, note string, onAnswer func(resp rpcMessage)) {
+func (w *world) taskRequest(t *task, method string, note string, onAnswer func(resp taskReply)) {
 	w.taskSeq++
-	r := &request{id: scenario.NewStringID(fmt.Sprintf("%s-%d", method, w.taskSeq)), method: method, args: mustJSON(map[string]string{"taskId": t.id}), outcome: trace.OutcomePending}
+	r := &request{id: scenario.NewStringID(fmt.Sprintf("%s-%d", method, w.taskSeq)), method: method, args: mustJSON(map[string]string{"taskId": t.ID}), outcome: trace.OutcomePending}
 	r.sentAt = w.q.Now()
 	r.clientStreamOpen = w.http()
 	w.reqs[r.id.Raw()] = r
 	w.order = append(w.order, r)
-	msg := mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Method: method, Params: r.args})
+	msg := jsonrpc.NewRequest(r.id.Raw(), method, r.args)
 	w.wire++
 	n := w.wire
-	e := trace.Event{Actor: trace.ActorClient, Type: trace.TypeSend, ID: idPtr(r.id), TaskID: t.id, From: trace.ActorClient, To: trace.ActorServer, Wire: n, Message: msg, Note: note}
+	e := trace.Event{Actor: trace.ActorClient, Type: trace.TypeSend, ID: idPtr(r.id), TaskID: t.ID, From: trace.ActorClient, To: trace.ActorServer, Wire: n, Message: msg, Note: note}
 	if w.http() {
-		e.Headers = map[string]string{"Mcp-Name": t.id}
+		e.Headers = map[string]string{"Mcp-Name": t.ID}
 	}
 	w.emit(e)
 	sent := w.q.Now()
 	w.q.Schedule(sent+w.s.LatencyMs.Up, func() {
-		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), TaskID: t.id, From: trace.ActorClient, To: trace.ActorServer, Wire: n, SentAt: &sent, Message: msg,
+		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), TaskID: t.ID, From: trace.ActorClient, To: trace.ActorServer, Wire: n, SentAt: &sent, Message: msg,
 			Note: fmt.Sprintf("Delivered to the server after %d ms.", w.s.LatencyMs.Up)})
 		w.serverReceiveRequest(r)
 		reply := w.serveTask(t, method)
-		reply.ID = idPtr(r.id)
 		failed := reply.Error != nil
-		resp, _ := r.srv.Complete(w.q.Now(), mustJSON(reply), failed)
+		wire := jsonrpc.NewResult(r.id.Raw(), reply.Result)
+		if failed {
+			wire = jsonrpc.NewError(r.id.Raw(), *reply.Error)
+		}
+		resp, _ := r.srv.Complete(w.q.Now(), wire, failed)
 		r.response = resp
-		w.serverToClient(r, resp, fmt.Sprintf("The server answers %s for task %s.", method, t.id), func() {
+		w.serverToClient(r, resp, fmt.Sprintf("The server answers %s for task %s.", method, t.ID), func() {
 			w.clientResponse(r, failed)
 			onAnswer(reply)
 		})
@@ -128,26 +101,26 @@ func (w *world) taskRequest(t *task, method string, note string, onAnswer func(r
 }
 
 // serveTask is the server's handling of tasks/get and tasks/cancel.
-func (w *world) serveTask(t *task, method string) rpcMessage {
-	reply := rpcMessage{JSONRPC: "2.0"}
+func (w *world) serveTask(t *task, method string) taskReply {
+	var reply taskReply
 	if method == "tasks/get" {
-		reply.Result = w.taskShape(t)
+		reply.Result = t.Wire(w.pollInterval())
 		return reply
 	}
 	// tasks/cancel
 	if w.is2025() {
-		if terminal(t.status) {
-			reply.Error = &rpcError{Code: -32602, Message: fmt.Sprintf("task %s is already %s", t.id, t.status)}
-			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, TaskID: t.id, Note: "Under 2025-11-25 cancelling a terminal task fails with -32602."})
+		if trace.Terminal(t.Status()) {
+			reply.Error = &jsonrpc.ErrorObject{Code: -32602, Message: fmt.Sprintf("task %s is already %s", t.ID, t.Status())}
+			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, TaskID: t.ID, Note: "Under 2025-11-25 cancelling a terminal task fails with -32602."})
 			return reply
 		}
-		w.setStatus(t, TaskCancelled, fmt.Sprintf("Under 2025-11-25 a valid tasks/cancel moves task %s to cancelled before the reply, and the reply is the Task.", t.id))
-		reply.Result = w.taskShape(t)
+		w.setStatus(t, trace.TaskCancelled, fmt.Sprintf("Under 2025-11-25 a valid tasks/cancel moves task %s to cancelled before the reply, and the reply is the Task.", t.ID))
+		reply.Result = t.Wire(w.pollInterval())
 		return reply
 	}
-	t.cancelRequested = true
-	w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, TaskID: t.id, Status: t.status,
-		Note: fmt.Sprintf("The server records the cancellation intent for task %s and acknowledges it; the task stays %s until a worker checkpoint observes the flag.", t.id, t.status)})
+	t.RequestCancel()
+	w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, TaskID: t.ID, Status: t.Status(),
+		Note: fmt.Sprintf("The server records the cancellation intent for task %s and acknowledges it; the task stays %s until a worker checkpoint observes the flag.", t.ID, t.Status())})
 	reply.Result = json.RawMessage(`{"resultType":"complete"}`)
 	return reply
 }
@@ -156,32 +129,32 @@ func (w *world) serveTask(t *task, method string) rpcMessage {
 // sees a terminal status (DOMAIN.md §6). Polling is bounded: it also stops
 // once the script has ended and ten intervals passed with nothing else to do.
 func (w *world) schedulePoll(t *task) {
-	if t.stopped || terminal(t.clientStatus) {
+	if !t.client.Polling() {
 		return
 	}
-	at := w.q.Now() + w.pollInterval()
-	if at > w.lastStepAt+10*w.pollInterval() {
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.id, Status: t.clientStatus,
-			Note: fmt.Sprintf("The script has ended and task %s is still %s; the simulation stops polling.", t.id, t.clientStatus)})
+	at, ok := tasks.NextPoll(w.q.Now(), w.pollInterval(), w.lastStepAt)
+	if !ok {
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.ID, Status: t.client.Status,
+			Note: fmt.Sprintf("The script has ended and task %s is still %s; the simulation stops polling.", t.ID, t.client.Status)})
 		return
 	}
 	w.q.Schedule(at, func() { w.poll(t, "The client polls the task at its pollIntervalMs.") })
 }
 
 func (w *world) poll(t *task, note string) {
-	if t.stopped || terminal(t.clientStatus) {
+	if !t.client.Polling() {
 		return
 	}
-	t.polls++
-	w.taskRequest(t, "tasks/get", note, func(resp rpcMessage) {
+	t.client.Polls++
+	w.taskRequest(t, "tasks/get", note, func(resp taskReply) {
 		var s struct {
 			Status string `json:"status"`
 		}
 		_ = json.Unmarshal(resp.Result, &s)
-		t.clientStatus = s.Status
-		if terminal(s.Status) {
-			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.id, Status: s.Status,
-				Note: fmt.Sprintf("The client sees task %s %s: a terminal status, so it stops polling.", t.id, s.Status)})
+		t.client.Status = s.Status
+		if trace.Terminal(s.Status) {
+			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.ID, Status: s.Status,
+				Note: fmt.Sprintf("The client sees task %s %s: a terminal status, so it stops polling.", t.ID, s.Status)})
 			return
 		}
 		w.schedulePoll(t)
@@ -201,15 +174,15 @@ func (w *world) taskStep(st scenario.Step) {
 	}
 	switch st.Do {
 	case "task-get":
-		w.taskRequest(t, "tasks/get", fmt.Sprintf("The client asks for task %s's status.", t.id), func(resp rpcMessage) {
+		w.taskRequest(t, "tasks/get", fmt.Sprintf("The client asks for task %s's status.", t.ID), func(resp taskReply) {
 			var s struct {
 				Status string `json:"status"`
 			}
 			_ = json.Unmarshal(resp.Result, &s)
-			t.clientStatus = s.Status
+			t.client.Status = s.Status
 		})
 	case "task-cancel":
-		w.taskRequest(t, "tasks/cancel", fmt.Sprintf("The client asks to cancel task %s.", t.id), func(resp rpcMessage) {
+		w.taskRequest(t, "tasks/cancel", fmt.Sprintf("The client asks to cancel task %s.", t.ID), func(resp taskReply) {
 			if resp.Error != nil {
 				return
 			}
@@ -218,43 +191,45 @@ func (w *world) taskStep(st scenario.Step) {
 					Status string `json:"status"`
 				}
 				_ = json.Unmarshal(resp.Result, &s)
-				t.clientStatus = s.Status
-				w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.id, Status: s.Status, Note: fmt.Sprintf("The reply is the Task: %s.", s.Status)})
+				t.client.Status = s.Status
+				w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.ID, Status: s.Status, Note: fmt.Sprintf("The reply is the Task: %s.", s.Status)})
 				return
 			}
 			if w.s.Client.Policy.TreatTaskAckAsFinal {
-				t.stopped = true
-				w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.id, Status: "stopped",
+				t.client.Stopped = true
+				w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.ID, Status: "stopped",
 					Note: "Policy treatTaskAckAsFinal: the UI says \"stopped\" on the acknowledgement and stops polling, while the worker may run on."})
 				return
 			}
-			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.id, Status: t.clientStatus,
+			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.ID, Status: t.client.Status,
 				Note: "The acknowledgement means \"cancellation intent received\", not \"stopped\": the client keeps polling until a terminal status."})
 			w.poll(t, "The client polls after the acknowledgement.")
 		})
 	case "checkpoint":
-		if t.cancelRequested && t.status == TaskWorking {
-			w.setStatus(t, TaskCancelled, fmt.Sprintf("A worker checkpoint observes the cancellation flag: task %s becomes cancelled.", t.id))
+		if t.Checkpoint(w.q.Now()) {
+			w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeStatus, TaskID: t.ID, Status: trace.TaskCancelled,
+				Note: fmt.Sprintf("A worker checkpoint observes the cancellation flag: task %s becomes cancelled.", t.ID)})
 			return
 		}
 		why := "no cancellation was requested"
-		if terminal(t.status) {
-			why = "the task is already " + t.status
+		if trace.Terminal(t.Status()) {
+			why = "the task is already " + t.Status()
 		}
-		w.emit(trace.Event{Actor: trace.ActorWorker, Type: "checkpoint", TaskID: t.id, Note: fmt.Sprintf("Worker checkpoint for task %s: %s; work continues.", t.id, why)})
+		w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeCheckpoint, TaskID: t.ID, Note: fmt.Sprintf("Worker checkpoint for task %s: %s; work continues.", t.ID, why)})
 	case "finish-task":
 		result := st.Result
 		if result == nil {
 			result = json.RawMessage(`{"content":[]}`)
 		}
-		note := fmt.Sprintf("The worker finishes task %s: completed.", t.id)
-		if t.cancelRequested {
-			note = fmt.Sprintf("The worker finishes task %s before any checkpoint saw the cancellation: it ends completed even though the cancel was acknowledged.", t.id)
+		note := fmt.Sprintf("The worker finishes task %s: completed.", t.ID)
+		if t.CancelRequested() {
+			note = fmt.Sprintf("The worker finishes task %s before any checkpoint saw the cancellation: it ends completed even though the cancel was acknowledged.", t.ID)
 		}
-		if !terminal(t.status) {
-			t.result = result
+		if !t.Finish(w.q.Now(), result) {
+			w.statusUnchanged(t)
+			return
 		}
-		w.setStatus(t, TaskCompleted, note)
+		w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeStatus, TaskID: t.ID, Status: trace.TaskCompleted, Note: note})
 	}
 }
 
@@ -262,7 +237,7 @@ func (w *world) taskStep(st scenario.Step) {
 func (w *world) traceTasks() []trace.Task {
 	out := []trace.Task{}
 	for _, t := range w.taskOrder {
-		out = append(out, trace.Task{TaskID: t.id, Status: t.status, CancelRequested: t.cancelRequested, History: t.history})
+		out = append(out, t.Summary())
 	}
 	return out
 }

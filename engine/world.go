@@ -3,11 +3,16 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/sim"
+	"github.com/mcplab/mcplab/engine/sse"
+	"github.com/mcplab/mcplab/engine/tasks"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -29,6 +34,9 @@ type world struct {
 	q      sim.Queue
 	events []trace.Event
 	wire   int
+	// bytes counts the message and note bytes the events carry (the part
+	// of the trace a scenario can make large), against MaxTraceBytes.
+	bytes int
 
 	reqs  map[string]*request // by JSON-RPC id text
 	order []*request          // in the order the client sent them
@@ -43,8 +51,21 @@ type world struct {
 	taskSeq    int
 	lastStepAt int64
 
+	// client is how the server half reaches the client half: only through
+	// what arrives on the wire (wired by RunWith).
+	client clientEnd
+
 	clientProgress coordinator.Progress // what the client accepted
 	serverProgress coordinator.Progress // what the server sent
+}
+
+// clientEnd is what the client does when something reaches it from the
+// server: progress value v for r, r's final response, or r's stream closed
+// by actor (an idle-closing proxy).
+type clientEnd struct {
+	progress     func(r *request, v float64)
+	response     func(r *request, failed bool)
+	streamClosed func(r *request, actor string)
 }
 
 // request is one JSON-RPC request seen from both ends.
@@ -84,6 +105,9 @@ type request struct {
 	retryOf *scenario.ID
 	// task is the durable task a call asked for, "" if none.
 	task string
+	// handle, if set, is what the server does once it has started the
+	// request (a task-augmented call creates its task).
+	handle func()
 	// ls is set for a subscriptions/listen stream.
 	ls *listenState
 	// st is the stream's flow-control state (SSE buffer, proxy), when any.
@@ -97,18 +121,15 @@ func newWorld(s *scenario.Scenario, opts Options) *world {
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
 func (w *world) is2025() bool { return w.s.Protocol == scenario.Protocol20251125 }
 
-// run schedules every step at its time, in file order, and runs the queue.
-func (w *world) run() error {
-	for i := range w.s.Steps {
-		st := w.s.Steps[i]
-		w.lastStepAt = max(w.lastStepAt, st.At)
-		w.q.Schedule(st.At, func() { w.step(i, st) })
-	}
-	return w.q.Run(MaxActions)
-}
-
 // emit appends an event at the current virtual time and returns its seq.
 func (w *world) emit(e trace.Event) int {
+	w.bytes += len(e.Message) + len(e.Note)
+	switch {
+	case len(w.events) == MaxEvents:
+		w.q.Abort(fmt.Errorf("%w: the scenario generates more than %d events", ErrTooLarge, MaxEvents))
+	case w.bytes > MaxTraceBytes:
+		w.q.Abort(fmt.Errorf("%w: the scenario's events carry more than %d bytes of messages and notes", ErrTooLarge, MaxTraceBytes))
+	}
 	e.Seq = len(w.events)
 	e.At = w.q.Now()
 	w.events = append(w.events, e)
@@ -163,21 +184,6 @@ func (w *world) closeStream(actor string, r *request, note string, onDeliver fun
 
 // ---- messages -------------------------------------------------------------
 
-type rpcMessage struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      *scenario.ID    `json:"id,omitempty"`
-	Method  string          `json:"method,omitempty"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *rpcError       `json:"error,omitempty"`
-}
-
-type rpcError struct {
-	Code    int64           `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
-}
-
 func mustJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -187,44 +193,12 @@ func mustJSON(v any) json.RawMessage {
 	return b
 }
 
-type meta struct {
-	ProgressToken *scenario.ID `json:"progressToken,omitempty"`
-}
-
 func requestMessage(r *request) json.RawMessage {
-	var params json.RawMessage
-	var m *meta
+	token := ""
 	if r.token != nil {
-		m = &meta{ProgressToken: r.token}
+		token = r.token.Raw()
 	}
-	if r.method == "tools/call" {
-		args := r.args
-		if args == nil {
-			args = json.RawMessage(`{}`)
-		}
-		params = mustJSON(struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-			Meta      *meta           `json:"_meta,omitempty"`
-		}{r.name, args, m})
-	} else if r.args != nil || m != nil {
-		p := map[string]json.RawMessage{}
-		if r.args != nil {
-			_ = json.Unmarshal(r.args, &p)
-		}
-		if m != nil {
-			p["_meta"] = mustJSON(m)
-		}
-		params = mustJSON(p)
-	}
-	return mustJSON(rpcMessage{JSONRPC: "2.0", ID: idPtr(r.id), Method: r.method, Params: params})
-}
-
-func cancelMessage(id scenario.ID, reason *string) json.RawMessage {
-	return mustJSON(rpcMessage{JSONRPC: "2.0", Method: "notifications/cancelled", Params: mustJSON(struct {
-		RequestID scenario.ID `json:"requestId"`
-		Reason    *string     `json:"reason,omitempty"`
-	}{id, reason})})
+	return jsonrpc.NewCall(r.id.Raw(), r.method, r.name, r.args, token)
 }
 
 func progressMessage(token scenario.ID, st scenario.Step) json.RawMessage {
@@ -234,13 +208,83 @@ func progressMessage(token scenario.ID, st scenario.Step) json.RawMessage {
 		_ = json.Unmarshal(st.Message, &s)
 		msg = &s
 	}
-	return mustJSON(rpcMessage{JSONRPC: "2.0", Method: "notifications/progress", Params: mustJSON(struct {
-		ProgressToken scenario.ID `json:"progressToken"`
-		Progress      float64     `json:"progress"`
-		Total         *float64    `json:"total,omitempty"`
-		Message       *string     `json:"message,omitempty"`
-	}{token, *st.Progress, st.Total, msg})})
+	return jsonrpc.NewProgress(token.Raw(), *st.Progress, st.Total, msg)
 }
 
 // fmtNum formats a progress value as JSON does.
 func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// stream is the flow-control state of one response stream.
+type stream struct {
+	buf     *sse.Buffer[outMsg]
+	nextID  int
+	drain   *sim.Timer
+	startAt int64
+	closed  bool // discarded after a cancellation
+
+	proxy     sse.Proxy[heldMsg] // what a buffering proxy holds
+	proxyIdle *sim.Timer
+}
+
+// outMsg is a server message on its way to the client, with what the
+// engine knows of it (so nothing downstream parses it again).
+type outMsg struct {
+	msg     json.RawMessage
+	comment string // a keep-alive comment instead of a message
+	note    string
+	arrive  func()
+	// progress: a notifications/progress, with token its progress token's
+	// JSON text; final: a response that ends its stream.
+	progress bool
+	token    string
+	final    bool
+}
+
+// heldMsg is a message that reached a buffering proxy.
+type heldMsg struct {
+	wire   int
+	sentAt int64
+	m      outMsg
+}
+
+// ledgerState is the world's ledger: one store per replica (or one shared),
+// one connection per replica for ordinary calls.
+type ledgerState struct {
+	stores   []ledger.Store
+	conns    []ledger.Conn
+	next     int                        // round robin over replicas
+	cache    map[string]json.RawMessage // defensiveCopy false: the one shared result object per key
+	results  map[string]json.RawMessage // what each request got back (by request id text)
+	keyOf    map[string]string          // request id text -> dedupe key, for mutate-result
+	replicas int
+}
+
+// listenState is the listen-stream part of a request.
+type listenState struct {
+	filter json.RawMessage
+	// serverActive: the server still sends on this stream.
+	serverActive bool
+	// clientActive: the client still reads it.
+	clientActive bool
+	// sent are the messages the server put on this stream, in order (their
+	// 1-based index is the 2025-11-25 SSE event id); delivered counts those
+	// the client received.
+	sent      []json.RawMessage
+	delivered int
+}
+
+// sortedKeys returns m's keys in order (never range a map into the trace).
+func sortedKeys[V any](m map[string]V) []string {
+	k := make([]string, 0, len(m))
+	for key := range m {
+		k = append(k, key)
+	}
+	sort.Strings(k)
+	return k
+}
+
+// task is one durable task at the server, plus what the client knows of it.
+type task struct {
+	tasks.Task
+	client tasks.Client
+}

@@ -78,3 +78,58 @@ func NewProgress(token string, progress float64, total *float64, message *string
 		Message       *string         `json:"message,omitempty"`
 	}{json.RawMessage(token), progress, total, message}))
 }
+
+// NewCall builds the request a client sends for method with the
+// scenario's arguments (MCP tools/call and other requests): for tools/call,
+// params {"name","arguments" ({} when nil),"_meta"?}; for any other method,
+// the arguments object's members plus "_meta" (none when both are absent).
+// token is the progress token's JSON text, "" for none; it goes in
+// params._meta.progressToken.
+func NewCall(id, method, name string, args json.RawMessage, token string) json.RawMessage {
+	var meta json.RawMessage
+	if token != "" {
+		meta = Marshal(struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		}{json.RawMessage(token)})
+	}
+	var params json.RawMessage
+	if method == MethodToolsCall {
+		if args == nil {
+			args = json.RawMessage(`{}`)
+		}
+		params = Marshal(struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+			Meta      json.RawMessage `json:"_meta,omitempty"`
+		}{name, args, meta})
+	} else if args != nil || meta != nil {
+		p := map[string]json.RawMessage{}
+		if args != nil {
+			_ = json.Unmarshal(args, &p)
+		}
+		if meta != nil {
+			p["_meta"] = meta
+		}
+		params = Marshal(p)
+	}
+	return NewRequest(id, method, params)
+}
+
+// SubscriptionIDKey is the _meta key that tags every message of a listen
+// stream with its subscription id (the listen request's id).
+const SubscriptionIDKey = "io.modelcontextprotocol/subscriptionId"
+
+// WithMeta returns params (an object, or nil for none) with
+// _meta[key] = value (value is JSON text), keeping the other members and
+// the other _meta members. Members come out sorted by name.
+func WithMeta(params json.RawMessage, key string, value json.RawMessage) json.RawMessage {
+	p := map[string]json.RawMessage{}
+	_ = json.Unmarshal(params, &p)
+	meta := map[string]json.RawMessage{}
+	if m, ok := p["_meta"]; ok {
+		_ = json.Unmarshal(m, &meta)
+	}
+	meta[key] = value
+	p["_meta"] = Marshal(meta)
+	return Marshal(p)
+}

@@ -85,3 +85,23 @@ func TestProgressToken(t *testing.T) {
 		t.Errorf("notification token %q progress %v, want \"x\" and no progress", m.ProgressToken, m.Progress)
 	}
 }
+
+// MCP tools/call: params carry name, arguments ({} when absent) and the
+// progress token under _meta; other requests merge their arguments with
+// _meta. Every message built parses back to what was put in.
+func TestNewCall(t *testing.T) {
+	msg := NewCall(`7`, MethodToolsCall, "crunch", nil, `"p-7"`)
+	if string(msg) != `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"crunch","arguments":{},"_meta":{"progressToken":"p-7"}}}` {
+		t.Errorf("NewCall = %s", msg)
+	}
+	m, err := Parse(msg)
+	if err != nil || m.Kind != Request || m.ID != "7" || m.Name != "crunch" || m.ProgressToken != `"p-7"` {
+		t.Errorf("Parse(NewCall) = %+v, %v", m, err)
+	}
+	if got := string(NewCall(`"a"`, "tasks/get", "", []byte(`{"taskId":"t"}`), "")); got != `{"jsonrpc":"2.0","id":"a","method":"tasks/get","params":{"taskId":"t"}}` {
+		t.Errorf("NewCall tasks/get = %s", got)
+	}
+	if got := string(WithMeta([]byte(`{"b":1,"_meta":{"x":2}}`), SubscriptionIDKey, []byte(`"s"`))); got != `{"_meta":{"io.modelcontextprotocol/subscriptionId":"s","x":2},"b":1}` {
+		t.Errorf("WithMeta = %s", got)
+	}
+}

@@ -180,6 +180,22 @@ func Apply(c Conn, now int64, in Intent, checkFingerprint bool) (out Outcome, er
 	return c.Execute(now, in, true)
 }
 
+// IsTool reports whether name is one of the ledger tools (DOMAIN.md §4):
+// charge_account and reserve_inventory, whose calls have a side effect
+// unless the call says otherwise.
+func IsTool(name string) bool { return name == "charge_account" || name == "reserve_inventory" }
+
+// ToolResult wraps a ledger result as the CallToolResult a ledger tool
+// returns: one text content holding the result's JSON, and the result as
+// structuredContent.
+func ToolResult(result json.RawMessage) json.RawMessage {
+	b, _ := json.Marshal(struct {
+		Content           []map[string]string `json:"content"`
+		StructuredContent json.RawMessage     `json:"structuredContent"`
+	}{[]map[string]string{{"type": "text", "text": string(result)}}, result})
+	return b
+}
+
 // ReceiptFor names execution n of tool: charge-001, res-001.
 func ReceiptFor(tool string, n int64) string {
 	if tool == "reserve_inventory" {

@@ -15,6 +15,8 @@ import (
 
 // ErrTooManyActions is returned by Run when a scenario schedules more
 // actions than the limit it was given (a guard against runaway scenarios).
+// Every scheduled action counts, whether it runs, is stopped or is left
+// pending in the background: a timer costs memory the moment it exists.
 var ErrTooManyActions = errors.New("too many scheduled actions")
 
 // Timer is one scheduled action. It can be stopped until it has run.
@@ -37,6 +39,16 @@ type Queue struct {
 	seq        uint64
 	now        int64
 	foreground int // pending timers that are not background
+	abort      error
+	limit      int // set by Run; 0 before
+}
+
+// Abort makes Run return err before it runs the next action: how an action
+// that finds a bound exceeded (events, bytes) stops the whole run.
+func (q *Queue) Abort(err error) {
+	if q.abort == nil {
+		q.abort = err
+	}
 }
 
 // Now returns the current virtual time in ms: the due time of the action
@@ -57,7 +69,10 @@ func (q *Queue) schedule(at int64, fn func(), bg bool) *Timer {
 		at = q.now
 	}
 	q.seq++
-	t := &Timer{at: at, seq: q.seq, fn: fn, background: bg}
+	t := &Timer{at: at, seq: q.seq, fn: fn, background: bg, index: -1}
+	if q.limit > 0 && q.seq > uint64(q.limit) {
+		return t // Run returns ErrTooManyActions before anything else runs
+	}
 	heap.Push(&q.h, t)
 	if !bg {
 		q.foreground++
@@ -79,15 +94,21 @@ func (q *Queue) Stop(t *Timer) bool {
 }
 
 // Run pops and runs timers in (time, schedule order) until no foreground
-// timer is left. It returns ErrTooManyActions if more than limit actions
-// would run.
+// timer is left. It returns ErrTooManyActions as soon as more than limit
+// actions have been scheduled (in all, counting those scheduled before Run),
+// and the error given to Abort once an action calls it.
 func (q *Queue) Run(limit int) error {
-	n := 0
-	for q.foreground > 0 {
-		if n >= limit {
+	q.limit = limit
+	for {
+		if q.seq > uint64(limit) {
 			return fmt.Errorf("%w: more than %d", ErrTooManyActions, limit)
 		}
-		n++
+		if q.abort != nil {
+			return q.abort
+		}
+		if q.foreground == 0 {
+			return nil
+		}
 		t := heap.Pop(&q.h).(*Timer)
 		if !t.background {
 			q.foreground--
@@ -95,7 +116,6 @@ func (q *Queue) Run(limit int) error {
 		q.now = t.at
 		t.fn()
 	}
-	return nil
 }
 
 // timers implements heap.Interface ordered by (at, seq).

@@ -70,3 +70,21 @@ func TestBackgroundDoesNotKeepAlive(t *testing.T) {
 		t.Fatalf("err = %v, want ErrTooManyActions", err)
 	}
 }
+
+// A timer scheduled counts toward the limit even if it never runs: one
+// action that schedules more timers than the limit fails the run, and the
+// queue holds no more than the limit.
+func TestScheduledTimersCount(t *testing.T) {
+	var q Queue
+	q.Schedule(0, func() {
+		for i := 0; i < 1000; i++ {
+			q.ScheduleBackground(q.Now()+1000, func() {})
+		}
+	})
+	if err := q.Run(100); !errors.Is(err, ErrTooManyActions) {
+		t.Fatalf("err = %v, want ErrTooManyActions", err)
+	}
+	if len(q.h) > 100 {
+		t.Fatalf("the queue holds %d timers past the limit of 100", len(q.h))
+	}
+}

@@ -13,8 +13,12 @@
 //     is unchanged (never drop one final to keep another).
 //
 // Invariant after every operation: Len() <= Capacity (when bounded), and no
-// final response pushed without error is ever dropped. Each Push and Drain
-// costs O(capacity).
+// final response pushed without error is ever dropped.
+//
+// The events live in a ring: Drain takes from the front without moving
+// what stays, so draining k events costs O(k) however long the queue.
+// Push costs O(1) amortized, plus, when it must evict, the distance from
+// the front to the oldest progress (usually at the front).
 //
 // DropNewest is the known-broken naive queue: no coalescing, and a full
 // queue refuses whatever arrives, the final response included. Capacity 0
@@ -44,12 +48,13 @@ const (
 )
 
 // Event is one buffered SSE event. Token is the progress token's JSON text
-// (Progress only); Data is the message; ID is the caller's handle for it.
-type Event struct {
+// (Progress only); Data is the caller's message (of type T, so the caller
+// keeps what it knows of it beside the bytes); ID is the caller's handle.
+type Event[T any] struct {
 	Kind  Kind
 	Token string
 	ID    int
-	Data  []byte
+	Data  T
 }
 
 // ErrOnlyFinals is returned when a final response cannot be buffered
@@ -70,9 +75,9 @@ const (
 )
 
 // Result reports one Push: its Outcome and the events it displaced.
-type Result struct {
+type Result[T any] struct {
 	Outcome Outcome
-	Dropped []Event // progress evicted or replaced, or the refused event
+	Dropped []Event[T] // progress evicted or replaced, or the refused event
 }
 
 // Stats are the buffer's counters since New.
@@ -86,16 +91,33 @@ type Stats struct {
 }
 
 // Buffer is a bounded SSE buffer. Not safe for concurrent use.
-type Buffer struct {
+type Buffer[T any] struct {
 	capacity int
 	policy   string
-	events   []Event
+	ring     []Event[T] // len(ring) is a power of two, or 0
+	head, n  int        // the oldest event is ring[head]; n events are held
+	progress int        // how many held events are progress
 	stats    Stats
+	depth    [][2]int64
 }
+
+// Record notes the buffer's depth at now (ms) for Depth; a second record at
+// the same time replaces the first.
+func (b *Buffer[T]) Record(now int64) {
+	if k := len(b.depth); k > 0 && b.depth[k-1][0] == now {
+		b.depth[k-1][1] = int64(b.n)
+		return
+	}
+	b.depth = append(b.depth, [2]int64{now, int64(b.n)})
+}
+
+// Depth returns the recorded [[at ms, events held]...], one point per time
+// Record was called at, in order.
+func (b *Buffer[T]) Depth() [][2]int64 { return b.depth }
 
 // New returns an empty buffer. capacity 0 means unbounded; otherwise it must
 // be >= 2. policy is EvictProgress (also for "") or DropNewest.
-func New(capacity int, policy string) (*Buffer, error) {
+func New[T any](capacity int, policy string) (*Buffer[T], error) {
 	if capacity < 0 || capacity == 1 {
 		return nil, fmt.Errorf("%w: got %d", ErrCapacity, capacity)
 	}
@@ -105,43 +127,69 @@ func New(capacity int, policy string) (*Buffer, error) {
 	if policy != EvictProgress && policy != DropNewest {
 		return nil, fmt.Errorf("sse: unknown policy %q", policy)
 	}
-	return &Buffer{capacity: capacity, policy: policy}, nil
+	return &Buffer[T]{capacity: capacity, policy: policy}, nil
 }
 
 // Capacity returns the bound, 0 for unbounded.
-func (b *Buffer) Capacity() int { return b.capacity }
+func (b *Buffer[T]) Capacity() int { return b.capacity }
 
 // Len returns how many events are buffered.
-func (b *Buffer) Len() int { return len(b.events) }
+func (b *Buffer[T]) Len() int { return b.n }
 
 // Events returns a copy of the buffered events, oldest first.
-func (b *Buffer) Events() []Event { return append([]Event(nil), b.events...) }
+func (b *Buffer[T]) Events() []Event[T] {
+	out := make([]Event[T], b.n)
+	for i := range out {
+		out[i] = *b.at(i)
+	}
+	return out
+}
 
 // Stats returns the counters.
-func (b *Buffer) Stats() Stats { return b.stats }
+func (b *Buffer[T]) Stats() Stats { return b.stats }
 
-func (b *Buffer) full() bool { return b.capacity > 0 && len(b.events) >= b.capacity }
+func (b *Buffer[T]) full() bool { return b.capacity > 0 && b.n >= b.capacity }
+
+// at returns the i-th oldest held event.
+func (b *Buffer[T]) at(i int) *Event[T] { return &b.ring[(b.head+i)&(len(b.ring)-1)] }
+
+// add appends e at the back, growing the ring when it is full.
+func (b *Buffer[T]) add(e Event[T]) {
+	if b.n == len(b.ring) {
+		grown := make([]Event[T], max(8, 2*len(b.ring)))
+		for i := 0; i < b.n; i++ {
+			grown[i] = *b.at(i)
+		}
+		b.ring, b.head = grown, 0
+	}
+	*b.at(b.n) = e
+	b.n++
+	if e.Kind == Progress {
+		b.progress++
+	}
+}
 
 // Push adds e by the buffer's policy and reports what happened. It returns
 // ErrOnlyFinals (and changes nothing) when a final cannot be kept under the
 // reference policy.
-func (b *Buffer) Push(e Event) (Result, error) {
-	var r Result
+func (b *Buffer[T]) Push(e Event[T]) (Result[T], error) {
+	var r Result[T]
 	switch {
 	case b.capacity == 0:
 		r.Outcome = Appended
-		b.events = append(b.events, e)
+		b.add(e)
 	case b.policy == DropNewest:
 		if b.full() {
-			r = Result{Outcome: DroppedNew, Dropped: []Event{e}}
+			r = Result[T]{Outcome: DroppedNew, Dropped: []Event[T]{e}}
 			b.lost(e)
 			return r, nil
 		}
-		b.events = append(b.events, e)
+		b.add(e)
 	case e.Kind == Progress:
-		if n := len(b.events); n > 0 && b.events[n-1].Kind == Progress && b.events[n-1].Token == e.Token {
-			r = Result{Outcome: Coalesced, Dropped: []Event{b.events[n-1]}}
-			b.events[n-1] = e
+		if b.n > 0 && b.at(b.n-1).Kind == Progress && b.at(b.n-1).Token == e.Token {
+			last := b.at(b.n - 1)
+			r = Result[T]{Outcome: Coalesced, Dropped: []Event[T]{*last}}
+			*last = e
 			b.stats.Coalesced++
 			b.lost(r.Dropped[0])
 			break
@@ -149,37 +197,37 @@ func (b *Buffer) Push(e Event) (Result, error) {
 		if b.full() {
 			i := b.oldestProgress()
 			if i < 0 {
-				r = Result{Outcome: DroppedNew, Dropped: []Event{e}}
+				r = Result[T]{Outcome: DroppedNew, Dropped: []Event[T]{e}}
 				b.lost(e)
 				return r, nil
 			}
-			r = Result{Outcome: EvictedOlder, Dropped: []Event{b.events[i]}}
-			b.lost(b.events[i])
+			r = Result[T]{Outcome: EvictedOlder, Dropped: []Event[T]{*b.at(i)}}
+			b.lost(*b.at(i))
 			b.remove(i)
 		}
-		b.events = append(b.events, e)
+		b.add(e)
 	default: // a final response
 		for b.full() {
 			i := b.oldestProgress()
 			if i < 0 {
 				// Only finals remain. Removing one progress always makes
 				// room, so this happens on the first pass: nothing changed.
-				return Result{}, ErrOnlyFinals
+				return Result[T]{}, ErrOnlyFinals
 			}
 			r.Outcome = EvictedOlder
-			r.Dropped = append(r.Dropped, b.events[i])
-			b.lost(b.events[i])
+			r.Dropped = append(r.Dropped, *b.at(i))
+			b.lost(*b.at(i))
 			b.remove(i)
 		}
-		b.events = append(b.events, e)
+		b.add(e)
 	}
-	if len(b.events) > b.stats.MaxDepth {
-		b.stats.MaxDepth = len(b.events)
+	if b.n > b.stats.MaxDepth {
+		b.stats.MaxDepth = b.n
 	}
 	return r, nil
 }
 
-func (b *Buffer) lost(e Event) {
+func (b *Buffer[T]) lost(e Event[T]) {
 	if e.Kind == Final {
 		b.stats.DroppedFinals++
 		return
@@ -188,28 +236,51 @@ func (b *Buffer) lost(e Event) {
 	b.stats.NeedsRefetch = true
 }
 
-func (b *Buffer) oldestProgress() int {
-	for i, e := range b.events {
-		if e.Kind == Progress {
+func (b *Buffer[T]) oldestProgress() int {
+	if b.progress == 0 {
+		return -1
+	}
+	for i := 0; i < b.n; i++ {
+		if b.at(i).Kind == Progress {
 			return i
 		}
 	}
 	return -1
 }
 
-func (b *Buffer) remove(i int) { b.events = append(b.events[:i], b.events[i+1:]...) }
+// remove takes out the i-th oldest event, moving the i events in front of
+// it one place back (the oldest progress is near the front).
+func (b *Buffer[T]) remove(i int) {
+	if b.at(i).Kind == Progress {
+		b.progress--
+	}
+	for k := i; k > 0; k-- {
+		*b.at(k) = *b.at(k - 1)
+	}
+	*b.at(0) = Event[T]{}
+	b.head = (b.head + 1) & (len(b.ring) - 1)
+	b.n--
+}
 
 // Drain removes and returns up to n of the oldest events (all when n <= 0).
-func (b *Buffer) Drain(n int) []Event {
-	if n <= 0 || n > len(b.events) {
-		n = len(b.events)
+func (b *Buffer[T]) Drain(n int) []Event[T] {
+	if n <= 0 || n > b.n {
+		n = b.n
 	}
-	out := append([]Event(nil), b.events[:n]...)
-	b.events = append(b.events[:0], b.events[n:]...)
-	for _, e := range out {
-		if e.Kind == Final {
+	out := make([]Event[T], n)
+	for i := range out {
+		e := b.at(i)
+		out[i] = *e
+		*e = Event[T]{} // let the message go
+		if out[i].Kind == Final {
 			b.stats.FinalsDelivered++
+		} else {
+			b.progress--
 		}
+	}
+	if n > 0 {
+		b.head = (b.head + n) & (len(b.ring) - 1)
+		b.n -= n
 	}
 	return out
 }

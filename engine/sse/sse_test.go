@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-func progress(v int) Event { return Event{Kind: Progress, Token: `"p"`, ID: v} }
-func final(id int) Event   { return Event{Kind: Final, ID: id} }
+func progress(v int) Event[[]byte] { return Event[[]byte]{Kind: Progress, Token: `"p"`, ID: v} }
+func final(id int) Event[[]byte]   { return Event[[]byte]{Kind: Final, ID: id} }
 
-func describe(es []Event) string {
+func describe(es []Event[[]byte]) string {
 	s := "["
 	for i, e := range es {
 		if i > 0 {
@@ -29,7 +29,7 @@ func describe(es []Event) string {
 // capacity 3, six progress values (0..5) for one token, then one final:
 // the buffer holds [progress 5, final], 5 progress dropped, refetch needed.
 func TestReferenceSixThenFinal(t *testing.T) {
-	b, err := New(3, EvictProgress)
+	b, err := New[[]byte](3, EvictProgress)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestReferenceSixThenFinal(t *testing.T) {
 // TestReferenceTwentyThenFinal proves: capacity 3, twenty values then a
 // final: never more than 3 events, and the last is the final.
 func TestReferenceTwentyThenFinal(t *testing.T) {
-	b, _ := New(3, EvictProgress)
+	b, _ := New[[]byte](3, EvictProgress)
 	for v := 0; v < 20; v++ {
 		// Alternate two tokens so coalescing alone cannot keep it small.
 		e := progress(v)
@@ -73,7 +73,7 @@ func TestReferenceTwentyThenFinal(t *testing.T) {
 // buffer full of finals refuses with ErrOnlyFinals and stays unchanged; new
 // progress into it is itself dropped and counted.
 func TestFullOfFinals(t *testing.T) {
-	b, _ := New(2, EvictProgress)
+	b, _ := New[[]byte](2, EvictProgress)
 	b.Push(final(1))
 	b.Push(final(2))
 	if _, err := b.Push(final(3)); !errors.Is(err, ErrOnlyFinals) {
@@ -91,11 +91,11 @@ func TestFullOfFinals(t *testing.T) {
 // TestCapacity proves capacity < 2 is refused and 0 means unbounded.
 func TestCapacity(t *testing.T) {
 	for _, c := range []int{-1, 1} {
-		if _, err := New(c, ""); !errors.Is(err, ErrCapacity) {
+		if _, err := New[[]byte](c, ""); !errors.Is(err, ErrCapacity) {
 			t.Errorf("New(%d) err = %v, want ErrCapacity", c, err)
 		}
 	}
-	b, _ := New(0, "")
+	b, _ := New[[]byte](0, "")
 	for v := 0; v < 1000; v++ {
 		b.Push(progress(v))
 	}
@@ -107,7 +107,7 @@ func TestCapacity(t *testing.T) {
 // TestDropNewestLosesFinal proves the broken policy: a full queue refuses
 // the final response.
 func TestDropNewestLosesFinal(t *testing.T) {
-	b, _ := New(3, DropNewest)
+	b, _ := New[[]byte](3, DropNewest)
 	for v := 0; v < 6; v++ {
 		b.Push(progress(v))
 	}
@@ -125,7 +125,7 @@ func TestPropertyBoundAndFinals(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2)) // seeded: the sequence is the same every run
 	for round := 0; round < 300; round++ {
 		capacity := 2 + rng.IntN(6)
-		b, _ := New(capacity, EvictProgress)
+		b, _ := New[[]byte](capacity, EvictProgress)
 		var accepted, drained []int
 		for step := 0; step < 200; step++ {
 			switch rng.IntN(4) {

@@ -50,16 +50,21 @@ CREATE TABLE IF NOT EXISTS executions (
 
 // Ledger is one database. Open it, Connect as many independent connections
 // as needed, Close them all.
+//
+// The schema runs once, when the ledger is opened, on a connection the
+// ledger keeps and hands to the first Connect: a run opens SQLite once per
+// connection it uses and runs the schema once in all.
 type Ledger struct {
 	dsn    string
 	memory string // memdb name to release on Close, "" for a file
+	spare  *Conn  // the connection that created the schema, until Connect takes it
 }
 
 // OpenFile opens (creating if needed) a ledger in the SQLite file at path,
 // in WAL mode with a busy timeout for connections that wait.
 func OpenFile(path string) (*Ledger, error) {
 	l := &Ledger{dsn: "file:" + path + "?_pragma=busy_timeout(5000)"}
-	c, err := l.connect()
+	c, err := l.connect(true)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +72,8 @@ func OpenFile(path string) (*Ledger, error) {
 		c.Close()
 		return nil, fmt.Errorf("ledger: WAL: %w", err)
 	}
-	return l, c.Close()
+	l.spare = c
+	return l, nil
 }
 
 // OpenMemory opens a ledger in the memdb VFS under name (it must begin
@@ -82,16 +88,22 @@ func OpenMemory(name string) (*Ledger, error) {
 	// here holds it while connections come and go (until Close).
 	memdb.Create(name[1:], nil)
 	l := &Ledger{dsn: "file:" + name + "?vfs=memdb", memory: name[1:]}
-	c, err := l.connect()
+	c, err := l.connect(true)
 	if err != nil {
 		memdb.Delete(name[1:])
 		return nil, err
 	}
-	return l, c.Close()
+	l.spare = c
+	return l, nil
 }
 
 // Close releases an in-memory ledger (its data is gone); a file stays.
+// Connections taken with Connect are the caller's to close.
 func (l *Ledger) Close() error {
+	if l.spare != nil {
+		l.spare.Close()
+		l.spare = nil
+	}
 	if l.memory != "" {
 		memdb.Delete(l.memory)
 	}
@@ -121,12 +133,17 @@ func (c *Conn) stmt(sql string) (*sqlite3.Stmt, error) {
 	return st, nil
 }
 
-// Connect opens a new connection and makes sure the schema exists.
+// Connect returns a new connection: first the one that created the schema
+// at Open, then freshly opened ones (the schema already exists).
 func (l *Ledger) Connect() (ledger.Conn, error) {
-	return l.connect()
+	if c := l.spare; c != nil {
+		l.spare = nil
+		return c, nil
+	}
+	return l.connect(false)
 }
 
-func (l *Ledger) connect() (*Conn, error) {
+func (l *Ledger) connect(schemaToo bool) (*Conn, error) {
 	c, err := sqlite3.Open(l.dsn)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: open: %w", err)
@@ -136,7 +153,7 @@ func (l *Ledger) connect() (*Conn, error) {
 	} else {
 		err = c.BusyTimeout(5 * time.Second)
 	}
-	if err == nil {
+	if err == nil && schemaToo {
 		err = c.Exec(schema)
 	}
 	if err != nil {

@@ -1,0 +1,35 @@
+package engine
+
+import (
+	"errors"
+
+	"github.com/mcplab/mcplab/engine/ledger"
+)
+
+// Bounds of one run (issue 12). Past any of them a run fails with an error
+// and returns no trace: never a partial one.
+const (
+	// MaxActions bounds the actions one run schedules: every timer counts
+	// (steps, deliveries, deadlines, keep-alives, drains), whether it runs,
+	// is stopped or is still pending when the run ends.
+	MaxActions = 200_000
+	// MaxEvents bounds the events of one trace.
+	MaxEvents = 100_000
+	// MaxTraceBytes bounds the encoded trace (Encode's output, indented),
+	// and, during the run, the bytes of the messages and notes its events
+	// carry: 32 MiB.
+	MaxTraceBytes = 32 << 20
+)
+
+// ErrTooLarge is the category of a run or encoding past MaxEvents or
+// MaxTraceBytes.
+var ErrTooLarge = errors.New("trace too large")
+
+// Options are what a binary links into a run.
+type Options struct {
+	// OpenLedger opens a fresh, empty ledger store for one run of a
+	// scenario with "ledger" (package ledger/sqlite's OpenMemory under a
+	// unique name, natively or in the browser). Nil makes such scenarios
+	// fail with ErrNoLedger.
+	OpenLedger func() (ledger.Store, error)
+}

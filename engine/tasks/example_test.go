@@ -1,0 +1,28 @@
+package tasks_test
+
+import (
+	"fmt"
+
+	"github.com/mcplab/mcplab/engine/tasks"
+)
+
+// Under 2026-07-28 a cancel is only an intent: the task stays working until
+// a checkpoint observes the flag; a finish after that changes nothing.
+func Example() {
+	t := tasks.New("task-1", 0)
+	t.RequestCancel()
+	fmt.Println(t.Status(), t.CancelRequested())
+	fmt.Println("checkpoint cancels:", t.Checkpoint(300), t.Status())
+	fmt.Println("finish changes it:", t.Finish(400, nil), t.Status())
+	c := tasks.Client{Status: t.Status()}
+	fmt.Println("client polls:", c.Polling())
+	fmt.Printf("%s\n", t.Wire(tasks.DefaultPollIntervalMs))
+	fmt.Println(t.Summary().History)
+	// Output:
+	// working true
+	// checkpoint cancels: true cancelled
+	// finish changes it: false cancelled
+	// client polls: false
+	// {"taskId":"task-1","status":"cancelled","pollIntervalMs":500}
+	// [[0 working] [300 cancelled]]
+}

@@ -1,0 +1,130 @@
+// Package tasks is the life of one durable task (DOMAIN.md §6; the tasks
+// extension io.modelcontextprotocol/tasks), as small values in the style of
+// package coordinator: the server's record (Task: status, cancel flag,
+// checkpoints, result, history) and what the client knows of it (Client:
+// the last status seen, polling).
+//
+// Rules:
+//   - a task starts working; completed, failed and cancelled are terminal
+//     (trace.Terminal) and never change again;
+//   - under 2026-07-28 tasks/cancel only records the intent (the cancel
+//     flag); the task stays working until a worker checkpoint observes the
+//     flag and cancels it, and a task that finishes first ends completed;
+//   - under 2025-11-25 tasks/cancel cancels a task that is not terminal at
+//     once, and fails with -32602 for a terminal one;
+//   - the client polls tasks/get every poll interval (default
+//     DefaultPollIntervalMs) until it sees a terminal status; a simulation
+//     stops polling once the script has ended and MaxIdlePolls intervals
+//     passed with nothing else to do.
+//
+// Every method is handed the virtual time (ms); nothing here reads a clock
+// or emits an event: the runner turns what a method returns into events
+// and notes.
+package tasks
+
+import (
+	"encoding/json"
+
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// DefaultPollIntervalMs is the tasks/get polling interval (ms) a server asks
+// for when the scenario does not say.
+const DefaultPollIntervalMs = 500
+
+// MaxIdlePolls is how many poll intervals past the script's last step a
+// simulated client keeps polling a task that does not end.
+const MaxIdlePolls = 10
+
+// Task is one durable task at the server. Its state lives apart from any
+// request or connection: closing the stream that created it never deletes
+// it.
+type Task struct {
+	ID              string
+	status          string
+	cancelRequested bool
+	result          json.RawMessage
+	history         [][2]any // [at ms, status]
+}
+
+// New returns task id, working since now.
+func New(id string, now int64) Task {
+	return Task{ID: id, status: trace.TaskWorking, history: [][2]any{{now, trace.TaskWorking}}}
+}
+
+// Status returns the task's status (a trace.Task* value).
+func (t *Task) Status() string { return t.status }
+
+// CancelRequested reports whether tasks/cancel recorded the intent.
+func (t *Task) CancelRequested() bool { return t.cancelRequested }
+
+// Set moves the task to status at now and reports whether it did: false
+// when the task is already terminal (terminal statuses never change).
+func (t *Task) Set(now int64, status string) bool {
+	if trace.Terminal(t.status) {
+		return false
+	}
+	t.status = status
+	t.history = append(t.history, [2]any{now, status})
+	return true
+}
+
+// RequestCancel records the cancellation intent (2026-07-28 tasks/cancel):
+// the status does not change.
+func (t *Task) RequestCancel() { t.cancelRequested = true }
+
+// Checkpoint is a worker checkpoint at now: it cancels a working task whose
+// cancel flag is set and reports whether it did.
+func (t *Task) Checkpoint(now int64) bool {
+	if t.cancelRequested && t.status == trace.TaskWorking {
+		return t.Set(now, trace.TaskCancelled)
+	}
+	return false
+}
+
+// Finish completes the task at now with result and reports whether it did
+// (false: already terminal, the result is not kept).
+func (t *Task) Finish(now int64, result json.RawMessage) bool {
+	if trace.Terminal(t.status) {
+		return false
+	}
+	t.result = result
+	return t.Set(now, trace.TaskCompleted)
+}
+
+// Wire returns the Task object a server puts on the wire:
+// {"taskId","status","pollIntervalMs","result"?}.
+func (t *Task) Wire(pollIntervalMs int64) json.RawMessage {
+	b, _ := json.Marshal(struct {
+		TaskID         string          `json:"taskId"`
+		Status         string          `json:"status"`
+		PollIntervalMs int64           `json:"pollIntervalMs"`
+		Result         json.RawMessage `json:"result,omitempty"`
+	}{t.ID, t.status, pollIntervalMs, t.result})
+	return b
+}
+
+// Summary is the task's trace summary.
+func (t *Task) Summary() trace.Task {
+	return trace.Task{TaskID: t.ID, Status: t.status, CancelRequested: t.cancelRequested, History: t.history}
+}
+
+// Client is what the client knows of one task: the last status it saw
+// ("" before the first), whether it stopped polling, how often it polled.
+type Client struct {
+	Status  string
+	Stopped bool
+	Polls   int
+}
+
+// Polling reports whether the client still polls: it has not stopped and
+// has not seen a terminal status.
+func (c Client) Polling() bool { return !c.Stopped && !trace.Terminal(c.Status) }
+
+// NextPoll returns when the client polls next, after a poll (or the
+// handle) at now, and false when the simulation stops polling because the
+// script ended at lastStepAt and MaxIdlePolls intervals have passed.
+func NextPoll(now, intervalMs, lastStepAt int64) (int64, bool) {
+	at := now + intervalMs
+	return at, at <= lastStepAt+MaxIdlePolls*intervalMs
+}
