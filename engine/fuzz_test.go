@@ -485,6 +485,7 @@ func addedStep(s *scenario.Scenario, prev scenario.Step, c *chooser) scenario.St
 		st.Do, st.ID, st.Progress = "progress", id, num(float64(c.n(100)))
 	case 2:
 		st.Do, st.ID = "complete", id
+		st.Result = []json.RawMessage{nil, json.RawMessage(`null`), json.RawMessage(`[1]`), json.RawMessage(`"x"`), json.RawMessage(`{"content":[],"amount":2}`)}[c.n(5)]
 	case 3:
 		code := int64(-32000 - c.n(100))
 		st.Do, st.ID, st.Code = "fail", id, &code

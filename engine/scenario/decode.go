@@ -63,8 +63,9 @@ func strictUnmarshal(data []byte, v any) (int, error) {
 		}
 		return -1, err
 	}
-	if dec.More() {
-		return skipWS(data, int(dec.InputOffset())), fmt.Errorf("%w: unexpected data after the scenario object", ErrSyntax)
+	// Decoder.More is false before a stray '}' or ']', so look at the bytes.
+	if rest := skipWS(data, int(dec.InputOffset())); rest < len(data) {
+		return rest, fmt.Errorf("%w: unexpected data after the scenario object", ErrSyntax)
 	}
 	return -1, nil
 }

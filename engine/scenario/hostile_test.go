@@ -175,3 +175,16 @@ func TestLocate(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecodeDeepNesting is the cost of refusing issue 12's 9,990-deep
+// arguments (20 KB).
+func BenchmarkDecodeDeepNesting(b *testing.B) {
+	data := []byte(deepCall)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Decode(data); !errors.Is(err, ErrLimit) {
+			b.Fatal(err)
+		}
+	}
+}

@@ -278,9 +278,15 @@ func checkStructure(data []byte) *Error {
 			stack = append(stack, frame{object: data[i] == '{', wantKey: data[i] == '{'})
 			i++
 		case '}', ']':
+			if len(stack) == 0 {
+				return nil // not JSON: Decode checks the syntax first
+			}
 			stack = stack[:len(stack)-1]
 			i++
 		case ',':
+			if len(stack) == 0 {
+				return nil
+			}
 			if top := &stack[len(stack)-1]; top.object {
 				top.wantKey = true
 			} else {
@@ -289,6 +295,9 @@ func checkStructure(data []byte) *Error {
 			i++
 		case '"':
 			e := skipString(data, i)
+			if e < 0 {
+				return nil
+			}
 			if top := len(stack) - 1; top >= 0 && stack[top].wantKey {
 				f := &stack[top]
 				f.wantKey = false
