@@ -432,7 +432,7 @@ func ScenarioPage(p Page) templ.Component {
 // ControlPanel is the content of the fieldset #lab-controls: a legend for
 // screen readers and one fieldset per group of NewControls. The playground
 // re-renders it whenever the scenario's shape changes.
-func ControlPanel(groups []ControlGroup) templ.Component {
+func ControlPanel(groups []controlGroup) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -454,7 +454,7 @@ func ControlPanel(groups []ControlGroup) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, g := range groups {
-			templ_7745c5c3_Err = controlGroup(g).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = controlFieldset(g).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -463,7 +463,7 @@ func ControlPanel(groups []ControlGroup) templ.Component {
 	})
 }
 
-func controlGroup(g ControlGroup) templ.Component {
+func controlFieldset(g controlGroup) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -511,7 +511,7 @@ func controlGroup(g ControlGroup) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, c := range g.Controls {
-			templ_7745c5c3_Err = control(c).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = controlField(c).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -524,7 +524,7 @@ func controlGroup(g ControlGroup) templ.Component {
 	})
 }
 
-func control(c Control) templ.Component {
+func controlField(c control) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -582,7 +582,7 @@ func control(c Control) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		switch c.Kind {
-		case ControlSelect:
+		case controlSelect:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "<label for=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -724,7 +724,7 @@ func control(c Control) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case ControlNumber:
+		case controlNumber:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 57, "<label for=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -859,7 +859,7 @@ func control(c Control) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case ControlRange:
+		case controlRange:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 68, "<label for=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1059,7 +1059,7 @@ func control(c Control) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case ControlCheckbox:
+		case controlCheckbox:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 84, "<span class=\"checkbox-row\"><input type=\"checkbox\" id=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1200,7 +1200,7 @@ func control(c Control) templ.Component {
 	})
 }
 
-// IndexPage lists every built-in scenario, grouped by GroupEntries, with
+// IndexPage lists every built-in scenario, grouped by groupEntries, with
 // its title, summary, transport and protocol, the outcome of each request
 // and the check tally, each linking to its page. root is the relative path
 // to the site root ("./" for the index itself).
@@ -1250,7 +1250,7 @@ func IndexPage(root string, entries []IndexEntry) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			for _, sec := range GroupEntries(entries) {
+			for _, sec := range groupEntries(entries) {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 99, "<section class=\"scenario-section\" id=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
