@@ -17,11 +17,11 @@ func TestUntimedAxis(t *testing.T) {
 	}{{"order", "step", "time (ms)"}, {"ms", "time (ms)", ">step<"}} {
 		tr := loadTrace(t, smallTrace)
 		tr.Source = &trace.Source{Format: "jsonl", Clock: c.clock}
-		tl := NewTimeline(tr)
+		tl := newTimeline(tr)
 		if tl.AxisUnit != c.unit {
 			t.Errorf("clock %q: axis unit %q, want %q", c.clock, tl.AxisUnit, c.unit)
 		}
-		svg := renderString(t, TimelineSVG(tl))
+		svg := renderString(t, timelineSVG(tl))
 		if !strings.Contains(svg, ">"+c.unit+"<") || strings.Contains(svg, c.not) {
 			t.Errorf("clock %q: the rendered axis does not say %q alone", c.clock, c.unit)
 		}

@@ -50,8 +50,8 @@ const (
 	fontMono = "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace"
 )
 
-// YTick is one labelled value on a chart's vertical axis.
-type YTick struct {
+// yTick is one labelled value on a chart's vertical axis.
+type yTick struct {
 	Value int64
 	Y     float64
 	Label string
@@ -59,16 +59,16 @@ type YTick struct {
 
 // Glyph kinds of the buffer chart's marks (data-mark).
 const (
-	BufferCoalesce = "coalesce" // a newer progress replaced the buffered one
-	BufferDrop     = "drop"     // something was dropped (progress, or a final under drop-newest)
-	BufferFinal    = "final"    // the final response reached the client
+	bufferCoalesce = "coalesce" // a newer progress replaced the buffered one
+	bufferDrop     = "drop"     // something was dropped (progress, or a final under drop-newest)
+	bufferFinal    = "final"    // the final response reached the client
 )
 
-// BufferChart is the occupancy of one response stream's SSE buffer over
+// bufferChart is the occupancy of one response stream's SSE buffer over
 // virtual time (trace.Buffer): depth as a step line, the capacity line, a
 // mark for each coalesce and drop event of that stream, and a line where
 // the final response reached the client.
-type BufferChart struct {
+type bufferChart struct {
 	Index    int    // position in trace.buffers (DOM id buffer-chart-N)
 	Stream   string // the request whose stream it is, as JSON text
 	Capacity int    // 0 = unbounded
@@ -87,18 +87,18 @@ type BufferChart struct {
 	Line, Area string
 	// CapacityY is the y of the capacity line (only when Capacity > 0).
 	CapacityY float64
-	XTicks    []Tick
-	YTicks    []YTick
-	Marks     []BufferMark
+	XTicks    []tick
+	YTicks    []yTick
+	Marks     []bufferMark
 	// Final is where the final response was delivered; nil when it never was.
-	Final *BufferMark
+	Final *bufferMark
 	// Flags are the headline facts drawn in the chart's header, left to right.
-	Flags   []ChartFlag
+	Flags   []chartFlag
 	Summary string
 }
 
-// BufferMark is one coalesce, drop or final-delivery event of a stream.
-type BufferMark struct {
+// bufferMark is one coalesce, drop or final-delivery event of a stream.
+type bufferMark struct {
 	Seq   int
 	At    int64
 	Kind  string // a Buffer* value
@@ -106,9 +106,9 @@ type BufferMark struct {
 	Title string
 }
 
-// ChartFlag is one short fact shown in a chart's header ("peak 2",
+// chartFlag is one short fact shown in a chart's header ("peak 2",
 // "refetch needed"), with the colour it is drawn in.
-type ChartFlag struct {
+type chartFlag struct {
 	Key   string // stable name (data-flag)
 	Text  string
 	Color string
@@ -124,18 +124,18 @@ const (
 	bufPlotH    = 150.0 // height of the plot
 )
 
-// NewBufferCharts draws every buffer of tr on the timeline's time scale
+// newBufferCharts draws every buffer of tr on the timeline's time scale
 // (domainMs at plotRight).
-func NewBufferCharts(tr *trace.Trace, domainMs int64) []BufferChart {
-	var out []BufferChart
+func newBufferCharts(tr *trace.Trace, domainMs int64) []bufferChart {
+	var out []bufferChart
 	for i, b := range tr.Buffers {
 		out = append(out, newBufferChart(tr, i, b, domainMs))
 	}
 	return out
 }
 
-func newBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int64) BufferChart {
-	c := BufferChart{
+func newBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int64) bufferChart {
+	c := bufferChart{
 		Index: index, Stream: b.Stream.String(), Capacity: b.Capacity, Policy: b.Policy,
 		Peak: b.MaxDepth, Dropped: b.DroppedProgress, Coalesced: b.Coalesced,
 		DroppedFinals: b.DroppedFinals, FinalsDelivered: b.FinalsDelivered, NeedsRefetch: b.NeedsRefetch,
@@ -161,7 +161,7 @@ func newBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int64) 
 	}
 	yOf := func(n int64) float64 { return c.PlotBottom - float64(n)*bufPlotH/float64(top) }
 	for v := int64(0); v <= top; v += ystep {
-		c.YTicks = append(c.YTicks, YTick{Value: v, Y: yOf(v), Label: strconv.FormatInt(v, 10)})
+		c.YTicks = append(c.YTicks, yTick{Value: v, Y: yOf(v), Label: strconv.FormatInt(v, 10)})
 	}
 	c.XTicks = xTicks(c.DomainMs, xOf)
 	if b.Capacity > 0 {
@@ -183,7 +183,7 @@ func newBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int64) 
 		c.Area = c.Line + " V" + formatNum(c.PlotBottom) + " H" + formatNum(x0) + " Z"
 	}
 
-	// Marks: the server's coalesce and drop events for this stream, and the
+	// marks: the server's coalesce and drop events for this stream, and the
 	// delivery of its final response to the client.
 	stream := b.Stream.Raw()
 	for _, e := range tr.Events {
@@ -191,16 +191,16 @@ func newBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int64) 
 			continue
 		}
 		switch {
-		case e.Actor == trace.ActorServer && e.Type == BufferCoalesce:
-			c.Marks = append(c.Marks, BufferMark{Seq: e.Seq, At: e.At, Kind: BufferCoalesce, X: xOf(e.At), Y: bufMarkRow1,
+		case e.Actor == trace.ActorServer && e.Type == bufferCoalesce:
+			c.Marks = append(c.Marks, bufferMark{Seq: e.Seq, At: e.At, Kind: bufferCoalesce, X: xOf(e.At), Y: bufMarkRow1,
 				Title: fmt.Sprintf("%d ms: coalesced\n%s", e.At, e.Note)})
 		case e.Actor == trace.ActorServer && e.Type == trace.TypeDrop:
-			c.Marks = append(c.Marks, BufferMark{Seq: e.Seq, At: e.At, Kind: BufferDrop, X: xOf(e.At), Y: bufMarkRow2,
+			c.Marks = append(c.Marks, bufferMark{Seq: e.Seq, At: e.At, Kind: bufferDrop, X: xOf(e.At), Y: bufMarkRow2,
 				Title: fmt.Sprintf("%d ms: dropped\n%s", e.At, e.Note)})
 		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient && c.Final == nil:
 			kind, _, _, id := classify(e.Message, e.Signal)
-			if (kind == KindResult || kind == KindError) && id == stream {
-				c.Final = &BufferMark{Seq: e.Seq, At: e.At, Kind: BufferFinal, X: xOf(e.At), Y: c.PlotTop,
+			if (kind == kindResult || kind == kindError) && id == stream {
+				c.Final = &bufferMark{Seq: e.Seq, At: e.At, Kind: bufferFinal, X: xOf(e.At), Y: c.PlotTop,
 					Title: fmt.Sprintf("%d ms: the final response reaches the client\n%s", e.At, e.Message)}
 			}
 		}
@@ -211,7 +211,7 @@ func newBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int64) 
 	if b.Capacity == 0 {
 		capText = "capacity unbounded"
 	}
-	flags := []ChartFlag{
+	flags := []chartFlag{
 		{Key: "stream", Text: "stream " + c.Stream, Color: colFg},
 		{Key: "capacity", Text: capText + " (" + cmp(b.Policy, "evict-progress") + ")", Color: colMuted},
 		{Key: "peak", Text: "peak depth " + strconv.Itoa(b.MaxDepth), Color: colFg},
@@ -219,14 +219,14 @@ func newBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int64) 
 	}
 	switch {
 	case b.DroppedFinals > 0:
-		flags = append(flags, ChartFlag{Key: "final", Text: "final response dropped", Color: colError})
+		flags = append(flags, chartFlag{Key: "final", Text: "final response dropped", Color: colError})
 	case c.Final != nil:
-		flags = append(flags, ChartFlag{Key: "final", Text: "final delivered at " + i64(c.Final.At) + " ms", Color: colResult})
+		flags = append(flags, chartFlag{Key: "final", Text: "final delivered at " + i64(c.Final.At) + " ms", Color: colResult})
 	default:
-		flags = append(flags, ChartFlag{Key: "final", Text: "no final delivered", Color: colMuted})
+		flags = append(flags, chartFlag{Key: "final", Text: "no final delivered", Color: colMuted})
 	}
 	if b.NeedsRefetch {
-		flags = append(flags, ChartFlag{Key: "refetch", Text: "client must refetch", Color: colCancel})
+		flags = append(flags, chartFlag{Key: "refetch", Text: "client must refetch", Color: colCancel})
 	}
 	x := 10.0
 	for i := range flags {
@@ -255,19 +255,19 @@ func timeScale(domainMs int64) func(int64) float64 {
 }
 
 // xTicks labels a time axis at the 1-2-5 step of domainMs.
-func xTicks(domainMs int64, xOf func(int64) float64) []Tick {
+func xTicks(domainMs int64, xOf func(int64) float64) []tick {
 	step := niceStep(domainMs)
-	var out []Tick
+	var out []tick
 	for ms := int64(0); ms <= domainMs; ms += step {
-		out = append(out, Tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
+		out = append(out, tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
 	}
 	return out
 }
 
 // Reconnects.
 
-// ReconnectRow is one reconnect of a dropped listen stream (trace.Reconnect).
-type ReconnectRow struct {
+// reconnectRow is one reconnect of a dropped listen stream (trace.Reconnect).
+type reconnectRow struct {
 	PreviousID, NewID string
 	NewRequest        bool // the new id differs from the old one
 	LastEventID       bool
@@ -276,11 +276,11 @@ type ReconnectRow struct {
 	Delays            string // "139 ms", or "139, 320 ms"
 }
 
-// NewReconnectRows lists tr's reconnects.
-func NewReconnectRows(tr *trace.Trace) []ReconnectRow {
-	var out []ReconnectRow
+// newReconnectRows lists tr's reconnects.
+func newReconnectRows(tr *trace.Trace) []reconnectRow {
+	var out []reconnectRow
 	for _, r := range tr.Reconnects {
-		row := ReconnectRow{PreviousID: r.PreviousID, NewID: r.NewID, NewRequest: r.NewID != r.PreviousID,
+		row := reconnectRow{PreviousID: r.PreviousID, NewID: r.NewID, NewRequest: r.NewID != r.PreviousID,
 			LastEventID: r.SendLastEventID, Refetch: r.Refetch, RetryUnsafe: r.RetryUnsafeMutation}
 		var ds []string
 		for _, d := range r.DelaysMs {
@@ -296,17 +296,17 @@ func NewReconnectRows(tr *trace.Trace) []ReconnectRow {
 
 // Retry matrix.
 
-// RetryClassRow is one row of the retry matrix (DOMAIN.md §5): the class,
+// retryClassRow is one row of the retry matrix (DOMAIN.md §5): the class,
 // its rule, and the requests of this run that show it.
-type RetryClassRow struct {
+type retryClassRow struct {
 	Class    string // safe, conditional, unsafe
 	Example  string // the kind of request the class covers
 	Rule     string
-	Requests []RetryExample
+	Requests []retryExample
 }
 
-// RetryExample is one request of a class.
-type RetryExample struct {
+// retryExample is one request of a class.
+type retryExample struct {
 	ID, Name string
 	Hints    []string // the tool's annotations, "readOnlyHint" or "idempotentHint: false"
 	RetryOf  string   // the request it retries, "" for none
@@ -314,15 +314,15 @@ type RetryExample struct {
 }
 
 // retryRules are the classes of DOMAIN.md §5, in order.
-var retryRules = []RetryClassRow{
+var retryRules = []retryClassRow{
 	{Class: trace.RetrySafe, Example: "deterministic read, no side effect", Rule: "retry with a new id once the failure boundary is understood"},
 	{Class: trace.RetryConditional, Example: "mutation with a durable idempotency key", Rule: "retry with the same key and identical arguments"},
 	{Class: trace.RetryUnsafe, Example: "mutation without business deduplication", Rule: "never retry automatically; reconcile first"},
 }
 
-// NewRetryMatrix returns the retry matrix of tr, or nil when every request
+// newRetryMatrix returns the retry matrix of tr, or nil when every request
 // is safe and none carries hints (nothing to explain).
-func NewRetryMatrix(tr *trace.Trace) []RetryClassRow {
+func newRetryMatrix(tr *trace.Trace) []retryClassRow {
 	show := false
 	for _, r := range tr.Requests {
 		if (r.RetryClass != "" && r.RetryClass != trace.RetrySafe) || len(hintList(r.Hints)) > 0 || r.RetryOf != nil {
@@ -338,7 +338,7 @@ func NewRetryMatrix(tr *trace.Trace) []RetryClassRow {
 			if r.RetryClass != out[i].Class || r.Method != "tools/call" {
 				continue
 			}
-			ex := RetryExample{ID: r.ID.String(), Name: r.Name, Hints: hintList(r.Hints), Outcome: r.State}
+			ex := retryExample{ID: r.ID.String(), Name: r.Name, Hints: hintList(r.Hints), Outcome: r.State}
 			if r.RetryOf != nil {
 				ex.RetryOf = r.RetryOf.String()
 			}
@@ -379,26 +379,26 @@ func hintList(raw json.RawMessage) []string {
 // what Output shows for the buffers, tasks, herd, reconnects, ledger and
 // retry classes. Empty members are not drawn.
 type Charts struct {
-	Buffers     []BufferChart
-	Tasks       *TaskLanes
-	Herd        *HerdChart
-	Backoff     *BackoffChart
-	HerdCompare *HerdCompare
-	// HerdCompareNarrow is HerdCompare laid out for a phone.
-	HerdCompareNarrow *HerdCompare
+	Buffers     []bufferChart
+	Tasks       *taskLanes
+	Herd        *herdChart
+	Backoff     *backoffChart
+	HerdCompare *herdCompare
+	// HerdCompareNarrow is herdCompare laid out for a phone.
+	HerdCompareNarrow *herdCompare
 	// HerdFirst puts the herd section above the timeline, for a trace with
 	// no events (a pure herd experiment).
 	HerdFirst   bool
-	Reconnects  []ReconnectRow
-	Ledger      *LedgerView
-	RetryMatrix []RetryClassRow
+	Reconnects  []reconnectRow
+	Ledger      *ledgerView
+	RetryMatrix []retryClassRow
 	// Requests is, for each row of View.Requests, its retry details.
-	Requests []RequestRetry
+	Requests []requestRetry
 }
 
-// RequestRetry is the retry side of one request: its class, the tool's
+// requestRetry is the retry side of one request: its class, the tool's
 // annotations (untrusted hints) and the request it retries.
-type RequestRetry struct {
+type requestRetry struct {
 	Class   string
 	Hints   []string
 	RetryOf string
@@ -411,21 +411,21 @@ func NewCharts(tr *trace.Trace, v View) Charts {
 		return Charts{}
 	}
 	c := Charts{
-		Buffers:     NewBufferCharts(tr, v.Timeline.DomainMs),
-		Tasks:       NewTaskLanes(tr, v.Timeline.DomainMs),
-		Herd:        NewHerdChart(tr.Herd),
-		Backoff:     NewBackoffChart(tr.Herd),
+		Buffers:     newBufferCharts(tr, v.Timeline.DomainMs),
+		Tasks:       newTaskLanes(tr, v.Timeline.DomainMs),
+		Herd:        newHerdChart(tr.Herd),
+		Backoff:     newBackoffChart(tr.Herd),
 		HerdFirst:   tr.Herd != nil && len(tr.Events) == 0,
-		Reconnects:  NewReconnectRows(tr),
-		Ledger:      NewLedgerView(tr, v.Checks),
-		RetryMatrix: NewRetryMatrix(tr),
+		Reconnects:  newReconnectRows(tr),
+		Ledger:      newLedgerView(tr, v.Checks),
+		RetryMatrix: newRetryMatrix(tr),
 	}
 	if tr.Herd != nil {
-		c.HerdCompare = NewHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
-		c.HerdCompareNarrow = NewNarrowHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
+		c.HerdCompare = newHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
+		c.HerdCompareNarrow = newNarrowHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
 	}
 	for _, r := range tr.Requests {
-		rr := RequestRetry{Class: r.RetryClass, Hints: hintList(r.Hints)}
+		rr := requestRetry{Class: r.RetryClass, Hints: hintList(r.Hints)}
 		if r.RetryOf != nil {
 			rr.RetryOf = r.RetryOf.String()
 		}
@@ -436,9 +436,9 @@ func NewCharts(tr *trace.Trace, v View) Charts {
 
 // retryOf returns the retry details of request row i ("" fields when
 // unknown).
-func (c Charts) retryOf(i int) RequestRetry {
+func (c Charts) retryOf(i int) requestRetry {
 	if i < len(c.Requests) {
 		return c.Requests[i]
 	}
-	return RequestRetry{}
+	return requestRetry{}
 }

@@ -11,14 +11,14 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "strconv"
 
-// BufferChartSVG draws the occupancy of one stream's SSE buffer: depth as a
+// bufferChartSVG draws the occupancy of one stream's SSE buffer: depth as a
 // step line over the timeline's time axis, the capacity as a dashed line,
 // a row of marks where progress was coalesced and one where something was
 // dropped, a line where the final response reached the client, and a
 // header with the counters. The root carries data-peak, data-dropped,
 // data-coalesced, data-capacity (0 = unbounded), data-dropped-finals,
 // data-final-at (-1 when never delivered) and data-refetch.
-func BufferChartSVG(c BufferChart) templ.Component {
+func bufferChartSVG(c bufferChart) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1497,7 +1497,7 @@ func BufferChartSVG(c BufferChart) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = bufferGlyph(BufferCoalesce).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = bufferGlyph(bufferCoalesce).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1518,7 +1518,7 @@ func BufferChartSVG(c BufferChart) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = bufferGlyph(BufferDrop).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = bufferGlyph(bufferDrop).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1570,7 +1570,7 @@ func BufferChartSVG(c BufferChart) templ.Component {
 }
 
 // finalAt is data-final-at: the final delivery's time, or -1.
-func finalAt(m *BufferMark) string {
+func finalAt(m *bufferMark) string {
 	if m == nil {
 		return "-1"
 	}
@@ -1597,7 +1597,7 @@ func bufferGlyph(kind string) templ.Component {
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
 		switch kind {
-		case BufferCoalesce:
+		case bufferCoalesce:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 130, "<circle r=\"5\" fill=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1664,13 +1664,13 @@ func bufferGlyph(kind string) templ.Component {
 	})
 }
 
-// TaskLanesSVG draws each durable task as two rows on the timeline's time
+// taskLanesSVG draws each durable task as two rows on the timeline's time
 // axis: the worker's task status (solid) and what the client believes
 // (dashed), with the server's cancel acknowledgements, the worker's
 // checkpoints and the client's polls as marks, and a red band where the two
 // disagree. Each task's group carries data-task, data-status,
 // data-client-status and data-disagree-ms.
-func TaskLanesSVG(l TaskLanes) templ.Component {
+func taskLanesSVG(l taskLanes) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -2165,13 +2165,13 @@ func TaskLanesSVG(l TaskLanes) templ.Component {
 				}
 			}
 			for _, s := range t.Worker {
-				templ_7745c5c3_Err = statusSeg(s, t.WorkerY, false).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = statusBar(s, t.WorkerY, false).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
 			for _, s := range t.Client {
-				templ_7745c5c3_Err = statusSeg(s, t.ClientY, true).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = statusBar(s, t.ClientY, true).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -2711,9 +2711,9 @@ func TaskLanesSVG(l TaskLanes) templ.Component {
 	})
 }
 
-// statusSeg draws one status span as a bar: solid for the worker's record,
+// statusBar draws one status span as a bar: solid for the worker's record,
 // dashed for the client's belief.
-func statusSeg(s StatusSeg, y float64, dashed bool) templ.Component {
+func statusBar(s statusSeg, y float64, dashed bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -3022,22 +3022,22 @@ func statusSeg(s StatusSeg, y float64, dashed bool) templ.Component {
 // taskMarkColor is the colour of a task mark.
 func taskMarkColor(kind string) string {
 	switch kind {
-	case TaskMarkCancelAck:
+	case taskMarkCancelAck:
 		return colCancel
-	case TaskMarkRefused:
+	case taskMarkRefused:
 		return colError
-	case TaskMarkCheckpoint:
+	case taskMarkCheckpoint:
 		return colNeutral
 	}
 	return colMuted
 }
 
-// HerdChartSVG draws the herd histogram: attempts per bucket (light),
+// herdChartSVG draws the herd histogram: attempts per bucket (light),
 // admitted ones (dark), the capacity per second as a dashed line, the
 // seconds as faint lines, and the peak labelled. The root carries
 // data-strategy, data-peak, data-capacity, data-clients, data-attempts,
 // data-exhausted and data-all-back-ms (-1 when some client gave up).
-func HerdChartSVG(c HerdChart) templ.Component {
+func herdChartSVG(c herdChart) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -4286,11 +4286,11 @@ func HerdChartSVG(c HerdChart) templ.Component {
 	})
 }
 
-// BackoffChartSVG draws, per reconnect attempt, each sampled client's
+// backoffChartSVG draws, per reconnect attempt, each sampled client's
 // window as a band and the delay it drew as a dot (filled when admitted,
 // hollow when refused), on a log scale of ms. Every dot carries
 // data-client, data-attempt, data-delay-ms and data-admitted.
-func BackoffChartSVG(c BackoffChart) templ.Component {
+func backoffChartSVG(c backoffChart) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -5252,11 +5252,11 @@ func BackoffChartSVG(c BackoffChart) templ.Component {
 	})
 }
 
-// HerdCompareSVG draws the same herd under every strategy as small
+// herdCompareSVG draws the same herd under every strategy as small
 // histograms side by side (or, narrow, two to a row) on one x and y scale,
 // each with its peak labelled; every panel carries data-strategy, data-peak, data-current,
 // data-exhausted and data-all-back-ms.
-func HerdCompareSVG(c HerdCompare) templ.Component {
+func herdCompareSVG(c herdCompare) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -6532,7 +6532,7 @@ func herdSection(c Charts) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = HerdChartSVG(*c.Herd).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = herdChartSVG(*c.Herd).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -6546,7 +6546,7 @@ func herdSection(c Charts) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = BackoffChartSVG(*c.Backoff).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = backoffChartSVG(*c.Backoff).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -6560,12 +6560,12 @@ func herdSection(c Charts) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = HerdCompareSVG(*c.HerdCompare).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = herdCompareSVG(*c.HerdCompare).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			if c.HerdCompareNarrow != nil {
-				templ_7745c5c3_Err = HerdCompareSVG(*c.HerdCompareNarrow).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = herdCompareSVG(*c.HerdCompareNarrow).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -6584,7 +6584,7 @@ func herdSection(c Charts) templ.Component {
 }
 
 // reconnectPanel lists the reconnects of dropped listen streams.
-func reconnectPanel(rows []ReconnectRow) templ.Component {
+func reconnectPanel(rows []reconnectRow) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -6799,7 +6799,7 @@ func reconnectPanel(rows []ReconnectRow) templ.Component {
 
 // retryMatrix explains the three retry classes with the requests of this
 // run that show each.
-func retryMatrix(rows []RetryClassRow) templ.Component {
+func retryMatrix(rows []retryClassRow) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

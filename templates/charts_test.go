@@ -30,21 +30,21 @@ func renderCharts(t *testing.T, tr *trace.Trace) string {
 	c := NewCharts(tr, v)
 	var b strings.Builder
 	for _, bc := range c.Buffers {
-		b.WriteString(renderString(t, BufferChartSVG(bc)))
+		b.WriteString(renderString(t, bufferChartSVG(bc)))
 	}
 	if c.Tasks != nil {
-		b.WriteString(renderString(t, TaskLanesSVG(*c.Tasks)))
+		b.WriteString(renderString(t, taskLanesSVG(*c.Tasks)))
 	}
 	if c.Herd != nil {
-		b.WriteString(renderString(t, HerdChartSVG(*c.Herd)))
+		b.WriteString(renderString(t, herdChartSVG(*c.Herd)))
 	}
 	if c.Backoff != nil {
-		b.WriteString(renderString(t, BackoffChartSVG(*c.Backoff)))
+		b.WriteString(renderString(t, backoffChartSVG(*c.Backoff)))
 	}
 	// The strategies side by side are five more histograms: TestHerdCharts
 	// pins their peaks and scale instead of their bytes.
 	if c.Ledger != nil && c.Ledger.Race != nil {
-		b.WriteString(renderString(t, RaceSVG(*c.Ledger.Race)))
+		b.WriteString(renderString(t, raceSVG(*c.Ledger.Race)))
 	}
 	return b.String()
 }
@@ -105,7 +105,7 @@ func TestBufferChart(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := runEdited(t, "buffer-reference-coalesce", tt.edits...)
 			v := NewView(tr)
-			charts := NewBufferCharts(tr, v.Timeline.DomainMs)
+			charts := newBufferCharts(tr, v.Timeline.DomainMs)
 			if len(charts) != 1 {
 				t.Fatalf("%d buffer charts, want 1", len(charts))
 			}
@@ -128,7 +128,7 @@ func TestBufferChart(t *testing.T) {
 					t.Errorf("mark %+v outside the plot", m)
 				}
 			}
-			if n[BufferCoalesce] != tt.coalesceMarks || n[BufferDrop] != tt.dropMarks {
+			if n[bufferCoalesce] != tt.coalesceMarks || n[bufferDrop] != tt.dropMarks {
 				t.Errorf("marks %v, want %d coalesce and %d drop", n, tt.coalesceMarks, tt.dropMarks)
 			}
 			if (c.CapacityY > 0) != tt.capacityLine {
@@ -137,14 +137,14 @@ func TestBufferChart(t *testing.T) {
 			if tt.capacityLine && !(c.CapacityY >= c.PlotTop && c.CapacityY < c.PlotBottom) {
 				t.Errorf("capacity line y %v outside the plot [%v, %v]", c.CapacityY, c.PlotTop, c.PlotBottom)
 			}
-			if !slices.ContainsFunc(c.Flags, func(f ChartFlag) bool { return f.Text == tt.flag }) {
+			if !slices.ContainsFunc(c.Flags, func(f chartFlag) bool { return f.Text == tt.flag }) {
 				t.Errorf("flags %+v, want %q", c.Flags, tt.flag)
 			}
 			// The chart shares the timeline's time scale.
 			if c.DomainMs != v.Timeline.DomainMs {
 				t.Errorf("buffer domain %d ms, timeline %d ms", c.DomainMs, v.Timeline.DomainMs)
 			}
-			svg := renderString(t, BufferChartSVG(c))
+			svg := renderString(t, bufferChartSVG(c))
 			for _, attr := range []string{`data-peak="` + itoa(tt.peak) + `"`, `data-dropped="` + itoa(tt.dropped) + `"`, `data-capacity="` + itoa(tt.capacity) + `"`} {
 				if !strings.Contains(svg, attr) {
 					t.Errorf("the chart's root has no %s", attr)
@@ -163,7 +163,7 @@ func TestBufferChart(t *testing.T) {
 func TestTaskLanes(t *testing.T) {
 	t.Run("ack as final", func(t *testing.T) {
 		tr := readTrace(t, "broken-task-ack-as-final")
-		l := NewTaskLanes(tr, NewTimeline(tr).DomainMs)
+		l := newTaskLanes(tr, newTimeline(tr).DomainMs)
 		if l == nil || len(l.Tasks) != 1 {
 			t.Fatalf("task lanes %+v, want one task", l)
 		}
@@ -177,9 +177,9 @@ func TestTaskLanes(t *testing.T) {
 		want := []struct {
 			kind string
 			at   int64
-		}{{TaskMarkCancelAck, 410}, {TaskMarkCheckpoint, 600}, {TaskMarkCheckpoint, 900}, {TaskMarkIgnored, 1200}}
+		}{{taskMarkCancelAck, 410}, {taskMarkCheckpoint, 600}, {taskMarkCheckpoint, 900}, {taskMarkIgnored, 1200}}
 		for _, w := range want {
-			if !slices.ContainsFunc(lane.Marks, func(m TaskMark) bool { return m.Kind == w.kind && m.At == w.at }) {
+			if !slices.ContainsFunc(lane.Marks, func(m taskMark) bool { return m.Kind == w.kind && m.At == w.at }) {
 				t.Errorf("no %s mark at %d ms; marks %+v", w.kind, w.at, lane.Marks)
 			}
 		}
@@ -192,7 +192,7 @@ func TestTaskLanes(t *testing.T) {
 	})
 	t.Run("polls until terminal", func(t *testing.T) {
 		tr := runEdited(t, "task-cancel-ack-not-final")
-		l := NewTaskLanes(tr, NewTimeline(tr).DomainMs)
+		l := newTaskLanes(tr, newTimeline(tr).DomainMs)
 		lane := l.Tasks[0]
 		if lane.Status != "cancelled" || lane.ClientStatus != "cancelled" {
 			t.Errorf("worker %q, client %q; want both cancelled", lane.Status, lane.ClientStatus)
@@ -204,7 +204,7 @@ func TestTaskLanes(t *testing.T) {
 		}
 	})
 	t.Run("no tasks", func(t *testing.T) {
-		if l := NewTaskLanes(readTrace(t, "a-cancel-then-complete"), 1000); l != nil {
+		if l := newTaskLanes(readTrace(t, "a-cancel-then-complete"), 1000); l != nil {
 			t.Errorf("task lanes for a trace without tasks: %+v", l)
 		}
 	})
@@ -275,7 +275,7 @@ func TestHerdCharts(t *testing.T) {
 
 	// Without backoff: the whole herd in one bucket, and some give up.
 	none := runEdited(t, "herd-reference-backoff", [2]string{"herd.strategy", `"none"`})
-	h := NewHerdChart(none.Herd)
+	h := newHerdChart(none.Herd)
 	if h.Peak != 10000 || h.AllBackMs != -1 || h.Exhausted == 0 {
 		t.Errorf("no backoff: peak %d, all back %d, exhausted %d; want 10000, -1, > 0", h.Peak, h.AllBackMs, h.Exhausted)
 	}
@@ -286,7 +286,7 @@ func TestHerdCharts(t *testing.T) {
 // dot lies on its band, and attempt a's column holds attempt a.
 func TestBackoffChart(t *testing.T) {
 	tr := readTrace(t, "herd-reference-backoff")
-	c := NewBackoffChart(tr.Herd)
+	c := newBackoffChart(tr.Herd)
 	if c == nil {
 		t.Fatal("no backoff chart")
 	}
@@ -320,7 +320,7 @@ func TestBackoffChart(t *testing.T) {
 // the atomic ledger both connections run the effect.
 func TestLedgerView(t *testing.T) {
 	tr := readTrace(t, "ledger-keyed-race")
-	v := NewLedgerView(tr, NewView(tr).Checks)
+	v := newLedgerView(tr, NewView(tr).Checks)
 	if v == nil || v.Executions != 1 || v.ExecutionsCheck != "pass" || len(v.Records) != 1 {
 		t.Fatalf("ledger view %+v, want 1 execution, 1 record, check pass", v)
 	}
@@ -351,24 +351,24 @@ func TestLedgerView(t *testing.T) {
 	}
 
 	broken := runEdited(t, "ledger-keyed-race", [2]string{"server.policy.atomicLedger", "false"})
-	bv := NewLedgerView(broken, NewView(broken).Checks)
+	bv := newLedgerView(broken, NewView(broken).Checks)
 	if bv.Executions != 2 || bv.ExecutionsCheck != "fail" || bv.Race.Effects != 2 || bv.Race.Waits != 0 {
 		t.Errorf("non-atomic: %d executions (check %s), race %d effects %d waits; want 2, fail, 2, 0",
 			bv.Executions, bv.ExecutionsCheck, bv.Race.Effects, bv.Race.Waits)
 	}
 	html := renderString(t, ledgerSection(*bv))
-	if !strings.Contains(html, ExternalEffectNote) || !strings.Contains(html, `data-executions="2"`) {
+	if !strings.Contains(html, externalEffectNote) || !strings.Contains(html, `data-executions="2"`) {
 		t.Errorf("ledger section lacks the external-effect note or data-executions")
 	}
 
 	// A committed record survives the reopen; the reopen is drawn.
 	reopen := runEdited(t, "ledger-reopen-defensive-copy")
-	rv := NewLedgerView(reopen, NewView(reopen).Checks)
-	if rv.Executions != 1 || len(rv.Records) != 1 || !slices.ContainsFunc(rv.Race.Rows, func(r RaceRow) bool { return r.Type == LedgerReopen }) {
+	rv := newLedgerView(reopen, NewView(reopen).Checks)
+	if rv.Executions != 1 || len(rv.Records) != 1 || !slices.ContainsFunc(rv.Race.Rows, func(r raceRow) bool { return r.Type == ledgerReopen }) {
 		t.Errorf("reopen: %d executions, %d records, rows %+v", rv.Executions, len(rv.Records), rv.Race.Rows)
 	}
 
-	if NewLedgerView(readTrace(t, "a-cancel-then-complete"), nil) != nil {
+	if newLedgerView(readTrace(t, "a-cancel-then-complete"), nil) != nil {
 		t.Errorf("a ledger section for a scenario without a ledger")
 	}
 }
@@ -377,7 +377,7 @@ func TestLedgerView(t *testing.T) {
 // requests of this run that show them, their tool annotations as hints and
 // the retries; a run of safe requests without hints has no matrix.
 func TestRetryMatrix(t *testing.T) {
-	m := NewRetryMatrix(readTrace(t, "retry-matrix"))
+	m := newRetryMatrix(readTrace(t, "retry-matrix"))
 	if len(m) != 3 {
 		t.Fatalf("%d rows, want 3", len(m))
 	}
@@ -397,7 +397,7 @@ func TestRetryMatrix(t *testing.T) {
 			t.Errorf("class %s: %v, want %v", k, got[k], w)
 		}
 	}
-	if m := NewRetryMatrix(readTrace(t, "a-cancel-then-complete")); m != nil {
+	if m := newRetryMatrix(readTrace(t, "a-cancel-then-complete")); m != nil {
 		t.Errorf("a matrix for a run of plain safe requests: %+v", m)
 	}
 }
@@ -405,7 +405,7 @@ func TestRetryMatrix(t *testing.T) {
 // Rule (DOMAIN.md §9): the reconnect panel shows the reference plan: a new
 // request id, no Last-Event-ID, the sorted unique refetches.
 func TestReconnectRows(t *testing.T) {
-	rows := NewReconnectRows(readTrace(t, "reconnect-new-request-and-refetch"))
+	rows := newReconnectRows(readTrace(t, "reconnect-new-request-and-refetch"))
 	if len(rows) != 1 {
 		t.Fatalf("%d rows", len(rows))
 	}

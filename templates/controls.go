@@ -13,36 +13,36 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// Control kinds (how a control is drawn).
+// control kinds (how a control is drawn).
 const (
-	ControlSelect   = "select"
-	ControlNumber   = "number"
-	ControlRange    = "range"
-	ControlCheckbox = "checkbox"
+	controlSelect   = "select"
+	controlNumber   = "number"
+	controlRange    = "range"
+	controlCheckbox = "checkbox"
 )
 
-// Value kinds (data-kind): how ControlValue encodes a control's DOM value.
+// Value kinds (data-kind): how controlValue encodes a control's DOM value.
 const (
 	ValueString  = "string"  // the value as a JSON string
 	ValueInteger = "integer" // the value parsed as a base-10 integer
 	ValueBool    = "bool"    // the checked state as true or false
-	// ValueOptionalInteger is an integer where 0 or nothing means "none":
+	// valueOptionalInteger is an integer where 0 or nothing means "none":
 	// the member is removed so the scenario falls back to its default.
-	ValueOptionalInteger = "optional-integer"
+	valueOptionalInteger = "optional-integer"
 )
 
-// ControlGroup is a titled set of controls (a fieldset).
-type ControlGroup struct {
+// controlGroup is a titled set of controls (a fieldset).
+type controlGroup struct {
 	ID       string // DOM id of the fieldset
 	Title    string
-	Controls []Control
+	Controls []control
 }
 
-// Control is one input that edits one member of the scenario. The page
+// control is one input that edits one member of the scenario. The page
 // carries Path as data-path and ValueKind as data-kind; the browser glue
-// turns the DOM value into JSON with ControlValue and writes it with
+// turns the DOM value into JSON with controlValue and writes it with
 // scenario.SetPath, then re-runs the scenario.
-type Control struct {
+type control struct {
 	ID        string // DOM id: "ctl-" + Path with every non-alphanumeric as "-"
 	Path      string // the scenario.SetPath path, e.g. "steps[2].at"
 	Label     string
@@ -50,14 +50,14 @@ type Control struct {
 	ValueKind string // a Value* value
 	Value     string // current value as the control shows it
 	Checked   bool   // checkbox state
-	Options   []Option
+	Options   []option
 	Min, Max  int64 // number and range bounds (Max 0 = none for a number)
 	Unit      string
 	Help      string
 }
 
-// Option is one choice of a select control.
-type Option struct {
+// option is one choice of a select control.
+type option struct {
 	Value, Label string
 	Selected     bool
 }
@@ -74,27 +74,27 @@ type Option struct {
 // scenario with a herd and no steps gets only that group). endMs (the
 // trace's last event time) sets the sliders' range with the step times. A
 // nil scenario has no controls.
-func NewControls(s *scenario.Scenario, endMs int64) []ControlGroup {
+func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 	if s == nil {
 		return nil
 	}
-	net := ControlGroup{ID: "controls-network", Title: "Transport and network"}
+	net := controlGroup{ID: "controls-network", Title: "Transport and network"}
 	net.Controls = append(net.Controls,
 		selectControl("transport", "Transport", s.Transport,
 			"stdio is one pipe; Streamable HTTP gives each request its own response stream.",
-			Option{Value: scenario.TransportStdio, Label: "stdio"},
-			Option{Value: scenario.TransportHTTP, Label: "Streamable HTTP"}),
+			option{Value: scenario.TransportStdio, Label: "stdio"},
+			option{Value: scenario.TransportHTTP, Label: "Streamable HTTP"}),
 		selectControl("protocol", "Protocol revision", s.Protocol,
 			"2026-07-28 cancels over HTTP by closing the stream; 2025-11-25 POSTs notifications/cancelled.",
-			Option{Value: scenario.Protocol20260728, Label: "2026-07-28 (current)"},
-			Option{Value: scenario.Protocol20251125, Label: "2025-11-25"}),
+			option{Value: scenario.Protocol20260728, Label: "2026-07-28 (current)"},
+			option{Value: scenario.Protocol20251125, Label: "2025-11-25"}),
 		numberControl("latencyMs.up", "Latency client → server", s.LatencyMs.Up, "One-way network delay."),
 		numberControl("latencyMs.down", "Latency server → client", s.LatencyMs.Down, "One-way network delay."),
 	)
 
-	script := ControlGroup{ID: "controls-script", Title: "When things happen"}
+	script := controlGroup{ID: "controls-script", Title: "When things happen"}
 	hi := sliderMax(s, endMs)
-	client := ControlGroup{ID: "controls-client", Title: "Client"}
+	client := controlGroup{ID: "controls-client", Title: "Client"}
 	perRequest := false
 	for i, st := range s.Steps {
 		path := fmt.Sprintf("steps[%d]", i)
@@ -166,9 +166,9 @@ func NewControls(s *scenario.Scenario, endMs int64) []ControlGroup {
 		default:
 			continue
 		}
-		c := Control{
+		c := control{
 			ID: controlID(path + ".at"), Path: path + ".at", Label: label,
-			Kind: ControlRange, ValueKind: ValueInteger, Value: strconv.FormatInt(st.At, 10),
+			Kind: controlRange, ValueKind: ValueInteger, Value: strconv.FormatInt(st.At, 10),
 			Min: 0, Max: max(hi, st.At), Unit: "ms", Help: path + ".at",
 		}
 		script.Controls = append(script.Controls, c)
@@ -181,8 +181,8 @@ func NewControls(s *scenario.Scenario, endMs int64) []ControlGroup {
 				"Absolute budget from the request's start; nothing resets it. 0 = none."))
 	}
 	client.Controls = append(client.Controls, policyControls("client.policy", reflect.ValueOf(s.Client.Policy))...)
-	server := ControlGroup{ID: "controls-server", Title: "Server"}
-	ledger := ControlGroup{ID: "controls-ledger", Title: "Idempotency ledger"}
+	server := controlGroup{ID: "controls-server", Title: "Server"}
+	ledger := controlGroup{ID: "controls-ledger", Title: "Idempotency ledger"}
 	for _, c := range policyControls("server.policy", reflect.ValueOf(s.Server.Policy)) {
 		if ledgerPolicies[c.Path] {
 			ledger.Controls = append(ledger.Controls, c)
@@ -201,15 +201,15 @@ func NewControls(s *scenario.Scenario, endMs int64) []ControlGroup {
 	)
 	if s.Herd != nil && len(s.Steps) == 0 {
 		// A pure herd experiment: nothing else of the scenario runs.
-		return []ControlGroup{herdControls(s.Herd)}
+		return []controlGroup{herdControls(s.Herd)}
 	}
 	// The scenario's own sections first: they hold what its page is about.
-	groups := []ControlGroup{net}
+	groups := []controlGroup{net}
 	if s.Buffer != nil {
 		groups = append(groups, bufferControls(s))
 	}
 	if s.Proxy != nil {
-		groups = append(groups, ControlGroup{ID: "controls-proxy", Title: "Proxy", Controls: []Control{
+		groups = append(groups, controlGroup{ID: "controls-proxy", Title: "Proxy", Controls: []control{
 			checkboxControl("proxy.buffering", "Proxy buffers responses", s.Proxy.Buffering,
 				"A buffering proxy holds bytes until it has flushBytes or the stream ends, unless the server sent X-Accel-Buffering: no."),
 			countControl("proxy.flushBytes", "Proxy flushes at", int64(s.Proxy.FlushBytes), 1, "bytes", "How many bytes a buffering proxy holds before it forwards them."),
@@ -243,15 +243,15 @@ var ledgerPolicies = map[string]bool{
 
 // bufferControls are the SSE buffer's capacity and policy and the
 // consumer's drain rate (DOMAIN.md §7).
-func bufferControls(s *scenario.Scenario) ControlGroup {
-	g := ControlGroup{ID: "controls-buffer", Title: "SSE buffer and consumer"}
+func bufferControls(s *scenario.Scenario) controlGroup {
+	g := controlGroup{ID: "controls-buffer", Title: "SSE buffer and consumer"}
 	g.Controls = append(g.Controls,
 		countControl("buffer.capacity", "Buffer capacity", int64(s.Buffer.Capacity), 0, "events",
 			"Events the server's buffer holds per stream: 0 = unbounded, otherwise at least 2."),
 		selectControl("buffer.policy", "When the buffer is full", cmp(s.Buffer.Policy, "evict-progress"),
 			"Progress is replaceable, a final response is not.",
-			Option{Value: "evict-progress", Label: "evict progress, keep the final"},
-			Option{Value: "drop-newest", Label: "refuse what comes next (broken)"}),
+			option{Value: "evict-progress", Label: "evict progress, keep the final"},
+			option{Value: "drop-newest", Label: "refuse what comes next (broken)"}),
 	)
 	if s.Consumer != nil {
 		g.Controls = append(g.Controls,
@@ -263,15 +263,15 @@ func bufferControls(s *scenario.Scenario) ControlGroup {
 }
 
 // herdControls are the reconnect herd's parameters (SCENARIO.md, Herd).
-func herdControls(h *scenario.Herd) ControlGroup {
-	return ControlGroup{ID: "controls-herd", Title: "Reconnect herd", Controls: []Control{
+func herdControls(h *scenario.Herd) controlGroup {
+	return controlGroup{ID: "controls-herd", Title: "Reconnect herd", Controls: []control{
 		selectControl("herd.strategy", "Backoff strategy", h.Strategy,
 			"How each refused client picks its next delay: the reference is capped exponential backoff with hashed jitter; none is a constant delay with no jitter.",
-			Option{Value: "reference", Label: "reference (capped exponential, hashed jitter)"},
-			Option{Value: "none", Label: "none: lockstep (broken)"},
-			Option{Value: "full-jitter", Label: "full jitter"},
-			Option{Value: "equal-jitter", Label: "equal jitter"},
-			Option{Value: "decorrelated-jitter", Label: "decorrelated jitter"}),
+			option{Value: "reference", Label: "reference (capped exponential, hashed jitter)"},
+			option{Value: "none", Label: "none: lockstep (broken)"},
+			option{Value: "full-jitter", Label: "full jitter"},
+			option{Value: "equal-jitter", Label: "equal jitter"},
+			option{Value: "decorrelated-jitter", Label: "decorrelated jitter"}),
 		countControl("herd.clients", "Clients", int64(h.Clients), 1, "clients", "All lose their stream at 0 ms (at most 100,000)."),
 		countControl("herd.serverCapacityPerSecond", "Server capacity", int64(h.ServerCapacityPerSecond), 1, "per second", "Reconnects the server admits in each whole second; it refuses the rest."),
 		countControl("herd.baseMs", "Base delay", h.BaseMs, 1, "ms", "The first attempt's ceiling."),
@@ -280,10 +280,10 @@ func herdControls(h *scenario.Herd) ControlGroup {
 	}}
 }
 
-// TryHint suggests what to change on a scenario's page, from its steps: the
+// tryHint suggests what to change on a scenario's page, from its steps: the
 // cancellation race when a request is both cancelled and completed, the
 // deadlines when there is progress under a timeout, else a general hint.
-func TryHint(s *scenario.Scenario) string {
+func tryHint(s *scenario.Scenario) string {
 	if s == nil {
 		return ""
 	}
@@ -314,13 +314,13 @@ func TryHint(s *scenario.Scenario) string {
 }
 
 // EditScenario applies one control to the scenario JSON data: it encodes
-// the control's DOM value by its data-kind (ControlValue) and writes it at
+// the control's DOM value by its data-kind (controlValue) and writes it at
 // its data-path with scenario.SetPath, or removes the member with
 // scenario.DeletePath when the value means "none". The browser glue calls
 // it on every input; errors carry the path ("latencyMs.up: \"x\" is not a
 // whole number").
 func EditScenario(data []byte, path, kind, value string, checked bool) ([]byte, error) {
-	raw, err := ControlValue(kind, value, checked)
+	raw, err := controlValue(kind, value, checked)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -330,19 +330,19 @@ func EditScenario(data []byte, path, kind, value string, checked bool) ([]byte, 
 	return scenario.SetPath(data, path, raw)
 }
 
-// ControlValue encodes a control's DOM value as the JSON that
+// controlValue encodes a control's DOM value as the JSON that
 // scenario.SetPath writes at its data-path: for ValueString the value as a
 // JSON string, for ValueInteger the value parsed as a base-10 integer (an
 // error names the bad text), for ValueBool the checked state, for
-// ValueOptionalInteger the integer, or nil (no value: delete the member)
+// valueOptionalInteger the integer, or nil (no value: delete the member)
 // for 0 or an empty field.
-func ControlValue(kind, value string, checked bool) (json.RawMessage, error) {
+func controlValue(kind, value string, checked bool) (json.RawMessage, error) {
 	switch kind {
-	case ValueOptionalInteger:
+	case valueOptionalInteger:
 		if v := strings.TrimSpace(value); v == "" || v == "0" {
 			return nil, nil
 		}
-		return ControlValue(ValueInteger, value, checked)
+		return controlValue(ValueInteger, value, checked)
 	case ValueBool:
 		return json.RawMessage(strconv.FormatBool(checked)), nil
 	case ValueInteger:
@@ -378,7 +378,7 @@ var policyText = map[string][2]string{
 }
 
 // policyOptions lists the choices of the string policy switches.
-var policyOptions = map[string][]Option{
+var policyOptions = map[string][]option{
 	"client.policy.httpCancel": {
 		{Value: scenario.HTTPCancelCloseStream, Label: "close the response stream"},
 		{Value: scenario.HTTPCancelPostNotification, Label: "POST notifications/cancelled"},
@@ -397,8 +397,8 @@ var policyOptions = map[string][]Option{
 // (policyOptions) for a string, whose empty value selects the first option,
 // the default. A string switch without known options is left out
 // (TestEveryPolicyHasAControl catches it).
-func policyControls(prefix string, v reflect.Value) []Control {
-	var out []Control
+func policyControls(prefix string, v reflect.Value) []control {
+	var out []control
 	t := v.Type()
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -463,36 +463,36 @@ func sliderMax(s *scenario.Scenario, endMs int64) int64 {
 	return max(100, (m+step-1)/step*step)
 }
 
-func selectControl(path, label, value, help string, opts ...Option) Control {
+func selectControl(path, label, value, help string, opts ...option) control {
 	for i := range opts {
 		opts[i].Selected = opts[i].Value == value
 	}
-	return Control{ID: controlID(path), Path: path, Label: label, Kind: ControlSelect,
+	return control{ID: controlID(path), Path: path, Label: label, Kind: controlSelect,
 		ValueKind: ValueString, Value: value, Options: opts, Help: help}
 }
 
-func numberControl(path, label string, value int64, help string) Control {
-	return Control{ID: controlID(path), Path: path, Label: label, Kind: ControlNumber,
+func numberControl(path, label string, value int64, help string) control {
+	return control{ID: controlID(path), Path: path, Label: label, Kind: controlNumber,
 		ValueKind: ValueInteger, Value: strconv.FormatInt(value, 10), Min: 0, Unit: "ms", Help: help}
 }
 
 // countControl is a whole number with its own unit and lower bound, kept
 // as given (0 is a value, not "none").
-func countControl(path, label string, value, minimum int64, unit, help string) Control {
+func countControl(path, label string, value, minimum int64, unit, help string) control {
 	c := numberControl(path, label, value, help)
 	c.Min, c.Unit = minimum, unit
 	return c
 }
 
 // optionalControl is a number where 0 means none (the member is removed).
-func optionalControl(path, label string, value int64, help string) Control {
+func optionalControl(path, label string, value int64, help string) control {
 	c := numberControl(path, label, value, help)
-	c.ValueKind = ValueOptionalInteger
+	c.ValueKind = valueOptionalInteger
 	return c
 }
 
-func checkboxControl(path, label string, checked bool, help string) Control {
-	return Control{ID: controlID(path), Path: path, Label: label, Kind: ControlCheckbox,
+func checkboxControl(path, label string, checked bool, help string) control {
+	return control{ID: controlID(path), Path: path, Label: label, Kind: controlCheckbox,
 		ValueKind: ValueBool, Value: strconv.FormatBool(checked), Checked: checked, Help: help}
 }
 
@@ -514,7 +514,7 @@ type IndexEntry struct {
 	Name, Title, Summary string
 	Href                 string // link to its page, relative to the index
 	Transport, Protocol  string
-	Outcomes             []Outcome
+	Outcomes             []outcome
 	Pass, Fail           int
 	Undecided            int
 }
@@ -531,18 +531,18 @@ func (e IndexEntry) tally() string {
 	return s
 }
 
-// IndexSection is a titled group of scenarios on the index page.
-type IndexSection struct {
+// indexSection is a titled group of scenarios on the index page.
+type indexSection struct {
 	ID, Title, Intro string
 	Entries          []IndexEntry
 }
 
-// GroupEntries sorts the index into sections by the scenario's name: the
+// groupEntries sorts the index into sections by the scenario's name: the
 // lettered lesson scenarios ("a-", "b-", ...) first, then everything else,
 // then the failure modes (named "broken-..." or titled "Broken..."), each in the given order. Empty
 // sections are left out.
-func GroupEntries(entries []IndexEntry) []IndexSection {
-	secs := []IndexSection{
+func groupEntries(entries []IndexEntry) []indexSection {
+	secs := []indexSection{
 		{ID: "lesson", Title: "The cancellation race, step by step", Intro: "The four orders of the course's interactive lab: who learns what, and when."},
 		{ID: "more", Title: "Timeouts, transports and the rest of the lifecycle", Intro: "Each scenario proves one rule of the specification with a visible check."},
 		{ID: "broken", Title: "Failure modes, one switch away", Intro: "Each of these turns one policy to its known-broken value: watch which check fails, then flip it back on the page."},
@@ -557,7 +557,7 @@ func GroupEntries(entries []IndexEntry) []IndexSection {
 		}
 		secs[i].Entries = append(secs[i].Entries, e)
 	}
-	return slices.DeleteFunc(secs, func(s IndexSection) bool { return len(s.Entries) == 0 })
+	return slices.DeleteFunc(secs, func(s indexSection) bool { return len(s.Entries) == 0 })
 }
 
 // NewIndexEntry describes a built-in scenario for the index from its name,

@@ -11,7 +11,7 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
-func controlPaths(groups []ControlGroup) []string {
+func controlPaths(groups []controlGroup) []string {
 	var out []string
 	for _, g := range groups {
 		for _, c := range g.Controls {
@@ -53,7 +53,7 @@ func TestControlsOfScenarioA(t *testing.T) {
 				t.Errorf("control %s has no label", c.Path)
 			}
 			if c.Path == "steps[2].at" {
-				if c.Kind != ControlRange || c.Value != "300" || c.Min != 0 || c.Max < 400 || c.Label != "Client cancels 7 at" {
+				if c.Kind != controlRange || c.Value != "300" || c.Min != 0 || c.Max < 400 || c.Label != "Client cancels 7 at" {
 					t.Errorf("cancel slider = %+v, want a range from 0 past the completion, at 300", c)
 				}
 			}
@@ -87,7 +87,7 @@ func TestEveryPolicyHasAControl(t *testing.T) {
 }
 
 // TestControlsEditValidScenarios: for every built-in scenario, every
-// control's current value, encoded by ControlValue and written at its path
+// control's current value, encoded by controlValue and written at its path
 // by scenario.SetPath, gives a scenario that still decodes, so no control
 // addresses a member the format does not have.
 func TestControlsEditValidScenarios(t *testing.T) {
@@ -128,16 +128,16 @@ func TestControlValue(t *testing.T) {
 		{ValueInteger, "", false, ``, true},
 		{ValueInteger, "1.5", false, ``, true},
 		{ValueInteger, "1e3", false, ``, true},
-		{ValueOptionalInteger, "500", false, `500`, false},
-		{ValueOptionalInteger, "0", false, ``, false},
-		{ValueOptionalInteger, " ", false, ``, false},
-		{ValueOptionalInteger, "x", false, ``, true},
+		{valueOptionalInteger, "500", false, `500`, false},
+		{valueOptionalInteger, "0", false, ``, false},
+		{valueOptionalInteger, " ", false, ``, false},
+		{valueOptionalInteger, "x", false, ``, true},
 		{ValueBool, "on", true, `true`, false},
 		{ValueBool, "on", false, `false`, false},
 		{"color", "red", false, ``, true},
 	}
 	for _, tt := range tests {
-		got, err := ControlValue(tt.kind, tt.value, tt.checked)
+		got, err := controlValue(tt.kind, tt.value, tt.checked)
 		if (err != nil) != tt.wantErr {
 			t.Errorf("ControlValue(%q, %q, %v) error = %v, want error %v", tt.kind, tt.value, tt.checked, err, tt.wantErr)
 			continue
@@ -172,7 +172,7 @@ func TestTryHint(t *testing.T) {
 	tr := readTrace(t, "a-cancel-then-complete")
 	saved := tr.Scenario.Notes
 	tr.Scenario.Notes = ""
-	if h := TryHint(tr.Scenario); !strings.Contains(h, "Drag the cancel time past the completion time") {
+	if h := tryHint(tr.Scenario); !strings.Contains(h, "Drag the cancel time past the completion time") {
 		t.Errorf("TryHint(A) = %q", h)
 	}
 	p := Page{Trace: tr, Summary: "S."}

@@ -123,15 +123,15 @@ func readTrace(t *testing.T, name string) *trace.Trace {
 // layout of the small trace and of scenario A (testdata/NAME.narrow.svg).
 func TestTimelineGolden(t *testing.T) {
 	t.Run("small", func(t *testing.T) {
-		golden(t, "small.svg", svgLines(renderString(t, TimelineSVG(NewTimeline(loadTrace(t, smallTrace))))))
-		golden(t, "small.narrow.svg", svgLines(renderString(t, TimelineSVG(NewNarrowTimeline(loadTrace(t, smallTrace))))))
+		golden(t, "small.svg", svgLines(renderString(t, timelineSVG(newTimeline(loadTrace(t, smallTrace))))))
+		golden(t, "small.narrow.svg", svgLines(renderString(t, timelineSVG(newNarrowTimeline(loadTrace(t, smallTrace))))))
 	})
 	for _, name := range goldenInputs {
 		t.Run(name, func(t *testing.T) {
 			tr := readTrace(t, name)
-			golden(t, name+".svg", svgLines(renderString(t, TimelineSVG(NewTimeline(tr)))))
+			golden(t, name+".svg", svgLines(renderString(t, timelineSVG(newTimeline(tr)))))
 			if name == "a-cancel-then-complete" {
-				golden(t, name+".narrow.svg", svgLines(renderString(t, TimelineSVG(NewNarrowTimeline(tr)))))
+				golden(t, name+".narrow.svg", svgLines(renderString(t, timelineSVG(newNarrowTimeline(tr)))))
 			}
 		})
 	}
@@ -168,10 +168,10 @@ func TestSVGWellFormed(t *testing.T) {
 	for name, tr := range traces {
 		for _, layout := range []struct {
 			name string
-			new  func(*trace.Trace) Timeline
-		}{{"wide", NewTimeline}, {"narrow", NewNarrowTimeline}} {
+			new  func(*trace.Trace) timeline
+		}{{"wide", newTimeline}, {"narrow", newNarrowTimeline}} {
 			t.Run(name+"/"+layout.name, func(t *testing.T) {
-				checkTimelineSVG(t, tr, renderString(t, TimelineSVG(layout.new(tr))))
+				checkTimelineSVG(t, tr, renderString(t, timelineSVG(layout.new(tr))))
 			})
 		}
 	}

@@ -14,9 +14,9 @@ import (
 	"github.com/mcplab/mcplab/engine/recovery"
 )
 
-// HerdBar is one histogram bucket: attempts that reached the server in
+// herdBar is one histogram bucket: attempts that reached the server in
 // [At, At+BucketMs) and how many of them were admitted.
-type HerdBar struct {
+type herdBar struct {
 	At       int64
 	N        int64
 	Admitted int64
@@ -25,10 +25,10 @@ type HerdBar struct {
 	Title    string
 }
 
-// HerdChart is the herd histogram of one strategy: reconnect attempts per
+// herdChart is the herd histogram of one strategy: reconnect attempts per
 // bucket over time, admitted ones in a darker shade, against the server's
 // capacity per second.
-type HerdChart struct {
+type herdChart struct {
 	Strategy              string
 	Clients               int
 	Attempts              int
@@ -45,11 +45,11 @@ type HerdChart struct {
 	PlotTop, PlotBottom float64
 	DomainMs            int64
 	YMax                int64
-	Bars                []HerdBar
+	Bars                []herdBar
 	CapacityY           float64
 	PeakX, PeakY        float64 // where the peak label goes
-	XTicks              []Tick
-	YTicks              []YTick
+	XTicks              []tick
+	YTicks              []yTick
 	Seconds             []float64 // x of each whole second (capacity windows)
 	Summary             string
 }
@@ -63,12 +63,12 @@ const (
 	herdAxisGap = 40.0
 )
 
-// NewHerdChart draws the herd result r, or returns nil for none.
-func NewHerdChart(r *recovery.Result) *HerdChart {
+// newHerdChart draws the herd result r, or returns nil for none.
+func newHerdChart(r *recovery.Result) *herdChart {
 	if r == nil {
 		return nil
 	}
-	c := &HerdChart{
+	c := &herdChart{
 		Strategy: r.Strategy, Clients: r.Clients, Attempts: r.Attempts, Peak: r.PeakPerBucket,
 		PeakAdmittedPerSecond: r.PeakAdmittedPerSecond, Capacity: r.CapacityPerSecond, BucketMs: max(r.BucketMs, 1),
 		Reconnected: r.Reconnected, Exhausted: r.Exhausted, AllBackMs: -1,
@@ -94,7 +94,7 @@ func NewHerdChart(r *recovery.Result) *HerdChart {
 	c.XTicks = xTicks(c.DomainMs, xOf)
 	step := niceStep(c.YMax)
 	for v := int64(0); v <= c.YMax; v += step {
-		c.YTicks = append(c.YTicks, YTick{Value: v, Y: yOf(v), Label: groupDigits(v)})
+		c.YTicks = append(c.YTicks, yTick{Value: v, Y: yOf(v), Label: groupDigits(v)})
 	}
 	for s := int64(1000); s < c.DomainMs; s += 1000 {
 		c.Seconds = append(c.Seconds, xOf(s))
@@ -125,13 +125,13 @@ func herdDomain(r *recovery.Result) int64 {
 
 // herdBars turns the buckets (and the admitted counts, bucket by bucket)
 // into bars, leaving out empty buckets.
-func herdBars(r *recovery.Result, xOf func(int64) float64, yOf func(int64) float64) []HerdBar {
+func herdBars(r *recovery.Result, xOf func(int64) float64, yOf func(int64) float64) []herdBar {
 	admitted := map[int64]int64{}
 	for _, a := range r.Admitted {
 		admitted[a[0]] = a[1]
 	}
 	bucket := max(r.BucketMs, 1)
-	var out []HerdBar
+	var out []herdBar
 	for _, b := range r.Buckets {
 		if b[1] == 0 {
 			continue
@@ -139,15 +139,15 @@ func herdBars(r *recovery.Result, xOf func(int64) float64, yOf func(int64) float
 		x1, x2 := xOf(b[0]), xOf(b[0]+bucket)
 		w := max(x2-x1-0.6, 1.2)
 		a := admitted[b[0]]
-		out = append(out, HerdBar{At: b[0], N: b[1], Admitted: a, X: x1, W: w, Y: yOf(b[1]), AY: yOf(a),
+		out = append(out, herdBar{At: b[0], N: b[1], Admitted: a, X: x1, W: w, Y: yOf(b[1]), AY: yOf(a),
 			Title: fmt.Sprintf("%d–%d ms: %s attempts, %s admitted, %s refused", b[0], b[0]+bucket, groupDigits(b[1]), groupDigits(a), groupDigits(b[1]-a))})
 	}
 	return out
 }
 
-// HerdCompare is the same herd under every strategy, side by side on one
+// herdCompare is the same herd under every strategy, side by side on one
 // scale (trace.herdCompare).
-type HerdCompare struct {
+type herdCompare struct {
 	// IDPrefix is prefixed to the svg's ids ("" for the wide layout,
 	// #herd-compare; "narrow-" for the phone layout).
 	IDPrefix string
@@ -158,13 +158,13 @@ type HerdCompare struct {
 	DomainMs      int64
 	YMax          int64
 	Capacity      int
-	Panels        []HerdPanel
-	YTicks        []YTick // for the first panel's axis (shared scale)
+	Panels        []herdPanel
+	YTicks        []yTick // for the first panel's axis (shared scale)
 	Summary       string
 }
 
-// HerdPanel is one strategy's small histogram.
-type HerdPanel struct {
+// herdPanel is one strategy's small histogram.
+type herdPanel struct {
 	Strategy    string
 	Peak        int
 	Exhausted   int
@@ -173,11 +173,11 @@ type HerdPanel struct {
 	X, W        float64
 	Top, Bottom float64
 	// DY is how far below the first row of panels this panel's row sits
-	// (HerdCompare.YTicks are the first row's); Axis says this panel
+	// (herdCompare.YTicks are the first row's); Axis says this panel
 	// begins a row and carries the y tick labels.
 	DY        float64
 	Axis      bool
-	Bars      []HerdBar
+	Bars      []herdBar
 	CapacityY float64
 	Outcome   string // "all back at 7518 ms" or "4,000 gave up"
 }
@@ -191,26 +191,26 @@ const (
 	cmpFootH = 52.0 // below a plot: the axis ends and the outcome
 )
 
-// NewHerdCompare draws results side by side on one x and y scale, marking
+// newHerdCompare draws results side by side on one x and y scale, marking
 // the one whose strategy is current; nil when there are none.
-func NewHerdCompare(results []recovery.Result, current string) *HerdCompare {
+func newHerdCompare(results []recovery.Result, current string) *herdCompare {
 	return layoutHerdCompare(results, current, svgWidth, max(1, len(results)), cmpPlotH, "")
 }
 
-// NewNarrowHerdCompare is NewHerdCompare for a phone (the timeline's
+// newNarrowHerdCompare is newHerdCompare for a phone (the timeline's
 // narrow frame, 380 units): the panels two to a row, on the same scales,
 // so each stays wide enough to show its histogram's shape.
-func NewNarrowHerdCompare(results []recovery.Result, current string) *HerdCompare {
+func newNarrowHerdCompare(results []recovery.Result, current string) *herdCompare {
 	return layoutHerdCompare(results, current, narrowFrame.width, 2, 110, narrowFrame.idPrefix)
 }
 
 // layoutHerdCompare lays the panels out cols to a row in a drawing width
 // units wide, each plot plotH units high.
-func layoutHerdCompare(results []recovery.Result, current string, width float64, cols int, plotH float64, idPrefix string) *HerdCompare {
+func layoutHerdCompare(results []recovery.Result, current string, width float64, cols int, plotH float64, idPrefix string) *herdCompare {
 	if len(results) == 0 {
 		return nil
 	}
-	c := &HerdCompare{Width: width, IDPrefix: idPrefix, AxisFont: "11"}
+	c := &herdCompare{Width: width, IDPrefix: idPrefix, AxisFont: "11"}
 	if width < svgWidth {
 		c.AxisFont = "12"
 	}
@@ -228,7 +228,7 @@ func layoutHerdCompare(results []recovery.Result, current string, width float64,
 	rowH := cmpTop + plotH + cmpFootH
 	step := niceStep(c.YMax)
 	for v := int64(0); v <= c.YMax; v += step {
-		c.YTicks = append(c.YTicks, YTick{Value: v, Y: yOf(v), Label: groupDigits(v)})
+		c.YTicks = append(c.YTicks, yTick{Value: v, Y: yOf(v), Label: groupDigits(v)})
 	}
 	var sum []string
 	for i, r := range results {
@@ -236,7 +236,7 @@ func layoutHerdCompare(results []recovery.Result, current string, width float64,
 		dy := float64(i/cols) * rowH
 		xOf := func(ms int64) float64 { return x + float64(ms)*w/float64(c.DomainMs) }
 		yRow := func(v int64) float64 { return yOf(v) + dy }
-		p := HerdPanel{Strategy: r.Strategy, Peak: r.PeakPerBucket, Exhausted: r.Exhausted, AllBackMs: -1,
+		p := herdPanel{Strategy: r.Strategy, Peak: r.PeakPerBucket, Exhausted: r.Exhausted, AllBackMs: -1,
 			Current: r.Strategy == current, X: x, W: w, Top: cmpTop + dy, Bottom: bottom + dy, DY: dy, Axis: i%cols == 0,
 			Bars: herdBars(&r, xOf, yRow), CapacityY: yRow(int64(r.CapacityPerSecond))}
 		if r.AllReconnectedAtMs != nil {
@@ -253,31 +253,31 @@ func layoutHerdCompare(results []recovery.Result, current string, width float64,
 	return c
 }
 
-// BackoffChart shows, per reconnect attempt, the window each sampled client
+// backoffChart shows, per reconnect attempt, the window each sampled client
 // drew its delay from (a band) and the delay it drew (a dot, filled when
 // that attempt was admitted, hollow when refused), on a log scale.
-type BackoffChart struct {
+type backoffChart struct {
 	Strategy            string
 	Width, Height       float64
 	PlotLeft, PlotRight float64
 	PlotTop, PlotBottom float64
 	Attempts            int // columns
-	Columns             []BackoffColumn
-	Draws               []BackoffDraw
-	YTicks              []YTick
+	Columns             []backoffColumn
+	Draws               []backoffDraw
+	YTicks              []yTick
 	Clients             []string
 	Summary             string
 }
 
-// BackoffColumn is one attempt's column.
-type BackoffColumn struct {
+// backoffColumn is one attempt's column.
+type backoffColumn struct {
 	Attempt int
 	X, W    float64 // left edge and width
 	Label   string
 }
 
-// BackoffDraw is one sampled client's draw for one attempt.
-type BackoffDraw struct {
+// backoffDraw is one sampled client's draw for one attempt.
+type backoffDraw struct {
 	Client   string
 	Index    int // the client's position in the sample
 	Attempt  int
@@ -299,13 +299,13 @@ const (
 	boPlotH = 220.0
 )
 
-// NewBackoffChart draws the sampled clients of the herd result r, or nil
+// newBackoffChart draws the sampled clients of the herd result r, or nil
 // when there is none.
-func NewBackoffChart(r *recovery.Result) *BackoffChart {
+func newBackoffChart(r *recovery.Result) *backoffChart {
 	if r == nil || len(r.Sample) == 0 {
 		return nil
 	}
-	c := &BackoffChart{Strategy: r.Strategy, Width: svgWidth, PlotLeft: boLeft, PlotRight: boRight, PlotTop: boTop, PlotBottom: boTop + boPlotH}
+	c := &backoffChart{Strategy: r.Strategy, Width: svgWidth, PlotLeft: boLeft, PlotRight: boRight, PlotTop: boTop, PlotBottom: boTop + boPlotH}
 	lo, hi := int64(math.MaxInt64), int64(1)
 	for _, s := range r.Sample {
 		c.Clients = append(c.Clients, s.ClientID)
@@ -324,11 +324,11 @@ func NewBackoffChart(r *recovery.Result) *BackoffChart {
 		return c.PlotBottom - (math.Log2(float64(max(ms, 1)))-l0)/(l1-l0)*boPlotH
 	}
 	for _, v := range logTicks(lo, hi) {
-		c.YTicks = append(c.YTicks, YTick{Value: v, Y: yOf(v), Label: groupDigits(v)})
+		c.YTicks = append(c.YTicks, yTick{Value: v, Y: yOf(v), Label: groupDigits(v)})
 	}
 	colW := (c.PlotRight - c.PlotLeft) / float64(c.Attempts)
 	for a := 0; a < c.Attempts; a++ {
-		c.Columns = append(c.Columns, BackoffColumn{Attempt: a, X: c.PlotLeft + float64(a)*colW, W: colW, Label: strconv.Itoa(a)})
+		c.Columns = append(c.Columns, backoffColumn{Attempt: a, X: c.PlotLeft + float64(a)*colW, W: colW, Label: strconv.Itoa(a)})
 	}
 	n := float64(len(r.Sample))
 	slot := min(14, (colW-12)/n)
@@ -339,7 +339,7 @@ func NewBackoffChart(r *recovery.Result) *BackoffChart {
 			if d.Admitted {
 				verdict = "admitted"
 			}
-			c.Draws = append(c.Draws, BackoffDraw{Client: s.ClientID, Index: i, Attempt: d.Attempt, Lo: d.WindowMs[0], Hi: d.WindowMs[1],
+			c.Draws = append(c.Draws, backoffDraw{Client: s.ClientID, Index: i, Attempt: d.Attempt, Lo: d.WindowMs[0], Hi: d.WindowMs[1],
 				Delay: d.DelayMs, At: d.AtMs, Admitted: d.Admitted, X: x,
 				Y1: yOf(d.WindowMs[1]), Y2: yOf(d.WindowMs[0]), Y: yOf(d.DelayMs),
 				Title: fmt.Sprintf("%s, attempt %d: window %d–%d ms, drew %d ms, reached the server at %d ms: %s",

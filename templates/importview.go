@@ -21,29 +21,29 @@ type Import struct {
 	Scenario string
 }
 
-// Violation is one check that failed, with the events that break it.
-type Violation struct {
+// violation is one check that failed, with the events that break it.
+type violation struct {
 	Rule, Detail string
 	Events       []int // seqs: the page links each to #event-N
 }
 
-// Violations lists the failed checks of tr in the trace's order.
-func Violations(tr *trace.Trace) []Violation {
-	var out []Violation
+// violations lists the failed checks of tr in the trace's order.
+func violations(tr *trace.Trace) []violation {
+	var out []violation
 	if tr == nil {
 		return nil
 	}
 	for _, c := range tr.Checks {
 		if c.OK != nil && !*c.OK {
-			out = append(out, Violation{Rule: c.Rule, Detail: c.Detail, Events: c.Events})
+			out = append(out, violation{Rule: c.Rule, Detail: c.Detail, Events: c.Events})
 		}
 	}
 	return out
 }
 
-// SourceText says in words where an imported trace came from: its format,
+// sourceText says in words where an imported trace came from: its format,
 // which side wrote it, its clock, and the importer's note.
-func SourceText(src *trace.Source) string {
+func sourceText(src *trace.Source) string {
 	if src == nil {
 		return ""
 	}

@@ -82,9 +82,9 @@ type wireMessage struct {
 func classify(msg json.RawMessage, signal string) (kind, label, method, id string) {
 	if len(msg) == 0 {
 		if signal == trace.SignalCloseStream {
-			return KindClose, "close stream", "", ""
+			return kindClose, "close stream", "", ""
 		}
-		return KindKeepalive, "", "", ""
+		return kindKeepalive, "", "", ""
 	}
 	var m wireMessage
 	if err := json.Unmarshal(msg, &m); err != nil {
@@ -94,11 +94,11 @@ func classify(msg json.RawMessage, signal string) (kind, label, method, id strin
 			if raw, ok := probe["method"]; ok {
 				var s string
 				if json.Unmarshal(raw, &s) == nil {
-					return KindRaw, s + " (malformed)", s, ""
+					return kindRaw, s + " (malformed)", s, ""
 				}
 			}
 		}
-		return KindRaw, "malformed message", "", ""
+		return kindRaw, "malformed message", "", ""
 	}
 	if len(m.ID) > 0 && string(m.ID) != "null" {
 		id = string(m.ID)
@@ -109,34 +109,34 @@ func classify(msg json.RawMessage, signal string) (kind, label, method, id strin
 		if m.Params.Total != "" {
 			label += "/" + string(m.Params.Total)
 		}
-		return KindProgress, label, m.Method, id
+		return kindProgress, label, m.Method, id
 	case m.Method == "notifications/cancelled":
 		if len(m.Params.RequestID) > 0 {
 			id = string(m.Params.RequestID)
 		}
-		return KindCancel, "notifications/cancelled", m.Method, id
+		return kindCancel, "notifications/cancelled", m.Method, id
 	case m.Method != "" && id != "":
 		label = m.Method
 		if m.Params.Name != "" {
 			label += " " + m.Params.Name
 		}
-		return KindRequest, label, m.Method, id
+		return kindRequest, label, m.Method, id
 	case m.Method != "":
-		return KindNotification, m.Method, m.Method, ""
+		return kindNotification, m.Method, m.Method, ""
 	case m.Error != nil:
 		label = "error"
 		if m.Error.Code != "" {
 			label += " " + string(m.Error.Code)
 		}
-		return KindError, label, "", id
+		return kindError, label, "", id
 	case len(m.Result) > 0:
-		return KindResult, "result", "", id
+		return kindResult, "result", "", id
 	}
-	return KindRaw, "message", "", id
+	return kindRaw, "message", "", id
 }
 
-func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) Arrow {
-	a := Arrow{Wire: wire, SendSeq: -1, DeliverSeq: -1, DropSeq: -1}
+func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
+	a := arrow{Wire: wire, SendSeq: -1, DeliverSeq: -1, DropSeq: -1}
 	var msg json.RawMessage
 	var signal string
 	if send != nil {
@@ -208,9 +208,9 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) Arrow {
 	}
 	a.ID = id
 	switch a.Kind {
-	case KindCancel:
+	case kindCancel:
 		a.Signal = trace.SignalNotification
-	case KindClose:
+	case kindClose:
 		a.Signal = trace.SignalCloseStream
 	}
 	if multi && a.ID != "" && a.Label != "" {
@@ -244,23 +244,23 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) Arrow {
 	return a
 }
 
-func newMark(e *trace.Event, multi bool) Mark {
-	m := Mark{Seq: e.Seq, At: e.At, Actor: cmp(e.Actor, trace.ActorNetwork), Type: e.Type,
+func newMark(e *trace.Event, multi bool) mark {
+	m := mark{Seq: e.Seq, At: e.At, Actor: cmp(e.Actor, trace.ActorNetwork), Type: e.Type,
 		Status: e.Status, Cause: e.Cause, Signal: e.Signal}
 	if e.ID != nil {
 		m.ID = e.ID.String()
 	}
 	switch e.Type {
 	case trace.TypeStart:
-		m.Glyph, m.Label = GlyphStart, "start"
+		m.Glyph, m.Label = glyphStart, "start"
 	case trace.TypeStatus:
-		m.Glyph, m.Label = GlyphStatus, cmp(e.Status, "status")
+		m.Glyph, m.Label = glyphStatus, cmp(e.Status, "status")
 	case trace.TypeIgnore:
-		m.Glyph, m.Label = GlyphIgnore, "ignored"
+		m.Glyph, m.Label = glyphIgnore, "ignored"
 	case trace.TypeSuppress:
-		m.Glyph, m.Label = GlyphSuppress, "suppressed"
+		m.Glyph, m.Label = glyphSuppress, "suppressed"
 	case trace.TypeTimeout:
-		m.Glyph, m.Label = GlyphTimeout, "timeout"
+		m.Glyph, m.Label = glyphTimeout, "timeout"
 		switch e.Cause {
 		case trace.CauseIdleTimeout:
 			m.Label = "idle timeout"
@@ -268,24 +268,24 @@ func newMark(e *trace.Event, multi bool) Mark {
 			m.Label = "max timeout"
 		}
 	case trace.TypeError:
-		m.Glyph, m.Label = GlyphError, "error"
+		m.Glyph, m.Label = glyphError, "error"
 	case trace.TypeKeepalive:
-		m.Glyph = GlyphKeepalive
+		m.Glyph = glyphKeepalive
 	case trace.TypeActivity:
-		m.Glyph, m.Label = GlyphActivity, "idle reset"
+		m.Glyph, m.Label = glyphActivity, "idle reset"
 	case trace.TypeAccept:
-		m.Glyph, m.Label = GlyphAccept, "accepted"
+		m.Glyph, m.Label = glyphAccept, "accepted"
 	case trace.TypeDrop:
-		m.Glyph, m.Label = GlyphLost, "lost"
+		m.Glyph, m.Label = glyphLost, "lost"
 	case trace.TypeCloseStream:
-		m.Glyph, m.Label = GlyphClose, "close stream"
+		m.Glyph, m.Label = glyphClose, "close stream"
 		m.Signal = cmp(m.Signal, trace.SignalCloseStream)
-	case GlyphHold:
-		m.Glyph, m.Label = GlyphHold, "held"
-	case GlyphFlush:
-		m.Glyph, m.Label = GlyphFlush, "flush"
+	case glyphHold:
+		m.Glyph, m.Label = glyphHold, "held"
+	case glyphFlush:
+		m.Glyph, m.Label = glyphFlush, "flush"
 	default:
-		m.Glyph, m.Label = GlyphOther, e.Type
+		m.Glyph, m.Label = glyphOther, e.Type
 	}
 	if multi && m.ID != "" && m.Label != "" {
 		m.Label += " (" + m.ID + ")"

@@ -47,7 +47,7 @@ func (g geometry) rel(i int) float64 {
 
 // line is an arrow's tail and head, y relative to the network lane's
 // centre; a stub ends on the network lane below its tail.
-func (g geometry) line(a Arrow) (x1, y1, x2, y2 float64) {
+func (g geometry) line(a arrow) (x1, y1, x2, y2 float64) {
 	x1, y1 = g.xOf(a.SentAt), g.rel(g.laneIndex[a.From])
 	switch {
 	case a.Delivered:
@@ -66,7 +66,7 @@ func (g geometry) line(a Arrow) (x1, y1, x2, y2 float64) {
 // bandRows (<= maxBandRows, 15) comparisons. With force, it never fails:
 // a label that fits no row takes the one it overlaps least (the row that
 // ends first).
-func (g geometry) layoutLabels(arrows []Arrow, force bool) []int {
+func (g geometry) layoutLabels(arrows []arrow, force bool) []int {
 	half := g.bandRows / 2
 	ends := make([]float64, g.bandRows)
 	for i := range ends {
@@ -182,7 +182,7 @@ func (r *markRows) take(row int, hi float64) {
 // fitMark sets where m's label starts (right of its glyph, or left of it
 // when the frame has no room on the right, shortened where neither side
 // has room) and returns the x span the glyph and label occupy.
-func (f frame) fitMark(m *Mark) (lo, hi float64) {
+func (f frame) fitMark(m *mark) (lo, hi float64) {
 	w := textWidth(m.Label)
 	lo, hi = m.X-glyphR-2, m.X+glyphR+4+w
 	m.LabelX = m.X + glyphR + 4
@@ -232,44 +232,44 @@ func niceStepN(maxMs, n int64) int64 {
 }
 
 // legendOrder fixes the order of legend entries.
-var legendOrder = []LegendItem{
-	{Kind: KindRequest, Text: "request"},
-	{Kind: KindResult, Text: "result"},
-	{Kind: KindError, Text: "error response"},
-	{Kind: KindProgress, Text: "progress"},
-	{Kind: KindCancel, Text: "notifications/cancelled"},
-	{Kind: KindClose, Text: "stream closed (cancel signal on HTTP)"},
-	{Kind: KindNotification, Text: "notification"},
-	{Kind: KindKeepalive, Text: "keep-alive"},
-	{Kind: KindRaw, Text: "malformed / raw message"},
-	{Glyph: GlyphStart, Text: "handler starts"},
-	{Glyph: GlyphStatus, Text: "state change"},
-	{Glyph: GlyphIgnore, Text: "ignored"},
-	{Glyph: GlyphSuppress, Text: "response suppressed"},
-	{Glyph: GlyphTimeout, Text: "timeout"},
-	{Glyph: GlyphError, Text: "error"},
-	{Glyph: GlyphKeepalive, Text: "keep-alive"},
-	{Glyph: GlyphActivity, Text: "idle clock reset"},
-	{Glyph: GlyphAccept, Text: "response accepted"},
-	{Glyph: GlyphLost, Text: "lost in transit"},
-	{Glyph: GlyphClose, Text: "stream closed"},
-	{Glyph: GlyphHold, Text: "proxy holds the message"},
-	{Glyph: GlyphFlush, Text: "proxy flushes what it held"},
-	{Glyph: GlyphOther, Text: "other event"},
+var legendOrder = []legendItem{
+	{Kind: kindRequest, Text: "request"},
+	{Kind: kindResult, Text: "result"},
+	{Kind: kindError, Text: "error response"},
+	{Kind: kindProgress, Text: "progress"},
+	{Kind: kindCancel, Text: "notifications/cancelled"},
+	{Kind: kindClose, Text: "stream closed (cancel signal on HTTP)"},
+	{Kind: kindNotification, Text: "notification"},
+	{Kind: kindKeepalive, Text: "keep-alive"},
+	{Kind: kindRaw, Text: "malformed / raw message"},
+	{Glyph: glyphStart, Text: "handler starts"},
+	{Glyph: glyphStatus, Text: "state change"},
+	{Glyph: glyphIgnore, Text: "ignored"},
+	{Glyph: glyphSuppress, Text: "response suppressed"},
+	{Glyph: glyphTimeout, Text: "timeout"},
+	{Glyph: glyphError, Text: "error"},
+	{Glyph: glyphKeepalive, Text: "keep-alive"},
+	{Glyph: glyphActivity, Text: "idle clock reset"},
+	{Glyph: glyphAccept, Text: "response accepted"},
+	{Glyph: glyphLost, Text: "lost in transit"},
+	{Glyph: glyphClose, Text: "stream closed"},
+	{Glyph: glyphHold, Text: "proxy holds the message"},
+	{Glyph: glyphFlush, Text: "proxy flushes what it held"},
+	{Glyph: glyphOther, Text: "other event"},
 }
 
-func (f frame) legend(arrows []Arrow, marks []Mark, y float64) []LegendItem {
+func (f frame) legend(arrows []arrow, marks []mark, y float64) []legendItem {
 	kinds := map[string]bool{}
 	for _, a := range arrows {
 		kinds["k:"+a.Kind] = true
 		if a.Dropped {
-			kinds["g:"+GlyphLost] = true
+			kinds["g:"+glyphLost] = true
 		}
 	}
 	for _, m := range marks {
 		kinds["g:"+m.Glyph] = true
 	}
-	var out []LegendItem
+	var out []legendItem
 	// The legend starts under the plot; a narrow frame has no room to
 	// spare for the lane-name gutter, so its legend starts at the edge.
 	left := f.left
@@ -292,7 +292,7 @@ func (f frame) legend(arrows []Arrow, marks []Mark, y float64) []LegendItem {
 	return out
 }
 
-func summary(tr *trace.Trace, t Timeline) string {
+func summary(tr *trace.Trace, t timeline) string {
 	var b strings.Builder
 	unit := "ms"
 	if untimed(tr) {

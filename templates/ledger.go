@@ -18,36 +18,36 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// ExternalEffectNote is shown wherever the lab shows an external effect
+// externalEffectNote is shown wherever the lab shows an external effect
 // (DOMAIN.md §4).
-const ExternalEffectNote = "A local table makes only the local effect atomic; a real payment provider must accept the same key."
+const externalEffectNote = "A local table makes only the local effect atomic; a real payment provider must accept the same key."
 
 // Ledger event types (trace events of actor "ledger").
 const (
-	LedgerEffect = "effect" // the side effect ran and committed
-	LedgerReplay = "replay" // the stored result was returned, no execution
-	LedgerReject = "reject" // a key reused with other arguments was refused
-	LedgerLock   = "lock"   // BEGIN IMMEDIATE took the write lock
-	LedgerWait   = "wait"   // BEGIN IMMEDIATE was refused (SQLITE_BUSY)
-	LedgerCheck  = "check"  // a key check in its own transaction (non-atomic)
-	LedgerReopen = "reopen" // every connection closed and opened again
+	ledgerEffect = "effect" // the side effect ran and committed
+	ledgerReplay = "replay" // the stored result was returned, no execution
+	ledgerReject = "reject" // a key reused with other arguments was refused
+	ledgerLock   = "lock"   // BEGIN IMMEDIATE took the write lock
+	ledgerWait   = "wait"   // BEGIN IMMEDIATE was refused (SQLITE_BUSY)
+	ledgerCheck  = "check"  // a key check in its own transaction (non-atomic)
+	ledgerReopen = "reopen" // every connection closed and opened again
 )
 
-// LedgerView is everything the ledger section draws.
-type LedgerView struct {
+// ledgerView is everything the ledger section draws.
+type ledgerView struct {
 	Executions int
 	// ExecutionsCheck is the result of the one-execution-per-key check
 	// ("pass", "fail", "undecided"), "" when the trace has none.
 	ExecutionsCheck string
-	Records         []LedgerRow
-	Log             []LedgerLogRow
+	Records         []ledgerRow
+	Log             []ledgerLogRow
 	// Replicas is true when records live in more than one database.
 	Replicas bool
-	Race     *RaceDiagram
+	Race     *raceDiagram
 }
 
-// LedgerRow is one idempotency record.
-type LedgerRow struct {
+// ledgerRow is one idempotency record.
+type ledgerRow struct {
 	Key         string
 	Fingerprint string // full SHA-256 hex
 	Short       string // its first 12 hex digits
@@ -57,8 +57,8 @@ type LedgerRow struct {
 	Result      string // the stored result JSON
 }
 
-// LedgerLogRow is one execution of the ledger's log.
-type LedgerLogRow struct {
+// ledgerLogRow is one execution of the ledger's log.
+type ledgerLogRow struct {
 	N       string
 	At      string
 	Tool    string
@@ -66,15 +66,15 @@ type LedgerLogRow struct {
 	Args    string
 }
 
-// NewLedgerView builds the ledger section of tr, or nil when the trace has
+// newLedgerView builds the ledger section of tr, or nil when the trace has
 // no ledger: no "ledger" in its scenario, no ledger event, no execution and
 // no record.
-func NewLedgerView(tr *trace.Trace, checks []CheckRow) *LedgerView {
+func newLedgerView(tr *trace.Trace, checks []checkRow) *ledgerView {
 	hasEvents := slices.ContainsFunc(tr.Events, func(e trace.Event) bool { return e.Actor == trace.ActorLedger })
 	if (tr.Scenario == nil || tr.Scenario.Ledger == nil) && !hasEvents && tr.Ledger.Executions == 0 && len(tr.Ledger.Records) == 0 {
 		return nil
 	}
-	v := &LedgerView{Executions: tr.Ledger.Executions}
+	v := &ledgerView{Executions: tr.Ledger.Executions}
 	for _, c := range checks {
 		if c.Rule == "one-execution-per-key" {
 			v.ExecutionsCheck = c.Result
@@ -82,7 +82,7 @@ func NewLedgerView(tr *trace.Trace, checks []CheckRow) *LedgerView {
 	}
 	replicas := map[int]bool{}
 	for _, r := range tr.Ledger.Records {
-		row := LedgerRow{Key: r.Key, Fingerprint: r.Fingerprint, Short: r.Fingerprint, Result: compactJSON(r.Result)}
+		row := ledgerRow{Key: r.Key, Fingerprint: r.Fingerprint, Short: r.Fingerprint, Result: compactJSON(r.Result)}
 		if len(row.Short) > 12 {
 			row.Short = row.Short[:12]
 		}
@@ -103,12 +103,12 @@ func NewLedgerView(tr *trace.Trace, checks []CheckRow) *LedgerView {
 			Args    json.RawMessage `json:"args"`
 		}
 		if json.Unmarshal(raw, &e) != nil {
-			v.Log = append(v.Log, LedgerLogRow{Args: string(raw)})
+			v.Log = append(v.Log, ledgerLogRow{Args: string(raw)})
 			continue
 		}
-		v.Log = append(v.Log, LedgerLogRow{N: e.N.String(), At: e.At.String(), Tool: e.Tool, Receipt: e.Receipt, Args: compactJSON(e.Args)})
+		v.Log = append(v.Log, ledgerLogRow{N: e.N.String(), At: e.At.String(), Tool: e.Tool, Receipt: e.Receipt, Args: compactJSON(e.Args)})
 	}
-	v.Race = NewRaceDiagram(tr)
+	v.Race = newRaceDiagram(tr)
 	return v
 }
 
@@ -144,15 +144,15 @@ func compactJSON(raw json.RawMessage) string {
 	return b.String()
 }
 
-// RaceDiagram is the ledger's events as a sequence diagram: a column per
+// raceDiagram is the ledger's events as a sequence diagram: a column per
 // request (each connection of a race is its own request), one row per
 // event in trace order, a bar where a request held the write lock and a
 // dashed bar where it waited for it.
-type RaceDiagram struct {
+type raceDiagram struct {
 	Width, Height float64
-	Columns       []RaceColumn
-	Rows          []RaceRow
-	Spans         []RaceSpan
+	Columns       []raceColumn
+	Rows          []raceRow
+	Spans         []raceSpan
 	TextX         float64 // where the rows' descriptions start
 	Effects       int     // effect events (executions seen in the events)
 	Replays       int
@@ -160,15 +160,15 @@ type RaceDiagram struct {
 	Summary       string
 }
 
-// RaceColumn is one request's column.
-type RaceColumn struct {
+// raceColumn is one request's column.
+type raceColumn struct {
 	ID    string // JSON-RPC id as JSON text
 	X     float64
 	Label string
 }
 
-// RaceRow is one ledger event.
-type RaceRow struct {
+// raceRow is one ledger event.
+type raceRow struct {
 	Seq   int
 	At    int64
 	Type  string // a Ledger* value
@@ -179,10 +179,10 @@ type RaceRow struct {
 	Title string
 }
 
-// RaceSpan is a stretch of one request's column: "lock" while it held the
+// raceSpan is a stretch of one request's column: "lock" while it held the
 // write lock (from lock to the end of its transaction), "wait" while
 // BEGIN IMMEDIATE was refused.
-type RaceSpan struct {
+type raceSpan struct {
 	Kind   string
 	ID     string
 	X      float64
@@ -200,8 +200,8 @@ const (
 	raceTextW  = 470.0 // room for the descriptions
 )
 
-// NewRaceDiagram draws tr's ledger events, or nil when there are none.
-func NewRaceDiagram(tr *trace.Trace) *RaceDiagram {
+// newRaceDiagram draws tr's ledger events, or nil when there are none.
+func newRaceDiagram(tr *trace.Trace) *raceDiagram {
 	var events []trace.Event
 	for _, e := range tr.Events {
 		if e.Actor == trace.ActorLedger {
@@ -211,7 +211,7 @@ func NewRaceDiagram(tr *trace.Trace) *RaceDiagram {
 	if len(events) == 0 {
 		return nil
 	}
-	d := &RaceDiagram{Width: svgWidth}
+	d := &raceDiagram{Width: svgWidth}
 	col := map[string]int{}
 	for _, e := range events {
 		if e.ID == nil {
@@ -219,7 +219,7 @@ func NewRaceDiagram(tr *trace.Trace) *RaceDiagram {
 		}
 		if _, ok := col[e.ID.Raw()]; !ok {
 			col[e.ID.Raw()] = len(d.Columns)
-			d.Columns = append(d.Columns, RaceColumn{ID: e.ID.String()})
+			d.Columns = append(d.Columns, raceColumn{ID: e.ID.String()})
 		}
 	}
 	n := float64(max(len(d.Columns), 1))
@@ -238,7 +238,7 @@ func NewRaceDiagram(tr *trace.Trace) *RaceDiagram {
 
 	effects := 0
 	for i, e := range events {
-		r := RaceRow{Seq: e.Seq, At: e.At, Type: e.Type, Key: e.Key, Y: raceTop + float64(i)*raceRowH}
+		r := raceRow{Seq: e.Seq, At: e.At, Type: e.Type, Key: e.Key, Y: raceTop + float64(i)*raceRowH}
 		if e.ID != nil {
 			r.ID = e.ID.String()
 			r.X = d.Columns[col[e.ID.Raw()]].X
@@ -246,12 +246,12 @@ func NewRaceDiagram(tr *trace.Trace) *RaceDiagram {
 		receipt, _ := receiptOf(e.Message)
 		who := "request " + r.ID
 		switch e.Type {
-		case LedgerLock:
+		case ledgerLock:
 			r.Text = who + " takes the write lock (BEGIN IMMEDIATE)"
-		case LedgerWait:
+		case ledgerWait:
 			r.Text = who + ": BEGIN IMMEDIATE refused (SQLITE_BUSY), waits"
 			d.Waits++
-		case LedgerEffect:
+		case ledgerEffect:
 			effects++
 			if receipt == "" {
 				receipt = responseReceipt(tr, e.ID)
@@ -261,18 +261,18 @@ func NewRaceDiagram(tr *trace.Trace) *RaceDiagram {
 				r.Text += ": " + receipt
 			}
 			r.Text += ")"
-		case LedgerReplay:
+		case ledgerReplay:
 			d.Replays++
 			r.Text = who + " replays"
 			if receipt != "" {
 				r.Text += " " + receipt
 			}
 			r.Text += " (no execution)"
-		case LedgerReject:
+		case ledgerReject:
 			r.Text = who + " rejected: same key, other arguments"
-		case LedgerCheck:
+		case ledgerCheck:
 			r.Text = who + " checks the key (own transaction)"
-		case LedgerReopen:
+		case ledgerReopen:
 			r.Text = "every connection closed and reopened"
 		default:
 			r.Text = strings.TrimSpace(who + " " + e.Type)
@@ -280,7 +280,7 @@ func NewRaceDiagram(tr *trace.Trace) *RaceDiagram {
 				r.Text = e.Type
 			}
 		}
-		if e.Key != "" && e.Type != LedgerLock && e.Type != LedgerWait {
+		if e.Key != "" && e.Type != ledgerLock && e.Type != ledgerWait {
 			r.Text += ` · key "` + e.Key + `"`
 		}
 		var t strings.Builder
@@ -305,17 +305,17 @@ func NewRaceDiagram(tr *trace.Trace) *RaceDiagram {
 	// Spans: a lock lasts until that request's effect, replay or reject; a
 	// wait lasts until its lock.
 	for i, r := range d.Rows {
-		var until func(RaceRow) bool
+		var until func(raceRow) bool
 		kind := ""
 		switch r.Type {
-		case LedgerLock:
+		case ledgerLock:
 			kind = "lock"
-			until = func(o RaceRow) bool {
-				return o.ID == r.ID && (o.Type == LedgerEffect || o.Type == LedgerReplay || o.Type == LedgerReject)
+			until = func(o raceRow) bool {
+				return o.ID == r.ID && (o.Type == ledgerEffect || o.Type == ledgerReplay || o.Type == ledgerReject)
 			}
-		case LedgerWait:
+		case ledgerWait:
 			kind = "wait"
-			until = func(o RaceRow) bool { return o.ID == r.ID && o.Type == LedgerLock }
+			until = func(o raceRow) bool { return o.ID == r.ID && o.Type == ledgerLock }
 		default:
 			continue
 		}
@@ -330,7 +330,7 @@ func NewRaceDiagram(tr *trace.Trace) *RaceDiagram {
 		if kind == "wait" {
 			title = "request " + r.ID + " waits for the write lock (SQLITE_BUSY)"
 		}
-		d.Spans = append(d.Spans, RaceSpan{Kind: kind, ID: r.ID, X: r.X, Y1: r.Y, Y2: end, Title: title})
+		d.Spans = append(d.Spans, raceSpan{Kind: kind, ID: r.ID, X: r.X, Y1: r.Y, Y2: end, Title: title})
 	}
 	d.Height = raceTop + float64(len(d.Rows)-1)*raceRowH + 34
 	d.Summary = fmt.Sprintf("Ledger events in order: %d effect(s), %d replay(s), %d wait(s) for the write lock.", d.Effects, d.Replays, d.Waits)

@@ -15,7 +15,7 @@ import "strconv"
 // (#ledger-executions, data-executions), the ledger's events as a sequence
 // diagram, the committed records (#ledger-records) and the log of
 // executions (#ledger-log), with the note on external effects.
-func ledgerSection(v LedgerView) templ.Component {
+func ledgerSection(v ledgerView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -146,7 +146,7 @@ func ledgerSection(v LedgerView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = RaceSVG(*v.Race).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = raceSVG(*v.Race).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -482,7 +482,7 @@ func ledgerSection(v LedgerView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var28 string
-			templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(ExternalEffectNote)
+			templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(externalEffectNote)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/ledger.templ`, Line: 93, Col: 100}
 			}
@@ -505,7 +505,7 @@ func ledgerSection(v LedgerView) templ.Component {
 
 // ledgerOutcomeClass colours the execution counter by the
 // one-execution-per-key check: red when it fails.
-func ledgerOutcomeClass(v LedgerView) string {
+func ledgerOutcomeClass(v ledgerView) string {
 	if v.ExecutionsCheck == "fail" {
 		return "outcome-failed"
 	}
@@ -517,7 +517,7 @@ func ledgerOutcomeClass(v LedgerView) string {
 
 // ledgerDetail is the sentence under the execution counter: records, the
 // one-execution-per-key check, and the note on external effects.
-func ledgerDetail(v LedgerView) string {
+func ledgerDetail(v ledgerView) string {
 	s := strconv.Itoa(len(v.Records)) + " idempotency records"
 	if len(v.Records) == 1 {
 		s = "1 idempotency record"
@@ -525,16 +525,16 @@ func ledgerDetail(v LedgerView) string {
 	if v.ExecutionsCheck != "" {
 		s += "; check one-execution-per-key: " + v.ExecutionsCheck
 	}
-	return s + ". " + ExternalEffectNote
+	return s + ". " + externalEffectNote
 }
 
-// RaceSVG draws the ledger's events as a sequence diagram: a column per
+// raceSVG draws the ledger's events as a sequence diagram: a column per
 // request, one row per event in order, a solid bar while a request held the
 // write lock and a dashed bar while it waited, a filled dot for an effect
 // (an execution), a ring for a replay, a cross for a rejection. Every row
 // carries data-seq, data-type and data-id; the root data-effects,
 // data-replays and data-waits.
-func RaceSVG(d RaceDiagram) templ.Component {
+func raceSVG(d raceDiagram) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1179,7 +1179,7 @@ func RaceSVG(d RaceDiagram) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if r.Type == LedgerReopen {
+			if r.Type == ledgerReopen {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 100, "<line x1=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -1373,7 +1373,7 @@ func raceGlyph(kind string) templ.Component {
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
 		switch kind {
-		case LedgerEffect:
+		case ledgerEffect:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 116, "<circle r=\"6\" fill=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1404,7 +1404,7 @@ func raceGlyph(kind string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case LedgerReplay:
+		case ledgerReplay:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 119, "<circle r=\"6\" fill=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1448,7 +1448,7 @@ func raceGlyph(kind string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case LedgerReject:
+		case ledgerReject:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 123, "<path d=\"M-5,-5 L5,5 M5,-5 L-5,5\" stroke=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1466,7 +1466,7 @@ func raceGlyph(kind string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case LedgerLock:
+		case ledgerLock:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 125, "<rect x=\"-5\" y=\"-3\" width=\"10\" height=\"8\" rx=\"1.5\" fill=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1497,7 +1497,7 @@ func raceGlyph(kind string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case LedgerWait:
+		case ledgerWait:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 128, "<circle r=\"6\" fill=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1541,7 +1541,7 @@ func raceGlyph(kind string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case LedgerCheck:
+		case ledgerCheck:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 132, "<path d=\"M0,-6 L6,0 L0,6 L-6,0 z\" fill=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1599,13 +1599,13 @@ func raceGlyph(kind string) templ.Component {
 // happened outside), rejections red, replays green, waits orange.
 func raceTextColor(kind string) string {
 	switch kind {
-	case LedgerEffect:
+	case ledgerEffect:
 		return colCancel
-	case LedgerReject:
+	case ledgerReject:
 		return colError
-	case LedgerReplay:
+	case ledgerReplay:
 		return colResult
-	case LedgerWait:
+	case ledgerWait:
 		return colCancel
 	}
 	return colFg
@@ -1614,7 +1614,7 @@ func raceTextColor(kind string) string {
 // raceTextWeight makes effects and replays stand out.
 func raceTextWeight(kind string) string {
 	switch kind {
-	case LedgerEffect, LedgerReplay:
+	case ledgerEffect, ledgerReplay:
 		return "600"
 	}
 	return "400"

@@ -9,7 +9,7 @@ import (
 
 // markRowsUsed returns the most label rows any lane of tl uses: a mark in
 // row r sits (r+1)·0.85·rowH off its lane line.
-func markRowsUsed(tl Timeline) int {
+func markRowsUsed(tl timeline) int {
 	laneY := map[string]float64{}
 	for _, l := range tl.Lanes {
 		laneY[l.Actor] = l.Y
@@ -27,14 +27,14 @@ func markRowsUsed(tl Timeline) int {
 func TestMarkRowsBound(t *testing.T) {
 	for _, ex := range examples.All() {
 		tr := runExample(t, ex)
-		for _, tl := range []Timeline{NewTimeline(tr), NewNarrowTimeline(tr)} {
+		for _, tl := range []timeline{newTimeline(tr), newNarrowTimeline(tr)} {
 			if n := markRowsUsed(tl); n >= maxMarkRows {
 				t.Errorf("%s (%q frame): %d rows of mark labels, want fewer than maxMarkRows (%d)", ex.Name, tl.IDPrefix, n, maxMarkRows)
 			}
 		}
 	}
 	tr := busyTrace(60000)
-	tl := NewTimeline(tr)
+	tl := newTimeline(tr)
 	if n := markRowsUsed(tl); n != maxMarkRows {
 		t.Errorf("60,000 marks on one lane use %d rows, want the bound %d", n, maxMarkRows)
 	}

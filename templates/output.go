@@ -58,8 +58,8 @@ func OutputParts(v View, c Charts) []OutputPart {
 		shell = timelineDetails
 	}
 	views := []OutputView{
-		{ID: v.Timeline.IDPrefix + "timeline", Component: TimelineSVG(v.Timeline)},
-		{ID: v.Narrow.IDPrefix + "timeline", Component: TimelineSVG(v.Narrow)},
+		{ID: v.Timeline.IDPrefix + "timeline", Component: timelineSVG(v.Timeline)},
+		{ID: v.Narrow.IDPrefix + "timeline", Component: timelineSVG(v.Narrow)},
 	}
 	parts = append(parts, OutputPart{Key: "timeline", Component: shell(viewComponents(views)), Views: views, Shell: shell})
 	if c.Tasks != nil {

@@ -403,7 +403,7 @@ func timelineDetails(views []templ.Component) templ.Component {
 }
 
 // tasksFigure is the durable tasks' lanes beside the timeline.
-func tasksFigure(t TaskLanes) templ.Component {
+func tasksFigure(t taskLanes) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -424,7 +424,7 @@ func tasksFigure(t TaskLanes) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = TaskLanesSVG(t).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = taskLanesSVG(t).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -437,7 +437,7 @@ func tasksFigure(t TaskLanes) templ.Component {
 }
 
 // buffersSection is the occupancy chart of every SSE buffer.
-func buffersSection(buffers []BufferChart) templ.Component {
+func buffersSection(buffers []bufferChart) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -463,7 +463,7 @@ func buffersSection(buffers []BufferChart) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = BufferChartSVG(b).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = bufferChartSVG(b).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

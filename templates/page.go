@@ -49,7 +49,7 @@ func (p Page) wasm() string { return cmp(p.Wasm, "main.wasm") }
 
 // controls returns the page's controls, derived from its trace's
 // normalized scenario.
-func (p Page) controls() []ControlGroup {
+func (p Page) controls() []controlGroup {
 	if p.Trace == nil {
 		return nil
 	}
@@ -67,7 +67,7 @@ func (p Page) intro() string {
 }
 
 // hint returns what to try on this page: the "Try:" part of the scenario's
-// notes when it has one, else TryHint of the scenario.
+// notes when it has one, else tryHint of the scenario.
 func (p Page) hint() string {
 	if _, try := p.splitNotes(); try != "" {
 		return try
@@ -75,7 +75,7 @@ func (p Page) hint() string {
 	if p.Trace == nil {
 		return ""
 	}
-	return TryHint(p.Trace.Scenario)
+	return tryHint(p.Trace.Scenario)
 }
 
 // splitNotes splits the scenario's notes at "Try:" into what the scenario

@@ -455,7 +455,7 @@ func ScenarioPage(p Page) templ.Component {
 // ControlPanel is the content of the fieldset #lab-controls: a legend for
 // screen readers and one fieldset per group of NewControls. The playground
 // re-renders it whenever the scenario's shape changes.
-func ControlPanel(groups []ControlGroup) templ.Component {
+func ControlPanel(groups []controlGroup) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -477,7 +477,7 @@ func ControlPanel(groups []ControlGroup) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, g := range groups {
-			templ_7745c5c3_Err = controlGroup(g).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = controlFieldset(g).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -486,7 +486,7 @@ func ControlPanel(groups []ControlGroup) templ.Component {
 	})
 }
 
-func controlGroup(g ControlGroup) templ.Component {
+func controlFieldset(g controlGroup) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -534,7 +534,7 @@ func controlGroup(g ControlGroup) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, c := range g.Controls {
-			templ_7745c5c3_Err = control(c).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = controlField(c).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -547,7 +547,7 @@ func controlGroup(g ControlGroup) templ.Component {
 	})
 }
 
-func control(c Control) templ.Component {
+func controlField(c control) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -605,7 +605,7 @@ func control(c Control) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		switch c.Kind {
-		case ControlSelect:
+		case controlSelect:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "<label for=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -747,7 +747,7 @@ func control(c Control) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case ControlNumber:
+		case controlNumber:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 60, "<label for=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -882,7 +882,7 @@ func control(c Control) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case ControlRange:
+		case controlRange:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 71, "<label for=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1082,7 +1082,7 @@ func control(c Control) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case ControlCheckbox:
+		case controlCheckbox:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 87, "<span class=\"checkbox-row\"><input type=\"checkbox\" id=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1223,7 +1223,7 @@ func control(c Control) templ.Component {
 	})
 }
 
-// IndexPage lists every built-in scenario, grouped by GroupEntries, with
+// IndexPage lists every built-in scenario, grouped by groupEntries, with
 // its title, summary, transport and protocol, the outcome of each request
 // and the check tally, each linking to its page. root is the relative path
 // to the site root ("./" for the index itself).
@@ -1273,7 +1273,7 @@ func IndexPage(root string, entries []IndexEntry) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			for _, sec := range GroupEntries(entries) {
+			for _, sec := range groupEntries(entries) {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 102, "<section class=\"scenario-section\" id=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

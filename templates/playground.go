@@ -387,9 +387,9 @@ type OEmbed struct {
 	Height       int    `json:"height"`
 }
 
-// OEmbedWidth is the width an oEmbed response announces, in CSS pixels: the
+// oEmbedWidth is the width an oEmbed response announces, in CSS pixels: the
 // timeline's natural width.
-const OEmbedWidth = 720
+const oEmbedWidth = 720
 
 // NewOEmbed returns the oEmbed response of the page at pageURL (absolute,
 // ending in "/"), titled title, on the site at siteURL (absolute, ending in
@@ -399,7 +399,7 @@ func NewOEmbed(siteURL, pageURL, title string) OEmbed {
 		Version: "1.0", Type: "rich", Title: title,
 		ProviderName: "mcplab", ProviderURL: siteURL,
 		HTML:  NewEmbed(pageURL+"?embed=1", title).HTML,
-		Width: OEmbedWidth, Height: EmbedHeight,
+		Width: oEmbedWidth, Height: EmbedHeight,
 	}
 }
 

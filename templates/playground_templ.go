@@ -417,7 +417,7 @@ func ImportHead(tr *trace.Trace) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var21 string
-		templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(SourceText(tr.Source))
+		templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(sourceText(tr.Source))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/playground.templ`, Line: 174, Col: 62}
 		}
@@ -429,7 +429,7 @@ func ImportHead(tr *trace.Trace) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if vs := Violations(tr); len(vs) == 0 {
+		if vs := violations(tr); len(vs) == 0 {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "<p class=\"none\" data-violations=\"0\">No check failed. Undecided checks, if any, are listed with the reason in the checks table.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

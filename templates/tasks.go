@@ -13,21 +13,21 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// TaskLanes draws each durable task of a trace as two rows on the
+// taskLanes draws each durable task of a trace as two rows on the
 // timeline's time scale: what the worker's task record says (tasks[].history
 // and the worker's events) and what the client believes (the statuses it
 // received and its own status events).
-type TaskLanes struct {
+type taskLanes struct {
 	Width, Height float64
 	DomainMs      int64
-	XTicks        []Tick
+	XTicks        []tick
 	AxisY         float64
-	Tasks         []TaskLane
+	Tasks         []taskLane
 	Summary       string
 }
 
-// TaskLane is one task.
-type TaskLane struct {
+// taskLane is one task.
+type taskLane struct {
 	TaskID string
 	// Status is the task's last status at the worker; ClientStatus is the
 	// client's last belief ("" if it never learned one).
@@ -35,17 +35,17 @@ type TaskLane struct {
 	CancelRequested      bool
 	Top                  float64 // y of the task's name
 	WorkerY, ClientY     float64 // top of each row's bar
-	Worker, Client       []StatusSeg
-	Marks                []TaskMark
+	Worker, Client       []statusSeg
+	Marks                []taskMark
 	// Disagree lists where the client's belief and the worker's status
 	// disagree about whether the task has ended, or about how; DisagreeMs
 	// is their total length.
-	Disagree   []StatusSeg
+	Disagree   []statusSeg
 	DisagreeMs int64
 }
 
-// StatusSeg is a span of one status on a row, [From, To) in ms.
-type StatusSeg struct {
+// statusSeg is a span of one status on a row, [From, To) in ms.
+type statusSeg struct {
 	Status   string
 	From, To int64
 	X1, X2   float64
@@ -56,16 +56,16 @@ type StatusSeg struct {
 
 // Task mark kinds (data-mark).
 const (
-	TaskMarkCancelAck  = "cancel-ack"     // the server recorded a cancellation intent
-	TaskMarkRefused    = "cancel-refused" // the server refused a tasks/cancel (2025: terminal task)
-	TaskMarkCheckpoint = "checkpoint"     // a worker checkpoint
-	TaskMarkIgnored    = "ignored"        // the worker ignored a step (terminal already)
-	TaskMarkPoll       = "poll"           // the client received a status (tasks/get)
-	TaskMarkBelief     = "belief"         // the client's own status event
+	taskMarkCancelAck  = "cancel-ack"     // the server recorded a cancellation intent
+	taskMarkRefused    = "cancel-refused" // the server refused a tasks/cancel (2025: terminal task)
+	taskMarkCheckpoint = "checkpoint"     // a worker checkpoint
+	taskMarkIgnored    = "ignored"        // the worker ignored a step (terminal already)
+	taskMarkPoll       = "poll"           // the client received a status (tasks/get)
+	taskMarkBelief     = "belief"         // the client's own status event
 )
 
-// TaskMark is one event on a task's rows.
-type TaskMark struct {
+// taskMark is one event on a task's rows.
+type taskMark struct {
 	Seq       int // -1 for a checkpoint known only from the scenario
 	Kind      string
 	At        int64
@@ -116,13 +116,13 @@ func statusColor(s string) string {
 	return colNeutral
 }
 
-// NewTaskLanes lays out tr's durable tasks on the timeline's time scale; it
+// newTaskLanes lays out tr's durable tasks on the timeline's time scale; it
 // returns nil when the trace has no task.
-func NewTaskLanes(tr *trace.Trace, domainMs int64) *TaskLanes {
+func newTaskLanes(tr *trace.Trace, domainMs int64) *taskLanes {
 	if len(tr.Tasks) == 0 {
 		return nil
 	}
-	l := &TaskLanes{Width: svgWidth, DomainMs: max(domainMs, 1)}
+	l := &taskLanes{Width: svgWidth, DomainMs: max(domainMs, 1)}
 	xOf := timeScale(l.DomainMs)
 	l.XTicks = xTicks(l.DomainMs, xOf)
 	end := max(tr.EndMs, 0)
@@ -167,7 +167,7 @@ func NewTaskLanes(tr *trace.Trace, domainMs int64) *TaskLanes {
 // not overlap, and returns how many rows it used (at least 1). Client marks
 // keep their labels on one row under the client bar, hiding those that
 // would overlap.
-func placeTaskLabels(marks []TaskMark) int {
+func placeTaskLabels(marks []taskMark) int {
 	var rows [][][2]float64
 	var below [][2]float64
 	for i := range marks {
@@ -203,8 +203,8 @@ func placeTaskLabels(marks []TaskMark) int {
 	return max(1, len(rows))
 }
 
-func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float64) TaskLane {
-	lane := TaskLane{TaskID: t.TaskID, Status: t.Status, CancelRequested: t.CancelRequested}
+func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float64) taskLane {
+	lane := taskLane{TaskID: t.TaskID, Status: t.Status, CancelRequested: t.CancelRequested}
 
 	// The worker's row: the task record's history.
 	type point struct {
@@ -226,7 +226,7 @@ func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float
 		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient:
 			if id, s := taskStatusIn(e.Message); id == t.TaskID && s != "" {
 				client = append(client, point{e.At, s})
-				lane.Marks = append(lane.Marks, TaskMark{Seq: e.Seq, Kind: TaskMarkPoll, At: e.At, X: xOf(e.At), OnClient: true,
+				lane.Marks = append(lane.Marks, taskMark{Seq: e.Seq, Kind: taskMarkPoll, At: e.At, X: xOf(e.At), OnClient: true,
 					Title: fmt.Sprintf("%d ms: the client receives task %s's status: %s\n%s", e.At, t.TaskID, s, e.Message)})
 			}
 		case e.TaskID != t.TaskID:
@@ -236,20 +236,20 @@ func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float
 				label = "UI: " + e.Status
 			}
 			client = append(client, point{e.At, e.Status})
-			lane.Marks = append(lane.Marks, TaskMark{Seq: e.Seq, Kind: TaskMarkBelief, At: e.At, X: xOf(e.At), OnClient: true, Label: label,
+			lane.Marks = append(lane.Marks, taskMark{Seq: e.Seq, Kind: taskMarkBelief, At: e.At, X: xOf(e.At), OnClient: true, Label: label,
 				Title: fmt.Sprintf("%d ms: the client now says %s\n%s", e.At, e.Status, e.Note)})
 		case e.Actor == trace.ActorServer && e.Type == trace.TypeStatus:
-			kind, label := TaskMarkCancelAck, "cancel acknowledged"
+			kind, label := taskMarkCancelAck, "cancel acknowledged"
 			if e.Status == "" {
-				kind, label = TaskMarkRefused, "cancel refused"
+				kind, label = taskMarkRefused, "cancel refused"
 			}
-			lane.Marks = append(lane.Marks, TaskMark{Seq: e.Seq, Kind: kind, At: e.At, X: xOf(e.At), Label: label,
+			lane.Marks = append(lane.Marks, taskMark{Seq: e.Seq, Kind: kind, At: e.At, X: xOf(e.At), Label: label,
 				Title: fmt.Sprintf("%d ms, server: %s\n%s", e.At, label, e.Note)})
-		case e.Actor == trace.ActorWorker && e.Type == TaskMarkCheckpoint:
-			lane.Marks = append(lane.Marks, TaskMark{Seq: e.Seq, Kind: TaskMarkCheckpoint, At: e.At, X: xOf(e.At), Label: "checkpoint",
+		case e.Actor == trace.ActorWorker && e.Type == taskMarkCheckpoint:
+			lane.Marks = append(lane.Marks, taskMark{Seq: e.Seq, Kind: taskMarkCheckpoint, At: e.At, X: xOf(e.At), Label: "checkpoint",
 				Title: fmt.Sprintf("%d ms, worker: checkpoint\n%s", e.At, e.Note)})
 		case e.Actor == trace.ActorWorker && e.Type == trace.TypeIgnore:
-			lane.Marks = append(lane.Marks, TaskMark{Seq: e.Seq, Kind: TaskMarkIgnored, At: e.At, X: xOf(e.At), Label: "ignored",
+			lane.Marks = append(lane.Marks, taskMark{Seq: e.Seq, Kind: taskMarkIgnored, At: e.At, X: xOf(e.At), Label: "ignored",
 				Title: fmt.Sprintf("%d ms, worker: ignored\n%s", e.At, e.Note)})
 		case e.Actor == trace.ActorWorker && e.Type == trace.TypeStatus && e.Status != "" && len(worker) == 0:
 			// An imported trace without a task summary still has its events.
@@ -263,17 +263,17 @@ func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float
 			if st.Do != "checkpoint" || st.TaskID != t.TaskID {
 				continue
 			}
-			if slices.ContainsFunc(lane.Marks, func(m TaskMark) bool { return m.Kind == TaskMarkCheckpoint && m.At == st.At }) {
+			if slices.ContainsFunc(lane.Marks, func(m taskMark) bool { return m.Kind == taskMarkCheckpoint && m.At == st.At }) {
 				continue
 			}
-			lane.Marks = append(lane.Marks, TaskMark{Seq: -1, Kind: TaskMarkCheckpoint, At: st.At, X: xOf(st.At), Label: "checkpoint",
+			lane.Marks = append(lane.Marks, taskMark{Seq: -1, Kind: taskMarkCheckpoint, At: st.At, X: xOf(st.At), Label: "checkpoint",
 				Title: fmt.Sprintf("%d ms, worker: checkpoint (scenario step)", st.At)})
 		}
 	}
-	slices.SortStableFunc(lane.Marks, func(a, b TaskMark) int { return int(a.At - b.At) })
+	slices.SortStableFunc(lane.Marks, func(a, b taskMark) int { return int(a.At - b.At) })
 
-	segs := func(pts []point, who string) []StatusSeg {
-		var out []StatusSeg
+	segs := func(pts []point, who string) []statusSeg {
+		var out []statusSeg
 		for i, p := range pts {
 			to := end
 			if i+1 < len(pts) {
@@ -283,7 +283,7 @@ func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float
 				out[len(out)-1].To, out[len(out)-1].X2 = to, xOf(to)
 				continue
 			}
-			out = append(out, StatusSeg{Status: p.status, From: p.at, To: to, X1: xOf(p.at), X2: xOf(to), Color: statusColor(p.status)})
+			out = append(out, statusSeg{Status: p.status, From: p.at, To: to, X1: xOf(p.at), X2: xOf(to), Color: statusColor(p.status)})
 		}
 		for i := range out {
 			s := &out[i]
@@ -341,7 +341,7 @@ func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float
 		if n := len(lane.Disagree); n > 0 && lane.Disagree[n-1].To == from {
 			lane.Disagree[n-1].To, lane.Disagree[n-1].X2 = to, xOf(to)
 		} else {
-			lane.Disagree = append(lane.Disagree, StatusSeg{From: from, To: to, X1: xOf(from), X2: xOf(to)})
+			lane.Disagree = append(lane.Disagree, statusSeg{From: from, To: to, X1: xOf(from), X2: xOf(to)})
 		}
 	}
 	for i := range lane.Disagree {

@@ -58,40 +58,40 @@ var (
 	narrowFrame = frame{width: 380, left: 70, right: 364, labelMinX: 68, maxTicks: 5, idPrefix: "narrow-"}
 )
 
-// Arrow kinds, from the message on the wire (data-kind, CSS class, legend).
+// arrow kinds, from the message on the wire (data-kind, CSS class, legend).
 const (
-	KindRequest      = "request"      // a JSON-RPC request (has method and id)
-	KindResult       = "result"       // a response with a result
-	KindError        = "error"        // a response with an error
-	KindProgress     = "progress"     // notifications/progress
-	KindCancel       = "cancel"       // notifications/cancelled
-	KindClose        = "close"        // an HTTP response stream closed (signal close-stream)
-	KindNotification = "notification" // any other notification
-	KindKeepalive    = "keepalive"    // an SSE comment, not progress
-	KindRaw          = "raw"          // anything else, e.g. a malformed message
+	kindRequest      = "request"      // a JSON-RPC request (has method and id)
+	kindResult       = "result"       // a response with a result
+	kindError        = "error"        // a response with an error
+	kindProgress     = "progress"     // notifications/progress
+	kindCancel       = "cancel"       // notifications/cancelled
+	kindClose        = "close"        // an HTTP response stream closed (signal close-stream)
+	kindNotification = "notification" // any other notification
+	kindKeepalive    = "keepalive"    // an SSE comment, not progress
+	kindRaw          = "raw"          // anything else, e.g. a malformed message
 )
 
-// Mark glyphs, one per kind of non-wire event (data-glyph, CSS class, legend).
+// mark glyphs, one per kind of non-wire event (data-glyph, CSS class, legend).
 const (
-	GlyphStart     = "start"     // the server began handling a request
-	GlyphStatus    = "status"    // a request changed state
-	GlyphIgnore    = "ignore"    // a message received and deliberately ignored
-	GlyphSuppress  = "suppress"  // something the server did not send
-	GlyphTimeout   = "timeout"   // an idle or maximum deadline fired
-	GlyphError     = "error"     // a protocol violation or a step that could not apply
-	GlyphKeepalive = "keepalive" // an SSE comment
-	GlyphActivity  = "activity"  // the client restarted a request's idle clock
-	GlyphAccept    = "accept"    // the client took a response as the outcome
-	GlyphLost      = "lost"      // a message lost in transit (also ends a dropped arrow)
-	GlyphClose     = "close"     // a stream close that is not a wire message
-	GlyphHold      = "hold"      // a buffering proxy holds a message
-	GlyphFlush     = "flush"     // a buffering proxy forwards what it held
-	GlyphOther     = "other"     // any other event type
+	glyphStart     = "start"     // the server began handling a request
+	glyphStatus    = "status"    // a request changed state
+	glyphIgnore    = "ignore"    // a message received and deliberately ignored
+	glyphSuppress  = "suppress"  // something the server did not send
+	glyphTimeout   = "timeout"   // an idle or maximum deadline fired
+	glyphError     = "error"     // a protocol violation or a step that could not apply
+	glyphKeepalive = "keepalive" // an SSE comment
+	glyphActivity  = "activity"  // the client restarted a request's idle clock
+	glyphAccept    = "accept"    // the client took a response as the outcome
+	glyphLost      = "lost"      // a message lost in transit (also ends a dropped arrow)
+	glyphClose     = "close"     // a stream close that is not a wire message
+	glyphHold      = "hold"      // a buffering proxy holds a message
+	glyphFlush     = "flush"     // a buffering proxy forwards what it held
+	glyphOther     = "other"     // any other event type
 )
 
-// Timeline is the drawable form of a trace's events: lanes across, virtual
+// timeline is the drawable form of a trace's events: lanes across, virtual
 // time along x.
-type Timeline struct {
+type timeline struct {
 	Width, Height float64
 	// PlotLeft and PlotRight are the x of time 0 and of DomainMs.
 	PlotLeft, PlotRight float64
@@ -102,51 +102,51 @@ type Timeline struct {
 	// the tick step, >= the trace's last event.
 	DomainMs int64
 	// EndMs is the trace's last event time (ms).
-	EndMs  int64
-	Lanes  []Lane
-	Ticks  []Tick
-	AxisY  float64 // y of the time axis line
+	EndMs int64
+	Lanes []lane
+	Ticks []tick
+	AxisY float64 // y of the time axis line
 	// AxisUnit names the axis: "time (ms)", or "step" for an imported
 	// transcript without timestamps (trace.Source Clock "order"), whose
 	// events sit one step apart in their order.
 	AxisUnit string
-	GridY1 float64 // top of the vertical grid lines
-	Arrows []Arrow
-	Marks  []Mark
-	Legend []LegendItem
+	GridY1   float64 // top of the vertical grid lines
+	Arrows   []arrow
+	Marks    []mark
+	Legend   []legendItem
 	// Summary is the SVG's accessible name: what the picture shows, in words.
 	Summary string
 }
 
 // nameX is the x where the lane names and the axis unit start.
-func (t Timeline) nameX() string {
+func (t timeline) nameX() string {
 	if t.Width < svgWidth {
 		return "4"
 	}
 	return "10"
 }
 
-// Lane is one actor's row.
-type Lane struct {
+// lane is one actor's row.
+type lane struct {
 	Actor string  // client, network, proxy, server, worker, ledger
 	Label string  // text shown at the left
 	Y     float64 // y of the lane line
 }
 
-// Tick is one labelled time on the axis.
-type Tick struct {
+// tick is one labelled time on the axis.
+type tick struct {
 	Ms    int64
 	X     float64
 	Label string // e.g. "300" (the axis says ms once)
 }
 
-// Arrow is one wire message: from its send (SentAt on the sender's lane) to
+// arrow is one wire message: from its send (SentAt on the sender's lane) to
 // its delivery (At on the receiver's lane). A message lost in transit ends
 // on the network lane at the time of its drop event (Dropped), marked lost;
 // one whose delivery the trace does not hold (still in flight when it ends,
 // or not seen by a one-sided imported log) is an unmarked stub on the
 // network lane below its tail. Both have Delivered false.
-type Arrow struct {
+type arrow struct {
 	Wire       int
 	SendSeq    int // seq of the send (or close-stream, keepalive) event, -1 if the trace has none
 	DeliverSeq int // seq of the deliver event, -1 if never delivered
@@ -168,14 +168,14 @@ type Arrow struct {
 	LabelX, LabelY, LabelW float64
 	// Title is the tooltip: times, notes and the exact message.
 	Title string
-	// Violation lists the rules (space-separated) of the failed checks that
+	// violation lists the rules (space-separated) of the failed checks that
 	// name one of this message's events; "" when none.
 	Violation string
 }
 
-// Mark is one event that is not part of a wire message, drawn as a glyph on
+// mark is one event that is not part of a wire message, drawn as a glyph on
 // its actor's lane at its time.
-type Mark struct {
+type mark struct {
 	Seq    int
 	At     int64
 	Actor  string
@@ -192,13 +192,13 @@ type Mark struct {
 	LabelX   float64
 	LabelEnd bool
 	Title    string
-	// Violation lists the rules (space-separated) of the failed checks that
+	// violation lists the rules (space-separated) of the failed checks that
 	// name this event; "" when none.
 	Violation string
 }
 
-// LegendItem explains one arrow kind or glyph that appears in the timeline.
-type LegendItem struct {
+// legendItem explains one arrow kind or glyph that appears in the timeline.
+type legendItem struct {
 	Kind  string // a Kind* value (arrow) or "" for a glyph
 	Glyph string // a Glyph* value, or "" for an arrow
 	Text  string
@@ -208,22 +208,22 @@ type LegendItem struct {
 // laneOrder is the top-to-bottom order of the known actors.
 var laneOrder = []string{trace.ActorClient, trace.ActorNetwork, trace.ActorProxy, trace.ActorServer, trace.ActorWorker, trace.ActorLedger}
 
-// NewTimeline lays out the events of tr: lanes for client, network and
+// newTimeline lays out the events of tr: lanes for client, network and
 // server always, and for proxy, worker, ledger or any other actor only when
 // an event names it; one Arrow per wire number; one Mark per other event;
 // ticks at a 1-2-5 step; a legend of the kinds present. It is laid out
 // 1000 units wide (legible in a box of 750 px or more).
-func NewTimeline(tr *trace.Trace) Timeline { return layoutTimeline(tr, wideFrame) }
+func newTimeline(tr *trace.Trace) timeline { return layoutTimeline(tr, wideFrame) }
 
-// NewNarrowTimeline is NewTimeline laid out 380 units wide, for a phone
+// newNarrowTimeline is newTimeline laid out 380 units wide, for a phone
 // (legible in a box of 285 px or more): lane names in a narrower gutter, at
 // most 5 ticks, and the network band's label rows grow as they must.
-func NewNarrowTimeline(tr *trace.Trace) Timeline { return layoutTimeline(tr, narrowFrame) }
+func newNarrowTimeline(tr *trace.Trace) timeline { return layoutTimeline(tr, narrowFrame) }
 
-func layoutTimeline(tr *trace.Trace, f frame) Timeline {
-	t := Timeline{Width: f.width, PlotLeft: f.left, PlotRight: f.right, IDPrefix: f.idPrefix, EndMs: tr.EndMs}
+func layoutTimeline(tr *trace.Trace, f frame) timeline {
+	t := timeline{Width: f.width, PlotLeft: f.left, PlotRight: f.right, IDPrefix: f.idPrefix, EndMs: tr.EndMs}
 
-	// Lanes present, in canonical order, unknown actors after, sorted.
+	// lanes present, in canonical order, unknown actors after, sorted.
 	present := map[string]bool{trace.ActorClient: true, trace.ActorNetwork: true, trace.ActorServer: true}
 	// A scenario with a proxy keeps its lane even when the proxy only
 	// forwards, so flipping its buffering moves the arrivals, not the lanes.
@@ -271,7 +271,7 @@ func layoutTimeline(tr *trace.Trace, f frame) Timeline {
 		return f.left + float64(ms)*(f.right-f.left)/float64(t.DomainMs)
 	}
 
-	// Arrows: group events by wire number, in order of first appearance.
+	// arrows: group events by wire number, in order of first appearance.
 	multi := distinctIDs(tr) > 1
 	type wireEvents struct{ send, deliver, drop *trace.Event }
 	wires := map[int]*wireEvents{}
@@ -300,7 +300,7 @@ func layoutTimeline(tr *trace.Trace, f frame) Timeline {
 			markEvents = append(markEvents, e) // a second delivery: show it
 		}
 	}
-	t.Arrows = make([]Arrow, 0, len(wireOrder))
+	t.Arrows = make([]arrow, 0, len(wireOrder))
 	for _, n := range wireOrder {
 		w := wires[n]
 		a := newArrow(n, w.send, w.deliver, w.drop, multi)
@@ -310,12 +310,12 @@ func layoutTimeline(tr *trace.Trace, f frame) Timeline {
 		t.Arrows = append(t.Arrows, a)
 	}
 
-	// Marks: place each on its lane, assigning rows so labels do not
+	// marks: place each on its lane, assigning rows so labels do not
 	// overlap; rows grow away from the network lane (markRows).
 	lanes := make([]markRows, len(actors))
 	type placed struct{ lane, row int }
 	places := make([]placed, 0, len(markEvents))
-	t.Marks = make([]Mark, 0, len(markEvents))
+	t.Marks = make([]mark, 0, len(markEvents))
 	for _, e := range markEvents {
 		m := newMark(e, multi)
 		m.X = xOf(m.At)
@@ -354,7 +354,7 @@ func layoutTimeline(tr *trace.Trace, f frame) Timeline {
 		}
 	}
 
-	// Lane y positions, from the network lane's centre.
+	// lane y positions, from the network lane's centre.
 	centre := topPad + float64(g.bandRows)*rowH/2
 	if netIdx > 0 {
 		centre = topPad + float64(g.rows[0])*rowH - g.rel(0)
@@ -362,7 +362,7 @@ func layoutTimeline(tr *trace.Trace, f frame) Timeline {
 	laneY := make([]float64, len(actors))
 	for i, a := range actors {
 		laneY[i] = centre + g.rel(i)
-		t.Lanes = append(t.Lanes, Lane{Actor: a, Label: a, Y: laneY[i]})
+		t.Lanes = append(t.Lanes, lane{Actor: a, Label: a, Y: laneY[i]})
 	}
 	last := len(actors) - 1
 	bottom := laneY[last] + float64(g.rows[last])*rowH
@@ -400,7 +400,7 @@ func layoutTimeline(tr *trace.Trace, f frame) Timeline {
 	}
 	t.AxisY = bottom + rowH
 	for ms := int64(0); ms <= t.DomainMs; ms += step {
-		t.Ticks = append(t.Ticks, Tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
+		t.Ticks = append(t.Ticks, tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
 	}
 
 	// Legend: the arrow kinds and glyphs that appear, in a fixed order.
@@ -418,7 +418,7 @@ func layoutTimeline(tr *trace.Trace, f frame) Timeline {
 // failed check names (trace.Check.Events), and says so in its tooltip, so
 // the timeline shows where a rule broke: at that message, not only in the
 // checks table.
-func markViolations(tr *trace.Trace, t *Timeline) {
+func markViolations(tr *trace.Trace, t *timeline) {
 	bySeq := map[int][]string{}
 	for _, c := range tr.Checks {
 		if c.OK == nil || *c.OK {

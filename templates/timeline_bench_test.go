@@ -45,9 +45,9 @@ func BenchmarkTimelineGrowth(b *testing.B) {
 	var height float64
 	for b.Loop() {
 		t0 := time.Now()
-		NewTimeline(small)
+		newTimeline(small)
 		t1 := time.Now()
-		height = NewTimeline(large).Height
+		height = newTimeline(large).Height
 		ts += t1.Sub(t0)
 		tl += time.Since(t1)
 	}

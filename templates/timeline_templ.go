@@ -11,11 +11,11 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "strconv"
 
-// Timeline draws a laid-out timeline as an inline SVG: lanes, grid, wire
+// timelineSVG draws a laid-out timeline as an inline SVG: lanes, grid, wire
 // messages as arrows with labels, marks for the other events, the time axis
 // in ms and a legend. Every arrow and mark carries its event seq and type
 // as data- attributes and a <title> with the event's note and message.
-func TimelineSVG(t Timeline) templ.Component {
+func timelineSVG(t timeline) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -927,7 +927,7 @@ func TimelineSVG(t Timeline) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = glyph(GlyphLost).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = glyph(glyphLost).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -1870,67 +1870,67 @@ func glyph(g string) templ.Component {
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
 		switch g {
-		case GlyphStart:
+		case glyphStart:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 158, "<path class=\"shape\" d=\"M-5,-6 L6,0 L-5,6 z\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case GlyphStatus:
+		case glyphStatus:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 159, "<path class=\"shape\" d=\"M0,-6 L6,0 L0,6 L-6,0 z\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case GlyphIgnore:
+		case glyphIgnore:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 160, "<circle class=\"shape hollow\" r=\"5.5\"></circle> <path class=\"shape stroke\" d=\"M-4,4 L4,-4\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case GlyphSuppress:
+		case glyphSuppress:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 161, "<rect class=\"shape hollow\" x=\"-5.5\" y=\"-5.5\" width=\"11\" height=\"11\"></rect> <path class=\"shape stroke\" d=\"M-5.5,-5.5 L5.5,5.5 M5.5,-5.5 L-5.5,5.5\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case GlyphTimeout:
+		case glyphTimeout:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 162, "<circle class=\"shape hollow\" r=\"6\"></circle> <path class=\"shape stroke\" d=\"M0,0 L0,-4 M0,0 L3.5,0\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case GlyphError:
+		case glyphError:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 163, "<path class=\"shape stroke thick\" d=\"M-5,-5 L5,5 M5,-5 L-5,5\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case GlyphKeepalive:
+		case glyphKeepalive:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 164, "<circle class=\"shape\" r=\"2\"></circle>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case GlyphActivity:
+		case glyphActivity:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 165, "<path class=\"shape stroke\" d=\"M-4,-3 A5,5 0 1 1 -4,3 M-4,-3 L-4,1 M-4,-3 L0,-3\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case GlyphAccept:
+		case glyphAccept:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 166, "<path class=\"shape stroke thick\" d=\"M-5,0 L-1.5,4 L5,-4.5\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case GlyphLost:
+		case glyphLost:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 167, "<circle class=\"shape hollow\" r=\"5\"></circle> <path class=\"shape stroke\" d=\"M-3,-3 L3,3 M3,-3 L-3,3\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case GlyphClose:
+		case glyphClose:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 168, "<path class=\"shape stroke thick\" d=\"M-3,-6 L-3,6 M1,-4 L5,0 L1,4\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case GlyphHold:
+		case glyphHold:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 169, "<rect class=\"shape hollow\" x=\"-5.5\" y=\"-5.5\" width=\"11\" height=\"11\" rx=\"2\"></rect> <path class=\"shape stroke\" d=\"M-2,-3 V3 M2,-3 V3\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case GlyphFlush:
+		case glyphFlush:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 170, "<path class=\"shape stroke thick\" d=\"M0,6 V-5 M-4.5,-1 L0,-5.5 L4.5,-1\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

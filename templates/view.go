@@ -2,7 +2,8 @@
 // SVG, the request summary, the checks, the event table, the scenario
 // controls, and the full pages that embed them.
 //
-// The exported surface is small:
+// The exported surface is what site/ (prerendering) and wasm/ (the
+// browser) use, 37 names; everything else is unexported:
 //
 //   - Output(tr) is everything the browser re-renders after a run: outcome
 //     headlines, timeline, the charts of the trace's other summaries (task
@@ -13,8 +14,11 @@
 //   - NewView(tr) and NewControls(s) are the view models those components
 //     draw: plain values (lanes, arrows, marks, x positions, controls), so
 //     tests can assert a position or a label without parsing SVG.
-//   - ControlValue turns a control's DOM value into the JSON that
-//     scenario.SetPath writes at the control's data-path.
+//   - PlaygroundPage, ImportPage and ImportResult are the playground and
+//     import pages; Embed, OEmbed and HostSnippet serve embedding.
+//   - EditScenario applies a control's DOM value at its data-path
+//     (ValueBool, ValueInteger, ValueString name the value kinds), and
+//     LocateError and IndentScenario serve the playground's editor.
 //
 // Design decision (STYLE.md, Model and view): the engine knows no pixels and
 // the templates know no protocol rules. The view model only places and
@@ -51,20 +55,20 @@ import (
 
 // View is everything Output draws for one trace.
 type View struct {
-	Timeline Timeline
+	Timeline timeline
 	// Narrow is the same timeline laid out for a phone (narrowFrame).
-	Narrow   Timeline
-	Outcomes []Outcome
-	Requests []RequestRow
-	Checks   []CheckRow
-	Events   []EventRow
+	Narrow   timeline
+	Outcomes []outcome
+	Requests []requestRow
+	Checks   []checkRow
+	Events   []eventRow
 	// Pass, Fail and Undecided count the checks by result.
 	Pass, Fail, Undecided int
 }
 
-// Outcome is the headline of one request: who won the cancellation race, or
+// outcome is the headline of one request: who won the cancellation race, or
 // its state.
-type Outcome struct {
+type outcome struct {
 	ID string // JSON-RPC id as JSON text
 	// Key is "cancellation-wins", "completion-wins", or the request state.
 	Key  string
@@ -73,8 +77,8 @@ type Outcome struct {
 	Detail string
 }
 
-// RequestRow is one row of the request summary (trace.Request, as text).
-type RequestRow struct {
+// requestRow is one row of the request summary (trace.Request, as text).
+type requestRow struct {
 	ID, Method, Name       string
 	State, Cause, Signal   string // "" when null
 	Reason                 string
@@ -84,11 +88,11 @@ type RequestRow struct {
 	SentAt                 int64
 	EndedAt                string // ms, or "" while pending
 	IdleTimeout, MaxTimout string // ms, or "" for none
-	Outcome                Outcome
+	Outcome                outcome
 }
 
-// CheckRow is one check, with its result in words and a symbol.
-type CheckRow struct {
+// checkRow is one check, with its result in words and a symbol.
+type checkRow struct {
 	Rule   string
 	Result string // "pass", "fail" or "undecided"
 	Symbol string // ✓, ✗ or ?
@@ -96,8 +100,8 @@ type CheckRow struct {
 	Events []int
 }
 
-// EventRow is one event of the event table.
-type EventRow struct {
+// eventRow is one event of the event table.
+type eventRow struct {
 	Seq     int
 	At      int64
 	Actor   string
@@ -116,15 +120,15 @@ func NewView(tr *trace.Trace) View {
 	if tr == nil {
 		tr = &trace.Trace{}
 	}
-	v := View{Timeline: NewTimeline(tr), Narrow: NewNarrowTimeline(tr)}
+	v := View{Timeline: newTimeline(tr), Narrow: newNarrowTimeline(tr)}
 	cancels := scriptedCancels(tr)
 	for _, r := range tr.Requests {
-		row := requestRow(r, cancels[r.ID.Raw()])
+		row := newRequestRow(r, cancels[r.ID.Raw()])
 		v.Requests = append(v.Requests, row)
 		v.Outcomes = append(v.Outcomes, row.Outcome)
 	}
 	for _, c := range tr.Checks {
-		row := CheckRow{Rule: c.Rule, Detail: c.Detail, Events: c.Events}
+		row := checkRow{Rule: c.Rule, Detail: c.Detail, Events: c.Events}
 		switch {
 		case c.OK == nil:
 			row.Result, row.Symbol = "undecided", "?"
@@ -139,20 +143,20 @@ func NewView(tr *trace.Trace) View {
 		v.Checks = append(v.Checks, row)
 	}
 	for _, e := range tr.Events {
-		v.Events = append(v.Events, eventRow(e))
+		v.Events = append(v.Events, newEventRow(e))
 	}
 	return v
 }
 
-// OutcomeOf reads the headline of a request from its summary:
+// outcomeOf reads the headline of a request from its summary:
 // "cancellation wins" when a cancellation signal was sent and the state is
 // cancelled; "completion wins" when a cancellation was attempted but the
 // state is completed; otherwise the state. A cancellation counts as
 // attempted when the request records a cause or a signal, or when
 // cancelScripted says the scenario has a cancel step for it that came too
 // late to send anything (the client already had its answer).
-func OutcomeOf(r trace.Request, cancelScripted bool) Outcome {
-	o := Outcome{ID: r.ID.String(), Key: r.State, Text: r.State}
+func outcomeOf(r trace.Request, cancelScripted bool) outcome {
+	o := outcome{ID: r.ID.String(), Key: r.State, Text: r.State}
 	attempted := r.Signal != nil || r.Cause != nil || cancelScripted
 	switch {
 	case r.Signal != nil && r.State == trace.StateCancelled:
@@ -204,11 +208,11 @@ func scriptedCancels(tr *trace.Trace) map[string]bool {
 	return out
 }
 
-func requestRow(r trace.Request, cancelScripted bool) RequestRow {
-	row := RequestRow{
+func newRequestRow(r trace.Request, cancelScripted bool) requestRow {
+	row := requestRow{
 		ID: r.ID.String(), Method: r.Method, Name: r.Name, State: r.State,
 		ClientOutcome: r.ClientOutcome, RetryClass: r.RetryClass, SentAt: r.SentAt,
-		Outcome: OutcomeOf(r, cancelScripted),
+		Outcome: outcomeOf(r, cancelScripted),
 	}
 	if r.Cause != nil {
 		row.Cause = *r.Cause
@@ -234,8 +238,8 @@ func requestRow(r trace.Request, cancelScripted bool) RequestRow {
 	return row
 }
 
-func eventRow(e trace.Event) EventRow {
-	row := EventRow{Seq: e.Seq, At: e.At, Actor: e.Actor, Type: e.Type, Wire: e.Wire, Note: e.Note}
+func newEventRow(e trace.Event) eventRow {
+	row := eventRow{Seq: e.Seq, At: e.At, Actor: e.Actor, Type: e.Type, Wire: e.Wire, Note: e.Note}
 	if e.ID != nil {
 		row.ID = e.ID.String()
 	}
@@ -294,7 +298,7 @@ func formatNum(v float64) string {
 }
 
 // arrowKinds lists every arrow kind, for the arrowhead markers.
-var arrowKinds = []string{KindRequest, KindResult, KindError, KindProgress, KindCancel, KindClose, KindNotification, KindKeepalive, KindRaw}
+var arrowKinds = []string{kindRequest, kindResult, kindError, kindProgress, kindCancel, kindClose, kindNotification, kindKeepalive, kindRaw}
 
 // i64 formats an integer attribute value.
 func i64(n int64) string { return strconv.FormatInt(n, 10) }

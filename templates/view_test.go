@@ -67,7 +67,7 @@ func loadTrace(t *testing.T, data string) *trace.Trace {
 	return &tr
 }
 
-func laneY(t *testing.T, tl Timeline, actor string) float64 {
+func laneY(t *testing.T, tl timeline, actor string) float64 {
 	t.Helper()
 	for _, l := range tl.Lanes {
 		if l.Actor == actor {
@@ -79,7 +79,7 @@ func laneY(t *testing.T, tl Timeline, actor string) float64 {
 }
 
 // xAt is the x the timeline gives time ms.
-func xAt(tl Timeline, ms int64) float64 {
+func xAt(tl timeline, ms int64) float64 {
 	return plotLeft + float64(ms)*(plotRight-plotLeft)/float64(tl.DomainMs)
 }
 
@@ -87,7 +87,7 @@ func xAt(tl Timeline, ms int64) float64 {
 // to bottom; a proxy lane only when an event names the proxy, between the
 // network and the server.
 func TestTimelineLanes(t *testing.T) {
-	tl := NewTimeline(loadTrace(t, smallTrace))
+	tl := newTimeline(loadTrace(t, smallTrace))
 	var got []string
 	for _, l := range tl.Lanes {
 		got = append(got, l.Actor)
@@ -101,7 +101,7 @@ func TestTimelineLanes(t *testing.T) {
 
 	tr := loadTrace(t, smallTrace)
 	tr.Events = append(tr.Events, trace.Event{Seq: 16, At: 620, Actor: trace.ActorProxy, Type: "flush"})
-	tl = NewTimeline(tr)
+	tl = newTimeline(tr)
 	got = nil
 	for _, l := range tl.Lanes {
 		got = append(got, l.Actor)
@@ -116,7 +116,7 @@ func TestTimelineLanes(t *testing.T) {
 // cancellation signals are tagged; a lost message ends on the network lane
 // at its drop; one never delivered is a vertical stub.
 func TestTimelineArrows(t *testing.T) {
-	tl := NewTimeline(loadTrace(t, smallTrace))
+	tl := newTimeline(loadTrace(t, smallTrace))
 	if tl.DomainMs != 700 {
 		t.Errorf("DomainMs = %d, want 700 (step 100 past the last event at 620)", tl.DomainMs)
 	}
@@ -132,12 +132,12 @@ func TestTimelineArrows(t *testing.T) {
 		delivered, dropped   bool
 		method, id, from, to string
 	}{
-		{1, KindRequest, "tools/call crunch", "", 0, 1, xAt(tl, 0), client, xAt(tl, 10), server, true, false, "tools/call", "7", "client", "server"},
-		{2, KindProgress, "progress 1/3", "", 3, 4, xAt(tl, 100), server, xAt(tl, 110), client, true, false, "notifications/progress", "7", "server", "client"},
-		{3, KindCancel, "notifications/cancelled", trace.SignalNotification, 5, 6, xAt(tl, 300), client, xAt(tl, 310), server, true, false, "notifications/cancelled", "7", "client", "server"},
-		{4, KindClose, "close stream", trace.SignalCloseStream, 9, 10, xAt(tl, 400), client, xAt(tl, 410), server, true, false, "", "7", "client", "server"},
-		{5, KindError, "error -32000", "", 11, -1, xAt(tl, 500), server, xAt(tl, 505), network, false, true, "", "7", "server", "client"},
-		{6, KindNotification, "notifications/initialized", "", 15, -1, xAt(tl, 620), client, xAt(tl, 620), network, false, false, "notifications/initialized", "", "client", "server"},
+		{1, kindRequest, "tools/call crunch", "", 0, 1, xAt(tl, 0), client, xAt(tl, 10), server, true, false, "tools/call", "7", "client", "server"},
+		{2, kindProgress, "progress 1/3", "", 3, 4, xAt(tl, 100), server, xAt(tl, 110), client, true, false, "notifications/progress", "7", "server", "client"},
+		{3, kindCancel, "notifications/cancelled", trace.SignalNotification, 5, 6, xAt(tl, 300), client, xAt(tl, 310), server, true, false, "notifications/cancelled", "7", "client", "server"},
+		{4, kindClose, "close stream", trace.SignalCloseStream, 9, 10, xAt(tl, 400), client, xAt(tl, 410), server, true, false, "", "7", "client", "server"},
+		{5, kindError, "error -32000", "", 11, -1, xAt(tl, 500), server, xAt(tl, 505), network, false, true, "", "7", "server", "client"},
+		{6, kindNotification, "notifications/initialized", "", 15, -1, xAt(tl, 620), client, xAt(tl, 620), network, false, false, "notifications/initialized", "", "client", "server"},
 	}
 	for i, tt := range tests {
 		a := tl.Arrows[i]
@@ -163,7 +163,7 @@ func TestTimelineArrows(t *testing.T) {
 // x, and labels of undelivered arrows stay off their end glyph.
 func TestTimelineLabelsDoNotOverlap(t *testing.T) {
 	for _, data := range []string{smallTrace, crowdedTrace(12)} {
-		tl := NewTimeline(loadTrace(t, data))
+		tl := newTimeline(loadTrace(t, data))
 		network := laneY(t, tl, "network")
 		for i, a := range tl.Arrows {
 			if a.Label == "" {
@@ -204,7 +204,7 @@ func itoa(n int) string { return i64(int64(n)) }
 // mark on its actor's lane at its time, off the lane line (above for the
 // client, below for the server), labelled from its type, status and cause.
 func TestTimelineMarks(t *testing.T) {
-	tl := NewTimeline(loadTrace(t, smallTrace))
+	tl := newTimeline(loadTrace(t, smallTrace))
 	client, server := laneY(t, tl, "client"), laneY(t, tl, "server")
 	want := []struct {
 		seq          int
@@ -212,11 +212,11 @@ func TestTimelineMarks(t *testing.T) {
 		actor        string
 		at           int64
 	}{
-		{2, GlyphStart, "start", "server", 10},
-		{7, GlyphStatus, "cancelled", "server", 310},
-		{8, GlyphSuppress, "suppressed", "server", 320},
-		{13, GlyphTimeout, "idle timeout", "client", 600},
-		{14, GlyphIgnore, "ignored", "client", 610},
+		{2, glyphStart, "start", "server", 10},
+		{7, glyphStatus, "cancelled", "server", 310},
+		{8, glyphSuppress, "suppressed", "server", 320},
+		{13, glyphTimeout, "idle timeout", "client", 600},
+		{14, glyphIgnore, "ignored", "client", 610},
 	}
 	if len(tl.Marks) != len(want) {
 		t.Fatalf("got %d marks, want %d: %+v", len(tl.Marks), len(want), tl.Marks)
@@ -254,7 +254,7 @@ func TestTimelineMarks(t *testing.T) {
 // TestTimelineAxisAndLegend: ticks every 1-2-5 step from 0 to the domain,
 // and a legend entry for each arrow kind and glyph present, no others.
 func TestTimelineAxisAndLegend(t *testing.T) {
-	tl := NewTimeline(loadTrace(t, smallTrace))
+	tl := newTimeline(loadTrace(t, smallTrace))
 	var ticks []string
 	for _, tk := range tl.Ticks {
 		ticks = append(ticks, tk.Label)
@@ -325,7 +325,7 @@ func TestOutcomeOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := OutcomeOf(tt.r, tt.scripted)
+			o := outcomeOf(tt.r, tt.scripted)
 			if o.Key != tt.key || o.Text != tt.text {
 				t.Errorf("OutcomeOf = %q/%q, want %q/%q", o.Key, o.Text, tt.key, tt.text)
 			}
@@ -390,7 +390,7 @@ func TestNarrowTimelineFits(t *testing.T) {
 	f := narrowFrame
 	for name, tr := range traces {
 		t.Run(name, func(t *testing.T) {
-			n, w := NewNarrowTimeline(tr), NewTimeline(tr)
+			n, w := newNarrowTimeline(tr), newTimeline(tr)
 			if n.Width != f.width || n.IDPrefix == "" {
 				t.Fatalf("narrow timeline is %v wide with id prefix %q", n.Width, n.IDPrefix)
 			}
