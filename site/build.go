@@ -278,7 +278,7 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 	if cache.dir != "" {
 		size, err := cache.prune(time.Now())
 		if err != nil {
-			fmt.Fprintf(stderr, "site: warning: pruning the build cache: %v\n", err)
+			fmt.Fprintf(stderr, "build: warning: pruning the build cache: %v\n", err)
 		}
 		log.linef("cache", "%s holds %.0f MB (bound %d MB)", cache.dir, float64(size)/1e6, cacheMaxBytes>>20)
 	}

@@ -59,7 +59,7 @@ func openCache(dir string, stderr io.Writer) *buildCache {
 	}
 	for _, sub := range []string{"compress", "wasm", "trim"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			fmt.Fprintf(stderr, "site: warning: no build cache (%v); everything is rebuilt\n", err)
+			fmt.Fprintf(stderr, "build: warning: no build cache (%v); everything is rebuilt\n", err)
 			return &buildCache{}
 		}
 	}
@@ -318,11 +318,11 @@ type progress struct {
 	w  io.Writer
 }
 
-// linef prints "site: <phase> <message>".
+// linef prints "build: <phase> <message>".
 func (p *progress) linef(phase, format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "site: %-9s %s\n", phase, fmt.Sprintf(format, args...))
+	fmt.Fprintf(p.w, "build: %-9s %s\n", phase, fmt.Sprintf(format, args...))
 }
 
 // donef prints a phase's line with the time since start.
