@@ -276,7 +276,7 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 	}
 	log.donef("compress", start, "%d copies: %d from the cache, %d compressed (%s of compression)", comp.files, comp.hits, comp.files-comp.hits, seconds(comp.busy))
 	if cache.dir != "" {
-		size, err := cache.prune(time.Now())
+		size, err := cache.prune(time.Now(), cacheMaxBytes)
 		if err != nil {
 			fmt.Fprintf(stderr, "build: warning: pruning the build cache: %v\n", err)
 		}

@@ -156,8 +156,9 @@ func (c *buildCache) compressedCopy(data []byte, key, coding string, quality int
 
 // prune removes temporary files older than cacheTmpAge, entries unused for
 // cacheMaxAge, then the least recently used entries until the cache holds
-// at most cacheMaxBytes. It returns the bytes the cache holds afterwards.
-func (c *buildCache) prune(now time.Time) (int64, error) {
+// at most maxBytes (the build passes cacheMaxBytes). It returns the bytes
+// the cache holds afterwards.
+func (c *buildCache) prune(now time.Time, maxBytes int64) (int64, error) {
 	if c.dir == "" {
 		return 0, nil
 	}
@@ -200,7 +201,7 @@ func (c *buildCache) prune(now time.Time) (int64, error) {
 	slices.SortFunc(entries, func(a, b entry) int { return b.used.Compare(a.used) })
 	var total int64
 	for _, e := range entries {
-		if total+e.size > cacheMaxBytes {
+		if total+e.size > maxBytes {
 			os.RemoveAll(e.path)
 			continue
 		}
