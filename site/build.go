@@ -285,9 +285,9 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 	}
 	log.donef("compress", start, "%d copies: %d from the cache, %d compressed (%s of compression)", comp.files, comp.hits, comp.files-comp.hits, seconds(comp.busy))
 	if cache.dir != "" {
-		size, err := cache.prune(time.Now())
+		size, err := cache.prune(time.Now(), cacheMaxBytes)
 		if err != nil {
-			fmt.Fprintf(stderr, "site: warning: pruning the build cache: %v\n", err)
+			fmt.Fprintf(stderr, "build: warning: pruning the build cache: %v\n", err)
 		}
 		log.linef("cache", "%s holds %.0f MB (bound %d MB)", cache.dir, float64(size)/1e6, cacheMaxBytes>>20)
 	}

@@ -59,7 +59,7 @@ func openCache(dir string, stderr io.Writer) *buildCache {
 	}
 	for _, sub := range []string{"compress", "wasm", "trim"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			fmt.Fprintf(stderr, "site: warning: no build cache (%v); everything is rebuilt\n", err)
+			fmt.Fprintf(stderr, "build: warning: no build cache (%v); everything is rebuilt\n", err)
 			return &buildCache{}
 		}
 	}
@@ -156,8 +156,9 @@ func (c *buildCache) compressedCopy(data []byte, key, coding string, quality int
 
 // prune removes temporary files older than cacheTmpAge, entries unused for
 // cacheMaxAge, then the least recently used entries until the cache holds
-// at most cacheMaxBytes. It returns the bytes the cache holds afterwards.
-func (c *buildCache) prune(now time.Time) (int64, error) {
+// at most maxBytes (the build passes cacheMaxBytes). It returns the bytes
+// the cache holds afterwards.
+func (c *buildCache) prune(now time.Time, maxBytes int64) (int64, error) {
 	if c.dir == "" {
 		return 0, nil
 	}
@@ -200,7 +201,7 @@ func (c *buildCache) prune(now time.Time) (int64, error) {
 	slices.SortFunc(entries, func(a, b entry) int { return b.used.Compare(a.used) })
 	var total int64
 	for _, e := range entries {
-		if total+e.size > cacheMaxBytes {
+		if total+e.size > maxBytes {
 			os.RemoveAll(e.path)
 			continue
 		}
@@ -318,11 +319,11 @@ type progress struct {
 	w  io.Writer
 }
 
-// linef prints "site: <phase> <message>".
+// linef prints "build: <phase> <message>".
 func (p *progress) linef(phase, format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "site: %-9s %s\n", phase, fmt.Sprintf(format, args...))
+	fmt.Fprintf(p.w, "build: %-9s %s\n", phase, fmt.Sprintf(format, args...))
 }
 
 // donef prints a phase's line with the time since start.

@@ -48,10 +48,11 @@ const wasmLDFlags = "-s -w"
 // links templ whole).
 //
 // A binary is reused from the cache when its wasmKey is there: the key
-// hashes the build ID that `go list -export` gives every package it links
-// (each ID is go's own hash of that package's sources, embedded files,
-// flags and dependencies, so any change to any of them changes it), the
-// toolchain, the build flags and the link flags. -buildvcs=false keeps the
+// hashes the content ID of every package it links, from the build ID that
+// `go list -export` gives it (go's own hash of the compiled package, which
+// is what the linker reads: go keys its link step the same way), the
+// toolchain, the build flags and the link flags. Any change to a package's
+// sources, embedded files or flags that changes its code changes the key. -buildvcs=false keeps the
 // commit out of the binary, so the binary is a function of that key alone.
 // On a miss `go list -export` has just compiled every package into go's
 // build cache, and `go build` links.
@@ -135,20 +136,31 @@ func buildOneWasm(ctx context.Context, b wasmBinary, modfile, toolchain string, 
 	return nil
 }
 
-// goToolchain describes the go command's toolchain and the environment that
-// changes what it builds: part of every wasmKey.
+// goToolchain describes the go command's toolchain, the environment that
+// changes what it builds, and the main module's go.mod and go.sum (the
+// module versions a binary's build info names): part of every wasmKey.
 func goToolchain(ctx context.Context) (string, error) {
-	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION", "GOROOT", "GOFLAGS", "GOWASM", "GOEXPERIMENT", "GOTOOLCHAIN")
+	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION", "GOROOT", "GOFLAGS", "GOWASM", "GOEXPERIMENT", "GOTOOLCHAIN", "GOMOD")
 	out, err := cmd.Output()
 	if err != nil {
 		return "", fmt.Errorf("build: go env: %w", err)
 	}
-	return string(out), nil
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	gomod := lines[len(lines)-1]
+	mod, err := os.ReadFile(gomod)
+	if err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	sum, err := os.ReadFile(filepath.Join(filepath.Dir(gomod), "go.sum"))
+	if err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	return fmt.Sprintf("%s\ngo.mod %d\n%s\ngo.sum %d\n%s", out, len(mod), mod, len(sum), sum), nil
 }
 
 // wasmKey returns the cache key of wasmPackage built for js/wasm with the
 // go build flags (see buildWasm): a hex SHA-256 over toolchain, flags,
-// wasmLDFlags and the import path and build ID of every package linked.
+// wasmLDFlags and the import path and content ID of every package linked.
 func wasmKey(ctx context.Context, flags []string, toolchain string) (string, error) {
 	args := append([]string{"list", "-deps", "-export", "-f", "{{.ImportPath}} {{.BuildID}}"}, flags...)
 	args = append(args, wasmPackage)
@@ -161,14 +173,18 @@ func wasmKey(ctx context.Context, flags []string, toolchain string) (string, err
 		return "", fmt.Errorf("build: GOOS=js GOARCH=wasm go %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "mcplab wasm 1\n%s\nflags %q\nldflags %q\n", toolchain, flags, wasmLDFlags)
+	fmt.Fprintf(h, "mcplab wasm 2\n%s\nflags %q\nldflags %q\n", toolchain, flags, wasmLDFlags)
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		// unsafe is the one package with nothing to compile.
-		if pkg, id, _ := strings.Cut(line, " "); id == "" && pkg != "unsafe" {
+		pkg, id, _ := strings.Cut(line, " ")
+		if id == "" && pkg != "unsafe" { // unsafe is the one package with nothing to compile
 			return "", fmt.Errorf("build: go list -export gave no build ID for %s", pkg)
 		}
+		// A build ID is actionID/contentID; the linker reads the compiled
+		// package, so its content ID is what the binary depends on (go's
+		// own link step is keyed the same way). A change that compiles to
+		// the same code, such as a comment, keeps the binary.
+		fmt.Fprintf(h, "%s %s\n", pkg, id[strings.LastIndex(id, "/")+1:])
 	}
-	h.Write(out)
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 

@@ -1,5 +1,5 @@
 // Package scenario defines the mcplab scenario format, version 1: the
-// system's configuration plus a script of timed steps (SCENARIO.md). It
+// system's configuration plus a script of timed steps. It
 // decodes untrusted JSON strictly, with errors that name the place
 // (steps[3].at: must be >= 0), and fills defaults so that the engine and the
 // trace see one normalized form.
@@ -14,14 +14,14 @@
 // [Schema] is the format's JSON Schema, served by the site as
 // /scenario.schema.json: every member there has a description with its unit
 // (times are virtual milliseconds), default and range, and the members below
-// are marked "mcplab addition, not in SCENARIO.md v1". [Verbs] lists each
+// are marked "mcplab addition to format version 1". [Verbs] lists each
 // verb's fields; [Decode] reads a scenario.
 //
-// # Beyond SCENARIO.md
+// # Beyond version 1
 //
-// SCENARIO.md (version 1) is the contract; this package reads a superset of
+// Format version 1 is the contract; this package reads a superset of
 // it. The additions are all optional: a scenario that leaves them out is a
-// plain version 1 scenario and runs as SCENARIO.md describes.
+// plain version 1 scenario and runs as version 1 describes.
 //
 // Scenario members:
 //   - server.pollIntervalMs: the tasks/get polling interval, in virtual ms,
@@ -53,14 +53,14 @@
 //     derives from call.id: the id itself, then id+i for an integer id or
 //     "<id>-<i+1>" for a string id; every one must be unused.
 //
-// Details SCENARIO.md leaves open, as this package reads them (not
+// Details version 1 leaves open, as this package reads them (not
 // additions): consumer is a top-level member, not a member of buffer;
 // buffer.capacity defaults to 3 and buffer.policy to "evict-progress";
 // listen.filter, notify.params and mutate-result.set default to {}; the
 // result of complete and finish-task defaults to {"content": []}; fail's
 // message is optional; drop.affected [] means the same as absent.
 //
-// Rules beyond SCENARIO.md's Bad input, each a located error:
+// Rules beyond version 1's rules for bad input, each a located error:
 //   - proxy, buffer, consumer, server.keepaliveEveryMs and the disconnect
 //     verb exist only on streamable-http;
 //   - consumer needs buffer; race, reopen-ledger and mutate-result need
@@ -76,12 +76,12 @@
 //   - notify.listen must name a listen stream, and notify.method must start
 //     with "notifications/";
 //   - buffer.capacity is 0 (unbounded, a broken setting) or >= 2.
-//     SCENARIO.md's Bad input says capacity < 2 is an error while its policy
-//     table allows 0; this package follows the table.
+//     (Version 1 calls capacity < 2 an error where its policy table allows
+//     0; this package follows the table.)
 //
 // # Limits
 //
-// SCENARIO.md says "a size past the limits (steps, clients, virtual
+// Version 1 says "a size past the limits (steps, clients, virtual
 // duration)" is an error and gives no numbers. Past any of these, [Decode]
 // returns an [*Error] naming the field (wrapping [ErrLimit], or [ErrValue]
 // below a minimum) before anything runs:

@@ -1,5 +1,4 @@
-// Package trace defines the mcplab trace format, version 1 (SCENARIO.md,
-// Trace): every wire message and state change with its virtual time, a
+// Package trace defines the mcplab trace format, version 1: every wire message and state change with its virtual time, a
 // summary per request, and the checks evaluated on what happened.
 //
 // A trace is produced by the engine from a scenario, or imported from a real
@@ -8,11 +7,11 @@
 // in declaration order, maps with sorted keys, no floats that depend on the
 // platform.
 //
-// # Beyond SCENARIO.md
+// # Beyond version 1
 //
-// SCENARIO.md (version 1, Trace) lists the members a trace carries; this
+// Version 1 of the format lists the members a trace carries; this
 // package writes them all, plus the mcplab additions below. A reader that
-// knows only SCENARIO.md can ignore them. Members marked "always" are
+// knows only version 1 can ignore them. Members marked "always" are
 // written for every run (they have been since the first golden traces);
 // the others are omitted when empty or unused.
 //
@@ -23,7 +22,7 @@
 //   - herdCompare: the same herd under every strategy, in
 //     recovery.Strategies order, when the scenario sets herd.compare.
 //
-// events[] (SCENARIO.md already has seq, at, actor, type, id, taskId,
+// events[] (version 1 already has seq, at, actor, type, id, taskId,
 // message, note and headers):
 //   - from, to: the ends of a wire message (send, deliver, close-stream).
 //   - wire: numbers a wire message from 1; its send and deliver share it.
@@ -33,12 +32,12 @@
 //     status events.
 //   - key, fingerprint: on ledger events, the idempotency key and the
 //     SHA-256 of the canonical arguments.
-//   - Event types beyond SCENARIO.md's list: start, activity, accept
+//   - Event types beyond version 1's list: start, activity, accept
 //     (request lifecycle), enqueue (SSE buffer), hold (proxy), check, lock,
 //     wait, reopen (ledger), mutate (the caller edits a result) and
 //     checkpoint (worker).
 //
-// requests[] (SCENARIO.md has id, method, state, cause, reason, signal,
+// requests[] (version 1 has id, method, state, cause, reason, signal,
 // response, clientOutcome, retryClass):
 //   - name: the tool name of a tools/call.
 //   - sentAt: when the client sent it, ms (always); endedAt: when the client

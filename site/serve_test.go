@@ -1,8 +1,9 @@
 package main
 
-// The site is safe on any host (issue 12, item 3): every built page carries
-// its CSP itself, the build writes the headers a static host should send,
-// and site serve never redirects to another host.
+// site serve and the site on any host (issue 12, item 3): every built page
+// carries its CSP itself, the build writes the headers a static host should
+// send, and site serve never redirects to another host and serves the
+// precompressed copies.
 
 import (
 	"bufio"
@@ -183,5 +184,53 @@ func TestInlineScriptRefusedWithoutHeaders(t *testing.T) {
 	}
 	if !refused {
 		t.Errorf("no CSP violation reported for the inline script; watcher saw %q", w.Problems())
+	}
+}
+
+// Rule (ARCHITECTURE.md): site serve prefers the brotli copy when the
+// client accepts br, else gzip, else the file itself, and says so in
+// Content-Encoding with Vary: Accept-Encoding; the copies are not served
+// by their own names.
+func TestServePrefersBrotli(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"app.js": "plain", "app.js.br": "brotli", "app.js.gz": "gzip", "index.html": "<p>hi</p>"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := httptest.NewServer(newHandler(dir))
+	defer srv.Close()
+	tests := []struct {
+		path, accept, wantBody, wantEncoding string
+		wantStatus                           int
+	}{
+		{"/app.js", "gzip, deflate, br, zstd", "brotli", "br", 200},
+		{"/app.js", "gzip", "gzip", "gzip", 200},
+		{"/app.js", "br;q=0, gzip", "gzip", "gzip", 200},
+		{"/app.js", "*", "brotli", "br", 200},
+		{"/app.js", "identity", "plain", "", 200},
+		{"/app.js.br", "br", "", "", 404},
+	}
+	for _, tc := range tests {
+		req, _ := http.NewRequest("GET", srv.URL+tc.path, nil)
+		req.Header.Set("Accept-Encoding", tc.accept)
+		resp, err := http.DefaultTransport.RoundTrip(req) // no transparent gunzip
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body bytes.Buffer
+		body.ReadFrom(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.wantStatus {
+			t.Errorf("%s (Accept-Encoding %q): status %d, want %d", tc.path, tc.accept, resp.StatusCode, tc.wantStatus)
+			continue
+		}
+		if tc.wantStatus != 200 {
+			continue
+		}
+		if body.String() != tc.wantBody || resp.Header.Get("Content-Encoding") != tc.wantEncoding || resp.Header.Get("Vary") != "Accept-Encoding" {
+			t.Errorf("%s (Accept-Encoding %q): body %q, Content-Encoding %q, Vary %q; want %q, %q, Accept-Encoding",
+				tc.path, tc.accept, body.String(), resp.Header.Get("Content-Encoding"), resp.Header.Get("Vary"), tc.wantBody, tc.wantEncoding)
+		}
 	}
 }
