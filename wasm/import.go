@@ -38,6 +38,41 @@ type importPage struct {
 	// linkLater is true when the scenario link is made when followed
 	// (followLink): the trace is longer than one window.
 	linkLater bool
+	// big is a transcript of largeText bytes or more, pasted or loaded,
+	// kept out of the textarea ("" when the textarea holds the
+	// transcript); placeholder is the textarea's own placeholder.
+	big, placeholder string
+}
+
+// largeText is the size (bytes, 256 KiB) from which a pasted or loaded
+// transcript is kept out of the textarea: the browser lays out every line
+// of a textarea's text, and for 20,000 lines (2 MB) that alone holds the
+// page for seconds, whatever the simulator does.
+const largeText = 256 << 10
+
+// text is the transcript: the large one kept out of the box, else the
+// textarea's.
+func (p *importPage) text() string {
+	if p.big != "" {
+		return p.big
+	}
+	return p.input.Get("value").String()
+}
+
+// setText puts a pasted or loaded transcript where it belongs: in the
+// textarea, or kept out of it when it is large (largeText), the textarea
+// then empty and saying what it stands for.
+func (p *importPage) setText(text string) {
+	if len(text) < largeText {
+		p.big = ""
+		p.input.Set("placeholder", p.placeholder)
+		p.input.Set("value", text)
+		return
+	}
+	p.big = text
+	p.input.Set("value", "")
+	p.input.Set("placeholder", fmt.Sprintf("A transcript of %d lines (%.1f MB) is loaded. It is kept out of this box, which would take seconds to lay it out; type or paste here to replace it.",
+		strings.Count(text, "\n")+1, float64(len(text))/1e6))
 }
 
 func init() { startImport = startImportPage }
@@ -57,7 +92,26 @@ func startImportPage(doc js.Value) {
 		return
 	}
 	fail := p.fail
-	on(p.input, "input", fail, func(js.Value) { p.update(nil) })
+	p.placeholder = p.input.Get("placeholder").String()
+	on(p.input, "input", fail, func(js.Value) {
+		if p.big != "" { // typed over the large transcript: the box holds it now
+			p.big = ""
+			p.input.Set("placeholder", p.placeholder)
+		}
+		p.update(nil)
+	})
+	// A large paste is kept out of the textarea (setText).
+	on(p.input, "paste", fail, func(ev js.Value) {
+		data := ev.Get("clipboardData")
+		if !data.Truthy() {
+			return
+		}
+		if text := data.Call("getData", "text/plain").String(); len(text) >= largeText {
+			ev.Call("preventDefault")
+			p.setText(text)
+			p.update(nil)
+		}
+	})
 	on(p.side, "change", fail, func(js.Value) { p.update(nil) })
 	on(p.redact, "change", fail, func(js.Value) { p.update(nil) })
 	// Drop a file on the textarea: read it here, never upload it.
@@ -73,7 +127,7 @@ func startImportPage(doc js.Value) {
 	})
 	on(byID(doc, "imp-example"), "click", fail, func(js.Value) {
 		if ex := byID(doc, "transcript-example"); ex.Truthy() {
-			p.input.Set("value", js.Global().Get("JSON").Call("parse", ex.Get("textContent")).String())
+			p.setText(js.Global().Get("JSON").Call("parse", ex.Get("textContent")).String())
 			p.side.Set("value", "")
 			p.update(nil)
 		}
@@ -90,7 +144,7 @@ func startImportPage(doc js.Value) {
 // load reads a dropped or chosen file into the textarea and imports it.
 func (p *importPage) load(files js.Value) {
 	readFile(files, transcript.MaxBytes, p.fail, func(name, text string) {
-		p.input.Set("value", text)
+		p.setText(text)
 		p.update(func(ok bool) {
 			if ok {
 				setStatus(p.doc, "live", "Judged "+name+" in your browser.")
@@ -105,7 +159,7 @@ func (p *importPage) load(files js.Value) {
 func (p *importPage) update(then func(ok bool)) {
 	p.gen++
 	gen := p.gen
-	text := p.input.Get("value").String()
+	text := p.text()
 	if strings.TrimSpace(text) == "" {
 		p.stale("Paste a transcript, drop a file on the box, or load the example.")
 		if then != nil {
@@ -172,7 +226,7 @@ func (p *importPage) followLink(ev js.Value) {
 	}
 	ev.Call("preventDefault")
 	setStatus(p.doc, "live", "Making the scenario of this transcript…")
-	req := map[string]any{"page": "import", "link": true, "text": p.input.Get("value").String(), "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy()}
+	req := map[string]any{"page": "import", "link": true, "text": p.text(), "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy()}
 	ask(req, p.fail, func(r answer) {
 		switch {
 		case r.Stopped:

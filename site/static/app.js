@@ -57,11 +57,41 @@
   // that did not change are kept, so the browser restyles and lays out only
   // what changed, and focus, scroll positions and open <details> survive.
   // Children are matched by position; a node of another kind is replaced.
+  // A large block (the heaviest herd's chart is about 1 MB of SVG) is
+  // parsed parseChars at a time, one step per task, in an inert document
+  // (no script runs, nothing loads), so parsing it never holds the main
+  // thread for long; the page keeps the old block until the parse ends,
+  // then the block is patched at once. A later call for an element drops
+  // the parses inside it. mcplabMorph.busy is true while a parse is left.
+  const parseChars = 65536;
+  let parsing = []; // {el, html, at, doc}: large blocks being parsed
   globalThis.mcplabMorph = (el, html) => {
+    parsing = parsing.filter((p) => p.el !== el && !el.contains(p.el));
+    if (html.length > parseChars) {
+      const doc = document.implementation.createHTMLDocument("");
+      doc.open();
+      parsing.push({ el, html, at: 0, doc });
+      if (parsing.length === 1) setTimeout(step, 0);
+      return;
+    }
     const t = document.createElement("template");
     t.innerHTML = html;
     const next = t.content.firstElementChild;
     if (next) morph(el, next);
+  };
+  Object.defineProperty(globalThis.mcplabMorph, "busy", { get: () => parsing.length > 0 });
+  const step = () => {
+    const p = parsing[0];
+    if (!p) return;
+    p.doc.write(p.html.slice(p.at, p.at + parseChars));
+    p.at += parseChars;
+    if (p.at >= p.html.length) {
+      parsing.shift();
+      p.doc.close();
+      const next = p.doc.body && p.doc.body.firstElementChild;
+      if (next && p.el.isConnected) morph(p.el, document.adoptNode(next));
+    }
+    if (parsing.length > 0) setTimeout(step, 0);
   };
   const morph = (a, b) => {
     if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) {
