@@ -96,9 +96,15 @@ test-wasm:
 	@echo "==> GOOS=js GOARCH=wasm go test ./engine/... (under Node $$(node --version))"
 	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./engine/...
 
+# FuzzScenarios (structural: valid scenarios built from the built-in ones,
+# run through the whole engine) gets a short run of its own.
+FUZZTIME_ENGINE ?= 15s
+
 fuzz:
 	@echo "==> go test -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) ./engine/scenario"
 	$(GO) test -run=NONE -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) ./engine/scenario
+	@echo "==> go test -fuzz=FuzzScenarios -fuzztime=$(FUZZTIME_ENGINE) ./engine"
+	$(GO) test -run=NONE -fuzz='^FuzzScenarios$$' -fuzztime=$(FUZZTIME_ENGINE) ./engine
 
 # Chromium for the browser tests: $CHROME, else /usr/bin/chromium. Installed
 # from Debian's package when missing and apt-get is usable as root; otherwise

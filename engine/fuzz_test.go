@@ -298,3 +298,253 @@ func genScenario(rng *rand.Rand) (string, bool) {
 	}
 	return `{"mcplab":1,` + strings.Join(top, ",") + `,"steps":[` + strings.Join(steps, ",") + `]}`, clean
 }
+
+// Issue 12's crashers, kept in FuzzScenarios' seed corpus: mutate-result
+// without a ledger (a nil-pointer panic on main) and the share link whose
+// call arguments nest 9,990 deep (600 MB of trace on main).
+const (
+	crasherMutateResult = `{"mcplab":1,"steps":[{"at":0,"do":"call","id":1},{"at":1,"do":"mutate-result","of":1}]}`
+	crasherDeepLink     = "https://lab.example/playground/#s=7MAxioNAAAXQu_x6irWdq4jFrEoIaCLRVOLdcw7hvTPruC3tP7Ur2Y9521P7M-3z-K7z69hTz7TUHgAAAAAAAAAAAG5rAAAAAAAAAAAAgNu6StqR-lcyvVMztmVJyXNK7a7h-gUAAP__"
+)
+
+// maxTraceBytes bounds one fuzzed run's trace JSON: the built-in
+// scenarios write at most a few hundred KB, and the generator only moves
+// their times, ids and switches and adds up to 16 steps.
+const maxTraceBytes = 64 << 20
+
+// FuzzScenarios is the structural fuzz target of issue 12: from a base
+// document (a built-in scenario, picked by the first choice, or the seed's
+// own document or share link) it builds a scenario with random times, ids,
+// policies and added verbs, driven by the bytes of choices, and runs the
+// whole engine through its one entry twice. It proves that no input makes
+// the engine panic (an *engine.InternalError fails it), that the output is
+// bounded (maxTraceBytes) and valid, and that the second run gives the
+// same bytes. Invalid results are fine when they are located scenario
+// errors; most generated scenarios are valid, as steps keep their order.
+func FuzzScenarios(f *testing.F) {
+	f.Add([]byte(crasherMutateResult), []byte{})
+	f.Add([]byte(crasherDeepLink), []byte{})
+	f.Add([]byte(crasherMutateResult), []byte{3, 9, 1, 200, 7, 7, 7, 42, 5, 1, 0, 4})
+	for i := range examples.All() {
+		f.Add([]byte{}, []byte{byte(i), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13})
+		f.Add([]byte{}, []byte{byte(i), 250, 17, 99, 3, 0, 0, 128, 64, 5, 200, 33, 9, 1, 2, 44, 90, 13, 7})
+	}
+	all := examples.All()
+	f.Fuzz(func(t *testing.T, base, choices []byte) {
+		c := &chooser{b: choices}
+		if len(base) == 0 {
+			base = all[c.n(len(all))].JSON
+		} else if l, err := scenario.ParseLink(string(base)); err == nil && l.Scenario != nil {
+			base = l.Scenario
+		}
+		doc := base
+		if s, err := scenario.Decode(base); err == nil && len(choices) > 1 {
+			doc = mutate(s, c)
+		}
+		if s, err := scenario.Decode(doc); err == nil && runaway(s) {
+			t.Skip("keep-alive comments would outnumber engine.MaxActions; see FuzzRunJSON")
+		}
+		entry := engine.Document{Options: withLedger, Canonical: c.n(2) == 1}
+		out, err := engine.RunDocumentJSON(doc, entry)
+		again, err2 := engine.RunDocumentJSON(doc, entry)
+		if errors.Is(err, engine.ErrInternal) || errors.Is(err2, engine.ErrInternal) {
+			t.Fatalf("the engine panicked: %v\n%s\nscenario: %.4000s", err, stackOf(err), doc)
+		}
+		if !bytes.Equal(out, again) || (err == nil) != (err2 == nil) {
+			t.Fatalf("two runs differ: the engine is not deterministic\nscenario: %.4000s", doc)
+		}
+		if err != nil {
+			var e *scenario.Error
+			if !errors.As(err, &e) && !errors.Is(err, sim.ErrTooManyActions) {
+				t.Fatalf("error %v (%T) is neither a *scenario.Error nor ErrTooManyActions", err, err)
+			}
+			return
+		}
+		if len(out) > maxTraceBytes || !json.Valid(out) {
+			t.Fatalf("trace of %d bytes (valid JSON: %v), want valid and <= %d\nscenario: %.4000s", len(out), json.Valid(out), maxTraceBytes, doc)
+		}
+	})
+}
+
+func stackOf(err error) []byte {
+	var ie *engine.InternalError
+	if errors.As(err, &ie) {
+		return ie.Stack
+	}
+	return nil
+}
+
+// chooser turns fuzz bytes into choices; past the end every choice is 0.
+type chooser struct {
+	b []byte
+	i int
+}
+
+func (c *chooser) byte() byte {
+	if c.i >= len(c.b) {
+		return 0
+	}
+	c.i++
+	return c.b[c.i-1]
+}
+
+// n returns a choice in [0, n).
+func (c *chooser) n(n int) int { return int(c.byte()) % n }
+
+func (c *chooser) more() bool { return c.i < len(c.b) }
+
+// mutate returns the JSON of s changed by c: new times that keep the
+// steps' order, a request id renamed everywhere, policy switches and
+// configuration flipped, and verbs added that name existing requests.
+func mutate(s *scenario.Scenario, c *chooser) []byte {
+	// Times: each step's gap after the previous one is redrawn.
+	at := int64(0)
+	for i := range s.Steps {
+		if c.n(3) == 0 {
+			at += int64(c.n(20)) * 25
+		} else if i > 0 {
+			at += max(s.Steps[i].At-s.Steps[i-1].At, 0)
+		} else {
+			at = s.Steps[0].At
+		}
+		s.Steps[i].At = at
+	}
+	// Ids: one request id renamed in every member that names it.
+	ids := requestIDs(s)
+	if len(ids) > 0 && c.n(2) == 0 {
+		old := ids[c.n(len(ids))]
+		fresh := scenario.NewIntID(int64(c.n(256)) - 100)
+		if c.n(2) == 0 {
+			fresh = scenario.NewStringID(fmt.Sprintf("r%d", c.n(64)))
+		}
+		renameID(s, old, fresh)
+	}
+	// Policies and configuration.
+	p := &s.Client.Policy
+	for _, b := range []*bool{&p.ProgressResetsMax, &p.AcceptNonIncreasingProgress, &p.SendLastEventID, &p.TreatTaskAckAsFinal, &s.Server.Policy.RespondAfterCancel} {
+		if c.n(4) == 0 {
+			*b = !*b
+		}
+	}
+	for _, b := range []**bool{&s.Server.Policy.AtomicLedger, &s.Server.Policy.DefensiveCopy, &s.Server.Policy.Fingerprint, &s.Server.SSEHeaders} {
+		if c.n(5) == 0 {
+			v := c.n(2) == 0
+			*b = &v
+		}
+	}
+	if c.n(5) == 0 {
+		s.Server.Policy.DedupeBy = []string{"", "rpc-id", "none"}[c.n(3)]
+	}
+	if c.n(6) == 0 {
+		s.Protocol = []string{scenario.Protocol20260728, scenario.Protocol20251125}[c.n(2)]
+	}
+	if c.n(6) == 0 {
+		s.Transport = []string{scenario.TransportStdio, scenario.TransportHTTP}[c.n(2)]
+	}
+	if c.n(4) == 0 {
+		s.LatencyMs = scenario.Latency{Up: int64(c.n(8)) * 10, Down: int64(c.n(8)) * 10}
+	}
+	if c.n(4) == 0 {
+		s.Client.IdleTimeoutMs = int64(c.n(10)) * 100
+		s.Client.MaxTimeoutMs = s.Client.IdleTimeoutMs + int64(c.n(10))*100
+	}
+	if s.Buffer != nil && c.n(4) == 0 {
+		s.Buffer.Capacity = []int{0, 2, 3, 5}[c.n(4)]
+		s.Buffer.Policy = []string{"evict-progress", "drop-newest"}[c.n(2)]
+	}
+	// Verbs: up to 16 steps added after a random step, naming its request.
+	for range c.n(17) {
+		if !c.more() || len(s.Steps) == 0 {
+			break
+		}
+		k := c.n(len(s.Steps))
+		st := addedStep(s, s.Steps[k], c)
+		s.Steps = append(s.Steps[:k+1], append([]scenario.Step{st}, s.Steps[k+1:]...)...)
+	}
+	out, _ := json.Marshal(s)
+	return out
+}
+
+// addedStep returns a step of a random verb at or after prev, naming
+// prev's request (or the task it created) where the verb names one.
+func addedStep(s *scenario.Scenario, prev scenario.Step, c *chooser) scenario.Step {
+	st := scenario.Step{At: prev.At + int64(c.n(8))*25}
+	id := prev.ID
+	if id == nil {
+		id = prev.Of
+	}
+	if id == nil {
+		fresh := scenario.NewIntID(int64(1000 + c.n(200)))
+		return scenario.Step{At: st.At, Do: "call", ID: &fresh, Method: "tools/call"}
+	}
+	num := func(v float64) *float64 { return &v }
+	switch c.n(12) {
+	case 0:
+		st.Do, st.ID = "cancel", id
+	case 1:
+		st.Do, st.ID, st.Progress = "progress", id, num(float64(c.n(100)))
+	case 2:
+		st.Do, st.ID = "complete", id
+		st.Result = []json.RawMessage{nil, json.RawMessage(`null`), json.RawMessage(`[1]`), json.RawMessage(`"x"`), json.RawMessage(`{"content":[],"amount":2}`)}[c.n(5)]
+	case 3:
+		code := int64(-32000 - c.n(100))
+		st.Do, st.ID, st.Code = "fail", id, &code
+	case 4:
+		fresh := scenario.NewIntID(int64(2000 + c.n(200)))
+		st.Do, st.ID, st.Of = "retry", &fresh, id
+	case 5:
+		st.Do, st.ID = "disconnect", id
+	case 6:
+		st.Do, st.Of = "mutate-result", id
+		st.Set = json.RawMessage(`{"amount":1}`)
+	case 7:
+		st.Do, st.From = "send", []string{"client", "server"}[c.n(2)]
+		st.Message = json.RawMessage(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id.Raw() + `}}`)
+	case 8:
+		st.Do, st.ID, st.EveryMs, st.Count = "produce", id, int64(1+c.n(50)), 1+c.n(20)
+	case 9:
+		st.Do = "reopen-ledger"
+	case 10:
+		st.Do, st.ID = "end-listen", id
+	default:
+		st.Do, st.ID = "drop", id
+		st.Affected = []string{"file:///a", "tasks/t1", "tool"}[:c.n(4)]
+	}
+	return st
+}
+
+// requestIDs lists the ids that call, retry and listen steps create.
+func requestIDs(s *scenario.Scenario) []scenario.ID {
+	var ids []scenario.ID
+	for _, st := range s.Steps {
+		if st.ID != nil && (st.Do == "call" || st.Do == "retry" || st.Do == "listen") {
+			ids = append(ids, *st.ID)
+		}
+	}
+	return ids
+}
+
+// renameID replaces request id old by fresh in every member that names a
+// request, unless fresh is already used (then nothing changes).
+func renameID(s *scenario.Scenario, old, fresh scenario.ID) {
+	for _, id := range requestIDs(s) {
+		if id == fresh {
+			return
+		}
+	}
+	swap := func(p **scenario.ID) {
+		if *p != nil && **p == old {
+			v := fresh
+			*p = &v
+		}
+	}
+	for i := range s.Steps {
+		st := &s.Steps[i]
+		swap(&st.ID)
+		swap(&st.Of)
+		swap(&st.Listen)
+		if st.Call != nil {
+			swap(&st.Call.ID)
+		}
+	}
+}

@@ -129,14 +129,11 @@ func build(out, baseURL string, stderr io.Writer) error {
 	var pgExamples []templates.PlaygroundExample
 	needLedger := false
 	for _, ex := range exs {
-		s, err := scenario.Decode(ex.JSON)
+		res, err := engine.RunDocument(ex.JSON, engine.Document{Options: runOptions})
 		if err != nil {
 			return fmt.Errorf("build: example %s: %w", ex.Name, err)
 		}
-		tr, err := engine.RunWith(s, runOptions)
-		if err != nil {
-			return fmt.Errorf("build: example %s: %w", ex.Name, err)
-		}
+		s, tr := res.Scenario, res.Trace
 		page := templates.Page{Root: "../../", Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Scenario: ex.JSON, Trace: tr}
 		if baseURL == "" {
 			// A build with a base URL may have left oEmbed files that
@@ -354,14 +351,11 @@ func buildTools(write func(rel string, data []byte) error, exs []templates.Playg
 	if !ok {
 		return fmt.Errorf("build: playground: no built-in scenario %s", playgroundDefault)
 	}
-	s, err := scenario.Decode(ex.JSON)
+	res, err := engine.RunDocument(ex.JSON, engine.Document{Options: runOptions})
 	if err != nil {
 		return fmt.Errorf("build: playground: %w", err)
 	}
-	tr, err := engine.RunWith(s, runOptions)
-	if err != nil {
-		return fmt.Errorf("build: playground: %w", err)
-	}
+	tr := res.Trace
 	html, err := render(templates.PlaygroundPage(templates.Playground{Root: "../", Scenario: ex.JSON, Trace: tr, Examples: exs}))
 	if err != nil {
 		return fmt.Errorf("build: playground page: %w", err)

@@ -33,10 +33,22 @@ type usageError struct{ err error }
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
+// internalError marks a bug in the lab found while running a scenario (a
+// recovered panic, engine.ErrInternal), never a fault of the input: the
+// process exits with status 4 and the message asks for a report.
+type internalError struct{ err error }
+
+func (e *internalError) Error() string { return e.err.Error() }
+func (e *internalError) Unwrap() error { return e.err }
+
 // exitCode maps an error returned by run to the process exit status: 2 for
-// usage and input errors, 3 for `run -checks` with a violated check, 1 for
-// anything else.
+// usage and input errors, 3 for `run -checks` with a violated check, 4 for
+// an internal error (a bug: please report it), 1 for anything else.
 func exitCode(err error) int {
+	var ie *internalError
+	if errors.As(err, &ie) {
+		return 4
+	}
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return 2
@@ -59,6 +71,9 @@ commands:
                                     link (#s=... or #example=NAME) or a transcript of real traffic;
                                     -checks lists the checks and exits 3 if one is violated
   links                             the share link length of every built-in scenario
+
+exit status: 0 done, 1 failure, 2 bad input or usage, 3 a check failed (run -checks),
+4 internal error (a bug in mcplab: please report it)
 `
 
 // run is the whole command: it dispatches args to a subcommand, writes its

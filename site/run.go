@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/mcplab/mcplab/engine"
@@ -28,15 +30,24 @@ import (
 //     LoggingTransport lines or the lab's JSON Lines (transcript.Import;
 //     -side says who wrote a one-sided log).
 //
-// A bad link, an unreadable file, an invalid scenario or transcript is a
-// usageError whose text is the located cause ("steps[3].at: must be >= 0",
-// "line 4: ...", "bad share link: not base64url ..."), so the process
-// prints "error: <cause>" and exits 2.
+// A file or standard input is read up to transcript.MaxBytes+1 bytes (4 MiB
+// and one byte: enough to say it is too large), so `run /dev/zero` stops
+// there. A bad link, an unreadable file, an invalid scenario or transcript
+// is a usageError whose text is the located cause ("steps[3].at: must be >=
+// 0", "line 4: ...", "bad share link: not base64url ..."), so the process
+// prints "error: <cause>" and exits 2. A panic while reading or running
+// (a bug in the lab, never the input's fault: engine.ErrInternal) is an
+// internalError: the message asks for a report and the process exits 4.
 //
 // With -checks (for CI jobs), it also prints one line per check to stderr
 // and, when any check is violated (ok: false), returns a checksFailed error:
 // the process exits 3. Undecided checks (ok: null) do not fail the run.
-func cmdRun(args []string, stdout, stderr io.Writer) error {
+func cmdRun(args []string, stdout, stderr io.Writer) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &internalError{&engine.InternalError{Value: r, Stack: debug.Stack()}}
+		}
+	}()
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	side := fs.String("side", "auto", "for a one-sided transcript: who wrote it (`auto|client|server`)")
@@ -46,7 +57,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 
 Prints the trace JSON of a scenario file (- for standard input), of a share
 link ('https://.../playground/#s=...' or '#example=NAME'), or of a transcript
-of real MCP traffic (Go SDK LoggingTransport log or the lab's JSON Lines).`)
+of real MCP traffic (Go SDK LoggingTransport log or the lab's JSON Lines).
+A file or standard input is read up to 4 MiB.
+
+Exit status: 0 done, 2 bad input or usage, 3 a check failed (-checks),
+4 internal error (a bug in mcplab: please report it).`)
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -63,10 +78,9 @@ of real MCP traffic (Go SDK LoggingTransport log or the lab's JSON Lines).`)
 	}
 	name := fs.Arg(0)
 	var data []byte
-	var err error
 	switch {
 	case name == "-":
-		data, err = io.ReadAll(io.LimitReader(os.Stdin, transcript.MaxBytes+1))
+		data, err = readLimited(os.Stdin)
 	case isLink(name):
 		data, err = linkScenario(name)
 		if err != nil {
@@ -74,7 +88,7 @@ of real MCP traffic (Go SDK LoggingTransport log or the lab's JSON Lines).`)
 		}
 		return runScenario(data, *checks, stdout, stderr)
 	default:
-		data, err = os.ReadFile(name)
+		data, err = readFile(name)
 	}
 	if err != nil {
 		return &usageError{fmt.Errorf("reading %s: %w", name, err)}
@@ -93,18 +107,37 @@ of real MCP traffic (Go SDK LoggingTransport log or the lab's JSON Lines).`)
 	return runScenario(data, *checks, stdout, stderr)
 }
 
-// runScenario runs a scenario document and writes its trace (writeTrace).
-// An invalid scenario is a usageError with the located cause.
+// readLimited reads r up to transcript.MaxBytes+1 bytes: the largest input
+// run accepts (a transcript; a scenario is at most scenario.MaxBytes) and
+// one byte more, so the decoder can say the input is too large without
+// anything reading further.
+func readLimited(r io.Reader) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(r, transcript.MaxBytes+1))
+}
+
+// readFile reads the file name through readLimited, as standard input is.
+func readFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readLimited(f)
+}
+
+// runScenario runs a scenario document as written through the engine's one
+// entry (engine.RunDocument) and writes its trace (writeTrace). An invalid
+// scenario is a usageError with the located cause; a panic in the engine is
+// an internalError.
 func runScenario(data []byte, checks bool, stdout, stderr io.Writer) error {
-	s, err := scenario.Decode(data)
+	res, err := engine.RunDocument(data, engine.Document{Options: runOptions})
+	if errors.Is(err, engine.ErrInternal) {
+		return &internalError{err}
+	}
 	if err != nil {
 		return &usageError{err}
 	}
-	tr, err := engine.RunWith(s, runOptions)
-	if err != nil {
-		return &usageError{err}
-	}
-	return writeTrace(tr, checks, stdout, stderr)
+	return writeTrace(res.Trace, checks, stdout, stderr)
 }
 
 // writeTrace writes tr's JSON to stdout and, if checks, one line per check

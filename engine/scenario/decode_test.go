@@ -43,6 +43,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"invalid JSON", `{"mcplab":1,`, "", ErrSyntax},
 		{"invalid JSON inside steps", `{"mcplab":1,"steps":[{"at":0,}]}`, "", ErrSyntax},
 		{"trailing data after the object", doc("", "") + ` {}`, "", ErrSyntax},
+		{"a stray closing brace after the object", doc("", "") + `}`, "", ErrSyntax},
+		{"a stray closing bracket after the object", doc("", "") + "\n]", "", ErrSyntax},
 		{"not UTF-8", "{\"mcplab\":1,\"title\":\"\xff\",\"steps\":[]}", "", ErrSyntax},
 		{"not an object: array", `[]`, "", ErrType},
 		{"not an object: null", `null`, "", ErrType},

@@ -63,7 +63,11 @@
 // Rules beyond SCENARIO.md's Bad input, each a located error:
 //   - proxy, buffer, consumer, server.keepaliveEveryMs and the disconnect
 //     verb exist only on streamable-http;
-//   - consumer needs buffer; race and reopen-ledger need ledger;
+//   - consumer needs buffer; race, reopen-ledger and mutate-result need
+//     ledger (mutate-result edits a result the ledger returned);
+//   - a member name appears once per object, at any depth, payloads
+//     included ([ErrDuplicate]): encoding/json would silently keep the
+//     last, and a reader of the document may see the first;
 //   - herd.capMs must be >= herd.baseMs;
 //   - a request id is used once across call, retry, listen and race, and a
 //     task id once across calls;
@@ -84,6 +88,13 @@
 //   - [MaxBytes]: the scenario document is at most 1048576 bytes, and so is
 //     the JSON a share link inflates to; a link's compressed data is at most
 //     [ShareLimit], 262144 bytes (349525 base64url characters).
+//   - [MaxDepth]: no JSON value nests deeper than 64 arrays and objects,
+//     counting the document itself (call arguments get about 60 levels).
+//     It is checked in one pass before anything is read, so the 9,990
+//     levels encoding/json would accept cost microseconds to refuse.
+//   - [MaxPayloadBytes]: each payload a step carries (arguments,
+//     annotations, result, message, filter, params, set) is at most 65536
+//     bytes, compacted.
 //   - [MaxSteps]: at most 2000 steps.
 //   - [MaxDurationMs]: every time (a step's at, timeouts, latencies,
 //     intervals, a produce step's last value) is at most 86400000 virtual ms,
@@ -99,7 +110,8 @@
 //     4096 characters; notes at most 16384.
 //   - Request ids, progress tokens, client.id, method, name, call.task and
 //     taskId are at most 256 characters.
-//   - drop.affected holds at most 1000 entries, produce.count at most 1000;
+//   - drop.affected holds at most 1000 entries ([MaxAffected]),
+//     produce.count at most 1000 ([MaxProduceCount]);
 //     race.connections is 2..16; ledger.replicas 1..8; buffer.capacity at
 //     most 100000; consumer.batch at most 100000; proxy.flushBytes at most
 //     1073741824; fail.code is a 32-bit integer.
@@ -107,4 +119,14 @@
 // The engine adds one run-time bound: a run that schedules more than
 // engine.MaxActions (200000) actions returns an error, never a partial
 // trace.
+//
+// # Locations
+//
+// Every [*Error] from [Decode] carries its place in the input as fields
+// (Offset, End, Line, Column), not only in its text: the value its path
+// names or, for a missing member, the nearest ancestor the text has
+// ([Locate]); a duplicate member's second name; the bracket that nests too
+// deep; the byte where the syntax breaks. [Locate] finds any path in a
+// document, and [Edit], [SetPath] and [DeletePath] edit a document by path,
+// keeping every other byte.
 package scenario

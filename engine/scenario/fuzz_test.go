@@ -27,6 +27,9 @@ var fuzzSeeds = []string{
 	`{"mcplab":1,"client":{"idleTimeoutMs":500,"maxTimeoutMs":400},"steps":[]}`,
 	`{"mcplab":1,"steps":[{"at":0,"do":"call","id":7,"bogus":1}]}`,
 	`{"mcplab":1,`,
+	`{"mcplab":1,"steps":[{"at":0,"do":"call","id":1},{"at":1,"do":"mutate-result","of":1}]}`,
+	`{"mcplab":1,"steps":[{"at":0,"do":"call","id":1,"at":2}]}`,
+	`{"mcplab":1,"steps":[{"at":0,"do":"call","id":1,"arguments":{"a":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}]}`,
 	`[]`,
 	`null`,
 	``,
@@ -36,7 +39,8 @@ var fuzzSeeds = []string{
 // Bad input): Decode never panics; an error is a located *Error and comes
 // without a scenario; a scenario that decodes is normalized, so encoding it
 // and decoding the result gives the same scenario (the trace's "scenario"
-// member and the canonical share URL depend on it).
+// member and the canonical share URL depend on it). An error's place, when
+// it has one, lies inside the input.
 func FuzzDecode(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
@@ -60,6 +64,9 @@ func FuzzDecode(f *testing.F) {
 			}
 			if s != nil {
 				t.Fatalf("Decode returned a scenario with its error %v", err)
+			}
+			if e.Line > 0 && (e.Offset < 0 || e.Offset > e.End || e.End > len(data) || e.Column < 1) {
+				t.Fatalf("error %v placed at %d..%d (line %d, column %d) outside the %d-byte input", err, e.Offset, e.End, e.Line, e.Column, len(data))
 			}
 			return
 		}

@@ -42,6 +42,15 @@ const (
 	// MaxHerdBuckets bounds the herd histogram: (maxAttempts+1) x capMs /
 	// bucketMs.
 	MaxHerdBuckets = 2000
+	// MaxPayloadBytes bounds each JSON payload a step carries (call
+	// arguments and annotations, complete and finish-task results, a send
+	// step's message, listen filters, notify params, mutate-result's set),
+	// compacted: every event that carries a payload writes it again.
+	MaxPayloadBytes = 64 << 10
+	// MaxAffected bounds a drop step's affected list (ids to refetch).
+	MaxAffected = 1000
+	// MaxProduceCount bounds the progress values of one produce step.
+	MaxProduceCount = 1000
 )
 
 // Scenario is a decoded, validated and normalized scenario: every default is

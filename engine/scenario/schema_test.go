@@ -3,7 +3,10 @@ package scenario
 import (
 	_ "embed"
 	"encoding/json"
+	"os"
 	"sort"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -62,6 +65,31 @@ func TestSchemaMatchesDecoder(t *testing.T) {
 	for verb := range Verbs {
 		if !seen[verb] {
 			t.Errorf("decoder verb %q is missing from the schema", verb)
+		}
+	}
+}
+
+// TestSchemaStatesTheLimits: the schema the site serves states every
+// document-wide bound with its number (issue 12: "document each in the
+// package doc and the JSON Schema"), and the package doc does too.
+func TestSchemaStatesTheLimits(t *testing.T) {
+	var s struct {
+		Description string `json:"description"`
+	}
+	if err := json.Unmarshal(Schema, &s); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, n := range map[string]int{"MaxBytes": MaxBytes, "MaxDepth": MaxDepth, "MaxPayloadBytes": MaxPayloadBytes, "MaxSteps": MaxSteps} {
+		num := strconv.Itoa(n)
+		if !strings.Contains(s.Description, num+" ") && !strings.Contains(s.Description, num+")") {
+			t.Errorf("the schema's description does not state %s = %s", name, num)
+		}
+		if !strings.Contains(string(doc), num) {
+			t.Errorf("the package doc does not state %s = %s", name, num)
 		}
 	}
 }

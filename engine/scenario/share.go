@@ -29,13 +29,14 @@ var ErrShare = errors.New("bad share link")
 // insignificant white space; numbers and strings are kept as written. The
 // same scenario therefore always gives the same bytes, and the same link.
 func Canonical(data []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, utf8BOM)))
+	data = bytes.TrimPrefix(data, utf8BOM)
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrSyntax, err)
 	}
-	if dec.More() {
+	if skipWS(data, int(dec.InputOffset())) < len(data) {
 		return nil, fmt.Errorf("%w: unexpected data after the scenario", ErrSyntax)
 	}
 	var buf bytes.Buffer

@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// The one entry: every binary that runs a scenario document (the site's
+// build and `run` command, the browser's pages and playground) goes through
+// RunDocument or RunDocumentJSON, which decode, canonicalize when asked,
+// run, and turn a panic into an *InternalError instead of a dead process or
+// a dead tab.
+
+// ErrInternal is the category of an *InternalError: a bug in the lab, never
+// a fault of the input. A caller tells it apart with errors.Is and says so
+// (the `run` command exits 4, not 2).
+var ErrInternal = errors.New("internal error")
+
+// InternalError is a panic recovered while a document was decoded, run or
+// encoded. The engine never panics on input (ARCHITECTURE.md), so one is a
+// bug: its message asks for a report with the scenario that caused it.
+type InternalError struct {
+	// Value is what panicked (usually a runtime.Error).
+	Value any
+	// Stack is the panicking goroutine's stack, for the report.
+	Stack []byte
+}
+
+// Error says what failed and asks for a bug report.
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("internal error: the simulator failed (%v); this is a bug in mcplab, not in your scenario: please report it with the scenario that caused it", e.Value)
+}
+
+// Unwrap returns ErrInternal, so errors.Is(err, ErrInternal) holds.
+func (e *InternalError) Unwrap() error { return ErrInternal }
+
+// Document is how RunDocument reads a scenario document.
+type Document struct {
+	// Options are what the binary links into the run (the ledger store).
+	Options Options
+	// Canonical, when true, runs the document's canonical form
+	// (scenario.Canonical: keys sorted, payloads included), the form a
+	// share link carries, so the trace is byte for byte the one the link
+	// replays anywhere. False runs the document as written, as the golden
+	// traces and the prerendered pages do; the two differ only in the
+	// member order of payloads.
+	Canonical bool
+}
+
+// Result is one document's run.
+type Result struct {
+	// Scenario is the decoded, normalized scenario that ran.
+	Scenario *scenario.Scenario
+	// Canonical is the canonical document when Document.Canonical asked
+	// for it, else nil.
+	Canonical []byte
+	// Trace is the run's trace.
+	Trace *trace.Trace
+}
+
+// RunDocument decodes the scenario document data, canonicalizes it when
+// doc.Canonical, and runs it. Errors:
+//   - *scenario.Error for bad input, located in data as given (path, offset,
+//     line, column), never in its canonical form;
+//   - sim.ErrTooManyActions (wrapped) for a scenario past engine.MaxActions,
+//     and ErrNoLedger for a ledger scenario in a build without one;
+//   - *InternalError (errors.Is ErrInternal) for a panic anywhere inside.
+//
+// It never panics and never returns a partial trace.
+func RunDocument(data []byte, doc Document) (res *Result, err error) {
+	defer recoverInternal(&err, func() { res = nil })
+	s, err := scenario.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	var canon []byte
+	if doc.Canonical {
+		if canon, err = scenario.Canonical(data); err == nil {
+			s, err = scenario.Decode(canon)
+		}
+		if err != nil {
+			// Canonical keeps every value as written; its form can still
+			// pass a size limit (U+2028 is written as \u2028), a
+			// *scenario.Error like any other.
+			return nil, err
+		}
+	}
+	tr, err := RunWith(s, doc.Options)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Scenario: s, Canonical: canon, Trace: tr}, nil
+}
+
+// RunDocumentJSON is RunDocument followed by Encode: the trace JSON that
+// the golden files, `site run` and the browser hold. Its errors are
+// RunDocument's, and an encoding panic is an *InternalError too.
+func RunDocumentJSON(data []byte, doc Document) (out []byte, err error) {
+	defer recoverInternal(&err, func() { out = nil })
+	res, err := RunDocument(data, doc)
+	if err != nil {
+		return nil, err
+	}
+	return Encode(res.Trace)
+}
+
+// recoverInternal turns a panic into an *InternalError in *err and calls
+// clear to drop any partial result.
+func recoverInternal(err *error, clear func()) {
+	if r := recover(); r != nil {
+		clear()
+		*err = &InternalError{Value: r, Stack: debug.Stack()}
+	}
+}

@@ -1,0 +1,125 @@
+package engine_test
+
+import (
+	"bytes"
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/ledger"
+	"github.com/mcplab/mcplab/engine/scenario"
+)
+
+// mutateWithoutLedger is issue 12's panic: mutate-result in a scenario with
+// no ledger (main dereferenced a nil ledger and the CLI exited 2).
+const mutateWithoutLedger = `{"mcplab":1,"steps":[{"at":0,"do":"call","id":1},{"at":1,"do":"mutate-result","of":1}]}`
+
+// deepArguments is issue 12's amplification link as a document: call
+// arguments nested 9,990 deep (main wrote 600 MB of trace and held 2.6 GB).
+var deepArguments = `{"mcplab":1,"steps":[{"at":0,"do":"call","id":1,"arguments":{"a":` +
+	strings.Repeat("[", 9990) + strings.Repeat("]", 9990) + `}}]}`
+
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestEntryRefusesIssue12Inputs: through the one entry, both reproductions
+// of issue 12 are located scenario errors, found before anything runs, in
+// at most 1 MiB of allocation (main: a panic, and 2.6 GB).
+func TestEntryRefusesIssue12Inputs(t *testing.T) {
+	for _, tc := range []struct{ name, in, path string }{
+		{"mutate-result without a ledger", mutateWithoutLedger, "steps[1].do"},
+		{"arguments nested 9,990 deep", deepArguments, "steps[0].arguments.a" + strings.Repeat("[0]", scenario.MaxDepth-4)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out []byte
+			var err error
+			n := allocated(func() { out, err = engine.RunDocumentJSON([]byte(tc.in), engine.Document{Options: withLedger}) })
+			var e *scenario.Error
+			if !errors.As(err, &e) || e.Path != tc.path || e.Line == 0 || out != nil {
+				t.Fatalf("err = %v (%d bytes out), want a located scenario error at %s", err, len(out), tc.path)
+			}
+			if n > 1<<20 {
+				t.Errorf("refusing it allocated %d bytes, want <= 1 MiB", n)
+			}
+		})
+	}
+}
+
+// panicStore is a ledger whose every use panics: a stand-in for a bug.
+type panicStore struct{}
+
+func (panicStore) Connect() (ledger.Conn, error) { panic("ledger bug") }
+func (panicStore) Close() error                  { return nil }
+
+// TestEntryRecoversPanics: a panic inside a run (here, in the ledger) comes
+// back as an *InternalError matching ErrInternal, not a scenario error,
+// with a message that asks for a report; no trace comes with it
+// (ARCHITECTURE.md: the engine never takes a process or a tab down).
+func TestEntryRecoversPanics(t *testing.T) {
+	ex := firstLedgerExample(t)
+	doc := engine.Document{Options: engine.Options{OpenLedger: func() (ledger.Store, error) { return panicStore{}, nil }}}
+	out, err := engine.RunDocumentJSON(ex.JSON, doc)
+	var ie *engine.InternalError
+	if !errors.As(err, &ie) || !errors.Is(err, engine.ErrInternal) || out != nil {
+		t.Fatalf("err = %v (%T), %d bytes; want an *InternalError and no trace", err, err, len(out))
+	}
+	var se *scenario.Error
+	if errors.As(err, &se) {
+		t.Errorf("an internal error matches *scenario.Error")
+	}
+	if ie.Value != "ledger bug" || !strings.Contains(err.Error(), "report") || len(ie.Stack) == 0 {
+		t.Errorf("internal error %q (value %v, %d bytes of stack), want the panic value and a request for a report", err, ie.Value, len(ie.Stack))
+	}
+}
+
+func firstLedgerExample(t *testing.T) examples.Example {
+	t.Helper()
+	for _, ex := range examples.All() {
+		if bytes.Contains(ex.JSON, []byte(`"ledger"`)) {
+			return ex
+		}
+	}
+	t.Fatal("no built-in scenario has a ledger")
+	return examples.Example{}
+}
+
+// TestEntryCanonical: as written, the entry gives RunJSON's bytes (the
+// golden traces); canonical, it gives the trace of the canonical document,
+// the one a share link replays, and returns that document.
+func TestEntryCanonical(t *testing.T) {
+	ex, _ := examples.Get("a-cancel-then-complete")
+	asWritten, err := engine.RunDocumentJSON(ex.JSON, engine.Document{Options: withLedger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := engine.RunJSONWith(ex.JSON, withLedger)
+	if !bytes.Equal(asWritten, want) {
+		t.Errorf("as written, the entry's trace differs from RunJSON's")
+	}
+	res, err := engine.RunDocument(ex.JSON, engine.Document{Options: withLedger, Canonical: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	canon, _ := scenario.Canonical(ex.JSON)
+	if !bytes.Equal(res.Canonical, canon) {
+		t.Errorf("Result.Canonical is not scenario.Canonical of the document")
+	}
+	got, _ := engine.Encode(res.Trace)
+	fromLink, _ := engine.RunJSONWith(canon, withLedger)
+	if !bytes.Equal(got, fromLink) {
+		t.Errorf("the canonical run differs from running the canonical document")
+	}
+	if bytes.Equal(got, asWritten) {
+		t.Errorf("scenario A's payload members are not in sorted order, so the canonical trace must differ")
+	}
+}

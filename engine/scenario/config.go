@@ -1,0 +1,256 @@
+package scenario
+
+import (
+	"math"
+)
+
+func (d *decoder) scenario(root *object) *Scenario {
+	s := &Scenario{Mcplab: Version, Protocol: Protocol20260728, Transport: TransportStdio}
+	v, ok := d.integer(root, "mcplab", math.MinInt64, math.MaxInt64)
+	if d.err == nil && !ok {
+		d.fail(errAt("mcplab", ErrMissing, "a scenario starts with \"mcplab\": %d", Version))
+	}
+	if d.err == nil && v != Version {
+		d.fail(errAt("mcplab", ErrVersion, "this lab reads version %d, not %d", Version, v))
+	}
+	s.Title, _ = d.str(root, "title", MaxTextLen)
+	s.Notes, _ = d.str(root, "notes", 4*MaxTextLen)
+	s.Protocol = d.oneOf(root, "protocol", Protocol20260728, Protocol20260728, Protocol20251125)
+	s.Transport = d.oneOf(root, "transport", TransportStdio, TransportStdio, TransportHTTP)
+	if raw, ok := root.get("latencyMs"); ok {
+		if o := d.obj("latencyMs", raw); o != nil {
+			s.LatencyMs.Up, _ = d.integer(o, "up", 0, MaxDurationMs)
+			s.LatencyMs.Down, _ = d.integer(o, "down", 0, MaxDurationMs)
+			d.unknown(o)
+		}
+	}
+	d.client(root, s)
+	d.server(root, s)
+	d.herd(root, s)
+	d.flow(root, s)
+	d.ledger(root, s)
+	d.steps(root, s)
+	d.unknown(root)
+	if d.err != nil {
+		return nil
+	}
+	return s
+}
+
+func (d *decoder) client(root *object, s *Scenario) {
+	s.Client.ID = "client-0"
+	if s.Transport == TransportHTTP && s.Protocol == Protocol20251125 {
+		s.Client.Policy.HTTPCancel = HTTPCancelPostNotification
+	} else {
+		s.Client.Policy.HTTPCancel = HTTPCancelCloseStream
+	}
+	raw, ok := root.get("client")
+	if !ok {
+		return
+	}
+	o := d.obj("client", raw)
+	if o == nil {
+		return
+	}
+	if id, ok := d.str(o, "id", 256); ok {
+		if id == "" {
+			d.fail(errAt("client.id", ErrValue, "must not be empty"))
+		}
+		s.Client.ID = id
+	}
+	s.Client.IdleTimeoutMs, s.Client.MaxTimeoutMs = d.timeouts(o, 0, 0)
+	if raw, ok := o.get("policy"); ok {
+		if p := d.obj("client.policy", raw); p != nil {
+			s.Client.Policy.HTTPCancel = d.oneOf(p, "httpCancel", s.Client.Policy.HTTPCancel, HTTPCancelCloseStream, HTTPCancelPostNotification)
+			s.Client.Policy.ProgressResetsMax, _ = d.boolean(p, "progressResetsMax")
+			s.Client.Policy.AcceptNonIncreasingProgress, _ = d.boolean(p, "acceptNonIncreasingProgress")
+			s.Client.Policy.SendLastEventID, _ = d.boolean(p, "sendLastEventId")
+			s.Client.Policy.TreatTaskAckAsFinal, _ = d.boolean(p, "treatTaskAckAsFinal")
+			d.unknown(p)
+		}
+	}
+	d.unknown(o)
+}
+
+// timeouts reads idleTimeoutMs and maxTimeoutMs from o over the defaults and
+// enforces DOMAIN.md §2: idle > 0, max > 0, and max >= idle when both are set.
+func (d *decoder) timeouts(o *object, idle, max int64) (int64, int64) {
+	if v, ok := d.integer(o, "idleTimeoutMs", 1, MaxDurationMs); ok {
+		idle = v
+	}
+	if v, ok := d.integer(o, "maxTimeoutMs", 1, MaxDurationMs); ok {
+		max = v
+	}
+	if d.err == nil && idle > 0 && max > 0 && max < idle {
+		d.fail(errAt(o.sub("maxTimeoutMs"), ErrValue, "must be >= idleTimeoutMs (%d)", idle))
+	}
+	return idle, max
+}
+
+func (d *decoder) server(root *object, s *Scenario) {
+	raw, ok := root.get("server")
+	if !ok {
+		return
+	}
+	o := d.obj("server", raw)
+	if o == nil {
+		return
+	}
+	if raw, ok := o.get("policy"); ok {
+		if p := d.obj("server.policy", raw); p != nil {
+			s.Server.Policy.RespondAfterCancel, _ = d.boolean(p, "respondAfterCancel")
+			if v := d.oneOf(p, "dedupeBy", "idempotency-key", "idempotency-key", "rpc-id", "none"); v != "idempotency-key" {
+				s.Server.Policy.DedupeBy = v
+			}
+			for _, sw := range []struct {
+				name string
+				dst  **bool
+			}{{"atomicLedger", &s.Server.Policy.AtomicLedger}, {"defensiveCopy", &s.Server.Policy.DefensiveCopy}, {"fingerprint", &s.Server.Policy.Fingerprint}} {
+				if v, ok := d.boolean(p, sw.name); ok && !v {
+					*sw.dst = &v
+				}
+			}
+			d.unknown(p)
+		}
+	}
+	if v, ok := d.boolean(o, "sseHeaders"); ok && !v {
+		s.Server.SSEHeaders = &v
+	}
+	if v, ok := d.integer(o, "pollIntervalMs", 1, MaxDurationMs); ok {
+		s.Server.PollIntervalMs = v
+	}
+	if v, ok := d.integer(o, "keepaliveEveryMs", MinKeepaliveMs, MaxDurationMs); ok {
+		if s.Transport != TransportHTTP {
+			d.fail(errAt("server.keepaliveEveryMs", ErrValue, "keep-alive comments exist only on streamable-http"))
+		}
+		s.Server.KeepaliveEveryMs = v
+	}
+	d.unknown(o)
+}
+
+// herd reads the herd experiment with its defaults (SCENARIO.md).
+func (d *decoder) herd(root *object, s *Scenario) {
+	raw, ok := root.get("herd")
+	if !ok || d.err != nil {
+		return
+	}
+	o := d.obj("herd", raw)
+	if o == nil {
+		return
+	}
+	h := &Herd{Clients: 10000, Strategy: "reference", BaseMs: 250, CapMs: 8000, ServerCapacityPerSecond: 2000, MaxAttempts: 10, BucketMs: 100}
+	if v, ok := d.integer(o, "clients", 1, 100_000); ok {
+		h.Clients = int(v)
+	}
+	h.Strategy = d.oneOf(o, "strategy", h.Strategy, "reference", "none", "full-jitter", "equal-jitter", "decorrelated-jitter")
+	if v, ok := d.integer(o, "baseMs", 1, 60_000); ok {
+		h.BaseMs = v
+	}
+	if v, ok := d.integer(o, "capMs", 1, 60_000); ok {
+		h.CapMs = v
+	}
+	if d.err == nil && h.CapMs < h.BaseMs {
+		d.fail(errAt("herd.capMs", ErrValue, "must be >= baseMs (%d)", h.BaseMs))
+	}
+	if v, ok := d.integer(o, "serverCapacityPerSecond", 1, 10_000_000); ok {
+		h.ServerCapacityPerSecond = int(v)
+	}
+	if v, ok := d.integer(o, "maxAttempts", 1, 20); ok {
+		h.MaxAttempts = int(v)
+	}
+	if v, ok := d.integer(o, "bucketMs", 1, 60_000); ok {
+		h.BucketMs = v
+	}
+	h.Compare, _ = d.boolean(o, "compare")
+	// Bound the work and the drawing a link can ask for (SCENARIO.md, Bad
+	// input): at most a million reconnect draws and MaxHerdBuckets buckets.
+	if d.err == nil && int64(h.Clients)*int64(h.MaxAttempts) > MaxHerdDraws {
+		d.fail(errAt("herd.maxAttempts", ErrLimit, "clients x maxAttempts must be <= %d (%d clients allow at most %d attempts)", MaxHerdDraws, h.Clients, MaxHerdDraws/int64(h.Clients)))
+	}
+	if horizon := int64(h.MaxAttempts+1) * h.CapMs; d.err == nil && horizon/h.BucketMs > MaxHerdBuckets {
+		d.fail(errAt("herd.bucketMs", ErrLimit, "must be >= %d: this herd spans up to %d ms, drawn in at most %d buckets", (horizon+MaxHerdBuckets-1)/MaxHerdBuckets, horizon, MaxHerdBuckets))
+	}
+	d.unknown(o)
+	s.Herd = h
+}
+
+// flow reads proxy, buffer and consumer (Streamable HTTP only).
+func (d *decoder) flow(root *object, s *Scenario) {
+	for _, name := range []string{"proxy", "buffer", "consumer"} {
+		if _, ok := root.m[name]; ok && d.err == nil && s.Transport != TransportHTTP {
+			d.fail(errAt(name, ErrValue, "exists only on streamable-http; this scenario's transport is %s", s.Transport))
+		}
+	}
+	if raw, ok := root.get("proxy"); ok && d.err == nil {
+		if o := d.obj("proxy", raw); o != nil {
+			p := &Proxy{FlushBytes: 4096}
+			p.Buffering, _ = d.boolean(o, "buffering")
+			if v, ok := d.integer(o, "flushBytes", 1, 1<<30); ok {
+				p.FlushBytes = int(v)
+			}
+			if v, ok := d.integer(o, "idleCloseMs", 0, MaxDurationMs); ok {
+				p.IdleCloseMs = v
+			}
+			if v, ok := d.boolean(o, "honorsNoBuffering"); ok && !v {
+				p.HonorsNoBuffering = &v
+			}
+			d.unknown(o)
+			s.Proxy = p
+		}
+	}
+	if raw, ok := root.get("buffer"); ok && d.err == nil {
+		if o := d.obj("buffer", raw); o != nil {
+			b := &Buffer{Capacity: 3, Policy: "evict-progress"}
+			if v, ok := d.integer(o, "capacity", 0, 100_000); ok {
+				if v == 1 {
+					d.fail(errAt("buffer.capacity", ErrValue, "must be >= 2 (or 0 for unbounded)"))
+				}
+				b.Capacity = int(v)
+			}
+			b.Policy = d.oneOf(o, "policy", b.Policy, "evict-progress", "drop-newest")
+			d.unknown(o)
+			s.Buffer = b
+		}
+	}
+	if raw, ok := root.get("consumer"); ok && d.err == nil {
+		if s.Buffer == nil {
+			d.fail(errAt("consumer", ErrValue, "needs a buffer: the consumer drains the server's SSE buffer"))
+			return
+		}
+		if o := d.obj("consumer", raw); o != nil {
+			c := &Consumer{DrainEveryMs: 100, Batch: 1}
+			if v, ok := d.integer(o, "drainEveryMs", 1, MaxDurationMs); ok {
+				c.DrainEveryMs = v
+			}
+			if v, ok := d.integer(o, "batch", 1, 100_000); ok {
+				c.Batch = int(v)
+			}
+			d.unknown(o)
+			s.Consumer = c
+		}
+	}
+	if s.Buffer != nil && s.Consumer == nil {
+		s.Consumer = &Consumer{DrainEveryMs: 100, Batch: 1}
+	}
+}
+
+// ledger reads the ledger configuration.
+func (d *decoder) ledger(root *object, s *Scenario) {
+	raw, ok := root.get("ledger")
+	if !ok || d.err != nil {
+		return
+	}
+	o := d.obj("ledger", raw)
+	if o == nil {
+		return
+	}
+	l := &Ledger{Replicas: 1, Shared: true}
+	if v, ok := d.integer(o, "replicas", 1, 8); ok {
+		l.Replicas = int(v)
+	}
+	if v, ok := d.boolean(o, "shared"); ok {
+		l.Shared = v
+	}
+	d.unknown(o)
+	s.Ledger = l
+}
