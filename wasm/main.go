@@ -16,7 +16,7 @@
 // playground.go), the transcript import page (#import, import.go), or a
 // scenario page. On a page with a #lab element (templates.ScenarioPage) it wires every
 // [data-path] control: on input or change it applies the control's value
-// to the scenario JSON held in script#scenario-json (templates.EditScenario,
+// to the scenario JSON held in script#scenario-json (scenario.Edit,
 // which encodes it by data-kind and calls scenario.SetPath or
 // scenario.DeletePath), runs the scenario, shows templates.Output in
 // #lab-output block by block (output.go: the headline and charts before
@@ -247,7 +247,7 @@ func (l *lab) onChange(el js.Value) {
 		}
 	}()
 	current := []byte(l.script.Get("textContent").String())
-	next, err := templates.EditScenario(current, path, kind, value, el.Get("checked").Truthy())
+	next, err := scenario.Edit(current, path, kind, value, el.Get("checked").Truthy())
 	if err != nil {
 		l.showError(err)
 		return
