@@ -17,7 +17,7 @@ import (
 // and the side selector are the state. Every change imports the
 // transcript in the browser (transcript.Import: nothing is uploaded),
 // renders templates.ImportResult, and points "Open as a scenario in the
-// playground" at the scenario that reproduces it (templates.ScenarioFragment),
+// playground" at the scenario that reproduces it (transcript.ShareFragment),
 // redacted unless the reader unticks the option. An invalid transcript keeps
 // the last good result, marked stale, and shows the error with its line.
 
@@ -128,7 +128,7 @@ func (p *importPage) update() bool {
 	p.result.Set("innerHTML", html)
 	p.result.Get("dataset").Delete("stale")
 	showLabError(p.doc, "")
-	if frag, err := templates.ScenarioFragment(tr, p.redact.Get("checked").Truthy()); err == nil {
+	if frag, err := transcript.ShareFragment(tr, p.redact.Get("checked").Truthy()); err == nil {
 		href := p.link.Call("getAttribute", "href").String()
 		if i := strings.IndexByte(href, '#'); i >= 0 {
 			href = href[:i]
