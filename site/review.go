@@ -57,17 +57,20 @@ failure card per failure id, each backed by a derived run and its link.`)
 	var err error
 	switch {
 	case name == "-":
-		data, err = io.ReadAll(io.LimitReader(os.Stdin, scenario.MaxBytes+1))
+		data, err = readLimited(os.Stdin)
 	case isLink(name):
 		data, err = linkScenario(name)
 		if err != nil {
 			return &usageError{err}
 		}
 	default:
-		data, err = os.ReadFile(name)
+		data, err = readFile(name)
 	}
 	if err != nil {
 		return &usageError{fmt.Errorf("reading %s: %w", name, err)}
+	}
+	if isTranscript(data) {
+		return &usageError{fmt.Errorf("%s is a transcript of real traffic, and review takes a scenario: `mcplab run %s` judges a transcript, and the import page turns one into a scenario", name, name)}
 	}
 	rep, err := review.Review(data, review.Options{Op: *op, Engine: runOptions, LinkBase: *base})
 	if err != nil {

@@ -112,7 +112,11 @@ Exit status: 0 done, 2 bad input or usage, 3 a check failed (-checks),
 // one byte more, so the decoder can say the input is too large without
 // anything reading further.
 func readLimited(r io.Reader) ([]byte, error) {
-	return io.ReadAll(io.LimitReader(r, transcript.MaxBytes+1))
+	data, err := io.ReadAll(io.LimitReader(r, transcript.MaxBytes+1))
+	if err == nil && len(data) > transcript.MaxBytes {
+		return nil, fmt.Errorf("more than %d bytes (4 MiB), the most mcplab reads (a scenario is at most %d bytes)", transcript.MaxBytes, scenario.MaxBytes)
+	}
+	return data, err
 }
 
 // readFile reads the file name through readLimited, as standard input is.

@@ -28,17 +28,20 @@ func TestRunReadsFilesThroughTheLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	var out, errOut bytes.Buffer
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	err = run([]string{"run", name}, &out, &errOut)
-	runtime.ReadMemStats(&after)
-	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), "the limit is") {
-		t.Fatalf("exit %d, stderr %q; want 2 and a size error", code, errOut.String())
-	}
-	if n := after.TotalAlloc - before.TotalAlloc; n > 32<<20 {
-		t.Errorf("reading a 256 MiB file allocated %d bytes, want <= 32 MiB", n)
+	// review reads its file the same way (it read the whole file before).
+	for _, verb := range []string{"run", "review"} {
+		var out, errOut bytes.Buffer
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		err = run([]string{verb, name}, &out, &errOut)
+		runtime.ReadMemStats(&after)
+		if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), "more than 4194304 bytes (4 MiB), the most mcplab reads") {
+			t.Fatalf("%s: exit %d, stderr %q; want 2 and a size error naming the 4 MiB limit", verb, code, errOut.String())
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > 32<<20 {
+			t.Errorf("%s: reading a 256 MiB file allocated %d bytes, want <= 32 MiB", verb, n)
+		}
 	}
 }
 
