@@ -160,7 +160,7 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.Er
 		// the response (the step's own result is not used).
 		wireMsg = w.ledgerCall(r)
 		if isError(wireMsg) {
-			e = &jsonrpc.ErrorObject{Code: codeInvalidParams}
+			e = &jsonrpc.ErrorObject{Code: ledger.CodeInvalidParams}
 		}
 	}
 	resp, fresh := r.srv.Complete(w.q.Now(), wireMsg, e != nil)
