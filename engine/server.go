@@ -8,6 +8,7 @@ import (
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/sse"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -37,7 +38,7 @@ func (w *world) scheduleKeepalive(r *request) {
 		if !r.serverStreamOpen || r.srv.State().Terminal() {
 			return
 		}
-		w.out(r, outMsg{comment: keepaliveComment, note: "SSE comment \":\\r\\n\" keeps the connection open for proxies; it is not progress."})
+		w.out(r, outMsg{comment: sse.KeepaliveComment, note: "SSE comment \":\\r\\n\" keeps the connection open for proxies; it is not progress."})
 		w.scheduleKeepalive(r)
 	})
 }

@@ -15,17 +15,6 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// sseHeaders are the response headers of a Streamable HTTP response stream
-// (DOMAIN.md §8).
-var sseHeaders = map[string]string{
-	"Cache-Control":     "no-cache",
-	"Content-Type":      "text/event-stream",
-	"X-Accel-Buffering": "no",
-}
-
-// keepaliveComment is the reference SSE keep-alive comment (DOMAIN.md §8).
-const keepaliveComment = ":\r\n"
-
 // world is one simulation: the queue, the client, the network and the
 // server, and the trace being written.
 type world struct {
