@@ -131,21 +131,16 @@ func (w *world) drop(r *request, affected []string) {
 	w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeCloseStream, ID: idPtr(r.id), Wire: w.wire, Signal: trace.SignalCloseStream,
 		Note: fmt.Sprintf("The transport under listen stream %s breaks; both sides lose it.", r.id)})
 
-	prev := trimQuotes(r.id.Raw())
-	plan := recovery.NewPlan(prev, affected)
-	rec := trace.Reconnect{PreviousID: prev, NewID: plan.NewID, SendLastEventID: false, Refetch: plan.Refetch, RetryUnsafeMutation: false}
+	prev := jsonrpc.Unquote(r.id.Raw())
+	resume := w.is2025() || w.s.Client.Policy.SendLastEventID
+	rec, plan := recovery.Reconnect(prev, affected, w.s.Client.ID, resume)
 	for _, other := range w.order {
-		if other.outcome == trace.OutcomePending && retryClass(other) == trace.RetryUnsafe {
+		if other.outcome == trace.OutcomePending && recovery.RetryClass(other.effect, other.args) == trace.RetryUnsafe {
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, ID: idPtr(other.id),
 				Note: fmt.Sprintf("Unsafe mutation %s was in flight: the client will not replay it because its response was lost; it reconciles first.", other.id)})
 		}
 	}
-	delay := recovery.ReferenceDelay(w.s.Client.ID, 0)
-	rec.DelaysMs = []int64{delay}
-	resume := w.is2025() || w.s.Client.Policy.SendLastEventID
-	if resume {
-		rec.NewID, rec.SendLastEventID, rec.Refetch = prev, true, []string{}
-	}
+	delay := rec.DelaysMs[0]
 	w.reconnects = append(w.reconnects, rec)
 	// The refetch ids are numbered by this reconnect, fixed now: a second
 	// drop within the backoff must not reuse them when both fire.

@@ -327,3 +327,16 @@ func TestIDText(t *testing.T) {
 		}
 	}
 }
+
+// DOMAIN.md §2: the maximum counts from the start unless progressResetsMax
+// moved it; the idle clock from the last valid progress.
+func TestTimeoutNoteSaysWhichClock(t *testing.T) {
+	d := NewDeadlines(100, 300, 1000, false)
+	d.Activity(400)
+	if got, want := d.TimeoutNote(MaxTimeout, 1100), "Maximum timeout: 1000 ms since the request started at 100 (limit 1000 ms); progress never resets it."; got != want {
+		t.Errorf("max: %q; want %q", got, want)
+	}
+	if got, want := d.TimeoutNote(IdleTimeout, 700), "Idle timeout: no valid progress for 300 ms (since 400; limit 300 ms)."; got != want {
+		t.Errorf("idle: %q; want %q", got, want)
+	}
+}

@@ -1,0 +1,36 @@
+package recovery
+
+import (
+	"encoding/json"
+
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// Reconnect is what a client records when listen stream previousID drops
+// (DOMAIN.md §9): the reference plan (NewPlan) after the reference delay
+// for clientID, or, when resume (2025-11-25, or policy sendLastEventId),
+// the same stream resumed with Last-Event-ID and nothing refetched.
+func Reconnect(previousID string, affected []string, clientID string, resume bool) (trace.Reconnect, Plan) {
+	plan := NewPlan(previousID, affected)
+	rec := trace.Reconnect{PreviousID: previousID, NewID: plan.NewID, Refetch: plan.Refetch, DelaysMs: []int64{ReferenceDelay(clientID, 0)}}
+	if resume {
+		rec.NewID, rec.SendLastEventID, rec.Refetch = previousID, true, []string{}
+	}
+	return rec, plan
+}
+
+// RetryClass classifies a call by DOMAIN.md §5: no side effect
+// (sideEffect nil or false) is safe to retry; a side effect with an
+// idempotencyKey argument is conditional; without one, unsafe.
+func RetryClass(sideEffect *bool, arguments json.RawMessage) string {
+	if sideEffect == nil || !*sideEffect {
+		return trace.RetrySafe
+	}
+	var args struct {
+		Key json.RawMessage `json:"idempotencyKey"`
+	}
+	if json.Unmarshal(arguments, &args) == nil && len(args.Key) > 0 && string(args.Key) != "null" {
+		return trace.RetryConditional
+	}
+	return trace.RetryUnsafe
+}
