@@ -40,6 +40,9 @@ func (w *world) race(st scenario.Step) {
 	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() { w.runRace(reqs) })
 }
 
+// raceTypes are the ledger event types of a race's phases.
+var raceTypes = [...]string{ledger.Lock: trace.TypeLock, ledger.Wait: trace.TypeWait, ledger.Check: trace.TypeCheck, ledger.EffectTwice: trace.TypeEffect, ledger.Failed: trace.TypeError}
+
 func (w *world) runRace(reqs []*request) {
 	conns := make([]ledger.Conn, len(reqs))
 	for i := range conns {
@@ -64,29 +67,16 @@ func (w *world) runRace(reqs []*request) {
 	steps, complete := ledger.Race(conns, ins, w.q.Now(), scenario.On(w.s.Server.Policy.AtomicLedger), scenario.On(w.s.Server.Policy.Fingerprint))
 	for _, st := range steps {
 		i, r := st.Conn, reqs[st.Conn]
+		ev := trace.Event{Actor: trace.ActorLedger, Type: raceTypes[st.Phase], ID: idPtr(r.id), Note: st.Note(ins[i])}
 		switch st.Phase {
-		case ledger.Lock:
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeLock, ID: idPtr(r.id), Note: fmt.Sprintf("Connection %d: BEGIN IMMEDIATE takes the write lock.", i+1)})
-		case ledger.Wait:
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeWait, ID: idPtr(r.id), Note: fmt.Sprintf("Connection %d: BEGIN IMMEDIATE is refused (SQLITE_BUSY) while connection %d holds the lock; it waits.", i+1, st.Holder+1)})
-		case ledger.Failed:
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeError, ID: idPtr(r.id), Note: st.Err.Error()})
-		case ledger.Check:
-			note := fmt.Sprintf("Connection %d checks key %q in its own transaction: ", i+1, ins[i].Key)
-			if st.Missing {
-				note += "missing, so it will run the effect."
-			} else {
-				note += "present."
-			}
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeCheck, ID: idPtr(r.id), Note: note})
-		case ledger.EffectTwice:
-			n := st.Execution
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeEffect, ID: idPtr(r.id), Key: ledger.BusinessKey(r.args), Fingerprint: ins[i].Fingerprint,
-				Note: fmt.Sprintf("Connection %d runs the effect anyway (execution %d, %s); only its record insert then fails on the unique key. The effect ran twice.", i+1, n, ledger.ReceiptFor(ins[i].Tool, int64(n)))})
-			replies[i] = jsonrpc.NewResult(r.id.Raw(), ledger.ToolResult(ledger.ResultFor(ins[i], int64(n))))
 		case ledger.Decided:
 			replies[i] = w.ledgerAnswer(r, w.ledger.Reply(r.id.Raw(), r.args, 0, ins[i], st.Outcome, st.Err))
+			continue
+		case ledger.EffectTwice:
+			ev.Key, ev.Fingerprint = ledger.BusinessKey(r.args), ins[i].Fingerprint
+			replies[i] = jsonrpc.NewResult(r.id.Raw(), ledger.ToolResult(ledger.ResultFor(ins[i], int64(st.Execution))))
 		}
+		w.emit(ev)
 	}
 	if !complete {
 		return

@@ -84,3 +84,22 @@ func TestServerReplicasRoundRobin(t *testing.T) {
 		t.Fatalf("Summary = %d executions, %+v; want 2 executions, one record in each replica", n, recs)
 	}
 }
+
+// DOMAIN.md §4: in an atomic race connection 1 takes the lock and
+// connection 2 is refused while 1 holds it; the notes name both.
+func TestRaceStepNotes(t *testing.T) {
+	store, _ := sqlite.OpenMemory("/race-notes")
+	defer store.Close()
+	a, _ := store.Connect()
+	b, _ := store.Connect()
+	defer a.Close()
+	defer b.Close()
+	in, _ := ledger.Prepare("charge_account", []byte(`{"account":"a","cents":5,"idempotencyKey":"k"}`), []byte(`1`))
+	steps, _ := ledger.Race([]ledger.Conn{a, b}, []ledger.Intent{in, in}, 0, true, true)
+	if len(steps) < 2 || steps[0].Phase != ledger.Lock || steps[1].Phase != ledger.Wait {
+		t.Fatalf("steps %+v; want lock then wait", steps)
+	}
+	if got, want := steps[1].Note(in), "Connection 2: BEGIN IMMEDIATE is refused (SQLITE_BUSY) while connection 1 holds the lock; it waits."; got != want {
+		t.Errorf("wait note %q; want %q", got, want)
+	}
+}
