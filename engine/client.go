@@ -108,21 +108,11 @@ func (w *world) clientCancel(r *request, cause string, reason *string) {
 	if w.http() && w.s.Client.Policy.HTTPCancel == scenario.HTTPCancelCloseStream {
 		r.signal = trace.SignalCloseStream
 		r.clientStreamOpen = false
-		note := fmt.Sprintf("The client cancels request %s by closing its SSE response stream; no notification is sent.", r.id)
-		if w.is2025() {
-			note = fmt.Sprintf("The client closes request %s's stream; under 2025-11-25 a disconnect is not a cancellation.", r.id)
-		}
-		w.closeStream(trace.ActorClient, r, note, func() { w.serverSeesClose(r, cause) })
+		w.closeStream(trace.ActorClient, r, coordinator.CancelNote(r.id.Raw(), true, w.is2025(), true), func() { w.serverSeesClose(r, cause) })
 		return
 	}
 	r.signal = trace.SignalNotification
-	note := fmt.Sprintf("The client cancels request %s with notifications/cancelled (fire-and-forget: no response will come).", r.id)
-	if w.http() {
-		note = fmt.Sprintf("The client POSTs notifications/cancelled for request %s.", r.id)
-		if !w.is2025() {
-			note += " Under 2026-07-28 the signal is closing the stream; the server will not take this as a cancellation."
-		}
-	}
+	note := coordinator.CancelNote(r.id.Raw(), w.http(), w.is2025(), false)
 	msg := jsonrpc.NewCancel(r.id.Raw(), reason)
 	w.send(trace.ActorClient, idPtr(r.id), msg, note, nil, func() { w.serverReceiveCancel(msg) })
 }
@@ -138,14 +128,8 @@ func (w *world) disconnectBy(r *request, actor string) {
 		return
 	}
 	r.clientStreamOpen = false
-	who := "The network drops"
-	if actor == trace.ActorProxy {
-		who = "The proxy closes"
-	}
-	note := fmt.Sprintf("%s request %s's response stream. Under 2026-07-28 that is a cancellation.", who, r.id)
-	if w.is2025() {
-		note = fmt.Sprintf("%s request %s's response stream. Under 2025-11-25 that is not a cancellation: the client may resume with Last-Event-ID.", who, r.id)
-	} else if r.outcome == trace.OutcomePending {
+	note := coordinator.DisconnectNote(r.id.Raw(), actor == trace.ActorProxy, w.is2025())
+	if !w.is2025() && r.outcome == trace.OutcomePending {
 		now := w.q.Now()
 		r.outcome, r.endedAt, r.cause, r.signal = trace.OutcomeAbandoned, &now, trace.CauseDisconnect, trace.SignalCloseStream
 		w.q.Stop(r.timer)
@@ -190,22 +174,13 @@ func (w *world) clientProgressArrives(r *request, v float64) {
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Progress %s for request %s, which the client has %s; ignored.", fmtNum(v), r.id, trace.OutcomeWord(r.outcome))})
 		return
 	}
-	inc, last, _ := w.clientProgress.Accept(r.id.Raw(), v)
-	if !inc {
-		if !w.s.Client.Policy.AcceptNonIncreasingProgress {
-			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Progress %s does not increase (last %s): a protocol violation; the idle clock is not reset.", fmtNum(v), fmtNum(last))})
-			return
-		}
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeActivity, ID: idPtr(r.id), Note: fmt.Sprintf("Policy acceptNonIncreasingProgress: stale progress %s (last %s) resets the idle clock; a stuck server keeps the request alive.", fmtNum(v), fmtNum(last))})
-	} else {
-		note := fmt.Sprintf("Progress %s resets request %s's idle clock", fmtNum(v), r.id)
-		if r.deadlines.ProgressResetsMax {
-			note += " and, by policy progressResetsMax, its maximum deadline too."
-		} else {
-			note += "; the maximum deadline stays."
-		}
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeActivity, ID: idPtr(r.id), Note: note})
+	p := w.s.Client.Policy
+	activity, note := w.clientProgress.Arrive(r.id.Raw(), v, p.AcceptNonIncreasingProgress, r.deadlines.ProgressResetsMax)
+	if !activity {
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: note})
+		return
 	}
+	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeActivity, ID: idPtr(r.id), Note: note})
 	r.deadlines.Activity(w.q.Now())
 	w.armTimer(r)
 }

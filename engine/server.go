@@ -112,22 +112,11 @@ func (w *world) serverSendProgress(r *request, st scenario.Step) {
 	case !r.arrived:
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Progress step for request %s before it reached the server; skipped.", r.id)})
 		return
-	case r.token == nil:
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s has no progress token: progress %s is not sent.", r.id, fmtNum(v))})
-		return
-	case r.srv.State() == coordinator.Completed || r.srv.State() == coordinator.Failed || r.response != nil:
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s has finished: progress stops after the final response.", r.id)})
-		return
-	case r.srv.State() == coordinator.Cancelled && !w.s.Server.Policy.RespondAfterCancel:
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s was cancelled: progress %s is suppressed.", r.id, fmtNum(v))})
-		return
 	}
-	note := fmt.Sprintf("The server reports progress %s for request %s.", fmtNum(v), r.id)
-	if inc, last, _ := w.serverProgress.Accept(r.id.Raw(), v); !inc {
-		note = fmt.Sprintf("The server sends progress %s after %s: progress must strictly increase (a protocol violation).", fmtNum(v), fmtNum(last))
-	}
-	if r.srv.State() == coordinator.Cancelled {
-		note = fmt.Sprintf("Policy respondAfterCancel: the server sends progress %s for request %s after accepting its cancellation.", fmtNum(v), r.id)
+	send, note := w.serverProgress.Send(r.id.Raw(), v, r.srv.State(), r.token != nil, r.response != nil, w.s.Server.Policy.RespondAfterCancel)
+	if !send {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: note})
+		return
 	}
 	msg := progressMessage(*r.token, st)
 	w.out(r, outMsg{msg: msg, note: note, arrive: func() { w.client.progress(r, v) }, progress: true, token: r.token.Raw()})

@@ -340,3 +340,28 @@ func TestTimeoutNoteSaysWhichClock(t *testing.T) {
 		t.Errorf("idle: %q; want %q", got, want)
 	}
 }
+
+// DOMAIN.md §3: the server sends no progress without a token or after the
+// final response; the client counts only strictly increasing values as
+// activity unless policy acceptNonIncreasingProgress.
+func TestProgressSendAndArrive(t *testing.T) {
+	var srv, cli Progress
+	if send, _ := srv.Send("1", 1, InProgress, false, false, false); send {
+		t.Error("progress without a token was sent")
+	}
+	if send, _ := srv.Send("1", 1, Completed, true, false, false); send {
+		t.Error("progress after completion was sent")
+	}
+	if send, _ := srv.Send("1", 1, Cancelled, true, false, true); !send {
+		t.Error("respondAfterCancel: progress after the cancellation was not sent")
+	}
+	if act, _ := cli.Arrive("1", 2, false, false); !act {
+		t.Error("increasing progress was not activity")
+	}
+	if act, _ := cli.Arrive("1", 2, false, false); act {
+		t.Error("repeated progress was activity")
+	}
+	if act, _ := cli.Arrive("1", 1, true, false); !act {
+		t.Error("acceptNonIncreasingProgress: stale progress was not activity")
+	}
+}
