@@ -75,15 +75,8 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 	if h := s.Herd; h != nil {
 		cfg := recovery.HerdConfig{Clients: h.Clients, Strategy: h.Strategy, BaseMs: h.BaseMs, CapMs: h.CapMs,
 			CapacityPerSecond: h.ServerCapacityPerSecond, MaxAttempts: h.MaxAttempts, BucketMs: h.BucketMs}
-		draws := recovery.NewDraws(cfg.Clients, cfg.MaxAttempts)
-		r := recovery.RunHerdWith(cfg, draws)
-		tr.Herd = &r
-		if h.Compare {
-			for _, strategy := range recovery.Strategies {
-				cfg.Strategy = strategy
-				tr.HerdCompare = append(tr.HerdCompare, recovery.RunHerdWith(cfg, draws))
-			}
-		}
+		r, all := recovery.RunHerds(cfg, h.Compare)
+		tr.Herd, tr.HerdCompare = &r, all
 	}
 	tr.Checks = checks.Evaluate(tr)
 	return tr, nil

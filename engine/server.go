@@ -108,8 +108,7 @@ func (r *request) causeOr(def string) string {
 // serverSendProgress sends progress for r if the rules allow (DOMAIN.md §3).
 func (w *world) serverSendProgress(r *request, st scenario.Step) {
 	v := *st.Progress
-	switch {
-	case !r.arrived:
+	if !r.arrived {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Progress step for request %s before it reached the server; skipped.", r.id)})
 		return
 	}

@@ -34,3 +34,20 @@ func RetryClass(sideEffect *bool, arguments json.RawMessage) string {
 	}
 	return trace.RetryUnsafe
 }
+
+// RunHerds runs the herd c (its own strategy) and, when compare, the same
+// herd under every strategy of Strategies, all drawing the same hashes so
+// only the strategy differs (DOMAIN.md §9, herd.compare).
+func RunHerds(c HerdConfig, compare bool) (Result, []Result) {
+	draws := NewDraws(c.Clients, c.MaxAttempts)
+	r := RunHerdWith(c, draws)
+	var all []Result
+	for _, strategy := range Strategies {
+		if !compare {
+			break
+		}
+		c.Strategy = strategy
+		all = append(all, RunHerdWith(c, draws))
+	}
+	return r, all
+}

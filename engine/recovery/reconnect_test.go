@@ -2,6 +2,7 @@ package recovery_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/recovery"
@@ -39,5 +40,24 @@ func TestRetryClass(t *testing.T) {
 		if got := recovery.RetryClass(c.effect, json.RawMessage(c.args)); got != c.want {
 			t.Errorf("RetryClass(%v, %s) = %s; want %s", c.effect, c.args, got, c.want)
 		}
+	}
+}
+
+// herd.compare runs the same herd under every strategy, in the order of
+// Strategies, from the same draws: the compared run of the herd's own
+// strategy equals the herd's result.
+func TestRunHerdsCompare(t *testing.T) {
+	c := recovery.HerdConfig{Clients: 50, Strategy: recovery.Reference, BaseMs: 100, CapMs: 2000, CapacityPerSecond: 20, MaxAttempts: 5, BucketMs: 100}
+	r, all := recovery.RunHerds(c, true)
+	if len(all) != len(recovery.Strategies) {
+		t.Fatalf("%d compared runs; want one per strategy (%d)", len(all), len(recovery.Strategies))
+	}
+	for i, s := range recovery.Strategies {
+		if s == recovery.Reference && fmt.Sprint(all[i]) != fmt.Sprint(r) {
+			t.Errorf("the compared reference run differs from the herd's own run")
+		}
+	}
+	if _, none := recovery.RunHerds(c, false); none != nil {
+		t.Error("compare false still ran the other strategies")
 	}
 }
