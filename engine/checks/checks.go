@@ -66,7 +66,10 @@
 //   - sse-headers (mcplab addition): a Streamable HTTP response stream
 //     carries Cache-Control: no-cache and X-Accel-Buffering: no.
 //   - herd-all-reconnect (mcplab addition): in the herd experiment every
-//     client reconnects within its attempts.
+//     client reconnects within its attempts, and refused clients do not
+//     return in lockstep.
+//   - herd-jittered: the delays the sampled clients drew for one attempt
+//     are not all equal (herd.go).
 //
 // # Layout and cost
 //
@@ -128,7 +131,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		initializeNotCancelled, noLastEventID, reconnectRefetches,
 		bufferWithinCapacity, finalNeverDropped, taskAckNotTerminal,
 		oneExecutionPerKey, keyReuseRejected, defensiveCopy, noUnsafeRetry,
-		sseHeaders, herdAllReconnect,
+		sseHeaders, herdAllReconnect, herdJittered,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)
