@@ -221,6 +221,10 @@ func (w *world) clientReceive(msg json.RawMessage) {
 	case jsonrpc.MethodProgress:
 		r := w.byToken[m.ProgressToken]
 		if m.Progress == nil || m.ProgressToken == "" || r == nil {
+			if m.Progress != nil && m.ProgressToken != "" && w.lateMessageFatal(false) {
+				w.teardown(nil, "progress for unknown token "+m.ProgressToken)
+				return
+			}
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "Progress for no known token; the client ignores it."})
 			return
 		}
@@ -235,6 +239,10 @@ func (w *world) clientReceive(msg json.RawMessage) {
 // (DOMAIN.md §3): only a strictly increasing value is activity.
 func (w *world) clientProgressArrives(r *request, v float64) {
 	if r.outcome != trace.OutcomePending {
+		if w.lateMessageFatal(false) {
+			w.teardown(r, fmt.Sprintf("progress %s for request %s, which it has %s,", fmtNum(v), r.id, outcomeWord(r.outcome)))
+			return
+		}
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Progress %s for request %s, which the client has %s; ignored.", fmtNum(v), r.id, outcomeWord(r.outcome))})
 		return
 	}
@@ -245,6 +253,9 @@ func (w *world) clientProgressArrives(r *request, v float64) {
 			return
 		}
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeActivity, ID: idPtr(r.id), Note: fmt.Sprintf("Policy acceptNonIncreasingProgress: stale progress %s (last %s) resets the idle clock; a stuck server keeps the request alive.", fmtNum(v), fmtNum(last))})
+	} else if w.s.Client.Policy.IgnoreProgress {
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Policy ignoreProgress: valid progress %s does not reset request %s's idle clock; the idle timeout runs on from the last reset (mcp_dart#106).", fmtNum(v), r.id)})
+		return
 	} else {
 		note := fmt.Sprintf("Progress %s resets request %s's idle clock", fmtNum(v), r.id)
 		if r.deadlines.ProgressResetsMax {
@@ -262,6 +273,10 @@ func (w *world) clientProgressArrives(r *request, v float64) {
 func (w *world) clientResponse(r *request, failed bool) {
 	switch r.outcome {
 	case trace.OutcomeAbandoned:
+		if w.lateMessageFatal(true) {
+			w.teardown(r, fmt.Sprintf("the late response for abandoned request %s", r.id))
+			return
+		}
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("A late response for abandoned request %s: the client ignores it.", r.id)})
 		return
 	case trace.OutcomePending:

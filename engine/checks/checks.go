@@ -36,6 +36,12 @@
 //     is not waited for longer than that without valid progress.
 //   - late-response-ignored: the client ignores a response for a request it
 //     abandoned.
+//   - late-message-tolerated: a late response or late progress never costs
+//     the client its session (field.go).
+//   - late-progress-ignored: progress for a finished or unknown token is
+//     ignored (field.go).
+//   - progress-resets-idle: valid progress resets the idle clock: no idle
+//     timeout fires sooner than the idle limit after it (field.go).
 //   - server-cancel-only-for-listen: a server-sent notifications/cancelled
 //     only tears down a subscriptions/listen stream.
 //   - cancellation-never-answered (mcplab addition): the server never
@@ -127,6 +133,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 	for _, f := range []func(*view) (trace.Check, bool){
 		noMessageAfterCancel, httpCancelSignal, progressIncreases, staleProgressIgnored,
 		noProgressAfterFinal, maxTimeoutEnforced, idleTimeoutEnforced, lateResponseIgnored,
+		lateMessageTolerated, lateProgressIgnored, progressResetsIdle,
 		serverCancelOnlyForListen, cancellationNeverAnswered, oneResponsePerRequest,
 		initializeNotCancelled, noLastEventID, reconnectRefetches,
 		bufferWithinCapacity, finalNeverDropped, taskAckNotTerminal,

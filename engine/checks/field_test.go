@@ -74,3 +74,65 @@ func TestHerdRules(t *testing.T) {
 		})
 	}
 }
+
+// teardown is the client tearing down its session about reqID.
+func teardown(at int64, reqID string) trace.Event {
+	e := act(at, client, trace.TypeError, reqID)
+	e.Cause = trace.CauseSessionTeardown
+	return e
+}
+
+// TestClientReactionRules proves late-message-tolerated, late-progress-ignored
+// and progress-resets-idle (DOMAIN.md §1–3, §11 late-message-fatal and
+// ignore-progress), including the legitimate cases they must not flag.
+func TestClientReactionRules(t *testing.T) {
+	stdio := mustScenario(t, `"transport":"stdio"`)
+	late := func(react trace.Event) *trace.Trace {
+		return build(stdio, nil,
+			send(0, client, "7", req7), send(300, client, "", cancel7), send(300, server, "7", resp7),
+			deliver(310, 300, client, resp7), react)
+	}
+	lateProgress := func(react trace.Event) *trace.Trace {
+		return build(stdio, nil,
+			send(0, client, "7", req7), deliver(210, 200, client, resp7), act(210, client, trace.TypeAccept, "7"),
+			deliver(260, 250, client, progress("p", 2)), react)
+	}
+	// idle builds request 7 (idle 500) with valid progress delivered at
+	// progressAt and an idle timeout at timeoutAt.
+	idle := func(progressAt, timeoutAt int64, values ...float64) *trace.Trace {
+		evs := []trace.Event{send(0, client, "7", req7)}
+		for _, v := range values {
+			evs = append(evs, deliver(progressAt, progressAt-10, client, progress("p", v)))
+		}
+		evs = append(evs, timeout(timeoutAt, "7", trace.CauseIdleTimeout))
+		return build(stdio, request(0, 500, 0, at(timeoutAt)), evs...)
+	}
+	tests := []struct {
+		name, rule, want string
+		tr               *trace.Trace
+	}{
+		{"late response dropped", checks.LateMessageTolerated, "true", late(act(310, client, trace.TypeIgnore, "7"))},
+		{"late response tears down the session", checks.LateMessageTolerated, "false", late(teardown(310, "7"))},
+		{"no late message: omitted", checks.LateMessageTolerated, absent, build(stdio, nil, send(0, client, "7", req7), deliver(10, 5, client, resp7))},
+		{"late progress tears down the session", checks.LateMessageTolerated, "false", lateProgress(teardown(260, ""))},
+		{"late progress ignored", checks.LateProgressIgnored, "true", lateProgress(act(260, client, trace.TypeIgnore, ""))},
+		{"late progress resets a clock", checks.LateProgressIgnored, "false", lateProgress(act(260, client, trace.TypeActivity, "7"))},
+		{"late progress is a protocol error", checks.LateProgressIgnored, "false", lateProgress(teardown(260, ""))},
+		{"progress for a pending request is not late", checks.LateProgressIgnored, absent, build(stdio, nil,
+			send(0, client, "7", req7), deliver(100, 90, client, progress("p", 1)), act(100, client, trace.TypeActivity, "7"))},
+		{"idle timeout a full limit after progress", checks.ProgressResetsIdle, "true", idle(400, 900, 1)},
+		{"idle timeout 100 ms after valid progress", checks.ProgressResetsIdle, "false", idle(400, 500, 1)},
+		{"stale progress does not count as activity", checks.ProgressResetsIdle, "true", build(stdio, request(0, 500, 0, at(900)),
+			send(0, client, "7", req7), deliver(400, 390, client, progress("p", 2)), deliver(800, 790, client, progress("p", 2)),
+			timeout(900, "7", trace.CauseIdleTimeout))},
+		{"no idle timeout configured: omitted", checks.ProgressResetsIdle, absent, build(stdio, request(0, 0, 2000, at(2000)),
+			send(0, client, "7", req7), deliver(400, 390, client, progress("p", 1)), timeout(2000, "7", trace.CauseMaxTimeout))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule+"/"+tt.name, func(t *testing.T) {
+			if got := verdictOf(t, tt.tr, tt.rule); got != tt.want {
+				t.Errorf("%s: ok=%s, want %s", tt.rule, got, tt.want)
+			}
+		})
+	}
+}

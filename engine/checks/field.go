@@ -1,0 +1,192 @@
+// Rules for the client reactions real software gets wrong (SCENARIO.md,
+// "Switches for the failures real software shows"; DOMAIN.md §11
+// late-message-fatal and ignore-progress). Each is computed from events and
+// requests[] only, so it judges imported transcripts too.
+
+package checks
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// Rule ids of this file.
+const (
+	LateMessageTolerated = "late-message-tolerated"
+	LateProgressIgnored  = "late-progress-ignored"
+	ProgressResetsIdle   = "progress-resets-idle"
+)
+
+// lateMessage is one late message handed to the client: a response for a
+// request it had abandoned, or progress for a request it had finished or
+// for a token no request of it carries.
+type lateMessage struct {
+	at       int // the delivery event
+	progress bool
+}
+
+// lateMessages lists the late messages delivered to the client, in order.
+// A request is finished at the client once it timed out, closed its stream,
+// sent a cancellation for it, or received its final response.
+func (v *view) lateMessages() []lateMessage {
+	done := map[string]bool{}
+	var out []lateMessage
+	for i, e := range v.ev {
+		m := v.msg[i]
+		if e.Actor == trace.ActorClient && (e.Type == trace.TypeTimeout || e.Type == trace.TypeCloseStream ||
+			(v.clientSends(i) && m.cancelOf != "")) {
+			id := idOf(e)
+			if m.cancelOf != "" {
+				id = m.cancelOf
+			}
+			done[id] = true
+		}
+		if e.Type != trace.TypeDeliver || e.To != trace.ActorClient {
+			continue
+		}
+		switch {
+		case m.response:
+			if done[m.id] {
+				out = append(out, lateMessage{at: i})
+			}
+			done[m.id] = true
+		case m.method == jsonrpc.MethodProgress && m.progress != nil && m.token != "":
+			if id := v.tokens[m.token]; id == "" || done[id] {
+				out = append(out, lateMessage{at: i, progress: true})
+			}
+		}
+	}
+	return out
+}
+
+// tornDown reports whether event j is the client tearing its session down.
+func (v *view) tornDown(j int) bool {
+	return j >= 0 && v.ev[j].Type == trace.TypeError && v.ev[j].Cause == trace.CauseSessionTeardown
+}
+
+// lateMessageTolerated: a late response or late progress never costs the
+// client its session (failure late-message-fatal: claude-code#51073,
+// typescript-sdk#2580). Both races are legitimate (DOMAIN.md §1): the
+// client must drop the message, not tear down the calls in flight.
+//
+// Rule: LateMessageTolerated.
+func lateMessageTolerated(v *view) (trace.Check, bool) {
+	late := v.lateMessages()
+	if len(late) == 0 {
+		return trace.Check{}, false
+	}
+	var bad, good []int
+	for _, l := range late {
+		react := v.clientReaction(l.at)
+		switch {
+		case v.tornDown(react):
+			bad = append(bad, l.at, react)
+		case react >= 0:
+			good = append(good, l.at)
+		}
+	}
+	if len(bad)+len(good) == 0 {
+		return undecided(LateMessageTolerated, "The trace does not show how the client treated the late messages it received."), true
+	}
+	return verdict(LateMessageTolerated, bad, good,
+		fmt.Sprintf("A late message cost the client its session (%s): the calls in flight on it failed although the server did nothing wrong (late-message-fatal).", seqList(bad)),
+		fmt.Sprintf("The client survived %d late message(s) without tearing down its session.", len(good)))
+}
+
+// lateProgressIgnored: progress for a finished or unknown token is dropped:
+// it neither resets a clock nor raises an error (DOMAIN.md §3; failure
+// late-message-fatal, claude-code#64475).
+//
+// Rule: LateProgressIgnored.
+func lateProgressIgnored(v *view) (trace.Check, bool) {
+	var bad, good []int
+	seen := false
+	for _, l := range v.lateMessages() {
+		if !l.progress {
+			continue
+		}
+		seen = true
+		react := v.clientReaction(l.at)
+		switch {
+		case react < 0:
+		case v.ev[react].Type == trace.TypeIgnore:
+			good = append(good, react)
+		default:
+			bad = append(bad, react)
+		}
+	}
+	if !seen {
+		return trace.Check{}, false
+	}
+	if len(bad)+len(good) == 0 {
+		return undecided(LateProgressIgnored, "The trace does not show how the client treated late progress."), true
+	}
+	return verdict(LateProgressIgnored, bad, good,
+		fmt.Sprintf("The client acted on progress for a finished or unknown token (%s) instead of ignoring it.", seqList(bad)),
+		fmt.Sprintf("The client ignored %d late progress notification(s).", len(good)))
+}
+
+// progressResetsIdle: valid progress (strictly increasing for its token,
+// for a request the client still waits for) resets the request's idle
+// clock, so no idle timeout fires less than idleTimeoutMs after it
+// (DOMAIN.md §2–3; failure ignore-progress, mcp_dart#106). Listed when a
+// request with an idle timeout received valid progress.
+//
+// Rule: ProgressResetsIdle.
+func progressResetsIdle(v *view) (trace.Check, bool) {
+	idle := map[string]int64{}
+	for _, r := range v.tr.Requests {
+		if r.IdleTimeoutMs > 0 {
+			idle[r.ID.Raw()] = r.IdleTimeoutMs
+		}
+	}
+	if len(idle) == 0 {
+		return trace.Check{}, false
+	}
+	last := map[string]float64{}
+	lastValid := map[string]int{} // request id → its latest valid progress delivery
+	done := map[string]bool{}
+	var bad, good []int
+	for i, e := range v.ev {
+		m := v.msg[i]
+		switch {
+		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient && m.response:
+			done[m.id] = true
+		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient && m.method == jsonrpc.MethodProgress && m.progress != nil:
+			id := v.tokens[m.token]
+			l, ok := last[m.token]
+			if id == "" || idle[id] == 0 || done[id] || (ok && *m.progress <= l) {
+				continue
+			}
+			last[m.token] = *m.progress
+			lastValid[id] = i
+		case e.Actor == trace.ActorClient && e.Type == trace.TypeTimeout:
+			id := idOf(e)
+			done[id] = true
+			p, ok := lastValid[id]
+			if !ok || e.Cause != trace.CauseIdleTimeout {
+				continue
+			}
+			if e.At-v.ev[p].At < idle[id] {
+				bad = append(bad, p, i)
+			} else {
+				good = append(good, p, i)
+			}
+			delete(lastValid, id)
+		}
+	}
+	for _, p := range lastValid {
+		good = append(good, p)
+	}
+	if len(bad) > 0 {
+		return fail(ProgressResetsIdle, fmt.Sprintf("An idle timeout fired less than the idle limit after valid progress (%s): the client's idle clock ignored progress (ignore-progress).", seqList(bad)), bad...), true
+	}
+	if len(good) == 0 {
+		return trace.Check{}, false
+	}
+	sort.Ints(good)
+	return pass(ProgressResetsIdle, "Every idle timeout came a full idle limit after the last valid progress.", good...), true
+}
