@@ -74,6 +74,9 @@
 //   - herd-all-reconnect (mcplab addition): in the herd experiment every
 //     client reconnects within its attempts, and refused clients do not
 //     return in lockstep.
+//   - disconnect-stops-work: under 2026-07-28, once the server saw a
+//     request's stream close it sends nothing more for it and commits no
+//     side effect of it (field.go).
 //   - herd-jittered: the delays the sampled clients drew for one attempt
 //     are not all equal (herd.go).
 //
@@ -138,7 +141,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		initializeNotCancelled, noLastEventID, reconnectRefetches,
 		bufferWithinCapacity, finalNeverDropped, taskAckNotTerminal,
 		oneExecutionPerKey, keyReuseRejected, defensiveCopy, noUnsafeRetry,
-		sseHeaders, herdAllReconnect, herdJittered,
+		sseHeaders, herdAllReconnect, herdJittered, disconnectStopsWork,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)

@@ -190,3 +190,47 @@ func progressResetsIdle(v *view) (trace.Check, bool) {
 	sort.Ints(good)
 	return pass(ProgressResetsIdle, "Every idle timeout came a full idle limit after the last valid progress.", good...), true
 }
+
+// DisconnectStopsWork is the rule id of disconnectStopsWork.
+const DisconnectStopsWork = "disconnect-stops-work"
+
+// disconnectStopsWork: under 2026-07-28 a request's response stream closing
+// is its cancellation (DOMAIN.md §1): once the server has seen it close,
+// it sends nothing more for the request and no side effect of it commits
+// (failure disconnect-unobserved, rust-sdk#857). Listed when the server
+// saw a request stream close; null when the trace does not say which
+// revision was in use; omitted under 2025-11-25, where a disconnect is not
+// a cancellation.
+//
+// Rule: DisconnectStopsWork.
+func disconnectStopsWork(v *view) (trace.Check, bool) {
+	closed := map[string]bool{}
+	var bad, good []int
+	for i, e := range v.ev {
+		id := idOf(e)
+		switch {
+		case e.Type == trace.TypeDeliver && e.To == trace.ActorServer && e.Signal == trace.SignalCloseStream && id != "":
+			if !closed[id] {
+				good = append(good, i)
+			}
+			closed[id] = true
+		case v.serverSends(i) && closed[v.concerns(i)]:
+			bad = append(bad, i)
+		case e.Type == trace.TypeEffect && closed[id]:
+			bad = append(bad, i)
+		}
+	}
+	if len(good) == 0 {
+		return trace.Check{}, false
+	}
+	s := v.tr.Scenario
+	if s == nil {
+		return undecided(DisconnectStopsWork, "The transcript does not say which protocol revision was in use; only under 2026-07-28 is a disconnect a cancellation."), true
+	}
+	if s.Protocol == trace.Protocol20251125 {
+		return trace.Check{}, false
+	}
+	return verdict(DisconnectStopsWork, bad, good,
+		fmt.Sprintf("After the server saw the stream close, work went on for the request (%s): messages into a closed stream or a side effect nobody waits for (disconnect-unobserved).", seqList(bad)),
+		"After each stream close the server sent nothing more for the request and committed no side effect.")
+}

@@ -136,3 +136,36 @@ func TestClientReactionRules(t *testing.T) {
 		})
 	}
 }
+
+// TestDisconnectStopsWork proves disconnect-stops-work (DOMAIN.md §1, §11
+// disconnect-unobserved): after the server saw the stream close it sends
+// nothing more and commits no effect; a response it sent before the close
+// arrived (the race) is not flagged; under 2025-11-25 the rule is omitted.
+func TestDisconnectStopsWork(t *testing.T) {
+	http26 := mustScenario(t, `"transport":"streamable-http","protocol":"2026-07-28"`)
+	http25 := mustScenario(t, `"transport":"streamable-http","protocol":"2025-11-25"`)
+	closeSeen := func(at int64) trace.Event {
+		e := deliver(at, at-10, server, "")
+		e.ID, e.Signal, e.Message = id("7"), trace.SignalCloseStream, nil
+		return e
+	}
+	effect := act(800, trace.ActorLedger, trace.TypeEffect, "7")
+	tests := []struct {
+		name, want string
+		tr         *trace.Trace
+	}{
+		{"the server stops", "true", build(http26, nil, send(0, client, "7", req7), closeStream(300, client, "7"), closeSeen(310), status(310, "7", cancelled, "client"))},
+		{"progress into the closed stream", "false", build(http26, nil, send(0, client, "7", req7), closeStream(300, client, "7"), closeSeen(310), send(400, server, "", progress("p", 2)))},
+		{"the side effect commits after the close", "false", build(http26, nil, send(0, client, "7", req7), closeStream(300, client, "7"), closeSeen(310), effect)},
+		{"a response sent before the close arrived", "true", build(http26, nil, send(0, client, "7", req7), send(305, server, "7", resp7), closeStream(300, client, "7"), closeSeen(310))},
+		{"2025-11-25: a disconnect is not a cancellation", absent, build(http25, nil, send(0, client, "7", req7), closeStream(300, client, "7"), closeSeen(310), effect)},
+		{"no revision known", "null", build(nil, nil, send(0, client, "7", req7), closeSeen(310))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := verdictOf(t, tt.tr, checks.DisconnectStopsWork); got != tt.want {
+				t.Errorf("ok=%s, want %s", got, tt.want)
+			}
+		})
+	}
+}

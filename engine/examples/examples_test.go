@@ -129,6 +129,8 @@ func TestBuiltInOutcomes(t *testing.T) {
 		"broken-late-progress-fatal":             {"§11 late-message-fatal: late progress tears down the session (typescript-sdk#2580)", "completed", "result", "", "", 210, []string{"no-progress-after-final", "late-message-tolerated", "late-progress-ignored"}},
 		"progress-resets-idle":                   {"§2 valid progress resets the idle clock", "completed", "result", "", "", 810, nil},
 		"broken-ignore-progress":                 {"§11 ignore-progress: the idle clock ignores progress (mcp_dart#106)", "cancelled", "abandoned", "idle-timeout", "notifications/cancelled", 500, []string{"progress-resets-idle"}},
+		"disconnect-stops-work":                  {"§1 under 2026-07-28 a closed stream stops the handler", "cancelled", "abandoned", "client", "close-stream", 300, nil},
+		"broken-ignore-disconnect":               {"§11 disconnect-unobserved: the handler runs on into a closed stream (rust-sdk#857)", "completed", "abandoned", "client", "close-stream", 300, []string{"disconnect-stops-work"}},
 		"herd-reference-backoff":                 {"§10 the herd with the reference backoff", "", "", "", "", 0, nil},
 		"herd-no-backoff":                        {"§10 the herd in lockstep", "", "", "", "", 0, []string{"herd-all-reconnect", "herd-jittered"}},
 		"broken-herd-exponential-lockstep":       {"§11 lockstep-backoff: exponential backoff without jitter (zeph#4574)", "", "", "", "", 0, []string{"herd-all-reconnect", "herd-jittered"}},
