@@ -61,6 +61,8 @@
 //     response.
 //   - task-ack-not-terminal: the client calls a task stopped only once its
 //     worker status is terminal, and a terminal status never changes.
+//   - poll-interval-respected: the client polls a task no more often than
+//     the pollIntervalMs the server advertised for it (field.go).
 //   - one-execution-per-key: a side effect runs at most once per idempotency
 //     key, whatever the JSON-RPC ids, races or replicas.
 //   - key-reuse-rejected: a key reused with different arguments is rejected,
@@ -140,6 +142,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		serverCancelOnlyForListen, cancellationNeverAnswered, oneResponsePerRequest,
 		initializeNotCancelled, noLastEventID, reconnectRefetches,
 		bufferWithinCapacity, finalNeverDropped, taskAckNotTerminal,
+		pollIntervalRespected,
 		oneExecutionPerKey, keyReuseRejected, defensiveCopy, noUnsafeRetry,
 		sseHeaders, herdAllReconnect, herdJittered, disconnectStopsWork,
 	} {

@@ -6,6 +6,7 @@
 package checks
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -233,4 +234,83 @@ func disconnectStopsWork(v *view) (trace.Check, bool) {
 	return verdict(DisconnectStopsWork, bad, good,
 		fmt.Sprintf("After the server saw the stream close, work went on for the request (%s): messages into a closed stream or a side effect nobody waits for (disconnect-unobserved).", seqList(bad)),
 		"After each stream close the server sent nothing more for the request and committed no side effect.")
+}
+
+// PollIntervalRespected is the rule id of pollIntervalRespected.
+const PollIntervalRespected = "poll-interval-respected"
+
+// pollIntervalRespected: the client polls a task with tasks/get no more
+// often than the pollIntervalMs the server last advertised for it
+// (DOMAIN.md §6): one polling loop, also after a tasks/cancel
+// acknowledgement. Listed when a task is polled at least twice after the
+// server advertised an interval.
+//
+// Rule: PollIntervalRespected.
+func pollIntervalRespected(v *view) (trace.Check, bool) {
+	interval := map[string]int64{} // task id → advertised pollIntervalMs
+	lastPoll := map[string]int{}   // task id → the client's previous tasks/get
+	var bad, good []int
+	seen := false
+	for i, e := range v.ev {
+		switch {
+		case v.serverSends(i) && v.msg[i].response:
+			if id, ms, ok := advertisedInterval(e.Message); ok {
+				interval[id] = ms
+			}
+		case v.clientSends(i) && v.msg[i].method == jsonrpc.MethodTasksGet:
+			id := taskIDParam(e.Message)
+			ms, ok := interval[id]
+			if p, polled := lastPoll[id]; polled && ok && id != "" {
+				seen = true
+				if e.At-v.ev[p].At < ms {
+					bad = append(bad, p, i)
+				} else {
+					good = append(good, i)
+				}
+			}
+			lastPoll[id] = i
+		}
+	}
+	if !seen {
+		return trace.Check{}, false
+	}
+	return verdict(PollIntervalRespected, bad, good,
+		fmt.Sprintf("The client polled a task sooner than its pollIntervalMs (%s): two polling loops, or one that ignores the interval.", seqList(bad)),
+		"Every tasks/get came at least pollIntervalMs after the previous one for its task.")
+}
+
+// advertisedInterval reads a task's id and pollIntervalMs from a server
+// response: a task-augmented result ({"task": {...}}) or a tasks/get result.
+func advertisedInterval(msg []byte) (string, int64, bool) {
+	var m struct {
+		Result *struct {
+			TaskID   string `json:"taskId"`
+			Interval *int64 `json:"pollIntervalMs"`
+			Task     *struct {
+				TaskID   string `json:"taskId"`
+				Interval *int64 `json:"pollIntervalMs"`
+			} `json:"task"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(msg, &m) != nil || m.Result == nil {
+		return "", 0, false
+	}
+	if t := m.Result.Task; t != nil && t.TaskID != "" && t.Interval != nil {
+		return t.TaskID, *t.Interval, true
+	}
+	if m.Result.TaskID != "" && m.Result.Interval != nil {
+		return m.Result.TaskID, *m.Result.Interval, true
+	}
+	return "", 0, false
+}
+
+// taskIDParam reads params.taskId of a tasks/* request, "" if none.
+func taskIDParam(msg []byte) string {
+	var m struct {
+		Params struct {
+			TaskID string `json:"taskId"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(msg, &m)
+	return m.Params.TaskID
 }

@@ -169,3 +169,37 @@ func TestDisconnectStopsWork(t *testing.T) {
 		})
 	}
 }
+
+// TestPollIntervalRespected proves poll-interval-respected (DOMAIN.md §6):
+// one polling loop at the advertised pollIntervalMs passes; the second
+// loop a tasks/cancel acknowledgement used to start (polls 100 ms apart
+// with an interval of 300) fails.
+func TestPollIntervalRespected(t *testing.T) {
+	s := mustScenario(t, `"transport":"stdio"`)
+	created := `{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","task":{"taskId":"task-42","status":"working","pollIntervalMs":300}}}`
+	get := func(n int) string {
+		return `{"jsonrpc":"2.0","id":"tasks/get-` + string(rune('0'+n)) + `","method":"tasks/get","params":{"taskId":"task-42"}}`
+	}
+	polls := func(at ...int64) *trace.Trace {
+		evs := []trace.Event{send(0, client, "1", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"render"}}`), send(10, server, "1", created)}
+		for n, a := range at {
+			evs = append(evs, send(a, client, "", get(n+1)))
+		}
+		return build(s, nil, evs...)
+	}
+	tests := []struct {
+		name, want string
+		tr         *trace.Trace
+	}{
+		{"one loop at the interval", "true", polls(320, 640, 960)},
+		{"a second loop after the acknowledgement", "false", polls(320, 420, 640)},
+		{"a single poll: omitted", absent, polls(320)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := verdictOf(t, tt.tr, checks.PollIntervalRespected); got != tt.want {
+				t.Errorf("ok=%s, want %s", got, tt.want)
+			}
+		})
+	}
+}
