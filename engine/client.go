@@ -102,6 +102,9 @@ func (w *world) armTimer(r *request) {
 			}
 		} else {
 			note = fmt.Sprintf("Idle timeout: no valid progress for %d ms (since %d; limit %d ms).", w.q.Now()-d.LastActivityMs, d.LastActivityMs, d.IdleMs)
+			if r.token == nil {
+				note += noTokenDiagnosis
+			}
 		}
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeTimeout, ID: idPtr(r.id), Cause: string(cause), Note: note})
 		reason := cause.Reason()

@@ -62,3 +62,8 @@ func (w *world) teardown(about *request, what string) {
 func (w *world) ignoresDisconnect() bool {
 	return w.s.Server.Policy.IgnoreDisconnect && !w.is2025()
 }
+
+// noTokenDiagnosis ends the note of an idle timeout on a request that
+// carried no progress token (claude-code#58687): the server had no way to
+// reset the clock.
+const noTokenDiagnosis = " The request carried no progressToken: the client never asked for progress, so nothing the server could send would reset this clock."

@@ -42,6 +42,8 @@
 //     ignored (field.go).
 //   - progress-resets-idle: valid progress resets the idle clock: no idle
 //     timeout fires sooner than the idle limit after it (field.go).
+//   - progress-token-known: the server sends progress only under a token a
+//     client request carried (field.go).
 //   - server-cancel-only-for-listen: a server-sent notifications/cancelled
 //     only tears down a subscriptions/listen stream.
 //   - cancellation-never-answered (mcplab addition): the server never
@@ -138,7 +140,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 	for _, f := range []func(*view) (trace.Check, bool){
 		noMessageAfterCancel, httpCancelSignal, progressIncreases, staleProgressIgnored,
 		noProgressAfterFinal, maxTimeoutEnforced, idleTimeoutEnforced, lateResponseIgnored,
-		lateMessageTolerated, lateProgressIgnored, progressResetsIdle,
+		lateMessageTolerated, lateProgressIgnored, progressResetsIdle, progressTokenKnown,
 		serverCancelOnlyForListen, cancellationNeverAnswered, oneResponsePerRequest,
 		initializeNotCancelled, noLastEventID, reconnectRefetches,
 		bufferWithinCapacity, finalNeverDropped, taskAckNotTerminal,

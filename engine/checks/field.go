@@ -133,8 +133,12 @@ func lateProgressIgnored(v *view) (trace.Check, bool) {
 // progressResetsIdle: valid progress (strictly increasing for its token,
 // for a request the client still waits for) resets the request's idle
 // clock, so no idle timeout fires less than idleTimeoutMs after it
-// (DOMAIN.md §2–3; failure ignore-progress, mcp_dart#106). Listed when a
-// request with an idle timeout received valid progress.
+// (DOMAIN.md §2–3; failure ignore-progress, mcp_dart#106). A request with
+// an idle timeout that carried no progressToken and was cut by it breaks
+// no rule (nothing was ignored), but the check names it in its detail as
+// the diagnosis of claude-code#58687: the client never asked for the
+// progress that would have kept it alive. Listed when a request with an idle timeout
+// received valid progress or timed out idle without a token.
 //
 // Rule: ProgressResetsIdle.
 func progressResetsIdle(v *view) (trace.Check, bool) {
@@ -147,6 +151,11 @@ func progressResetsIdle(v *view) (trace.Check, bool) {
 	if len(idle) == 0 {
 		return trace.Check{}, false
 	}
+	hasToken := map[string]bool{}
+	for _, id := range v.tokens {
+		hasToken[id] = true
+	}
+	var noToken []int // idle timeouts of requests that never asked for progress
 	last := map[string]float64{}
 	lastValid := map[string]int{} // request id → its latest valid progress delivery
 	done := map[string]bool{}
@@ -167,6 +176,10 @@ func progressResetsIdle(v *view) (trace.Check, bool) {
 		case e.Actor == trace.ActorClient && e.Type == trace.TypeTimeout:
 			id := idOf(e)
 			done[id] = true
+			if e.Cause == trace.CauseIdleTimeout && idle[id] > 0 && !hasToken[id] && v.method[id] != "" {
+				noToken = append(noToken, i)
+				continue
+			}
 			p, ok := lastValid[id]
 			if !ok || e.Cause != trace.CauseIdleTimeout {
 				continue
@@ -185,11 +198,18 @@ func progressResetsIdle(v *view) (trace.Check, bool) {
 	if len(bad) > 0 {
 		return fail(ProgressResetsIdle, fmt.Sprintf("An idle timeout fired less than the idle limit after valid progress (%s): the client's idle clock ignored progress (ignore-progress).", seqList(bad)), bad...), true
 	}
-	if len(good) == 0 {
+	if len(good)+len(noToken) == 0 {
 		return trace.Check{}, false
 	}
+	detail := "Every idle timeout came a full idle limit after the last valid progress."
+	if len(noToken) > 0 {
+		// Not a broken rule: no progress was ignored. The diagnosis says why
+		// the call died (claude-code#58687).
+		detail += fmt.Sprintf(" Diagnosis: a request with an idle timeout carried no progressToken and was cut by that timeout (%s); the client never asked for progress, so nothing the server could send would have kept it alive.", seqList(noToken))
+		good = append(good, noToken...)
+	}
 	sort.Ints(good)
-	return pass(ProgressResetsIdle, "Every idle timeout came a full idle limit after the last valid progress.", good...), true
+	return pass(ProgressResetsIdle, detail, good...), true
 }
 
 // DisconnectStopsWork is the rule id of disconnectStopsWork.
@@ -313,4 +333,32 @@ func taskIDParam(msg []byte) string {
 	}
 	_ = json.Unmarshal(msg, &m)
 	return m.Params.TaskID
+}
+
+// ProgressTokenKnown is the rule id of progressTokenKnown.
+const ProgressTokenKnown = "progress-token-known"
+
+// progressTokenKnown: the server sends progress only under a token a
+// client request carried in params._meta.progressToken (DOMAIN.md §3); a
+// token the server invents reaches no request (failure
+// invented-progress-token: twenty#24559, auto-mobile#6118). Listed when
+// the server sent progress.
+//
+// Rule: ProgressTokenKnown.
+func progressTokenKnown(v *view) (trace.Check, bool) {
+	var bad, good []int
+	for i := range v.ev {
+		m := v.msg[i]
+		if !v.serverSends(i) || m.method != jsonrpc.MethodProgress {
+			continue
+		}
+		if v.tokens[m.token] == "" {
+			bad = append(bad, i)
+		} else {
+			good = append(good, i)
+		}
+	}
+	return verdict(ProgressTokenKnown, bad, good,
+		fmt.Sprintf("The server sent progress under a token no client request carried (%s): it invented the token, so the progress reaches no request and resets no clock (invented-progress-token).", seqList(bad)),
+		"Every progress notification the server sent used a token a client request carried.")
 }

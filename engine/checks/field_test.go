@@ -203,3 +203,28 @@ func TestPollIntervalRespected(t *testing.T) {
 		})
 	}
 }
+
+// TestProgressTokenRules proves progress-token-known (DOMAIN.md §3, §11
+// invented-progress-token) and the no-token diagnosis of
+// progress-resets-idle (claude-code#58687).
+func TestProgressTokenRules(t *testing.T) {
+	stdio := mustScenario(t, `"transport":"stdio"`)
+	noToken := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"crunch","arguments":{}}}`
+	tests := []struct {
+		name, rule, want string
+		tr               *trace.Trace
+	}{
+		{"progress under the request's token", checks.ProgressTokenKnown, "true", build(stdio, nil, send(0, client, "7", req7), send(100, server, "", progress("p", 1)))},
+		{"progress under an invented token", checks.ProgressTokenKnown, "false", build(stdio, nil, send(0, client, "7", noToken), send(100, server, "", progress("server-1", 1)))},
+		{"no progress sent: omitted", checks.ProgressTokenKnown, absent, build(stdio, nil, send(0, client, "7", req7), send(100, server, "7", resp7))},
+		{"idle timeout on a request without a token: diagnosed, not broken", checks.ProgressResetsIdle, "true", build(stdio, request(0, 500, 0, at(500)), send(0, client, "7", noToken), timeout(500, "7", trace.CauseIdleTimeout))},
+		{"idle timeout with a token but no progress: omitted", checks.ProgressResetsIdle, absent, build(stdio, request(0, 500, 0, at(500)), send(0, client, "7", req7), timeout(500, "7", trace.CauseIdleTimeout))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule+"/"+tt.name, func(t *testing.T) {
+			if got := verdictOf(t, tt.tr, tt.rule); got != tt.want {
+				t.Errorf("%s: ok=%s, want %s", tt.rule, got, tt.want)
+			}
+		})
+	}
+}
