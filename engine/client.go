@@ -78,7 +78,11 @@ func (w *world) armTimer(r *request) {
 		if !due || r.outcome != trace.OutcomePending {
 			return
 		}
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeTimeout, ID: idPtr(r.id), Cause: string(cause), Note: r.deadlines.TimeoutNote(cause, w.q.Now())})
+		note := r.deadlines.TimeoutNote(cause, w.q.Now())
+		if cause == coordinator.IdleTimeout && r.token == nil {
+			note += noTokenDiagnosis
+		}
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeTimeout, ID: idPtr(r.id), Cause: string(cause), Note: note})
 		reason := cause.Reason()
 		w.clientCancel(r, string(cause), &reason)
 	})
@@ -157,6 +161,10 @@ func (w *world) clientReceive(msg json.RawMessage) {
 	case jsonrpc.MethodProgress:
 		r := w.byToken[m.ProgressToken]
 		if m.Progress == nil || m.ProgressToken == "" || r == nil {
+			if m.Progress != nil && m.ProgressToken != "" && w.lateMessageFatal(false) {
+				w.teardown(nil, "progress for unknown token "+m.ProgressToken)
+				return
+			}
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "Progress for no known token; the client ignores it."})
 			return
 		}
@@ -171,11 +179,15 @@ func (w *world) clientReceive(msg json.RawMessage) {
 // (DOMAIN.md §3): only a strictly increasing value is activity.
 func (w *world) clientProgressArrives(r *request, v float64) {
 	if r.outcome != trace.OutcomePending {
+		if w.lateMessageFatal(false) {
+			w.teardown(r, fmt.Sprintf("progress %s for request %s, which it has %s,", fmtNum(v), r.id, trace.OutcomeWord(r.outcome)))
+			return
+		}
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Progress %s for request %s, which the client has %s; ignored.", fmtNum(v), r.id, trace.OutcomeWord(r.outcome))})
 		return
 	}
 	p := w.s.Client.Policy
-	activity, note := w.clientProgress.Arrive(r.id.Raw(), v, p.AcceptNonIncreasingProgress, r.deadlines.ProgressResetsMax)
+	activity, note := w.clientProgress.Arrive(r.id.Raw(), v, p.AcceptNonIncreasingProgress, p.IgnoreProgress, r.deadlines.ProgressResetsMax)
 	if !activity {
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: note})
 		return
@@ -189,6 +201,10 @@ func (w *world) clientProgressArrives(r *request, v float64) {
 func (w *world) clientResponse(r *request, failed bool) {
 	switch r.outcome {
 	case trace.OutcomeAbandoned:
+		if w.lateMessageFatal(true) {
+			w.teardown(r, fmt.Sprintf("the late response for abandoned request %s", r.id))
+			return
+		}
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("A late response for abandoned request %s: the client ignores it.", r.id)})
 		return
 	case trace.OutcomePending:

@@ -45,6 +45,10 @@ func (w *world) scheduleKeepalive(r *request) {
 
 // serverSeesClose: the server observes r's HTTP stream close (DOMAIN.md §1).
 func (w *world) serverSeesClose(r *request, cause string) {
+	if w.ignoresDisconnect() {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Policy ignoreDisconnect: the server never observes request %s's stream closing; the handler runs on, its side effects happen and its writes go into the closed stream (rust-sdk#857).", r.id)})
+		return
+	}
 	r.serverStreamOpen = false
 	if w.is2025() {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: "Under 2025-11-25 a disconnect is not a cancellation: the handler keeps running."})

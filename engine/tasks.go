@@ -142,8 +142,10 @@ func (w *world) taskStep(st scenario.Step) {
 				return
 			}
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.ID, Status: t.client.Status,
-				Note: "The acknowledgement means \"cancellation intent received\", not \"stopped\": the client keeps polling until a terminal status."})
-			w.poll(t, "The client polls after the acknowledgement.")
+				Note: "The acknowledgement means \"cancellation intent received\", not \"stopped\": the client keeps its one polling loop at pollIntervalMs until a terminal status."})
+			// No extra poll here: the loop schedulePoll started at creation
+			// is still running, and a second one would poll off its interval
+			// (rule poll-interval-respected).
 		})
 	case "checkpoint":
 		if cancelled, note := t.CheckpointAt(w.q.Now()); cancelled {

@@ -355,13 +355,16 @@ func TestProgressSendAndArrive(t *testing.T) {
 	if send, _ := srv.Send("1", 1, Cancelled, true, false, true); !send {
 		t.Error("respondAfterCancel: progress after the cancellation was not sent")
 	}
-	if act, _ := cli.Arrive("1", 2, false, false); !act {
+	if act, _ := cli.Arrive("1", 2, false, false, false); !act {
 		t.Error("increasing progress was not activity")
 	}
-	if act, _ := cli.Arrive("1", 2, false, false); act {
+	if act, _ := cli.Arrive("1", 2, false, false, false); act {
 		t.Error("repeated progress was activity")
 	}
-	if act, _ := cli.Arrive("1", 1, true, false); !act {
+	if act, _ := cli.Arrive("1", 1, true, false, false); !act {
 		t.Error("acceptNonIncreasingProgress: stale progress was not activity")
+	}
+	if act, _ := cli.Arrive("1", 9, false, true, false); act {
+		t.Error("ignoreProgress: valid progress was activity")
 	}
 }
