@@ -55,14 +55,6 @@ func (w *world) teardown(about *request, what string) {
 	}
 }
 
-// ignoresDisconnect reports whether the server misses a client's stream
-// close that, under 2026-07-28, is a cancellation (server.policy.
-// ignoreDisconnect; failure disconnect-unobserved, rust-sdk#857). Under
-// 2025-11-25 a disconnect is no cancellation anyway.
-func (w *world) ignoresDisconnect() bool {
-	return w.s.Server.Policy.IgnoreDisconnect && !w.is2025()
-}
-
 // noTokenDiagnosis ends the note of an idle timeout on a request that
 // carried no progress token (claude-code#58687): the server had no way to
 // reset the clock.

@@ -185,3 +185,11 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.Er
 	w.q.Stop(r.keepalive)
 	w.serverToClient(r, resp, note, func() { w.client.response(r, e != nil) })
 }
+
+// ignoresDisconnect reports whether the server misses a client's stream
+// close that, under 2026-07-28, is a cancellation (server.policy.
+// ignoreDisconnect; failure disconnect-unobserved, rust-sdk#857). Under
+// 2025-11-25 a disconnect is no cancellation anyway.
+func (w *world) ignoresDisconnect() bool {
+	return w.s.Server.Policy.IgnoreDisconnect && !w.is2025()
+}
