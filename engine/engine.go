@@ -28,12 +28,17 @@
 // The runner's files stand in layers, each naming only what lies below it:
 // engine.go (the entry points, which wire the two halves of a request) >
 // run.go (steps and the summary) > race.go, listen.go, tasks.go (features)
-// > client.go (a request's client half) > server.go (its server half,
-// which reaches the client only through what arrives on the wire) >
-// ledgerrun.go, flow.go (ledger calls; SSE buffer and proxy on a stream) >
-// world.go (the world, the wire, emit) > bounds.go. The rules themselves
-// live in the concept packages (coordinator, tasks, sse, ledger, recovery,
-// jsonrpc).
+// > client.go, field.go (a request's client half and its broken client
+// reactions) > server.go (its server half, which reaches the client only
+// through what arrives on the wire) > ledgerrun.go, flow.go (ledger calls;
+// SSE buffer and proxy on a stream) > world.go (the world, the wire, emit)
+// > bounds.go. The runner schedules, emits events with their notes and
+// summarizes; the rules, and the notes that state them, live in the
+// concept packages: coordinator (deadlines, progress, cancellation
+// signals), tasks (task replies and wire shapes), sse (buffer and proxy
+// decisions, headers), ledger (replicas, replies, the race's schedule),
+// recovery (reconnect plan, retry class, herds), jsonrpc (the wire) and
+// trace (the vocabulary and the encoding).
 package engine
 
 import (
