@@ -65,7 +65,7 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 		return nil, fmt.Errorf("engine.Run: nil scenario")
 	}
 	w := newWorld(s, opts)
-	w.client = clientEnd{progress: w.clientProgressArrives, response: w.clientResponse, streamClosed: w.disconnectBy}
+	w.client = clientEnd{progress: w.clientProgressArrives, response: w.clientResponse, streamClosed: w.streamClosedBy}
 	if err := w.openLedger(); err != nil {
 		return nil, err
 	}

@@ -109,7 +109,12 @@ func (w *world) endListen(r *request, reason *string) {
 // drop breaks the transport under stream r (a fault, not an intent). A
 // listen stream is recovered by the reference plan (DOMAIN.md §9); any
 // other request's stream is a disconnect.
-func (w *world) drop(r *request, affected []string) {
+func (w *world) drop(r *request, affected []string) { w.dropBy(r, affected, trace.ActorNetwork) }
+
+// dropBy is drop with the actor that closed the stream (the network, or an
+// idle-closing proxy): a listen stream goes through the reconnect plan
+// either way (SCENARIO.md, "Switches for the failures real software shows").
+func (w *world) dropBy(r *request, affected []string, actor string) {
 	if r.ls == nil {
 		if w.http() {
 			w.disconnect(r)
@@ -127,9 +132,11 @@ func (w *world) drop(r *request, affected []string) {
 	now := w.q.Now()
 	r.outcome, r.endedAt, r.cause = trace.OutcomeAbandoned, &now, trace.CauseDisconnect
 	r.srv.Cancel(now)
-	w.wire++
-	w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeCloseStream, ID: idPtr(r.id), Wire: w.wire, Signal: trace.SignalCloseStream,
-		Note: fmt.Sprintf("The transport under listen stream %s breaks; both sides lose it.", r.id)})
+	if actor != trace.ActorProxy { // the proxy recorded its own close
+		w.wire++
+		w.emit(trace.Event{Actor: actor, Type: trace.TypeCloseStream, ID: idPtr(r.id), Wire: w.wire, Signal: trace.SignalCloseStream,
+			Note: fmt.Sprintf("The transport under listen stream %s breaks; both sides lose it.", r.id)})
+	}
 
 	prev := jsonrpc.Unquote(r.id.Raw())
 	resume := w.is2025() || w.s.Client.Policy.SendLastEventID

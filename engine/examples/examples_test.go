@@ -134,6 +134,7 @@ func TestBuiltInOutcomes(t *testing.T) {
 		"progress-token-echoed":                  {"§3 progress under the request's own token", "completed", "result", "", "", 310, nil},
 		"broken-invented-progress-token":         {"§11 invented-progress-token (twenty#24559)", "completed", "result", "", "", 310, []string{"progress-token-known"}},
 		"idle-timeout-without-progress-token":    {"§2 diagnosed: idle timeout without a progress token (claude-code#58687)", "cancelled", "abandoned", "idle-timeout", "notifications/cancelled", 500, nil},
+		"proxy-idle-close-listen-reconnects":     {"§9 a proxy's idle close of a listen stream is a drop (trigger.dev#2134)", "cancelled", "abandoned", "disconnect", "", 1210, nil},
 		"herd-reference-backoff":                 {"§10 the herd with the reference backoff", "", "", "", "", 0, nil},
 		"herd-no-backoff":                        {"§10 the herd in lockstep", "", "", "", "", 0, []string{"herd-all-reconnect", "herd-jittered"}},
 		"broken-herd-exponential-lockstep":       {"§11 lockstep-backoff: exponential backoff without jitter (zeph#4574)", "", "", "", "", 0, []string{"herd-all-reconnect", "herd-jittered"}},

@@ -152,10 +152,6 @@ type ClientPolicy struct {
 	// IgnoreProgress, when true, makes valid progress not reset the client's
 	// idle clock (failure ignore-progress, mcp_dart#106).
 	IgnoreProgress bool `json:"ignoreProgress,omitempty"`
-	// ForgetResumeToken, when true under 2025-11-25, resumes a stream that
-	// drops again before a new event without Last-Event-ID (failure
-	// forget-resume-token, typescript-sdk#2499).
-	ForgetResumeToken bool `json:"forgetResumeToken,omitempty"`
 }
 
 // Server configures the MCP server.
@@ -197,10 +193,6 @@ type ServerPolicy struct {
 	// happen and its writes go into a closed stream (failure
 	// disconnect-unobserved, rust-sdk#857).
 	IgnoreDisconnect bool `json:"ignoreDisconnect,omitempty"`
-	// ReplayAllStreams, when true under 2025-11-25, makes the event store
-	// replay every stream's missed events on resumption, not only the
-	// resumed stream's (failure replay-other-streams, servers#4087).
-	ReplayAllStreams bool `json:"replayAllStreams,omitempty"`
 }
 
 // On reports a policy switch whose nil value means true.
