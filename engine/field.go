@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/trace"
@@ -60,32 +59,3 @@ func (w *world) teardown(about *request, what string) {
 // carried no progress token (claude-code#58687): the server had no way to
 // reset the clock.
 const noTokenDiagnosis = " The request carried no progressToken: the client never asked for progress, so nothing the server could send would reset this clock."
-
-// streamClosedBy is the client losing r's stream to actor (an idle-closing
-// proxy). A listen stream goes through the reconnect plan exactly as after
-// a drop (failure proxy-idle-close-unhandled, trigger.dev#2134,
-// opencode#29190): the client cannot know what it missed, so it refetches
-// everything its filter covers. Any other stream is disconnected.
-func (w *world) streamClosedBy(r *request, actor string) {
-	if r.ls != nil && r.ls.clientActive {
-		w.dropBy(r, filterAffected(r.ls.filter), actor)
-		return
-	}
-	w.disconnectBy(r, actor)
-}
-
-// filterAffected lists what a listen filter covers, as recovery.Refetches
-// reads it: each subscribed resource URI, and "tools" when the filter asks
-// for tool list changes.
-func filterAffected(filter json.RawMessage) []string {
-	var f struct {
-		Tools     bool     `json:"toolsListChanged"`
-		Resources []string `json:"resourceSubscriptions"`
-	}
-	_ = json.Unmarshal(filter, &f)
-	out := append([]string{}, f.Resources...)
-	if f.Tools {
-		out = append(out, "tools")
-	}
-	return out
-}

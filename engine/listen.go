@@ -106,6 +106,19 @@ func (w *world) endListen(r *request, reason *string) {
 	})
 }
 
+// streamClosedBy is the client losing r's stream to actor (an idle-closing
+// proxy). A listen stream goes through the reconnect plan exactly as after
+// a drop (failure proxy-idle-close-unhandled, trigger.dev#2134,
+// opencode#29190): the client cannot know what it missed, so it refetches
+// everything its filter covers. Any other stream is disconnected.
+func (w *world) streamClosedBy(r *request, actor string) {
+	if r.ls != nil && r.ls.clientActive {
+		w.dropBy(r, recovery.Covered(r.ls.filter), actor)
+		return
+	}
+	w.disconnectBy(r, actor)
+}
+
 // drop breaks the transport under stream r (a fault, not an intent). A
 // listen stream is recovered by the reference plan (DOMAIN.md §9); any
 // other request's stream is a disconnect.

@@ -51,3 +51,20 @@ func RunHerds(c HerdConfig, compare bool) (Result, []Result) {
 	}
 	return r, all
 }
+
+// Covered lists what a listen filter covers, as Refetches reads it: each
+// subscribed resource URI (resourceSubscriptions), then "tools" when the
+// filter asks for tool list changes (toolsListChanged). A client that lost
+// a stream without knowing what it missed refetches all of it.
+func Covered(filter json.RawMessage) []string {
+	var f struct {
+		Tools     bool     `json:"toolsListChanged"`
+		Resources []string `json:"resourceSubscriptions"`
+	}
+	_ = json.Unmarshal(filter, &f)
+	out := append([]string{}, f.Resources...)
+	if f.Tools {
+		out = append(out, "tools")
+	}
+	return out
+}

@@ -61,3 +61,16 @@ func TestRunHerdsCompare(t *testing.T) {
 		t.Error("compare false still ran the other strategies")
 	}
 }
+
+// A listen filter covers its resource subscriptions and, with
+// toolsListChanged, the tool list: what a client refetches after losing
+// the stream blind (DOMAIN.md §9).
+func TestCoveredByFilter(t *testing.T) {
+	got := recovery.Covered(json.RawMessage(`{"toolsListChanged":true,"resourceSubscriptions":["file:///a","file:///b"]}`))
+	if fmt.Sprint(got) != "[file:///a file:///b tools]" {
+		t.Fatalf("Covered = %v; want [file:///a file:///b tools]", got)
+	}
+	if got := recovery.Covered(json.RawMessage(`{}`)); len(got) != 0 {
+		t.Fatalf("empty filter covers %v; want nothing", got)
+	}
+}
