@@ -227,7 +227,8 @@ func (w *world) armProxyIdle(r *request) {
 		if !r.clientStreamOpen || r.srv.State().Terminal() {
 			return
 		}
-		w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeCloseStream, ID: idPtr(r.id), Signal: trace.SignalCloseStream,
+		w.wire++
+		w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeCloseStream, ID: idPtr(r.id), Wire: w.wire, Signal: trace.SignalCloseStream,
 			Note: fmt.Sprintf("No byte passed for %d ms: the proxy closes the idle stream.", w.s.Proxy.IdleCloseMs)})
 		w.client.streamClosed(r, trace.ActorProxy)
 	})

@@ -143,8 +143,12 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 	r.ls.clientActive, r.ls.serverActive = false, false
 	r.clientStreamOpen, r.serverStreamOpen = false, false
 	now := w.q.Now()
-	r.outcome, r.endedAt, r.cause = trace.OutcomeAbandoned, &now, trace.CauseDisconnect
-	r.srv.Cancel(now)
+	if !w.is2025() {
+		// Under 2025-11-25 the stream is resumed under its own id: it stays
+		// open in requests[], neither cancelled nor abandoned.
+		r.outcome, r.endedAt, r.cause = trace.OutcomeAbandoned, &now, trace.CauseDisconnect
+		r.srv.Cancel(now)
+	}
 	if actor != trace.ActorProxy { // the proxy recorded its own close
 		w.wire++
 		w.emit(trace.Event{Actor: actor, Type: trace.TypeCloseStream, ID: idPtr(r.id), Wire: w.wire, Signal: trace.SignalCloseStream,

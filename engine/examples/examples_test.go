@@ -99,7 +99,7 @@ func TestBuiltInOutcomes(t *testing.T) {
 		"keepalive-is-not-progress":              {"§8 keep-alive does not reset the idle timeout", "cancelled", "abandoned", "idle-timeout", "close-stream", 610, nil},
 		"server-cancel-not-for-listen":           {"§1 server cancellation only for listen streams", "completed", "result", "", "", 210, []string{"server-cancel-only-for-listen"}},
 		"reconnect-new-request-and-refetch":      {"§9 reconnect means a new request and a refetch", "cancelled", "abandoned", "disconnect", "", 300, nil},
-		"reconnect-2025-last-event-id":           {"§9 2025-11-25 resumed with Last-Event-ID", "cancelled", "abandoned", "disconnect", "", 300, nil},
+		"reconnect-2025-last-event-id":           {"§9 2025-11-25 resumed with Last-Event-ID: the stream stays open", "in-progress", "pending", "", "", -1, nil},
 		"broken-last-event-id":                   {"§11 Last-Event-ID assumed (2026)", "cancelled", "abandoned", "disconnect", "", 300, []string{"no-last-event-id", "reconnect-new-request-and-refetch"}},
 		"buffer-reference-coalesce":              {"§7 reference numbers: [progress 5, final]", "completed", "result", "", "", 520, nil},
 		"broken-buffer-unbounded":                {"§11 unbounded progress queue", "completed", "result", "", "", 3520, []string{"buffer-within-capacity"}},
