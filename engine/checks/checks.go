@@ -75,6 +75,8 @@
 //     key (retry class unsafe) is never retried under a new JSON-RPC id.
 //   - sse-headers (mcplab addition): a Streamable HTTP response stream
 //     carries Cache-Control: no-cache and X-Accel-Buffering: no.
+//   - proxy-forwards-promptly: a proxy holds no event of a stream whose
+//     server sent X-Accel-Buffering: no (intermediary.go).
 //   - herd-all-reconnect (mcplab addition): in the herd experiment every
 //     client reconnects within its attempts, and refused clients do not
 //     return in lockstep.
@@ -146,7 +148,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		bufferWithinCapacity, finalNeverDropped, taskAckNotTerminal,
 		pollIntervalRespected,
 		oneExecutionPerKey, keyReuseRejected, defensiveCopy, noUnsafeRetry,
-		sseHeaders, herdAllReconnect, herdJittered, disconnectStopsWork,
+		sseHeaders, proxyForwardsPromptly, herdAllReconnect, herdJittered, disconnectStopsWork,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)

@@ -228,3 +228,39 @@ func TestProgressTokenRules(t *testing.T) {
 		})
 	}
 }
+
+// TestProxyForwardsPromptly proves proxy-forwards-promptly (DOMAIN.md §8,
+// §11 proxy-buffers-sse): a hold on a stream that asked for no buffering
+// fails; prompt delivery passes; a hold on a stream without the header is
+// not this rule's subject (sse-headers judges it).
+func TestProxyForwardsPromptly(t *testing.T) {
+	http26 := mustScenario(t, `"transport":"streamable-http","protocol":"2026-07-28","proxy":{"buffering":true}`)
+	start := func(noBuffer bool) trace.Event {
+		e := act(10, server, trace.TypeStart, "7")
+		if noBuffer {
+			e.Headers = map[string]string{"X-Accel-Buffering": "no"}
+		}
+		return e
+	}
+	deliverOn := func(at int64) trace.Event {
+		e := deliver(at, at-10, client, progress("p", 1))
+		e.ID = id("7")
+		return e
+	}
+	hold := act(210, trace.ActorProxy, trace.TypeHold, "7")
+	tests := []struct {
+		name, want string
+		tr         *trace.Trace
+	}{
+		{"forwarded as it came", "true", build(http26, nil, send(0, client, "7", req7), start(true), deliverOn(210))},
+		{"held despite X-Accel-Buffering: no", "false", build(http26, nil, send(0, client, "7", req7), start(true), hold, deliverOn(1210))},
+		{"held without the header: not this rule", absent, build(http26, nil, send(0, client, "7", req7), start(false), hold, deliverOn(1210))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := verdictOf(t, tt.tr, checks.ProxyForwardsPromptly); got != tt.want {
+				t.Errorf("ok=%s, want %s", got, tt.want)
+			}
+		})
+	}
+}
