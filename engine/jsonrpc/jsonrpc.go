@@ -374,3 +374,35 @@ func ParseCancellation(msg json.RawMessage) (Cancellation, error) {
 	}
 	return m.Cancellation()
 }
+
+// Reader parses messages once each: a message the runner put in several
+// events (its send and its deliver or drop share one backing array) is read
+// the first time and remembered, so reading every event of a trace costs
+// one parse per wire message. The bytes a Reader has read must not change
+// while it is in use (trace events never do). The zero value is ready; not safe for
+// concurrent use.
+type Reader struct {
+	seen map[*byte]readerEntry
+}
+
+type readerEntry struct {
+	n   int
+	m   Message
+	err error
+}
+
+// Parse is jsonrpc.Parse, remembered for the bytes msg points at.
+func (r *Reader) Parse(msg json.RawMessage) (Message, error) {
+	if len(msg) == 0 {
+		return Parse(msg)
+	}
+	if e, ok := r.seen[&msg[0]]; ok && e.n == len(msg) {
+		return e.m, e.err
+	}
+	m, err := Parse(msg)
+	if r.seen == nil {
+		r.seen = map[*byte]readerEntry{}
+	}
+	r.seen[&msg[0]] = readerEntry{len(msg), m, err}
+	return m, err
+}

@@ -105,3 +105,22 @@ func TestNewCall(t *testing.T) {
 		t.Errorf("WithMeta = %s", got)
 	}
 }
+
+// A Reader reads the same bytes once and still tells different messages
+// apart, even at the same address with another length.
+func TestReader(t *testing.T) {
+	var r Reader
+	buf := []byte(`{"jsonrpc":"2.0","id":1,"result":{}}{"jsonrpc":"2.0","method":"ping"}`)
+	a, _ := r.Parse(buf[:36])
+	b, _ := r.Parse(buf[:36])
+	if a.Kind != Response || b.Kind != Response || len(r.seen) != 1 {
+		t.Fatalf("kinds %v %v, %d entries; want two responses from one parse", a.Kind, b.Kind, len(r.seen))
+	}
+	if _, err := r.Parse(buf); err == nil {
+		t.Errorf("the whole buffer (two messages) parsed as one")
+	}
+	c, _ := r.Parse(buf[36:])
+	if c.Kind != Notification || c.Method != "ping" {
+		t.Errorf("second message %+v", c)
+	}
+}
