@@ -80,17 +80,21 @@
 //   - herd-all-reconnect (mcplab addition): in the herd experiment every
 //     client reconnects within its attempts, and refused clients do not
 //     return in lockstep.
+//   - herd-jittered: the delays the sampled clients drew for one attempt
+//     are not all equal (herd.go).
 //   - disconnect-stops-work: under 2026-07-28, once the server saw a
 //     request's stream close it sends nothing more for it and commits no
 //     side effect of it (field.go).
-//   - herd-jittered: the delays the sampled clients drew for one attempt
-//     are not all equal (herd.go).
 //
 // # Layout and cost
 //
 // One file per DOMAIN.md section: cancellation.go (§1), timeouts.go (§2),
 // progress.go (§3), idempotency.go (§4–5), tasks.go (§6), backpressure.go
-// (§7–8), reconnect.go (§9–10). Evaluate first indexes the trace once
+// (§7–8), reconnect.go (§9–10); the rules for the failures of the field
+// (SCENARIO.md, "Switches for the failures real software shows") are in
+// field.go, herd.go and intermediary.go. poll-interval-respected reads
+// taskId and pollIntervalMs of task messages with encoding/json, a second
+// reading of those messages only. Evaluate first indexes the trace once
 // (view.go): each wire message is read once by jsonrpc.Parse (wire.go; a
 // delivery reuses its send's reading), and events are listed per request.
 // Every rule is then one pass over the events or over one request's events,
