@@ -44,6 +44,8 @@
 //     timeout fires sooner than the idle limit after it (field.go).
 //   - progress-token-known: the server sends progress only under a token a
 //     client request carried (field.go).
+//   - progress-on-request-stream: a request's progress travels on its own
+//     response stream, never on another (field.go).
 //   - server-cancel-only-for-listen: a server-sent notifications/cancelled
 //     only tears down a subscriptions/listen stream.
 //   - cancellation-never-answered (mcplab addition): the server never
@@ -147,6 +149,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		noMessageAfterCancel, httpCancelSignal, progressIncreases, staleProgressIgnored,
 		noProgressAfterFinal, maxTimeoutEnforced, idleTimeoutEnforced, lateResponseIgnored,
 		lateMessageTolerated, lateProgressIgnored, progressResetsIdle, progressTokenKnown,
+		progressOnRequestStream,
 		serverCancelOnlyForListen, cancellationNeverAnswered, oneResponsePerRequest,
 		initializeNotCancelled, noLastEventID, reconnectRefetches,
 		bufferWithinCapacity, finalNeverDropped, taskAckNotTerminal,

@@ -264,3 +264,33 @@ func TestProxyForwardsPromptly(t *testing.T) {
 		})
 	}
 }
+
+// TestProgressOnRequestStream proves progress-on-request-stream (DOMAIN.md
+// §3, §11 progress-on-wrong-stream): progress on the request's own stream
+// passes, on the listen stream fails (and resets no idle clock), and a
+// message with no stream named (stdio, a raw send) is not judged.
+func TestProgressOnRequestStream(t *testing.T) {
+	http26 := mustScenario(t, `"transport":"streamable-http","protocol":"2026-07-28"`)
+	on := func(stream string, at int64) trace.Event { return send(at, server, stream, progress("p", 1)) }
+	tests := []struct {
+		name, rule, want string
+		tr               *trace.Trace
+	}{
+		{"on the request's own stream", checks.ProgressOnRequestStream, "true", build(http26, nil, send(0, client, "9", listen9), send(0, client, "7", req7), on("7", 100))},
+		{"on the listen stream", checks.ProgressOnRequestStream, "false", build(http26, nil, send(0, client, "9", listen9), send(0, client, "7", req7), on("9", 100))},
+		{"no stream named", checks.ProgressOnRequestStream, absent, build(http26, nil, send(0, client, "7", req7), on("", 100))},
+		{"progress on the listen stream resets no idle clock", checks.ProgressResetsIdle, absent, build(http26, request(0, 500, 0, at(500)),
+			send(0, client, "9", listen9), send(0, client, "7", req7), func() trace.Event {
+				e := deliver(110, 100, client, progress("p", 1))
+				e.ID = id("9")
+				return e
+			}(), timeout(500, "7", trace.CauseIdleTimeout))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule+"/"+tt.name, func(t *testing.T) {
+			if got := verdictOf(t, tt.tr, tt.rule); got != tt.want {
+				t.Errorf("%s: ok=%s, want %s", tt.rule, got, tt.want)
+			}
+		})
+	}
+}

@@ -137,6 +137,8 @@ func TestBuiltInOutcomes(t *testing.T) {
 		"proxy-idle-close-listen-reconnects":     {"§9 a proxy's idle close of a listen stream is a drop (trigger.dev#2134)", "cancelled", "abandoned", "disconnect", "", 1210, nil},
 		"proxy-honours-no-buffering":             {"§8 a proxy honouring X-Accel-Buffering: no forwards promptly", "completed", "result", "", "", 1210, nil},
 		"broken-proxy-ignores-no-buffering":      {"§11 proxy-buffers-sse despite X-Accel-Buffering: no (mcp-gateway#226)", "completed", "result", "", "", 1210, []string{"proxy-forwards-promptly"}},
+		"progress-on-request-stream":             {"§3 progress travels on the request's own stream (listen stream stays open)", "in-progress", "pending", "", "", -1, nil},
+		"broken-progress-on-listen-stream":       {"§11 progress-on-wrong-stream (gradio#12034): the listen stream stays open", "in-progress", "pending", "", "", -1, []string{"progress-on-request-stream"}},
 		"herd-reference-backoff":                 {"§10 the herd with the reference backoff", "", "", "", "", 0, nil},
 		"herd-no-backoff":                        {"§10 the herd in lockstep", "", "", "", "", 0, []string{"herd-all-reconnect", "herd-jittered"}},
 		"broken-herd-exponential-lockstep":       {"§11 lockstep-backoff: exponential backoff without jitter (zeph#4574)", "", "", "", "", 0, []string{"herd-all-reconnect", "herd-jittered"}},
