@@ -168,6 +168,9 @@ func progressResetsIdle(v *view) (trace.Check, bool) {
 		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient && m.method == jsonrpc.MethodProgress && m.progress != nil:
 			id := v.tokens[m.token]
 			l, ok := last[m.token]
+			if on := idOf(e); on != "" && on != id {
+				continue // on another stream: not the request's progress (progress-on-request-stream)
+			}
 			if id == "" || idle[id] == 0 || done[id] || (ok && *m.progress <= l) {
 				continue
 			}
@@ -361,4 +364,38 @@ func progressTokenKnown(v *view) (trace.Check, bool) {
 	return verdict(ProgressTokenKnown, bad, good,
 		fmt.Sprintf("The server sent progress under a token no client request carried (%s): it invented the token, so the progress reaches no request and resets no clock (invented-progress-token).", seqList(bad)),
 		"Every progress notification the server sent used a token a client request carried.")
+}
+
+// ProgressOnRequestStream is the rule id of progressOnRequestStream.
+const ProgressOnRequestStream = "progress-on-request-stream"
+
+// progressOnRequestStream: on Streamable HTTP a request's progress travels
+// on that request's own response stream, never on another stream such as
+// the subscriptions/listen stream (DOMAIN.md §3; failure
+// progress-on-wrong-stream, gradio#12034): a client reads a request's
+// progress where it waits for the request, so progress elsewhere resets no
+// clock. Listed when the server sent progress for a known token on a
+// stream it names (the event's id).
+//
+// Rule: ProgressOnRequestStream.
+func progressOnRequestStream(v *view) (trace.Check, bool) {
+	var bad, good []int
+	for i, e := range v.ev {
+		m := v.msg[i]
+		if !v.serverSends(i) || m.method != jsonrpc.MethodProgress {
+			continue
+		}
+		id, on := v.tokens[m.token], idOf(e)
+		if id == "" || on == "" {
+			continue
+		}
+		if on == id {
+			good = append(good, i)
+		} else {
+			bad = append(bad, i)
+		}
+	}
+	return verdict(ProgressOnRequestStream, bad, good,
+		fmt.Sprintf("The server sent a request's progress on another stream (%s), not on the request's own response stream: the client waiting for the request never sees it (progress-on-wrong-stream).", seqList(bad)),
+		"Every progress notification travelled on its own request's stream.")
 }

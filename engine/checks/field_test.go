@@ -228,3 +228,69 @@ func TestProgressTokenRules(t *testing.T) {
 		})
 	}
 }
+
+// TestProxyForwardsPromptly proves proxy-forwards-promptly (DOMAIN.md §8,
+// §11 proxy-buffers-sse): a hold on a stream that asked for no buffering
+// fails; prompt delivery passes; a hold on a stream without the header is
+// not this rule's subject (sse-headers judges it).
+func TestProxyForwardsPromptly(t *testing.T) {
+	http26 := mustScenario(t, `"transport":"streamable-http","protocol":"2026-07-28","proxy":{"buffering":true}`)
+	start := func(noBuffer bool) trace.Event {
+		e := act(10, server, trace.TypeStart, "7")
+		if noBuffer {
+			e.Headers = map[string]string{"X-Accel-Buffering": "no"}
+		}
+		return e
+	}
+	deliverOn := func(at int64) trace.Event {
+		e := deliver(at, at-10, client, progress("p", 1))
+		e.ID = id("7")
+		return e
+	}
+	hold := act(210, trace.ActorProxy, trace.TypeHold, "7")
+	tests := []struct {
+		name, want string
+		tr         *trace.Trace
+	}{
+		{"forwarded as it came", "true", build(http26, nil, send(0, client, "7", req7), start(true), deliverOn(210))},
+		{"held despite X-Accel-Buffering: no", "false", build(http26, nil, send(0, client, "7", req7), start(true), hold, deliverOn(1210))},
+		{"held without the header: not this rule", absent, build(http26, nil, send(0, client, "7", req7), start(false), hold, deliverOn(1210))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := verdictOf(t, tt.tr, checks.ProxyForwardsPromptly); got != tt.want {
+				t.Errorf("ok=%s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestProgressOnRequestStream proves progress-on-request-stream (DOMAIN.md
+// §3, §11 progress-on-wrong-stream): progress on the request's own stream
+// passes, on the listen stream fails (and resets no idle clock), and a
+// message with no stream named (stdio, a raw send) is not judged.
+func TestProgressOnRequestStream(t *testing.T) {
+	http26 := mustScenario(t, `"transport":"streamable-http","protocol":"2026-07-28"`)
+	on := func(stream string, at int64) trace.Event { return send(at, server, stream, progress("p", 1)) }
+	tests := []struct {
+		name, rule, want string
+		tr               *trace.Trace
+	}{
+		{"on the request's own stream", checks.ProgressOnRequestStream, "true", build(http26, nil, send(0, client, "9", listen9), send(0, client, "7", req7), on("7", 100))},
+		{"on the listen stream", checks.ProgressOnRequestStream, "false", build(http26, nil, send(0, client, "9", listen9), send(0, client, "7", req7), on("9", 100))},
+		{"no stream named", checks.ProgressOnRequestStream, absent, build(http26, nil, send(0, client, "7", req7), on("", 100))},
+		{"progress on the listen stream resets no idle clock", checks.ProgressResetsIdle, absent, build(http26, request(0, 500, 0, at(500)),
+			send(0, client, "9", listen9), send(0, client, "7", req7), func() trace.Event {
+				e := deliver(110, 100, client, progress("p", 1))
+				e.ID = id("9")
+				return e
+			}(), timeout(500, "7", trace.CauseIdleTimeout))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule+"/"+tt.name, func(t *testing.T) {
+			if got := verdictOf(t, tt.tr, tt.rule); got != tt.want {
+				t.Errorf("%s: ok=%s, want %s", tt.rule, got, tt.want)
+			}
+		})
+	}
+}
