@@ -1,9 +1,8 @@
 package engine
 
 import (
-	"errors"
-
 	"github.com/mcplab/mcplab/engine/ledger"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // Bounds of one run (issue 12). Past any of them a run fails with an error
@@ -23,7 +22,7 @@ const (
 
 // ErrTooLarge is the category of a run or encoding past MaxEvents or
 // MaxTraceBytes.
-var ErrTooLarge = errors.New("trace too large")
+var ErrTooLarge = trace.ErrTooLarge
 
 // Options are what a binary links into a run.
 type Options struct {
@@ -33,3 +32,8 @@ type Options struct {
 	// fail with ErrNoLedger.
 	OpenLedger func() (ledger.Store, error)
 }
+
+// Encode returns the canonical JSON encoding of a trace (two-space indent,
+// trailing newline, HTML characters not escaped; trace.Encode). It fails
+// with ErrTooLarge, and returns no bytes, past MaxTraceBytes.
+func Encode(tr *trace.Trace) ([]byte, error) { return trace.Encode(tr, MaxTraceBytes) }

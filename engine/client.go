@@ -17,7 +17,7 @@ func (w *world) call(st scenario.Step, orig *request) *request {
 	c := w.s.Client
 	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, task: st.Task, hints: st.Annotations, outcome: trace.OutcomePending}
 	idle, max := c.IdleTimeoutMs, c.MaxTimeoutMs
-	note := fmt.Sprintf("The client sends request %s (%s).", r.id, describe(r.method, r.name))
+	note := fmt.Sprintf("The client sends request %s (%s).", r.id, jsonrpc.Describe(r.method, r.name))
 	if r.effect == nil && w.s.Ledger != nil && ledger.IsTool(r.name) {
 		t := true // ledger tools have side effects unless the call says otherwise
 		r.effect = &t
@@ -26,7 +26,7 @@ func (w *world) call(st scenario.Step, orig *request) *request {
 		r.method, r.name, r.args, r.effect, r.hints = orig.method, orig.name, orig.args, orig.effect, orig.hints
 		r.retryOf = idPtr(orig.id)
 		if orig.token != nil {
-			t := scenario.NewStringID(trimQuotes(orig.token.Raw()) + "-" + trimQuotes(r.id.Raw()))
+			t := scenario.NewStringID(jsonrpc.Unquote(orig.token.Raw()) + "-" + jsonrpc.Unquote(r.id.Raw()))
 			r.token = &t
 		}
 		idle, max = orig.deadlines.IdleMs, orig.deadlines.MaxMs
@@ -61,21 +61,6 @@ func (w *world) call(st scenario.Step, orig *request) *request {
 	return r
 }
 
-func describe(method, name string) string {
-	if method == "tools/call" && name != "" {
-		return "tools/call " + name
-	}
-	return method
-}
-
-func trimQuotes(s string) string {
-	var v string
-	if json.Unmarshal([]byte(s), &v) == nil {
-		return v
-	}
-	return s
-}
-
 // armTimer (re)schedules the client's next deadline for r.
 func (w *world) armTimer(r *request) {
 	w.q.Stop(r.timer)
@@ -93,15 +78,9 @@ func (w *world) armTimer(r *request) {
 		if !due || r.outcome != trace.OutcomePending {
 			return
 		}
-		d := r.deadlines
-		var note string
-		if cause == coordinator.MaxTimeout {
-			note = fmt.Sprintf("Maximum timeout: %d ms since the request started at %d (limit %d ms); progress never resets it.", w.q.Now()-d.StartMs, d.StartMs, d.MaxMs)
-			if d.ProgressResetsMax {
-				note = fmt.Sprintf("Maximum timeout: %d ms since the last progress (policy progressResetsMax moved the deadline; limit %d ms).", w.q.Now()-d.LastActivityMs, d.MaxMs)
-			}
-		} else {
-			note = fmt.Sprintf("Idle timeout: no valid progress for %d ms (since %d; limit %d ms).", w.q.Now()-d.LastActivityMs, d.LastActivityMs, d.IdleMs)
+		note := r.deadlines.TimeoutNote(cause, w.q.Now())
+		if cause == coordinator.IdleTimeout && r.token == nil {
+			note += noTokenDiagnosis
 		}
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeTimeout, ID: idPtr(r.id), Cause: string(cause), Note: note})
 		reason := cause.Reason()
@@ -113,7 +92,7 @@ func (w *world) armTimer(r *request) {
 // (DOMAIN.md §1).
 func (w *world) clientCancel(r *request, cause string, reason *string) {
 	if r.outcome != trace.OutcomePending {
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s is already %s at the client; there is nothing to cancel.", r.id, outcomeWord(r.outcome))})
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s is already %s at the client; there is nothing to cancel.", r.id, trace.OutcomeWord(r.outcome))})
 		return
 	}
 	if w.is2025() && r.method == "initialize" && cause == trace.CauseClient {
@@ -133,35 +112,13 @@ func (w *world) clientCancel(r *request, cause string, reason *string) {
 	if w.http() && w.s.Client.Policy.HTTPCancel == scenario.HTTPCancelCloseStream {
 		r.signal = trace.SignalCloseStream
 		r.clientStreamOpen = false
-		note := fmt.Sprintf("The client cancels request %s by closing its SSE response stream; no notification is sent.", r.id)
-		if w.is2025() {
-			note = fmt.Sprintf("The client closes request %s's stream; under 2025-11-25 a disconnect is not a cancellation.", r.id)
-		}
-		w.closeStream(trace.ActorClient, r, note, func() { w.serverSeesClose(r, cause) })
+		w.closeStream(trace.ActorClient, r, coordinator.CancelNote(r.id.Raw(), true, w.is2025(), true), func() { w.serverSeesClose(r, cause) })
 		return
 	}
 	r.signal = trace.SignalNotification
-	note := fmt.Sprintf("The client cancels request %s with notifications/cancelled (fire-and-forget: no response will come).", r.id)
-	if w.http() {
-		note = fmt.Sprintf("The client POSTs notifications/cancelled for request %s.", r.id)
-		if !w.is2025() {
-			note += " Under 2026-07-28 the signal is closing the stream; the server will not take this as a cancellation."
-		}
-	}
+	note := coordinator.CancelNote(r.id.Raw(), w.http(), w.is2025(), false)
 	msg := jsonrpc.NewCancel(r.id.Raw(), reason)
 	w.send(trace.ActorClient, idPtr(r.id), msg, note, nil, func() { w.serverReceiveCancel(msg) })
-}
-
-func outcomeWord(o string) string {
-	switch o {
-	case trace.OutcomeResult:
-		return "answered"
-	case trace.OutcomeError:
-		return "answered with an error"
-	case trace.OutcomeAbandoned:
-		return "abandoned"
-	}
-	return o
 }
 
 // disconnect: the network closes r's HTTP stream; not an intent of either side.
@@ -175,14 +132,8 @@ func (w *world) disconnectBy(r *request, actor string) {
 		return
 	}
 	r.clientStreamOpen = false
-	who := "The network drops"
-	if actor == trace.ActorProxy {
-		who = "The proxy closes"
-	}
-	note := fmt.Sprintf("%s request %s's response stream. Under 2026-07-28 that is a cancellation.", who, r.id)
-	if w.is2025() {
-		note = fmt.Sprintf("%s request %s's response stream. Under 2025-11-25 that is not a cancellation: the client may resume with Last-Event-ID.", who, r.id)
-	} else if r.outcome == trace.OutcomePending {
+	note := coordinator.DisconnectNote(r.id.Raw(), actor == trace.ActorProxy, w.is2025())
+	if !w.is2025() && r.outcome == trace.OutcomePending {
 		now := w.q.Now()
 		r.outcome, r.endedAt, r.cause, r.signal = trace.OutcomeAbandoned, &now, trace.CauseDisconnect, trace.SignalCloseStream
 		w.q.Stop(r.timer)
@@ -191,20 +142,9 @@ func (w *world) disconnectBy(r *request, actor string) {
 	w.closeStream(actor, r, note, func() { w.serverSeesClose(r, trace.CauseDisconnect) })
 }
 
-// readRaw reads a scenario's raw message as the simulated peers do: a
-// JSON-RPC object whose id, when present and not null, is a string or an
-// integer.
-func readRaw(msg json.RawMessage) (jsonrpc.Message, bool) {
-	m, err := jsonrpc.Parse(msg)
-	return m, err == nil && (!hasID(m) || m.ID != "")
-}
-
-// hasID reports whether m has an id that is not null.
-func hasID(m jsonrpc.Message) bool { return m.HasID && string(m.RawID) != "null" }
-
 // clientReceive handles a message from the server (a raw send).
 func (w *world) clientReceive(msg json.RawMessage) {
-	m, ok := readRaw(msg)
+	m, ok := jsonrpc.ReadPeer(msg)
 	if !ok {
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: "Not a JSON-RPC message; the client ignores it."})
 		return
@@ -221,6 +161,10 @@ func (w *world) clientReceive(msg json.RawMessage) {
 	case jsonrpc.MethodProgress:
 		r := w.byToken[m.ProgressToken]
 		if m.Progress == nil || m.ProgressToken == "" || r == nil {
+			if m.Progress != nil && m.ProgressToken != "" && w.lateMessageFatal(false) {
+				w.teardown(nil, "progress for unknown token "+m.ProgressToken)
+				return
+			}
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "Progress for no known token; the client ignores it."})
 			return
 		}
@@ -235,25 +179,20 @@ func (w *world) clientReceive(msg json.RawMessage) {
 // (DOMAIN.md §3): only a strictly increasing value is activity.
 func (w *world) clientProgressArrives(r *request, v float64) {
 	if r.outcome != trace.OutcomePending {
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Progress %s for request %s, which the client has %s; ignored.", fmtNum(v), r.id, outcomeWord(r.outcome))})
-		return
-	}
-	inc, last, _ := w.clientProgress.Accept(r.id.Raw(), v)
-	if !inc {
-		if !w.s.Client.Policy.AcceptNonIncreasingProgress {
-			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Progress %s does not increase (last %s): a protocol violation; the idle clock is not reset.", fmtNum(v), fmtNum(last))})
+		if w.lateMessageFatal(false) {
+			w.teardown(r, fmt.Sprintf("progress %s for request %s, which it has %s,", fmtNum(v), r.id, trace.OutcomeWord(r.outcome)))
 			return
 		}
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeActivity, ID: idPtr(r.id), Note: fmt.Sprintf("Policy acceptNonIncreasingProgress: stale progress %s (last %s) resets the idle clock; a stuck server keeps the request alive.", fmtNum(v), fmtNum(last))})
-	} else {
-		note := fmt.Sprintf("Progress %s resets request %s's idle clock", fmtNum(v), r.id)
-		if r.deadlines.ProgressResetsMax {
-			note += " and, by policy progressResetsMax, its maximum deadline too."
-		} else {
-			note += "; the maximum deadline stays."
-		}
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeActivity, ID: idPtr(r.id), Note: note})
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Progress %s for request %s, which the client has %s; ignored.", fmtNum(v), r.id, trace.OutcomeWord(r.outcome))})
+		return
 	}
+	p := w.s.Client.Policy
+	activity, note := w.clientProgress.Arrive(r.id.Raw(), v, p.AcceptNonIncreasingProgress, p.IgnoreProgress, r.deadlines.ProgressResetsMax)
+	if !activity {
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: note})
+		return
+	}
+	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeActivity, ID: idPtr(r.id), Note: note})
 	r.deadlines.Activity(w.q.Now())
 	w.armTimer(r)
 }
@@ -262,6 +201,10 @@ func (w *world) clientProgressArrives(r *request, v float64) {
 func (w *world) clientResponse(r *request, failed bool) {
 	switch r.outcome {
 	case trace.OutcomeAbandoned:
+		if w.lateMessageFatal(true) {
+			w.teardown(r, fmt.Sprintf("the late response for abandoned request %s", r.id))
+			return
+		}
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("A late response for abandoned request %s: the client ignores it.", r.id)})
 		return
 	case trace.OutcomePending:
@@ -278,21 +221,6 @@ func (w *world) clientResponse(r *request, failed bool) {
 	}
 	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("A second response for request %s; ignored.", r.id)})
 	return
-}
-
-// retryClass classifies r by DOMAIN.md §5: no side effect is safe; a side
-// effect with an idempotency key is conditional; without one, unsafe.
-func retryClass(r *request) string {
-	if r.effect == nil || !*r.effect {
-		return trace.RetrySafe
-	}
-	var args struct {
-		Key json.RawMessage `json:"idempotencyKey"`
-	}
-	if json.Unmarshal(r.args, &args) == nil && len(args.Key) > 0 && string(args.Key) != "null" {
-		return trace.RetryConditional
-	}
-	return trace.RetryUnsafe
 }
 
 func (w *world) clientListenEnded(r *request) {

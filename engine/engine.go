@@ -28,12 +28,17 @@
 // The runner's files stand in layers, each naming only what lies below it:
 // engine.go (the entry points, which wire the two halves of a request) >
 // run.go (steps and the summary) > race.go, listen.go, tasks.go (features)
-// > client.go (a request's client half) > server.go (its server half,
-// which reaches the client only through what arrives on the wire) >
-// ledgerrun.go, flow.go (ledger calls; SSE buffer and proxy on a stream) >
-// world.go (the world, the wire, emit) > bounds.go. The rules themselves
-// live in the concept packages (coordinator, tasks, sse, ledger, recovery,
-// jsonrpc).
+// > client.go, field.go (a request's client half and its broken client
+// reactions) > server.go (its server half, which reaches the client only
+// through what arrives on the wire) > ledgerrun.go, flow.go (ledger calls;
+// SSE buffer and proxy on a stream) > world.go (the world, the wire, emit)
+// > bounds.go. The runner schedules, emits events with their notes and
+// summarizes; the rules, and the notes that state them, live in the
+// concept packages: coordinator (deadlines, progress, cancellation
+// signals), tasks (task replies and wire shapes), sse (buffer and proxy
+// decisions, headers), ledger (replicas, replies, the race's schedule),
+// recovery (reconnect plan, retry class, herds), jsonrpc (the wire) and
+// trace (the vocabulary and the encoding).
 package engine
 
 import (
@@ -60,7 +65,7 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 		return nil, fmt.Errorf("engine.Run: nil scenario")
 	}
 	w := newWorld(s, opts)
-	w.client = clientEnd{progress: w.clientProgressArrives, response: w.clientResponse, streamClosed: w.disconnectBy}
+	w.client = clientEnd{progress: w.clientProgressArrives, response: w.clientResponse, streamClosed: w.streamClosedBy}
 	if err := w.openLedger(); err != nil {
 		return nil, err
 	}
@@ -75,15 +80,8 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 	if h := s.Herd; h != nil {
 		cfg := recovery.HerdConfig{Clients: h.Clients, Strategy: h.Strategy, BaseMs: h.BaseMs, CapMs: h.CapMs,
 			CapacityPerSecond: h.ServerCapacityPerSecond, MaxAttempts: h.MaxAttempts, BucketMs: h.BucketMs}
-		draws := recovery.NewDraws(cfg.Clients, cfg.MaxAttempts)
-		r := recovery.RunHerdWith(cfg, draws)
-		tr.Herd = &r
-		if h.Compare {
-			for _, strategy := range recovery.Strategies {
-				cfg.Strategy = strategy
-				tr.HerdCompare = append(tr.HerdCompare, recovery.RunHerdWith(cfg, draws))
-			}
-		}
+		r, all := recovery.RunHerds(cfg, h.Compare)
+		tr.Herd, tr.HerdCompare = &r, all
 	}
 	tr.Checks = checks.Evaluate(tr)
 	return tr, nil

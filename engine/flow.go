@@ -27,10 +27,7 @@ func (w *world) sseHeaders() bool { return w.s.Server.SSEHeaders == nil || *w.s.
 
 // responseHeaders are the headers of a new response stream.
 func (w *world) responseHeaders() map[string]string {
-	if w.sseHeaders() {
-		return sseHeaders
-	}
-	return map[string]string{"Content-Type": "text/event-stream"}
+	return sse.Headers(w.sseHeaders())
 }
 
 // openStream prepares r's flow-control state when the server opens its stream.
@@ -75,36 +72,20 @@ func (w *world) out(r *request, m outMsg) {
 		return
 	}
 	for _, d := range res.Dropped {
-		dm := d.Data
-		switch {
-		case d.Kind == sse.Final:
-			w.unsent(r, dm.msg)
-			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeDrop, ID: idPtr(r.id), Message: dm.msg,
-				Note: "Policy drop-newest: the full buffer refuses the final response. The client can never learn the outcome."})
-		case res.Outcome == sse.Coalesced:
-			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeCoalesce, ID: idPtr(r.id), Message: dm.msg,
-				Note: "Coalesced: newer progress for the same token replaces the buffered one (one progress dropped; the client must refetch)."})
-		case d.ID == e.ID:
-			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeDrop, ID: idPtr(r.id), Message: dm.msg,
-				Note: "The buffer is full and holds no older progress: this progress is dropped (counted; the client must refetch)."})
-		default:
-			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeDrop, ID: idPtr(r.id), Message: dm.msg,
-				Note: "The buffer is full: the oldest progress is evicted to make room (replaceable; the client must refetch)."})
+		typ := trace.TypeDrop
+		if d.Kind == sse.Final {
+			w.unsent(r, d.Data.msg)
+		} else if res.Outcome == sse.Coalesced {
+			typ = trace.TypeCoalesce
 		}
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: typ, ID: idPtr(r.id), Message: d.Data.msg, Note: sse.DropNote(d, res, e.ID)})
 	}
 	if res.Outcome != sse.DroppedNew {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeEnqueue, ID: idPtr(r.id), Message: m.msg,
-			Note: fmt.Sprintf("%s Buffered: depth %d of %s.", m.note, st.buf.Len(), capText(st.buf.Capacity()))})
+			Note: fmt.Sprintf("%s Buffered: depth %d of %s.", m.note, st.buf.Len(), sse.CapText(st.buf.Capacity()))})
 	}
 	st.buf.Record(w.q.Now())
 	w.armDrain(r)
-}
-
-func capText(c int) string {
-	if c == 0 {
-		return "unbounded"
-	}
-	return fmt.Sprint(c)
 }
 
 // armDrain schedules the consumer's next drain on the stream's tick grid
@@ -114,10 +95,7 @@ func (w *world) armDrain(r *request) {
 	if st.drain != nil || st.buf.Len() == 0 {
 		return
 	}
-	every := w.s.Consumer.DrainEveryMs
-	now := w.q.Now()
-	next := st.startAt + ((now-st.startAt)/every+1)*every
-	st.drain = w.q.Schedule(next, func() {
+	st.drain = w.q.Schedule(sse.NextDrain(st.startAt, w.q.Now(), w.s.Consumer.DrainEveryMs), func() {
 		st.drain = nil
 		if st.closed {
 			return
@@ -229,16 +207,10 @@ func (w *world) atProxy(r *request, h heldMsg) {
 	}
 	if fwd == nil {
 		_, held := st.proxy.Held()
-		w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeHold, ID: idPtr(r.id), Wire: h.wire,
-			Note: fmt.Sprintf("The proxy buffers the stream: it holds %d bytes (flushes at %d or at the end of the stream).", held, st.proxy.FlushBytes)})
+		w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeHold, ID: idPtr(r.id), Wire: h.wire, Note: sse.HoldNote(held, st.proxy.FlushBytes)})
 		return
 	}
-	why := fmt.Sprintf("%d bytes held", before+size)
-	if h.m.final {
-		why = "the stream ends"
-	}
-	w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeFlush, ID: idPtr(r.id), Wire: h.wire,
-		Note: fmt.Sprintf("The proxy flushes %d held message(s) at once (%s): progress arrives in a burst.", len(fwd), why)})
+	w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeFlush, ID: idPtr(r.id), Wire: h.wire, Note: sse.FlushNote(len(fwd), before+size, h.m.final)})
 	for _, x := range fwd {
 		w.deliverToClient(r, x)
 	}
@@ -255,7 +227,8 @@ func (w *world) armProxyIdle(r *request) {
 		if !r.clientStreamOpen || r.srv.State().Terminal() {
 			return
 		}
-		w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeCloseStream, ID: idPtr(r.id), Signal: trace.SignalCloseStream,
+		w.wire++
+		w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeCloseStream, ID: idPtr(r.id), Wire: w.wire, Signal: trace.SignalCloseStream,
 			Note: fmt.Sprintf("No byte passed for %d ms: the proxy closes the idle stream.", w.s.Proxy.IdleCloseMs)})
 		w.client.streamClosed(r, trace.ActorProxy)
 	})

@@ -106,10 +106,28 @@ func (w *world) endListen(r *request, reason *string) {
 	})
 }
 
+// streamClosedBy is the client losing r's stream to actor (an idle-closing
+// proxy). A listen stream goes through the reconnect plan exactly as after
+// a drop (failure proxy-idle-close-unhandled, trigger.dev#2134,
+// opencode#29190): the client cannot know what it missed, so it refetches
+// everything its filter covers. Any other stream is disconnected.
+func (w *world) streamClosedBy(r *request, actor string) {
+	if r.ls != nil && r.ls.clientActive {
+		w.dropBy(r, recovery.Covered(r.ls.filter), actor)
+		return
+	}
+	w.disconnectBy(r, actor)
+}
+
 // drop breaks the transport under stream r (a fault, not an intent). A
 // listen stream is recovered by the reference plan (DOMAIN.md §9); any
 // other request's stream is a disconnect.
-func (w *world) drop(r *request, affected []string) {
+func (w *world) drop(r *request, affected []string) { w.dropBy(r, affected, trace.ActorNetwork) }
+
+// dropBy is drop with the actor that closed the stream (the network, or an
+// idle-closing proxy): a listen stream goes through the reconnect plan
+// either way (SCENARIO.md, "Switches for the failures real software shows").
+func (w *world) dropBy(r *request, affected []string, actor string) {
 	if r.ls == nil {
 		if w.http() {
 			w.disconnect(r)
@@ -125,27 +143,28 @@ func (w *world) drop(r *request, affected []string) {
 	r.ls.clientActive, r.ls.serverActive = false, false
 	r.clientStreamOpen, r.serverStreamOpen = false, false
 	now := w.q.Now()
-	r.outcome, r.endedAt, r.cause = trace.OutcomeAbandoned, &now, trace.CauseDisconnect
-	r.srv.Cancel(now)
-	w.wire++
-	w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeCloseStream, ID: idPtr(r.id), Wire: w.wire, Signal: trace.SignalCloseStream,
-		Note: fmt.Sprintf("The transport under listen stream %s breaks; both sides lose it.", r.id)})
+	if !w.is2025() {
+		// Under 2025-11-25 the stream is resumed under its own id: it stays
+		// open in requests[], neither cancelled nor abandoned.
+		r.outcome, r.endedAt, r.cause = trace.OutcomeAbandoned, &now, trace.CauseDisconnect
+		r.srv.Cancel(now)
+	}
+	if actor != trace.ActorProxy { // the proxy recorded its own close
+		w.wire++
+		w.emit(trace.Event{Actor: actor, Type: trace.TypeCloseStream, ID: idPtr(r.id), Wire: w.wire, Signal: trace.SignalCloseStream,
+			Note: fmt.Sprintf("The transport under listen stream %s breaks; both sides lose it.", r.id)})
+	}
 
-	prev := trimQuotes(r.id.Raw())
-	plan := recovery.NewPlan(prev, affected)
-	rec := trace.Reconnect{PreviousID: prev, NewID: plan.NewID, SendLastEventID: false, Refetch: plan.Refetch, RetryUnsafeMutation: false}
+	prev := jsonrpc.Unquote(r.id.Raw())
+	resume := w.is2025() || w.s.Client.Policy.SendLastEventID
+	rec, plan := recovery.Reconnect(prev, affected, w.s.Client.ID, resume)
 	for _, other := range w.order {
-		if other.outcome == trace.OutcomePending && retryClass(other) == trace.RetryUnsafe {
+		if other.outcome == trace.OutcomePending && recovery.RetryClass(other.effect, other.args) == trace.RetryUnsafe {
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, ID: idPtr(other.id),
 				Note: fmt.Sprintf("Unsafe mutation %s was in flight: the client will not replay it because its response was lost; it reconciles first.", other.id)})
 		}
 	}
-	delay := recovery.ReferenceDelay(w.s.Client.ID, 0)
-	rec.DelaysMs = []int64{delay}
-	resume := w.is2025() || w.s.Client.Policy.SendLastEventID
-	if resume {
-		rec.NewID, rec.SendLastEventID, rec.Refetch = prev, true, []string{}
-	}
+	delay := rec.DelaysMs[0]
 	w.reconnects = append(w.reconnects, rec)
 	// The refetch ids are numbered by this reconnect, fixed now: a second
 	// drop within the backoff must not reuse them when both fire.

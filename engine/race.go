@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
@@ -41,10 +40,13 @@ func (w *world) race(st scenario.Step) {
 	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() { w.runRace(reqs) })
 }
 
+// raceTypes are the ledger event types of a race's phases.
+var raceTypes = [...]string{ledger.Lock: trace.TypeLock, ledger.Wait: trace.TypeWait, ledger.Check: trace.TypeCheck, ledger.EffectTwice: trace.TypeEffect, ledger.Failed: trace.TypeError}
+
 func (w *world) runRace(reqs []*request) {
 	conns := make([]ledger.Conn, len(reqs))
 	for i := range conns {
-		c, err := w.ledger.stores[0].Connect()
+		c, err := w.ledger.Connect()
 		if err != nil {
 			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeError, Note: fmt.Sprintf("Connection %d could not open: %v.", i+1, err)})
 			return
@@ -56,38 +58,25 @@ func (w *world) runRace(reqs []*request) {
 	for i, r := range reqs {
 		in, err := ledger.Prepare(r.name, r.args, mustJSON(r.id))
 		if err != nil {
-			w.finishRaced(r, w.ledgerReplyRaw(r, err))
+			w.finishRaced(r, w.ledgerAnswer(r, ledger.Invalid(err)))
 			return
 		}
-		ins[i] = w.dedupeKey(in, r)
+		ins[i] = ledger.DedupeBy(in, w.s.Server.Policy.DedupeBy, r.id.Raw())
 	}
 	replies := make([]json.RawMessage, len(reqs))
 	steps, complete := ledger.Race(conns, ins, w.q.Now(), scenario.On(w.s.Server.Policy.AtomicLedger), scenario.On(w.s.Server.Policy.Fingerprint))
 	for _, st := range steps {
 		i, r := st.Conn, reqs[st.Conn]
+		ev := trace.Event{Actor: trace.ActorLedger, Type: raceTypes[st.Phase], ID: idPtr(r.id), Note: st.Note(ins[i])}
 		switch st.Phase {
-		case ledger.Lock:
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeLock, ID: idPtr(r.id), Note: fmt.Sprintf("Connection %d: BEGIN IMMEDIATE takes the write lock.", i+1)})
-		case ledger.Wait:
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeWait, ID: idPtr(r.id), Note: fmt.Sprintf("Connection %d: BEGIN IMMEDIATE is refused (SQLITE_BUSY) while connection %d holds the lock; it waits.", i+1, st.Holder+1)})
-		case ledger.Failed:
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeError, ID: idPtr(r.id), Note: st.Err.Error()})
-		case ledger.Check:
-			note := fmt.Sprintf("Connection %d checks key %q in its own transaction: ", i+1, ins[i].Key)
-			if st.Missing {
-				note += "missing, so it will run the effect."
-			} else {
-				note += "present."
-			}
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeCheck, ID: idPtr(r.id), Note: note})
-		case ledger.EffectTwice:
-			n := st.Execution
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeEffect, ID: idPtr(r.id), Key: businessKey(ins[i], r), Fingerprint: ins[i].Fingerprint,
-				Note: fmt.Sprintf("Connection %d runs the effect anyway (execution %d, %s); only its record insert then fails on the unique key. The effect ran twice.", i+1, n, ledger.ReceiptFor(ins[i].Tool, int64(n)))})
-			replies[i] = jsonrpc.NewResult(r.id.Raw(), ledger.ToolResult(ledger.ResultFor(ins[i], int64(n))))
 		case ledger.Decided:
-			replies[i] = w.ledgerReply(r, 0, ins[i], st.Outcome, st.Err)
+			replies[i] = w.ledgerAnswer(r, w.ledger.Reply(r.id.Raw(), r.args, 0, ins[i], st.Outcome, st.Err))
+			continue
+		case ledger.EffectTwice:
+			ev.Key, ev.Fingerprint = ledger.BusinessKey(r.args), ins[i].Fingerprint
+			replies[i] = jsonrpc.NewResult(r.id.Raw(), ledger.ToolResult(ledger.ResultFor(ins[i], int64(st.Execution))))
 		}
+		w.emit(ev)
 	}
 	if !complete {
 		return
@@ -103,8 +92,4 @@ func (w *world) finishRaced(r *request, resp json.RawMessage) {
 	out, _ := r.srv.Complete(w.q.Now(), resp, failed)
 	r.response = out
 	w.serverToClient(r, out, fmt.Sprintf("The server answers raced request %s.", r.id), func() { w.clientResponse(r, failed) })
-}
-
-func (w *world) ledgerReplyRaw(r *request, err error) json.RawMessage {
-	return jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: codeInvalidParams, Message: strings.TrimPrefix(err.Error(), "ledger: ")})
 }

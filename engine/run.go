@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -100,13 +101,13 @@ func (w *world) rawSend(st scenario.Step) {
 		return
 	}
 	w.send(trace.ActorClient, nil, msg, "The client sends a raw message.", nil, func() {
-		m, ok := readRaw(msg)
+		m, ok := jsonrpc.ReadPeer(msg)
 		if ok && m.Method == jsonrpc.MethodCancelled {
 			w.serverReceiveCancel(msg)
 			return
 		}
 		note := "Not a JSON-RPC message the server acts on; ignored, no response."
-		if m.Method != "" && !hasID(m) {
+		if m.Method != "" && !m.HasRealID() {
 			note = fmt.Sprintf("Unknown notification %q (a malformed cancellation at best); ignored silently, no response.", m.Method)
 		}
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: note})
@@ -134,7 +135,7 @@ func (w *world) summary() *trace.Trace {
 		sum := trace.Request{
 			ID: r.id, Method: r.method, Name: r.name, State: string(r.srv.State()),
 			Reason: r.reason, Response: r.response, ClientOutcome: r.outcome,
-			RetryClass: retryClass(r), SentAt: r.sentAt, EndedAt: r.endedAt, RetryOf: r.retryOf, Hints: r.hints,
+			RetryClass: recovery.RetryClass(r.effect, r.args), SentAt: r.sentAt, EndedAt: r.endedAt, RetryOf: r.retryOf, Hints: r.hints,
 			IdleTimeoutMs: r.deadlines.IdleMs, MaxTimeoutMs: r.deadlines.MaxMs,
 		}
 		if r.cause != "" {

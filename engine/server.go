@@ -8,6 +8,7 @@ import (
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/sse"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -37,13 +38,17 @@ func (w *world) scheduleKeepalive(r *request) {
 		if !r.serverStreamOpen || r.srv.State().Terminal() {
 			return
 		}
-		w.out(r, outMsg{comment: keepaliveComment, note: "SSE comment \":\\r\\n\" keeps the connection open for proxies; it is not progress."})
+		w.out(r, outMsg{comment: sse.KeepaliveComment, note: "SSE comment \":\\r\\n\" keeps the connection open for proxies; it is not progress."})
 		w.scheduleKeepalive(r)
 	})
 }
 
 // serverSeesClose: the server observes r's HTTP stream close (DOMAIN.md §1).
 func (w *world) serverSeesClose(r *request, cause string) {
+	if w.ignoresDisconnect() {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Policy ignoreDisconnect: the server never observes request %s's stream closing; the handler runs on, its side effects happen and its writes go into the closed stream (rust-sdk#857).", r.id)})
+		return
+	}
 	r.serverStreamOpen = false
 	if w.is2025() {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: "Under 2025-11-25 a disconnect is not a cancellation: the handler keeps running."})
@@ -107,26 +112,14 @@ func (r *request) causeOr(def string) string {
 // serverSendProgress sends progress for r if the rules allow (DOMAIN.md §3).
 func (w *world) serverSendProgress(r *request, st scenario.Step) {
 	v := *st.Progress
-	switch {
-	case !r.arrived:
+	if !r.arrived {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Progress step for request %s before it reached the server; skipped.", r.id)})
 		return
-	case r.token == nil:
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s has no progress token: progress %s is not sent.", r.id, fmtNum(v))})
-		return
-	case r.srv.State() == coordinator.Completed || r.srv.State() == coordinator.Failed || r.response != nil:
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s has finished: progress stops after the final response.", r.id)})
-		return
-	case r.srv.State() == coordinator.Cancelled && !w.s.Server.Policy.RespondAfterCancel:
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s was cancelled: progress %s is suppressed.", r.id, fmtNum(v))})
-		return
 	}
-	note := fmt.Sprintf("The server reports progress %s for request %s.", fmtNum(v), r.id)
-	if inc, last, _ := w.serverProgress.Accept(r.id.Raw(), v); !inc {
-		note = fmt.Sprintf("The server sends progress %s after %s: progress must strictly increase (a protocol violation).", fmtNum(v), fmtNum(last))
-	}
-	if r.srv.State() == coordinator.Cancelled {
-		note = fmt.Sprintf("Policy respondAfterCancel: the server sends progress %s for request %s after accepting its cancellation.", fmtNum(v), r.id)
+	send, note := w.serverProgress.Send(r.id.Raw(), v, r.srv.State(), r.token != nil, r.response != nil, w.s.Server.Policy.RespondAfterCancel)
+	if !send {
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: note})
+		return
 	}
 	msg := progressMessage(*r.token, st)
 	w.out(r, outMsg{msg: msg, note: note, arrive: func() { w.client.progress(r, v) }, progress: true, token: r.token.Raw()})
@@ -160,7 +153,7 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.Er
 		// the response (the step's own result is not used).
 		wireMsg = w.ledgerCall(r)
 		if isError(wireMsg) {
-			e = &jsonrpc.ErrorObject{Code: codeInvalidParams}
+			e = &jsonrpc.ErrorObject{Code: ledger.CodeInvalidParams}
 		}
 	}
 	resp, fresh := r.srv.Complete(w.q.Now(), wireMsg, e != nil)
@@ -191,4 +184,12 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.Er
 	}
 	w.q.Stop(r.keepalive)
 	w.serverToClient(r, resp, note, func() { w.client.response(r, e != nil) })
+}
+
+// ignoresDisconnect reports whether the server misses a client's stream
+// close that, under 2026-07-28, is a cancellation (server.policy.
+// ignoreDisconnect; failure disconnect-unobserved, rust-sdk#857). Under
+// 2025-11-25 a disconnect is no cancellation anyway.
+func (w *world) ignoresDisconnect() bool {
+	return w.s.Server.Policy.IgnoreDisconnect && !w.is2025()
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -21,20 +20,6 @@ func (w *world) pollInterval() int64 {
 	return tasks.DefaultPollIntervalMs
 }
 
-// setStatus moves t to status at the worker; terminal statuses never change.
-func (w *world) setStatus(t *task, status, note string) bool {
-	if !t.Set(w.q.Now(), status) {
-		w.statusUnchanged(t)
-		return false
-	}
-	w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeStatus, TaskID: t.ID, Status: status, Note: note})
-	return true
-}
-
-func (w *world) statusUnchanged(t *task) {
-	w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeIgnore, TaskID: t.ID, Note: fmt.Sprintf("Task %s is already %s; terminal statuses never change.", t.ID, t.Status())})
-}
-
 // createTask answers a task-augmented call: the server creates the durable
 // task and replies at once with CreateTaskResult (resultType "task").
 func (w *world) createTask(r *request) {
@@ -43,11 +28,7 @@ func (w *world) createTask(r *request) {
 	w.taskOrder = append(w.taskOrder, t)
 	w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeStatus, TaskID: t.ID, Status: trace.TaskWorking,
 		Note: fmt.Sprintf("The server creates durable task %s for request %s; its state outlives the request and the connection.", t.ID, r.id)})
-	result := mustJSON(struct {
-		ResultType string          `json:"resultType"`
-		Task       json.RawMessage `json:"task"`
-	}{"task", t.Wire(w.pollInterval())})
-	resp, _ := r.srv.Complete(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), result), false)
+	resp, _ := r.srv.Complete(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), t.CreateResult(w.pollInterval())), false)
 	r.response = resp
 	w.serverToClient(r, resp, fmt.Sprintf("The server answers request %s with a task handle (resultType \"task\").", r.id), func() {
 		w.clientResponse(r, false)
@@ -56,16 +37,9 @@ func (w *world) createTask(r *request) {
 	})
 }
 
-// taskReply is the server's answer to a tasks/* request: a result or an
-// error.
-type taskReply struct {
-	Result json.RawMessage
-	Error  *jsonrpc.ErrorObject
-}
-
 // taskRequest sends a tasks/* request from the client; over HTTP it carries
 // Mcp-Name with the taskId.
-func (w *world) taskRequest(t *task, method string, note string, onAnswer func(resp taskReply)) {
+func (w *world) taskRequest(t *task, method string, note string, onAnswer func(resp tasks.Reply)) {
 	w.taskSeq++
 	r := &request{id: scenario.NewStringID(fmt.Sprintf("%s-%d", method, w.taskSeq)), method: method, args: mustJSON(map[string]string{"taskId": t.ID}), outcome: trace.OutcomePending}
 	r.sentAt = w.q.Now()
@@ -85,11 +59,14 @@ func (w *world) taskRequest(t *task, method string, note string, onAnswer func(r
 		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), TaskID: t.ID, From: trace.ActorClient, To: trace.ActorServer, Wire: n, SentAt: &sent, Message: msg,
 			Note: fmt.Sprintf("Delivered to the server after %d ms.", w.s.LatencyMs.Up)})
 		w.serverReceiveRequest(r)
-		reply := w.serveTask(t, method)
-		failed := reply.Error != nil
+		reply := t.Serve(w.q.Now(), method, w.is2025(), w.pollInterval())
+		if reply.Note != "" {
+			w.emit(trace.Event{Actor: reply.Actor, Type: trace.TypeStatus, TaskID: t.ID, Status: reply.Status, Note: reply.Note})
+		}
+		failed := reply.Code != 0
 		wire := jsonrpc.NewResult(r.id.Raw(), reply.Result)
 		if failed {
-			wire = jsonrpc.NewError(r.id.Raw(), *reply.Error)
+			wire = jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: int64(reply.Code), Message: reply.Message})
 		}
 		resp, _ := r.srv.Complete(w.q.Now(), wire, failed)
 		r.response = resp
@@ -98,31 +75,6 @@ func (w *world) taskRequest(t *task, method string, note string, onAnswer func(r
 			onAnswer(reply)
 		})
 	})
-}
-
-// serveTask is the server's handling of tasks/get and tasks/cancel.
-func (w *world) serveTask(t *task, method string) taskReply {
-	var reply taskReply
-	if method == "tasks/get" {
-		reply.Result = t.Wire(w.pollInterval())
-		return reply
-	}
-	// tasks/cancel
-	if w.is2025() {
-		if trace.Terminal(t.Status()) {
-			reply.Error = &jsonrpc.ErrorObject{Code: -32602, Message: fmt.Sprintf("task %s is already %s", t.ID, t.Status())}
-			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, TaskID: t.ID, Note: "Under 2025-11-25 cancelling a terminal task fails with -32602."})
-			return reply
-		}
-		w.setStatus(t, trace.TaskCancelled, fmt.Sprintf("Under 2025-11-25 a valid tasks/cancel moves task %s to cancelled before the reply, and the reply is the Task.", t.ID))
-		reply.Result = t.Wire(w.pollInterval())
-		return reply
-	}
-	t.RequestCancel()
-	w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, TaskID: t.ID, Status: t.Status(),
-		Note: fmt.Sprintf("The server records the cancellation intent for task %s and acknowledges it; the task stays %s until a worker checkpoint observes the flag.", t.ID, t.Status())})
-	reply.Result = json.RawMessage(`{"resultType":"complete"}`)
-	return reply
 }
 
 // schedulePoll polls t with tasks/get every pollIntervalMs until the client
@@ -146,15 +98,11 @@ func (w *world) poll(t *task, note string) {
 		return
 	}
 	t.client.Polls++
-	w.taskRequest(t, "tasks/get", note, func(resp taskReply) {
-		var s struct {
-			Status string `json:"status"`
-		}
-		_ = json.Unmarshal(resp.Result, &s)
-		t.client.Status = s.Status
-		if trace.Terminal(s.Status) {
-			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.ID, Status: s.Status,
-				Note: fmt.Sprintf("The client sees task %s %s: a terminal status, so it stops polling.", t.ID, s.Status)})
+	w.taskRequest(t, "tasks/get", note, func(resp tasks.Reply) {
+		t.client.Status = tasks.StatusOf(resp.Result)
+		if trace.Terminal(t.client.Status) {
+			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.ID, Status: t.client.Status,
+				Note: fmt.Sprintf("The client sees task %s %s: a terminal status, so it stops polling.", t.ID, t.client.Status)})
 			return
 		}
 		w.schedulePoll(t)
@@ -174,25 +122,17 @@ func (w *world) taskStep(st scenario.Step) {
 	}
 	switch st.Do {
 	case "task-get":
-		w.taskRequest(t, "tasks/get", fmt.Sprintf("The client asks for task %s's status.", t.ID), func(resp taskReply) {
-			var s struct {
-				Status string `json:"status"`
-			}
-			_ = json.Unmarshal(resp.Result, &s)
-			t.client.Status = s.Status
+		w.taskRequest(t, "tasks/get", fmt.Sprintf("The client asks for task %s's status.", t.ID), func(resp tasks.Reply) {
+			t.client.Status = tasks.StatusOf(resp.Result)
 		})
 	case "task-cancel":
-		w.taskRequest(t, "tasks/cancel", fmt.Sprintf("The client asks to cancel task %s.", t.ID), func(resp taskReply) {
-			if resp.Error != nil {
+		w.taskRequest(t, "tasks/cancel", fmt.Sprintf("The client asks to cancel task %s.", t.ID), func(resp tasks.Reply) {
+			if resp.Code != 0 {
 				return
 			}
 			if w.is2025() {
-				var s struct {
-					Status string `json:"status"`
-				}
-				_ = json.Unmarshal(resp.Result, &s)
-				t.client.Status = s.Status
-				w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.ID, Status: s.Status, Note: fmt.Sprintf("The reply is the Task: %s.", s.Status)})
+				t.client.Status = tasks.StatusOf(resp.Result)
+				w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.ID, Status: t.client.Status, Note: fmt.Sprintf("The reply is the Task: %s.", t.client.Status)})
 				return
 			}
 			if w.s.Client.Policy.TreatTaskAckAsFinal {
@@ -202,34 +142,23 @@ func (w *world) taskStep(st scenario.Step) {
 				return
 			}
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: t.ID, Status: t.client.Status,
-				Note: "The acknowledgement means \"cancellation intent received\", not \"stopped\": the client keeps polling until a terminal status."})
-			w.poll(t, "The client polls after the acknowledgement.")
+				Note: "The acknowledgement means \"cancellation intent received\", not \"stopped\": the client keeps its one polling loop at pollIntervalMs until a terminal status."})
+			// No extra poll here: the loop schedulePoll started at creation
+			// is still running, and a second one would poll off its interval
+			// (rule poll-interval-respected).
 		})
 	case "checkpoint":
-		if t.Checkpoint(w.q.Now()) {
-			w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeStatus, TaskID: t.ID, Status: trace.TaskCancelled,
-				Note: fmt.Sprintf("A worker checkpoint observes the cancellation flag: task %s becomes cancelled.", t.ID)})
-			return
+		if cancelled, note := t.CheckpointAt(w.q.Now()); cancelled {
+			w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeStatus, TaskID: t.ID, Status: trace.TaskCancelled, Note: note})
+		} else {
+			w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeCheckpoint, TaskID: t.ID, Note: note})
 		}
-		why := "no cancellation was requested"
-		if trace.Terminal(t.Status()) {
-			why = "the task is already " + t.Status()
-		}
-		w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeCheckpoint, TaskID: t.ID, Note: fmt.Sprintf("Worker checkpoint for task %s: %s; work continues.", t.ID, why)})
 	case "finish-task":
-		result := st.Result
-		if result == nil {
-			result = json.RawMessage(`{"content":[]}`)
+		if ok, note := t.FinishAt(w.q.Now(), st.Result); ok {
+			w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeStatus, TaskID: t.ID, Status: trace.TaskCompleted, Note: note})
+		} else {
+			w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeIgnore, TaskID: t.ID, Note: t.UnchangedNote()})
 		}
-		note := fmt.Sprintf("The worker finishes task %s: completed.", t.ID)
-		if t.CancelRequested() {
-			note = fmt.Sprintf("The worker finishes task %s before any checkpoint saw the cancellation: it ends completed even though the cancel was acknowledged.", t.ID)
-		}
-		if !t.Finish(w.q.Now(), result) {
-			w.statusUnchanged(t)
-			return
-		}
-		w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeStatus, TaskID: t.ID, Status: trace.TaskCompleted, Note: note})
 	}
 }
 

@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
@@ -15,17 +14,6 @@ import (
 	"github.com/mcplab/mcplab/engine/tasks"
 	"github.com/mcplab/mcplab/engine/trace"
 )
-
-// sseHeaders are the response headers of a Streamable HTTP response stream
-// (DOMAIN.md §8).
-var sseHeaders = map[string]string{
-	"Cache-Control":     "no-cache",
-	"Content-Type":      "text/event-stream",
-	"X-Accel-Buffering": "no",
-}
-
-// keepaliveComment is the reference SSE keep-alive comment (DOMAIN.md §8).
-const keepaliveComment = ":\r\n"
 
 // world is one simulation: the queue, the client, the network and the
 // server, and the trace being written.
@@ -45,7 +33,7 @@ type world struct {
 
 	reconnects []trace.Reconnect
 	opts       Options
-	ledger     *ledgerState
+	ledger     *ledger.Server
 	tasks      map[string]*task
 	taskOrder  []*task
 	taskSeq    int
@@ -247,18 +235,6 @@ type heldMsg struct {
 	m      outMsg
 }
 
-// ledgerState is the world's ledger: one store per replica (or one shared),
-// one connection per replica for ordinary calls.
-type ledgerState struct {
-	stores   []ledger.Store
-	conns    []ledger.Conn
-	next     int                        // round robin over replicas
-	cache    map[string]json.RawMessage // defensiveCopy false: the one shared result object per key
-	results  map[string]json.RawMessage // what each request got back (by request id text)
-	keyOf    map[string]string          // request id text -> dedupe key, for mutate-result
-	replicas int
-}
-
 // listenState is the listen-stream part of a request.
 type listenState struct {
 	filter json.RawMessage
@@ -271,16 +247,6 @@ type listenState struct {
 	// the client received.
 	sent      []json.RawMessage
 	delivered int
-}
-
-// sortedKeys returns m's keys in order (never range a map into the trace).
-func sortedKeys[V any](m map[string]V) []string {
-	k := make([]string, 0, len(m))
-	for key := range m {
-		k = append(k, key)
-	}
-	sort.Strings(k)
-	return k
 }
 
 // task is one durable task at the server, plus what the client knows of it.

@@ -36,6 +36,16 @@
 //     is not waited for longer than that without valid progress.
 //   - late-response-ignored: the client ignores a response for a request it
 //     abandoned.
+//   - late-message-tolerated: a late response or late progress never costs
+//     the client its session (field.go).
+//   - late-progress-ignored: progress for a finished or unknown token is
+//     ignored (field.go).
+//   - progress-resets-idle: valid progress resets the idle clock: no idle
+//     timeout fires sooner than the idle limit after it (field.go).
+//   - progress-token-known: the server sends progress only under a token a
+//     client request carried (field.go).
+//   - progress-on-request-stream: a request's progress travels on its own
+//     response stream, never on another (field.go).
 //   - server-cancel-only-for-listen: a server-sent notifications/cancelled
 //     only tears down a subscriptions/listen stream.
 //   - cancellation-never-answered (mcplab addition): the server never
@@ -55,6 +65,8 @@
 //     response.
 //   - task-ack-not-terminal: the client calls a task stopped only once its
 //     worker status is terminal, and a terminal status never changes.
+//   - poll-interval-respected: the client polls a task no more often than
+//     the pollIntervalMs the server advertised for it (field.go).
 //   - one-execution-per-key: a side effect runs at most once per idempotency
 //     key, whatever the JSON-RPC ids, races or replicas.
 //   - key-reuse-rejected: a key reused with different arguments is rejected,
@@ -65,14 +77,26 @@
 //     key (retry class unsafe) is never retried under a new JSON-RPC id.
 //   - sse-headers (mcplab addition): a Streamable HTTP response stream
 //     carries Cache-Control: no-cache and X-Accel-Buffering: no.
+//   - proxy-forwards-promptly: a proxy holds no event of a stream whose
+//     server sent X-Accel-Buffering: no (intermediary.go).
 //   - herd-all-reconnect (mcplab addition): in the herd experiment every
-//     client reconnects within its attempts.
+//     client reconnects within its attempts, and refused clients do not
+//     return in lockstep.
+//   - herd-jittered: the delays the sampled clients drew for one attempt
+//     are not all equal (herd.go).
+//   - disconnect-stops-work: under 2026-07-28, once the server saw a
+//     request's stream close it sends nothing more for it and commits no
+//     side effect of it (field.go).
 //
 // # Layout and cost
 //
 // One file per DOMAIN.md section: cancellation.go (§1), timeouts.go (§2),
 // progress.go (§3), idempotency.go (§4–5), tasks.go (§6), backpressure.go
-// (§7–8), reconnect.go (§9–10). Evaluate first indexes the trace once
+// (§7–8), reconnect.go (§9–10); the rules for the failures of the field
+// (SCENARIO.md, "Switches for the failures real software shows") are in
+// field.go, herd.go and intermediary.go. poll-interval-respected reads
+// taskId and pollIntervalMs of task messages with encoding/json, a second
+// reading of those messages only. Evaluate first indexes the trace once
 // (view.go): each wire message is read once by jsonrpc.Parse (wire.go; a
 // delivery reuses its send's reading), and events are listed per request.
 // Every rule is then one pass over the events or over one request's events,
@@ -124,11 +148,14 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 	for _, f := range []func(*view) (trace.Check, bool){
 		noMessageAfterCancel, httpCancelSignal, progressIncreases, staleProgressIgnored,
 		noProgressAfterFinal, maxTimeoutEnforced, idleTimeoutEnforced, lateResponseIgnored,
+		lateMessageTolerated, lateProgressIgnored, progressResetsIdle, progressTokenKnown,
+		progressOnRequestStream,
 		serverCancelOnlyForListen, cancellationNeverAnswered, oneResponsePerRequest,
 		initializeNotCancelled, noLastEventID, reconnectRefetches,
 		bufferWithinCapacity, finalNeverDropped, taskAckNotTerminal,
+		pollIntervalRespected,
 		oneExecutionPerKey, keyReuseRejected, defensiveCopy, noUnsafeRetry,
-		sseHeaders, herdAllReconnect,
+		sseHeaders, proxyForwardsPromptly, herdAllReconnect, herdJittered, disconnectStopsWork,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)

@@ -94,8 +94,10 @@ func reconnectRefetches(v *view) (trace.Check, bool) {
 }
 
 // herdAllReconnect: after a mass disconnect every client gets back within
-// its attempts; a herd that keeps overloading the recovering server leaves
-// clients behind (DOMAIN.md §10).
+// its attempts, and the refused ones do not return in lockstep; a herd that
+// keeps overloading the recovering server leaves clients behind (DOMAIN.md
+// §10). A lockstep wave (a whole wave in one bucket, see lockstepWave)
+// fails even if all clients got in: the recovery itself was another outage.
 //
 // Rule: HerdAllReconnect.
 func herdAllReconnect(v *view) (trace.Check, bool) {
@@ -105,6 +107,9 @@ func herdAllReconnect(v *view) (trace.Check, bool) {
 	}
 	if h.Exhausted > 0 {
 		return fail(HerdAllReconnect, fmt.Sprintf("%d of %d clients gave up after their attempts: with strategy %s the refused clients came back together (peak %d in one %d ms bucket) and overloaded the server again.", h.Exhausted, h.Clients, h.Strategy, h.PeakPerBucket, h.BucketMs)), true
+	}
+	if at, n, ok := lockstepWave(h); ok {
+		return fail(HerdAllReconnect, fmt.Sprintf("All %d clients reconnected, but with strategy %s they came back in lockstep: %d arrived in the one %d ms bucket at %d ms, with none around it, against a capacity of %d per second. Each wave overloads the recovering server again; with more clients or fewer attempts they exhaust.", h.Clients, h.Strategy, n, h.BucketMs, at, h.CapacityPerSecond)), true
 	}
 	return pass(HerdAllReconnect, fmt.Sprintf("All %d clients reconnected by %d ms without exceeding %d per second.", h.Clients, *h.AllReconnectedAtMs, h.CapacityPerSecond)), true
 }

@@ -15,6 +15,7 @@ package coordinator
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 )
@@ -215,3 +216,16 @@ func ParseCancellation(msg json.RawMessage) (Cancellation, error) {
 //
 // Deprecated: use jsonrpc.IDText.
 func IDText(raw json.RawMessage) (string, bool) { return jsonrpc.IDText(raw) }
+
+// TimeoutNote says which of d's deadlines fired at now, and why (DOMAIN.md
+// §2): the maximum counts from the start (or, under ProgressResetsMax,
+// from the last progress), the idle clock from the last valid progress.
+func (d Deadlines) TimeoutNote(cause Cause, now int64) string {
+	switch {
+	case cause == MaxTimeout && d.ProgressResetsMax:
+		return fmt.Sprintf("Maximum timeout: %d ms since the last progress (policy progressResetsMax moved the deadline; limit %d ms).", now-d.LastActivityMs, d.MaxMs)
+	case cause == MaxTimeout:
+		return fmt.Sprintf("Maximum timeout: %d ms since the request started at %d (limit %d ms); progress never resets it.", now-d.StartMs, d.StartMs, d.MaxMs)
+	}
+	return fmt.Sprintf("Idle timeout: no valid progress for %d ms (since %d; limit %d ms).", now-d.LastActivityMs, d.LastActivityMs, d.IdleMs)
+}

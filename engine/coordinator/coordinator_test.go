@@ -327,3 +327,44 @@ func TestIDText(t *testing.T) {
 		}
 	}
 }
+
+// DOMAIN.md §2: the maximum counts from the start unless progressResetsMax
+// moved it; the idle clock from the last valid progress.
+func TestTimeoutNoteSaysWhichClock(t *testing.T) {
+	d := NewDeadlines(100, 300, 1000, false)
+	d.Activity(400)
+	if got, want := d.TimeoutNote(MaxTimeout, 1100), "Maximum timeout: 1000 ms since the request started at 100 (limit 1000 ms); progress never resets it."; got != want {
+		t.Errorf("max: %q; want %q", got, want)
+	}
+	if got, want := d.TimeoutNote(IdleTimeout, 700), "Idle timeout: no valid progress for 300 ms (since 400; limit 300 ms)."; got != want {
+		t.Errorf("idle: %q; want %q", got, want)
+	}
+}
+
+// DOMAIN.md §3: the server sends no progress without a token or after the
+// final response; the client counts only strictly increasing values as
+// activity unless policy acceptNonIncreasingProgress.
+func TestProgressSendAndArrive(t *testing.T) {
+	var srv, cli Progress
+	if send, _ := srv.Send("1", 1, InProgress, false, false, false); send {
+		t.Error("progress without a token was sent")
+	}
+	if send, _ := srv.Send("1", 1, Completed, true, false, false); send {
+		t.Error("progress after completion was sent")
+	}
+	if send, _ := srv.Send("1", 1, Cancelled, true, false, true); !send {
+		t.Error("respondAfterCancel: progress after the cancellation was not sent")
+	}
+	if act, _ := cli.Arrive("1", 2, false, false, false); !act {
+		t.Error("increasing progress was not activity")
+	}
+	if act, _ := cli.Arrive("1", 2, false, false, false); act {
+		t.Error("repeated progress was activity")
+	}
+	if act, _ := cli.Arrive("1", 1, true, false, false); !act {
+		t.Error("acceptNonIncreasingProgress: stale progress was not activity")
+	}
+	if act, _ := cli.Arrive("1", 9, false, true, false); act {
+		t.Error("ignoreProgress: valid progress was activity")
+	}
+}

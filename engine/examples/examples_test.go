@@ -99,7 +99,7 @@ func TestBuiltInOutcomes(t *testing.T) {
 		"keepalive-is-not-progress":              {"§8 keep-alive does not reset the idle timeout", "cancelled", "abandoned", "idle-timeout", "close-stream", 610, nil},
 		"server-cancel-not-for-listen":           {"§1 server cancellation only for listen streams", "completed", "result", "", "", 210, []string{"server-cancel-only-for-listen"}},
 		"reconnect-new-request-and-refetch":      {"§9 reconnect means a new request and a refetch", "cancelled", "abandoned", "disconnect", "", 300, nil},
-		"reconnect-2025-last-event-id":           {"§9 2025-11-25 resumed with Last-Event-ID", "cancelled", "abandoned", "disconnect", "", 300, nil},
+		"reconnect-2025-last-event-id":           {"§9 2025-11-25 resumed with Last-Event-ID: the stream stays open", "in-progress", "pending", "", "", -1, nil},
 		"broken-last-event-id":                   {"§11 Last-Event-ID assumed (2026)", "cancelled", "abandoned", "disconnect", "", 300, []string{"no-last-event-id", "reconnect-new-request-and-refetch"}},
 		"buffer-reference-coalesce":              {"§7 reference numbers: [progress 5, final]", "completed", "result", "", "", 520, nil},
 		"broken-buffer-unbounded":                {"§11 unbounded progress queue", "completed", "result", "", "", 3520, []string{"buffer-within-capacity"}},
@@ -123,8 +123,25 @@ func TestBuiltInOutcomes(t *testing.T) {
 		"practice-reserve-inventory":             {"§4 the reserve_inventory practice lab", "completed", "result", "", "", 55, nil},
 		"retry-matrix":                           {"§5 one live example per retry class", "failed", "error", "", "", 55, nil},
 		"listen-graceful-end":                    {"§1 server-sent cancellation tears down a listen stream", "cancelled", "result", "server", "", 305, nil},
+		"late-response-tolerated":                {"§1 a late response is dropped; the session survives", "completed", "abandoned", "client", "notifications/cancelled", 300, nil},
+		"broken-late-response-fatal":             {"§11 late-message-fatal: a late response tears down the session (claude-code#51073)", "completed", "abandoned", "client", "notifications/cancelled", 300, []string{"late-response-ignored", "late-message-tolerated"}},
+		"late-progress-ignored":                  {"§3 late progress is ignored; the session survives", "completed", "result", "", "", 210, []string{"no-progress-after-final"}},
+		"broken-late-progress-fatal":             {"§11 late-message-fatal: late progress tears down the session (typescript-sdk#2580)", "completed", "result", "", "", 210, []string{"no-progress-after-final", "late-message-tolerated", "late-progress-ignored"}},
+		"progress-resets-idle":                   {"§2 valid progress resets the idle clock", "completed", "result", "", "", 810, nil},
+		"broken-ignore-progress":                 {"§11 ignore-progress: the idle clock ignores progress (mcp_dart#106)", "cancelled", "abandoned", "idle-timeout", "notifications/cancelled", 500, []string{"progress-resets-idle"}},
+		"disconnect-stops-work":                  {"§1 under 2026-07-28 a closed stream stops the handler", "cancelled", "abandoned", "client", "close-stream", 300, nil},
+		"broken-ignore-disconnect":               {"§11 disconnect-unobserved: the handler runs on into a closed stream (rust-sdk#857)", "completed", "abandoned", "client", "close-stream", 300, []string{"disconnect-stops-work"}},
+		"progress-token-echoed":                  {"§3 progress under the request's own token", "completed", "result", "", "", 310, nil},
+		"broken-invented-progress-token":         {"§11 invented-progress-token (twenty#24559)", "completed", "result", "", "", 310, []string{"progress-token-known"}},
+		"idle-timeout-without-progress-token":    {"§2 diagnosed: idle timeout without a progress token (claude-code#58687)", "cancelled", "abandoned", "idle-timeout", "notifications/cancelled", 500, nil},
+		"proxy-idle-close-listen-reconnects":     {"§9 a proxy's idle close of a listen stream is a drop (trigger.dev#2134)", "cancelled", "abandoned", "disconnect", "", 1210, nil},
+		"proxy-honours-no-buffering":             {"§8 a proxy honouring X-Accel-Buffering: no forwards promptly", "completed", "result", "", "", 1210, nil},
+		"broken-proxy-ignores-no-buffering":      {"§11 proxy-buffers-sse despite X-Accel-Buffering: no (mcp-gateway#226)", "completed", "result", "", "", 1210, []string{"proxy-forwards-promptly"}},
+		"progress-on-request-stream":             {"§3 progress travels on the request's own stream (listen stream stays open)", "in-progress", "pending", "", "", -1, nil},
+		"broken-progress-on-listen-stream":       {"§11 progress-on-wrong-stream (gradio#12034): the listen stream stays open", "in-progress", "pending", "", "", -1, []string{"progress-on-request-stream"}},
 		"herd-reference-backoff":                 {"§10 the herd with the reference backoff", "", "", "", "", 0, nil},
-		"herd-no-backoff":                        {"§10 the herd in lockstep", "", "", "", "", 0, nil},
+		"herd-no-backoff":                        {"§10 the herd in lockstep", "", "", "", "", 0, []string{"herd-all-reconnect", "herd-jittered"}},
+		"broken-herd-exponential-lockstep":       {"§11 lockstep-backoff: exponential backoff without jitter (zeph#4574)", "", "", "", "", 0, []string{"herd-all-reconnect", "herd-jittered"}},
 	}
 	all := examples.All()
 	if len(all) != len(cases) {
@@ -144,6 +161,15 @@ func TestBuiltInOutcomes(t *testing.T) {
 			tr, err := engine.RunWith(s, opts)
 			if err != nil {
 				t.Fatal(err)
+			}
+			var failing []string
+			for _, c := range tr.Checks {
+				if c.OK != nil && !*c.OK {
+					failing = append(failing, c.Rule)
+				}
+			}
+			if fmt.Sprint(failing) != fmt.Sprint(w.failing) {
+				t.Errorf("%s: failing checks %v, want %v", w.rule, failing, w.failing)
 			}
 			if w.state == "" {
 				if len(tr.Requests) != 0 || tr.Herd == nil {
@@ -165,15 +191,6 @@ func TestBuiltInOutcomes(t *testing.T) {
 			if r.State != w.state || r.ClientOutcome != w.outcome || str(r.Cause) != w.cause || str(r.Signal) != w.signal || ended != w.endedAt {
 				t.Errorf("%s: got state %s, outcome %s, cause %q, signal %q, ended %d; want %s, %s, %q, %q, %d",
 					w.rule, r.State, r.ClientOutcome, str(r.Cause), str(r.Signal), ended, w.state, w.outcome, w.cause, w.signal, w.endedAt)
-			}
-			var failing []string
-			for _, c := range tr.Checks {
-				if c.OK != nil && !*c.OK {
-					failing = append(failing, c.Rule)
-				}
-			}
-			if fmt.Sprint(failing) != fmt.Sprint(w.failing) {
-				t.Errorf("%s: failing checks %v, want %v", w.rule, failing, w.failing)
 			}
 		})
 	}

@@ -133,3 +133,34 @@ func WithMeta(params json.RawMessage, key string, value json.RawMessage) json.Ra
 	p["_meta"] = Marshal(meta)
 	return Marshal(p)
 }
+
+// Describe names a request as notes do: "tools/call <name>" for a tool
+// call, else its method.
+func Describe(method, name string) string {
+	if method == "tools/call" && name != "" {
+		return "tools/call " + name
+	}
+	return method
+}
+
+// Unquote returns the string a JSON string literal holds, or s as it is
+// when s is not one (an integer id's text).
+func Unquote(s string) string {
+	var v string
+	if json.Unmarshal([]byte(s), &v) == nil {
+		return v
+	}
+	return s
+}
+
+// ReadPeer reads msg as the simulated peers do: a JSON-RPC object whose
+// id, when present and not null, is a string or an integer; ok is false
+// for anything else.
+func ReadPeer(msg json.RawMessage) (m Message, ok bool) {
+	m, err := Parse(msg)
+	return m, err == nil && (!m.HasRealID() || m.ID != "")
+}
+
+// HasRealID reports whether m has an id that is not null (a request or a
+// response, not a notification).
+func (m Message) HasRealID() bool { return m.HasID && string(m.RawID) != "null" }

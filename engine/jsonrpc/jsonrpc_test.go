@@ -124,3 +124,18 @@ func TestReader(t *testing.T) {
 		t.Errorf("second message %+v", c)
 	}
 }
+
+// The simulated peers read a message with a fractional id as no JSON-RPC
+// message at all, and a null id as a notification.
+func TestReadPeerAndHelpers(t *testing.T) {
+	if _, ok := ReadPeer([]byte(`{"jsonrpc":"2.0","id":1.5,"method":"x"}`)); ok {
+		t.Error("ReadPeer accepted a fractional id")
+	}
+	m, ok := ReadPeer([]byte(`{"jsonrpc":"2.0","id":null,"method":"x"}`))
+	if !ok || m.HasRealID() {
+		t.Errorf("null id: ok %v, HasRealID %v; want a message without a real id", ok, m.HasRealID())
+	}
+	if Unquote(`"a"`) != "a" || Unquote(`7`) != "7" || Describe("tools/call", "crunch") != "tools/call crunch" || Describe("ping", "") != "ping" {
+		t.Error("Unquote or Describe")
+	}
+}

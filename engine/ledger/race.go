@@ -1,6 +1,9 @@
 package ledger
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Decide is Apply's body inside a transaction the caller opened (Begin):
 // the key check, then the replay or the effect. The caller commits or
@@ -152,4 +155,27 @@ func Race(conns []Conn, ins []Intent, now int64, atomic, checkFingerprint bool) 
 		steps = append(steps, RaceStep{Phase: Decided, Conn: i, Outcome: out, Err: err})
 	}
 	return steps, true
+}
+
+// Note says what connection s.Conn did in step s of a race on intent in
+// (DOMAIN.md §4), as the trace's ledger events read; "" for Decided, whose
+// note is the reply's (Server.Reply).
+func (s RaceStep) Note(in Intent) string {
+	switch s.Phase {
+	case Lock:
+		return fmt.Sprintf("Connection %d: BEGIN IMMEDIATE takes the write lock.", s.Conn+1)
+	case Wait:
+		return fmt.Sprintf("Connection %d: BEGIN IMMEDIATE is refused (SQLITE_BUSY) while connection %d holds the lock; it waits.", s.Conn+1, s.Holder+1)
+	case Check:
+		seen := "present."
+		if s.Missing {
+			seen = "missing, so it will run the effect."
+		}
+		return fmt.Sprintf("Connection %d checks key %q in its own transaction: %s", s.Conn+1, in.Key, seen)
+	case EffectTwice:
+		return fmt.Sprintf("Connection %d runs the effect anyway (execution %d, %s); only its record insert then fails on the unique key. The effect ran twice.", s.Conn+1, s.Execution, ReceiptFor(in.Tool, int64(s.Execution)))
+	case Failed:
+		return s.Err.Error()
+	}
+	return ""
 }

@@ -31,6 +31,11 @@ const (
 	FullJitter   = "full-jitter"         // uniform in [0, ceiling]
 	EqualJitter  = "equal-jitter"        // ceiling/2 + uniform in [0, ceiling/2]
 	Decorrelated = "decorrelated-jitter" // min(cap, uniform in [base, 3 x previous])
+	// Exponential is capped exponential backoff without jitter,
+	// min(cap, base x 2^attempt) for every client: each wave returns in
+	// lockstep (failure lockstep-backoff, zeph#4574). It is not in
+	// Strategies, so herd.compare shows the same five strategies as before.
+	Exponential = "exponential"
 )
 
 // Strategies lists every strategy, in the order pages show them.
@@ -109,6 +114,9 @@ func (b *Backoff) Window(attempt int) Window {
 	switch b.strategy {
 	case None:
 		return Window{b.base, b.base}
+	case Exponential:
+		c := Ceiling(b.base, b.cap, attempt)
+		return Window{c, c}
 	case FullJitter:
 		return Window{0, Ceiling(b.base, b.cap, attempt)}
 	case Decorrelated:

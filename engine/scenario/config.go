@@ -66,6 +66,9 @@ func (d *decoder) client(root *object, s *Scenario) {
 			s.Client.Policy.AcceptNonIncreasingProgress, _ = d.boolean(p, "acceptNonIncreasingProgress")
 			s.Client.Policy.SendLastEventID, _ = d.boolean(p, "sendLastEventId")
 			s.Client.Policy.TreatTaskAckAsFinal, _ = d.boolean(p, "treatTaskAckAsFinal")
+			s.Client.Policy.LateResponseIsError, _ = d.boolean(p, "lateResponseIsError")
+			s.Client.Policy.LateProgressIsError, _ = d.boolean(p, "lateProgressIsError")
+			s.Client.Policy.IgnoreProgress, _ = d.boolean(p, "ignoreProgress")
 			d.unknown(p)
 		}
 	}
@@ -99,6 +102,7 @@ func (d *decoder) server(root *object, s *Scenario) {
 	if raw, ok := o.get("policy"); ok {
 		if p := d.obj("server.policy", raw); p != nil {
 			s.Server.Policy.RespondAfterCancel, _ = d.boolean(p, "respondAfterCancel")
+			s.Server.Policy.IgnoreDisconnect, _ = d.boolean(p, "ignoreDisconnect")
 			if v := d.oneOf(p, "dedupeBy", "idempotency-key", "idempotency-key", "rpc-id", "none"); v != "idempotency-key" {
 				s.Server.Policy.DedupeBy = v
 			}
@@ -142,7 +146,7 @@ func (d *decoder) herd(root *object, s *Scenario) {
 	if v, ok := d.integer(o, "clients", 1, 100_000); ok {
 		h.Clients = int(v)
 	}
-	h.Strategy = d.oneOf(o, "strategy", h.Strategy, "reference", "none", "full-jitter", "equal-jitter", "decorrelated-jitter")
+	h.Strategy = d.oneOf(o, "strategy", h.Strategy, "reference", "none", "full-jitter", "equal-jitter", "decorrelated-jitter", "exponential")
 	if v, ok := d.integer(o, "baseMs", 1, 60_000); ok {
 		h.BaseMs = v
 	}

@@ -140,6 +140,18 @@ type ClientPolicy struct {
 	// soon as tasks/cancel is acknowledged, and stop polling, while the
 	// worker runs on (DOMAIN.md §6, §11).
 	TreatTaskAckAsFinal bool `json:"treatTaskAckAsFinal,omitempty"`
+	// LateResponseIsError, when true, makes the client treat a response for
+	// a request it abandoned as a protocol error: it tears down the session
+	// and every call in flight on it fails (failure late-message-fatal,
+	// claude-code#51073).
+	LateResponseIsError bool `json:"lateResponseIsError,omitempty"`
+	// LateProgressIsError, when true, makes the client treat progress for a
+	// finished or unknown token as a protocol error, with the same teardown
+	// (late-message-fatal, typescript-sdk#2580, claude-code#64475).
+	LateProgressIsError bool `json:"lateProgressIsError,omitempty"`
+	// IgnoreProgress, when true, makes valid progress not reset the client's
+	// idle clock (failure ignore-progress, mcp_dart#106).
+	IgnoreProgress bool `json:"ignoreProgress,omitempty"`
 }
 
 // Server configures the MCP server.
@@ -176,6 +188,11 @@ type ServerPolicy struct {
 	// Fingerprint false (broken) skips comparing argument fingerprints, so
 	// one key aliases two intents; nil = true.
 	Fingerprint *bool `json:"fingerprint,omitempty"`
+	// IgnoreDisconnect, when true, makes the server never observe the client
+	// closing a response stream: the handler runs on, its side effects
+	// happen and its writes go into a closed stream (failure
+	// disconnect-unobserved, rust-sdk#857).
+	IgnoreDisconnect bool `json:"ignoreDisconnect,omitempty"`
 }
 
 // On reports a policy switch whose nil value means true.

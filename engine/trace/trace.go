@@ -194,6 +194,10 @@ const (
 	CauseMaxTimeout  = "max-timeout"
 	CauseDisconnect  = "disconnect"
 	CauseServer      = "server"
+	// CauseSessionTeardown: the client tore its session down after treating
+	// a late message as a protocol error (DOMAIN.md §11 late-message-fatal);
+	// the calls in flight on it failed with it.
+	CauseSessionTeardown = "session-teardown"
 
 	OutcomeResult    = "result"
 	OutcomeError     = "error"

@@ -1,37 +1,40 @@
-package engine
+package trace
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-
-	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// Encode returns the canonical JSON encoding of a trace (two-space indent,
-// trailing newline, HTML characters not escaped). It fails with
-// ErrTooLarge, and returns no bytes, when the encoding would exceed
-// MaxTraceBytes.
+// ErrTooLarge is the category of a run or an encoding past the engine's
+// bounds on events or trace bytes (engine.MaxEvents, engine.MaxTraceBytes).
+var ErrTooLarge = errors.New("trace too large")
+
+// Encode returns the canonical JSON encoding of tr (two-space indent,
+// trailing newline, HTML characters not escaped: the bytes of the golden
+// traces). It fails with ErrTooLarge, and returns no bytes, when the
+// encoding would exceed limit bytes.
 //
 // encoding/json writes the compact form; indent then lays it out in one
 // linear pass that stops at the bound (json.Indent's scanner cost 61% of
 // encoding, and a payload nested thousands deep would indent to hundreds
 // of MB before anything could stop it).
-func Encode(tr *trace.Trace) ([]byte, error) {
+func Encode(tr *Trace, limit int) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(tr); err != nil {
 		return nil, fmt.Errorf("encoding trace: %w", err)
 	}
-	if buf.Len() > MaxTraceBytes {
-		return nil, tooLarge(buf.Len())
+	if buf.Len() > limit {
+		return nil, tooLarge(buf.Len(), limit)
 	}
-	return indent(buf.Bytes(), MaxTraceBytes)
+	return indent(buf.Bytes(), limit)
 }
 
-func tooLarge(n int) error {
-	return fmt.Errorf("%w: the trace is more than %d bytes (at least %d); shorten the scenario or its payloads", ErrTooLarge, MaxTraceBytes, n)
+func tooLarge(n, limit int) error {
+	return fmt.Errorf("%w: the trace is more than %d bytes (at least %d); shorten the scenario or its payloads", ErrTooLarge, limit, n)
 }
 
 // indent lays out compact JSON (as encoding/json writes it) with two-space
@@ -85,7 +88,7 @@ func indent(src []byte, limit int) ([]byte, error) {
 			out = append(out, c)
 		}
 		if len(out) > limit {
-			return nil, tooLarge(len(out))
+			return nil, tooLarge(len(out), limit)
 		}
 	}
 	return out, nil

@@ -1,4 +1,4 @@
-package engine
+package trace
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ func TestIndentMatchesStdlib(t *testing.T) {
 		if err := json.Indent(&want, []byte(in+"\n"), "", "  "); err != nil {
 			t.Fatal(err)
 		}
-		got, err := indent([]byte(in+"\n"), MaxTraceBytes)
+		got, err := indent([]byte(in+"\n"), 32<<20)
 		if err != nil || string(got) != want.String() {
 			t.Errorf("indent(%s) = %q, %v; want %q", in, got, err, want.String())
 		}
@@ -28,10 +28,10 @@ func TestIndentMatchesStdlib(t *testing.T) {
 }
 
 // Issue 12: a payload nested 9,990 deep indents to about 100 MB; Encode
-// stops at MaxTraceBytes with ErrTooLarge instead of writing it.
+// stops at 32<<20 with ErrTooLarge instead of writing it.
 func TestIndentStopsAtTheBound(t *testing.T) {
 	deep := strings.Repeat(`{"a":`, 9990) + `1` + strings.Repeat(`}`, 9990)
-	out, err := indent([]byte(deep), MaxTraceBytes)
+	out, err := indent([]byte(deep), 32<<20)
 	if !errors.Is(err, ErrTooLarge) || out != nil {
 		t.Fatalf("indent of a 9,990-deep value: %d bytes, %v; want ErrTooLarge and no bytes", len(out), err)
 	}

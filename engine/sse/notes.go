@@ -1,0 +1,65 @@
+package sse
+
+import "fmt"
+
+// KeepaliveComment is the reference SSE keep-alive comment (DOMAIN.md §8):
+// it keeps proxies from closing an idle stream and is not progress.
+const KeepaliveComment = ":\r\n"
+
+// Headers are the response headers of a Streamable HTTP response stream
+// (DOMAIN.md §8): with noBuffering (the reference) the server also sends
+// Cache-Control: no-cache and X-Accel-Buffering: no, which tells a proxy
+// that honours it not to hold the stream.
+func Headers(noBuffering bool) map[string]string {
+	if !noBuffering {
+		return map[string]string{"Content-Type": "text/event-stream"}
+	}
+	return map[string]string{"Cache-Control": "no-cache", "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
+}
+
+// CapText is a capacity as the notes say it: the number, or "unbounded"
+// for 0.
+func CapText(capacity int) string {
+	if capacity == 0 {
+		return "unbounded"
+	}
+	return fmt.Sprint(capacity)
+}
+
+// DropNote says why d, displaced by the Push of the event with ID pushed
+// that returned res, left the buffer (DOMAIN.md §7): a refused final
+// (DropNewest), a coalesced progress, the new progress itself, or the
+// oldest progress evicted to make room.
+func DropNote[T any](d Event[T], res Result[T], pushed int) string {
+	switch {
+	case d.Kind == Final:
+		return "Policy drop-newest: the full buffer refuses the final response. The client can never learn the outcome."
+	case res.Outcome == Coalesced:
+		return "Coalesced: newer progress for the same token replaces the buffered one (one progress dropped; the client must refetch)."
+	case d.ID == pushed:
+		return "The buffer is full and holds no older progress: this progress is dropped (counted; the client must refetch)."
+	}
+	return "The buffer is full: the oldest progress is evicted to make room (replaceable; the client must refetch)."
+}
+
+// NextDrain is the consumer's next drain after now on the stream's tick
+// grid start + k×everyMs (k >= 1; ms).
+func NextDrain(start, now, everyMs int64) int64 {
+	return start + ((now-start)/everyMs+1)*everyMs
+}
+
+// HoldNote says what a buffering proxy holds: held bytes, flushing at
+// flushBytes or at the end of the stream.
+func HoldNote(held, flushBytes int) string {
+	return fmt.Sprintf("The proxy buffers the stream: it holds %d bytes (flushes at %d or at the end of the stream).", held, flushBytes)
+}
+
+// FlushNote says why a buffering proxy forwards n held messages at once:
+// heldBytes reached its threshold, or final, the stream ended.
+func FlushNote(n, heldBytes int, final bool) string {
+	why := fmt.Sprintf("%d bytes held", heldBytes)
+	if final {
+		why = "the stream ends"
+	}
+	return fmt.Sprintf("The proxy flushes %d held message(s) at once (%s): progress arrives in a burst.", n, why)
+}

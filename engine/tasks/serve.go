@@ -1,0 +1,96 @@
+package tasks
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// CreateResult is the CreateTaskResult a server answers a task-augmented
+// call with: {"resultType":"task","task":<Task>} (see Wire).
+func (t *Task) CreateResult(pollIntervalMs int64) json.RawMessage {
+	b, _ := json.Marshal(struct {
+		ResultType string          `json:"resultType"`
+		Task       json.RawMessage `json:"task"`
+	}{"task", t.Wire(pollIntervalMs)})
+	return b
+}
+
+// StatusOf reads the status of a Task object a server sent, "" when it
+// has none (an acknowledgement, an error).
+func StatusOf(task json.RawMessage) string {
+	var s struct {
+		Status string `json:"status"`
+	}
+	_ = json.Unmarshal(task, &s)
+	return s.Status
+}
+
+// Reply is the server's answer to a tasks/* request: Result, or when Code
+// is not 0 a JSON-RPC error (Code, Message). When Note is not "", the
+// request also changed or confirmed the task: a status event by Actor
+// (trace.Actor*) with Status ("" when none) and Note.
+type Reply struct {
+	Result  json.RawMessage
+	Code    int
+	Message string
+	Actor   string
+	Status  string
+	Note    string
+}
+
+// Serve is the server's handling at now of method ("tasks/get" or
+// "tasks/cancel") for t (DOMAIN.md §6). tasks/get returns the Task.
+// tasks/cancel under 2025-11-25 (is2025) cancels a task that is not
+// terminal before replying with the Task, and fails with -32602 for a
+// terminal one; under 2026-07-28 it records the intent and acknowledges
+// it with {"resultType":"complete"}, the task staying as it is.
+func (t *Task) Serve(now int64, method string, is2025 bool, pollIntervalMs int64) Reply {
+	switch {
+	case method == "tasks/get":
+		return Reply{Result: t.Wire(pollIntervalMs)}
+	case is2025 && trace.Terminal(t.status):
+		return Reply{Code: -32602, Message: fmt.Sprintf("task %s is already %s", t.ID, t.status),
+			Actor: trace.ActorServer, Note: "Under 2025-11-25 cancelling a terminal task fails with -32602."}
+	case is2025:
+		t.Set(now, trace.TaskCancelled)
+		return Reply{Result: t.Wire(pollIntervalMs), Actor: trace.ActorWorker, Status: trace.TaskCancelled,
+			Note: fmt.Sprintf("Under 2025-11-25 a valid tasks/cancel moves task %s to cancelled before the reply, and the reply is the Task.", t.ID)}
+	}
+	t.RequestCancel()
+	return Reply{Result: json.RawMessage(`{"resultType":"complete"}`), Actor: trace.ActorServer, Status: t.status,
+		Note: fmt.Sprintf("The server records the cancellation intent for task %s and acknowledges it; the task stays %s until a worker checkpoint observes the flag.", t.ID, t.status)}
+}
+
+// CheckpointAt is a worker checkpoint at now (Checkpoint) with the note
+// that says what it observed: cancelled is true when it cancelled t.
+func (t *Task) CheckpointAt(now int64) (cancelled bool, note string) {
+	if t.Checkpoint(now) {
+		return true, fmt.Sprintf("A worker checkpoint observes the cancellation flag: task %s becomes cancelled.", t.ID)
+	}
+	why := "no cancellation was requested"
+	if trace.Terminal(t.status) {
+		why = "the task is already " + t.status
+	}
+	return false, fmt.Sprintf("Worker checkpoint for task %s: %s; work continues.", t.ID, why)
+}
+
+// FinishAt is the worker finishing t at now with result (Finish; nil is
+// {"content":[]}), with its note; ok is false when t was already terminal
+// and nothing changed.
+func (t *Task) FinishAt(now int64, result json.RawMessage) (ok bool, note string) {
+	if result == nil {
+		result = json.RawMessage(`{"content":[]}`)
+	}
+	note = fmt.Sprintf("The worker finishes task %s: completed.", t.ID)
+	if t.cancelRequested {
+		note = fmt.Sprintf("The worker finishes task %s before any checkpoint saw the cancellation: it ends completed even though the cancel was acknowledged.", t.ID)
+	}
+	return t.Finish(now, result), note
+}
+
+// UnchangedNote says that t's terminal status did not change.
+func (t *Task) UnchangedNote() string {
+	return fmt.Sprintf("Task %s is already %s; terminal statuses never change.", t.ID, t.status)
+}
