@@ -16,7 +16,7 @@ import (
 
 // layoutPages is one page of each kind: the index, a scenario page, a
 // buffer page, the herd and backoff comparison, a ledger page, the
-// playground, the import page and the two embed forms. lab says the page
+// playground, the import page, the review page and the two embed forms. lab says the page
 // runs the wasm (it sets data-ready) and has a result and controls.
 var layoutPages = []struct {
 	name, path string
@@ -29,6 +29,7 @@ var layoutPages = []struct {
 	{"ledger", "/s/flagship-retry-charges-twice/", true, true},
 	{"playground", "/playground/#example=" + scenarioA, true, true},
 	{"import", "/import/", true, false},
+	{"review", "/review/", false, false},
 	{"embed", "/s/" + scenarioA + "/?embed=1", true, true},
 	{"playground-embed", "/playground/?embed=1#example=" + scenarioA, true, true},
 }
