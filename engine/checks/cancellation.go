@@ -170,13 +170,15 @@ func cancellationNeverAnswered(v *view) (trace.Check, bool) {
 func oneResponsePerRequest(v *view) (trace.Check, bool) {
 	seen := map[string]int{}
 	var bad []int
-	session := 0
+	session, answered := 0, false
 	for i := range v.ev {
-		// In an imported transcript every initialize the client sends
-		// starts a session whose ids are its own (a bridge such as
-		// mcp-remote opens a second session with initialize id 0 again).
-		if v.tr.Source != nil && v.clientSends(i) && v.msg[i].method == jsonrpc.MethodInitialize {
+		// In an imported transcript an initialize the client sends after
+		// the server answered something starts a session whose ids are its
+		// own (a bridge such as mcp-remote opens a second session with
+		// initialize id 0 again).
+		if v.tr.Source != nil && v.clientSends(i) && v.msg[i].method == jsonrpc.MethodInitialize && answered {
 			session++
+			answered = false
 		}
 		if v.serverSends(i) && v.msg[i].response && v.msg[i].id != "" {
 			key := strconv.Itoa(session) + "/" + v.msg[i].id
@@ -184,6 +186,7 @@ func oneResponsePerRequest(v *view) (trace.Check, bool) {
 				bad = append(bad, i)
 			}
 			seen[key] = i
+			answered = true
 		}
 	}
 	if len(seen) == 0 {
