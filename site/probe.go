@@ -45,6 +45,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
 )
@@ -322,7 +323,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 		}
 		res.header.Cancels = append(res.header.Cancels, cj)
 	}
-	if werr := writeTranscript(file, recs); werr != nil {
+	if werr := writeTranscript(file, p.transport(), recs); werr != nil {
 		res.facts = append(res.facts, "writing the transcript: "+werr.Error())
 	} else {
 		res.file = file
@@ -366,10 +367,12 @@ func verdictOf(cs []trace.Check, violated string, err error) string {
 	return "pass"
 }
 
-// writeTranscript writes recs as the lab's JSON Lines: one
-// {"t": RFC 3339 time, "from": ..., "message": ...} per message.
-func writeTranscript(file string, recs []record) error {
+// writeTranscript writes recs as the lab's JSON Lines: the header line
+// (observer client, the transport) then one {"t": RFC 3339 time, "from":
+// ..., "message": ...} per message.
+func writeTranscript(file, transport string, recs []record) error {
 	var b bytes.Buffer
+	fmt.Fprintf(&b, `{"observer":"client","transport":%q}`+"\n", transport) // the JSON Lines header: a client's view (engine/transcript judges what it could see)
 	for _, r := range recs {
 		line, err := json.Marshal(struct {
 			T       string          `json:"t"`
@@ -383,6 +386,15 @@ func writeTranscript(file string, recs []record) error {
 		b.WriteByte('\n')
 	}
 	return os.WriteFile(file, b.Bytes(), 0o644)
+}
+
+// transport is the transport the probe talks, as the JSON Lines header
+// names it.
+func (p *prober) transport() string {
+	if p.url != "" {
+		return scenario.TransportHTTP
+	}
+	return scenario.TransportStdio
 }
 
 func printResult(w io.Writer, r sitResult) {
@@ -518,8 +530,8 @@ func (p *prober) refine(tr *trace.Trace, recs []record, s *session, marks []canc
 		}
 	}
 	for i, c := range out {
-		if c.Rule != checks.NoMessageAfterCancel || c.OK == nil || *c.OK {
-			continue
+		if c.Rule != checks.NoMessageAfterCancel || c.OK != nil && *c.OK {
+			continue // the engine's undecided messages (a client's view) may be proven below
 		}
 		var kept []int
 		var why string
@@ -545,7 +557,8 @@ func (p *prober) refine(tr *trace.Trace, recs []record, s *session, marks []canc
 			out[i] = trace.Check{Rule: c.Rule, Detail: "Undecided from the client: every message the server sent after a cancellation arrived before its answer to the ping sent right after it, at a time the tool could also have finished (the legitimate race)."}
 			continue
 		}
-		out[i].Events = kept
+		bad := false
+		out[i].OK, out[i].Events = &bad, kept
 		out[i].Detail = fmt.Sprintf("%d message(s) after an accepted cancellation, e.g. %s.", len(kept), why)
 	}
 	return out

@@ -57,7 +57,8 @@ func transportOf(tr *trace.Trace) string {
 // (undecided, with the reason); one observed later was written after the
 // server could read the cancellation (a violation, assuming the server
 // reads its input as it arrives). With no latency known, every such message
-// is undecided. A cancellation followed by nothing for its request passes.
+// is undecided, unless the client holds the fence's evidence (fenced). A
+// cancellation followed by nothing for its request passes.
 func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	type cancel struct {
 		seq int
@@ -84,7 +85,7 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 		if !ok || v.concerns(i) == "" {
 			continue
 		}
-		if lat > 0 && e.At-c.at > lat {
+		if lat > 0 && e.At-c.at > lat || fenced(v, c.seq, i) {
 			bad = append(bad, i)
 		} else {
 			near = append(near, i)
@@ -101,9 +102,38 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	case len(bad) > 0:
 		return fail(NoMessageAfterCancel, fmt.Sprintf("The server sent %d message(s) for a cancelled request more than the path's round trip (%d ms) after the cancellation was observed (%s): it wrote them after it could read the cancellation.", len(bad), lat, seqList(bad)), bad...), true
 	case len(near) > 0 && lat > 0:
-		return undecided(NoMessageAfterCancel, fmt.Sprintf("%s cannot order a cancellation and a response observed within the path's round trip (%d ms) of each other (%s): the server may have written before it read the cancellation, the legitimate race. Judge the server's own log.", view, lat, seqList(near))), true
+		return undecidedAt(near, undecided(NoMessageAfterCancel, fmt.Sprintf("%s cannot order a cancellation and a response observed within the path's round trip (%d ms) of each other (%s): the server may have written before it read the cancellation, the legitimate race. Judge the server's own log.", view, lat, seqList(near)))), true
 	case len(near) > 0:
-		return undecided(NoMessageAfterCancel, fmt.Sprintf("%s cannot show whether the server read the cancellation before it wrote %s, and the path's round trip is unknown (no answered initialize or ping): the order may be the legitimate race. Judge the server's own log.", view, seqList(near))), true
+		return undecidedAt(near, undecided(NoMessageAfterCancel, fmt.Sprintf("%s cannot show whether the server read the cancellation before it wrote %s, and the path's round trip is unknown (no answered initialize or ping): the order may be the legitimate race. Judge the server's own log.", view, seqList(near)))), true
 	}
 	return pass(NoMessageAfterCancel, fmt.Sprintf("%d cancellation(s) observed; nothing more arrived for those requests.", len(cancels)), proof...), true
+}
+
+// undecidedAt is an undecided check that lists the events it could not
+// judge (a client that holds more evidence, such as the probe's fence, can
+// decide them).
+func undecidedAt(seqs []int, c trace.Check) trace.Check {
+	c.Events = seqs
+	return c
+}
+
+// fenced reports whether, over stdio, a request the client sent after the
+// cancellation (event c) was answered before the server's message (event
+// i): a stdio server reads its input in order, so it had read the
+// cancellation before it wrote that answer, and before it wrote i.
+func fenced(v *view, c, i int) bool {
+	if transportOf(v.tr) != trace.TransportStdio {
+		return false
+	}
+	asked := map[string]bool{}
+	for j := c + 1; j < i; j++ {
+		m := v.msg[j]
+		switch {
+		case v.clientSends(j) && m.method != "" && m.hasID && m.id != "":
+			asked[m.id] = true
+		case v.serverSends(j) && m.response && asked[m.id]:
+			return true
+		}
+	}
+	return false
 }

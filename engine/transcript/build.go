@@ -56,8 +56,8 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		return strconv.Itoa(session) + "\x00" + id
 	}
 	lastResponse := map[string]int{} // request key → index of the event that handed its last response to the client
-	var rtt int64 = -1               // slowest answered initialize or ping
-	rttWhat := ""
+	var rtt, rttInit int64 = -1, -1  // slowest answered ping, initialize
+	rttWhat, initWhat := "", ""
 	for i, en := range es {
 		at := int64(i)
 		if timed {
@@ -152,9 +152,14 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		if hasID && m.Method == "" && (m.Result != nil || m.Error != nil) && en.from == trace.ActorServer {
 			lastResponse[k] = len(tr.Events) - 1
 			if r := reqs[k]; r != nil {
-				if !r.finished && (r.sum.Method == jsonrpc.MethodInitialize || r.sum.Method == methodPing) && timed {
+				if !r.finished && r.sum.Method == methodPing && timed {
 					if d := at - r.sum.SentAt; d > rtt {
-						rtt, rttWhat = d, fmt.Sprintf("%s %s", r.sum.Method, r.sum.ID)
+						rtt, rttWhat = d, fmt.Sprintf("the slowest answered ping, %s", r.sum.ID)
+					}
+				}
+				if !r.finished && r.sum.Method == jsonrpc.MethodInitialize && timed {
+					if d := at - r.sum.SentAt; d > rttInit {
+						rttInit, initWhat = d, fmt.Sprintf("the slowest answered initialize, %s (no ping was answered)", r.sum.ID)
 					}
 				}
 				if r.sum.Method == jsonrpc.MethodInitialize && m.Result != nil && src.Protocol == "" {
@@ -207,6 +212,9 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 	if n := len(tr.Events); n > 0 {
 		tr.EndMs = tr.Events[n-1].At
 	}
+	if rtt < 0 {
+		rtt, rttWhat = rttInit, initWhat
+	}
 	switch {
 	case opts.LatencyMs > 0:
 		src.LatencyMs = opts.LatencyMs
@@ -215,7 +223,7 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		// A round trip within one millisecond still leaves 1 ms of doubt
 		// at the times' resolution.
 		src.LatencyMs = rtt + 1
-		notes = append(notes, fmt.Sprintf("Round trip taken as %d ms: the slowest answered initialize or ping (%s) plus 1 ms of clock resolution.", src.LatencyMs, rttWhat))
+		notes = append(notes, fmt.Sprintf("Round trip taken as %d ms: %s, plus 1 ms of clock resolution.", src.LatencyMs, rttWhat))
 	}
 	src.Note = strings.Join(notes, " ")
 	return tr

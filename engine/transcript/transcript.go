@@ -232,7 +232,8 @@ func parse(data []byte, opts Options) ([]entry, string, meta, error) {
 		return nil, "", md, err
 	}
 	if len(es) == 0 {
-		return nil, "", md, &Error{Err: fmt.Errorf("%w: no messages", ErrTranscript)}
+		n := 1 + bytes.Count(data[:len(data)-len(bytes.TrimLeft(data, " \t\r\n"))], []byte("\n"))
+		return nil, "", md, lineErr(n, "no MCP messages in this %s transcript (the first line was %q)", format, excerpt(firstLine(data)))
 	}
 	for i := range es {
 		e := &es[i]
