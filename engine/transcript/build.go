@@ -154,12 +154,12 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 			if r := reqs[k]; r != nil {
 				if !r.finished && r.sum.Method == methodPing && timed {
 					if d := at - r.sum.SentAt; d > rtt {
-						rtt, rttWhat = d, fmt.Sprintf("the slowest answered ping, %s", r.sum.ID)
+						rtt, rttWhat = d, fmt.Sprintf("the slowest answered ping (id %s)", r.sum.ID)
 					}
 				}
 				if !r.finished && r.sum.Method == jsonrpc.MethodInitialize && timed {
 					if d := at - r.sum.SentAt; d > rttInit {
-						rttInit, initWhat = d, fmt.Sprintf("the slowest answered initialize, %s (no ping was answered)", r.sum.ID)
+						rttInit, initWhat = d, fmt.Sprintf("the slowest answered initialize (id %s; no ping was answered)", r.sum.ID)
 					}
 				}
 				if r.sum.Method == jsonrpc.MethodInitialize && m.Result != nil && src.Protocol == "" {

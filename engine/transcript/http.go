@@ -278,5 +278,5 @@ func parseHTTPDump(data []byte, md *meta) ([]entry, error) {
 	}
 	done()
 	md.notes = append(md.notes, "A text dump of HTTP exchanges: no times, events keep their order.")
-	return exchanges(xs, md, "the httpExchange at line")
+	return exchanges(xs, md, "the exchange at line")
 }

@@ -2,22 +2,39 @@
 // the same templates draw it and the same checks judge it as a simulated
 // one (ARCHITECTURE.md: checks are functions of the events).
 //
-// Formats, detected from the first meaningful line:
+// Formats, detected from their content by [Sniff] (no flag needed):
+//   - Claude Desktop's mcp-server-NAME.log / mcp.log (observer client;
+//     logs.go);
+//   - VS Code's MCP output channel at debug level (observer client; local
+//     times read in Options.Zone, UTC by default);
+//   - tees of a stdio server's pipes, "[STDIN] {json}" / "[STDOUT] {json}"
+//     (observer wire);
+//   - HAR 1.2 files (observer client) and raw HTTP/SSE dumps (observer
+//     wire) of Streamable HTTP (http.go);
 //   - the Go SDK's mcp.LoggingTransport output: "read: {json}" and
-//     "write: {json}" lines from one side, or from both sides when each line
-//     starts with "client " or "server " ("server read: {...}");
+//     "write: {json}" lines from one side (the observer), or from both
+//     sides when each line starts with "client " or "server " ("server
+//     read: {...}"), with or without the log package's date and time;
 //   - JSON Lines in the lab's own format, one object per line:
 //     {"t": <ms number or RFC 3339 time>, "from": "client"|"server",
-//     "message": {...}} (JSON Schema: TranscriptSchema).
+//     "message": {...}}, after an optional header line {"observer":
+//     "client"|"server"|"wire", "transport": "stdio"|"streamable-http",
+//     "protocol": "...", "session": "..."} (JSON Schema: Schema). Without
+//     the header the observer is the wire.
 //
-// Judge only what the recorded side could observe. A server-side log shows
-// what the server read before it wrote, so a response written after the
-// server read a valid cancellation for that request is a violation; a
-// client-side log cannot tell whether the server completed before the
-// cancellation reached it, so no-message-after-cancel is undecided there.
-// Which side wrote a one-sided log is inferred from who sends the requests
-// (or given in Options.Side). Without timestamps events keep their order
-// (Trace.Clock "order") and time-based checks are not judged.
+// Judge only what the observer could see. A server's own log shows what
+// the server read before it wrote, so a response written after the server
+// read a valid cancellation for that request is a violation. A client or a
+// wire view cannot see the server's reads: a cancellation and a response
+// observed within the path's round trip of each other (trace.Source
+// LatencyMs: the slowest answered ping, else initialize, or given) are
+// undecided, the legitimate race (package checks). Requests are keyed by
+// (session, id): an initialize after an answer starts a new session, as a
+// bridge's second initialize id 0 does. The protocol revision and
+// transport are inferred from initialize and the headers, a cancellation's
+// cause from its reason text; trace.Source.Note gives every reason.
+// Without timestamps events keep their order (Trace.Clock "order") and
+// time-based checks are not judged.
 package transcript
 
 import (
