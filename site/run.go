@@ -30,9 +30,10 @@ import (
 //     HTTP/SSE dump, Go SDK LoggingTransport, the lab's JSON Lines;
 //     transcript.Import): -side says who wrote a one-sided Go SDK log,
 //     -observer who recorded it, -zone the zone of local times, -latency
-//     the path's round trip. Input that is no scenario (not a JSON object)
-//     and no known transcript gets the transcript error listing the known
-//     formats and quoting the first line.
+//     the path's round trip, -max-timeout the client's maximum timeout.
+//     Input that is no scenario (not a JSON object) and no known
+//     transcript gets the transcript error listing the known formats and
+//     quoting the first line.
 //
 // A file or standard input is read up to transcript.MaxBytes+1 bytes (4 MiB
 // and one byte: enough to say it is too large), so `run /dev/zero` stops
@@ -58,10 +59,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) (err error) {
 	observer := fs.String("observer", "", "who recorded the transcript (`client|server|wire`); empty: inferred from its format")
 	zone := fs.String("zone", "", "time `zone` of a log with local times (VS Code): an IANA name or an offset such as +02:00; empty: UTC")
 	latency := fs.Int64("latency", 0, "the path's round trip in `ms` (0: inferred from the slowest answered initialize or ping)")
+	maxTimeout := fs.Int64("max-timeout", 0, "the client's maximum total timeout per request in `ms`, so max-timeout-enforced can judge a transcript (0: none)")
 	checks := fs.Bool("checks", false, "list the checks on stderr and exit 3 if any is violated (for CI)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: mcplab run [-side auto|client|server] [-observer client|server|wire]
-                  [-zone ZONE] [-latency MS] [-checks] FILE|-|LINK
+                  [-zone ZONE] [-latency MS] [-max-timeout MS] [-checks] FILE|-|LINK
 
 Prints the trace JSON of a scenario file (- for standard input), of a share
 link ('https://.../playground/#s=...' or '#example=NAME'), or of a transcript
@@ -104,7 +106,7 @@ Exit status: 0 done, 2 bad input or usage, 3 a check failed (-checks),
 		return &usageError{fmt.Errorf("reading %s: %w", name, err)}
 	}
 	if f := transcript.Sniff(data); f != transcript.FormatScenario {
-		opts := transcript.Options{Observer: *observer, LatencyMs: *latency}
+		opts := transcript.Options{Observer: *observer, LatencyMs: *latency, MaxTimeoutMs: *maxTimeout}
 		if *side != "auto" {
 			opts.Side = *side
 		}

@@ -146,6 +146,9 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 				var id scenario.ID
 				_ = json.Unmarshal([]byte(idText), &id)
 				reqs[k] = &req{sum: trace.Request{ID: id, Method: m.Method, Name: m.Name, State: trace.StateInProgress, ClientOutcome: trace.OutcomePending, RetryClass: trace.RetrySafe, SentAt: at}}
+				if timed && opts.MaxTimeoutMs > 0 {
+					reqs[k].sum.MaxTimeoutMs = opts.MaxTimeoutMs
+				}
 				order = append(order, k)
 			}
 		}
@@ -224,6 +227,9 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		// at the times' resolution.
 		src.LatencyMs = rtt + 1
 		notes = append(notes, fmt.Sprintf("Round trip taken as %d ms: %s, plus 1 ms of clock resolution.", src.LatencyMs, rttWhat))
+	}
+	if opts.MaxTimeoutMs > 0 && timed {
+		notes = append(notes, fmt.Sprintf("Maximum timeout %d ms per request, as given.", opts.MaxTimeoutMs))
 	}
 	src.Note = strings.Join(notes, " ")
 	return tr

@@ -157,3 +157,26 @@ func TestUnknownFormatSaysWhatIsKnown(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxTimeoutGiven (issue 15 item 4): a client's maximum timeout, which
+// no log states, can be given so max-timeout-enforced judges the
+// transcript: the Claude Desktop client gave up on request 2 exactly 60 s
+// after sending it, so a 60 s maximum holds and a 30 s one is broken.
+func TestMaxTimeoutGiven(t *testing.T) {
+	data, err := os.ReadFile("testdata/claude-desktop-race.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		max  int64
+		want string
+	}{{60_000, "pass"}, {30_000, "FAIL"}, {0, ""}} {
+		tr, err := Import(data, Options{MaxTimeoutMs: c.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := verdictsOf(tr)[checks.MaxTimeoutEnforced]; got != c.want {
+			t.Errorf("maximum %d ms: %s = %q, want %q (%s)", c.max, checks.MaxTimeoutEnforced, got, c.want, detail(tr, checks.MaxTimeoutEnforced))
+		}
+	}
+}

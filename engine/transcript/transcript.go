@@ -103,6 +103,12 @@ type Options struct {
 	// LatencyMs is the path's round trip in ms, 0 to infer it from the
 	// slowest answered initialize or ping (trace.Source.LatencyMs).
 	LatencyMs int64
+	// MaxTimeoutMs is the client's maximum total timeout per request in ms
+	// (as the user configured it; a log does not say), 0 for none: every
+	// request the client sent gets it, so max-timeout-enforced judges
+	// whether the client stopped waiting (a response, or its cancellation)
+	// by start + maximum.
+	MaxTimeoutMs int64
 }
 
 // meta is what a format says about the whole transcript.
