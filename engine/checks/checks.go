@@ -67,6 +67,10 @@
 //     carries Cache-Control: no-cache and X-Accel-Buffering: no.
 //   - herd-all-reconnect (mcplab addition): in the herd experiment every
 //     client reconnects within its attempts.
+//   - abandon-tells-server (mcplab addition; imported transcripts): a
+//     client that stops waiting for a request tells the server (a
+//     cancellation, or on HTTP closing the request's stream) before it
+//     drops the late response.
 //
 // # Layout and cost
 //
@@ -115,6 +119,7 @@ const (
 	NoUnsafeRetry               = "no-unsafe-retry"
 	SSEHeaders                  = "sse-headers"
 	HerdAllReconnect            = "herd-all-reconnect"
+	AbandonTellsServer          = "abandon-tells-server"
 )
 
 // Evaluate returns the applicable checks for tr, in a fixed order.
@@ -128,7 +133,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		initializeNotCancelled, noLastEventID, reconnectRefetches,
 		bufferWithinCapacity, finalNeverDropped, taskAckNotTerminal,
 		oneExecutionPerKey, keyReuseRejected, defensiveCopy, noUnsafeRetry,
-		sseHeaders, herdAllReconnect,
+		sseHeaders, herdAllReconnect, abandonTellsServer,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)

@@ -137,3 +137,42 @@ func fenced(v *view, c, i int) bool {
 	}
 	return false
 }
+
+// abandonTellsServer: a client that gives up on a request tells the server
+// (DOMAIN.md §1: abandoning sends notifications/cancelled, or closes the
+// request's stream on Streamable HTTP), so the server can stop the work.
+// Its subject is a client's ignore event for a response (as a client log
+// records it: "Received a response for an unknown message ID"): the
+// request was abandoned; it passes when the client had cancelled it or
+// closed its stream before, and fails when it abandoned it silently. Judged
+// on imported transcripts only, where the client is not the lab's.
+//
+// Rule: AbandonTellsServer.
+func abandonTellsServer(v *view) (trace.Check, bool) {
+	if v.tr.Source == nil {
+		return trace.Check{}, false
+	}
+	told := map[string]bool{}
+	var bad, good []int
+	judged := map[string]bool{}
+	for i, e := range v.ev {
+		if v.clientSends(i) && v.msg[i].cancelOf != "" {
+			told[v.msg[i].cancelOf] = true
+		}
+		if e.Actor == trace.ActorClient && e.Type == trace.TypeCloseStream {
+			told[idOf(e)] = true
+		}
+		if e.Actor != trace.ActorClient || e.Type != trace.TypeIgnore || e.ID == nil || judged[idOf(e)] {
+			continue
+		}
+		judged[idOf(e)] = true
+		if told[idOf(e)] {
+			good = append(good, i)
+		} else {
+			bad = append(bad, i)
+		}
+	}
+	return verdict(AbandonTellsServer, bad, good,
+		fmt.Sprintf("The client dropped the response of %d request(s) it had stopped waiting for without telling the server (no cancellation, no closed stream): %s.", len(bad), seqList(bad)),
+		fmt.Sprintf("The client told the server about each of the %d request(s) it abandoned before dropping its late response.", len(good)))
+}

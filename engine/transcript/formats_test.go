@@ -180,3 +180,25 @@ func TestMaxTimeoutGiven(t *testing.T) {
 		}
 	}
 }
+
+// TestSilentAbandon (issue 15 item 4, rule abandon-tells-server): a client
+// that drops a late response for a request it never cancelled abandoned it
+// without telling the server; one that cancelled first passes.
+func TestSilentAbandon(t *testing.T) {
+	const head = `2025-11-26T10:00:00.000Z [s] [info] Message from client: {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow"}}
+`
+	const tail = `2025-11-26T10:01:01.000Z [s] [info] Message from server: {"jsonrpc":"2.0","id":7,"result":{"content":[]}}
+2025-11-26T10:01:01.000Z [s] [error] Received a response for an unknown message ID: {"jsonrpc":"2.0","id":7,"result":{"content":[]}}
+`
+	const cancel = `2025-11-26T10:01:00.000Z [s] [info] Message from client: {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"MCP error -32001: Request timed out"}}
+`
+	for _, c := range []struct{ in, want string }{{head + tail, "FAIL"}, {head + cancel + tail, "pass"}} {
+		tr, err := Import([]byte(c.in), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := verdictsOf(tr)[checks.AbandonTellsServer]; got != c.want {
+			t.Errorf("%s = %q, want %q (%s)", checks.AbandonTellsServer, got, c.want, detail(tr, checks.AbandonTellsServer))
+		}
+	}
+}
