@@ -57,7 +57,7 @@ func transportOf(tr *trace.Trace) string {
 // (undecided, with the reason); one observed later was written after the
 // server could read the cancellation (a violation, assuming the server
 // reads its input as it arrives). With no latency known, every such message
-// is undecided, unless the client holds the fence's evidence (fenced). A
+// is undecided, unless the client holds the fence's evidence (below). A
 // cancellation followed by nothing for its request passes.
 func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	type cancel struct {
@@ -70,7 +70,21 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	if v.tr.Source != nil {
 		lat = v.tr.Source.LatencyMs
 	}
+	// The fence (stdio only, where a server reads its input in order): a
+	// request the client sent after the cancellation and the server
+	// answered before its message shows the server had read the
+	// cancellation first. fence is the largest index of a client request
+	// answered so far, so a message i is fenced when fence > its
+	// cancellation's index.
+	stdio := transportOf(v.tr) == trace.TransportStdio
+	sentAt := map[string]int{}
+	fence := -1
 	for i, e := range v.ev {
+		if m := v.msg[i]; stdio && v.clientSends(i) && m.method != "" && m.hasID {
+			if _, ok := sentAt[m.id]; !ok {
+				sentAt[m.id] = i
+			}
+		}
 		if v.clientSends(i) && v.msg[i].cancelOf != "" {
 			if _, ok := cancels[v.msg[i].cancelOf]; !ok {
 				cancels[v.msg[i].cancelOf] = cancel{i, e.At}
@@ -82,10 +96,15 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 			continue
 		}
 		c, ok := cancels[v.concerns(i)]
+		if m := v.msg[i]; m.response && stdio {
+			if j, asked := sentAt[m.id]; asked && j > fence {
+				fence = j
+			}
+		}
 		if !ok || v.concerns(i) == "" {
 			continue
 		}
-		if lat > 0 && e.At-c.at > lat || fenced(v, c.seq, i) {
+		if lat > 0 && e.At-c.at > lat || fence > c.seq {
 			bad = append(bad, i)
 		} else {
 			near = append(near, i)
@@ -100,7 +119,7 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	}
 	switch {
 	case len(bad) > 0:
-		return fail(NoMessageAfterCancel, fmt.Sprintf("The server sent %d message(s) for a cancelled request more than the path's round trip (%d ms) after the cancellation was observed (%s): it wrote them after it could read the cancellation.", len(bad), lat, seqList(bad)), bad...), true
+		return fail(NoMessageAfterCancel, fmt.Sprintf("The server sent %d message(s) for a cancelled request after it had read the cancellation (%s): each arrived more than the path's round trip (%d ms) after the cancellation, or after the server answered a request the client sent after the cancellation (on stdio it reads in order).", len(bad), seqList(bad), lat), bad...), true
 	case len(near) > 0 && lat > 0:
 		return undecidedAt(near, undecided(NoMessageAfterCancel, fmt.Sprintf("%s cannot order a cancellation and a response observed within the path's round trip (%d ms) of each other (%s): the server may have written before it read the cancellation, the legitimate race. Judge the server's own log.", view, lat, seqList(near)))), true
 	case len(near) > 0:
@@ -115,27 +134,6 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 func undecidedAt(seqs []int, c trace.Check) trace.Check {
 	c.Events = seqs
 	return c
-}
-
-// fenced reports whether, over stdio, a request the client sent after the
-// cancellation (event c) was answered before the server's message (event
-// i): a stdio server reads its input in order, so it had read the
-// cancellation before it wrote that answer, and before it wrote i.
-func fenced(v *view, c, i int) bool {
-	if transportOf(v.tr) != trace.TransportStdio {
-		return false
-	}
-	asked := map[string]bool{}
-	for j := c + 1; j < i; j++ {
-		m := v.msg[j]
-		switch {
-		case v.clientSends(j) && m.method != "" && m.hasID && m.id != "":
-			asked[m.id] = true
-		case v.serverSends(j) && m.response && asked[m.id]:
-			return true
-		}
-	}
-	return false
 }
 
 // abandonTellsServer: a client that gives up on a request tells the server

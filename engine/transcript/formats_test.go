@@ -202,3 +202,31 @@ func TestSilentAbandon(t *testing.T) {
 		}
 	}
 }
+
+// TestFenceFromTheClient (rule no-message-after-cancel, a client's view
+// over stdio): a ping the client sent after its cancellation and the server
+// answered before the late result proves the server had read the
+// cancellation (it reads its input in order), so the result convicts even
+// within the round trip; without that ping the same timing is undecided.
+func TestFenceFromTheClient(t *testing.T) {
+	const head = `{"observer":"client","transport":"stdio"}
+{"t":0,"from":"client","message":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}}
+{"t":50,"from":"server","message":{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25"}}}
+{"t":100,"from":"client","message":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x"}}}
+{"t":200,"from":"client","message":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}}
+`
+	const fence = `{"t":201,"from":"client","message":{"jsonrpc":"2.0","id":3,"method":"ping"}}
+{"t":203,"from":"server","message":{"jsonrpc":"2.0","id":3,"result":{}}}
+`
+	const late = `{"t":210,"from":"server","message":{"jsonrpc":"2.0","id":2,"result":{"content":[]}}}
+`
+	for _, c := range []struct{ in, want string }{{head + fence + late, "FAIL"}, {head + late, "?"}} {
+		tr, err := Import([]byte(c.in), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := verdictsOf(tr)[checks.NoMessageAfterCancel]; got != c.want {
+			t.Errorf("%s = %q, want %q (%s)", checks.NoMessageAfterCancel, got, c.want, detail(tr, checks.NoMessageAfterCancel))
+		}
+	}
+}
