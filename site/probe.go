@@ -7,30 +7,30 @@ package main
 // Design record.
 //
 // Context: the probe is a client, so its transcripts are a client's view.
-// engine/transcript reads JSON Lines as a wire view in which the server
-// reads each cancellation when the client wrote it, so a result that was
-// already on its way (the legitimate race) would be judged a message after
-// an accepted cancellation. The JSON Lines format has no way yet to say who
-// observed it (issue 15 item 2 proposes an optional header line).
+// engine/transcript (issue 15) judges a JSON Lines transcript by its
+// observer, named in its header line: from a client's view a cancellation
+// and a result closer than the path's round trip are undecided (the
+// legitimate race); one further apart, or after the server answered a
+// request sent after the cancellation (stdio reads in order: the fence),
+// convicts.
 //
-// Decision: the transcripts stay plain JSON Lines that `site run` and
-// /import/ read today, with the real times the client wrote and read each
-// message (observer: client, named in the file name `*.client.jsonl`).
-// The probe collects the evidence a client can have that the server had
-// read a cancellation before it wrote: right after each cancellation it
-// sends a ping (the fence) and notes when its answer arrives, since a
-// server reads its input in order; and it knows from the warm-up how long
-// the tool takes. A message the engine flags for no-message-after-cancel
-// is confirmed when it arrived after the fence's answer, or when it is the
-// request's response and arrived well before the tool could have finished
-// (before start + warm-up time - max(5% of it, 10 ms)): it answers the
-// cancellation. Otherwise the probe turns the verdict into undecided (the
-// race, as a client sees it).
+// Decision: each transcript starts with the header {"observer":"client",
+// "transport":...} and holds the real times the client wrote and read each
+// message (file name `*.client.jsonl`). Right after each cancellation the
+// probe sends a ping (the fence) and notes when its answer arrives; it
+// knows from the warm-up how long the tool takes. A message the engine
+// flags or leaves undecided for no-message-after-cancel is confirmed when
+// it arrived after the fence's answer, or when it is the request's
+// response and arrived well before the tool could have finished (before
+// start + warm-up time - max(5% of it, 10 ms)): it answers the
+// cancellation. Otherwise the probe calls it undecided (the race, as a
+// client sees it).
 //
 // Consequence: the probe never accuses a server for the race, and says
 // which order occurred at each offset of the sweep. `site run FILE` on a
-// transcript where the race went "result first by a hair" still judges it
-// as a wire view until engine/transcript reads the observer.
+// probe transcript judges it as the client saw it: the race is undecided,
+// the fence convicts over stdio; only the warm-up evidence is the probe's
+// alone.
 
 import (
 	"bytes"
