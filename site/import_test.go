@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -133,7 +134,9 @@ func TestImportMalformedTranscript(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			typeInto(t, ctx, "#imp-input", tc.text)
-			waitFor(t, ctx, "the error", `!document.getElementById("lab-error").hidden`)
+			// Wait for this input's error, not the previous subtest's (still shown).
+			wantJS := strconv.Quote(tc.want)
+			waitFor(t, ctx, "the error", `!document.getElementById("lab-error").hidden && document.getElementById("lab-error").textContent.includes(`+wantJS+`)`)
 			if msg := evalJSON[string](t, ctx, `document.getElementById("lab-error").textContent`); !strings.Contains(msg, tc.want) {
 				t.Errorf("error %q, want it to name %q", msg, tc.want)
 			}

@@ -7,30 +7,30 @@ package main
 // Design record.
 //
 // Context: the probe is a client, so its transcripts are a client's view.
-// engine/transcript reads JSON Lines as a wire view in which the server
-// reads each cancellation when the client wrote it, so a result that was
-// already on its way (the legitimate race) would be judged a message after
-// an accepted cancellation. The JSON Lines format has no way yet to say who
-// observed it (issue 15 item 2 proposes an optional header line).
+// engine/transcript (issue 15) judges a JSON Lines transcript by its
+// observer, named in its header line: from a client's view a cancellation
+// and a result closer than the path's round trip are undecided (the
+// legitimate race); one further apart, or after the server answered a
+// request sent after the cancellation (stdio reads in order: the fence),
+// convicts.
 //
-// Decision: the transcripts stay plain JSON Lines that `site run` and
-// /import/ read today, with the real times the client wrote and read each
-// message (observer: client, named in the file name `*.client.jsonl`).
-// The probe collects the evidence a client can have that the server had
-// read a cancellation before it wrote: right after each cancellation it
-// sends a ping (the fence) and notes when its answer arrives, since a
-// server reads its input in order; and it knows from the warm-up how long
-// the tool takes. A message the engine flags for no-message-after-cancel
-// is confirmed when it arrived after the fence's answer, or when it is the
-// request's response and arrived well before the tool could have finished
-// (before start + warm-up time - max(5% of it, 10 ms)): it answers the
-// cancellation. Otherwise the probe turns the verdict into undecided (the
-// race, as a client sees it).
+// Decision: each transcript starts with the header {"observer":"client",
+// "transport":...} and holds the real times the client wrote and read each
+// message (file name `*.client.jsonl`). Right after each cancellation the
+// probe sends a ping (the fence) and notes when its answer arrives; it
+// knows from the warm-up how long the tool takes. A message the engine
+// flags or leaves undecided for no-message-after-cancel is confirmed when
+// it arrived after the fence's answer, or when it is the request's
+// response and arrived well before the tool could have finished (before
+// start + warm-up time - max(5% of it, 10 ms)): it answers the
+// cancellation. Otherwise the probe calls it undecided (the race, as a
+// client sees it).
 //
 // Consequence: the probe never accuses a server for the race, and says
 // which order occurred at each offset of the sweep. `site run FILE` on a
-// transcript where the race went "result first by a hair" still judges it
-// as a wire view until engine/transcript reads the observer.
+// probe transcript judges it as the client saw it: the race is undecided,
+// the fence convicts over stdio; only the warm-up evidence is the probe's
+// alone.
 
 import (
 	"bytes"
@@ -45,6 +45,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
 )
@@ -322,7 +323,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 		}
 		res.header.Cancels = append(res.header.Cancels, cj)
 	}
-	if werr := writeTranscript(file, recs); werr != nil {
+	if werr := writeTranscript(file, p.transport(), recs); werr != nil {
 		res.facts = append(res.facts, "writing the transcript: "+werr.Error())
 	} else {
 		res.file = file
@@ -366,10 +367,12 @@ func verdictOf(cs []trace.Check, violated string, err error) string {
 	return "pass"
 }
 
-// writeTranscript writes recs as the lab's JSON Lines: one
-// {"t": RFC 3339 time, "from": ..., "message": ...} per message.
-func writeTranscript(file string, recs []record) error {
+// writeTranscript writes recs as the lab's JSON Lines: the header line
+// (observer client, the transport) then one {"t": RFC 3339 time, "from":
+// ..., "message": ...} per message.
+func writeTranscript(file, transport string, recs []record) error {
 	var b bytes.Buffer
+	fmt.Fprintf(&b, `{"observer":"client","transport":%q}`+"\n", transport) // the JSON Lines header: a client's view (engine/transcript judges what it could see)
 	for _, r := range recs {
 		line, err := json.Marshal(struct {
 			T       string          `json:"t"`
@@ -383,6 +386,15 @@ func writeTranscript(file string, recs []record) error {
 		b.WriteByte('\n')
 	}
 	return os.WriteFile(file, b.Bytes(), 0o644)
+}
+
+// transport is the transport the probe talks, as the JSON Lines header
+// names it.
+func (p *prober) transport() string {
+	if p.url != "" {
+		return scenario.TransportHTTP
+	}
+	return scenario.TransportStdio
 }
 
 func printResult(w io.Writer, r sitResult) {
@@ -518,8 +530,8 @@ func (p *prober) refine(tr *trace.Trace, recs []record, s *session, marks []canc
 		}
 	}
 	for i, c := range out {
-		if c.Rule != checks.NoMessageAfterCancel || c.OK == nil || *c.OK {
-			continue
+		if c.Rule != checks.NoMessageAfterCancel || c.OK != nil && *c.OK {
+			continue // the engine's undecided messages (a client's view) may be proven below
 		}
 		var kept []int
 		var why string
@@ -545,7 +557,8 @@ func (p *prober) refine(tr *trace.Trace, recs []record, s *session, marks []canc
 			out[i] = trace.Check{Rule: c.Rule, Detail: "Undecided from the client: every message the server sent after a cancellation arrived before its answer to the ping sent right after it, at a time the tool could also have finished (the legitimate race)."}
 			continue
 		}
-		out[i].Events = kept
+		bad := false
+		out[i].OK, out[i].Events = &bad, kept
 		out[i].Detail = fmt.Sprintf("%d message(s) after an accepted cancellation, e.g. %s.", len(kept), why)
 	}
 	return out

@@ -11,6 +11,7 @@ import (
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/review"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/templates"
 )
 
@@ -69,7 +70,7 @@ failure card per failure id, each backed by a derived run and its link.`)
 	if err != nil {
 		return &usageError{fmt.Errorf("reading %s: %w", name, err)}
 	}
-	if isTranscript(data) {
+	if f := transcript.Sniff(data); f != transcript.FormatScenario && f != transcript.FormatUnknown {
 		return &usageError{fmt.Errorf("%s is a transcript of real traffic, and review takes a scenario: `mcplab run %s` judges a transcript, and the import page turns one into a scenario", name, name)}
 	}
 	rep, err := review.Review(data, review.Options{Op: *op, Engine: runOptions, LinkBase: *base})

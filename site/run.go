@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
@@ -26,9 +25,15 @@ import (
 //   - a share link: a URL or fragment carrying "#s=..." (the scenario in
 //     the link) or "#example=<name>" (a built-in scenario), as the
 //     playground's address bar holds it (scenario.ParseLink);
-//   - a transcript of real traffic, file or standard input: Go SDK
-//     LoggingTransport lines or the lab's JSON Lines (transcript.Import;
-//     -side says who wrote a one-sided log).
+//   - a transcript of real traffic, file or standard input, in any format
+//     transcript.Sniff recognises (Claude Desktop, VS Code, stdio tee, HAR,
+//     HTTP/SSE dump, Go SDK LoggingTransport, the lab's JSON Lines;
+//     transcript.Import): -side says who wrote a one-sided Go SDK log,
+//     -observer who recorded it, -zone the zone of local times, -latency
+//     the path's round trip, -max-timeout the client's maximum timeout.
+//     Input that is no scenario (not a JSON object) and no known
+//     transcript gets the transcript error listing the known formats and
+//     quoting the first line.
 //
 // A file or standard input is read up to transcript.MaxBytes+1 bytes (4 MiB
 // and one byte: enough to say it is too large), so `run /dev/zero` stops
@@ -51,13 +56,20 @@ func cmdRun(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	side := fs.String("side", "auto", "for a one-sided transcript: who wrote it (`auto|client|server`)")
+	observer := fs.String("observer", "", "who recorded the transcript (`client|server|wire`); empty: inferred from its format")
+	zone := fs.String("zone", "", "time `zone` of a log with local times (VS Code): an IANA name or an offset such as +02:00; empty: UTC")
+	latency := fs.Int64("latency", 0, "the path's round trip in `ms` (0: inferred from the slowest answered initialize or ping)")
+	maxTimeout := fs.Int64("max-timeout", 0, "the client's maximum total timeout per request in `ms`, so max-timeout-enforced can judge a transcript (0: none)")
 	checks := fs.Bool("checks", false, "list the checks on stderr and exit 3 if any is violated (for CI)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: mcplab run [-side auto|client|server] [-checks] FILE|-|LINK
+		fmt.Fprintln(stderr, `usage: mcplab run [-side auto|client|server] [-observer client|server|wire]
+                  [-zone ZONE] [-latency MS] [-max-timeout MS] [-checks] FILE|-|LINK
 
 Prints the trace JSON of a scenario file (- for standard input), of a share
 link ('https://.../playground/#s=...' or '#example=NAME'), or of a transcript
-of real MCP traffic (Go SDK LoggingTransport log or the lab's JSON Lines).
+of real MCP traffic (Claude Desktop or VS Code log, stdio tee, HAR, HTTP/SSE
+dump, Go SDK LoggingTransport log or the lab's JSON Lines), detected from
+its content.
 A file or standard input is read up to 4 MiB.
 
 Exit status: 0 done, 2 bad input or usage, 3 a check failed (-checks),
@@ -93,12 +105,22 @@ Exit status: 0 done, 2 bad input or usage, 3 a check failed (-checks),
 	if err != nil {
 		return &usageError{fmt.Errorf("reading %s: %w", name, err)}
 	}
-	if isTranscript(data) {
-		opts := transcript.Options{}
+	if f := transcript.Sniff(data); f != transcript.FormatScenario {
+		opts := transcript.Options{Observer: *observer, LatencyMs: *latency, MaxTimeoutMs: *maxTimeout}
 		if *side != "auto" {
 			opts.Side = *side
 		}
+		if *zone != "" {
+			loc, err := parseZone(*zone)
+			if err != nil {
+				return &usageError{fmt.Errorf("-zone %q: %w", *zone, err)}
+			}
+			opts.Zone = loc
+		}
 		tr, err := transcript.Import(data, opts)
+		if err != nil && f == transcript.FormatUnknown {
+			return &usageError{fmt.Errorf("neither a scenario (a JSON object starting with \"mcplab\": 1; see /scenario.schema.json) nor a transcript: %w", err)}
+		}
 		if err != nil {
 			return &usageError{fmt.Errorf("transcript: %w", err)}
 		}
@@ -216,27 +238,17 @@ func linkScenario(link string) ([]byte, error) {
 	return ex.JSON, nil
 }
 
-// isTranscript tells a transcript from a scenario: Go SDK LoggingTransport
-// lines ("read: ...", "write: ...", optionally after "client " or
-// "server "), or JSON Lines whose first object has "from" and "message".
-// Anything else is taken for a scenario, so garbage gets the scenario's
-// error.
-func isTranscript(data []byte) bool {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a byte order mark
-	first, _, _ := bytes.Cut(bytes.TrimSpace(data), []byte("\n"))
-	line := strings.TrimSpace(string(first))
-	line = strings.TrimPrefix(strings.TrimPrefix(line, "client "), "server ")
-	for _, p := range []string{"read: ", "write: ", "read error:", "write error:"} {
-		if strings.HasPrefix(line, p) {
-			return true
+// parseZone reads -zone: an offset ("+02:00", "-0500", "Z") or an IANA
+// zone name the system knows ("Europe/Paris").
+func parseZone(s string) (*time.Location, error) {
+	if s == "Z" || s == "UTC" {
+		return time.UTC, nil
+	}
+	for _, layout := range []string{"-07:00", "-0700", "-07"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			_, off := t.Zone()
+			return time.FixedZone(s, off), nil
 		}
 	}
-	var head map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&head); err != nil {
-		return false
-	}
-	_, from := head["from"]
-	_, msg := head["message"]
-	return from && msg
+	return time.LoadLocation(s)
 }

@@ -5,6 +5,7 @@ package checks
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -32,12 +33,8 @@ func noMessageAfterCancel(v *view) (trace.Check, bool) {
 		}
 	}
 	if len(cancelledAt) == 0 {
-		if src := v.tr.Source; src != nil && src.Side == trace.ActorClient {
-			for i := range v.ev {
-				if v.clientSends(i) && v.msg[i].cancelOf != "" {
-					return undecided(NoMessageAfterCancel, "A client-side log cannot show whether the server read the cancellation before it responded (that order is the legitimate race); judge the server's own log."), true
-				}
-			}
+		if o := observer(v.tr); o == trace.ObserverClient || o == trace.ObserverWire {
+			return cancelOrderSeenFrom(v, o)
 		}
 		return trace.Check{}, false
 	}
@@ -53,7 +50,6 @@ func noMessageAfterCancel(v *view) (trace.Check, bool) {
 //
 // Rule: HTTPCancelClosesStream and HTTPCancelPostsNotification.
 func httpCancelSignal(v *view) (trace.Check, bool) {
-	s := v.tr.Scenario
 	var posts, closes []int
 	for i, e := range v.ev {
 		if v.clientSends(i) && v.msg[i].method == jsonrpc.MethodCancelled {
@@ -66,20 +62,24 @@ func httpCancelSignal(v *view) (trace.Check, bool) {
 	if len(posts)+len(closes) == 0 {
 		return trace.Check{}, false
 	}
-	if s == nil {
+	proto, transport := protocolOf(v.tr), transportOf(v.tr)
+	if proto == "" || transport == "" {
 		if len(closes) > 0 {
-			return undecided(HTTPCancelClosesStream, "The transcript does not say which protocol revision was in use."), true
+			return undecided(HTTPCancelClosesStream, "The transcript does not say which protocol revision and transport were in use (no initialize or MCP-Protocol-Version header recorded)."), true
 		}
 		return trace.Check{}, false
 	}
-	if s.Transport != trace.TransportHTTP {
+	if transport != trace.TransportHTTP {
 		return trace.Check{}, false
 	}
-	if s.Protocol == trace.Protocol20251125 {
+	if proto == trace.Protocol20251125 {
 		if len(posts) == 0 {
 			return fail(HTTPCancelPostsNotification, "Under 2025-11-25 closing the stream is not a cancellation; the client must POST notifications/cancelled.", closes...), true
 		}
 		return pass(HTTPCancelPostsNotification, "Under 2025-11-25 the client cancels by POSTing notifications/cancelled.", posts...), true
+	}
+	if proto != trace.Protocol20260728 {
+		return trace.Check{}, false
 	}
 	if len(posts) > 0 {
 		return fail(HTTPCancelClosesStream, fmt.Sprintf("Under 2026-07-28 the client must cancel by closing the request's stream; it POSTed notifications/cancelled (%s).", seqList(posts)), posts...), true
@@ -104,7 +104,7 @@ func lateResponseIgnored(v *view) (trace.Check, bool) {
 			abandoned[id] = true
 		}
 		if e.Type == trace.TypeDeliver && e.To == trace.ActorClient && v.msg[i].response && abandoned[v.msg[i].id] {
-			react := v.clientReaction(i)
+			react := v.clientReactionTo(i, v.msg[i].id)
 			switch {
 			case react < 0:
 				return undecided(LateResponseIgnored, "The trace does not show how the client treated a late response."), true
@@ -164,16 +164,29 @@ func cancellationNeverAnswered(v *view) (trace.Check, bool) {
 // oneResponsePerRequest: the coordinator stores one terminal state; the
 // server sends at most one final response per request (DOMAIN.md §1).
 //
+// Requests of an imported transcript are keyed by (session, id).
+//
 // Rule: OneResponsePerRequest.
 func oneResponsePerRequest(v *view) (trace.Check, bool) {
 	seen := map[string]int{}
 	var bad []int
+	session, answered := 0, false
 	for i := range v.ev {
+		// In an imported transcript an initialize the client sends after
+		// the server answered something starts a session whose ids are its
+		// own (a bridge such as mcp-remote opens a second session with
+		// initialize id 0 again).
+		if v.tr.Source != nil && v.clientSends(i) && v.msg[i].method == jsonrpc.MethodInitialize && answered {
+			session++
+			answered = false
+		}
 		if v.serverSends(i) && v.msg[i].response && v.msg[i].id != "" {
-			if _, ok := seen[v.msg[i].id]; ok {
+			key := strconv.Itoa(session) + "/" + v.msg[i].id
+			if _, ok := seen[key]; ok {
 				bad = append(bad, i)
 			}
-			seen[v.msg[i].id] = i
+			seen[key] = i
+			answered = true
 		}
 	}
 	if len(seen) == 0 {
@@ -190,7 +203,7 @@ func oneResponsePerRequest(v *view) (trace.Check, bool) {
 //
 // Rule: InitializeNotCancelled.
 func initializeNotCancelled(v *view) (trace.Check, bool) {
-	if v.tr.Scenario == nil || v.tr.Scenario.Protocol != trace.Protocol20251125 {
+	if protocolOf(v.tr) != trace.Protocol20251125 {
 		return trace.Check{}, false
 	}
 	init := false

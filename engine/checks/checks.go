@@ -87,6 +87,10 @@
 //   - disconnect-stops-work: under 2026-07-28, once the server saw a
 //     request's stream close it sends nothing more for it and commits no
 //     side effect of it (field.go).
+//   - abandon-tells-server (mcplab addition; imported transcripts): a
+//     client that stops waiting for a request tells the server (a
+//     cancellation, or on HTTP closing the request's stream) before it
+//     drops the late response.
 //
 // # Layout and cost
 //
@@ -139,6 +143,7 @@ const (
 	NoUnsafeRetry               = "no-unsafe-retry"
 	SSEHeaders                  = "sse-headers"
 	HerdAllReconnect            = "herd-all-reconnect"
+	AbandonTellsServer          = "abandon-tells-server"
 )
 
 // Evaluate returns the applicable checks for tr, in a fixed order.
@@ -156,6 +161,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		pollIntervalRespected,
 		oneExecutionPerKey, keyReuseRejected, defensiveCopy, noUnsafeRetry,
 		sseHeaders, proxyForwardsPromptly, herdAllReconnect, herdJittered, disconnectStopsWork,
+		abandonTellsServer,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)

@@ -123,6 +123,19 @@ func (v *view) clientReaction(i int) int {
 	return -1
 }
 
+// clientReactionTo returns the index of the client's first event after
+// event i, at the same time and concerning request id, or -1: how the
+// client treated the message it was just handed for that request (an event
+// about another request at the same time is not a reaction to it).
+func (v *view) clientReactionTo(i int, id string) int {
+	for j := i + 1; j < len(v.ev) && v.ev[j].At == v.ev[i].At; j++ {
+		if e := v.ev[j]; e.Actor == trace.ActorClient && (idOf(e) == id || e.ID == nil && v.msg[j].cancelOf == id) {
+			return j
+		}
+	}
+	return -1
+}
+
 // timeoutEvent returns the seqs of the client's timeout events for id (of
 // cause, or any cause when cause is "").
 func (v *view) timeoutEvent(id, cause string) []int {

@@ -242,7 +242,27 @@ type Source struct {
 	Side   string `json:"side,omitempty"`
 	Clock  string `json:"clock"`
 	Note   string `json:"note,omitempty"`
+	// Observer is who recorded the transcript: ObserverClient,
+	// ObserverServer (the server's own log, or both sides' logs) or
+	// ObserverWire (an intermediary: a proxy, a tee, a capture). Checks
+	// judge only what that observer could see.
+	Observer string `json:"observer,omitempty"`
+	// Transport and Protocol are inferred from initialize and HTTP headers
+	// (or given), "" when unknown.
+	Transport string `json:"transport,omitempty"`
+	Protocol  string `json:"protocol,omitempty"`
+	// LatencyMs is the path's round trip as the observer saw it (the slowest
+	// answered initialize or ping, or given), 0 when unknown: a client or
+	// wire view cannot order a cancellation and a response closer than that.
+	LatencyMs int64 `json:"latencyMs,omitempty"`
 }
+
+// Observers of an imported transcript (Source.Observer).
+const (
+	ObserverClient = "client"
+	ObserverServer = "server"
+	ObserverWire   = "wire"
+)
 
 // Event is one thing that happened at one virtual time. Seq is its index in
 // Events; events are ordered by (At, order scheduled).

@@ -21,23 +21,56 @@ const (
 	FormatUnknown = ""
 )
 
+// The formats of logs people have, each read by Import (observer in
+// brackets, trace.Source.Observer).
+const (
+	// FormatClaude: Claude Desktop's mcp-server-NAME.log and mcp.log
+	// (client): "2025-04-16T06:13:16.350Z [name] [info] Message from
+	// client: {json}", older builds "... [info] [name] ...", with or without
+	// a trailing " { metadata: undefined }".
+	FormatClaude = "claude-desktop"
+	// FormatVSCode: VS Code's MCP output channel at debug level (client):
+	// "2025-04-16 08:13:16.350 [debug] [editor -> server] {json}", older
+	// "[Client Says]" / "[Server Says]"; local time without a zone.
+	FormatVSCode = "vscode"
+	// FormatTee: a tee of a stdio server's pipes (wire): "[STDIN] {json}",
+	// "[STDOUT] {json}", "[STDERR] text".
+	FormatTee = "stdio-tee"
+	// FormatHAR: an HTTP Archive 1.2 file (client: a browser or the
+	// Inspector recorded it) of Streamable HTTP exchanges.
+	FormatHAR = "har"
+	// FormatSSE: a raw HTTP dump (wire): "POST /mcp HTTP/1.1", headers,
+	// bodies, "HTTP/1.1 200 OK", and SSE "event:" / "data:" lines, or SSE
+	// lines alone.
+	FormatSSE = "http-dump"
+)
+
 // Sniff says which format data is, from its first line that is not blank
-// (after a UTF-8 byte order mark, which some editors write), without
-// importing it:
+// (after a UTF-8 byte order mark, which some editors write), or for a
+// document starting with "{" from its first JSON value, without importing
+// it:
 //   - FormatGoSDK: the Go SDK's mcp.LoggingTransport output, a line
 //     "read: {json}", "write: {json}", "read error: ..." or "write error:
 //     ...", optionally after "client " or "server ", and optionally after
 //     the standard log package's date and time ("2006/01/02 15:04:05 " or
 //     "2006/01/02 15:04:05.000000 ");
 //   - FormatJSONL: the lab's JSON Lines, a first line that is a JSON object
-//     with a "from" or a "message" member and no "mcplab" member;
+//     with a "from" or a "message" member, or the header line with an
+//     "observer" member, and no "mcplab" member;
+//   - FormatClaude, FormatVSCode, FormatTee: a first line in their shape
+//     (an ISO time with "Z" and two bracketed words; a local time with
+//     milliseconds and a bracketed level; "[STDIN] ", "[STDOUT] " or
+//     "[STDERR] ");
+//   - FormatHAR: a JSON object with a "log" member;
+//   - FormatSSE: a first line "POST ", "GET ", "DELETE " ... " HTTP/1.1",
+//     "HTTP/1.1 200", or an SSE field ("data:", "event:", "id:", ": ");
 //   - FormatScenario: any other document that starts with "{" (a scenario,
 //     possibly spread over many lines, or a broken one);
 //   - FormatUnknown: anything else.
 //
-// Import reads the two transcript formats; site's run command and the
-// import page call Sniff to choose between Import and scenario.Decode.
-// Sniff reads at most the first JSON value of data and never fails.
+// Import reads every transcript format; site's run command and the import
+// page call Sniff to choose between Import and scenario.Decode. Sniff reads
+// at most the first JSON value of data and never fails.
 func Sniff(data []byte) Format {
 	data = bytes.TrimPrefix(data, bom)
 	data = bytes.TrimLeft(data, " \t\r\n")
@@ -46,12 +79,49 @@ func Sniff(data []byte) Format {
 	switch {
 	case goSDKLine(line):
 		return FormatGoSDK
+	case claudeHead.MatchString(line):
+		return FormatClaude
+	case vscodeHead.MatchString(line):
+		return FormatVSCode
+	case teeHead.MatchString(line):
+		return FormatTee
+	case httpHead.MatchString(line) || sseField(line):
+		return FormatSSE
 	case !strings.HasPrefix(line, "{"):
 		return FormatUnknown
 	case jsonlLine(line):
 		return FormatJSONL
+	case harDoc(data):
+		return FormatHAR
 	}
 	return FormatScenario
+}
+
+// The first lines of the log formats (Sniff).
+var (
+	claudeHead = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z \[[^\]]+\] \[[^\]]+\] `)
+	vscodeHead = regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} \[(?:trace|debug|info|warning|error|critical)\] `)
+	teeHead    = regexp.MustCompile(`^\[(?:STDIN|STDOUT|STDERR)\] `)
+	httpHead   = regexp.MustCompile(`^(?:(?:GET|POST|DELETE|PUT|OPTIONS) \S+ HTTP/\d(?:\.\d)?|HTTP/\d(?:\.\d)? \d{3})\b`)
+)
+
+// sseField reports whether line is an SSE field line with a JSON message
+// or an event name (a dump of one response stream).
+func sseField(line string) bool {
+	return strings.HasPrefix(line, "data: {") || strings.HasPrefix(line, "data:{") || strings.HasPrefix(line, "event: ") || strings.HasPrefix(line, "id: ")
+}
+
+// harDoc reports whether data's first JSON value is an object with a
+// "log" member that is an object (HAR 1.2).
+func harDoc(data []byte) bool {
+	var head struct {
+		Log map[string]json.RawMessage `json:"log"`
+	}
+	if json.NewDecoder(bytes.NewReader(data)).Decode(&head) != nil || head.Log == nil {
+		return false
+	}
+	_, ok := head.Log["entries"]
+	return ok
 }
 
 // bom is the UTF-8 byte order mark.
@@ -71,8 +141,9 @@ func goSDKLine(line string) bool {
 	return false
 }
 
-// jsonlLine reports whether line is one JSON object with a "from" or a
-// "message" member and no "mcplab" member (Sniff).
+// jsonlLine reports whether line is one JSON object with a "from", a
+// "message" or an "observer" member (the header) and no "mcplab" member
+// (Sniff).
 func jsonlLine(line string) bool {
 	var head map[string]json.RawMessage
 	if json.Unmarshal([]byte(line), &head) != nil {
@@ -80,8 +151,9 @@ func jsonlLine(line string) bool {
 	}
 	_, from := head["from"]
 	_, msg := head["message"]
+	_, obs := head["observer"]
 	_, mcplab := head["mcplab"]
-	return (from || msg) && !mcplab
+	return (from || msg || obs) && !mcplab
 }
 
 // logPrefix matches the date and time the standard library's log package

@@ -2,22 +2,39 @@
 // the same templates draw it and the same checks judge it as a simulated
 // one (ARCHITECTURE.md: checks are functions of the events).
 //
-// Formats, detected from the first meaningful line:
+// Formats, detected from their content by [Sniff] (no flag needed):
+//   - Claude Desktop's mcp-server-NAME.log / mcp.log (observer client;
+//     logs.go);
+//   - VS Code's MCP output channel at debug level (observer client; local
+//     times read in Options.Zone, UTC by default);
+//   - tees of a stdio server's pipes, "[STDIN] {json}" / "[STDOUT] {json}"
+//     (observer wire);
+//   - HAR 1.2 files (observer client) and raw HTTP/SSE dumps (observer
+//     wire) of Streamable HTTP (http.go);
 //   - the Go SDK's mcp.LoggingTransport output: "read: {json}" and
-//     "write: {json}" lines from one side, or from both sides when each line
-//     starts with "client " or "server " ("server read: {...}");
+//     "write: {json}" lines from one side (the observer), or from both
+//     sides when each line starts with "client " or "server " ("server
+//     read: {...}"), with or without the log package's date and time;
 //   - JSON Lines in the lab's own format, one object per line:
 //     {"t": <ms number or RFC 3339 time>, "from": "client"|"server",
-//     "message": {...}} (JSON Schema: TranscriptSchema).
+//     "message": {...}}, after an optional header line {"observer":
+//     "client"|"server"|"wire", "transport": "stdio"|"streamable-http",
+//     "protocol": "...", "session": "..."} (JSON Schema: Schema). Without
+//     the header the observer is the wire.
 //
-// Judge only what the recorded side could observe. A server-side log shows
-// what the server read before it wrote, so a response written after the
-// server read a valid cancellation for that request is a violation; a
-// client-side log cannot tell whether the server completed before the
-// cancellation reached it, so no-message-after-cancel is undecided there.
-// Which side wrote a one-sided log is inferred from who sends the requests
-// (or given in Options.Side). Without timestamps events keep their order
-// (Trace.Clock "order") and time-based checks are not judged.
+// Judge only what the observer could see. A server's own log shows what
+// the server read before it wrote, so a response written after the server
+// read a valid cancellation for that request is a violation. A client or a
+// wire view cannot see the server's reads: a cancellation and a response
+// observed within the path's round trip of each other (trace.Source
+// LatencyMs: the slowest answered ping, else initialize, or given) are
+// undecided, the legitimate race (package checks). Requests are keyed by
+// (session, id): an initialize after an answer starts a new session, as a
+// bridge's second initialize id 0 does. The protocol revision and
+// transport are inferred from initialize and the headers, a cancellation's
+// cause from its reason text; trace.Source.Note gives every reason.
+// Without timestamps events keep their order (Trace.Clock "order") and
+// time-based checks are not judged.
 package transcript
 
 import (
@@ -74,9 +91,30 @@ func lineErr(n int, format string, args ...any) *Error {
 
 // Options steer an import.
 type Options struct {
-	// Side is who wrote a one-sided log, "client" or "server"; "" infers it
-	// from who sends the requests.
+	// Side is who wrote a one-sided Go SDK log, "client" or "server"; ""
+	// infers it from who sends the requests.
 	Side string
+	// Observer overrides who recorded the transcript (trace.Observer*),
+	// "" to infer it from the format (Formats) or the JSON Lines header.
+	Observer string
+	// Zone is the time zone of a log whose times carry none (VS Code's
+	// output channel); nil means UTC, and the trace's source note says so.
+	Zone *time.Location
+	// LatencyMs is the path's round trip in ms, 0 to infer it from the
+	// slowest answered initialize or ping (trace.Source.LatencyMs).
+	LatencyMs int64
+	// MaxTimeoutMs is the client's maximum total timeout per request in ms
+	// (as the user configured it; a log does not say), 0 for none: every
+	// request the client sent gets it, so max-timeout-enforced judges
+	// whether the client stopped waiting (a response, or its cancellation)
+	// by start + maximum.
+	MaxTimeoutMs int64
+}
+
+// meta is what a format says about the whole transcript.
+type meta struct {
+	observer, transport, protocol, session string
+	notes                                  []string
 }
 
 // Directions of a logged line: the logging side read the message or wrote it.
@@ -89,25 +127,38 @@ const (
 // names no constant for it.
 const methodResourcesRead = "resources/read"
 
-// entry is one recorded message.
+// Kinds of entries besides a message.
+const (
+	kindIgnore = "ignore" // the client logged that it ignored a message for ref
+	kindClose  = "close"  // the client closed the HTTP response stream of ref
+)
+
+// entry is one recorded message (or a client's reaction, by kind).
 type entry struct {
 	line    int
-	side    string // the side that logged it ("" for the wire view of JSONL)
+	side    string // the side that logged it ("" for a wire view)
 	dir     string // "read" or "write" (JSONL: "write" by From)
 	from    string // the sender
 	at      int64
 	timed   bool
 	message json.RawMessage
 	msg     jsonrpc.Message // message read by jsonrpc.Parse, once
+	kind    string          // "" for a message, kindIgnore or kindClose
+	ref     string          // the request id text an ignore or close concerns
+	session string          // the HTTP session (Mcp-Session-Id), "" if unknown
+	note    string          // what the line was, for the event's note
 }
 
-// Import parses data and returns its trace (Trace.Scenario is nil).
+// Import parses data, in any format [Sniff] names, and returns its trace
+// (Trace.Scenario is nil; Trace.Source says the format, the observer and
+// what was inferred, with the reasons in its note).
 func Import(data []byte, opts Options) (*trace.Trace, error) {
 	if len(data) > MaxBytes {
 		return nil, &Error{Err: fmt.Errorf("%w: %d bytes, the limit is %d", ErrTranscript, len(data), MaxBytes)}
 	}
 	// A byte order mark, as some Windows editors write, is not a line.
-	entries, format, err := parse(bytes.TrimPrefix(data, bom))
+	data = bytes.TrimPrefix(data, bom)
+	entries, format, md, err := parse(data, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -124,8 +175,24 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 			entries[i].side = side
 			entries[i].from = other(side, entries[i].dir)
 		}
+		md.observer = side
 	}
-	tr := build(entries, format, side, oneSided)
+	if format == FormatGoSDK && !oneSided {
+		md.observer = trace.ObserverServer
+		md.notes = append(md.notes, "Both sides' logs: the server's reads are recorded, so its own order of events is judged.")
+	}
+	if opts.Observer != "" {
+		md.observer = opts.Observer
+	}
+	switch md.observer {
+	case trace.ObserverClient, trace.ObserverServer, trace.ObserverWire:
+	default:
+		return nil, &Error{Err: fmt.Errorf("%w: observer must be client, server or wire, not %q", ErrTranscript, md.observer)}
+	}
+	if !oneSided && md.observer != trace.ObserverWire && format != FormatGoSDK && format != FormatJSONL {
+		side = md.observer
+	}
+	tr := build(entries, format, side, md, opts)
 	tr.Checks = checks.Evaluate(tr)
 	return tr, nil
 }
@@ -152,70 +219,138 @@ func other(side, dir string) string {
 	return trace.ActorClient
 }
 
-func parse(data []byte) ([]entry, string, error) {
+// parse reads data in the format Sniff names, then checks the times.
+func parse(data []byte, opts Options) ([]entry, string, meta, error) {
+	format := Sniff(data)
+	var es []entry
+	md := meta{observer: trace.ObserverWire}
+	var err error
+	switch format {
+	case FormatGoSDK, FormatJSONL:
+		es, err = parseLines(data, format, &md)
+	case FormatClaude:
+		es, err = parseClaude(data, &md)
+	case FormatVSCode:
+		es, err = parseVSCode(data, opts.Zone, &md)
+	case FormatTee:
+		es, err = parseTee(data, &md)
+	case FormatHAR:
+		es, err = parseHAR(data, &md)
+	case FormatSSE:
+		es, err = parseHTTPDump(data, &md)
+	case FormatScenario:
+		n := 1 + bytes.Count(data[:len(data)-len(bytes.TrimLeft(data, " \t\r\n"))], []byte("\n"))
+		if isScenario(data, firstLine(data)) {
+			return nil, "", md, lineErr(n, "this is a scenario (SCENARIO.md), not a transcript: run it as a scenario")
+		}
+		return nil, "", md, lineErr(n, "not a transcript line: a JSON object with \"from\" and \"message\" (the lab's JSON Lines), or a HAR file with \"log\"")
+	default:
+		n := 1 + bytes.Count(data[:len(data)-len(bytes.TrimLeft(data, " \t\r\n"))], []byte("\n"))
+		if strings.TrimSpace(string(data)) == "" {
+			return nil, "", md, &Error{Err: fmt.Errorf("%w: no messages", ErrTranscript)}
+		}
+		return nil, "", md, lineErr(n, "unknown format. Known: %s. The first line was %q", knownFormats, excerpt(firstLine(data)))
+	}
+	if err != nil {
+		return nil, "", md, err
+	}
+	if len(es) == 0 {
+		n := 1 + bytes.Count(data[:len(data)-len(bytes.TrimLeft(data, " \t\r\n"))], []byte("\n"))
+		return nil, "", md, lineErr(n, "no MCP messages in this %s transcript (the first line was %q)", format, excerpt(firstLine(data)))
+	}
+	for i := range es {
+		e := &es[i]
+		if i > 0 && e.timed != es[0].timed {
+			if format == FormatJSONL {
+				return nil, "", md, lineErr(e.line, "either every line has a time \"t\" or none does")
+			}
+			return nil, "", md, lineErr(e.line, "either every line starts with the log package's date and time or none does")
+		}
+		if e.timed && i > 0 {
+			prev := es[i-1].at
+			if e.at < prev {
+				return nil, "", md, lineErr(e.line, "t goes back in time (%d ms after %d ms): lines must be in the order they were recorded", e.at, prev)
+			}
+			if e.at-es[0].at > scenario.MaxDurationMs {
+				return nil, "", md, lineErr(e.line, "t is more than %d ms after the first line", scenario.MaxDurationMs)
+			}
+		}
+		if !e.timed {
+			e.at = int64(e.line)
+		}
+		if e.message != nil {
+			e.msg, _ = jsonrpc.Parse(e.message)
+		}
+	}
+	return es, format, md, nil
+}
+
+// knownFormats lists the formats Import reads, for the unknown-format error.
+const knownFormats = "Claude Desktop mcp-server-NAME.log / mcp.log (\"...Z [name] [info] Message from client: {json}\"), " +
+	"VS Code's MCP output channel (\"YYYY-MM-DD HH:MM:SS.mmm [debug] [editor -> server] {json}\"), " +
+	"a stdio tee (\"[STDIN] {json}\" / \"[STDOUT] {json}\"), a HAR 1.2 file, a raw HTTP/SSE dump (\"POST /mcp HTTP/1.1\", \"data: {json}\"), " +
+	"Go SDK LoggingTransport lines (\"read: {json}\" / \"write: {json}\", optionally after the log package's date and time) " +
+	"and the lab's JSON Lines ({\"t\",\"from\",\"message\"}, optionally after a header line {\"observer\":...})"
+
+// firstLine is data's first line that is not blank, trimmed.
+func firstLine(data []byte) string {
+	first, _, _ := bytes.Cut(bytes.TrimLeft(data, " \t\r\n"), []byte("\n"))
+	return strings.TrimSpace(string(first))
+}
+
+// scanLines calls f with each line of data (1-based number, trimmed of the
+// line end), stopping at MaxLines or the first error.
+func scanLines(data []byte, f func(n int, line string) error) error {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64<<10), MaxBytes)
-	var out []entry
-	format := ""
 	n := 0
 	for sc.Scan() {
 		n++
 		if n > MaxLines {
-			return nil, "", lineErr(n, "more than %d lines", MaxLines)
+			return lineErr(n, "more than %d lines", MaxLines)
 		}
-		line := strings.TrimSpace(sc.Text())
+		if err := f(n, strings.TrimRight(sc.Text(), "\r")); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return &Error{Line: n + 1, Err: fmt.Errorf("%w: %v", ErrTranscript, err)}
+	}
+	return nil
+}
+
+// parseLines reads the Go SDK's log and the lab's JSON Lines (with its
+// optional header line).
+func parseLines(data []byte, format string, md *meta) ([]entry, error) {
+	var out []entry
+	first := true
+	err := scanLines(data, func(n int, line string) error {
+		line = strings.TrimSpace(line)
 		if line == "" {
-			continue
-		}
-		if format == "" {
-			switch {
-			case strings.HasPrefix(line, "{") && isScenario(data, line):
-				return nil, "", lineErr(n, "this is a scenario (SCENARIO.md), not a transcript: run it as a scenario")
-			case strings.HasPrefix(line, "{"):
-				format = FormatJSONL
-			case goSDKLine(line):
-				format = FormatGoSDK
-			default:
-				return nil, "", lineErr(n, "unknown format: expected Go SDK LoggingTransport lines (\"read: {...}\" / \"write: {...}\", optionally after the log package's date and time) or JSON Lines {\"t\",\"from\",\"message\"}; the line starts %q", excerpt(line))
-			}
+			return nil
 		}
 		var e entry
 		var err error
 		if format == FormatJSONL {
+			if first {
+				first = false
+				if ok, herr := jsonlHeader(n, line, md); ok || herr != nil {
+					return herr
+				}
+			}
 			e, err = jsonlEntry(n, line)
 		} else {
 			e, err = sdkEntry(n, line)
 		}
 		if err != nil {
-			return nil, "", err
-		}
-		if e.message != nil && len(out) > 0 && e.timed != out[0].timed {
-			if format == FormatJSONL {
-				return nil, "", lineErr(n, "either every line has a time \"t\" or none does")
-			}
-			return nil, "", lineErr(n, "either every line starts with the log package's date and time or none does")
-		}
-		if e.message != nil && e.timed && len(out) > 0 {
-			prev := out[len(out)-1].at
-			if e.at < prev {
-				return nil, "", lineErr(n, "t goes back in time (%d ms after %d ms): lines must be in the order they were recorded", e.at, prev)
-			}
-			if e.at-out[0].at > scenario.MaxDurationMs {
-				return nil, "", lineErr(n, "t is more than %d ms after the first line", scenario.MaxDurationMs)
-			}
+			return err
 		}
 		if e.message != nil {
-			e.msg, _ = jsonrpc.Parse(e.message)
 			out = append(out, e)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, "", &Error{Line: n + 1, Err: fmt.Errorf("%w: %v", ErrTranscript, err)}
-	}
-	if len(out) == 0 {
-		return nil, "", &Error{Err: fmt.Errorf("%w: no messages", ErrTranscript)}
-	}
-	return out, format, nil
+		return nil
+	})
+	return out, err
 }
 
 func sdkEntry(n int, line string) (entry, error) {
@@ -249,9 +384,6 @@ func sdkEntry(n int, line string) (entry, error) {
 	if e.side != "" {
 		e.from = other(e.side, e.dir)
 	}
-	if !e.timed {
-		e.at = int64(n)
-	}
 	return e, nil
 }
 
@@ -278,7 +410,7 @@ func jsonlEntry(n int, line string) (entry, error) {
 	if len(r.Message) == 0 || r.Message[0] != '{' {
 		return entry{}, lineErr(n, "message must be a JSON-RPC object")
 	}
-	e := entry{line: n, dir: dirWrite, from: r.From, message: compact(string(r.Message)), at: int64(n)}
+	e := entry{line: n, dir: dirWrite, from: r.From, message: compact(string(r.Message))}
 	if len(r.T) > 0 {
 		at, err := parseTime(r.T)
 		if err != nil {
@@ -345,126 +477,6 @@ func inferSide(es []entry) string {
 		}
 	}
 	return ""
-}
-
-// build lays the entries out as events and derives the request summary.
-func build(es []entry, format, side string, oneSided bool) *trace.Trace {
-	tr := &trace.Trace{Mcplab: scenario.Version, Events: []trace.Event{}, Requests: []trace.Request{},
-		Ledger: trace.Ledger{Records: []trace.LedgerRecord{}}, Tasks: []trace.Task{}, Buffers: []trace.Buffer{}, Reconnects: []trace.Reconnect{}}
-	timed := len(es) > 0 && es[0].timed
-	base := int64(0)
-	if timed {
-		base = es[0].at
-	}
-	src := &trace.Source{Format: format, Side: side, Clock: "ms"}
-	if !timed {
-		src.Clock = "order"
-		src.Note = "This transcript has no timestamps: events keep their order (one step each) and time-based checks, such as timeouts, are not judged."
-	}
-	if oneSided {
-		src.Note = strings.TrimSpace(src.Note + fmt.Sprintf(" One-sided log written by the %s: only what the %s observed is judged.", side, side))
-	}
-	tr.Source = src
-	type req struct {
-		sum       trace.Request
-		cancelled bool
-		finished  bool
-	}
-	reqs := map[string]*req{}
-	var order []string
-	wire := 0
-	emit := func(e trace.Event) {
-		e.Seq = len(tr.Events)
-		tr.Events = append(tr.Events, e)
-	}
-	for i, en := range es {
-		at := int64(i)
-		if timed {
-			at = en.at - base
-		}
-		m := en.msg
-		idText, hasID := m.ID, m.ID != ""
-		var idp *scenario.ID
-		if hasID {
-			var id scenario.ID
-			_ = json.Unmarshal([]byte(idText), &id)
-			idp = &id
-		}
-		to := trace.ActorServer
-		if en.from == trace.ActorServer {
-			to = trace.ActorClient
-		}
-		wire++
-		note := fmt.Sprintf("Line %d.", en.line)
-		switch {
-		case en.side == "" || en.dir == dirWrite:
-			emit(trace.Event{At: at, Actor: en.from, Type: trace.TypeSend, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note})
-			if en.side == "" {
-				emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, SentAt: &at, Message: en.message, Note: "Delivered (the transcript records one time per message)."})
-			}
-		default: // read
-			emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note + " Read by the " + to + "."})
-		}
-		// What the receiving server observed: a valid cancellation it read
-		// for a request in progress (only a log that shows the server's reads
-		// can say so: a server-side log, or a two-sided one).
-		serverReads := en.from == trace.ActorClient && (en.side == trace.ActorServer || en.side == "" && !oneSided)
-		if m.Method == jsonrpc.MethodCancelled && serverReads {
-			if c, err := m.Cancellation(); err == nil {
-				if r := reqs[c.RequestID]; r != nil && !r.finished && !r.cancelled {
-					r.cancelled = true
-					st := trace.StateCancelled
-					r.sum.State = st
-					emit(trace.Event{At: at, Actor: trace.ActorServer, Type: trace.TypeStatus, ID: &r.sum.ID, Status: st, Cause: trace.CauseClient,
-						Note: fmt.Sprintf("The server has read the cancellation of request %s while it was in progress: from here on it must send nothing for it.", r.sum.ID)})
-				}
-			}
-		}
-		if hasID && m.Method != "" && en.from == trace.ActorClient {
-			if _, ok := reqs[idText]; !ok {
-				var id scenario.ID
-				_ = json.Unmarshal([]byte(idText), &id)
-				reqs[idText] = &req{sum: trace.Request{ID: id, Method: m.Method, State: trace.StateInProgress, ClientOutcome: trace.OutcomePending, RetryClass: trace.RetrySafe, SentAt: at}}
-				order = append(order, idText)
-			}
-		}
-		if hasID && m.Method == "" && (m.Result != nil || m.Error != nil) && en.from == trace.ActorServer {
-			if r := reqs[idText]; r != nil {
-				r.finished = true
-				r.sum.Response = en.message
-				// The client's outcome is known when the log shows the
-				// client's side (not a server-only log).
-				if en.side != trace.ActorServer && r.sum.ClientOutcome == trace.OutcomePending {
-					r.sum.ClientOutcome = trace.OutcomeResult
-					if m.Error != nil {
-						r.sum.ClientOutcome = trace.OutcomeError
-					}
-				}
-				if !r.cancelled {
-					r.sum.State = trace.StateCompleted
-					if m.Error != nil {
-						r.sum.State = trace.StateFailed
-					}
-				}
-			}
-		}
-		if m.Method == jsonrpc.MethodCancelled && en.from == trace.ActorClient {
-			if c, err := m.Cancellation(); err == nil {
-				if r := reqs[c.RequestID]; r != nil {
-					cause, sig := trace.CauseClient, trace.SignalNotification
-					r.sum.Cause, r.sum.Signal, r.sum.Reason = &cause, &sig, c.Reason
-					r.sum.ClientOutcome = trace.OutcomeAbandoned
-				}
-			}
-		}
-	}
-	for _, k := range order {
-		tr.Requests = append(tr.Requests, reqs[k].sum)
-	}
-	if n := len(tr.Events); n > 0 {
-		tr.EndMs = tr.Events[n-1].At
-	}
-	return tr
 }
 
 // Schema is the JSON Schema of one line of the lab's JSON Lines transcript

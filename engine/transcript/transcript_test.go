@@ -2,6 +2,8 @@ package transcript
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -70,6 +72,13 @@ func TestBadTranscripts(t *testing.T) {
 func FuzzImport(f *testing.F) {
 	f.Add([]byte("write: {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n"))
 	f.Add([]byte("{\"t\":1,\"from\":\"client\",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}}\n"))
+	for _, name := range []string{"claude-desktop-race.log", "claude-desktop-mcp-remote.log", "vscode-race.log", "stdio-tee-race.log", "inspector-cancel.har", "http-dump-close-stream.txt", "jsonl-race-client.jsonl"} {
+		if data, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("POST /mcp HTTP/1.1\n\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}\nHTTP/1.1 200 OK\n"))
+	f.Add([]byte("2025-01-01T00:00:00Z [a] [info] Message from server: {\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if _, err := Import(data, Options{}); err != nil && !errors.Is(err, ErrTranscript) {
 			t.Fatalf("error %v is not ErrTranscript", err)

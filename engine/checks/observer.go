@@ -1,0 +1,176 @@
+// What an imported transcript's observer could see (issue 15 item 2):
+// a client or a wire view orders a cancellation and a response only when
+// they are further apart than the path's round trip.
+
+package checks
+
+import (
+	"fmt"
+
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// observer is who recorded tr: trace.Source.Observer, else (an older
+// import) its Side, else "" for a simulation, which sees everything.
+func observer(tr *trace.Trace) string {
+	src := tr.Source
+	switch {
+	case src == nil:
+		return ""
+	case src.Observer != "":
+		return src.Observer
+	case src.Side != "":
+		return src.Side
+	}
+	return ""
+}
+
+// protocolOf is the revision in use: the scenario's, else the one an
+// import inferred from initialize or the headers ("" when unknown).
+func protocolOf(tr *trace.Trace) string {
+	if tr.Scenario != nil {
+		return tr.Scenario.Protocol
+	}
+	if tr.Source != nil {
+		return tr.Source.Protocol
+	}
+	return ""
+}
+
+// transportOf is protocolOf for the transport.
+func transportOf(tr *trace.Trace) string {
+	if tr.Scenario != nil {
+		return tr.Scenario.Transport
+	}
+	if tr.Source != nil {
+		return tr.Source.Transport
+	}
+	return ""
+}
+
+// cancelOrderSeenFrom judges no-message-after-cancel from a client's or an
+// intermediary's view, where the server's reads are not recorded. A
+// cancellation observed at tc reaches the server at tc plus the way there;
+// a message the server wrote before reading it is observed before tc plus
+// the round trip. So a message for the cancelled request observed within
+// Source.LatencyMs of the cancellation may be the legitimate race
+// (undecided, with the reason); one observed later was written after the
+// server could read the cancellation (a violation, assuming the server
+// reads its input as it arrives). With no latency known, every such message
+// is undecided, unless the client holds the fence's evidence (below). A
+// cancellation followed by nothing for its request passes.
+func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
+	type cancel struct {
+		seq int
+		at  int64
+	}
+	cancels := map[string]cancel{}
+	var bad, near, proof []int
+	lat := int64(0)
+	if v.tr.Source != nil {
+		lat = v.tr.Source.LatencyMs
+	}
+	// The fence (stdio only, where a server reads its input in order): a
+	// request the client sent after the cancellation and the server
+	// answered before its message shows the server had read the
+	// cancellation first. fence is the largest index of a client request
+	// answered so far, so a message i is fenced when fence > its
+	// cancellation's index.
+	stdio := transportOf(v.tr) == trace.TransportStdio
+	sentAt := map[string]int{}
+	fence := -1
+	for i, e := range v.ev {
+		if m := v.msg[i]; stdio && v.clientSends(i) && m.method != "" && m.hasID {
+			if _, ok := sentAt[m.id]; !ok {
+				sentAt[m.id] = i
+			}
+		}
+		if v.clientSends(i) && v.msg[i].cancelOf != "" {
+			if _, ok := cancels[v.msg[i].cancelOf]; !ok {
+				cancels[v.msg[i].cancelOf] = cancel{i, e.At}
+				proof = append(proof, i)
+			}
+			continue
+		}
+		if !v.serverSends(i) {
+			continue
+		}
+		c, ok := cancels[v.concerns(i)]
+		if m := v.msg[i]; m.response && stdio {
+			if j, asked := sentAt[m.id]; asked && j > fence {
+				fence = j
+			}
+		}
+		if !ok || v.concerns(i) == "" {
+			continue
+		}
+		if lat > 0 && e.At-c.at > lat || fence > c.seq {
+			bad = append(bad, i)
+		} else {
+			near = append(near, i)
+		}
+	}
+	if len(cancels) == 0 {
+		return trace.Check{}, false
+	}
+	view := "A client's log"
+	if who == trace.ObserverWire {
+		view = "A view of the wire"
+	}
+	switch {
+	case len(bad) > 0:
+		return fail(NoMessageAfterCancel, fmt.Sprintf("The server sent %d message(s) for a cancelled request after it had read the cancellation (%s): each arrived more than the path's round trip (%d ms) after the cancellation, or after the server answered a request the client sent after the cancellation (on stdio it reads in order).", len(bad), seqList(bad), lat), bad...), true
+	case len(near) > 0 && lat > 0:
+		return undecidedAt(near, undecided(NoMessageAfterCancel, fmt.Sprintf("%s cannot order a cancellation and a response observed within the path's round trip (%d ms) of each other (%s): the server may have written before it read the cancellation, the legitimate race. Judge the server's own log.", view, lat, seqList(near)))), true
+	case len(near) > 0:
+		return undecidedAt(near, undecided(NoMessageAfterCancel, fmt.Sprintf("%s cannot show whether the server read the cancellation before it wrote %s, and the path's round trip is unknown (no answered initialize or ping): the order may be the legitimate race. Judge the server's own log.", view, seqList(near)))), true
+	}
+	return pass(NoMessageAfterCancel, fmt.Sprintf("%d cancellation(s) observed; nothing more arrived for those requests.", len(cancels)), proof...), true
+}
+
+// undecidedAt is an undecided check that lists the events it could not
+// judge (a client that holds more evidence, such as the probe's fence, can
+// decide them).
+func undecidedAt(seqs []int, c trace.Check) trace.Check {
+	c.Events = seqs
+	return c
+}
+
+// abandonTellsServer: a client that gives up on a request tells the server
+// (DOMAIN.md §1: abandoning sends notifications/cancelled, or closes the
+// request's stream on Streamable HTTP), so the server can stop the work.
+// Its subject is a client's ignore event for a response (as a client log
+// records it: "Received a response for an unknown message ID"): the
+// request was abandoned; it passes when the client had cancelled it or
+// closed its stream before, and fails when it abandoned it silently. Judged
+// on imported transcripts only, where the client is not the lab's.
+//
+// Rule: AbandonTellsServer.
+func abandonTellsServer(v *view) (trace.Check, bool) {
+	if v.tr.Source == nil {
+		return trace.Check{}, false
+	}
+	told := map[string]bool{}
+	var bad, good []int
+	judged := map[string]bool{}
+	for i, e := range v.ev {
+		if v.clientSends(i) && v.msg[i].cancelOf != "" {
+			told[v.msg[i].cancelOf] = true
+		}
+		if e.Actor == trace.ActorClient && e.Type == trace.TypeCloseStream {
+			told[idOf(e)] = true
+		}
+		if e.Actor != trace.ActorClient || e.Type != trace.TypeIgnore || e.ID == nil || judged[idOf(e)] {
+			continue
+		}
+		judged[idOf(e)] = true
+		if told[idOf(e)] {
+			good = append(good, i)
+		} else {
+			bad = append(bad, i)
+		}
+	}
+	return verdict(AbandonTellsServer, bad, good,
+		fmt.Sprintf("The client dropped the response of %d request(s) it had stopped waiting for without telling the server (no cancellation, no closed stream): %s.", len(bad), seqList(bad)),
+		fmt.Sprintf("The client told the server about each of the %d request(s) it abandoned before dropping its late response.", len(good)))
+}

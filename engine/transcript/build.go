@@ -1,0 +1,283 @@
+package transcript
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// build lays the entries out as events and derives the request summary,
+// the inferred protocol, transport and latency (with their reasons in the
+// source note) and each cancellation's cause.
+func build(es []entry, format, side string, md meta, opts Options) *trace.Trace {
+	tr := &trace.Trace{Mcplab: scenario.Version, Events: []trace.Event{}, Requests: []trace.Request{},
+		Ledger: trace.Ledger{Records: []trace.LedgerRecord{}}, Tasks: []trace.Task{}, Buffers: []trace.Buffer{}, Reconnects: []trace.Reconnect{}}
+	timed := len(es) > 0 && es[0].timed
+	base := int64(0)
+	if timed {
+		base = es[0].at
+	}
+	src := &trace.Source{Format: format, Side: side, Clock: "ms", Observer: md.observer, Transport: md.transport, Protocol: md.protocol}
+	var notes []string
+	if !timed {
+		src.Clock = "order"
+		notes = append(notes, "This transcript has no timestamps: events keep their order (one step each) and time-based checks, such as timeouts, are not judged.")
+	}
+	if format == FormatGoSDK && side != "" {
+		notes = append(notes, fmt.Sprintf("One-sided log written by the %s: only what the %s observed is judged.", side, side))
+	} else {
+		notes = append(notes, observerNote(format, md.observer))
+	}
+	notes = append(notes, md.notes...)
+	tr.Source = src
+	type req struct {
+		sum       trace.Request
+		cancelled bool
+		finished  bool
+	}
+	reqs := map[string]*req{}
+	var order []string
+	wire := 0
+	session := 0      // initialize requests the client sent so far: ids restart with each
+	answered := false // the current session has seen a response
+	emit := func(e trace.Event) {
+		e.Seq = len(tr.Events)
+		tr.Events = append(tr.Events, e)
+	}
+	key := func(sess, id string) string {
+		if sess != "" {
+			return sess + "\x00" + id
+		}
+		return strconv.Itoa(session) + "\x00" + id
+	}
+	lastResponse := map[string]int{} // request key → index of the event that handed its last response to the client
+	var rtt, rttInit int64 = -1, -1  // slowest answered ping, initialize
+	rttWhat, initWhat := "", ""
+	for i, en := range es {
+		at := int64(i)
+		if timed {
+			at = en.at - base
+		}
+		if en.kind != "" {
+			var id scenario.ID
+			_ = json.Unmarshal([]byte(en.ref), &id)
+			k := key(en.session, en.ref)
+			switch en.kind {
+			case kindIgnore:
+				// The client's log says it dropped a message for ref: its
+				// reaction to the delivery just before (same time).
+				if j, ok := lastResponse[k]; ok && j == len(tr.Events)-1 {
+					at = tr.Events[j].At
+				}
+				emit(trace.Event{At: at, Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: &id, Note: fmt.Sprintf("Line %d. %s", en.line, en.note)})
+			case kindClose:
+				wire++
+				emit(trace.Event{At: at, Actor: trace.ActorClient, Type: trace.TypeCloseStream, ID: &id, From: trace.ActorClient, To: trace.ActorServer, Wire: wire, Signal: trace.SignalCloseStream, Note: fmt.Sprintf("Line %d. %s", en.line, en.note)})
+				if r := reqs[k]; r != nil && !r.finished {
+					cause, sig := trace.CauseClient, trace.SignalCloseStream
+					r.sum.Cause, r.sum.Signal = &cause, &sig
+					r.sum.ClientOutcome = trace.OutcomeAbandoned
+					end := at
+					r.sum.EndedAt = &end
+				}
+			}
+			continue
+		}
+		m := en.msg
+		idText, hasID := m.ID, m.ID != ""
+		var idp *scenario.ID
+		if hasID {
+			var id scenario.ID
+			_ = json.Unmarshal([]byte(idText), &id)
+			idp = &id
+		}
+		to := trace.ActorServer
+		if en.from == trace.ActorServer {
+			to = trace.ActorClient
+		}
+		// A client's initialize after the current session has seen an
+		// answer opens a new session, whose ids are its own (a bridge's
+		// second initialize id 0); a log of both sides records the first
+		// initialize twice before any answer.
+		if m.Method == jsonrpc.MethodInitialize && hasID && en.from == trace.ActorClient && en.session == "" && (session == 0 || answered) {
+			session++
+			answered = false
+		}
+		if m.Method == "" && hasID && en.from == trace.ActorServer {
+			answered = true
+		}
+		wire++
+		note := fmt.Sprintf("Line %d.", en.line)
+		if en.note != "" {
+			note += " " + en.note
+		}
+		switch {
+		case en.side == "" || en.dir == dirWrite:
+			emit(trace.Event{At: at, Actor: en.from, Type: trace.TypeSend, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note})
+			if en.side == "" {
+				emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, SentAt: &at, Message: en.message, Note: "Delivered (the transcript records one time per message)."})
+			}
+		default: // read
+			emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note + " Read by the " + to + "."})
+		}
+		k := key(en.session, idText)
+		// What the receiving server observed: a valid cancellation it read
+		// for a request in progress (only a log that shows the server's reads
+		// can say so: a server-side log, or both sides' logs).
+		serverReads := en.from == trace.ActorClient && (en.side == trace.ActorServer || en.side == "" && md.observer == trace.ObserverServer)
+		if m.Method == jsonrpc.MethodCancelled && serverReads {
+			if c, err := m.Cancellation(); err == nil {
+				if r := reqs[key(en.session, c.RequestID)]; r != nil && !r.finished && !r.cancelled {
+					r.cancelled = true
+					st := trace.StateCancelled
+					r.sum.State = st
+					emit(trace.Event{At: at, Actor: trace.ActorServer, Type: trace.TypeStatus, ID: &r.sum.ID, Status: st, Cause: trace.CauseClient,
+						Note: fmt.Sprintf("The server has read the cancellation of request %s while it was in progress: from here on it must send nothing for it.", r.sum.ID)})
+				}
+			}
+		}
+		if hasID && m.Method != "" && en.from == trace.ActorClient {
+			if _, ok := reqs[k]; !ok {
+				var id scenario.ID
+				_ = json.Unmarshal([]byte(idText), &id)
+				reqs[k] = &req{sum: trace.Request{ID: id, Method: m.Method, Name: m.Name, State: trace.StateInProgress, ClientOutcome: trace.OutcomePending, RetryClass: trace.RetrySafe, SentAt: at}}
+				if timed && opts.MaxTimeoutMs > 0 {
+					reqs[k].sum.MaxTimeoutMs = opts.MaxTimeoutMs
+				}
+				order = append(order, k)
+			}
+		}
+		if hasID && m.Method == "" && (m.Result != nil || m.Error != nil) && en.from == trace.ActorServer {
+			lastResponse[k] = len(tr.Events) - 1
+			if r := reqs[k]; r != nil {
+				if !r.finished && r.sum.Method == methodPing && timed {
+					if d := at - r.sum.SentAt; d > rtt {
+						rtt, rttWhat = d, fmt.Sprintf("the slowest answered ping (id %s)", r.sum.ID)
+					}
+				}
+				if !r.finished && r.sum.Method == jsonrpc.MethodInitialize && timed {
+					if d := at - r.sum.SentAt; d > rttInit {
+						rttInit, initWhat = d, fmt.Sprintf("the slowest answered initialize (id %s; no ping was answered)", r.sum.ID)
+					}
+				}
+				if r.sum.Method == jsonrpc.MethodInitialize && m.Result != nil && src.Protocol == "" {
+					if v := protocolVersion(m.Result); v != "" {
+						src.Protocol = v
+						notes = append(notes, fmt.Sprintf("Protocol %s: the server's answer to initialize (line %d).", v, en.line))
+					}
+				}
+				r.finished = true
+				r.sum.Response = en.message
+				// The client's outcome is known when the log shows the
+				// client's side (not a server-only log).
+				if en.side != trace.ActorServer && r.sum.ClientOutcome == trace.OutcomePending {
+					r.sum.ClientOutcome = trace.OutcomeResult
+					if m.Error != nil {
+						r.sum.ClientOutcome = trace.OutcomeError
+					}
+					end := at
+					r.sum.EndedAt = &end
+				}
+				if !r.cancelled {
+					r.sum.State = trace.StateCompleted
+					if m.Error != nil {
+						r.sum.State = trace.StateFailed
+					}
+				}
+			}
+		}
+		if m.Method == jsonrpc.MethodCancelled && en.from == trace.ActorClient {
+			if c, err := m.Cancellation(); err == nil {
+				if r := reqs[key(en.session, c.RequestID)]; r != nil {
+					cause, why := causeOf(c.Reason)
+					sig := trace.SignalNotification
+					r.sum.Cause, r.sum.Signal, r.sum.Reason = &cause, &sig, c.Reason
+					if r.sum.ClientOutcome == trace.OutcomePending {
+						end := at
+						r.sum.EndedAt = &end
+					}
+					r.sum.ClientOutcome = trace.OutcomeAbandoned
+					if why != "" {
+						notes = append(notes, fmt.Sprintf("Request %s: cause %s, %s (line %d).", r.sum.ID, cause, why, en.line))
+					}
+				}
+			}
+		}
+	}
+	for _, k := range order {
+		tr.Requests = append(tr.Requests, reqs[k].sum)
+	}
+	if n := len(tr.Events); n > 0 {
+		tr.EndMs = tr.Events[n-1].At
+	}
+	if rtt < 0 {
+		rtt, rttWhat = rttInit, initWhat
+	}
+	switch {
+	case opts.LatencyMs > 0:
+		src.LatencyMs = opts.LatencyMs
+		notes = append(notes, fmt.Sprintf("Round trip %d ms, as given.", opts.LatencyMs))
+	case rtt >= 0 && md.observer != trace.ObserverServer:
+		// A round trip within one millisecond still leaves 1 ms of doubt
+		// at the times' resolution.
+		src.LatencyMs = rtt + 1
+		notes = append(notes, fmt.Sprintf("Round trip taken as %d ms: %s, plus 1 ms of clock resolution.", src.LatencyMs, rttWhat))
+	}
+	if opts.MaxTimeoutMs > 0 && timed {
+		notes = append(notes, fmt.Sprintf("Maximum timeout %d ms per request, as given.", opts.MaxTimeoutMs))
+	}
+	src.Note = strings.Join(notes, " ")
+	return tr
+}
+
+// methodPing is the ping request; jsonrpc names no constant for it.
+const methodPing = "ping"
+
+// observerNote says who recorded a transcript and what that means.
+func observerNote(format, observer string) string {
+	switch observer {
+	case trace.ObserverClient:
+		return "Recorded by the client: the server's reads are not seen, so a cancellation and a response closer than the round trip cannot be ordered."
+	case trace.ObserverServer:
+		return "Recorded by the server: its own order of reads and writes is judged."
+	}
+	if format == FormatJSONL {
+		return "Observer: wire (the JSON Lines have no header line saying who recorded them): the server's reads are not seen, so a cancellation and a response closer than the round trip cannot be ordered."
+	}
+	return "Recorded on the wire (an intermediary): the server's reads are not seen, so a cancellation and a response closer than the round trip cannot be ordered."
+}
+
+// protocolVersion is result.protocolVersion of an initialize answer.
+func protocolVersion(result json.RawMessage) string {
+	var r struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if json.Unmarshal(result, &r) != nil {
+		return ""
+	}
+	return r.ProtocolVersion
+}
+
+// causeOf reads a cancellation's cause from its reason text, and why
+// ("" when there is no reason to read): a timeout code or word is the
+// client's deadline (the TypeScript SDK's "MCP error -32001: Request timed
+// out" is an idle timeout, "Maximum total timeout exceeded" the maximum);
+// anything else, an abort by the user or the application, is the client's.
+func causeOf(reason *string) (string, string) {
+	if reason == nil {
+		return trace.CauseClient, ""
+	}
+	r := strings.ToLower(*reason)
+	switch {
+	case strings.Contains(r, "maximum total timeout") || strings.Contains(r, "max total timeout"):
+		return trace.CauseMaxTimeout, fmt.Sprintf("from the reason %q (a maximum total timeout)", *reason)
+	case strings.Contains(r, "-32001") || strings.Contains(r, "timed out") || strings.Contains(r, "timeout"):
+		return trace.CauseIdleTimeout, fmt.Sprintf("from the reason %q (a timeout, not a user's abort)", *reason)
+	}
+	return trace.CauseClient, fmt.Sprintf("from the reason %q (no timeout named: the client's own abort)", *reason)
+}

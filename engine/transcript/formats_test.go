@@ -1,0 +1,232 @@
+package transcript
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// verdicts maps a rule to "pass", "FAIL" or "?" (undecided).
+type verdicts map[string]string
+
+func verdictsOf(tr *trace.Trace) verdicts {
+	out := verdicts{}
+	for _, c := range tr.Checks {
+		switch {
+		case c.OK == nil:
+			out[c.Rule] = "?"
+		case *c.OK:
+			out[c.Rule] = "pass"
+		default:
+			out[c.Rule] = "FAIL"
+		}
+	}
+	return out
+}
+
+// TestFixtures proves each format people paste (issue 15 item 1) is read
+// natively, detected from its content, with the observer its format
+// implies (item 2), and judged fairly: the race seen by a client or on the
+// wire is undecided, a server's own log or a message far beyond the round
+// trip convicts, ids restart per session (item 3), and protocol,
+// transport and causes are inferred (item 4). Fixtures follow the formats
+// as public bug reports show them (vscode#244377, mcp-taskfile-server#134,
+// Claude Desktop's mcp-server-NAME.log).
+func TestFixtures(t *testing.T) {
+	cases := []struct {
+		file                string
+		format, observer    string
+		transport, protocol string
+		want                verdicts
+		requests            int
+		cause               string // the cancelled request's cause, "" when none
+	}{
+		{"claude-desktop-race.log", FormatClaude, trace.ObserverClient, "stdio", "2025-11-25",
+			verdicts{checks.NoMessageAfterCancel: "?", checks.LateResponseIgnored: "pass", checks.OneResponsePerRequest: "pass", checks.InitializeNotCancelled: "pass"}, 3, trace.CauseIdleTimeout},
+		{"claude-desktop-old-violation.log", FormatClaude, trace.ObserverClient, "stdio", "2025-11-25",
+			verdicts{checks.NoMessageAfterCancel: "FAIL", checks.LateResponseIgnored: "pass"}, 4, trace.CauseClient},
+		{"claude-desktop-mcp-remote.log", FormatClaude, trace.ObserverClient, "stdio", "2025-11-25",
+			verdicts{checks.OneResponsePerRequest: "pass"}, 4, ""},
+		{"vscode-race.log", FormatVSCode, trace.ObserverClient, "", "2025-11-25",
+			verdicts{checks.NoMessageAfterCancel: "?", checks.ProgressIncreases: "pass"}, 2, trace.CauseClient},
+		{"vscode-old-clean.log", FormatVSCode, trace.ObserverClient, "", "2025-11-25",
+			verdicts{checks.OneResponsePerRequest: "pass"}, 2, ""},
+		{"stdio-tee-race.log", FormatTee, trace.ObserverWire, "stdio", "2025-11-25",
+			verdicts{checks.NoMessageAfterCancel: "?", checks.ProgressIncreases: "pass"}, 2, trace.CauseClient},
+		{"inspector-cancel.har", FormatHAR, trace.ObserverClient, "streamable-http", "2025-11-25",
+			verdicts{checks.HTTPCancelPostsNotification: "pass", checks.NoMessageAfterCancel: "?"}, 2, trace.CauseClient},
+		{"http-dump-close-stream.txt", FormatSSE, trace.ObserverWire, "streamable-http", "2026-07-28",
+			verdicts{checks.HTTPCancelClosesStream: "pass"}, 2, trace.CauseClient},
+		{"jsonl-race.jsonl", FormatJSONL, trace.ObserverWire, "", "",
+			verdicts{checks.NoMessageAfterCancel: "?"}, 2, trace.CauseClient},
+		{"jsonl-race-client.jsonl", FormatJSONL, trace.ObserverClient, "stdio", "2025-11-25",
+			verdicts{checks.NoMessageAfterCancel: "?"}, 2, trace.CauseClient},
+		{"jsonl-race-server.jsonl", FormatJSONL, trace.ObserverServer, "stdio", "",
+			verdicts{checks.NoMessageAfterCancel: "FAIL"}, 2, trace.CauseClient},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Sniff(data); got != c.format {
+				t.Fatalf("Sniff = %q, want %q", got, c.format)
+			}
+			tr, err := Import(data, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := tr.Source
+			if src.Format != c.format || src.Observer != c.observer || src.Transport != c.transport || src.Protocol != c.protocol {
+				t.Errorf("source %+v, want format %s observer %s transport %q protocol %q", src, c.format, c.observer, c.transport, c.protocol)
+			}
+			got := verdictsOf(tr)
+			for rule, want := range c.want {
+				if got[rule] != want {
+					t.Errorf("%s = %q, want %q (all: %v)\n%s", rule, got[rule], want, got, detail(tr, rule))
+				}
+			}
+			if len(tr.Requests) != c.requests {
+				t.Errorf("%d requests, want %d: %+v", len(tr.Requests), c.requests, tr.Requests)
+			}
+			cause := ""
+			for _, r := range tr.Requests {
+				if r.Cause != nil {
+					cause = *r.Cause
+				}
+			}
+			if cause != c.cause {
+				t.Errorf("cause %q, want %q", cause, c.cause)
+			}
+			if src.Note == "" {
+				t.Errorf("no source note says what was inferred")
+			}
+		})
+	}
+}
+
+func detail(tr *trace.Trace, rule string) string {
+	for _, c := range tr.Checks {
+		if c.Rule == rule {
+			return c.Detail
+		}
+	}
+	return "(absent) note: " + tr.Source.Note
+}
+
+// TestVSCodeZone: VS Code's local times are read as UTC unless a zone is
+// given, and the note says so; a zone moves every time alike.
+func TestVSCodeZone(t *testing.T) {
+	data, err := os.ReadFile("testdata/vscode-race.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	utc, err := Import(data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(utc.Source.Note, "read as UTC") {
+		t.Errorf("note %q does not say the times were read as UTC", utc.Source.Note)
+	}
+	paris := time.FixedZone("+01:00", 3600)
+	tr, err := Import(data, Options{Zone: paris})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.EndMs != utc.EndMs || !strings.Contains(tr.Source.Note, "+01:00") {
+		t.Errorf("end %d vs %d ms, note %q", tr.EndMs, utc.EndMs, tr.Source.Note)
+	}
+}
+
+// TestUnknownFormatSaysWhatIsKnown (issue 15 item 1): an unknown format
+// names the known formats and quotes the first line.
+func TestUnknownFormatSaysWhatIsKnown(t *testing.T) {
+	_, err := Import([]byte("\n2025-11-26 nothing we know\n"), Options{})
+	if err == nil {
+		t.Fatal("imported an unknown format")
+	}
+	for _, want := range []string{"line 2", "Claude Desktop", "VS Code", "HAR", "[STDIN]", "JSON Lines", `"2025-11-26 nothing we know"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+}
+
+// TestMaxTimeoutGiven (issue 15 item 4): a client's maximum timeout, which
+// no log states, can be given so max-timeout-enforced judges the
+// transcript: the Claude Desktop client gave up on request 2 exactly 60 s
+// after sending it, so a 60 s maximum holds and a 30 s one is broken.
+func TestMaxTimeoutGiven(t *testing.T) {
+	data, err := os.ReadFile("testdata/claude-desktop-race.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		max  int64
+		want string
+	}{{60_000, "pass"}, {30_000, "FAIL"}, {0, ""}} {
+		tr, err := Import(data, Options{MaxTimeoutMs: c.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := verdictsOf(tr)[checks.MaxTimeoutEnforced]; got != c.want {
+			t.Errorf("maximum %d ms: %s = %q, want %q (%s)", c.max, checks.MaxTimeoutEnforced, got, c.want, detail(tr, checks.MaxTimeoutEnforced))
+		}
+	}
+}
+
+// TestSilentAbandon (issue 15 item 4, rule abandon-tells-server): a client
+// that drops a late response for a request it never cancelled abandoned it
+// without telling the server; one that cancelled first passes.
+func TestSilentAbandon(t *testing.T) {
+	const head = `2025-11-26T10:00:00.000Z [s] [info] Message from client: {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow"}}
+`
+	const tail = `2025-11-26T10:01:01.000Z [s] [info] Message from server: {"jsonrpc":"2.0","id":7,"result":{"content":[]}}
+2025-11-26T10:01:01.000Z [s] [error] Received a response for an unknown message ID: {"jsonrpc":"2.0","id":7,"result":{"content":[]}}
+`
+	const cancel = `2025-11-26T10:01:00.000Z [s] [info] Message from client: {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"MCP error -32001: Request timed out"}}
+`
+	for _, c := range []struct{ in, want string }{{head + tail, "FAIL"}, {head + cancel + tail, "pass"}} {
+		tr, err := Import([]byte(c.in), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := verdictsOf(tr)[checks.AbandonTellsServer]; got != c.want {
+			t.Errorf("%s = %q, want %q (%s)", checks.AbandonTellsServer, got, c.want, detail(tr, checks.AbandonTellsServer))
+		}
+	}
+}
+
+// TestFenceFromTheClient (rule no-message-after-cancel, a client's view
+// over stdio): a ping the client sent after its cancellation and the server
+// answered before the late result proves the server had read the
+// cancellation (it reads its input in order), so the result convicts even
+// within the round trip; without that ping the same timing is undecided.
+func TestFenceFromTheClient(t *testing.T) {
+	const head = `{"observer":"client","transport":"stdio"}
+{"t":0,"from":"client","message":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}}
+{"t":50,"from":"server","message":{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25"}}}
+{"t":100,"from":"client","message":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x"}}}
+{"t":200,"from":"client","message":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}}
+`
+	const fence = `{"t":201,"from":"client","message":{"jsonrpc":"2.0","id":3,"method":"ping"}}
+{"t":203,"from":"server","message":{"jsonrpc":"2.0","id":3,"result":{}}}
+`
+	const late = `{"t":210,"from":"server","message":{"jsonrpc":"2.0","id":2,"result":{"content":[]}}}
+`
+	for _, c := range []struct{ in, want string }{{head + fence + late, "FAIL"}, {head + late, "?"}} {
+		tr, err := Import([]byte(c.in), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := verdictsOf(tr)[checks.NoMessageAfterCancel]; got != c.want {
+			t.Errorf("%s = %q, want %q (%s)", checks.NoMessageAfterCancel, got, c.want, detail(tr, checks.NoMessageAfterCancel))
+		}
+	}
+}

@@ -1,0 +1,282 @@
+package transcript
+
+// Readers of raw Streamable HTTP traffic (issue 15 item 1): HAR 1.2 files
+// and text dumps of requests and SSE responses. POST bodies (batches
+// split) are the client's messages; SSE "data:" and JSON bodies the
+// server's; a response stream that ends without the final response of the
+// request that opened it is the client closing it; Mcp-Session-Id and
+// MCP-Protocol-Version come from the headers.
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// harHeader is one HAR name/value pair.
+type harHeader struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// harFile is the part of HAR 1.2 the import reads.
+type harFile struct {
+	Log struct {
+		Entries []struct {
+			StartedDateTime string  `json:"startedDateTime"`
+			Time            float64 `json:"time"`
+			Request         struct {
+				Method   string      `json:"method"`
+				Headers  []harHeader `json:"headers"`
+				PostData *struct {
+					Text string `json:"text"`
+				} `json:"postData"`
+			} `json:"request"`
+			Response struct {
+				Status  int         `json:"status"`
+				Headers []harHeader `json:"headers"`
+				Content struct {
+					MimeType string `json:"mimeType"`
+					Text     string `json:"text"`
+				} `json:"content"`
+			} `json:"response"`
+		} `json:"entries"`
+	} `json:"log"`
+}
+
+func header(hs []harHeader, name string) string {
+	for _, h := range hs {
+		if strings.EqualFold(h.Name, name) {
+			return h.Value
+		}
+	}
+	return ""
+}
+
+// httpExchange is one HTTP request and its response, as either format gives it.
+type httpExchange struct {
+	n          int // the HAR entry (1-based) or the dump's line of the request
+	start, end int64
+	timed      bool
+	method     string
+	reqHeaders func(string) string
+	resHeaders func(string) string
+	body       string // the request body
+	status     int
+	mime       string
+	resBody    string
+	aborted    bool // the response ended before it was complete
+}
+
+// parseHAR reads a HAR 1.2 file (FormatHAR). A HAR gives one time per
+// exchange: the request's messages are placed at its start, the response's
+// at its end (a stream's final response ends it), in their order. The
+// observer is the client that recorded it.
+func parseHAR(data []byte, md *meta) ([]entry, error) {
+	var h harFile
+	if err := json.Unmarshal(data, &h); err != nil {
+		return nil, &Error{Err: fmt.Errorf("%w: not a HAR file: %v", ErrTranscript, strings.TrimPrefix(err.Error(), "json: "))}
+	}
+	if len(h.Log.Entries) > MaxLines {
+		return nil, &Error{Err: fmt.Errorf("%w: more than %d HAR entries", ErrTranscript, MaxLines)}
+	}
+	md.observer = trace.ObserverClient
+	md.notes = append(md.notes, "HAR: one time per HTTP exchange; a response's messages are placed at the exchange's end, in their order.")
+	var xs []httpExchange
+	for i, e := range h.Log.Entries {
+		t, err := time.Parse(time.RFC3339Nano, e.StartedDateTime)
+		if err != nil {
+			return nil, &Error{Line: i + 1, Err: fmt.Errorf("%w: HAR entry %d: startedDateTime %q is not an ISO 8601 time", ErrTranscript, i+1, e.StartedDateTime)}
+		}
+		req, res := e.Request.Headers, e.Response.Headers
+		x := httpExchange{n: i + 1, start: t.UnixMilli(), end: t.UnixMilli() + int64(e.Time), timed: true, method: e.Request.Method,
+			reqHeaders: func(k string) string { return header(req, k) }, resHeaders: func(k string) string { return header(res, k) },
+			status: e.Response.Status, mime: e.Response.Content.MimeType, resBody: e.Response.Content.Text, aborted: e.Response.Status == 0}
+		if e.Request.PostData != nil {
+			x.body = e.Request.PostData.Text
+		}
+		xs = append(xs, x)
+	}
+	sort.SliceStable(xs, func(a, b int) bool { return xs[a].start < xs[b].start })
+	return exchanges(xs, md, "HAR entry")
+}
+
+// exchanges turns exchanges into entries in time order.
+func exchanges(xs []httpExchange, md *meta, what string) ([]entry, error) {
+	md.transport = scenario.TransportHTTP
+	md.notes = append(md.notes, "Transport streamable-http: HTTP exchanges.")
+	var out []entry
+	for _, x := range xs {
+		sess := x.reqHeaders("Mcp-Session-Id")
+		if sess == "" {
+			sess = x.resHeaders("Mcp-Session-Id")
+		}
+		if md.session == "" && sess != "" {
+			md.session = sess
+		}
+		if v := x.reqHeaders("MCP-Protocol-Version"); v != "" && md.protocol == "" {
+			md.protocol = v
+			md.notes = append(md.notes, fmt.Sprintf("Protocol %s: the MCP-Protocol-Version header (%s %d).", v, what, x.n))
+		}
+		base := entry{line: x.n, timed: x.timed, at: x.start, session: sess}
+		var asked []string // ids of the requests this exchange POSTed
+		if body := strings.TrimSpace(x.body); body != "" {
+			msgs := splitBatch([]byte(body))
+			if msgs == nil {
+				return nil, lineErr(x.n, "%s %d: the request body is not a JSON-RPC message or batch", what, x.n)
+			}
+			for _, m := range msgs {
+				e := base
+				e.from, e.message, e.note = trace.ActorClient, m, fmt.Sprintf("%s %d: %s request body.", what, x.n, x.method)
+				if p, err := jsonrpc.Parse(m); err == nil && p.Kind == jsonrpc.Request {
+					asked = append(asked, p.ID)
+				}
+				out = append(out, e)
+			}
+		}
+		var got []json.RawMessage
+		stream := strings.Contains(strings.ToLower(x.mime), "event-stream") || strings.HasPrefix(strings.TrimSpace(x.resBody), "data:") || strings.HasPrefix(strings.TrimSpace(x.resBody), "event:")
+		if stream {
+			got = sseMessages(x.resBody)
+		} else if b := strings.TrimSpace(x.resBody); strings.HasPrefix(b, "{") || strings.HasPrefix(b, "[") {
+			got = splitBatch([]byte(b))
+		}
+		answered := map[string]bool{}
+		for _, m := range got {
+			e := base
+			e.at = x.end
+			e.from, e.message, e.note = trace.ActorServer, m, fmt.Sprintf("%s %d: response (placed at the exchange's end).", what, x.n)
+			if p, err := jsonrpc.Parse(m); err == nil && (p.Kind == jsonrpc.Response || p.Kind == jsonrpc.Error) {
+				answered[p.ID] = true
+			}
+			out = append(out, e)
+		}
+		if stream || x.aborted {
+			for _, id := range asked {
+				if !answered[id] {
+					e := base
+					e.at, e.kind, e.ref = x.end, kindClose, id
+					e.note = fmt.Sprintf("%s %d: the response stream of request %s ended without its final response: the client closed it.", what, x.n, id)
+					out = append(out, e)
+				}
+			}
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].at < out[b].at })
+	if md.session != "" {
+		md.notes = append(md.notes, fmt.Sprintf("Session %s: the Mcp-Session-Id header.", md.session))
+	}
+	return out, nil
+}
+
+// sseMessages reads the JSON messages of an SSE body: each event's "data:"
+// lines joined by newlines (comments, "event:", "id:" and "retry:" lines
+// skipped).
+func sseMessages(body string) []json.RawMessage {
+	var out []json.RawMessage
+	var data []string
+	dispatch := func() {
+		if len(data) > 0 {
+			out = append(out, splitBatch([]byte(strings.Join(data, "\n")))...)
+		}
+		data = nil
+	}
+	for _, l := range strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n") {
+		switch {
+		case l == "":
+			dispatch()
+		case strings.HasPrefix(l, "data:"):
+			data = append(data, strings.TrimPrefix(strings.TrimPrefix(l, "data:"), " "))
+		}
+	}
+	dispatch()
+	return out
+}
+
+// parseHTTPDump reads a text dump of HTTP exchanges (FormatSSE): a request
+// line ("POST /mcp HTTP/1.1"), headers, a blank line and the body, then the
+// status line ("HTTP/1.1 200 OK"), headers and the body (JSON, or SSE
+// events); or SSE lines alone, all the server's. It has no times; the
+// observer is the wire.
+func parseHTTPDump(data []byte, md *meta) ([]entry, error) {
+	md.observer = trace.ObserverWire
+	var xs []httpExchange
+	var x *httpExchange
+	const (
+		reqHead = iota
+		reqBody
+		resHead
+		resBody
+	)
+	state := resBody
+	var reqH, resH map[string]string
+	var body strings.Builder
+	done := func() {
+		if x == nil {
+			return
+		}
+		if state == reqBody || state == reqHead {
+			x.body = body.String()
+		} else {
+			x.resBody = body.String()
+		}
+		xs = append(xs, *x)
+		x = nil
+	}
+	err := scanLines(data, func(n int, line string) error {
+		switch {
+		case httpHead.MatchString(line) && !strings.HasPrefix(line, "HTTP/"):
+			done()
+			reqH, resH = map[string]string{}, map[string]string{}
+			rh, sh := reqH, resH
+			f := strings.Fields(line)
+			x = &httpExchange{n: n, method: f[0], reqHeaders: func(k string) string { return rh[strings.ToLower(k)] }, resHeaders: func(k string) string { return sh[strings.ToLower(k)] }}
+			state = reqHead
+			body.Reset()
+		case httpHead.MatchString(line) && x != nil:
+			x.body = body.String()
+			body.Reset()
+			fmt.Sscanf(strings.Fields(line)[1], "%d", &x.status)
+			state = resHead
+		case x == nil:
+			// SSE lines alone: one httpExchange without a request.
+			reqH, resH = map[string]string{}, map[string]string{"content-type": "text/event-stream"}
+			rh, sh := reqH, resH
+			x = &httpExchange{n: n, reqHeaders: func(k string) string { return rh[strings.ToLower(k)] }, resHeaders: func(k string) string { return sh[strings.ToLower(k)] }, mime: "text/event-stream"}
+			state = resBody
+			body.WriteString(line + "\n")
+		case state == reqHead || state == resHead:
+			if strings.TrimSpace(line) == "" {
+				state++
+				return nil
+			}
+			k, v, ok := strings.Cut(line, ":")
+			if !ok {
+				return lineErr(n, "expected a header line \"Name: value\"")
+			}
+			if state == reqHead {
+				reqH[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
+			} else {
+				resH[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
+				if strings.EqualFold(strings.TrimSpace(k), "Content-Type") {
+					x.mime = strings.TrimSpace(v)
+				}
+			}
+		default:
+			body.WriteString(line + "\n")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	done()
+	md.notes = append(md.notes, "A text dump of HTTP exchanges: no times, events keep their order.")
+	return exchanges(xs, md, "the exchange at line")
+}
