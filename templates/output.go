@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"github.com/a-h/templ"
+
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // OutputPart is one top-level block of Output (one element inside
@@ -106,4 +108,19 @@ func viewComponents(views []OutputView) []templ.Component {
 		comps[i] = view.Component
 	}
 	return comps
+}
+
+// Output renders everything the page re-renders after a run of the
+// scenario: the outcome headline of each request, the check tally, the
+// timeline SVG, the task lanes beside it, the SSE buffer, herd, backoff,
+// reconnect and ledger views when the trace has them (NewCharts), the
+// request summary with retry classes and hints, the retry matrix, the
+// checks and the event table. The wasm renders it into #lab-output on
+// every change; the site prerenders it so the page reads the same with
+// JavaScript off. The view models are built here, once, before rendering
+// (ARCHITECTURE.md: templates receive view models built outside the
+// components); the components only draw them.
+func Output(tr *trace.Trace) templ.Component {
+	v := NewView(tr)
+	return OutputWith(v, OutputParts(v, NewCharts(tr, v)))
 }

@@ -6,6 +6,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/a-h/templ"
+
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -102,4 +104,32 @@ func firstHref(entries []IndexEntry) string {
 		return "#scenarios"
 	}
 	return entries[0].Href
+}
+
+// ScenarioPage is the page of one built-in scenario: title, summary and
+// notes, what to try, the controls, the prerendered Output, and the
+// scenario JSON for the wasm (script#scenario-json). The element #lab tells
+// the wasm to wire the controls; #lab-output is what it re-renders.
+//
+// The page's model (intro, hint, controls, Output) is built here, once,
+// before rendering; scenarioPageView only draws it.
+func ScenarioPage(p Page) templ.Component {
+	return scenarioPageView(scenarioPage{Page: p, Intro: p.intro(), Hint: p.hint(), Controls: p.controls(), Output: Output(p.Trace)})
+}
+
+// scenarioPage is ScenarioPage's view model: the page and what is derived
+// from it.
+type scenarioPage struct {
+	Page
+	Intro, Hint string
+	Controls    []controlGroup
+	Output      templ.Component
+}
+
+// IndexPage lists every built-in scenario, grouped by groupEntries, with
+// its title, summary, transport and protocol, the outcome of each request
+// and the check tally, each linking to its page. root is the relative path
+// to the site root ("./" for the index itself).
+func IndexPage(root string, entries []IndexEntry) templ.Component {
+	return indexPageView(root, firstHref(entries), groupEntries(entries))
 }

@@ -11,6 +11,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/a-h/templ"
+
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -512,3 +514,57 @@ func IndentScenario(data []byte) string {
 
 // isJSONSpace reports whether c is insignificant whitespace in JSON.
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// PlaygroundPage is the playground (playground/index.html): a JSON editor
+// and the controls of NewControls beside the Output of the scenario, which
+// the wasm re-runs on every change, plus share, embed, download and open
+// buttons and the built-in scenarios to start from. It is prerendered on
+// p.Scenario so it reads without JavaScript. Element ids are the wasm's
+// contract (wasm/playground.go): #playground, #pg-editor, #pg-error,
+// #lab-controls, #lab-output, #pg-link, #pg-embed.
+//
+// Its model (title, controls, Output) is built here, once, before
+// rendering.
+func PlaygroundPage(p Playground) templ.Component {
+	m := playgroundPage{Playground: p, Title: title(p.Trace), Output: Output(p.Trace)}
+	if p.Trace != nil {
+		m.Controls = NewControls(p.Trace.Scenario, p.Trace.EndMs)
+	}
+	return playgroundPageView(m)
+}
+
+// playgroundPage is PlaygroundPage's view model.
+type playgroundPage struct {
+	Playground
+	Title    string
+	Controls []controlGroup
+	Output   templ.Component
+}
+
+// ImportPage judges a transcript of real traffic in the browser
+// (import/index.html): paste or drop a Go SDK LoggingTransport log or the
+// lab's JSON Lines, choose the side, and the wasm imports it
+// (transcript.Import) and draws the same Output the simulator's pages draw,
+// with the violations listed first and linked to their events. Prerendered
+// on p's example. Element ids are the wasm's contract (wasm/import.go).
+func ImportPage(p Import) templ.Component { return importPageView(p, ImportResult(p.Trace)) }
+
+// ImportResult is what the import page re-renders after each import: where
+// the transcript came from, its violations linked to their events, and the
+// Output (headline, timeline, requests, checks, events) of its trace.
+//
+// Its model (the Output; ImportHead draws source and violations) is built here, once, before
+// rendering; a nil trace renders nothing.
+func ImportResult(tr *trace.Trace) templ.Component {
+	r := importResult{Trace: tr}
+	if tr != nil {
+		r.Output = Output(tr)
+	}
+	return importResultView(r)
+}
+
+// importResult is ImportResult's view model.
+type importResult struct {
+	Trace  *trace.Trace
+	Output templ.Component
+}
