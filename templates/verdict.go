@@ -291,12 +291,15 @@ func groupOutcomes(rows []requestRow) []outcomeCard {
 		c := &cards[i]
 		switch {
 		case c.Count == 1:
-			c.Who = "Request " + c.ID
+			c.Who = "Request " + plainID(c.ID)
 		case strings.HasPrefix(ids[i][0], `"`):
 			// Named ids (tasks/get-1, tasks/get-3): say the method.
 			c.Who = strconv.Itoa(c.Count) + " × " + methodOf(rows, c.ID)
 			c.Detail = strconv.Itoa(c.Count) + " " + methodOf(rows, c.ID) + " requests, all " + c.Text + "."
 		default:
+			for j, id := range ids[i] {
+				ids[i][j] = plainID(id)
+			}
 			c.Who = "Requests " + strings.Join(ids[i], ", ")
 			c.Detail = strconv.Itoa(c.Count) + " requests, all " + c.Text + ". " + c.Detail
 		}
@@ -323,4 +326,22 @@ func cmpBool(a, b bool) int {
 		return 1
 	}
 	return -1
+}
+
+// plainID prints a JSON-RPC id (JSON text) as a reader reads it: a string
+// id without its quotes.
+func plainID(id string) string {
+	if u, err := strconv.Unquote(id); err == nil && strings.HasPrefix(id, `"`) {
+		return u
+	}
+	return id
+}
+
+// transportLabel names a transport as the controls do: "stdio" or
+// "Streamable HTTP".
+func transportLabel(t string) string {
+	if t == scenario.TransportHTTP {
+		return "Streamable HTTP"
+	}
+	return t
 }
