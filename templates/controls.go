@@ -54,6 +54,10 @@ type control struct {
 	Min, Max  int64 // number and range bounds (Max 0 = none for a number)
 	Unit      string
 	Help      string
+	// Lead is true for a control the page's story or Try-it names (a
+	// known-broken switch that is on, the Try-it's control): ControlPanel
+	// draws it before "More switches".
+	Lead bool
 }
 
 // option is one choice of a select control.
@@ -146,8 +150,8 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 			}
 			label += " for " + id + " at"
 		case "produce":
-			every := numberControl(path+".everyMs", "Progress every (production rate of "+id+")", st.EveryMs, "The server reports progress this often. "+path+".everyMs")
-			count := numberControl(path+".count", "Progress values for "+id, int64(st.Count), "How many values it reports (1 to 1000). "+path+".count")
+			every := numberControl(path+".everyMs", "Progress every (production rate of "+id+")", st.EveryMs, "The server reports progress this often.")
+			count := numberControl(path+".count", "Progress values for "+id, int64(st.Count), "How many values it reports (1 to 1000).")
 			every.Min, count.Min, count.Unit = 1, 1, "values"
 			script.Controls = append(script.Controls, every, count)
 			label = "Server starts reporting progress for " + id + " at"
@@ -169,7 +173,7 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 		c := control{
 			ID: controlID(path + ".at"), Path: path + ".at", Label: label,
 			Kind: controlRange, ValueKind: ValueInteger, Value: strconv.FormatInt(st.At, 10),
-			Min: 0, Max: max(hi, st.At), Unit: "ms", Help: path + ".at",
+			Min: 0, Max: max(hi, st.At), Unit: "ms", Help: stepHelp[st.Do],
 		}
 		script.Controls = append(script.Controls, c)
 	}
@@ -229,7 +233,32 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 	if len(script.Controls) > 0 {
 		groups = append(groups, script)
 	}
-	return append(groups, client, server)
+	groups = append(groups, client, server)
+	for gi := range groups {
+		for ci := range groups[gi].Controls {
+			c := &groups[gi].Controls[ci]
+			c.Lead = c.Lead || isBrokenValue(s, c.Path)
+		}
+	}
+	return groups
+}
+
+// stepHelp says in words what a step's time slider moves, by verb.
+var stepHelp = map[string]string{
+	"cancel":        "When the client gives up and sends its cancellation.",
+	"complete":      "When the server's handler finishes and sends its result.",
+	"fail":          "When the server's handler fails and sends an error.",
+	"disconnect":    "When the connection under the request breaks.",
+	"drop":          "When the response stream breaks.",
+	"retry":         "When the client sends the same call again under a new JSON-RPC id.",
+	"mutate-result": "When the caller edits the result object it received.",
+	"reopen-ledger": "When the server closes its ledger database and opens it again.",
+	"task-cancel":   "When the client asks the task to stop.",
+	"task-get":      "When the client asks for the task's status.",
+	"checkpoint":    "When the worker next checks whether it should stop.",
+	"finish-task":   "When the worker finishes the task.",
+	"progress":      "When the server reports this progress.",
+	"produce":       "When the server starts reporting progress.",
 }
 
 // ledgerPolicies are the server switches that only matter with a ledger;

@@ -25,6 +25,9 @@ type verdict struct {
 	Detail string
 	// Rule is the first failing check's rule, "" when none fails.
 	Rule string
+	// Where is the transport and protocol the run used ("stdio, protocol
+	// 2026-07-28"), "" for an imported transcript.
+	Where string
 }
 
 // Intended reports a failure the scenario shows on purpose.
@@ -57,6 +60,15 @@ var scriptedRules = map[string]bool{
 // break on its own (the consequence: a stuck request kept alive), else the
 // first failing check (the cause: the stuck server's repeated progress).
 func newVerdict(tr *trace.Trace) verdict {
+	v := judge(tr)
+	if s := tr.Scenario; s != nil && s.Transport != "" {
+		v.Where = transportLabel(s.Transport) + ", protocol " + s.Protocol
+	}
+	return v
+}
+
+// judge is newVerdict without Where.
+func judge(tr *trace.Trace) verdict {
 	var failed []trace.Check
 	for _, c := range tr.Checks {
 		if c.OK != nil && !*c.OK {
