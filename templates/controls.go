@@ -296,7 +296,7 @@ func herdControls(h *scenario.Herd) controlGroup {
 	return controlGroup{ID: "controls-herd", Title: "Reconnect herd", Controls: []control{
 		selectControl("herd.strategy", "Backoff strategy", h.Strategy,
 			"How each refused client picks its next delay: the reference is capped exponential backoff with hashed jitter; none is a constant delay with no jitter.",
-			option{Value: "reference", Label: "reference (capped exponential, hashed jitter)"},
+			option{Value: "reference", Label: "reference (capped, jittered)"},
 			option{Value: "none", Label: "none: lockstep (broken)"},
 			option{Value: "full-jitter", Label: "full jitter"},
 			option{Value: "equal-jitter", Label: "equal jitter"},
