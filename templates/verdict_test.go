@@ -60,3 +60,15 @@ func TestOutcomeCardsSummarizeRepeats(t *testing.T) {
 		t.Errorf("cards %+v", v.Cards)
 	}
 }
+
+// TestVerdictOfImportNeverIntended: a failure in an imported transcript
+// (no scenario, real traffic) is never "intended", even for a rule only a
+// simulated script can break (issue 13, item 1: only a scenario asks for
+// its failure).
+func TestVerdictOfImportNeverIntended(t *testing.T) {
+	tr := runEdited(t, "stale-progress-ignored")
+	tr.Scenario = nil
+	if v := newVerdict(tr); v.Key != "bad" || v.Rule != "progress-increases" {
+		t.Errorf("imported stale progress: verdict %s (%s), want bad (progress-increases)", v.Key, v.Rule)
+	}
+}
