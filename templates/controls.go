@@ -565,7 +565,7 @@ func (e IndexEntry) tally() string {
 		s += ", " + strconv.Itoa(e.Undecided) + " undecided"
 	}
 	if e.Verdict.Intended() {
-		s += " (the failure is the lesson)"
+		s += " on purpose"
 	}
 	return s
 }
