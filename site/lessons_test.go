@@ -43,7 +43,9 @@ func TestTryItAndShareFromScenarioPage(t *testing.T) {
 
 	fresh, _ := openTab(t, siteURL)
 	navigate(t, fresh, link)
-	waitReady(t, fresh)
+	if err := pollReady(fresh); err != nil {
+		t.Fatalf("opening %s: %v; the page says %q", link, err, evalJSON[string](t, fresh, `document.getElementById("lab-error")?.textContent ?? ""`))
+	}
 	if got := evalJSON[outcome](t, fresh, outcomeJS); got.Key != "cancellation-wins" {
 		t.Errorf("the shared link shows %+v, want the edited run's cancellation-wins", got)
 	}

@@ -48,7 +48,7 @@ func (l *lab) openLink() {
 				el.Set("checked", c.Checked)
 				continue
 			}
-			if el.Get("type").String() == "range" && c.Max > int64(el.Get("max").Int()) {
+			if el.Get("type").String() == "range" && c.Max > int64(js.Global().Call("Number", el.Get("max")).Int()) {
 				el.Set("max", c.Max)
 			}
 			el.Set("value", c.Value)
