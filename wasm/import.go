@@ -5,7 +5,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"syscall/js"
 
 	"github.com/mcplab/mcplab/engine/transcript"
@@ -38,41 +37,54 @@ type importPage struct {
 	// linkLater is true when the scenario link is made when followed
 	// (followLink): the trace is longer than one window.
 	linkLater bool
-	// big is a transcript of largeText bytes or more, pasted or loaded,
-	// kept out of the textarea ("" when the textarea holds the
-	// transcript); placeholder is the textarea's own placeholder.
-	big, placeholder string
+	// big is a transcript of largeText characters or more, pasted or
+	// loaded, kept out of the textarea (null when the textarea holds the
+	// transcript), as a JavaScript string: it goes to the worker without
+	// a copy into Go. placeholder is the textarea's own placeholder.
+	big         js.Value
+	placeholder string
 }
 
-// largeText is the size (bytes, 256 KiB) from which a pasted or loaded
-// transcript is kept out of the textarea: the browser lays out every line
-// of a textarea's text, and for 20,000 lines (2 MB) that alone holds the
-// page for seconds, whatever the simulator does.
+// largeText is the length (UTF-16 code units, 256 Ki) from which a pasted
+// or loaded transcript is kept out of the textarea: the browser lays out
+// every line of a textarea's text, and for 20,000 lines (2 MB) that alone
+// holds the page for seconds, whatever the simulator does.
 const largeText = 256 << 10
 
-// text is the transcript: the large one kept out of the box, else the
-// textarea's.
-func (p *importPage) text() string {
-	if p.big != "" {
+// text is the transcript, a JavaScript string: the large one kept out of
+// the box, else the textarea's.
+func (p *importPage) text() js.Value {
+	if p.big.Truthy() {
 		return p.big
 	}
-	return p.input.Get("value").String()
+	return p.input.Get("value")
 }
 
-// setText puts a pasted or loaded transcript where it belongs: in the
-// textarea, or kept out of it when it is large (largeText), the textarea
-// then empty and saying what it stands for.
-func (p *importPage) setText(text string) {
-	if len(text) < largeText {
-		p.big = ""
-		p.input.Set("placeholder", p.placeholder)
+// setText puts a pasted or loaded transcript (a JavaScript string) where
+// it belongs: in the textarea, or kept out of it when it is large
+// (largeText), the textarea then empty and saying what it stands for.
+func (p *importPage) setText(text js.Value) {
+	if strOf(text).Length() < largeText {
+		p.clearBig()
 		p.input.Set("value", text)
 		return
 	}
 	p.big = text
 	p.input.Set("value", "")
 	p.input.Set("placeholder", fmt.Sprintf("A transcript of %d lines (%.1f MB) is loaded. It is kept out of this box, which would take seconds to lay it out; type or paste here to replace it.",
-		strings.Count(text, "\n")+1, float64(len(text))/1e6))
+		strOf(text).Call("split", "\n").Length(), float64(strOf(text).Length())/1e6))
+}
+
+// strOf is a JavaScript string as a String object, whose length and
+// methods syscall/js can reach (it reaches none of a primitive's).
+func strOf(s js.Value) js.Value { return js.Global().Get("Object").Invoke(s) }
+
+// clearBig forgets the large transcript: the textarea holds it now.
+func (p *importPage) clearBig() {
+	if p.big.Truthy() {
+		p.big = js.Null()
+		p.input.Set("placeholder", p.placeholder)
+	}
 }
 
 func init() { startImport = startImportPage }
@@ -94,10 +106,7 @@ func startImportPage(doc js.Value) {
 	fail := p.fail
 	p.placeholder = p.input.Get("placeholder").String()
 	on(p.input, "input", fail, func(js.Value) {
-		if p.big != "" { // typed over the large transcript: the box holds it now
-			p.big = ""
-			p.input.Set("placeholder", p.placeholder)
-		}
+		p.clearBig() // typed over the large transcript: the box holds it now
 		p.update(nil)
 	})
 	// A large paste is kept out of the textarea (setText).
@@ -106,9 +115,9 @@ func startImportPage(doc js.Value) {
 		if !data.Truthy() {
 			return
 		}
-		if text := data.Call("getData", "text/plain").String(); len(text) >= largeText {
+		if text := data.Call("getData", "text/plain"); strOf(text).Length() >= largeText {
 			ev.Call("preventDefault")
-			p.setText(text)
+			p.setText(js.ValueOf(text))
 			p.update(nil)
 		}
 	})
@@ -127,7 +136,7 @@ func startImportPage(doc js.Value) {
 	})
 	on(byID(doc, "imp-example"), "click", fail, func(js.Value) {
 		if ex := byID(doc, "transcript-example"); ex.Truthy() {
-			p.setText(js.Global().Get("JSON").Call("parse", ex.Get("textContent")).String())
+			p.setText(js.Global().Get("JSON").Call("parse", ex.Get("textContent")))
 			p.side.Set("value", "")
 			p.update(nil)
 		}
@@ -144,7 +153,7 @@ func startImportPage(doc js.Value) {
 // load reads a dropped or chosen file into the textarea and imports it.
 func (p *importPage) load(files js.Value) {
 	readFile(files, transcript.MaxBytes, p.fail, func(name, text string) {
-		p.setText(text)
+		p.setText(js.ValueOf(text))
 		p.update(func(ok bool) {
 			if ok {
 				setStatus(p.doc, "live", "Judged "+name+" in your browser.")
@@ -160,7 +169,7 @@ func (p *importPage) update(then func(ok bool)) {
 	p.gen++
 	gen := p.gen
 	text := p.text()
-	if strings.TrimSpace(text) == "" {
+	if strOf(strOf(text).Call("trim")).Length() == 0 {
 		p.stale("Paste a transcript, drop a file on the box, or load the example.")
 		if then != nil {
 			then(false)
