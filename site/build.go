@@ -360,7 +360,7 @@ func buildTools(write func(rel string, data []byte) error, exs []templates.Playg
 	if err != nil {
 		return fmt.Errorf("build: import page: the example transcript: %w", err)
 	}
-	frag, err := templates.ScenarioFragment(imported, true)
+	frag, err := transcript.ShareFragment(imported, true)
 	if err != nil {
 		return fmt.Errorf("build: import page: the example as a scenario: %w", err)
 	}

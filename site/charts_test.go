@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
-	"github.com/mcplab/mcplab/templates"
 )
 
 // ledgerReadyTimeout bounds the wait for a ledger page: ledger.wasm links
@@ -53,7 +53,7 @@ func chartPage(t *testing.T, name string, ready time.Duration) (context.Context,
 // the value), then input and change events bubble.
 func applyEdit(t *testing.T, ctx context.Context, e chartEdit) {
 	t.Helper()
-	if e.kind != templates.ValueBool {
+	if e.kind != scenario.ValueBool {
 		setControl(t, ctx, e.path, e.value)
 		return
 	}
@@ -72,13 +72,13 @@ func applyEdit(t *testing.T, ctx context.Context, e chartEdit) {
 }
 
 // nativeEdited applies the edits to ex's JSON with the page's own editing
-// function (templates.EditScenario) and runs the result natively.
+// function (scenario.Edit) and runs the result natively.
 func nativeEdited(t *testing.T, ex examples.Example, edits ...chartEdit) *trace.Trace {
 	t.Helper()
 	data := ex.JSON
 	for _, e := range edits {
 		var err error
-		data, err = templates.EditScenario(data, e.path, e.kind, e.value, e.value == "true")
+		data, err = scenario.Edit(data, e.path, e.kind, e.value, e.value == "true")
 		if err != nil {
 			t.Fatalf("edit %s: %v", e.path, err)
 		}
@@ -123,8 +123,8 @@ func TestBufferChartCapacityAndDrain(t *testing.T) {
 	}
 
 	edits := []chartEdit{
-		{"buffer.capacity", templates.ValueInteger, "0"},
-		{"consumer.drainEveryMs", templates.ValueInteger, "1000"},
+		{"buffer.capacity", scenario.ValueInteger, "0"},
+		{"consumer.drainEveryMs", scenario.ValueInteger, "1000"},
 	}
 	for i, e := range edits {
 		applyEdit(t, ctx, e)
@@ -179,7 +179,7 @@ func TestProxyArrivalsMoveWithSSEHeaders(t *testing.T) {
 	if n := evalJSON[int](t, ctx, `document.querySelectorAll('#timeline [data-type="hold"]').length`); n != 5 {
 		t.Errorf("buffered: %d proxy hold marks, want 5", n)
 	}
-	edit := chartEdit{"server.sseHeaders", templates.ValueBool, "true"}
+	edit := chartEdit{"server.sseHeaders", scenario.ValueBool, "true"}
 	applyEdit(t, ctx, edit)
 	waitFor(t, ctx, "progress arriving as it is sent",
 		`(() => { const a = `+progressArrivalsJS+`; return a.length === 5 && a[0] === 210; })()`)
@@ -231,7 +231,7 @@ func TestBackoffStrategySwitchChangesPeak(t *testing.T) {
 	// The reference (DOMAIN.md §10) and no backoff are pinned; the other
 	// strategies' peaks come from the native engine on the same herd.
 	want := map[string]int{"reference": 5905, "none": 10000}
-	for _, r := range nativeEdited(t, ex, chartEdit{"herd.strategy", templates.ValueString, "reference"}).HerdCompare {
+	for _, r := range nativeEdited(t, ex, chartEdit{"herd.strategy", scenario.ValueString, "reference"}).HerdCompare {
 		if _, pinned := want[r.Strategy]; !pinned {
 			want[r.Strategy] = r.PeakPerBucket
 		}
@@ -249,7 +249,7 @@ func TestBackoffStrategySwitchChangesPeak(t *testing.T) {
 		}
 	}
 
-	edit := chartEdit{"herd.strategy", templates.ValueString, "none"}
+	edit := chartEdit{"herd.strategy", scenario.ValueString, "none"}
 	applyEdit(t, ctx, edit)
 	waitFor(t, ctx, "the herd chart of strategy none", `document.getElementById("herd-chart")?.dataset.strategy === "none"`)
 	got = evalJSON[herdAttrs](t, ctx, herdAttrsJS)
@@ -295,7 +295,7 @@ func TestLedgerRaceExecutions(t *testing.T) {
 	if !got.Found || got.Executions != 1 || got.Records != 1 || got.Effects != 1 || got.Replays != 1 || got.Waits != 1 || got.Receipt != "charge-001" {
 		t.Errorf("keyed race: %+v, want 1 execution, 1 record (charge-001), 1 effect, 1 replay, 1 wait", got)
 	}
-	edit := chartEdit{"server.policy.atomicLedger", templates.ValueBool, "false"}
+	edit := chartEdit{"server.policy.atomicLedger", scenario.ValueBool, "false"}
 	applyEdit(t, ctx, edit)
 	waitFor(t, ctx, "two executions", `document.getElementById("ledger-executions")?.dataset.executions === "2"`)
 	got = evalJSON[ledgerAttrs](t, ctx, ledgerAttrsJS)
@@ -333,7 +333,7 @@ func TestLedgerReopenAndDefensiveCopy(t *testing.T) {
 
 	// The reopen control: move the reopen after the retry.
 	later := retryAt + 100
-	move := chartEdit{fmt.Sprintf("steps[%d].at", reopenStep), templates.ValueInteger, fmt.Sprint(later)}
+	move := chartEdit{fmt.Sprintf("steps[%d].at", reopenStep), scenario.ValueInteger, fmt.Sprint(later)}
 	applyEdit(t, ctx, move)
 	waitFor(t, ctx, "the reopen at its new time", fmt.Sprintf(`!!document.querySelector('#ledger-race [data-type="reopen"][data-at="%d"]')`, later))
 	got = evalJSON[ledgerAttrs](t, ctx, ledgerAttrsJS)
@@ -344,7 +344,7 @@ func TestLedgerReopenAndDefensiveCopy(t *testing.T) {
 		t.Errorf("page shows %d executions, %d records; native %d, %d", got.Executions, got.Records, n.Executions, len(n.Records))
 	}
 
-	copyOff := chartEdit{"server.policy.defensiveCopy", templates.ValueBool, "false"}
+	copyOff := chartEdit{"server.policy.defensiveCopy", scenario.ValueBool, "false"}
 	applyEdit(t, ctx, copyOff)
 	waitFor(t, ctx, "the defensive-copy check to fail", `document.getElementById("check-defensive-copy")?.dataset.result === "fail"`)
 	if native := checkResults(nativeEdited(t, ex, move, copyOff)); native["defensive-copy"] != "fail" {
@@ -367,7 +367,7 @@ func TestTaskLaneAckAsFinal(t *testing.T) {
 	if got.Status != "cancelled" || got.ClientStatus != "stopped" || got.DisagreeMs != 180 {
 		t.Errorf("ack as final: lane %+v, want worker cancelled, client stopped, 180 ms of disagreement (420–600)", got)
 	}
-	applyEdit(t, ctx, chartEdit{"client.policy.treatTaskAckAsFinal", templates.ValueBool, "false"})
+	applyEdit(t, ctx, chartEdit{"client.policy.treatTaskAckAsFinal", scenario.ValueBool, "false"})
 	waitFor(t, ctx, "the client to poll until terminal", `document.querySelector('#task-lanes [data-task="task-42"]')?.dataset.clientStatus === "cancelled"`)
 	if n := evalJSON[int](t, ctx, `document.querySelectorAll('#task-lanes .task-disagree').length`); n > 1 {
 		t.Errorf("correct client: %d disagreement bands, want at most the polling lag", n)
@@ -381,7 +381,7 @@ func TestTaskLaneAckAsFinal(t *testing.T) {
 // engine computes.
 func TestBufferChartProductionRate(t *testing.T) {
 	ctx, ex := chartPage(t, "buffer-reference-coalesce", readyTimeout)
-	edit := chartEdit{"steps[1].everyMs", templates.ValueInteger, "600"}
+	edit := chartEdit{"steps[1].everyMs", scenario.ValueInteger, "600"}
 	applyEdit(t, ctx, edit)
 	b := nativeEdited(t, ex, edit).Buffers[0]
 	if b.DroppedProgress != 0 || b.NeedsRefetch {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/mcplab/mcplab/engine/transcript"
-	"github.com/mcplab/mcplab/templates"
 )
 
 // longTaskMs is the longest task the main thread may run (ms): the
@@ -118,7 +118,7 @@ func TestHeaviestHerdNeverBlocksThePage(t *testing.T) {
 		}
 	}
 	waitFor(t, ctx, "the last edit's run on screen", settledJS+` && !document.getElementById("lab-output").dataset.stale`)
-	want := nativeEdited(t, ex, chartEdit{"herd.clients", templates.ValueInteger, fmt.Sprint(last)}).Herd.PeakPerBucket
+	want := nativeEdited(t, ex, chartEdit{"herd.clients", scenario.ValueInteger, fmt.Sprint(last)}).Herd.PeakPerBucket
 	if got := evalJSON[herdAttrs](t, ctx, herdAttrsJS); got.Peak != want {
 		t.Errorf("after the edits the herd chart's peak is %d, want %d (the native run of the newest edit, %d clients)", got.Peak, want, last)
 	}
@@ -221,7 +221,7 @@ func TestRunawayRunIsStopped(t *testing.T) {
 	evalJSON[bool](t, ctx, `(mcplabEngine.budgetMs = 20000, true)`)
 	setControl(t, ctx, "herd.clients", "20000")
 	waitFor(t, ctx, "the next run", settledJS+` && document.getElementById("lab-output").dataset.stopped === undefined && document.getElementById("lab-error").hidden`)
-	want := nativeEdited(t, ex, chartEdit{"herd.clients", templates.ValueInteger, "20000"}).Herd.PeakPerBucket
+	want := nativeEdited(t, ex, chartEdit{"herd.clients", scenario.ValueInteger, "20000"}).Herd.PeakPerBucket
 	if got := evalJSON[herdAttrs](t, ctx, herdAttrsJS); got.Peak != want {
 		t.Errorf("after the fresh worker's run the peak is %d, want %d (native, 20,000 clients)", got.Peak, want)
 	}

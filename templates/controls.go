@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -21,16 +20,6 @@ const (
 	controlCheckbox = "checkbox"
 )
 
-// Value kinds (data-kind): how controlValue encodes a control's DOM value.
-const (
-	ValueString  = "string"  // the value as a JSON string
-	ValueInteger = "integer" // the value parsed as a base-10 integer
-	ValueBool    = "bool"    // the checked state as true or false
-	// valueOptionalInteger is an integer where 0 or nothing means "none":
-	// the member is removed so the scenario falls back to its default.
-	valueOptionalInteger = "optional-integer"
-)
-
 // controlGroup is a titled set of controls (a fieldset).
 type controlGroup struct {
 	ID       string // DOM id of the fieldset
@@ -40,14 +29,14 @@ type controlGroup struct {
 
 // control is one input that edits one member of the scenario. The page
 // carries Path as data-path and ValueKind as data-kind; the browser glue
-// turns the DOM value into JSON with controlValue and writes it with
-// scenario.SetPath, then re-runs the scenario.
+// applies the DOM value with scenario.Edit (path, kind, value), then re-runs
+// the scenario.
 type control struct {
 	ID        string // DOM id: "ctl-" + Path with every non-alphanumeric as "-"
 	Path      string // the scenario.SetPath path, e.g. "steps[2].at"
 	Label     string
-	Kind      string // a Control* value
-	ValueKind string // a Value* value
+	Kind      string // a control* value
+	ValueKind string // a scenario.Value* kind
 	Value     string // current value as the control shows it
 	Checked   bool   // checkbox state
 	Options   []option
@@ -172,7 +161,7 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 		}
 		c := control{
 			ID: controlID(path + ".at"), Path: path + ".at", Label: label,
-			Kind: controlRange, ValueKind: ValueInteger, Value: strconv.FormatInt(st.At, 10),
+			Kind: controlRange, ValueKind: scenario.ValueInteger, Value: strconv.FormatInt(st.At, 10),
 			Min: 0, Max: max(hi, st.At), Unit: "ms", Help: stepHelp[st.Do],
 		}
 		script.Controls = append(script.Controls, c)
@@ -342,55 +331,6 @@ func tryHint(s *scenario.Scenario) string {
 	return "Change any control: the scenario re-runs in your browser and the timeline, summary and checks redraw."
 }
 
-// EditScenario applies one control to the scenario JSON data: it encodes
-// the control's DOM value by its data-kind (controlValue) and writes it at
-// its data-path with scenario.SetPath, or removes the member with
-// scenario.DeletePath when the value means "none". The browser glue calls
-// it on every input; errors carry the path ("latencyMs.up: \"x\" is not a
-// whole number").
-func EditScenario(data []byte, path, kind, value string, checked bool) ([]byte, error) {
-	raw, err := controlValue(kind, value, checked)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if raw == nil {
-		return scenario.DeletePath(data, path)
-	}
-	return scenario.SetPath(data, path, raw)
-}
-
-// controlValue encodes a control's DOM value as the JSON that
-// scenario.SetPath writes at its data-path: for ValueString the value as a
-// JSON string, for ValueInteger the value parsed as a base-10 integer (an
-// error names the bad text), for ValueBool the checked state, for
-// valueOptionalInteger the integer, or nil (no value: delete the member)
-// for 0 or an empty field.
-func controlValue(kind, value string, checked bool) (json.RawMessage, error) {
-	switch kind {
-	case valueOptionalInteger:
-		if v := strings.TrimSpace(value); v == "" || v == "0" {
-			return nil, nil
-		}
-		return controlValue(ValueInteger, value, checked)
-	case ValueBool:
-		return json.RawMessage(strconv.FormatBool(checked)), nil
-	case ValueInteger:
-		v := strings.TrimSpace(value)
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a whole number", value)
-		}
-		return json.RawMessage(strconv.FormatInt(n, 10)), nil
-	case ValueString:
-		b, err := json.Marshal(value)
-		if err != nil {
-			return nil, fmt.Errorf("encoding %q: %w", value, err)
-		}
-		return b, nil
-	}
-	return nil, fmt.Errorf("unknown control value kind %q", kind)
-}
-
 // policyText labels the policy switches; a switch missing here still gets
 // a control, labelled from its JSON name.
 var policyText = map[string][2]string{
@@ -497,12 +437,12 @@ func selectControl(path, label, value, help string, opts ...option) control {
 		opts[i].Selected = opts[i].Value == value
 	}
 	return control{ID: controlID(path), Path: path, Label: label, Kind: controlSelect,
-		ValueKind: ValueString, Value: value, Options: opts, Help: help}
+		ValueKind: scenario.ValueString, Value: value, Options: opts, Help: help}
 }
 
 func numberControl(path, label string, value int64, help string) control {
 	return control{ID: controlID(path), Path: path, Label: label, Kind: controlNumber,
-		ValueKind: ValueInteger, Value: strconv.FormatInt(value, 10), Min: 0, Unit: "ms", Help: help}
+		ValueKind: scenario.ValueInteger, Value: strconv.FormatInt(value, 10), Min: 0, Unit: "ms", Help: help}
 }
 
 // countControl is a whole number with its own unit and lower bound, kept
@@ -516,13 +456,13 @@ func countControl(path, label string, value, minimum int64, unit, help string) c
 // optionalControl is a number where 0 means none (the member is removed).
 func optionalControl(path, label string, value int64, help string) control {
 	c := numberControl(path, label, value, help)
-	c.ValueKind = valueOptionalInteger
+	c.ValueKind = scenario.ValueOptionalInteger
 	return c
 }
 
 func checkboxControl(path, label string, checked bool, help string) control {
 	return control{ID: controlID(path), Path: path, Label: label, Kind: controlCheckbox,
-		ValueKind: ValueBool, Value: strconv.FormatBool(checked), Checked: checked, Help: help}
+		ValueKind: scenario.ValueBool, Value: strconv.FormatBool(checked), Checked: checked, Help: help}
 }
 
 // controlID turns a path into a DOM id: "ctl-" + the path with every byte

@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
@@ -87,8 +86,8 @@ func TestEveryPolicyHasAControl(t *testing.T) {
 }
 
 // TestControlsEditValidScenarios: for every built-in scenario, every
-// control's current value, encoded by controlValue and written at its path
-// by scenario.SetPath, gives a scenario that still decodes, so no control
+// control's current value, written at its path by scenario.Edit with the
+// control's value kind, gives a scenario that still decodes, so no control
 // addresses a member the format does not have.
 func TestControlsEditValidScenarios(t *testing.T) {
 	for _, ex := range examples.All() {
@@ -99,9 +98,9 @@ func TestControlsEditValidScenarios(t *testing.T) {
 			}
 			for _, g := range NewControls(s, 1000) {
 				for _, c := range g.Controls {
-					edited, err := EditScenario(ex.JSON, c.Path, c.ValueKind, c.Value, c.Checked)
+					edited, err := scenario.Edit(ex.JSON, c.Path, c.ValueKind, c.Value, c.Checked)
 					if err != nil {
-						t.Fatalf("%s: EditScenario: %v", c.Path, err)
+						t.Fatalf("%s: scenario.Edit: %v", c.Path, err)
 					}
 					if _, err := scenario.Decode(edited); err != nil {
 						t.Errorf("%s = %s: the edited scenario does not decode: %v", c.Path, c.Value, err)
@@ -109,45 +108,6 @@ func TestControlsEditValidScenarios(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestControlValue: a control's DOM value becomes JSON by its data-kind.
-func TestControlValue(t *testing.T) {
-	tests := []struct {
-		kind, value string
-		checked     bool
-		want        string
-		wantErr     bool
-	}{
-		{ValueString, "streamable-http", false, `"streamable-http"`, false},
-		{ValueString, `a "quoted" <b>`, false, `"a \"quoted\" \u003cb\u003e"`, false},
-		{ValueInteger, "320", false, `320`, false},
-		{ValueInteger, " 15 ", false, `15`, false},
-		{ValueInteger, "-5", false, `-5`, false},
-		{ValueInteger, "", false, ``, true},
-		{ValueInteger, "1.5", false, ``, true},
-		{ValueInteger, "1e3", false, ``, true},
-		{valueOptionalInteger, "500", false, `500`, false},
-		{valueOptionalInteger, "0", false, ``, false},
-		{valueOptionalInteger, " ", false, ``, false},
-		{valueOptionalInteger, "x", false, ``, true},
-		{ValueBool, "on", true, `true`, false},
-		{ValueBool, "on", false, `false`, false},
-		{"color", "red", false, ``, true},
-	}
-	for _, tt := range tests {
-		got, err := controlValue(tt.kind, tt.value, tt.checked)
-		if (err != nil) != tt.wantErr {
-			t.Errorf("ControlValue(%q, %q, %v) error = %v, want error %v", tt.kind, tt.value, tt.checked, err, tt.wantErr)
-			continue
-		}
-		if err == nil && string(got) != tt.want {
-			t.Errorf("ControlValue(%q, %q, %v) = %s, want %s", tt.kind, tt.value, tt.checked, got, tt.want)
-		}
-		if err == nil && tt.want != "" && !json.Valid(got) {
-			t.Errorf("ControlValue(%q, %q) = %s, not JSON", tt.kind, tt.value, got)
-		}
 	}
 }
 
@@ -242,7 +202,7 @@ func TestBufferCapacityZeroMeansUnbounded(t *testing.T) {
 			if c.Path != "buffer.capacity" {
 				continue
 			}
-			edited, err := EditScenario(ex.JSON, c.Path, c.ValueKind, "0", false)
+			edited, err := scenario.Edit(ex.JSON, c.Path, c.ValueKind, "0", false)
 			if err != nil {
 				t.Fatal(err)
 			}

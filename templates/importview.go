@@ -3,9 +3,7 @@ package templates
 import (
 	"strings"
 
-	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
-	"github.com/mcplab/mcplab/engine/transcript"
 )
 
 // Import is what ImportPage draws: a transcript of real traffic (the
@@ -17,7 +15,7 @@ type Import struct {
 	Transcript string
 	Trace      *trace.Trace
 	// Scenario is the share fragment of the scenario that reproduces
-	// Trace, redacted (ScenarioFragment).
+	// Trace, redacted (transcript.ShareFragment).
 	Scenario string
 }
 
@@ -49,9 +47,9 @@ func sourceText(src *trace.Source) string {
 	}
 	var b strings.Builder
 	switch src.Format {
-	case transcript.FormatGoSDK:
+	case trace.FormatGoSDK:
 		b.WriteString("Go SDK LoggingTransport log")
-	case transcript.FormatJSONL:
+	case trace.FormatJSONL:
 		b.WriteString("JSON Lines transcript")
 	default:
 		b.WriteString(src.Format)
@@ -67,22 +65,4 @@ func sourceText(src *trace.Source) string {
 		b.WriteString(" No timestamps: events keep their order and time-based checks are not judged.")
 	}
 	return b.String()
-}
-
-// ScenarioFragment turns an imported trace into the share fragment ("s=...")
-// of a scenario that reproduces it (transcript.ToScenario), with argument
-// values and result text replaced first when redact is true
-// (transcript.Redact), so nothing the user typed or the tool returned goes
-// into the link unless they ask for it.
-func ScenarioFragment(tr *trace.Trace, redact bool) (string, error) {
-	doc, err := transcript.ToScenario(tr)
-	if err != nil {
-		return "", err
-	}
-	if redact {
-		if doc, err = transcript.Redact(doc); err != nil {
-			return "", err
-		}
-	}
-	return scenario.ShareFragment(doc)
 }

@@ -74,221 +74,35 @@ func (e EditorError) Where() string {
 	return "line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Col)
 }
 
-// syntaxAt reads the position out of a JSON syntax error of scenario.Decode
-// ("invalid JSON at line 3, column 9: ..."); 0, 0 when it has none.
-func syntaxAt(msg string) (line, col int) {
-	_, rest, ok := strings.Cut(msg, " at line ")
-	if !ok {
-		return 0, 0
-	}
-	l, rest, _ := strings.Cut(rest, ", column ")
-	c, _, _ := strings.Cut(rest, ":")
-	line, err1 := strconv.Atoi(l)
-	col, err2 := strconv.Atoi(c)
-	if err1 != nil || err2 != nil {
-		return 0, 0
-	}
-	return line, col
-}
-
-// LocateError places a scenario error in the editor's text data: a
-// *scenario.Error by its Path (the span of the value it names, or of its
-// nearest existing ancestor), a syntax error by the line and column it
-// reports. Any other error is returned with its message only.
+// LocateError places a scenario error in the editor's text data by the
+// place scenario.Decode records on its *scenario.Error (Offset, End, Line,
+// Column: the value the path names, its nearest existing ancestor, or the
+// byte where the syntax breaks); an error with a path but no place (from
+// scenario.Edit, which knows no text) is placed by scenario.Locate. Any
+// other error is returned with its message only. templates reads the
+// place; it parses neither the message nor the JSON.
 func LocateError(data []byte, err error) EditorError {
 	e := EditorError{Message: err.Error()}
 	var se *scenario.Error
-	if errors.As(err, &se) {
-		e.Path = se.Path
-	}
-	if e.Path != "" {
-		spans := valueSpans(data)
-		for p := e.Path; p != ""; p = parentOf(p) {
-			if sp, ok := spans[p]; ok {
-				e.Line, e.Col = lineCol(data, sp[0])
-				e.Start, e.End = utf16Offset(data, sp[0]), utf16Offset(data, sp[1])
-				return e
-			}
-		}
+	if !errors.As(err, &se) {
 		return e
 	}
-	if e.Line, e.Col = syntaxAt(e.Message); e.Line > 0 {
-		off := offsetOf(data, e.Line, e.Col)
-		e.Start, e.End = utf16Offset(data, off), utf16Offset(data, min(off+1, len(data)))
-	}
-	return e
-}
-
-// parentOf drops a path's last segment: "steps[3].at" -> "steps[3]" ->
-// "steps" -> "".
-func parentOf(p string) string {
-	i := strings.LastIndexAny(p, ".[")
-	if i < 0 {
-		return ""
-	}
-	return p[:i]
-}
-
-// valueSpans maps the path of every value in the JSON text data ("title",
-// "steps[3].at"; the root is "") to its byte span [start, end). It reads as
-// much as is well formed and never fails.
-func valueSpans(data []byte) map[string][2]int {
-	spans := map[string][2]int{}
-	s := spanScanner{data: data, spans: spans}
-	s.value("")
-	return spans
-}
-
-type spanScanner struct {
-	data  []byte
-	i     int
-	spans map[string][2]int
-	depth int
-}
-
-func (s *spanScanner) ws() {
-	for s.i < len(s.data) && strings.IndexByte(" \t\r\n", s.data[s.i]) >= 0 {
-		s.i++
-	}
-}
-
-// value scans the value at s.i, recording its span under path; false when
-// the text is malformed there.
-func (s *spanScanner) value(path string) bool {
-	s.ws()
-	if s.i >= len(s.data) || s.depth > 64 {
-		return false
-	}
-	start := s.i
-	ok := true
-	switch c := s.data[s.i]; c {
-	case '{':
-		s.depth++
-		ok = s.object(path)
-		s.depth--
-	case '[':
-		s.depth++
-		ok = s.array(path)
-		s.depth--
-	case '"':
-		_, ok = s.str()
-	default:
-		for s.i < len(s.data) && strings.IndexByte(",]} \t\r\n", s.data[s.i]) < 0 {
-			s.i++
-		}
-		ok = s.i > start
-	}
-	if ok {
-		s.spans[path] = [2]int{start, s.i}
-	}
-	return ok
-}
-
-func (s *spanScanner) str() (string, bool) {
-	start := s.i
-	s.i++
-	for s.i < len(s.data) {
-		switch s.data[s.i] {
-		case '\\':
-			s.i += 2
-			continue
-		case '"':
-			s.i++
-			var v string
-			err := json.Unmarshal(s.data[start:s.i], &v)
-			return v, err == nil
-		}
-		s.i++
-	}
-	return "", false
-}
-
-func (s *spanScanner) object(path string) bool {
-	s.i++ // {
-	for {
-		s.ws()
-		if s.i >= len(s.data) {
-			return false
-		}
-		switch s.data[s.i] {
-		case '}':
-			s.i++
-			return true
-		case ',':
-			s.i++
-			continue
-		case '"':
-		default:
-			return false
-		}
-		name, ok := s.str()
+	e.Path = se.Path
+	off, end, line, col := se.Offset, se.End, se.Line, se.Column
+	if line == 0 && se.Path != "" {
+		loc, ok := scenario.Locate(data, se.Path)
 		if !ok {
-			return false
+			return e
 		}
-		s.ws()
-		if s.i >= len(s.data) || s.data[s.i] != ':' {
-			return false
-		}
-		s.i++
-		child := name
-		if path != "" {
-			child = path + "." + name
-		}
-		if !s.value(child) {
-			return false
-		}
+		off, end, line, col = loc.Offset, loc.End, loc.Line, loc.Column
 	}
-}
-
-func (s *spanScanner) array(path string) bool {
-	s.i++ // [
-	for n := 0; ; {
-		s.ws()
-		if s.i >= len(s.data) {
-			return false
-		}
-		switch s.data[s.i] {
-		case ']':
-			s.i++
-			return true
-		case ',':
-			s.i++
-			continue
-		}
-		if !s.value(path + "[" + strconv.Itoa(n) + "]") {
-			return false
-		}
-		n++
+	if line == 0 {
+		return e
 	}
-}
-
-// lineCol returns the 1-based line and column (in characters) of byte
-// offset off.
-func lineCol(data []byte, off int) (line, col int) {
-	line, col = 1, 1
-	for i := 0; i < off && i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-		i += n
-	}
-	return line, col
-}
-
-// offsetOf is the byte offset of a 1-based line and column (in bytes, as
-// scenario.Decode counts them), clamped to the text.
-func offsetOf(data []byte, line, col int) int {
-	l, i := 1, 0
-	for i < len(data) && l < line {
-		if data[i] == '\n' {
-			l++
-		}
-		i++
-	}
-	return min(i+max(col-1, 0), len(data))
+	off, end = min(max(off, 0), len(data)), min(max(end, off), len(data))
+	e.Line, e.Col = line, col
+	e.Start, e.End = utf16Offset(data, off), utf16Offset(data, end)
+	return e
 }
 
 // utf16Offset converts a byte offset of UTF-8 text into the UTF-16 offset a

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"encoding/json"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"strings"
 	"testing"
 
@@ -40,10 +41,10 @@ func TestTryItClaims(t *testing.T) {
 			t.Errorf("%s: the Try-it %q does not quote the control's label %q", ex.Name, text, c.Label)
 		}
 		value, checked := ti.Value, ti.Value == "true"
-		if c.ValueKind == ValueString {
+		if c.ValueKind == scenario.ValueString {
 			_ = json.Unmarshal([]byte(ti.Value), &value)
 		}
-		data, err := EditScenario(ex.JSON, c.Path, c.ValueKind, value, checked)
+		data, err := scenario.Edit(ex.JSON, c.Path, c.ValueKind, value, checked)
 		if err != nil {
 			t.Errorf("%s: %v", ex.Name, err)
 			continue

@@ -3,7 +3,7 @@
 // controls, and the full pages that embed them.
 //
 // The exported surface is what site/ (prerendering) and wasm/ (the
-// browser) use, 37 names; everything else is unexported:
+// browser) use, 32 names; everything else is unexported:
 //
 //   - Output(tr) is everything the browser re-renders after a run: outcome
 //     headlines, timeline, the charts of the trace's other summaries (task
@@ -16,9 +16,11 @@
 //     tests can assert a position or a label without parsing SVG.
 //   - PlaygroundPage, ImportPage and ImportResult are the playground and
 //     import pages; Embed, OEmbed and HostSnippet serve embedding.
-//   - EditScenario applies a control's DOM value at its data-path
-//     (ValueBool, ValueInteger, ValueString name the value kinds), and
-//     LocateError and IndentScenario serve the playground's editor.
+//   - LocateError and IndentScenario serve the playground's editor.
+//
+// templates edits no scenario: each control carries its path and value
+// kind (scenario.Value*), and the browser glue applies it with
+// scenario.Edit.
 //
 // Design decision (STYLE.md, Model and view): the engine knows no pixels and
 // the templates know no protocol rules. The view model only places and

@@ -48,7 +48,7 @@ func jsImport(_ js.Value, args []js.Value) (result any) {
 //
 //	{head: templates.ImportHead HTML, out: outputReply of the window,
 //	 window: {index, count, first, last, total},
-//	 fragment?: the playground link's fragment (templates.ScenarioFragment)}
+//	 fragment?: the playground link's fragment (transcript.ShareFragment)}
 //
 // or {error: "message"} (transcript.Import's located error). The fragment
 // comes only when the trace fits in one window: for a longer one it costs
@@ -68,7 +68,7 @@ func serveImport(req js.Value) map[string]any {
 	}
 	tr := lastImport.tr
 	if req.Get("link").Truthy() {
-		frag, err := templates.ScenarioFragment(tr, req.Get("redact").Truthy())
+		frag, err := transcript.ShareFragment(tr, req.Get("redact").Truthy())
 		if err != nil {
 			return map[string]any{"error": err.Error()}
 		}
@@ -91,7 +91,7 @@ func serveImport(req js.Value) map[string]any {
 	if shown != tr {
 		return r
 	}
-	if frag, err := templates.ScenarioFragment(tr, req.Get("redact").Truthy()); err == nil {
+	if frag, err := transcript.ShareFragment(tr, req.Get("redact").Truthy()); err == nil {
 		r["fragment"] = frag
 	}
 	return r

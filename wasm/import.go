@@ -17,7 +17,7 @@ import (
 // #imp-result as templates.ImportResult lays it out (templates.ImportHead,
 // then #lab-output patched block by block by output.go's pane, the tables
 // after the next frame), and points "Open as a scenario in the playground"
-// at the scenario that reproduces it (templates.ScenarioFragment), redacted
+// at the scenario that reproduces it (transcript.ShareFragment), redacted
 // unless the reader unticks the option. An invalid transcript, or one
 // whose run was stopped past its budget, keeps the last good result,
 // marked stale, and says why.

@@ -4,16 +4,15 @@ package main
 
 import (
 	"errors"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"strconv"
 	"syscall/js"
-
-	"github.com/mcplab/mcplab/templates"
 )
 
 // The scenario page (templates.ScenarioPage, a #lab element): it wires
 // every [data-path] control: on input or change it applies the control's
 // value to the scenario JSON held in script#scenario-json
-// (templates.EditScenario, which encodes it by data-kind and calls
+// (scenario.Edit, which encodes it by data-kind and calls
 // scenario.SetPath or scenario.DeletePath), asks the worker to run and
 // render it (api.go's serveLab), and shows templates.Output in #lab-output
 // block by block (output.go: the headline and charts at once, the tables
@@ -76,7 +75,7 @@ func (l *lab) onChange(el js.Value) {
 		out.Set("textContent", value+" "+out.Get("dataset").Get("unit").String())
 	}
 	current := []byte(l.script.Get("textContent").String())
-	next, err := templates.EditScenario(current, path, kind, value, el.Get("checked").Truthy())
+	next, err := scenario.Edit(current, path, kind, value, el.Get("checked").Truthy())
 	if err != nil {
 		l.showError("Invalid scenario: " + err.Error() + ". The output shows the last valid run.")
 		return

@@ -186,7 +186,7 @@ func isShareHash(hash string) bool {
 func (p *playground) setEditor(text string) { p.editor.Set("value", text) }
 
 // onControl applies one control's value to the editor's text
-// (templates.EditScenario) and re-runs it, keeping the controls as they are
+// (scenario.Edit) and re-runs it, keeping the controls as they are
 // so a slider being dragged is not replaced under the pointer.
 func (p *playground) onControl(el js.Value) {
 	ds := el.Get("dataset")
@@ -198,7 +198,7 @@ func (p *playground) onControl(el js.Value) {
 	if out := byID(p.doc, el.Get("id").String()+"-value"); out.Truthy() {
 		out.Set("textContent", value+" "+out.Get("dataset").Get("unit").String())
 	}
-	next, err := templates.EditScenario([]byte(p.editor.Get("value").String()), path, kind, value, el.Get("checked").Truthy())
+	next, err := scenario.Edit([]byte(p.editor.Get("value").String()), path, kind, value, el.Get("checked").Truthy())
 	if err != nil {
 		p.showError(templates.EditorError{Message: "The controls cannot edit the JSON until it is valid again: " + err.Error()})
 		return

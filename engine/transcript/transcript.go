@@ -44,10 +44,10 @@ const (
 	MaxLines = 20_000
 )
 
-// Formats.
+// Formats (trace.Source.Format; the vocabulary is trace's).
 const (
-	FormatGoSDK = "go-sdk-logging"
-	FormatJSONL = "jsonl"
+	FormatGoSDK = trace.FormatGoSDK
+	FormatJSONL = trace.FormatJSONL
 )
 
 // ErrTranscript is the category of every import error; the *Error says the line.
