@@ -26,7 +26,8 @@ type verdict struct {
 	// Rule is the first failing check's rule, "" when none fails.
 	Rule string
 	// Where is the transport and protocol the run used ("stdio, protocol
-	// 2026-07-28"), "" for an imported transcript.
+	// 2026-07-28"), "" for an imported transcript or a run with no message
+	// on the wire (a pure herd experiment).
 	Where string
 }
 
@@ -61,7 +62,7 @@ var scriptedRules = map[string]bool{
 // first failing check (the cause: the stuck server's repeated progress).
 func newVerdict(tr *trace.Trace) verdict {
 	v := judge(tr)
-	if s := tr.Scenario; s != nil && s.Transport != "" {
+	if s := tr.Scenario; s != nil && s.Transport != "" && len(tr.Events) > 0 {
 		v.Where = transportLabel(s.Transport) + ", protocol " + s.Protocol
 	}
 	return v
