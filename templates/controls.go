@@ -43,6 +43,10 @@ type control struct {
 	Min, Max  int64 // number and range bounds (Max 0 = none for a number)
 	Unit      string
 	Help      string
+	// Lead is true for a control the page's story or Try-it names (a
+	// known-broken switch that is on, the Try-it's control): ControlPanel
+	// draws it before "More switches".
+	Lead bool
 }
 
 // option is one choice of a select control.
@@ -135,8 +139,8 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 			}
 			label += " for " + id + " at"
 		case "produce":
-			every := numberControl(path+".everyMs", "Progress every (production rate of "+id+")", st.EveryMs, "The server reports progress this often. "+path+".everyMs")
-			count := numberControl(path+".count", "Progress values for "+id, int64(st.Count), "How many values it reports (1 to 1000). "+path+".count")
+			every := numberControl(path+".everyMs", "Progress every (production rate of "+id+")", st.EveryMs, "The server reports progress this often.")
+			count := numberControl(path+".count", "Progress values for "+id, int64(st.Count), "How many values it reports (1 to 1000).")
 			every.Min, count.Min, count.Unit = 1, 1, "values"
 			script.Controls = append(script.Controls, every, count)
 			label = "Server starts reporting progress for " + id + " at"
@@ -158,7 +162,7 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 		c := control{
 			ID: controlID(path + ".at"), Path: path + ".at", Label: label,
 			Kind: controlRange, ValueKind: scenario.ValueInteger, Value: strconv.FormatInt(st.At, 10),
-			Min: 0, Max: max(hi, st.At), Unit: "ms", Help: path + ".at",
+			Min: 0, Max: max(hi, st.At), Unit: "ms", Help: stepHelp[st.Do],
 		}
 		script.Controls = append(script.Controls, c)
 	}
@@ -218,7 +222,32 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 	if len(script.Controls) > 0 {
 		groups = append(groups, script)
 	}
-	return append(groups, client, server)
+	groups = append(groups, client, server)
+	for gi := range groups {
+		for ci := range groups[gi].Controls {
+			c := &groups[gi].Controls[ci]
+			c.Lead = c.Lead || isBrokenValue(s, c.Path)
+		}
+	}
+	return groups
+}
+
+// stepHelp says in words what a step's time slider moves, by verb.
+var stepHelp = map[string]string{
+	"cancel":        "When the client gives up and sends its cancellation.",
+	"complete":      "When the server's handler finishes and sends its result.",
+	"fail":          "When the server's handler fails and sends an error.",
+	"disconnect":    "When the connection under the request breaks.",
+	"drop":          "When the response stream breaks.",
+	"retry":         "When the client sends the same call again under a new JSON-RPC id.",
+	"mutate-result": "When the caller edits the result object it received.",
+	"reopen-ledger": "When the server closes its ledger database and opens it again.",
+	"task-cancel":   "When the client asks the task to stop.",
+	"task-get":      "When the client asks for the task's status.",
+	"checkpoint":    "When the worker next checks whether it should stop.",
+	"finish-task":   "When the worker finishes the task.",
+	"progress":      "When the server reports this progress.",
+	"produce":       "When the server starts reporting progress.",
 }
 
 // ledgerPolicies are the server switches that only matter with a ledger;
@@ -256,7 +285,7 @@ func herdControls(h *scenario.Herd) controlGroup {
 	return controlGroup{ID: "controls-herd", Title: "Reconnect herd", Controls: []control{
 		selectControl("herd.strategy", "Backoff strategy", h.Strategy,
 			"How each refused client picks its next delay: the reference is capped exponential backoff with hashed jitter; none is a constant delay with no jitter.",
-			option{Value: "reference", Label: "reference (capped exponential, hashed jitter)"},
+			option{Value: "reference", Label: "reference (capped, jittered)"},
 			option{Value: "none", Label: "none: lockstep (broken)"},
 			option{Value: "full-jitter", Label: "full jitter"},
 			option{Value: "equal-jitter", Label: "equal jitter"},
@@ -457,6 +486,13 @@ type IndexEntry struct {
 	Outcomes             []outcome
 	Pass, Fail           int
 	Undecided            int
+	// Verdict is the run's headline (the lesson's point); Cards its
+	// outcomes in words, repeats summarized.
+	Verdict verdict
+	Cards   []outcomeCard
+	// group is the index section: "cancel", "idempotency", "flow",
+	// "recovery" or "broken" (groupOf).
+	group string
 }
 
 // tally says the check results in words, e.g. "checks: 5 pass, 1 fail".
@@ -468,6 +504,9 @@ func (e IndexEntry) tally() string {
 	if e.Undecided > 0 {
 		s += ", " + strconv.Itoa(e.Undecided) + " undecided"
 	}
+	if e.Verdict.Intended() {
+		s += " on purpose"
+	}
 	return s
 }
 
@@ -477,27 +516,71 @@ type indexSection struct {
 	Entries          []IndexEntry
 }
 
-// groupEntries sorts the index into sections by the scenario's name: the
-// lettered lesson scenarios ("a-", "b-", ...) first, then everything else,
-// then the failure modes (named "broken-..." or titled "Broken..."), each in the given order. Empty
-// sections are left out.
+// groupEntries sorts the index into the README's sections ("What the lab
+// covers") plus the failure modes, by groupOf, each in the given order with
+// the lettered lesson scenarios (a-, b-, ...) and the flagship first.
+// Empty sections are left out.
 func groupEntries(entries []IndexEntry) []indexSection {
 	secs := []indexSection{
-		{ID: "lesson", Title: "The cancellation race, step by step", Intro: "The four orders of the course's interactive lab: who learns what, and when."},
-		{ID: "more", Title: "Timeouts, transports and the rest of the lifecycle", Intro: "Each scenario proves one rule of the specification with a visible check."},
-		{ID: "broken", Title: "Failure modes, one switch away", Intro: "Each of these turns one policy to its known-broken value: watch which check fails, then flip it back on the page."},
+		{ID: "cancel", Title: "Cancellation and timeouts", Intro: "Who wins when a client cancels while the server finishes, how each transport carries the cancellation, and which deadline cuts a request."},
+		{ID: "idempotency", Title: "Idempotency on real SQLite", Intro: "A retry must not charge twice: what an idempotency key, one transaction and a defensive copy each prevent."},
+		{ID: "flow", Title: "Flow control", Intro: "Slow clients, buffers and proxies: progress may be coalesced or delayed, a final response never dropped."},
+		{ID: "recovery", Title: "Recovery", Intro: "A dropped stream comes back as a new request and a refetch; thousands of clients come back without a stampede."},
+		{ID: "broken", Title: "Failure modes, one switch away", Intro: "Each of these turns one policy to its known-broken value: the failing check is the lesson. Flip the switch back on the page and watch it pass."},
+	}
+	at := map[string]int{}
+	for i, s := range secs {
+		at[s.ID] = i
 	}
 	for _, e := range entries {
-		i := 1
-		switch {
-		case strings.HasPrefix(e.Name, "broken-") || strings.HasPrefix(e.Title, "Broken"):
-			i = 2
-		case len(e.Name) > 2 && e.Name[1] == '-' && 'a' <= e.Name[0] && e.Name[0] <= 'z':
-			i = 0
-		}
+		i := at[cmp(e.group, "cancel")]
 		secs[i].Entries = append(secs[i].Entries, e)
 	}
+	for i := range secs {
+		slices.SortStableFunc(secs[i].Entries, func(a, b IndexEntry) int {
+			return cmpBool(!leadsGroup(a.Name), !leadsGroup(b.Name))
+		})
+	}
 	return slices.DeleteFunc(secs, func(s indexSection) bool { return len(s.Entries) == 0 })
+}
+
+// leadsGroup reports the entries that open their section: the lettered
+// lessons (a-, b-, ...) and the flagship story.
+func leadsGroup(name string) bool {
+	return len(name) > 2 && name[1] == '-' && 'a' <= name[0] && name[0] <= 'z' || strings.HasPrefix(name, "flagship-")
+}
+
+// groupOf places a scenario in an index section from its name, title and
+// trace: the failure modes (named broken-..., titled Broken..., or whose
+// failure is intended and not the flagship's), then idempotency (a ledger
+// or retries), recovery (a herd, reconnects or listen streams), flow
+// control (buffers, a proxy or durable tasks), else cancellation and
+// timeouts.
+func groupOf(name, title string, tr *trace.Trace, v verdict) string {
+	if strings.HasPrefix(name, "broken-") || strings.HasPrefix(title, "Broken") {
+		return "broken"
+	}
+	s := tr.Scenario
+	if s == nil {
+		return "cancel"
+	}
+	retries := false
+	listen := false
+	for _, st := range s.Steps {
+		retries = retries || st.Do == "retry"
+		listen = listen || st.Do == "listen" || st.Do == "drop"
+	}
+	switch {
+	case s.Ledger != nil || tr.Ledger.Executions > 0 || retries:
+		return "idempotency"
+	case v.Intended() && !strings.HasPrefix(name, "flagship-"):
+		return "broken"
+	case s.Herd != nil || len(tr.Reconnects) > 0 || listen:
+		return "recovery"
+	case s.Buffer != nil || s.Proxy != nil || len(tr.Tasks) > 0:
+		return "flow"
+	}
+	return "cancel"
 }
 
 // NewIndexEntry describes a built-in scenario for the index from its name,
@@ -512,5 +595,7 @@ func NewIndexEntry(name, title, summary, href string, tr *trace.Trace) IndexEntr
 	}
 	v := NewView(tr)
 	e.Outcomes, e.Pass, e.Fail, e.Undecided = v.Outcomes, v.Pass, v.Fail, v.Undecided
+	e.Verdict, e.Cards = v.Verdict, v.Cards
+	e.group = groupOf(name, title, tr, v.Verdict)
 	return e
 }

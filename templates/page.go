@@ -114,7 +114,17 @@ func firstHref(entries []IndexEntry) string {
 // The page's model (intro, hint, controls, Output) is built here, once,
 // before rendering; scenarioPageView only draws it.
 func ScenarioPage(p Page) templ.Component {
-	return scenarioPageView(scenarioPage{Page: p, Intro: p.intro(), Hint: p.hint(), Controls: p.controls(), Output: Output(p.Trace)})
+	controls := p.controls()
+	hint := p.hint()
+	if t, ok := tryItFor(p.Name, p.Trace); ok {
+		if text := t.text(controls); text != "" {
+			hint = text
+			markLead(controls, t.Path)
+		}
+	}
+	markNamed(controls, hint)
+	p.Title = stripTransport(p.Title)
+	return scenarioPageView(scenarioPage{Page: p, Intro: p.intro(), Hint: hint, Controls: controls, Output: Output(p.Trace)})
 }
 
 // scenarioPage is ScenarioPage's view model: the page and what is derived

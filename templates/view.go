@@ -59,7 +59,11 @@ import (
 type View struct {
 	Timeline timeline
 	// Narrow is the same timeline laid out for a phone (narrowFrame).
-	Narrow   timeline
+	Narrow timeline
+	// Verdict is the run's headline: the story's point in domain words.
+	Verdict verdict
+	// Cards are the outcomes under the verdict, repeats summarized.
+	Cards    []outcomeCard
 	Outcomes []outcome
 	Requests []requestRow
 	Checks   []checkRow
@@ -147,6 +151,7 @@ func NewView(tr *trace.Trace) View {
 	for _, e := range tr.Events {
 		v.Events = append(v.Events, newEventRow(e))
 	}
+	v.Verdict, v.Cards = newVerdict(tr), groupOutcomes(v.Requests)
 	return v
 }
 

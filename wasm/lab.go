@@ -33,6 +33,10 @@ type lab struct {
 	errorBox js.Value // #lab-error
 	pane     *pane    // what #lab-output shows
 	fragment string   // the share fragment of the run on screen
+	// edited is true once the scenario differs from the page's own (an
+	// edit, or a #s= link opened): from then on every run rewrites the
+	// address bar to its #s= link (history.replaceState).
+	edited bool
 }
 
 func startLab(doc js.Value) {
@@ -48,6 +52,9 @@ func startLab(doc js.Value) {
 		return
 	}
 	l.pane = newPane(l.output, l.fail, l.settled)
+	l.openLink()
+	l.wireShare()
+	keepAnchors(doc, l.output, l.fail)
 	controls := doc.Call("querySelectorAll", "[data-path]")
 	for i := 0; i < controls.Length(); i++ {
 		el := controls.Index(i)
@@ -75,6 +82,7 @@ func (l *lab) onChange(el js.Value) {
 		return
 	}
 	l.script.Set("textContent", string(next))
+	l.edited = true
 	l.rerun(false)
 }
 
@@ -99,6 +107,7 @@ func (l *lab) rerun(first bool) {
 		if fs := byID(l.doc, "lab-controls"); fs.Truthy() {
 			fs.Set("disabled", false)
 		}
+		enable(l.doc, "lab-copy-link", "lab-copy-embed")
 		setStatus(l.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
 		l.root.Get("dataset").Set("ready", "1")
 	})
@@ -117,6 +126,9 @@ func (l *lab) apply(r answer) bool {
 	}
 	start := now()
 	l.fragment = r.Str("fragment")
+	if l.edited && l.fragment != "" {
+		replaceFragment(l.fragment)
+	}
 	l.pane.show(readOutput(r.Get("out")))
 	ds := l.output.Get("dataset")
 	ds.Set("renderMs", strconv.FormatFloat(r.Get("ms").Float(), 'f', 1, 64))

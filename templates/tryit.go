@@ -1,0 +1,307 @@
+package templates
+
+import (
+	"github.com/a-h/templ"
+
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// tryIt is a page's "Try it" as a claim that can be tested: set the control
+// at Path to Value (JSON, as scenario.SetPath writes it) and what Observe
+// reads from the run flips from From (the page as it loads) to To.
+// TestTryItClaims runs every one through the engine.
+type tryIt struct {
+	Path  string // the control's data-path, e.g. "client.policy.progressResetsMax"
+	Value string // the JSON value the edit writes, e.g. "true"
+	// Observe names what flips: "verdict" (verdict.Key), "outcome" (the
+	// first request's outcome key), "signal" or "cause" (the first
+	// request's cancellation signal or cause, "" when none).
+	Observe  string
+	From, To string
+	// Watch says what the reader will see, after "and watch".
+	Watch string
+	// Also, when not empty, is a second suggestion appended as written.
+	Also string
+}
+
+// tryIts are the built-in scenarios' Try-its, by name. A scenario missing
+// here gets raceTry when its script races a cancel against a completion,
+// else its notes' "Try:" part, else tryHint's general advice.
+var tryIts = map[string]tryIt{
+	"c-progress-then-maximum":         {Path: "client.policy.progressResetsMax", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the hung work outlive its 2,000 ms maximum"},
+	"d-cancel-on-streamable-http":     {Path: "client.policy.httpCancel", Value: `"post-notification"`, Observe: "verdict", From: "good", To: "intended", Watch: "the client POST a cancellation the 2026-07-28 server does not expect", Also: "Or switch “Protocol revision” to 2025-11-25, where that POST is the rule."},
+	"buffer-reference-coalesce":       {Path: "buffer.policy", Value: `"drop-newest"`, Observe: "verdict", From: "good", To: "intended", Watch: "the full buffer lose the final response", Also: "Or change the production and drain rates and watch the buffer's depth."},
+	"herd-reference-backoff":          {Path: "herd.strategy", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the clients return in lockstep and give up", Also: "The chart below runs the same herd under every strategy, side by side."},
+	"http-2025-post-cancel":           {Path: "protocol", Value: `"2026-07-28"`, Observe: "signal", From: trace.SignalNotification, To: trace.SignalCloseStream, Watch: "the cancellation travel as a closed stream instead of a POST"},
+	"key-reuse-rejected":              {Path: "server.policy.fingerprint", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "one key alias two intents"},
+	"ledger-keyed-race":               {Path: "server.policy.atomicLedger", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "both connections run the charge"},
+	"ledger-reopen-defensive-copy":    {Path: "server.policy.defensiveCopy", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "the caller's edit corrupt the replay"},
+	"proxy-buffering-burst":           {Path: "server.sseHeaders", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the proxy pass the progress on as it is sent"},
+	"stale-progress-ignored":          {Path: "client.policy.acceptNonIncreasingProgress", Value: "true", Observe: "cause", From: trace.CauseIdleTimeout, To: trace.CauseMaxTimeout, Watch: "the stuck server keep the request alive until its maximum"},
+	"task-cancel-ack-not-final":       {Path: "client.policy.treatTaskAckAsFinal", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the UI say stopped while the worker runs on"},
+	"broken-buffer-drops-final":       {Path: "buffer.policy", Value: `"evict-progress"`, Observe: "verdict", From: "intended", To: "good", Watch: "the final response get through"},
+	"broken-dedupe-by-rpc-id":         {Path: "server.policy.dedupeBy", Value: `"idempotency-key"`, Observe: "verdict", From: "intended", To: "good", Watch: "the retry charge once"},
+	"broken-defensive-copy":           {Path: "server.policy.defensiveCopy", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the replay return the committed result"},
+	"broken-http-posts-cancel":        {Path: "client.policy.httpCancel", Value: `"close-stream"`, Observe: "verdict", From: "intended", To: "good", Watch: "the client cancel by closing the stream, as 2026-07-28 requires"},
+	"broken-key-reuse-no-fingerprint": {Path: "server.policy.fingerprint", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the reused key be rejected"},
+	"broken-last-event-id":            {Path: "client.policy.sendLastEventId", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client reconnect with a new request and a refetch"},
+	"broken-ledger-check-then-act":    {Path: "server.policy.atomicLedger", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "one transaction let only one connection charge"},
+	"broken-progress-resets-max":      {Path: "client.policy.progressResetsMax", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the maximum timeout cut the hung work"},
+	"broken-replicas-not-shared":      {Path: "ledger.shared", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the retry charge once on any replica"},
+	"broken-respond-after-cancel":     {Path: "server.policy.respondAfterCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server go quiet after the cancellation"},
+	"broken-stale-progress":           {Path: "client.policy.acceptNonIncreasingProgress", Value: "false", Observe: "cause", From: trace.CauseMaxTimeout, To: trace.CauseIdleTimeout, Watch: "the idle timeout cut the stuck request early"},
+	"broken-task-ack-as-final":        {Path: "client.policy.treatTaskAckAsFinal", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client keep polling until the worker really stops"},
+	"herd-no-backoff":                 {Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "every client get back in"},
+}
+
+// observe reads what a tryIt's Observe names from a run.
+func observe(tr *trace.Trace, what string) string {
+	var r trace.Request
+	if len(tr.Requests) > 0 {
+		r = tr.Requests[0]
+	}
+	switch what {
+	case "verdict":
+		return newVerdict(tr).Key
+	case "outcome":
+		return outcomeOf(r, scriptedCancels(tr)[r.ID.Raw()]).Key
+	case "signal":
+		if r.Signal != nil {
+			return *r.Signal
+		}
+	case "cause":
+		if r.Cause != nil {
+			return *r.Cause
+		}
+	}
+	return ""
+}
+
+// tryItFor returns the Try-it of a page: its entry in tryIts, else the
+// cancellation race of its script as the run shows it (raceTry); ok is
+// false when neither applies.
+func tryItFor(name string, tr *trace.Trace) (tryIt, bool) {
+	if t, ok := tryIts[name]; ok {
+		return t, true
+	}
+	if tr == nil || tr.Scenario == nil {
+		return tryIt{}, false
+	}
+	return raceTry(tr)
+}
+
+// raceTry is the Try-it of a script that cancels a request the server also
+// completes: move the cancel to the other side of the completion, so the
+// outcome the page shows on load flips. From a page that opens on
+// "cancellation wins" the cancel goes 100 ms past the completion; from one
+// that opens on "completion wins" it goes to the request's start (0 ms
+// after its call), before anything else happens.
+func raceTry(tr *trace.Trace) (tryIt, bool) {
+	s := tr.Scenario
+	cancelAt, completeAt, callAt := map[string]int{}, map[string]int64{}, map[string]int64{}
+	for i, st := range s.Steps {
+		if st.ID == nil {
+			continue
+		}
+		switch st.Do {
+		case "cancel":
+			cancelAt[st.ID.Raw()] = i
+		case "complete":
+			completeAt[st.ID.Raw()] = st.At
+		case "call":
+			callAt[st.ID.Raw()] = st.At
+		}
+	}
+	for _, r := range tr.Requests {
+		i, ok := cancelAt[r.ID.Raw()]
+		done, ok2 := completeAt[r.ID.Raw()]
+		if !ok || !ok2 {
+			continue
+		}
+		from := outcomeOf(r, true).Key
+		t := tryIt{Path: "steps[" + strconv.Itoa(i) + "].at", Observe: "outcome", From: from}
+		if s.Transport == scenario.TransportStdio {
+			t.Also = "Then switch “Transport” to Streamable HTTP and see the cancellation travel as a closed stream instead of notifications/cancelled."
+		}
+		switch from {
+		case "cancellation-wins":
+			t.Value, t.To, t.Watch = strconv.FormatInt(done+100, 10), "completion-wins", "the outcome flip from “cancellation wins” to “completion wins”"
+		case "completion-wins":
+			t.Value, t.To, t.Watch = strconv.FormatInt(callAt[r.ID.Raw()], 10), "cancellation-wins", "the outcome flip from “completion wins” to “cancellation wins”"
+		default:
+			continue
+		}
+		return t, true
+	}
+	return tryIt{}, false
+}
+
+// text writes the Try-it in the words of the page's controls: "Tick
+// “Progress resets the maximum timeout” and watch …", "Set “Backoff
+// strategy” to “none: lockstep (broken)” …", "Drag “Client cancels 7 at” to
+// 400 ms …". Empty when groups has no control at t.Path.
+func (t tryIt) text(groups []controlGroup) string {
+	c, ok := findControl(groups, t.Path)
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	switch c.Kind {
+	case controlCheckbox:
+		if t.Value == "true" {
+			b.WriteString("Tick “" + c.Label + "”")
+		} else {
+			b.WriteString("Untick “" + c.Label + "”")
+		}
+	case controlSelect:
+		var v string
+		_ = json.Unmarshal([]byte(t.Value), &v)
+		label := v
+		for _, o := range c.Options {
+			if o.Value == v {
+				label = o.Label
+			}
+		}
+		b.WriteString("Set “" + c.Label + "” to “" + label + "”")
+	case controlRange:
+		b.WriteString("Drag “" + c.Label + "” to " + t.Value + " " + c.Unit)
+	default:
+		b.WriteString("Set “" + c.Label + "” to " + t.Value)
+	}
+	b.WriteString(" and watch " + t.Watch + ".")
+	if t.Also != "" {
+		b.WriteString(" " + t.Also)
+	}
+	return b.String()
+}
+
+// findControl returns the control at path.
+func findControl(groups []controlGroup, path string) (control, bool) {
+	for _, g := range groups {
+		for _, c := range g.Controls {
+			if c.Path == path {
+				return c, true
+			}
+		}
+	}
+	return control{}, false
+}
+
+// markLead marks the controls at paths as leading the page (drawn before
+// "More switches").
+func markLead(groups []controlGroup, paths ...string) {
+	for gi := range groups {
+		for ci := range groups[gi].Controls {
+			for _, p := range paths {
+				if groups[gi].Controls[ci].Path == p {
+					groups[gi].Controls[ci].Lead = true
+				}
+			}
+		}
+	}
+}
+
+// isBrokenValue reports a control showing a known-broken setting of s (the
+// switches brokenSwitches lists), which leads its page.
+func isBrokenValue(s *scenario.Scenario, path string) bool {
+	p, sp := s.Client.Policy, s.Server.Policy
+	switch path {
+	case "client.policy.progressResetsMax":
+		return p.ProgressResetsMax
+	case "client.policy.acceptNonIncreasingProgress":
+		return p.AcceptNonIncreasingProgress
+	case "client.policy.sendLastEventId":
+		return p.SendLastEventID
+	case "client.policy.treatTaskAckAsFinal":
+		return p.TreatTaskAckAsFinal
+	case "client.policy.httpCancel":
+		return s.Transport == scenario.TransportHTTP && s.Protocol == scenario.Protocol20260728 && p.HTTPCancel == scenario.HTTPCancelPostNotification
+	case "server.policy.respondAfterCancel":
+		return sp.RespondAfterCancel
+	case "server.policy.dedupeBy":
+		return sp.DedupeBy == "rpc-id" || sp.DedupeBy == "none"
+	case "server.policy.atomicLedger":
+		return !scenario.On(sp.AtomicLedger)
+	case "server.policy.defensiveCopy":
+		return !scenario.On(sp.DefensiveCopy)
+	case "server.policy.fingerprint":
+		return !scenario.On(sp.Fingerprint)
+	case "server.sseHeaders":
+		return !scenario.On(s.Server.SSEHeaders)
+	}
+	return false
+}
+
+// ControlPanel is the content of the fieldset #lab-controls: a legend for
+// screen readers, the groups the page's story is about (its own sections,
+// the script's times, and a "This story's switches" fieldset with every
+// Lead control of the transport, client and server groups), then those
+// general groups folded under one <details> "More switches". The
+// playground re-renders it whenever the scenario's shape changes.
+func ControlPanel(groups []controlGroup) templ.Component {
+	lead, more := splitPanel(groups)
+	return controlPanelView(lead, more)
+}
+
+// generalGroups are the groups every scenario has; the rest are its own.
+var generalGroups = map[string]bool{"controls-network": true, "controls-client": true, "controls-server": true}
+
+// splitPanel splits the groups into the leading ones and those under "More
+// switches" (ControlPanel).
+func splitPanel(groups []controlGroup) (lead, more []controlGroup) {
+	story := controlGroup{ID: "controls-story", Title: "This story's switches"}
+	for _, g := range groups {
+		if !generalGroups[g.ID] {
+			lead = append(lead, g)
+			continue
+		}
+		rest := g
+		rest.Controls = nil
+		for _, c := range g.Controls {
+			if c.Lead {
+				story.Controls = append(story.Controls, c)
+			} else {
+				rest.Controls = append(rest.Controls, c)
+			}
+		}
+		if len(rest.Controls) > 0 {
+			more = append(more, rest)
+		}
+	}
+	if len(story.Controls) > 0 {
+		lead = append([]controlGroup{story}, lead...)
+	}
+	if len(lead) == 0 {
+		return more, nil
+	}
+	return lead, more
+}
+
+// markNamed marks as Lead every control whose label the hint quotes
+// (“Transport”), so what the Try-it names is on screen.
+func markNamed(groups []controlGroup, hint string) {
+	for gi := range groups {
+		for ci := range groups[gi].Controls {
+			c := &groups[gi].Controls[ci]
+			if strings.Contains(hint, "“"+c.Label+"”") {
+				c.Lead = true
+			}
+		}
+	}
+}
+
+// stripTransport drops a trailing " (stdio)" or " (Streamable HTTP)" from
+// a title: the page's controls can switch the transport, and the verdict
+// says the one the run used (verdict.Where), so the title never
+// contradicts it.
+func stripTransport(title string) string {
+	for _, t := range []string{" (stdio)", " (Streamable HTTP)", " (streamable-http)"} {
+		title = strings.TrimSuffix(title, t)
+	}
+	return title
+}

@@ -1,0 +1,79 @@
+package templates
+
+import (
+	"encoding/json"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"strings"
+	"testing"
+
+	"github.com/mcplab/mcplab/engine/examples"
+)
+
+// TestTryItClaims: every built-in scenario's Try-it is true (issue 13,
+// item 4). The page shows on load the outcome the Try-it starts from (the
+// engine's run of the unedited scenario), the control it names is on the
+// page under the label it quotes, and making the edit it names, as the
+// page's control makes it (EditScenario with the control's data-kind),
+// produces the announced flip. The race pages (A, B, the race in flight)
+// get the direction their own run shows: B and the race open on
+// "completion wins", so their Try-it moves the cancel before the
+// completion.
+func TestTryItClaims(t *testing.T) {
+	claims := 0
+	for _, ex := range examples.All() {
+		tr := runExample(t, ex)
+		ti, ok := tryItFor(ex.Name, tr)
+		if !ok {
+			continue
+		}
+		claims++
+		if got := observe(tr, ti.Observe); got != ti.From {
+			t.Errorf("%s: the Try-it starts from %s %q, the page shows %q", ex.Name, ti.Observe, ti.From, got)
+		}
+		groups := NewControls(tr.Scenario, tr.EndMs)
+		c, ok := findControl(groups, ti.Path)
+		if !ok {
+			t.Errorf("%s: the Try-it names %s, which has no control on the page", ex.Name, ti.Path)
+			continue
+		}
+		text := ti.text(groups)
+		if !strings.Contains(text, "“"+c.Label+"”") {
+			t.Errorf("%s: the Try-it %q does not quote the control's label %q", ex.Name, text, c.Label)
+		}
+		value, checked := ti.Value, ti.Value == "true"
+		if c.ValueKind == scenario.ValueString {
+			_ = json.Unmarshal([]byte(ti.Value), &value)
+		}
+		data, err := scenario.Edit(ex.JSON, c.Path, c.ValueKind, value, checked)
+		if err != nil {
+			t.Errorf("%s: %v", ex.Name, err)
+			continue
+		}
+		after := runExample(t, examples.Example{Name: ex.Name, JSON: data})
+		if got := observe(after, ti.Observe); got != ti.To {
+			t.Errorf("%s: after %q, %s is %q, want %q", ex.Name, text, ti.Observe, got, ti.To)
+		}
+	}
+	if claims < 25 {
+		t.Errorf("%d built-in scenarios have a Try-it claim, want at least 25", claims)
+	}
+}
+
+// TestTryItInLabels: no page's Try-it names a JSON member (progressResetsMax,
+// client.policy.…): it quotes the controls' labels (issue 13, item 4).
+func TestTryItInLabels(t *testing.T) {
+	for _, ex := range examples.All() {
+		tr := runExample(t, ex)
+		html := renderString(t, ScenarioPage(Page{Root: "../../", Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Scenario: ex.JSON, Trace: tr}))
+		_, after, _ := strings.Cut(html, `<p class="try">`)
+		hint, _, _ := strings.Cut(after, "</p>")
+		for _, bad := range []string{"progressResetsMax", "client.policy", "server.policy", "sseHeaders", "acceptNonIncreasingProgress", "treatTaskAckAsFinal", "steps["} {
+			if strings.Contains(hint, bad) {
+				t.Errorf("%s: the Try-it names %q: %s", ex.Name, bad, hint)
+			}
+		}
+		if strings.Contains(html, `class="help">steps[`) {
+			t.Errorf("%s: a control's help is a JSON path", ex.Name)
+		}
+	}
+}

@@ -1,0 +1,362 @@
+package templates
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// verdict is the headline of a run: the point of its story in domain words
+// ("charged twice: 2 executions for one intent"), coloured by whether the
+// story went right, not by the state of the last request (issue 13, item 1).
+type verdict struct {
+	// Key is "good" (every check passes), "bad" (a check fails and nothing
+	// in the scenario asked for it) or "intended" (a check fails and the
+	// scenario asked for it: a known-broken switch is on, it is titled
+	// "Broken", or the failing rule is one only its script can break).
+	Key string
+	// Text is the headline, e.g. "cancellation wins: no response".
+	Text string
+	// Detail is one sentence under it: the failing check's own words, or
+	// what the trace shows when everything passes.
+	Detail string
+	// Rule is the first failing check's rule, "" when none fails.
+	Rule string
+	// Where is the transport and protocol the run used ("stdio, protocol
+	// 2026-07-28"), "" for an imported transcript or a run with no message
+	// on the wire (a pure herd experiment).
+	Where string
+}
+
+// Intended reports a failure the scenario shows on purpose.
+func (v verdict) Intended() bool { return v.Key == "intended" }
+
+// Label is the small caption above the headline.
+func (v verdict) Label() string {
+	switch v.Key {
+	case "intended":
+		return "The failure this page shows"
+	case "bad":
+		return "What went wrong"
+	}
+	return "What happened"
+}
+
+// scriptedRules are the rules only a scenario's own script can break (the
+// simulated server sends what the steps say), so their failure is the
+// scenario's point, not a surprise.
+var scriptedRules = map[string]bool{
+	"progress-increases":            true,
+	"server-cancel-only-for-listen": true,
+	// A retry step with a new JSON-RPC id is the script's own choice.
+	"no-unsafe-retry": true,
+}
+
+// newVerdict reads the verdict of a trace from its checks and requests.
+//
+// The failing check it names is the first one whose rule a script cannot
+// break on its own (the consequence: a stuck request kept alive), else the
+// first failing check (the cause: the stuck server's repeated progress).
+func newVerdict(tr *trace.Trace) verdict {
+	v := judge(tr)
+	if s := tr.Scenario; s != nil && s.Transport != "" && len(tr.Events) > 0 {
+		v.Where = transportLabel(s.Transport) + ", protocol " + s.Protocol
+	}
+	return v
+}
+
+// judge is newVerdict without Where.
+func judge(tr *trace.Trace) verdict {
+	var failed []trace.Check
+	for _, c := range tr.Checks {
+		if c.OK != nil && !*c.OK {
+			failed = append(failed, c)
+		}
+	}
+	slices.SortStableFunc(failed, func(a, b trace.Check) int {
+		return cmpBool(scriptedRules[a.Rule], scriptedRules[b.Rule])
+	})
+	for _, c := range failed {
+		v := verdict{Key: "bad", Rule: c.Rule, Text: failureText(tr, c), Detail: c.Detail}
+		if intendedFailure(tr.Scenario, c.Rule) {
+			v.Key = "intended"
+		}
+		return v
+	}
+	return verdict{Key: "good", Text: successText(tr), Detail: successDetail(tr)}
+}
+
+// intendedFailure reports whether the scenario asked for a failure of rule:
+// a known-broken switch is on, its title starts with "Broken", or the rule
+// is one only the script breaks. An imported transcript (no scenario) never
+// asks for one.
+func intendedFailure(s *scenario.Scenario, rule string) bool {
+	if s == nil {
+		// An imported transcript: real traffic asks for no failure.
+		return false
+	}
+	if scriptedRules[rule] {
+		return true
+	}
+	return strings.HasPrefix(s.Title, "Broken") || len(brokenSwitches(s)) > 0
+}
+
+// brokenSwitches lists the known-broken settings that are on in s, by the
+// label their control shows (SCENARIO.md: each switch's broken value).
+func brokenSwitches(s *scenario.Scenario) []string {
+	var out []string
+	add := func(on bool, label string) {
+		if on {
+			out = append(out, label)
+		}
+	}
+	p := s.Client.Policy
+	add(p.ProgressResetsMax, "Progress resets the maximum timeout")
+	add(p.AcceptNonIncreasingProgress, "Accept non-increasing progress")
+	add(p.SendLastEventID && s.Protocol == scenario.Protocol20260728, "Resume with Last-Event-ID")
+	add(p.TreatTaskAckAsFinal, "Treat a tasks/cancel ack as final")
+	add(s.Transport == scenario.TransportHTTP && s.Protocol == scenario.Protocol20260728 &&
+		p.HTTPCancel == scenario.HTTPCancelPostNotification, "HTTP cancellation: POST notifications/cancelled")
+	sp := s.Server.Policy
+	add(sp.RespondAfterCancel, "Respond after cancellation")
+	add(sp.DedupeBy == "rpc-id" || sp.DedupeBy == "none", "Deduplicate ledger calls by "+sp.DedupeBy)
+	add(!scenario.On(sp.AtomicLedger), "Atomic ledger off")
+	add(!scenario.On(sp.DefensiveCopy), "Defensive copies off")
+	add(!scenario.On(sp.Fingerprint), "Argument fingerprints off")
+	add(!scenario.On(s.Server.SSEHeaders), "SSE headers off")
+	add(s.Ledger != nil && !s.Ledger.Shared && s.Ledger.Replicas > 1, "Replicas do not share one ledger")
+	add(s.Buffer != nil && s.Buffer.Policy == "drop-newest", "Full buffer refuses what comes next")
+	add(s.Buffer != nil && s.Buffer.Capacity == 0 && s.Consumer != nil, "Unbounded buffer")
+	add(s.Herd != nil && s.Herd.Strategy == "none", "Backoff strategy none")
+	return out
+}
+
+// failureText says a failed check in domain words, with the trace's own
+// numbers where the rule has one.
+func failureText(tr *trace.Trace, c trace.Check) string {
+	switch c.Rule {
+	case "no-unsafe-retry", "one-execution-per-key":
+		if n := tr.Ledger.Executions; n > 1 {
+			return "charged twice: " + strconv.Itoa(n) + " executions for one intent"
+		}
+		return "charged twice: the retry runs the effect again"
+	case "max-timeout-enforced":
+		for _, r := range tr.Requests {
+			if r.MaxTimeoutMs > 0 && r.EndedAt != nil && *r.EndedAt-r.SentAt > r.MaxTimeoutMs {
+				return "the request outlived its " + thousands(r.MaxTimeoutMs) + " ms maximum"
+			}
+		}
+		return "the request outlived its maximum timeout"
+	case "idle-timeout-enforced":
+		return "the request outlived its idle timeout"
+	case "final-never-dropped":
+		return "the final response was lost: the client never learns the outcome"
+	case "buffer-within-capacity":
+		return "the buffer grows without bound behind a slow client"
+	case "defensive-copy":
+		return "a replay returned a corrupted result"
+	case "key-reuse-rejected":
+		return "one key, two intents: the second call got the first one's result"
+	case "http-cancel-closes-stream":
+		return "cancelled the old way: a POST instead of closing the stream"
+	case "no-last-event-id", "reconnect-new-request-and-refetch":
+		return "resumed a stream the server no longer keeps: stale state stays"
+	case "sse-headers":
+		return "no SSE headers: the proxy holds the progress back"
+	case "no-message-after-cancel":
+		return "answered after cancelling: messages the client must ignore"
+	case "progress-increases":
+		for _, r := range tr.Requests {
+			if r.Cause != nil && *r.Cause == trace.CauseIdleTimeout {
+				return "a stuck server repeats its progress, and the idle timeout still fires"
+			}
+		}
+		return "a stuck server repeats its progress"
+	case "stale-progress-ignored":
+		return "stale progress keeps a stuck request alive"
+	case "task-ack-not-terminal":
+		return "reported stopped while the worker runs on"
+	case "herd-all-reconnect":
+		if h := tr.Herd; h != nil {
+			return "the herd never recovers: " + thousands(int64(h.Exhausted)) + " of " + thousands(int64(h.Clients)) + " clients gave up"
+		}
+		return "the herd never recovers"
+	case "server-cancel-only-for-listen":
+		return "the server cancelled a tool call"
+	}
+	return c.Rule + " fails"
+}
+
+// successText says what a run whose checks all pass shows, from its most
+// telling summary: the herd, the ledger, then the first request's outcome.
+func successText(tr *trace.Trace) string {
+	if h := tr.Herd; h != nil && h.AllReconnectedAtMs != nil {
+		return "all " + thousands(int64(h.Clients)) + " clients reconnected by " + thousands(*h.AllReconnectedAtMs) + " ms"
+	}
+	retried := false
+	for _, r := range tr.Requests {
+		retried = retried || r.RetryOf != nil
+	}
+	if retried && tr.Ledger.Executions > 0 {
+		n := tr.Ledger.Executions
+		if n == 1 {
+			return "charged once: 1 execution for every retry"
+		}
+		return strconv.Itoa(n) + " executions, one per intent: no retry ran twice"
+	}
+	if n := tr.Ledger.Executions; n > 0 && len(tr.Requests) > n {
+		for _, r := range tr.Requests {
+			if r.State == trace.StateFailed {
+				return "a reused key with new arguments is rejected: " + strconv.Itoa(n) + " execution"
+			}
+		}
+		return "charged once: " + strconv.Itoa(n) + " execution for " + strconv.Itoa(len(tr.Requests)) + " calls"
+	}
+	for _, b := range tr.Buffers {
+		if b.FinalsDelivered > 0 && b.Coalesced > 0 {
+			return "the final response arrives: " + strconv.Itoa(b.Coalesced) + " progress values coalesced, never the final"
+		}
+	}
+	if len(tr.Tasks) > 0 {
+		return "the client believes what the worker did"
+	}
+	if len(tr.Requests) == 0 {
+		return "every check passes"
+	}
+	r := tr.Requests[0]
+	switch {
+	case r.Cause != nil && *r.Cause == trace.CauseMaxTimeout && r.EndedAt != nil:
+		return "the maximum timeout cut the request at " + thousands(*r.EndedAt-r.SentAt) + " ms"
+	case r.Cause != nil && *r.Cause == trace.CauseIdleTimeout:
+		return "the idle timeout cut the request after the silence"
+	case r.Signal != nil && r.State == trace.StateCancelled:
+		if len(r.Response) == 0 || string(r.Response) == "null" {
+			return "cancellation wins: no response"
+		}
+		return "cancellation wins"
+	case r.Cause != nil && r.State == trace.StateCompleted:
+		return "completion wins: the server answered before it learned of the cancel"
+	case r.Cause != nil && *r.Cause == trace.CauseDisconnect:
+		return "the stream dropped and the client recovered"
+	case r.Cause != nil && *r.Cause == trace.CauseServer:
+		return "the server ended the stream gracefully"
+	}
+	return "every check passes"
+}
+
+// successDetail says how many checks passed.
+func successDetail(tr *trace.Trace) string {
+	n := len(tr.Checks)
+	switch n {
+	case 0:
+		return "No rule applied to this run."
+	case 1:
+		return "The one check that applies passes."
+	}
+	return "All " + strconv.Itoa(n) + " checks that apply pass."
+}
+
+// thousands prints n with a comma between thousands: 10000 → "10,000".
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		return "-" + s
+	}
+	return s
+}
+
+// outcomeCard is one card under the verdict: a request's outcome, or the
+// outcome shared by a run of requests of one method (repeated polls,
+// retries that ended alike), summarized instead of one card each.
+type outcomeCard struct {
+	outcome
+	// Count is how many requests the card stands for (1 for one request).
+	Count int
+	// Who names them: "Request 7", "3 × tasks/get" or "Requests 4, 5".
+	Who string
+}
+
+// groupOutcomes folds the requests into cards: requests with the same
+// method and outcome share the card of the first of them, in order of that
+// first; the card keeps the first request's id and detail.
+func groupOutcomes(rows []requestRow) []outcomeCard {
+	var cards []outcomeCard
+	at := map[string]int{}
+	ids := map[int][]string{}
+	for _, r := range rows {
+		k := r.Method + "\x00" + r.Outcome.Key
+		if i, ok := at[k]; ok {
+			cards[i].Count++
+			ids[i] = append(ids[i], r.ID)
+			continue
+		}
+		at[k] = len(cards)
+		ids[len(cards)] = []string{r.ID}
+		cards = append(cards, outcomeCard{outcome: r.Outcome, Count: 1})
+	}
+	for i := range cards {
+		c := &cards[i]
+		switch {
+		case c.Count == 1:
+			c.Who = "Request " + plainID(c.ID)
+		case strings.HasPrefix(ids[i][0], `"`):
+			// Named ids (tasks/get-1, tasks/get-3): say the method.
+			c.Who = strconv.Itoa(c.Count) + " × " + methodOf(rows, c.ID)
+			c.Detail = strconv.Itoa(c.Count) + " " + methodOf(rows, c.ID) + " requests, all " + c.Text + "."
+		default:
+			for j, id := range ids[i] {
+				ids[i][j] = plainID(id)
+			}
+			c.Who = "Requests " + strings.Join(ids[i], ", ")
+			c.Detail = strconv.Itoa(c.Count) + " requests, all " + c.Text + ". " + c.Detail
+		}
+	}
+	return cards
+}
+
+// methodOf returns the method of the request with id (as JSON text).
+func methodOf(rows []requestRow, id string) string {
+	for _, r := range rows {
+		if r.ID == id {
+			return r.Method
+		}
+	}
+	return ""
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// plainID prints a JSON-RPC id (JSON text) as a reader reads it: a string
+// id without its quotes.
+func plainID(id string) string {
+	if u, err := strconv.Unquote(id); err == nil && strings.HasPrefix(id, `"`) {
+		return u
+	}
+	return id
+}
+
+// transportLabel names a transport as the controls do: "stdio" or
+// "Streamable HTTP".
+func transportLabel(t string) string {
+	if t == scenario.TransportHTTP {
+		return "Streamable HTTP"
+	}
+	return t
+}

@@ -1,0 +1,74 @@
+package templates
+
+import (
+	"testing"
+
+	"github.com/mcplab/mcplab/engine/examples"
+)
+
+// TestVerdict: the headline of a run says the story's point in domain words
+// and is coloured by the story, not by the last request (issue 13, item 1).
+// The flagship (DOMAIN.md §4: a retry with a new JSON-RPC id runs the
+// effect again) is a failure even though both requests completed; C's
+// maximum of 2,000 ms is enforced, but ticking "Progress resets the maximum
+// timeout" (DOMAIN.md §11) lets the request outlive it, a failure the switch
+// asks for; every broken-* scenario's failure is intended.
+func TestVerdict(t *testing.T) {
+	tests := []struct {
+		name  string
+		edits [][2]string
+		key   string
+		text  string
+	}{
+		{"flagship-retry-charges-twice", nil, "intended", "charged twice: 2 executions for one intent"},
+		{"flagship-with-idempotency-key", nil, "good", "charged once: 1 execution for every retry"},
+		{"a-cancel-then-complete", nil, "good", "cancellation wins: no response"},
+		{"c-progress-then-maximum", nil, "good", "the maximum timeout cut the request at 2,000 ms"},
+		{"c-progress-then-maximum", [][2]string{{"client.policy.progressResetsMax", "true"}}, "intended", "the request outlived its 2,000 ms maximum"},
+		{"herd-no-backoff", nil, "intended", "the herd never recovers: 4,000 of 10,000 clients gave up"},
+		{"herd-reference-backoff", nil, "good", "all 10,000 clients reconnected by 7,518 ms"},
+	}
+	for _, tt := range tests {
+		v := NewView(runEdited(t, tt.name, tt.edits...))
+		if v.Verdict.Key != tt.key || v.Verdict.Text != tt.text {
+			t.Errorf("%s %v: verdict %s %q, want %s %q", tt.name, tt.edits, v.Verdict.Key, v.Verdict.Text, tt.key, tt.text)
+		}
+	}
+	for _, ex := range examples.All() {
+		v := NewView(runExample(t, ex))
+		if ex.Name[:min(7, len(ex.Name))] == "broken-" && v.Verdict.Key != "intended" {
+			t.Errorf("%s: a broken-* scenario's failure is intended; verdict %s %q", ex.Name, v.Verdict.Key, v.Verdict.Text)
+		}
+		if v.Fail == 0 && v.Verdict.Key != "good" {
+			t.Errorf("%s: no check fails but the verdict is %s", ex.Name, v.Verdict.Key)
+		}
+	}
+}
+
+// TestOutcomeCardsSummarizeRepeats: the task page's three tasks/get polls
+// that all completed are one card, not three (issue 13, item 1); the first
+// card is still the first request's.
+func TestOutcomeCardsSummarizeRepeats(t *testing.T) {
+	v := NewView(runEdited(t, "task-cancel-ack-not-final"))
+	if len(v.Requests) != 5 {
+		t.Fatalf("%d requests, want 5", len(v.Requests))
+	}
+	if len(v.Cards) != 3 {
+		t.Fatalf("%d cards, want 3 (tools/call, tasks/get ×3, tasks/cancel): %+v", len(v.Cards), v.Cards)
+	}
+	if v.Cards[0].ID != "1" || v.Cards[1].Count != 3 || v.Cards[1].Who != "3 × tasks/get" {
+		t.Errorf("cards %+v", v.Cards)
+	}
+}
+
+// TestVerdictOfImportNeverIntended: a failure in an imported transcript
+// (no scenario, real traffic) is never "intended", even for a rule only a
+// simulated script can break (issue 13, item 1: only a scenario asks for
+// its failure).
+func TestVerdictOfImportNeverIntended(t *testing.T) {
+	tr := runEdited(t, "stale-progress-ignored")
+	tr.Scenario = nil
+	if v := newVerdict(tr); v.Key != "bad" || v.Rule != "progress-increases" {
+		t.Errorf("imported stale progress: verdict %s (%s), want bad (progress-increases)", v.Key, v.Rule)
+	}
+}
