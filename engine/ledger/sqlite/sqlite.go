@@ -23,6 +23,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -56,8 +57,9 @@ CREATE TABLE IF NOT EXISTS executions (
 // connection it uses and runs the schema once in all.
 type Ledger struct {
 	dsn    string
-	memory string // memdb name to release on Close, "" for a file
-	spare  *Conn  // the connection that created the schema, until Connect takes it
+	memory string     // memdb name to release on Close, "" for a file
+	mu     sync.Mutex // guards spare: Connect may be called from several goroutines
+	spare  *Conn      // the connection that created the schema, until Connect takes it
 }
 
 // OpenFile opens (creating if needed) a ledger in the SQLite file at path,
@@ -100,9 +102,12 @@ func OpenMemory(name string) (*Ledger, error) {
 // Close releases an in-memory ledger (its data is gone); a file stays.
 // Connections taken with Connect are the caller's to close.
 func (l *Ledger) Close() error {
-	if l.spare != nil {
-		l.spare.Close()
-		l.spare = nil
+	l.mu.Lock()
+	c := l.spare
+	l.spare = nil
+	l.mu.Unlock()
+	if c != nil {
+		c.Close()
 	}
 	if l.memory != "" {
 		memdb.Delete(l.memory)
@@ -134,10 +139,14 @@ func (c *Conn) stmt(sql string) (*sqlite3.Stmt, error) {
 }
 
 // Connect returns a new connection: first the one that created the schema
-// at Open, then freshly opened ones (the schema already exists).
+// at Open, then freshly opened ones (the schema already exists). It is safe
+// to call from several goroutines (the two-connection race does).
 func (l *Ledger) Connect() (ledger.Conn, error) {
-	if c := l.spare; c != nil {
-		l.spare = nil
+	l.mu.Lock()
+	c := l.spare
+	l.spare = nil
+	l.mu.Unlock()
+	if c != nil {
 		return c, nil
 	}
 	return l.connect(false)
