@@ -104,6 +104,10 @@ func TestImportGoSDKTranscriptMarksViolation(t *testing.T) {
 				t.Errorf("marked %+v, none is the offending event %v", ms, bad)
 			}
 			// The link scrolls to the event's row and keeps the page's address.
+			// The events table is patched after the next frame (wasm/output.go):
+			// wait until it holds this transcript's rows, so the patch cannot
+			// replace the highlighted row after the click.
+			waitFor(t, ctx, "the events table of this transcript", fmt.Sprintf(`document.querySelectorAll("#events tbody tr[id^='event-']").length === %d && !!document.getElementById("event-%d")`, len(native.Events), bad[0]))
 			before := evalJSON[string](t, ctx, `location.href`)
 			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#imp-violations li[data-rule=%q] a`, rule)))); err != nil {
 				t.Fatal(err)
