@@ -412,6 +412,13 @@ func TestPlaygroundByKeyboard(t *testing.T) {
 			reached = true
 			break
 		}
+		// The transport sits under "More switches" (a closed <details>): a
+		// keyboard user opens it with Enter on its summary.
+		if evalJSON[bool](t, ctx, `(() => { const a = document.activeElement; return a?.tagName === "SUMMARY" && !a.parentElement.open && !!a.parentElement.querySelector('[data-path="transport"]'); })()`) {
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	if !reached {
 		t.Fatalf("%d presses of Tab never reached the transport control (stuck at %s)", maxTabs, evalJSON[string](t, ctx, `document.activeElement?.outerHTML.slice(0, 80) ?? ""`))
