@@ -181,12 +181,19 @@ func TestProbeGoSDKStdioFlagsResultAfterCancel(t *testing.T) {
 	if _, ok := lines["http-close-stream"]; ok {
 		t.Errorf("http-close-stream ran on stdio")
 	}
-	// The transcript is the lab's JSON Lines: `site run -checks` reads it
-	// and judges the same violation (exit 3); the clean one passes.
+	// The transcript is the lab's JSON Lines with the observer header:
+	// `site run -checks` reads it and never contradicts the probe. It
+	// convicts (exit 3) when the transcript itself proves the order (the
+	// fence was answered first, or the response came later than the round
+	// trip); when the response came within the round trip and only the
+	// probe's knowledge of the tool's duration proved it early, a client's
+	// log leaves the order undecided (?), never passed. The clean one passes.
 	var o, e bytes.Buffer
 	err = run([]string{"run", "-checks", transcriptOf(t, out, "cancel-at-once")}, &o, &e)
-	if exitCode(err) != 3 || !strings.Contains(e.String(), "FAIL  no-message-after-cancel") {
-		t.Errorf("site run -checks on cancel-at-once: err %v, stderr %s", err, e.String())
+	convicted := exitCode(err) == 3 && strings.Contains(e.String(), "FAIL  no-message-after-cancel")
+	undecided := err == nil && strings.Contains(e.String(), "?   no-message-after-cancel")
+	if !convicted && !undecided {
+		t.Errorf("site run -checks on cancel-at-once: err %v, stderr %s; want no-message-after-cancel failed or undecided", err, e.String())
 	}
 	o.Reset()
 	e.Reset()
