@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"strings"
 
@@ -56,19 +55,12 @@ failure card per failure id, each backed by a derived run and its link.`)
 	name := fs.Arg(0)
 	var data []byte
 	var err error
-	switch {
-	case name == "-":
-		data, err = readLimited(os.Stdin)
-	case isLink(name):
-		data, err = linkScenario(name)
-		if err != nil {
+	if isLink(name) {
+		if data, err = linkScenario(name); err != nil {
 			return &usageError{err}
 		}
-	default:
-		data, err = readFile(name)
-	}
-	if err != nil {
-		return &usageError{fmt.Errorf("reading %s: %w", name, err)}
+	} else if data, err = readInput(name); err != nil {
+		return err
 	}
 	if f := transcript.Sniff(data); f != transcript.FormatScenario && f != transcript.FormatUnknown {
 		return &usageError{fmt.Errorf("%s is a transcript of real traffic, and review takes a scenario: `mcplab run %s` judges a transcript, and the import page turns one into a scenario", name, name)}

@@ -90,20 +90,15 @@ Exit status: 0 done, 2 bad input or usage, 3 a check failed (-checks),
 	}
 	name := fs.Arg(0)
 	var data []byte
-	switch {
-	case name == "-":
-		data, err = readLimited(os.Stdin)
-	case isLink(name):
+	if isLink(name) {
 		data, err = linkScenario(name)
 		if err != nil {
 			return &usageError{err}
 		}
 		return runScenario(data, *checks, stdout, stderr)
-	default:
-		data, err = readFile(name)
 	}
-	if err != nil {
-		return &usageError{fmt.Errorf("reading %s: %w", name, err)}
+	if data, err = readInput(name); err != nil {
+		return err
 	}
 	if f := transcript.Sniff(data); f != transcript.FormatScenario {
 		opts := transcript.Options{Observer: *observer, LatencyMs: *latency, MaxTimeoutMs: *maxTimeout}
@@ -139,6 +134,22 @@ func readLimited(r io.Reader) ([]byte, error) {
 		return nil, fmt.Errorf("more than %d bytes (4 MiB), the most mcplab reads (a scenario is at most %d bytes)", transcript.MaxBytes, scenario.MaxBytes)
 	}
 	return data, err
+}
+
+// readInput reads the file name ("-" for standard input) through
+// readLimited; a failure is a usageError naming the input.
+func readInput(name string) ([]byte, error) {
+	var data []byte
+	var err error
+	if name == "-" {
+		data, err = readLimited(os.Stdin)
+	} else {
+		data, err = readFile(name)
+	}
+	if err != nil {
+		return nil, &usageError{fmt.Errorf("reading %s: %w", name, err)}
+	}
+	return data, nil
 }
 
 // readFile reads the file name through readLimited, as standard input is.

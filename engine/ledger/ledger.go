@@ -168,16 +168,7 @@ func Apply(c Conn, now int64, in Intent, checkFingerprint bool) (out Outcome, er
 		}
 		err = c.Commit()
 	}()
-	if in.Key != "" {
-		rec, err := c.Lookup(in.Key)
-		if err != nil {
-			return Outcome{}, err
-		}
-		if rec != nil {
-			return Replay(rec, in, checkFingerprint)
-		}
-	}
-	return c.Execute(now, in, true)
+	return Decide(c, now, in, checkFingerprint)
 }
 
 // IsTool reports whether name is one of the ledger tools (DOMAIN.md §4):
