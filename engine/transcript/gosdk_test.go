@@ -97,7 +97,8 @@ func check(tr *trace.Trace, rule string) *trace.Check {
 // canceled" or "context deadline exceeded"). Under 2026-07-28 that is a
 // message after an accepted cancellation: judged from the server's own log,
 // no-message-after-cancel fails at that message. From the client's log the
-// same order may be the legitimate race, so the check is undecided there.
+// same order may be the legitimate race, so the check is undecided there
+// (or passes, when the late result never reaches the client), never failed.
 func TestGoSDKResponseAfterCancel(t *testing.T) {
 	clientLog, serverLog := exchange(t, true, 200*time.Millisecond)
 
@@ -124,8 +125,13 @@ func TestGoSDKResponseAfterCancel(t *testing.T) {
 	if cli.Source.Side != "client" {
 		t.Fatalf("inferred side %q, want client", cli.Source.Side)
 	}
-	if c := check(cli, "no-message-after-cancel"); c == nil || c.OK != nil {
-		t.Fatalf("client log: no-message-after-cancel = %+v, want undecided (the client cannot see what the server observed)", c)
+	// Whether the late result reaches the client before the SDK closes the
+	// exchange is a matter of real timing: when it arrives the order is
+	// undecided (the client cannot see what the server observed); when it
+	// does not, nothing follows the cancel and the rule passes. A client's
+	// log never convicts the server of it.
+	if c := check(cli, "no-message-after-cancel"); c == nil || (c.OK != nil && !*c.OK) {
+		t.Fatalf("client log: no-message-after-cancel = %+v, want undecided or passed, never failed (the client cannot see what the server observed)", c)
 	}
 }
 
