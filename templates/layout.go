@@ -256,10 +256,18 @@ var legendOrder = []legendItem{
 	{Glyph: glyphHold, Text: "proxy holds the message"},
 	{Glyph: glyphFlush, Text: "proxy flushes what it held"},
 	{Glyph: glyphOther, Text: "other event"},
+	{Glyph: glyphIdleWindow, Text: "idle window (to its deadline)"},
+	{Glyph: glyphMaxDeadline, Text: "maximum deadline"},
+	{Glyph: glyphViolation, Text: "a check fails here"},
 }
 
-func (f frame) legend(arrows []arrow, marks []mark, y float64) []legendItem {
+// legend lists the legend items of the arrow kinds and glyphs present, plus
+// the glyphs named in extra (the deadlines and flags), from y down.
+func (f frame) legend(arrows []arrow, marks []mark, y float64, extra ...string) []legendItem {
 	kinds := map[string]bool{}
+	for _, g := range extra {
+		kinds["g:"+g] = true
+	}
 	for _, a := range arrows {
 		kinds["k:"+a.Kind] = true
 		if a.Dropped {

@@ -87,6 +87,11 @@ const (
 	glyphHold      = "hold"      // a buffering proxy holds a message
 	glyphFlush     = "flush"     // a buffering proxy forwards what it held
 	glyphOther     = "other"     // any other event type
+
+	// legend-only glyphs of what deadlines.go draws
+	glyphIdleWindow  = "idle-window"  // a request's idle window, send or reset to expiry
+	glyphMaxDeadline = "max-deadline" // a request's maximum deadline, send + max
+	glyphViolation   = "violation"    // an event a failed check names
 )
 
 // timeline is the drawable form of a trace's events: lanes across, virtual
@@ -114,6 +119,13 @@ type timeline struct {
 	Arrows   []arrow
 	Marks    []mark
 	Legend   []legendItem
+	// Deadlines are the requests' idle windows and maximum deadlines, in
+	// rows above the client lane; Flags mark the events failed checks
+	// name, their words in the strip above the deadlines; Notes say the
+	// failed checks that name no event (deadlines.go).
+	Deadlines []deadline
+	Flags     []violationFlag
+	Notes     []violationNote
 	// Summary is the SVG's accessible name: what the picture shows, in words.
 	Summary string
 }
@@ -410,8 +422,85 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 		t.Height = t.Legend[n-1].Y + rowH
 	}
 	markViolations(tr, &t)
+	t.drawDeadlines(tr, f, xOf)
 	t.Summary = summary(tr, t)
 	return t
+}
+
+// drawDeadlines adds the strip above the lanes: failed checks naming no
+// event, violation flags, then the deadline rows; everything laid out so
+// far moves down by the strip's height.
+func (t *timeline) drawDeadlines(tr *trace.Trace, f frame, xOf func(int64) float64) {
+	ds, dlRows := packDeadlines(newDeadlines(tr, f, xOf, t.DomainMs))
+	bySeq, loose := failedEvents(tr)
+	flags, flagRows := newFlags(bySeq, t, f)
+	if dlRows == 0 && flagRows == 0 && len(loose) == 0 && len(flags) == 0 {
+		return
+	}
+	y := 6.0
+	for _, r := range loose {
+		text := fitLabel("✗ breaks "+r+" (no single event: see the checks)", f.width-8)
+		t.Notes = append(t.Notes, violationNote{Text: text, Y: y + flagRowH/2})
+		y += flagRowH
+	}
+	flagY0 := y
+	y += float64(flagRows) * flagRowH
+	dlY0, dlH := y, deadlineRowHeight(ds)
+	y += float64(dlRows) * dlH
+	dy := y + 2 - topPad/2
+	t.shift(dy)
+	for i := range flags {
+		flags[i].Y += dy
+		if flags[i].Text != "" {
+			flags[i].FlagY = flagY0 + float64(flags[i].row)*flagRowH + flagRowH/2
+		}
+	}
+	setDeadlineY(ds, dlY0, dlH)
+	t.Deadlines, t.Flags = ds, flags
+	if dlRows > 0 {
+		t.GridY1 = dlY0
+	}
+	var extra []string
+	if len(ds) > 0 {
+		extra = append(extra, glyphIdleWindow)
+	}
+	for _, d := range ds {
+		if d.MaxMs > 0 {
+			extra = append(extra, glyphMaxDeadline)
+			break
+		}
+	}
+	if len(flags) > 0 {
+		extra = append(extra, glyphViolation)
+	}
+	t.Legend = f.legend(t.Arrows, t.Marks, t.AxisY+44, extra...)
+	t.Height = t.AxisY + 44
+	if n := len(t.Legend); n > 0 {
+		t.Height = t.Legend[n-1].Y + rowH
+	}
+}
+
+// shift moves everything laid out so far down by dy.
+func (t *timeline) shift(dy float64) {
+	for i := range t.Lanes {
+		t.Lanes[i].Y += dy
+	}
+	for i := range t.Arrows {
+		a := &t.Arrows[i]
+		a.Y1, a.Y2 = a.Y1+dy, a.Y2+dy
+		if a.Label != "" {
+			a.LabelY += dy
+		}
+	}
+	for i := range t.Marks {
+		t.Marks[i].Y += dy
+	}
+	for i := range t.Legend {
+		t.Legend[i].Y += dy
+	}
+	t.AxisY += dy
+	t.GridY1 += dy
+	t.Height += dy
 }
 
 // markViolations sets Violation on every arrow and mark whose event a
