@@ -123,6 +123,9 @@ type timeline struct {
 	// rows above the client lane; Flags mark the events failed checks
 	// name, their words in the strip above the deadlines; Notes say the
 	// failed checks that name no event (deadlines.go).
+	// Keys are the words of the arrow labels drawn as a number because
+	// their words would cover other arrows, listed under the legend.
+	Keys      []arrowKey
 	Deadlines []deadline
 	Flags     []violationFlag
 	Notes     []violationNote
@@ -207,6 +210,14 @@ type mark struct {
 	// violation lists the rules (space-separated) of the failed checks that
 	// name this event; "" when none.
 	Violation string
+}
+
+// arrowKey is one keyed arrow label: the number drawn on the arrow and its
+// words, at X, Y under the legend.
+type arrowKey struct {
+	N, Kind, Text string
+	Wire          int
+	X, Y          float64
 }
 
 // legendItem explains one arrow kind or glyph that appears in the timeline.
@@ -354,17 +365,18 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	// Rows are tried at offsets 0, -1, +1, -2, +2, ... from the centre; the
 	// band grows until every label fits or it reaches maxBandRows, past
 	// which each label takes its least crowded row.
-	var labelOffsets []int
+	var labelOffsets, labelModes []int
 	for g.bandRows = minBandRows; ; g.bandRows += 2 {
-		labelOffsets = g.layoutLabels(t.Arrows, false)
+		labelOffsets, labelModes = g.layoutLabels(t.Arrows, false)
 		if labelOffsets != nil {
 			break
 		}
 		if g.bandRows >= maxBandRows {
-			labelOffsets = g.layoutLabels(t.Arrows, true)
+			labelOffsets, labelModes = g.layoutLabels(t.Arrows, true)
 			break
 		}
 	}
+	t.applyLabelModes(labelModes)
 
 	// lane y positions, from the network lane's centre.
 	centre := topPad + float64(g.bandRows)*rowH/2
@@ -423,6 +435,7 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	}
 	markViolations(tr, &t)
 	t.drawDeadlines(tr, f, xOf)
+	t.placeKeys(f)
 	t.Summary = summary(tr, t)
 	return t
 }
@@ -478,6 +491,46 @@ func (t *timeline) drawDeadlines(tr *trace.Trace, f frame, xOf func(int64) float
 	if n := len(t.Legend); n > 0 {
 		t.Height = t.Legend[n-1].Y + rowH
 	}
+}
+
+// applyLabelModes numbers the labels layoutLabels keyed (their words go
+// to Keys, under the legend) and drops those it could not place.
+func (t *timeline) applyLabelModes(modes []int) {
+	for i, m := range modes {
+		a := &t.Arrows[i]
+		switch m {
+		case labelKey:
+			n := strconv.Itoa(len(t.Keys) + 1)
+			t.Keys = append(t.Keys, arrowKey{N: n, Kind: a.Kind, Wire: a.Wire, Text: a.Label})
+			a.Label, a.LabelW = n, textWidth(n)
+		case labelNone:
+			a.Label = ""
+		}
+	}
+}
+
+// placeKeys lays the keyed labels' words out under the legend, as many to
+// a line as fit, and grows the drawing to hold them.
+func (t *timeline) placeKeys(f frame) {
+	if len(t.Keys) == 0 {
+		return
+	}
+	left := f.left
+	if f.width < svgWidth {
+		left = 8
+	}
+	x, y := left, t.Height+6
+	for i := range t.Keys {
+		k := &t.Keys[i]
+		k.Text = fitLabel(k.Text, f.width-left-8-keyW-12)
+		w := keyW + 2*labelPad + 6 + textWidth(k.Text) + 18
+		if x+w > f.width && x > left {
+			x, y = left, y+rowH+4
+		}
+		k.X, k.Y = x, y
+		x += w
+	}
+	t.Height = y + rowH
 }
 
 // shift moves everything laid out so far down by dy.
