@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -113,4 +114,33 @@ func TestViolationFlags(t *testing.T) {
 // xOfTL is the x timeline tl (either frame) gives time ms.
 func xOfTL(tl timeline, ms int64) float64 {
 	return tl.PlotLeft + float64(ms)*(tl.PlotRight-tl.PlotLeft)/float64(tl.DomainMs)
+}
+
+// Rule (issue 13, crowding): in every built-in scenario, in both layouts,
+// no arrow label covers an arrow other than its own bundle (arrows within
+// bundleW of its own at the label's height): the task page's labels no
+// longer stack over the arrows on a phone, nor C's progress labels at
+// 800 px.
+func TestLabelsDoNotCoverArrows(t *testing.T) {
+	for _, ex := range examples.All() {
+		tr := runExample(t, ex)
+		for _, tl := range []timeline{newTimeline(tr), newNarrowTimeline(tr)} {
+			for i, a := range tl.Arrows {
+				if a.Label == "" {
+					continue
+				}
+				lo, hi := a.LabelX-a.LabelW/2-labelPad, a.LabelX+a.LabelW/2+labelPad
+				own := xAtY([4]float64{a.X1, a.Y1, a.X2, a.Y2}, a.LabelY)
+				for j, b := range tl.Arrows {
+					if j == i {
+						continue
+					}
+					x := xAtY([4]float64{b.X1, b.Y1, b.X2, b.Y2}, a.LabelY)
+					if x > lo+0.5 && x < hi-0.5 && math.Abs(x-own) > bundleW {
+						t.Errorf("%s %slabel %q of wire %d (%.1f..%.1f at y %.1f) covers wire %d at x %.1f", ex.Name, tl.IDPrefix, a.Label, a.Wire, lo, hi, a.LabelY, b.Wire, x)
+					}
+				}
+			}
+		}
+	}
 }

@@ -6,6 +6,7 @@ package templates
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/mcplab/mcplab/engine/trace"
@@ -161,13 +162,25 @@ func (g geometry) layoutLabels(arrows []arrow, force bool) ([]int, []int) {
 			return nil, nil // more rows would give it room
 		}
 		if !ok {
-			// Fewer words (fitLabel), down to minLabelChars; then a key
-			// number in place of the words; or none.
-			for n := len([]rune(a.Label)) - 1; n >= minLabelChars && !ok; n-- {
+			// Fewer words: the label without its method's leading
+			// segments (fitLabel, never cut at an ellipsis), then its
+			// short form; then a key number in place of the words; or
+			// none.
+			var cands []string
+			for n := len([]rune(a.Label)) - 1; n >= minLabelChars; n-- {
 				short := fitLabel(a.Label, float64(n)*charW)
+				if !strings.HasSuffix(short, "…") && !slices.Contains(cands, short) {
+					cands = append(cands, short)
+				}
+			}
+			if a.Short != "" {
+				cands = append(cands, a.Short)
+			}
+			for _, short := range cands {
 				w = textWidth(short)
 				if row, ok, _ = try(w); ok {
 					mode[i], shorts[i] = labelShort, short
+					break
 				}
 			}
 		}

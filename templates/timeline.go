@@ -181,6 +181,10 @@ type arrow struct {
 	// LabelY are its centre, LabelW its estimated width.
 	Label                  string
 	LabelX, LabelY, LabelW float64
+	// Short is the fewest words that still name the message where its
+	// label would cover other arrows ("1/6" for progress 1/6, "cancel"),
+	// "" when no shorter form says enough (then a key number stands in).
+	Short string
 	// Title is the tooltip: times, notes and the exact message.
 	Title string
 	// violation lists the rules (space-separated) of the failed checks that
