@@ -184,3 +184,70 @@ func TestLayoutWide(t *testing.T) {
 		})
 	}
 }
+
+// labelPages are the page kinds of issue 13's layout rule: one of each,
+// the durable-task page included (its labels once stacked over the
+// arrows on a phone).
+var labelPages = append(layoutPages[:len(layoutPages):len(layoutPages)],
+	struct {
+		name, path string
+		wasm, lab  bool
+	}{"task", "/s/task-cancel-ack-not-final/", true, true},
+	struct {
+		name, path string
+		wasm, lab  bool
+	}{"timeout", "/s/c-progress-then-maximum/", true, true},
+)
+
+// overlapJS lists the pairs of visible text labels of the visible
+// timelines whose boxes overlap by more than 1 px both ways (lane names,
+// arrow labels, marks, deadlines, check flags, keys, axis and legend), and
+// the page's horizontal overflow.
+const overlapJS = `(() => {
+  const visible = (e) => e.getClientRects().length > 0 && e.getBoundingClientRect().width > 0;
+  const boxes = [];
+  for (const svg of document.querySelectorAll("svg.timeline")) {
+    if (!visible(svg)) continue;
+    for (const tx of svg.querySelectorAll("text")) {
+      if (!visible(tx) || !tx.textContent.trim()) continue;
+      const r = tx.getBoundingClientRect();
+      boxes.push({svg: svg.id, text: tx.textContent.trim().slice(0, 40), l: r.left, r: r.right, t: r.top, b: r.bottom});
+    }
+  }
+  const over = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i], b = boxes[j];
+    if (a.svg !== b.svg) continue;
+    if (Math.min(a.r, b.r) - Math.max(a.l, b.l) > 1 && Math.min(a.b, b.b) - Math.max(a.t, b.t) > 1) over.push(a.svg + ": " + JSON.stringify(a.text) + " / " + JSON.stringify(b.text));
+  }
+  return {scrollWidth: document.documentElement.scrollWidth, innerWidth: innerWidth, labels: boxes.length, over: over};
+})()`
+
+// Rule (issue 13, "pages that cannot silently break"): at 1,280 px and at
+// 390 px, one page of each kind (index, scenario, playground, import,
+// review, herd, task, embed) does not scroll sideways, and no two text
+// labels of its timeline overlap.
+func TestLayoutLabelsDoNotOverlap(t *testing.T) {
+	for _, width := range []int64{1280, 390} {
+		for _, pg := range labelPages {
+			t.Run(fmt.Sprintf("%s-%d", pg.name, width), func(t *testing.T) {
+				ctx := openAt(t, pg.name, pg.path, pg.wasm, width, 900)
+				type result struct {
+					ScrollWidth, InnerWidth float64
+					Labels                  int
+					Over                    []string
+				}
+				r := evalJSON[result](t, ctx, overlapJS)
+				if r.ScrollWidth > r.InnerWidth {
+					t.Errorf("the page scrolls sideways: scrollWidth %v > innerWidth %v", r.ScrollWidth, r.InnerWidth)
+				}
+				if pg.wasm && pg.name != "import" && r.Labels == 0 {
+					t.Errorf("no timeline text found: the test would pass vacuously")
+				}
+				for _, o := range r.Over {
+					t.Errorf("overlapping labels: %s", o)
+				}
+			})
+		}
+	}
+}
