@@ -251,3 +251,55 @@ func TestLayoutLabelsDoNotOverlap(t *testing.T) {
 		}
 	}
 }
+
+// Rule (issue 13, the time cursor): on scenario C's page the cursor is a
+// keyboard-reachable range input; at 1,000 ms (half of the 2,400 ms
+// run... in thousandths, value 417) the arrows sent after 1,000 ms fade
+// (class future) and those sent before do not, and the output says how
+// many had been sent; at its right end nothing fades.
+func TestTimeCursor(t *testing.T) {
+	ctx := openAt(t, "cursor", "/s/c-progress-then-maximum/", true, 1280, 900)
+	type state struct {
+		Shown                  bool
+		Future, Past           []int
+		Out                    string
+		FutureAtEnd, Focusable int
+	}
+	s := evalJSON[state](t, ctx, `(() => {
+	  const input = document.getElementById("time-cursor");
+	  const shown = input.getClientRects().length > 0;
+	  input.focus();
+	  const focusable = document.activeElement === input ? 1 : 0;
+	  input.value = "417"; // 417/1000 of 2400 ms = 1001 ms
+	  input.dispatchEvent(new Event("input", {bubbles: true}));
+	  const svg = document.getElementById("timeline");
+	  const future = [], past = [];
+	  for (const a of svg.querySelectorAll('[data-type="wire"]')) (a.classList.contains("future") ? future : past).push(Number(a.dataset.sentAt));
+	  const out = document.getElementById("time-cursor-out").textContent;
+	  input.value = input.max;
+	  input.dispatchEvent(new Event("input", {bubbles: true}));
+	  return {shown, future, past, out, futureAtEnd: svg.querySelectorAll(".future").length, focusable};
+	})()`)
+	if !s.Shown || s.Focusable != 1 {
+		t.Fatalf("cursor shown %v, focusable %v: want a visible, focusable range input", s.Shown, s.Focusable)
+	}
+	for _, at := range s.Future {
+		if at <= 1001 {
+			t.Errorf("an arrow sent at %d ms fades at t = 1001 ms", at)
+		}
+	}
+	for _, at := range s.Past {
+		if at > 1001 {
+			t.Errorf("an arrow sent at %d ms shows at t = 1001 ms", at)
+		}
+	}
+	if len(s.Future) != 4 || len(s.Past) != 3 {
+		t.Errorf("at 1001 ms %d arrows fade and %d show, want 4 (progress 1200, 1600, 1999, the cancel at 2000) and 3", len(s.Future), len(s.Past))
+	}
+	if s.Out != "at 1001 ms: 3 of 7 messages sent, 3 arrived" {
+		t.Errorf("cursor output %q", s.Out)
+	}
+	if s.FutureAtEnd != 0 {
+		t.Errorf("%d elements still fade with the cursor at the end", s.FutureAtEnd)
+	}
+}
