@@ -253,10 +253,10 @@ func TestLayoutLabelsDoNotOverlap(t *testing.T) {
 }
 
 // Rule (issue 13, the time cursor): on scenario C's page the cursor is a
-// keyboard-reachable range input; at 1,000 ms (half of the 2,400 ms
-// run... in thousandths, value 417) the arrows sent after 1,000 ms fade
-// (class future) and those sent before do not, and the output says how
-// many had been sent; at its right end nothing fades.
+// keyboard-reachable range input; at value 417 (thousandths of the
+// 2,400 ms run: 1,001 ms) the arrows sent after 1,001 ms fade (class
+// future) and those sent before do not, and the output says how many had
+// been sent and had arrived; at its right end nothing fades.
 func TestTimeCursor(t *testing.T) {
 	ctx := openAt(t, "cursor", "/s/c-progress-then-maximum/", true, 1280, 900)
 	type state struct {
