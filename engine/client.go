@@ -15,7 +15,7 @@ import (
 // returns it; the caller may set its handle before it reaches the server.
 func (w *world) call(st scenario.Step, orig *request) *request {
 	c := w.s.Client
-	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, task: st.Task, hints: st.Annotations, outcome: trace.OutcomePending}
+	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, task: st.Task, hints: st.Annotations}
 	idle, max := c.IdleTimeoutMs, c.MaxTimeoutMs
 	note := fmt.Sprintf("The client sends request %s (%s).", r.id, jsonrpc.Describe(r.method, r.name))
 	if r.effect == nil && w.s.Ledger != nil && ledger.IsTool(r.name) {
@@ -45,12 +45,8 @@ func (w *world) call(st scenario.Step, orig *request) *request {
 		}
 		w.byToken[r.token.Raw()] = r
 	}
-	now := w.q.Now()
-	r.sentAt = now
-	r.deadlines = coordinator.NewDeadlines(now, idle, max, c.Policy.ProgressResetsMax)
-	r.clientStreamOpen = w.http()
-	w.reqs[r.id.Raw()] = r
-	w.order = append(w.order, r)
+	r.deadlines = coordinator.NewDeadlines(w.q.Now(), idle, max, c.Policy.ProgressResetsMax)
+	w.register(r)
 	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), note, nil, func() {
 		w.serverReceiveRequest(r)
 		if r.handle != nil {

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
@@ -11,8 +12,8 @@ import (
 )
 
 // The server's ledger tools (DOMAIN.md §4), run against the ledger.Store the
-// caller supplies in Options; ledger.Server holds the replicas and decides
-// each reply.
+// caller supplies in Options; ledger.Server holds the replicas, decides each
+// reply and runs races.
 
 // ErrNoLedger is returned by Run for a scenario with a ledger when no
 // Options.OpenLedger was given.
@@ -27,7 +28,9 @@ func (w *world) openLedger() (err error) {
 	if w.opts.OpenLedger == nil {
 		return ErrNoLedger
 	}
-	w.ledger, err = ledger.OpenServer(w.opts.OpenLedger, l.Replicas, l.Shared, !scenario.On(w.s.Server.Policy.DefensiveCopy))
+	p := w.s.Server.Policy
+	w.ledgerPolicy = ledger.Policy{DedupeBy: p.DedupeBy, Atomic: scenario.On(p.AtomicLedger), Fingerprint: scenario.On(p.Fingerprint)}
+	w.ledger, err = ledger.OpenServer(w.opts.OpenLedger, l.Replicas, l.Shared, !scenario.On(p.DefensiveCopy))
 	return err
 }
 
@@ -39,38 +42,72 @@ func (w *world) closeLedger() {
 
 // ledgerCall runs the handler of a ledger tool for r at completion and
 // returns the response to send (DOMAIN.md §4).
-func (w *world) ledgerCall(r *request) json.RawMessage {
-	in, err := ledger.Prepare(r.name, r.args, mustJSON(r.id))
-	if err != nil {
-		return w.ledgerAnswer(r, ledger.Invalid(err))
-	}
-	in = ledger.DedupeBy(in, w.s.Server.Policy.DedupeBy, r.id.Raw())
-	c, k := w.ledger.Next()
-	var out ledger.Outcome
-	if p := w.s.Server.Policy; scenario.On(p.AtomicLedger) {
-		out, err = ledger.Apply(c, w.q.Now(), in, scenario.On(p.Fingerprint))
-	} else {
-		out, err = ledger.CheckThenAct(c, w.q.Now(), in, scenario.On(p.Fingerprint))
-	}
-	return w.ledgerAnswer(r, w.ledger.Reply(r.id.Raw(), r.args, k, in, out, err))
+func (w *world) ledgerCall(r *request) (json.RawMessage, bool) {
+	return w.ledgerAnswer(r, w.ledger.Call(w.q.Now(), w.ledgerPolicy, ledger.Call{Tool: r.name, Args: r.args, RPCID: r.id.Raw()}))
 }
 
-// replyTypes are the ledger event types of each ledger.ReplyKind.
-var replyTypes = [...]string{ledger.Rejected: trace.TypeReject, ledger.Broke: trace.TypeError, ledger.Replayed: trace.TypeReplay, ledger.Executed: trace.TypeEffect}
+// replyTypes are the ledger event types of each ledger.ReplyKind, raceTypes
+// those of a race's phases.
+var (
+	replyTypes = [...]string{ledger.Rejected: trace.TypeReject, ledger.Broke: trace.TypeError, ledger.Replayed: trace.TypeReplay, ledger.Executed: trace.TypeEffect}
+	raceTypes  = [...]string{ledger.Lock: trace.TypeLock, ledger.Wait: trace.TypeWait, ledger.Check: trace.TypeCheck, ledger.EffectTwice: trace.TypeEffect, ledger.Failed: trace.TypeError}
+)
 
-// ledgerAnswer records a ledger reply as its event and builds the response.
-func (w *world) ledgerAnswer(r *request, rep ledger.Reply) json.RawMessage {
+// ledgerAnswer records a ledger reply as its event and builds the response;
+// failed says it is an error.
+func (w *world) ledgerAnswer(r *request, rep ledger.Reply) (json.RawMessage, bool) {
 	w.emit(trace.Event{Actor: trace.ActorLedger, Type: replyTypes[rep.Kind], ID: idPtr(r.id), Key: rep.Key, Fingerprint: rep.Fingerprint, Message: rep.Result, Note: rep.Note})
 	if rep.Code != 0 {
-		return jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: int64(rep.Code), Message: rep.Message, Data: rep.Data})
+		return jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: int64(rep.Code), Message: rep.Message, Data: rep.Data}), true
 	}
-	return jsonrpc.NewResult(r.id.Raw(), ledger.ToolResult(rep.Result))
+	return jsonrpc.NewResult(r.id.Raw(), ledger.ToolResult(rep.Result)), false
 }
 
-// isError reports whether a response the server built is an error.
-func isError(resp json.RawMessage) bool {
-	m, _ := jsonrpc.Parse(resp)
-	return m.Error != nil
+// race: n independent connections start the same call behind a barrier
+// (DOMAIN.md §4). ledger.Server.RaceCalls drives their transaction phases
+// in a fixed interleaving, SQLite's locks decide who waits, and the runner
+// tells its schedule as events.
+func (w *world) race(st scenario.Step) {
+	call := *st.Call
+	reqs := make([]*request, st.Connections)
+	calls := make([]ledger.Call, st.Connections)
+	for i := range reqs {
+		id := scenario.RaceID(*call.ID, i)
+		r := &request{id: id, method: call.Method, name: call.Name, args: call.Arguments, effect: call.SideEffect, raced: true}
+		if r.effect == nil && ledger.IsTool(r.name) {
+			t := true
+			r.effect = &t
+		}
+		reqs[i], calls[i] = w.register(r), ledger.Call{Tool: r.name, Args: r.args, RPCID: id.Raw()}
+		w.send(trace.ActorClient, idPtr(id), requestMessage(r), fmt.Sprintf("Race: connection %d of %d sends the same call as request %s.", i+1, st.Connections, id), nil, func() {
+			w.serverReceiveRequest(r)
+		})
+	}
+	// Every request arrives at the same time; the barrier releases the
+	// handlers once all have arrived.
+	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
+		events, answered, err := w.ledger.RaceCalls(w.q.Now(), w.ledgerPolicy, calls)
+		if err != nil {
+			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeError, Note: err.Error()})
+			return
+		}
+		replies := make([]json.RawMessage, len(reqs))
+		failed := make([]bool, len(reqs))
+		for _, ev := range events {
+			i, r := ev.Conn, reqs[ev.Conn]
+			switch ev.Phase {
+			case ledger.Decided:
+				replies[i], failed[i] = w.ledgerAnswer(r, ev.Reply)
+				continue
+			case ledger.EffectTwice:
+				replies[i] = jsonrpc.NewResult(r.id.Raw(), ledger.ToolResult(ev.Reply.Result))
+			}
+			w.emit(trace.Event{Actor: trace.ActorLedger, Type: raceTypes[ev.Phase], ID: idPtr(r.id), Key: ev.Reply.Key, Fingerprint: ev.Reply.Fingerprint, Note: ev.Note})
+		}
+		for _, i := range answered {
+			w.answer(reqs[i], replies[i], failed[i], fmt.Sprintf("The server answers raced request %s.", reqs[i].id), nil)
+		}
+	})
 }
 
 // reopenLedger closes every connection and opens them again (DOMAIN.md §4:

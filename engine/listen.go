@@ -14,7 +14,7 @@ import (
 // listen opens subscriptions/listen (DOMAIN.md §9). A listen stream is
 // long-lived: the client's request timeouts do not apply to it.
 func (w *world) listen(st scenario.Step) {
-	r := &request{id: *st.ID, method: "subscriptions/listen", outcome: trace.OutcomePending}
+	r := &request{id: *st.ID, method: "subscriptions/listen"}
 	r.args = mustJSON(struct {
 		Notifications json.RawMessage `json:"notifications"`
 	}{st.Filter})
@@ -23,11 +23,7 @@ func (w *world) listen(st scenario.Step) {
 }
 
 func (w *world) openListen(r *request, note string) {
-	now := w.q.Now()
-	r.sentAt = now
-	r.clientStreamOpen = w.http()
-	w.reqs[r.id.Raw()] = r
-	w.order = append(w.order, r)
+	w.register(r)
 	msg := jsonrpc.NewRequest(r.id.Raw(), r.method, r.args)
 	w.send(trace.ActorClient, idPtr(r.id), msg, note, nil, func() { w.serverListen(r) })
 }
@@ -174,7 +170,7 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 			w.resume(r)
 			return
 		}
-		nr := &request{id: scenario.NewStringID(plan.NewID), method: "subscriptions/listen", args: r.args, outcome: trace.OutcomePending,
+		nr := &request{id: scenario.NewStringID(plan.NewID), method: "subscriptions/listen", args: r.args,
 			ls: &listenState{filter: r.ls.filter, clientActive: true}}
 		if _, taken := w.reqs[nr.id.Raw()]; taken {
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Request id %s is already taken; the client cannot reconnect under it.", nr.id)})
@@ -221,17 +217,11 @@ func (w *world) resume(r *request) {
 // The n-th reconnect's k-th refetch has request id "refetch-<n>-<k>".
 func (w *world) refetch(nth int, ids []string) {
 	for k, f := range recovery.Refetches(ids) {
-		r := &request{id: scenario.NewStringID("refetch-" + strconv.Itoa(nth) + "-" + strconv.Itoa(k+1)), method: f.Method, args: f.Params, outcome: trace.OutcomePending}
-		r.sentAt = w.q.Now()
-		r.clientStreamOpen = w.http()
-		w.reqs[r.id.Raw()] = r
-		w.order = append(w.order, r)
+		r := w.register(&request{id: scenario.NewStringID("refetch-" + strconv.Itoa(nth) + "-" + strconv.Itoa(k+1)), method: f.Method, args: f.Params})
 		msg := jsonrpc.NewRequest(r.id.Raw(), f.Method, f.Params)
 		w.send(trace.ActorClient, idPtr(r.id), msg, fmt.Sprintf("The client refetches %s from the authoritative %s.", f.Of, f.Method), nil, func() {
 			w.serverReceiveRequest(r)
-			resp, _ := r.srv.Complete(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), f.Result), false)
-			r.response = resp
-			w.serverToClient(r, resp, fmt.Sprintf("The server answers %s.", f.Method), func() { w.clientResponse(r, false) })
+			w.answer(r, jsonrpc.NewResult(r.id.Raw(), f.Result), false, fmt.Sprintf("The server answers %s.", f.Method), nil)
 		})
 	}
 }

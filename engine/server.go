@@ -151,8 +151,8 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.Er
 	if w.ledger != nil && ledger.IsTool(r.name) && r.method == "tools/call" && (prev == coordinator.InProgress || prev == coordinator.Cancelled && w.s.Server.Policy.RespondAfterCancel) {
 		// The side effect commits here, through the ledger; its decision is
 		// the response (the step's own result is not used).
-		wireMsg = w.ledgerCall(r)
-		if isError(wireMsg) {
+		var failed bool
+		if wireMsg, failed = w.ledgerCall(r); failed {
 			e = &jsonrpc.ErrorObject{Code: ledger.CodeInvalidParams}
 		}
 	}
@@ -192,4 +192,17 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.Er
 // 2025-11-25 a disconnect is no cancellation anyway.
 func (w *world) ignoresDisconnect() bool {
 	return w.s.Server.Policy.IgnoreDisconnect && !w.is2025()
+}
+
+// answer completes r at the server with wire (failed: an error) and sends
+// it on r's stream; the client takes it as r's response, then then runs
+// (when not nil).
+func (w *world) answer(r *request, wire json.RawMessage, failed bool, note string, then func()) {
+	r.response, _ = r.srv.Complete(w.q.Now(), wire, failed)
+	w.serverToClient(r, r.response, note, func() {
+		w.clientResponse(r, failed)
+		if then != nil {
+			then()
+		}
+	})
 }

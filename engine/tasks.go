@@ -28,10 +28,7 @@ func (w *world) createTask(r *request) {
 	w.taskOrder = append(w.taskOrder, t)
 	w.emit(trace.Event{Actor: trace.ActorWorker, Type: trace.TypeStatus, TaskID: t.ID, Status: trace.TaskWorking,
 		Note: fmt.Sprintf("The server creates durable task %s for request %s; its state outlives the request and the connection.", t.ID, r.id)})
-	resp, _ := r.srv.Complete(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), t.CreateResult(w.pollInterval())), false)
-	r.response = resp
-	w.serverToClient(r, resp, fmt.Sprintf("The server answers request %s with a task handle (resultType \"task\").", r.id), func() {
-		w.clientResponse(r, false)
+	w.answer(r, jsonrpc.NewResult(r.id.Raw(), t.CreateResult(w.pollInterval())), false, fmt.Sprintf("The server answers request %s with a task handle (resultType \"task\").", r.id), func() {
 		t.client.Status = trace.TaskWorking
 		w.schedulePoll(t)
 	})
@@ -41,11 +38,7 @@ func (w *world) createTask(r *request) {
 // Mcp-Name with the taskId.
 func (w *world) taskRequest(t *task, method string, note string, onAnswer func(resp tasks.Reply)) {
 	w.taskSeq++
-	r := &request{id: scenario.NewStringID(fmt.Sprintf("%s-%d", method, w.taskSeq)), method: method, args: mustJSON(map[string]string{"taskId": t.ID}), outcome: trace.OutcomePending}
-	r.sentAt = w.q.Now()
-	r.clientStreamOpen = w.http()
-	w.reqs[r.id.Raw()] = r
-	w.order = append(w.order, r)
+	r := w.register(&request{id: scenario.NewStringID(fmt.Sprintf("%s-%d", method, w.taskSeq)), method: method, args: mustJSON(map[string]string{"taskId": t.ID})})
 	msg := jsonrpc.NewRequest(r.id.Raw(), method, r.args)
 	w.wire++
 	n := w.wire
@@ -68,12 +61,7 @@ func (w *world) taskRequest(t *task, method string, note string, onAnswer func(r
 		if failed {
 			wire = jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: int64(reply.Code), Message: reply.Message})
 		}
-		resp, _ := r.srv.Complete(w.q.Now(), wire, failed)
-		r.response = resp
-		w.serverToClient(r, resp, fmt.Sprintf("The server answers %s for task %s.", method, t.ID), func() {
-			w.clientResponse(r, failed)
-			onAnswer(reply)
-		})
+		w.answer(r, wire, failed, fmt.Sprintf("The server answers %s for task %s.", method, t.ID), func() { onAnswer(reply) })
 	})
 }
 

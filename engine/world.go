@@ -34,10 +34,12 @@ type world struct {
 	reconnects []trace.Reconnect
 	opts       Options
 	ledger     *ledger.Server
-	tasks      map[string]*task
-	taskOrder  []*task
-	taskSeq    int
-	lastStepAt int64
+	// ledgerPolicy is server.policy's ledger switches.
+	ledgerPolicy ledger.Policy
+	tasks        map[string]*task
+	taskOrder    []*task
+	taskSeq      int
+	lastStepAt   int64
 
 	// client is how the server half reaches the client half: only through
 	// what arrives on the wire (wired by RunWith).
@@ -122,6 +124,15 @@ func (w *world) emit(e trace.Event) int {
 	e.At = w.q.Now()
 	w.events = append(w.events, e)
 	return e.Seq
+}
+
+// register records r as sent by the client now: pending, its response
+// stream open on Streamable HTTP.
+func (w *world) register(r *request) *request {
+	r.outcome, r.sentAt, r.clientStreamOpen = trace.OutcomePending, w.q.Now(), w.http()
+	w.reqs[r.id.Raw()] = r
+	w.order = append(w.order, r)
+	return r
 }
 
 func idPtr(id scenario.ID) *scenario.ID { return &id }
