@@ -47,7 +47,7 @@ func (w *world) call(st scenario.Step, orig *request) *request {
 	}
 	r.deadlines = coordinator.NewDeadlines(w.q.Now(), idle, max, c.Policy.ProgressResetsMax)
 	w.register(r)
-	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), note, nil, func() {
+	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), note, func() {
 		w.serverReceiveRequest(r)
 		if r.handle != nil {
 			r.handle()
@@ -114,7 +114,7 @@ func (w *world) clientCancel(r *request, cause string, reason *string) {
 	r.signal = trace.SignalNotification
 	note := coordinator.CancelNote(r.id.Raw(), w.http(), w.is2025(), false)
 	msg := jsonrpc.NewCancel(r.id.Raw(), reason)
-	w.send(trace.ActorClient, idPtr(r.id), msg, note, nil, func() { w.serverReceiveCancel(msg) })
+	w.send(trace.ActorClient, idPtr(r.id), msg, note, func() { w.serverReceiveCancel(msg) })
 }
 
 // disconnect: the network closes r's HTTP stream; not an intent of either side.

@@ -79,7 +79,7 @@ func (w *world) race(st scenario.Step) {
 			r.effect = &t
 		}
 		reqs[i], calls[i] = w.register(r), ledger.Call{Tool: r.name, Args: r.args, RPCID: id.Raw()}
-		w.send(trace.ActorClient, idPtr(id), requestMessage(r), fmt.Sprintf("Race: connection %d of %d sends the same call as request %s.", i+1, st.Connections, id), nil, func() {
+		w.send(trace.ActorClient, idPtr(id), requestMessage(r), fmt.Sprintf("Race: connection %d of %d sends the same call as request %s.", i+1, st.Connections, id), func() {
 			w.serverReceiveRequest(r)
 		})
 	}

@@ -25,7 +25,7 @@ func (w *world) listen(st scenario.Step) {
 func (w *world) openListen(r *request, note string) {
 	w.register(r)
 	msg := jsonrpc.NewRequest(r.id.Raw(), r.method, r.args)
-	w.send(trace.ActorClient, idPtr(r.id), msg, note, nil, func() { w.serverListen(r) })
+	w.send(trace.ActorClient, idPtr(r.id), msg, note, func() { w.serverListen(r) })
 }
 
 // serverListen starts a listen stream and acknowledges it first.
@@ -90,7 +90,7 @@ func (w *world) endListen(r *request, reason *string) {
 		r.srv.Cancel(w.q.Now())
 		r.cause = trace.CauseServer
 		msg := jsonrpc.NewCancel(r.id.Raw(), reason)
-		w.send(trace.ActorServer, idPtr(r.id), msg, fmt.Sprintf("The server tears down listen stream %s with notifications/cancelled: the one cancellation a server may send.", r.id), nil, func() {
+		w.send(trace.ActorServer, idPtr(r.id), msg, fmt.Sprintf("The server tears down listen stream %s with notifications/cancelled: the one cancellation a server may send.", r.id), func() {
 			w.clientListenEnded(r)
 		})
 		return
@@ -219,7 +219,7 @@ func (w *world) refetch(nth int, ids []string) {
 	for k, f := range recovery.Refetches(ids) {
 		r := w.register(&request{id: scenario.NewStringID("refetch-" + strconv.Itoa(nth) + "-" + strconv.Itoa(k+1)), method: f.Method, args: f.Params})
 		msg := jsonrpc.NewRequest(r.id.Raw(), f.Method, f.Params)
-		w.send(trace.ActorClient, idPtr(r.id), msg, fmt.Sprintf("The client refetches %s from the authoritative %s.", f.Of, f.Method), nil, func() {
+		w.send(trace.ActorClient, idPtr(r.id), msg, fmt.Sprintf("The client refetches %s from the authoritative %s.", f.Of, f.Method), func() {
 			w.serverReceiveRequest(r)
 			w.answer(r, jsonrpc.NewResult(r.id.Raw(), f.Result), false, fmt.Sprintf("The server answers %s.", f.Method), nil)
 		})

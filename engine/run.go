@@ -97,10 +97,10 @@ func (w *world) produce(st scenario.Step) {
 func (w *world) rawSend(st scenario.Step) {
 	msg := st.Message
 	if st.From == trace.ActorServer {
-		w.send(trace.ActorServer, nil, msg, "The server sends a raw message.", nil, func() { w.clientReceive(msg) })
+		w.send(trace.ActorServer, nil, msg, "The server sends a raw message.", func() { w.clientReceive(msg) })
 		return
 	}
-	w.send(trace.ActorClient, nil, msg, "The client sends a raw message.", nil, func() {
+	w.send(trace.ActorClient, nil, msg, "The client sends a raw message.", func() {
 		m, ok := jsonrpc.ReadPeer(msg)
 		if ok && m.Method == jsonrpc.MethodCancelled {
 			w.serverReceiveCancel(msg)

@@ -140,11 +140,15 @@ func idPtr(id scenario.ID) *scenario.ID { return &id }
 // ---- the wire -------------------------------------------------------------
 
 // send puts msg on the wire from one side to the other and schedules its
-// delivery after that direction's latency. At delivery, lost (if not nil)
-// may say why the message never arrives (a closed stream); otherwise the
-// delivery is recorded and arrive runs the receiver's reaction. id is the
-// request the message concerns, if any.
-func (w *world) send(from string, id *scenario.ID, msg json.RawMessage, note string, lost func() string, arrive func()) {
+// delivery after that direction's latency; at delivery arrive runs the
+// receiver's reaction. id is the request the message concerns, if any.
+func (w *world) send(from string, id *scenario.ID, msg json.RawMessage, note string, arrive func()) {
+	w.sendAbout(from, trace.Event{ID: id}, msg, note, arrive)
+}
+
+// sendAbout is send with the send event's ID, TaskID and Headers taken
+// from about (the delivery keeps ID and TaskID).
+func (w *world) sendAbout(from string, about trace.Event, msg json.RawMessage, note string, arrive func()) {
 	w.wire++
 	n := w.wire
 	to, lat := trace.ActorServer, w.s.LatencyMs.Up
@@ -152,15 +156,9 @@ func (w *world) send(from string, id *scenario.ID, msg json.RawMessage, note str
 		to, lat = trace.ActorClient, w.s.LatencyMs.Down
 	}
 	sent := w.q.Now()
-	w.emit(trace.Event{Actor: from, Type: trace.TypeSend, ID: id, From: from, To: to, Wire: n, Message: msg, Note: note})
+	w.emit(trace.Event{Actor: from, Type: trace.TypeSend, ID: about.ID, TaskID: about.TaskID, From: from, To: to, Wire: n, Message: msg, Note: note, Headers: about.Headers})
 	w.q.Schedule(sent+lat, func() {
-		if lost != nil {
-			if why := lost(); why != "" {
-				w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDrop, ID: id, From: from, To: to, Wire: n, SentAt: &sent, Message: msg, Note: why})
-				return
-			}
-		}
-		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: id, From: from, To: to, Wire: n, SentAt: &sent, Message: msg,
+		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: about.ID, TaskID: about.TaskID, From: from, To: to, Wire: n, SentAt: &sent, Message: msg,
 			Note: fmt.Sprintf("Delivered to the %s after %d ms.", to, lat)})
 		arrive()
 	})
