@@ -38,7 +38,7 @@ func (w *world) scheduleKeepalive(r *request) {
 		if !r.serverStreamOpen || r.srv.State().Terminal() {
 			return
 		}
-		w.out(r, outMsg{comment: sse.KeepaliveComment, note: "SSE comment \":\\r\\n\" keeps the connection open for proxies; it is not progress."})
+		w.out(r, sse.Msg{Comment: sse.KeepaliveComment, Note: "SSE comment \":\\r\\n\" keeps the connection open for proxies; it is not progress."})
 		w.scheduleKeepalive(r)
 	})
 }
@@ -122,7 +122,7 @@ func (w *world) serverSendProgress(r *request, st scenario.Step) {
 		return
 	}
 	msg := progressMessage(*r.token, st)
-	w.out(r, outMsg{msg: msg, note: note, arrive: func() { w.client.progress(r, v) }, progress: true, token: r.token.Raw()})
+	w.out(r, sse.Msg{Msg: msg, Note: note, Arrive: func() { w.client.progress(r, v) }, Progress: true, Token: r.token.Raw()})
 }
 
 // serverToClient sends msg on r's stream (HTTP, through the SSE buffer and
@@ -130,7 +130,7 @@ func (w *world) serverSendProgress(r *request, st scenario.Step) {
 func (w *world) serverToClient(r *request, msg json.RawMessage, note string, arrive func()) {
 	m, _ := jsonrpc.Parse(msg)
 	// A listen stream may carry notifications/progress (a notify step).
-	w.out(r, outMsg{msg: msg, note: note, arrive: arrive, final: m.IsFinal(), progress: m.Method == jsonrpc.MethodProgress, token: m.ProgressToken})
+	w.out(r, sse.Msg{Msg: msg, Note: note, Arrive: arrive, Final: m.IsFinal(), Progress: m.Method == jsonrpc.MethodProgress, Token: m.ProgressToken})
 }
 
 // serverComplete runs the handler's completion for r: a result, or an error

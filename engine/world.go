@@ -211,37 +211,11 @@ func progressMessage(token scenario.ID, st scenario.Step) json.RawMessage {
 // fmtNum formats a progress value as JSON does.
 func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-// stream is the flow-control state of one response stream.
+// stream is one response stream's flow control (package sse) and the
+// runner's timers for it: the consumer's next drain, the proxy's idle close.
 type stream struct {
-	buf     *sse.Buffer[outMsg]
-	nextID  int
-	drain   *sim.Timer
-	startAt int64
-	closed  bool // discarded after a cancellation
-
-	proxy     sse.Proxy[heldMsg] // what a buffering proxy holds
-	proxyIdle *sim.Timer
-}
-
-// outMsg is a server message on its way to the client, with what the
-// engine knows of it (so nothing downstream parses it again).
-type outMsg struct {
-	msg     json.RawMessage
-	comment string // a keep-alive comment instead of a message
-	note    string
-	arrive  func()
-	// progress: a notifications/progress, with token its progress token's
-	// JSON text; final: a response that ends its stream.
-	progress bool
-	token    string
-	final    bool
-}
-
-// heldMsg is a message that reached a buffering proxy.
-type heldMsg struct {
-	wire   int
-	sentAt int64
-	m      outMsg
+	*sse.Stream
+	drain, proxyIdle *sim.Timer
 }
 
 // listenState is the listen-stream part of a request.
