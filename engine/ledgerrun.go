@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
@@ -61,53 +60,6 @@ func (w *world) ledgerAnswer(r *request, rep ledger.Reply) (json.RawMessage, boo
 		return jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: int64(rep.Code), Message: rep.Message, Data: rep.Data}), true
 	}
 	return jsonrpc.NewResult(r.id.Raw(), ledger.ToolResult(rep.Result)), false
-}
-
-// race: n independent connections start the same call behind a barrier
-// (DOMAIN.md §4). ledger.Server.RaceCalls drives their transaction phases
-// in a fixed interleaving, SQLite's locks decide who waits, and the runner
-// tells its schedule as events.
-func (w *world) race(st scenario.Step) {
-	call := *st.Call
-	reqs := make([]*request, st.Connections)
-	calls := make([]ledger.Call, st.Connections)
-	for i := range reqs {
-		id := scenario.RaceID(*call.ID, i)
-		r := &request{id: id, method: call.Method, name: call.Name, args: call.Arguments, effect: call.SideEffect, raced: true}
-		if r.effect == nil && ledger.IsTool(r.name) {
-			t := true
-			r.effect = &t
-		}
-		reqs[i], calls[i] = w.register(r), ledger.Call{Tool: r.name, Args: r.args, RPCID: id.Raw()}
-		w.send(trace.ActorClient, idPtr(id), requestMessage(r), fmt.Sprintf("Race: connection %d of %d sends the same call as request %s.", i+1, st.Connections, id), func() {
-			w.serverReceiveRequest(r)
-		})
-	}
-	// Every request arrives at the same time; the barrier releases the
-	// handlers once all have arrived.
-	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
-		events, answered, err := w.ledger.RaceCalls(w.q.Now(), w.ledgerPolicy, calls)
-		if err != nil {
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeError, Note: err.Error()})
-			return
-		}
-		replies := make([]json.RawMessage, len(reqs))
-		failed := make([]bool, len(reqs))
-		for _, ev := range events {
-			i, r := ev.Conn, reqs[ev.Conn]
-			switch ev.Phase {
-			case ledger.Decided:
-				replies[i], failed[i] = w.ledgerAnswer(r, ev.Reply)
-				continue
-			case ledger.EffectTwice:
-				replies[i] = jsonrpc.NewResult(r.id.Raw(), ledger.ToolResult(ev.Reply.Result))
-			}
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: raceTypes[ev.Phase], ID: idPtr(r.id), Key: ev.Reply.Key, Fingerprint: ev.Reply.Fingerprint, Note: ev.Note})
-		}
-		for _, i := range answered {
-			w.answer(reqs[i], replies[i], failed[i], fmt.Sprintf("The server answers raced request %s.", reqs[i].id), nil)
-		}
-	})
 }
 
 // reopenLedger closes every connection and opens them again (DOMAIN.md §4:

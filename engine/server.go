@@ -200,7 +200,7 @@ func (w *world) ignoresDisconnect() bool {
 func (w *world) answer(r *request, wire json.RawMessage, failed bool, note string, then func()) {
 	r.response, _ = r.srv.Complete(w.q.Now(), wire, failed)
 	w.serverToClient(r, r.response, note, func() {
-		w.clientResponse(r, failed)
+		w.client.response(r, failed)
 		if then != nil {
 			then()
 		}
