@@ -25,11 +25,6 @@ func (w *world) proxyBuffers() bool {
 
 func (w *world) sseHeaders() bool { return w.s.Server.SSEHeaders == nil || *w.s.Server.SSEHeaders }
 
-// responseHeaders are the headers of a new response stream.
-func (w *world) responseHeaders() map[string]string {
-	return sse.Headers(w.sseHeaders())
-}
-
 // openStream prepares r's flow-control state when the server opens its stream.
 func (w *world) openStream(r *request) {
 	if !w.hasBuffer() && w.s.Proxy == nil {
@@ -68,8 +63,8 @@ func (w *world) told(r *request, events []trace.Event, lost []json.RawMessage) {
 		w.emit(e)
 	}
 	for _, msg := range lost {
-		if string(r.response) == string(msg) {
-			r.response = nil
+		if string(r.srv.Sent) == string(msg) {
+			r.srv.Sent = nil
 		}
 	}
 }
@@ -139,7 +134,7 @@ func (w *world) deliverToClient(r *request, h sse.Sent) {
 	if h.M.Comment != "" {
 		e.Signal, e.Message = trace.SignalKeepalive, nil
 	}
-	if w.http() && !r.clientStreamOpen {
+	if w.http() && !r.cl.Reading {
 		e.Type = trace.TypeDrop
 		e.Note = fmt.Sprintf("Request %s's stream is closed: the message is lost.", r.id)
 		if h.M.Comment != "" {
@@ -186,7 +181,7 @@ func (w *world) armProxyIdle(r *request) {
 	w.q.Stop(r.st.proxyIdle)
 	r.st.proxyIdle = w.q.ScheduleBackground(w.q.Now()+w.s.Proxy.IdleCloseMs, func() {
 		r.st.proxyIdle = nil
-		if !r.clientStreamOpen || r.srv.State().Terminal() {
+		if !r.cl.Reading || r.srv.State().Terminal() {
 			return
 		}
 		w.wire++

@@ -88,7 +88,7 @@ func (w *world) endListen(r *request, reason *string) {
 	r.ls.serverActive = false
 	if !w.http() {
 		r.srv.Cancel(w.q.Now())
-		r.cause = trace.CauseServer
+		r.cl.Cause = trace.CauseServer
 		msg := jsonrpc.NewCancel(r.id.Raw(), reason)
 		w.send(trace.ActorServer, idPtr(r.id), msg, fmt.Sprintf("The server tears down listen stream %s with notifications/cancelled: the one cancellation a server may send.", r.id), func() {
 			w.clientListenEnded(r)
@@ -96,7 +96,7 @@ func (w *world) endListen(r *request, reason *string) {
 		return
 	}
 	resp, _ := r.srv.Complete(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), json.RawMessage(`{"resultType":"complete"}`)), false)
-	r.response = resp
+	r.srv.Sent = resp
 	w.serverToClient(r, resp, fmt.Sprintf("The server ends listen stream %s gracefully with its result; the stream then closes.", r.id), func() {
 		w.clientListenEnded(r)
 	})
@@ -126,7 +126,7 @@ func (w *world) drop(r *request, affected []string) { w.dropBy(r, affected, trac
 func (w *world) dropBy(r *request, affected []string, actor string) {
 	if r.ls == nil {
 		if w.http() {
-			w.disconnect(r)
+			w.disconnectBy(r, trace.ActorNetwork)
 			return
 		}
 		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s has no stream of its own on stdio; nothing drops.", r.id)})
@@ -137,12 +137,12 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 		return
 	}
 	r.ls.clientActive, r.ls.serverActive = false, false
-	r.clientStreamOpen, r.serverStreamOpen = false, false
+	r.cl.Reading, r.srv.Writing = false, false
 	now := w.q.Now()
 	if !w.is2025() {
 		// Under 2025-11-25 the stream is resumed under its own id: it stays
 		// open in requests[], neither cancelled nor abandoned.
-		r.outcome, r.endedAt, r.cause = trace.OutcomeAbandoned, &now, trace.CauseDisconnect
+		r.cl.Outcome, r.cl.EndedAt, r.cl.Cause = trace.OutcomeAbandoned, &now, trace.CauseDisconnect
 		r.srv.Cancel(now)
 	}
 	if actor != trace.ActorProxy { // the proxy recorded its own close
@@ -155,7 +155,7 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 	resume := w.is2025() || w.s.Client.Policy.SendLastEventID
 	rec, plan := recovery.Reconnect(prev, affected, w.s.Client.ID, resume)
 	for _, other := range w.order {
-		if other.outcome == trace.OutcomePending && recovery.RetryClass(other.effect, other.args) == trace.RetryUnsafe {
+		if other.cl.Outcome == trace.OutcomePending && recovery.RetryClass(other.effect, other.args) == trace.RetryUnsafe {
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, ID: idPtr(other.id),
 				Note: fmt.Sprintf("Unsafe mutation %s was in flight: the client will not replay it because its response was lost; it reconciles first.", other.id)})
 		}
@@ -195,7 +195,7 @@ func (w *world) resume(r *request) {
 		missed := append([]json.RawMessage(nil), r.ls.sent[r.ls.delivered:]...)
 		w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
 			r.ls.serverActive, r.ls.clientActive = true, true
-			r.clientStreamOpen, r.serverStreamOpen = w.http(), w.http()
+			r.cl.Reading, r.srv.Writing = w.http(), w.http()
 			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, ID: idPtr(r.id),
 				Note: fmt.Sprintf("The server resumes stream %s after event %s and replays %d missed event(s) of that stream only.", r.id, last, len(missed))})
 			r.ls.sent = r.ls.sent[:r.ls.delivered]

@@ -20,7 +20,7 @@ func (w *world) race(st scenario.Step) {
 	calls := make([]ledger.Call, st.Connections)
 	for i := range reqs {
 		id := scenario.RaceID(*call.ID, i)
-		r := &request{id: id, method: call.Method, name: call.Name, args: call.Arguments, effect: call.SideEffect, raced: true}
+		r := &request{id: id, method: call.Method, name: call.Name, args: call.Arguments, effect: call.SideEffect}
 		if r.effect == nil && ledger.IsTool(r.name) {
 			t := true
 			r.effect = &t

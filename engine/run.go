@@ -38,7 +38,7 @@ func (w *world) step(i int, st scenario.Step) {
 	case "cancel":
 		w.clientCancel(w.reqs[st.ID.Raw()], trace.CauseClient, st.Reason)
 	case "disconnect":
-		w.disconnect(w.reqs[st.ID.Raw()])
+		w.disconnectBy(w.reqs[st.ID.Raw()], trace.ActorNetwork)
 	case "send":
 		w.rawSend(st)
 	case "progress":
@@ -134,16 +134,16 @@ func (w *world) summary() *trace.Trace {
 	for _, r := range w.order {
 		sum := trace.Request{
 			ID: r.id, Method: r.method, Name: r.name, State: string(r.srv.State()),
-			Reason: r.reason, Response: r.response, ClientOutcome: r.outcome,
-			RetryClass: recovery.RetryClass(r.effect, r.args), SentAt: r.sentAt, EndedAt: r.endedAt, RetryOf: r.retryOf, Hints: r.hints,
-			IdleTimeoutMs: r.deadlines.IdleMs, MaxTimeoutMs: r.deadlines.MaxMs,
+			Reason: r.cl.Reason, Response: r.srv.Sent, ClientOutcome: r.cl.Outcome,
+			RetryClass: recovery.RetryClass(r.effect, r.args), SentAt: r.sentAt, EndedAt: r.cl.EndedAt, RetryOf: r.retryOf, Hints: r.hints,
+			IdleTimeoutMs: r.cl.Deadlines.IdleMs, MaxTimeoutMs: r.cl.Deadlines.MaxMs,
 		}
-		if r.cause != "" {
-			c := r.cause
+		if r.cl.Cause != "" {
+			c := r.cl.Cause
 			sum.Cause = &c
 		}
-		if r.signal != "" {
-			s := r.signal
+		if r.cl.Signal != "" {
+			s := r.cl.Signal
 			sum.Signal = &s
 		}
 		tr.Requests = append(tr.Requests, sum)

@@ -67,30 +67,16 @@ type request struct {
 	token  *scenario.ID
 	effect *bool // the call's sideEffect field
 
-	// client side
-	sentAt    int64
-	outcome   string // trace.Outcome*
-	endedAt   *int64
-	deadlines coordinator.Deadlines
+	sentAt int64
+	// cl is the client half, timer its next deadline; srv the server
+	// half, keepalive its next keep-alive comment.
+	cl        coordinator.Client
 	timer     *sim.Timer
-	cause     string // why a cancellation was attempted
-	reason    *string
-	signal    string
-	// clientStreamOpen: the client still reads this request's HTTP stream.
-	clientStreamOpen bool
-
-	// server side
-	arrived   bool
-	srv       coordinator.Request
-	response  json.RawMessage // the final message the server put on the wire
+	srv       coordinator.Server
 	keepalive *sim.Timer
-	// serverStreamOpen: the server still writes to the HTTP stream.
-	serverStreamOpen bool
 
 	// hints are the call's tool annotations, shown but never trusted.
 	hints json.RawMessage
-	// raced: the request is part of a race step (handled at arrival).
-	raced bool
 	// retryOf is the request this one retries, nil if none.
 	retryOf *scenario.ID
 	// task is the durable task a call asked for, "" if none.
@@ -111,6 +97,18 @@ func newWorld(s *scenario.Scenario, opts Options) *world {
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
 func (w *world) is2025() bool { return w.s.Protocol == scenario.Protocol20251125 }
 
+// tell emits e about request r.
+func (w *world) tell(r *request, e trace.Event) {
+	e.ID = idPtr(r.id)
+	w.emit(e)
+}
+
+// stopTimer stops the client's deadline timer for r.
+func (w *world) stopTimer(r *request) {
+	w.q.Stop(r.timer)
+	r.timer = nil
+}
+
 // emit appends an event at the current virtual time and returns its seq.
 func (w *world) emit(e trace.Event) int {
 	w.bytes += len(e.Message) + len(e.Note)
@@ -129,7 +127,7 @@ func (w *world) emit(e trace.Event) int {
 // register records r as sent by the client now: pending, its response
 // stream open on Streamable HTTP.
 func (w *world) register(r *request) *request {
-	r.outcome, r.sentAt, r.clientStreamOpen = trace.OutcomePending, w.q.Now(), w.http()
+	r.sentAt, r.cl = w.q.Now(), coordinator.NewClient(r.cl.Deadlines, w.http())
 	w.reqs[r.id.Raw()] = r
 	w.order = append(w.order, r)
 	return r
