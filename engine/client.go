@@ -179,7 +179,7 @@ func (w *world) clientResponse(r *request, failed bool) {
 }
 
 func (w *world) clientListenEnded(r *request) {
-	r.ls.clientActive = false
+	r.ls.Reading = false
 	r.cl.End(w.q.Now(), trace.OutcomeResult, "")
 	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeAccept, ID: idPtr(r.id), Note: fmt.Sprintf("The server ended listen stream %s; the client does not reconnect.", r.id)})
 }

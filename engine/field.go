@@ -40,7 +40,7 @@ func (w *world) teardown(about *request, what string) {
 		}
 		w.stopTimer(r)
 		if r.ls != nil {
-			r.ls.clientActive = false
+			r.ls.Reading = false
 		}
 		w.tell(r, e)
 		if closeStream {

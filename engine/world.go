@@ -8,6 +8,7 @@ import (
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
+	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/sim"
 	"github.com/mcplab/mcplab/engine/sse"
@@ -85,7 +86,7 @@ type request struct {
 	// request (a task-augmented call creates its task).
 	handle func()
 	// ls is set for a subscriptions/listen stream.
-	ls *listenState
+	ls *recovery.Listen
 	// st is the stream's flow-control state (SSE buffer, proxy), when any.
 	st *stream
 }
@@ -214,20 +215,6 @@ func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 type stream struct {
 	*sse.Stream
 	drain, proxyIdle *sim.Timer
-}
-
-// listenState is the listen-stream part of a request.
-type listenState struct {
-	filter json.RawMessage
-	// serverActive: the server still sends on this stream.
-	serverActive bool
-	// clientActive: the client still reads it.
-	clientActive bool
-	// sent are the messages the server put on this stream, in order (their
-	// 1-based index is the 2025-11-25 SSE event id); delivered counts those
-	// the client received.
-	sent      []json.RawMessage
-	delivered int
 }
 
 // task is one durable task at the server, plus what the client knows of it.
