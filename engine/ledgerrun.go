@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -45,21 +44,11 @@ func (w *world) ledgerCall(r *request) (json.RawMessage, bool) {
 	return w.ledgerAnswer(r, w.ledger.Call(w.q.Now(), w.ledgerPolicy, ledger.Call{Tool: r.name, Args: r.args, RPCID: r.id.Raw()}))
 }
 
-// replyTypes are the ledger event types of each ledger.ReplyKind, raceTypes
-// those of a race's phases.
-var (
-	replyTypes = [...]string{ledger.Rejected: trace.TypeReject, ledger.Broke: trace.TypeError, ledger.Replayed: trace.TypeReplay, ledger.Executed: trace.TypeEffect}
-	raceTypes  = [...]string{ledger.Lock: trace.TypeLock, ledger.Wait: trace.TypeWait, ledger.Check: trace.TypeCheck, ledger.EffectTwice: trace.TypeEffect, ledger.Failed: trace.TypeError}
-)
-
 // ledgerAnswer records a ledger reply as its event and builds the response;
 // failed says it is an error.
 func (w *world) ledgerAnswer(r *request, rep ledger.Reply) (json.RawMessage, bool) {
-	w.emit(trace.Event{Actor: trace.ActorLedger, Type: replyTypes[rep.Kind], ID: idPtr(r.id), Key: rep.Key, Fingerprint: rep.Fingerprint, Message: rep.Result, Note: rep.Note})
-	if rep.Code != 0 {
-		return jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: int64(rep.Code), Message: rep.Message, Data: rep.Data}), true
-	}
-	return jsonrpc.NewResult(r.id.Raw(), ledger.ToolResult(rep.Result)), false
+	w.tell(r, rep.Event())
+	return rep.Response(r.id.Raw())
 }
 
 // reopenLedger closes every connection and opens them again (DOMAIN.md §4:
@@ -81,18 +70,4 @@ func (w *world) mutateResult(st scenario.Step) {
 		return
 	}
 	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeMutate, ID: st.Of, Message: mutated, Note: note})
-}
-
-// ledgerSummary fills trace.ledger from the database itself.
-func (w *world) ledgerSummary() trace.Ledger {
-	out := trace.Ledger{Records: []trace.LedgerRecord{}, Log: []json.RawMessage{}}
-	if w.ledger == nil {
-		return out
-	}
-	n, recs, log := w.ledger.Summary()
-	out.Executions, out.Log = n, append(out.Log, log...)
-	for _, r := range recs {
-		out.Records = append(out.Records, trace.LedgerRecord{Key: r.Key, Fingerprint: r.Fingerprint, Result: r.Result, Replica: r.Replica})
-	}
-	return out
 }

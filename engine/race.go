@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -47,9 +46,9 @@ func (w *world) race(st scenario.Step) {
 				replies[i], failed[i] = w.ledgerAnswer(r, ev.Reply)
 				continue
 			case ledger.EffectTwice:
-				replies[i] = jsonrpc.NewResult(r.id.Raw(), ledger.ToolResult(ev.Reply.Result))
+				replies[i], _ = ev.Reply.Response(r.id.Raw())
 			}
-			w.emit(trace.Event{Actor: trace.ActorLedger, Type: raceTypes[ev.Phase], ID: idPtr(r.id), Key: ev.Reply.Key, Fingerprint: ev.Reply.Fingerprint, Note: ev.Note})
+			w.tell(r, ev.Event())
 		}
 		for _, i := range answered {
 			w.answer(reqs[i], replies[i], failed[i], fmt.Sprintf("The server answers raced request %s.", reqs[i].id), nil)

@@ -120,7 +120,7 @@ func (w *world) summary() *trace.Trace {
 		Scenario:   w.s,
 		Events:     w.events,
 		Requests:   []trace.Request{},
-		Ledger:     w.ledgerSummary(),
+		Ledger:     w.ledger.Trace(),
 		Tasks:      w.traceTasks(),
 		Buffers:    w.buffers(),
 		Reconnects: w.reconnects,
