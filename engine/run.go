@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -78,13 +79,7 @@ func (w *world) step(i int, st scenario.Step) {
 // same rules as a progress step.
 func (w *world) produce(st scenario.Step) {
 	r := w.reqs[st.ID.Raw()]
-	from := 0.0
-	if st.FromValue != nil {
-		from = *st.FromValue
-	}
-	for k := 0; k < st.Count; k++ {
-		v := from + float64(k)
-		one := scenario.Step{At: st.At + int64(k)*st.EveryMs, Do: "progress", ID: st.ID, Progress: &v, Total: st.Total}
+	for k, one := range st.Progresses() {
 		if k == 0 {
 			w.serverSendProgress(r, one)
 			continue
@@ -132,20 +127,9 @@ func (w *world) summary() *trace.Trace {
 		tr.EndMs = w.events[n-1].At
 	}
 	for _, r := range w.order {
-		sum := trace.Request{
-			ID: r.id, Method: r.method, Name: r.name, State: string(r.srv.State()),
-			Reason: r.cl.Reason, Response: r.srv.Sent, ClientOutcome: r.cl.Outcome,
-			RetryClass: recovery.RetryClass(r.effect, r.args), SentAt: r.sentAt, EndedAt: r.cl.EndedAt, RetryOf: r.retryOf, Hints: r.hints,
-			IdleTimeoutMs: r.cl.Deadlines.IdleMs, MaxTimeoutMs: r.cl.Deadlines.MaxMs,
-		}
-		if r.cl.Cause != "" {
-			c := r.cl.Cause
-			sum.Cause = &c
-		}
-		if r.cl.Signal != "" {
-			s := r.cl.Signal
-			sum.Signal = &s
-		}
+		sum := coordinator.Summary(&r.cl, &r.srv)
+		sum.ID, sum.Method, sum.Name, sum.SentAt, sum.RetryOf, sum.Hints = r.id, r.method, r.name, r.sentAt, r.retryOf, r.hints
+		sum.RetryClass = recovery.RetryClass(r.effect, r.args)
 		tr.Requests = append(tr.Requests, sum)
 	}
 	return tr

@@ -130,3 +130,21 @@ func (s *Server) Answer(now int64, msg json.RawMessage, failed bool) json.RawMes
 	s.Sent, _ = s.Complete(now, msg, failed)
 	return s.Sent
 }
+
+// Summary is a request's summary as far as its two halves know it
+// (SCENARIO.md, requests[]): the server's state and the response it put
+// on the wire; the client's outcome, when it ended, cause, reason, signal
+// (null when none) and deadlines. The runner adds which request it is.
+func Summary(c *Client, s *Server) trace.Request {
+	sum := trace.Request{State: string(s.State()), Response: s.Sent, ClientOutcome: c.Outcome, EndedAt: c.EndedAt, Reason: c.Reason,
+		IdleTimeoutMs: c.Deadlines.IdleMs, MaxTimeoutMs: c.Deadlines.MaxMs}
+	if c.Cause != "" {
+		cause := c.Cause
+		sum.Cause = &cause
+	}
+	if c.Signal != "" {
+		signal := c.Signal
+		sum.Signal = &signal
+	}
+	return sum
+}
