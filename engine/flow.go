@@ -129,31 +129,12 @@ func (w *world) wireOut(r *request, m sse.Msg) {
 // deliverToClient hands a server message to the client (or loses it on a
 // stream the client no longer reads).
 func (w *world) deliverToClient(r *request, h sse.Sent) {
-	sent := h.SentAt
-	e := trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: h.Wire, SentAt: &sent, Message: h.M.Msg}
-	if h.M.Comment != "" {
-		e.Signal, e.Message = trace.SignalKeepalive, nil
+	e, arrive := r.cl.Deliver(w.q.Now(), h.SentAt, r.id.String(), h.M.Comment != "", w.transport())
+	e.Wire, e.Message = h.Wire, h.M.Msg
+	w.tell(r, e)
+	if arrive {
+		h.M.Arrive()
 	}
-	if w.http() && !r.cl.Reading {
-		e.Type = trace.TypeDrop
-		e.Note = fmt.Sprintf("Request %s's stream is closed: the message is lost.", r.id)
-		if h.M.Comment != "" {
-			e.Note = "The stream is closed; the comment is lost."
-		}
-		if w.is2025() {
-			e.Note = fmt.Sprintf("Request %s's stream is closed: the message does not reach the client (under 2025-11-25 a client may resume the stream with Last-Event-ID).", r.id)
-		}
-		w.emit(e)
-		return
-	}
-	if h.M.Comment != "" {
-		e.Note = "A keep-alive comment reaches the client; its idle timeout is not reset."
-		w.emit(e)
-		return
-	}
-	e.Note = fmt.Sprintf("Delivered to the client after %d ms.", w.q.Now()-sent)
-	w.emit(e)
-	h.M.Arrive()
 }
 
 // atProxy: a message reaches the proxy (DOMAIN.md §8), which forwards it,

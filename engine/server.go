@@ -113,7 +113,7 @@ func (w *world) serverSendProgress(r *request, st scenario.Step) {
 		w.tell(r, trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, Note: note})
 		return
 	}
-	msg := progressMessage(*r.token, st)
+	msg := jsonrpc.NewProgress(r.token.Raw(), v, st.Total, st.Text())
 	w.out(r, sse.Msg{Msg: msg, Note: note, Arrive: func() { w.client.progress(r, v) }, Progress: true, Token: r.token.Raw()})
 }
 

@@ -38,7 +38,7 @@ func (w *world) createTask(r *request) {
 // Mcp-Name with the taskId.
 func (w *world) taskRequest(t *task, method string, note string, onAnswer func(resp tasks.Reply)) {
 	w.taskSeq++
-	r := w.register(&request{id: scenario.NewStringID(fmt.Sprintf("%s-%d", method, w.taskSeq)), method: method, args: mustJSON(map[string]string{"taskId": t.ID})})
+	r := w.register(&request{id: scenario.NewStringID(fmt.Sprintf("%s-%d", method, w.taskSeq)), method: method, args: t.Params()})
 	about := trace.Event{ID: idPtr(r.id), TaskID: t.ID}
 	if w.http() {
 		about.Headers = map[string]string{"Mcp-Name": t.ID}

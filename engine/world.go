@@ -180,31 +180,12 @@ func (w *world) closeStream(actor string, r *request, note string, onDeliver fun
 
 // ---- messages -------------------------------------------------------------
 
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		// Only engine-built values reach here; they always encode.
-		panic(fmt.Sprintf("engine: encoding %T: %v", v, err))
-	}
-	return b
-}
-
 func requestMessage(r *request) json.RawMessage {
 	token := ""
 	if r.token != nil {
 		token = r.token.Raw()
 	}
 	return jsonrpc.NewCall(r.id.Raw(), r.method, r.name, r.args, token)
-}
-
-func progressMessage(token scenario.ID, st scenario.Step) json.RawMessage {
-	var msg *string
-	if st.Message != nil {
-		var s string
-		_ = json.Unmarshal(st.Message, &s)
-		msg = &s
-	}
-	return jsonrpc.NewProgress(token.Raw(), *st.Progress, st.Total, msg)
 }
 
 // fmtNum formats a progress value as JSON does.

@@ -162,3 +162,31 @@ func (c *Client) TearDown(now int64, id string) (e trace.Event, closeStream, ok 
 	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Cause: trace.CauseSessionTeardown,
 		Note: fmt.Sprintf("Request %s fails: the session it was in flight on was torn down. The server was not at fault.", id)}, closeStream, true
 }
+
+// Deliver is a server message sent at sentAt reaching the client's end of
+// request id's stream at now (comment: an SSE keep-alive comment), and the
+// network's event (type deliver or drop, without wire, ends or message).
+// arrive reports whether the client acts on it: a message reaches it; a
+// keep-alive comment reaches it but is not progress; on Streamable HTTP,
+// anything on a stream the client no longer reads is lost (under
+// 2025-11-25 the client may resume the stream with Last-Event-ID).
+func (c *Client) Deliver(now, sentAt int64, id string, comment bool, t Transport) (e trace.Event, arrive bool) {
+	e = trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, From: trace.ActorServer, To: trace.ActorClient, SentAt: &sentAt}
+	if comment {
+		e.Signal = trace.SignalKeepalive
+	}
+	switch {
+	case t.HTTP && !c.Reading && t.Is2025:
+		e.Type, e.Note = trace.TypeDrop, fmt.Sprintf("Request %s's stream is closed: the message does not reach the client (under 2025-11-25 a client may resume the stream with Last-Event-ID).", id)
+	case t.HTTP && !c.Reading && comment:
+		e.Type, e.Note = trace.TypeDrop, "The stream is closed; the comment is lost."
+	case t.HTTP && !c.Reading:
+		e.Type, e.Note = trace.TypeDrop, fmt.Sprintf("Request %s's stream is closed: the message is lost.", id)
+	case comment:
+		e.Note = "A keep-alive comment reaches the client; its idle timeout is not reset."
+	default:
+		e.Note = fmt.Sprintf("Delivered to the client after %d ms.", now-sentAt)
+		return e, true
+	}
+	return e, false
+}

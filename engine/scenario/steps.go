@@ -460,3 +460,14 @@ func (st Step) Progresses() []Step {
 	}
 	return out
 }
+
+// Text is a progress step's message as text (Message holds a JSON
+// string), nil when the step has none.
+func (st Step) Text() *string {
+	if st.Message == nil {
+		return nil
+	}
+	var s string
+	_ = json.Unmarshal(st.Message, &s) // Decode checked it is a string
+	return &s
+}
