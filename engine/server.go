@@ -70,35 +70,25 @@ func (w *world) serverCancel(r *request, cause, via string) {
 	}
 }
 
-// serverReceiveCancel validates a client's notifications/cancelled (DOMAIN.md §1).
+// serverReceiveCancel reads a client's notifications/cancelled (DOMAIN.md §1).
 func (w *world) serverReceiveCancel(msg json.RawMessage) {
 	c, err := jsonrpc.ParseCancellation(msg)
-	if err != nil {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: fmt.Sprintf("Ignored silently (%v); no response.", err)})
-		return
+	var srv *coordinator.Server
+	r, method := w.reqs[c.RequestID], ""
+	if err == nil && r != nil {
+		srv, method = &r.srv, r.method
 	}
-	r := w.reqs[c.RequestID]
-	if r == nil || !r.srv.Arrived {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: fmt.Sprintf("Cancellation for unknown request %s; ignored silently, no response.", c.RequestID)})
-		return
+	via, e, about, ok := coordinator.ReadCancel(msg, c, err, srv, method, w.transport())
+	switch {
+	case ok && r.cl.Cause != "":
+		w.serverCancel(r, r.cl.Cause, via)
+	case ok:
+		w.serverCancel(r, trace.CauseClient, via)
+	case about:
+		w.tell(r, e)
+	default:
+		w.emit(e)
 	}
-	if w.http() && !w.is2025() {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Message: msg, Note: "Under 2026-07-28 Streamable HTTP a cancellation is the stream closing; a POSTed notifications/cancelled does not cancel. Client and server now disagree on the request's life."})
-		return
-	}
-	if w.is2025() && r.method == "initialize" {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Message: msg, Note: "Under 2025-11-25 initialize is never cancelled; ignored."})
-		return
-	}
-	via := "notifications/cancelled"
-	if c.Reason == nil && c.ReasonPresent {
-		via += ", whose non-string reason is treated as absent"
-	}
-	cause := r.cl.Cause
-	if cause == "" {
-		cause = trace.CauseClient
-	}
-	w.serverCancel(r, cause, via)
 }
 
 // serverSendProgress sends progress for r if the rules allow (DOMAIN.md §3).

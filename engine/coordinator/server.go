@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -147,4 +148,36 @@ func Summary(c *Client, s *Server) trace.Request {
 		sum.Signal = &signal
 	}
 	return sum
+}
+
+// ReadCancel is the server's reading of a client's notifications/cancelled
+// msg (DOMAIN.md §1), parsed as c (err: malformed). s is the targeted
+// request's server half and method its method (nil and "" when the server
+// knows no request by that id). ok: the server observes a cancellation of
+// that request via the returned text (ObserveCancel). Else e is the ignore
+// event, with no response ever sent: a malformed or unknown cancellation;
+// on 2026-07-28 Streamable HTTP one that was POSTed (the signal there is
+// the stream closing); a 2025-11-25 initialize, never cancelled. about
+// reports whether e concerns the targeted request (the runner sets its id).
+func ReadCancel(msg json.RawMessage, c jsonrpc.Cancellation, err error, s *Server, method string, t Transport) (via string, e trace.Event, about, ok bool) {
+	e = trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg}
+	switch {
+	case err != nil:
+		e.Note = fmt.Sprintf("Ignored silently (%v); no response.", err)
+		return "", e, false, false
+	case s == nil || !s.Arrived:
+		e.Note = fmt.Sprintf("Cancellation for unknown request %s; ignored silently, no response.", c.RequestID)
+		return "", e, false, false
+	case t.HTTP && !t.Is2025:
+		e.Note = "Under 2026-07-28 Streamable HTTP a cancellation is the stream closing; a POSTed notifications/cancelled does not cancel. Client and server now disagree on the request's life."
+		return "", e, true, false
+	case t.Is2025 && method == "initialize":
+		e.Note = "Under 2025-11-25 initialize is never cancelled; ignored."
+		return "", e, true, false
+	}
+	via = "notifications/cancelled"
+	if c.Reason == nil && c.ReasonPresent {
+		via += ", whose non-string reason is treated as absent"
+	}
+	return via, e, true, true
 }
