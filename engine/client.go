@@ -76,11 +76,6 @@ func (w *world) armTimer(r *request) {
 	})
 }
 
-// transport is what this scenario's transport makes of a cancellation.
-func (w *world) transport() coordinator.Transport {
-	return coordinator.Transport{HTTP: w.http(), Is2025: w.is2025(), CloseStream: w.s.Client.Policy.HTTPCancel == scenario.HTTPCancelCloseStream}
-}
-
 // clientCancel abandons r with the transport's cancellation signal
 // (DOMAIN.md §1).
 func (w *world) clientCancel(r *request, cause string, reason *string) {

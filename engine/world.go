@@ -98,6 +98,11 @@ func newWorld(s *scenario.Scenario, opts Options) *world {
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
 func (w *world) is2025() bool { return w.s.Protocol == scenario.Protocol20251125 }
 
+// transport is what this scenario's transport makes of a cancellation.
+func (w *world) transport() coordinator.Transport {
+	return coordinator.Transport{HTTP: w.http(), Is2025: w.is2025(), CloseStream: w.s.Client.Policy.HTTPCancel == scenario.HTTPCancelCloseStream}
+}
+
 // tell emits e about request r.
 func (w *world) tell(r *request, e trace.Event) {
 	e.ID = idPtr(r.id)
