@@ -108,35 +108,23 @@ func (w *world) disconnectBy(r *request, actor string) {
 	w.closeStream(actor, r, note, func() { w.serverSeesClose(r, trace.CauseDisconnect) })
 }
 
-// clientReceive handles a message from the server (a raw send).
+// clientReceive handles a message from the server (a raw send): the end of
+// a listen stream, progress, or a message it ignores.
 func (w *world) clientReceive(msg json.RawMessage) {
-	m, ok := jsonrpc.ReadPeer(msg)
-	if !ok {
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: "Not a JSON-RPC message; the client ignores it."})
-		return
-	}
-	switch m.Method {
-	case jsonrpc.MethodCancelled:
-		if c, err := m.Cancellation(); err == nil {
-			if r := w.reqs[c.RequestID]; r != nil && r.ls != nil {
-				w.clientListenEnded(r)
-				return
-			}
-		}
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "A server-sent notifications/cancelled is reserved for tearing down a subscriptions/listen stream; this one targets no listen stream, so the client ignores it."})
-	case jsonrpc.MethodProgress:
-		r := w.byToken[m.ProgressToken]
-		if m.Progress == nil || m.ProgressToken == "" || r == nil {
-			if m.Progress != nil && m.ProgressToken != "" && w.lateMessageFatal(false) {
-				w.teardown(nil, "progress for unknown token "+m.ProgressToken)
-				return
-			}
-			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "Progress for no known token; the client ignores it."})
-			return
-		}
+	m, peer := jsonrpc.ReadPeer(msg)
+	c, err := m.Cancellation()
+	r, known := w.byToken[m.ProgressToken]
+	switch {
+	case peer && m.Method == jsonrpc.MethodCancelled && err == nil && w.reqs[c.RequestID] != nil && w.reqs[c.RequestID].ls != nil:
+		w.clientListenEnded(w.reqs[c.RequestID])
+	case !peer || m.Method != jsonrpc.MethodProgress || m.Progress == nil || m.ProgressToken == "":
+		w.emit(coordinator.ClientIgnores(msg, m, peer))
+	case known:
 		w.clientProgressArrives(r, *m.Progress)
+	case w.lateMessageFatal(false):
+		w.teardown(nil, "progress for unknown token "+m.ProgressToken)
 	default:
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "The client does not act on this message."})
+		w.emit(coordinator.ClientIgnores(msg, m, peer))
 	}
 }
 

@@ -101,11 +101,7 @@ func (w *world) rawSend(st scenario.Step) {
 			w.serverReceiveCancel(msg)
 			return
 		}
-		note := "Not a JSON-RPC message the server acts on; ignored, no response."
-		if m.Method != "" && !m.HasRealID() {
-			note = fmt.Sprintf("Unknown notification %q (a malformed cancellation at best); ignored silently, no response.", m.Method)
-		}
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: note})
+		w.emit(coordinator.ServerIgnores(msg, m))
 	})
 }
 

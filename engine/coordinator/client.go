@@ -1,8 +1,10 @@
 package coordinator
 
 import (
+	"encoding/json"
 	"fmt"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -189,4 +191,22 @@ func (c *Client) Deliver(now, sentAt int64, id string, comment bool, t Transport
 		return e, true
 	}
 	return e, false
+}
+
+// ClientIgnores is the client's ignore event for a raw message from the server
+// that it does not act on (DOMAIN.md §1, §3): not JSON-RPC at all (peer
+// false: the message is not repeated), a server-sent notifications/cancelled
+// that targets no listen stream (the one cancellation a server may send),
+// progress for no known token, or anything else.
+func ClientIgnores(msg json.RawMessage, m jsonrpc.Message, peer bool) trace.Event {
+	e := trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "The client does not act on this message."}
+	switch {
+	case !peer:
+		e.Message, e.Note = nil, "Not a JSON-RPC message; the client ignores it."
+	case m.Method == jsonrpc.MethodCancelled:
+		e.Note = "A server-sent notifications/cancelled is reserved for tearing down a subscriptions/listen stream; this one targets no listen stream, so the client ignores it."
+	case m.Method == jsonrpc.MethodProgress:
+		e.Note = "Progress for no known token; the client ignores it."
+	}
+	return e
 }

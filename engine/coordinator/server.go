@@ -181,3 +181,15 @@ func ReadCancel(msg json.RawMessage, c jsonrpc.Cancellation, err error, s *Serve
 	}
 	return via, e, true, true
 }
+
+// ServerIgnores is the server's ignore event for a raw message from the client
+// that is no cancellation (DOMAIN.md §1): a notification it does not know
+// (a malformed cancellation at best), or anything else it does not act on;
+// either way no response.
+func ServerIgnores(msg json.RawMessage, m jsonrpc.Message) trace.Event {
+	note := "Not a JSON-RPC message the server acts on; ignored, no response."
+	if m.Method != "" && !m.HasRealID() {
+		note = fmt.Sprintf("Unknown notification %q (a malformed cancellation at best); ignored silently, no response.", m.Method)
+	}
+	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: note}
+}
