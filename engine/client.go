@@ -15,7 +15,7 @@ import (
 // move; the runner schedules the deadlines and sends the signals.
 
 // call sends a new request (retry: a copy of orig under a new id) and
-// returns it; the caller may set its handle before it reaches the server.
+// returns it.
 func (w *world) call(st scenario.Step, orig *request) *request {
 	c := w.s.Client
 	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, task: st.Task, hints: st.Annotations}
@@ -51,8 +51,8 @@ func (w *world) call(st scenario.Step, orig *request) *request {
 	w.register(r)
 	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), note, func() {
 		w.serverReceiveRequest(r)
-		if r.handle != nil {
-			r.handle()
+		if r.task != "" {
+			w.createTask(r) // a task-augmented call
 		}
 	})
 	w.armTimer(r)
@@ -121,7 +121,7 @@ func (w *world) clientReceive(msg json.RawMessage) {
 		w.emit(coordinator.ClientIgnores(msg, m, peer))
 	case known:
 		w.clientProgressArrives(r, *m.Progress)
-	case w.lateMessageFatal(false):
+	case w.s.Client.Policy.LateProgressIsError:
 		w.teardown(nil, "progress for unknown token "+m.ProgressToken)
 	default:
 		w.emit(coordinator.ClientIgnores(msg, m, peer))
@@ -132,7 +132,7 @@ func (w *world) clientReceive(msg json.RawMessage) {
 // (DOMAIN.md §3): only a strictly increasing value is activity.
 func (w *world) clientProgressArrives(r *request, v float64) {
 	if !r.cl.Pending() {
-		if w.lateMessageFatal(false) {
+		if w.s.Client.Policy.LateProgressIsError {
 			w.teardown(r, fmt.Sprintf("progress %s for request %s, which it has %s,", fmtNum(v), r.id, trace.OutcomeWord(r.cl.Outcome)))
 			return
 		}
@@ -153,7 +153,7 @@ func (w *world) clientProgressArrives(r *request, v float64) {
 // clientResponse handles the final response for r at the client.
 func (w *world) clientResponse(r *request, failed bool) {
 	e, late := r.cl.Response(w.q.Now(), r.id.String(), failed)
-	if late && w.lateMessageFatal(true) {
+	if late && w.s.Client.Policy.LateResponseIsError {
 		w.teardown(r, fmt.Sprintf("the late response for abandoned request %s", r.id))
 		return
 	}
@@ -165,4 +165,33 @@ func (w *world) clientListenEnded(r *request) {
 	r.ls.Reading = false
 	r.cl.End(w.q.Now(), trace.OutcomeResult, "")
 	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeAccept, ID: idPtr(r.id), Note: fmt.Sprintf("The server ended listen stream %s; the client does not reconnect.", r.id)})
+}
+
+// teardown is the client treating what it just received as a protocol
+// error (client.policy lateResponseIsError, lateProgressIsError: failure
+// late-message-fatal, claude-code#51073,
+// typescript-sdk#2580): it tears down the session, and every call still in
+// flight on it fails with an error, its stream (Streamable HTTP) closed.
+// about is the request the late message concerns, nil if none is known.
+func (w *world) teardown(about *request, what string) {
+	e := trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Cause: trace.CauseSessionTeardown,
+		Note: fmt.Sprintf("Policy: the client treats %s as a protocol error and tears down the session; every call in flight on it fails.", what)}
+	if about != nil {
+		e.ID = idPtr(about.id)
+	}
+	w.emit(e)
+	for _, r := range w.order {
+		e, closeStream, ok := r.cl.TearDown(w.q.Now(), r.id.String())
+		if !ok {
+			continue
+		}
+		w.stopTimer(r)
+		if r.ls != nil {
+			r.ls.Reading = false
+		}
+		w.tell(r, e)
+		if closeStream {
+			w.closeStream(trace.ActorClient, r, fmt.Sprintf("The torn-down session closes request %s's response stream.", r.id), func() { w.serverSeesClose(r, trace.CauseDisconnect) })
+		}
+	}
 }

@@ -88,14 +88,11 @@ func (w *world) streamClosedBy(r *request, actor string) {
 	w.disconnectBy(r, actor)
 }
 
-// drop breaks the transport under stream r (a fault, not an intent). A
-// listen stream is recovered by the reference plan (DOMAIN.md §9); any
-// other request's stream is a disconnect.
-func (w *world) drop(r *request, affected []string) { w.dropBy(r, affected, trace.ActorNetwork) }
-
-// dropBy is drop with the actor that closed the stream (the network, or an
-// idle-closing proxy): a listen stream goes through the reconnect plan
-// either way (SCENARIO.md, "Switches for the failures real software shows").
+// dropBy breaks the transport under stream r (a fault, not an intent), on
+// behalf of actor (the network, or an idle-closing proxy). A listen stream
+// is recovered by the reference plan either way (DOMAIN.md §9; SCENARIO.md,
+// "Switches for the failures real software shows"); any other request's
+// stream is a disconnect.
 func (w *world) dropBy(r *request, affected []string, actor string) {
 	if r.ls == nil {
 		if w.http() {

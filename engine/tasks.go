@@ -49,11 +49,7 @@ func (w *world) taskRequest(t *task, method string, note string, onAnswer func(r
 		if e, ok := reply.Served(&t.Task); ok {
 			w.emit(e)
 		}
-		failed := reply.Code != 0
-		wire := jsonrpc.NewResult(r.id.Raw(), reply.Result)
-		if failed {
-			wire = jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: int64(reply.Code), Message: reply.Message})
-		}
+		wire, failed := reply.Response(r.id.Raw())
 		w.answer(r, wire, failed, fmt.Sprintf("The server answers %s for task %s.", method, t.ID), func() { onAnswer(reply) })
 	})
 }

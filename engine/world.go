@@ -82,9 +82,6 @@ type request struct {
 	retryOf *scenario.ID
 	// task is the durable task a call asked for, "" if none.
 	task string
-	// handle, if set, is what the server does once it has started the
-	// request (a task-augmented call creates its task).
-	handle func()
 	// ls is set for a subscriptions/listen stream.
 	ls *recovery.Listen
 	// st is the stream's flow-control state (SSE buffer, proxy), when any.
