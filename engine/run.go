@@ -43,17 +43,15 @@ func (w *world) step(i int, st scenario.Step) {
 // verbs is the runner's move for each step verb (scenario.Verbs); r is the
 // request the step's id names, nil when it has none or sends it.
 var verbs = map[string]func(w *world, st scenario.Step, r *request){
-	"call":       func(w *world, st scenario.Step, _ *request) { w.call(st, nil) },
-	"retry":      func(w *world, st scenario.Step, _ *request) { w.call(st, w.reqs[st.Of.Raw()]) },
-	"cancel":     func(w *world, st scenario.Step, r *request) { w.clientCancel(r, trace.CauseClient, st.Reason) },
-	"disconnect": func(w *world, _ scenario.Step, r *request) { w.disconnectBy(r, trace.ActorNetwork) },
-	"send":       func(w *world, st scenario.Step, _ *request) { w.rawSend(st) },
-	"progress":   func(w *world, st scenario.Step, r *request) { w.serverSendProgress(r, st) },
-	"produce":    func(w *world, st scenario.Step, r *request) { w.produce(r, st) },
-	"complete":   func(w *world, st scenario.Step, r *request) { w.serverComplete(r, st.Result, nil) },
-	"fail": func(w *world, st scenario.Step, r *request) {
-		w.serverComplete(r, nil, &jsonrpc.ErrorObject{Code: *st.Code, Message: text(st)})
-	},
+	"call":          func(w *world, st scenario.Step, _ *request) { w.call(st, nil) },
+	"retry":         func(w *world, st scenario.Step, _ *request) { w.call(st, w.reqs[st.Of.Raw()]) },
+	"cancel":        func(w *world, st scenario.Step, r *request) { w.clientCancel(r, trace.CauseClient, st.Reason) },
+	"disconnect":    func(w *world, _ scenario.Step, r *request) { w.disconnectBy(r, trace.ActorNetwork) },
+	"send":          func(w *world, st scenario.Step, _ *request) { w.rawSend(st) },
+	"progress":      func(w *world, st scenario.Step, r *request) { w.serverSendProgress(r, st) },
+	"produce":       func(w *world, st scenario.Step, r *request) { w.produce(r, st) },
+	"complete":      func(w *world, st scenario.Step, r *request) { w.serverComplete(r, st.Result, nil) },
+	"fail":          func(w *world, st scenario.Step, r *request) { w.serverComplete(r, nil, failure(st)) },
 	"listen":        func(w *world, st scenario.Step, _ *request) { w.listen(st) },
 	"notify":        func(w *world, st scenario.Step, _ *request) { w.notify(st) },
 	"end-listen":    func(w *world, st scenario.Step, r *request) { w.endListen(r, st.Reason) },
@@ -67,12 +65,13 @@ var verbs = map[string]func(w *world, st scenario.Step, r *request){
 	"mutate-result": func(w *world, st scenario.Step, _ *request) { w.mutateResult(st) },
 }
 
-// text is a fail step's error message ("" when it has none).
-func text(st scenario.Step) string {
+// failure is a fail step's JSON-RPC error: its code and message.
+func failure(st scenario.Step) *jsonrpc.ErrorObject {
+	e := &jsonrpc.ErrorObject{Code: *st.Code}
 	if t := st.Text(); t != nil {
-		return *t
+		e.Message = *t
 	}
-	return ""
+	return e
 }
 
 // produce sends st.Count progress values every st.EveryMs ms, each by the
