@@ -110,7 +110,7 @@ func (w *world) summary() *trace.Trace {
 		Events:     w.events,
 		Requests:   []trace.Request{},
 		Ledger:     w.ledger.Trace(),
-		Tasks:      w.traceTasks(),
+		Tasks:      w.tasks.Summary(),
 		Buffers:    w.buffers(),
 		Reconnects: w.reconnects,
 	}

@@ -37,9 +37,7 @@ type world struct {
 	ledger     *ledger.Server
 	// ledgerPolicy is server.policy's ledger switches.
 	ledgerPolicy ledger.Policy
-	tasks        map[string]*task
-	taskOrder    []*task
-	taskSeq      int
+	tasks        tasks.Store
 	lastStepAt   int64
 
 	// client is how the server half reaches the client half: only through
@@ -89,7 +87,7 @@ type request struct {
 }
 
 func newWorld(s *scenario.Scenario, opts Options) *world {
-	return &world{s: s, opts: opts, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{}, tasks: map[string]*task{}}
+	return &world{s: s, opts: opts, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{}}
 }
 
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
@@ -198,10 +196,4 @@ func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 type stream struct {
 	*sse.Stream
 	drain, proxyIdle *sim.Timer
-}
-
-// task is one durable task at the server, plus what the client knows of it.
-type task struct {
-	tasks.Task
-	client tasks.Client
 }
