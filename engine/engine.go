@@ -58,12 +58,7 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 		return nil, err
 	}
 	tr := w.summary()
-	if h := s.Herd; h != nil {
-		cfg := recovery.HerdConfig{Clients: h.Clients, Strategy: h.Strategy, BaseMs: h.BaseMs, CapMs: h.CapMs,
-			CapacityPerSecond: h.ServerCapacityPerSecond, MaxAttempts: h.MaxAttempts, BucketMs: h.BucketMs}
-		r, all := recovery.RunHerds(cfg, h.Compare)
-		tr.Herd, tr.HerdCompare = &r, all
-	}
+	tr.Herd, tr.HerdCompare = recovery.Herd(s.Herd)
 	tr.Checks = checks.Evaluate(tr)
 	return tr, nil
 }
