@@ -26,9 +26,7 @@ func (w *world) openLedger() (err error) {
 	if w.opts.OpenLedger == nil {
 		return ErrNoLedger
 	}
-	p := w.s.Server.Policy
-	w.ledgerPolicy = ledger.Policy{DedupeBy: p.DedupeBy, Atomic: scenario.On(p.AtomicLedger), Fingerprint: scenario.On(p.Fingerprint)}
-	w.ledger, err = ledger.OpenServer(w.opts.OpenLedger, l.Replicas, l.Shared, !scenario.On(p.DefensiveCopy))
+	w.ledger, err = ledger.Open(w.opts.OpenLedger, l, w.s.Server.Policy)
 	return err
 }
 
@@ -41,7 +39,7 @@ func (w *world) closeLedger() {
 // ledgerCall runs the handler of a ledger tool for r at completion and
 // returns the response to send (DOMAIN.md §4).
 func (w *world) ledgerCall(r *request) (json.RawMessage, bool) {
-	return w.ledgerAnswer(r, w.ledger.Call(w.q.Now(), w.ledgerPolicy, ledger.Call{Tool: r.name, Args: r.args, RPCID: r.id.Raw()}))
+	return w.ledgerAnswer(r, w.ledger.Call(w.q.Now(), ledger.Call{Tool: r.name, Args: r.args, RPCID: r.id.Raw()}))
 }
 
 // ledgerAnswer records a ledger reply as its event and builds the response;

@@ -35,10 +35,8 @@ type world struct {
 	reconnects []trace.Reconnect
 	opts       Options
 	ledger     *ledger.Server
-	// ledgerPolicy is server.policy's ledger switches.
-	ledgerPolicy ledger.Policy
-	tasks        tasks.Store
-	lastStepAt   int64
+	tasks      tasks.Store
+	lastStepAt int64
 
 	// client is how the server half reaches the client half: only through
 	// what arrives on the wire (wired by RunWith).
