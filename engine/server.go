@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -17,17 +16,11 @@ import (
 // wire (clientEnd).
 
 func (w *world) serverReceiveRequest(r *request) {
-	r.srv.Arrived = true
-	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeStart, Note: fmt.Sprintf("The server starts handling request %s.", r.id)}
+	var headers map[string]string
 	if w.http() {
-		r.srv.Writing = true
-		e.Headers = sse.Headers(w.sseHeaders())
-		e.Note = fmt.Sprintf("The server starts request %s and opens its SSE response stream.", r.id)
-		if !w.sseHeaders() {
-			e.Note += " Without X-Accel-Buffering: no, a proxy may buffer it."
-		}
+		headers = sse.Headers(w.sseHeaders())
 	}
-	w.tell(r, e)
+	w.tell(r, r.srv.Start(r.id.String(), headers, w.sseHeaders()))
 	if w.http() {
 		w.openStream(r)
 		if w.s.Server.KeepaliveEveryMs > 0 {

@@ -193,3 +193,21 @@ func ServerIgnores(msg json.RawMessage, m jsonrpc.Message) trace.Event {
 	}
 	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: note}
 }
+
+// Start is request id arriving at the server, which starts handling it:
+// the start event. On Streamable HTTP (headers not nil) the server also
+// opens the request's SSE response stream with headers and writes to it;
+// without X-Accel-Buffering: no (noBuffering false) a proxy may buffer it
+// (DOMAIN.md §8).
+func (s *Server) Start(id string, headers map[string]string, noBuffering bool) trace.Event {
+	s.Arrived = true
+	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeStart, Note: fmt.Sprintf("The server starts handling request %s.", id)}
+	if headers != nil {
+		s.Writing, e.Headers = true, headers
+		e.Note = fmt.Sprintf("The server starts request %s and opens its SSE response stream.", id)
+		if !noBuffering {
+			e.Note += " Without X-Accel-Buffering: no, a proxy may buffer it."
+		}
+	}
+	return e
+}
