@@ -5,8 +5,6 @@ import (
 	"errors"
 
 	"github.com/mcplab/mcplab/engine/ledger"
-	"github.com/mcplab/mcplab/engine/scenario"
-	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // The server's ledger tools (DOMAIN.md §4), run against the ledger.Store the
@@ -47,25 +45,4 @@ func (w *world) ledgerCall(r *request) (json.RawMessage, bool) {
 func (w *world) ledgerAnswer(r *request, rep ledger.Reply) (json.RawMessage, bool) {
 	w.tell(r, rep.Event())
 	return rep.Response(r.id.Raw())
-}
-
-// reopenLedger closes every connection and opens them again (DOMAIN.md §4:
-// committed records survive).
-func (w *world) reopenLedger() {
-	note, err := w.ledger.Reopen()
-	if err != nil {
-		w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeError, Note: err.Error()})
-		return
-	}
-	w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeReopen, Note: note})
-}
-
-// mutateResult: the caller edits the object it got back for request of.
-func (w *world) mutateResult(st scenario.Step) {
-	mutated, note, ok := w.ledger.Mutate(st.Of.Raw(), st.Set)
-	if !ok {
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: st.Of, Note: "Request " + st.Of.String() + " got no ledger result to mutate."})
-		return
-	}
-	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeMutate, ID: st.Of, Message: mutated, Note: note})
 }

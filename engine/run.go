@@ -61,8 +61,10 @@ var verbs = map[string]func(w *world, st scenario.Step, r *request){
 	"checkpoint":    func(w *world, st scenario.Step, _ *request) { w.taskStep(st) },
 	"finish-task":   func(w *world, st scenario.Step, _ *request) { w.taskStep(st) },
 	"race":          func(w *world, st scenario.Step, _ *request) { w.race(st) },
-	"reopen-ledger": func(w *world, _ scenario.Step, _ *request) { w.reopenLedger() },
-	"mutate-result": func(w *world, st scenario.Step, _ *request) { w.mutateResult(st) },
+	"reopen-ledger": func(w *world, _ scenario.Step, _ *request) { w.emit(w.ledger.ReopenEvent()) },
+	"mutate-result": func(w *world, st scenario.Step, _ *request) {
+		w.tell(w.reqs[st.Of.Raw()], w.ledger.MutateEvent(st.Of.Raw(), st.Of.String(), st.Set))
+	},
 }
 
 // failure is a fail step's JSON-RPC error: its code and message.
