@@ -19,7 +19,7 @@ import (
 func (w *world) call(st scenario.Step, orig *request) *request {
 	c := w.s.Client
 	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, task: st.Task, hints: st.Annotations}
-	idle, max := c.IdleTimeoutMs, c.MaxTimeoutMs
+	var inherit *coordinator.Deadlines
 	note := fmt.Sprintf("The client sends request %s (%s).", r.id, jsonrpc.Describe(r.method, r.name))
 	if r.effect == nil && w.s.Ledger != nil && ledger.IsTool(r.name) {
 		t := true // ledger tools have side effects unless the call says otherwise
@@ -32,15 +32,10 @@ func (w *world) call(st scenario.Step, orig *request) *request {
 			t := scenario.NewStringID(jsonrpc.Unquote(orig.token.Raw()) + "-" + jsonrpc.Unquote(r.id.Raw()))
 			r.token = &t
 		}
-		idle, max = orig.cl.Deadlines.IdleMs, orig.cl.Deadlines.MaxMs
+		inherit = &orig.cl.Deadlines
 		note = fmt.Sprintf("The client retries request %s as a new request %s: a new JSON-RPC id is not deduplication.", orig.id, r.id)
 	}
-	if st.IdleTimeoutMs != nil {
-		idle = *st.IdleTimeoutMs
-	}
-	if st.MaxTimeoutMs != nil {
-		max = *st.MaxTimeoutMs
-	}
+	idle, max := coordinator.Timeouts(c.IdleTimeoutMs, c.MaxTimeoutMs, inherit, st.IdleTimeoutMs, st.MaxTimeoutMs)
 	if r.token != nil {
 		if other, ok := w.byToken[r.token.Raw()]; ok && other.cl.Pending() {
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Progress token %s is already used by active request %s; tokens must be unique among active requests.", r.token, other.id)})

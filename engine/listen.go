@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -106,14 +107,8 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 		w.tell(r, e)
 		return
 	}
-	r.cl.Reading, r.srv.Writing = false, false
 	now := w.q.Now()
-	if !w.is2025() {
-		// Under 2025-11-25 the stream is resumed under its own id: it stays
-		// open in requests[], neither cancelled nor abandoned.
-		r.cl.End(now, trace.OutcomeAbandoned, trace.CauseDisconnect)
-		r.srv.Cancel(now)
-	}
+	coordinator.Dropped(&r.cl, &r.srv, now, w.is2025())
 	if actor != trace.ActorProxy { // the proxy recorded its own close
 		w.wire++
 		w.emit(trace.Event{Actor: actor, Type: trace.TypeCloseStream, ID: idPtr(r.id), Wire: w.wire, Signal: trace.SignalCloseStream,

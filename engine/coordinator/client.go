@@ -210,3 +210,33 @@ func ClientIgnores(msg json.RawMessage, m jsonrpc.Message, peer bool) trace.Even
 	}
 	return e
 }
+
+// Timeouts picks a request's two clocks (DOMAIN.md §2; ms, 0 = off): the
+// client's idle and max, or, for a retry, those of the request it retries
+// (inherit, when not nil), each overridden by the step's own (stepIdle,
+// stepMax, when not nil).
+func Timeouts(idle, max int64, inherit *Deadlines, stepIdle, stepMax *int64) (int64, int64) {
+	if inherit != nil {
+		idle, max = inherit.IdleMs, inherit.MaxMs
+	}
+	if stepIdle != nil {
+		idle = *stepIdle
+	}
+	if stepMax != nil {
+		max = *stepMax
+	}
+	return idle, max
+}
+
+// Dropped is the transport under a listen stream breaking at now for both
+// halves (DOMAIN.md §9): neither end uses the stream any more; under
+// 2026-07-28 the request is abandoned by a disconnect and cancelled at the
+// server, while under 2025-11-25 (is2025) it is resumed under its own id,
+// so it stays open, neither cancelled nor abandoned.
+func Dropped(c *Client, s *Server, now int64, is2025 bool) {
+	c.Reading, s.Writing = false, false
+	if !is2025 {
+		c.End(now, trace.OutcomeAbandoned, trace.CauseDisconnect)
+		s.Cancel(now)
+	}
+}
