@@ -38,13 +38,17 @@
 // "import") and the reply is described by serveLab, servePlayground and
 // serveImport. A panic anywhere becomes a visible error, never a dead page.
 //
-// Built plainly it is main.wasm; built with -tags ledger it also links the
-// SQLite ledger (ledger.go) and is ledger.wasm, which only the pages of
-// scenarios with a ledger load, since SQLite multiplies the binary's size;
-// built with -tags transcript it links the transcript importer
-// (api_import.go, import.go) instead of the playground (api_playground.go,
-// playground.go) and is import.wasm, which only the import page loads, so
-// each page saves what it does not use (ARCHITECTURE.md's transfer budget).
+// Built plainly it is main.wasm, the scenario pages' simulator; built with
+// -tags playground it also links the playground (api_playground.go,
+// playground.go) and is playground.wasm, which only the playground loads;
+// built with -tags ledger it links the playground and the SQLite ledger
+// (ledger.go) and is ledger.wasm, which only the pages of scenarios with a
+// ledger load (and the playground, for such a scenario), since SQLite
+// multiplies the binary's size; built with -tags transcript it links the
+// transcript importer (api_import.go, import.go) and neither the
+// playground nor the scenario runner (api_lab.go, lab.go) and is
+// import.wasm, which only the import page loads. So each page saves what it
+// does not use (ARCHITECTURE.md's transfer budget).
 package main
 
 import (
@@ -107,7 +111,7 @@ func main() {
 		switch {
 		case doc.Call("getElementById", "playground").Truthy():
 			if startPlayground == nil {
-				panic("this page needs main.wasm or ledger.wasm, not import.wasm")
+				panic("this page needs playground.wasm or ledger.wasm")
 			}
 			startPlayground(doc)
 		case doc.Call("getElementById", "import").Truthy():
