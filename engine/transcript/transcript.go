@@ -146,6 +146,7 @@ type entry struct {
 	kind    string          // "" for a message, kindIgnore or kindClose
 	ref     string          // the request id text an ignore or close concerns
 	session string          // the HTTP session (Mcp-Session-Id), "" if unknown
+	within  *trace.Span     // the HAR exchange a response streamed in (absolute ms), nil when at is exact
 	note    string          // what the line was, for the event's note
 }
 
