@@ -32,9 +32,11 @@ func Decode(data []byte) (*Scenario, error) {
 		return nil, errAt("", ErrSyntax, "not UTF-8 text")
 	}
 	body := bytes.TrimPrefix(data, utf8BOM)
-	var root map[string]json.RawMessage
-	if off, err := strictUnmarshal(body, &root); err != nil {
-		return nil, syntaxErr(data, len(data)-len(body)+off, err)
+	root, ok := fastRoot(body)
+	if !ok {
+		if off, err := strictUnmarshal(body, &root); err != nil {
+			return nil, syntaxErr(data, len(data)-len(body)+off, err)
+		}
 	}
 	if e := checkStructure(data); e != nil {
 		return nil, e

@@ -59,6 +59,17 @@ func fastObject(raw []byte) (map[string]json.RawMessage, bool) {
 	}
 }
 
+// fastRoot reads a document json.Valid accepts (one value, nothing after
+// it) whose value is an object, as strictUnmarshal would, or returns
+// false. Its members point into one copy of body, never into the caller's
+// bytes.
+func fastRoot(body []byte) (map[string]json.RawMessage, bool) {
+	if !fastPaths || !json.Valid(body) {
+		return nil, false
+	}
+	return fastObject(bytes.Clone(body))
+}
+
 // fastArray reads the array raw as json.Unmarshal into a
 // []json.RawMessage would, or returns false.
 func fastArray(raw []byte) ([]json.RawMessage, bool) {
