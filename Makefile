@@ -178,8 +178,8 @@ bench:
 	@echo "==> go test -bench=. -benchmem ./engine/..."
 	@out=$$(mktemp); wasm=$$(mktemp); trap 'rm -f "$$out" "$$wasm"' EXIT; \
 	$(GO) test -run=NONE -bench=. -benchmem ./engine/... | tee "$$out"; \
-	echo "==> GOOS=js GOARCH=wasm go test -bench=LessonScenario ./engine (under Node)"; \
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run=NONE -bench=LessonScenario ./engine | sed 's/-[0-9]*\([[:space:]]\)/\1/' | tee "$$wasm"; \
+	echo "==> GOOS=js GOARCH=wasm go test -bench=LessonScenario -benchtime=300x ./engine (under Node)"; \
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run=NONE -bench=LessonScenario -benchtime=300x ./engine | sed 's/-[0-9]*\([[:space:]]\)/\1/' | tee "$$wasm"; \
 	echo "==> issue 11 budgets (machine load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"; \
 	sed 's/-[0-9]*\([[:space:]]\)/\1/' "$$out" | $(BENCH_BUDGETS)
 	@echo "==> go run ./site links (share link length of every built-in scenario)"
