@@ -23,6 +23,14 @@ import (
 // once they pause: shareLater) and refreshes the share and embed fields; an
 // invalid one keeps the last good output, marked stale,
 // and shows the located error (templates.LocateError).
+//
+// Where the code editor runs (site/editor/editor.js, CodeMirror 6), it
+// replaces the textarea on screen but keeps it as the state: it copies
+// every edit into the textarea's value with an "input" event, and hears
+// from here through events on the textarea (tellEditor): the text was
+// replaced (setEditor), the located error to underline (diagnose), the
+// place to select (showErrorInEditor). Without it the textarea is the
+// editor and nobody listens.
 
 // Without a fragment the editor keeps the scenario the page was
 // prerendered on (site build's playgroundDefault).
@@ -183,7 +191,31 @@ func isShareHash(hash string) bool {
 	return strings.HasPrefix(hash, "#s=") || strings.HasPrefix(hash, "#example=")
 }
 
-func (p *playground) setEditor(text string) { p.editor.Set("value", text) }
+// setEditor replaces the editor's text and tells the code editor, if the
+// page has one (site/editor/editor.js: "mcplab-set"), to show it.
+func (p *playground) setEditor(text string) {
+	p.editor.Set("value", text)
+	p.tellEditor("mcplab-set", nil)
+}
+
+// tellEditor dispatches a cancelable event named name, with detail, on the
+// textarea, where the code editor (site/editor/editor.js) listens; it
+// reports whether a listener cancelled it, i.e. the code editor took it.
+// Without the code editor nobody listens and the textarea is the editor.
+func (p *playground) tellEditor(name string, detail any) bool {
+	ev := js.Global().Get("CustomEvent").New(name, map[string]any{"detail": detail, "cancelable": true})
+	return !p.editor.Call("dispatchEvent", ev).Bool()
+}
+
+// diagnose shows e in the code editor, underlined at its place with its
+// message (no mark when e has no place or is the zero EditorError).
+func (p *playground) diagnose(e templates.EditorError, msg string) {
+	list := []any{}
+	if e.Line != 0 {
+		list = append(list, map[string]any{"from": e.Start, "to": e.End, "message": msg})
+	}
+	p.tellEditor("mcplab-diagnostics", list)
+}
 
 // onControl applies one control's value to the editor's text
 // (scenario.Edit) and re-runs it, keeping the controls as they are
@@ -378,6 +410,7 @@ func (p *playground) showError(e templates.EditorError) {
 		msg = w + ": " + msg // a syntax error names its place already
 	}
 	p.errText.Set("textContent", msg+". The output shows the last valid run.")
+	p.diagnose(e, msg)
 	p.errBox.Set("hidden", false)
 	byID(p.doc, "pg-error-goto").Set("hidden", e.Line == 0)
 	p.editor.Call("setAttribute", "aria-invalid", "true")
@@ -390,6 +423,7 @@ func (p *playground) clearError() {
 	p.errBox.Set("hidden", true)
 	p.errText.Set("textContent", "")
 	p.editor.Call("removeAttribute", "aria-invalid")
+	p.diagnose(templates.EditorError{}, "")
 	p.markControl("")
 }
 
@@ -417,6 +451,9 @@ func (p *playground) showErrorInEditor() {
 	e := p.lastErr
 	if e.Line == 0 {
 		return
+	}
+	if p.tellEditor("mcplab-reveal", map[string]any{"from": e.Start, "to": max(e.End, e.Start+1)}) {
+		return // the code editor selected it
 	}
 	p.editor.Call("focus")
 	p.editor.Call("setSelectionRange", e.Start, max(e.End, e.Start+1))
