@@ -164,7 +164,8 @@ func selectInEditor(t *testing.T, ctx context.Context, marker, text string) {
 // the cancel time (300 ms, past the completion at 320 ms) flips the
 // outcome to "completion wins" and the address bar to the edit's #s=
 // link. Typing a minus before it makes the scenario invalid: the last
-// valid run stays, marked stale, and the editor underlines -400 on the
+// valid run stays, marked stale, the status says the run is paused, and
+// the editor underlines -400 on the
 // line of the cancel step (the line scenario.Locate gives for
 // steps[2].at), with the engine's message in its tooltip.
 func TestPlaygroundCodeEditorTyping(t *testing.T) {
@@ -240,6 +241,9 @@ func TestPlaygroundCodeEditorTyping(t *testing.T) {
 	if got := evalJSON[string](t, ctx, `document.getElementById("lab-output").dataset.stale ?? ""`); got != "1" {
 		t.Errorf("the last valid run is not marked stale")
 	}
+	if got := evalJSON[string](t, ctx, `document.getElementById("lab-status").dataset.state + ": " + document.getElementById("lab-status").textContent`); !strings.HasPrefix(got, "paused: Paused") {
+		t.Errorf("while the JSON is invalid the status says %q, want it paused", got)
+	}
 	if got := evalJSON[string](t, ctx, `document.querySelector("#outcome-0")?.dataset.outcome ?? ""`); got != "completion-wins" {
 		t.Errorf("the output changed to %q while the input is invalid", got)
 	}
@@ -264,6 +268,9 @@ func TestPlaygroundCodeEditorTyping(t *testing.T) {
 	waitFor(t, ctx, "a valid run again", `document.getElementById("pg-error").hidden && !document.getElementById("lab-output").dataset.stale && document.querySelector("#outcome-0")?.dataset.outcome === "cancellation-wins"`)
 	if st := evalJSON[editorState](t, ctx, editorJS); len(st.Errors) != 0 {
 		t.Errorf("the valid scenario still has error underlines %+v", st.Errors)
+	}
+	if got := evalJSON[string](t, ctx, `document.getElementById("lab-status").dataset.state + ": " + document.getElementById("lab-status").textContent`); !strings.HasPrefix(got, "live: Live") {
+		t.Errorf("once the JSON is valid again the status says %q, want it live", got)
 	}
 	// A key typed over a selection of many tokens (Ctrl+A) replaces it,
 	// and the browser's editing adds no inline style (the CSP refuses one;

@@ -56,6 +56,7 @@ type playground struct {
 	canon      []byte
 	fragment   string
 	stopped    bool     // #lab-error says a run was stopped
+	ready      bool     // the page is wired: #lab-status speaks of runs
 	shareTimer js.Value // the pending setTimeout id of shareLater, or null
 	shareFn    js.Func  // its callback, made once
 }
@@ -122,7 +123,8 @@ func startPlaygroundPage(doc js.Value) {
 
 	p.open(js.Global().Get("location").Get("hash").String(), func() {
 		enable(doc, "pg-editor", "lab-controls", "pg-copy-link", "pg-download", "pg-file", "pg-embed-format", "pg-copy-embed")
-		setStatus(doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
+		p.ready = true
+		p.showLive()
 		doc.Get("documentElement").Get("dataset").Set("ready", "1")
 	})
 }
@@ -291,7 +293,11 @@ func (p *playground) apply(r answer) bool {
 	ds.Set("applyMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
 	ds.Delete("stale")
 	ds.Delete("stopped")
+	paused := p.lastErr.Message != ""
 	p.clearError()
+	if paused {
+		p.showLive()
+	}
 	if p.stopped { // the stopped message goes; a broken link's stays
 		showLabError(p.doc, "")
 		p.stopped = false
@@ -415,6 +421,7 @@ func (p *playground) showError(e templates.EditorError) {
 	byID(p.doc, "pg-error-goto").Set("hidden", e.Line == 0)
 	p.editor.Call("setAttribute", "aria-invalid", "true")
 	p.output.Get("dataset").Set("stale", "1")
+	p.showLive()
 	p.markControl(e.Path)
 }
 
@@ -468,6 +475,20 @@ func (p *playground) showErrorInEditor() {
 }
 
 func (p *playground) say(text string) { setStatus(p.doc, "live", text) }
+
+// showLive says in #lab-status whether edits re-run (issue 13, item 7):
+// live while the scenario is valid, paused while the JSON is invalid (the
+// output is then the last valid run). Before the page is wired it says
+// nothing: the loading status stands.
+func (p *playground) showLive() {
+	switch {
+	case !p.ready:
+	case p.lastErr.Message != "":
+		setStatus(p.doc, "paused", "Paused: the scenario is invalid, so it does not re-run; the output is the last valid run. Fix it to go live again.")
+	default:
+		setStatus(p.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
+	}
+}
 
 // fail shows an internal error (a recovered panic); the page lives on.
 func (p *playground) fail(err error) {
