@@ -10,6 +10,8 @@
 #                transfer, time to ready and change-to-repaint
 #   make fmt     format Go and templ sources
 #   make screenshot  rewrite the README's screenshot (scenario A, 1280 px)
+#   make editor  rebuild site/static/editor.js, the playground's code editor
+#                (CodeMirror 6 from npm, pinned by site/editor/package-lock.json)
 #
 # Every recipe runs in bash with -euo pipefail, so the first failing step
 # stops the target with its own error.
@@ -41,7 +43,7 @@ TEMPL_HASHES = find . -name '*_templ.go' -not -path './dist/*' -print0 | sort -z
 APT_LOG ?= $(or $(TMPDIR),/tmp)/mcplab-apt.log
 
 .PHONY: help serve site mcplab generate test bench fmt \
-	check-generate vet test-native test-wasm fuzz chromium test-browser screenshot
+	check-generate vet test-native test-wasm fuzz chromium test-browser screenshot editor
 
 help:
 	@echo "make serve   build the site into dist/ and serve it on http://localhost:$(PORT) (PORT=... to change)"
@@ -50,6 +52,7 @@ help:
 	@echo "make test    vet, engine tests (native, -race), the same tests under Node/wasm, fuzz, browser tests"
 	@echo "make bench   engine benchmarks"
 	@echo "make fmt     gofmt and templ fmt"
+	@echo "make editor  rebuild site/static/editor.js (the playground's code editor) with npm from the lockfile"
 
 ## ---- the main job -------------------------------------------------------
 
@@ -95,8 +98,9 @@ check-generate:
 vet:
 	@echo "==> go vet ./..."
 	$(GO) vet ./...
-	@echo "==> GOOS=js GOARCH=wasm go vet ./wasm/... (main.wasm, and with -tags ledger and -tags transcript)"
+	@echo "==> GOOS=js GOARCH=wasm go vet ./wasm/... (main.wasm, and with -tags playground, -tags ledger and -tags transcript)"
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
+	GOOS=js GOARCH=wasm $(GO) vet -tags playground ./wasm/...
 	GOOS=js GOARCH=wasm $(GO) vet -tags ledger ./wasm/...
 	GOOS=js GOARCH=wasm $(GO) vet -tags transcript ./wasm/...
 
@@ -161,30 +165,32 @@ test-browser: chromium
 # reports t(10n)/t(n) ("growth", <= 13) and BenchmarkFloor a whole run over
 # stdlib generic decode+re-encode ("floor", <= 0.6), each pair timed
 # alternately in one benchmark; WebAssembly under Node over native on the
-# lesson-sized runs (<= 3) compares two runs made back to back.
+# lesson-sized runs (<= 3) compares two runs made back to back, by their
+# "cpu-ns/op" (the process's CPU time per run once warm; the wall clock of
+# two processes on a busy machine is not comparable).
 BENCH_BUDGETS = awk -v wasm="$$wasm" ' \
   function verdict(v, max) { return v <= max ? "ok" : "OVER BUDGET" } \
-  /^BenchmarkLessonScenario\// { for (i = 2; i < NF; i++) if ($$(i+1) == "ns/op") native[$$1] = $$i } \
+  /^BenchmarkLessonScenario\// { for (i = 2; i < NF; i++) if ($$(i+1) == "cpu-ns/op") native[$$1] = $$i } \
   { for (i = 2; i < NF; i++) { \
       if ($$(i+1) == "growth") printf "  growth  %-44s t(10n)/t(n) = %6.2f  (budget <= 13)   %s\n", $$1, $$i, verdict($$i, 13); \
       if ($$(i+1) == "floor")  printf "  floor   %-44s run/stdlib  = %6.2f  (budget <= 0.6)  %s\n", $$1, $$i, verdict($$i, 0.6) } } \
   END { while (wasm != "" && (getline line < wasm) > 0) { n = split(line, f, /[ \t]+/); \
-      for (i = 2; i < n; i++) if (f[i+1] == "ns/op" && (f[1] in native)) \
+      for (i = 2; i < n; i++) if (f[i+1] == "cpu-ns/op" && (f[1] in native)) \
         printf "  wasm    %-44s wasm/native = %6.2f  (budget <= 3)    %s\n", f[1], f[i] / native[f[1]], verdict(f[i] / native[f[1]], 3) } }'
 
 bench:
 	@echo "==> go test -bench=. -benchmem ./engine/..."
 	@out=$$(mktemp); wasm=$$(mktemp); trap 'rm -f "$$out" "$$wasm"' EXIT; \
 	$(GO) test -run=NONE -bench=. -benchmem ./engine/... | tee "$$out"; \
-	echo "==> GOOS=js GOARCH=wasm go test -bench=LessonScenario ./engine (under Node)"; \
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run=NONE -bench=LessonScenario ./engine | sed 's/-[0-9]*\([[:space:]]\)/\1/' | tee "$$wasm"; \
+	echo "==> GOOS=js GOARCH=wasm go test -bench=LessonScenario -benchtime=300x ./engine (under Node)"; \
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run=NONE -bench=LessonScenario -benchtime=300x ./engine | sed 's/-[0-9]*\([[:space:]]\)/\1/' | tee "$$wasm"; \
 	echo "==> issue 11 budgets (machine load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"; \
 	sed 's/-[0-9]*\([[:space:]]\)/\1/' "$$out" | $(BENCH_BUDGETS)
 	@echo "==> go run ./site links (share link length of every built-in scenario)"
 	$(GO) run ./site links
 	@echo "==> go test -run TestMeasurePages ./site (per page: transfer, navigation to ready, change to repainted SVG)"
 	$(GO) test -count=1 -run 'TestMeasurePages' -v ./site | grep -v '^=== RUN'
-	@echo "==> the 50 ms long-task budget: the heaviest herd and a 20,000-line paste (make test only enforces 1,000 ms, never frozen)"
+	@echo "==> the 50 ms long-task budget, unscaled: the heaviest herd and a 20,000-line paste (make test scales 50 ms by the machine's load average per core)"
 	MCPLAB_LONG_TASK_MS=50 $(GO) test -count=1 -run 'TestHeaviestHerdNeverBlocksThePage|TestImportLongTranscriptStaysResponsive' -v ./site | grep -E 'main thread|^(---|ok|FAIL)' || true
 	@echo "(machine load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"
 
@@ -192,6 +198,20 @@ bench:
 # 1,280 px in headless Chromium (site/screenshot_test.go).
 screenshot: chromium
 	$(GO) test -count=1 -run 'TestREADMEScreenshot' ./site -update-screenshot
+
+# The playground's code editor: CodeMirror 6 and its glue
+# (site/editor/editor.js) bundled by esbuild into site/static/editor.js,
+# which is committed, so `make serve` needs only Go. npm ci installs exactly
+# the lockfile's versions (esbuild included), so the same inputs give the
+# same bytes; TestEditorBundleIsCurrent (site/editor_test.go, part of
+# `make test`) rebuilds it into a temporary file and compares.
+editor:
+	@command -v npm >/dev/null || { echo "FAIL: npm is missing; run: apt-get install -y nodejs npm" >&2; exit 1; }
+	@echo "==> npm ci in site/editor (versions from site/editor/package-lock.json)"
+	cd site/editor && npm ci --no-audit --no-fund --loglevel=error
+	@echo "==> node site/editor/build.mjs (esbuild) -> site/static/editor.js"
+	cd site/editor && node build.mjs
+	@wc -c site/static/editor.js
 
 fmt:
 	$(GO) tool templ fmt templates

@@ -34,7 +34,7 @@ type Playground struct {
 type PlaygroundExample struct {
 	Name, Title, Summary string
 	// Ledger is true when the scenario uses the SQLite ledger: its link
-	// asks for ledger.wasm (?ledger=1), which main.wasm does not include.
+	// asks for ledger.wasm (?ledger=1), which playground.wasm does not include.
 	Ledger bool
 }
 
@@ -160,6 +160,16 @@ func NewEmbed(src, title string) Embed {
 		MyST: ":::{iframe} " + mystURL(src) + "\n:width: 100%\n" + mystText(oneLine) + "\n:::",
 	}
 }
+
+// EmbedSrc stands for the page's own address in the embed snippet a page
+// without the simulator carries (EmbedTemplate): site/static/share.js
+// replaces it, HTML-escaped, when "Copy embed" is pressed, since only the
+// browser knows where the site is served.
+const EmbedSrc = "{src}"
+
+// EmbedTemplate is NewEmbed's HTML snippet for title with the address left
+// as EmbedSrc, which html.EscapeString leaves as it is.
+func EmbedTemplate(title string) string { return NewEmbed(EmbedSrc, title).HTML }
 
 // mystURL percent-encodes the bytes of u that would end or split a MyST
 // directive argument: ASCII controls (a newline among them), space and DEL.
