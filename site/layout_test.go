@@ -253,8 +253,8 @@ func TestLayoutLabelsDoNotOverlap(t *testing.T) {
 }
 
 // Rule (issue 13, the time cursor): on scenario C's page the cursor is a
-// keyboard-reachable range input; at value 417 (thousandths of the
-// 2,400 ms run: 1,001 ms) the arrows sent after 1,001 ms fade (class
+// keyboard-reachable range input; at value 420 (thousandths of the
+// 2,400 ms run: 1,008 ms) the arrows sent after 1,008 ms fade (class
 // future) and those sent before do not, and the output says how many had
 // been sent and had arrived; at its right end nothing fades.
 func TestTimeCursor(t *testing.T) {
@@ -270,7 +270,7 @@ func TestTimeCursor(t *testing.T) {
 	  const shown = input.getClientRects().length > 0;
 	  input.focus();
 	  const focusable = document.activeElement === input ? 1 : 0;
-	  input.value = "417"; // 417/1000 of 2400 ms = 1001 ms
+	  input.value = "420"; // 420/1000 of 2400 ms = 1008 ms (the input steps by 5)
 	  input.dispatchEvent(new Event("input", {bubbles: true}));
 	  const svg = document.getElementById("timeline");
 	  const future = [], past = [];
@@ -284,19 +284,19 @@ func TestTimeCursor(t *testing.T) {
 		t.Fatalf("cursor shown %v, focusable %v: want a visible, focusable range input", s.Shown, s.Focusable)
 	}
 	for _, at := range s.Future {
-		if at <= 1001 {
-			t.Errorf("an arrow sent at %d ms fades at t = 1001 ms", at)
+		if at <= 1008 {
+			t.Errorf("an arrow sent at %d ms fades at t = 1008 ms", at)
 		}
 	}
 	for _, at := range s.Past {
-		if at > 1001 {
-			t.Errorf("an arrow sent at %d ms shows at t = 1001 ms", at)
+		if at > 1008 {
+			t.Errorf("an arrow sent at %d ms shows at t = 1008 ms", at)
 		}
 	}
 	if len(s.Future) != 4 || len(s.Past) != 3 {
-		t.Errorf("at 1001 ms %d arrows fade and %d show, want 4 (progress 1200, 1600, 1999, the cancel at 2000) and 3", len(s.Future), len(s.Past))
+		t.Errorf("at 1008 ms %d arrows fade and %d show, want 4 (progress 1200, 1600, 1999, the cancel at 2000) and 3", len(s.Future), len(s.Past))
 	}
-	if s.Out != "at 1001 ms: 3 of 7 messages sent, 3 arrived" {
+	if s.Out != "at 1008 ms: 3 of 7 messages sent, 3 arrived" {
 		t.Errorf("cursor output %q", s.Out)
 	}
 	if s.FutureAtEnd != 0 {
