@@ -18,15 +18,11 @@ type reviewer struct {
 	rep  *Report
 }
 
-func (r *reviewer) review() (*Report, error) {
-	r.rep = &Report{Operation: r.operation()}
-	for _, part := range []func() error{r.races, r.retry, r.idempotency, r.flow, r.recovery} {
-		if err := part(); err != nil {
-			return nil, err
-		}
-	}
-	r.rep.FailureCards = r.cards()
-	return r.rep, nil
+// parts are the review's parts in the order they run (Parts names them):
+// the race table by transport, then retry, idempotency, flow control and
+// recovery; the failure cards follow from all of them.
+func (r *reviewer) parts() []func() error {
+	return []func() error{r.races(0), r.races(1), r.races(2), r.retry, r.idempotency, r.flow, r.recovery}
 }
 
 // operation describes the call under review.

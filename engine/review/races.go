@@ -30,15 +30,25 @@ func (r *reviewer) pivot() int64 {
 	return max(t, 1)
 }
 
-// races runs the race table: three transports × three orders.
-func (r *reviewer) races() error {
-	variants := []struct{ transport, protocol, slug string }{
-		{scenario.TransportStdio, r.s.Protocol, "stdio"},
-		{scenario.TransportHTTP, scenario.Protocol20260728, "http-2026"},
-		{scenario.TransportHTTP, scenario.Protocol20251125, "http-2025"},
-	}
-	r.rep.Races = []Race{}
-	for _, v := range variants {
+// raceVariants are the race table's transports, one review part each: the
+// input's protocol on stdio, then Streamable HTTP under each revision.
+var raceVariants = []struct{ transport, protocol, slug string }{
+	{scenario.TransportStdio, "", "stdio"},
+	{scenario.TransportHTTP, scenario.Protocol20260728, "http-2026"},
+	{scenario.TransportHTTP, scenario.Protocol20251125, "http-2025"},
+}
+
+// races returns the review part that runs the race table's rows of
+// variant i (raceVariants): its three orders.
+func (r *reviewer) races(i int) func() error {
+	return func() error {
+		v := raceVariants[i]
+		if v.protocol == "" {
+			v.protocol = r.s.Protocol
+		}
+		if r.rep.Races == nil {
+			r.rep.Races = []Race{}
+		}
 		for _, order := range []string{CancelFirst, CompleteFirst, InFlight} {
 			row, err := r.race(v.transport, v.protocol, v.slug, order)
 			if err != nil {
@@ -46,8 +56,8 @@ func (r *reviewer) races() error {
 			}
 			r.rep.Races = append(r.rep.Races, row)
 		}
+		return nil
 	}
-	return nil
 }
 
 // race derives and runs one row. The call is sent at 0 (progress at half
