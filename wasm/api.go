@@ -76,6 +76,9 @@ var (
 	startPlayground func(doc js.Value)
 	startImport     func(doc js.Value)
 	importAPI       func(this js.Value, args []js.Value) any
+	// startReviewPage starts the review page (review.go); set only in
+	// ledger.wasm, which the review page loads.
+	startReviewPage func(doc js.Value)
 )
 
 // servers answer the worker's requests by req.page (serve): "lab" here,
@@ -110,6 +113,11 @@ func main() {
 				panic("this page needs import.wasm (the build with -tags transcript), not main.wasm")
 			}
 			startImport(doc)
+		case doc.Call("getElementById", "review-live").Truthy():
+			if startReviewPage == nil {
+				panic("the review page needs ledger.wasm (the build with -tags ledger)")
+			}
+			startReviewPage(doc)
 		case doc.Call("getElementById", "lab").Truthy():
 			startLab(doc)
 		}
