@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -90,11 +91,14 @@ func nativeReview(t *testing.T, data, op string) *review.Report {
 // and 390 CSS pixels are saved for a person to look at.
 func TestReviewLiveInBrowser(t *testing.T) {
 	ctx, _ := openTab(t, siteURL)
+	start := time.Now()
 	navigate(t, ctx, siteURL+"/review/")
 	if _, err := pollJS[string](ctx, `document.documentElement.dataset.ready`, ledgerReadyTimeout); err != nil {
 		t.Fatal(err)
 	}
 	waitReady(t, ctx)
+	t.Logf("the page was ready (ledger.wasm compiled) in %v", time.Since(start).Round(time.Millisecond))
+	start = time.Now()
 
 	// Paste, record the progress texts the page shows, press Review.
 	evalJSON[bool](t, ctx, `(() => {
@@ -116,6 +120,7 @@ func TestReviewLiveInBrowser(t *testing.T) {
 	// Pick the charge: the page reviews it at once.
 	evalJSON[bool](t, ctx, `(() => { const s = document.getElementById("review-op"); s.value = '"pay-1"'; s.dispatchEvent(new Event("change")); return true; })()`)
 	waitReview(t, ctx, 2)
+	t.Logf("two reviews in %v", time.Since(start).Round(time.Millisecond))
 
 	want := nativeReview(t, pastedScenario, `"pay-1"`)
 	got := evalJSON[reviewShown](t, ctx, readReviewJS)
@@ -173,17 +178,9 @@ func TestReviewLiveInBrowser(t *testing.T) {
 	if _, err := pollJS[bool](ctx, `/Copied|Selected/.test(document.getElementById("lab-status").textContent)`, readyTimeout); err != nil {
 		t.Errorf("Copy link said nothing: %v", err)
 	}
-	shoot(t, ctx, "review-live", 1280)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
-		t.Fatal(err)
-	}
-	shoot(t, ctx, "review-live", 390)
-	if w := evalJSON[float64](t, ctx, `document.documentElement.scrollWidth`); w > 390 {
-		t.Errorf("at 390 px the page is %v px wide: it scrolls sideways", w)
-	}
-
 	// A fresh tab opens the link and shows the same review.
 	ctx2, _ := openTab(t, siteURL)
+	start = time.Now()
 	navigate(t, ctx2, link)
 	waitReview(t, ctx2, 1)
 	again := evalJSON[reviewShown](t, ctx2, readReviewJS)
@@ -193,22 +190,31 @@ func TestReviewLiveInBrowser(t *testing.T) {
 	if v := evalJSON[string](t, ctx2, `document.getElementById("review-op").value`); v != `"pay-1"` {
 		t.Errorf("the link's tab selects call %s, want \"pay-1\"", v)
 	}
+	t.Logf("the link's tab reviewed in %v", time.Since(start).Round(time.Millisecond))
+	shoot(t, ctx2, "review-live", 1280)
+	if err := chromedp.Do(ctx2, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	shoot(t, ctx2, "review-live", 390)
+	if w := evalJSON[float64](t, ctx2, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("at 390 px the page is %v px wide: it scrolls sideways", w)
+	}
 
 	// An invalid edit: located, the last review kept.
-	evalJSON[bool](t, ctx, `(() => {
+	evalJSON[bool](t, ctx2, `(() => {
   const ed = document.getElementById("review-input");
   ed.value = '{\n  "mcplab": 1,\n  "steps": [\n    {"at": -5, "do": "call", "id": 1}\n  ]\n}';
   document.getElementById("review-run").click();
   return true;
 })()`)
-	if _, err := pollJS[bool](ctx, `!document.getElementById("review-error").hidden`, readyTimeout); err != nil {
+	if _, err := pollJS[bool](ctx2, `!document.getElementById("review-error").hidden`, readyTimeout); err != nil {
 		t.Fatalf("no error shown for a negative time: %v", err)
 	}
-	e := evalJSON[[]string](t, ctx, `[document.getElementById("review-error-text").textContent, document.getElementById("review-error").dataset.line, document.getElementById("review-error").dataset.col]`)
+	e := evalJSON[[]string](t, ctx2, `[document.getElementById("review-error-text").textContent, document.getElementById("review-error").dataset.line, document.getElementById("review-error").dataset.col]`)
 	if !strings.Contains(e[0], "line 4, column 12") || !strings.Contains(e[0], "steps[0].at") || e[1] != "4" || e[2] != "12" {
 		t.Errorf("error %q (line %s, column %s), want steps[0].at at line 4, column 12", e[0], e[1], e[2])
 	}
-	if after := evalJSON[reviewShown](t, ctx, readReviewJS); fmt.Sprint(after) != fmt.Sprint(got) {
+	if after := evalJSON[reviewShown](t, ctx2, readReviewJS); fmt.Sprint(after) != fmt.Sprint(got) {
 		t.Error("an invalid scenario replaced the last review")
 	}
 }

@@ -33,12 +33,16 @@ var reviewing struct {
 
 // serveReview answers the review page. req.action is
 //
-//	"start": req.text is the scenario, req.op the call ("" = the first),
-//	  req.linkBase the absolute playground URL the run links open (with
+//	"start": req.text is the scenario, req.op the call ("" = the first;
+//	  with req.opMayBeStale, the first also when the text has no call
+//	  req.op, which the picker listed before an edit), req.linkBase the absolute playground URL the run links open (with
 //	  ?ledger=1 added when the scenario has a ledger). The reply is
 //	  {token, parts: [names], ops: [raw ids], op, fragment, title} or
 //	  {editorError} (templates.EditorError: a located scenario error, or
 //	  no call to review);
+//	"calls": req.text is the scenario being edited; the reply is {ops}
+//	  (its calls, raw ids) or {editorError}, for the picker and the
+//	  located error while the user types;
 //	"step": req.token names the review; runs its next part. The reply is
 //	  {step, runs, done} and, once done, {html: templates.ReviewBody,
 //	  markdown}; or {error} (a derived run's error, or a review this
@@ -49,6 +53,8 @@ func serveReview(req js.Value) map[string]any {
 		return reviewStart(req)
 	case "step":
 		return reviewStep(req)
+	case "calls":
+		return reviewCalls(req)
 	}
 	return map[string]any{"error": "the review page asked for no known action"}
 }
@@ -73,7 +79,14 @@ func reviewStart(req js.Value) map[string]any {
 		base += "?ledger=1"
 	}
 	op := req.Get("op").String()
-	st, err := review.Start(s, review.Options{Op: op, Engine: options, LinkBase: base})
+	o := review.Options{Op: op, Engine: options, LinkBase: base}
+	st, err := review.Start(s, o)
+	if errors.Is(err, review.ErrNoCall) && op != "" && req.Get("opMayBeStale").Truthy() {
+		// The picker listed the calls of the text before an edit, which
+		// has no such call now: review its first call instead.
+		o.Op = ""
+		st, err = review.Start(s, o)
+	}
 	if err != nil {
 		return editorReply(templates.LocateError(text, err))
 	}
@@ -116,4 +129,17 @@ func reviewStep(req js.Value) map[string]any {
 	}
 	r["html"], r["markdown"] = html, md
 	return r
+}
+
+func reviewCalls(req js.Value) map[string]any {
+	text := []byte(req.Get("text").String())
+	s, err := scenario.Decode(text)
+	if err != nil {
+		return editorReply(templates.LocateError(text, err))
+	}
+	ops := []any{}
+	for _, id := range review.Calls(s) {
+		ops = append(ops, id.Raw())
+	}
+	return map[string]any{"ops": ops}
 }

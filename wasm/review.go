@@ -24,6 +24,12 @@ import (
 
 func init() { startReviewPage = startReviewLive }
 
+// reviewPartBudgetMs is how long one part of a review may take in the
+// worker before app.js stops it (mcplabEngine.budgetMs, 20 s on other
+// pages): a part runs up to five derived runs on SQLite, which is several
+// times slower in the browser than natively, and more on a busy machine.
+const reviewPartBudgetMs = 60_000
+
 type reviewPage struct {
 	doc      js.Value
 	input    js.Value // textarea#review-input
@@ -39,6 +45,9 @@ type reviewPage struct {
 
 	gen     int // the newest review asked for; older answers are dropped
 	lastErr templates.EditorError
+	// edited is true when the text changed since #review-op last listed
+	// its calls: the selected call may no longer exist.
+	edited bool
 }
 
 // startReviewLive wires the review page found in doc and, when the address
@@ -55,9 +64,16 @@ func startReviewLive(doc js.Value) {
 		showFatal(doc, fmt.Errorf("the review page has no #review-input, #review-op or #review-body"))
 		return
 	}
+	if engine := js.Global().Get("mcplabEngine"); engine.Truthy() {
+		engine.Set("budgetMs", reviewPartBudgetMs)
+	}
 	fail := p.fail
 	on(byID(doc, "review-run"), "click", fail, func(js.Value) { p.run() })
 	on(p.opSel, "change", fail, func(js.Value) { p.run() })
+	on(p.input, "input", fail, func(js.Value) {
+		p.edited = true
+		p.listCalls()
+	})
 	on(p.input, "keydown", fail, func(ev js.Value) {
 		if ev.Get("key").String() == "Enter" && (ev.Get("ctrlKey").Truthy() || ev.Get("metaKey").Truthy()) {
 			ev.Call("preventDefault")
@@ -102,6 +118,38 @@ func (p *reviewPage) open() bool {
 	return true
 }
 
+// listCalls asks the worker for the calls of the text as it is now: the
+// picker lists them (the selected one kept when it is still there) and an
+// invalid text shows its located error while the user types.
+func (p *reviewPage) listCalls() {
+	text := p.input.Get("value").String()
+	ask(map[string]any{"page": "review", "action": "calls", "text": text}, p.fail, func(r answer) {
+		if r.Stopped || text != p.input.Get("value").String() {
+			return // a newer edit asks again
+		}
+		if r.Get("editorError").Truthy() {
+			p.showError(readEditorError(r.Get("editorError")))
+			return
+		}
+		if r.Err() != "" {
+			return
+		}
+		p.clearError()
+		ops := r.Get("ops")
+		list := make([]string, ops.Length())
+		cur, keep := p.opSel.Get("value").String(), false
+		for i := range list {
+			list[i] = ops.Index(i).String()
+			keep = keep || list[i] == cur
+		}
+		if !keep && len(list) > 0 {
+			cur = list[0]
+		}
+		p.setOps(list, cur)
+		p.edited = false
+	})
+}
+
 // run asks the worker to review the editor's scenario and the selected
 // call, then to run each part in turn.
 func (p *reviewPage) run() {
@@ -112,7 +160,7 @@ func (p *reviewPage) run() {
 	p.body.Get("dataset").Set("state", "running")
 	p.showProgress(0, 0, "Starting the review…")
 	base := js.Global().Get("URL").New(p.root+"playground/", js.Global().Get("location").Get("href")).Get("href").String()
-	req := map[string]any{"page": "review", "action": "start", "text": p.input.Get("value").String(), "op": p.opSel.Get("value").String(), "linkBase": base}
+	req := map[string]any{"page": "review", "action": "start", "text": p.input.Get("value").String(), "op": p.opSel.Get("value").String(), "linkBase": base, "opMayBeStale": p.edited}
 	ask(req, p.fail, func(r answer) {
 		if gen != p.gen {
 			return
@@ -130,6 +178,7 @@ func (p *reviewPage) run() {
 			return
 		}
 		p.clearError()
+		p.edited = false
 		ops := r.Get("ops")
 		list := make([]string, ops.Length())
 		for i := range list {
@@ -174,7 +223,7 @@ func (p *reviewPage) step(gen, token int, parts js.Value, frag string) {
 		}
 		url := replaceFragment(frag)
 		p.link.Set("value", url)
-		p.body.Get("dataset").Set("stale", "")
+		p.body.Get("dataset").Delete("stale")
 		p.body.Get("dataset").Set("state", "done")
 		p.body.Get("dataset").Set("gen", strconv.Itoa(gen))
 		p.showProgress(n, runs, fmt.Sprintf("Reviewed: %d parts, %d derived runs, in your browser.", n, runs))
@@ -220,6 +269,7 @@ func (p *reviewPage) showError(e templates.EditorError) {
 		msg = w + ": " + msg
 	}
 	p.errText.Set("textContent", msg+". The review below is the last one that ran.")
+	p.errBox.Get("dataset").Set("path", e.Path)
 	p.errBox.Set("hidden", false)
 	p.errBox.Get("dataset").Set("line", strconv.Itoa(e.Line))
 	p.errBox.Get("dataset").Set("col", strconv.Itoa(e.Col))

@@ -19,10 +19,16 @@ type reviewer struct {
 }
 
 // parts are the review's parts in the order they run (Parts names them):
-// the race table by transport, then retry, idempotency, flow control and
+// the race table row by row, then retry, idempotency, flow control and
 // recovery; the failure cards follow from all of them.
 func (r *reviewer) parts() []func() error {
-	return []func() error{r.races(0), r.races(1), r.races(2), r.retry, r.idempotency, r.flow, r.recovery}
+	var ps []func() error
+	for i := range raceVariants {
+		for _, order := range raceOrders {
+			ps = append(ps, r.races(i, order))
+		}
+	}
+	return append(ps, r.retry, r.idempotency, r.flow, r.recovery)
 }
 
 // operation describes the call under review.

@@ -363,9 +363,19 @@ func Of(s *scenario.Scenario, opts Options) (*Report, error) {
 	return st.Report(), nil
 }
 
-// Parts names the parts of a review in the order a Stepper runs them.
-var Parts = []string{"races on stdio", "races on Streamable HTTP 2026-07-28", "races on Streamable HTTP 2025-11-25",
-	"retry class", "idempotency boundary", "flow control", "recovery"}
+// Parts names the parts of a review in the order a Stepper runs them: the
+// nine rows of the race table, one derived run each, then the retry class
+// (2 runs), the idempotency boundary (up to 5), flow control (up to 4) and
+// recovery (up to 3).
+var Parts = func() []string {
+	var ps []string
+	for _, v := range []string{"stdio", "Streamable HTTP 2026-07-28", "Streamable HTTP 2025-11-25"} {
+		for _, o := range raceOrders {
+			ps = append(ps, "race "+o+" on "+v)
+		}
+	}
+	return append(ps, "retry class", "idempotency boundary", "flow control", "recovery")
+}()
 
 // Stepper runs a review one part at a time (Parts), so a caller can report
 // progress between parts: the browser's worker answers the page once per
