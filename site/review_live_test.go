@@ -174,6 +174,15 @@ func TestReviewLiveInBrowser(t *testing.T) {
 	if _, err := pollJS[bool](ctx, `/Copied|Selected/.test(document.getElementById("lab-status").textContent)`, readyTimeout); err != nil {
 		t.Errorf("Copy link said nothing: %v", err)
 	}
+	shoot(t, ctx, "review-live", 1280)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	shoot(t, ctx, "review-live", 390)
+	if w := evalJSON[float64](t, ctx, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("at 390 px the page is %v px wide: it scrolls sideways", w)
+	}
+
 	// A fresh tab opens the link and shows the same review.
 	ctx2, _ := openTab(t, siteURL)
 	start = time.Now()
@@ -187,15 +196,6 @@ func TestReviewLiveInBrowser(t *testing.T) {
 		t.Errorf("the link's tab selects call %s, want \"pay-1\"", v)
 	}
 	t.Logf("the link's tab reviewed in %v", time.Since(start).Round(time.Millisecond))
-	shoot(t, ctx2, "review-live", 1280)
-	if err := chromedp.Do(ctx2, chromedp.EmulateViewport(390, 844)); err != nil {
-		t.Fatal(err)
-	}
-	shoot(t, ctx2, "review-live", 390)
-	if w := evalJSON[float64](t, ctx2, `document.documentElement.scrollWidth`); w > 390 {
-		t.Errorf("at 390 px the page is %v px wide: it scrolls sideways", w)
-	}
-
 	// An invalid edit: located as the user types, the last review kept.
 	evalJSON[bool](t, ctx2, `(() => {
   const ed = document.getElementById("review-input");
