@@ -119,6 +119,12 @@ func (w *world) emit(e trace.Event) int {
 	}
 	e.Seq = len(w.events)
 	e.At = w.q.Now()
+	if len(w.events) == cap(w.events) {
+		// Double, where append grows a long slice by a quarter: 30,000
+		// events (264 bytes each) allocated 41 MB on the way, half of the
+		// run's garbage; doubling allocates 16 MB.
+		w.events = append(make([]trace.Event, 0, max(64, 2*cap(w.events))), w.events...)
+	}
 	w.events = append(w.events, e)
 	return e.Seq
 }

@@ -47,8 +47,8 @@ func (d *decoder) steps(root *object, s *Scenario) {
 		d.fail(errAt("steps", ErrMissing, ""))
 		return
 	}
-	var items []json.RawMessage
-	if isNull(raw) || json.Unmarshal(raw, &items) != nil {
+	items, ok := fastArray(raw)
+	if !ok && (isNull(raw) || json.Unmarshal(raw, &items) != nil) {
 		d.fail(errAt("steps", ErrType, "must be an array"))
 		return
 	}
