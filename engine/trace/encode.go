@@ -298,6 +298,16 @@ func (w *writer) event(e *Event) {
 	w.omitEmpty(&o, "key", e.Key)
 	w.omitEmpty(&o, "fingerprint", e.Fingerprint)
 	w.omitEmpty(&o, "note", e.Note)
+	if e.Within != nil {
+		o.member("within")
+		span := w.begin(3, '{')
+		span.member("from")
+		w.int(e.Within.From)
+		span.member("to")
+		w.int(e.Within.To)
+		span.end('}')
+	}
+	w.omitEmpty(&o, "session", e.Session)
 	o.end('}')
 }
 
