@@ -140,6 +140,7 @@ func (w *world) disconnectBy(r *request, actor string) {
 		r.timer = nil
 	}
 	w.closeStream(actor, r, note, func() { w.serverSeesClose(r, trace.CauseDisconnect) })
+	w.afterDrop(r)
 }
 
 // clientReceive handles a message from the server (a raw send).

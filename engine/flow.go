@@ -50,6 +50,12 @@ func (w *world) openStream(r *request) {
 // out sends a server message on r's stream through the SSE buffer when the
 // scenario has one (DOMAIN.md §7), else straight to the network.
 func (w *world) out(r *request, m outMsg) {
+	if w.resumable() && m.comment == "" {
+		m = w.storeEvent(r, m)
+		if w.keptForReplay(r, m) {
+			return
+		}
+	}
 	if r.st == nil || r.st.buf == nil || m.comment != "" {
 		w.wireOut(r, m)
 		return
@@ -134,9 +140,12 @@ func (w *world) discardStream(r *request) {
 func (w *world) wireOut(r *request, m outMsg) {
 	w.wire++
 	n, sent := w.wire, w.q.Now()
-	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeSend, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: n, Message: m.msg, Note: m.note}
+	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeSend, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: n, EventID: m.eventID, Message: m.msg, Note: m.note}
 	if m.comment != "" {
 		e.Type, e.Message = trace.TypeKeepalive, nil
+	}
+	if m.priming {
+		e.Type = trace.TypePrime
 	}
 	w.emit(e)
 	schedule := w.q.Schedule
@@ -158,7 +167,7 @@ func (w *world) wireOut(r *request, m outMsg) {
 // stream the client no longer reads).
 func (w *world) deliverToClient(r *request, h heldMsg) {
 	sent := h.sentAt
-	e := trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: h.wire, SentAt: &sent, Message: h.m.msg}
+	e := trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: h.wire, SentAt: &sent, EventID: h.m.eventID, Message: h.m.msg}
 	if h.m.comment != "" {
 		e.Signal, e.Message = trace.SignalKeepalive, nil
 	}
@@ -180,6 +189,13 @@ func (w *world) deliverToClient(r *request, h heldMsg) {
 		return
 	}
 	e.Note = fmt.Sprintf("Delivered to the client after %d ms.", w.q.Now()-sent)
+	r.cursor.Received(h.m.eventID)
+	if h.m.priming {
+		e.Signal = trace.SignalPrime
+		e.Note = fmt.Sprintf("The priming event reaches the client after %d ms: its resume position on stream %s is event %s.", w.q.Now()-sent, r.id, h.m.eventID)
+		w.emit(e)
+		return
+	}
 	w.emit(e)
 	h.m.arrive()
 }

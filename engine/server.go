@@ -26,6 +26,7 @@ func (w *world) serverReceiveRequest(r *request) {
 	w.emit(e)
 	if w.http() {
 		w.openStream(r)
+		w.prime(r)
 	}
 	if w.http() && w.s.Server.KeepaliveEveryMs > 0 {
 		w.scheduleKeepalive(r)

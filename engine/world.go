@@ -8,6 +8,7 @@ import (
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
+	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/sim"
 	"github.com/mcplab/mcplab/engine/sse"
@@ -45,6 +46,9 @@ type world struct {
 
 	clientProgress coordinator.Progress // what the client accepted
 	serverProgress coordinator.Progress // what the server sent
+
+	// store is the server's event store under 2025-11-25 (resume.go).
+	store sse.EventStore[outMsg]
 }
 
 // clientEnd is what the client does when something reaches it from the
@@ -84,6 +88,8 @@ type request struct {
 	keepalive *sim.Timer
 	// serverStreamOpen: the server still writes to the HTTP stream.
 	serverStreamOpen bool
+	// cursor is the client's resume position on the stream (2025-11-25).
+	cursor recovery.Cursor
 
 	// hints are the call's tool annotations, shown but never trusted.
 	hints json.RawMessage
@@ -226,6 +232,10 @@ type outMsg struct {
 	progress bool
 	token    string
 	final    bool
+	// eventID is its SSE event id under 2025-11-25 ("" for none); priming
+	// marks a stream's priming event, an id with empty data (resume.go).
+	eventID string
+	priming bool
 }
 
 // heldMsg is a message that reached a buffering proxy.

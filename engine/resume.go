@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/recovery"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// Resumption under 2025-11-25 (DOMAIN.md §9; SCENARIO.md, "Switches for
+// the failures real software shows"): the server writes every SSE event of
+// every stream into its event store (sse.EventStore) under an event id; a
+// request's response stream opens with a priming event that carries only
+// an id; the client keeps its position per stream (recovery.Cursor) and,
+// when the network or a proxy drops a stream it still waits on, reconnects
+// with GET and Last-Event-ID after the reference backoff; the server
+// replays the events after it and re-attaches the stream, so the call
+// completes instead of staying pending. client.policy.forgetResumeToken
+// and server.policy.replayAllStreams break the two halves.
+
+// resumable reports whether streams carry event ids and can be resumed:
+// Streamable HTTP under 2025-11-25.
+func (w *world) resumable() bool { return w.http() && w.is2025() }
+
+// storeEvent gives m the next event id of the session and keeps it in the
+// event store under r's stream.
+func (w *world) storeEvent(r *request, m outMsg) outMsg {
+	m.eventID = w.store.Append(r.id.Raw(), m)
+	return m
+}
+
+// prime sends r's priming event: an SSE event with an id and empty data,
+// so the client can resume the stream before any message arrives
+// (2025-11-25 Streamable HTTP: the server SHOULD send it first). Only a
+// tools/call stream is primed, the one that stays open while work runs: a
+// listen stream's acknowledgement is its first event, and the quick reads
+// (tasks/get, refetches) are answered at once.
+func (w *world) prime(r *request) {
+	if !w.resumable() || r.method != "tools/call" {
+		return
+	}
+	m := w.storeEvent(r, outMsg{priming: true})
+	m.note = fmt.Sprintf("The server primes request %s's stream with an SSE event that carries only its id (%s) and empty data, so the client can resume the stream with Last-Event-ID.", r.id, m.eventID)
+	w.wireOut(r, m)
+}
+
+// keptForReplay: r's stream is closed at the server (it saw the drop), so
+// m goes only into the event store, for a resumption to replay.
+func (w *world) keptForReplay(r *request, m outMsg) bool {
+	if !w.resumable() || r.ls != nil || r.serverStreamOpen || !r.arrived || m.comment != "" {
+		return false
+	}
+	if m.final {
+		w.unsent(r, m.msg) // requests[].response is only what reached the wire
+	}
+	w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeEnqueue, ID: idPtr(r.id), EventID: m.eventID, Message: m.msg,
+		Note: fmt.Sprintf("Request %s's stream is closed: the server keeps this event (id %s) in its event store for the client to resume.", r.id, m.eventID)})
+	return true
+}
+
+// afterDrop: the network or a proxy closed r's response stream while the
+// client waits for it. Under 2025-11-25 the client resumes it after the
+// reference backoff, from the position it holds when the stream drops.
+func (w *world) afterDrop(r *request) {
+	if !w.resumable() || r.ls != nil || r.outcome != trace.OutcomePending {
+		return
+	}
+	pos := r.cursor.Position()
+	token := r.cursor.Reconnect(w.s.Client.Policy.ForgetResumeToken)
+	delay := recovery.ResumeDelay(w.s.Client.ID)
+	w.q.Schedule(w.q.Now()+delay, func() {
+		if r.outcome != trace.OutcomePending {
+			return // it timed out, was cancelled or torn down meanwhile
+		}
+		w.resumeStream(r, token, pos, delay)
+	})
+}
+
+// resumeStream is the client's GET for stream r with Last-Event-ID token
+// ("" for none; pos is the position it had), and the server's answer one
+// latency later: the events after token replayed and the stream
+// re-attached, or, without a token, a new standalone stream that resumes
+// nothing (typescript-sdk#2499).
+func (w *world) resumeStream(r *request, token, pos string, delay int64) {
+	e := trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(r.id), Note: recovery.ResumeNote(r.id.String(), token, pos, delay)}
+	if token != "" {
+		e.Headers = map[string]string{"Last-Event-ID": token}
+	}
+	w.emit(e)
+	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
+		stream, known := w.store.StreamOf(token)
+		if token == "" || !known || stream != r.id.Raw() {
+			note := fmt.Sprintf("A GET without Last-Event-ID opens a new standalone stream: the server cannot tell it resumes request %s, replays nothing and never attaches the request's remaining events to it.", r.id)
+			if token != "" {
+				note = fmt.Sprintf("Last-Event-ID %s names no event of stream %s: the server replays nothing.", token, r.id)
+			}
+			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: note})
+			return
+		}
+		all := w.s.Server.Policy.ReplayAllStreams
+		missed := w.store.After(token, all)
+		r.clientStreamOpen, r.serverStreamOpen = true, true
+		if r.ls != nil {
+			r.ls.serverActive, r.ls.clientActive = true, true
+		}
+		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, ID: idPtr(r.id), Note: recovery.ReplayNote(r.id.String(), token, len(missed), all)})
+		for _, ev := range missed {
+			m := ev.Data
+			m.eventID = ev.ID
+			m.note = fmt.Sprintf("Replayed after Last-Event-ID %s: event %s of stream %s.", token, ev.ID, jsonrpc.Unquote(ev.Stream))
+			if owner := w.reqs[ev.Stream]; m.final && owner != nil && owner.response == nil {
+				owner.response = m.msg // the final response reaches the wire now
+			}
+			w.wireOut(r, m)
+		}
+	})
+}
