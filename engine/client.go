@@ -38,6 +38,11 @@ func (w *world) call(st scenario.Step, orig *request) *request {
 	if st.MaxTimeoutMs != nil {
 		max = *st.MaxTimeoutMs
 	}
+	if c.Policy.Timeouts == scenario.TimeoutsNone {
+		// The broken client of claude-code#69593 (failure no-timeout): no
+		// idle and no maximum timeout, whatever the scenario asked for.
+		idle, max = 0, 0
+	}
 
 	if r.token != nil {
 		if other, ok := w.byToken[r.token.Raw()]; ok && other.outcome == trace.OutcomePending {
