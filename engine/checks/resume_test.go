@@ -39,11 +39,17 @@ func resumeGET(at int64, reqID, lei string) trace.Event {
 func primed() []trace.Event {
 	prog := progress("p", 1)
 	return []trace.Event{
-		send(0, client, "7", req7), deliver(10, 0, server, req7),
+		wired(send(0, client, "7", req7), 1), wired(deliver(10, 0, server, req7), 1),
 		sseEvent(onStream(act(10, server, trace.TypePrime, "7"), "7"), "1"),
 		sseEvent(onStream(deliver(20, 10, client, ""), "7"), "1"),
-		sseEvent(send(50, server, "7", prog), "2"), sseEvent(onStream(deliver(60, 50, client, prog), "7"), "2"),
+		wired(sseEvent(send(50, server, "7", prog), "2"), 2), wired(sseEvent(onStream(deliver(60, 50, client, prog), "7"), "2"), 2),
 	}
+}
+
+// wired gives e wire number n (a send and its delivery share it).
+func wired(e trace.Event, n int) trace.Event {
+	e.Wire = n
+	return e
 }
 
 func with(evs []trace.Event, more ...trace.Event) []trace.Event {
@@ -147,5 +153,36 @@ func TestRequestHasTimeout(t *testing.T) {
 	}
 	if got := verdictOf(t, build(nil, request(0, 0, 0, nil), evs...), checks.RequestHasTimeout); got != absent {
 		t.Errorf("an imported transcript: ok=%s, want absent (it does not state the client's timeouts)", got)
+	}
+}
+
+// TestReplayIsNotANewMessage proves that a 2025-11-25 replay (a send
+// repeating an event id already on the wire) is not a second message:
+// progress-increases and one-response-per-request count it once, while
+// the same value sent again without an event id still fails.
+func TestReplayIsNotANewMessage(t *testing.T) {
+	s2025 := mustScenario(t, `"protocol":"2025-11-25","transport":"streamable-http"`)
+	prog := progress("p", 2)
+	lost := func(at, sent int64, msg, eventID string) trace.Event {
+		return sseEvent(onStream(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDrop, From: server, To: client, SentAt: &sent, Message: []byte(msg)}, "7"), eventID)
+	}
+	replayed := build(s2025, nil, with(primed(), closeStream(100, trace.ActorNetwork, "7"),
+		wired(sseEvent(send(105, server, "7", prog), "3"), 3), wired(lost(115, 105, prog, "3"), 3),
+		wired(sseEvent(send(106, server, "7", resp7), "4"), 4), wired(lost(116, 106, resp7, "4"), 4),
+		resumeGET(291, "7", "2"), wired(sseEvent(send(301, server, "7", prog), "3"), 5), wired(sseEvent(send(301, server, "7", resp7), "4"), 6))...)
+	resent := build(s2025, nil, with(primed(), wired(send(105, server, "7", prog), 3), wired(send(106, server, "7", prog), 4),
+		wired(send(107, server, "7", resp7), 5), wired(send(108, server, "7", resp7), 6))...)
+	for _, c := range []struct {
+		name, rule, want string
+		tr               *trace.Trace
+	}{
+		{"replayed progress", checks.ProgressIncreases, "true", replayed},
+		{"replayed response", checks.OneResponsePerRequest, "true", replayed},
+		{"the same progress sent twice", checks.ProgressIncreases, "false", resent},
+		{"the response sent twice", checks.OneResponsePerRequest, "false", resent},
+	} {
+		if got := verdictOf(t, c.tr, c.rule); got != c.want {
+			t.Errorf("%s: %s ok=%s, want %s", c.name, c.rule, got, c.want)
+		}
 	}
 }
