@@ -27,7 +27,8 @@
 //
 // The runner's files stand in layers, each naming only what lies below it:
 // engine.go (the entry points, which wire the two halves of a request) >
-// run.go (steps and the summary) > race.go, listen.go, tasks.go (features)
+// run.go (steps and the summary) > race.go, listen.go, resume.go
+// (2025-11-25 resumption), tasks.go (features)
 // > client.go, field.go (a request's client half and its broken client
 // reactions) > server.go (its server half, which reaches the client only
 // through what arrives on the wire) > ledgerrun.go, flow.go (ledger calls;
@@ -37,7 +38,8 @@
 // concept packages: coordinator (deadlines, progress, cancellation
 // signals), tasks (task replies and wire shapes), sse (buffer and proxy
 // decisions, headers), ledger (replicas, replies, the race's schedule),
-// recovery (reconnect plan, retry class, herds), jsonrpc (the wire) and
+// recovery (reconnect plan, retry class, herds, the resume cursor), sse's
+// event store (2025-11-25 replay), jsonrpc (the wire) and
 // trace (the vocabulary and the encoding).
 package engine
 
