@@ -2,7 +2,8 @@
 // (DOMAIN.md §9–10): the reconnect plan (a new request and a refetch, never
 // a replay), capped exponential backoff with deterministic jitter, and the
 // reconnect herd experiment (N clients reconnecting against a server with a
-// capacity per second).
+// capacity per second), and a 2025-11-25 client's resume position on a
+// stream ([Cursor], resume.go).
 //
 // Everything is deterministic: every strategy draws its jitter from the same
 // uniform value, the first four bytes of SHA-256("<clientId>:<attempt>")
