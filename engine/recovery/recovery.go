@@ -1,6 +1,6 @@
 // Package recovery computes what a client does after a stream drops
 // (DOMAIN.md §9–10): the reconnect plan (a new request and a refetch, never
-// a replay), capped exponential backoff with deterministic jitter, and the
+// a replay), capped exponential backoff with deterministic jitter, the
 // reconnect herd experiment (N clients reconnecting against a server with a
 // capacity per second), and a 2025-11-25 client's resume position on a
 // stream ([Cursor], resume.go).
