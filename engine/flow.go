@@ -272,3 +272,24 @@ func (w *world) unsent(r *request, msg json.RawMessage) {
 		r.response = nil
 	}
 }
+
+// storeEvent gives m the next event id of the session and keeps it in the
+// event store under r's stream.
+func (w *world) storeEvent(r *request, m outMsg) outMsg {
+	m.eventID = w.store.Append(r.id.Raw(), m)
+	return m
+}
+
+// keptForReplay: r's stream is closed at the server (it saw the drop), so
+// m goes only into the event store, for a resumption to replay.
+func (w *world) keptForReplay(r *request, m outMsg) bool {
+	if !w.resumable() || r.ls != nil || r.serverStreamOpen || !r.arrived || m.comment != "" {
+		return false
+	}
+	if m.final {
+		w.unsent(r, m.msg) // requests[].response is only what reached the wire
+	}
+	w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeEnqueue, ID: idPtr(r.id), EventID: m.eventID, Message: m.msg,
+		Note: fmt.Sprintf("Request %s's stream is closed: the server keeps this event (id %s) in its event store for the client to resume.", r.id, m.eventID)})
+	return true
+}

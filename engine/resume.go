@@ -19,17 +19,6 @@ import (
 // completes instead of staying pending. client.policy.forgetResumeToken
 // and server.policy.replayAllStreams break the two halves.
 
-// resumable reports whether streams carry event ids and can be resumed:
-// Streamable HTTP under 2025-11-25.
-func (w *world) resumable() bool { return w.http() && w.is2025() }
-
-// storeEvent gives m the next event id of the session and keeps it in the
-// event store under r's stream.
-func (w *world) storeEvent(r *request, m outMsg) outMsg {
-	m.eventID = w.store.Append(r.id.Raw(), m)
-	return m
-}
-
 // prime sends r's priming event: an SSE event with an id and empty data,
 // so the client can resume the stream before any message arrives
 // (2025-11-25 Streamable HTTP: the server SHOULD send it first). Only a
@@ -43,20 +32,6 @@ func (w *world) prime(r *request) {
 	m := w.storeEvent(r, outMsg{priming: true})
 	m.note = fmt.Sprintf("The server primes request %s's stream with an SSE event that carries only its id (%s) and empty data, so the client can resume the stream with Last-Event-ID.", r.id, m.eventID)
 	w.wireOut(r, m)
-}
-
-// keptForReplay: r's stream is closed at the server (it saw the drop), so
-// m goes only into the event store, for a resumption to replay.
-func (w *world) keptForReplay(r *request, m outMsg) bool {
-	if !w.resumable() || r.ls != nil || r.serverStreamOpen || !r.arrived || m.comment != "" {
-		return false
-	}
-	if m.final {
-		w.unsent(r, m.msg) // requests[].response is only what reached the wire
-	}
-	w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeEnqueue, ID: idPtr(r.id), EventID: m.eventID, Message: m.msg,
-		Note: fmt.Sprintf("Request %s's stream is closed: the server keeps this event (id %s) in its event store for the client to resume.", r.id, m.eventID)})
-	return true
 }
 
 // afterDrop: the network or a proxy closed r's response stream while the

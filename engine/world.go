@@ -115,6 +115,10 @@ func newWorld(s *scenario.Scenario, opts Options) *world {
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
 func (w *world) is2025() bool { return w.s.Protocol == scenario.Protocol20251125 }
 
+// resumable reports whether streams carry event ids and can be resumed:
+// Streamable HTTP under 2025-11-25.
+func (w *world) resumable() bool { return w.http() && w.is2025() }
+
 // emit appends an event at the current virtual time and returns its seq.
 func (w *world) emit(e trace.Event) int {
 	w.bytes += len(e.Message) + len(e.Note)
