@@ -37,8 +37,11 @@
 //     SHA-256 of the canonical arguments.
 //   - Event types beyond version 1's list: start, activity, accept
 //     (request lifecycle), enqueue (SSE buffer), hold (proxy), check, lock,
-//     wait, reopen (ledger), mutate (the caller edits a result) and
-//     checkpoint (worker).
+//     wait, reopen (ledger), mutate (the caller edits a result),
+//     checkpoint (worker) and prime (a 2025-11-25 stream's priming event;
+//     its delivery carries signal "prime"). Under 2025-11-25 enqueue also
+//     marks an event the server keeps in its event store while the stream
+//     is closed, and reconnect a stream resumed with Last-Event-ID.
 //
 // requests[] (version 1 has id, method, state, cause, reason, signal,
 // response, clientOutcome, retryClass):
