@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/recovery"
+	"github.com/mcplab/mcplab/engine/sse"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -29,8 +30,8 @@ func (w *world) prime(r *request) {
 	if !w.resumable() || r.method != "tools/call" {
 		return
 	}
-	m := w.storeEvent(r, outMsg{priming: true})
-	m.note = fmt.Sprintf("The server primes request %s's stream with an SSE event that carries only its id (%s) and empty data, so the client can resume the stream with Last-Event-ID.", r.id, m.eventID)
+	m := w.storeEvent(r, sse.Msg{Priming: true})
+	m.Note = fmt.Sprintf("The server primes request %s's stream with an SSE event that carries only its id (%s) and empty data, so the client can resume the stream with Last-Event-ID.", r.id, m.EventID)
 	w.wireOut(r, m)
 }
 
@@ -38,14 +39,14 @@ func (w *world) prime(r *request) {
 // client waits for it. Under 2025-11-25 the client resumes it after the
 // reference backoff, from the position it holds when the stream drops.
 func (w *world) afterDrop(r *request) {
-	if !w.resumable() || r.ls != nil || r.outcome != trace.OutcomePending {
+	if !w.resumable() || r.ls != nil || !r.cl.Pending() {
 		return
 	}
 	pos := r.cursor.Position()
 	token := r.cursor.Reconnect(w.s.Client.Policy.ForgetResumeToken)
 	delay := recovery.ResumeDelay(w.s.Client.ID)
 	w.q.Schedule(w.q.Now()+delay, func() {
-		if r.outcome != trace.OutcomePending {
+		if !r.cl.Pending() {
 			return // it timed out, was cancelled or torn down meanwhile
 		}
 		w.resumeStream(r, token, pos, delay)
@@ -75,17 +76,17 @@ func (w *world) resumeStream(r *request, token, pos string, delay int64) {
 		}
 		all := w.s.Server.Policy.ReplayAllStreams
 		missed := w.store.After(token, all)
-		r.clientStreamOpen, r.serverStreamOpen = true, true
+		r.cl.Reading, r.srv.Writing = true, true
 		if r.ls != nil {
-			r.ls.serverActive, r.ls.clientActive = true, true
+			r.ls.Serving, r.ls.Reading = true, true
 		}
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, ID: idPtr(r.id), Note: recovery.ReplayNote(r.id.String(), token, len(missed), all)})
 		for _, ev := range missed {
 			m := ev.Data
-			m.eventID = ev.ID
-			m.note = fmt.Sprintf("Replayed after Last-Event-ID %s: event %s of stream %s.", token, ev.ID, jsonrpc.Unquote(ev.Stream))
-			if owner := w.reqs[ev.Stream]; m.final && owner != nil && owner.response == nil {
-				owner.response = m.msg // the final response reaches the wire now
+			m.EventID = ev.ID
+			m.Note = fmt.Sprintf("Replayed after Last-Event-ID %s: event %s of stream %s.", token, ev.ID, jsonrpc.Unquote(ev.Stream))
+			if owner := w.reqs[ev.Stream]; m.Final && owner != nil && owner.srv.Sent == nil {
+				owner.srv.Sent = m.Msg // the final response reaches the wire now
 			}
 			w.wireOut(r, m)
 		}
