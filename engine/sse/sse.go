@@ -1,6 +1,7 @@
 // Package sse models the server's bounded buffer of Server-Sent Events for
 // one response stream (DOMAIN.md §7): progress is replaceable, a final
-// JSON-RPC response is not.
+// JSON-RPC response is not. It also holds the proxy (proxy.go) and a
+// 2025-11-25 server's event store for resumption ([EventStore], store.go).
 //
 // Reference policy (EvictProgress), for a buffer of capacity c >= 2:
 //   - pushing progress when the newest buffered event is progress for the

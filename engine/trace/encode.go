@@ -280,6 +280,7 @@ func (w *writer) event(e *Event) {
 		o.member("wire")
 		w.int(int64(e.Wire))
 	}
+	w.omitEmpty(&o, "eventId", e.EventID)
 	if e.SentAt != nil {
 		o.member("sentAt")
 		w.int(*e.SentAt)
