@@ -16,9 +16,8 @@
 // trace, never a partial one (issue 12).
 //
 // The runner's files stand in layers, each naming only what lies below it
-// (farm-studio look engine/): run.go (steps, summary) and listen.go, resume.go (2025-11-25
-// resumption) >
-// client.go (the client's moves) > race.go, tasks.go > server.go (the
+// (farm-studio look engine/): run.go (steps, summary) and listen.go,
+// resume.go (2025-11-25 resumption) > client.go (the client's moves) > race.go, tasks.go > server.go (the
 // server, which reaches the client only through clientEnd) > engine.go,
 // ledgerrun.go, flow.go (a stream's flow) > world.go (the world, the wire,
 // emit) > bounds.go. The one entry for a scenario document is package

@@ -31,7 +31,7 @@ var ledgerCards = []string{"check-then-act", "ledger-not-shared", "mutable-store
 func TestNotEvaluatedIsNotNotApplicable(t *testing.T) {
 	for _, tc := range []struct {
 		name, data, idem string
-		cards           map[string]string
+		cards            map[string]string
 	}{
 		{"charge without a ledger", doc(timeouts, keyedCall), review.NotEvaluated,
 			map[string]string{"check-then-act": review.NotEvaluated, "ledger-not-shared": review.NotEvaluated, "mutable-stored-result": review.NotEvaluated, "key-reuse-changed-args": review.NotEvaluated, "rpc-id-as-dedup": review.NotEvaluated}},
