@@ -27,6 +27,8 @@ var ledgerCards = []string{"check-then-act", "ledger-not-shared", "mutable-store
 //   - no herd configured: the herd cards are not-evaluated; no task asked
 //     for: the task card is not-applicable;
 //   - Streamable HTTP without a buffer: not-evaluated; stdio: not-applicable;
+//   - resumption cards under 2025-11-25: evaluated by resume-keeps-position
+//     and resume-replays-own-stream (mitigated on a well-behaved client);
 //   - resumption cards under 2026-07-28: not-applicable (no resumption).
 func TestNotEvaluatedIsNotNotApplicable(t *testing.T) {
 	for _, tc := range []struct {
@@ -46,7 +48,7 @@ func TestNotEvaluatedIsNotNotApplicable(t *testing.T) {
 			map[string]string{"check-then-act": review.NotEvaluated, "mutable-stored-result": review.NotEvaluated}},
 		{"HTTP without a buffer, 2025", doc(`"transport":"streamable-http","protocol":"2025-11-25"`, httpCall), review.NotApplicable,
 			map[string]string{"unbounded-progress-queue": review.NotEvaluated, "final-dropped": review.NotEvaluated,
-				"forget-resume-token": review.NotEvaluated, "replay-other-streams": review.NotEvaluated}},
+				"forget-resume-token": review.Mitigated, "replay-other-streams": review.Mitigated}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := mustReview(t, tc.data)

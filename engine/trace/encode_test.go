@@ -78,7 +78,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 				Note:    reason},
 			{Seq: 1, At: 10, Actor: "server", Type: "deliver", ID: &id, TaskID: "t1", SentAt: &at, Signal: "close-stream",
 				Status: "done", Cause: cause, Headers: map[string]string{"b": "2", "a": "1", "Mcp-Session-Id": "s\n"},
-				Key: "k", Fingerprint: "f", Message: json.RawMessage(`[]`), Within: &Span{From: 3, To: 9}, Session: "s-1"},
+				Key: "k", Fingerprint: "f", Message: json.RawMessage(`[]`), Within: &Span{From: 3, To: 9}, Session: "s-1", EventID: "7\"\n"},
 			{Seq: 2, At: 11, Actor: "", Type: ""},
 		},
 		Requests: []Request{
