@@ -150,8 +150,9 @@ func startImportPage(doc js.Value) {
 	})
 	keepAnchors(doc, p.result, fail)
 	on(p.link, "click", fail, p.followLink)
+	p.wireShare()
 	p.update(func(bool) {
-		enable(doc, "imp-input", "imp-side", "imp-redact", "imp-file", "imp-example")
+		enable(doc, "imp-input", "imp-side", "imp-redact", "imp-file", "imp-example", "imp-copy-link", "imp-copy-embed")
 		setStatus(doc, "live", "Live: the transcript is judged in your browser as you edit it, off the page's thread. Nothing is uploaded.")
 		doc.Get("documentElement").Get("dataset").Set("ready", "1")
 	})
@@ -237,26 +238,14 @@ func (p *importPage) apply(r answer) bool {
 }
 
 // followLink makes the scenario link of a long trace (linkLater), asking
-// the worker for it (api_import.go: it costs seconds), then follows it.
+// the worker for it (scenarioLink), then follows it.
 func (p *importPage) followLink(ev js.Value) {
 	if !p.linkLater {
 		return
 	}
 	ev.Call("preventDefault")
-	setStatus(p.doc, "live", "Making the scenario of this transcript…")
-	req := map[string]any{"page": "import", "link": true, "text": p.text(), "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy()}
-	ask(req, p.fail, func(r answer) {
-		switch {
-		case r.Stopped:
-			showLabError(p.doc, "Making the scenario of this transcript was stopped: it took longer than the limit for one run in this page.")
-		case r.Err() != "":
-			showLabError(p.doc, "Cannot make a scenario of this transcript: "+r.Err()+".")
-		default:
-			href := trimFragment(p.link.Call("getAttribute", "href").String()) + "#" + r.Str("fragment")
-			p.link.Set("href", href)
-			js.Global().Get("location").Call("assign", href)
-		}
-	})
+	say := func(msg string) { setStatus(p.doc, "live", msg) }
+	p.scenarioLink(say, func(href string) { js.Global().Get("location").Call("assign", href) })
 }
 
 // output is #imp-result's #lab-output (templates.ImportResult's), made

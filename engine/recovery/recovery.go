@@ -2,7 +2,8 @@
 // (DOMAIN.md §9–10): the reconnect plan (a new request and a refetch, never
 // a replay), capped exponential backoff with deterministic jitter, and the
 // reconnect herd experiment (N clients reconnecting against a server with a
-// capacity per second).
+// capacity per second). A listen stream's state at both ends (Listen:
+// filter, what was sent and received, resumption) lives here too.
 //
 // Everything is deterministic: every strategy draws its jitter from the same
 // uniform value, the first four bytes of SHA-256("<clientId>:<attempt>")

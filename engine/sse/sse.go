@@ -24,6 +24,10 @@
 // queue refuses whatever arrives, the final response included. Capacity 0
 // means unbounded: no coalescing, nothing dropped, memory grows with a slow
 // consumer.
+//
+// A whole response stream (Stream, opened by Open) is its buffer and the
+// proxy in front of the client (Proxy: hold, flush, idle close); each of
+// its moves returns the trace events that tell it, with their notes.
 package sse
 
 import (
