@@ -100,7 +100,7 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 			w.disconnectBy(r, trace.ActorNetwork)
 			return
 		}
-		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s has no stream of its own on stdio; nothing drops.", r.id)})
+		w.tell(r, recovery.NothingDrops(r.id.String()))
 		return
 	}
 	if e, ok := r.ls.Drop(r.id.String()); !ok {
@@ -111,49 +111,38 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 	coordinator.Dropped(&r.cl, &r.srv, now, w.is2025())
 	if actor != trace.ActorProxy { // the proxy recorded its own close
 		w.wire++
-		w.emit(trace.Event{Actor: actor, Type: trace.TypeCloseStream, ID: idPtr(r.id), Wire: w.wire, Signal: trace.SignalCloseStream,
-			Note: fmt.Sprintf("The transport under listen stream %s breaks; both sides lose it.", r.id)})
+		w.tell(r, recovery.Breaks(r.id.String(), actor, w.wire))
 	}
-
-	prev := jsonrpc.Unquote(r.id.Raw())
 	resume := w.is2025() || w.s.Client.Policy.SendLastEventID
-	rec, plan := recovery.Reconnect(prev, affected, w.s.Client.ID, resume)
+	rec, plan := recovery.Reconnect(jsonrpc.Unquote(r.id.Raw()), affected, w.s.Client.ID, resume)
 	for _, other := range w.order {
 		if other.cl.Pending() && recovery.RetryClass(other.effect, other.args) == trace.RetryUnsafe {
-			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, ID: idPtr(other.id),
-				Note: fmt.Sprintf("Unsafe mutation %s was in flight: the client will not replay it because its response was lost; it reconciles first.", other.id)})
+			w.tell(other, recovery.UnsafeInFlight(other.id.String()))
 		}
 	}
 	delay := rec.DelaysMs[0]
-	pos, token := "", ""
 	if w.resumable() {
 		// The position is taken when the stream drops (resume.go).
-		pos = r.cursor.Position()
-		token = r.cursor.Reconnect(w.s.Client.Policy.ForgetResumeToken)
-		rec.SendLastEventID = token != ""
+		rec.SendLastEventID = w.resumeAfter(r, delay) != ""
+		w.reconnects = append(w.reconnects, rec)
+		return
 	}
 	w.reconnects = append(w.reconnects, rec)
 	// The refetch ids are numbered by this reconnect, fixed now: a second
 	// drop within the backoff must not reuse them when both fire.
 	nth := len(w.reconnects)
 	w.q.Schedule(now+delay, func() {
-		if w.resumable() {
-			w.resumeStream(r, token, pos, delay)
-			return
-		}
 		if resume {
 			w.resume(r)
 			return
 		}
-		nr := &request{id: scenario.NewStringID(plan.NewID), method: "subscriptions/listen", args: r.args,
-			ls: recovery.NewListen(r.ls.Filter)}
+		nr := &request{id: scenario.NewStringID(plan.NewID), method: "subscriptions/listen", args: r.args, ls: recovery.NewListen(r.ls.Filter)}
 		if _, taken := w.reqs[nr.id.Raw()]; taken {
-			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Request id %s is already taken; the client cannot reconnect under it.", nr.id)})
+			w.tell(r, recovery.IDTaken(nr.id.String()))
 			return
 		}
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(nr.id),
-			Note: fmt.Sprintf("After a %d ms backoff the client reconnects with a new listen request %s (no Last-Event-ID) and restores its filter.", delay, nr.id)})
-		w.openListen(nr, fmt.Sprintf("The client opens listen stream %s, replacing %s, with the same filter.", nr.id, r.id))
+		w.tell(nr, recovery.Reopens(nr.id.String(), delay))
+		w.openListen(nr, recovery.ReopenNote(nr.id.String(), r.id.String()))
 		w.refetch(nth, plan.Refetch)
 	})
 }

@@ -34,18 +34,24 @@ func (w *world) prime(r *request) {
 // client waits for it. Under 2025-11-25 the client resumes it after the
 // reference backoff, from the position it holds when the stream drops.
 func (w *world) afterDrop(r *request) {
-	if !w.resumable() || r.ls != nil || !r.cl.Pending() {
-		return
+	if w.resumable() && r.ls == nil && r.cl.Pending() {
+		w.resumeAfter(r, recovery.ResumeDelay(w.s.Client.ID))
 	}
+}
+
+// resumeAfter schedules the client's resumption of stream r delay ms from
+// now (unless r ended meanwhile: timed out, cancelled, torn down) from the
+// position it holds when the stream drops, and returns the Last-Event-ID
+// it will send ("" for none).
+func (w *world) resumeAfter(r *request, delay int64) string {
 	pos := r.cursor.Position()
 	token := r.cursor.Reconnect(w.s.Client.Policy.ForgetResumeToken)
-	delay := recovery.ResumeDelay(w.s.Client.ID)
 	w.q.Schedule(w.q.Now()+delay, func() {
-		if !r.cl.Pending() {
-			return // it timed out, was cancelled or torn down meanwhile
+		if r.cl.Pending() {
+			w.resumeStream(r, token, pos, delay)
 		}
-		w.resumeStream(r, token, pos, delay)
 	})
+	return token
 }
 
 // resumeStream is the client's GET for stream r with Last-Event-ID token
