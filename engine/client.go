@@ -154,10 +154,11 @@ func (w *world) clientResponse(r *request, failed bool) {
 	w.tell(r, e)
 }
 
+// clientListenEnded: the server ended listen stream r (recovery.Listen.Ended).
 func (w *world) clientListenEnded(r *request) {
-	r.ls.Reading = false
+	e := r.ls.Ended(r.id.String())
 	r.cl.End(w.q.Now(), trace.OutcomeResult, "")
-	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeAccept, ID: idPtr(r.id), Note: fmt.Sprintf("The server ended listen stream %s; the client does not reconnect.", r.id)})
+	w.tell(r, e)
 }
 
 // teardown is the client treating what it just received as a protocol

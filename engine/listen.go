@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -17,7 +16,7 @@ import (
 func (w *world) listen(st scenario.Step) {
 	r := &request{id: *st.ID, method: "subscriptions/listen", ls: recovery.NewListen(st.Filter)}
 	r.args = r.ls.Params()
-	w.openListen(r, fmt.Sprintf("The client opens listen stream %s with filter %s.", r.id, st.Filter))
+	w.openListen(r, recovery.OpenNote(r.id.String(), st.Filter))
 }
 
 func (w *world) openListen(r *request, note string) {
@@ -26,8 +25,8 @@ func (w *world) openListen(r *request, note string) {
 		// The server starts the stream and acknowledges it first.
 		w.serverReceiveRequest(r)
 		r.ls.Serving = true
-		ack := jsonrpc.NewNotification(jsonrpc.MethodAcknowledged, withMeta(r.ls.Params(), r.id))
-		w.listenSend(r, ack, fmt.Sprintf("The server acknowledges listen stream %s: the acknowledgement is the first message tagged with its subscription id.", r.id))
+		ack, note := r.ls.Ack(r.id.Raw(), r.id.String())
+		w.listenSend(r, ack, note)
 	})
 }
 
@@ -50,7 +49,7 @@ func (w *world) notify(st scenario.Step) {
 		return
 	}
 	r := w.reqs[st.Listen.Raw()]
-	w.listenSend(r, jsonrpc.NewNotification(st.Method, withMeta(st.Params, r.id)), fmt.Sprintf("The server sends %s on listen stream %s.", st.Method, r.id))
+	w.listenSend(r, jsonrpc.NewNotification(st.Method, recovery.Tag(st.Params, r.id.Raw())), recovery.NotifyNote(st.Method, r.id.String()))
 }
 
 // endListen ends listen stream r gracefully: on stdio with a server-sent
@@ -65,15 +64,11 @@ func (w *world) endListen(r *request, reason *string) {
 		r.srv.Cancel(w.q.Now())
 		r.cl.Cause = trace.CauseServer
 		msg := jsonrpc.NewCancel(r.id.Raw(), reason)
-		w.send(trace.ActorServer, idPtr(r.id), msg, fmt.Sprintf("The server tears down listen stream %s with notifications/cancelled: the one cancellation a server may send.", r.id), func() {
-			w.clientListenEnded(r)
-		})
+		w.send(trace.ActorServer, idPtr(r.id), msg, recovery.EndNote(r.id.String(), false), func() { w.clientListenEnded(r) })
 		return
 	}
 	resp := r.srv.Answer(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), json.RawMessage(`{"resultType":"complete"}`)), false)
-	w.serverToClient(r, resp, fmt.Sprintf("The server ends listen stream %s gracefully with its result; the stream then closes.", r.id), func() {
-		w.clientListenEnded(r)
-	})
+	w.serverToClient(r, resp, recovery.EndNote(r.id.String(), true), func() { w.clientListenEnded(r) })
 }
 
 // streamClosedBy is the client losing r's stream to actor (an idle-closing
@@ -173,16 +168,10 @@ func (w *world) resume(r *request) {
 // The n-th reconnect's k-th refetch has request id "refetch-<n>-<k>".
 func (w *world) refetch(nth int, ids []string) {
 	for k, f := range recovery.Refetches(ids) {
-		r := w.register(&request{id: scenario.NewStringID("refetch-" + strconv.Itoa(nth) + "-" + strconv.Itoa(k+1)), method: f.Method, args: f.Params})
-		msg := jsonrpc.NewRequest(r.id.Raw(), f.Method, f.Params)
-		w.send(trace.ActorClient, idPtr(r.id), msg, fmt.Sprintf("The client refetches %s from the authoritative %s.", f.Of, f.Method), func() {
+		r := w.register(&request{id: scenario.NewStringID(recovery.RefetchID(nth, k+1)), method: f.Method, args: f.Params})
+		w.send(trace.ActorClient, idPtr(r.id), jsonrpc.NewRequest(r.id.Raw(), f.Method, f.Params), f.Note(), func() {
 			w.serverReceiveRequest(r)
 			w.answer(r, jsonrpc.NewResult(r.id.Raw(), f.Result), false, fmt.Sprintf("The server answers %s.", f.Method), nil)
 		})
 	}
-}
-
-// withMeta tags a listen stream's params with its subscription id.
-func withMeta(params json.RawMessage, id scenario.ID) json.RawMessage {
-	return jsonrpc.WithMeta(params, jsonrpc.SubscriptionIDKey, json.RawMessage(id.Raw()))
 }

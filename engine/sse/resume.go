@@ -69,3 +69,12 @@ func Replayed(ev StoredEvent[Msg], lastID string) Msg {
 	m.Note = fmt.Sprintf("Replayed after Last-Event-ID %s: event %s of stream %s.", lastID, ev.ID, jsonrpc.Unquote(ev.Stream))
 	return m
 }
+
+// MsgOf is JSON-RPC message msg sent with note, arrive running when it
+// reaches the client: a Msg that knows whether msg is final or a
+// notifications/progress (and its token), so nothing downstream parses it
+// again. A listen stream may carry progress too (a notify step).
+func MsgOf(msg json.RawMessage, note string, arrive func()) Msg {
+	m, _ := jsonrpc.Parse(msg)
+	return Msg{Msg: msg, Note: note, Arrive: arrive, Final: m.IsFinal(), Progress: m.Method == jsonrpc.MethodProgress, Token: m.ProgressToken}
+}
