@@ -42,7 +42,7 @@ TEMPL_HASHES = find . -name '*_templ.go' -not -path './dist/*' -print0 | sort -z
 APT_LOG ?= $(or $(TMPDIR),/tmp)/mcplab-apt.log
 
 .PHONY: help serve site mcplab generate test bench fmt \
-	check-generate vet test-native test-wasm fuzz chromium test-browser editor
+	check-generate vet test-native test-wasm fuzz chromium test-browser editor npm
 
 help:
 	@echo "make serve   build the site into dist/ and serve it on http://localhost:$(PORT) (PORT=... to change)"
@@ -76,7 +76,7 @@ generate:
 # Order matters: the browser is checked (and installed) first, so a missing
 # one is found in seconds, not after the long steps; then cheap static
 # checks, and the browser tests last.
-test: chromium check-generate vet test-native test-wasm fuzz test-browser
+test: chromium npm check-generate vet test-native test-wasm fuzz test-browser
 	@echo "make test: all steps passed"
 
 # The committed *_templ.go files must be what `templ generate` writes from the
@@ -189,6 +189,13 @@ bench:
 	@echo "==> the 50 ms long-task budget: the heaviest herd and a 20,000-line paste (make test only enforces 1,000 ms, never frozen)"
 	MCPLAB_LONG_TASK_MS=50 $(GO) test -count=1 -run 'TestHeaviestHerdNeverBlocksThePage|TestImportLongTranscriptStaysResponsive' -v ./site | grep -E 'main thread|^(---|ok|FAIL)' || true
 	@echo "(machine load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"
+
+# npm, checked before the long steps: the browser suite installs the
+# editor's and the probe's packages from their lockfiles (npm ci) and fails
+# without it.
+npm:
+	@command -v npm >/dev/null || { echo "FAIL: npm is missing (the browser tests install site/editor's and site/testdata/probe/ts's packages from their lockfiles); run: apt-get install -y nodejs npm" >&2; exit 1; }
+	@echo "==> npm $$(npm --version)"
 
 # The playground's code editor: CodeMirror 6 and its glue
 # (site/editor/editor.js) bundled by esbuild into site/static/editor.js,
