@@ -26,6 +26,7 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -87,8 +88,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 // build writes the whole site into the directory out (created if missing):
 //
 //	main.wasm        the engine and templates for GOOS=js (go build -trimpath -buildvcs=false -ldflags=-s -w ./wasm)
-//	ledger.wasm      the same with the SQLite ledger (-tags ledger), if a scenario has a ledger
-//	import.wasm      the same with the transcript importer instead of the playground (-tags transcript), for import/
+//	playground.wasm  the same with the playground (-tags playground), for playground/
+//	ledger.wasm      the same with the playground and the SQLite ledger (-tags ledger), if a scenario has a ledger
+//	import.wasm      the transcript importer, without the playground and the scenario runner (-tags transcript), for import/
 //	wasm_exec.js     copied from $(go env GOROOT)/lib/wasm
 //	app.css, app.js, favicon.svg   from site/static
 //	index.html       every built-in scenario (templates.IndexPage)
@@ -173,7 +175,7 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 	var entries []templates.IndexEntry
 	var pgExamples []templates.PlaygroundExample
 	for _, ex := range exs {
-		res, err := engine.RunDocument(ex.JSON, engine.Document{Options: runOptions})
+		res, err := entry.Run(ex.JSON, entry.Document{Options: runOptions})
 		if err != nil {
 			return fmt.Errorf("build: example %s: %w", ex.Name, err)
 		}
@@ -344,7 +346,7 @@ func buildTools(write func(rel string, data []byte) error, exs []templates.Playg
 	if !ok {
 		return fmt.Errorf("build: playground: no built-in scenario %s", playgroundDefault)
 	}
-	res, err := engine.RunDocument(ex.JSON, engine.Document{Options: runOptions})
+	res, err := entry.Run(ex.JSON, entry.Document{Options: runOptions})
 	if err != nil {
 		return fmt.Errorf("build: playground: %w", err)
 	}
@@ -371,10 +373,10 @@ func buildTools(write func(rel string, data []byte) error, exs []templates.Playg
 	return write("import/index.html", html)
 }
 
-// wasmBinaries are the binaries the site needs: main.wasm and import.wasm,
-// and ledger.wasm when a scenario of exs has a ledger.
+// wasmBinaries are the binaries the site needs: main.wasm, playground.wasm
+// and import.wasm, and ledger.wasm when a scenario of exs has a ledger.
 func wasmBinaries(exs []examples.Example) ([]wasmBinary, error) {
-	binaries := []wasmBinary{mainWasm, importWasm}
+	binaries := []wasmBinary{mainWasm, playgroundWasm, importWasm}
 	for _, ex := range exs {
 		s, err := scenario.Decode(ex.JSON)
 		if err != nil {

@@ -30,7 +30,7 @@ type importPage struct {
 	result js.Value // #imp-result
 	link   js.Value // a#imp-to-scenario
 	pane   *pane    // #imp-result's #lab-output, once a result is shown
-	head   string   // the ImportHead HTML on screen
+	head   string   // the digest of the ImportHead HTML on screen (api.go's htmlSum)
 	gen    int      // counts the changes, so an answer to an older one is dropped
 	window int      // the page of events shown (api_import.go's windowOf)
 	pager  js.Value // nav#imp-window, made by showPager, or undefined
@@ -200,12 +200,14 @@ func (p *importPage) apply(r answer) bool {
 		return false
 	}
 	out := p.output()
-	if head := r.Str("head"); head != p.head {
+	// The head goes from the reply to the DOM as a JavaScript string,
+	// never copied through Go; its digest says whether it changed.
+	if sum := r.Str("headSum"); sum != p.head {
 		for prev := out.Get("previousSibling"); prev.Truthy(); prev = out.Get("previousSibling") {
 			prev.Call("remove") // the pager too: showPager puts it back
 		}
-		out.Call("insertAdjacentHTML", "beforebegin", head)
-		p.head = head
+		out.Call("insertAdjacentHTML", "beforebegin", r.Get("head"))
+		p.head = sum
 	}
 	p.showPager(out, r.Get("window"))
 	p.pane.show(readOutput(r.Get("out")))

@@ -113,6 +113,10 @@ func lateProgressIgnored(v *view) (trace.Check, bool) {
 		react := v.clientReaction(l.at)
 		switch {
 		case react < 0:
+		case v.ev[react].Type == trace.TypeCloseStream:
+			// Closing the stream of the abandoned request (a HAR draws it
+			// at the stream's end, with the stream's progress) is not
+			// acting on the progress.
 		case v.ev[react].Type == trace.TypeIgnore:
 			good = append(good, react)
 		default:

@@ -65,7 +65,7 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 		at  int64
 	}
 	cancels := map[string]cancel{}
-	var bad, near, proof []int
+	var bad, near, proof, inside []int
 	lat := int64(0)
 	if v.tr.Source != nil {
 		lat = v.tr.Source.LatencyMs
@@ -104,9 +104,21 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 		if !ok || v.concerns(i) == "" {
 			continue
 		}
-		if lat > 0 && e.At-c.at > lat || fence > c.seq {
+		// A message a HAR records inside a response stream happened
+		// somewhere in its exchange: only its earliest time counts against
+		// the cancellation (issue 15: verdicts across exchanges only when
+		// their intervals do not overlap).
+		earliest := e.At
+		if e.Within != nil {
+			earliest = e.Within.From
+		}
+		switch {
+		case lat > 0 && earliest-c.at > lat || fence > c.seq:
 			bad = append(bad, i)
-		} else {
+		case e.Within != nil && lat > 0 && e.At-c.at > lat:
+			inside = append(inside, i)
+			near = append(near, i)
+		default:
 			near = append(near, i)
 		}
 	}
@@ -114,12 +126,17 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	view := "A client's log"
+	if len(inside) > 0 {
+		view = "A HAR"
+	}
 	if who == trace.ObserverWire {
 		view = "A view of the wire"
 	}
 	switch {
 	case len(bad) > 0:
 		return fail(NoMessageAfterCancel, fmt.Sprintf("The server sent %d message(s) for a cancelled request after it had read the cancellation (%s): each arrived more than the path's round trip (%d ms) after the cancellation, or after the server answered a request the client sent after the cancellation (on stdio it reads in order).", len(bad), seqList(bad), lat), bad...), true
+	case len(inside) > 0:
+		return undecidedAt(near, undecided(NoMessageAfterCancel, fmt.Sprintf("%s records one time per HTTP exchange, not per event of a response stream: %s streamed in an exchange whose interval overlaps the cancellation (or lies within the path's round trip, %d ms, of it), so whether the server wrote it before reading the cancellation is unknown.", view, seqList(inside), lat))), true
 	case len(near) > 0 && lat > 0:
 		return undecidedAt(near, undecided(NoMessageAfterCancel, fmt.Sprintf("%s cannot order a cancellation and a response observed within the path's round trip (%d ms) of each other (%s): the server may have written before it read the cancellation, the legitimate race. Judge the server's own log.", view, lat, seqList(near)))), true
 	case len(near) > 0:

@@ -47,8 +47,8 @@ func (d *decoder) steps(root *object, s *Scenario) {
 		d.fail(errAt("steps", ErrMissing, ""))
 		return
 	}
-	var items []json.RawMessage
-	if isNull(raw) || json.Unmarshal(raw, &items) != nil {
+	items, ok := fastArray(raw)
+	if !ok && (isNull(raw) || json.Unmarshal(raw, &items) != nil) {
 		d.fail(errAt("steps", ErrType, "must be an array"))
 		return
 	}
@@ -442,4 +442,32 @@ func RaceID(id ID, i int) ID {
 	var s string
 	_ = json.Unmarshal([]byte(id.Raw()), &s)
 	return NewStringID(fmt.Sprintf("%s-%d", s, i+1))
+}
+
+// Progresses are the progress steps a produce step stands for: Count
+// values counting up by one from FromValue (0 when absent), one every
+// EveryMs ms from At, each a "progress" step on the same request with the
+// same total. At most MaxProduceCount, as Decode bounds Count.
+func (st Step) Progresses() []Step {
+	from := 0.0
+	if st.FromValue != nil {
+		from = *st.FromValue
+	}
+	out := make([]Step, 0, st.Count)
+	for k := 0; k < st.Count; k++ {
+		v := from + float64(k)
+		out = append(out, Step{At: st.At + int64(k)*st.EveryMs, Do: "progress", ID: st.ID, Progress: &v, Total: st.Total})
+	}
+	return out
+}
+
+// Text is a progress step's message as text (Message holds a JSON
+// string), nil when the step has none.
+func (st Step) Text() *string {
+	if st.Message == nil {
+		return nil
+	}
+	var s string
+	_ = json.Unmarshal(st.Message, &s) // Decode checked it is a string
+	return &s
 }

@@ -299,6 +299,21 @@ type Event struct {
 	Fingerprint string `json:"fingerprint,omitempty"`
 	// Note is one plain sentence saying what happened and why.
 	Note string `json:"note,omitempty"`
+	// Within, on an event imported from a HAR, is the HTTP exchange it
+	// streamed in: a HAR times each exchange, not each event of a response
+	// stream, so the event happened somewhere in [From, To] and At (the
+	// exchange's end) is only where it is drawn. Nil when At is exact.
+	Within *Span `json:"within,omitempty"`
+	// Session labels the session of an imported transcript the event
+	// belongs to when it holds more than one (the Mcp-Session-Id header, or
+	// "session 2" for a bridge's second initialize); "" otherwise.
+	Session string `json:"session,omitempty"`
+}
+
+// Span is an interval of virtual time [From, To], in ms.
+type Span struct {
+	From int64 `json:"from"`
+	To   int64 `json:"to"`
 }
 
 // Request summarizes one JSON-RPC request sent by the client.

@@ -45,8 +45,12 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 	wire := 0
 	session := 0      // initialize requests the client sent so far: ids restart with each
 	answered := false // the current session has seen a response
+	label := ""       // the session of the entry being laid out
+	labels := map[string]bool{}
 	emit := func(e trace.Event) {
 		e.Seq = len(tr.Events)
+		e.Session = label
+		labels[label] = true
 		tr.Events = append(tr.Events, e)
 	}
 	key := func(sess, id string) string {
@@ -63,6 +67,7 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		if timed {
 			at = en.at - base
 		}
+		label = sessionLabel(en.session, session)
 		if en.kind != "" {
 			var id scenario.ID
 			_ = json.Unmarshal([]byte(en.ref), &id)
@@ -111,6 +116,11 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		if m.Method == "" && hasID && en.from == trace.ActorServer {
 			answered = true
 		}
+		label = sessionLabel(en.session, session)
+		var within *trace.Span
+		if en.within != nil && timed {
+			within = &trace.Span{From: en.within.From - base, To: en.within.To - base}
+		}
 		wire++
 		note := fmt.Sprintf("Line %d.", en.line)
 		if en.note != "" {
@@ -118,9 +128,9 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		}
 		switch {
 		case en.side == "" || en.dir == dirWrite:
-			emit(trace.Event{At: at, Actor: en.from, Type: trace.TypeSend, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note})
+			emit(trace.Event{At: at, Actor: en.from, Type: trace.TypeSend, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note, Within: within})
 			if en.side == "" {
-				emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, SentAt: &at, Message: en.message, Note: "Delivered (the transcript records one time per message)."})
+				emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, SentAt: &at, Message: en.message, Note: "Delivered (the transcript records one time per message).", Within: within})
 			}
 		default: // read
 			emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note + " Read by the " + to + "."})
@@ -212,6 +222,13 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 	for _, k := range order {
 		tr.Requests = append(tr.Requests, reqs[k].sum)
 	}
+	if len(labels) < 2 {
+		for i := range tr.Events {
+			tr.Events[i].Session = "" // one session: no label
+		}
+	} else {
+		notes = append(notes, fmt.Sprintf("%d sessions: each event names its session; ids are kept apart per session.", len(labels)))
+	}
 	if n := len(tr.Events); n > 0 {
 		tr.EndMs = tr.Events[n-1].At
 	}
@@ -233,6 +250,15 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 	}
 	src.Note = strings.Join(notes, " ")
 	return tr
+}
+
+// sessionLabel names an entry's session: its Mcp-Session-Id, else the
+// number of the client's initialize that opened it ("session 2").
+func sessionLabel(header string, n int) string {
+	if header != "" {
+		return header
+	}
+	return "session " + strconv.Itoa(max(n, 1))
 }
 
 // methodPing is the ping request; jsonrpc names no constant for it.

@@ -68,6 +68,16 @@ func TestFixtures(t *testing.T) {
 			verdicts{checks.NoMessageAfterCancel: "?"}, 2, trace.CauseClient},
 		{"jsonl-race-server.jsonl", FormatJSONL, trace.ObserverServer, "stdio", "",
 			verdicts{checks.NoMessageAfterCancel: "FAIL"}, 2, trace.CauseClient},
+		// Server-side SDK debug logs (rank 3): the Python SDK's reads and
+		// sse_starlette's chunks show the server wrote a result after it
+		// read the cancellation; the C# SDK's trace lines show it honoured
+		// one; the Java SDK logs only its reads (nothing sent is judged).
+		{"python-sse-violation.log", FormatPython, trace.ObserverServer, "", "2025-11-25",
+			verdicts{checks.NoMessageAfterCancel: "FAIL", checks.ProgressTokenKnown: "pass"}, 2, trace.CauseClient},
+		{"csharp-server-cancel.log", FormatCSharp, trace.ObserverServer, "", "2025-11-25",
+			verdicts{checks.NoMessageAfterCancel: "pass", checks.OneResponsePerRequest: "pass"}, 2, trace.CauseIdleTimeout},
+		{"java-server-reads.log", FormatJava, trace.ObserverServer, "", "",
+			verdicts{checks.NoMessageAfterCancel: "?", checks.CancellationNeverAnswered: "?"}, 2, trace.CauseClient},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

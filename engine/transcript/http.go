@@ -87,7 +87,7 @@ func parseHAR(data []byte, md *meta) ([]entry, error) {
 		return nil, &Error{Err: fmt.Errorf("%w: more than %d HAR entries", ErrTranscript, MaxLines)}
 	}
 	md.observer = trace.ObserverClient
-	md.notes = append(md.notes, "HAR: one time per HTTP exchange; a response's messages are placed at the exchange's end, in their order.")
+	md.notes = append(md.notes, "HAR: one time per HTTP exchange; a response's messages happened somewhere inside their exchange (drawn at its end, in their order), so across exchanges whose intervals overlap their order is undecided.")
 	var xs []httpExchange
 	for i, e := range h.Log.Entries {
 		t, err := time.Parse(time.RFC3339Nano, e.StartedDateTime)
@@ -112,11 +112,16 @@ func exchanges(xs []httpExchange, md *meta, what string) ([]entry, error) {
 	md.transport = scenario.TransportHTTP
 	md.notes = append(md.notes, "Transport streamable-http: HTTP exchanges.")
 	var out []entry
+	last := "" // the session of the exchange before: an exchange without the header stays in it
 	for _, x := range xs {
 		sess := x.reqHeaders("Mcp-Session-Id")
 		if sess == "" {
 			sess = x.resHeaders("Mcp-Session-Id")
 		}
+		if sess == "" {
+			sess = last
+		}
+		last = sess
 		if md.session == "" && sess != "" {
 			md.session = sess
 		}
@@ -152,6 +157,10 @@ func exchanges(xs []httpExchange, md *meta, what string) ([]entry, error) {
 			e := base
 			e.at = x.end
 			e.from, e.message, e.note = trace.ActorServer, m, fmt.Sprintf("%s %d: response (placed at the exchange's end).", what, x.n)
+			if x.timed {
+				e.within = &trace.Span{From: x.start, To: x.end}
+				e.note = fmt.Sprintf("%s %d: response, somewhere in the exchange (%d ms long; drawn at its end).", what, x.n, x.end-x.start)
+			}
 			if p, err := jsonrpc.Parse(m); err == nil && (p.Kind == jsonrpc.Response || p.Kind == jsonrpc.Error) {
 				answered[p.ID] = true
 			}

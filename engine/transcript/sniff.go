@@ -64,6 +64,9 @@ const (
 //   - FormatHAR: a JSON object with a "log" member;
 //   - FormatSSE: a first line "POST ", "GET ", "DELETE " ... " HTTP/1.1",
 //     "HTTP/1.1 200", or an SSE field ("data:", "event:", "id:", ": ");
+//   - FormatPython, FormatCSharp, FormatJava: any other first line, when
+//     a line that quotes a message in their shape comes within the first
+//     MaxSniffBytes (their logs open with the logger's chatter);
 //   - FormatScenario: any other document that starts with "{" (a scenario,
 //     possibly spread over many lines, or a broken one);
 //   - FormatUnknown: anything else.
@@ -88,7 +91,7 @@ func Sniff(data []byte) Format {
 	case httpHead.MatchString(line) || sseField(line):
 		return FormatSSE
 	case !strings.HasPrefix(line, "{"):
-		return FormatUnknown
+		return sniffSDK(data)
 	case jsonlLine(line):
 		return FormatJSONL
 	case harDoc(data):

@@ -1,0 +1,102 @@
+package transcript
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcplab/mcplab/engine/checks"
+)
+
+// harOf writes a HAR 1.2 file of exchanges: each a start (ms after
+// 13:00:00Z), a duration (ms), a method, a request body and an SSE or JSON
+// response body.
+func harOf(t *testing.T, xs ...[5]string) []byte {
+	t.Helper()
+	type hdr struct{ Name, Value string }
+	var entries []map[string]any
+	base := time.Date(2025, 11, 25, 13, 0, 0, 0, time.UTC)
+	for _, x := range xs {
+		var start, dur int
+		if err := json.Unmarshal([]byte(x[0]), &start); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(x[1]), &dur); err != nil {
+			t.Fatal(err)
+		}
+		mime := "application/json"
+		if strings.HasPrefix(x[4], "event:") || strings.HasPrefix(x[4], "data:") {
+			mime = "text/event-stream"
+		}
+		req := map[string]any{"method": x[2], "url": "http://localhost/mcp", "headers": []map[string]string{{"name": "MCP-Protocol-Version", "value": "2025-11-25"}, {"name": "Mcp-Session-Id", "value": "s1"}}}
+		if x[3] != "" {
+			req["postData"] = map[string]string{"mimeType": "application/json", "text": x[3]}
+		}
+		entries = append(entries, map[string]any{
+			"startedDateTime": base.Add(time.Duration(start) * time.Millisecond).Format(time.RFC3339Nano),
+			"time":            dur,
+			"request":         req,
+			"response":        map[string]any{"status": 200, "headers": []hdr{}, "content": map[string]string{"mimeType": mime, "text": x[4]}},
+		})
+	}
+	b, err := json.Marshal(map[string]any{"log": map[string]any{"version": "1.2", "entries": entries}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestHAROverlap proves issue 15's HAR rule for no-message-after-cancel: a
+// HAR times each HTTP exchange, not each event of a response stream, so a
+// message streamed in an exchange whose interval overlaps the cancellation
+// (or starts within the round trip after it) is undecided with that
+// reason, wherever it is drawn; a message in an exchange that starts more
+// than the round trip after the cancellation was written after the server
+// could read it: a violation.
+func TestHAROverlap(t *testing.T) {
+	init := [5]string{"0", "40", "POST", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`}
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","_meta":{"progressToken":"t1"}}}`
+	progress := "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"t1\",\"progress\":%s}}\n\n"
+	cancel := [5]string{"2000", "5", "POST", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"User cancelled"}}`, ""}
+	tests := []struct {
+		name   string
+		har    []byte
+		want   string
+		detail string
+	}{
+		// The call's stream runs 1000–3010 ms and the cancellation is POSTed
+		// at 2000 ms: its progress may have come before (drawn at 3010 ms,
+		// 1010 ms after, far beyond the 41 ms round trip).
+		{"stream overlaps the cancellation", harOf(t, init,
+			[5]string{"1000", "2010", "POST", call, strings.Replace(progress, "%s", "1", 1) + strings.Replace(progress, "%s", "2", 1)},
+			cancel), "?", "one time per HTTP exchange"},
+		// The call's stream ended at 1500 ms; progress for it comes on a GET
+		// stream opened at 2100 ms, after the cancellation plus the round
+		// trip: intervals apart, the server wrote it after it could read the
+		// cancellation.
+		{"exchange after the cancellation", harOf(t, init,
+			[5]string{"1000", "500", "POST", call, strings.Replace(progress, "%s", "1", 1)},
+			cancel,
+			[5]string{"2100", "100", "GET", "", strings.Replace(progress, "%s", "2", 1)}), "FAIL", "after it had read the cancellation"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := Import(tt.har, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := verdictsOf(tr)[checks.NoMessageAfterCancel]
+			d := detail(tr, checks.NoMessageAfterCancel)
+			if got != tt.want || !strings.Contains(d, tt.detail) {
+				t.Fatalf("%s = %q (%s), want %q saying %q", checks.NoMessageAfterCancel, got, d, tt.want, tt.detail)
+			}
+			for _, e := range tr.Events {
+				if e.From == "server" && strings.Contains(string(e.Message), "progress") && e.Within == nil {
+					t.Errorf("event %d: a streamed message without its exchange's interval", e.Seq)
+				}
+			}
+		})
+	}
+}
