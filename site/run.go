@@ -8,7 +8,6 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
@@ -106,7 +105,7 @@ Exit status: 0 done, 2 bad input or usage, 3 a check failed (-checks),
 			opts.Side = *side
 		}
 		if *zone != "" {
-			loc, err := parseZone(*zone)
+			loc, err := transcript.ParseZone(*zone)
 			if err != nil {
 				return &usageError{fmt.Errorf("-zone %q: %w", *zone, err)}
 			}
@@ -249,17 +248,3 @@ func linkScenario(link string) ([]byte, error) {
 	return ex.JSON, nil
 }
 
-// parseZone reads -zone: an offset ("+02:00", "-0500", "Z") or an IANA
-// zone name the system knows ("Europe/Paris").
-func parseZone(s string) (*time.Location, error) {
-	if s == "Z" || s == "UTC" {
-		return time.UTC, nil
-	}
-	for _, layout := range []string{"-07:00", "-0700", "-07"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			_, off := t.Zone()
-			return time.FixedZone(s, off), nil
-		}
-	}
-	return time.LoadLocation(s)
-}

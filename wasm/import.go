@@ -26,6 +26,8 @@ type importPage struct {
 	doc    js.Value
 	input  js.Value // textarea#imp-input
 	side   js.Value // select#imp-side
+	// fields are the other options (templates' importFields), by request key.
+	fields map[string]js.Value
 	redact js.Value // input#imp-redact
 	result js.Value // #imp-result
 	link   js.Value // a#imp-to-scenario
@@ -95,6 +97,7 @@ func startImportPage(doc js.Value) {
 		doc:    doc,
 		input:  byID(doc, "imp-input"),
 		side:   byID(doc, "imp-side"),
+		fields: map[string]js.Value{"observer": byID(doc, "imp-observer"), "zone": byID(doc, "imp-zone"), "latency": byID(doc, "imp-latency"), "maxTimeout": byID(doc, "imp-max-timeout")},
 		redact: byID(doc, "imp-redact"),
 		result: byID(doc, "imp-result"),
 		link:   byID(doc, "imp-to-scenario"),
@@ -122,6 +125,11 @@ func startImportPage(doc js.Value) {
 		}
 	})
 	on(p.side, "change", fail, func(js.Value) { p.update(nil) })
+	for _, f := range p.fields {
+		if f.Truthy() {
+			on(f, "change", fail, func(js.Value) { p.update(nil) })
+		}
+	}
 	on(p.redact, "change", fail, func(js.Value) { p.update(nil) })
 	// Drop a file on the textarea: read it here, never upload it.
 	on(p.input, "dragover", fail, func(ev js.Value) { ev.Call("preventDefault") })
@@ -138,13 +146,18 @@ func startImportPage(doc js.Value) {
 		if ex := byID(doc, "transcript-example"); ex.Truthy() {
 			p.setText(js.Global().Get("JSON").Call("parse", ex.Get("textContent")))
 			p.side.Set("value", "")
+			for _, f := range p.fields {
+				if f.Truthy() {
+					f.Set("value", "")
+				}
+			}
 			p.update(nil)
 		}
 	})
 	keepAnchors(doc, p.result, fail)
 	on(p.link, "click", fail, p.followLink)
 	p.update(func(bool) {
-		enable(doc, "imp-input", "imp-side", "imp-redact", "imp-file", "imp-example")
+		enable(doc, "imp-input", "imp-side", "imp-observer", "imp-zone", "imp-latency", "imp-max-timeout", "imp-redact", "imp-file", "imp-example")
 		setStatus(doc, "live", "Live: the transcript is judged in your browser as you edit it, off the page's thread. Nothing is uploaded.")
 		doc.Get("documentElement").Get("dataset").Set("ready", "1")
 	})
@@ -177,6 +190,7 @@ func (p *importPage) update(then func(ok bool)) {
 		return
 	}
 	req := map[string]any{"page": "import", "text": text, "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy(), "window": p.window}
+	p.addFields(req)
 	ask(req, p.fail, func(r answer) {
 		if gen != p.gen {
 			return // the text changed since (emptied: nothing was asked)
@@ -236,6 +250,7 @@ func (p *importPage) followLink(ev js.Value) {
 	ev.Call("preventDefault")
 	setStatus(p.doc, "live", "Making the scenario of this transcript…")
 	req := map[string]any{"page": "import", "link": true, "text": p.text(), "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy()}
+	p.addFields(req)
 	ask(req, p.fail, func(r answer) {
 		switch {
 		case r.Stopped:
@@ -325,4 +340,13 @@ func (p *importPage) stale(msg string) {
 // fail shows an internal error (a recovered panic); the page lives on.
 func (p *importPage) fail(err error) {
 	showLabError(p.doc, fmt.Sprintf("Simulator error: %v. The page still works.", err))
+}
+
+// addFields puts the options' fields into an import request, by key.
+func (p *importPage) addFields(req map[string]any) {
+	for k, f := range p.fields {
+		if f.Truthy() {
+			req[k] = f.Get("value").String()
+		}
+	}
 }

@@ -118,6 +118,8 @@ type meta struct {
 	// readsOnly: the log records only what its side read (the Java SDK's),
 	// so no rule can pass on the absence of what that side sent.
 	readsOnly bool
+	// zone names the zone local times were read in ("" if none were).
+	zone string
 }
 
 // Directions of a logged line: the logging side read the message or wrote it.
