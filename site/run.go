@@ -247,4 +247,3 @@ func linkScenario(link string) ([]byte, error) {
 	}
 	return ex.JSON, nil
 }
-

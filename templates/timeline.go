@@ -116,6 +116,9 @@ type timeline struct {
 	Legend   []legendItem
 	// Summary is the SVG's accessible name: what the picture shows, in words.
 	Summary string
+	// Sessions are the sessions of an imported transcript that holds
+	// several, drawn as bands (sessions.go); nil otherwise.
+	Sessions []sessionBand
 }
 
 // nameX is the x where the lane names and the axis unit start.
@@ -411,6 +414,7 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	}
 	markViolations(tr, &t)
 	t.Summary = summary(tr, t)
+	t.Sessions, t.Summary = sessionBands(tr, xOf, t)
 	return t
 }
 

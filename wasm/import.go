@@ -23,9 +23,9 @@ import (
 // marked stale, and says why.
 
 type importPage struct {
-	doc    js.Value
-	input  js.Value // textarea#imp-input
-	side   js.Value // select#imp-side
+	doc   js.Value
+	input js.Value // textarea#imp-input
+	side  js.Value // select#imp-side
 	// fields are the other options (templates' importFields), by request key.
 	fields map[string]js.Value
 	redact js.Value // input#imp-redact
