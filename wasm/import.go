@@ -23,11 +23,9 @@ import (
 // marked stale, and says why.
 
 type importPage struct {
-	doc   js.Value
-	input js.Value // textarea#imp-input
-	side  js.Value // select#imp-side
-	// fields are the other options (templates' importFields), by request key.
-	fields map[string]js.Value
+	doc    js.Value
+	input  js.Value // textarea#imp-input
+	side   js.Value // select#imp-side
 	redact js.Value // input#imp-redact
 	result js.Value // #imp-result
 	link   js.Value // a#imp-to-scenario
@@ -45,6 +43,8 @@ type importPage struct {
 	// a copy into Go. placeholder is the textarea's own placeholder.
 	big         js.Value
 	placeholder string
+	// fields are the other options (templates' importFields), by request key.
+	fields map[string]js.Value
 }
 
 // largeText is the length (UTF-16 code units, 256 Ki) from which a pasted
