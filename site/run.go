@@ -26,7 +26,8 @@ import (
 //     playground's address bar holds it (scenario.ParseLink);
 //   - a transcript of real traffic, file or standard input, in any format
 //     transcript.Sniff recognises (Claude Desktop, VS Code, stdio tee, HAR,
-//     HTTP/SSE dump, Go SDK LoggingTransport, the lab's JSON Lines;
+//     HTTP/SSE dump, the Python, C# and Java SDKs' debug logs, Go SDK
+//     LoggingTransport, the lab's JSON Lines;
 //     transcript.Import): -side says who wrote a one-sided Go SDK log,
 //     -observer who recorded it, -zone the zone of local times, -latency
 //     the path's round trip, -max-timeout the client's maximum timeout.
@@ -67,8 +68,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) (err error) {
 Prints the trace JSON of a scenario file (- for standard input), of a share
 link ('https://.../playground/#s=...' or '#example=NAME'), or of a transcript
 of real MCP traffic (Claude Desktop or VS Code log, stdio tee, HAR, HTTP/SSE
-dump, Go SDK LoggingTransport log or the lab's JSON Lines), detected from
-its content.
+dump, Python, C# or Java SDK debug log, Go SDK LoggingTransport log or the
+lab's JSON Lines), detected from its content.
 A file or standard input is read up to 4 MiB.
 
 Exit status: 0 done, 2 bad input or usage, 3 a check failed (-checks),
