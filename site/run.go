@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
@@ -106,7 +107,10 @@ Exit status: 0 done, 2 bad input or usage, 3 a check failed (-checks),
 			opts.Side = *side
 		}
 		if *zone != "" {
-			loc, err := transcript.ParseZone(*zone)
+			loc, err := time.LoadLocation(*zone) // a zone name, natively
+			if err != nil {
+				loc, err = transcript.ParseZone(*zone)
+			}
 			if err != nil {
 				return &usageError{fmt.Errorf("-zone %q: %w", *zone, err)}
 			}
