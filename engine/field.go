@@ -33,29 +33,18 @@ func (w *world) teardown(about *request, what string) {
 		e.ID = idPtr(about.id)
 	}
 	w.emit(e)
-	now := w.q.Now()
 	for _, r := range w.order {
-		if r.outcome != trace.OutcomePending {
+		e, closeStream, ok := r.cl.TearDown(w.q.Now(), r.id.String())
+		if !ok {
 			continue
 		}
-		cause := trace.CauseSessionTeardown
-		r.outcome, r.endedAt, r.cause = trace.OutcomeError, &now, cause
-		w.q.Stop(r.timer)
-		r.timer = nil
+		w.stopTimer(r)
 		if r.ls != nil {
-			r.ls.clientActive = false
+			r.ls.Reading = false
 		}
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, ID: idPtr(r.id), Cause: trace.CauseSessionTeardown,
-			Note: fmt.Sprintf("Request %s fails: the session it was in flight on was torn down. The server was not at fault.", r.id)})
-		if r.clientStreamOpen {
-			r.clientStreamOpen, r.signal = false, trace.SignalCloseStream
-			r := r
+		w.tell(r, e)
+		if closeStream {
 			w.closeStream(trace.ActorClient, r, fmt.Sprintf("The torn-down session closes request %s's response stream.", r.id), func() { w.serverSeesClose(r, trace.CauseDisconnect) })
 		}
 	}
 }
-
-// noTokenDiagnosis ends the note of an idle timeout on a request that
-// carried no progress token (claude-code#58687): the server had no way to
-// reset the clock.
-const noTokenDiagnosis = " The request carried no progressToken: the client never asked for progress, so nothing the server could send would reset this clock."

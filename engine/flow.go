@@ -25,147 +25,119 @@ func (w *world) proxyBuffers() bool {
 
 func (w *world) sseHeaders() bool { return w.s.Server.SSEHeaders == nil || *w.s.Server.SSEHeaders }
 
-// responseHeaders are the headers of a new response stream.
-func (w *world) responseHeaders() map[string]string {
-	return sse.Headers(w.sseHeaders())
-}
-
 // openStream prepares r's flow-control state when the server opens its stream.
 func (w *world) openStream(r *request) {
 	if !w.hasBuffer() && w.s.Proxy == nil {
 		return
 	}
-	r.st = &stream{startAt: w.q.Now()}
+	var proxy sse.Proxy[sse.Sent]
 	if p := w.s.Proxy; p != nil {
-		r.st.proxy = sse.Proxy[heldMsg]{Buffering: w.proxyBuffers(), FlushBytes: p.FlushBytes, IdleCloseMs: p.IdleCloseMs}
+		proxy = sse.Proxy[sse.Sent]{Buffering: w.proxyBuffers(), FlushBytes: p.FlushBytes, IdleCloseMs: p.IdleCloseMs}
 	}
+	var buf *sse.Buffer[sse.Msg]
 	if w.hasBuffer() {
-		// Decode validated the capacity and policy.
-		r.st.buf, _ = sse.New[outMsg](w.s.Buffer.Capacity, w.s.Buffer.Policy)
-		r.st.buf.Record(w.q.Now())
+		buf, _ = sse.New[sse.Msg](w.s.Buffer.Capacity, w.s.Buffer.Policy) // Decode validated both
 	}
+	r.st = &stream{Stream: sse.NewStream(w.q.Now(), buf, proxy)}
 	w.armProxyIdle(r)
 }
 
 // out sends a server message on r's stream through the SSE buffer when the
 // scenario has one (DOMAIN.md §7), else straight to the network.
-func (w *world) out(r *request, m outMsg) {
-	if r.st == nil || r.st.buf == nil || m.comment != "" {
+func (w *world) out(r *request, m sse.Msg) {
+	if r.st == nil || r.st.Buf == nil || m.Comment != "" {
 		w.wireOut(r, m)
 		return
 	}
-	st := r.st
-	if st.closed {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Message: m.msg, Note: "The stream's buffer was discarded at the cancellation; nothing more is sent."})
-		return
-	}
-	e := sse.Event[outMsg]{Kind: sse.Final, ID: st.nextID, Data: m}
-	st.nextID++
-	if m.progress {
-		e.Kind, e.Token = sse.Progress, m.token
-	}
-	res, err := st.buf.Push(e)
-	if err != nil {
-		w.unsent(r, m.msg)
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeError, ID: idPtr(r.id), Message: m.msg,
-			Note: "The SSE buffer is full of final responses: the server refuses to drop one to keep another and reports an error instead of losing it silently."})
-		return
-	}
-	for _, d := range res.Dropped {
-		typ := trace.TypeDrop
-		if d.Kind == sse.Final {
-			w.unsent(r, d.Data.msg)
-		} else if res.Outcome == sse.Coalesced {
-			typ = trace.TypeCoalesce
-		}
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: typ, ID: idPtr(r.id), Message: d.Data.msg, Note: sse.DropNote(d, res, e.ID)})
-	}
-	if res.Outcome != sse.DroppedNew {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeEnqueue, ID: idPtr(r.id), Message: m.msg,
-			Note: fmt.Sprintf("%s Buffered: depth %d of %s.", m.note, st.buf.Len(), sse.CapText(st.buf.Capacity()))})
-	}
-	st.buf.Record(w.q.Now())
+	events, lost := r.st.Push(w.q.Now(), m)
+	w.told(r, events, lost)
 	w.armDrain(r)
 }
 
+// told emits a stream's events for r and forgets r's final response when
+// it is among the lost: requests[].response is only what the server
+// actually put on the wire.
+func (w *world) told(r *request, events []trace.Event, lost []json.RawMessage) {
+	for _, e := range events {
+		e.ID = idPtr(r.id)
+		w.emit(e)
+	}
+	for _, msg := range lost {
+		if string(r.srv.Sent) == string(msg) {
+			r.srv.Sent = nil
+		}
+	}
+}
+
 // armDrain schedules the consumer's next drain on the stream's tick grid
-// (start + k x drainEveryMs) while the buffer holds events.
+// while the buffer holds events.
 func (w *world) armDrain(r *request) {
 	st := r.st
-	if st.drain != nil || st.buf.Len() == 0 {
+	at, ok := st.NextDrain(w.q.Now(), w.s.Consumer.DrainEveryMs)
+	if st.drain != nil || !ok {
 		return
 	}
-	st.drain = w.q.Schedule(sse.NextDrain(st.startAt, w.q.Now(), w.s.Consumer.DrainEveryMs), func() {
+	st.drain = w.q.Schedule(at, func() {
 		st.drain = nil
-		if st.closed {
+		if st.Closed {
 			return
 		}
-		for _, e := range st.buf.Drain(w.s.Consumer.Batch) {
-			w.wireOut(r, e.Data)
+		for _, m := range st.Drain(w.q.Now(), w.s.Consumer.Batch) {
+			w.wireOut(r, m)
 		}
-		st.buf.Record(w.q.Now())
 		w.armDrain(r)
 	})
 }
 
 // discardStream drops whatever r's buffer holds, after a cancellation.
 func (w *world) discardStream(r *request) {
-	if r.st == nil || r.st.buf == nil || r.st.closed {
+	if r.st == nil {
 		return
 	}
-	r.st.closed = true
-	dropped := r.st.buf.Drain(0)
-	n := len(dropped)
-	for _, e := range dropped {
-		if e.Kind == sse.Final {
-			w.unsent(r, e.Data.msg)
-		}
-	}
-	w.q.Stop(r.st.drain)
-	r.st.drain = nil
-	r.st.buf.Record(w.q.Now())
-	if n > 0 {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("The cancellation discards %d buffered event(s).", n)})
+	if events, lost, ok := r.st.Discard(w.q.Now()); ok {
+		w.q.Stop(r.st.drain)
+		r.st.drain = nil
+		w.told(r, events, lost)
 	}
 }
 
 // wireOut puts a server message (or keep-alive comment) on the network
 // toward the client, through the proxy if there is one.
-func (w *world) wireOut(r *request, m outMsg) {
+func (w *world) wireOut(r *request, m sse.Msg) {
 	w.wire++
 	n, sent := w.wire, w.q.Now()
-	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeSend, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: n, Message: m.msg, Note: m.note}
-	if m.comment != "" {
+	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeSend, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: n, Message: m.Msg, Note: m.Note}
+	if m.Comment != "" {
 		e.Type, e.Message = trace.TypeKeepalive, nil
 	}
 	w.emit(e)
 	schedule := w.q.Schedule
-	if m.comment != "" {
+	if m.Comment != "" {
 		// Keep-alive is housekeeping: its delivery must not keep the
 		// simulation running, or comments would beget comments forever.
 		schedule = w.q.ScheduleBackground
 	}
 	schedule(sent+w.s.LatencyMs.Down, func() {
 		if w.s.Proxy != nil && w.http() {
-			w.atProxy(r, heldMsg{wire: n, sentAt: sent, m: m})
+			w.atProxy(r, sse.Sent{Wire: n, SentAt: sent, M: m})
 			return
 		}
-		w.deliverToClient(r, heldMsg{wire: n, sentAt: sent, m: m})
+		w.deliverToClient(r, sse.Sent{Wire: n, SentAt: sent, M: m})
 	})
 }
 
 // deliverToClient hands a server message to the client (or loses it on a
 // stream the client no longer reads).
-func (w *world) deliverToClient(r *request, h heldMsg) {
-	sent := h.sentAt
-	e := trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: h.wire, SentAt: &sent, Message: h.m.msg}
-	if h.m.comment != "" {
+func (w *world) deliverToClient(r *request, h sse.Sent) {
+	sent := h.SentAt
+	e := trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: h.Wire, SentAt: &sent, Message: h.M.Msg}
+	if h.M.Comment != "" {
 		e.Signal, e.Message = trace.SignalKeepalive, nil
 	}
-	if w.http() && !r.clientStreamOpen {
+	if w.http() && !r.cl.Reading {
 		e.Type = trace.TypeDrop
 		e.Note = fmt.Sprintf("Request %s's stream is closed: the message is lost.", r.id)
-		if h.m.comment != "" {
+		if h.M.Comment != "" {
 			e.Note = "The stream is closed; the comment is lost."
 		}
 		if w.is2025() {
@@ -174,43 +146,28 @@ func (w *world) deliverToClient(r *request, h heldMsg) {
 		w.emit(e)
 		return
 	}
-	if h.m.comment != "" {
+	if h.M.Comment != "" {
 		e.Note = "A keep-alive comment reaches the client; its idle timeout is not reset."
 		w.emit(e)
 		return
 	}
 	e.Note = fmt.Sprintf("Delivered to the client after %d ms.", w.q.Now()-sent)
 	w.emit(e)
-	h.m.arrive()
+	h.M.Arrive()
 }
 
-// atProxy: a message reaches the proxy (DOMAIN.md §8). A buffering proxy
-// holds bytes until FlushBytes are held or the final response ends the
-// stream; a non-buffering one forwards at once. Any byte resets the proxy's
-// idle-close timer.
-func (w *world) atProxy(r *request, h heldMsg) {
-	if r.st == nil || r.st.closed && r.st.buf == nil {
+// atProxy: a message reaches the proxy (DOMAIN.md §8), which forwards it,
+// holds it or flushes what it holds; any byte restarts its idle clock.
+func (w *world) atProxy(r *request, h sse.Sent) {
+	if r.st == nil {
 		w.deliverToClient(r, h)
 		return
 	}
-	st := r.st
 	w.armProxyIdle(r)
-	size := len(h.m.msg) + sse.FrameOverhead
-	if h.m.comment != "" {
-		size = len(h.m.comment)
+	fwd, e, told := r.st.AtProxy(w.q.Now(), h)
+	if told {
+		w.told(r, []trace.Event{e}, nil)
 	}
-	_, before := st.proxy.Held()
-	fwd, _, _ := st.proxy.Arrive(w.q.Now(), h, size, h.m.final)
-	if !st.proxy.Buffering {
-		w.deliverToClient(r, h)
-		return
-	}
-	if fwd == nil {
-		_, held := st.proxy.Held()
-		w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeHold, ID: idPtr(r.id), Wire: h.wire, Note: sse.HoldNote(held, st.proxy.FlushBytes)})
-		return
-	}
-	w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeFlush, ID: idPtr(r.id), Wire: h.wire, Note: sse.FlushNote(len(fwd), before+size, h.m.final)})
 	for _, x := range fwd {
 		w.deliverToClient(r, x)
 	}
@@ -224,7 +181,7 @@ func (w *world) armProxyIdle(r *request) {
 	w.q.Stop(r.st.proxyIdle)
 	r.st.proxyIdle = w.q.ScheduleBackground(w.q.Now()+w.s.Proxy.IdleCloseMs, func() {
 		r.st.proxyIdle = nil
-		if !r.clientStreamOpen || r.srv.State().Terminal() {
+		if !r.cl.Reading || r.srv.State().Terminal() {
 			return
 		}
 		w.wire++
@@ -238,21 +195,13 @@ func (w *world) armProxyIdle(r *request) {
 func (w *world) buffers() []trace.Buffer {
 	out := []trace.Buffer{}
 	for _, r := range w.order {
-		if r.st == nil || r.st.buf == nil {
+		if r.st == nil {
 			continue
 		}
-		s := r.st.buf.Stats()
-		out = append(out, trace.Buffer{Stream: r.id, Capacity: r.st.buf.Capacity(), Policy: w.s.Buffer.Policy, MaxDepth: s.MaxDepth,
-			DroppedProgress: s.DroppedProgress, Coalesced: s.Coalesced, DroppedFinals: s.DroppedFinals, NeedsRefetch: s.NeedsRefetch,
-			FinalsDelivered: s.FinalsDelivered, Depth: r.st.buf.Depth()})
+		if b, ok := r.st.Summary(); ok {
+			b.Stream, b.Policy = r.id, w.s.Buffer.Policy
+			out = append(out, b)
+		}
 	}
 	return out
-}
-
-// unsent forgets r's final response when it never reached the wire:
-// requests[].response is only what the server actually put on the wire.
-func (w *world) unsent(r *request, msg json.RawMessage) {
-	if string(r.response) == string(msg) {
-		r.response = nil
-	}
 }

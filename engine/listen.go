@@ -11,96 +11,65 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// listen opens subscriptions/listen (DOMAIN.md §9). A listen stream is
-// long-lived: the client's request timeouts do not apply to it.
+// listen opens subscriptions/listen (DOMAIN.md §9); package recovery's
+// Listen keeps the stream's state and says what each move means.
 func (w *world) listen(st scenario.Step) {
-	r := &request{id: *st.ID, method: "subscriptions/listen", outcome: trace.OutcomePending}
-	r.args = mustJSON(struct {
-		Notifications json.RawMessage `json:"notifications"`
-	}{st.Filter})
-	r.ls = &listenState{filter: st.Filter, clientActive: true}
+	r := &request{id: *st.ID, method: "subscriptions/listen", ls: recovery.NewListen(st.Filter)}
+	r.args = r.ls.Params()
 	w.openListen(r, fmt.Sprintf("The client opens listen stream %s with filter %s.", r.id, st.Filter))
 }
 
 func (w *world) openListen(r *request, note string) {
-	now := w.q.Now()
-	r.sentAt = now
-	r.clientStreamOpen = w.http()
-	w.reqs[r.id.Raw()] = r
-	w.order = append(w.order, r)
-	msg := jsonrpc.NewRequest(r.id.Raw(), r.method, r.args)
-	w.send(trace.ActorClient, idPtr(r.id), msg, note, nil, func() { w.serverListen(r) })
-}
-
-// serverListen starts a listen stream and acknowledges it first.
-func (w *world) serverListen(r *request) {
-	w.serverReceiveRequest(r)
-	r.ls.serverActive = true
-	ack := jsonrpc.NewNotification(jsonrpc.MethodAcknowledged, withMeta(mustJSON(struct {
-		Notifications json.RawMessage `json:"notifications"`
-	}{r.ls.filter}), r.id))
-	w.listenSend(r, ack, fmt.Sprintf("The server acknowledges listen stream %s: the acknowledgement is the first message tagged with its subscription id.", r.id))
+	w.register(r)
+	w.send(trace.ActorClient, idPtr(r.id), jsonrpc.NewRequest(r.id.Raw(), r.method, r.args), note, func() {
+		// The server starts the stream and acknowledges it first.
+		w.serverReceiveRequest(r)
+		r.ls.Serving = true
+		ack := jsonrpc.NewNotification(jsonrpc.MethodAcknowledged, withMeta(r.ls.Params(), r.id))
+		w.listenSend(r, ack, fmt.Sprintf("The server acknowledges listen stream %s: the acknowledgement is the first message tagged with its subscription id.", r.id))
+	})
 }
 
 // listenSend puts msg on r's listen stream and records it for resumption.
 func (w *world) listenSend(r *request, msg json.RawMessage, note string) {
-	r.ls.sent = append(r.ls.sent, msg)
-	w.serverToClient(r, msg, note, func() {
-		r.ls.delivered++
-		w.clientListenMessage(r, msg)
-	})
-}
-
-// clientListenMessage applies a message of listen stream r at the client.
-func (w *world) clientListenMessage(r *request, msg json.RawMessage) {
-	if !r.ls.clientActive {
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Listen stream %s is closed at the client; ignored.", r.id)})
-		return
-	}
-	m, _ := jsonrpc.Parse(msg)
-	note := fmt.Sprintf("The client applies %s from listen stream %s; application state is keyed by stable ids, so a repeat is harmless.", m.Method, r.id)
-	if m.Method == "notifications/subscriptions/acknowledged" {
-		note = fmt.Sprintf("Listen stream %s is acknowledged; the client's filter is in force.", r.id)
-	}
-	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeAccept, ID: idPtr(r.id), Note: note})
+	r.ls.Send(msg)
+	w.serverToClient(r, msg, note, func() { w.tell(r, r.ls.Arrive(r.id.String(), msg)) })
 }
 
 // notify sends a notification on listen stream st.Listen if the stream's
 // filter admits it.
 func (w *world) notify(st scenario.Step) {
+	var ls *recovery.Listen
+	if r := w.reqs[st.Listen.Raw()]; r != nil {
+		ls = r.ls
+	}
+	if e, ok := ls.Notify(st.Listen.String(), st.Method, st.Params); !ok {
+		e.ID = idPtr(*st.Listen)
+		w.emit(e)
+		return
+	}
 	r := w.reqs[st.Listen.Raw()]
-	if r == nil || r.ls == nil || !r.ls.serverActive {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(*st.Listen), Note: fmt.Sprintf("Listen stream %s is not open at the server: %s is not sent.", st.Listen, st.Method)})
-		return
-	}
-	if !recovery.Admits(r.ls.filter, st.Method, st.Params) {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: fmt.Sprintf("%s is not in listen stream %s's filter: not sent.", st.Method, r.id)})
-		return
-	}
-	msg := jsonrpc.NewNotification(st.Method, withMeta(st.Params, r.id))
-	w.listenSend(r, msg, fmt.Sprintf("The server sends %s on listen stream %s.", st.Method, r.id))
+	w.listenSend(r, jsonrpc.NewNotification(st.Method, withMeta(st.Params, r.id)), fmt.Sprintf("The server sends %s on listen stream %s.", st.Method, r.id))
 }
 
 // endListen ends listen stream r gracefully: on stdio with a server-sent
 // notifications/cancelled (its one legitimate use), on HTTP with the listen
 // result and the end of the stream (DOMAIN.md §1).
 func (w *world) endListen(r *request, reason *string) {
-	if r.ls == nil || !r.ls.serverActive {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s is not an open listen stream; nothing to end.", r.id)})
+	if e, ok := r.ls.End(r.id.String()); !ok {
+		w.tell(r, e)
 		return
 	}
-	r.ls.serverActive = false
 	if !w.http() {
 		r.srv.Cancel(w.q.Now())
-		r.cause = trace.CauseServer
+		r.cl.Cause = trace.CauseServer
 		msg := jsonrpc.NewCancel(r.id.Raw(), reason)
-		w.send(trace.ActorServer, idPtr(r.id), msg, fmt.Sprintf("The server tears down listen stream %s with notifications/cancelled: the one cancellation a server may send.", r.id), nil, func() {
+		w.send(trace.ActorServer, idPtr(r.id), msg, fmt.Sprintf("The server tears down listen stream %s with notifications/cancelled: the one cancellation a server may send.", r.id), func() {
 			w.clientListenEnded(r)
 		})
 		return
 	}
-	resp, _ := r.srv.Complete(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), json.RawMessage(`{"resultType":"complete"}`)), false)
-	r.response = resp
+	resp := r.srv.Answer(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), json.RawMessage(`{"resultType":"complete"}`)), false)
 	w.serverToClient(r, resp, fmt.Sprintf("The server ends listen stream %s gracefully with its result; the stream then closes.", r.id), func() {
 		w.clientListenEnded(r)
 	})
@@ -112,8 +81,8 @@ func (w *world) endListen(r *request, reason *string) {
 // opencode#29190): the client cannot know what it missed, so it refetches
 // everything its filter covers. Any other stream is disconnected.
 func (w *world) streamClosedBy(r *request, actor string) {
-	if r.ls != nil && r.ls.clientActive {
-		w.dropBy(r, recovery.Covered(r.ls.filter), actor)
+	if r.ls != nil && r.ls.Reading {
+		w.dropBy(r, recovery.Covered(r.ls.Filter), actor)
 		return
 	}
 	w.disconnectBy(r, actor)
@@ -130,23 +99,22 @@ func (w *world) drop(r *request, affected []string) { w.dropBy(r, affected, trac
 func (w *world) dropBy(r *request, affected []string, actor string) {
 	if r.ls == nil {
 		if w.http() {
-			w.disconnect(r)
+			w.disconnectBy(r, trace.ActorNetwork)
 			return
 		}
 		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s has no stream of its own on stdio; nothing drops.", r.id)})
 		return
 	}
-	if !r.ls.clientActive {
-		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Listen stream %s is already closed.", r.id)})
+	if e, ok := r.ls.Drop(r.id.String()); !ok {
+		w.tell(r, e)
 		return
 	}
-	r.ls.clientActive, r.ls.serverActive = false, false
-	r.clientStreamOpen, r.serverStreamOpen = false, false
+	r.cl.Reading, r.srv.Writing = false, false
 	now := w.q.Now()
 	if !w.is2025() {
 		// Under 2025-11-25 the stream is resumed under its own id: it stays
 		// open in requests[], neither cancelled nor abandoned.
-		r.outcome, r.endedAt, r.cause = trace.OutcomeAbandoned, &now, trace.CauseDisconnect
+		r.cl.End(now, trace.OutcomeAbandoned, trace.CauseDisconnect)
 		r.srv.Cancel(now)
 	}
 	if actor != trace.ActorProxy { // the proxy recorded its own close
@@ -159,7 +127,7 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 	resume := w.is2025() || w.s.Client.Policy.SendLastEventID
 	rec, plan := recovery.Reconnect(prev, affected, w.s.Client.ID, resume)
 	for _, other := range w.order {
-		if other.outcome == trace.OutcomePending && recovery.RetryClass(other.effect, other.args) == trace.RetryUnsafe {
+		if other.cl.Pending() && recovery.RetryClass(other.effect, other.args) == trace.RetryUnsafe {
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, ID: idPtr(other.id),
 				Note: fmt.Sprintf("Unsafe mutation %s was in flight: the client will not replay it because its response was lost; it reconciles first.", other.id)})
 		}
@@ -174,8 +142,8 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 			w.resume(r)
 			return
 		}
-		nr := &request{id: scenario.NewStringID(plan.NewID), method: "subscriptions/listen", args: r.args, outcome: trace.OutcomePending,
-			ls: &listenState{filter: r.ls.filter, clientActive: true}}
+		nr := &request{id: scenario.NewStringID(plan.NewID), method: "subscriptions/listen", args: r.args,
+			ls: recovery.NewListen(r.ls.Filter)}
 		if _, taken := w.reqs[nr.id.Raw()]; taken {
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Request id %s is already taken; the client cannot reconnect under it.", nr.id)})
 			return
@@ -191,29 +159,18 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 // right under 2025-11-25, where the server replays that stream's missed
 // events; wrong under 2026-07-28, where the server keeps no event ids.
 func (w *world) resume(r *request) {
-	last := strconv.Itoa(r.ls.delivered)
-	e := trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(r.id), Headers: map[string]string{"Last-Event-ID": last}}
-	if w.is2025() {
-		e.Note = fmt.Sprintf("Under 2025-11-25 the client resumes stream %s with GET and Last-Event-ID: %s.", r.id, last)
-		w.emit(e)
-		missed := append([]json.RawMessage(nil), r.ls.sent[r.ls.delivered:]...)
-		w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
-			r.ls.serverActive, r.ls.clientActive = true, true
-			r.clientStreamOpen, r.serverStreamOpen = w.http(), w.http()
-			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, ID: idPtr(r.id),
-				Note: fmt.Sprintf("The server resumes stream %s after event %s and replays %d missed event(s) of that stream only.", r.id, last, len(missed))})
-			r.ls.sent = r.ls.sent[:r.ls.delivered]
-			for _, m := range missed {
-				w.listenSend(r, m, "Replayed after Last-Event-ID.")
-			}
-		})
-		return
-	}
-	e.Note = fmt.Sprintf("Policy sendLastEventId: the client tries to resume stream %s with Last-Event-ID: %s and refetches nothing.", r.id, last)
-	w.emit(e)
+	e, last, missed := r.ls.Resume(r.id.String(), w.is2025())
+	w.tell(r, e)
 	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id),
-			Note: "Under 2026-07-28 there are no event ids: the server ignores Last-Event-ID and keeps no state to resume from. The client now holds stale state."})
+		if !w.is2025() {
+			w.tell(r, recovery.StaleResume())
+			return
+		}
+		r.cl.Reading, r.srv.Writing = w.http(), w.http()
+		w.tell(r, r.ls.Resumed(r.id.String(), last, len(missed)))
+		for _, m := range missed {
+			w.listenSend(r, m, "Replayed after Last-Event-ID.")
+		}
 	})
 }
 
@@ -221,17 +178,11 @@ func (w *world) resume(r *request) {
 // The n-th reconnect's k-th refetch has request id "refetch-<n>-<k>".
 func (w *world) refetch(nth int, ids []string) {
 	for k, f := range recovery.Refetches(ids) {
-		r := &request{id: scenario.NewStringID("refetch-" + strconv.Itoa(nth) + "-" + strconv.Itoa(k+1)), method: f.Method, args: f.Params, outcome: trace.OutcomePending}
-		r.sentAt = w.q.Now()
-		r.clientStreamOpen = w.http()
-		w.reqs[r.id.Raw()] = r
-		w.order = append(w.order, r)
+		r := w.register(&request{id: scenario.NewStringID("refetch-" + strconv.Itoa(nth) + "-" + strconv.Itoa(k+1)), method: f.Method, args: f.Params})
 		msg := jsonrpc.NewRequest(r.id.Raw(), f.Method, f.Params)
-		w.send(trace.ActorClient, idPtr(r.id), msg, fmt.Sprintf("The client refetches %s from the authoritative %s.", f.Of, f.Method), nil, func() {
+		w.send(trace.ActorClient, idPtr(r.id), msg, fmt.Sprintf("The client refetches %s from the authoritative %s.", f.Of, f.Method), func() {
 			w.serverReceiveRequest(r)
-			resp, _ := r.srv.Complete(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), f.Result), false)
-			r.response = resp
-			w.serverToClient(r, resp, fmt.Sprintf("The server answers %s.", f.Method), func() { w.clientResponse(r, false) })
+			w.answer(r, jsonrpc.NewResult(r.id.Raw(), f.Result), false, fmt.Sprintf("The server answers %s.", f.Method), nil)
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -38,7 +39,7 @@ func (w *world) step(i int, st scenario.Step) {
 	case "cancel":
 		w.clientCancel(w.reqs[st.ID.Raw()], trace.CauseClient, st.Reason)
 	case "disconnect":
-		w.disconnect(w.reqs[st.ID.Raw()])
+		w.disconnectBy(w.reqs[st.ID.Raw()], trace.ActorNetwork)
 	case "send":
 		w.rawSend(st)
 	case "progress":
@@ -78,13 +79,7 @@ func (w *world) step(i int, st scenario.Step) {
 // same rules as a progress step.
 func (w *world) produce(st scenario.Step) {
 	r := w.reqs[st.ID.Raw()]
-	from := 0.0
-	if st.FromValue != nil {
-		from = *st.FromValue
-	}
-	for k := 0; k < st.Count; k++ {
-		v := from + float64(k)
-		one := scenario.Step{At: st.At + int64(k)*st.EveryMs, Do: "progress", ID: st.ID, Progress: &v, Total: st.Total}
+	for k, one := range st.Progresses() {
 		if k == 0 {
 			w.serverSendProgress(r, one)
 			continue
@@ -97,10 +92,10 @@ func (w *world) produce(st scenario.Step) {
 func (w *world) rawSend(st scenario.Step) {
 	msg := st.Message
 	if st.From == trace.ActorServer {
-		w.send(trace.ActorServer, nil, msg, "The server sends a raw message.", nil, func() { w.clientReceive(msg) })
+		w.send(trace.ActorServer, nil, msg, "The server sends a raw message.", func() { w.clientReceive(msg) })
 		return
 	}
-	w.send(trace.ActorClient, nil, msg, "The client sends a raw message.", nil, func() {
+	w.send(trace.ActorClient, nil, msg, "The client sends a raw message.", func() {
 		m, ok := jsonrpc.ReadPeer(msg)
 		if ok && m.Method == jsonrpc.MethodCancelled {
 			w.serverReceiveCancel(msg)
@@ -120,7 +115,7 @@ func (w *world) summary() *trace.Trace {
 		Scenario:   w.s,
 		Events:     w.events,
 		Requests:   []trace.Request{},
-		Ledger:     w.ledgerSummary(),
+		Ledger:     w.ledger.Trace(),
 		Tasks:      w.traceTasks(),
 		Buffers:    w.buffers(),
 		Reconnects: w.reconnects,
@@ -132,20 +127,9 @@ func (w *world) summary() *trace.Trace {
 		tr.EndMs = w.events[n-1].At
 	}
 	for _, r := range w.order {
-		sum := trace.Request{
-			ID: r.id, Method: r.method, Name: r.name, State: string(r.srv.State()),
-			Reason: r.reason, Response: r.response, ClientOutcome: r.outcome,
-			RetryClass: recovery.RetryClass(r.effect, r.args), SentAt: r.sentAt, EndedAt: r.endedAt, RetryOf: r.retryOf, Hints: r.hints,
-			IdleTimeoutMs: r.deadlines.IdleMs, MaxTimeoutMs: r.deadlines.MaxMs,
-		}
-		if r.cause != "" {
-			c := r.cause
-			sum.Cause = &c
-		}
-		if r.signal != "" {
-			s := r.signal
-			sum.Signal = &s
-		}
+		sum := coordinator.Summary(&r.cl, &r.srv)
+		sum.ID, sum.Method, sum.Name, sum.SentAt, sum.RetryOf, sum.Hints = r.id, r.method, r.name, r.sentAt, r.retryOf, r.hints
+		sum.RetryClass = recovery.RetryClass(r.effect, r.args)
 		tr.Requests = append(tr.Requests, sum)
 	}
 	return tr

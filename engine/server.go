@@ -12,46 +12,50 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
+// The server half of a request: package coordinator's Server decides each
+// move; the runner reaches the client only through what arrives on the
+// wire (clientEnd).
+
 func (w *world) serverReceiveRequest(r *request) {
-	r.arrived = true
-	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeStart, ID: idPtr(r.id), Note: fmt.Sprintf("The server starts handling request %s.", r.id)}
+	r.srv.Arrived = true
+	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeStart, Note: fmt.Sprintf("The server starts handling request %s.", r.id)}
 	if w.http() {
-		r.serverStreamOpen = true
-		e.Headers = w.responseHeaders()
+		r.srv.Writing = true
+		e.Headers = sse.Headers(w.sseHeaders())
 		e.Note = fmt.Sprintf("The server starts request %s and opens its SSE response stream.", r.id)
 		if !w.sseHeaders() {
 			e.Note += " Without X-Accel-Buffering: no, a proxy may buffer it."
 		}
 	}
-	w.emit(e)
+	w.tell(r, e)
 	if w.http() {
 		w.openStream(r)
+		if w.s.Server.KeepaliveEveryMs > 0 {
+			w.scheduleKeepalive(r)
+		}
 	}
-	if w.http() && w.s.Server.KeepaliveEveryMs > 0 {
-		w.scheduleKeepalive(r)
-	}
-	return
 }
 
 func (w *world) scheduleKeepalive(r *request) {
 	r.keepalive = w.q.ScheduleBackground(w.q.Now()+w.s.Server.KeepaliveEveryMs, func() {
-		if !r.serverStreamOpen || r.srv.State().Terminal() {
+		if !r.srv.Writing || r.srv.State().Terminal() {
 			return
 		}
-		w.out(r, outMsg{comment: sse.KeepaliveComment, note: "SSE comment \":\\r\\n\" keeps the connection open for proxies; it is not progress."})
+		w.out(r, sse.Msg{Comment: sse.KeepaliveComment, Note: "SSE comment \":\\r\\n\" keeps the connection open for proxies; it is not progress."})
 		w.scheduleKeepalive(r)
 	})
 }
 
+// serverPolicy is the server's switches that touch one request.
+func (w *world) serverPolicy() coordinator.Policy {
+	p := w.s.Server.Policy
+	return coordinator.Policy{RespondAfterCancel: p.RespondAfterCancel, IgnoreDisconnect: p.IgnoreDisconnect}
+}
+
 // serverSeesClose: the server observes r's HTTP stream close (DOMAIN.md §1).
 func (w *world) serverSeesClose(r *request, cause string) {
-	if w.ignoresDisconnect() {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Policy ignoreDisconnect: the server never observes request %s's stream closing; the handler runs on, its side effects happen and its writes go into the closed stream (rust-sdk#857).", r.id)})
-		return
-	}
-	r.serverStreamOpen = false
-	if w.is2025() {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: "Under 2025-11-25 a disconnect is not a cancellation: the handler keeps running."})
+	if e, cancel := r.srv.SeesClose(r.id.String(), w.serverPolicy(), w.is2025()); !cancel {
+		w.tell(r, e)
 		return
 	}
 	w.serverCancel(r, cause, "stream close")
@@ -59,17 +63,9 @@ func (w *world) serverSeesClose(r *request, cause string) {
 
 // serverCancel applies an observed cancellation to r.
 func (w *world) serverCancel(r *request, cause, via string) {
-	if !r.arrived {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Cancellation (%s) for request %s, which the server has not received; ignored.", via, r.id)})
-		return
-	}
-	if !r.srv.Cancel(w.q.Now()) {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Late cancellation (%s): request %s already %s; the server ignores it and sends nothing.", via, r.id, r.srv.State())})
-		return
-	}
-	w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, ID: idPtr(r.id), Status: trace.StateCancelled, Cause: cause,
-		Note: fmt.Sprintf("The server observes the cancellation (%s): request %s is cancelled; the handler stops and nothing more is sent for it.", via, r.id)})
-	if !w.s.Server.Policy.RespondAfterCancel {
+	e, cancelled := r.srv.ObserveCancel(w.q.Now(), r.id.String(), cause, via)
+	w.tell(r, e)
+	if cancelled && !w.s.Server.Policy.RespondAfterCancel {
 		w.discardStream(r)
 	}
 }
@@ -82,7 +78,7 @@ func (w *world) serverReceiveCancel(msg json.RawMessage) {
 		return
 	}
 	r := w.reqs[c.RequestID]
-	if r == nil || !r.arrived {
+	if r == nil || !r.srv.Arrived {
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: fmt.Sprintf("Cancellation for unknown request %s; ignored silently, no response.", c.RequestID)})
 		return
 	}
@@ -98,31 +94,27 @@ func (w *world) serverReceiveCancel(msg json.RawMessage) {
 	if c.Reason == nil && c.ReasonPresent {
 		via += ", whose non-string reason is treated as absent"
 	}
-	w.serverCancel(r, r.causeOr(trace.CauseClient), via)
-	return
-}
-
-func (r *request) causeOr(def string) string {
-	if r.cause != "" {
-		return r.cause
+	cause := r.cl.Cause
+	if cause == "" {
+		cause = trace.CauseClient
 	}
-	return def
+	w.serverCancel(r, cause, via)
 }
 
 // serverSendProgress sends progress for r if the rules allow (DOMAIN.md §3).
 func (w *world) serverSendProgress(r *request, st scenario.Step) {
 	v := *st.Progress
-	if !r.arrived {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Progress step for request %s before it reached the server; skipped.", r.id)})
+	if !r.srv.Arrived {
+		w.tell(r, coordinator.NotArrived(r.id.String(), "Progress"))
 		return
 	}
-	send, note := w.serverProgress.Send(r.id.Raw(), v, r.srv.State(), r.token != nil, r.response != nil, w.s.Server.Policy.RespondAfterCancel)
+	send, note := w.serverProgress.Send(r.id.Raw(), v, r.srv.State(), r.token != nil, r.srv.Sent != nil, w.s.Server.Policy.RespondAfterCancel)
 	if !send {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Note: note})
+		w.tell(r, trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, Note: note})
 		return
 	}
 	msg := progressMessage(*r.token, st)
-	w.out(r, outMsg{msg: msg, note: note, arrive: func() { w.client.progress(r, v) }, progress: true, token: r.token.Raw()})
+	w.out(r, sse.Msg{Msg: msg, Note: note, Arrive: func() { w.client.progress(r, v) }, Progress: true, Token: r.token.Raw()})
 }
 
 // serverToClient sends msg on r's stream (HTTP, through the SSE buffer and
@@ -130,66 +122,46 @@ func (w *world) serverSendProgress(r *request, st scenario.Step) {
 func (w *world) serverToClient(r *request, msg json.RawMessage, note string, arrive func()) {
 	m, _ := jsonrpc.Parse(msg)
 	// A listen stream may carry notifications/progress (a notify step).
-	w.out(r, outMsg{msg: msg, note: note, arrive: arrive, final: m.IsFinal(), progress: m.Method == jsonrpc.MethodProgress, token: m.ProgressToken})
+	w.out(r, sse.Msg{Msg: msg, Note: note, Arrive: arrive, Final: m.IsFinal(), Progress: m.Method == jsonrpc.MethodProgress, Token: m.ProgressToken})
 }
 
 // serverComplete runs the handler's completion for r: a result, or an error
 // when e is set. The coordinator decides who won the race.
 func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.ErrorObject) {
-	if !r.arrived {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Completion step for request %s before it reached the server; skipped.", r.id)})
+	if !r.srv.Arrived {
+		w.tell(r, coordinator.NotArrived(r.id.String(), "Completion"))
 		return
 	}
 	if result == nil {
 		result = json.RawMessage(`{"content":[]}`)
 	}
-	wireMsg := jsonrpc.NewResult(r.id.Raw(), result)
-	if e != nil {
-		wireMsg = jsonrpc.NewError(r.id.Raw(), *e)
+	msg, failed, code := jsonrpc.NewResult(r.id.Raw(), result), e != nil, int64(0)
+	if failed {
+		msg, code = jsonrpc.NewError(r.id.Raw(), *e), e.Code
 	}
-	prev := r.srv.State()
-	if w.ledger != nil && ledger.IsTool(r.name) && r.method == "tools/call" && (prev == coordinator.InProgress || prev == coordinator.Cancelled && w.s.Server.Policy.RespondAfterCancel) {
+	isLedger := w.ledger != nil && ledger.IsTool(r.name)
+	if isLedger && r.method == "tools/call" && r.srv.Runs(w.serverPolicy()) {
 		// The side effect commits here, through the ledger; its decision is
 		// the response (the step's own result is not used).
-		wireMsg = w.ledgerCall(r)
-		if isError(wireMsg) {
-			e = &jsonrpc.ErrorObject{Code: ledger.CodeInvalidParams}
-		}
+		msg, failed = w.ledgerCall(r)
 	}
-	resp, fresh := r.srv.Complete(w.q.Now(), wireMsg, e != nil)
-	switch {
-	case prev == coordinator.Cancelled && !w.s.Server.Policy.RespondAfterCancel:
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, ID: idPtr(r.id), Message: wireMsg,
-			Note: fmt.Sprintf("The handler reaches completion, but request %s was cancelled first: the response is suppressed.", r.id)})
+	ev, send := r.srv.Finish(w.q.Now(), r.id.String(), msg, failed, code, isLedger, w.serverPolicy())
+	if !send {
+		w.tell(r, ev)
 		return
-	case prev == coordinator.Cancelled && r.response != nil:
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s already has its one final response; a second completion sends nothing.", r.id)})
-		return
-	case prev == coordinator.Cancelled:
-		resp = wireMsg
-	case !fresh:
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s already completed; a second completion returns the same stored response and sends nothing.", r.id)})
-		return
-	}
-	r.response = resp
-	note := fmt.Sprintf("The server commits request %s's result and sends the response.", r.id)
-	if e != nil {
-		note = fmt.Sprintf("The server fails request %s with error %d.", r.id, e.Code)
-	}
-	if w.ledger != nil && ledger.IsTool(r.name) {
-		note = fmt.Sprintf("The server sends request %s's ledger outcome.", r.id)
-	}
-	if prev == coordinator.Cancelled {
-		note = fmt.Sprintf("Policy respondAfterCancel: the server sends a response for request %s after accepting its cancellation.", r.id)
 	}
 	w.q.Stop(r.keepalive)
-	w.serverToClient(r, resp, note, func() { w.client.response(r, e != nil) })
+	w.serverToClient(r, r.srv.Sent, ev.Note, func() { w.client.response(r, failed) })
 }
 
-// ignoresDisconnect reports whether the server misses a client's stream
-// close that, under 2026-07-28, is a cancellation (server.policy.
-// ignoreDisconnect; failure disconnect-unobserved, rust-sdk#857). Under
-// 2025-11-25 a disconnect is no cancellation anyway.
-func (w *world) ignoresDisconnect() bool {
-	return w.s.Server.Policy.IgnoreDisconnect && !w.is2025()
+// answer completes r at the server with msg (failed: an error) and sends
+// it on r's stream; the client takes it as r's response, then then runs
+// (when not nil).
+func (w *world) answer(r *request, msg json.RawMessage, failed bool, note string, then func()) {
+	w.serverToClient(r, r.srv.Answer(w.q.Now(), msg, failed), note, func() {
+		w.client.response(r, failed)
+		if then != nil {
+			then()
+		}
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
+	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/sim"
 	"github.com/mcplab/mcplab/engine/sse"
@@ -34,10 +35,12 @@ type world struct {
 	reconnects []trace.Reconnect
 	opts       Options
 	ledger     *ledger.Server
-	tasks      map[string]*task
-	taskOrder  []*task
-	taskSeq    int
-	lastStepAt int64
+	// ledgerPolicy is server.policy's ledger switches.
+	ledgerPolicy ledger.Policy
+	tasks        map[string]*task
+	taskOrder    []*task
+	taskSeq      int
+	lastStepAt   int64
 
 	// client is how the server half reaches the client half: only through
 	// what arrives on the wire (wired by RunWith).
@@ -65,30 +68,16 @@ type request struct {
 	token  *scenario.ID
 	effect *bool // the call's sideEffect field
 
-	// client side
-	sentAt    int64
-	outcome   string // trace.Outcome*
-	endedAt   *int64
-	deadlines coordinator.Deadlines
+	sentAt int64
+	// cl is the client half, timer its next deadline; srv the server
+	// half, keepalive its next keep-alive comment.
+	cl        coordinator.Client
 	timer     *sim.Timer
-	cause     string // why a cancellation was attempted
-	reason    *string
-	signal    string
-	// clientStreamOpen: the client still reads this request's HTTP stream.
-	clientStreamOpen bool
-
-	// server side
-	arrived   bool
-	srv       coordinator.Request
-	response  json.RawMessage // the final message the server put on the wire
+	srv       coordinator.Server
 	keepalive *sim.Timer
-	// serverStreamOpen: the server still writes to the HTTP stream.
-	serverStreamOpen bool
 
 	// hints are the call's tool annotations, shown but never trusted.
 	hints json.RawMessage
-	// raced: the request is part of a race step (handled at arrival).
-	raced bool
 	// retryOf is the request this one retries, nil if none.
 	retryOf *scenario.ID
 	// task is the durable task a call asked for, "" if none.
@@ -97,7 +86,7 @@ type request struct {
 	// request (a task-augmented call creates its task).
 	handle func()
 	// ls is set for a subscriptions/listen stream.
-	ls *listenState
+	ls *recovery.Listen
 	// st is the stream's flow-control state (SSE buffer, proxy), when any.
 	st *stream
 }
@@ -108,6 +97,18 @@ func newWorld(s *scenario.Scenario, opts Options) *world {
 
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
 func (w *world) is2025() bool { return w.s.Protocol == scenario.Protocol20251125 }
+
+// tell emits e about request r.
+func (w *world) tell(r *request, e trace.Event) {
+	e.ID = idPtr(r.id)
+	w.emit(e)
+}
+
+// stopTimer stops the client's deadline timer for r.
+func (w *world) stopTimer(r *request) {
+	w.q.Stop(r.timer)
+	r.timer = nil
+}
 
 // emit appends an event at the current virtual time and returns its seq.
 func (w *world) emit(e trace.Event) int {
@@ -124,16 +125,29 @@ func (w *world) emit(e trace.Event) int {
 	return e.Seq
 }
 
+// register records r as sent by the client now: pending, its response
+// stream open on Streamable HTTP.
+func (w *world) register(r *request) *request {
+	r.sentAt, r.cl = w.q.Now(), coordinator.NewClient(r.cl.Deadlines, w.http())
+	w.reqs[r.id.Raw()] = r
+	w.order = append(w.order, r)
+	return r
+}
+
 func idPtr(id scenario.ID) *scenario.ID { return &id }
 
 // ---- the wire -------------------------------------------------------------
 
 // send puts msg on the wire from one side to the other and schedules its
-// delivery after that direction's latency. At delivery, lost (if not nil)
-// may say why the message never arrives (a closed stream); otherwise the
-// delivery is recorded and arrive runs the receiver's reaction. id is the
-// request the message concerns, if any.
-func (w *world) send(from string, id *scenario.ID, msg json.RawMessage, note string, lost func() string, arrive func()) {
+// delivery after that direction's latency; at delivery arrive runs the
+// receiver's reaction. id is the request the message concerns, if any.
+func (w *world) send(from string, id *scenario.ID, msg json.RawMessage, note string, arrive func()) {
+	w.sendAbout(from, trace.Event{ID: id}, msg, note, arrive)
+}
+
+// sendAbout is send with the send event's ID, TaskID and Headers taken
+// from about (the delivery keeps ID and TaskID).
+func (w *world) sendAbout(from string, about trace.Event, msg json.RawMessage, note string, arrive func()) {
 	w.wire++
 	n := w.wire
 	to, lat := trace.ActorServer, w.s.LatencyMs.Up
@@ -141,15 +155,9 @@ func (w *world) send(from string, id *scenario.ID, msg json.RawMessage, note str
 		to, lat = trace.ActorClient, w.s.LatencyMs.Down
 	}
 	sent := w.q.Now()
-	w.emit(trace.Event{Actor: from, Type: trace.TypeSend, ID: id, From: from, To: to, Wire: n, Message: msg, Note: note})
+	w.emit(trace.Event{Actor: from, Type: trace.TypeSend, ID: about.ID, TaskID: about.TaskID, From: from, To: to, Wire: n, Message: msg, Note: note, Headers: about.Headers})
 	w.q.Schedule(sent+lat, func() {
-		if lost != nil {
-			if why := lost(); why != "" {
-				w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDrop, ID: id, From: from, To: to, Wire: n, SentAt: &sent, Message: msg, Note: why})
-				return
-			}
-		}
-		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: id, From: from, To: to, Wire: n, SentAt: &sent, Message: msg,
+		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: about.ID, TaskID: about.TaskID, From: from, To: to, Wire: n, SentAt: &sent, Message: msg,
 			Note: fmt.Sprintf("Delivered to the %s after %d ms.", to, lat)})
 		arrive()
 	})
@@ -202,51 +210,11 @@ func progressMessage(token scenario.ID, st scenario.Step) json.RawMessage {
 // fmtNum formats a progress value as JSON does.
 func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-// stream is the flow-control state of one response stream.
+// stream is one response stream's flow control (package sse) and the
+// runner's timers for it: the consumer's next drain, the proxy's idle close.
 type stream struct {
-	buf     *sse.Buffer[outMsg]
-	nextID  int
-	drain   *sim.Timer
-	startAt int64
-	closed  bool // discarded after a cancellation
-
-	proxy     sse.Proxy[heldMsg] // what a buffering proxy holds
-	proxyIdle *sim.Timer
-}
-
-// outMsg is a server message on its way to the client, with what the
-// engine knows of it (so nothing downstream parses it again).
-type outMsg struct {
-	msg     json.RawMessage
-	comment string // a keep-alive comment instead of a message
-	note    string
-	arrive  func()
-	// progress: a notifications/progress, with token its progress token's
-	// JSON text; final: a response that ends its stream.
-	progress bool
-	token    string
-	final    bool
-}
-
-// heldMsg is a message that reached a buffering proxy.
-type heldMsg struct {
-	wire   int
-	sentAt int64
-	m      outMsg
-}
-
-// listenState is the listen-stream part of a request.
-type listenState struct {
-	filter json.RawMessage
-	// serverActive: the server still sends on this stream.
-	serverActive bool
-	// clientActive: the client still reads it.
-	clientActive bool
-	// sent are the messages the server put on this stream, in order (their
-	// 1-based index is the 2025-11-25 SSE event id); delivered counts those
-	// the client received.
-	sent      []json.RawMessage
-	delivered int
+	*sse.Stream
+	drain, proxyIdle *sim.Timer
 }
 
 // task is one durable task at the server, plus what the client knows of it.

@@ -87,8 +87,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 // build writes the whole site into the directory out (created if missing):
 //
 //	main.wasm        the engine and templates for GOOS=js (go build -trimpath -buildvcs=false -ldflags=-s -w ./wasm)
-//	ledger.wasm      the same with the SQLite ledger (-tags ledger), if a scenario has a ledger
-//	import.wasm      the same with the transcript importer instead of the playground (-tags transcript), for import/
+//	playground.wasm  the same with the playground (-tags playground), for playground/
+//	ledger.wasm      the same with the playground and the SQLite ledger (-tags ledger), if a scenario has a ledger
+//	import.wasm      the transcript importer, without the playground and the scenario runner (-tags transcript), for import/
 //	wasm_exec.js     copied from $(go env GOROOT)/lib/wasm
 //	app.css, app.js, favicon.svg   from site/static
 //	index.html       every built-in scenario (templates.IndexPage)
@@ -371,10 +372,10 @@ func buildTools(write func(rel string, data []byte) error, exs []templates.Playg
 	return write("import/index.html", html)
 }
 
-// wasmBinaries are the binaries the site needs: main.wasm and import.wasm,
-// and ledger.wasm when a scenario of exs has a ledger.
+// wasmBinaries are the binaries the site needs: main.wasm, playground.wasm
+// and import.wasm, and ledger.wasm when a scenario of exs has a ledger.
 func wasmBinaries(exs []examples.Example) ([]wasmBinary, error) {
-	binaries := []wasmBinary{mainWasm, importWasm}
+	binaries := []wasmBinary{mainWasm, playgroundWasm, importWasm}
 	for _, ex := range exs {
 		s, err := scenario.Decode(ex.JSON)
 		if err != nil {

@@ -29,8 +29,13 @@ type wasmBinary struct {
 var (
 	// mainWasm is the simulator without SQLite: every page that needs no ledger.
 	mainWasm = wasmBinary{file: "main.wasm"}
-	// ledgerWasm links the SQLite ledger (wasm/ledger.go): only pages of
-	// scenarios with a ledger load it.
+	// playgroundWasm also links the playground (wasm/playground.go): only
+	// the playground loads it, so a scenario page saves its ~40 KB of
+	// brotli (the code editor, the built-in scenarios' JSON).
+	playgroundWasm = wasmBinary{file: "playground.wasm", tags: "playground"}
+	// ledgerWasm links the SQLite ledger (wasm/ledger.go) and the
+	// playground: only pages of scenarios with a ledger load it, and the
+	// playground for such a scenario.
 	ledgerWasm = wasmBinary{file: "ledger.wasm", tags: "ledger"}
 	// importWasm links the transcript importer (wasm/import.go) and not the
 	// playground: only the import page loads it, so every other page saves

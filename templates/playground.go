@@ -34,7 +34,7 @@ type Playground struct {
 type PlaygroundExample struct {
 	Name, Title, Summary string
 	// Ledger is true when the scenario uses the SQLite ledger: its link
-	// asks for ledger.wasm (?ledger=1), which main.wasm does not include.
+	// asks for ledger.wasm (?ledger=1), which playground.wasm does not include.
 	Ledger bool
 }
 

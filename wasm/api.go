@@ -38,13 +38,17 @@
 // "import") and the reply is described by serveLab, servePlayground and
 // serveImport. A panic anywhere becomes a visible error, never a dead page.
 //
-// Built plainly it is main.wasm; built with -tags ledger it also links the
-// SQLite ledger (ledger.go) and is ledger.wasm, which only the pages of
-// scenarios with a ledger load, since SQLite multiplies the binary's size;
-// built with -tags transcript it links the transcript importer
-// (api_import.go, import.go) instead of the playground (api_playground.go,
-// playground.go) and is import.wasm, which only the import page loads, so
-// each page saves what it does not use (ARCHITECTURE.md's transfer budget).
+// Built plainly it is main.wasm, the scenario pages' simulator; built with
+// -tags playground it also links the playground (api_playground.go,
+// playground.go) and is playground.wasm, which only the playground loads;
+// built with -tags ledger it links the playground and the SQLite ledger
+// (ledger.go) and is ledger.wasm, which only the pages of scenarios with a
+// ledger load (and the playground, for such a scenario), since SQLite
+// multiplies the binary's size; built with -tags transcript it links the
+// transcript importer (api_import.go, import.go) and neither the
+// playground nor the scenario runner (api_lab.go, lab.go) and is
+// import.wasm, which only the import page loads. So each page saves what it
+// does not use (ARCHITECTURE.md's transfer budget).
 package main
 
 import (
@@ -70,17 +74,22 @@ var options engine.Options
 // mcplab.import; both are nil unless the binary is built with -tags
 // transcript (import.go sets them).
 //
-// startPlayground starts the playground; nil in import.wasm (playground.go
-// is built without -tags transcript).
+// startPlayground starts the playground, startLab a scenario page, and
+// labAPI holds mcplab.run and mcplab.render; all nil in import.wasm
+// (api_lab.go, lab.go and playground.go are built without -tags
+// transcript), which so links no scenario runner: the import page judges
+// transcripts, it runs no scenario.
 var (
 	startPlayground func(doc js.Value)
+	startLab        func(doc js.Value)
 	startImport     func(doc js.Value)
 	importAPI       func(this js.Value, args []js.Value) any
+	labAPI          map[string]any
 )
 
 // servers answer the worker's requests by req.page (serve): "lab" here,
 // "playground" and "import" from the files of the binaries that have them.
-var servers = map[string]func(req js.Value) map[string]any{"lab": serveLab}
+var servers = map[string]func(req js.Value) map[string]any{}
 
 func main() {
 	doc := js.Global().Get("document")
@@ -89,11 +98,11 @@ func main() {
 		js.Global().Set("mcplabServe", js.FuncOf(serve))
 		select {}
 	}
-	js.Global().Set("mcplab", js.ValueOf(map[string]any{
-		"run":    js.FuncOf(jsRun),
-		"render": js.FuncOf(jsRender),
-		"share":  js.FuncOf(jsShare),
-	}))
+	api := map[string]any{"share": js.FuncOf(jsShare)}
+	for name, fn := range labAPI {
+		api[name] = fn
+	}
+	js.Global().Set("mcplab", js.ValueOf(api))
 	if importAPI != nil {
 		js.Global().Get("mcplab").Set("import", js.FuncOf(importAPI))
 	}
@@ -102,7 +111,7 @@ func main() {
 		switch {
 		case doc.Call("getElementById", "playground").Truthy():
 			if startPlayground == nil {
-				panic("this page needs main.wasm or ledger.wasm, not import.wasm")
+				panic("this page needs playground.wasm or ledger.wasm")
 			}
 			startPlayground(doc)
 		case doc.Call("getElementById", "import").Truthy():
@@ -111,40 +120,13 @@ func main() {
 			}
 			startImport(doc)
 		case doc.Call("getElementById", "lab").Truthy():
+			if startLab == nil {
+				panic("this page needs main.wasm or ledger.wasm, not import.wasm")
+			}
 			startLab(doc)
 		}
 	}()
 	select {} // keep the callbacks alive
-}
-
-// jsRun is mcplab.run(json): the trace JSON of a scenario, or its error.
-func jsRun(_ js.Value, args []js.Value) (result any) {
-	defer recoverInto(func(err error) { result = reply("trace", "", err) })
-	data, err := stringArg(args)
-	if err != nil {
-		return reply("trace", "", err)
-	}
-	out, err := engine.RunJSONWith([]byte(data), options)
-	return reply("trace", string(out), err)
-}
-
-// jsRender is mcplab.render(json): the HTML of templates.Output for a
-// scenario, or its error.
-func jsRender(_ js.Value, args []js.Value) (result any) {
-	defer recoverInto(func(err error) { result = reply("html", "", err) })
-	data, err := stringArg(args)
-	if err != nil {
-		return reply("html", "", err)
-	}
-	tr, err := runScenario([]byte(data))
-	if err != nil {
-		return reply("html", "", err)
-	}
-	html, err := renderHTML(templates.Output(tr))
-	if err != nil {
-		err = fmt.Errorf("rendering the trace: %w", err)
-	}
-	return reply("html", html, err)
 }
 
 // jsShare is mcplab.share(json): the canonical "s=..." share fragment of a
@@ -175,26 +157,6 @@ func serve(_ js.Value, args []js.Value) (result any) {
 	start := now()
 	r := s(args[0])
 	r["ms"] = now() - start
-	return r
-}
-
-// serveLab answers a scenario page (lab.go): req.text is the scenario JSON.
-// The reply is {out: outputReply, fragment: its share fragment} or
-// {error: "message"}.
-func serveLab(req js.Value) map[string]any {
-	data := []byte(req.Get("text").String())
-	tr, err := runScenario(data)
-	if err != nil {
-		return map[string]any{"error": err.Error()}
-	}
-	out, err := outputReply(tr)
-	if err != nil {
-		return map[string]any{"error": "rendering the trace: " + err.Error()}
-	}
-	r := map[string]any{"out": out}
-	if frag, err := scenario.ShareFragment(data); err == nil {
-		r["fragment"] = frag
-	}
 	return r
 }
 
@@ -254,15 +216,6 @@ func showFatal(doc js.Value, err error) {
 		box.Set("hidden", false)
 	}
 	doc.Get("documentElement").Get("dataset").Set("ready", "error")
-}
-
-// runScenario decodes a scenario and runs it.
-func runScenario(data []byte) (*trace.Trace, error) {
-	s, err := scenario.Decode(data)
-	if err != nil {
-		return nil, err
-	}
-	return engine.RunWith(s, options)
 }
 
 func stringArg(args []js.Value) (string, error) {

@@ -1,4 +1,4 @@
-//go:build js && wasm
+//go:build js && wasm && !transcript
 
 package main
 
@@ -39,7 +39,10 @@ type lab struct {
 	edited bool
 }
 
-func startLab(doc js.Value) {
+func init() { startLab = startLabPage }
+
+// startLabPage wires the scenario page found in doc.
+func startLabPage(doc js.Value) {
 	l := &lab{
 		doc:      doc,
 		root:     doc.Get("documentElement"),

@@ -52,3 +52,26 @@ func ExampleRequest() {
 	// cancelled true false
 	// completed false
 }
+
+// The two halves of one request on 2026-07-28 Streamable HTTP: the client's
+// idle deadline fires and it cancels by closing the stream; the server sees
+// the close, observes the cancellation, and its later completion is
+// suppressed.
+func ExampleClient() {
+	c := coordinator.NewClient(coordinator.NewDeadlines(0, 500, 0, false), true)
+	cause, _, due := c.Timeout(500, true)
+	signal, _, _ := c.Cancel(500, "1", "tools/call", string(cause), nil, coordinator.Transport{HTTP: true, CloseStream: true})
+	fmt.Println(due, cause, signal, c.Outcome, c.Reading)
+
+	var s coordinator.Server
+	s.Arrived, s.Writing = true, true
+	_, cancel := s.SeesClose("1", coordinator.Policy{}, false)
+	e, cancelled := s.ObserveCancel(510, "1", string(cause), "stream close")
+	fmt.Println(cancel, cancelled, e.Status, s.Writing)
+	e, send := s.Finish(600, "1", []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`), false, 0, false, coordinator.Policy{})
+	fmt.Println(send, e.Type, s.Sent == nil)
+	// Output:
+	// true idle-timeout close-stream abandoned false
+	// true true cancelled false
+	// false suppress true
+}

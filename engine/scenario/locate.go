@@ -262,6 +262,19 @@ func (f *frame) seen(name string) bool {
 	return false
 }
 
+// CheckStructure applies the scenario decoder's structural bounds to any
+// valid JSON text data (a transcript's messages use it too): it returns a
+// located *Error (Path inside data, Line and Column within data) for the
+// first value nested deeper than MaxDepth (64, ErrLimit) or the first
+// member name repeated in its object (ErrDuplicate), or nil. It does not
+// check the syntax: on text that is not JSON it may return nil.
+func CheckStructure(data []byte) error {
+	if err := checkStructure(data); err != nil {
+		return err
+	}
+	return nil
+}
+
 // checkStructure walks the valid JSON document data once and returns a
 // located error for the first value nested deeper than MaxDepth (ErrLimit)
 // or the first member name repeated in its object (ErrDuplicate), or nil.

@@ -32,3 +32,29 @@ func Example() {
 	// event 5 forwarded [3 4 5]
 	// {MaxDepth:3 DroppedProgress:2 Coalesced:0 DroppedFinals:0 NeedsRefetch:true FinalsDelivered:1}
 }
+
+// A stream through a buffer of two: the second progress of one token
+// coalesces the first, the final response is kept, and the events say so
+// (the runner sets the request id and emits them).
+func ExampleStream() {
+	buf, _ := sse.New[sse.Msg](2, sse.EvictProgress)
+	s := sse.NewStream(0, buf, sse.Proxy[sse.Sent]{})
+	for _, m := range []sse.Msg{
+		{Msg: []byte(`{"p":1}`), Progress: true, Token: `"t"`, Note: "Progress 1."},
+		{Msg: []byte(`{"p":2}`), Progress: true, Token: `"t"`, Note: "Progress 2."},
+		{Msg: []byte(`{"result":{}}`), Final: true, Note: "The response."},
+	} {
+		events, _ := s.Push(10, m)
+		for _, e := range events {
+			fmt.Println(e.Type, e.Note)
+		}
+	}
+	at, _ := s.NextDrain(10, 100)
+	fmt.Println("drain at", at, "takes", len(s.Drain(at, 0)))
+	// Output:
+	// enqueue Progress 1. Buffered: depth 1 of 2.
+	// coalesce Coalesced: newer progress for the same token replaces the buffered one (one progress dropped; the client must refetch).
+	// enqueue Progress 2. Buffered: depth 1 of 2.
+	// enqueue The response. Buffered: depth 2 of 2.
+	// drain at 100 takes 2
+}

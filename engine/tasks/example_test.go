@@ -26,3 +26,20 @@ func Example() {
 	// {"taskId":"task-1","status":"cancelled","pollIntervalMs":500}
 	// [[0 working] [300 cancelled]]
 }
+
+// The client reads a 2026-07-28 tasks/cancel acknowledgement as intent
+// received, not stopped: it keeps polling until a poll sees a terminal
+// status.
+func ExampleClient_Cancelled() {
+	t := tasks.New("task-1", 0)
+	c := tasks.Client{Status: t.Status()}
+	e, _ := c.Cancelled(t.ID, t.Serve(100, "tasks/cancel", false, 500), false, false)
+	fmt.Println(e.Status, c.Polling())
+	fmt.Println(t.Work(300, "checkpoint", nil).Note)
+	e, terminal := c.Polled(t.ID, t.Serve(500, "tasks/get", false, 500))
+	fmt.Println(terminal, c.Polling(), e.Note)
+	// Output:
+	// working true
+	// A worker checkpoint observes the cancellation flag: task task-1 becomes cancelled.
+	// true false The client sees task task-1 cancelled: a terminal status, so it stops polling.
+}

@@ -5,6 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/mcplab/mcplab/engine/scenario"
 )
 
 // ErrTooLarge is the category of a run or an encoding past the engine's
@@ -13,37 +18,472 @@ var ErrTooLarge = errors.New("trace too large")
 
 // Encode returns the canonical JSON encoding of tr (two-space indent,
 // trailing newline, HTML characters not escaped: the bytes of the golden
-// traces). It fails with ErrTooLarge, and returns no bytes, when the
-// encoding would exceed limit bytes.
+// traces, which are json.Indent(json.Encoder(SetEscapeHTML(false))) of
+// tr). It fails with ErrTooLarge, and returns no bytes, when the encoding
+// would exceed limit bytes.
 //
-// encoding/json writes the compact form; indent then lays it out in one
-// linear pass that stops at the bound (json.Indent's scanner cost 61% of
-// encoding, and a payload nested thousands deep would indent to hundreds
-// of MB before anything could stop it).
+// It writes the indented form in one pass: the members that grow with a
+// run (events, requests, checks) by hand, field by field in declaration
+// order with encoding/json's omitempty, string escaping and RawMessage
+// compaction; the rest (scenario, ledger, tasks, buffers, reconnects,
+// herd, source) through encoding/json, compact, then laid out at their
+// depth by indentAt. encoding/json's reflection and a second, indenting
+// pass over the whole trace were 40% of a run with thousands of events
+// (TestEncodeMatchesEncodingJSON proves the bytes equal).
 func Encode(tr *Trace, limit int) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(tr); err != nil {
-		return nil, fmt.Errorf("encoding trace: %w", err)
+	w := newWriter(tr, limit)
+	w.trace(tr)
+	if w.err != nil {
+		return nil, w.err
 	}
-	if buf.Len() > limit {
-		return nil, tooLarge(buf.Len(), limit)
-	}
-	return indent(buf.Bytes(), limit)
+	return w.out, nil
 }
 
 func tooLarge(n, limit int) error {
 	return fmt.Errorf("%w: the trace is more than %d bytes (at least %d); shorten the scenario or its payloads", ErrTooLarge, limit, n)
 }
 
+// writer appends the indented trace to out; the first error (a value
+// encoding/json refuses, or out passing limit) stops it.
+type writer struct {
+	out     []byte
+	limit   int
+	err     error
+	pad     []byte // "\n" and spaces, grown as deep as needed
+	scratch bytes.Buffer
+	enc     *json.Encoder // compact, HTML not escaped, into scratch
+}
+
+func newWriter(tr *Trace, limit int) *writer {
+	// About 300 bytes per indented event besides its message, and a
+	// message about doubles when indented: one allocation for most runs.
+	size := 4096
+	for i := range tr.Events {
+		size += 300 + 2*len(tr.Events[i].Message) + len(tr.Events[i].Note)
+	}
+	w := &writer{out: make([]byte, 0, min(size, limit+1)), limit: limit, pad: []byte("\n")}
+	w.enc = json.NewEncoder(&w.scratch)
+	w.enc.SetEscapeHTML(false)
+	return w
+}
+
+// newline ends the line and indents the next one at depth.
+func (w *writer) newline(depth int) {
+	for len(w.pad) < 1+2*depth {
+		w.pad = append(w.pad, ' ', ' ')
+	}
+	w.out = append(w.out, w.pad[:1+2*depth]...)
+}
+
+// check records ErrTooLarge once out has passed the limit.
+func (w *writer) check() bool {
+	if w.err == nil && len(w.out) > w.limit {
+		w.err = tooLarge(len(w.out), w.limit)
+	}
+	return w.err == nil
+}
+
+// object writes one JSON object or array whose opening bracket sits on a
+// line indented at depth: begin, then member (or elem) before each value,
+// then end.
+type object struct {
+	w     *writer
+	depth int
+	n     int
+}
+
+func (w *writer) begin(depth int, open byte) object {
+	w.out = append(w.out, open)
+	return object{w: w, depth: depth}
+}
+
+// member starts the member named name (a plain ASCII key).
+func (o *object) member(name string) {
+	o.elem()
+	o.w.out = append(o.w.out, '"')
+	o.w.out = append(o.w.out, name...)
+	o.w.out = append(o.w.out, '"', ':', ' ')
+}
+
+// elem starts the next element of an array (or member of an object).
+func (o *object) elem() {
+	if o.n > 0 {
+		o.w.out = append(o.w.out, ',')
+	}
+	o.n++
+	o.w.newline(o.depth + 1)
+}
+
+func (o *object) end(close byte) {
+	if o.n > 0 {
+		o.w.newline(o.depth)
+	}
+	o.w.out = append(o.w.out, close)
+}
+
+func (w *writer) str(s string) { w.out = appendString(w.out, s) }
+
+func (w *writer) int(n int64) { w.out = strconv.AppendInt(w.out, n, 10) }
+
+func (w *writer) id(id scenario.ID) {
+	// An ID's JSON is compact already (json.Marshal's, via NewIntID and
+	// NewStringID); ID.MarshalJSON writes null for the zero ID.
+	if id.IsZero() {
+		w.out = append(w.out, "null"...)
+		return
+	}
+	w.out = append(w.out, id.Raw()...)
+}
+
+// raw writes a json.RawMessage as encoding/json does (null when nil,
+// compacted, HTML not escaped), laid out at depth.
+func (w *writer) raw(m json.RawMessage, depth int) {
+	if m == nil {
+		w.out = append(w.out, "null"...)
+		return
+	}
+	w.scratch.Reset()
+	if err := json.Compact(&w.scratch, m); err != nil {
+		w.fail(err)
+		return
+	}
+	w.indented(w.scratch.Bytes(), depth)
+}
+
+// value writes v through encoding/json, laid out at depth.
+func (w *writer) value(v any, depth int) {
+	w.scratch.Reset()
+	if err := w.enc.Encode(v); err != nil {
+		w.fail(err)
+		return
+	}
+	b := w.scratch.Bytes()
+	w.indented(b[:len(b)-1], depth) // Encode ends the value with a newline
+}
+
+func (w *writer) indented(compact []byte, depth int) {
+	if w.err != nil {
+		return
+	}
+	w.out, w.err = indentAt(w.out, compact, depth, w.limit)
+	if w.err != nil {
+		w.out = nil
+	}
+}
+
+func (w *writer) fail(err error) {
+	if w.err == nil {
+		w.err = fmt.Errorf("encoding trace: %w", err)
+	}
+}
+
+func (w *writer) trace(tr *Trace) {
+	o := w.begin(0, '{')
+	o.member("mcplab")
+	w.int(int64(tr.Mcplab))
+	o.member("scenario")
+	w.value(tr.Scenario, 1)
+	o.member("events")
+	w.events(tr.Events)
+	o.member("requests")
+	w.requests(tr.Requests)
+	o.member("ledger")
+	w.value(&tr.Ledger, 1)
+	o.member("tasks")
+	w.value(tr.Tasks, 1)
+	o.member("buffers")
+	w.value(tr.Buffers, 1)
+	o.member("reconnects")
+	w.value(tr.Reconnects, 1)
+	o.member("herd")
+	w.value(tr.Herd, 1)
+	if len(tr.HerdCompare) > 0 {
+		o.member("herdCompare")
+		w.value(tr.HerdCompare, 1)
+	}
+	o.member("checks")
+	w.checks(tr.Checks)
+	o.member("endMs")
+	w.int(tr.EndMs)
+	if tr.Source != nil {
+		o.member("source")
+		w.value(tr.Source, 1)
+	}
+	o.end('}')
+	w.out = append(w.out, '\n')
+	w.check()
+}
+
+// events writes tr.Events at depth 1 (a member of the trace).
+func (w *writer) events(events []Event) {
+	if events == nil {
+		w.out = append(w.out, "null"...)
+		return
+	}
+	a := w.begin(1, '[')
+	for i := range events {
+		if !w.check() {
+			return
+		}
+		a.elem()
+		w.event(&events[i])
+	}
+	a.end(']')
+}
+
+// event writes one event at depth 2, its members at 3.
+func (w *writer) event(e *Event) {
+	o := w.begin(2, '{')
+	o.member("seq")
+	w.int(int64(e.Seq))
+	o.member("at")
+	w.int(e.At)
+	o.member("actor")
+	w.str(e.Actor)
+	o.member("type")
+	w.str(e.Type)
+	if e.ID != nil {
+		o.member("id")
+		w.id(*e.ID)
+	}
+	w.omitEmpty(&o, "taskId", e.TaskID)
+	w.omitEmpty(&o, "from", e.From)
+	w.omitEmpty(&o, "to", e.To)
+	if e.Wire != 0 {
+		o.member("wire")
+		w.int(int64(e.Wire))
+	}
+	if e.SentAt != nil {
+		o.member("sentAt")
+		w.int(*e.SentAt)
+	}
+	w.omitEmpty(&o, "signal", e.Signal)
+	w.omitEmpty(&o, "status", e.Status)
+	w.omitEmpty(&o, "cause", e.Cause)
+	if len(e.Headers) > 0 {
+		o.member("headers")
+		w.headers(e.Headers)
+	}
+	if len(e.Message) > 0 {
+		o.member("message")
+		w.raw(e.Message, 3)
+	}
+	w.omitEmpty(&o, "key", e.Key)
+	w.omitEmpty(&o, "fingerprint", e.Fingerprint)
+	w.omitEmpty(&o, "note", e.Note)
+	o.end('}')
+}
+
+// headers writes an event's headers at depth 3, keys sorted as
+// encoding/json sorts a map's.
+func (w *writer) headers(h map[string]string) {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	o := w.begin(3, '{')
+	for _, k := range keys {
+		o.elem()
+		w.str(k)
+		w.out = append(w.out, ':', ' ')
+		w.str(h[k])
+	}
+	o.end('}')
+}
+
+func (w *writer) omitEmpty(o *object, name, s string) {
+	if s != "" {
+		o.member(name)
+		w.str(s)
+	}
+}
+
+func (w *writer) nullable(s *string) {
+	if s == nil {
+		w.out = append(w.out, "null"...)
+		return
+	}
+	w.str(*s)
+}
+
+// requests writes tr.Requests at depth 1.
+func (w *writer) requests(reqs []Request) {
+	if reqs == nil {
+		w.out = append(w.out, "null"...)
+		return
+	}
+	a := w.begin(1, '[')
+	for i := range reqs {
+		if !w.check() {
+			return
+		}
+		a.elem()
+		w.request(&reqs[i])
+	}
+	a.end(']')
+}
+
+func (w *writer) request(r *Request) {
+	o := w.begin(2, '{')
+	o.member("id")
+	w.id(r.ID)
+	o.member("method")
+	w.str(r.Method)
+	w.omitEmpty(&o, "name", r.Name)
+	o.member("state")
+	w.str(r.State)
+	o.member("cause")
+	w.nullable(r.Cause)
+	o.member("reason")
+	w.nullable(r.Reason)
+	o.member("signal")
+	w.nullable(r.Signal)
+	o.member("response")
+	w.raw(r.Response, 3)
+	o.member("clientOutcome")
+	w.str(r.ClientOutcome)
+	o.member("retryClass")
+	w.str(r.RetryClass)
+	o.member("sentAt")
+	w.int(r.SentAt)
+	o.member("endedAt")
+	if r.EndedAt == nil {
+		w.out = append(w.out, "null"...)
+	} else {
+		w.int(*r.EndedAt)
+	}
+	if len(r.Hints) > 0 {
+		o.member("hints")
+		w.raw(r.Hints, 3)
+	}
+	if r.RetryOf != nil {
+		o.member("retryOf")
+		w.id(*r.RetryOf)
+	}
+	if r.IdleTimeoutMs != 0 {
+		o.member("idleTimeoutMs")
+		w.int(r.IdleTimeoutMs)
+	}
+	if r.MaxTimeoutMs != 0 {
+		o.member("maxTimeoutMs")
+		w.int(r.MaxTimeoutMs)
+	}
+	o.end('}')
+}
+
+// checks writes tr.Checks at depth 1.
+func (w *writer) checks(checks []Check) {
+	if checks == nil {
+		w.out = append(w.out, "null"...)
+		return
+	}
+	a := w.begin(1, '[')
+	for i := range checks {
+		if !w.check() {
+			return
+		}
+		c := &checks[i]
+		a.elem()
+		o := w.begin(2, '{')
+		o.member("rule")
+		w.str(c.Rule)
+		o.member("ok")
+		switch {
+		case c.OK == nil:
+			w.out = append(w.out, "null"...)
+		case *c.OK:
+			w.out = append(w.out, "true"...)
+		default:
+			w.out = append(w.out, "false"...)
+		}
+		o.member("detail")
+		w.str(c.Detail)
+		if len(c.Events) > 0 {
+			o.member("events")
+			e := w.begin(3, '[')
+			for _, seq := range c.Events {
+				e.elem()
+				w.int(int64(seq))
+			}
+			e.end(']')
+		}
+		o.end('}')
+	}
+	a.end(']')
+}
+
+// appendString appends s as a JSON string exactly as encoding/json writes
+// it with HTML escaping off: '"' and '\\' escaped, control characters as
+// \b \f \n \r \t or \u00XX, invalid UTF-8 as \ufffd, U+2028 and U+2029 as
+// \u2028 and \u2029; everything else as it is.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				const hex = "0123456789abcdef"
+				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', "89"[c&1])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
 // indent lays out compact JSON (as encoding/json writes it) with two-space
 // indentation, exactly as json.Indent(dst, src, "", "  ") does, in one pass;
 // it fails with ErrTooLarge once the output passes limit bytes.
 func indent(src []byte, limit int) ([]byte, error) {
-	out := make([]byte, 0, min(2*len(src), limit+1)) // indentation about doubles a trace
+	return indentAt(make([]byte, 0, min(2*len(src), limit+1)), src, 0, limit)
+}
+
+// indentAt appends compact JSON src to dst laid out as json.Indent would
+// lay it out at depth (the depth of the line src begins on: a member of
+// the top-level object is at depth 1), and fails with ErrTooLarge, and no
+// bytes, once dst passes limit bytes.
+func indentAt(dst, src []byte, depth, limit int) ([]byte, error) {
+	out := dst
 	pad := []byte("\n")
-	depth := 0
 	newline := func() {
 		for len(pad) < 1+2*depth {
 			pad = append(pad, ' ', ' ')

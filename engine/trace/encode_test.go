@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mcplab/mcplab/engine/scenario"
 )
 
 // Encode's layout is json.Indent's ("", "  ") byte for byte: the golden
@@ -34,5 +36,109 @@ func TestIndentStopsAtTheBound(t *testing.T) {
 	out, err := indent([]byte(deep), 32<<20)
 	if !errors.Is(err, ErrTooLarge) || out != nil {
 		t.Fatalf("indent of a 9,990-deep value: %d bytes, %v; want ErrTooLarge and no bytes", len(out), err)
+	}
+}
+
+// reference is the encoding Encode must equal byte for byte: encoding/json
+// with HTML escaping off, laid out by json.Indent with two spaces (how the
+// golden traces were first written).
+func reference(t *testing.T, tr *Trace) string {
+	t.Helper()
+	var compact, out bytes.Buffer
+	enc := json.NewEncoder(&compact)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(tr); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Indent(&out, compact.Bytes(), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// Encode writes events, requests and checks by hand: every member, empty
+// or set, every escape encoding/json makes in a string (quotes, controls,
+// invalid UTF-8, U+2028/9, and HTML characters left alone), sorted
+// headers, compacted raw messages nested at their depth, and nil against
+// empty slices, must come out as encoding/json writes them.
+func TestEncodeMatchesEncodingJSON(t *testing.T) {
+	id := scenario.NewStringID("p-<7>")
+	num := scenario.NewIntID(7)
+	at, yes, no := int64(42), true, false
+	cause, reason := CauseClient, "tab \t closed \"now\" \u2028\u2029 \x01 \xff é <&>"
+	full := &Trace{
+		Mcplab:   1,
+		Scenario: &scenario.Scenario{Mcplab: 1, Title: "t <&>"},
+		Events: []Event{
+			{Seq: 0, At: 0, Actor: "client", Type: "send", ID: &num, From: "client", To: "server", Wire: 1,
+				Message: json.RawMessage("{ \"jsonrpc\" : \"2.0\", \"params\": {\"a\": [1, {}, [], \"x\\\"}\"], \"b\": {\"c\": null}} }"),
+				Note:    reason},
+			{Seq: 1, At: 10, Actor: "server", Type: "deliver", ID: &id, TaskID: "t1", SentAt: &at, Signal: "close-stream",
+				Status: "done", Cause: cause, Headers: map[string]string{"b": "2", "a": "1", "Mcp-Session-Id": "s\n"},
+				Key: "k", Fingerprint: "f", Message: json.RawMessage(`[]`)},
+			{Seq: 2, At: 11, Actor: "", Type: ""},
+		},
+		Requests: []Request{
+			{ID: num, Method: "tools/call", Name: "crunch", State: "completed", Cause: &cause, Reason: &reason,
+				Response: json.RawMessage(`{"result":{}}`), ClientOutcome: OutcomeResult, RetryClass: RetrySafe,
+				SentAt: 3, EndedAt: &at, Hints: json.RawMessage(`{"readOnlyHint":true}`), RetryOf: &id,
+				IdleTimeoutMs: 5, MaxTimeoutMs: 6},
+			{Method: "ping"},
+		},
+		Tasks:       []Task{{TaskID: "t1", Status: "working", History: [][2]any{{int64(1), "working"}}}},
+		Buffers:     []Buffer{},
+		Herd:        &HerdResult{Strategy: "x", Buckets: [][2]int64{{0, 1}}},
+		HerdCompare: []HerdResult{{Strategy: "y"}},
+		Checks: []Check{
+			{Rule: "a", OK: &yes, Detail: "d", Events: []int{0, 2}},
+			{Rule: "b", OK: &no},
+			{Rule: "c", Events: []int{}},
+		},
+		EndMs:  11,
+		Source: &Source{Format: "jsonl", Clock: "ms"},
+	}
+	for name, tr := range map[string]*Trace{
+		"every member": full,
+		"nil slices":   {Mcplab: 1},
+		"empty slices": {Mcplab: 1, Events: []Event{}, Requests: []Request{}, Checks: []Check{}, Tasks: []Task{}},
+	} {
+		got, err := Encode(tr, 32<<20)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if want := reference(t, tr); string(got) != want {
+			t.Errorf("%s: Encode =\n%s\nwant (encoding/json + json.Indent)\n%s", name, got, want)
+		}
+	}
+}
+
+// appendString escapes as encoding/json does with HTML escaping off, for
+// every byte value alone and in runs with multi-byte and invalid UTF-8.
+func TestAppendStringMatchesEncodingJSON(t *testing.T) {
+	var cases []string
+	for b := 0; b < 256; b++ {
+		cases = append(cases, string(rune(b)), string([]byte{byte(b)}), "a"+string([]byte{byte(b)})+"z")
+	}
+	cases = append(cases, "\u2028\u2029", "é€𝄞", "\xe2\x80", "\xed\xa0\x80", "<script>&amp;</script>", "")
+	for _, s := range cases {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(appendString(nil, s)) + "\n"; got != want.String() {
+			t.Errorf("appendString(%q) = %s, want %s", s, got, want.String())
+		}
+	}
+}
+
+// The bound holds on Encode's own output, not only on indented payloads:
+// a trace of many events past the limit fails with ErrTooLarge and no bytes.
+func TestEncodeStopsAtTheBound(t *testing.T) {
+	tr := &Trace{Mcplab: 1, Events: make([]Event, 10_000)}
+	out, err := Encode(tr, 100_000)
+	if !errors.Is(err, ErrTooLarge) || out != nil {
+		t.Fatalf("Encode of 10,000 events under a 100,000-byte bound: %d bytes, %v; want ErrTooLarge and no bytes", len(out), err)
 	}
 }

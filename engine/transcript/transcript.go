@@ -300,6 +300,9 @@ func parse(data []byte, opts Options) ([]entry, string, meta, error) {
 			e.at = int64(e.line)
 		}
 		if e.message != nil {
+			if err := checkMessage(e.line, e.message); err != nil {
+				return nil, "", md, err
+			}
 			e.msg, _ = jsonrpc.Parse(e.message)
 		}
 	}
@@ -426,8 +429,14 @@ func jsonlEntry(n int, line string) (entry, error) {
 	if err := dec.Decode(&r); err != nil {
 		return entry{}, lineErr(n, "not a transcript line: %v", strings.TrimPrefix(err.Error(), "json: "))
 	}
+	if err := checkLineKeys(n, line); err != nil {
+		return entry{}, err
+	}
 	if r.From != trace.ActorClient && r.From != trace.ActorServer {
 		return entry{}, lineErr(n, "from must be \"client\" or \"server\"")
+	}
+	if len(r.Message) > 0 && r.Message[0] == '[' {
+		return entry{}, batchErr(n, r.Message)
 	}
 	if len(r.Message) == 0 || r.Message[0] != '{' {
 		return entry{}, lineErr(n, "message must be a JSON-RPC object")

@@ -1,5 +1,5 @@
 // mcplab engine worker: runs the page's simulator (the same compiled
-// main.wasm, ledger.wasm or import.wasm the page loaded, handed over as a
+// main.wasm, playground.wasm, ledger.wasm or import.wasm the page loaded, handed over as a
 // WebAssembly.Module, so nothing is downloaded twice) off the main thread.
 // app.js's bridge (mcplabEngine) sends it one request at a time:
 //

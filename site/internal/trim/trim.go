@@ -62,6 +62,16 @@ var heavyImports = map[string]bool{"net/http": true, "html/template": true}
 // runtime.Buffer.Flush (which templ's buffer pool calls) asserts it.
 var heavyEquiv = map[string]string{"net/http.Flusher": "interface{ Flush() }"}
 
+// constants are package-level variables the copy turns into constants
+// ("importpath.name" → the constant's value), so the compiler drops the
+// code they guard. templ's runtime reads TEMPL_DEV_MODE from the
+// environment into developmentMode, and WriteString, which every
+// generated template calls, then reads strings from watched files on
+// disk: a page has no environment and no disk, and linking the watcher
+// (os, path/filepath, its string loader) costs main.wasm about 90 KB raw
+// and 17 KB of brotli (issue 12, the transfer budget).
+var constants = map[string]string{Module + "/runtime.developmentMode": "false"}
+
 // self is this file: part of the key of a trimmed copy, so a change to the
 // trim makes a new copy rather than reusing one the old code wrote.
 //
@@ -184,7 +194,7 @@ func writeCopy(dir, replaceDir string, pkgs []listedPackage, mod, sum []byte) er
 		}
 		var trimmed map[string][]byte
 		if trimmedPackages[p.ImportPath] {
-			if trimmed, err = trimPackage(p.Dir, p.GoFiles); err != nil {
+			if trimmed, err = trimPackage(p.ImportPath, p.Dir, p.GoFiles); err != nil {
 				return fmt.Errorf("%s: %w", p.ImportPath, err)
 			}
 			trimmedFiles += len(trimmed)
@@ -233,11 +243,11 @@ func copyFile(from, to string) error {
 	return os.WriteFile(to, b, 0o644)
 }
 
-// trimPackage parses the named files of the package in pkgDir, trims them
-// (trimDecls) and returns the new source of each file that changed, by base
-// name. The result is checked: no changed file may still import a heavy
-// package.
-func trimPackage(pkgDir string, names []string) (map[string][]byte, error) {
+// trimPackage parses the named files of the package importPath in pkgDir,
+// folds its constants (foldConstants), trims them (trimDecls) and returns
+// the new source of each file that changed, by base name. The result is
+// checked: no changed file may still import a heavy package.
+func trimPackage(importPath, pkgDir string, names []string) (map[string][]byte, error) {
 	fset := token.NewFileSet()
 	files := make([]*ast.File, len(names))
 	for i, name := range names {
@@ -247,7 +257,13 @@ func trimPackage(pkgDir string, names []string) (map[string][]byte, error) {
 		}
 		files[i] = f
 	}
-	changed := trimDecls(files)
+	changed, err := foldConstants(importPath, files)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range trimDecls(files) {
+		changed[i] = changed[i] || c
+	}
 	out := map[string][]byte{}
 	for i, f := range files {
 		if !changed[i] {
@@ -269,6 +285,44 @@ func trimPackage(pkgDir string, names []string) (map[string][]byte, error) {
 		out[names[i]] = buf.Bytes()
 	}
 	return out, nil
+}
+
+// foldConstants turns each package-level `var name = expr` of files (the
+// package importPath) that constants names into `const name = value`, and
+// reports which files changed. A name constants lists for this package
+// that no file declares as such a variable is an error: the trim no
+// longer does what it claims (a templ upgrade renamed it).
+func foldConstants(importPath string, files []*ast.File) ([]bool, error) {
+	changed := make([]bool, len(files))
+	for key, value := range constants {
+		name, ok := strings.CutPrefix(key, importPath+".")
+		if !ok || strings.Contains(name, "/") {
+			continue
+		}
+		found := false
+		for i, f := range files {
+			for _, d := range f.Decls {
+				g, ok := d.(*ast.GenDecl)
+				if !ok || g.Tok != token.VAR || len(g.Specs) != 1 {
+					continue
+				}
+				vs := g.Specs[0].(*ast.ValueSpec)
+				if len(vs.Names) != 1 || vs.Names[0].Name != name || len(vs.Values) != 1 {
+					continue
+				}
+				v, err := parser.ParseExpr(value)
+				if err != nil {
+					return nil, fmt.Errorf("constants[%q]: %w", key, err)
+				}
+				g.Tok, vs.Type, vs.Values = token.CONST, nil, []ast.Expr{v}
+				changed[i], found = true, true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("no file declares var %s (one name, one value) to fold into a constant", key)
+		}
+	}
+	return changed, nil
 }
 
 // trimDecls removes from files (one package) what names a heavyImports

@@ -1,6 +1,9 @@
 package trim
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,6 +66,12 @@ func TestModfile(t *testing.T) {
 	if !strings.Contains(buffer, "func (b *Buffer) Flush() error") || !regexp.MustCompile(`b\.Underlying\.\(interface\s*{\s*Flush\(\)\s*}\)`).MatchString(buffer) {
 		t.Errorf("trimmed runtime/buffer.go lost Buffer.Flush or its flusher assertion:\n%s", buffer)
 	}
+	// templ's development mode is a constant false in the copy, so the
+	// compiler drops the file watcher that WriteString would call.
+	watch, _ := os.ReadFile(filepath.Join(dir, "templ", "runtime", "watchmode.go"))
+	if !regexp.MustCompile(`(?m)^const developmentMode = false$`).Match(watch) {
+		t.Errorf("trimmed runtime/watchmode.go does not declare const developmentMode = false (constants):\n%s", watch)
+	}
 	bin := filepath.Join(dir, "main.wasm")
 	cmd := exec.Command("go", "build", "-trimpath", "-modfile", modfile, "-o", bin, wasmPackage)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
@@ -80,5 +89,30 @@ func TestModfile(t *testing.T) {
 	entries, _ := os.ReadDir(root)
 	if len(entries) != 1 {
 		t.Errorf("root holds %d entries after two calls, want the one copy", len(entries))
+	}
+}
+
+// Rule: foldConstants turns the listed variable into a constant of the
+// listed value, and a listed name that no file declares as a variable is an
+// error (the trim would silently stop saving what it claims).
+func TestFoldConstants(t *testing.T) {
+	parse := func(src string) []*ast.File {
+		f, err := parser.ParseFile(token.NewFileSet(), "x.go", src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []*ast.File{f}
+	}
+	files := parse("package runtime\n\nimport \"os\"\n\nvar developmentMode = os.Getenv(\"TEMPL_DEV_MODE\") == \"true\"\n")
+	changed, err := foldConstants(Module+"/runtime", files)
+	if err != nil || !changed[0] {
+		t.Fatalf("foldConstants = %v, %v; want the file changed", changed, err)
+	}
+	g := files[0].Decls[1].(*ast.GenDecl)
+	if v, ok := g.Specs[0].(*ast.ValueSpec).Values[0].(*ast.Ident); g.Tok != token.CONST || !ok || v.Name != "false" {
+		t.Errorf("developmentMode is %v %#v, want const false", g.Tok, g.Specs[0].(*ast.ValueSpec).Values[0])
+	}
+	if _, err := foldConstants(Module+"/runtime", parse("package runtime\n\nvar other = 1\n")); err == nil {
+		t.Errorf("foldConstants of a package without developmentMode gave no error")
 	}
 }

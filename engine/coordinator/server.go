@@ -1,0 +1,150 @@
+package coordinator
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// Server is the server half of one request (DOMAIN.md §1): the Request
+// (its one terminal state), whether it has arrived, whether the server
+// still writes its HTTP response stream (Writing), and Sent, the final
+// message the server put on the wire (requests[].response: nil when none
+// did, or it was lost before the wire).
+//
+// Each move is handed the virtual time and the request's id as notes say
+// it, and returns the event that tells it (without ID: the runner sets it).
+type Server struct {
+	Request
+	Arrived bool
+	Writing bool
+	Sent    json.RawMessage
+}
+
+// Policy is the server's known-broken switches that touch one request
+// (server.policy): RespondAfterCancel (it still sends progress and the
+// response after accepting a cancellation) and IgnoreDisconnect (it never
+// observes a closed stream; failure disconnect-unobserved, rust-sdk#857).
+type Policy struct {
+	RespondAfterCancel, IgnoreDisconnect bool
+}
+
+// NotArrived is the error event of a step acting (what: "Progress",
+// "Completion") on request id before it reached the server; the step is
+// skipped.
+func NotArrived(id, what string) trace.Event {
+	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeError, Note: fmt.Sprintf("%s step for request %s before it reached the server; skipped.", what, id)}
+}
+
+// ObserveCancel is the server observing a cancellation of request id at
+// now, via a named signal, for cause (DOMAIN.md §1, the race): an ignore
+// event when the request has not arrived or has already ended (a late
+// cancellation: nothing is sent); else the request is cancelled
+// (cancelled true) and the event is its status change.
+func (s *Server) ObserveCancel(now int64, id, cause, via string) (e trace.Event, cancelled bool) {
+	e = trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore}
+	switch {
+	case !s.Arrived:
+		e.Note = fmt.Sprintf("Cancellation (%s) for request %s, which the server has not received; ignored.", via, id)
+	case !s.Cancel(now):
+		e.Note = fmt.Sprintf("Late cancellation (%s): request %s already %s; the server ignores it and sends nothing.", via, id, s.State())
+	default:
+		e.Type, e.Status, e.Cause = trace.TypeStatus, trace.StateCancelled, cause
+		e.Note = fmt.Sprintf("The server observes the cancellation (%s): request %s is cancelled; the handler stops and nothing more is sent for it.", via, id)
+		return e, true
+	}
+	return e, false
+}
+
+// SeesClose is the server seeing request id's response stream close
+// (DOMAIN.md §1): cancel true when that is a cancellation to observe
+// (ObserveCancel, via "stream close"); else the ignore event saying why it
+// is not: the server ignores disconnects (p.IgnoreDisconnect, under
+// 2026-07-28), or under 2025-11-25 (is2025) a disconnect is no
+// cancellation. Unless ignored, the server stops writing.
+func (s *Server) SeesClose(id string, p Policy, is2025 bool) (e trace.Event, cancel bool) {
+	e = trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore}
+	if p.IgnoreDisconnect && !is2025 {
+		e.Note = fmt.Sprintf("Policy ignoreDisconnect: the server never observes request %s's stream closing; the handler runs on, its side effects happen and its writes go into the closed stream (rust-sdk#857).", id)
+		return e, false
+	}
+	s.Writing = false
+	if is2025 {
+		e.Note = "Under 2025-11-25 a disconnect is not a cancellation: the handler keeps running."
+		return e, false
+	}
+	return e, true
+}
+
+// Runs reports whether the handler's completion reaches its side effect:
+// the request is in progress, or cancelled under p.RespondAfterCancel.
+func (s *Server) Runs(p Policy) bool {
+	st := s.State()
+	return st == InProgress || st == Cancelled && p.RespondAfterCancel
+}
+
+// Finish is the handler completing request id at now with msg, the
+// message it built (failed: an error, with code), under p (DOMAIN.md §1,
+// the race: Request.Complete decides). send true: s.Sent is what goes on
+// the wire and e.Note the note of that send (a commit, a failure with
+// code, the ledger's outcome when ledger, or, after a cancellation, the
+// policy respondAfterCancel). send false: e is the suppression (cancelled
+// first) or ignore event (a second completion), and nothing is sent.
+func (s *Server) Finish(now int64, id string, msg json.RawMessage, failed bool, code int64, ledger bool, p Policy) (e trace.Event, send bool) {
+	prev := s.State()
+	resp, fresh := s.Complete(now, msg, failed)
+	e = trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore}
+	switch {
+	case prev == Cancelled && !p.RespondAfterCancel:
+		e.Type, e.Message = trace.TypeSuppress, msg
+		e.Note = fmt.Sprintf("The handler reaches completion, but request %s was cancelled first: the response is suppressed.", id)
+		return e, false
+	case prev == Cancelled && s.Sent != nil:
+		e.Note = fmt.Sprintf("Request %s already has its one final response; a second completion sends nothing.", id)
+		return e, false
+	case prev == Cancelled:
+		resp = msg
+	case !fresh:
+		e.Note = fmt.Sprintf("Request %s already completed; a second completion returns the same stored response and sends nothing.", id)
+		return e, false
+	}
+	s.Sent = resp
+	switch {
+	case prev == Cancelled:
+		e.Note = fmt.Sprintf("Policy respondAfterCancel: the server sends a response for request %s after accepting its cancellation.", id)
+	case ledger:
+		e.Note = fmt.Sprintf("The server sends request %s's ledger outcome.", id)
+	case failed:
+		e.Note = fmt.Sprintf("The server fails request %s with error %d.", id, code)
+	default:
+		e.Note = fmt.Sprintf("The server commits request %s's result and sends the response.", id)
+	}
+	return e, true
+}
+
+// Answer completes request at now with msg (failed: an error) as a
+// handler that always answers (a refetch, a tasks/* request, a race's
+// reply) and returns what goes on the wire.
+func (s *Server) Answer(now int64, msg json.RawMessage, failed bool) json.RawMessage {
+	s.Sent, _ = s.Complete(now, msg, failed)
+	return s.Sent
+}
+
+// Summary is a request's summary as far as its two halves know it
+// (SCENARIO.md, requests[]): the server's state and the response it put
+// on the wire; the client's outcome, when it ended, cause, reason, signal
+// (null when none) and deadlines. The runner adds which request it is.
+func Summary(c *Client, s *Server) trace.Request {
+	sum := trace.Request{State: string(s.State()), Response: s.Sent, ClientOutcome: c.Outcome, EndedAt: c.EndedAt, Reason: c.Reason,
+		IdleTimeoutMs: c.Deadlines.IdleMs, MaxTimeoutMs: c.Deadlines.MaxMs}
+	if c.Cause != "" {
+		cause := c.Cause
+		sum.Cause = &cause
+	}
+	if c.Signal != "" {
+		signal := c.Signal
+		sum.Signal = &signal
+	}
+	return sum
+}

@@ -1,0 +1,100 @@
+package ledger
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Policy is a server's ledger switches (SCENARIO.md, server.policy):
+// DedupeBy ("rpc-id", "none", or anything else for the business key; see
+// DedupeBy), Atomic (BEGIN IMMEDIATE around check and effect, the
+// reference; false is check-then-act) and Fingerprint (a reused key with
+// other arguments is rejected).
+type Policy struct {
+	DedupeBy    string
+	Atomic      bool
+	Fingerprint bool
+}
+
+// Call is one call of a ledger tool: Tool with Args, from the request
+// whose JSON-RPC id text is RPCID.
+type Call struct {
+	Tool  string
+	Args  json.RawMessage
+	RPCID string
+}
+
+// Call runs c's handler at now on the replica whose turn it is (DOMAIN.md
+// §4): Prepare (a refusal is Invalid), the key per p.DedupeBy, then Apply
+// or, without p.Atomic, CheckThenAct; the decision comes back as the Reply.
+func (s *Server) Call(now int64, p Policy, c Call) Reply {
+	in, err := Prepare(c.Tool, c.Args, json.RawMessage(c.RPCID))
+	if err != nil {
+		return Invalid(err)
+	}
+	in = DedupeBy(in, p.DedupeBy, c.RPCID)
+	conn, k := s.Next()
+	var out Outcome
+	if p.Atomic {
+		out, err = Apply(conn, now, in, p.Fingerprint)
+	} else {
+		out, err = CheckThenAct(conn, now, in, p.Fingerprint)
+	}
+	return s.Reply(c.RPCID, c.Args, k, in, out, err)
+}
+
+// RaceEvent is one step of RaceCalls as the trace tells it: the RaceStep,
+// its Note (RaceStep.Note) and, for Decided and EffectTwice, the Reply the
+// call gets (for EffectTwice a Kind Executed reply whose Result is the
+// second execution's, with the key and fingerprint the event shows).
+type RaceEvent struct {
+	RaceStep
+	Note  string
+	Reply Reply
+}
+
+// RaceCalls runs calls[i] on its own new connection i, all started behind
+// one barrier at now (DOMAIN.md §4; Race), and returns the race's events
+// in order. answered lists the calls whose replies go to the client now:
+// every call when the race completed; only the refused one when Prepare
+// refused a call (the race then does not start, and the others get no
+// answer); none when a round ended on a database error. err is a
+// connection that could not open (nothing ran). The connections are
+// closed before it returns.
+func (s *Server) RaceCalls(now int64, p Policy, calls []Call) (events []RaceEvent, answered []int, err error) {
+	conns := make([]Conn, len(calls))
+	for i := range conns {
+		c, err := s.Connect()
+		if err != nil {
+			return nil, nil, fmt.Errorf("Connection %d could not open: %v.", i+1, err)
+		}
+		defer c.Close()
+		conns[i] = c
+	}
+	ins := make([]Intent, len(calls))
+	for i, c := range calls {
+		in, err := Prepare(c.Tool, c.Args, json.RawMessage(c.RPCID))
+		if err != nil {
+			return []RaceEvent{{RaceStep: RaceStep{Phase: Decided, Conn: i}, Reply: Invalid(err)}}, []int{i}, nil
+		}
+		ins[i] = DedupeBy(in, p.DedupeBy, c.RPCID)
+	}
+	steps, complete := Race(conns, ins, now, p.Atomic, p.Fingerprint)
+	for _, st := range steps {
+		i := st.Conn
+		ev := RaceEvent{RaceStep: st, Note: st.Note(ins[i])}
+		switch st.Phase {
+		case Decided:
+			ev.Reply = s.Reply(calls[i].RPCID, calls[i].Args, 0, ins[i], st.Outcome, st.Err)
+		case EffectTwice:
+			ev.Reply = Reply{Kind: Executed, Key: BusinessKey(calls[i].Args), Fingerprint: ins[i].Fingerprint, Result: ResultFor(ins[i], int64(st.Execution))}
+		}
+		events = append(events, ev)
+	}
+	if complete {
+		for i := range calls {
+			answered = append(answered, i)
+		}
+	}
+	return events, answered, nil
+}

@@ -1,0 +1,102 @@
+package tasks
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// The client's and the worker's moves, each returned as the trace event
+// (actor, type, task, status, note) the runner emits: the rules decide,
+// the runner schedules and records.
+
+// Created is the event of the server creating durable task t for the
+// request whose id reads request.
+func (t *Task) Created(request string) trace.Event {
+	return trace.Event{Actor: trace.ActorWorker, Type: trace.TypeStatus, TaskID: t.ID, Status: trace.TaskWorking,
+		Note: fmt.Sprintf("The server creates durable task %s for request %s; its state outlives the request and the connection.", t.ID, request)}
+}
+
+// Served is the event of a tasks/* request changing or confirming t (the
+// Reply's Actor, Status and Note), and false when the reply has no note.
+func (r Reply) Served(t *Task) (trace.Event, bool) {
+	return trace.Event{Actor: r.Actor, Type: trace.TypeStatus, TaskID: t.ID, Status: r.Status, Note: r.Note}, r.Note != ""
+}
+
+// Work is the worker's step do on t at now (DOMAIN.md §6): "checkpoint"
+// (CheckpointAt: a status event when it cancels t, a checkpoint event
+// otherwise) or "finish-task" with result (FinishAt: a status event, or an
+// ignore event when t was already terminal).
+func (t *Task) Work(now int64, do string, result json.RawMessage) trace.Event {
+	e := trace.Event{Actor: trace.ActorWorker, TaskID: t.ID}
+	if do == "checkpoint" {
+		cancelled, note := t.CheckpointAt(now)
+		e.Type, e.Note = trace.TypeCheckpoint, note
+		if cancelled {
+			e.Type, e.Status = trace.TypeStatus, trace.TaskCancelled
+		}
+		return e
+	}
+	ok, note := t.FinishAt(now, result)
+	e.Type, e.Status, e.Note = trace.TypeStatus, trace.TaskCompleted, note
+	if !ok {
+		e.Type, e.Status, e.Note = trace.TypeIgnore, "", t.UnchangedNote()
+	}
+	return e
+}
+
+// Missing is the event of a step naming task id before the server created
+// it: a worker error for the worker's verbs (checkpoint, finish-task), a
+// client error otherwise.
+func Missing(id, do string) trace.Event {
+	who := trace.ActorClient
+	if do == "checkpoint" || do == "finish-task" {
+		who = trace.ActorWorker
+	}
+	return trace.Event{Actor: who, Type: trace.TypeError, TaskID: id, Note: fmt.Sprintf("Task %s does not exist at the server yet; step skipped.", id)}
+}
+
+// Polled is the client reading the reply to one of its tasks/get polls of
+// task id: it records the status, and when that status is terminal returns
+// the event of the client stopping its polling loop (true).
+func (c *Client) Polled(id string, r Reply) (trace.Event, bool) {
+	c.Status = StatusOf(r.Result)
+	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: id, Status: c.Status,
+		Note: fmt.Sprintf("The client sees task %s %s: a terminal status, so it stops polling.", id, c.Status)}, trace.Terminal(c.Status)
+}
+
+// StopPolling is the event of the simulation giving up polling task id,
+// still not terminal, after the script ended (NextPoll returned false).
+func (c *Client) StopPolling(id string) trace.Event {
+	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: id, Status: c.Status,
+		Note: fmt.Sprintf("The script has ended and task %s is still %s; the simulation stops polling.", id, c.Status)}
+}
+
+// Cancelled is the client reading the reply to its tasks/cancel of task
+// id (DOMAIN.md §6), and false for an error reply (nothing to record).
+// Under 2025-11-25 (is2025) the reply is the Task and the client records
+// its status. Under 2026-07-28 it is an acknowledgement: "cancellation
+// intent received", not "stopped", so the client keeps its one polling
+// loop at pollIntervalMs until a terminal status (a second loop would
+// break rule poll-interval-respected); under ackIsFinal (policy
+// treatTaskAckAsFinal, a known-broken client) it says "stopped" and stops
+// polling while the worker may run on.
+func (c *Client) Cancelled(id string, r Reply, is2025, ackIsFinal bool) (trace.Event, bool) {
+	e := trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: id}
+	switch {
+	case r.Code != 0:
+		return e, false
+	case is2025:
+		c.Status = StatusOf(r.Result)
+		e.Note = fmt.Sprintf("The reply is the Task: %s.", c.Status)
+	case ackIsFinal:
+		c.Stopped = true
+		e.Status, e.Note = "stopped", "Policy treatTaskAckAsFinal: the UI says \"stopped\" on the acknowledgement and stops polling, while the worker may run on."
+		return e, true
+	default:
+		e.Note = "The acknowledgement means \"cancellation intent received\", not \"stopped\": the client keeps its one polling loop at pollIntervalMs until a terminal status."
+	}
+	e.Status = c.Status
+	return e, true
+}

@@ -1,0 +1,82 @@
+//go:build js && wasm && !transcript
+
+package main
+
+import (
+	"fmt"
+	"syscall/js"
+
+	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+	"github.com/mcplab/mcplab/templates"
+)
+
+// The scenario runner's API: mcplab.run and mcplab.render on the page, and
+// a scenario page's requests to the worker (lab.go asks them). In main.wasm
+// and ledger.wasm, not in import.wasm (-tags transcript), which runs no
+// scenario.
+
+func init() {
+	labAPI = map[string]any{"run": js.FuncOf(jsRun), "render": js.FuncOf(jsRender)}
+	servers["lab"] = serveLab
+}
+
+// jsRun is mcplab.run(json): the trace JSON of a scenario, or its error.
+func jsRun(_ js.Value, args []js.Value) (result any) {
+	defer recoverInto(func(err error) { result = reply("trace", "", err) })
+	data, err := stringArg(args)
+	if err != nil {
+		return reply("trace", "", err)
+	}
+	out, err := engine.RunJSONWith([]byte(data), options)
+	return reply("trace", string(out), err)
+}
+
+// jsRender is mcplab.render(json): the HTML of templates.Output for a
+// scenario, or its error.
+func jsRender(_ js.Value, args []js.Value) (result any) {
+	defer recoverInto(func(err error) { result = reply("html", "", err) })
+	data, err := stringArg(args)
+	if err != nil {
+		return reply("html", "", err)
+	}
+	tr, err := runScenario([]byte(data))
+	if err != nil {
+		return reply("html", "", err)
+	}
+	html, err := renderHTML(templates.Output(tr))
+	if err != nil {
+		err = fmt.Errorf("rendering the trace: %w", err)
+	}
+	return reply("html", html, err)
+}
+
+// serveLab answers a scenario page (lab.go): req.text is the scenario JSON.
+// The reply is {out: outputReply, fragment: its share fragment} or
+// {error: "message"}.
+func serveLab(req js.Value) map[string]any {
+	data := []byte(req.Get("text").String())
+	tr, err := runScenario(data)
+	if err != nil {
+		return map[string]any{"error": err.Error()}
+	}
+	out, err := outputReply(tr)
+	if err != nil {
+		return map[string]any{"error": "rendering the trace: " + err.Error()}
+	}
+	r := map[string]any{"out": out}
+	if frag, err := scenario.ShareFragment(data); err == nil {
+		r["fragment"] = frag
+	}
+	return r
+}
+
+// runScenario decodes a scenario and runs it.
+func runScenario(data []byte) (*trace.Trace, error) {
+	s, err := scenario.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return engine.RunWith(s, options)
+}
