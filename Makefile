@@ -9,6 +9,8 @@
 #   make bench   the engine's benchmarks, share link lengths, per-page
 #                transfer, time to ready and change-to-repaint
 #   make fmt     format Go and templ sources
+#   make editor  rebuild site/static/editor.js, the playground's code editor
+#                (CodeMirror 6 from npm, pinned by site/editor/package-lock.json)
 #
 # Every recipe runs in bash with -euo pipefail, so the first failing step
 # stops the target with its own error.
@@ -40,7 +42,7 @@ TEMPL_HASHES = find . -name '*_templ.go' -not -path './dist/*' -print0 | sort -z
 APT_LOG ?= $(or $(TMPDIR),/tmp)/mcplab-apt.log
 
 .PHONY: help serve site mcplab generate test bench fmt \
-	check-generate vet test-native test-wasm fuzz chromium test-browser
+	check-generate vet test-native test-wasm fuzz chromium test-browser editor
 
 help:
 	@echo "make serve   build the site into dist/ and serve it on http://localhost:$(PORT) (PORT=... to change)"
@@ -49,6 +51,7 @@ help:
 	@echo "make test    vet, engine tests (native, -race), the same tests under Node/wasm, fuzz, browser tests"
 	@echo "make bench   engine benchmarks"
 	@echo "make fmt     gofmt and templ fmt"
+	@echo "make editor  rebuild site/static/editor.js (the playground's code editor) with npm from the lockfile"
 
 ## ---- the main job -------------------------------------------------------
 
@@ -178,17 +181,31 @@ bench:
 	@echo "==> go test -bench=. -benchmem ./engine/..."
 	@out=$$(mktemp); wasm=$$(mktemp); trap 'rm -f "$$out" "$$wasm"' EXIT; \
 	$(GO) test -run=NONE -bench=. -benchmem ./engine/... | tee "$$out"; \
-	echo "==> GOOS=js GOARCH=wasm go test -bench=LessonScenario ./engine (under Node)"; \
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run=NONE -bench=LessonScenario ./engine | sed 's/-[0-9]*\([[:space:]]\)/\1/' | tee "$$wasm"; \
+	echo "==> GOOS=js GOARCH=wasm go test -bench=LessonScenario -benchtime=300x ./engine (under Node)"; \
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" -run=NONE -bench=LessonScenario -benchtime=300x ./engine | sed 's/-[0-9]*\([[:space:]]\)/\1/' | tee "$$wasm"; \
 	echo "==> issue 11 budgets (machine load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"; \
 	sed 's/-[0-9]*\([[:space:]]\)/\1/' "$$out" | $(BENCH_BUDGETS)
 	@echo "==> go run ./site links (share link length of every built-in scenario)"
 	$(GO) run ./site links
 	@echo "==> go test -run TestMeasurePages ./site (per page: transfer, navigation to ready, change to repainted SVG)"
 	$(GO) test -count=1 -run 'TestMeasurePages' -v ./site | grep -v '^=== RUN'
-	@echo "==> the 50 ms long-task budget: the heaviest herd and a 20,000-line paste (make test only enforces 1,000 ms, never frozen)"
+	@echo "==> the 50 ms long-task budget, unscaled: the heaviest herd and a 20,000-line paste (make test scales 50 ms by the machine's load average per core)"
 	MCPLAB_LONG_TASK_MS=50 $(GO) test -count=1 -run 'TestHeaviestHerdNeverBlocksThePage|TestImportLongTranscriptStaysResponsive' -v ./site | grep -E 'main thread|^(---|ok|FAIL)' || true
 	@echo "(machine load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"
+
+# The playground's code editor: CodeMirror 6 and its glue
+# (site/editor/editor.js) bundled by esbuild into site/static/editor.js,
+# which is committed, so `make serve` needs only Go. npm ci installs exactly
+# the lockfile's versions (esbuild included), so the same inputs give the
+# same bytes; TestEditorBundleIsCurrent (site/editor_test.go, part of
+# `make test`) rebuilds it into a temporary file and compares.
+editor:
+	@command -v npm >/dev/null || { echo "FAIL: npm is missing; run: apt-get install -y nodejs npm" >&2; exit 1; }
+	@echo "==> npm ci in site/editor (versions from site/editor/package-lock.json)"
+	cd site/editor && npm ci --no-audit --no-fund --loglevel=error
+	@echo "==> node site/editor/build.mjs (esbuild) -> site/static/editor.js"
+	cd site/editor && node build.mjs
+	@wc -c site/static/editor.js
 
 fmt:
 	$(GO) tool templ fmt templates

@@ -15,11 +15,11 @@ import (
 // move; the runner schedules the deadlines and sends the signals.
 
 // call sends a new request (retry: a copy of orig under a new id) and
-// returns it; the caller may set its handle before it reaches the server.
+// returns it.
 func (w *world) call(st scenario.Step, orig *request) *request {
 	c := w.s.Client
 	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, task: st.Task, hints: st.Annotations}
-	idle, max := c.IdleTimeoutMs, c.MaxTimeoutMs
+	var inherit *coordinator.Deadlines
 	note := fmt.Sprintf("The client sends request %s (%s).", r.id, jsonrpc.Describe(r.method, r.name))
 	if r.effect == nil && w.s.Ledger != nil && ledger.IsTool(r.name) {
 		t := true // ledger tools have side effects unless the call says otherwise
@@ -32,15 +32,10 @@ func (w *world) call(st scenario.Step, orig *request) *request {
 			t := scenario.NewStringID(jsonrpc.Unquote(orig.token.Raw()) + "-" + jsonrpc.Unquote(r.id.Raw()))
 			r.token = &t
 		}
-		idle, max = orig.cl.Deadlines.IdleMs, orig.cl.Deadlines.MaxMs
+		inherit = &orig.cl.Deadlines
 		note = fmt.Sprintf("The client retries request %s as a new request %s: a new JSON-RPC id is not deduplication.", orig.id, r.id)
 	}
-	if st.IdleTimeoutMs != nil {
-		idle = *st.IdleTimeoutMs
-	}
-	if st.MaxTimeoutMs != nil {
-		max = *st.MaxTimeoutMs
-	}
+	idle, max := coordinator.Timeouts(c.IdleTimeoutMs, c.MaxTimeoutMs, inherit, st.IdleTimeoutMs, st.MaxTimeoutMs)
 	if r.token != nil {
 		if other, ok := w.byToken[r.token.Raw()]; ok && other.cl.Pending() {
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Progress token %s is already used by active request %s; tokens must be unique among active requests.", r.token, other.id)})
@@ -51,8 +46,8 @@ func (w *world) call(st scenario.Step, orig *request) *request {
 	w.register(r)
 	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), note, func() {
 		w.serverReceiveRequest(r)
-		if r.handle != nil {
-			r.handle()
+		if r.task != "" {
+			w.createTask(r) // a task-augmented call
 		}
 	})
 	w.armTimer(r)
@@ -74,11 +69,6 @@ func (w *world) armTimer(r *request) {
 			w.clientCancel(r, string(cause), &reason)
 		}
 	})
-}
-
-// transport is what this scenario's transport makes of a cancellation.
-func (w *world) transport() coordinator.Transport {
-	return coordinator.Transport{HTTP: w.http(), Is2025: w.is2025(), CloseStream: w.s.Client.Policy.HTTPCancel == scenario.HTTPCancelCloseStream}
 }
 
 // clientCancel abandons r with the transport's cancellation signal
@@ -113,35 +103,23 @@ func (w *world) disconnectBy(r *request, actor string) {
 	w.closeStream(actor, r, note, func() { w.serverSeesClose(r, trace.CauseDisconnect) })
 }
 
-// clientReceive handles a message from the server (a raw send).
+// clientReceive handles a message from the server (a raw send): the end of
+// a listen stream, progress, or a message it ignores.
 func (w *world) clientReceive(msg json.RawMessage) {
-	m, ok := jsonrpc.ReadPeer(msg)
-	if !ok {
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: "Not a JSON-RPC message; the client ignores it."})
-		return
-	}
-	switch m.Method {
-	case jsonrpc.MethodCancelled:
-		if c, err := m.Cancellation(); err == nil {
-			if r := w.reqs[c.RequestID]; r != nil && r.ls != nil {
-				w.clientListenEnded(r)
-				return
-			}
-		}
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "A server-sent notifications/cancelled is reserved for tearing down a subscriptions/listen stream; this one targets no listen stream, so the client ignores it."})
-	case jsonrpc.MethodProgress:
-		r := w.byToken[m.ProgressToken]
-		if m.Progress == nil || m.ProgressToken == "" || r == nil {
-			if m.Progress != nil && m.ProgressToken != "" && w.lateMessageFatal(false) {
-				w.teardown(nil, "progress for unknown token "+m.ProgressToken)
-				return
-			}
-			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "Progress for no known token; the client ignores it."})
-			return
-		}
+	m, peer := jsonrpc.ReadPeer(msg)
+	c, err := m.Cancellation()
+	r, known := w.byToken[m.ProgressToken]
+	switch {
+	case peer && m.Method == jsonrpc.MethodCancelled && err == nil && w.reqs[c.RequestID] != nil && w.reqs[c.RequestID].ls != nil:
+		w.clientListenEnded(w.reqs[c.RequestID])
+	case !peer || m.Method != jsonrpc.MethodProgress || m.Progress == nil || m.ProgressToken == "":
+		w.emit(coordinator.ClientIgnores(msg, m, peer))
+	case known:
 		w.clientProgressArrives(r, *m.Progress)
+	case w.s.Client.Policy.LateProgressIsError:
+		w.teardown(nil, "progress for unknown token "+m.ProgressToken)
 	default:
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "The client does not act on this message."})
+		w.emit(coordinator.ClientIgnores(msg, m, peer))
 	}
 }
 
@@ -149,7 +127,7 @@ func (w *world) clientReceive(msg json.RawMessage) {
 // (DOMAIN.md §3): only a strictly increasing value is activity.
 func (w *world) clientProgressArrives(r *request, v float64) {
 	if !r.cl.Pending() {
-		if w.lateMessageFatal(false) {
+		if w.s.Client.Policy.LateProgressIsError {
 			w.teardown(r, fmt.Sprintf("progress %s for request %s, which it has %s,", fmtNum(v), r.id, trace.OutcomeWord(r.cl.Outcome)))
 			return
 		}
@@ -170,7 +148,7 @@ func (w *world) clientProgressArrives(r *request, v float64) {
 // clientResponse handles the final response for r at the client.
 func (w *world) clientResponse(r *request, failed bool) {
 	e, late := r.cl.Response(w.q.Now(), r.id.String(), failed)
-	if late && w.lateMessageFatal(true) {
+	if late && w.s.Client.Policy.LateResponseIsError {
 		w.teardown(r, fmt.Sprintf("the late response for abandoned request %s", r.id))
 		return
 	}
@@ -182,4 +160,33 @@ func (w *world) clientListenEnded(r *request) {
 	r.ls.Reading = false
 	r.cl.End(w.q.Now(), trace.OutcomeResult, "")
 	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeAccept, ID: idPtr(r.id), Note: fmt.Sprintf("The server ended listen stream %s; the client does not reconnect.", r.id)})
+}
+
+// teardown is the client treating what it just received as a protocol
+// error (client.policy lateResponseIsError, lateProgressIsError: failure
+// late-message-fatal, claude-code#51073,
+// typescript-sdk#2580): it tears down the session, and every call still in
+// flight on it fails with an error, its stream (Streamable HTTP) closed.
+// about is the request the late message concerns, nil if none is known.
+func (w *world) teardown(about *request, what string) {
+	e := trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Cause: trace.CauseSessionTeardown,
+		Note: fmt.Sprintf("Policy: the client treats %s as a protocol error and tears down the session; every call in flight on it fails.", what)}
+	if about != nil {
+		e.ID = idPtr(about.id)
+	}
+	w.emit(e)
+	for _, r := range w.order {
+		e, closeStream, ok := r.cl.TearDown(w.q.Now(), r.id.String())
+		if !ok {
+			continue
+		}
+		w.stopTimer(r)
+		if r.ls != nil {
+			r.ls.Reading = false
+		}
+		w.tell(r, e)
+		if closeStream {
+			w.closeStream(trace.ActorClient, r, fmt.Sprintf("The torn-down session closes request %s's response stream.", r.id), func() { w.serverSeesClose(r, trace.CauseDisconnect) })
+		}
+	}
 }

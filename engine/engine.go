@@ -1,44 +1,25 @@
 // Package engine runs a scenario on a virtual clock and returns its trace:
-// Run(scenario) (trace, error), a pure function (ARCHITECTURE.md).
+// Run(scenario) (trace, error), a pure function (ARCHITECTURE.md). The same
+// scenario gives a byte-identical trace natively and in WebAssembly: no
+// wall clock, no randomness, no map iteration reaches the output.
 //
-// The runner wires the coordinator's rules (package coordinator) to a
-// simulated client, network and server over the discrete-event queue of
-// package sim, records every wire message and state change as a trace event,
-// summarizes each request, and evaluates the checks of package checks on the
-// events. The same scenario gives a byte-identical trace natively and in
-// WebAssembly: no wall clock, no randomness, no map iteration reaches the
-// output.
-//
-// # Bounds
-//
-// A run past any bound fails with an error and returns no trace, never a
-// partial one (issue 12). Every built-in scenario stays far inside them
-// (the largest has 72 events and an 89 KB trace):
-//   - [MaxActions]: at most 200000 scheduled actions (timers) per run,
-//     counted when scheduled: steps, deliveries, deadlines, keep-alives,
-//     drains, polls, whether they run, are stopped or stay pending.
-//   - [MaxEvents]: at most 100000 events per trace ([ErrTooLarge]).
-//   - [MaxTraceBytes]: at most 33554432 bytes (32 MiB) of encoded trace,
-//     and of message and note bytes carried by the events during the run
-//     ([ErrTooLarge]). Encode stops writing as soon as it passes it, so a
-//     deeply nested payload costs at most that much.
-//
-// # Layout
+// The runner schedules the concepts on package sim's queue, emits every
+// wire message and state change as a trace event with its note, summarizes,
+// and evaluates package checks on the events. The rules, and the notes
+// that state them, live in the concept packages: coordinator (a request's
+// client half and server half), tasks (durable tasks), sse (a response
+// stream's buffer and proxy), ledger (the idempotency ledger and its
+// races), recovery (listen streams, reconnects, herds), jsonrpc (the wire)
+// and trace (the vocabulary and the encoding). A run past any bound
+// (MaxActions, MaxEvents, MaxTraceBytes) fails with an error and returns no
+// trace, never a partial one (issue 12).
 //
 // The runner's files stand in layers, each naming only what lies below it:
-// engine.go (the entry points, which wire the two halves of a request) >
-// run.go (steps and the summary) > race.go, listen.go, tasks.go (features)
-// > client.go, field.go (a request's client half and its broken client
-// reactions) > server.go (its server half, which reaches the client only
-// through what arrives on the wire) > ledgerrun.go, flow.go (ledger calls;
-// SSE buffer and proxy on a stream) > world.go (the world, the wire, emit)
-// > bounds.go. The runner schedules, emits events with their notes and
-// summarizes; the rules, and the notes that state them, live in the
-// concept packages: coordinator (deadlines, progress, cancellation
-// signals), tasks (task replies and wire shapes), sse (buffer and proxy
-// decisions, headers), ledger (replicas, replies, the race's schedule),
-// recovery (reconnect plan, retry class, herds), jsonrpc (the wire) and
-// trace (the vocabulary and the encoding).
+// engine.go and entry.go (the entry points) > run.go (steps, summary) >
+// listen.go, client.go, race.go, tasks.go, field.go (the client's moves and
+// the features) > server.go (the server, which reaches the client only
+// through clientEnd) > ledgerrun.go, flow.go (ledger calls, a stream's
+// flow) > world.go (the world, the wire, emit) > bounds.go.
 package engine
 
 import (
@@ -77,12 +58,7 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 		return nil, err
 	}
 	tr := w.summary()
-	if h := s.Herd; h != nil {
-		cfg := recovery.HerdConfig{Clients: h.Clients, Strategy: h.Strategy, BaseMs: h.BaseMs, CapMs: h.CapMs,
-			CapacityPerSecond: h.ServerCapacityPerSecond, MaxAttempts: h.MaxAttempts, BucketMs: h.BucketMs}
-		r, all := recovery.RunHerds(cfg, h.Compare)
-		tr.Herd, tr.HerdCompare = &r, all
-	}
+	tr.Herd, tr.HerdCompare = recovery.Herd(s.Herd)
 	tr.Checks = checks.Evaluate(tr)
 	return tr, nil
 }

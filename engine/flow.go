@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/mcplab/mcplab/engine/sse"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -15,31 +14,14 @@ import (
 // Without a buffer the server writes straight to the network; without a
 // proxy the network delivers straight to the client.
 
-func (w *world) hasBuffer() bool { return w.http() && w.s.Buffer != nil }
-
-// proxyBuffers reports whether the proxy holds this scenario's streams.
-func (w *world) proxyBuffers() bool {
-	p := w.s.Proxy
-	return p != nil && sse.ProxyBuffers(p.Buffering, p.HonorsNoBuffering, w.sseHeaders())
-}
-
 func (w *world) sseHeaders() bool { return w.s.Server.SSEHeaders == nil || *w.s.Server.SSEHeaders }
 
 // openStream prepares r's flow-control state when the server opens its stream.
 func (w *world) openStream(r *request) {
-	if !w.hasBuffer() && w.s.Proxy == nil {
-		return
+	if st := sse.Open(w.q.Now(), w.s.Buffer, w.s.Proxy, w.sseHeaders()); st != nil {
+		r.st = &stream{Stream: st}
+		w.armProxyIdle(r)
 	}
-	var proxy sse.Proxy[sse.Sent]
-	if p := w.s.Proxy; p != nil {
-		proxy = sse.Proxy[sse.Sent]{Buffering: w.proxyBuffers(), FlushBytes: p.FlushBytes, IdleCloseMs: p.IdleCloseMs}
-	}
-	var buf *sse.Buffer[sse.Msg]
-	if w.hasBuffer() {
-		buf, _ = sse.New[sse.Msg](w.s.Buffer.Capacity, w.s.Buffer.Policy) // Decode validated both
-	}
-	r.st = &stream{Stream: sse.NewStream(w.q.Now(), buf, proxy)}
-	w.armProxyIdle(r)
 }
 
 // out sends a server message on r's stream through the SSE buffer when the
@@ -129,31 +111,12 @@ func (w *world) wireOut(r *request, m sse.Msg) {
 // deliverToClient hands a server message to the client (or loses it on a
 // stream the client no longer reads).
 func (w *world) deliverToClient(r *request, h sse.Sent) {
-	sent := h.SentAt
-	e := trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: h.Wire, SentAt: &sent, Message: h.M.Msg}
-	if h.M.Comment != "" {
-		e.Signal, e.Message = trace.SignalKeepalive, nil
+	e, arrive := r.cl.Deliver(w.q.Now(), h.SentAt, r.id.String(), h.M.Comment != "", w.transport())
+	e.Wire, e.Message = h.Wire, h.M.Msg
+	w.tell(r, e)
+	if arrive {
+		h.M.Arrive()
 	}
-	if w.http() && !r.cl.Reading {
-		e.Type = trace.TypeDrop
-		e.Note = fmt.Sprintf("Request %s's stream is closed: the message is lost.", r.id)
-		if h.M.Comment != "" {
-			e.Note = "The stream is closed; the comment is lost."
-		}
-		if w.is2025() {
-			e.Note = fmt.Sprintf("Request %s's stream is closed: the message does not reach the client (under 2025-11-25 a client may resume the stream with Last-Event-ID).", r.id)
-		}
-		w.emit(e)
-		return
-	}
-	if h.M.Comment != "" {
-		e.Note = "A keep-alive comment reaches the client; its idle timeout is not reset."
-		w.emit(e)
-		return
-	}
-	e.Note = fmt.Sprintf("Delivered to the client after %d ms.", w.q.Now()-sent)
-	w.emit(e)
-	h.M.Arrive()
 }
 
 // atProxy: a message reaches the proxy (DOMAIN.md §8), which forwards it,
@@ -185,8 +148,9 @@ func (w *world) armProxyIdle(r *request) {
 			return
 		}
 		w.wire++
-		w.emit(trace.Event{Actor: trace.ActorProxy, Type: trace.TypeCloseStream, ID: idPtr(r.id), Wire: w.wire, Signal: trace.SignalCloseStream,
-			Note: fmt.Sprintf("No byte passed for %d ms: the proxy closes the idle stream.", w.s.Proxy.IdleCloseMs)})
+		e := r.st.IdleClose()
+		e.Wire = w.wire
+		w.tell(r, e)
 		w.client.streamClosed(r, trace.ActorProxy)
 	})
 }
@@ -198,8 +162,7 @@ func (w *world) buffers() []trace.Buffer {
 		if r.st == nil {
 			continue
 		}
-		if b, ok := r.st.Summary(); ok {
-			b.Stream, b.Policy = r.id, w.s.Buffer.Policy
+		if b, ok := r.st.Summary(r.id, w.s.Buffer); ok {
 			out = append(out, b)
 		}
 	}

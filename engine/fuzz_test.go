@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -317,7 +318,7 @@ const maxTraceBytes = 64 << 20
 // own document or share link) it builds a scenario with random times, ids,
 // policies and added verbs, driven by the bytes of choices, and runs the
 // whole engine through its one entry twice. It proves that no input makes
-// the engine panic (an *engine.InternalError fails it), that the output is
+// the engine panic (an *entry.InternalError fails it), that the output is
 // bounded (maxTraceBytes) and valid, and that the second run gives the
 // same bytes. Invalid results are fine when they are located scenario
 // errors; most generated scenarios are valid, as steps keep their order.
@@ -344,10 +345,10 @@ func FuzzScenarios(f *testing.F) {
 		if s, err := scenario.Decode(doc); err == nil && runaway(s) {
 			t.Skip("keep-alive comments would outnumber engine.MaxActions; see FuzzRunJSON")
 		}
-		entry := engine.Document{Options: withLedger, Canonical: c.n(2) == 1}
-		out, err := engine.RunDocumentJSON(doc, entry)
-		again, err2 := engine.RunDocumentJSON(doc, entry)
-		if errors.Is(err, engine.ErrInternal) || errors.Is(err2, engine.ErrInternal) {
+		how := entry.Document{Options: withLedger, Canonical: c.n(2) == 1}
+		out, err := entry.RunJSON(doc, how)
+		again, err2 := entry.RunJSON(doc, how)
+		if errors.Is(err, entry.ErrInternal) || errors.Is(err2, entry.ErrInternal) {
 			t.Fatalf("the engine panicked: %v\n%s\nscenario: %.4000s", err, stackOf(err), doc)
 		}
 		if !bytes.Equal(out, again) || (err == nil) != (err2 == nil) {
@@ -367,7 +368,7 @@ func FuzzScenarios(f *testing.F) {
 }
 
 func stackOf(err error) []byte {
-	var ie *engine.InternalError
+	var ie *entry.InternalError
 	if errors.As(err, &ie) {
 		return ie.Stack
 	}

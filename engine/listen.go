@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -88,14 +89,11 @@ func (w *world) streamClosedBy(r *request, actor string) {
 	w.disconnectBy(r, actor)
 }
 
-// drop breaks the transport under stream r (a fault, not an intent). A
-// listen stream is recovered by the reference plan (DOMAIN.md §9); any
-// other request's stream is a disconnect.
-func (w *world) drop(r *request, affected []string) { w.dropBy(r, affected, trace.ActorNetwork) }
-
-// dropBy is drop with the actor that closed the stream (the network, or an
-// idle-closing proxy): a listen stream goes through the reconnect plan
-// either way (SCENARIO.md, "Switches for the failures real software shows").
+// dropBy breaks the transport under stream r (a fault, not an intent), on
+// behalf of actor (the network, or an idle-closing proxy). A listen stream
+// is recovered by the reference plan either way (DOMAIN.md §9; SCENARIO.md,
+// "Switches for the failures real software shows"); any other request's
+// stream is a disconnect.
 func (w *world) dropBy(r *request, affected []string, actor string) {
 	if r.ls == nil {
 		if w.http() {
@@ -109,14 +107,8 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 		w.tell(r, e)
 		return
 	}
-	r.cl.Reading, r.srv.Writing = false, false
 	now := w.q.Now()
-	if !w.is2025() {
-		// Under 2025-11-25 the stream is resumed under its own id: it stays
-		// open in requests[], neither cancelled nor abandoned.
-		r.cl.End(now, trace.OutcomeAbandoned, trace.CauseDisconnect)
-		r.srv.Cancel(now)
-	}
+	coordinator.Dropped(&r.cl, &r.srv, now, w.is2025())
 	if actor != trace.ActorProxy { // the proxy recorded its own close
 		w.wire++
 		w.emit(trace.Event{Actor: actor, Type: trace.TypeCloseStream, ID: idPtr(r.id), Wire: w.wire, Signal: trace.SignalCloseStream,

@@ -32,7 +32,7 @@ func (w *world) race(st scenario.Step) {
 	// Every request arrives at the same time; the barrier releases the
 	// handlers once all have arrived.
 	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
-		events, answered, err := w.ledger.RaceCalls(w.q.Now(), w.ledgerPolicy, calls)
+		events, answered, err := w.ledger.RaceCalls(w.q.Now(), calls)
 		if err != nil {
 			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeError, Note: err.Error()})
 			return

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
@@ -27,58 +26,59 @@ func (w *world) step(i int, st scenario.Step) {
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: fmt.Sprintf("steps[%d]: %s needs the scenario's ledger, and it has none; step skipped.", i, st.Do)})
 		return
 	}
-	switch st.Do {
-	case "call", "retry":
-		var orig *request
-		if st.Do == "retry" {
-			orig = w.reqs[st.Of.Raw()]
-		}
-		if r := w.call(st, orig); r.task != "" {
-			r.handle = func() { w.createTask(r) } // a task-augmented call
-		}
-	case "cancel":
-		w.clientCancel(w.reqs[st.ID.Raw()], trace.CauseClient, st.Reason)
-	case "disconnect":
-		w.disconnectBy(w.reqs[st.ID.Raw()], trace.ActorNetwork)
-	case "send":
-		w.rawSend(st)
-	case "progress":
-		w.serverSendProgress(w.reqs[st.ID.Raw()], st)
-	case "produce":
-		w.produce(st)
-	case "complete":
-		w.serverComplete(w.reqs[st.ID.Raw()], st.Result, nil)
-	case "listen":
-		w.listen(st)
-	case "notify":
-		w.notify(st)
-	case "end-listen":
-		w.endListen(w.reqs[st.ID.Raw()], st.Reason)
-	case "drop":
-		w.drop(w.reqs[st.ID.Raw()], st.Affected)
-	case "task-get", "task-cancel", "checkpoint", "finish-task":
-		w.taskStep(st)
-	case "race":
-		w.race(st)
-	case "reopen-ledger":
-		w.reopenLedger()
-	case "mutate-result":
-		w.mutateResult(st)
-	case "fail":
-		var m string
-		_ = json.Unmarshal(st.Message, &m)
-		w.serverComplete(w.reqs[st.ID.Raw()], nil, &jsonrpc.ErrorObject{Code: *st.Code, Message: m})
-	default:
+	v, ok := verbs[st.Do]
+	if !ok {
 		// Decode admits only the verbs of scenario.Verbs; a verb it admits
 		// but the runner lacks is a programming error made visible.
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: fmt.Sprintf("steps[%d]: verb %q is not simulated", i, st.Do)})
+		return
 	}
+	var r *request
+	if st.ID != nil {
+		r = w.reqs[st.ID.Raw()]
+	}
+	v(w, st, r)
+}
+
+// verbs is the runner's move for each step verb (scenario.Verbs); r is the
+// request the step's id names, nil when it has none or sends it.
+var verbs = map[string]func(w *world, st scenario.Step, r *request){
+	"call":          func(w *world, st scenario.Step, _ *request) { w.call(st, nil) },
+	"retry":         func(w *world, st scenario.Step, _ *request) { w.call(st, w.reqs[st.Of.Raw()]) },
+	"cancel":        func(w *world, st scenario.Step, r *request) { w.clientCancel(r, trace.CauseClient, st.Reason) },
+	"disconnect":    func(w *world, _ scenario.Step, r *request) { w.disconnectBy(r, trace.ActorNetwork) },
+	"send":          func(w *world, st scenario.Step, _ *request) { w.rawSend(st) },
+	"progress":      func(w *world, st scenario.Step, r *request) { w.serverSendProgress(r, st) },
+	"produce":       func(w *world, st scenario.Step, r *request) { w.produce(r, st) },
+	"complete":      func(w *world, st scenario.Step, r *request) { w.serverComplete(r, st.Result, nil) },
+	"fail":          func(w *world, st scenario.Step, r *request) { w.serverComplete(r, nil, failure(st)) },
+	"listen":        func(w *world, st scenario.Step, _ *request) { w.listen(st) },
+	"notify":        func(w *world, st scenario.Step, _ *request) { w.notify(st) },
+	"end-listen":    func(w *world, st scenario.Step, r *request) { w.endListen(r, st.Reason) },
+	"drop":          func(w *world, st scenario.Step, r *request) { w.dropBy(r, st.Affected, trace.ActorNetwork) },
+	"task-get":      func(w *world, st scenario.Step, _ *request) { w.taskStep(st) },
+	"task-cancel":   func(w *world, st scenario.Step, _ *request) { w.taskStep(st) },
+	"checkpoint":    func(w *world, st scenario.Step, _ *request) { w.taskStep(st) },
+	"finish-task":   func(w *world, st scenario.Step, _ *request) { w.taskStep(st) },
+	"race":          func(w *world, st scenario.Step, _ *request) { w.race(st) },
+	"reopen-ledger": func(w *world, _ scenario.Step, _ *request) { w.emit(w.ledger.ReopenEvent()) },
+	"mutate-result": func(w *world, st scenario.Step, _ *request) {
+		w.tell(w.reqs[st.Of.Raw()], w.ledger.MutateEvent(st.Of.Raw(), st.Of.String(), st.Set))
+	},
+}
+
+// failure is a fail step's JSON-RPC error: its code and message.
+func failure(st scenario.Step) *jsonrpc.ErrorObject {
+	e := &jsonrpc.ErrorObject{Code: *st.Code}
+	if t := st.Text(); t != nil {
+		e.Message = *t
+	}
+	return e
 }
 
 // produce sends st.Count progress values every st.EveryMs ms, each by the
 // same rules as a progress step.
-func (w *world) produce(st scenario.Step) {
-	r := w.reqs[st.ID.Raw()]
+func (w *world) produce(r *request, st scenario.Step) {
 	for k, one := range st.Progresses() {
 		if k == 0 {
 			w.serverSendProgress(r, one)
@@ -101,11 +101,7 @@ func (w *world) rawSend(st scenario.Step) {
 			w.serverReceiveCancel(msg)
 			return
 		}
-		note := "Not a JSON-RPC message the server acts on; ignored, no response."
-		if m.Method != "" && !m.HasRealID() {
-			note = fmt.Sprintf("Unknown notification %q (a malformed cancellation at best); ignored silently, no response.", m.Method)
-		}
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: note})
+		w.emit(coordinator.ServerIgnores(msg, m))
 	})
 }
 
@@ -116,7 +112,7 @@ func (w *world) summary() *trace.Trace {
 		Events:     w.events,
 		Requests:   []trace.Request{},
 		Ledger:     w.ledger.Trace(),
-		Tasks:      w.traceTasks(),
+		Tasks:      w.tasks.Summary(),
 		Buffers:    w.buffers(),
 		Reconnects: w.reconnects,
 	}

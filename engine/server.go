@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -17,17 +16,11 @@ import (
 // wire (clientEnd).
 
 func (w *world) serverReceiveRequest(r *request) {
-	r.srv.Arrived = true
-	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeStart, Note: fmt.Sprintf("The server starts handling request %s.", r.id)}
+	var headers map[string]string
 	if w.http() {
-		r.srv.Writing = true
-		e.Headers = sse.Headers(w.sseHeaders())
-		e.Note = fmt.Sprintf("The server starts request %s and opens its SSE response stream.", r.id)
-		if !w.sseHeaders() {
-			e.Note += " Without X-Accel-Buffering: no, a proxy may buffer it."
-		}
+		headers = sse.Headers(w.sseHeaders())
 	}
-	w.tell(r, e)
+	w.tell(r, r.srv.Start(r.id.String(), headers, w.sseHeaders()))
 	if w.http() {
 		w.openStream(r)
 		if w.s.Server.KeepaliveEveryMs > 0 {
@@ -70,35 +63,25 @@ func (w *world) serverCancel(r *request, cause, via string) {
 	}
 }
 
-// serverReceiveCancel validates a client's notifications/cancelled (DOMAIN.md §1).
+// serverReceiveCancel reads a client's notifications/cancelled (DOMAIN.md §1).
 func (w *world) serverReceiveCancel(msg json.RawMessage) {
 	c, err := jsonrpc.ParseCancellation(msg)
-	if err != nil {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: fmt.Sprintf("Ignored silently (%v); no response.", err)})
-		return
+	var srv *coordinator.Server
+	r, method := w.reqs[c.RequestID], ""
+	if err == nil && r != nil {
+		srv, method = &r.srv, r.method
 	}
-	r := w.reqs[c.RequestID]
-	if r == nil || !r.srv.Arrived {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: fmt.Sprintf("Cancellation for unknown request %s; ignored silently, no response.", c.RequestID)})
-		return
+	via, e, about, ok := coordinator.ReadCancel(msg, c, err, srv, method, w.transport())
+	switch {
+	case ok && r.cl.Cause != "":
+		w.serverCancel(r, r.cl.Cause, via)
+	case ok:
+		w.serverCancel(r, trace.CauseClient, via)
+	case about:
+		w.tell(r, e)
+	default:
+		w.emit(e)
 	}
-	if w.http() && !w.is2025() {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Message: msg, Note: "Under 2026-07-28 Streamable HTTP a cancellation is the stream closing; a POSTed notifications/cancelled does not cancel. Client and server now disagree on the request's life."})
-		return
-	}
-	if w.is2025() && r.method == "initialize" {
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Message: msg, Note: "Under 2025-11-25 initialize is never cancelled; ignored."})
-		return
-	}
-	via := "notifications/cancelled"
-	if c.Reason == nil && c.ReasonPresent {
-		via += ", whose non-string reason is treated as absent"
-	}
-	cause := r.cl.Cause
-	if cause == "" {
-		cause = trace.CauseClient
-	}
-	w.serverCancel(r, cause, via)
 }
 
 // serverSendProgress sends progress for r if the rules allow (DOMAIN.md §3).
@@ -113,7 +96,7 @@ func (w *world) serverSendProgress(r *request, st scenario.Step) {
 		w.tell(r, trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, Note: note})
 		return
 	}
-	msg := progressMessage(*r.token, st)
+	msg := jsonrpc.NewProgress(r.token.Raw(), v, st.Total, st.Text())
 	w.out(r, sse.Msg{Msg: msg, Note: note, Arrive: func() { w.client.progress(r, v) }, Progress: true, Token: r.token.Raw()})
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -174,7 +175,7 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 	var entries []templates.IndexEntry
 	var pgExamples []templates.PlaygroundExample
 	for _, ex := range exs {
-		res, err := engine.RunDocument(ex.JSON, engine.Document{Options: runOptions})
+		res, err := entry.Run(ex.JSON, entry.Document{Options: runOptions})
 		if err != nil {
 			return fmt.Errorf("build: example %s: %w", ex.Name, err)
 		}
@@ -345,7 +346,7 @@ func buildTools(write func(rel string, data []byte) error, exs []templates.Playg
 	if !ok {
 		return fmt.Errorf("build: playground: no built-in scenario %s", playgroundDefault)
 	}
-	res, err := engine.RunDocument(ex.JSON, engine.Document{Options: runOptions})
+	res, err := entry.Run(ex.JSON, entry.Document{Options: runOptions})
 	if err != nil {
 		return fmt.Errorf("build: playground: %w", err)
 	}

@@ -39,7 +39,7 @@ func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
 // internalError marks a bug in the lab found while running a scenario (a
-// recovered panic, engine.ErrInternal), never a fault of the input: the
+// recovered panic, entry.ErrInternal), never a fault of the input: the
 // process exits with status 4 and the message asks for a report.
 type internalError struct{ err error }
 

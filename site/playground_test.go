@@ -166,12 +166,35 @@ const editorValue = `document.getElementById("pg-editor").value`
 
 // typeInto replaces the text of the focused-by-selector field the way
 // pasting does: focus, select all, insert the text (Input.insertText fires
-// the input event a real paste fires).
+// the input event a real paste fires). A textarea the playground's code
+// editor replaced (data-code-editor) is pasted into through that editor:
+// focus, Ctrl+A, then the paste event a real paste fires, which the editor
+// handles itself.
 func typeInto(t *testing.T, ctx context.Context, sel, text string) {
 	t.Helper()
 	selJS, _ := json.Marshal(sel)
-	if !evalJSON[bool](t, ctx, fmt.Sprintf(`(() => { const e = document.querySelector(%s); if (!e || e.disabled) return false; e.focus(); e.select(); return true; })()`, selJS)) {
+	switch evalJSON[string](t, ctx, fmt.Sprintf(`(() => {
+  const e = document.querySelector(%s);
+  if (!e || e.disabled) return "";
+  const cm = e.dataset.codeEditor && e.parentElement.querySelector(".code-editor .cm-content");
+  if (cm) { cm.focus(); return "code-editor"; }
+  e.focus(); e.select(); return "field";
+})()`, selJS)) {
+	case "":
 		t.Fatalf("no enabled field %s", sel)
+	case "code-editor":
+		if err := chromedp.Do(ctx, chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+			t.Fatalf("select all in the code editor: %v", err)
+		}
+		textJS, _ := json.Marshal(text)
+		if !evalJSON[bool](t, ctx, fmt.Sprintf(`(() => {
+  const data = new DataTransfer();
+  data.setData("text/plain", %s);
+  return !document.activeElement.dispatchEvent(new ClipboardEvent("paste", {clipboardData: data, bubbles: true, cancelable: true}));
+})()`, textJS)) {
+			t.Fatalf("the code editor of %s did not take the paste", sel)
+		}
+		return
 	}
 	if _, err := chromedp.Call(ctx, input.InsertText, input.InsertTextParams{Text: text}); err != nil {
 		t.Fatalf("insert text into %s: %v", sel, err)
@@ -377,7 +400,14 @@ func TestPlaygroundLocatedError(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("pg-error-goto"))); err != nil {
 		t.Fatal(err)
 	}
-	sel := evalJSON[string](t, ctx, `(() => { const e = document.getElementById("pg-editor"); return document.activeElement === e ? e.value.slice(e.selectionStart, e.selectionEnd) : "not focused"; })()`)
+	// The selection of the code editor where it replaced the textarea
+	// (the DOM selection, which it keeps in step), else the textarea's.
+	sel := evalJSON[string](t, ctx, `(() => {
+  const e = document.getElementById("pg-editor");
+  if (document.activeElement === e) return e.value.slice(e.selectionStart, e.selectionEnd);
+  if (e.dataset.codeEditor && document.activeElement?.closest(".cm-editor")) return getSelection().toString();
+  return "not focused";
+})()`)
 	if sel != "-5" {
 		t.Errorf("Show in editor selected %q, want -5", sel)
 	}
@@ -411,6 +441,16 @@ func TestPlaygroundByKeyboard(t *testing.T) {
 		if evalJSON[string](t, ctx, `document.activeElement?.dataset?.path ?? ""`) == "transport" {
 			reached = true
 			break
+		}
+		// In the code editor Tab indents: Escape, then Tab, moves on
+		// (CodeMirror's escape hatch), as a keyboard user is told.
+		if evalJSON[bool](t, ctx, `!!document.activeElement?.closest(".cm-editor")`) {
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
+				t.Fatal(err)
+			}
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		// The transport sits under "More switches" (a closed <details>): a
 		// keyboard user opens it with Enter on its summary.

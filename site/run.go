@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -42,7 +43,7 @@ import (
 // is a usageError whose text is the located cause ("steps[3].at: must be >=
 // 0", "line 4: ...", "bad share link: not base64url ..."), so the process
 // prints "error: <cause>" and exits 2. A panic while reading or running
-// (a bug in the lab, never the input's fault: engine.ErrInternal) is an
+// (a bug in the lab, never the input's fault: entry.ErrInternal) is an
 // internalError: the message asks for a report and the process exits 4.
 //
 // With -checks (for CI jobs), it also prints one line per check to stderr
@@ -51,7 +52,7 @@ import (
 func cmdRun(args []string, stdout, stderr io.Writer) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &internalError{&engine.InternalError{Value: r, Stack: debug.Stack()}}
+			err = &internalError{&entry.InternalError{Value: r, Stack: debug.Stack()}}
 		}
 	}()
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
@@ -167,12 +168,12 @@ func readFile(name string) ([]byte, error) {
 }
 
 // runScenario runs a scenario document as written through the engine's one
-// entry (engine.RunDocument) and writes its trace (writeTrace). An invalid
+// entry (entry.Run) and writes its trace (writeTrace). An invalid
 // scenario is a usageError with the located cause; a panic in the engine is
 // an internalError.
 func runScenario(data []byte, checks bool, stdout, stderr io.Writer) error {
-	res, err := engine.RunDocument(data, engine.Document{Options: runOptions})
-	if errors.Is(err, engine.ErrInternal) {
+	res, err := entry.Run(data, entry.Document{Options: runOptions})
+	if errors.Is(err, entry.ErrInternal) {
 		return &internalError{err}
 	}
 	if err != nil {

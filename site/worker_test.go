@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,16 +22,48 @@ import (
 	"github.com/mcplab/mcplab/engine/transcript"
 )
 
+// longTaskBudgetMs is ARCHITECTURE.md's budget for one task of the main
+// thread (ms): the PerformanceObserver "longtask" entry type reports every
+// task above it.
+const longTaskBudgetMs = 50
+
 // longTaskMs is the longest task the main thread may run (ms) in these
-// tests. The budget of ARCHITECTURE.md is 50 ms (the PerformanceObserver
-// "longtask" entry type reports every task above 50 ms); on this
-// development machine, quiet, the heaviest herd still shows tasks of
-// 66–86 ms and a 20,000-line paste 53–137 ms, so `make test` enforces
-// "never freezes" (MCPLAB_LONG_TASK_MS, default 1,000 ms, where main froze
-// for 1.6–3.9 s per change and 53 s in all) and `make bench` measures
-// against the 50 ms budget (MCPLAB_LONG_TASK_MS=50). Every task over 50 ms
-// is logged either way.
-var longTaskMs = envInt("MCPLAB_LONG_TASK_MS", 1000)
+// tests: MCPLAB_LONG_TASK_MS when set (`make bench` sets 50: the budget
+// itself), else longTaskBudgetMs scaled by how contended the machine's
+// cores are (loadScale). A long task is measured in wall-clock time, and
+// on a shared machine the page's main thread gets only its share of a
+// core: on this 2-core machine, at the load average of 20–30 that eight
+// sessions building and testing at once produce, the same page showed
+// tasks of 1.2–1.6 s that take about 100 ms alone (issue 12's
+// measurements: the chart's parse, its patch and its restyle). Scaling by
+// the load keeps 50 ms of work the budget: quiet, it is 50 ms. Every task
+// over 50 ms is logged either way, with the scale used.
+func longTaskMs() (ms float64, why string) {
+	if v := envInt("MCPLAB_LONG_TASK_MS", 0); v > 0 {
+		return float64(v), "MCPLAB_LONG_TASK_MS"
+	}
+	scale, load := loadScale()
+	return longTaskBudgetMs * scale, fmt.Sprintf("%d ms x %.1f (load average %.1f on %d cores)", longTaskBudgetMs, scale, load, runtime.NumCPU())
+}
+
+// loadScale is how many times longer than alone a task of the page takes
+// on this machine now: the 1-minute load average over the number of
+// cores, at least 1 (1 where /proc/loadavg cannot be read), and the load.
+func loadScale() (scale, load float64) {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 1, 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 1, 0
+	}
+	load, err = strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return 1, 0
+	}
+	return max(1, load/float64(runtime.NumCPU())), load
+}
 
 // envInt reads a positive integer from the environment, else def.
 func envInt(name string, def int) int {
@@ -64,15 +97,16 @@ func checkNoLongTask(t *testing.T, ctx context.Context, during string) {
 	// One round trip later every entry observed so far is delivered.
 	evalJSON[int](t, ctx, `1`)
 	long := evalJSON[[]int](t, ctx, `window.longTasks`)
-	t.Logf("%s: the main thread ran %d tasks over 50 ms: %v ms", during, len(long), long)
+	budget, why := longTaskMs()
+	t.Logf("%s: the main thread ran %d tasks over 50 ms: %v ms (budget %.0f ms: %s)", during, len(long), long, budget, why)
 	var over []int
 	for _, ms := range long {
-		if ms > longTaskMs {
+		if float64(ms) > budget {
 			over = append(over, ms)
 		}
 	}
 	if len(over) > 0 {
-		t.Errorf("%s: the main thread ran %d tasks over %d ms: %v ms", during, len(over), longTaskMs, over)
+		t.Errorf("%s: the main thread ran %d tasks over %.0f ms (%s): %v ms", during, len(over), budget, why, over)
 	}
 }
 
@@ -87,16 +121,22 @@ const settledJS = `!mcplabEngine.busy && !mcplabMorph.busy && document.getElemen
 const navigationDelayMs = 2000
 
 // clickHomePromptly clicks the brand link (the home page, no simulator)
-// and fails the test unless the home page's document was interactive
-// within navigationDelayMs of the click (timestamps from the browser's
-// clock, kept in sessionStorage across the navigation).
+// while the page is busy with heavy work (a run in the worker or a large
+// block being parsed or patched: the test fails if nothing is in flight,
+// since then the click proves nothing), and fails the test unless the
+// home page's document was interactive within navigationDelayMs of the
+// click (timestamps from the browser's clock, kept in sessionStorage
+// across the navigation).
 func clickHomePromptly(t *testing.T, ctx context.Context) {
 	t.Helper()
-	evalJSON[bool](t, ctx, `(() => {
+	if !evalJSON[bool](t, ctx, `(() => {
+  const busy = mcplabEngine.busy || mcplabMorph.busy;
   sessionStorage.clickedAt = String(performance.timeOrigin + performance.now());
   document.querySelector("a.brand").click();
-  return true;
-})()`)
+  return busy;
+})()`) {
+		t.Errorf("the link was clicked while the page had no work in flight: the click does not prove the page responsive under load")
+	}
 	// The page goes away under the poll: poll again in the new document.
 	deadline := time.Now().Add(readyTimeout)
 	for {
@@ -137,9 +177,10 @@ func TestHeaviestHerdNeverBlocksThePage(t *testing.T) {
   }
   return took;
 })()`)
+	budget, why := longTaskMs()
 	for i, ms := range handlers {
-		if ms > float64(longTaskMs) {
-			t.Errorf("edit %d: the input event took %.1f ms on the main thread, want at most %d", i+1, ms, longTaskMs)
+		if ms > budget {
+			t.Errorf("edit %d: the input event took %.1f ms on the main thread, want at most %.0f (%s)", i+1, ms, budget, why)
 		}
 	}
 	waitFor(t, ctx, "the last edit's run on screen", settledJS+` && !document.getElementById("lab-output").dataset.stale`)

@@ -213,6 +213,12 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 	case kindClose:
 		a.Signal = trace.SignalCloseStream
 	}
+	switch a.Kind {
+	case kindProgress:
+		a.Short = strings.TrimPrefix(a.Label, "progress ")
+	case kindCancel:
+		a.Short = "cancel"
+	}
 	if multi && a.ID != "" && a.Label != "" {
 		a.Label += " (" + a.ID + ")"
 	}

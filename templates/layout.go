@@ -6,6 +6,7 @@ package templates
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/mcplab/mcplab/engine/trace"
@@ -59,29 +60,74 @@ func (g geometry) line(a arrow) (x1, y1, x2, y2 float64) {
 }
 
 // layoutLabels assigns each labelled arrow a row offset (in rows from the
-// network lane) so that no two labels overlap, or returns nil when they do
-// not fit. Each row is kept as its right end, as mark rows are (markRows):
-// arrows come in the order they were sent, so a label fits a row when it
-// starts at or right of the row's end, and placing one costs at most
-// bandRows (<= maxBandRows, 15) comparisons. With force, it never fails:
-// a label that fits no row takes the one it overlaps least (the row that
-// ends first).
-func (g geometry) layoutLabels(arrows []arrow, force bool) []int {
+// network lane) so that no two labels overlap and no label covers another
+// arrow (issue 13: on a phone the task page's labels stacked over the
+// arrows), or returns nil when a label finds no row free of labels that
+// more rows would give it. Each row is kept as its right end, as mark rows
+// are (markRows): arrows come in the order they were sent, so a label fits
+// a row when it starts at or right of the row's end. A label that covers
+// another arrow in every row is replaced by a key number ("3", listed under
+// the legend: arrowKeys) where that fits, or drawn without words (its
+// title keeps them). With force, it never fails: a label that fits no row
+// takes its key number the same way. Arrows within bundleW units of a
+// label's own arrow count as its bundle (a request and its answer 1 ms
+// apart), not as arrows it covers. The cover test looks at the arrows sent
+// within the label's width of it, so placing one costs bandRows times
+// those; past coverCheckArrows arrows it is skipped (a long run's labels
+// are dropped by rows anyway).
+//
+// It returns each arrow's row offset and how its label is drawn: labelWords,
+// labelShort (shortened on the arrow), labelKey or labelNone.
+func (g geometry) layoutLabels(arrows []arrow, force bool) ([]int, []int) {
 	half := g.bandRows / 2
 	ends := make([]float64, g.bandRows)
 	for i := range ends {
 		ends[i] = math.Inf(-1)
 	}
 	out := make([]int, len(arrows))
+	mode := make([]int, len(arrows))
+	shorts := make([]string, len(arrows))
+	keys := 0
 	offs := offsets(half)
+	check := len(arrows) <= coverCheckArrows
+	lines := make([][4]float64, len(arrows))
+	maxSpan := 0.0
+	for i, a := range arrows {
+		x1, y1, x2, y2 := g.line(a)
+		lines[i] = [4]float64{x1, y1, x2, y2}
+		maxSpan = max(maxSpan, math.Abs(x2-x1))
+	}
+	// covers reports whether [lo, hi] at height y meets an arrow other
+	// than i and its bundle.
+	covers := func(i int, y, lo, hi float64) bool {
+		if !check {
+			return false
+		}
+		own := xAtY(lines[i], y)
+		hit := func(j int) bool {
+			x := xAtY(lines[j], y)
+			return !math.IsNaN(x) && x > lo-1 && x < hi+1 && math.Abs(x-own) > bundleW
+		}
+		for j := i - 1; j >= 0 && lines[j][0] >= lo-maxSpan-1; j-- {
+			if hit(j) {
+				return true
+			}
+		}
+		for j := i + 1; j < len(lines) && lines[j][0] <= hi+1; j++ {
+			if hit(j) {
+				return true
+			}
+		}
+		return false
+	}
 	for i, a := range arrows {
 		if a.Label == "" {
 			continue
 		}
-		x1, y1, x2, y2 := g.line(a)
-		span := func(off int) (lo, hi float64) {
-			x := g.f.labelX(x1, y1, x2, y2, float64(off)*rowH, a.LabelW)
-			return x - a.LabelW/2 - labelPad, x + a.LabelW/2 + labelPad
+		x1, y1, x2, y2 := lines[i][0], lines[i][1], lines[i][2], lines[i][3]
+		span := func(off int, w float64) (lo, hi float64) {
+			x := g.f.labelX(x1, y1, x2, y2, float64(off)*rowH, w)
+			return x - w/2 - labelPad, x + w/2 + labelPad
 		}
 		// An undelivered arrow ends on the network lane, where its end
 		// glyph sits: its label goes on the sender's side of the band.
@@ -92,27 +138,110 @@ func (g geometry) layoutLabels(arrows []arrow, force bool) []int {
 				side = -1
 			}
 		}
-		best, fits, bestOver := side, false, math.Inf(1)
-		for _, off := range offs {
-			if side != 0 && off*side <= 0 {
-				continue
+		// try places a label of width w in the first row free of labels
+		// and arrows; clear says some row is free of arrows.
+		try := func(w float64) (row int, ok, clear bool) {
+			for _, off := range offs {
+				if side != 0 && off*side <= 0 {
+					continue
+				}
+				lo, hi := span(off, w)
+				if covers(i, float64(off)*rowH, lo, hi) {
+					continue
+				}
+				clear = true
+				if ends[off+half] <= lo {
+					return off, true, true
+				}
 			}
-			lo, _ := span(off)
-			if over := ends[off+half] - lo; over <= 0 {
-				best, fits = off, true
-				break
-			} else if over < bestOver {
-				best, bestOver = off, over
+			return 0, false, clear
+		}
+		w := a.LabelW
+		row, ok, clear := try(w)
+		if !ok && clear && !force {
+			return nil, nil // more rows would give it room
+		}
+		if !ok {
+			// Fewer words: the label without its method's leading
+			// segments (fitLabel, never cut at an ellipsis), then its
+			// short form; then a key number in place of the words; or
+			// none.
+			var cands []string
+			for n := len([]rune(a.Label)) - 1; n >= minLabelChars; n-- {
+				short := fitLabel(a.Label, float64(n)*charW)
+				if !strings.HasSuffix(short, "…") && !slices.Contains(cands, short) {
+					cands = append(cands, short)
+				}
+			}
+			if a.Short != "" {
+				cands = append(cands, a.Short)
+			}
+			for _, short := range cands {
+				w = textWidth(short)
+				if row, ok, _ = try(w); ok {
+					mode[i], shorts[i] = labelShort, short
+					break
+				}
 			}
 		}
-		if !fits && !force {
-			return nil
+		if !ok {
+			mode[i], w = labelNone, keyW
+			if keys < maxKeys {
+				if row, ok, _ = try(w); ok {
+					mode[i] = labelKey
+					keys++
+				}
+			}
 		}
-		_, hi := span(best)
-		ends[best+half] = max(ends[best+half], hi)
-		out[i] = best
+		if mode[i] == labelNone {
+			continue
+		}
+		_, hi := span(row, w)
+		ends[row+half] = max(ends[row+half], hi)
+		out[i] = row
 	}
-	return out
+	for i, sh := range shorts {
+		if sh != "" {
+			arrows[i].Label, arrows[i].LabelW = sh, textWidth(sh)
+		}
+	}
+	return out, mode
+}
+
+// How an arrow's label is drawn (layoutLabels).
+const (
+	labelWords = iota // its words
+	labelKey          // a key number, its words under the legend
+	labelNone         // nothing (its title keeps the words)
+	labelShort        // fewer words (fitLabel), already set on the arrow
+)
+
+// minLabelChars is the fewest characters a shortened arrow label keeps
+// (with its ellipsis); shorter, a key number says more.
+const minLabelChars = 10
+
+// maxKeys bounds the key numbers of one timeline: 99, so a key is at most
+// two digits (keyW).
+const maxKeys = 99
+
+// Bounds of the cover test (layoutLabels).
+const (
+	bundleW          = 3.0  // arrows this close to a label's own (SVG units) are its bundle
+	keyW             = 14.6 // width of a key number of two digits
+	coverCheckArrows = 2000 // arrows at most for the cover test; longer runs skip it
+)
+
+// xAtY is the x where the line (x1,y1)-(x2,y2) crosses height y, NaN when
+// it does not reach it.
+func xAtY(l [4]float64, y float64) float64 {
+	x1, y1, x2, y2 := l[0], l[1], l[2], l[3]
+	if y < min(y1, y2)-0.5 || y > max(y1, y2)+0.5 {
+		return math.NaN()
+	}
+	if y2 == y1 {
+		return x1
+	}
+	return x1 + (x2-x1)*(y-y1)/(y2-y1)
 }
 
 // offsets lists row offsets from the centre outward: 0, -1, 1, -2, 2, ...
@@ -256,10 +385,18 @@ var legendOrder = []legendItem{
 	{Glyph: glyphHold, Text: "proxy holds the message"},
 	{Glyph: glyphFlush, Text: "proxy flushes what it held"},
 	{Glyph: glyphOther, Text: "other event"},
+	{Glyph: glyphIdleWindow, Text: "idle window (to its deadline)"},
+	{Glyph: glyphMaxDeadline, Text: "maximum deadline"},
+	{Glyph: glyphViolation, Text: "a check fails here"},
 }
 
-func (f frame) legend(arrows []arrow, marks []mark, y float64) []legendItem {
+// legend lists the legend items of the arrow kinds and glyphs present, plus
+// the glyphs named in extra (the deadlines and flags), from y down.
+func (f frame) legend(arrows []arrow, marks []mark, y float64, extra ...string) []legendItem {
 	kinds := map[string]bool{}
+	for _, g := range extra {
+		kinds["g:"+g] = true
+	}
 	for _, a := range arrows {
 		kinds["k:"+a.Kind] = true
 		if a.Dropped {

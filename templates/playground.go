@@ -161,6 +161,16 @@ func NewEmbed(src, title string) Embed {
 	}
 }
 
+// EmbedSrc stands for the page's own address in the embed snippet a page
+// without the simulator carries (EmbedTemplate): site/static/share.js
+// replaces it, HTML-escaped, when "Copy embed" is pressed, since only the
+// browser knows where the site is served.
+const EmbedSrc = "{src}"
+
+// EmbedTemplate is NewEmbed's HTML snippet for title with the address left
+// as EmbedSrc, which html.EscapeString leaves as it is.
+func EmbedTemplate(title string) string { return NewEmbed(EmbedSrc, title).HTML }
+
 // mystURL percent-encodes the bytes of u that would end or split a MyST
 // directive argument: ASCII controls (a newline among them), space and DEL.
 func mystURL(u string) string {

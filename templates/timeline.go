@@ -87,6 +87,11 @@ const (
 	glyphHold      = "hold"      // a buffering proxy holds a message
 	glyphFlush     = "flush"     // a buffering proxy forwards what it held
 	glyphOther     = "other"     // any other event type
+
+	// legend-only glyphs of what deadlines.go draws
+	glyphIdleWindow  = "idle-window"  // a request's idle window, send or reset to expiry
+	glyphMaxDeadline = "max-deadline" // a request's maximum deadline, send + max
+	glyphViolation   = "violation"    // an event a failed check names
 )
 
 // timeline is the drawable form of a trace's events: lanes across, virtual
@@ -114,6 +119,16 @@ type timeline struct {
 	Arrows   []arrow
 	Marks    []mark
 	Legend   []legendItem
+	// Deadlines are the requests' idle windows and maximum deadlines, in
+	// rows above the client lane; Flags mark the events failed checks
+	// name, their words in the strip above the deadlines; Notes say the
+	// failed checks that name no event (deadlines.go).
+	// Keys are the words of the arrow labels drawn as a number because
+	// their words would cover other arrows, listed under the legend.
+	Keys      []arrowKey
+	Deadlines []deadline
+	Flags     []violationFlag
+	Notes     []violationNote
 	// Summary is the SVG's accessible name: what the picture shows, in words.
 	Summary string
 	// Sessions are the sessions of an imported transcript that holds
@@ -169,6 +184,10 @@ type arrow struct {
 	// LabelY are its centre, LabelW its estimated width.
 	Label                  string
 	LabelX, LabelY, LabelW float64
+	// Short is the fewest words that still name the message where its
+	// label would cover other arrows ("1/6" for progress 1/6, "cancel"),
+	// "" when no shorter form says enough (then a key number stands in).
+	Short string
 	// Title is the tooltip: times, notes and the exact message.
 	Title string
 	// violation lists the rules (space-separated) of the failed checks that
@@ -198,6 +217,14 @@ type mark struct {
 	// violation lists the rules (space-separated) of the failed checks that
 	// name this event; "" when none.
 	Violation string
+}
+
+// arrowKey is one keyed arrow label: the number drawn on the arrow and its
+// words, at X, Y under the legend.
+type arrowKey struct {
+	N, Kind, Text string
+	Wire          int
+	X, Y          float64
 }
 
 // legendItem explains one arrow kind or glyph that appears in the timeline.
@@ -345,17 +372,18 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	// Rows are tried at offsets 0, -1, +1, -2, +2, ... from the centre; the
 	// band grows until every label fits or it reaches maxBandRows, past
 	// which each label takes its least crowded row.
-	var labelOffsets []int
+	var labelOffsets, labelModes []int
 	for g.bandRows = minBandRows; ; g.bandRows += 2 {
-		labelOffsets = g.layoutLabels(t.Arrows, false)
+		labelOffsets, labelModes = g.layoutLabels(t.Arrows, false)
 		if labelOffsets != nil {
 			break
 		}
 		if g.bandRows >= maxBandRows {
-			labelOffsets = g.layoutLabels(t.Arrows, true)
+			labelOffsets, labelModes = g.layoutLabels(t.Arrows, true)
 			break
 		}
 	}
+	t.applyLabelModes(labelModes)
 
 	// lane y positions, from the network lane's centre.
 	centre := topPad + float64(g.bandRows)*rowH/2
@@ -413,9 +441,127 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 		t.Height = t.Legend[n-1].Y + rowH
 	}
 	markViolations(tr, &t)
+	t.drawDeadlines(tr, f, xOf)
+	t.placeKeys(f)
 	t.Summary = summary(tr, t)
 	t.Sessions, t.Summary = sessionBands(tr, xOf, t)
 	return t
+}
+
+// drawDeadlines adds the strip above the lanes: failed checks naming no
+// event, violation flags, then the deadline rows; everything laid out so
+// far moves down by the strip's height.
+func (t *timeline) drawDeadlines(tr *trace.Trace, f frame, xOf func(int64) float64) {
+	ds, dlRows := packDeadlines(newDeadlines(tr, f, xOf, t.DomainMs))
+	bySeq, loose := failedEvents(tr)
+	flags, flagRows := newFlags(bySeq, t, f)
+	if dlRows == 0 && flagRows == 0 && len(loose) == 0 && len(flags) == 0 {
+		return
+	}
+	y := 6.0
+	for _, r := range loose {
+		text := fitLabel("✗ breaks "+r+" (no single event: see the checks)", f.width-8)
+		t.Notes = append(t.Notes, violationNote{Text: text, Y: y + flagRowH/2})
+		y += flagRowH
+	}
+	flagY0 := y
+	y += float64(flagRows) * flagRowH
+	dlY0, dlH := y, deadlineRowHeight(ds)
+	y += float64(dlRows) * dlH
+	dy := y + 2 - topPad/2
+	t.shift(dy)
+	for i := range flags {
+		flags[i].Y += dy
+		if flags[i].Text != "" {
+			flags[i].FlagY = flagY0 + float64(flags[i].row)*flagRowH + flagRowH/2
+		}
+	}
+	setDeadlineY(ds, dlY0, dlH)
+	t.Deadlines, t.Flags = ds, flags
+	if dlRows > 0 {
+		t.GridY1 = dlY0
+	}
+	var extra []string
+	if len(ds) > 0 {
+		extra = append(extra, glyphIdleWindow)
+	}
+	for _, d := range ds {
+		if d.MaxMs > 0 {
+			extra = append(extra, glyphMaxDeadline)
+			break
+		}
+	}
+	if len(flags) > 0 {
+		extra = append(extra, glyphViolation)
+	}
+	t.Legend = f.legend(t.Arrows, t.Marks, t.AxisY+44, extra...)
+	t.Height = t.AxisY + 44
+	if n := len(t.Legend); n > 0 {
+		t.Height = t.Legend[n-1].Y + rowH
+	}
+}
+
+// applyLabelModes numbers the labels layoutLabels keyed (their words go
+// to Keys, under the legend) and drops those it could not place.
+func (t *timeline) applyLabelModes(modes []int) {
+	for i, m := range modes {
+		a := &t.Arrows[i]
+		switch m {
+		case labelKey:
+			n := strconv.Itoa(len(t.Keys) + 1)
+			t.Keys = append(t.Keys, arrowKey{N: n, Kind: a.Kind, Wire: a.Wire, Text: a.Label})
+			a.Label, a.LabelW = n, textWidth(n)
+		case labelNone:
+			a.Label = ""
+		}
+	}
+}
+
+// placeKeys lays the keyed labels' words out under the legend, as many to
+// a line as fit, and grows the drawing to hold them.
+func (t *timeline) placeKeys(f frame) {
+	if len(t.Keys) == 0 {
+		return
+	}
+	left := f.left
+	if f.width < svgWidth {
+		left = 8
+	}
+	x, y := left, t.Height+6
+	for i := range t.Keys {
+		k := &t.Keys[i]
+		k.Text = fitLabel(k.Text, f.width-left-8-keyW-12)
+		w := keyW + 2*labelPad + 6 + textWidth(k.Text) + 18
+		if x+w > f.width && x > left {
+			x, y = left, y+rowH+4
+		}
+		k.X, k.Y = x, y
+		x += w
+	}
+	t.Height = y + rowH
+}
+
+// shift moves everything laid out so far down by dy.
+func (t *timeline) shift(dy float64) {
+	for i := range t.Lanes {
+		t.Lanes[i].Y += dy
+	}
+	for i := range t.Arrows {
+		a := &t.Arrows[i]
+		a.Y1, a.Y2 = a.Y1+dy, a.Y2+dy
+		if a.Label != "" {
+			a.LabelY += dy
+		}
+	}
+	for i := range t.Marks {
+		t.Marks[i].Y += dy
+	}
+	for i := range t.Legend {
+		t.Legend[i].Y += dy
+	}
+	t.AxisY += dy
+	t.GridY1 += dy
+	t.Height += dy
 }
 
 // markViolations sets Violation on every arrow and mark whose event a

@@ -269,7 +269,9 @@ func TestTimelineAxisAndLegend(t *testing.T) {
 	for _, it := range tl.Legend {
 		legend = append(legend, it.Kind+it.Glyph)
 	}
-	want := "request result error progress cancel close notification start status ignore suppress timeout lost"
+	// The small trace's request has an idle timeout (so its idle windows
+	// are drawn) but no maximum, and a failed check names events.
+	want := "request result error progress cancel close notification start status ignore suppress timeout lost idle-window violation"
 	want = strings.ReplaceAll(want, "result ", "") // no result arrow in the small trace
 	if got := strings.Join(legend, " "); got != want {
 		t.Errorf("legend = %s\nwant     %s", got, want)

@@ -54,6 +54,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"strconv"
 	"strings"
 	"syscall/js"
 
@@ -169,9 +171,13 @@ const viewSlot = "<!--mcplab-view-->"
 //
 //	{attrs: [[name, value], ...]   div#output's attributes (View.OutputData)
 //	 shell: "<div ...></div>"      div#output, empty
-//	 parts: [{key, later, html, views: [{id, html}]}]}
+//	 parts: [{key, later, html, sum, views: [{id, html, sum}]}]}
 //
-// where a part with views has html with a viewSlot where each view goes.
+// where a part with views has html with a viewSlot where each view goes,
+// and sum is a digest of html (htmlSum): the page compares digests, so the
+// HTML itself (a megabyte for the heaviest herd's chart) never has to be
+// copied into the page's Go and back out to the DOM (issue 12: that copy
+// was most of the main thread's work per change).
 func outputReply(tr *trace.Trace) (map[string]any, error) {
 	v := templates.NewView(tr)
 	parts := templates.OutputParts(v, templates.NewCharts(tr, v))
@@ -194,7 +200,7 @@ func outputReply(tr *trace.Trace) (map[string]any, error) {
 				if err != nil {
 					return nil, err
 				}
-				views[j] = map[string]any{"id": view.ID, "html": s}
+				views[j] = map[string]any{"id": view.ID, "html": s, "sum": htmlSum(s)}
 				slots[j] = templ.Raw(viewSlot)
 			}
 			c = part.Shell(slots)
@@ -203,9 +209,19 @@ func outputReply(tr *trace.Trace) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		list[i] = map[string]any{"key": part.Key, "later": part.Later, "html": s, "views": views}
+		list[i] = map[string]any{"key": part.Key, "later": part.Later, "html": s, "sum": htmlSum(s), "views": views}
 	}
 	return map[string]any{"attrs": attrs, "shell": shell, "parts": list}, nil
+}
+
+// htmlSum is a digest of one block's HTML for the page's comparison
+// (outputReply): its length and its 64-bit FNV-1a hash, in hex. Two
+// different blocks of one page that share it are as likely as a random
+// 64-bit collision.
+func htmlSum(s string) string {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return strconv.Itoa(len(s)) + ":" + strconv.FormatUint(h.Sum64(), 16)
 }
 
 // showFatal shows an error that stopped a page from starting and marks the

@@ -49,7 +49,8 @@ func jsImport(_ js.Value, args []js.Value) (result any) {
 // leaves payloads out, req.window which page of windowEvents events to
 // show (0 first). The reply is
 //
-//	{head: templates.ImportHead HTML, out: outputReply of the window,
+//	{head: templates.ImportHead HTML, headSum: its digest (htmlSum),
+//	 out: outputReply of the window,
 //	 window: {index, count, first, last, total},
 //	 fragment?: the playground link's fragment (transcript.ShareFragment)}
 //
@@ -103,7 +104,7 @@ func serveImport(req js.Value) map[string]any {
 	if err != nil {
 		return map[string]any{"error": "rendering the trace: " + err.Error()}
 	}
-	r := map[string]any{"head": head, "out": out, "window": win}
+	r := map[string]any{"head": head, "headSum": htmlSum(head), "out": out, "window": win}
 	if shown != tr {
 		return r
 	}

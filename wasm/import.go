@@ -30,7 +30,7 @@ type importPage struct {
 	result js.Value // #imp-result
 	link   js.Value // a#imp-to-scenario
 	pane   *pane    // #imp-result's #lab-output, once a result is shown
-	head   string   // the ImportHead HTML on screen
+	head   string   // the digest of the ImportHead HTML on screen (api.go's htmlSum)
 	gen    int      // counts the changes, so an answer to an older one is dropped
 	window int      // the page of events shown (api_import.go's windowOf)
 	pager  js.Value // nav#imp-window, made by showPager, or undefined
@@ -156,8 +156,9 @@ func startImportPage(doc js.Value) {
 	})
 	keepAnchors(doc, p.result, fail)
 	on(p.link, "click", fail, p.followLink)
+	p.wireShare()
 	p.update(func(bool) {
-		enable(doc, "imp-input", "imp-side", "imp-observer", "imp-zone", "imp-latency", "imp-max-timeout", "imp-redact", "imp-file", "imp-example")
+		enable(doc, "imp-input", "imp-side", "imp-observer", "imp-zone", "imp-latency", "imp-max-timeout", "imp-redact", "imp-file", "imp-example", "imp-copy-link", "imp-copy-embed")
 		setStatus(doc, "live", "Live: the transcript is judged in your browser as you edit it, off the page's thread. Nothing is uploaded.")
 		doc.Get("documentElement").Get("dataset").Set("ready", "1")
 	})
@@ -213,12 +214,14 @@ func (p *importPage) apply(r answer) bool {
 		return false
 	}
 	out := p.output()
-	if head := r.Str("head"); head != p.head {
+	// The head goes from the reply to the DOM as a JavaScript string,
+	// never copied through Go; its digest says whether it changed.
+	if sum := r.Str("headSum"); sum != p.head {
 		for prev := out.Get("previousSibling"); prev.Truthy(); prev = out.Get("previousSibling") {
 			prev.Call("remove") // the pager too: showPager puts it back
 		}
-		out.Call("insertAdjacentHTML", "beforebegin", head)
-		p.head = head
+		out.Call("insertAdjacentHTML", "beforebegin", r.Get("head"))
+		p.head = sum
 	}
 	p.showPager(out, r.Get("window"))
 	p.pane.show(readOutput(r.Get("out")))
@@ -242,27 +245,14 @@ func (p *importPage) apply(r answer) bool {
 }
 
 // followLink makes the scenario link of a long trace (linkLater), asking
-// the worker for it (api_import.go: it costs seconds), then follows it.
+// the worker for it (scenarioLink), then follows it.
 func (p *importPage) followLink(ev js.Value) {
 	if !p.linkLater {
 		return
 	}
 	ev.Call("preventDefault")
-	setStatus(p.doc, "live", "Making the scenario of this transcript…")
-	req := map[string]any{"page": "import", "link": true, "text": p.text(), "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy()}
-	p.addFields(req)
-	ask(req, p.fail, func(r answer) {
-		switch {
-		case r.Stopped:
-			showLabError(p.doc, "Making the scenario of this transcript was stopped: it took longer than the limit for one run in this page.")
-		case r.Err() != "":
-			showLabError(p.doc, "Cannot make a scenario of this transcript: "+r.Err()+".")
-		default:
-			href := trimFragment(p.link.Call("getAttribute", "href").String()) + "#" + r.Str("fragment")
-			p.link.Set("href", href)
-			js.Global().Get("location").Call("assign", href)
-		}
-	})
+	say := func(msg string) { setStatus(p.doc, "live", msg) }
+	p.scenarioLink(say, func(href string) { js.Global().Get("location").Call("assign", href) })
 }
 
 // output is #imp-result's #lab-output (templates.ImportResult's), made

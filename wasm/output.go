@@ -35,8 +35,8 @@ type pane struct {
 	settled func()
 
 	keys  []string          // the blocks on screen, in order
-	html  []string          // the HTML each was drawn from ("" for a block with views)
-	views map[string]string // the HTML each view (by id) was drawn from
+	html  []string          // the digest (sum) of the HTML each was drawn from ("" for a block with views)
+	views map[string]string // the digest of the HTML each view (by id) was drawn from
 
 	later    []outPart         // the newest run's blocks, while some wait
 	stale    map[string]bool   // the views (by id) not drawn from the newest run
@@ -61,16 +61,23 @@ func newPane(el js.Value, fail func(error), settled func()) *pane {
 	return p
 }
 
-// outPart is one block of a rendered run (api.go's outputReply).
+// outPart is one block of a rendered run (api.go's outputReply). Its HTML
+// stays a JavaScript string, in Src: the pane compares digests and hands
+// Src to app.js's mcplabMorph, so a megabyte of SVG is never copied into
+// Go and back.
 type outPart struct {
 	Key   string
 	Later bool
-	HTML  string    // the block, with a viewSlot for each view
+	Sum   string    // the digest of the block's HTML (api.go's htmlSum)
+	Src   js.Value  // the reply's part: Src.html is the block, with a viewSlot for each view
 	Views []outView // the block's pictures, of which the page shows at most one
 }
 
-// outView is one picture of a block.
-type outView struct{ ID, HTML string }
+// outView is one picture of a block: Src.html is its HTML, Sum its digest.
+type outView struct {
+	ID, Sum string
+	Src     js.Value
+}
 
 // output is a rendered run as the worker sends it (api.go's outputReply).
 type output struct {
@@ -92,20 +99,22 @@ func readOutput(v js.Value) output {
 	o.Parts = make([]outPart, parts.Length())
 	for i := range o.Parts {
 		p := parts.Index(i)
-		o.Parts[i] = outPart{Key: p.Get("key").String(), Later: p.Get("later").Bool(), HTML: p.Get("html").String()}
+		o.Parts[i] = outPart{Key: p.Get("key").String(), Later: p.Get("later").Bool(), Sum: p.Get("sum").String(), Src: p}
 		views := p.Get("views")
 		for j := 0; j < views.Length(); j++ {
-			o.Parts[i].Views = append(o.Parts[i].Views, outView{ID: views.Index(j).Get("id").String(), HTML: views.Index(j).Get("html").String()})
+			v := views.Index(j)
+			o.Parts[i].Views = append(o.Parts[i].Views, outView{ID: v.Get("id").String(), Sum: v.Get("sum").String(), Src: v})
 		}
 	}
 	return o
 }
 
-// whole is the block's HTML with its views in their slots.
+// whole is the block's HTML with its views in their slots (copied into
+// Go: only a run of another shape, drawn whole, needs it).
 func (p outPart) whole() string {
-	s := p.HTML
+	s := p.Src.Get("html").String()
 	for _, v := range p.Views {
-		s = strings.Replace(s, viewSlot, v.HTML, 1)
+		s = strings.Replace(s, viewSlot, v.Src.Get("html").String(), 1)
 	}
 	return s
 }
@@ -129,7 +138,7 @@ func (p *pane) show(o output) {
 			continue
 		}
 		if len(part.Views) == 0 {
-			p.draw(kids.Index(i), i, part.HTML)
+			p.draw(kids.Index(i), i, part)
 			continue
 		}
 		// The stylesheet shows at most one of the views: draw that one,
@@ -186,10 +195,10 @@ func (p *pane) showAll(o output) {
 	for i, part := range o.Parts {
 		keys[i] = part.Key
 		if len(part.Views) == 0 {
-			html[i] = part.HTML
+			html[i] = part.Sum
 		}
 		for _, v := range part.Views {
-			views[v.ID] = v.HTML
+			views[v.ID] = v.Sum
 		}
 		b.WriteString(part.whole())
 	}
@@ -199,19 +208,19 @@ func (p *pane) showAll(o output) {
 	p.settle()
 }
 
-// draw patches el, block i, with html if it changed.
-func (p *pane) draw(el js.Value, i int, html string) {
-	if html != p.html[i] {
-		patch(el, html)
-		p.html[i] = html
+// draw patches el, block i, with part's HTML if it changed.
+func (p *pane) draw(el js.Value, i int, part outPart) {
+	if part.Sum != p.html[i] {
+		patch(el, part.Src)
+		p.html[i] = part.Sum
 	}
 }
 
 // drawView patches el with a view's HTML if it changed.
 func (p *pane) drawView(el js.Value, view outView) {
-	if view.HTML != p.views[view.ID] {
-		patch(el, view.HTML)
-		p.views[view.ID] = view.HTML
+	if view.Sum != p.views[view.ID] {
+		patch(el, view.Src)
+		p.views[view.ID] = view.Sum
 	}
 	delete(p.stale, view.ID)
 }
@@ -235,7 +244,7 @@ func (p *pane) drawLater() {
 	}
 	for i, part := range p.later {
 		if part.Later {
-			p.draw(kids.Index(i), i, part.HTML)
+			p.draw(kids.Index(i), i, part)
 			continue
 		}
 		for _, view := range part.Views {
@@ -308,16 +317,17 @@ func visible(el js.Value) bool {
 	return el.Call("checkVisibility").Bool()
 }
 
-// patch makes el match html (one element) in place: app.js's mcplabMorph
-// keeps the nodes that did not change, so the browser restyles and lays
-// out only what did, and focus and scroll positions survive; without it,
-// el is replaced.
-func patch(el js.Value, html string) {
+// patch makes el match src.html (one element) in place: app.js's
+// mcplabMorph keeps the nodes that did not change, so the browser restyles
+// and lays out only what did, and focus and scroll positions survive;
+// without it, el is replaced. src is the reply's object, so the HTML goes
+// from the worker's message to the DOM without a copy through Go.
+func patch(el, src js.Value) {
 	if morph := js.Global().Get("mcplabMorph"); morph.Type() == js.TypeFunction {
-		morph.Invoke(el, html)
+		morph.Invoke(el, src)
 		return
 	}
-	el.Set("outerHTML", html)
+	el.Set("outerHTML", src.Get("html"))
 }
 
 // afterNextFrame runs fn once the browser is idle after the next frame (at

@@ -23,6 +23,14 @@ import (
 // once they pause: shareLater) and refreshes the share and embed fields; an
 // invalid one keeps the last good output, marked stale,
 // and shows the located error (templates.LocateError).
+//
+// Where the code editor runs (site/editor/editor.js, CodeMirror 6), it
+// replaces the textarea on screen but keeps it as the state: it copies
+// every edit into the textarea's value with an "input" event, and hears
+// from here through events on the textarea (tellEditor): the text was
+// replaced (setEditor), the located error to underline (diagnose), the
+// place to select (showErrorInEditor). Without it the textarea is the
+// editor and nobody listens.
 
 // Without a fragment the editor keeps the scenario the page was
 // prerendered on (site build's playgroundDefault).
@@ -48,6 +56,7 @@ type playground struct {
 	canon      []byte
 	fragment   string
 	stopped    bool     // #lab-error says a run was stopped
+	ready      bool     // the page is wired: #lab-status speaks of runs
 	shareTimer js.Value // the pending setTimeout id of shareLater, or null
 	shareFn    js.Func  // its callback, made once
 }
@@ -114,7 +123,8 @@ func startPlaygroundPage(doc js.Value) {
 
 	p.open(js.Global().Get("location").Get("hash").String(), func() {
 		enable(doc, "pg-editor", "lab-controls", "pg-copy-link", "pg-download", "pg-file", "pg-embed-format", "pg-copy-embed")
-		setStatus(doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
+		p.ready = true
+		p.showLive()
 		doc.Get("documentElement").Get("dataset").Set("ready", "1")
 	})
 }
@@ -183,7 +193,31 @@ func isShareHash(hash string) bool {
 	return strings.HasPrefix(hash, "#s=") || strings.HasPrefix(hash, "#example=")
 }
 
-func (p *playground) setEditor(text string) { p.editor.Set("value", text) }
+// setEditor replaces the editor's text and tells the code editor, if the
+// page has one (site/editor/editor.js: "mcplab-set"), to show it.
+func (p *playground) setEditor(text string) {
+	p.editor.Set("value", text)
+	p.tellEditor("mcplab-set", nil)
+}
+
+// tellEditor dispatches a cancelable event named name, with detail, on the
+// textarea, where the code editor (site/editor/editor.js) listens; it
+// reports whether a listener cancelled it, i.e. the code editor took it.
+// Without the code editor nobody listens and the textarea is the editor.
+func (p *playground) tellEditor(name string, detail any) bool {
+	ev := js.Global().Get("CustomEvent").New(name, map[string]any{"detail": detail, "cancelable": true})
+	return !p.editor.Call("dispatchEvent", ev).Bool()
+}
+
+// diagnose shows e in the code editor, underlined at its place with its
+// message (no mark when e has no place or is the zero EditorError).
+func (p *playground) diagnose(e templates.EditorError, msg string) {
+	list := []any{}
+	if e.Line != 0 {
+		list = append(list, map[string]any{"from": e.Start, "to": e.End, "message": msg})
+	}
+	p.tellEditor("mcplab-diagnostics", list)
+}
 
 // onControl applies one control's value to the editor's text
 // (scenario.Edit) and re-runs it, keeping the controls as they are
@@ -259,7 +293,11 @@ func (p *playground) apply(r answer) bool {
 	ds.Set("applyMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
 	ds.Delete("stale")
 	ds.Delete("stopped")
+	paused := p.lastErr.Message != ""
 	p.clearError()
+	if paused {
+		p.showLive()
+	}
 	if p.stopped { // the stopped message goes; a broken link's stays
 		showLabError(p.doc, "")
 		p.stopped = false
@@ -378,10 +416,12 @@ func (p *playground) showError(e templates.EditorError) {
 		msg = w + ": " + msg // a syntax error names its place already
 	}
 	p.errText.Set("textContent", msg+". The output shows the last valid run.")
+	p.diagnose(e, msg)
 	p.errBox.Set("hidden", false)
 	byID(p.doc, "pg-error-goto").Set("hidden", e.Line == 0)
 	p.editor.Call("setAttribute", "aria-invalid", "true")
 	p.output.Get("dataset").Set("stale", "1")
+	p.showLive()
 	p.markControl(e.Path)
 }
 
@@ -390,6 +430,7 @@ func (p *playground) clearError() {
 	p.errBox.Set("hidden", true)
 	p.errText.Set("textContent", "")
 	p.editor.Call("removeAttribute", "aria-invalid")
+	p.diagnose(templates.EditorError{}, "")
 	p.markControl("")
 }
 
@@ -418,6 +459,9 @@ func (p *playground) showErrorInEditor() {
 	if e.Line == 0 {
 		return
 	}
+	if p.tellEditor("mcplab-reveal", map[string]any{"from": e.Start, "to": max(e.End, e.Start+1)}) {
+		return // the code editor selected it
+	}
 	p.editor.Call("focus")
 	p.editor.Call("setSelectionRange", e.Start, max(e.End, e.Start+1))
 	lh := js.Global().Call("getComputedStyle", p.editor).Get("lineHeight").String()
@@ -431,6 +475,20 @@ func (p *playground) showErrorInEditor() {
 }
 
 func (p *playground) say(text string) { setStatus(p.doc, "live", text) }
+
+// showLive says in #lab-status whether edits re-run (issue 13, item 7):
+// live while the scenario is valid, paused while the JSON is invalid (the
+// output is then the last valid run). Before the page is wired it says
+// nothing: the loading status stands.
+func (p *playground) showLive() {
+	switch {
+	case !p.ready:
+	case p.lastErr.Message != "":
+		setStatus(p.doc, "paused", "Paused: the scenario is invalid, so it does not re-run; the output is the last valid run. Fix it to go live again.")
+	default:
+		setStatus(p.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
+	}
+}
 
 // fail shows an internal error (a recovered panic); the page lives on.
 func (p *playground) fail(err error) {

@@ -1,8 +1,10 @@
 package coordinator
 
 import (
+	"encoding/json"
 	"fmt"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -161,4 +163,80 @@ func (c *Client) TearDown(now int64, id string) (e trace.Event, closeStream, ok 
 	}
 	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Cause: trace.CauseSessionTeardown,
 		Note: fmt.Sprintf("Request %s fails: the session it was in flight on was torn down. The server was not at fault.", id)}, closeStream, true
+}
+
+// Deliver is a server message sent at sentAt reaching the client's end of
+// request id's stream at now (comment: an SSE keep-alive comment), and the
+// network's event (type deliver or drop, without wire, ends or message).
+// arrive reports whether the client acts on it: a message reaches it; a
+// keep-alive comment reaches it but is not progress; on Streamable HTTP,
+// anything on a stream the client no longer reads is lost (under
+// 2025-11-25 the client may resume the stream with Last-Event-ID).
+func (c *Client) Deliver(now, sentAt int64, id string, comment bool, t Transport) (e trace.Event, arrive bool) {
+	e = trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, From: trace.ActorServer, To: trace.ActorClient, SentAt: &sentAt}
+	if comment {
+		e.Signal = trace.SignalKeepalive
+	}
+	switch {
+	case t.HTTP && !c.Reading && t.Is2025:
+		e.Type, e.Note = trace.TypeDrop, fmt.Sprintf("Request %s's stream is closed: the message does not reach the client (under 2025-11-25 a client may resume the stream with Last-Event-ID).", id)
+	case t.HTTP && !c.Reading && comment:
+		e.Type, e.Note = trace.TypeDrop, "The stream is closed; the comment is lost."
+	case t.HTTP && !c.Reading:
+		e.Type, e.Note = trace.TypeDrop, fmt.Sprintf("Request %s's stream is closed: the message is lost.", id)
+	case comment:
+		e.Note = "A keep-alive comment reaches the client; its idle timeout is not reset."
+	default:
+		e.Note = fmt.Sprintf("Delivered to the client after %d ms.", now-sentAt)
+		return e, true
+	}
+	return e, false
+}
+
+// ClientIgnores is the client's ignore event for a raw message from the server
+// that it does not act on (DOMAIN.md §1, §3): not JSON-RPC at all (peer
+// false: the message is not repeated), a server-sent notifications/cancelled
+// that targets no listen stream (the one cancellation a server may send),
+// progress for no known token, or anything else.
+func ClientIgnores(msg json.RawMessage, m jsonrpc.Message, peer bool) trace.Event {
+	e := trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Message: msg, Note: "The client does not act on this message."}
+	switch {
+	case !peer:
+		e.Message, e.Note = nil, "Not a JSON-RPC message; the client ignores it."
+	case m.Method == jsonrpc.MethodCancelled:
+		e.Note = "A server-sent notifications/cancelled is reserved for tearing down a subscriptions/listen stream; this one targets no listen stream, so the client ignores it."
+	case m.Method == jsonrpc.MethodProgress:
+		e.Note = "Progress for no known token; the client ignores it."
+	}
+	return e
+}
+
+// Timeouts picks a request's two clocks (DOMAIN.md §2; ms, 0 = off): the
+// client's idle and max, or, for a retry, those of the request it retries
+// (inherit, when not nil), each overridden by the step's own (stepIdle,
+// stepMax, when not nil).
+func Timeouts(idle, max int64, inherit *Deadlines, stepIdle, stepMax *int64) (int64, int64) {
+	if inherit != nil {
+		idle, max = inherit.IdleMs, inherit.MaxMs
+	}
+	if stepIdle != nil {
+		idle = *stepIdle
+	}
+	if stepMax != nil {
+		max = *stepMax
+	}
+	return idle, max
+}
+
+// Dropped is the transport under a listen stream breaking at now for both
+// halves (DOMAIN.md §9): neither end uses the stream any more; under
+// 2026-07-28 the request is abandoned by a disconnect and cancelled at the
+// server, while under 2025-11-25 (is2025) it is resumed under its own id,
+// so it stays open, neither cancelled nor abandoned.
+func Dropped(c *Client, s *Server, now int64, is2025 bool) {
+	c.Reading, s.Writing = false, false
+	if !is2025 {
+		c.End(now, trace.OutcomeAbandoned, trace.CauseDisconnect)
+		s.Cancel(now)
+	}
 }

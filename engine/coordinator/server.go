@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -147,4 +148,66 @@ func Summary(c *Client, s *Server) trace.Request {
 		sum.Signal = &signal
 	}
 	return sum
+}
+
+// ReadCancel is the server's reading of a client's notifications/cancelled
+// msg (DOMAIN.md §1), parsed as c (err: malformed). s is the targeted
+// request's server half and method its method (nil and "" when the server
+// knows no request by that id). ok: the server observes a cancellation of
+// that request via the returned text (ObserveCancel). Else e is the ignore
+// event, with no response ever sent: a malformed or unknown cancellation;
+// on 2026-07-28 Streamable HTTP one that was POSTed (the signal there is
+// the stream closing); a 2025-11-25 initialize, never cancelled. about
+// reports whether e concerns the targeted request (the runner sets its id).
+func ReadCancel(msg json.RawMessage, c jsonrpc.Cancellation, err error, s *Server, method string, t Transport) (via string, e trace.Event, about, ok bool) {
+	e = trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg}
+	switch {
+	case err != nil:
+		e.Note = fmt.Sprintf("Ignored silently (%v); no response.", err)
+		return "", e, false, false
+	case s == nil || !s.Arrived:
+		e.Note = fmt.Sprintf("Cancellation for unknown request %s; ignored silently, no response.", c.RequestID)
+		return "", e, false, false
+	case t.HTTP && !t.Is2025:
+		e.Note = "Under 2026-07-28 Streamable HTTP a cancellation is the stream closing; a POSTed notifications/cancelled does not cancel. Client and server now disagree on the request's life."
+		return "", e, true, false
+	case t.Is2025 && method == "initialize":
+		e.Note = "Under 2025-11-25 initialize is never cancelled; ignored."
+		return "", e, true, false
+	}
+	via = "notifications/cancelled"
+	if c.Reason == nil && c.ReasonPresent {
+		via += ", whose non-string reason is treated as absent"
+	}
+	return via, e, true, true
+}
+
+// ServerIgnores is the server's ignore event for a raw message from the client
+// that is no cancellation (DOMAIN.md §1): a notification it does not know
+// (a malformed cancellation at best), or anything else it does not act on;
+// either way no response.
+func ServerIgnores(msg json.RawMessage, m jsonrpc.Message) trace.Event {
+	note := "Not a JSON-RPC message the server acts on; ignored, no response."
+	if m.Method != "" && !m.HasRealID() {
+		note = fmt.Sprintf("Unknown notification %q (a malformed cancellation at best); ignored silently, no response.", m.Method)
+	}
+	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: note}
+}
+
+// Start is request id arriving at the server, which starts handling it:
+// the start event. On Streamable HTTP (headers not nil) the server also
+// opens the request's SSE response stream with headers and writes to it;
+// without X-Accel-Buffering: no (noBuffering false) a proxy may buffer it
+// (DOMAIN.md §8).
+func (s *Server) Start(id string, headers map[string]string, noBuffering bool) trace.Event {
+	s.Arrived = true
+	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeStart, Note: fmt.Sprintf("The server starts handling request %s.", id)}
+	if headers != nil {
+		s.Writing, e.Headers = true, headers
+		e.Note = fmt.Sprintf("The server starts request %s and opens its SSE response stream.", id)
+		if !noBuffering {
+			e.Note += " Without X-Accel-Buffering: no, a proxy may buffer it."
+		}
+	}
+	return e
 }

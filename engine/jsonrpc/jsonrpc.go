@@ -118,11 +118,13 @@ type Message struct {
 	ErrorMessage string
 
 	cancel    Cancellation
-	cancelErr error
+	cancelWhy fault // why it is no cancellation, 0 when it is one
 }
 
-// wireMessage is the struct a message is read into: every member raw, so
-// that no member of an unexpected type makes the whole message unreadable.
+// wireMessage is what a message is read into: every member raw, so that
+// no member of an unexpected type makes the whole message unreadable.
+// Top-level names match as encoding/json matches struct fields (exact or
+// case-folded: "ID" is the id); the last of duplicate members wins.
 type wireMessage struct {
 	ID     json.RawMessage `json:"id"`
 	Method json.RawMessage `json:"method"`
@@ -131,21 +133,31 @@ type wireMessage struct {
 	Error  json.RawMessage `json:"error"`
 }
 
-// params captures params as written and, when it is an object, its
-// members by their exact names (JSON-RPC member names are case-sensitive).
+// params captures params as written and, when it is an object, the members
+// the lab reads, by their exact names (JSON-RPC member names are
+// case-sensitive; the last of duplicates wins).
 type params struct {
 	raw    json.RawMessage
 	object bool
-	f      map[string]json.RawMessage
+	// name, arguments, progressToken, meta (_meta), progress, total,
+	// requestID and reason are those members as written, nil if absent.
+	name, arguments, progressToken, meta, progress, total, requestID, reason json.RawMessage
 }
 
+// UnmarshalJSON is the slow path's (decodeMessage's) reading of params.
 func (p *params) UnmarshalJSON(b []byte) error {
 	p.raw = append(json.RawMessage(nil), b...)
 	if len(b) == 0 || b[0] != '{' {
 		return nil
 	}
 	p.object = true
-	return json.Unmarshal(b, &p.f)
+	var f map[string]json.RawMessage
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	p.name, p.arguments, p.progressToken, p.meta = f["name"], f["arguments"], f["progressToken"], f["_meta"]
+	p.progress, p.total, p.requestID, p.reason = f["progress"], f["total"], f["requestId"], f["reason"]
+	return nil
 }
 
 // ErrInvalid is the category of Parse's errors.
@@ -154,17 +166,48 @@ var ErrInvalid = errors.New("not a JSON-RPC message")
 // Parse reads msg. It returns a Message of Kind Invalid and an error
 // wrapping ErrInvalid when msg is not JSON, not an object, or its method is
 // not a string; every other object is a Message, however odd its members.
+//
+// A valid object whose member names (at the levels read) hold no escape is
+// read by scanMessage, one pass over bytes json.Valid has checked; any
+// other input by decodeMessage through encoding/json, which gives the same
+// Message (TestParseFastMatchesSlow) and encoding/json's error text.
 func Parse(msg json.RawMessage) (Message, error) {
-	var w wireMessage
 	if len(msg) == 0 {
 		return Message{}, fmt.Errorf("%w: empty", ErrInvalid)
 	}
+	w, ok := scanMessage(msg)
+	if !ok {
+		var err error
+		if w, err = decodeMessage(msg); err != nil {
+			return Message{}, err
+		}
+	}
+	return fromWire(&w)
+}
+
+// decodeMessage reads msg through encoding/json (Parse's slow path).
+func decodeMessage(msg json.RawMessage) (wireMessage, error) {
+	var w wireMessage
 	if err := json.Unmarshal(msg, &w); err != nil {
-		return Message{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return w, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	if len(w.ID) == 0 && len(w.Method) == 0 && w.Params.raw == nil && len(w.Result) == 0 && len(w.Error) == 0 && !isObject(msg) {
-		return Message{}, fmt.Errorf("%w: not an object", ErrInvalid) // null
+		return w, fmt.Errorf("%w: not an object", ErrInvalid) // null
 	}
+	if meta := w.Params.meta; len(meta) > 0 && meta[0] == '{' {
+		var mf map[string]json.RawMessage
+		if json.Unmarshal(meta, &mf) == nil {
+			w.Params.meta = mf["progressToken"]
+		}
+	} else {
+		w.Params.meta = nil
+	}
+	return w, nil
+}
+
+// fromWire derives a Message from the members read. w.Params.meta holds
+// _meta.progressToken by then (nil if none).
+func fromWire(w *wireMessage) (Message, error) {
 	m := Message{RawID: w.ID, HasID: w.ID != nil, Params: w.Params.raw, Result: w.Result, Error: w.Error, ParamsObject: w.Params.object}
 	if w.Method != nil {
 		s, ok := stringText(w.Method)
@@ -186,44 +229,66 @@ func Parse(msg json.RawMessage) (Message, error) {
 	default:
 		m.Kind = Other
 	}
-	f := w.Params.f
-	if s, ok := stringText(f["name"]); ok {
+	p := &w.Params
+	if s, ok := stringText(p.name); ok {
 		m.Name = s
 	}
-	m.Arguments = f["arguments"]
-	tok := f["progressToken"]
+	m.Arguments = p.arguments
+	tok := p.progressToken
 	if m.Method != MethodProgress {
-		tok = nil
-		if meta := f["_meta"]; len(meta) > 0 && meta[0] == '{' {
-			var mf map[string]json.RawMessage
-			if json.Unmarshal(meta, &mf) == nil {
-				tok = mf["progressToken"]
-			}
-		}
+		tok = p.meta
 	}
 	m.ProgressToken, _ = IDText(tok)
-	m.Progress, m.ProgressText = number(f["progress"])
-	m.Total, m.TotalText = number(f["total"])
+	m.Progress, m.ProgressText = number(p.progress)
+	m.Total, m.TotalText = number(p.total)
 	if m.Error != nil && len(m.Error) > 0 && m.Error[0] == '{' {
-		var e struct {
-			Code    json.RawMessage `json:"code"`
-			Message json.RawMessage `json:"message"`
-		}
-		if json.Unmarshal(m.Error, &e) == nil {
-			if n, err := strconv.ParseInt(string(e.Code), 10, 64); err == nil {
-				m.ErrorCode = &n
+		code, message, ok := scanError(m.Error)
+		if !ok {
+			var e struct {
+				Code    json.RawMessage `json:"code"`
+				Message json.RawMessage `json:"message"`
 			}
-			m.ErrorMessage, _ = stringText(e.Message)
+			if json.Unmarshal(m.Error, &e) == nil {
+				code, message = e.Code, e.Message
+			}
 		}
+		if n, err := strconv.ParseInt(string(code), 10, 64); err == nil {
+			m.ErrorCode = &n
+		}
+		m.ErrorMessage, _ = stringText(message)
 	}
-	m.cancel, m.cancelErr = cancellation(&m, &w.Params)
+	m.cancel, m.cancelWhy = cancellation(&m, p)
 	return m, nil
 }
 
 // Cancellation returns the validated notifications/cancelled this message
 // is (DOMAIN.md §1), or an error wrapping ErrMalformedCancel saying why it
 // is not one.
-func (m Message) Cancellation() (Cancellation, error) { return m.cancel, m.cancelErr }
+func (m Message) Cancellation() (Cancellation, error) {
+	switch m.cancelWhy {
+	case faultMethod:
+		return Cancellation{}, fmt.Errorf("%w: method is %q", ErrMalformedCancel, m.Method)
+	case faultParams:
+		return Cancellation{}, fmt.Errorf("%w: params is not an object", ErrMalformedCancel)
+	case faultMissing:
+		return Cancellation{}, fmt.Errorf("%w: params.requestId is missing", ErrMalformedCancel)
+	case faultRequestID:
+		return Cancellation{}, fmt.Errorf("%w: params.requestId is not a string or an integer", ErrMalformedCancel)
+	}
+	return m.cancel, nil
+}
+
+// fault is why a message is no valid cancellation; the error is built
+// only when Cancellation is asked, so reading any other message costs none.
+type fault uint8
+
+const (
+	faultNone fault = iota
+	faultMethod
+	faultParams
+	faultMissing
+	faultRequestID
+)
 
 // IsFinal reports whether m ends its request: a response or an error
 // carrying an id member.
@@ -337,27 +402,27 @@ type Cancellation struct {
 // ignores such a message silently (DOMAIN.md §1).
 var ErrMalformedCancel = errors.New("malformed cancellation")
 
-func cancellation(m *Message, p *params) (Cancellation, error) {
+// cancellation validates m as a notifications/cancelled (DOMAIN.md §1),
+// or says why it is not one.
+func cancellation(m *Message, p *params) (Cancellation, fault) {
 	if m.Method != MethodCancelled {
-		return Cancellation{}, fmt.Errorf("%w: method is %q", ErrMalformedCancel, m.Method)
+		return Cancellation{}, faultMethod
 	}
 	if !p.object {
-		return Cancellation{}, fmt.Errorf("%w: params is not an object", ErrMalformedCancel)
+		return Cancellation{}, faultParams
 	}
-	rid, ok := p.f["requestId"]
+	if p.requestID == nil {
+		return Cancellation{}, faultMissing
+	}
+	id, ok := IDText(p.requestID)
 	if !ok {
-		return Cancellation{}, fmt.Errorf("%w: params.requestId is missing", ErrMalformedCancel)
+		return Cancellation{}, faultRequestID
 	}
-	id, ok := IDText(rid)
-	if !ok {
-		return Cancellation{}, fmt.Errorf("%w: params.requestId is not a string or an integer", ErrMalformedCancel)
-	}
-	reason, present := p.f["reason"]
-	c := Cancellation{RequestID: id, ReasonPresent: present}
-	if r, ok := stringText(reason); ok {
+	c := Cancellation{RequestID: id, ReasonPresent: p.reason != nil}
+	if r, ok := stringText(p.reason); ok {
 		c.Reason = &r
 	}
-	return c, nil
+	return c, faultNone
 }
 
 // ParseCancellation validates msg as a notifications/cancelled: it returns

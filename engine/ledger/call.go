@@ -3,6 +3,8 @@ package ledger
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/mcplab/mcplab/engine/scenario"
 )
 
 // Policy is a server's ledger switches (SCENARIO.md, server.policy):
@@ -16,6 +18,18 @@ type Policy struct {
 	Fingerprint bool
 }
 
+// Open opens a scenario's ledger l through open (OpenServer: one store
+// when shared, else one per replica) under the server's policy p:
+// defensiveCopy false shares result objects, and Policy takes dedupeBy,
+// atomicLedger and fingerprint (each on unless set false).
+func Open(open func() (Store, error), l *scenario.Ledger, p scenario.ServerPolicy) (*Server, error) {
+	s, err := OpenServer(open, l.Replicas, l.Shared, !scenario.On(p.DefensiveCopy))
+	if err == nil {
+		s.Policy = Policy{DedupeBy: p.DedupeBy, Atomic: scenario.On(p.AtomicLedger), Fingerprint: scenario.On(p.Fingerprint)}
+	}
+	return s, err
+}
+
 // Call is one call of a ledger tool: Tool with Args, from the request
 // whose JSON-RPC id text is RPCID.
 type Call struct {
@@ -25,9 +39,11 @@ type Call struct {
 }
 
 // Call runs c's handler at now on the replica whose turn it is (DOMAIN.md
-// §4): Prepare (a refusal is Invalid), the key per p.DedupeBy, then Apply
-// or, without p.Atomic, CheckThenAct; the decision comes back as the Reply.
-func (s *Server) Call(now int64, p Policy, c Call) Reply {
+// §4), under s.Policy p: Prepare (a refusal is Invalid), the key per
+// p.DedupeBy, then Apply or, without p.Atomic, CheckThenAct; the decision
+// comes back as the Reply.
+func (s *Server) Call(now int64, c Call) Reply {
+	p := s.Policy
 	in, err := Prepare(c.Tool, c.Args, json.RawMessage(c.RPCID))
 	if err != nil {
 		return Invalid(err)
@@ -54,14 +70,15 @@ type RaceEvent struct {
 }
 
 // RaceCalls runs calls[i] on its own new connection i, all started behind
-// one barrier at now (DOMAIN.md §4; Race), and returns the race's events
+// one barrier at now under s.Policy (DOMAIN.md §4; Race), and returns the race's events
 // in order. answered lists the calls whose replies go to the client now:
 // every call when the race completed; only the refused one when Prepare
 // refused a call (the race then does not start, and the others get no
 // answer); none when a round ended on a database error. err is a
 // connection that could not open (nothing ran). The connections are
 // closed before it returns.
-func (s *Server) RaceCalls(now int64, p Policy, calls []Call) (events []RaceEvent, answered []int, err error) {
+func (s *Server) RaceCalls(now int64, calls []Call) (events []RaceEvent, answered []int, err error) {
+	p := s.Policy
 	conns := make([]Conn, len(calls))
 	for i := range conns {
 		c, err := s.Connect()

@@ -35,3 +35,24 @@ func Example() {
 }
 
 var phase = map[ledger.Phase]string{ledger.Lock: "lock", ledger.Wait: "wait", ledger.Check: "check", ledger.Decided: "decided", ledger.EffectTwice: "effect-twice", ledger.Failed: "failed"}
+
+// A server's ledger under the reference policy: the first keyed charge
+// runs the effect, a retry under the same key replays it, and the trace
+// summary reads one execution and one record.
+func ExampleServer_Call() {
+	s, _ := ledger.OpenServer(func() (ledger.Store, error) { return sqlite.OpenMemory("/example-server-call") }, 1, true, false)
+	defer s.Close()
+	s.Policy = ledger.Policy{Atomic: true, Fingerprint: true}
+	args := []byte(`{"account":"acct-9","cents":1200,"idempotencyKey":"k-1"}`)
+	for _, id := range []string{`1`, `2`} {
+		r := s.Call(0, ledger.Call{Tool: "charge_account", Args: args, RPCID: id})
+		_, failed := r.Response(id)
+		fmt.Println(r.Event().Type, failed)
+	}
+	sum := s.Trace()
+	fmt.Println(sum.Executions, len(sum.Records))
+	// Output:
+	// effect false
+	// replay false
+	// 1 1
+}

@@ -25,6 +25,10 @@ const (
 // got back, so a caller's later edit (Mutate) reaches the server's own
 // object when defensive copies are off.
 type Server struct {
+	// Policy is the server's ledger switches (Open sets them; the zero
+	// value deduplicates by business key with check-then-act).
+	Policy Policy
+
 	stores   []Store
 	conns    []Conn
 	next     int // round robin over replicas

@@ -51,3 +51,25 @@ func (s *Server) Trace() trace.Ledger {
 	}
 	return out
 }
+
+// ReopenEvent reopens every connection (Reopen; DOMAIN.md §4: committed
+// records survive) and is the ledger's event saying what is still there,
+// or an error event when a connection could not open again.
+func (s *Server) ReopenEvent() trace.Event {
+	note, err := s.Reopen()
+	if err != nil {
+		return trace.Event{Actor: trace.ActorLedger, Type: trace.TypeError, Note: err.Error()}
+	}
+	return trace.Event{Actor: trace.ActorLedger, Type: trace.TypeReopen, Note: note}
+}
+
+// MutateEvent is the caller editing the result request rpcID (id, as notes
+// say it) got back (Mutate), and the client's event: the mutation with
+// the edited object, or an ignore when it got no ledger result.
+func (s *Server) MutateEvent(rpcID, id string, set json.RawMessage) trace.Event {
+	mutated, note, ok := s.Mutate(rpcID, set)
+	if !ok {
+		return trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: "Request " + id + " got no ledger result to mutate."}
+	}
+	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeMutate, Message: mutated, Note: note}
+}

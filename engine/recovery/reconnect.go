@@ -3,6 +3,7 @@ package recovery
 import (
 	"encoding/json"
 
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -67,4 +68,16 @@ func Covered(filter json.RawMessage) []string {
 		out = append(out, "tools")
 	}
 	return out
+}
+
+// Herd runs a scenario's herd experiment h (DOMAIN.md §10; RunHerds, its
+// comparison when h.Compare): nil and nil when the scenario has none.
+func Herd(h *scenario.Herd) (*Result, []Result) {
+	if h == nil {
+		return nil, nil
+	}
+	cfg := HerdConfig{Clients: h.Clients, Strategy: h.Strategy, BaseMs: h.BaseMs, CapMs: h.CapMs,
+		CapacityPerSecond: h.ServerCapacityPerSecond, MaxAttempts: h.MaxAttempts, BucketMs: h.BucketMs}
+	r, all := RunHerds(cfg, h.Compare)
+	return &r, all
 }

@@ -32,9 +32,11 @@ func Decode(data []byte) (*Scenario, error) {
 		return nil, errAt("", ErrSyntax, "not UTF-8 text")
 	}
 	body := bytes.TrimPrefix(data, utf8BOM)
-	var root map[string]json.RawMessage
-	if off, err := strictUnmarshal(body, &root); err != nil {
-		return nil, syntaxErr(data, len(data)-len(body)+off, err)
+	root, ok := fastRoot(body)
+	if !ok {
+		if off, err := strictUnmarshal(body, &root); err != nil {
+			return nil, syntaxErr(data, len(data)-len(body)+off, err)
+		}
 	}
 	if e := checkStructure(data); e != nil {
 		return nil, e
@@ -158,8 +160,8 @@ func (d *decoder) obj(path string, raw json.RawMessage) *object {
 	if d.err != nil {
 		return nil
 	}
-	var m map[string]json.RawMessage
-	if isNull(raw) || json.Unmarshal(raw, &m) != nil || m == nil {
+	m, ok := fastObject(raw)
+	if !ok && (isNull(raw) || json.Unmarshal(raw, &m) != nil || m == nil) {
 		d.fail(errAt(path, ErrType, "must be an object"))
 		return nil
 	}
@@ -223,8 +225,8 @@ func (d *decoder) str(o *object, name string, maxLen int) (string, bool) {
 	if !ok || d.err != nil {
 		return "", false
 	}
-	var s string
-	if isNull(raw) || json.Unmarshal(raw, &s) != nil {
+	s, plain := plainString(raw)
+	if !plain && (isNull(raw) || json.Unmarshal(raw, &s) != nil) {
 		d.fail(errAt(o.sub(name), ErrType, "must be a string"))
 		return "", false
 	}
@@ -285,6 +287,9 @@ func (d *decoder) id(o *object, name string) (*ID, bool) {
 // parseID accepts a JSON string or integer.
 func parseID(raw []byte) (ID, error) {
 	raw = bytes.TrimSpace(raw)
+	if s, ok := plainString(raw); ok && len(s) <= 256 && htmlSafeASCII(s) {
+		return ID{string(raw)}, nil // what NewStringID(s) makes of it
+	}
 	if len(raw) > 0 && raw[0] == '"' {
 		var s string
 		if err := json.Unmarshal(raw, &s); err != nil {

@@ -47,8 +47,8 @@ func (d *decoder) steps(root *object, s *Scenario) {
 		d.fail(errAt("steps", ErrMissing, ""))
 		return
 	}
-	var items []json.RawMessage
-	if isNull(raw) || json.Unmarshal(raw, &items) != nil {
+	items, ok := fastArray(raw)
+	if !ok && (isNull(raw) || json.Unmarshal(raw, &items) != nil) {
 		d.fail(errAt("steps", ErrType, "must be an array"))
 		return
 	}
@@ -459,4 +459,15 @@ func (st Step) Progresses() []Step {
 		out = append(out, Step{At: st.At + int64(k)*st.EveryMs, Do: "progress", ID: st.ID, Progress: &v, Total: st.Total})
 	}
 	return out
+}
+
+// Text is a progress step's message as text (Message holds a JSON
+// string), nil when the step has none.
+func (st Step) Text() *string {
+	if st.Message == nil {
+		return nil
+	}
+	var s string
+	_ = json.Unmarshal(st.Message, &s) // Decode checked it is a string
+	return &s
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -56,6 +57,33 @@ func NewStream(now int64, buf *Buffer[Msg], proxy Proxy[Sent]) *Stream {
 		buf.Record(now)
 	}
 	return &Stream{Buf: buf, Proxy: proxy, startAt: now}
+}
+
+// Open opens a response stream at now as a scenario configures it: through
+// an SSE buffer when buf is not nil (its capacity and policy, which Decode
+// validated) and a proxy when proxy is not nil, buffering per ProxyBuffers
+// (noBuffering: the server sends X-Accel-Buffering: no). It returns nil
+// when the scenario has neither: the server writes straight to the client.
+func Open(now int64, buf *scenario.Buffer, proxy *scenario.Proxy, noBuffering bool) *Stream {
+	if buf == nil && proxy == nil {
+		return nil
+	}
+	var p Proxy[Sent]
+	if proxy != nil {
+		p = Proxy[Sent]{Buffering: ProxyBuffers(proxy.Buffering, proxy.HonorsNoBuffering, noBuffering), FlushBytes: proxy.FlushBytes, IdleCloseMs: proxy.IdleCloseMs}
+	}
+	var b *Buffer[Msg]
+	if buf != nil {
+		b, _ = New[Msg](buf.Capacity, buf.Policy)
+	}
+	return NewStream(now, b, p)
+}
+
+// IdleClose is the proxy's close-stream event (without ID or wire) when no
+// byte passed through it for IdleCloseMs (DOMAIN.md §8).
+func (s *Stream) IdleClose() trace.Event {
+	return trace.Event{Actor: trace.ActorProxy, Type: trace.TypeCloseStream, Signal: trace.SignalCloseStream,
+		Note: fmt.Sprintf("No byte passed for %d ms: the proxy closes the idle stream.", s.Proxy.IdleCloseMs)}
 }
 
 // Push puts m into the buffer at now by its policy (DOMAIN.md §7) and
@@ -155,13 +183,15 @@ func (s *Stream) AtProxy(now int64, h Sent) (forward []Sent, e trace.Event, told
 	return forward, trace.Event{Actor: trace.ActorProxy, Type: trace.TypeFlush, Wire: h.Wire, Note: FlushNote(len(forward), before+size, h.M.Final)}, true
 }
 
-// Summary is the buffer's trace summary (stream id and policy left for the
-// caller); ok is false for a stream without a buffer.
-func (s *Stream) Summary() (b trace.Buffer, ok bool) {
-	if s.Buf == nil {
+// Summary is the buffer's trace summary for the stream of request id,
+// opened by Open with cfg (its policy as the scenario wrote it); ok is
+// false for a stream without a buffer (s nil: no stream).
+func (s *Stream) Summary(id scenario.ID, cfg *scenario.Buffer) (b trace.Buffer, ok bool) {
+	if s == nil || s.Buf == nil || cfg == nil {
 		return b, false
 	}
+	policy := cfg.Policy
 	st := s.Buf.Stats()
-	return trace.Buffer{Capacity: s.Buf.Capacity(), MaxDepth: st.MaxDepth, DroppedProgress: st.DroppedProgress, Coalesced: st.Coalesced,
+	return trace.Buffer{Stream: id, Policy: policy, Capacity: s.Buf.Capacity(), MaxDepth: st.MaxDepth, DroppedProgress: st.DroppedProgress, Coalesced: st.Coalesced,
 		DroppedFinals: st.DroppedFinals, NeedsRefetch: st.NeedsRefetch, FinalsDelivered: st.FinalsDelivered, Depth: s.Buf.Depth()}, true
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -99,4 +100,13 @@ func (c *Client) Cancelled(id string, r Reply, is2025, ackIsFinal bool) (trace.E
 	}
 	e.Status = c.Status
 	return e, true
+}
+
+// Response is the JSON-RPC response carrying r to the request whose id
+// text is rpcID: its result, or its error; failed reports the error.
+func (r Reply) Response(rpcID string) (msg json.RawMessage, failed bool) {
+	if r.Code != 0 {
+		return jsonrpc.NewError(rpcID, jsonrpc.ErrorObject{Code: int64(r.Code), Message: r.Message}), true
+	}
+	return jsonrpc.NewResult(rpcID, r.Result), false
 }

@@ -43,3 +43,21 @@ func ExampleClient_Cancelled() {
 	// A worker checkpoint observes the cancellation flag: task task-1 becomes cancelled.
 	// true false The client sees task task-1 cancelled: a terminal status, so it stops polling.
 }
+
+// A server's store keeps its tasks in creation order and numbers the
+// client's tasks/* requests.
+func ExampleStore() {
+	var s tasks.Store
+	s.Create("a", 0)
+	s.Create("b", 10).Finish(20, nil)
+	fmt.Println(s.Get("b").Status(), s.Get("c") == nil, s.RequestID("tasks/get"), s.RequestID("tasks/cancel"))
+	for _, t := range s.Summary() {
+		fmt.Println(t.TaskID, t.Status)
+	}
+	fmt.Println(tasks.Interval(0), tasks.Interval(250))
+	// Output:
+	// completed true tasks/get-1 tasks/cancel-2
+	// a working
+	// b completed
+	// 500 250
+}

@@ -94,3 +94,9 @@ func (t *Task) FinishAt(now int64, result json.RawMessage) (ok bool, note string
 func (t *Task) UnchangedNote() string {
 	return fmt.Sprintf("Task %s is already %s; terminal statuses never change.", t.ID, t.status)
 }
+
+// Params are the params of a tasks/* request about t: {"taskId":<id>}.
+func (t *Task) Params() json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"taskId": t.ID}) // a string map always encodes
+	return b
+}

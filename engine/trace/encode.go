@@ -51,7 +51,8 @@ type writer struct {
 	err     error
 	pad     []byte // "\n" and spaces, grown as deep as needed
 	scratch bytes.Buffer
-	enc     *json.Encoder // compact, HTML not escaped, into scratch
+	enc     *json.Encoder         // compact, HTML not escaped, into scratch
+	written map[messageKey][2]int // where each message was written in out
 }
 
 func newWriter(tr *Trace, limit int) *writer {
@@ -142,12 +143,38 @@ func (w *writer) raw(m json.RawMessage, depth int) {
 		w.out = append(w.out, "null"...)
 		return
 	}
-	w.scratch.Reset()
-	if err := json.Compact(&w.scratch, m); err != nil {
-		w.fail(err)
+	if !json.Valid(m) {
+		w.scratch.Reset()
+		w.fail(json.Compact(&w.scratch, m)) // encoding/json's error for it
 		return
 	}
-	w.indented(w.scratch.Bytes(), depth)
+	w.indented(m, depth)
+}
+
+// message writes an event's message at depth 3. A message's send and its
+// delivery (or drop) share one backing array: the second is a copy of the
+// bytes the first wrote, not a second validation and layout.
+func (w *writer) message(m json.RawMessage) {
+	key := messageKey{&m[0], len(m)}
+	if at, ok := w.written[key]; ok {
+		w.out = append(w.out, w.out[at[0]:at[1]]...)
+		return
+	}
+	start := len(w.out)
+	w.raw(m, 3)
+	if w.err == nil {
+		if w.written == nil {
+			w.written = map[messageKey][2]int{}
+		}
+		w.written[key] = [2]int{start, len(w.out)}
+	}
+}
+
+// messageKey names a message by the bytes it points at (trace events never
+// change theirs).
+type messageKey struct {
+	first *byte
+	n     int
 }
 
 // value writes v through encoding/json, laid out at depth.
@@ -266,7 +293,7 @@ func (w *writer) event(e *Event) {
 	}
 	if len(e.Message) > 0 {
 		o.member("message")
-		w.raw(e.Message, 3)
+		w.message(e.Message)
 	}
 	w.omitEmpty(&o, "key", e.Key)
 	w.omitEmpty(&o, "fingerprint", e.Fingerprint)
@@ -470,15 +497,14 @@ func appendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// indent lays out compact JSON (as encoding/json writes it) with two-space
-// indentation, exactly as json.Indent(dst, src, "", "  ") does, in one pass;
+// indent lays out valid JSON with two-space indentation, exactly as json.Indent(dst, src, "", "  ") does, in one pass;
 // it fails with ErrTooLarge once the output passes limit bytes.
 func indent(src []byte, limit int) ([]byte, error) {
 	return indentAt(make([]byte, 0, min(2*len(src), limit+1)), src, 0, limit)
 }
 
-// indentAt appends compact JSON src to dst laid out as json.Indent would
-// lay it out at depth (the depth of the line src begins on: a member of
+// indentAt appends valid JSON src to dst, compacted and laid out as
+// json.Indent would lay it out at depth (the depth of the line src begins on: a member of
 // the top-level object is at depth 1), and fails with ErrTooLarge, and no
 // bytes, once dst passes limit bytes.
 func indentAt(dst, src []byte, depth, limit int) ([]byte, error) {
@@ -508,9 +534,13 @@ func indentAt(dst, src []byte, depth, limit int) ([]byte, error) {
 			i = j
 		case '{', '[':
 			out = append(out, c)
-			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
-				out = append(out, src[i+1])
-				i++
+			k := i + 1
+			for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\r' || src[k] == '\n') {
+				k++
+			}
+			if k < len(src) && (src[k] == '}' || src[k] == ']') {
+				out = append(out, src[k])
+				i = k
 				break
 			}
 			depth++
@@ -524,6 +554,8 @@ func indentAt(dst, src []byte, depth, limit int) ([]byte, error) {
 			newline()
 		case ':':
 			out = append(out, ':', ' ')
+		case ' ', '\t', '\r', '\n':
+			// compacting: whitespace outside strings goes
 		default:
 			out = append(out, c)
 		}

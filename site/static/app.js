@@ -52,26 +52,39 @@
     }
   }
 
-  // mcplabMorph(el, html) makes element el match html (one element) in
-  // place, for the wasm's re-render (wasm/output.go): nodes and attributes
+  // mcplabMorph(el, html) makes element el match html (one element, a
+  // string, or an object whose html is one: a part of the worker's reply,
+  // which so reaches the DOM without a copy through Go) in place, for the wasm's re-render (wasm/output.go): nodes and attributes
   // that did not change are kept, so the browser restyles and lays out only
   // what changed, and focus, scroll positions and open <details> survive.
   // Children are matched by position; a node of another kind is replaced.
-  // A large block (the heaviest herd's chart is about 1 MB of SVG) is
-  // parsed parseChars at a time, one step per task, in an inert document
-  // (no script runs, nothing loads), so parsing it never holds the main
-  // thread for long; the page keeps the old block until the parse ends,
-  // then the block is patched at once. A later call for an element drops
-  // the parses inside it. mcplabMorph.busy is true while a parse is left.
-  const parseChars = 65536;
+  //
+  // A small block is patched at once. A large one (more than parseChars
+  // of HTML: the heaviest herd's chart is about 1 MB of SVG, 10,000
+  // elements) never holds the main thread for long (issue 12, 50 ms): it
+  // is parsed parseChars at a time, one step per task, in an inert
+  // document (no script runs, nothing loads), and then patched sliceMs of
+  // work at a time, one slice per animation frame, so each frame restyles
+  // and repaints only the part the slice changed; the block shows the old
+  // picture until the parse ends and then changes over a few frames. A
+  // later call for an element drops the work pending inside it (the new
+  // patch compares against whatever is on screen, so a half-patched block
+  // is finished by it). mcplabMorph.busy is true while work is left.
+  const parseChars = 32768;
+  const sliceMs = 6;
   let parsing = []; // {el, html, at, doc}: large blocks being parsed
+  let patching = []; // {el, pairs}: large blocks being patched, pairs [[live, next], ...] to do (last first)
+  let stepping = false;
   globalThis.mcplabMorph = (el, html) => {
-    parsing = parsing.filter((p) => p.el !== el && !el.contains(p.el));
+    if (typeof html === "object") html = html.html; // a reply's part: {html, ...}
+    const inside = (p) => p.el !== el && !el.contains(p.el);
+    parsing = parsing.filter(inside);
+    patching = patching.filter(inside);
     if (html.length > parseChars) {
       const doc = document.implementation.createHTMLDocument("");
       doc.open();
       parsing.push({ el, html, at: 0, doc });
-      if (parsing.length === 1) setTimeout(step, 0);
+      schedule();
       return;
     }
     const t = document.createElement("template");
@@ -79,21 +92,51 @@
     const next = t.content.firstElementChild;
     if (next) morph(el, next);
   };
-  Object.defineProperty(globalThis.mcplabMorph, "busy", { get: () => parsing.length > 0 });
-  const step = () => {
-    const p = parsing[0];
-    if (!p) return;
-    p.doc.write(p.html.slice(p.at, p.at + parseChars));
-    p.at += parseChars;
-    if (p.at >= p.html.length) {
-      parsing.shift();
-      p.doc.close();
-      const next = p.doc.body && p.doc.body.firstElementChild;
-      if (next && p.el.isConnected) morph(p.el, document.adoptNode(next));
-    }
-    if (parsing.length > 0) setTimeout(step, 0);
+  Object.defineProperty(globalThis.mcplabMorph, "busy", { get: () => parsing.length > 0 || patching.length > 0 });
+  // schedule runs step soon: a parse in the next task, a patch slice at
+  // the start of the next frame (where its changes are drawn), or in a
+  // task while the page is hidden (no frames come then).
+  const schedule = () => {
+    if (stepping || (parsing.length === 0 && patching.length === 0)) return;
+    stepping = true;
+    if (parsing.length > 0 || document.hidden) setTimeout(step, 0);
+    else requestAnimationFrame(step);
   };
+  const step = () => {
+    stepping = false;
+    const start = performance.now();
+    const p = parsing[0];
+    if (p) {
+      p.doc.write(p.html.slice(p.at, p.at + parseChars));
+      p.at += parseChars;
+      if (p.at >= p.html.length) {
+        parsing.shift();
+        p.doc.close();
+        const next = p.doc.body && p.doc.body.firstElementChild;
+        if (next && p.el.isConnected) patching.push({ el: p.el, pairs: [[p.el, document.adoptNode(next)]] });
+      }
+    } else {
+      while (patching.length > 0 && performance.now() - start < sliceMs) {
+        const job = patching[0];
+        const pair = job.el.isConnected ? job.pairs.pop() : null;
+        if (!pair) {
+          patching.shift();
+          continue;
+        }
+        morphOne(pair[0], pair[1], job.pairs);
+      }
+    }
+    schedule();
+  };
+  // morph patches a into b at once, depth first.
   const morph = (a, b) => {
+    const pairs = [[a, b]];
+    for (let pair = pairs.pop(); pair; pair = pairs.pop()) morphOne(pair[0], pair[1], pairs);
+  };
+  // morphOne makes node a match node b, but for the children both have,
+  // whose pairs it pushes on pairs (the first child last, so it is popped
+  // first).
+  const morphOne = (a, b, pairs) => {
     if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) {
       a.replaceWith(b);
       return;
@@ -110,13 +153,13 @@
       const { name } = a.attributes[i];
       if (!b.hasAttribute(name) && !(name === "open" && a.nodeName === "DETAILS")) a.removeAttribute(name);
     }
+    const kids = [];
     let x = a.firstChild;
     for (let y = b.firstChild; y; ) {
       const ny = y.nextSibling;
       if (x) {
-        const nx = x.nextSibling;
-        morph(x, y);
-        x = nx;
+        kids.push([x, y]);
+        x = x.nextSibling;
       } else a.appendChild(y);
       y = ny;
     }
@@ -125,6 +168,7 @@
       x.remove();
       x = nx;
     }
+    for (let i = kids.length - 1; i >= 0; i--) pairs.push(kids[i]);
   };
 
   // mcplabEngine is the bridge to the engine worker (worker.js), used by

@@ -1,19 +1,20 @@
-package engine
+// Package entry is the one entry (ARCHITECTURE.md): every binary that
+// runs a scenario document (the site's build and `run` command, the
+// browser's pages and playground) goes through Run or RunJSON, which
+// decode, canonicalize when asked, run (package engine, the runner), and
+// turn a panic into an *InternalError instead of a dead process or a dead
+// tab.
+package entry
 
 import (
 	"errors"
 	"fmt"
 	"runtime/debug"
 
+	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
-
-// The one entry: every binary that runs a scenario document (the site's
-// build and `run` command, the browser's pages and playground) goes through
-// RunDocument or RunDocumentJSON, which decode, canonicalize when asked,
-// run, and turn a panic into an *InternalError instead of a dead process or
-// a dead tab.
 
 // ErrInternal is the category of an *InternalError: a bug in the lab, never
 // a fault of the input. A caller tells it apart with errors.Is and says so
@@ -38,10 +39,10 @@ func (e *InternalError) Error() string {
 // Unwrap returns ErrInternal, so errors.Is(err, ErrInternal) holds.
 func (e *InternalError) Unwrap() error { return ErrInternal }
 
-// Document is how RunDocument reads a scenario document.
+// Document is how Run reads a scenario document.
 type Document struct {
 	// Options are what the binary links into the run (the ledger store).
-	Options Options
+	Options engine.Options
 	// Canonical, when true, runs the document's canonical form
 	// (scenario.Canonical: keys sorted, payloads included), the form a
 	// share link carries, so the trace is byte for byte the one the link
@@ -62,16 +63,16 @@ type Result struct {
 	Trace *trace.Trace
 }
 
-// RunDocument decodes the scenario document data, canonicalizes it when
+// Run decodes the scenario document data, canonicalizes it when
 // doc.Canonical, and runs it. Errors:
 //   - *scenario.Error for bad input, located in data as given (path, offset,
 //     line, column), never in its canonical form;
 //   - sim.ErrTooManyActions (wrapped) for a scenario past engine.MaxActions,
-//     and ErrNoLedger for a ledger scenario in a build without one;
+//     and engine.ErrNoLedger for a ledger scenario in a build without one;
 //   - *InternalError (errors.Is ErrInternal) for a panic anywhere inside.
 //
 // It never panics and never returns a partial trace.
-func RunDocument(data []byte, doc Document) (res *Result, err error) {
+func Run(data []byte, doc Document) (res *Result, err error) {
 	defer recoverInternal(&err, func() { res = nil })
 	s, err := scenario.Decode(data)
 	if err != nil {
@@ -89,23 +90,23 @@ func RunDocument(data []byte, doc Document) (res *Result, err error) {
 			return nil, err
 		}
 	}
-	tr, err := RunWith(s, doc.Options)
+	tr, err := engine.RunWith(s, doc.Options)
 	if err != nil {
 		return nil, err
 	}
 	return &Result{Scenario: s, Canonical: canon, Trace: tr}, nil
 }
 
-// RunDocumentJSON is RunDocument followed by Encode: the trace JSON that
+// RunJSON is Run followed by engine.Encode: the trace JSON that
 // the golden files, `site run` and the browser hold. Its errors are
-// RunDocument's, and an encoding panic is an *InternalError too.
-func RunDocumentJSON(data []byte, doc Document) (out []byte, err error) {
+// Run's, and an encoding panic is an *InternalError too.
+func RunJSON(data []byte, doc Document) (out []byte, err error) {
 	defer recoverInternal(&err, func() { out = nil })
-	res, err := RunDocument(data, doc)
+	res, err := Run(data, doc)
 	if err != nil {
 		return nil, err
 	}
-	return Encode(res.Trace)
+	return engine.Encode(res.Trace)
 }
 
 // recoverInternal turns a panic into an *InternalError in *err and calls

@@ -1,4 +1,4 @@
-package engine_test
+package entry_test
 
 import (
 	"bytes"
@@ -8,10 +8,15 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/ledger"
+	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
 )
+
+// withLedger links the SQLite ledger, as the site's binaries do.
+var withLedger = engine.Options{OpenLedger: sqlite.NewMemory}
 
 // mutateWithoutLedger is issue 12's panic: mutate-result in a scenario with
 // no ledger (main dereferenced a nil ledger and the CLI exited 2).
@@ -43,7 +48,7 @@ func TestEntryRefusesIssue12Inputs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var out []byte
 			var err error
-			n := allocated(func() { out, err = engine.RunDocumentJSON([]byte(tc.in), engine.Document{Options: withLedger}) })
+			n := allocated(func() { out, err = entry.RunJSON([]byte(tc.in), entry.Document{Options: withLedger}) })
 			var e *scenario.Error
 			if !errors.As(err, &e) || e.Path != tc.path || e.Line == 0 || out != nil {
 				t.Fatalf("err = %v (%d bytes out), want a located scenario error at %s", err, len(out), tc.path)
@@ -67,10 +72,10 @@ func (panicStore) Close() error                  { return nil }
 // (ARCHITECTURE.md: the engine never takes a process or a tab down).
 func TestEntryRecoversPanics(t *testing.T) {
 	ex := firstLedgerExample(t)
-	doc := engine.Document{Options: engine.Options{OpenLedger: func() (ledger.Store, error) { return panicStore{}, nil }}}
-	out, err := engine.RunDocumentJSON(ex.JSON, doc)
-	var ie *engine.InternalError
-	if !errors.As(err, &ie) || !errors.Is(err, engine.ErrInternal) || out != nil {
+	doc := entry.Document{Options: engine.Options{OpenLedger: func() (ledger.Store, error) { return panicStore{}, nil }}}
+	out, err := entry.RunJSON(ex.JSON, doc)
+	var ie *entry.InternalError
+	if !errors.As(err, &ie) || !errors.Is(err, entry.ErrInternal) || out != nil {
 		t.Fatalf("err = %v (%T), %d bytes; want an *InternalError and no trace", err, err, len(out))
 	}
 	var se *scenario.Error
@@ -98,7 +103,7 @@ func firstLedgerExample(t *testing.T) examples.Example {
 // the one a share link replays, and returns that document.
 func TestEntryCanonical(t *testing.T) {
 	ex, _ := examples.Get("a-cancel-then-complete")
-	asWritten, err := engine.RunDocumentJSON(ex.JSON, engine.Document{Options: withLedger})
+	asWritten, err := entry.RunJSON(ex.JSON, entry.Document{Options: withLedger})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +111,7 @@ func TestEntryCanonical(t *testing.T) {
 	if !bytes.Equal(asWritten, want) {
 		t.Errorf("as written, the entry's trace differs from RunJSON's")
 	}
-	res, err := engine.RunDocument(ex.JSON, engine.Document{Options: withLedger, Canonical: true})
+	res, err := entry.Run(ex.JSON, entry.Document{Options: withLedger, Canonical: true})
 	if err != nil {
 		t.Fatal(err)
 	}

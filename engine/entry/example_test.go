@@ -1,0 +1,23 @@
+package entry_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/mcplab/mcplab/engine/entry"
+	"github.com/mcplab/mcplab/engine/scenario"
+)
+
+// A document runs through the one entry; a bad one comes back as a located
+// scenario error and no trace.
+func Example() {
+	res, err := entry.Run([]byte(`{"mcplab":1,"steps":[{"at":0,"do":"call","id":1},{"at":20,"do":"complete","id":1}]}`), entry.Document{})
+	fmt.Println(err, len(res.Trace.Requests), res.Trace.Requests[0].State, res.Trace.Requests[0].ClientOutcome)
+
+	_, err = entry.Run([]byte(`{"mcplab":1,"steps":[{"at":0,"do":"call"}]}`), entry.Document{})
+	var e *scenario.Error
+	fmt.Println(errors.As(err, &e), e.Path, errors.Is(err, entry.ErrInternal))
+	// Output:
+	// <nil> 1 completed result
+	// true steps[0].id false
+}

@@ -1,0 +1,202 @@
+// mcplab playground code editor: the source of site/static/editor.js
+// (bundled by `make editor`; see site/editor/README.md). It upgrades the
+// playground's <textarea id="pg-editor"> into a CodeMirror 6 editor with
+// line numbers, JSON highlighting, bracket matching and the scenario's
+// located error shown in place. Without JavaScript, or if this file fails,
+// the textarea stays and works as before (progressive enhancement).
+//
+// The textarea stays the page's state: the wasm (wasm/playground.go) reads
+// and writes its value and listens to its "input" events, as it does
+// without this editor. The contract, all on the textarea:
+//
+//   - every edit in the editor is copied into textarea.value and announced
+//     with an "input" event, as a keystroke in the textarea would be;
+//   - "mcplab-set": the page replaced textarea.value (a control moved, a
+//     link or file was opened); the editor takes the new text;
+//   - "mcplab-diagnostics", detail [{from, to, message}] (UTF-16 offsets
+//     into the text, as a textarea's selection): the located error to
+//     underline, or [] when the scenario is valid;
+//   - "mcplab-reveal", detail {from, to}: select that range, scroll it into
+//     view and focus the editor; the listener cancels the event, so the
+//     wasm knows the editor took it;
+//   - the textarea's disabled and aria-invalid attributes are mirrored
+//     (read-only until the wasm is ready).
+//
+// Keyboard: Tab indents, as code editors do; Escape then Tab leaves the
+// editor (CodeMirror's escape hatch, https://codemirror.net/examples/tab/),
+// which the help text under the label says.
+import { EditorState, Compartment } from "@codemirror/state";
+import {
+  EditorView, keymap, lineNumbers, highlightActiveLine,
+  highlightActiveLineGutter, drawSelection, highlightSpecialChars,
+} from "@codemirror/view";
+import {
+  defaultKeymap, history, historyKeymap, indentWithTab,
+} from "@codemirror/commands";
+import {
+  bracketMatching, indentOnInput, syntaxHighlighting,
+} from "@codemirror/language";
+import { classHighlighter } from "@lezer/highlight";
+import { json } from "@codemirror/lang-json";
+import { setDiagnostics, lintGutter, lintKeymap } from "@codemirror/lint";
+
+// The page's colours (app.css custom properties), so the editor follows the
+// light and dark themes; layout and the token colours are in app.css.
+const pageTheme = EditorView.theme({
+  "&": { color: "var(--fg)", backgroundColor: "var(--panel)", border: "1px solid var(--line-strong)", borderRadius: "6px", fontSize: "0.85rem" },
+  "&.cm-focused": { outline: "2px solid var(--accent)", outlineOffset: "2px" },
+  ".cm-scroller": { fontFamily: "var(--mono)", lineHeight: "1.45" },
+  ".cm-content": { caretColor: "var(--fg)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--fg)" },
+  ".cm-gutters": { backgroundColor: "var(--bg)", color: "var(--muted)", borderRight: "1px solid var(--line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--accent-bg)", color: "var(--fg)" },
+  ".cm-activeLine": { backgroundColor: "transparent" },
+  "&.cm-focused .cm-activeLine": { backgroundColor: "color-mix(in srgb, var(--accent-bg) 60%, transparent)" },
+  ".cm-matchingBracket, &.cm-focused .cm-matchingBracket": { backgroundColor: "var(--accent-line)", color: "inherit", outline: "1px solid var(--accent)" },
+  ".cm-nonmatchingBracket, &.cm-focused .cm-nonmatchingBracket": { color: "var(--c-error)" },
+  ".cm-tooltip, .cm-panels": { backgroundColor: "var(--panel)", color: "var(--fg)", borderColor: "var(--line-strong)" },
+  ".cm-diagnostic-error": { borderLeftColor: "var(--c-error)" },
+  ".cm-panel.cm-panel-lint ul [aria-selected]": { backgroundColor: "var(--accent-bg)", color: "var(--fg)" },
+});
+
+// dark reports whether the page is dark (boot.js's data-theme, else the
+// reader's preference), for CodeMirror's own dark or light defaults.
+const dark = () => {
+  const t = document.documentElement.dataset.theme;
+  return t ? t === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
+};
+
+const upgrade = (area) => {
+  const editable = new Compartment();
+  const scheme = new Compartment();
+  const locked = () => area.disabled;
+  let echo = false; // true while the editor itself writes the textarea
+  let quiet = false; // true while the editor takes the page's text
+
+  const view = new EditorView({
+    state: EditorState.create({
+      doc: area.value,
+      extensions: [
+        lineNumbers(),
+        highlightActiveLineGutter(),
+        highlightSpecialChars(),
+        history(),
+        drawSelection(),
+        indentOnInput(),
+        bracketMatching(),
+        highlightActiveLine(),
+        // Token classes (tok-string, tok-number, ...) styled in app.css,
+        // so the colours follow the page's light and dark themes.
+        syntaxHighlighting(classHighlighter),
+        json(),
+        lintGutter(),
+        EditorState.tabSize.of(2),
+        // The panel is narrow (400 px, a phone's width on a phone): long
+        // lines (a scenario's notes) wrap rather than hide to the right.
+        EditorView.lineWrapping,
+        pageTheme,
+        scheme.of(EditorView.darkTheme.of(dark())),
+        keymap.of([...defaultKeymap, ...historyKeymap, ...lintKeymap, indentWithTab]),
+        editable.of([EditorView.editable.of(!locked()), EditorState.readOnly.of(locked())]),
+        EditorView.contentAttributes.of({
+          "aria-labelledby": area.labels && area.labels[0] ? ensureID(area.labels[0], "pg-editor-label") : "",
+          "aria-describedby": area.getAttribute("aria-describedby") || "",
+          "aria-multiline": "true",
+          spellcheck: "false",
+          autocorrect: "off",
+          autocapitalize: "off",
+        }),
+        // A key typed over a selection that spans several tokens: Chrome's
+        // own editing would keep the deleted text's look on the new text
+        // with a style attribute, which the CSP refuses (a console error);
+        // the editor makes that change itself instead.
+        EditorView.domEventHandlers({
+          beforeinput(ev, view) {
+            if (ev.inputType !== "insertText" || ev.data == null || view.composing) return false;
+            if (view.state.selection.ranges.every((r) => r.empty)) return false;
+            ev.preventDefault();
+            view.dispatch(view.state.replaceSelection(ev.data), { userEvent: "input.type", scrollIntoView: true });
+            return true;
+          },
+        }),
+        EditorView.updateListener.of((u) => {
+          // The page's own text is already in the textarea and already
+          // being run: only the reader's edits are announced.
+          if (!u.docChanged || quiet) return;
+          echo = true;
+          try {
+            area.value = u.state.doc.toString();
+            area.dispatchEvent(new Event("input", { bubbles: true }));
+          } finally {
+            echo = false;
+          }
+        }),
+      ],
+    }),
+  });
+
+  const box = document.createElement("div");
+  box.className = "code-editor";
+  box.appendChild(view.dom);
+  area.after(box);
+  area.hidden = true;
+  area.dataset.codeEditor = "1";
+  // The label names the editor now: a click on it focuses the editor.
+  for (const label of area.labels || []) label.addEventListener("click", (ev) => { ev.preventDefault(); view.focus(); });
+  const keys = document.getElementById("pg-editor-keys");
+  if (keys) keys.hidden = false;
+
+  // The page replaced the text: take it, unless it is the editor's own.
+  const take = () => {
+    if (echo) return;
+    const text = area.value;
+    if (text === view.state.doc.toString()) return;
+    quiet = true;
+    try {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+    } finally {
+      quiet = false;
+    }
+  };
+  area.addEventListener("mcplab-set", take);
+  area.addEventListener("input", take);
+
+  area.addEventListener("mcplab-diagnostics", (ev) => {
+    const len = view.state.doc.length;
+    const list = (ev.detail || []).map((d) => {
+      const from = clamp(d.from, 0, len);
+      return { from, to: clamp(Math.max(d.to, from), from, len), severity: "error", message: String(d.message) };
+    });
+    view.dispatch(setDiagnostics(view.state, list));
+  });
+
+  area.addEventListener("mcplab-reveal", (ev) => {
+    const len = view.state.doc.length;
+    const from = clamp(ev.detail.from, 0, len);
+    const to = clamp(Math.max(ev.detail.to, from + 1), from, len);
+    view.dispatch({ selection: { anchor: from, head: to }, effects: EditorView.scrollIntoView(from, { y: "center" }) });
+    view.focus();
+    ev.preventDefault();
+  });
+
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+    view.dispatch({ effects: scheme.reconfigure(EditorView.darkTheme.of(dark())) });
+  });
+
+  new MutationObserver(() => {
+    view.dispatch({ effects: editable.reconfigure([EditorView.editable.of(!locked()), EditorState.readOnly.of(locked())]) });
+    const invalid = area.getAttribute("aria-invalid");
+    if (invalid) view.contentDOM.setAttribute("aria-invalid", invalid);
+    else view.contentDOM.removeAttribute("aria-invalid");
+  }).observe(area, { attributes: true, attributeFilter: ["disabled", "aria-invalid"] });
+};
+
+const clamp = (n, lo, hi) => Math.min(Math.max(Number(n) || 0, lo), hi);
+
+const ensureID = (el, id) => {
+  if (!el.id) el.id = id;
+  return el.id;
+};
+
+const area = document.getElementById("pg-editor");
+if (area && area.tagName === "TEXTAREA") upgrade(area);

@@ -1,0 +1,77 @@
+//go:build js && wasm && transcript
+
+package main
+
+import (
+	"syscall/js"
+
+	"github.com/mcplab/mcplab/templates"
+)
+
+// Sharing from the import page (issue 13, item 5). A share link carries a
+// scenario (#s=, SCENARIO.md "Sharing"), not a transcript, and the page
+// says so (#imp-share-help): "Copy link" copies the absolute link of the
+// scenario that replays the transcript (a#imp-to-scenario's, redacted
+// unless the reader unticked redaction), "Copy embed" an iframe snippet of
+// that scenario in the playground (?embed=1). The transcript itself never
+// leaves the browser.
+
+// embedTitle names the replay in the embed snippet.
+const embedTitle = "Replay of an imported MCP transcript"
+
+// wireShare wires #imp-copy-link and #imp-copy-embed.
+func (p *importPage) wireShare() {
+	say := func(msg string) {
+		if st := byID(p.doc, "imp-share-status"); st.Truthy() {
+			st.Set("textContent", msg)
+		}
+	}
+	on(byID(p.doc, "imp-copy-link"), "click", p.fail, func(js.Value) {
+		p.scenarioLink(say, func(href string) { copyText(absoluteURL(href, ""), js.Null(), p.fail, say) })
+	})
+	on(byID(p.doc, "imp-copy-embed"), "click", p.fail, func(js.Value) {
+		p.scenarioLink(say, func(href string) {
+			copyText(templates.NewEmbed(absoluteURL(href, "?embed=1"), embedTitle).HTML, js.Null(), p.fail, say)
+		})
+	})
+}
+
+// scenarioLink calls then with the href of the scenario that replays the
+// transcript, asking the worker for it first when the trace is long
+// (linkLater; api_import.go makes it: it costs seconds); when no scenario
+// can be made, say hears why and then is not called.
+func (p *importPage) scenarioLink(say func(string), then func(href string)) {
+	if p.link.Call("getAttribute", "aria-disabled").String() == "true" {
+		say("No scenario can be made of this transcript yet, so there is nothing to link to.")
+		return
+	}
+	if !p.linkLater {
+		then(p.link.Call("getAttribute", "href").String())
+		return
+	}
+	say("Making the scenario of this transcript…")
+	req := map[string]any{"page": "import", "link": true, "text": p.text(), "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy()}
+	p.addFields(req)
+	ask(req, p.fail, func(r answer) {
+		switch {
+		case r.Stopped:
+			showLabError(p.doc, "Making the scenario of this transcript was stopped: it took longer than the limit for one run in this page.")
+		case r.Err() != "":
+			showLabError(p.doc, "Cannot make a scenario of this transcript: "+r.Err()+".")
+		default:
+			href := trimFragment(p.link.Call("getAttribute", "href").String()) + "#" + r.Str("fragment")
+			p.link.Set("href", href)
+			then(href)
+		}
+	})
+}
+
+// absoluteURL resolves href against the page's address, with its query
+// replaced by search when search is not "".
+func absoluteURL(href, search string) string {
+	u := js.Global().Get("URL").New(href, js.Global().Get("location").Get("href"))
+	if search != "" {
+		u.Set("search", search)
+	}
+	return u.Get("href").String()
+}
