@@ -59,6 +59,9 @@ func TestImportFieldsMatchCLI(t *testing.T) {
 	if !maps.Equal(rows, want) {
 		t.Errorf("#imp-inferred %v, want %v", rows, want)
 	}
+	// The checks table is patched after the head (wasm/output.go's pane):
+	// wait for this import's, which judges the maximum timeout.
+	waitFor(t, ctx, "the checks of the import with the fields", `!!document.querySelector('#checks tr[data-rule="max-timeout-enforced"]')`)
 	if got := evalJSON[map[string]string](t, ctx, checksJS); !maps.Equal(got, checkResults(native)) {
 		t.Errorf("checks in the page %v, with the same options natively %v", got, checkResults(native))
 	}
