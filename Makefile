@@ -9,6 +9,7 @@
 #   make bench   the engine's benchmarks, share link lengths, per-page
 #                transfer, time to ready and change-to-repaint
 #   make fmt     format Go and templ sources
+#   make screenshot  rewrite the README's screenshot (scenario A, 1280 px)
 #   make editor  rebuild site/static/editor.js, the playground's code editor
 #                (CodeMirror 6 from npm, pinned by site/editor/package-lock.json)
 #
@@ -42,7 +43,7 @@ TEMPL_HASHES = find . -name '*_templ.go' -not -path './dist/*' -print0 | sort -z
 APT_LOG ?= $(or $(TMPDIR),/tmp)/mcplab-apt.log
 
 .PHONY: help serve site mcplab generate test bench fmt \
-	check-generate vet test-native test-wasm fuzz chromium test-browser editor
+	check-generate vet test-native test-wasm fuzz chromium test-browser screenshot editor
 
 help:
 	@echo "make serve   build the site into dist/ and serve it on http://localhost:$(PORT) (PORT=... to change)"
@@ -192,6 +193,11 @@ bench:
 	@echo "==> the 50 ms long-task budget, unscaled: the heaviest herd and a 20,000-line paste (make test scales 50 ms by the machine's load average per core)"
 	MCPLAB_LONG_TASK_MS=50 $(GO) test -count=1 -run 'TestHeaviestHerdNeverBlocksThePage|TestImportLongTranscriptStaysResponsive' -v ./site | grep -E 'main thread|^(---|ok|FAIL)' || true
 	@echo "(machine load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"
+
+# The README's screenshot, site/testdata/screenshot.png: scenario A at
+# 1,280 px in headless Chromium (site/screenshot_test.go).
+screenshot: chromium
+	$(GO) test -count=1 -run 'TestREADMEScreenshot' ./site -update-screenshot
 
 # The playground's code editor: CodeMirror 6 and its glue
 # (site/editor/editor.js) bundled by esbuild into site/static/editor.js,

@@ -36,6 +36,11 @@ func (w *world) call(st scenario.Step, orig *request) *request {
 		note = fmt.Sprintf("The client retries request %s as a new request %s: a new JSON-RPC id is not deduplication.", orig.id, r.id)
 	}
 	idle, max := coordinator.Timeouts(c.IdleTimeoutMs, c.MaxTimeoutMs, inherit, st.IdleTimeoutMs, st.MaxTimeoutMs)
+	if c.Policy.Timeouts == scenario.TimeoutsNone {
+		// The broken client of claude-code#69593 (failure no-timeout): no
+		// idle and no maximum timeout, whatever the scenario asked for.
+		idle, max = 0, 0
+	}
 	if r.token != nil {
 		if other, ok := w.byToken[r.token.Raw()]; ok && other.cl.Pending() {
 			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Progress token %s is already used by active request %s; tokens must be unique among active requests.", r.token, other.id)})
@@ -101,6 +106,7 @@ func (w *world) disconnectBy(r *request, actor string) {
 		w.stopTimer(r)
 	}
 	w.closeStream(actor, r, note, func() { w.serverSeesClose(r, trace.CauseDisconnect) })
+	w.afterDrop(r)
 }
 
 // clientReceive handles a message from the server (a raw send): the end of

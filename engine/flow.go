@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/mcplab/mcplab/engine/sse"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -27,6 +28,12 @@ func (w *world) openStream(r *request) {
 // out sends a server message on r's stream through the SSE buffer when the
 // scenario has one (DOMAIN.md §7), else straight to the network.
 func (w *world) out(r *request, m sse.Msg) {
+	if w.resumable() && m.Comment == "" {
+		m = w.storeEvent(r, m)
+		if w.keptForReplay(r, m) {
+			return
+		}
+	}
 	if r.st == nil || r.st.Buf == nil || m.Comment != "" {
 		w.wireOut(r, m)
 		return
@@ -88,9 +95,12 @@ func (w *world) discardStream(r *request) {
 func (w *world) wireOut(r *request, m sse.Msg) {
 	w.wire++
 	n, sent := w.wire, w.q.Now()
-	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeSend, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: n, Message: m.Msg, Note: m.Note}
+	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeSend, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: n, EventID: m.EventID, Message: m.Msg, Note: m.Note}
 	if m.Comment != "" {
 		e.Type, e.Message = trace.TypeKeepalive, nil
+	}
+	if m.Priming {
+		e.Type = trace.TypePrime
 	}
 	w.emit(e)
 	schedule := w.q.Schedule
@@ -112,7 +122,16 @@ func (w *world) wireOut(r *request, m sse.Msg) {
 // stream the client no longer reads).
 func (w *world) deliverToClient(r *request, h sse.Sent) {
 	e, arrive := r.cl.Deliver(w.q.Now(), h.SentAt, r.id.String(), h.M.Comment != "", w.transport())
-	e.Wire, e.Message = h.Wire, h.M.Msg
+	e.Wire, e.Message, e.EventID = h.Wire, h.M.Msg, h.M.EventID
+	if arrive {
+		r.cursor.Received(h.M.EventID)
+	}
+	if arrive && h.M.Priming {
+		e.Signal = trace.SignalPrime
+		e.Note = fmt.Sprintf("The priming event reaches the client after %d ms: its resume position on stream %s is event %s.", w.q.Now()-h.SentAt, r.id, h.M.EventID)
+		w.tell(r, e)
+		return
+	}
 	w.tell(r, e)
 	if arrive {
 		h.M.Arrive()
@@ -167,4 +186,26 @@ func (w *world) buffers() []trace.Buffer {
 		}
 	}
 	return out
+}
+
+// storeEvent gives m the next event id of the session and keeps it in the
+// event store under r's stream (2025-11-25; resume.go).
+func (w *world) storeEvent(r *request, m sse.Msg) sse.Msg {
+	m.EventID = w.store.Append(r.id.Raw(), m)
+	return m
+}
+
+// keptForReplay: r's stream is closed at the server (it saw the drop), so
+// m goes only into the event store, for a resumption to replay.
+func (w *world) keptForReplay(r *request, m sse.Msg) bool {
+	if !w.resumable() || r.ls != nil || r.srv.Writing || !r.srv.Arrived || m.Comment != "" {
+		return false
+	}
+	var lost []json.RawMessage
+	if m.Final {
+		lost = append(lost, m.Msg) // requests[].response is only what reached the wire
+	}
+	w.told(r, []trace.Event{{Actor: trace.ActorServer, Type: trace.TypeEnqueue, EventID: m.EventID, Message: m.Msg,
+		Note: fmt.Sprintf("Request %s's stream is closed: the server keeps this event (id %s) in its event store for the client to resume.", r.id, m.EventID)}}, lost)
+	return true
 }

@@ -125,11 +125,22 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 		}
 	}
 	delay := rec.DelaysMs[0]
+	pos, token := "", ""
+	if w.resumable() {
+		// The position is taken when the stream drops (resume.go).
+		pos = r.cursor.Position()
+		token = r.cursor.Reconnect(w.s.Client.Policy.ForgetResumeToken)
+		rec.SendLastEventID = token != ""
+	}
 	w.reconnects = append(w.reconnects, rec)
 	// The refetch ids are numbered by this reconnect, fixed now: a second
 	// drop within the backoff must not reuse them when both fire.
 	nth := len(w.reconnects)
 	w.q.Schedule(now+delay, func() {
+		if w.resumable() {
+			w.resumeStream(r, token, pos, delay)
+			return
+		}
 		if resume {
 			w.resume(r)
 			return
@@ -147,9 +158,12 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 	})
 }
 
-// resume reconnects by resending the stream's position (Last-Event-ID):
-// right under 2025-11-25, where the server replays that stream's missed
-// events; wrong under 2026-07-28, where the server keeps no event ids.
+// resume reconnects by resending the stream's position (Last-Event-ID)
+// where the stream carries no SSE event ids: on stdio under 2025-11-25,
+// where the server replays that stream's missed events, and with policy
+// sendLastEventId under 2026-07-28, where the server keeps no event ids.
+// On Streamable HTTP under 2025-11-25 resumeStream (resume.go) resumes
+// from the server's event store.
 func (w *world) resume(r *request) {
 	e, last, missed := r.ls.Resume(r.id.String(), w.is2025())
 	w.tell(r, e)

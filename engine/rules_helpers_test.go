@@ -47,7 +47,7 @@ func run(t *testing.T, in string) *trace.Trace {
 // scenario (SCENARIO.md, Trace; DOMAIN.md §1):
 //   - event seqs are 0..n-1 and times never decrease; endMs is the last time;
 //   - every network deliver or drop has exactly one earlier origin (send,
-//     close-stream or keepalive) with the same wire number, sentAt equal to
+//     close-stream, keepalive or a 2025-11-25 priming event) with the same wire number, sentAt equal to
 //     the origin's time, the same message, and took the direction's latency
 //     (at least that, behind a buffering proxy);
 //   - once the server marked a request cancelled it puts nothing more on the
@@ -67,6 +67,7 @@ func checkInvariants(t *testing.T, tr *trace.Trace) {
 	origins := map[int]*origin{}
 	cancelled := map[string]int{} // request id → seq of the server's cancelled status
 	finals := map[string]json.RawMessage{}
+	eventIDs := map[string]bool{} // SSE event ids sent: a send repeating one is a replay after Last-Event-ID
 	for i, e := range tr.Events {
 		if e.Seq != i {
 			t.Fatalf("events[%d].seq = %d", i, e.Seq)
@@ -75,7 +76,7 @@ func checkInvariants(t *testing.T, tr *trace.Trace) {
 			t.Fatalf("events[%d] at %d is before events[%d] at %d", i, e.At, i-1, tr.Events[i-1].At)
 		}
 		switch e.Type {
-		case trace.TypeSend, trace.TypeCloseStream, trace.TypeKeepalive:
+		case trace.TypeSend, trace.TypeCloseStream, trace.TypeKeepalive, trace.TypePrime:
 			if e.Wire <= 0 {
 				t.Fatalf("events[%d] (%s) has no wire number", i, e.Type)
 			}
@@ -121,7 +122,9 @@ func checkInvariants(t *testing.T, tr *trace.Trace) {
 			if c, ok := cancelled[e.ID.Raw()]; ok && !s.Server.Policy.RespondAfterCancel {
 				t.Fatalf("events[%d]: the server sent %s for request %s after cancelling it (events[%d])", i, e.Type, e.ID, c)
 			}
-			if isFinal(e.Message) {
+			replay := e.EventID != "" && eventIDs[e.EventID]
+			eventIDs[e.EventID] = true
+			if isFinal(e.Message) && !replay {
 				if _, dup := finals[e.ID.Raw()]; dup && !s.Server.Policy.RespondAfterCancel {
 					t.Fatalf("events[%d]: a second final response for request %s", i, e.ID)
 				}

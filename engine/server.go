@@ -23,6 +23,7 @@ func (w *world) serverReceiveRequest(r *request) {
 	w.tell(r, r.srv.Start(r.id.String(), headers, w.sseHeaders()))
 	if w.http() {
 		w.openStream(r)
+		w.prime(r)
 		if w.s.Server.KeepaliveEveryMs > 0 {
 			w.scheduleKeepalive(r)
 		}

@@ -44,6 +44,9 @@ type world struct {
 
 	clientProgress coordinator.Progress // what the client accepted
 	serverProgress coordinator.Progress // what the server sent
+
+	// store is the server's event store under 2025-11-25 (resume.go).
+	store sse.EventStore[sse.Msg]
 }
 
 // clientEnd is what the client does when something reaches it from the
@@ -71,6 +74,8 @@ type request struct {
 	timer     *sim.Timer
 	srv       coordinator.Server
 	keepalive *sim.Timer
+	// cursor is the client's resume position on the stream (2025-11-25).
+	cursor recovery.Cursor
 
 	// hints are the call's tool annotations, shown but never trusted.
 	hints json.RawMessage
@@ -90,6 +95,10 @@ func newWorld(s *scenario.Scenario, opts Options) *world {
 
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
 func (w *world) is2025() bool { return w.s.Protocol == scenario.Protocol20251125 }
+
+// resumable reports whether streams carry event ids and can be resumed:
+// Streamable HTTP under 2025-11-25 (resume.go).
+func (w *world) resumable() bool { return w.http() && w.is2025() }
 
 // transport is what this scenario's transport makes of a cancellation.
 func (w *world) transport() coordinator.Transport {

@@ -184,3 +184,122 @@ func TestLayoutWide(t *testing.T) {
 		})
 	}
 }
+
+// labelPages are the page kinds of issue 13's layout rule: one of each,
+// the durable-task page included (its labels once stacked over the
+// arrows on a phone).
+var labelPages = append(layoutPages[:len(layoutPages):len(layoutPages)],
+	struct {
+		name, path string
+		wasm, lab  bool
+	}{"task", "/s/task-cancel-ack-not-final/", true, true},
+	struct {
+		name, path string
+		wasm, lab  bool
+	}{"timeout", "/s/c-progress-then-maximum/", true, true},
+)
+
+// overlapJS lists the pairs of visible text labels of the visible
+// timelines whose boxes overlap by more than 1 px both ways (lane names,
+// arrow labels, marks, deadlines, check flags, keys, axis and legend), and
+// the page's horizontal overflow.
+const overlapJS = `(() => {
+  const visible = (e) => e.getClientRects().length > 0 && e.getBoundingClientRect().width > 0;
+  const boxes = [];
+  for (const svg of document.querySelectorAll("svg.timeline")) {
+    if (!visible(svg)) continue;
+    for (const tx of svg.querySelectorAll("text")) {
+      if (!visible(tx) || !tx.textContent.trim()) continue;
+      const r = tx.getBoundingClientRect();
+      boxes.push({svg: svg.id, text: tx.textContent.trim().slice(0, 40), l: r.left, r: r.right, t: r.top, b: r.bottom});
+    }
+  }
+  const over = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i], b = boxes[j];
+    if (a.svg !== b.svg) continue;
+    if (Math.min(a.r, b.r) - Math.max(a.l, b.l) > 1 && Math.min(a.b, b.b) - Math.max(a.t, b.t) > 1) over.push(a.svg + ": " + JSON.stringify(a.text) + " / " + JSON.stringify(b.text));
+  }
+  return {scrollWidth: document.documentElement.scrollWidth, innerWidth: innerWidth, labels: boxes.length, over: over};
+})()`
+
+// Rule (issue 13, "pages that cannot silently break"): at 1,280 px and at
+// 390 px, one page of each kind (index, scenario, playground, import,
+// review, herd, task, embed) does not scroll sideways, and no two text
+// labels of its timeline overlap.
+func TestLayoutLabelsDoNotOverlap(t *testing.T) {
+	for _, width := range []int64{1280, 390} {
+		for _, pg := range labelPages {
+			t.Run(fmt.Sprintf("%s-%d", pg.name, width), func(t *testing.T) {
+				ctx := openAt(t, pg.name, pg.path, pg.wasm, width, 900)
+				type result struct {
+					ScrollWidth, InnerWidth float64
+					Labels                  int
+					Over                    []string
+				}
+				r := evalJSON[result](t, ctx, overlapJS)
+				if r.ScrollWidth > r.InnerWidth {
+					t.Errorf("the page scrolls sideways: scrollWidth %v > innerWidth %v", r.ScrollWidth, r.InnerWidth)
+				}
+				if pg.wasm && pg.name != "import" && r.Labels == 0 {
+					t.Errorf("no timeline text found: the test would pass vacuously")
+				}
+				for _, o := range r.Over {
+					t.Errorf("overlapping labels: %s", o)
+				}
+			})
+		}
+	}
+}
+
+// Rule (issue 13, the time cursor): on scenario C's page the cursor is a
+// keyboard-reachable range input; at value 420 (thousandths of the
+// 2,400 ms run: 1,008 ms) the arrows sent after 1,008 ms fade (class
+// future) and those sent before do not, and the output says how many had
+// been sent and had arrived; at its right end nothing fades.
+func TestTimeCursor(t *testing.T) {
+	ctx := openAt(t, "cursor", "/s/c-progress-then-maximum/", true, 1280, 900)
+	type state struct {
+		Shown                  bool
+		Future, Past           []int
+		Out                    string
+		FutureAtEnd, Focusable int
+	}
+	s := evalJSON[state](t, ctx, `(() => {
+	  const input = document.getElementById("time-cursor");
+	  const shown = input.getClientRects().length > 0;
+	  input.focus();
+	  const focusable = document.activeElement === input ? 1 : 0;
+	  input.value = "420"; // 420/1000 of 2400 ms = 1008 ms (the input steps by 5)
+	  input.dispatchEvent(new Event("input", {bubbles: true}));
+	  const svg = document.getElementById("timeline");
+	  const future = [], past = [];
+	  for (const a of svg.querySelectorAll('[data-type="wire"]')) (a.classList.contains("future") ? future : past).push(Number(a.dataset.sentAt));
+	  const out = document.getElementById("time-cursor-out").textContent;
+	  input.value = input.max;
+	  input.dispatchEvent(new Event("input", {bubbles: true}));
+	  return {shown, future, past, out, futureAtEnd: svg.querySelectorAll(".future").length, focusable};
+	})()`)
+	if !s.Shown || s.Focusable != 1 {
+		t.Fatalf("cursor shown %v, focusable %v: want a visible, focusable range input", s.Shown, s.Focusable)
+	}
+	for _, at := range s.Future {
+		if at <= 1008 {
+			t.Errorf("an arrow sent at %d ms fades at t = 1008 ms", at)
+		}
+	}
+	for _, at := range s.Past {
+		if at > 1008 {
+			t.Errorf("an arrow sent at %d ms shows at t = 1008 ms", at)
+		}
+	}
+	if len(s.Future) != 4 || len(s.Past) != 3 {
+		t.Errorf("at 1008 ms %d arrows fade and %d show, want 4 (progress 1200, 1600, 1999, the cancel at 2000) and 3", len(s.Future), len(s.Past))
+	}
+	if s.Out != "at 1008 ms: 3 of 7 messages sent, 3 arrived" {
+		t.Errorf("cursor output %q", s.Out)
+	}
+	if s.FutureAtEnd != 0 {
+		t.Errorf("%d elements still fade with the cursor at the end", s.FutureAtEnd)
+	}
+}

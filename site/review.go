@@ -20,8 +20,10 @@ import (
 // with -json (the contract of /review.schema.json).
 //
 // The input is what `run` takes for a scenario: a file, "-" for standard
-// input, or a share link ("#s=..." or "#example=NAME"). -op names the call
-// by its JSON-RPC id (41, job-1 or "job-1"); the default is the first call.
+// input, or a share link ("#s=..." or "#example=NAME"), or a review page's
+// link, which also names the call ("#s=...&op=ID"). -op names the call by
+// its JSON-RPC id (41, job-1 or "job-1"), over the link's; the default is
+// the first call (a race's call counts).
 // Every derived run gets a share link: a bare "#s=..." fragment (which
 // `run` and `review` accept), or -link-base prefixed
 // (https://lab.example/playground/).
@@ -56,7 +58,11 @@ failure card per failure id, each backed by a derived run and its link.`)
 	var data []byte
 	var err error
 	if isLink(name) {
-		if data, err = linkScenario(name); err != nil {
+		share, linkOp := review.SplitLink(name)
+		if *op == "" {
+			*op = linkOp // the review page's link names its call: #s=...&op=ID
+		}
+		if data, err = linkScenario(share); err != nil {
 			return &usageError{err}
 		}
 	} else if data, err = readInput(name); err != nil {
@@ -89,7 +95,8 @@ const reviewDefault = "flagship-retry-charges-twice"
 var reviewExtras = []string{"d-cancel-on-streamable-http", "buffer-reference-coalesce", "proxy-buffering-burst", "task-cancel-ack-not-final"}
 
 // reviewed lists the built-in scenarios that get a review page: every one
-// with a ledger and a call step (the idempotency lessons), then
+// with a ledger and a call (a call step or a race's call: the idempotency
+// lessons), then
 // reviewExtras, each once, in examples.All order.
 func reviewed() []examples.Example {
 	extra := map[string]bool{}
@@ -102,11 +109,7 @@ func reviewed() []examples.Example {
 		if err != nil {
 			continue // the build's scenario pages report it
 		}
-		hasCall := false
-		for _, st := range s.Steps {
-			hasCall = hasCall || st.Do == "call"
-		}
-		if hasCall && (s.Ledger != nil || extra[ex.Name]) {
+		if len(review.Calls(s)) > 0 && (s.Ledger != nil || extra[ex.Name]) {
 			out = append(out, ex)
 		}
 	}
@@ -155,6 +158,12 @@ func buildReviews(write func(rel string, data []byte) error) error {
 			links[i] = l
 		}
 		v := templates.NewReviewView(root, ex.Name, ex.Title, root+path.Dir(scenarioPath(ex.Name))+"/", rep, review.Markdown(rep), links)
+		v.Scenario = string(ex.JSON)
+		if s, err := scenario.Decode(ex.JSON); err == nil {
+			for _, id := range review.Calls(s) {
+				v.Ops = append(v.Ops, id.Raw())
+			}
+		}
 		html, err := render(templates.ReviewPage(v))
 		if err != nil {
 			return fmt.Errorf("build: review page of example %s: %w", ex.Name, err)

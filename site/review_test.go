@@ -168,3 +168,29 @@ func TestReviewPageInBrowser(t *testing.T) {
 		t.Errorf("the playground shows %s pass, %s fail; the review's run has %d pass, %d fail", tally[0], tally[1], pass, fail)
 	}
 }
+
+// TestReviewCommandLinks: the Markdown links the derived runs only with an
+// absolute -link-base (a relative link is dead in a pull request), and a
+// review page's link (#s=...&op=ID) reviews the call it names; a race's
+// call is reviewable (issue 16, items 4 and 5 of the follow-up).
+func TestReviewCommandLinks(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if err := run([]string{"review", "#example=ledger-keyed-race"}, &out, &errOut); err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	if strings.Contains(out.String(), "](") || !strings.Contains(out.String(), "`ledger-race`") {
+		t.Errorf("without -link-base the Markdown must name runs without links:\n%.400s", out.String())
+	}
+	out.Reset()
+	if err := run([]string{"review", "-link-base", "https://lab.example/playground/?ledger=1", "#example=ledger-keyed-race&op=50"}, &out, &errOut); err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	if !strings.Contains(out.String(), "[ledger-race](https://lab.example/playground/?ledger=1#s=") || !strings.Contains(out.String(), "`id 50`") {
+		t.Errorf("with -link-base the runs must be links to it, for call 50:\n%.400s", out.String())
+	}
+	errOut.Reset()
+	err := run([]string{"review", "#example=ledger-keyed-race&op=7"}, &out, &errOut)
+	if err == nil || exitCode(err) != 2 || !strings.Contains(errOut.String(), "no call step has the id 7") {
+		t.Errorf("&op=7: %v %q, want exit 2: no call 7", err, errOut.String())
+	}
+}

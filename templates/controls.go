@@ -342,8 +342,11 @@ var policyText = map[string][2]string{
 	"client.policy.lateResponseIsError":         {"A late response is a protocol error", "Broken on purpose: the client tears its session down, failing every call in flight, when a response arrives after it gave up."},
 	"client.policy.lateProgressIsError":         {"Late progress is a protocol error", "Broken on purpose: the client tears its session down when progress arrives for a request it no longer tracks."},
 	"client.policy.ignoreProgress":              {"Idle clock ignores progress", "Broken on purpose: progress does not restart the idle timeout, so long calls that report progress are cut."},
+	"client.policy.forgetResumeToken":           {"Forget the resume position", "Broken on purpose (2025-11-25): a resumed stream that drops again before a new event is resumed without Last-Event-ID, and the call hangs."},
+	"client.policy.timeouts":                    {"Call timeouts", "Whether every call carries an idle or a maximum timeout; “none” is broken on purpose: a silent server keeps the call waiting for ever."},
 	"server.policy.respondAfterCancel":          {"Respond after cancellation", "Broken on purpose: the server answers a request it was told to drop."},
 	"server.policy.ignoreDisconnect":            {"Ignore the client's disconnect", "Broken on purpose: the server keeps working after the stream closes, commits the side effect and writes into the closed stream."},
+	"server.policy.replayAllStreams":            {"Replay every stream's events", "Broken on purpose (2025-11-25): a resumed stream also gets the other streams' events, most of them a second time."},
 	"server.policy.dedupeBy":                    {"Deduplicate ledger calls by", "A new JSON-RPC id is not deduplication: by RPC id, a retried mutation runs twice."},
 	"server.policy.atomicLedger":                {"Atomic ledger (one transaction)", "Untick to break: check-then-act lets two workers both run the effect."},
 	"server.policy.defensiveCopy":               {"Return defensive copies", "Untick to break: a caller's mutation corrupts later replays."},
@@ -355,6 +358,11 @@ var policyOptions = map[string][]option{
 	"client.policy.httpCancel": {
 		{Value: scenario.HTTPCancelCloseStream, Label: "close the response stream"},
 		{Value: scenario.HTTPCancelPostNotification, Label: "POST notifications/cancelled"},
+	},
+	"client.policy.timeouts": {
+		{Value: "", Label: "not modelled"},
+		{Value: scenario.TimeoutsRequired, Label: "every call has one"},
+		{Value: scenario.TimeoutsNone, Label: "none (broken)"},
 	},
 	"server.policy.dedupeBy": {
 		{Value: "idempotency-key", Label: "idempotency key"},

@@ -445,6 +445,22 @@ func summary(tr *trace.Trace, t timeline) string {
 	if len(ms) > 0 {
 		b.WriteString("; marks: " + strings.Join(ms, ", "))
 	}
+	for _, d := range t.Deadlines {
+		var parts []string
+		if d.IdleMs > 0 {
+			parts = append(parts, d.IdleLabel.Text)
+		}
+		if d.MaxMs > 0 {
+			parts = append(parts, fmt.Sprintf("max %s ms (deadline at %d ms)", thousands(d.MaxMs), d.MaxAt))
+		}
+		fmt.Fprintf(&b, "; request %s deadlines: %s", d.ID, strings.Join(parts, ", "))
+	}
+	for _, n := range t.Notes {
+		b.WriteString("; " + n.Text)
+	}
+	for _, f := range t.Flags {
+		fmt.Fprintf(&b, "; ✗ at %d ms a check fails (%s)", f.At, strings.Join(strings.Fields(f.Rules), ", "))
+	}
 	b.WriteString(". The event table below lists every event.")
 	return b.String()
 }

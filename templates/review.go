@@ -19,11 +19,16 @@ type ReviewView struct {
 	// Markdown is the same review as Markdown (review.Markdown), for copying.
 	Markdown string
 	Picker   []ReviewLink
+	// Scenario is the text the live panel starts from (the reviewed
+	// scenario's file) and Ops the ids of its calls (review.Calls, raw
+	// JSON text: 41 or "job-1"), the first selected.
+	Scenario string
+	Ops      []string
 	// Sections are the evidence lists of the retry, idempotency, flow
 	// control and recovery parts, in that order.
 	Sections []ReviewSection
 	// Cards counts the failure cards by status.
-	AtRisk, Mitigated, NotApplicable int
+	AtRisk, Mitigated, NotApplicable, NotEvaluated int
 }
 
 // ReviewLink is one entry of the picker.
@@ -35,8 +40,12 @@ type ReviewLink struct {
 // ReviewSection is one part of the review drawn as a list of evidence.
 type ReviewSection struct {
 	ID, Title, Intro string
-	Items            []ReviewItem
-	NotApplicable    []string
+	// Status is the part's review.Evaluated, NotApplicable or NotEvaluated
+	// when the part as a whole has one (the idempotency boundary), else "".
+	Status        string
+	Items         []ReviewItem
+	NotApplicable []string
+	NotEvaluated  []string
 }
 
 // ReviewItem is one derived run as evidence: what it shows, its checks and
@@ -56,6 +65,8 @@ func NewReviewView(root, name, title, scenarioHref string, rep *review.Report, m
 			v.AtRisk++
 		case review.Mitigated:
 			v.Mitigated++
+		case review.NotEvaluated:
+			v.NotEvaluated++
 		default:
 			v.NotApplicable++
 		}
@@ -71,7 +82,7 @@ func NewReviewView(root, name, title, scenarioHref string, rep *review.Report, m
 	retry.Items = []ReviewItem{item("Retry under a new JSON-RPC id, no key", rep.Retry.NewID), item(sameKey, rep.Retry.SameKey)}
 
 	i := rep.Idempotency
-	idem := ReviewSection{ID: "idempotency", Title: "Idempotency boundary", Intro: i.Why}
+	idem := ReviewSection{ID: "idempotency", Title: "Idempotency boundary", Intro: i.Why, Status: i.Status}
 	if i.Applicable {
 		if len(i.Binds) > 0 {
 			idem.Intro += " The key binds " + strings.Join(i.Binds, ", ") + "."
@@ -90,7 +101,7 @@ func NewReviewView(root, name, title, scenarioHref string, rep *review.Report, m
 	}
 
 	f := rep.FlowControl
-	flow := ReviewSection{ID: "flow", Title: "Flow control", NotApplicable: f.NotApplicable,
+	flow := ReviewSection{ID: "flow", Title: "Flow control", NotApplicable: f.NotApplicable, NotEvaluated: f.NotEvaluated,
 		Intro: "The bounded buffer under overload, the SSE headers and keep-alive against the proxy's idle close, progress against the client's idle timeout, and the two deadlines."}
 	if f.Buffer != nil {
 		flow.Items = append(flow.Items, item("Buffer under overload", f.Buffer.Evidence))
@@ -106,7 +117,7 @@ func NewReviewView(root, name, title, scenarioHref string, rep *review.Report, m
 	}
 
 	rc := rep.Recovery
-	rec := ReviewSection{ID: "recovery", Title: "Recovery", NotApplicable: rc.NotApplicable,
+	rec := ReviewSection{ID: "recovery", Title: "Recovery", NotApplicable: rc.NotApplicable, NotEvaluated: rc.NotEvaluated,
 		Intro: "The reconnect plan after a listen stream drops, the herd at the configured scale, and the durable task's cancellation trace."}
 	if rc.Reconnect != nil {
 		rec.Items = append(rec.Items, item("Reconnect plan", rc.Reconnect.Evidence))
@@ -188,6 +199,8 @@ func cardClass(status string) string {
 		return "check-fail"
 	case review.Mitigated:
 		return "check-pass"
+	case review.NotEvaluated:
+		return "check-undecided check-unevaluated"
 	}
 	return "check-undecided"
 }

@@ -60,6 +60,12 @@ var tryIts = map[string]tryIt{
 	"broken-late-response-fatal":       {Path: "client.policy.lateResponseIsError", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client ignore the late response and keep its session"},
 	"broken-herd-exponential-lockstep": {Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "jitter spread the clients out"},
 	"broken-task-ack-as-final":         {Path: "client.policy.treatTaskAckAsFinal", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client keep polling until the worker really stops"},
+	"resume-keeps-position":            {Path: "client.policy.forgetResumeToken", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the second resume lose its position, so the report never arrives and the call hangs until its maximum"},
+	"broken-forget-resume-token":       {Path: "client.policy.forgetResumeToken", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the second resume send Last-Event-ID 2 again and the report arrive"},
+	"resume-replays-own-stream":        {Path: "server.policy.replayAllStreams", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "call 2's progress arrive a second time, on call 1's stream"},
+	"broken-replay-all-streams":        {Path: "server.policy.replayAllStreams", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the resumed stream replay only call 1's missed progress"},
+	"request-has-timeout":              {Path: "client.policy.timeouts", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the silent call wait for ever"},
+	"broken-no-timeout":                {Path: "client.policy.timeouts", Value: `"required"`, Observe: "verdict", From: "intended", To: "good", Watch: "the idle timeout cut the silent call at 1,000 ms"},
 	"herd-no-backoff":                  {Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "every client get back in"},
 }
 
@@ -223,6 +229,12 @@ func isBrokenValue(s *scenario.Scenario, path string) bool {
 		return p.SendLastEventID
 	case "client.policy.treatTaskAckAsFinal":
 		return p.TreatTaskAckAsFinal
+	case "client.policy.forgetResumeToken":
+		return p.ForgetResumeToken && s.Protocol == scenario.Protocol20251125
+	case "client.policy.timeouts":
+		return p.Timeouts == scenario.TimeoutsNone
+	case "server.policy.replayAllStreams":
+		return sp.ReplayAllStreams && s.Protocol == scenario.Protocol20251125
 	case "client.policy.httpCancel":
 		return s.Transport == scenario.TransportHTTP && s.Protocol == scenario.Protocol20260728 && p.HTTPCancel == scenario.HTTPCancelPostNotification
 	case "server.policy.respondAfterCancel":

@@ -118,10 +118,13 @@ func brokenSwitches(s *scenario.Scenario) []string {
 	add(p.AcceptNonIncreasingProgress, "Accept non-increasing progress")
 	add(p.SendLastEventID && s.Protocol == scenario.Protocol20260728, "Resume with Last-Event-ID")
 	add(p.TreatTaskAckAsFinal, "Treat a tasks/cancel ack as final")
+	add(p.ForgetResumeToken && s.Protocol == scenario.Protocol20251125, "Forget the resume position")
+	add(p.Timeouts == scenario.TimeoutsNone, "Call timeouts: none")
 	add(s.Transport == scenario.TransportHTTP && s.Protocol == scenario.Protocol20260728 &&
 		p.HTTPCancel == scenario.HTTPCancelPostNotification, "HTTP cancellation: POST notifications/cancelled")
 	sp := s.Server.Policy
 	add(sp.RespondAfterCancel, "Respond after cancellation")
+	add(sp.ReplayAllStreams && s.Protocol == scenario.Protocol20251125, "Replay every stream's events")
 	add(sp.DedupeBy == "rpc-id" || sp.DedupeBy == "none", "Deduplicate ledger calls by "+sp.DedupeBy)
 	add(!scenario.On(sp.AtomicLedger), "Atomic ledger off")
 	add(!scenario.On(sp.DefensiveCopy), "Defensive copies off")

@@ -87,6 +87,9 @@ var (
 	startImport     func(doc js.Value)
 	importAPI       func(this js.Value, args []js.Value) any
 	labAPI          map[string]any
+	// startReviewPage starts the review page (review.go); set only in
+	// ledger.wasm, which the review page loads.
+	startReviewPage func(doc js.Value)
 )
 
 // servers answer the worker's requests by req.page (serve): "lab" here,
@@ -121,6 +124,11 @@ func main() {
 				panic("this page needs import.wasm (the build with -tags transcript), not main.wasm")
 			}
 			startImport(doc)
+		case doc.Call("getElementById", "review-live").Truthy():
+			if startReviewPage == nil {
+				panic("the review page needs ledger.wasm (the build with -tags ledger)")
+			}
+			startReviewPage(doc)
 		case doc.Call("getElementById", "lab").Truthy():
 			if startLab == nil {
 				panic("this page needs main.wasm or ledger.wasm, not import.wasm")

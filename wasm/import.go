@@ -56,7 +56,7 @@ const largeText = 256 << 10
 // text is the transcript, a JavaScript string: the large one kept out of
 // the box, else the textarea's.
 func (p *importPage) text() js.Value {
-	if p.big.Truthy() {
+	if p.hasBig() {
 		return p.big
 	}
 	return p.input.Get("value")
@@ -77,13 +77,20 @@ func (p *importPage) setText(text js.Value) {
 		strOf(text).Call("split", "\n").Length(), float64(strOf(text).Length())/1e6))
 }
 
+// hasBig reports whether a large transcript is kept out of the textarea.
+// It asks the type, never Truthy: syscall/js's Truthy of a string copies
+// the whole string into Go to compare it with "", and for a 20,000-line
+// transcript that copy was the paste's longest task on the main thread
+// (issue 12).
+func (p *importPage) hasBig() bool { return p.big.Type() == js.TypeString }
+
 // strOf is a JavaScript string as a String object, whose length and
 // methods syscall/js can reach (it reaches none of a primitive's).
 func strOf(s js.Value) js.Value { return js.Global().Get("Object").Invoke(s) }
 
 // clearBig forgets the large transcript: the textarea holds it now.
 func (p *importPage) clearBig() {
-	if p.big.Truthy() {
+	if p.hasBig() {
 		p.big = js.Null()
 		p.input.Set("placeholder", p.placeholder)
 	}

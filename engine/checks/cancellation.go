@@ -164,7 +164,9 @@ func cancellationNeverAnswered(v *view) (trace.Check, bool) {
 // oneResponsePerRequest: the coordinator stores one terminal state; the
 // server sends at most one final response per request (DOMAIN.md §1).
 //
-// Requests of an imported transcript are keyed by (session, id).
+// Requests of an imported transcript are keyed by (session, id). A
+// 2025-11-25 replay of the response (the same eventId after Last-Event-ID)
+// is the one response again, not a second.
 //
 // Rule: OneResponsePerRequest.
 func oneResponsePerRequest(v *view) (trace.Check, bool) {
@@ -180,7 +182,7 @@ func oneResponsePerRequest(v *view) (trace.Check, bool) {
 			session++
 			answered = false
 		}
-		if v.serverSends(i) && v.msg[i].response && v.msg[i].id != "" {
+		if v.serverSends(i) && v.msg[i].response && v.msg[i].id != "" && !v.replay(i) {
 			key := strconv.Itoa(session) + "/" + v.msg[i].id
 			if _, ok := seen[key]; ok {
 				bad = append(bad, i)

@@ -87,6 +87,18 @@
 //   - disconnect-stops-work: under 2026-07-28, once the server saw a
 //     request's stream close it sends nothing more for it and commits no
 //     side effect of it (field.go).
+//   - resume-keeps-position: a client resumes a stream with the id of the
+//     last event it received there as Last-Event-ID, also after a second
+//     drop (resume.go).
+//   - resume-replays-own-stream: a resumed stream carries only its own
+//     stream's events after the Last-Event-ID; no event reaches the client
+//     twice (resume.go).
+//   - dropped-call-resumed (mcplab addition): under 2025-11-25 a call whose
+//     stream dropped is resumed or reported failed, never left pending
+//     (resume.go).
+//   - request-has-timeout: a call carries an idle or a maximum timeout;
+//     listed only when the scenario states client.policy.timeouts
+//     (resume.go).
 //   - abandon-tells-server (mcplab addition; imported transcripts): a
 //     client that stops waiting for a request tells the server (a
 //     cancellation, or on HTTP closing the request's stream) before it
@@ -98,7 +110,7 @@
 // progress.go (§3), idempotency.go (§4–5), tasks.go (§6), backpressure.go
 // (§7–8), reconnect.go (§9–10); the rules for the failures of the field
 // (SCENARIO.md, "Switches for the failures real software shows") are in
-// field.go, herd.go and intermediary.go. poll-interval-respected reads
+// field.go, herd.go, intermediary.go and resume.go. poll-interval-respected reads
 // taskId and pollIntervalMs of task messages with encoding/json, a second
 // reading of those messages only. Evaluate first indexes the trace once
 // (view.go): each wire message is read once by jsonrpc.Parse (wire.go; a
@@ -161,6 +173,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		pollIntervalRespected,
 		oneExecutionPerKey, keyReuseRejected, defensiveCopy, noUnsafeRetry,
 		sseHeaders, proxyForwardsPromptly, herdAllReconnect, herdJittered, disconnectStopsWork,
+		resumeKeepsPosition, resumeReplaysOwnStream, droppedCallResumed, requestHasTimeout,
 		abandonTellsServer,
 	} {
 		if c, ok := f(v); ok {

@@ -10,7 +10,8 @@ import (
 )
 
 // progressIncreases: for each token, progress values on the wire strictly
-// increase (DOMAIN.md §3).
+// increase (DOMAIN.md §3). A 2025-11-25 replay of an event the server
+// wrote before (same eventId) is that value again, not a new one.
 //
 // Rule: ProgressIncreases.
 func progressIncreases(v *view) (trace.Check, bool) {
@@ -19,7 +20,7 @@ func progressIncreases(v *view) (trace.Check, bool) {
 	n := 0
 	for i := range v.ev {
 		m := v.msg[i]
-		if !v.serverSends(i) || m.method != jsonrpc.MethodProgress || m.progress == nil {
+		if !v.serverSends(i) || m.method != jsonrpc.MethodProgress || m.progress == nil || v.replay(i) {
 			continue
 		}
 		n++

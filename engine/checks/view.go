@@ -28,6 +28,30 @@ type view struct {
 	// (len(ev) if none); runEnd[i] is the index after the last event with
 	// ev[i]'s time in the run of equal times that holds i. Built on first use.
 	nextClient, runEnd []int
+	// replays marks the server sends that repeat an SSE event id the
+	// server already put on the wire: 2025-11-25 replays after
+	// Last-Event-ID. Built on first use.
+	replays map[int]bool
+}
+
+// replay reports whether event i is the server sending again an event it
+// already put on the wire (same eventId): the same message, not a new
+// one, so the rules on what the server sends count it once.
+func (v *view) replay(i int) bool {
+	if v.replays == nil {
+		v.replays = map[int]bool{}
+		written := map[string]bool{}
+		for j, e := range v.ev {
+			if e.EventID == "" || e.Actor != trace.ActorServer || e.Type != trace.TypeSend {
+				continue // an event only kept in the store was never on the wire
+			}
+			if written[e.EventID] {
+				v.replays[j] = true
+			}
+			written[e.EventID] = true
+		}
+	}
+	return v.replays[i]
 }
 
 func newView(tr *trace.Trace) *view {

@@ -4,8 +4,11 @@
 // and the validation of incoming cancellation notifications.
 //
 // Every function is handed the virtual time ("now", in ms); nothing here
-// reads a clock. The runner in package engine wires these pieces to the
-// network and the event queue.
+// reads a clock. A request is split into its client half (Client: outcome,
+// deadlines, cancel, disconnect, response) and its server half (Server:
+// arrival, observed cancellation, completion); each move changes the half
+// and returns the trace event that tells it, with its note. The runner in
+// package engine wires the halves to the network and the event queue.
 //
 // Design record: the coordinator is a set of small values (Request,
 // Deadlines, Progress) rather than one object that owns the network, so each

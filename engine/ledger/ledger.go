@@ -3,7 +3,10 @@
 // fingerprint), what a ledger stores (Record) and returns (Outcome), and the
 // Store and Conn interfaces a real database implements (package
 // ledger/sqlite). Apply is the safe decision, the key check, the effect and
-// the result insert in one BEGIN IMMEDIATE transaction.
+// the result insert in one BEGIN IMMEDIATE transaction. A scenario's ledger
+// at the server is a Server (Open): Call runs one tool call, RaceCalls a
+// race as a schedule of lock, wait, check and effect, and each reply and
+// step returns the trace event that tells it.
 //
 // Design record: this package holds no database code, so the engine can
 // depend on it without linking SQLite into every WebAssembly page (SQLite

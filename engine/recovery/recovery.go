@@ -1,8 +1,10 @@
 // Package recovery computes what a client does after a stream drops
 // (DOMAIN.md §9–10): the reconnect plan (a new request and a refetch, never
-// a replay), capped exponential backoff with deterministic jitter, and the
+// a replay), capped exponential backoff with deterministic jitter, the
 // reconnect herd experiment (N clients reconnecting against a server with a
-// capacity per second).
+// capacity per second), and a 2025-11-25 client's resume position on a
+// stream ([Cursor], resume.go). A listen stream's state at both ends
+// (Listen: filter, what was sent and received, resumption) lives here too.
 //
 // Everything is deterministic: every strategy draws its jitter from the same
 // uniform value, the first four bytes of SHA-256("<clientId>:<attempt>")

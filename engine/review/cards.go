@@ -73,8 +73,9 @@ func (r *reviewer) runByID(id string) *Run {
 
 // byRule judges a card by rules on the runs given (the first run that
 // evaluates a rule is linked): at-risk when one of them is violated,
-// mitigated when they hold, not-applicable with na when none evaluates them.
-func (r *reviewer) byRule(na string, runs []string, rules ...string) Card {
+// mitigated when they hold, not-evaluated with ne when none evaluates them
+// (the failure could happen, but no run of this review shows it).
+func (r *reviewer) byRule(ne string, runs []string, rules ...string) Card {
 	var first *Run
 	for _, id := range runs {
 		run := r.runByID(id)
@@ -91,7 +92,7 @@ func (r *reviewer) byRule(na string, runs []string, rules ...string) Card {
 		}
 	}
 	if first == nil {
-		return Card{Status: NotApplicable, Why: na}
+		return Card{Status: NotEvaluated, Why: ne}
 	}
 	return Card{Status: Mitigated, Why: detailOf(verdicts(first.Trace, rules...)), Run: first.ID, Link: first.Link}
 }
@@ -131,7 +132,7 @@ var allRaces = []string{
 // not-applicable.
 func (r *reviewer) card(id string) Card {
 	o, s := r.rep.Operation, r.s
-	ledgerNA := fmt.Sprintf("%s runs no side effect on the ledger.", nameOf(o))
+	ledgerOff := r.ledgerOff()
 	switch id {
 	case "http-client-posts-cancel":
 		return r.byRule("No HTTP cancellation under 2026-07-28 was evaluated.", []string{"race-http-2026-cancel-first"}, checks.HTTPCancelClosesStream)
@@ -146,6 +147,9 @@ func (r *reviewer) card(id string) Card {
 		if !o.SideEffect {
 			return Card{Status: NotApplicable, Why: "The call has no side effect (retry class safe): a retry with a new id repeats only a read."}
 		}
+		if o.LedgerTool && s.Ledger == nil {
+			return Card{Status: NotEvaluated, Why: "The scenario configures no ledger (add \"ledger\": {}), so the review could not count executions of a retry."}
+		}
 		if r.rep.RetryClass == trace.RetryUnsafe {
 			return r.at("retry-new-id", "The call carries no idempotency key: a retry under a new JSON-RPC id is a new execution. "+r.rep.Retry.NewID.Finding)
 		}
@@ -157,15 +161,15 @@ func (r *reviewer) card(id string) Card {
 		}
 		return r.safe("retry-same-key", "The call carries an idempotency key the server deduplicates by. "+r.rep.Retry.SameKey.Finding)
 	case "check-then-act":
-		if !o.LedgerTool {
-			return Card{Status: NotApplicable, Why: ledgerNA}
+		if ledgerOff != nil {
+			return *ledgerOff
 		}
 		return r.byRule("The race run made no execution check.", []string{"ledger-race"}, checks.OneExecutionPerKey)
 	case "ledger-not-shared":
-		if !o.LedgerTool {
-			return Card{Status: NotApplicable, Why: ledgerNA}
+		if ledgerOff != nil {
+			return *ledgerOff
 		}
-		if s.Ledger == nil || s.Ledger.Replicas <= 1 {
+		if s.Ledger.Replicas <= 1 {
 			return r.safe("retry-same-key", "One server replica, one durable ledger: every retry meets the same records.")
 		}
 		if s.Ledger.Shared {
@@ -173,29 +177,29 @@ func (r *reviewer) card(id string) Card {
 		}
 		return r.at("retry-same-key", fmt.Sprintf("%d replicas each keep their own ledger (ledger.shared false): %s", s.Ledger.Replicas, r.rep.Retry.SameKey.Finding))
 	case "mutable-stored-result":
-		if !o.LedgerTool {
-			return Card{Status: NotApplicable, Why: ledgerNA}
+		if ledgerOff != nil {
+			return *ledgerOff
 		}
 		return r.byRule("The mutation-alias run made no defensive-copy check.", []string{"ledger-mutation-alias"}, checks.DefensiveCopy)
 	case "key-reuse-changed-args":
-		if !o.LedgerTool {
-			return Card{Status: NotApplicable, Why: ledgerNA}
+		if ledgerOff != nil {
+			return *ledgerOff
 		}
 		return r.byRule("The mismatch run made no key-reuse check.", []string{"ledger-mismatch"}, checks.KeyReuseRejected)
 	case "unbounded-progress-queue":
 		if fc := r.rep.FlowControl.Buffer; fc == nil {
-			return Card{Status: NotApplicable, Why: naWhy(r.rep.FlowControl.NotApplicable, "buffer:")}
+			return missing(r.rep.FlowControl.NotApplicable, r.rep.FlowControl.NotEvaluated, "buffer:")
 		}
 		return r.byRule("", []string{"buffer-overload"}, checks.BufferWithinCapacity)
 	case "final-dropped":
 		if fc := r.rep.FlowControl.Buffer; fc == nil {
-			return Card{Status: NotApplicable, Why: naWhy(r.rep.FlowControl.NotApplicable, "buffer:")}
+			return missing(r.rep.FlowControl.NotApplicable, r.rep.FlowControl.NotEvaluated, "buffer:")
 		}
 		return r.byRule("", []string{"buffer-overload"}, checks.FinalNeverDropped)
 	case "proxy-buffers-sse":
 		p := r.rep.FlowControl.Progress
 		if p == nil {
-			return Card{Status: NotApplicable, Why: naWhy(r.rep.FlowControl.NotApplicable, "progress:")}
+			return missing(r.rep.FlowControl.NotApplicable, r.rep.FlowControl.NotEvaluated, "progress:")
 		}
 		if p.Held == 0 && p.Cause != trace.CauseIdleTimeout {
 			return r.safe(p.Run, p.Finding)
@@ -209,7 +213,7 @@ func (r *reviewer) card(id string) Card {
 	case "herd-reconnect":
 		h := r.rep.Recovery.Herd
 		if h == nil {
-			return Card{Status: NotApplicable, Why: naWhy(r.rep.Recovery.NotApplicable, "herd:")}
+			return missing(r.rep.Recovery.NotApplicable, r.rep.Recovery.NotEvaluated, "herd:")
 		}
 		if h.Strategy == "none" {
 			return r.at(h.Run, "Strategy none: every refused client comes back after the same delay. "+h.Finding)
@@ -217,7 +221,7 @@ func (r *reviewer) card(id string) Card {
 		return r.byRule("", []string{"herd"}, checks.HerdAllReconnect)
 	case "task-ack-as-final":
 		if r.rep.Recovery.Task == nil {
-			return Card{Status: NotApplicable, Why: naWhy(r.rep.Recovery.NotApplicable, "task:")}
+			return missing(r.rep.Recovery.NotApplicable, r.rep.Recovery.NotEvaluated, "task:")
 		}
 		return r.byRule("", []string{"task-cancel"}, checks.TaskAckNotTerminal)
 	case "late-message-fatal":
@@ -225,15 +229,21 @@ func (r *reviewer) card(id string) Card {
 	case "ignore-progress":
 		return r.byRule("No derived run evaluates progress-resets-idle yet.", []string{"deadlines", "progress-through-proxy"}, "progress-resets-idle")
 	case "forget-resume-token":
+		if s.Protocol == scenario.Protocol20260728 {
+			return Card{Status: NotApplicable, Why: "Under 2026-07-28 a dropped stream is never resumed: the client reconnects with a new request and refetches."}
+		}
 		return r.byRule("No derived run resumes a stream twice.", []string{"reconnect"}, "resume-keeps-position")
 	case "disconnect-unobserved":
 		return r.byRule("No derived run evaluates disconnect-stops-work yet.", allRaces, "disconnect-stops-work")
 	case "replay-other-streams":
+		if s.Protocol == scenario.Protocol20260728 {
+			return Card{Status: NotApplicable, Why: "Under 2026-07-28 a dropped stream is never resumed, so no server replays events on resumption."}
+		}
 		return r.byRule("No derived run resumes a stream with others open.", []string{"reconnect"}, "resume-replays-own-stream")
 	case "lockstep-backoff":
 		h := r.rep.Recovery.Herd
 		if h == nil {
-			return Card{Status: NotApplicable, Why: naWhy(r.rep.Recovery.NotApplicable, "herd:")}
+			return missing(r.rep.Recovery.NotApplicable, r.rep.Recovery.NotEvaluated, "herd:")
 		}
 		if h.Strategy == "none" || h.Strategy == "exponential" {
 			return r.at(h.Run, fmt.Sprintf("Strategy %s has no jitter: each wave of refused clients returns together (peak %d in one %d ms bucket).", h.Strategy, h.PeakPerBucket, h.BucketMs))
@@ -261,12 +271,31 @@ func (r *reviewer) card(id string) Card {
 	return Card{Status: NotApplicable, Why: "unknown failure id"}
 }
 
-// naWhy returns the reason of notApplicable that starts with prefix.
-func naWhy(reasons []string, prefix string) string {
-	for _, x := range reasons {
+// missing is the card of a failure whose part the review did not show:
+// not-applicable with the reason in na that starts with prefix, else
+// not-evaluated with the one in ne.
+func missing(na, ne []string, prefix string) Card {
+	for _, x := range na {
 		if strings.HasPrefix(x, prefix) {
-			return strings.TrimSpace(strings.TrimPrefix(x, prefix))
+			return Card{Status: NotApplicable, Why: capital(strings.TrimSpace(strings.TrimPrefix(x, prefix)))}
 		}
 	}
-	return ""
+	for _, x := range ne {
+		if strings.HasPrefix(x, prefix) {
+			return Card{Status: NotEvaluated, Why: capital(strings.TrimSpace(strings.TrimPrefix(x, prefix)))}
+		}
+	}
+	return Card{Status: NotEvaluated, Why: "The review ran no " + strings.TrimSuffix(prefix, ":") + " run."}
+}
+
+// ledgerOff is the card of a ledger failure when the operation's effects do
+// not run on the lab's ledger, nil when they do: not-applicable without a
+// side effect, else not-evaluated (not a ledger tool, or no ledger
+// configured), with the Why of the idempotency part.
+func (r *reviewer) ledgerOff() *Card {
+	switch i := r.rep.Idempotency; i.Status {
+	case NotApplicable, NotEvaluated:
+		return &Card{Status: i.Status, Why: i.Why}
+	}
+	return nil
 }

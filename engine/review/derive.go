@@ -18,15 +18,17 @@ type reviewer struct {
 	rep  *Report
 }
 
-func (r *reviewer) review() (*Report, error) {
-	r.rep = &Report{Operation: r.operation()}
-	for _, part := range []func() error{r.races, r.retry, r.idempotency, r.flow, r.recovery} {
-		if err := part(); err != nil {
-			return nil, err
+// parts are the review's parts in the order they run (Parts names them):
+// the race table row by row, then retry, idempotency, flow control and
+// recovery; the failure cards follow from all of them.
+func (r *reviewer) parts() []func() error {
+	var ps []func() error
+	for i := range raceVariants {
+		for _, order := range raceOrders {
+			ps = append(ps, r.races(i, order))
 		}
 	}
-	r.rep.FailureCards = r.cards()
-	return r.rep, nil
+	return append(ps, r.retry, r.idempotency, r.flow, r.recovery)
 }
 
 // operation describes the call under review.

@@ -35,7 +35,7 @@ func (r *reviewer) token(c scenario.Step) scenario.Step {
 // flow runs the flow-control part.
 func (r *reviewer) flow() error {
 	fc := &r.rep.FlowControl
-	fc.NotApplicable = []string{}
+	fc.NotApplicable, fc.NotEvaluated = []string{}, []string{}
 	o, id := r.rep.Operation, *r.op.ID
 	http := r.s.Transport == scenario.TransportHTTP
 	complete := func(at int64) scenario.Step { return scenario.Step{At: at, Do: "complete", ID: &id} }
@@ -46,7 +46,7 @@ func (r *reviewer) flow() error {
 	case !http:
 		fc.NotApplicable = append(fc.NotApplicable, "buffer: on stdio the server writes to a pipe; the lab models the SSE buffer on Streamable HTTP only.")
 	case r.s.Buffer == nil:
-		fc.NotApplicable = append(fc.NotApplicable, "buffer: the scenario configures no server SSE buffer (buffer.capacity), so nothing queues between producer and stream.")
+		fc.NotEvaluated = append(fc.NotEvaluated, "buffer: the scenario configures no server SSE buffer (buffer.capacity, buffer.policy), so the review cannot overload it: add the buffer your server keeps.")
 	default:
 		n := unboundedPush
 		if c := r.s.Buffer.Capacity; c > 0 {
@@ -197,7 +197,7 @@ func (r *reviewer) flow() error {
 // recovery runs the recovery part.
 func (r *reviewer) recovery() error {
 	rc := &r.rep.Recovery
-	rc.NotApplicable = []string{}
+	rc.NotApplicable, rc.NotEvaluated = []string{}, []string{}
 	o := r.rep.Operation
 	up, down := r.s.LatencyMs.Up, r.s.LatencyMs.Down
 
@@ -227,7 +227,7 @@ func (r *reviewer) recovery() error {
 
 	// The herd at the configured scale and strategy.
 	if r.s.Herd == nil {
-		rc.NotApplicable = append(rc.NotApplicable, "herd: the scenario configures no herd (herd.clients, herd.strategy), so its scale is unknown.")
+		rc.NotEvaluated = append(rc.NotEvaluated, "herd: the scenario configures no herd (herd.clients, herd.strategy), so the review does not know the scale to run.")
 	} else {
 		sc := r.own()
 		h := *r.s.Herd

@@ -88,8 +88,12 @@ func (r *reviewer) retryRun(id, title string, args json.RawMessage) (Evidence, e
 		return Evidence{}, err
 	}
 	ev := evidence(run, "", checks.OneExecutionPerKey, checks.NoUnsafeRetry, checks.DefensiveCopy)
-	if !r.rep.Operation.LedgerTool {
-		ev.Finding = fmt.Sprintf("The retry %s is answered; %s is not a ledger tool, so the lab counts no side effects: whether it ran twice is the server's to prove.", rid.Raw(), nameOf(r.rep.Operation))
+	if !r.onLedger() {
+		why := "is not a ledger tool"
+		if r.rep.Operation.LedgerTool {
+			why = "runs on no ledger (the scenario configures none)"
+		}
+		ev.Finding = fmt.Sprintf("The retry %s is answered; %s %s, so the lab counts no side effects: whether it ran twice is the server's to prove.", rid.Raw(), nameOf(r.rep.Operation), why)
 		return ev, nil
 	}
 	n := run.Trace.Ledger.Executions
@@ -102,6 +106,10 @@ func (r *reviewer) retryRun(id, title string, args json.RawMessage) (Evidence, e
 	}
 	return ev, nil
 }
+
+// onLedger reports whether the operation's side effects run on the lab's
+// SQLite ledger: a ledger tool in a scenario that configures a ledger.
+func (r *reviewer) onLedger() bool { return r.rep.Operation.LedgerTool && r.s.Ledger != nil }
 
 func nameOf(o Operation) string {
 	if o.Name != "" {
@@ -145,11 +153,21 @@ func compact(b json.RawMessage) []byte {
 func (r *reviewer) idempotency() error {
 	o := r.rep.Operation
 	idem := &r.rep.Idempotency
-	if !o.LedgerTool {
-		idem.Why = fmt.Sprintf("%s is not a ledger tool (charge_account, reserve_inventory): the lab has no ledger to show its idempotency boundary.", nameOf(o))
+	switch {
+	case !o.SideEffect:
+		idem.Status = NotApplicable
+		idem.Why = fmt.Sprintf("%s has no side effect (call.sideEffect is not true): a repeated call changes nothing, so there is no boundary to draw.", nameOf(o))
+		return nil
+	case !o.LedgerTool:
+		idem.Status = NotEvaluated
+		idem.Why = fmt.Sprintf("%s has a side effect, but the lab runs side effects on its SQLite ledger only for charge_account and reserve_inventory: the boundary was not evaluated, so check your server's key handling yourself (or describe the operation as one of those two tools).", nameOf(o))
+		return nil
+	case r.s.Ledger == nil:
+		idem.Status = NotEvaluated
+		idem.Why = fmt.Sprintf("The scenario configures no ledger, so the review could not run %s on SQLite: add \"ledger\": {} to derive the stored record, the mismatch fixture, the race, the reopen and the mutation-alias checks.", nameOf(o))
 		return nil
 	}
-	idem.Applicable = true
+	idem.Status, idem.Applicable = Evaluated, true
 	key := o.IdempotencyKey
 	if key == "" {
 		key, idem.KeyAdded = r.addedKey(), true

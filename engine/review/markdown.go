@@ -7,8 +7,13 @@ import (
 
 // Markdown renders the report for a pull request or a design doc: the
 // operation, the race table, the retry class, the idempotency boundary, flow
-// control, recovery and the failure cards, every derived run linked. The
-// output is deterministic (the report's order, no map iteration).
+// control, recovery and the failure cards, every derived run named by its
+// id. The output is deterministic (the report's order, no map iteration).
+//
+// A run is a link only when its link is absolute (http:// or https://,
+// from Options.LinkBase, the CLI's -link-base): a relative link ("#s=...",
+// "../playground/#s=...") is dead once pasted into a pull request, so then
+// the run's id is plain text and the text ends with how to get links.
 func Markdown(r *Report) string {
 	var b strings.Builder
 	o := r.Operation
@@ -29,7 +34,7 @@ func Markdown(r *Report) string {
 
 	b.WriteString("\n## Failure cards\n\n| failure | status | why | run |\n|---|---|---|---|\n")
 	for _, c := range r.FailureCards {
-		fmt.Fprintf(&b, "| %s %s | **%s** | %s | %s |\n", code(c.ID), cell(c.Failure), c.Status, cell(c.Why), link("open", c.Link))
+		fmt.Fprintf(&b, "| %s %s | **%s** | %s | %s |\n", code(c.ID), cell(c.Failure), c.Status, cell(c.Why), runRef(c.Run, c.Link))
 	}
 
 	b.WriteString("\n## Cancellation races\n\n| transport | protocol | order | signal | final response | server state | client ignores | server ignores | checks | run |\n|---|---|---|---|---|---|---|---|---|---|\n")
@@ -39,7 +44,7 @@ func Markdown(r *Report) string {
 			sig = code(*x.Signal)
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", x.Transport, x.Protocol, x.Order, sig, yesNo(x.FinalResponse),
-			x.ServerState, list(x.ClientIgnores), list(x.ServerIgnores), checkList(x.Checks), link("open", x.Link))
+			x.ServerState, list(x.ClientIgnores), list(x.ServerIgnores), checkList(x.Checks), runRef(x.Run, x.Link))
 	}
 
 	fmt.Fprintf(&b, "\n## Retry class: %s\n\n%s.\n\n%s\n\n", r.RetryClass, capital(r.Retry.Rule), r.Retry.HintsNote)
@@ -51,7 +56,7 @@ func Markdown(r *Report) string {
 	evidenceLine(&b, k, r.Retry.SameKey)
 
 	i := r.Idempotency
-	fmt.Fprintf(&b, "\n## Idempotency boundary\n\n%s\n", i.Why)
+	fmt.Fprintf(&b, "\n## Idempotency boundary\n\n**%s.** %s\n", i.Status, i.Why)
 	if i.Applicable {
 		fmt.Fprintf(&b, "\nThe key binds: %s.\n", strings.Join(i.Binds, ", "))
 		if i.Record != nil {
@@ -82,9 +87,7 @@ func Markdown(r *Report) string {
 	if f.Deadlines != nil {
 		evidenceLine(&b, "Deadlines under steady progress", *f.Deadlines)
 	}
-	for _, na := range f.NotApplicable {
-		fmt.Fprintf(&b, "- Not applicable, %s\n", na)
-	}
+	notShown(&b, f.NotApplicable, f.NotEvaluated)
 
 	rc := r.Recovery
 	b.WriteString("\n## Recovery\n\n")
@@ -97,19 +100,33 @@ func Markdown(r *Report) string {
 	if rc.Task != nil {
 		evidenceLine(&b, "Task cancellation trace", rc.Task.Evidence)
 	}
-	for _, na := range rc.NotApplicable {
-		fmt.Fprintf(&b, "- Not applicable, %s\n", na)
-	}
+	notShown(&b, rc.NotApplicable, rc.NotEvaluated)
 
 	b.WriteString("\n## Derived runs\n\n")
+	linked := false
 	for _, run := range r.Runs {
-		fmt.Fprintf(&b, "- %s: %s\n", link(run.ID, run.Link), run.Title)
+		fmt.Fprintf(&b, "- %s: %s\n", runRef(run.ID, run.Link), run.Title)
+		linked = linked || absolute(run.Link)
+	}
+	if !linked {
+		b.WriteString("\nEach run is named by its id: `mcplab review -link-base https://YOUR-SITE/playground/` links every run, and the review page opens them.\n")
 	}
 	return b.String()
 }
 
+// notShown lists the members a part did not show: not applicable (the
+// part cannot apply) and not evaluated (it can, but was not run).
+func notShown(b *strings.Builder, na, ne []string) {
+	for _, x := range na {
+		fmt.Fprintf(b, "- **not-applicable**, %s\n", x)
+	}
+	for _, x := range ne {
+		fmt.Fprintf(b, "- **not-evaluated**, %s\n", x)
+	}
+}
+
 func evidenceLine(b *strings.Builder, title string, ev Evidence) {
-	fmt.Fprintf(b, "- **%s** (%s): %s", title, link("run", ev.Link), ev.Finding)
+	fmt.Fprintf(b, "- **%s** (run %s): %s", title, runRef(ev.Run, ev.Link), ev.Finding)
 	if len(ev.Checks) > 0 {
 		fmt.Fprintf(b, " Checks: %s.", checkList(ev.Checks))
 	}
@@ -148,11 +165,22 @@ func headers(h map[string]string) string {
 	return code(strings.Join(parts, "; "))
 }
 
-func link(text, url string) string {
-	if url == "" {
+// runRef names run id: a Markdown link to url when url is absolute, else
+// the id as code ("–" when there is no run).
+func runRef(id, url string) string {
+	switch {
+	case id == "":
 		return "–"
+	case absolute(url):
+		return "[" + id + "](" + url + ")"
 	}
-	return "[" + text + "](" + url + ")"
+	return code(id)
+}
+
+// absolute reports whether url is an absolute http(s) URL, which a pull
+// request can follow.
+func absolute(url string) bool {
+	return strings.HasPrefix(url, "https://") || strings.HasPrefix(url, "http://")
 }
 
 func code(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }

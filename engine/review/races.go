@@ -30,24 +30,35 @@ func (r *reviewer) pivot() int64 {
 	return max(t, 1)
 }
 
-// races runs the race table: three transports × three orders.
-func (r *reviewer) races() error {
-	variants := []struct{ transport, protocol, slug string }{
-		{scenario.TransportStdio, r.s.Protocol, "stdio"},
-		{scenario.TransportHTTP, scenario.Protocol20260728, "http-2026"},
-		{scenario.TransportHTTP, scenario.Protocol20251125, "http-2025"},
-	}
-	r.rep.Races = []Race{}
-	for _, v := range variants {
-		for _, order := range []string{CancelFirst, CompleteFirst, InFlight} {
-			row, err := r.race(v.transport, v.protocol, v.slug, order)
-			if err != nil {
-				return err
-			}
-			r.rep.Races = append(r.rep.Races, row)
+// raceVariants are the race table's transports, one review part each: the
+// input's protocol on stdio, then Streamable HTTP under each revision.
+var raceVariants = []struct{ transport, protocol, slug string }{
+	{scenario.TransportStdio, "", "stdio"},
+	{scenario.TransportHTTP, scenario.Protocol20260728, "http-2026"},
+	{scenario.TransportHTTP, scenario.Protocol20251125, "http-2025"},
+}
+
+// raceOrders are the orders of each transport's rows.
+var raceOrders = []string{CancelFirst, CompleteFirst, InFlight}
+
+// races returns the review part that runs one row of the race table: the
+// race of variant i (raceVariants) in order.
+func (r *reviewer) races(i int, order string) func() error {
+	return func() error {
+		v := raceVariants[i]
+		if v.protocol == "" {
+			v.protocol = r.s.Protocol
 		}
+		if r.rep.Races == nil {
+			r.rep.Races = []Race{}
+		}
+		row, err := r.race(v.transport, v.protocol, v.slug, order)
+		if err != nil {
+			return err
+		}
+		r.rep.Races = append(r.rep.Races, row)
+		return nil
 	}
-	return nil
 }
 
 // race derives and runs one row. The call is sent at 0 (progress at half

@@ -61,12 +61,23 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// Statuses of a failure card.
+// Statuses of a failure card (and, the last two, of a part the review did
+// not show). Not applicable and not evaluated differ in who is missing
+// something: not-applicable means the failure cannot happen to this
+// operation (a read has no side effect to repeat; stdio has no proxy), so
+// nothing is left to check; not-evaluated means it can, but the review did
+// not run the part that would show it (the scenario configures no ledger
+// or no herd scale, the tool's effect is not on the lab's ledger, or the
+// engine does not evaluate the rule yet), so the reader must still check it.
 const (
 	AtRisk        = "at-risk"        // a derived run (or the configuration) shows the failure
 	Mitigated     = "mitigated"      // the derived run shows the correct behaviour
 	NotApplicable = "not-applicable" // the operation cannot meet this failure; Why says why
+	NotEvaluated  = "not-evaluated"  // the operation can meet it, but the review ran nothing that shows it; Why says what is missing
 )
+
+// Evaluated is Idempotency.Status when the review ran the part's runs.
+const Evaluated = "evaluated"
 
 // Race orders of the race table (DOMAIN.md §1, "The race").
 const (
@@ -194,6 +205,12 @@ type Retry struct {
 
 // Idempotency is the idempotency boundary (DOMAIN.md §4).
 type Idempotency struct {
+	// Status is Evaluated (the ledger runs below exist), NotApplicable (the
+	// call has no side effect) or NotEvaluated (it has one, but the review
+	// could not run it on the lab's ledger: not a ledger tool, or the
+	// scenario configures no "ledger"); Why says which.
+	Status string `json:"status"`
+	// Applicable is Status == Evaluated (kept for tools that read it).
 	Applicable bool   `json:"applicable"`
 	Why        string `json:"why"`
 	Key        string `json:"key,omitempty"`
@@ -221,8 +238,13 @@ type FlowControl struct {
 	// configured proxy, Streamable HTTP with a proxy only.
 	Progress *ProgressEvidence `json:"progress"`
 	// Deadlines is the maximum timeout under steady progress (DOMAIN.md §2).
-	Deadlines     *Evidence `json:"deadlines"`
-	NotApplicable []string  `json:"notApplicable"`
+	Deadlines *Evidence `json:"deadlines"`
+	// NotApplicable and NotEvaluated say why a member is null, each reason
+	// prefixed with the member's name ("buffer: ..."): the part cannot apply
+	// to this operation, or it can but the scenario does not give what the
+	// review needs to run it (NotEvaluated).
+	NotApplicable []string `json:"notApplicable"`
+	NotEvaluated  []string `json:"notEvaluated"`
 }
 
 // BufferEvidence is the bounded buffer under overload (DOMAIN.md §7).
@@ -258,8 +280,10 @@ type Recovery struct {
 	Reconnect *ReconnectEvidence `json:"reconnect"`
 	Herd      *HerdEvidence      `json:"herd"`
 	Task      *TaskEvidence      `json:"task"`
-	// NotApplicable says why a member is null.
+	// NotApplicable and NotEvaluated say why a member is null, as in
+	// FlowControl.
 	NotApplicable []string `json:"notApplicable"`
+	NotEvaluated  []string `json:"notEvaluated"`
 }
 
 // ReconnectEvidence is the reconnect plan after a listen stream drops while
@@ -290,7 +314,7 @@ type TaskEvidence struct {
 type Card struct {
 	ID      string `json:"id"`      // a DOMAIN.md §11 failure id
 	Failure string `json:"failure"` // what goes wrong
-	Status  string `json:"status"`  // AtRisk, Mitigated or NotApplicable
+	Status  string `json:"status"`  // AtRisk, Mitigated, NotApplicable or NotEvaluated
 	Why     string `json:"why"`
 	Run     string `json:"run,omitempty"`
 	Link    string `json:"link"` // "" only when no run applies
@@ -327,18 +351,117 @@ func Review(data []byte, opts Options) (*Report, error) {
 // or the error of a derived run (a missing ledger, a run past
 // engine.MaxActions).
 func Of(s *scenario.Scenario, opts Options) (*Report, error) {
+	st, err := Start(s, opts)
+	if err != nil {
+		return nil, err
+	}
+	for !st.Done() {
+		if err := st.Next(); err != nil {
+			return nil, err
+		}
+	}
+	return st.Report(), nil
+}
+
+// Parts names the parts of a review in the order a Stepper runs them: the
+// nine rows of the race table, one derived run each, then the retry class
+// (2 runs), the idempotency boundary (up to 5), flow control (up to 4) and
+// recovery (up to 3).
+var Parts = func() []string {
+	var ps []string
+	for _, v := range []string{"stdio", "Streamable HTTP 2026-07-28", "Streamable HTTP 2025-11-25"} {
+		for _, o := range raceOrders {
+			ps = append(ps, "race "+o+" on "+v)
+		}
+	}
+	return append(ps, "retry class", "idempotency boundary", "flow control", "recovery")
+}()
+
+// Stepper runs a review one part at a time (Parts), so a caller can report
+// progress between parts: the browser's worker answers the page once per
+// part. Of is Start, then Next until Done, then Report.
+type Stepper struct {
+	r     *reviewer
+	parts []func() error
+	next  int
+	err   error
+}
+
+// Start finds the call of s named by opts.Op (the errors of Of) and
+// returns a Stepper that has run no part yet.
+func Start(s *scenario.Scenario, opts Options) (*Stepper, error) {
 	op, err := findOp(s, opts.Op)
 	if err != nil {
 		return nil, err
 	}
 	r := &reviewer{s: s, op: op, opts: opts}
-	return r.review()
+	r.rep = &Report{Operation: r.operation()}
+	return &Stepper{r: r, parts: r.parts()}, nil
 }
 
-// findOp returns the call step named op, or the first call.
+// Next runs the next part (Parts[st.Step()]) and, after the last, judges
+// the failure cards. After an error every call returns it again.
+func (st *Stepper) Next() error {
+	if st.err != nil || st.Done() {
+		return st.err
+	}
+	if st.err = st.parts[st.next](); st.err != nil {
+		return st.err
+	}
+	st.next++
+	if st.Done() {
+		st.r.rep.FailureCards = st.r.cards()
+	}
+	return nil
+}
+
+// Step is the number of parts run so far (0..len(Parts)).
+func (st *Stepper) Step() int { return st.next }
+
+// Done reports whether every part has run.
+func (st *Stepper) Done() bool { return st.next == len(st.parts) }
+
+// Runs is the number of derived runs made so far.
+func (st *Stepper) Runs() int { return len(st.r.rep.Runs) }
+
+// Operation is the call under review.
+func (st *Stepper) Operation() Operation { return st.r.rep.Operation }
+
+// Report is the review once Done, nil before.
+func (st *Stepper) Report() *Report {
+	if !st.Done() {
+		return nil
+	}
+	return st.r.rep
+}
+
+// Calls lists the ids of the calls a scenario offers for review (Options.Op
+// names one of them), in step order: each call step's, and each race's
+// call's.
+func Calls(s *scenario.Scenario) []scenario.ID {
+	var ids []scenario.ID
+	for _, st := range s.Steps {
+		if st.Do == "race" && st.Call != nil && st.Call.ID != nil {
+			ids = append(ids, *st.Call.ID)
+		} else if st.Do == "call" && st.ID != nil {
+			ids = append(ids, *st.ID)
+		}
+	}
+	return ids
+}
+
+// findOp returns the call step named op, or the first call. The call of a
+// race step counts as a call at the race's time (its first connection's id,
+// scenario.RaceID), so a scenario whose only call is inside a race is
+// reviewable: the review sends that call once per derived run.
 func findOp(s *scenario.Scenario, op string) (scenario.Step, error) {
 	calls := 0
 	for _, st := range s.Steps {
+		if st.Do == "race" && st.Call != nil {
+			c := *st.Call
+			c.At, c.Do = st.At, "call"
+			st = c
+		}
 		if st.Do != "call" || st.ID == nil {
 			continue
 		}
@@ -348,7 +471,7 @@ func findOp(s *scenario.Scenario, op string) (scenario.Step, error) {
 		}
 	}
 	if calls == 0 {
-		return scenario.Step{}, &scenario.Error{Path: "steps", Err: fmt.Errorf("%w: the scenario has no call step (a review needs one \"do\": \"call\")", ErrNoCall)}
+		return scenario.Step{}, &scenario.Error{Path: "steps", Err: fmt.Errorf("%w: the scenario has no call step (a review needs one \"do\": \"call\", or a race's call)", ErrNoCall)}
 	}
 	return scenario.Step{}, &scenario.Error{Path: "steps", Err: fmt.Errorf("%w: no call step has the id %s", ErrNoCall, op)}
 }

@@ -69,6 +69,8 @@ func (d *decoder) client(root *object, s *Scenario) {
 			s.Client.Policy.LateResponseIsError, _ = d.boolean(p, "lateResponseIsError")
 			s.Client.Policy.LateProgressIsError, _ = d.boolean(p, "lateProgressIsError")
 			s.Client.Policy.IgnoreProgress, _ = d.boolean(p, "ignoreProgress")
+			s.Client.Policy.ForgetResumeToken, _ = d.boolean(p, "forgetResumeToken")
+			s.Client.Policy.Timeouts = d.oneOf(p, "timeouts", "", "", TimeoutsRequired, TimeoutsNone)
 			d.unknown(p)
 		}
 	}
@@ -103,6 +105,7 @@ func (d *decoder) server(root *object, s *Scenario) {
 		if p := d.obj("server.policy", raw); p != nil {
 			s.Server.Policy.RespondAfterCancel, _ = d.boolean(p, "respondAfterCancel")
 			s.Server.Policy.IgnoreDisconnect, _ = d.boolean(p, "ignoreDisconnect")
+			s.Server.Policy.ReplayAllStreams, _ = d.boolean(p, "replayAllStreams")
 			if v := d.oneOf(p, "dedupeBy", "idempotency-key", "idempotency-key", "rpc-id", "none"); v != "idempotency-key" {
 				s.Server.Policy.DedupeBy = v
 			}

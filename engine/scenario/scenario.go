@@ -152,7 +152,29 @@ type ClientPolicy struct {
 	// IgnoreProgress, when true, makes valid progress not reset the client's
 	// idle clock (failure ignore-progress, mcp_dart#106).
 	IgnoreProgress bool `json:"ignoreProgress,omitempty"`
+	// ForgetResumeToken, when true under 2025-11-25, makes a resumed stream
+	// that drops again before a new event arrives be resumed without
+	// Last-Event-ID: the client forgot the position it resumed from, the
+	// server replays nothing and the request hangs until its timeout
+	// (failure forget-resume-token, typescript-sdk#2499). No effect under
+	// 2026-07-28, which has no resumption.
+	ForgetResumeToken bool `json:"forgetResumeToken,omitempty"`
+	// Timeouts states the client's timeout policy for tools/call requests
+	// (DOMAIN.md §2: a request must have idle > 0): TimeoutsRequired (every
+	// call carries an idle or a maximum timeout, from the client's defaults
+	// or its own), TimeoutsNone (broken: the client sends every request with
+	// no timeout at all, whatever the defaults and the steps say; failure
+	// no-timeout, claude-code#69593), or "" (the default): the scenario does
+	// not model the client's timeouts, and rule request-has-timeout does not
+	// apply. Omitted when "".
+	Timeouts string `json:"timeouts,omitempty"`
 }
+
+// Values of ClientPolicy.Timeouts.
+const (
+	TimeoutsRequired = "required"
+	TimeoutsNone     = "none"
+)
 
 // Server configures the MCP server.
 type Server struct {
@@ -193,6 +215,13 @@ type ServerPolicy struct {
 	// happen and its writes go into a closed stream (failure
 	// disconnect-unobserved, rust-sdk#857).
 	IgnoreDisconnect bool `json:"ignoreDisconnect,omitempty"`
+	// ReplayAllStreams, when true under 2025-11-25, makes the server's event
+	// store replay, on a GET with Last-Event-ID, every event written after
+	// it on any stream of the session, not only the resumed stream's: the
+	// client gets other streams' events on this one, most of them again
+	// (failure replay-other-streams, servers#4087). No effect under
+	// 2026-07-28.
+	ReplayAllStreams bool `json:"replayAllStreams,omitempty"`
 }
 
 // On reports a policy switch whose nil value means true.

@@ -461,7 +461,7 @@ func (st Step) Progresses() []Step {
 	return out
 }
 
-// Text is a progress step's message as text (Message holds a JSON
+// Text is a progress or fail step's message as text (Message holds a JSON
 // string), nil when the step has none.
 func (st Step) Text() *string {
 	if st.Message == nil {

@@ -1,6 +1,7 @@
 // Package sse models the server's bounded buffer of Server-Sent Events for
 // one response stream (DOMAIN.md §7): progress is replaceable, a final
-// JSON-RPC response is not.
+// JSON-RPC response is not. It also holds the proxy (proxy.go) and a
+// 2025-11-25 server's event store for resumption ([EventStore], store.go).
 //
 // Reference policy (EvictProgress), for a buffer of capacity c >= 2:
 //   - pushing progress when the newest buffered event is progress for the
@@ -24,6 +25,10 @@
 // queue refuses whatever arrives, the final response included. Capacity 0
 // means unbounded: no coalescing, nothing dropped, memory grows with a slow
 // consumer.
+//
+// A whole response stream (Stream, opened by Open) is its buffer and the
+// proxy in front of the client (Proxy: hold, flush, idle close); each of
+// its moves returns the trace events that tell it, with their notes.
 package sse
 
 import (

@@ -22,6 +22,10 @@ type Msg struct {
 	Progress bool
 	Token    string
 	Final    bool
+	// EventID is its 2025-11-25 SSE event id ("" for none; sse.EventStore)
+	// and Priming marks a stream's priming event, an id with empty data.
+	EventID string
+	Priming bool
 }
 
 // Sent is a Msg on the network: its wire number and when it was sent (ms).

@@ -17,9 +17,10 @@
 //     stops polling once the script has ended and MaxIdlePolls intervals
 //     passed with nothing else to do.
 //
-// Every method is handed the virtual time (ms); nothing here reads a clock
-// or emits an event: the runner turns what a method returns into events
-// and notes.
+// Every method is handed the virtual time (ms); nothing here reads a clock.
+// The moves that the trace tells return their event (trace.Event, without
+// its request id) with its note; the runner schedules and emits them. A
+// server's tasks live in a Store.
 package tasks
 
 import (

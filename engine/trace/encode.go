@@ -280,6 +280,7 @@ func (w *writer) event(e *Event) {
 		o.member("wire")
 		w.int(int64(e.Wire))
 	}
+	w.omitEmpty(&o, "eventId", e.EventID)
 	if e.SentAt != nil {
 		o.member("sentAt")
 		w.int(*e.SentAt)
@@ -298,6 +299,16 @@ func (w *writer) event(e *Event) {
 	w.omitEmpty(&o, "key", e.Key)
 	w.omitEmpty(&o, "fingerprint", e.Fingerprint)
 	w.omitEmpty(&o, "note", e.Note)
+	if e.Within != nil {
+		o.member("within")
+		span := w.begin(3, '{')
+		span.member("from")
+		w.int(e.Within.From)
+		span.member("to")
+		w.int(e.Within.To)
+		span.end('}')
+	}
+	w.omitEmpty(&o, "session", e.Session)
 	o.end('}')
 }
 

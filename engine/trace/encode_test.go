@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -77,18 +78,20 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 				Note:    reason},
 			{Seq: 1, At: 10, Actor: "server", Type: "deliver", ID: &id, TaskID: "t1", SentAt: &at, Signal: "close-stream",
 				Status: "done", Cause: cause, Headers: map[string]string{"b": "2", "a": "1", "Mcp-Session-Id": "s\n"},
-				Key: "k", Fingerprint: "f", Message: json.RawMessage(`[]`)},
+				Key: "k", Fingerprint: "f", Message: json.RawMessage(`[]`), Within: &Span{From: 3, To: 9}, Session: "s-1", EventID: "7\"\n"},
 			{Seq: 2, At: 11, Actor: "", Type: ""},
 		},
 		Requests: []Request{
 			{ID: num, Method: "tools/call", Name: "crunch", State: "completed", Cause: &cause, Reason: &reason,
-				Response: json.RawMessage(`{"result":{}}`), ClientOutcome: OutcomeResult, RetryClass: RetrySafe,
+				Signal: &cause, Response: json.RawMessage(`{"result":{}}`), ClientOutcome: OutcomeResult, RetryClass: RetrySafe,
 				SentAt: 3, EndedAt: &at, Hints: json.RawMessage(`{"readOnlyHint":true}`), RetryOf: &id,
 				IdleTimeoutMs: 5, MaxTimeoutMs: 6},
 			{Method: "ping"},
 		},
 		Tasks:       []Task{{TaskID: "t1", Status: "working", History: [][2]any{{int64(1), "working"}}}},
 		Buffers:     []Buffer{},
+		Ledger:      Ledger{Executions: 1, Records: []LedgerRecord{{Key: "k", Result: json.RawMessage(`{"a": 1}`)}}},
+		Reconnects:  []Reconnect{{PreviousID: "l1", NewID: "l2", Refetch: []string{"tools/list"}}},
 		Herd:        &HerdResult{Strategy: "x", Buckets: [][2]int64{{0, 1}}},
 		HerdCompare: []HerdResult{{Strategy: "y"}},
 		Checks: []Check{
@@ -102,6 +105,21 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 	// A delivery shares its send's message bytes (Encode copies what it
 	// wrote for the send).
 	full.Events = append(full.Events, Event{Seq: 3, At: 12, Actor: "server", Type: "deliver", Message: full.Events[0].Message})
+	// Every member of the trace, an event, a request and a check is set somewhere
+	// above: a member added to those types fails here until Encode writes
+	// it and this trace sets it.
+	for _, rows := range []any{[]Trace{*full}, full.Events, full.Requests, full.Checks} {
+		v := reflect.ValueOf(rows)
+		for f := 0; f < v.Type().Elem().NumField(); f++ {
+			set := false
+			for i := 0; i < v.Len(); i++ {
+				set = set || !v.Index(i).Field(f).IsZero()
+			}
+			if !set {
+				t.Errorf("no %s in the test trace sets %s: set it, and make Encode write it", v.Type().Elem().Name(), v.Type().Elem().Field(f).Name)
+			}
+		}
+	}
 	for name, tr := range map[string]*Trace{
 		"every member": full,
 		"nil slices":   {Mcplab: 1},

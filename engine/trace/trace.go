@@ -26,6 +26,9 @@
 // message, note and headers):
 //   - from, to: the ends of a wire message (send, deliver, close-stream).
 //   - wire: numbers a wire message from 1; its send and deliver share it.
+//   - eventId: under 2025-11-25 on Streamable HTTP, the SSE event id of
+//     the message (or of a stream's priming event, which carries no
+//     message), repeated on a replay of it after Last-Event-ID.
 //   - sentAt: on a deliver event, when the message left (ms).
 //   - signal: "close-stream" on a stream close and its delivery.
 //   - status: the new state on a status event; cause: why, on timeout and
@@ -34,8 +37,11 @@
 //     SHA-256 of the canonical arguments.
 //   - Event types beyond version 1's list: start, activity, accept
 //     (request lifecycle), enqueue (SSE buffer), hold (proxy), check, lock,
-//     wait, reopen (ledger), mutate (the caller edits a result) and
-//     checkpoint (worker).
+//     wait, reopen (ledger), mutate (the caller edits a result),
+//     checkpoint (worker) and prime (a 2025-11-25 stream's priming event;
+//     its delivery carries signal "prime"). Under 2025-11-25 enqueue also
+//     marks an event the server keeps in its event store while the stream
+//     is closed, and reconnect a stream resumed with Last-Event-ID.
 //
 // requests[] (version 1 has id, method, state, cause, reason, signal,
 // response, clientOutcome, retryClass):
@@ -104,6 +110,10 @@ const (
 	TypeTimeout = "timeout"
 	// TypeKeepalive: an SSE comment on an open stream; not progress.
 	TypeKeepalive = "keepalive"
+	// TypePrime: under 2025-11-25 the server's priming event on a new
+	// response stream, an SSE event with an id (eventId) and empty data,
+	// no message: the client's first resume position.
+	TypePrime = "prime"
 	// TypeDrop: a wire message lost in transit (its stream was closed).
 	TypeDrop = "drop"
 	// TypeActivity: the client took delivered progress as activity and
@@ -111,7 +121,8 @@ const (
 	TypeActivity = "activity"
 	// TypeAccept: the client took a final response as the request's outcome.
 	TypeAccept = "accept"
-	// TypeReconnect: the client reopens a dropped listen stream.
+	// TypeReconnect: the client reopens a dropped stream (a listen stream,
+	// or under 2025-11-25 any stream, resumed with Last-Event-ID).
 	TypeReconnect = "reconnect"
 	// TypeError: a protocol violation or a step that could not apply; Note says why.
 	TypeError = "error"
@@ -180,6 +191,8 @@ const (
 	SignalCloseStream  = "close-stream"
 	// SignalKeepalive marks the delivery of an SSE keep-alive comment.
 	SignalKeepalive = "keepalive"
+	// SignalPrime marks the delivery of a priming event (TypePrime).
+	SignalPrime = "prime"
 )
 
 // Request states, causes and client outcomes (SCENARIO.md, requests[]).
@@ -284,6 +297,10 @@ type Event struct {
 	To   string `json:"to,omitempty"`
 	// Wire numbers a wire message from 1; its send and deliver share it.
 	Wire int `json:"wire,omitempty"`
+	// EventID is the SSE event id a 2025-11-25 server gave the message on
+	// its stream (the cursor Last-Event-ID names), on its send and deliver
+	// events and on every replay of it; "" when none.
+	EventID string `json:"eventId,omitempty"`
 	// SentAt, on a deliver event, is when the message left (ms).
 	SentAt *int64 `json:"sentAt,omitempty"`
 	// Signal is "close-stream" on a stream close and its delivery.

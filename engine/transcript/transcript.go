@@ -62,6 +62,10 @@ import (
 )
 
 // Limits on a transcript (a pasted or dropped file is untrusted input).
+// Every recorded message also nests at most scenario.MaxDepth (64) arrays
+// and objects and names no member twice in one object, the scenario
+// decoder's own bounds (an error on its line otherwise), and a JSON-RPC
+// batch where a format records one message per line is refused, saying so.
 const (
 	MaxBytes = 4 << 20 // 4 MiB
 	MaxLines = 20_000

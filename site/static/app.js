@@ -13,6 +13,60 @@
   "use strict";
   const root = document.documentElement;
 
+  // The time cursor (issue 13): the range input under the timeline steps
+  // through the run in thousandths of its end time; at time t, what had
+  // not happened yet fades (arrows sent, marks after t), messages sent but
+  // not yet arrived show dashed, and the output says how many messages had
+  // been sent and had arrived. It reads only the data- attributes the
+  // templates write (data-sent-at, data-at, data-end-ms); at the right end
+  // the full timeline shows. Re-rendered timelines get the cursor again.
+  const cursorApply = () => {
+    const input = document.getElementById("time-cursor");
+    if (!input) return;
+    const out = document.getElementById("time-cursor-out");
+    const frac = Number(input.value) / Number(input.max || 1000);
+    const atEnd = frac >= 1;
+    for (const svg of document.querySelectorAll("svg.timeline")) {
+      const end = Number(svg.dataset.endMs) || 0, dom = Number(svg.dataset.domainMs) || 1;
+      const left = Number(svg.dataset.plotLeft) || 0, right = Number(svg.dataset.plotRight) || 0;
+      const t = Math.round(frac * end);
+      let sent = 0, arrived = 0, total = 0;
+      const future = new Set();
+      for (const a of svg.querySelectorAll('[data-type="wire"]')) {
+        const s = Number(a.dataset.sentAt), d = Number(a.dataset.at);
+        total++;
+        if (s <= t) sent++;
+        if (s <= t && d <= t) arrived++;
+        a.classList.toggle("future", !atEnd && s > t);
+        a.classList.toggle("in-flight", !atEnd && s <= t && d > t);
+        if (!atEnd && s > t) future.add(a.dataset.wire);
+      }
+      for (const l of svg.querySelectorAll(".arrow-label[data-wire]")) l.classList.toggle("future", future.has(l.dataset.wire));
+      for (const m of svg.querySelectorAll('.marks [data-at], .violation-flag[data-at]')) m.classList.toggle("future", !atEnd && Number(m.dataset.at) > t);
+      svg.classList.toggle("cursor-on", !atEnd);
+      const line = svg.querySelector(".cursor-line");
+      if (line) {
+        const x = String(Math.round((left + (t * (right - left)) / dom) * 10) / 10);
+        line.setAttribute("x1", x);
+        line.setAttribute("x2", x);
+      }
+      if (svg.id === "timeline" && out) {
+        const text = atEnd ? "the whole run: " + total + " messages" : "at " + t + " ms: " + sent + " of " + total + " messages sent, " + arrived + " arrived";
+        if (out.textContent !== text) out.textContent = text; // a change only: the observer below sees text changes
+      }
+    }
+  };
+  document.addEventListener("input", (ev) => {
+    if (ev.target && ev.target.id === "time-cursor") cursorApply();
+  });
+  let cursorQueued = false;
+  new MutationObserver(() => {
+    const input = document.getElementById("time-cursor");
+    if (cursorQueued || !input || Number(input.value) >= Number(input.max || 1000)) return;
+    cursorQueued = true;
+    requestAnimationFrame(() => { cursorQueued = false; cursorApply(); });
+  }).observe(root, { childList: true, subtree: true });
+
   // Embedded: post {type: "mcplab:ready"} once, and {type:
   // "mcplab:height", height} whenever the page's height changes. Only the
   // height leaves the frame; the host page's snippet sizes the iframe.

@@ -1,0 +1,228 @@
+// Rules of 2025-11-25 resumption (DOMAIN.md §9; SCENARIO.md, "Switches for
+// the failures real software shows": forget-resume-token,
+// replay-other-streams) and of DOMAIN.md §2's "a request must have a
+// timeout" (no-timeout). Each reads events only: the SSE event ids
+// (events[].eventId), the client's reconnects with their Last-Event-ID
+// header, the streams closed under a request, and requests[]'s timeouts.
+
+package checks
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// Rule ids of this file.
+const (
+	ResumeKeepsPosition    = "resume-keeps-position"
+	ResumeReplaysOwnStream = "resume-replays-own-stream"
+	DroppedCallResumed     = "dropped-call-resumed"
+	RequestHasTimeout      = "request-has-timeout"
+)
+
+// lastEventIDHeader is the header a resuming GET carries.
+const lastEventIDHeader = "Last-Event-ID"
+
+// under2026 reports whether the trace says it ran under 2026-07-28, which
+// has no resumption (no-last-event-id judges a Last-Event-ID there).
+func (v *view) under2026() bool {
+	return v.tr.Scenario != nil && v.tr.Scenario.Protocol != trace.Protocol20251125
+}
+
+// resumeKeepsPosition: a client that resumes a stream sends as
+// Last-Event-ID the id of the last event it received on that stream, over
+// all the stream's connections, also when the connection it resumed on
+// dropped again before any new event (failure forget-resume-token,
+// typescript-sdk#2499: the second reconnect carries no Last-Event-ID, the
+// server takes it for a new stream and the request hangs). Listed when
+// the client reconnected a stream on which it had received an event id;
+// omitted under 2026-07-28.
+//
+// Rule: ResumeKeepsPosition.
+func resumeKeepsPosition(v *view) (trace.Check, bool) {
+	if v.under2026() {
+		return trace.Check{}, false
+	}
+	pos := map[string]string{} // stream → last event id the client received on it
+	var bad, good []int
+	for i, e := range v.ev {
+		id := idOf(e)
+		switch {
+		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient && e.EventID != "" && id != "":
+			pos[id] = e.EventID
+		case e.Actor == trace.ActorClient && e.Type == trace.TypeReconnect && pos[id] != "":
+			if e.Headers[lastEventIDHeader] == pos[id] {
+				good = append(good, i)
+			} else {
+				bad = append(bad, i)
+			}
+		}
+	}
+	return verdict(ResumeKeepsPosition, bad, good,
+		fmt.Sprintf("The client resumed a stream without the position it held (%s): no Last-Event-ID, or not the last event it received there. The server cannot replay what was missed, and the request hangs until a timeout (forget-resume-token).", seqList(bad)),
+		"Every resumption sent the id of the last event the client had received on that stream.")
+}
+
+// resumeReplaysOwnStream: on a GET with Last-Event-ID the server replays
+// only the resumed stream's events written after that id, so no event of
+// another stream travels on it and no event reaches the client twice
+// (failure replay-other-streams, servers#4087). An event's stream is the
+// one the server first wrote it on (or kept it for); a replay is a server
+// send repeating an event id. Listed when the client resumed with
+// Last-Event-ID on a trace with event ids; omitted under 2026-07-28.
+//
+// Rule: ResumeReplaysOwnStream.
+func resumeReplaysOwnStream(v *view) (trace.Check, bool) {
+	if v.under2026() {
+		return trace.Check{}, false
+	}
+	origin := map[string]string{} // event id → stream it was written on
+	first := map[string]int{}     // event id → index of the first event carrying it
+	delivered := map[string]bool{}
+	from := map[string]string{} // stream → Last-Event-ID it was last resumed from
+	var bad, good []int
+	resumed := false
+	for i, e := range v.ev {
+		id := idOf(e)
+		switch {
+		case e.Actor == trace.ActorClient && e.Type == trace.TypeReconnect && e.Headers[lastEventIDHeader] != "":
+			from[id] = e.Headers[lastEventIDHeader]
+			resumed = true
+			good = append(good, i)
+		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient && e.EventID != "":
+			if delivered[e.EventID] {
+				bad = append(bad, i)
+			}
+			delivered[e.EventID] = true
+		case e.Actor == trace.ActorServer && e.EventID != "" && e.Type != trace.TypeDeliver:
+			if _, seen := origin[e.EventID]; !seen {
+				origin[e.EventID], first[e.EventID] = id, i
+				continue
+			}
+			if e.Type != trace.TypeSend {
+				continue
+			}
+			lei, ok := first[from[id]]
+			if origin[e.EventID] != id || ok && first[e.EventID] <= lei {
+				bad = append(bad, i)
+			}
+		}
+	}
+	if !resumed {
+		return trace.Check{}, false
+	}
+	return verdict(ResumeReplaysOwnStream, bad, good,
+		fmt.Sprintf("A resumed stream carried events it should not (%s): another stream's events, or events at or before its Last-Event-ID, so the client received them twice (replay-other-streams).", seqList(bad)),
+		"Each resumption replayed only its own stream's events after the Last-Event-ID; no event reached the client twice.")
+}
+
+// droppedCallResumed (mcplab addition): under 2025-11-25 a disconnect is
+// not a cancellation, so when the network or a proxy closes the response
+// stream of a tools/call the client still waits for, the client resumes
+// it (a reconnect with Last-Event-ID), or reports the call failed (a
+// timeout or an error); it never leaves it pending silently (the bug of
+// issue 14: a dropped call stayed pending for ever). Listed when such a
+// stream drops; null when the trace does not say the revision; omitted
+// under 2026-07-28, where the drop is the cancellation.
+//
+// Rule: DroppedCallResumed.
+func droppedCallResumed(v *view) (trace.Check, bool) {
+	if v.under2026() {
+		return trace.Check{}, false
+	}
+	done := map[string]bool{}
+	open := map[string]int{} // call id → the close of its stream, while unresolved
+	var good []int
+	seen := false
+	for i, e := range v.ev {
+		id := idOf(e)
+		m := v.msg[i]
+		switch {
+		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient && m.response:
+			done[m.id] = true
+			if _, ok := open[m.id]; ok {
+				good = append(good, i)
+				delete(open, m.id)
+			}
+		case e.Actor == trace.ActorClient && (e.Type == trace.TypeTimeout || e.Type == trace.TypeError || e.Type == trace.TypeCloseStream ||
+			v.clientSends(i) && m.cancelOf != ""):
+			if m.cancelOf != "" {
+				id = m.cancelOf
+			}
+			done[id] = true
+			if _, ok := open[id]; ok {
+				good = append(good, i)
+				delete(open, id)
+			}
+		case (e.Actor == trace.ActorNetwork || e.Actor == trace.ActorProxy) && e.Type == trace.TypeCloseStream &&
+			v.method[id] == jsonrpc.MethodToolsCall && !done[id]:
+			seen = true
+			open[id] = i
+		case e.Actor == trace.ActorClient && e.Type == trace.TypeReconnect && e.Headers[lastEventIDHeader] != "":
+			if _, ok := open[id]; ok {
+				good = append(good, i)
+				delete(open, id)
+			}
+		}
+	}
+	if !seen {
+		return trace.Check{}, false
+	}
+	if v.tr.Scenario == nil {
+		return undecided(DroppedCallResumed, "The transcript does not say which protocol revision was in use; only under 2025-11-25 is a dropped call stream resumed rather than cancelled."), true
+	}
+	var bad []int
+	for _, i := range open {
+		bad = append(bad, i)
+	}
+	sort.Ints(bad)
+	return verdict(DroppedCallResumed, bad, good,
+		fmt.Sprintf("A call's stream dropped and the client neither resumed it with Last-Event-ID nor reported it failed (%s): the call stays pending for ever, although under 2025-11-25 the server kept running it.", seqList(bad)),
+		"Every dropped call stream was resumed with Last-Event-ID, or its call reported failed.")
+}
+
+// requestHasTimeout: a tools/call request carries an idle or a maximum
+// timeout (DOMAIN.md §2: a request must have idle > 0), so a server that
+// never answers cannot keep the client waiting for ever (failure
+// no-timeout, claude-code#69593). Listed only when the scenario states the
+// client's timeout policy (client.policy.timeouts "required" or "none"):
+// a trace that does not model the client's timeouts, as most built-ins and
+// every imported transcript, says nothing about them, so the rule does not
+// apply (the decision of SCENARIO.md, "Switches for the failures real
+// software shows"). Other methods (listen streams, task polls, refetches)
+// are the client's own machinery and are not judged.
+//
+// Rule: RequestHasTimeout.
+func requestHasTimeout(v *view) (trace.Check, bool) {
+	s := v.tr.Scenario
+	if s == nil || s.Client.Policy.Timeouts == "" {
+		return trace.Check{}, false
+	}
+	var bad, good []int
+	for _, r := range v.tr.Requests {
+		if r.Method != jsonrpc.MethodToolsCall {
+			continue
+		}
+		send := -1
+		for _, i := range v.byID[r.ID.Raw()] {
+			if v.clientSends(i) {
+				send = i
+				break
+			}
+		}
+		if send < 0 {
+			continue
+		}
+		if r.IdleTimeoutMs == 0 && r.MaxTimeoutMs == 0 {
+			bad = append(bad, send)
+		} else {
+			good = append(good, send)
+		}
+	}
+	return verdict(RequestHasTimeout, bad, good,
+		fmt.Sprintf("A call was sent with neither an idle nor a maximum timeout (%s): a server that never answers keeps the client waiting for ever (no-timeout).", seqList(bad)),
+		"Every call carried an idle or a maximum timeout.")
+}

@@ -1,0 +1,188 @@
+package checks_test
+
+import (
+	"testing"
+
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// The rules of 2025-11-25 resumption and of a call's timeout
+// (resume.go), each proven on hand-built traces: the correct behaviour
+// passes, the broken switch's trace fails, and a legitimate case the rule
+// must not flag passes or is left out.
+
+// sseEvent is e carrying SSE event id eventID.
+func sseEvent(e trace.Event, eventID string) trace.Event {
+	e.EventID = eventID
+	return e
+}
+
+// onStream is e about stream (request) reqID.
+func onStream(e trace.Event, reqID string) trace.Event {
+	e.ID = id(reqID)
+	return e
+}
+
+// resumeGET is the client reconnecting stream reqID with Last-Event-ID
+// lei ("" for none).
+func resumeGET(at int64, reqID, lei string) trace.Event {
+	e := act(at, client, trace.TypeReconnect, reqID)
+	if lei != "" {
+		e.Headers = map[string]string{"Last-Event-ID": lei}
+	}
+	return e
+}
+
+// primed is the start of call 7 under 2025-11-25: the request, its priming
+// event (id 1) and progress as event 2, both received by the client.
+func primed() []trace.Event {
+	prog := progress("p", 1)
+	return []trace.Event{
+		wired(send(0, client, "7", req7), 1), wired(deliver(10, 0, server, req7), 1),
+		sseEvent(onStream(act(10, server, trace.TypePrime, "7"), "7"), "1"),
+		sseEvent(onStream(deliver(20, 10, client, ""), "7"), "1"),
+		wired(sseEvent(send(50, server, "7", prog), "2"), 2), wired(sseEvent(onStream(deliver(60, 50, client, prog), "7"), "2"), 2),
+	}
+}
+
+// wired gives e wire number n (a send and its delivery share it).
+func wired(e trace.Event, n int) trace.Event {
+	e.Wire = n
+	return e
+}
+
+func with(evs []trace.Event, more ...trace.Event) []trace.Event {
+	return append(append([]trace.Event{}, evs...), more...)
+}
+
+// TestResumeRules proves resume-keeps-position, resume-replays-own-stream
+// and dropped-call-resumed (DOMAIN.md §9; failures forget-resume-token,
+// typescript-sdk#2499, and replay-other-streams, servers#4087).
+func TestResumeRules(t *testing.T) {
+	s2025 := mustScenario(t, `"protocol":"2025-11-25","transport":"streamable-http"`)
+	s2026 := mustScenario(t, `"protocol":"2026-07-28","transport":"streamable-http"`)
+	drop := closeStream(100, trace.ActorNetwork, "7")
+	kept := sseEvent(onStream(act(300, server, trace.TypeEnqueue, "7"), "7"), "3")
+	replay := sseEvent(send(311, server, "7", resp7), "3")
+	got := sseEvent(onStream(deliver(321, 311, client, resp7), "7"), "3")
+	prog8 := progress("q", 1)
+	other := []trace.Event{ // call 8's event 4, already delivered on its own stream
+		send(0, client, "8", req8), deliver(10, 0, server, req8),
+		sseEvent(send(80, server, "8", prog8), "4"), sseEvent(onStream(deliver(90, 80, client, prog8), "8"), "4"),
+	}
+	tests := []struct {
+		name, rule, want string
+		tr               *trace.Trace
+	}{
+		{"resumed from the last event received", checks.ResumeKeepsPosition, "true",
+			build(s2025, nil, with(primed(), drop, resumeGET(291, "7", "2"))...)},
+		{"typescript-sdk#2499: the second resume forgets the position", checks.ResumeKeepsPosition, "false",
+			build(s2025, nil, with(primed(), drop, resumeGET(291, "7", "2"), closeStream(400, trace.ActorNetwork, "7"), resumeGET(591, "7", ""))...)},
+		{"a second resume from the same position, no new event", checks.ResumeKeepsPosition, "true",
+			build(s2025, nil, with(primed(), drop, resumeGET(291, "7", "2"), closeStream(400, trace.ActorNetwork, "7"), resumeGET(591, "7", "2"))...)},
+		{"an older position than the last event received", checks.ResumeKeepsPosition, "false",
+			build(s2025, nil, with(primed(), drop, resumeGET(291, "7", "1"))...)},
+		{"nothing received: a GET without Last-Event-ID keeps no position", checks.ResumeKeepsPosition, absent,
+			build(s2025, nil, send(0, client, "7", req7), drop, resumeGET(291, "7", ""))},
+		{"2026-07-28 has no resumption (no-last-event-id judges it)", checks.ResumeKeepsPosition, absent,
+			build(s2026, nil, with(primed(), drop, resumeGET(291, "7", ""))...)},
+
+		{"the stream's own missed event replayed once", checks.ResumeReplaysOwnStream, "true",
+			build(s2025, nil, with(primed(), drop, kept, resumeGET(291, "7", "2"), replay, got)...)},
+		{"servers#4087: another stream's event replayed, delivered twice", checks.ResumeReplaysOwnStream, "false",
+			build(s2025, nil, with(with(primed(), other...), drop, kept, resumeGET(291, "7", "2"),
+				sseEvent(send(301, server, "7", prog8), "4"), sseEvent(onStream(deliver(311, 301, client, prog8), "7"), "4"), replay, got)...)},
+		{"an event lost on the closed stream, then replayed, is delivered once", checks.ResumeReplaysOwnStream, "true",
+			build(s2025, nil, with(primed(), drop, sseEvent(send(105, server, "7", resp7), "3"),
+				sseEvent(onStream(trace.Event{At: 115, Actor: trace.ActorNetwork, Type: trace.TypeDrop, From: server, To: client, Message: []byte(resp7)}, "7"), "3"),
+				resumeGET(291, "7", "2"), replay, got)...)},
+		{"no resumption with Last-Event-ID", checks.ResumeReplaysOwnStream, absent,
+			build(s2025, nil, primed()...)},
+
+		{"the dropped call is resumed", checks.DroppedCallResumed, "true",
+			build(s2025, nil, with(primed(), drop, resumeGET(291, "7", "2"))...)},
+		{"the dropped call is left pending (the bug of issue 14)", checks.DroppedCallResumed, "false",
+			build(s2025, nil, with(primed(), drop, kept)...)},
+		{"a dropped call the client reports timed out", checks.DroppedCallResumed, "true",
+			build(s2025, nil, with(primed(), drop, timeout(600, "7", trace.CauseMaxTimeout))...)},
+		{"a stream closed after the response arrived is no dropped call", checks.DroppedCallResumed, absent,
+			build(s2025, nil, with(primed(), send(70, server, "7", resp7), deliver(80, 70, client, resp7), drop)...)},
+		{"an import that does not say the revision cannot decide", checks.DroppedCallResumed, "null",
+			build(nil, nil, with(primed(), drop)...)},
+		{"under 2026-07-28 the drop is the cancellation", checks.DroppedCallResumed, absent,
+			build(s2026, nil, with(primed(), drop)...)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule+"/"+tt.name, func(t *testing.T) {
+			if got := verdictOf(t, tt.tr, tt.rule); got != tt.want {
+				t.Errorf("%s: ok=%s, want %s", tt.rule, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRequestHasTimeout proves request-has-timeout (DOMAIN.md §2: a
+// request must have idle > 0; failure no-timeout, claude-code#69593) and
+// the decision that it applies only when the scenario states the client's
+// timeout policy.
+func TestRequestHasTimeout(t *testing.T) {
+	evs := []trace.Event{send(0, client, "7", req7), deliver(10, 0, server, req7)}
+	tests := []struct {
+		name, policy string
+		idle, max    int64
+		want         string
+	}{
+		{"required, with both timeouts", `"required"`, 500, 2000, "true"},
+		{"required, a maximum only", `"required"`, 0, 2000, "true"},
+		{"required, but the call has none", `"required"`, 0, 0, "false"},
+		{"claude-code#69593: the client sets none", `"none"`, 0, 0, "false"},
+		{"not modelled (older scenarios): not applicable", ``, 0, 0, absent},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			members := `"transport":"stdio"`
+			if tt.policy != "" {
+				members += `,"client":{"policy":{"timeouts":` + tt.policy + `}}`
+			}
+			tr := build(mustScenario(t, members), request(0, tt.idle, tt.max, nil), evs...)
+			if got := verdictOf(t, tr, checks.RequestHasTimeout); got != tt.want {
+				t.Errorf("ok=%s, want %s", got, tt.want)
+			}
+		})
+	}
+	if got := verdictOf(t, build(nil, request(0, 0, 0, nil), evs...), checks.RequestHasTimeout); got != absent {
+		t.Errorf("an imported transcript: ok=%s, want absent (it does not state the client's timeouts)", got)
+	}
+}
+
+// TestReplayIsNotANewMessage proves that a 2025-11-25 replay (a send
+// repeating an event id already on the wire) is not a second message:
+// progress-increases and one-response-per-request count it once, while
+// the same value sent again without an event id still fails.
+func TestReplayIsNotANewMessage(t *testing.T) {
+	s2025 := mustScenario(t, `"protocol":"2025-11-25","transport":"streamable-http"`)
+	prog := progress("p", 2)
+	lost := func(at, sent int64, msg, eventID string) trace.Event {
+		return sseEvent(onStream(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDrop, From: server, To: client, SentAt: &sent, Message: []byte(msg)}, "7"), eventID)
+	}
+	replayed := build(s2025, nil, with(primed(), closeStream(100, trace.ActorNetwork, "7"),
+		wired(sseEvent(send(105, server, "7", prog), "3"), 3), wired(lost(115, 105, prog, "3"), 3),
+		wired(sseEvent(send(106, server, "7", resp7), "4"), 4), wired(lost(116, 106, resp7, "4"), 4),
+		resumeGET(291, "7", "2"), wired(sseEvent(send(301, server, "7", prog), "3"), 5), wired(sseEvent(send(301, server, "7", resp7), "4"), 6))...)
+	resent := build(s2025, nil, with(primed(), wired(send(105, server, "7", prog), 3), wired(send(106, server, "7", prog), 4),
+		wired(send(107, server, "7", resp7), 5), wired(send(108, server, "7", resp7), 6))...)
+	for _, c := range []struct {
+		name, rule, want string
+		tr               *trace.Trace
+	}{
+		{"replayed progress", checks.ProgressIncreases, "true", replayed},
+		{"replayed response", checks.OneResponsePerRequest, "true", replayed},
+		{"the same progress sent twice", checks.ProgressIncreases, "false", resent},
+		{"the response sent twice", checks.OneResponsePerRequest, "false", resent},
+	} {
+		if got := verdictOf(t, c.tr, c.rule); got != c.want {
+			t.Errorf("%s: %s ok=%s, want %s", c.name, c.rule, got, c.want)
+		}
+	}
+}

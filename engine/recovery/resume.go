@@ -1,0 +1,82 @@
+package recovery
+
+import "fmt"
+
+// Cursor is a 2025-11-25 client's resume position on one stream: the id of
+// the last SSE event it received there, which it sends as Last-Event-ID
+// when the stream drops and it reconnects with GET (DOMAIN.md §9;
+// 2025-11-25 Streamable HTTP, "Resumability and Redelivery"). The zero
+// value is a stream that has received nothing.
+//
+// Each connection of the stream tracks the ids it receives. The correct
+// client seeds that tracker with the Last-Event-ID the connection was
+// opened with, so a resumed stream that drops again before any new event
+// arrives is resumed from the same position. The broken one of
+// typescript-sdk#2499 (client.policy.forgetResumeToken; failure
+// forget-resume-token) starts every connection's tracker empty: the second
+// reconnect carries no Last-Event-ID, the server takes it for a new
+// standalone stream and replays nothing, and the request hangs until its
+// timeout.
+type Cursor struct {
+	seed string // the Last-Event-ID the current connection was opened with
+	last string // the last event id received on the current connection
+}
+
+// Received records that event id reached the client on the stream.
+func (c *Cursor) Received(id string) {
+	if id != "" {
+		c.last = id
+	}
+}
+
+// Position returns the id of the last event the client received on the
+// stream over all its connections, "" if none: what a correct client
+// resumes from.
+func (c *Cursor) Position() string {
+	if c.last != "" {
+		return c.last
+	}
+	return c.seed
+}
+
+// Reconnect returns the Last-Event-ID the client sends to resume the
+// stream after its current connection dropped ("" for none) and opens the
+// next connection with it. With forget (typescript-sdk#2499) a connection
+// that received no event resumes without one, although the client had a
+// position.
+func (c *Cursor) Reconnect(forget bool) string {
+	token := c.Position()
+	if forget {
+		token = c.last
+	}
+	c.seed, c.last = token, ""
+	return token
+}
+
+// ResumeDelay is how long a client waits before it resumes a dropped
+// stream, in ms: the reference backoff's first attempt for clientID
+// (DOMAIN.md §10), as for a listen stream's reconnect.
+func ResumeDelay(clientID string) int64 { return ReferenceDelay(clientID, 0) }
+
+// ResumeNote says what the client does when it resumes stream id with
+// Last-Event-ID token after a delayMs backoff ("" token: none, although
+// it had position pos when forget lost it).
+func ResumeNote(id, token, pos string, delayMs int64) string {
+	if token == "" && pos != "" {
+		return fmt.Sprintf("Policy forgetResumeToken: after a %d ms backoff the client reconnects stream %s with GET but no Last-Event-ID: the connection that dropped had received no new event, and the client did not keep the position (event %s) it had resumed from (typescript-sdk#2499).", delayMs, id, pos)
+	}
+	if token == "" {
+		return fmt.Sprintf("After a %d ms backoff the client reconnects stream %s with GET; it received no event id there, so it has no Last-Event-ID to send.", delayMs, id)
+	}
+	return fmt.Sprintf("Under 2025-11-25 the client resumes stream %s after a %d ms backoff: GET with Last-Event-ID: %s, the last event it received there.", id, delayMs, token)
+}
+
+// ReplayNote says what the server does on a GET with Last-Event-ID token
+// for stream id: it replays n events, of that stream only or, with
+// allStreams (servers#4087), of every stream.
+func ReplayNote(id, token string, n int, allStreams bool) string {
+	if allStreams {
+		return fmt.Sprintf("Policy replayAllStreams: the server resumes stream %s after event %s and replays %d event(s) written after it on every stream of the session, not only that stream's (servers#4087).", id, token, n)
+	}
+	return fmt.Sprintf("The server resumes stream %s after event %s and replays %d missed event(s) of that stream only.", id, token, n)
+}

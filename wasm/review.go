@@ -1,0 +1,302 @@
+//go:build js && wasm && ledger && !transcript
+
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"syscall/js"
+
+	"github.com/mcplab/mcplab/engine/review"
+	"github.com/mcplab/mcplab/templates"
+)
+
+// The review page (templates.ReviewPage, issue 16): the user pastes or
+// edits a scenario in #review-input, picks the call in #review-op and
+// presses Review (or Ctrl+Enter); the worker reviews it part by part
+// (api_review.go) while #review-progress counts the parts and derived
+// runs, and the finished review replaces #review-body. The address bar
+// then carries the scenario and the call (#s=...&op=ID, review.LinkFragment),
+// which "Copy link" copies: opened anywhere, the page reviews it again. An
+// invalid scenario keeps the last review on screen, marked stale, and says
+// what is wrong and where (line and column, as the playground does).
+
+func init() { startReviewPage = startReviewLive }
+
+// reviewPartBudgetMs is how long one part of a review may take in the
+// worker before app.js stops it (mcplabEngine.budgetMs, 20 s on other
+// pages): a part runs up to five derived runs on SQLite, which is several
+// times slower in the browser than natively, and more on a busy machine.
+const reviewPartBudgetMs = 60_000
+
+type reviewPage struct {
+	doc      js.Value
+	input    js.Value // textarea#review-input
+	opSel    js.Value // select#review-op
+	body     js.Value // #review-body
+	errBox   js.Value // #review-error
+	errText  js.Value // #review-error-text
+	link     js.Value // input#review-link
+	progress js.Value // #review-progress
+	bar      js.Value // progress#review-progress-bar
+	progText js.Value // #review-progress-text
+	root     string   // the site root, relative to the page
+
+	gen     int // the newest review asked for; older answers are dropped
+	lastErr templates.EditorError
+	// edited is true when the text changed since #review-op last listed
+	// its calls: the selected call may no longer exist.
+	edited bool
+}
+
+// startReviewLive wires the review page found in doc and, when the address
+// carries a scenario (#s=...&op=ID or #example=NAME), reviews it.
+func startReviewLive(doc js.Value) {
+	live := byID(doc, "review-live")
+	p := &reviewPage{
+		doc: doc, input: byID(doc, "review-input"), opSel: byID(doc, "review-op"), body: byID(doc, "review-body"),
+		errBox: byID(doc, "review-error"), errText: byID(doc, "review-error-text"), link: byID(doc, "review-link"),
+		progress: byID(doc, "review-progress"), bar: byID(doc, "review-progress-bar"), progText: byID(doc, "review-progress-text"),
+		root: live.Get("dataset").Get("root").String(),
+	}
+	if !p.input.Truthy() || !p.body.Truthy() || !p.opSel.Truthy() {
+		showFatal(doc, fmt.Errorf("the review page has no #review-input, #review-op or #review-body"))
+		return
+	}
+	if engine := js.Global().Get("mcplabEngine"); engine.Truthy() {
+		engine.Set("budgetMs", reviewPartBudgetMs)
+	}
+	fail := p.fail
+	on(byID(doc, "review-run"), "click", fail, func(js.Value) { p.run() })
+	on(p.opSel, "change", fail, func(js.Value) { p.run() })
+	on(p.input, "input", fail, func(js.Value) {
+		p.edited = true
+		p.listCalls()
+	})
+	on(p.input, "keydown", fail, func(ev js.Value) {
+		if ev.Get("key").String() == "Enter" && (ev.Get("ctrlKey").Truthy() || ev.Get("metaKey").Truthy()) {
+			ev.Call("preventDefault")
+			p.run()
+		}
+	})
+	on(byID(doc, "review-error-goto"), "click", fail, func(js.Value) { p.showErrorInEditor() })
+	on(byID(doc, "review-copy-link"), "click", fail, func(js.Value) {
+		copyText(p.link.Get("value").String(), p.link, fail, p.say)
+	})
+	on(byID(doc, "review-copy-md"), "click", fail, func(js.Value) {
+		md := byID(doc, "review-markdown")
+		copyText(md.Get("value").String(), md, fail, p.say)
+	})
+	on(js.Global(), "hashchange", fail, func(js.Value) { p.open() })
+	p.link.Set("value", js.Global().Get("location").Get("href").String())
+	enable(doc, "review-input", "review-op", "review-run", "review-copy-link", "review-copy-md")
+	if !p.open() {
+		p.say("Live: edit the scenario or paste your own, pick the call and press Review (Ctrl+Enter). The review runs in your browser.")
+		doc.Get("documentElement").Get("dataset").Set("ready", "1")
+	}
+}
+
+// open reviews what the address's fragment names (#s=... or #example=...,
+// with &op=ID), and reports whether it named anything. A link that cannot
+// be read keeps the page's scenario and says why.
+func (p *reviewPage) open() bool {
+	hash := js.Global().Get("location").Get("hash").String()
+	share, op := review.SplitLink(hash)
+	if !isShareHash(share) {
+		return false
+	}
+	text, err := linkText(share)
+	if err != nil {
+		showLabError(p.doc, "This link cannot be opened: "+err.Error()+". The page shows its own scenario's review.")
+		p.doc.Get("documentElement").Get("dataset").Set("ready", "1")
+		return true
+	}
+	p.input.Set("value", text)
+	p.setOps([]string{op}, op)
+	p.run()
+	return true
+}
+
+// listCalls asks the worker for the calls of the text as it is now: the
+// picker lists them (the selected one kept when it is still there) and an
+// invalid text shows its located error while the user types.
+func (p *reviewPage) listCalls() {
+	text := p.input.Get("value").String()
+	ask(map[string]any{"page": "review", "action": "calls", "text": text}, p.fail, func(r answer) {
+		if r.Stopped || text != p.input.Get("value").String() {
+			return // a newer edit asks again
+		}
+		if r.Get("editorError").Truthy() {
+			p.showError(readEditorError(r.Get("editorError")))
+			return
+		}
+		if r.Err() != "" {
+			return
+		}
+		p.clearError()
+		ops := r.Get("ops")
+		list := make([]string, ops.Length())
+		cur, keep := p.opSel.Get("value").String(), false
+		for i := range list {
+			list[i] = ops.Index(i).String()
+			keep = keep || list[i] == cur
+		}
+		if !keep && len(list) > 0 {
+			cur = list[0]
+		}
+		p.setOps(list, cur)
+		p.edited = false
+	})
+}
+
+// run asks the worker to review the editor's scenario and the selected
+// call, then to run each part in turn.
+func (p *reviewPage) run() {
+	p.gen++
+	gen := p.gen
+	showLabError(p.doc, "")
+	p.body.Get("dataset").Set("stale", "1")
+	p.body.Get("dataset").Set("state", "running")
+	p.showProgress(0, 0, "Starting the review…")
+	base := js.Global().Get("URL").New(p.root+"playground/", js.Global().Get("location").Get("href")).Get("href").String()
+	req := map[string]any{"page": "review", "action": "start", "text": p.input.Get("value").String(), "op": p.opSel.Get("value").String(), "linkBase": base, "opMayBeStale": p.edited}
+	ask(req, p.fail, func(r answer) {
+		if gen != p.gen {
+			return
+		}
+		switch {
+		case r.Stopped:
+			p.stop(stoppedText(r.BudgetMs))
+			return
+		case r.Get("editorError").Truthy():
+			p.showError(readEditorError(r.Get("editorError")))
+			p.stop("")
+			return
+		case r.Err() != "":
+			p.stop("The review failed: " + r.Err())
+			return
+		}
+		p.clearError()
+		p.edited = false
+		ops := r.Get("ops")
+		list := make([]string, ops.Length())
+		for i := range list {
+			list[i] = ops.Index(i).String()
+		}
+		op := r.Str("op")
+		p.setOps(list, op)
+		frag := r.Str("fragment")
+		if len(list) > 0 && op != list[0] { // the first call needs no &op=
+			frag = review.LinkFragment(frag, op)
+		}
+		p.step(gen, r.Get("token").Int(), r.Get("parts"), frag)
+	})
+}
+
+// step asks for the next part of review token and shows the progress;
+// after the last it shows the review and rewrites the address bar to the
+// review's link (fragment frag).
+func (p *reviewPage) step(gen, token int, parts js.Value, frag string) {
+	ask(map[string]any{"page": "review", "action": "step", "token": token, "root": p.root}, p.fail, func(r answer) {
+		if gen != p.gen {
+			return
+		}
+		switch {
+		case r.Stopped:
+			p.stop(stoppedText(r.BudgetMs))
+			return
+		case r.Err() != "":
+			p.stop("The review failed: " + r.Err())
+			return
+		}
+		n, runs := r.Get("step").Int(), r.Get("runs").Int()
+		if !r.Get("done").Truthy() {
+			p.showProgress(n, runs, fmt.Sprintf("Part %d of %d done (%s): %d derived runs so far; next, %s…", n, parts.Length(), parts.Index(n-1).String(), runs, parts.Index(n).String()))
+			p.step(gen, token, parts, frag)
+			return
+		}
+		if el := p.body.Get("firstElementChild"); el.Truthy() {
+			js.Global().Call("mcplabMorph", el, r.Str("html"))
+		} else {
+			p.body.Set("innerHTML", r.Str("html"))
+		}
+		url := replaceFragment(frag)
+		p.link.Set("value", url)
+		p.body.Get("dataset").Delete("stale")
+		p.body.Get("dataset").Set("state", "done")
+		p.body.Get("dataset").Set("gen", strconv.Itoa(gen))
+		p.showProgress(n, runs, fmt.Sprintf("Reviewed: %d parts, %d derived runs, in your browser.", n, runs))
+		p.say("Reviewed request " + p.opSel.Get("value").String() + ". The address bar now carries this review: Copy link shares it.")
+		p.doc.Get("documentElement").Get("dataset").Set("ready", "1")
+	})
+}
+
+// stop ends a review that did not finish: msg (if any) in #lab-error, the
+// last review kept on screen, marked stale.
+func (p *reviewPage) stop(msg string) {
+	if msg != "" {
+		showLabError(p.doc, msg)
+	}
+	p.progress.Set("hidden", true)
+	p.body.Get("dataset").Set("state", "error")
+	p.doc.Get("documentElement").Get("dataset").Set("ready", "1")
+}
+
+// setOps fills #review-op with the calls (raw ids), op selected.
+func (p *reviewPage) setOps(ops []string, op string) {
+	p.opSel.Set("innerHTML", "")
+	for _, id := range ops {
+		o := p.doc.Call("createElement", "option")
+		o.Set("value", id)
+		o.Set("textContent", "request "+id)
+		o.Set("selected", id == op)
+		p.opSel.Call("appendChild", o)
+	}
+}
+
+func (p *reviewPage) showProgress(step, runs int, text string) {
+	p.progress.Set("hidden", false)
+	p.bar.Set("value", step)
+	p.progText.Set("textContent", text)
+	p.progress.Get("dataset").Set("runs", strconv.Itoa(runs))
+}
+
+func (p *reviewPage) showError(e templates.EditorError) {
+	p.lastErr = e
+	msg := e.Message
+	if w := e.Where(); w != "" && !strings.Contains(msg, w) {
+		msg = w + ": " + msg
+	}
+	p.errText.Set("textContent", msg+". The review below is the last one that ran.")
+	p.errBox.Get("dataset").Set("path", e.Path)
+	p.errBox.Set("hidden", false)
+	p.errBox.Get("dataset").Set("line", strconv.Itoa(e.Line))
+	p.errBox.Get("dataset").Set("col", strconv.Itoa(e.Col))
+	byID(p.doc, "review-error-goto").Set("hidden", e.Line == 0)
+	p.input.Call("setAttribute", "aria-invalid", "true")
+}
+
+func (p *reviewPage) clearError() {
+	p.lastErr = templates.EditorError{}
+	p.errBox.Set("hidden", true)
+	p.errText.Set("textContent", "")
+	p.input.Call("removeAttribute", "aria-invalid")
+}
+
+// showErrorInEditor selects the error's place in the editor.
+func (p *reviewPage) showErrorInEditor() {
+	e := p.lastErr
+	if e.Line == 0 {
+		return
+	}
+	p.input.Call("focus")
+	p.input.Call("setSelectionRange", e.Start, max(e.End, e.Start+1))
+	p.input.Set("scrollTop", float64(max(e.Line-4, 0))*18)
+}
+
+func (p *reviewPage) say(text string) { setStatus(p.doc, "live", text) }
+
+func (p *reviewPage) fail(err error) {
+	showLabError(p.doc, "Simulator error: "+err.Error()+". The page still works; the last review is shown.")
+}
