@@ -43,7 +43,7 @@ TEMPL_HASHES = find . -name '*_templ.go' -not -path './dist/*' -print0 | sort -z
 APT_LOG ?= $(or $(TMPDIR),/tmp)/mcplab-apt.log
 
 .PHONY: help serve site mcplab generate test bench fmt \
-	check-generate vet test-native test-wasm fuzz chromium test-browser screenshot editor
+	check-generate vet test-native test-wasm fuzz chromium test-browser screenshot editor npm
 
 help:
 	@echo "make serve   build the site into dist/ and serve it on http://localhost:$(PORT) (PORT=... to change)"
@@ -77,7 +77,7 @@ generate:
 # Order matters: the browser is checked (and installed) first, so a missing
 # one is found in seconds, not after the long steps; then cheap static
 # checks, and the browser tests last.
-test: chromium check-generate vet test-native test-wasm fuzz test-browser
+test: chromium npm check-generate vet test-native test-wasm fuzz test-browser
 	@echo "make test: all steps passed"
 
 # The committed *_templ.go files must be what `templ generate` writes from the
@@ -198,6 +198,13 @@ bench:
 # 1,280 px in headless Chromium (site/screenshot_test.go).
 screenshot: chromium
 	$(GO) test -count=1 -run 'TestREADMEScreenshot' ./site -update-screenshot
+
+# npm, checked before the long steps: the browser suite installs the
+# editor's and the probe's packages from their lockfiles (npm ci) and fails
+# without it.
+npm:
+	@command -v npm >/dev/null || { echo "FAIL: npm is missing (the browser tests install site/editor's and site/testdata/probe/ts's packages from their lockfiles); run: apt-get install -y nodejs npm" >&2; exit 1; }
+	@echo "==> npm $$(npm --version)"
 
 # The playground's code editor: CodeMirror 6 and its glue
 # (site/editor/editor.js) bundled by esbuild into site/static/editor.js,

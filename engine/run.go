@@ -16,45 +16,63 @@ func (w *world) step(i int, st scenario.Step) {
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: why})
 		return
 	}
-	v, ok := verbs[st.Do]
-	if !ok {
-		// Decode admits only the verbs of scenario.Verbs; a verb it admits
-		// but the runner lacks is a programming error made visible.
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: fmt.Sprintf("steps[%d]: verb %q is not simulated", i, st.Do)})
-		return
-	}
 	var r *request
 	if st.ID != nil {
 		r = w.reqs[st.ID.Raw()]
 	}
-	v(w, st, r)
+	if !w.do(st, r) {
+		// Decode admits only the verbs of scenario.Verbs; a verb it admits
+		// but the runner lacks is a programming error made visible.
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: fmt.Sprintf("steps[%d]: verb %q is not simulated", i, st.Do)})
+	}
 }
 
-// verbs is the runner's move for each step verb (scenario.Verbs); r is the
-// request the step's id names, nil when it has none or sends it.
-var verbs = map[string]func(w *world, st scenario.Step, r *request){
-	"call":          func(w *world, st scenario.Step, _ *request) { w.call(st, nil) },
-	"retry":         func(w *world, st scenario.Step, _ *request) { w.call(st, w.reqs[st.Of.Raw()]) },
-	"cancel":        func(w *world, st scenario.Step, r *request) { w.clientCancel(r, trace.CauseClient, st.Reason) },
-	"disconnect":    func(w *world, _ scenario.Step, r *request) { w.disconnectBy(r, trace.ActorNetwork) },
-	"send":          func(w *world, st scenario.Step, _ *request) { w.rawSend(st) },
-	"progress":      func(w *world, st scenario.Step, r *request) { w.serverSendProgress(r, st) },
-	"produce":       func(w *world, st scenario.Step, r *request) { w.produce(r, st) },
-	"complete":      func(w *world, st scenario.Step, r *request) { w.serverComplete(r, st.Result, nil) },
-	"fail":          func(w *world, st scenario.Step, r *request) { w.serverComplete(r, nil, failure(st)) },
-	"listen":        func(w *world, st scenario.Step, _ *request) { w.listen(st) },
-	"notify":        func(w *world, st scenario.Step, _ *request) { w.notify(st) },
-	"end-listen":    func(w *world, st scenario.Step, r *request) { w.endListen(r, st.Reason) },
-	"drop":          func(w *world, st scenario.Step, r *request) { w.dropBy(r, st.Affected, trace.ActorNetwork) },
-	"task-get":      func(w *world, st scenario.Step, _ *request) { w.taskStep(st) },
-	"task-cancel":   func(w *world, st scenario.Step, _ *request) { w.taskStep(st) },
-	"checkpoint":    func(w *world, st scenario.Step, _ *request) { w.taskStep(st) },
-	"finish-task":   func(w *world, st scenario.Step, _ *request) { w.taskStep(st) },
-	"race":          func(w *world, st scenario.Step, _ *request) { w.race(st) },
-	"reopen-ledger": func(w *world, _ scenario.Step, _ *request) { w.emit(w.ledger.ReopenEvent()) },
-	"mutate-result": func(w *world, st scenario.Step, _ *request) {
+// do runs the runner's move for a step verb (scenario.Verbs) and reports
+// false for a verb it lacks; r is the request the step's id names, nil when
+// it has none or sends it. A switch rather than a package-level table, so
+// that a binary that links this package but never runs a scenario
+// (import.wasm, through review's types) does not keep the runner: a table's
+// initializer would.
+func (w *world) do(st scenario.Step, r *request) bool {
+	switch st.Do {
+	case "call":
+		w.call(st, nil)
+	case "retry":
+		w.call(st, w.reqs[st.Of.Raw()])
+	case "cancel":
+		w.clientCancel(r, trace.CauseClient, st.Reason)
+	case "disconnect":
+		w.disconnectBy(r, trace.ActorNetwork)
+	case "send":
+		w.rawSend(st)
+	case "progress":
+		w.serverSendProgress(r, st)
+	case "produce":
+		w.produce(r, st)
+	case "complete":
+		w.serverComplete(r, st.Result, nil)
+	case "fail":
+		w.serverComplete(r, nil, failure(st))
+	case "listen":
+		w.listen(st)
+	case "notify":
+		w.notify(st)
+	case "end-listen":
+		w.endListen(r, st.Reason)
+	case "drop":
+		w.dropBy(r, st.Affected, trace.ActorNetwork)
+	case "task-get", "task-cancel", "checkpoint", "finish-task":
+		w.taskStep(st)
+	case "race":
+		w.race(st)
+	case "reopen-ledger":
+		w.emit(w.ledger.ReopenEvent())
+	case "mutate-result":
 		w.tell(w.reqs[st.Of.Raw()], w.ledger.MutateEvent(st.Of.Raw(), st.Of.String(), st.Set))
-	},
+	default:
+		return false
+	}
+	return true
 }
 
 // failure is a fail step's JSON-RPC error: its code and message.

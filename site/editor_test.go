@@ -14,14 +14,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -382,4 +386,65 @@ func TestPlaygroundCodeEditorLayout(t *testing.T) {
 			}
 		})
 	}
+}
+
+// editorBudget bounds the code editor's bundle on the wire (brotli): it
+// adds to the playground's transfer (ARCHITECTURE.md's 1.5 MB a page,
+// most of it main.wasm), so it may not grow unnoticed. CodeMirror's view,
+// state, language, commands, lint and the JSON grammar are about 105 KB.
+const editorBudget = 120_000
+
+// Rule (ARCHITECTURE.md, "Hand-written JS stays small"; issue 13, item 7):
+// the code editor is served from the origin and loaded only on the
+// playground: the index, a scenario page and the import page never request
+// editor.js, the playground does, and the bundle is at most editorBudget
+// bytes compressed. The playground's whole transfer on a cold cache is
+// reported.
+func TestEditorLoadsOnlyOnThePlayground(t *testing.T) {
+	ctx, w := openTab(t, siteURL)
+	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	loadsEditor := func() bool {
+		return slices.ContainsFunc(w.Requests(), func(u string) bool { return strings.HasSuffix(u, "/editor.js") })
+	}
+	for _, page := range []struct {
+		path string
+		wasm bool
+	}{{"/", false}, {"/s/" + scenarioA + "/", true}, {"/import/", true}} {
+		navigate(t, ctx, siteURL+page.path)
+		if page.wasm {
+			waitReady(t, ctx)
+		} else {
+			waitFor(t, ctx, "the page to load", `document.readyState === "complete"`)
+		}
+		if loadsEditor() {
+			t.Errorf("%s loads editor.js", page.path)
+		}
+	}
+	navigate(t, ctx, playgroundURL(""))
+	waitReady(t, ctx)
+	if !loadsEditor() {
+		t.Errorf("the playground did not load editor.js (requests %q)", w.Requests())
+	}
+	t.Logf("the playground transferred %d bytes compressed on a cold cache (ARCHITECTURE.md budget 1,500,000)", w.PageBytes(playgroundURL("")))
+
+	req, err := http.NewRequest("GET", siteURL+"/editor.js", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept-Encoding", "br")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if enc := resp.Header.Get("Content-Encoding"); enc != "br" || len(body) > editorBudget {
+		t.Errorf("editor.js is served as %d bytes (Content-Encoding %q), want brotli and at most %d", len(body), enc, editorBudget)
+	}
+	t.Logf("editor.js: %d bytes brotli (budget %d)", len(body), editorBudget)
 }
