@@ -147,3 +147,30 @@ func TestStubBodies(t *testing.T) {
 		t.Errorf("stubBodies of a package without SanitizeStyleAttributeValues gave no error")
 	}
 }
+
+// Rule: the stub of runtime.SanitizeStyleAttributeValues is safe only while
+// no template of the site renders a dynamic style attribute: generated code
+// calls it for style={...} and reaches it through ResolveDynamic for spread
+// attributes. This test fails when a template starts doing either, before
+// the page would fail in the browser.
+func TestNoTemplateNeedsTheStubs(t *testing.T) {
+	gomod, err := goEnv("GOMOD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(gomod), "templates", "*_templ.go"))
+	if len(files) == 0 {
+		t.Fatalf("no generated templates under %s", filepath.Dir(gomod))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, call := range []string{"SanitizeStyleAttributeValues(", ".ResolveDynamic("} {
+			if strings.Contains(string(b), call) {
+				t.Errorf("%s calls %s, which the trimmed templ stubs (stubs in trim.go): a page would fail to render", f, call)
+			}
+		}
+	}
+}
