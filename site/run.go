@@ -28,7 +28,8 @@ import (
 //     playground's address bar holds it (scenario.ParseLink);
 //   - a transcript of real traffic, file or standard input, in any format
 //     transcript.Sniff recognises (Claude Desktop, VS Code, stdio tee, HAR,
-//     HTTP/SSE dump, Go SDK LoggingTransport, the lab's JSON Lines;
+//     HTTP/SSE dump, the Python, C# and Java SDKs' debug logs, Go SDK
+//     LoggingTransport, the lab's JSON Lines;
 //     transcript.Import): -side says who wrote a one-sided Go SDK log,
 //     -observer who recorded it, -zone the zone of local times, -latency
 //     the path's round trip, -max-timeout the client's maximum timeout.
@@ -69,8 +70,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) (err error) {
 Prints the trace JSON of a scenario file (- for standard input), of a share
 link ('https://.../playground/#s=...' or '#example=NAME'), or of a transcript
 of real MCP traffic (Claude Desktop or VS Code log, stdio tee, HAR, HTTP/SSE
-dump, Go SDK LoggingTransport log or the lab's JSON Lines), detected from
-its content.
+dump, Python, C# or Java SDK debug log, Go SDK LoggingTransport log or the
+lab's JSON Lines), detected from its content.
 A file or standard input is read up to 4 MiB.
 
 Exit status: 0 done, 2 bad input or usage, 3 a check failed (-checks),
@@ -107,7 +108,10 @@ Exit status: 0 done, 2 bad input or usage, 3 a check failed (-checks),
 			opts.Side = *side
 		}
 		if *zone != "" {
-			loc, err := parseZone(*zone)
+			loc, err := time.LoadLocation(*zone) // a zone name, natively
+			if err != nil {
+				loc, err = transcript.ParseZone(*zone)
+			}
 			if err != nil {
 				return &usageError{fmt.Errorf("-zone %q: %w", *zone, err)}
 			}
@@ -248,19 +252,4 @@ func linkScenario(link string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: no built-in scenario is called %q", scenario.ErrShare, l.Example)
 	}
 	return ex.JSON, nil
-}
-
-// parseZone reads -zone: an offset ("+02:00", "-0500", "Z") or an IANA
-// zone name the system knows ("Europe/Paris").
-func parseZone(s string) (*time.Location, error) {
-	if s == "Z" || s == "UTC" {
-		return time.UTC, nil
-	}
-	for _, layout := range []string{"-07:00", "-0700", "-07"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			_, off := t.Zone()
-			return time.FixedZone(s, off), nil
-		}
-	}
-	return time.LoadLocation(s)
 }

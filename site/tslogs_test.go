@@ -12,9 +12,12 @@ package main
 // the undecided verdict, never a false conviction.
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -209,4 +212,26 @@ func checkText(tr *trace.Trace, rule string) string {
 		}
 	}
 	return "(not judged)"
+}
+
+// TestTypeScriptSDKLogsCLI proves `mcplab run` reads the same real logs
+// with no flag for the format: the client's Claude Desktop log of the
+// SDK's maximum timeout passes every check without -max-timeout (nothing
+// to judge the timeout by) and, given -max-timeout 150 -checks, fails
+// max-timeout-enforced and exits 3; the race's log never fails
+// no-message-after-cancel.
+func TestTypeScriptSDKLogsCLI(t *testing.T) {
+	dir := tsPeerLogs(t)
+	maxLog := filepath.Join(dir, "max-timeout", "claude.log")
+	var out, errb bytes.Buffer
+	err := run([]string{"run", "-max-timeout", "150", "-checks", maxLog}, &out, &errb)
+	var cf *checksFailed
+	if !errors.As(err, &cf) || !slices.Contains(cf.rules, "max-timeout-enforced") {
+		t.Fatalf("run -max-timeout 150 -checks: %v, want max-timeout-enforced failed (exit 3)\n%s", err, errb.String())
+	}
+	errb.Reset()
+	err = run([]string{"run", "-checks", filepath.Join(dir, "race", "claude.log")}, &out, &errb)
+	if strings.Contains(errb.String(), "FAIL  no-message-after-cancel") || !strings.Contains(errb.String(), "?   no-message-after-cancel") {
+		t.Fatalf("run -checks on the race's client log (err %v): no-message-after-cancel should be undecided\n%s", err, errb.String())
+	}
 }

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/mcplab/mcplab/engine/trace"
@@ -65,4 +66,66 @@ func sourceText(src *trace.Source) string {
 		b.WriteString(" No timestamps: events keep their order and time-based checks are not judged.")
 	}
 	return b.String()
+}
+
+// inferredRow is one line of the import page's #imp-inferred: what the
+// import took for Name (Value), why, and the id of the field that sets it.
+type inferredRow struct {
+	Name, Value, Why, Field string
+}
+
+// inferredRows says what an import inferred or was given: who recorded
+// it, the transport, the protocol revision, the round trip, the zone of
+// local times and the client's maximum timeout, each with what it means
+// for the verdicts (the reasons in full are in the source note).
+func inferredRows(tr *trace.Trace) []inferredRow {
+	src := tr.Source
+	if src == nil {
+		return nil
+	}
+	var rows []inferredRow
+	switch src.Observer {
+	case trace.ObserverServer:
+		rows = append(rows, inferredRow{"Recorded by", "the server", "Its own order of reads and writes is judged: it can convict.", "imp-observer"})
+	case trace.ObserverClient:
+		rows = append(rows, inferredRow{"Recorded by", "the client", "The server's reads are not seen: a cancellation and a response closer than the round trip are undecided.", "imp-observer"})
+	case trace.ObserverWire:
+		rows = append(rows, inferredRow{"Recorded by", "the wire (in between)", "The server's reads are not seen: a cancellation and a response closer than the round trip are undecided.", "imp-observer"})
+	}
+	if src.Transport != "" {
+		rows = append(rows, inferredRow{"Transport", src.Transport, "", ""})
+	} else {
+		rows = append(rows, inferredRow{"Transport", "unknown", "The log does not say; rules for one transport are not judged.", ""})
+	}
+	if src.Protocol != "" {
+		rows = append(rows, inferredRow{"Protocol", src.Protocol, "From initialize or the MCP-Protocol-Version header.", ""})
+	} else {
+		rows = append(rows, inferredRow{"Protocol", "unknown", "No initialize answer or header: rules that depend on the revision are not judged.", ""})
+	}
+	switch {
+	case src.LatencyMs > 0:
+		rows = append(rows, inferredRow{"Round trip", strconv.FormatInt(src.LatencyMs, 10) + " ms", "Given, or the slowest answered ping (else initialize) plus 1 ms.", "imp-latency"})
+	case src.Clock == "ms" && src.Observer != trace.ObserverServer:
+		rows = append(rows, inferredRow{"Round trip", "unknown", "No answered ping or initialize: the cancel/response order is undecided.", "imp-latency"})
+	}
+	if src.Zone != "" {
+		why := "The log's times carry no zone; give it to place them exactly."
+		if src.Zone != "UTC" {
+			why = "As given."
+		}
+		rows = append(rows, inferredRow{"Time zone", src.Zone, why, "imp-zone"})
+	}
+	var max int64
+	for _, r := range tr.Requests {
+		if r.MaxTimeoutMs > 0 {
+			max = r.MaxTimeoutMs
+			break
+		}
+	}
+	if max > 0 {
+		rows = append(rows, inferredRow{"Client's maximum timeout", strconv.FormatInt(max, 10) + " ms", "As given: max-timeout-enforced judges each request against it.", "imp-max-timeout"})
+	} else {
+		rows = append(rows, inferredRow{"Client's maximum timeout", "none given", "A log does not say it: max-timeout-enforced is not judged.", "imp-max-timeout"})
+	}
+	return rows
 }

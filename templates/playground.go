@@ -382,7 +382,7 @@ func ImportPage(p Import) templ.Component { return importPageView(p, ImportResul
 func ImportResult(tr *trace.Trace) templ.Component {
 	r := importResult{Trace: tr}
 	if tr != nil {
-		r.Source, r.Violations, r.Output = sourceText(tr.Source), violations(tr), Output(tr)
+		r.Source, r.Violations, r.Output, r.Inferred = sourceText(tr.Source), violations(tr), Output(tr), inferredRows(tr)
 	}
 	return importResultView(r)
 }
@@ -392,7 +392,7 @@ func ImportResult(tr *trace.Trace) templ.Component {
 // events (#imp-violations). The wasm renders it apart from the Output,
 // which it patches block by block (wasm/api_import.go).
 func ImportHead(tr *trace.Trace) templ.Component {
-	return importHeadView(importResult{Trace: tr, Source: sourceText(tr.Source), Violations: violations(tr)})
+	return importHeadView(importResult{Trace: tr, Source: sourceText(tr.Source), Violations: violations(tr), Inferred: inferredRows(tr)})
 }
 
 // importResult is ImportResult's view model.
@@ -401,4 +401,7 @@ type importResult struct {
 	Source     string
 	Violations []violation
 	Output     templ.Component
+	// Inferred lists what the import inferred or was given, each with the
+	// page's field that sets it (#imp-inferred).
+	Inferred []inferredRow
 }

@@ -131,6 +131,9 @@ type timeline struct {
 	Notes     []violationNote
 	// Summary is the SVG's accessible name: what the picture shows, in words.
 	Summary string
+	// Sessions are the sessions of an imported transcript that holds
+	// several, drawn as bands (sessions.go); nil otherwise.
+	Sessions []sessionBand
 }
 
 // nameX is the x where the lane names and the axis unit start.
@@ -441,6 +444,7 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	t.drawDeadlines(tr, f, xOf)
 	t.placeKeys(f)
 	t.Summary = summary(tr, t)
+	t.Sessions, t.Summary = sessionBands(tr, xOf, t)
 	return t
 }
 

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"strings"
 	"syscall/js"
 
 	"github.com/mcplab/mcplab/engine"
@@ -42,7 +43,9 @@ func jsImport(_ js.Value, args []js.Value) (result any) {
 }
 
 // serveImport answers the import page: req.text is the transcript, req.side
-// "client", "server" or "" to infer, req.redact whether the scenario link
+// "client", "server" or "" to infer, req.observer, req.zone, req.latency
+// and req.maxTimeout the other options as the page's fields hold them
+// (transcript.OptionsOf; a bad one is the reply's error), req.redact whether the scenario link
 // leaves payloads out, req.window which page of windowEvents events to
 // show (0 first). The reply is
 //
@@ -58,10 +61,23 @@ func jsImport(_ js.Value, args []js.Value) (result any) {
 // {fragment}. The last import is kept, so turning the page of the same
 // transcript, or asking for its link, costs no import.
 func serveImport(req js.Value) map[string]any {
-	text, side := req.Get("text").String(), req.Get("side").String()
+	text := req.Get("text").String()
+	field := func(k string) string {
+		if v := req.Get(k); v.Type() == js.TypeString {
+			return v.String()
+		}
+		return ""
+	}
+	// The import's options, the fields of the CLI's flags (templates'
+	// importFields; transcript.OptionsOf reads both).
+	side := strings.Join([]string{field("side"), field("observer"), field("zone"), field("latency"), field("maxTimeout")}, "\x00")
 	if lastImport.tr == nil || lastImport.text != text || lastImport.side != side {
 		lastImport.tr = nil
-		tr, err := transcript.Import([]byte(text), transcript.Options{Side: side})
+		opts, err := transcript.OptionsOf(field("side"), field("observer"), field("zone"), field("latency"), field("maxTimeout"))
+		if err != nil {
+			return map[string]any{"error": err.Error()}
+		}
+		tr, err := transcript.Import([]byte(text), opts)
 		if err != nil {
 			return map[string]any{"error": err.Error()}
 		}
@@ -98,7 +114,8 @@ func serveImport(req js.Value) map[string]any {
 	return r
 }
 
-// lastImport is the worker's last import: its transcript, side and trace.
+// lastImport is the worker's last import: its transcript, options (side
+// holds them all) and trace.
 var lastImport struct {
 	text, side string
 	tr         *trace.Trace

@@ -43,6 +43,8 @@ type importPage struct {
 	// a copy into Go. placeholder is the textarea's own placeholder.
 	big         js.Value
 	placeholder string
+	// fields are the other options (templates' importFields), by request key.
+	fields map[string]js.Value
 }
 
 // largeText is the length (UTF-16 code units, 256 Ki) from which a pasted
@@ -102,6 +104,7 @@ func startImportPage(doc js.Value) {
 		doc:    doc,
 		input:  byID(doc, "imp-input"),
 		side:   byID(doc, "imp-side"),
+		fields: map[string]js.Value{"observer": byID(doc, "imp-observer"), "zone": byID(doc, "imp-zone"), "latency": byID(doc, "imp-latency"), "maxTimeout": byID(doc, "imp-max-timeout")},
 		redact: byID(doc, "imp-redact"),
 		result: byID(doc, "imp-result"),
 		link:   byID(doc, "imp-to-scenario"),
@@ -129,6 +132,11 @@ func startImportPage(doc js.Value) {
 		}
 	})
 	on(p.side, "change", fail, func(js.Value) { p.update(nil) })
+	for _, f := range p.fields {
+		if f.Truthy() {
+			on(f, "change", fail, func(js.Value) { p.update(nil) })
+		}
+	}
 	on(p.redact, "change", fail, func(js.Value) { p.update(nil) })
 	// Drop a file on the textarea: read it here, never upload it.
 	on(p.input, "dragover", fail, func(ev js.Value) { ev.Call("preventDefault") })
@@ -145,6 +153,11 @@ func startImportPage(doc js.Value) {
 		if ex := byID(doc, "transcript-example"); ex.Truthy() {
 			p.setText(js.Global().Get("JSON").Call("parse", ex.Get("textContent")))
 			p.side.Set("value", "")
+			for _, f := range p.fields {
+				if f.Truthy() {
+					f.Set("value", "")
+				}
+			}
 			p.update(nil)
 		}
 	})
@@ -152,7 +165,7 @@ func startImportPage(doc js.Value) {
 	on(p.link, "click", fail, p.followLink)
 	p.wireShare()
 	p.update(func(bool) {
-		enable(doc, "imp-input", "imp-side", "imp-redact", "imp-file", "imp-example", "imp-copy-link", "imp-copy-embed")
+		enable(doc, "imp-input", "imp-side", "imp-observer", "imp-zone", "imp-latency", "imp-max-timeout", "imp-redact", "imp-file", "imp-example", "imp-copy-link", "imp-copy-embed")
 		setStatus(doc, "live", "Live: the transcript is judged in your browser as you edit it, off the page's thread. Nothing is uploaded.")
 		doc.Get("documentElement").Get("dataset").Set("ready", "1")
 	})
@@ -185,6 +198,7 @@ func (p *importPage) update(then func(ok bool)) {
 		return
 	}
 	req := map[string]any{"page": "import", "text": text, "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy(), "window": p.window}
+	p.addFields(req)
 	ask(req, p.fail, func(r answer) {
 		if gen != p.gen {
 			return // the text changed since (emptied: nothing was asked)
@@ -323,4 +337,13 @@ func (p *importPage) stale(msg string) {
 // fail shows an internal error (a recovered panic); the page lives on.
 func (p *importPage) fail(err error) {
 	showLabError(p.doc, fmt.Sprintf("Simulator error: %v. The page still works.", err))
+}
+
+// addFields puts the options' fields into an import request, by key.
+func (p *importPage) addFields(req map[string]any) {
+	for k, f := range p.fields {
+		if f.Truthy() {
+			req[k] = f.Get("value").String()
+		}
+	}
 }

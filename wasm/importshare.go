@@ -51,6 +51,7 @@ func (p *importPage) scenarioLink(say func(string), then func(href string)) {
 	}
 	say("Making the scenario of this transcript…")
 	req := map[string]any{"page": "import", "link": true, "text": p.text(), "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy()}
+	p.addFields(req)
 	ask(req, p.fail, func(r answer) {
 		switch {
 		case r.Stopped:

@@ -268,6 +268,10 @@ type Source struct {
 	// answered initialize or ping, or given), 0 when unknown: a client or
 	// wire view cannot order a cancellation and a response closer than that.
 	LatencyMs int64 `json:"latencyMs,omitempty"`
+	// Zone is the time zone a log's local times (without a zone, as VS
+	// Code writes them) were read in: "UTC" by default or the one given;
+	// "" when its times carry their zone or it has none.
+	Zone string `json:"zone,omitempty"`
 }
 
 // Observers of an imported transcript (Source.Observer).

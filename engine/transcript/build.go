@@ -22,7 +22,7 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 	if timed {
 		base = es[0].at
 	}
-	src := &trace.Source{Format: format, Side: side, Clock: "ms", Observer: md.observer, Transport: md.transport, Protocol: md.protocol}
+	src := &trace.Source{Format: format, Side: side, Clock: "ms", Observer: md.observer, Transport: md.transport, Protocol: md.protocol, Zone: md.zone}
 	var notes []string
 	if !timed {
 		src.Clock = "order"

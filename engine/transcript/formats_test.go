@@ -76,6 +76,15 @@ func TestFixtures(t *testing.T) {
 			verdicts{checks.NoMessageAfterCancel: "FAIL", checks.ProgressTokenKnown: "pass"}, 2, trace.CauseClient},
 		{"csharp-server-cancel.log", FormatCSharp, trace.ObserverServer, "", "2025-11-25",
 			verdicts{checks.NoMessageAfterCancel: "pass", checks.OneResponsePerRequest: "pass"}, 2, trace.CauseIdleTimeout},
+		// Real captures of the TypeScript SDK 1.32.2 (site/testdata/probe/ts/
+		// peers.mjs, kept so the verdicts stay pinned without Node): the
+		// client's maxTotalTimeout, enforced late and silently, then the
+		// late result dropped; an HTTP cancel whose stream's progress a HAR
+		// cannot order against the cancellation's POST.
+		{"ts-sdk-max-timeout-claude.log", FormatClaude, trace.ObserverClient, "stdio", "2025-11-25",
+			verdicts{checks.AbandonTellsServer: "FAIL", checks.OneResponsePerRequest: "pass"}, 2, ""},
+		{"ts-sdk-http-cancel.har", FormatHAR, trace.ObserverClient, "streamable-http", "2025-11-25",
+			verdicts{checks.NoMessageAfterCancel: "?", checks.HTTPCancelPostsNotification: "pass"}, 2, trace.CauseClient},
 		{"java-server-reads.log", FormatJava, trace.ObserverServer, "", "",
 			verdicts{checks.NoMessageAfterCancel: "?", checks.CancellationNeverAnswered: "?"}, 2, trace.CauseClient},
 	}

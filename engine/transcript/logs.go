@@ -243,6 +243,7 @@ func parseVSCode(data []byte, zone *time.Location, md *meta) ([]entry, error) {
 	} else {
 		md.notes = append(md.notes, fmt.Sprintf("VS Code's local times read in the zone %s, as given.", zone))
 	}
+	md.zone = zone.String()
 	var out []entry
 	err := scanLines(data, func(n int, line string) error {
 		m := vscodeLine.FindStringSubmatch(line)

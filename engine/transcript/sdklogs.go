@@ -170,6 +170,7 @@ func parseSDKDebug(data []byte, format string, zone *time.Location, md *meta) ([
 		md.notes = append(md.notes, fmt.Sprintf("C# SDK trace log written by the %s (its endpoint name says so).", out[0].side))
 	}
 	if anyTime && !zoned && len(out) > 0 && out[0].timed {
+		md.zone = zone.String()
 		md.notes = append(md.notes, fmt.Sprintf("The log's times carry no zone: read in %s (give the zone to place them exactly; differences between times are right either way).", zone))
 	}
 	return out, nil

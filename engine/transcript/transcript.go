@@ -10,7 +10,13 @@
 //   - tees of a stdio server's pipes, "[STDIN] {json}" / "[STDOUT] {json}"
 //     (observer wire);
 //   - HAR 1.2 files (observer client) and raw HTTP/SSE dumps (observer
-//     wire) of Streamable HTTP (http.go);
+//     wire) of Streamable HTTP (http.go); a HAR times each exchange, so a
+//     message streamed in a response carries the exchange's interval
+//     (trace.Event.Within) and is ordered against another exchange's only
+//     when the intervals are apart;
+//   - server-side SDK debug logs with message bodies (sdklogs.go): the
+//     Python SDK's (observer server), the C# SDK's trace lines (the side
+//     its endpoint name says), the Java SDK's reads (side inferred);
 //   - the Go SDK's mcp.LoggingTransport output: "read: {json}" and
 //     "write: {json}" lines from one side (the observer), or from both
 //     sides when each line starts with "client " or "server " ("server
@@ -122,6 +128,8 @@ type meta struct {
 	// readsOnly: the log records only what its side read (the Java SDK's),
 	// so no rule can pass on the absence of what that side sent.
 	readsOnly bool
+	// zone names the zone local times were read in ("" if none were).
+	zone string
 }
 
 // Directions of a logged line: the logging side read the message or wrote it.
