@@ -3,7 +3,7 @@
 #   make serve   generate templates, build the site into dist/, serve it on
 #                http://localhost:$(PORT) (PORT=8080 unless set)
 #   make site    generate templates and build the site into dist/, no server
-#                (BASE_URL=https://... adds an oEmbed JSON to every scenario page)
+#                (BASE_URL=https://... adds an oEmbed JSON to every scenario page and absolute run links to the review pages' Markdown)
 #   make mcplab  build the command as bin/mcplab (build, serve, run, links)
 #   make test    everything CI runs (.ci/run calls exactly this)
 #   make bench   the engine's benchmarks, share link lengths, per-page

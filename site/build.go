@@ -61,7 +61,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "dist", "output `directory` (created; files in it are overwritten)")
-	base := fs.String("base-url", "", "the absolute `URL` the site will be served from (https://lab.example/); with it, every scenario page gets an oEmbed JSON and its discovery link")
+	base := fs.String("base-url", "", "the absolute `URL` the site will be served from (https://lab.example/); with it, every scenario page gets an oEmbed JSON and its discovery link, and every review page's Markdown links its runs")
 	cacheDir := fs.String("cache", defaultCacheDir(), "build cache `directory` (compressed copies, wasm binaries, the templ trim); \"\" for none")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mcplab build [-out dist] [-base-url URL] [-cache DIR]\n\nCompiles the wasm and prerenders every page. Run `go tool templ generate` first (make site does).")
@@ -97,7 +97,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 //	s/<name>/index.html   one page per built-in scenario (templates.ScenarioPage)
 //	playground/index.html the editor (templates.PlaygroundPage), on the first example
 //	import/index.html     the transcript judge (templates.ImportPage), on exampleTranscript
-//	review/index.html     the reliability review of reviewDefault; review/<name>/ of the other reviewed scenarios (buildReviews)
+//	review/index.html     the reliability review of reviewDefault; review/<name>/ of the other reviewed scenarios (buildReviews; with a baseURL their Markdown links every run absolutely)
 //	review.schema.json    the JSON Schema of a review (engine/review.Schema)
 //	s/<name>/oembed.json  its oEmbed response (templates.NewOEmbed), only
 //	                 with a baseURL ("" for none), which makes its URLs absolute
@@ -220,7 +220,7 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 	if err := buildTools(write, pgExamples); err != nil {
 		return err
 	}
-	if err := buildReviews(write); err != nil { // review/, review/<name>/, review.schema.json
+	if err := buildReviews(write, baseURL); err != nil { // review/, review/<name>/, review.schema.json
 		return err
 	}
 	html, err := render(templates.IndexPage("./", entries))

@@ -137,8 +137,13 @@ func reviewLinkBase(ex examples.Example) string {
 
 // buildReviews writes the review pages (templates.ReviewPage) of the
 // reviewed scenarios and /review.schema.json. Each review's links open its
-// derived runs in the playground (relative to the page).
-func buildReviews(write func(rel string, data []byte) error) error {
+// derived runs in the playground (relative to the page, so the site works
+// under any subpath). With the build's baseURL ("" for none, else absolute
+// and ending in "/", parseBaseURL) the Markdown to copy links every run
+// absolutely (baseURL + "playground/#s=..."), as `review -link-base` does:
+// a relative link is dead in a pull request, so without one the Markdown
+// names the runs in plain text. That reviews each scenario twice.
+func buildReviews(write func(rel string, data []byte) error, baseURL string) error {
 	exs := reviewed()
 	var picker []templates.ReviewLink
 	for _, ex := range exs {
@@ -157,7 +162,15 @@ func buildReviews(write func(rel string, data []byte) error) error {
 			l.Href = root + l.Href
 			links[i] = l
 		}
-		v := templates.NewReviewView(root, ex.Name, ex.Title, root+path.Dir(scenarioPath(ex.Name))+"/", rep, review.Markdown(rep), links)
+		md := review.Markdown(rep)
+		if baseURL != "" {
+			abs, err := review.Review(ex.JSON, review.Options{Engine: runOptions, LinkBase: baseURL + reviewLinkBase(ex)})
+			if err != nil {
+				return fmt.Errorf("build: review of example %s: %w", ex.Name, err)
+			}
+			md = review.Markdown(abs)
+		}
+		v := templates.NewReviewView(root, ex.Name, ex.Title, root+path.Dir(scenarioPath(ex.Name))+"/", rep, md, links)
 		v.Scenario = string(ex.JSON)
 		if s, err := scenario.Decode(ex.JSON); err == nil {
 			for _, id := range review.Calls(s) {

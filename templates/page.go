@@ -8,6 +8,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/mcplab/mcplab/engine/review"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -32,9 +33,27 @@ type Page struct {
 	// OEmbed is the absolute URL of the page's oEmbed JSON (NewOEmbed), or
 	// "" when the site was built without a base URL to make it absolute.
 	OEmbed string
-	// Review is the href of the scenario's reliability review page
-	// (ReviewPage), "" when it has none.
+	// Review is the href of the scenario's prerendered reliability review
+	// page (ReviewPage), "" when it has none: the "Review this operation"
+	// link then opens the live review page on the built-in scenario
+	// (reviewHref).
 	Review string
+}
+
+// reviewHref is the href of the page's "Review this operation" link (issue
+// 16): Review when the scenario has a prerendered review page, else the
+// live review page on the built-in scenario (Root+"review/#example=NAME"),
+// which reviews its first call. It is "" when the scenario has no call to
+// review (review.Calls is empty, or the page has no trace): the page then
+// shows no link.
+func (p Page) reviewHref() string {
+	if p.Trace == nil || p.Trace.Scenario == nil || len(review.Calls(p.Trace.Scenario)) == 0 {
+		return ""
+	}
+	if p.Review != "" {
+		return p.Review
+	}
+	return p.Root + "review/#example=" + p.Name
 }
 
 // playgroundQuery is the query of the page's "Open in playground" link:

@@ -21,8 +21,9 @@ import (
 // last good render and shows the located error in #lab-error; so does a
 // run stopped past its budget, saying so. After the first render it
 // enables the controls and sets <html data-ready="1"> ("error" if that
-// render failed), and keeps the page's "Open in playground" link pointing
-// at the edited scenario (once the tables are drawn too).
+// render failed), and keeps the page's "Open in playground" and "Review
+// this operation" links pointing at the edited scenario (once the tables
+// are drawn too).
 
 // lab is the live state of a scenario page.
 type lab struct {
@@ -143,13 +144,22 @@ func (l *lab) apply(r answer) bool {
 }
 
 // settled runs once the whole run is on screen: it points "Open in
-// playground" at the edited scenario.
+// playground" at the edited scenario, and "Review this operation" (when the
+// scenario has a call) once edited at the live review page on it (its
+// data-edited, review/ under the site root, + "#s=...": the review's first
+// call); unedited, that link keeps its prerendered review.
 func (l *lab) settled() {
-	link := byID(l.doc, "open-playground")
-	if !link.Truthy() || l.fragment == "" {
+	if l.fragment == "" {
 		return
 	}
-	link.Set("href", trimFragment(link.Call("getAttribute", "href").String())+"#"+l.fragment)
+	if link := byID(l.doc, "open-playground"); link.Truthy() {
+		link.Set("href", trimFragment(link.Call("getAttribute", "href").String())+"#"+l.fragment)
+	}
+	if link := byID(l.doc, "review-operation"); link.Truthy() && l.edited {
+		if base := link.Get("dataset").Get("edited"); base.Truthy() {
+			link.Set("href", base.String()+"#"+l.fragment)
+		}
+	}
 }
 
 // showError shows msg in #lab-error and marks the output stale.
