@@ -50,6 +50,11 @@ failure card per failure id, each backed by a derived run and its link.`)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if b := *base; b != "" && !*asJSON && !strings.HasPrefix(b, "https://") && !strings.HasPrefix(b, "http://") {
+		// The Markdown links a run only to an absolute URL: a relative
+		// -link-base would be dropped without a word.
+		return &usageError{fmt.Errorf("-link-base %q: want an absolute http:// or https:// URL (the Markdown links its runs only to one: a relative link is dead in a pull request)", b)}
+	}
 	if fs.NArg() != 1 {
 		fs.Usage()
 		return &usageError{fmt.Errorf("review takes one scenario file, - for stdin, or a share link; got %d arguments", fs.NArg())}
