@@ -97,3 +97,16 @@ func TestRunChecksExitCode(t *testing.T) {
 		t.Errorf("run without -checks on a broken scenario = %v, stderr %q; want success and a quiet stderr", err, errOut.String())
 	}
 }
+
+// TestUsageNamesTheCommand: every subcommand's usage (-h) names the command
+// a user types, mcplab, never the package directory it is built from.
+func TestUsageNamesTheCommand(t *testing.T) {
+	for _, cmd := range []string{"run", "review", "probe", "links", "build", "serve"} {
+		var out, errOut bytes.Buffer
+		_ = run([]string{cmd, "-h"}, &out, &errOut)
+		text := out.String() + errOut.String()
+		if !strings.Contains(text, "usage: mcplab "+cmd) || strings.Contains(text, "site "+cmd) {
+			t.Errorf("%s -h says:\n%.300s\nwant \"usage: mcplab %s\" and no \"site %s\"", cmd, text, cmd, cmd)
+		}
+	}
+}

@@ -39,7 +39,7 @@ func cmdReview(args []string, stdout, stderr io.Writer) error {
 	op := fs.String("op", "", "the JSON-RPC `id` of the call to review (default: the first call)")
 	base := fs.String("link-base", "", "prefix of every derived run's share link, e.g. https://lab.example/playground/ (default: a bare #s=... fragment)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: site review [-json] [-op ID] [-link-base URL] FILE|-|LINK
+		fmt.Fprintln(stderr, `usage: mcplab review [-json] [-op ID] [-link-base URL] FILE|-|LINK
 
 Prints the reliability review of one call of a scenario file (- for standard
 input) or share link ('#s=...' or '#example=NAME'): the cancellation races,
