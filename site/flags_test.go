@@ -110,3 +110,20 @@ func TestUsageNamesTheCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyInput: an empty file (or whitespace only) is a usage error that
+// says it is empty, for run and review alike, not a transcript parser's
+// "no messages" or "invalid JSON: EOF".
+func TestEmptyInput(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "empty.json")
+	if err := os.WriteFile(f, []byte(" \n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"run", "review"} {
+		var out, errOut bytes.Buffer
+		err := run([]string{cmd, f}, &out, &errOut)
+		if err == nil || exitCode(err) != 2 || !strings.Contains(errOut.String(), f+" is empty") {
+			t.Errorf("%s on an empty file: %v %q, want exit 2 saying it is empty", cmd, err, errOut.String())
+		}
+	}
+}
