@@ -97,3 +97,33 @@ func TestRunChecksExitCode(t *testing.T) {
 		t.Errorf("run without -checks on a broken scenario = %v, stderr %q; want success and a quiet stderr", err, errOut.String())
 	}
 }
+
+// TestUsageNamesTheCommand: every subcommand's usage (-h) names the command
+// a user types, mcplab, never the package directory it is built from.
+func TestUsageNamesTheCommand(t *testing.T) {
+	for _, cmd := range []string{"run", "review", "probe", "links", "build", "serve"} {
+		var out, errOut bytes.Buffer
+		_ = run([]string{cmd, "-h"}, &out, &errOut)
+		text := out.String() + errOut.String()
+		if !strings.Contains(text, "usage: mcplab "+cmd) || strings.Contains(text, "site "+cmd) {
+			t.Errorf("%s -h says:\n%.300s\nwant \"usage: mcplab %s\" and no \"site %s\"", cmd, text, cmd, cmd)
+		}
+	}
+}
+
+// TestEmptyInput: an empty file (or whitespace only) is a usage error that
+// says it is empty, for run and review alike, not a transcript parser's
+// "no messages" or "invalid JSON: EOF".
+func TestEmptyInput(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "empty.json")
+	if err := os.WriteFile(f, []byte(" \n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"run", "review"} {
+		var out, errOut bytes.Buffer
+		err := run([]string{cmd, f}, &out, &errOut)
+		if err == nil || exitCode(err) != 2 || !strings.Contains(errOut.String(), f+" is empty") {
+			t.Errorf("%s on an empty file: %v %q, want exit 2 saying it is empty", cmd, err, errOut.String())
+		}
+	}
+}

@@ -110,8 +110,8 @@ type cancelJSON struct {
 	Unseen    bool   `json:"callNotYetAnswered,omitempty"`
 }
 
-const probeUsage = `usage: site probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] -- COMMAND [ARG...]
-       site probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] URL
+const probeUsage = `usage: mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] -- COMMAND [ARG...]
+       mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] URL
 
 Drives a live MCP server (stdio: the probe starts COMMAND; Streamable HTTP:
 the URL) through the lab's situations: a clean call with a progress token,
@@ -194,7 +194,7 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "transcripts: %s (open one with: site run -checks FILE, or drop it on /import/; probe.json says who observed each)\n", dir)
+	fmt.Fprintf(stdout, "transcripts: %s (open one with: mcplab run -checks FILE, or drop it on /import/; probe.json says who observed each)\n", dir)
 	var failed []string
 	errs := 0
 	for _, r := range results {

@@ -39,7 +39,7 @@ func cmdReview(args []string, stdout, stderr io.Writer) error {
 	op := fs.String("op", "", "the JSON-RPC `id` of the call to review (default: the first call)")
 	base := fs.String("link-base", "", "prefix of every derived run's share link, e.g. https://lab.example/playground/ (default: a bare #s=... fragment)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: site review [-json] [-op ID] [-link-base URL] FILE|-|LINK
+		fmt.Fprintln(stderr, `usage: mcplab review [-json] [-op ID] [-link-base URL] FILE|-|LINK
 
 Prints the reliability review of one call of a scenario file (- for standard
 input) or share link ('#s=...' or '#example=NAME'): the cancellation races,
@@ -49,6 +49,11 @@ failure card per failure id, each backed by a derived run and its link.`)
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if b := *base; b != "" && !*asJSON && !strings.HasPrefix(b, "https://") && !strings.HasPrefix(b, "http://") {
+		// The Markdown links a run only to an absolute URL: a relative
+		// -link-base would be dropped without a word.
+		return &usageError{fmt.Errorf("-link-base %q: want an absolute http:// or https:// URL (the Markdown links its runs only to one: a relative link is dead in a pull request)", b)}
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

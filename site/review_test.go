@@ -188,6 +188,19 @@ func TestReviewCommandLinks(t *testing.T) {
 	if !strings.Contains(out.String(), "[ledger-race](https://lab.example/playground/?ledger=1#s=") || !strings.Contains(out.String(), "`id 50`") {
 		t.Errorf("with -link-base the runs must be links to it, for call 50:\n%.400s", out.String())
 	}
+	// A relative -link-base would be dropped by the Markdown without a
+	// word: it is a usage error naming the flag (JSON keeps any prefix).
+	for _, b := range []string{"/playground/", "lab.example/playground/", "ftp://lab.example/"} {
+		errOut.Reset()
+		err := run([]string{"review", "-link-base", b, "#example=ledger-keyed-race"}, &out, &errOut)
+		if err == nil || exitCode(err) != 2 || !strings.Contains(errOut.String(), "-link-base") || !strings.Contains(errOut.String(), "absolute") {
+			t.Errorf("-link-base %s: %v %q, want exit 2 asking for an absolute URL", b, err, errOut.String())
+		}
+	}
+	out.Reset()
+	if err := run([]string{"review", "-json", "-link-base", "../playground/", "#example=ledger-keyed-race"}, &out, &errOut); err != nil || !strings.Contains(out.String(), `"../playground/#s=`) {
+		t.Errorf("-json with a relative -link-base: %v, want its links prefixed", err)
+	}
 	errOut.Reset()
 	err := run([]string{"review", "#example=ledger-keyed-race&op=7"}, &out, &errOut)
 	if err == nil || exitCode(err) != 2 || !strings.Contains(errOut.String(), "no call step has the id 7") {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -153,6 +154,13 @@ func readInput(name string) ([]byte, error) {
 	}
 	if err != nil {
 		return nil, &usageError{fmt.Errorf("reading %s: %w", name, err)}
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		what := name
+		if name == "-" {
+			what = "standard input"
+		}
+		return nil, &usageError{fmt.Errorf("%s is empty: want a scenario (a JSON object, see /scenario.schema.json) or a transcript of real traffic", what)}
 	}
 	return data, nil
 }

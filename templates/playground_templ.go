@@ -294,20 +294,20 @@ func importPageView(p Import, result templ.Component) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "</textarea><p id=\"imp-help\" class=\"help\">Any of: Claude Desktop's <code>mcp-server-NAME.log</code>, VS Code's MCP output channel, a stdio tee (<code>[STDIN]</code> / <code>[STDOUT]</code>), a HAR file or HTTP/SSE dump, the Python, C# or Java SDK's debug log, Go SDK <code>mcp.LoggingTransport</code> output, or JSON Lines <code>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "</textarea><p id=\"imp-help\" class=\"help\">Claude Desktop's <code>mcp-server-NAME.log</code> / <code>mcp.log</code>, VS Code's MCP output, a stdio tee (<code>[STDIN]</code> / <code>[STDOUT]</code>), a HAR file or a raw HTTP/SSE dump, the Go, Python, C# or Java SDK's log (Go's <code>mcp.LoggingTransport</code>: <code>read:</code> / <code>write:</code> lines), or JSON Lines <code>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var18 string
 			templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(`{"t": ms, "from": "client", "message": {...}}`)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/playground.templ`, Line: 113, Col: 343}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/playground.templ`, Line: 113, Col: 394}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "</code>; the format is read from the content. Drop a file on the box, or <label class=\"inline-label\" for=\"imp-file\">open one</label>.</p><input type=\"file\" id=\"imp-file\" class=\"file-input\" accept=\".log,.txt,.jsonl,.json,text/plain\" disabled><div class=\"control\"><label for=\"imp-side\">Who wrote this log</label> <select id=\"imp-side\" disabled><option value=\"\" selected>work it out (who sends the requests)</option> <option value=\"client\">the client</option> <option value=\"server\">the server</option></select></div>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "</code>; the format is detected. Drop a file on the box, or <label class=\"inline-label\" for=\"imp-file\">open one</label>.</p><input type=\"file\" id=\"imp-file\" class=\"file-input\" accept=\".log,.txt,.jsonl,.json,.har,text/plain,application/json\" disabled><div class=\"control\"><label for=\"imp-side\">Who wrote this log</label> <select id=\"imp-side\" disabled><option value=\"\" selected>work it out (who sends the requests)</option> <option value=\"client\">the client</option> <option value=\"server\">the server</option></select></div>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

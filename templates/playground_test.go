@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -103,4 +104,24 @@ func FuzzLocateError(f *testing.F) {
 			t.Fatalf("not deterministic: %+v then %+v", e, e2)
 		}
 	})
+}
+
+// TestImportPageNamesEveryFormat: the import page's help names the formats
+// the importer detects (it named only the Go SDK log and JSON Lines, so a
+// newcomer with a Claude Desktop log or a HAR thought it unsupported), and
+// its file picker offers .har files.
+func TestImportPageNamesEveryFormat(t *testing.T) {
+	var b strings.Builder
+	if err := ImportPage(Import{Root: "../"}).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for _, want := range []string{"Claude Desktop", "VS Code", "[STDIN]", "HAR", "mcp.LoggingTransport", "JSON Lines", `.har`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the import page does not mention %q", want)
+		}
+	}
+	if !strings.Contains(html, `accept=".log,.txt,.jsonl,.json,.har,`) {
+		t.Error("the file picker does not offer .har files")
+	}
 }

@@ -250,9 +250,23 @@ func successText(tr *trace.Trace) string {
 	return "every check passes"
 }
 
-// successDetail says how many checks passed.
+// successDetail says how many checks passed, and how many the trace could
+// not decide (a transcript's: "All 8 checks that apply pass" over 5 passes
+// and 3 undecided claimed what was not shown).
 func successDetail(tr *trace.Trace) string {
-	n := len(tr.Checks)
+	n, undecided := len(tr.Checks), 0
+	for _, c := range tr.Checks {
+		if c.OK == nil {
+			undecided++
+		}
+	}
+	if undecided > 0 {
+		verb := " checks pass, "
+		if n-undecided == 1 {
+			verb = " check passes, "
+		}
+		return strconv.Itoa(n-undecided) + verb + strconv.Itoa(undecided) + " undecided: the trace does not show enough to judge them (the checks table says why)."
+	}
 	switch n {
 	case 0:
 		return "No rule applied to this run."

@@ -1,6 +1,8 @@
 package templates
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/examples"
@@ -71,5 +73,24 @@ func TestVerdictOfImportNeverIntended(t *testing.T) {
 	tr.Scenario = nil
 	if v := newVerdict(tr); v.Key != "bad" || v.Rule != "progress-increases" {
 		t.Errorf("imported stale progress: verdict %s (%s), want bad (progress-increases)", v.Key, v.Rule)
+	}
+}
+
+// TestVerdictDetailCountsUndecided: a passing headline over undecided
+// checks (a transcript's usual case) says how many passed and how many are
+// undecided, never "All N checks that apply pass" over all of them.
+func TestVerdictDetailCountsUndecided(t *testing.T) {
+	tr := runEdited(t, "a-cancel-then-complete")
+	if len(tr.Checks) < 2 {
+		t.Fatalf("scenario A has %d checks", len(tr.Checks))
+	}
+	tr.Checks[0].OK = nil
+	v := newVerdict(tr)
+	want := strconv.Itoa(len(tr.Checks)-1) + " checks pass, 1 undecided"
+	if v.Key != "good" || !strings.HasPrefix(v.Detail, want) {
+		t.Errorf("detail %q, want it to start %q", v.Detail, want)
+	}
+	if d := newVerdict(runEdited(t, "a-cancel-then-complete")).Detail; !strings.HasPrefix(d, "All ") {
+		t.Errorf("all decided: detail %q, want \"All N checks that apply pass.\"", d)
 	}
 }

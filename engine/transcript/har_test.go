@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -98,5 +99,41 @@ func TestHAROverlap(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHARBase64Content: HAR 1.2 lets a response's content.text be base64
+// (content.encoding "base64"), as browsers export some bodies; the import
+// decodes it instead of dropping the response without a word, and a body
+// marked base64 that is not base64 is a located error.
+func TestHARBase64Content(t *testing.T) {
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`
+	result := `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`
+	har := func(text string) []byte {
+		b, err := json.Marshal(map[string]any{"log": map[string]any{"version": "1.2", "entries": []any{map[string]any{
+			"startedDateTime": "2025-11-25T13:00:00Z", "time": 50,
+			"request":  map[string]any{"method": "POST", "url": "http://localhost/mcp", "headers": []any{}, "postData": map[string]string{"mimeType": "application/json", "text": call}},
+			"response": map[string]any{"status": 200, "headers": []any{}, "content": map[string]string{"mimeType": "application/json", "text": text, "encoding": "base64"}},
+		}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	tr, err := Import(har(base64.StdEncoding.EncodeToString([]byte(result))), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range tr.Events {
+		if e.From == "server" && strings.Contains(string(e.Message), `"result"`) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the base64 response is not in the trace: %d events", len(tr.Events))
+	}
+	if _, err := Import(har("not base64!"), Options{}); err == nil || !strings.Contains(err.Error(), "HAR entry 1") || !strings.Contains(err.Error(), "base64") {
+		t.Errorf("a bad base64 body: err = %v, want a located error naming base64", err)
 	}
 }

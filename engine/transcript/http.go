@@ -8,6 +8,7 @@ package transcript
 // MCP-Protocol-Version come from the headers.
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -44,6 +45,9 @@ type harFile struct {
 				Content struct {
 					MimeType string `json:"mimeType"`
 					Text     string `json:"text"`
+					// Encoding is "base64" when Text is base64 (HAR 1.2:
+					// browsers export some bodies that way).
+					Encoding string `json:"encoding"`
 				} `json:"content"`
 			} `json:"response"`
 		} `json:"entries"`
@@ -94,10 +98,18 @@ func parseHAR(data []byte, md *meta) ([]entry, error) {
 		if err != nil {
 			return nil, &Error{Line: i + 1, Err: fmt.Errorf("%w: HAR entry %d: startedDateTime %q is not an ISO 8601 time", ErrTranscript, i+1, e.StartedDateTime)}
 		}
+		resBody := e.Response.Content.Text
+		if strings.EqualFold(e.Response.Content.Encoding, "base64") {
+			b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(resBody))
+			if err != nil {
+				return nil, &Error{Line: i + 1, Err: fmt.Errorf("%w: HAR entry %d: response content.text is marked base64 but is not base64: %v", ErrTranscript, i+1, err)}
+			}
+			resBody = string(b)
+		}
 		req, res := e.Request.Headers, e.Response.Headers
 		x := httpExchange{n: i + 1, start: t.UnixMilli(), end: t.UnixMilli() + int64(e.Time), timed: true, method: e.Request.Method,
 			reqHeaders: func(k string) string { return header(req, k) }, resHeaders: func(k string) string { return header(res, k) },
-			status: e.Response.Status, mime: e.Response.Content.MimeType, resBody: e.Response.Content.Text, aborted: e.Response.Status == 0}
+			status: e.Response.Status, mime: e.Response.Content.MimeType, resBody: resBody, aborted: e.Response.Status == 0}
 		if e.Request.PostData != nil {
 			x.body = e.Request.PostData.Text
 		}
