@@ -325,6 +325,22 @@ func TestTimeCursor(t *testing.T) {
 		t.Errorf("requests at 2100 ms: %q, want %q", got, want)
 	}
 
+	// The buffer's depth at t: proxy-buffering-burst holds one progress
+	// message at 210, 410, 610, 810 and 1010 ms and flushes them all at
+	// 1210 ms when the stream ends (DOMAIN.md, proxy buffering), so at
+	// 1100 ms the proxy holds 5 messages.
+	bctx := openAt(t, "cursor-buffer", "/s/proxy-buffering-burst/", true, 1280, 900)
+	depth := evalJSON[string](t, bctx, `(() => {
+	  const input = document.getElementById("time-cursor"), end = Number(document.getElementById("timeline").dataset.endMs);
+	  input.value = String(Math.ceil(1100 / end * 200) * 5);
+	  input.dispatchEvent(new Event("input", {bubbles: true}));
+	  const t = Math.round(Number(input.value) / 1000 * end);
+	  return t > 1010 && t < 1210 ? document.getElementById("time-cursor-out").textContent : "t = " + t;
+	})()`)
+	if !strings.HasSuffix(depth, "; the proxy holds 5 messages") {
+		t.Errorf("buffer at about 1100 ms: %q, want it to end \"; the proxy holds 5 messages\"", depth)
+	}
+
 	// Play advances the cursor from the start and Pause stops it.
 	p := evalJSONAwait[struct{ Moved, Label, Paused string }](t, ctx, `(async () => {
 	  const input = document.getElementById("time-cursor"), b = document.getElementById("time-cursor-play");

@@ -17,7 +17,9 @@
   // through the run in thousandths of its end time; at time t, what had
   // not happened yet fades (arrows sent, marks after t), messages sent but
   // not yet arrived show dashed, and the output says how many messages had
-  // been sent and had arrived. It reads only the data- attributes the
+  // been sent and had arrived, how many a buffering proxy held, and each
+  // request's state and next deadline (requestsAt); Play walks the run.
+  // It reads only the data- attributes the
   // templates write (data-sent-at, data-at, data-end-ms); at the right end
   // the full timeline shows. Re-rendered timelines get the cursor again.
   const cursorApply = () => {
@@ -51,11 +53,24 @@
         line.setAttribute("x2", x);
       }
       if (svg.id === "timeline" && out) {
-        const text = atEnd ? "the whole run: " + total + " messages" : "at " + t + " ms: " + sent + " of " + total + " messages sent, " + arrived + " arrived";
+        const text = (atEnd ? "the whole run: " + total + " messages" : "at " + t + " ms: " + sent + " of " + total + " messages sent, " + arrived + " arrived") + bufferAt(svg, t, atEnd);
         if (out.textContent !== text) out.textContent = text; // a change only: the observer below sees text changes
         requestsAt(svg, atEnd ? Infinity : t);
       }
     }
+  };
+
+  // bufferAt says how many messages a buffering proxy holds at time t:
+  // the hold marks at or before t since the last flush, which forwards
+  // all it held; nothing where the run has no hold mark, or at the end.
+  const bufferAt = (svg, t, atEnd) => {
+    const marks = [...svg.querySelectorAll('.marks [data-glyph="hold"], .marks [data-glyph="flush"]')];
+    if (atEnd || marks.length === 0) return "";
+    let depth = 0;
+    for (const m of marks.sort((a, b) => Number(a.dataset.seq) - Number(b.dataset.seq))) {
+      if (Number(m.dataset.at) <= t) depth = m.dataset.glyph === "hold" ? depth + 1 : 0;
+    }
+    return "; the proxy holds " + depth + (depth === 1 ? " message" : " messages");
   };
 
   // requestsAt lists, under the cursor, each request's state at time t as
