@@ -302,4 +302,60 @@ func TestTimeCursor(t *testing.T) {
 	if s.FutureAtEnd != 0 {
 		t.Errorf("%d elements still fade with the cursor at the end", s.FutureAtEnd)
 	}
+
+	// Each request's state and next deadline at t (DOMAIN.md, timeouts:
+	// progress resets the idle clock, the maximum does not move): scenario
+	// C sends request 1 at 0 ms with idle 500 ms and max 2000 ms; progress
+	// at 800 ms opens the idle window 800..1200 with expiry 1300 ms, so at
+	// 1008 ms it is pending with idle in 292 ms and max in 992 ms; at
+	// 2100 ms the maximum deadline has fired at 2000 ms and the server
+	// marked it cancelled.
+	at := func(v string) string {
+		return evalJSON[string](t, ctx, `(() => {
+		  const input = document.getElementById("time-cursor");
+		  input.value = "`+v+`";
+		  input.dispatchEvent(new Event("input", {bubbles: true}));
+		  return [...document.querySelectorAll("#time-cursor-requests li")].map((li) => li.textContent).join(" | ");
+		})()`)
+	}
+	if got, want := at("420"), "request 1: client pending, server working; next deadline: idle in 292 ms, max in 992 ms"; got != want {
+		t.Errorf("requests at 1008 ms: %q, want %q", got, want)
+	}
+	if got, want := at("875"), "request 1: client timed out (max-timeout), server cancelled"; got != want {
+		t.Errorf("requests at 2100 ms: %q, want %q", got, want)
+	}
+
+	// The buffer's depth at t: proxy-buffering-burst holds one progress
+	// message at 210, 410, 610, 810 and 1010 ms and flushes them all at
+	// 1210 ms when the stream ends (DOMAIN.md, proxy buffering), so at
+	// 1100 ms the proxy holds 5 messages.
+	bctx := openAt(t, "cursor-buffer", "/s/proxy-buffering-burst/", true, 1280, 900)
+	depth := evalJSON[string](t, bctx, `(() => {
+	  const input = document.getElementById("time-cursor"), end = Number(document.getElementById("timeline").dataset.endMs);
+	  input.value = String(Math.ceil(1100 / end * 200) * 5);
+	  input.dispatchEvent(new Event("input", {bubbles: true}));
+	  const t = Math.round(Number(input.value) / 1000 * end);
+	  return t > 1010 && t < 1210 ? document.getElementById("time-cursor-out").textContent : "t = " + t;
+	})()`)
+	if !strings.HasSuffix(depth, "; the proxy holds 5 messages") {
+		t.Errorf("buffer at about 1100 ms: %q, want it to end \"; the proxy holds 5 messages\"", depth)
+	}
+
+	// Play advances the cursor from the start and Pause stops it.
+	p := evalJSONAwait[struct{ Moved, Label, Paused string }](t, ctx, `(async () => {
+	  const input = document.getElementById("time-cursor"), b = document.getElementById("time-cursor-play");
+	  input.value = input.max;
+	  b.click(); // at the end, Play starts from 0
+	  const start = Number(input.value);
+	  for (let i = 0; i < 200 && Number(input.value) <= start; i++) await new Promise((r) => requestAnimationFrame(r));
+	  const moved = Number(input.value) > start && Number(input.value) < Number(input.max) ? "yes" : "no: " + input.value;
+	  const label = b.textContent;
+	  b.click();
+	  const v = input.value;
+	  for (let i = 0; i < 5; i++) await new Promise((r) => requestAnimationFrame(r));
+	  return {moved, label, paused: input.value === v ? b.textContent : "still moving"};
+	})()`)
+	if p.Moved != "yes" || p.Label != "Pause" || p.Paused != "Play" {
+		t.Errorf("play: moved %s, label while playing %q, after pause %q; want yes, Pause, Play", p.Moved, p.Label, p.Paused)
+	}
 }

@@ -1544,7 +1544,7 @@ func timelineFigure(views []templ.Component) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 130, "</div><div class=\"time-cursor\"><label for=\"time-cursor\">Step through time</label> <input type=\"range\" id=\"time-cursor\" min=\"0\" max=\"1000\" step=\"5\" value=\"1000\" aria-describedby=\"time-cursor-out\"> <output id=\"time-cursor-out\" for=\"time-cursor\" aria-live=\"polite\">the whole run</output></div><figcaption>Virtual time runs left to right. Each arrow is one message on the wire, from when it was sent to when it arrived; hover an arrow or a mark for its note and exact JSON (on a touch screen, the events table below has both).</figcaption></figure>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 130, "</div><div class=\"time-cursor\"><label for=\"time-cursor\">Step through time</label> <input type=\"range\" id=\"time-cursor\" min=\"0\" max=\"1000\" step=\"5\" value=\"1000\" aria-describedby=\"time-cursor-out\"> <output id=\"time-cursor-out\" for=\"time-cursor\" aria-live=\"polite\">the whole run</output> <button type=\"button\" id=\"time-cursor-play\" aria-controls=\"time-cursor\">Play</button><ul id=\"time-cursor-requests\" class=\"cursor-requests\" aria-live=\"polite\"></ul></div><figcaption>Virtual time runs left to right. Each arrow is one message on the wire, from when it was sent to when it arrived; hover an arrow or a mark for its note and exact JSON (on a touch screen, the events table below has both).</figcaption></figure>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

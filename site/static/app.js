@@ -17,7 +17,9 @@
   // through the run in thousandths of its end time; at time t, what had
   // not happened yet fades (arrows sent, marks after t), messages sent but
   // not yet arrived show dashed, and the output says how many messages had
-  // been sent and had arrived. It reads only the data- attributes the
+  // been sent and had arrived, how many a buffering proxy held, and each
+  // request's state and next deadline (requestsAt); Play walks the run.
+  // It reads only the data- attributes the
   // templates write (data-sent-at, data-at, data-end-ms); at the right end
   // the full timeline shows. Re-rendered timelines get the cursor again.
   const cursorApply = () => {
@@ -51,13 +53,112 @@
         line.setAttribute("x2", x);
       }
       if (svg.id === "timeline" && out) {
-        const text = atEnd ? "the whole run: " + total + " messages" : "at " + t + " ms: " + sent + " of " + total + " messages sent, " + arrived + " arrived";
+        const text = (atEnd ? "the whole run: " + total + " messages" : "at " + t + " ms: " + sent + " of " + total + " messages sent, " + arrived + " arrived") + bufferAt(svg, t, atEnd);
         if (out.textContent !== text) out.textContent = text; // a change only: the observer below sees text changes
+        requestsAt(svg, atEnd ? Infinity : t);
       }
     }
   };
+
+  // bufferAt says how many messages a buffering proxy holds at time t:
+  // the hold marks at or before t since the last flush, which forwards
+  // all it held; nothing where the run has no hold mark, or at the end.
+  const bufferAt = (svg, t, atEnd) => {
+    const marks = [...svg.querySelectorAll('.marks [data-glyph="hold"], .marks [data-glyph="flush"]')];
+    if (atEnd || marks.length === 0) return "";
+    let depth = 0;
+    for (const m of marks.sort((a, b) => Number(a.dataset.seq) - Number(b.dataset.seq))) {
+      if (Number(m.dataset.at) <= t) depth = m.dataset.glyph === "hold" ? depth + 1 : 0;
+    }
+    return "; the proxy holds " + depth + (depth === 1 ? " message" : " messages");
+  };
+
+  // requestsAt lists, under the cursor, each request's state at time t as
+  // each side saw it, and its next deadline: the client's state is the
+  // last of its outcomes at or before t (a result or error arrived, a
+  // deadline fired, a cancel sent unless a deadline fired first; data-seq
+  // orders them), the server's the
+  // last status mark (a start mark means working); a pending request's
+  // next deadlines are the expiry of the idle window holding t and the
+  // maximum deadline (data-expiry, data-max-at), in ms from t.
+  const requestsAt = (svg, t) => {
+    const list = document.getElementById("time-cursor-requests");
+    if (!list) return;
+    const at = (el) => Number(el.dataset.at), seq = (el) => Number(el.dataset.seq);
+    const items = [];
+    for (const req of svg.querySelectorAll('[data-type="wire"][data-kind="request"][data-id]')) {
+      const id = req.dataset.id, sel = '[data-id="' + CSS.escape(id) + '"]';
+      let client = Number(req.dataset.sentAt) > t ? "not sent yet" : "pending", server = "";
+      const events = [...svg.querySelectorAll(sel)].filter((el) => el.dataset.seq !== undefined).sort((a, b) => seq(a) - seq(b));
+      for (const el of events) {
+        const done = el.dataset.type === "wire" ? Number(el.dataset.at) <= t && el.dataset.delivered === "true" : at(el) <= t;
+        if (!done) continue;
+        const k = el.dataset.kind, g = el.dataset.glyph;
+        let s = "";
+        if (el.dataset.type === "wire" && el.dataset.to === "client" && (k === "result" || k === "error")) s = k === "result" ? "completed" : "failed";
+        else if (k === "cancel" && el.dataset.actor === "client" && client === "pending") s = "cancelled";
+        else if (g === "timeout" && el.dataset.actor === "client") s = "timed out" + (el.dataset.cause ? " (" + el.dataset.cause + ")" : "");
+        if (s) client = s;
+      }
+      for (const m of svg.querySelectorAll('.marks ' + sel + '[data-glyph="start"], .marks ' + sel + '[data-status]')) {
+        if (at(m) <= t) server = m.dataset.status || "working";
+      }
+      let next = "";
+      const d = svg.querySelector('.deadline[data-deadline-id="' + CSS.escape(id) + '"]');
+      if (d && client === "pending" && t !== Infinity) {
+        const parts = [];
+        for (const w of d.querySelectorAll(".idle-window")) {
+          if (Number(w.dataset.from) <= t && t < Number(w.dataset.until)) parts.push("idle in " + (Number(w.dataset.expiry) - t) + " ms");
+        }
+        const max = d.querySelector(".max[data-max-at]");
+        if (max && Number(max.dataset.maxAt) > t) parts.push("max in " + (Number(max.dataset.maxAt) - t) + " ms");
+        if (parts.length) next = "; next deadline: " + parts.join(", ");
+      }
+      items.push("request " + id + ": client " + client + (server ? ", server " + server : "") + next);
+    }
+    const text = items.join("\n");
+    if (list.dataset.text === text) return; // a change only, as above
+    list.dataset.text = text;
+    list.replaceChildren(...items.map((s) => Object.assign(document.createElement("li"), { textContent: s })));
+  };
+
+  // Play advances the cursor through the run in playMs, one frame at a
+  // time (requestAnimationFrame), and stops at the end; with reduced
+  // motion it steps a tenth of the run every stepMs instead. Moving the
+  // range by hand, or the button again, pauses it.
+  const playMs = 8000, stepMs = 700;
+  let playing = 0;
+  const setPlaying = (on) => {
+    playing = on ? playing + 1 : 0;
+    const b = document.getElementById("time-cursor-play");
+    if (b) { b.textContent = on ? "Pause" : "Play"; b.setAttribute("aria-pressed", on ? "true" : "false"); }
+  };
+  const play = () => {
+    const input = document.getElementById("time-cursor");
+    if (!input) return;
+    const max = Number(input.max || 1000);
+    if (Number(input.value) >= max) input.value = "0";
+    setPlaying(true);
+    const run = playing, reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    let prev = performance.now();
+    const tick = (now) => {
+      if (playing !== run || !input.isConnected) return;
+      const step = reduced ? max / 10 : ((now - prev) * max) / playMs;
+      prev = now;
+      input.value = String(Math.min(max, Number(input.value) + Math.max(step, Number(input.step) || 1)));
+      cursorApply();
+      if (Number(input.value) >= max) return setPlaying(false);
+      if (reduced) setTimeout(() => tick(performance.now()), stepMs);
+      else requestAnimationFrame(tick);
+    };
+    if (reduced) tick(prev); else requestAnimationFrame(tick);
+  };
+  document.addEventListener("click", (ev) => {
+    if (!ev.target || ev.target.id !== "time-cursor-play") return;
+    if (playing) setPlaying(false); else play();
+  });
   document.addEventListener("input", (ev) => {
-    if (ev.target && ev.target.id === "time-cursor") cursorApply();
+    if (ev.target && ev.target.id === "time-cursor") { setPlaying(false); cursorApply(); }
   });
   let cursorQueued = false;
   new MutationObserver(() => {
