@@ -757,4 +757,10 @@ func TestPlaygroundPickerOpensBuiltin(t *testing.T) {
 	if h := evalJSON[string](t, ctx, `location.hash`); !strings.HasPrefix(h, "#example="+name) && !strings.HasPrefix(h, "#s=") {
 		t.Errorf("the address bar is %q, not a link to the picked scenario", h)
 	}
+	// A link that opens a built-in shows it in the picker (not the first
+	// option, which a fresh page shows anyway).
+	const linked = "keepalive-is-not-progress"
+	navigate(t, ctx, playgroundURL("#example="+linked))
+	waitReady(t, ctx)
+	waitFor(t, ctx, "the picker to show "+linked, fmt.Sprintf(`document.getElementById("pg-pick-select").value === %q`, linked))
 }

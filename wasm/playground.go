@@ -111,7 +111,11 @@ func startPlaygroundPage(doc js.Value) {
 	on(byID(doc, "pg-pick"), "submit", fail, func(ev js.Value) {
 		ev.Call("preventDefault")
 		sel := byID(doc, "pg-pick-select")
-		opt := sel.Get("options").Index(sel.Get("selectedIndex").Int())
+		i := sel.Get("selectedIndex").Int()
+		if i < 0 {
+			return
+		}
+		opt := sel.Get("options").Index(i)
 		if href := opt.Get("dataset").Get("href").String(); href != "" {
 			js.Global().Get("location").Call("assign", href)
 		}
@@ -175,6 +179,10 @@ func (p *playground) open(hash string, then func()) {
 			return
 		}
 		p.setEditor(text)
+		if sel := byID(p.doc, "pg-pick-select"); sel.Truthy() && strings.HasPrefix(hash, "#example=") {
+			// The picker shows the built-in the link opened.
+			sel.Set("value", strings.TrimPrefix(hash, "#example="))
+		}
 	}
 	p.update(true, func(ok bool) {
 		p.shareNow()
