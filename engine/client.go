@@ -20,30 +20,22 @@ func (w *world) call(st scenario.Step, orig *request) *request {
 	c := w.s.Client
 	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, task: st.Task, hints: st.Annotations}
 	var inherit *coordinator.Deadlines
-	note := fmt.Sprintf("The client sends request %s (%s).", r.id, jsonrpc.Describe(r.method, r.name))
-	if r.effect == nil && w.s.Ledger != nil && ledger.IsTool(r.name) {
-		t := true // ledger tools have side effects unless the call says otherwise
-		r.effect = &t
-	}
+	note := coordinator.CallNote(r.id.String(), r.method, r.name)
+	r.effect = ledger.Effect(r.effect, r.name, w.s.Ledger != nil)
 	if orig != nil {
 		r.method, r.name, r.args, r.effect, r.hints = orig.method, orig.name, orig.args, orig.effect, orig.hints
 		r.retryOf = idPtr(orig.id)
 		if orig.token != nil {
-			t := scenario.NewStringID(jsonrpc.Unquote(orig.token.Raw()) + "-" + jsonrpc.Unquote(r.id.Raw()))
+			t := scenario.NewStringID(coordinator.RetryToken(orig.token.Raw(), r.id.Raw()))
 			r.token = &t
 		}
 		inherit = &orig.cl.Deadlines
-		note = fmt.Sprintf("The client retries request %s as a new request %s: a new JSON-RPC id is not deduplication.", orig.id, r.id)
+		note = coordinator.RetryNote(orig.id.String(), r.id.String())
 	}
-	idle, max := coordinator.Timeouts(c.IdleTimeoutMs, c.MaxTimeoutMs, inherit, st.IdleTimeoutMs, st.MaxTimeoutMs)
-	if c.Policy.Timeouts == scenario.TimeoutsNone {
-		// The broken client of claude-code#69593 (failure no-timeout): no
-		// idle and no maximum timeout, whatever the scenario asked for.
-		idle, max = 0, 0
-	}
+	idle, max := coordinator.Timeouts(c.IdleTimeoutMs, c.MaxTimeoutMs, inherit, st.IdleTimeoutMs, st.MaxTimeoutMs, c.Policy.Timeouts == scenario.TimeoutsNone)
 	if r.token != nil {
 		if other, ok := w.byToken[r.token.Raw()]; ok && other.cl.Pending() {
-			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Progress token %s is already used by active request %s; tokens must be unique among active requests.", r.token, other.id)})
+			w.tell(r, coordinator.TokenInUse(r.token.String(), other.id.String()))
 		}
 		w.byToken[r.token.Raw()] = r
 	}
@@ -162,10 +154,11 @@ func (w *world) clientResponse(r *request, failed bool) {
 	w.tell(r, e)
 }
 
+// clientListenEnded: the server ended listen stream r (recovery.Listen.Ended).
 func (w *world) clientListenEnded(r *request) {
-	r.ls.Reading = false
+	e := r.ls.Ended(r.id.String())
 	r.cl.End(w.q.Now(), trace.OutcomeResult, "")
-	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeAccept, ID: idPtr(r.id), Note: fmt.Sprintf("The server ended listen stream %s; the client does not reconnect.", r.id)})
+	w.tell(r, e)
 }
 
 // teardown is the client treating what it just received as a protocol
@@ -175,8 +168,7 @@ func (w *world) clientListenEnded(r *request) {
 // flight on it fails with an error, its stream (Streamable HTTP) closed.
 // about is the request the late message concerns, nil if none is known.
 func (w *world) teardown(about *request, what string) {
-	e := trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Cause: trace.CauseSessionTeardown,
-		Note: fmt.Sprintf("Policy: the client treats %s as a protocol error and tears down the session; every call in flight on it fails.", what)}
+	e := coordinator.TearingDown(what)
 	if about != nil {
 		e.ID = idPtr(about.id)
 	}
@@ -192,7 +184,7 @@ func (w *world) teardown(about *request, what string) {
 		}
 		w.tell(r, e)
 		if closeStream {
-			w.closeStream(trace.ActorClient, r, fmt.Sprintf("The torn-down session closes request %s's response stream.", r.id), func() { w.serverSeesClose(r, trace.CauseDisconnect) })
+			w.closeStream(trace.ActorClient, r, coordinator.TornDownNote(r.id.String()), func() { w.serverSeesClose(r, trace.CauseDisconnect) })
 		}
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/sim"
@@ -49,11 +50,12 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 	}
 	w := newWorld(s, opts)
 	w.client = clientEnd{progress: w.clientProgressArrives, response: w.clientResponse, streamClosed: w.streamClosedBy}
-	if err := w.openLedger(); err != nil {
+	var err error
+	if w.ledger, err = ledger.Open(opts.OpenLedger, s.Ledger, s.Server.Policy); err != nil {
 		return nil, err
 	}
-	defer w.closeLedger()
-	if err := w.run(); err != nil {
+	defer w.ledger.Close()
+	if err = w.run(); err != nil {
 		if errors.Is(err, sim.ErrTooManyActions) {
 			return nil, fmt.Errorf("%w: the scenario schedules more than %d actions; shorten its timeouts or lengthen server.keepaliveEveryMs", err, MaxActions)
 		}

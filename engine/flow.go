@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/mcplab/mcplab/engine/sse"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -95,18 +94,9 @@ func (w *world) discardStream(r *request) {
 func (w *world) wireOut(r *request, m sse.Msg) {
 	w.wire++
 	n, sent := w.wire, w.q.Now()
-	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeSend, ID: idPtr(r.id), From: trace.ActorServer, To: trace.ActorClient, Wire: n, EventID: m.EventID, Message: m.Msg, Note: m.Note}
-	if m.Comment != "" {
-		e.Type, e.Message = trace.TypeKeepalive, nil
-	}
-	if m.Priming {
-		e.Type = trace.TypePrime
-	}
-	w.emit(e)
+	w.emit(m.SendEvent(idPtr(r.id), n))
 	schedule := w.q.Schedule
-	if m.Comment != "" {
-		// Keep-alive is housekeeping: its delivery must not keep the
-		// simulation running, or comments would beget comments forever.
+	if m.Housekeeping() {
 		schedule = w.q.ScheduleBackground
 	}
 	schedule(sent+w.s.LatencyMs.Down, func() {
@@ -127,13 +117,10 @@ func (w *world) deliverToClient(r *request, h sse.Sent) {
 		r.cursor.Received(h.M.EventID)
 	}
 	if arrive && h.M.Priming {
-		e.Signal = trace.SignalPrime
-		e.Note = fmt.Sprintf("The priming event reaches the client after %d ms: its resume position on stream %s is event %s.", w.q.Now()-h.SentAt, r.id, h.M.EventID)
-		w.tell(r, e)
-		return
+		e.Signal, e.Note = trace.SignalPrime, sse.PrimedNote(r.id.String(), h.M.EventID, w.q.Now()-h.SentAt)
 	}
 	w.tell(r, e)
-	if arrive {
+	if arrive && !h.M.Priming {
 		h.M.Arrive()
 	}
 }
@@ -201,11 +188,7 @@ func (w *world) keptForReplay(r *request, m sse.Msg) bool {
 	if !w.resumable() || r.ls != nil || r.srv.Writing || !r.srv.Arrived || m.Comment != "" {
 		return false
 	}
-	var lost []json.RawMessage
-	if m.Final {
-		lost = append(lost, m.Msg) // requests[].response is only what reached the wire
-	}
-	w.told(r, []trace.Event{{Actor: trace.ActorServer, Type: trace.TypeEnqueue, EventID: m.EventID, Message: m.Msg,
-		Note: fmt.Sprintf("Request %s's stream is closed: the server keeps this event (id %s) in its event store for the client to resume.", r.id, m.EventID)}}, lost)
+	e, lost := sse.Kept(r.id.String(), m)
+	w.told(r, []trace.Event{e}, lost)
 	return true
 }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/json"
-	"errors"
 
 	"github.com/mcplab/mcplab/engine/ledger"
 )
@@ -12,27 +11,8 @@ import (
 // reply and runs races.
 
 // ErrNoLedger is returned by Run for a scenario with a ledger when no
-// Options.OpenLedger was given.
-var ErrNoLedger = errors.New("this scenario uses the SQLite ledger, which this build does not include")
-
-// openLedger opens the scenario's stores through opts.
-func (w *world) openLedger() (err error) {
-	l := w.s.Ledger
-	if l == nil {
-		return nil
-	}
-	if w.opts.OpenLedger == nil {
-		return ErrNoLedger
-	}
-	w.ledger, err = ledger.Open(w.opts.OpenLedger, l, w.s.Server.Policy)
-	return err
-}
-
-func (w *world) closeLedger() {
-	if w.ledger != nil {
-		w.ledger.Close()
-	}
-}
+// Options.OpenLedger was given (ledger.ErrNoLedger).
+var ErrNoLedger = ledger.ErrNoLedger
 
 // ledgerCall runs the handler of a ledger tool for r at completion and
 // returns the response to send (DOMAIN.md §4).

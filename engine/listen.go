@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -17,7 +16,7 @@ import (
 func (w *world) listen(st scenario.Step) {
 	r := &request{id: *st.ID, method: "subscriptions/listen", ls: recovery.NewListen(st.Filter)}
 	r.args = r.ls.Params()
-	w.openListen(r, fmt.Sprintf("The client opens listen stream %s with filter %s.", r.id, st.Filter))
+	w.openListen(r, recovery.OpenNote(r.id.String(), st.Filter))
 }
 
 func (w *world) openListen(r *request, note string) {
@@ -26,8 +25,8 @@ func (w *world) openListen(r *request, note string) {
 		// The server starts the stream and acknowledges it first.
 		w.serverReceiveRequest(r)
 		r.ls.Serving = true
-		ack := jsonrpc.NewNotification(jsonrpc.MethodAcknowledged, withMeta(r.ls.Params(), r.id))
-		w.listenSend(r, ack, fmt.Sprintf("The server acknowledges listen stream %s: the acknowledgement is the first message tagged with its subscription id.", r.id))
+		ack, note := r.ls.Ack(r.id.Raw(), r.id.String())
+		w.listenSend(r, ack, note)
 	})
 }
 
@@ -50,7 +49,7 @@ func (w *world) notify(st scenario.Step) {
 		return
 	}
 	r := w.reqs[st.Listen.Raw()]
-	w.listenSend(r, jsonrpc.NewNotification(st.Method, withMeta(st.Params, r.id)), fmt.Sprintf("The server sends %s on listen stream %s.", st.Method, r.id))
+	w.listenSend(r, jsonrpc.NewNotification(st.Method, recovery.Tag(st.Params, r.id.Raw())), recovery.NotifyNote(st.Method, r.id.String()))
 }
 
 // endListen ends listen stream r gracefully: on stdio with a server-sent
@@ -65,15 +64,11 @@ func (w *world) endListen(r *request, reason *string) {
 		r.srv.Cancel(w.q.Now())
 		r.cl.Cause = trace.CauseServer
 		msg := jsonrpc.NewCancel(r.id.Raw(), reason)
-		w.send(trace.ActorServer, idPtr(r.id), msg, fmt.Sprintf("The server tears down listen stream %s with notifications/cancelled: the one cancellation a server may send.", r.id), func() {
-			w.clientListenEnded(r)
-		})
+		w.send(trace.ActorServer, idPtr(r.id), msg, recovery.EndNote(r.id.String(), false), func() { w.clientListenEnded(r) })
 		return
 	}
 	resp := r.srv.Answer(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), json.RawMessage(`{"resultType":"complete"}`)), false)
-	w.serverToClient(r, resp, fmt.Sprintf("The server ends listen stream %s gracefully with its result; the stream then closes.", r.id), func() {
-		w.clientListenEnded(r)
-	})
+	w.serverToClient(r, resp, recovery.EndNote(r.id.String(), true), func() { w.clientListenEnded(r) })
 }
 
 // streamClosedBy is the client losing r's stream to actor (an idle-closing
@@ -100,7 +95,7 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 			w.disconnectBy(r, trace.ActorNetwork)
 			return
 		}
-		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: fmt.Sprintf("Request %s has no stream of its own on stdio; nothing drops.", r.id)})
+		w.tell(r, recovery.NothingDrops(r.id.String()))
 		return
 	}
 	if e, ok := r.ls.Drop(r.id.String()); !ok {
@@ -111,49 +106,38 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 	coordinator.Dropped(&r.cl, &r.srv, now, w.is2025())
 	if actor != trace.ActorProxy { // the proxy recorded its own close
 		w.wire++
-		w.emit(trace.Event{Actor: actor, Type: trace.TypeCloseStream, ID: idPtr(r.id), Wire: w.wire, Signal: trace.SignalCloseStream,
-			Note: fmt.Sprintf("The transport under listen stream %s breaks; both sides lose it.", r.id)})
+		w.tell(r, recovery.Breaks(r.id.String(), actor, w.wire))
 	}
-
-	prev := jsonrpc.Unquote(r.id.Raw())
 	resume := w.is2025() || w.s.Client.Policy.SendLastEventID
-	rec, plan := recovery.Reconnect(prev, affected, w.s.Client.ID, resume)
+	rec, plan := recovery.Reconnect(jsonrpc.Unquote(r.id.Raw()), affected, w.s.Client.ID, resume)
 	for _, other := range w.order {
 		if other.cl.Pending() && recovery.RetryClass(other.effect, other.args) == trace.RetryUnsafe {
-			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, ID: idPtr(other.id),
-				Note: fmt.Sprintf("Unsafe mutation %s was in flight: the client will not replay it because its response was lost; it reconciles first.", other.id)})
+			w.tell(other, recovery.UnsafeInFlight(other.id.String()))
 		}
 	}
 	delay := rec.DelaysMs[0]
-	pos, token := "", ""
 	if w.resumable() {
 		// The position is taken when the stream drops (resume.go).
-		pos = r.cursor.Position()
-		token = r.cursor.Reconnect(w.s.Client.Policy.ForgetResumeToken)
-		rec.SendLastEventID = token != ""
+		rec.SendLastEventID = w.resumeAfter(r, delay) != ""
+		w.reconnects = append(w.reconnects, rec)
+		return
 	}
 	w.reconnects = append(w.reconnects, rec)
 	// The refetch ids are numbered by this reconnect, fixed now: a second
 	// drop within the backoff must not reuse them when both fire.
 	nth := len(w.reconnects)
 	w.q.Schedule(now+delay, func() {
-		if w.resumable() {
-			w.resumeStream(r, token, pos, delay)
-			return
-		}
 		if resume {
 			w.resume(r)
 			return
 		}
-		nr := &request{id: scenario.NewStringID(plan.NewID), method: "subscriptions/listen", args: r.args,
-			ls: recovery.NewListen(r.ls.Filter)}
+		nr := &request{id: scenario.NewStringID(plan.NewID), method: "subscriptions/listen", args: r.args, ls: recovery.NewListen(r.ls.Filter)}
 		if _, taken := w.reqs[nr.id.Raw()]; taken {
-			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, ID: idPtr(r.id), Note: fmt.Sprintf("Request id %s is already taken; the client cannot reconnect under it.", nr.id)})
+			w.tell(r, recovery.IDTaken(nr.id.String()))
 			return
 		}
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(nr.id),
-			Note: fmt.Sprintf("After a %d ms backoff the client reconnects with a new listen request %s (no Last-Event-ID) and restores its filter.", delay, nr.id)})
-		w.openListen(nr, fmt.Sprintf("The client opens listen stream %s, replacing %s, with the same filter.", nr.id, r.id))
+		w.tell(nr, recovery.Reopens(nr.id.String(), delay))
+		w.openListen(nr, recovery.ReopenNote(nr.id.String(), r.id.String()))
 		w.refetch(nth, plan.Refetch)
 	})
 }
@@ -184,16 +168,10 @@ func (w *world) resume(r *request) {
 // The n-th reconnect's k-th refetch has request id "refetch-<n>-<k>".
 func (w *world) refetch(nth int, ids []string) {
 	for k, f := range recovery.Refetches(ids) {
-		r := w.register(&request{id: scenario.NewStringID("refetch-" + strconv.Itoa(nth) + "-" + strconv.Itoa(k+1)), method: f.Method, args: f.Params})
-		msg := jsonrpc.NewRequest(r.id.Raw(), f.Method, f.Params)
-		w.send(trace.ActorClient, idPtr(r.id), msg, fmt.Sprintf("The client refetches %s from the authoritative %s.", f.Of, f.Method), func() {
+		r := w.register(&request{id: scenario.NewStringID(recovery.RefetchID(nth, k+1)), method: f.Method, args: f.Params})
+		w.send(trace.ActorClient, idPtr(r.id), jsonrpc.NewRequest(r.id.Raw(), f.Method, f.Params), f.Note(), func() {
 			w.serverReceiveRequest(r)
 			w.answer(r, jsonrpc.NewResult(r.id.Raw(), f.Result), false, fmt.Sprintf("The server answers %s.", f.Method), nil)
 		})
 	}
-}
-
-// withMeta tags a listen stream's params with its subscription id.
-func withMeta(params json.RawMessage, id scenario.ID) json.RawMessage {
-	return jsonrpc.WithMeta(params, jsonrpc.SubscriptionIDKey, json.RawMessage(id.Raw()))
 }

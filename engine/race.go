@@ -20,10 +20,7 @@ func (w *world) race(st scenario.Step) {
 	for i := range reqs {
 		id := scenario.RaceID(*call.ID, i)
 		r := &request{id: id, method: call.Method, name: call.Name, args: call.Arguments, effect: call.SideEffect}
-		if r.effect == nil && ledger.IsTool(r.name) {
-			t := true
-			r.effect = &t
-		}
+		r.effect = ledger.Effect(r.effect, r.name, true) // a race runs only with the ledger
 		reqs[i], calls[i] = w.register(r), ledger.Call{Tool: r.name, Args: r.args, RPCID: id.Raw()}
 		w.send(trace.ActorClient, idPtr(id), requestMessage(r), fmt.Sprintf("Race: connection %d of %d sends the same call as request %s.", i+1, st.Connections, id), func() {
 			w.serverReceiveRequest(r)

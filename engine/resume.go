@@ -1,9 +1,6 @@
 package engine
 
 import (
-	"fmt"
-
-	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/sse"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -30,27 +27,31 @@ func (w *world) prime(r *request) {
 	if !w.resumable() || r.method != "tools/call" {
 		return
 	}
-	m := w.storeEvent(r, sse.Msg{Priming: true})
-	m.Note = fmt.Sprintf("The server primes request %s's stream with an SSE event that carries only its id (%s) and empty data, so the client can resume the stream with Last-Event-ID.", r.id, m.EventID)
-	w.wireOut(r, m)
+	w.wireOut(r, sse.Priming(r.id.String(), w.store.Append(r.id.Raw(), sse.Msg{Priming: true})))
 }
 
 // afterDrop: the network or a proxy closed r's response stream while the
 // client waits for it. Under 2025-11-25 the client resumes it after the
 // reference backoff, from the position it holds when the stream drops.
 func (w *world) afterDrop(r *request) {
-	if !w.resumable() || r.ls != nil || !r.cl.Pending() {
-		return
+	if w.resumable() && r.ls == nil && r.cl.Pending() {
+		w.resumeAfter(r, recovery.ResumeDelay(w.s.Client.ID))
 	}
+}
+
+// resumeAfter schedules the client's resumption of stream r delay ms from
+// now (unless r ended meanwhile: timed out, cancelled, torn down) from the
+// position it holds when the stream drops, and returns the Last-Event-ID
+// it will send ("" for none).
+func (w *world) resumeAfter(r *request, delay int64) string {
 	pos := r.cursor.Position()
 	token := r.cursor.Reconnect(w.s.Client.Policy.ForgetResumeToken)
-	delay := recovery.ResumeDelay(w.s.Client.ID)
 	w.q.Schedule(w.q.Now()+delay, func() {
-		if !r.cl.Pending() {
-			return // it timed out, was cancelled or torn down meanwhile
+		if r.cl.Pending() {
+			w.resumeStream(r, token, pos, delay)
 		}
-		w.resumeStream(r, token, pos, delay)
 	})
+	return token
 }
 
 // resumeStream is the client's GET for stream r with Last-Event-ID token
@@ -59,32 +60,21 @@ func (w *world) afterDrop(r *request) {
 // re-attached, or, without a token, a new standalone stream that resumes
 // nothing (typescript-sdk#2499).
 func (w *world) resumeStream(r *request, token, pos string, delay int64) {
-	e := trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(r.id), Note: recovery.ResumeNote(r.id.String(), token, pos, delay)}
-	if token != "" {
-		e.Headers = map[string]string{"Last-Event-ID": token}
-	}
-	w.emit(e)
+	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(r.id), Headers: recovery.ResumeHeaders(token), Note: recovery.ResumeNote(r.id.String(), token, pos, delay)})
 	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
-		stream, known := w.store.StreamOf(token)
-		if token == "" || !known || stream != r.id.Raw() {
-			note := fmt.Sprintf("A GET without Last-Event-ID opens a new standalone stream: the server cannot tell it resumes request %s, replays nothing and never attaches the request's remaining events to it.", r.id)
-			if token != "" {
-				note = fmt.Sprintf("Last-Event-ID %s names no event of stream %s: the server replays nothing.", token, r.id)
-			}
-			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: note})
+		all := w.s.Server.Policy.ReplayAllStreams
+		missed, why, ok := w.store.Resume(token, r.id.Raw(), r.id.String(), all)
+		if !ok {
+			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: why})
 			return
 		}
-		all := w.s.Server.Policy.ReplayAllStreams
-		missed := w.store.After(token, all)
 		r.cl.Reading, r.srv.Writing = true, true
 		if r.ls != nil {
 			r.ls.Serving, r.ls.Reading = true, true
 		}
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, ID: idPtr(r.id), Note: recovery.ReplayNote(r.id.String(), token, len(missed), all)})
 		for _, ev := range missed {
-			m := ev.Data
-			m.EventID = ev.ID
-			m.Note = fmt.Sprintf("Replayed after Last-Event-ID %s: event %s of stream %s.", token, ev.ID, jsonrpc.Unquote(ev.Stream))
+			m := sse.Replayed(ev, token)
 			if owner := w.reqs[ev.Stream]; m.Final && owner != nil && owner.srv.Sent == nil {
 				owner.srv.Sent = m.Msg // the final response reaches the wire now
 			}

@@ -12,18 +12,8 @@ import (
 
 // step runs steps[i] at its time.
 func (w *world) step(i int, st scenario.Step) {
-	// Decode guarantees every id a step names was sent by an earlier step at
-	// or before its time; this guard keeps a future gap from panicking.
-	for _, id := range []*scenario.ID{st.ID, st.Of, st.Listen} {
-		if id != nil && st.Do != "call" && st.Do != "listen" && !(st.Do == "retry" && id == st.ID) && w.reqs[id.Raw()] == nil {
-			w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: fmt.Sprintf("steps[%d]: request %s has not been sent; step skipped.", i, id)})
-			return
-		}
-	}
-	if w.ledger == nil && (st.Do == "race" || st.Do == "reopen-ledger" || st.Do == "mutate-result") {
-		// Decode refuses these verbs without a ledger; a gap there must not
-		// become a nil dereference here.
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: fmt.Sprintf("steps[%d]: %s needs the scenario's ledger, and it has none; step skipped.", i, st.Do)})
+	if why := st.Unready(i, func(id scenario.ID) bool { return w.reqs[id.Raw()] != nil }, w.ledger != nil); why != "" {
+		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: why})
 		return
 	}
 	var r *request

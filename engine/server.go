@@ -35,7 +35,7 @@ func (w *world) scheduleKeepalive(r *request) {
 		if !r.srv.Writing || r.srv.State().Terminal() {
 			return
 		}
-		w.out(r, sse.Msg{Comment: sse.KeepaliveComment, Note: "SSE comment \":\\r\\n\" keeps the connection open for proxies; it is not progress."})
+		w.out(r, sse.Keepalive())
 		w.scheduleKeepalive(r)
 	})
 }
@@ -104,9 +104,7 @@ func (w *world) serverSendProgress(r *request, st scenario.Step) {
 // serverToClient sends msg on r's stream (HTTP, through the SSE buffer and
 // proxy when the scenario has them) or stdout (stdio).
 func (w *world) serverToClient(r *request, msg json.RawMessage, note string, arrive func()) {
-	m, _ := jsonrpc.Parse(msg)
-	// A listen stream may carry notifications/progress (a notify step).
-	w.out(r, sse.Msg{Msg: msg, Note: note, Arrive: arrive, Final: m.IsFinal(), Progress: m.Method == jsonrpc.MethodProgress, Token: m.ProgressToken})
+	w.out(r, sse.MsgOf(msg, note, arrive))
 }
 
 // serverComplete runs the handler's completion for r: a result, or an error
@@ -116,13 +114,7 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.Er
 		w.tell(r, coordinator.NotArrived(r.id.String(), "Completion"))
 		return
 	}
-	if result == nil {
-		result = json.RawMessage(`{"content":[]}`)
-	}
-	msg, failed, code := jsonrpc.NewResult(r.id.Raw(), result), e != nil, int64(0)
-	if failed {
-		msg, code = jsonrpc.NewError(r.id.Raw(), *e), e.Code
-	}
+	msg, failed, code := jsonrpc.Completion(r.id.Raw(), result, e)
 	isLedger := w.ledger != nil && ledger.IsTool(r.name)
 	if isLedger && r.method == "tools/call" && r.srv.Runs(w.serverPolicy()) {
 		// The side effect commits here, through the ledger; its decision is

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"fmt"
-
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/tasks"
@@ -19,7 +17,7 @@ import (
 func (w *world) createTask(r *request) {
 	t := w.tasks.Create(r.task, w.q.Now())
 	w.emit(t.Created(r.id.String()))
-	w.answer(r, jsonrpc.NewResult(r.id.Raw(), t.CreateResult(tasks.Interval(w.s.Server.PollIntervalMs))), false, fmt.Sprintf("The server answers request %s with a task handle (resultType \"task\").", r.id), func() {
+	w.answer(r, jsonrpc.NewResult(r.id.Raw(), t.CreateResult(tasks.Interval(w.s.Server.PollIntervalMs))), false, tasks.HandleNote(r.id.String()), func() {
 		t.Client.Status = trace.TaskWorking
 		w.schedulePoll(t)
 	})
@@ -29,10 +27,7 @@ func (w *world) createTask(r *request) {
 // Mcp-Name with the taskId.
 func (w *world) taskRequest(t *tasks.Entry, method string, note string, onAnswer func(resp tasks.Reply)) {
 	r := w.register(&request{id: scenario.NewStringID(w.tasks.RequestID(method)), method: method, args: t.Params()})
-	about := trace.Event{ID: idPtr(r.id), TaskID: t.ID}
-	if w.http() {
-		about.Headers = map[string]string{"Mcp-Name": t.ID}
-	}
+	about := trace.Event{ID: idPtr(r.id), TaskID: t.ID, Headers: tasks.Headers(t.ID, w.http())}
 	w.sendAbout(trace.ActorClient, about, jsonrpc.NewRequest(r.id.Raw(), method, r.args), note, func() {
 		w.serverReceiveRequest(r)
 		reply := t.Serve(w.q.Now(), method, w.is2025(), tasks.Interval(w.s.Server.PollIntervalMs))
@@ -40,7 +35,7 @@ func (w *world) taskRequest(t *tasks.Entry, method string, note string, onAnswer
 			w.emit(e)
 		}
 		wire, failed := reply.Response(r.id.Raw())
-		w.answer(r, wire, failed, fmt.Sprintf("The server answers %s for task %s.", method, t.ID), func() { onAnswer(reply) })
+		w.answer(r, wire, failed, tasks.AnswerNote(method, t.ID), func() { onAnswer(reply) })
 	})
 }
 
@@ -77,11 +72,11 @@ func (w *world) taskStep(st scenario.Step) {
 	case t == nil:
 		w.emit(tasks.Missing(st.TaskID, st.Do))
 	case st.Do == "task-get":
-		w.taskRequest(t, "tasks/get", fmt.Sprintf("The client asks for task %s's status.", t.ID), func(resp tasks.Reply) {
+		w.taskRequest(t, "tasks/get", tasks.AskNote("tasks/get", t.ID), func(resp tasks.Reply) {
 			t.Client.Status = tasks.StatusOf(resp.Result)
 		})
 	case st.Do == "task-cancel":
-		w.taskRequest(t, "tasks/cancel", fmt.Sprintf("The client asks to cancel task %s.", t.ID), func(resp tasks.Reply) {
+		w.taskRequest(t, "tasks/cancel", tasks.AskNote("tasks/cancel", t.ID), func(resp tasks.Reply) {
 			if e, ok := t.Client.Cancelled(t.ID, resp, w.is2025(), w.s.Client.Policy.TreatTaskAckAsFinal); ok {
 				w.emit(e)
 			}

@@ -161,33 +161,34 @@ func (w *world) send(from string, id *scenario.ID, msg json.RawMessage, note str
 // sendAbout is send with the send event's ID, TaskID and Headers taken
 // from about (the delivery keeps ID and TaskID).
 func (w *world) sendAbout(from string, about trace.Event, msg json.RawMessage, note string, arrive func()) {
-	w.wire++
-	n := w.wire
-	to, lat := trace.ActorServer, w.s.LatencyMs.Up
-	if from == trace.ActorServer {
-		to, lat = trace.ActorClient, w.s.LatencyMs.Down
-	}
-	sent := w.q.Now()
-	w.emit(trace.Event{Actor: from, Type: trace.TypeSend, ID: about.ID, TaskID: about.TaskID, From: from, To: to, Wire: n, Message: msg, Note: note, Headers: about.Headers})
-	w.q.Schedule(sent+lat, func() {
-		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: about.ID, TaskID: about.TaskID, From: from, To: to, Wire: n, SentAt: &sent, Message: msg,
-			Note: fmt.Sprintf("Delivered to the %s after %d ms.", to, lat)})
-		arrive()
-	})
+	about.Actor, about.Type, about.From, about.Message, about.Note = from, trace.TypeSend, from, msg, note
+	w.transmit(about, "", arrive)
 }
 
 // closeStream records that actor closed request r's HTTP response stream
-// and delivers the close to the other side after the latency.
+// and delivers the close to the server after the latency.
 func (w *world) closeStream(actor string, r *request, note string, onDeliver func()) {
+	e := trace.Event{Actor: actor, Type: trace.TypeCloseStream, ID: idPtr(r.id), From: trace.ActorClient, Signal: trace.SignalCloseStream, Note: note}
+	w.transmit(e, fmt.Sprintf("The server sees request %s's response stream close after %d ms.", r.id, w.s.LatencyMs.Up), onDeliver)
+}
+
+// transmit emits e (a send or a stream close leaving e.From) as the next
+// wire message and, after that direction's latency, its delivery to the
+// other side with deliverNote ("" for the plain one); then arrive runs.
+func (w *world) transmit(e trace.Event, deliverNote string, arrive func()) {
 	w.wire++
-	n := w.wire
-	from, to, lat := trace.ActorClient, trace.ActorServer, w.s.LatencyMs.Up
-	sent := w.q.Now()
-	w.emit(trace.Event{Actor: actor, Type: trace.TypeCloseStream, ID: idPtr(r.id), From: from, To: to, Wire: n, Signal: trace.SignalCloseStream, Note: note})
+	sent, lat := w.q.Now(), w.s.LatencyMs.Up
+	e.To, e.Wire = trace.ActorServer, w.wire
+	if e.From == trace.ActorServer {
+		e.To, lat = trace.ActorClient, w.s.LatencyMs.Down
+	}
+	if deliverNote == "" {
+		deliverNote = fmt.Sprintf("Delivered to the %s after %d ms.", e.To, lat)
+	}
+	w.emit(e)
 	w.q.Schedule(sent+lat, func() {
-		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idPtr(r.id), From: from, To: to, Wire: n, SentAt: &sent, Signal: trace.SignalCloseStream,
-			Note: fmt.Sprintf("The server sees request %s's response stream close after %d ms.", r.id, lat)})
-		onDeliver()
+		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: e.ID, TaskID: e.TaskID, From: e.From, To: e.To, Wire: e.Wire, SentAt: &sent, Message: e.Message, Signal: e.Signal, Note: deliverNote})
+		arrive()
 	})
 }
 

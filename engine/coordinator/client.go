@@ -214,8 +214,13 @@ func ClientIgnores(msg json.RawMessage, m jsonrpc.Message, peer bool) trace.Even
 // Timeouts picks a request's two clocks (DOMAIN.md §2; ms, 0 = off): the
 // client's idle and max, or, for a retry, those of the request it retries
 // (inherit, when not nil), each overridden by the step's own (stepIdle,
-// stepMax, when not nil).
-func Timeouts(idle, max int64, inherit *Deadlines, stepIdle, stepMax *int64) (int64, int64) {
+// stepMax, when not nil). none is the broken client of claude-code#69593
+// (client.policy.timeouts "none"; failure no-timeout): no idle and no
+// maximum timeout, whatever the scenario asked for.
+func Timeouts(idle, max int64, inherit *Deadlines, stepIdle, stepMax *int64, none bool) (int64, int64) {
+	if none {
+		return 0, 0
+	}
 	if inherit != nil {
 		idle, max = inherit.IdleMs, inherit.MaxMs
 	}

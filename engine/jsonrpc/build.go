@@ -164,3 +164,17 @@ func ReadPeer(msg json.RawMessage) (m Message, ok bool) {
 // HasRealID reports whether m has an id that is not null (a request or a
 // response, not a notification).
 func (m Message) HasRealID() bool { return m.HasID && string(m.RawID) != "null" }
+
+// Completion is the response to request id (JSON text) that a handler's
+// completion sends: a result (result, or {"content":[]} when nil) or,
+// when e is set, an error; failed says it is one, code its code (0 for a
+// result).
+func Completion(id string, result json.RawMessage, e *ErrorObject) (msg json.RawMessage, failed bool, code int64) {
+	if e != nil {
+		return NewError(id, *e), true, e.Code
+	}
+	if result == nil {
+		result = json.RawMessage(`{"content":[]}`)
+	}
+	return NewResult(id, result), false, 0
+}

@@ -2,10 +2,15 @@ package ledger
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/scenario"
 )
+
+// ErrNoLedger is returned by Open for a scenario with a ledger when the
+// build links no store (engine.Options.OpenLedger nil).
+var ErrNoLedger = errors.New("this scenario uses the SQLite ledger, which this build does not include")
 
 // Policy is a server's ledger switches (SCENARIO.md, server.policy):
 // DedupeBy ("rpc-id", "none", or anything else for the business key; see
@@ -21,8 +26,16 @@ type Policy struct {
 // Open opens a scenario's ledger l through open (OpenServer: one store
 // when shared, else one per replica) under the server's policy p:
 // defensiveCopy false shares result objects, and Policy takes dedupeBy,
-// atomicLedger and fingerprint (each on unless set false).
+// atomicLedger and fingerprint (each on unless set false). A scenario
+// without a ledger (l nil) opens none: nil and no error; one with a ledger
+// fails with ErrNoLedger when the build links no store (open nil).
 func Open(open func() (Store, error), l *scenario.Ledger, p scenario.ServerPolicy) (*Server, error) {
+	if l == nil {
+		return nil, nil
+	}
+	if open == nil {
+		return nil, ErrNoLedger
+	}
 	s, err := OpenServer(open, l.Replicas, l.Shared, !scenario.On(p.DefensiveCopy))
 	if err == nil {
 		s.Policy = Policy{DedupeBy: p.DedupeBy, Atomic: scenario.On(p.AtomicLedger), Fingerprint: scenario.On(p.Fingerprint)}

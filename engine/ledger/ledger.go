@@ -209,3 +209,14 @@ func ResultFor(in Intent, n int64) json.RawMessage {
 	}
 	return canon(map[string]json.RawMessage{"account": a["account"], "cents": a["cents"], "receipt": canon(ReceiptFor(in.Tool, n)), "rpcId": in.RPCID})
 }
+
+// Effect is a call's side effect: effect when the call says, else true for
+// a ledger tool (IsTool) when the scenario has a ledger (hasLedger): ledger
+// tools have side effects unless the call says otherwise (DOMAIN.md §4–5).
+func Effect(effect *bool, tool string, hasLedger bool) *bool {
+	if effect == nil && hasLedger && IsTool(tool) {
+		t := true
+		return &t
+	}
+	return effect
+}

@@ -77,8 +77,12 @@ func (s *Server) connectAll() error {
 	return nil
 }
 
-// Close closes every connection and store.
+// Close closes every connection and store; a nil Server (no ledger) has
+// none.
 func (s *Server) Close() {
+	if s == nil {
+		return
+	}
 	for _, c := range s.conns {
 		c.Close()
 	}

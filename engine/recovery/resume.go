@@ -80,3 +80,12 @@ func ReplayNote(id, token string, n int, allStreams bool) string {
 	}
 	return fmt.Sprintf("The server resumes stream %s after event %s and replays %d missed event(s) of that stream only.", id, token, n)
 }
+
+// ResumeHeaders are the headers of the client's resuming GET: Last-Event-ID
+// token, or none for "" (a GET that resumes nothing).
+func ResumeHeaders(token string) map[string]string {
+	if token == "" {
+		return nil
+	}
+	return map[string]string{"Last-Event-ID": token}
+}

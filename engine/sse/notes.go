@@ -63,3 +63,9 @@ func FlushNote(n, heldBytes int, final bool) string {
 	}
 	return fmt.Sprintf("The proxy flushes %d held message(s) at once (%s): progress arrives in a burst.", n, why)
 }
+
+// Keepalive is the server's keep-alive comment on a stream (DOMAIN.md §8):
+// it keeps proxies from closing an idle stream and is not progress.
+func Keepalive() Msg {
+	return Msg{Comment: KeepaliveComment, Note: "SSE comment \":\\r\\n\" keeps the connection open for proxies; it is not progress."}
+}

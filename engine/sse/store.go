@@ -1,6 +1,9 @@
 package sse
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // EventStore is a 2025-11-25 server's event store for resumable Streamable
 // HTTP streams (DOMAIN.md §9; 2025-11-25 Streamable HTTP, "Resumability
@@ -71,6 +74,21 @@ func (s *EventStore[T]) After(lastID string, allStreams bool) []StoredEvent[T] {
 		}
 	}
 	return out
+}
+
+// Resume answers a GET with Last-Event-ID lastID ("" for none) that
+// resumes stream, which the notes call name: ok and the events to replay
+// (After), or, when lastID is "" or names no event of stream, not ok and
+// why the server replays nothing (without an id it opens a new standalone
+// stream, typescript-sdk#2499). Cost: O(events in the store).
+func (s *EventStore[T]) Resume(lastID, stream, name string, allStreams bool) (missed []StoredEvent[T], why string, ok bool) {
+	if got, known := s.StreamOf(lastID); known && got == stream {
+		return s.After(lastID, allStreams), "", true
+	}
+	if lastID == "" {
+		return nil, fmt.Sprintf("A GET without Last-Event-ID opens a new standalone stream: the server cannot tell it resumes request %s, replays nothing and never attaches the request's remaining events to it.", name), false
+	}
+	return nil, fmt.Sprintf("Last-Event-ID %s names no event of stream %s: the server replays nothing.", lastID, name), false
 }
 
 // Len returns the number of events stored.

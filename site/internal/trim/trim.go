@@ -54,7 +54,28 @@ const Module = "github.com/a-h/templ"
 var trimmedPackages = map[string]bool{Module: true, Module + "/runtime": true}
 
 // heavyImports are the import paths Modfile removes from trimmedPackages.
-var heavyImports = map[string]bool{"net/http": true, "html/template": true}
+//
+// regexp and templ's safehtml are heavy too: their package-level state (the
+// regexps of safehtml's CSS sanitizers and of templ's JS function names,
+// safehtml's table of sanitizers) links regexp and regexp/syntax, about
+// 260 KB of main.wasm raw and 40 KB of brotli (issue 12, the transfer
+// budget), and the site's templates call none of them (no style={...}
+// attribute, no script template, no css component); see stubs for the one
+// entry point that stays reachable.
+var heavyImports = map[string]bool{"net/http": true, "html/template": true, "regexp": true, Module + "/safehtml": true}
+
+// stubs replaces the body of a function ("importpath.Name" → the new body's
+// statements) before the trim: a function that kept code reaches through a
+// switch the compiler cannot prove dead, and that would otherwise name a
+// heavy package. runtime.SanitizeStyleAttributeValues renders a dynamic
+// style attribute (style={...}, or a spread attribute named style): every
+// attribute expression's resolver switches on the attribute's context and
+// calls it for a style context, which the site's templates never produce.
+// In the trimmed copy it returns an error rather than unsanitized CSS, so a
+// template that starts using one fails loudly in the browser.
+var stubs = map[string]string{
+	Module + "/runtime.SanitizeStyleAttributeValues": `return "", errors.New("templ: style attribute values are not supported by the site's trimmed templ (site/internal/trim, stubs)")`,
+}
 
 // heavyEquiv maps "importpath.Name" to a type expression with the same
 // meaning, for heavy-package types that kept code uses only as interfaces:
@@ -261,6 +282,13 @@ func trimPackage(importPath, pkgDir string, names []string) (map[string][]byte, 
 	if err != nil {
 		return nil, err
 	}
+	stubbed, err := stubBodies(importPath, files)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range stubbed {
+		changed[i] = changed[i] || c
+	}
 	for i, c := range trimDecls(files) {
 		changed[i] = changed[i] || c
 	}
@@ -320,6 +348,39 @@ func foldConstants(importPath string, files []*ast.File) ([]bool, error) {
 		}
 		if !found {
 			return nil, fmt.Errorf("no file declares var %s (one name, one value) to fold into a constant", key)
+		}
+	}
+	return changed, nil
+}
+
+// stubBodies replaces the body of each function of files (the package
+// importPath) that stubs names, and reports which files changed. A name
+// stubs lists for this package that no file declares as a function is an
+// error, as in foldConstants.
+func stubBodies(importPath string, files []*ast.File) ([]bool, error) {
+	changed := make([]bool, len(files))
+	for key, body := range stubs {
+		name, ok := strings.CutPrefix(key, importPath+".")
+		if !ok || strings.Contains(name, "/") {
+			continue
+		}
+		found := false
+		for i, f := range files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Recv != nil || fd.Name.Name != name || fd.Body == nil {
+					continue
+				}
+				stub, err := parser.ParseFile(token.NewFileSet(), "", "package p\nfunc f() {\n"+body+"\n}\n", 0)
+				if err != nil {
+					return nil, fmt.Errorf("stubs[%q]: %w", key, err)
+				}
+				fd.Body.List = stub.Decls[0].(*ast.FuncDecl).Body.List
+				changed[i], found = true, true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("no file declares func %s to stub", key)
 		}
 	}
 	return changed, nil

@@ -49,7 +49,7 @@ func TestModfile(t *testing.T) {
 		return m
 	}
 	whole, trimmed := deps(), deps("-modfile", modfile)
-	for _, p := range []string{"net/http", "html/template"} {
+	for _, p := range []string{"net/http", "html/template", "regexp", Module + "/safehtml"} {
 		if !whole[p] {
 			t.Errorf("without the trim %s does not depend on %s any more: the trim may be unnecessary", wasmPackage, p)
 		}
@@ -114,5 +114,63 @@ func TestFoldConstants(t *testing.T) {
 	}
 	if _, err := foldConstants(Module+"/runtime", parse("package runtime\n\nvar other = 1\n")); err == nil {
 		t.Errorf("foldConstants of a package without developmentMode gave no error")
+	}
+}
+
+// Rule: stubBodies replaces the body of the listed function (the style
+// attribute sanitizer returns an error, naming no heavy package), and a
+// listed name that no file declares as a function is an error.
+func TestStubBodies(t *testing.T) {
+	parse := func(src string) []*ast.File {
+		f, err := parser.ParseFile(token.NewFileSet(), "x.go", src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []*ast.File{f}
+	}
+	files := parse("package runtime\n\nimport \"errors\"\n\nfunc SanitizeStyleAttributeValues(values ...any) (string, error) {\n\treturn safehtml.Sanitize(values)\n}\n")
+	changed, err := stubBodies(Module+"/runtime", files)
+	if err != nil || !changed[0] {
+		t.Fatalf("stubBodies = %v, %v; want the file changed", changed, err)
+	}
+	if mentionsHeavy(files[0].Decls[1], map[string]string{"safehtml": Module + "/safehtml"}, nil) {
+		t.Errorf("the stubbed SanitizeStyleAttributeValues still names safehtml")
+	}
+	ret, ok := files[0].Decls[1].(*ast.FuncDecl).Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 2 {
+		t.Fatalf("stubbed body = %#v, want return \"\", errors.New(...)", files[0].Decls[1].(*ast.FuncDecl).Body.List)
+	}
+	if lit, ok := ret.Results[0].(*ast.BasicLit); !ok || lit.Value != `""` {
+		t.Errorf("stub returns %#v first, want \"\"", ret.Results[0])
+	}
+	if _, err := stubBodies(Module+"/runtime", parse("package runtime\n\nfunc other() {}\n")); err == nil {
+		t.Errorf("stubBodies of a package without SanitizeStyleAttributeValues gave no error")
+	}
+}
+
+// Rule: the stub of runtime.SanitizeStyleAttributeValues is safe only while
+// no template of the site renders a dynamic style attribute: generated code
+// calls it for style={...} and reaches it through ResolveDynamic for spread
+// attributes. This test fails when a template starts doing either, before
+// the page would fail in the browser.
+func TestNoTemplateNeedsTheStubs(t *testing.T) {
+	gomod, err := goEnv("GOMOD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(gomod), "templates", "*_templ.go"))
+	if len(files) == 0 {
+		t.Fatalf("no generated templates under %s", filepath.Dir(gomod))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, call := range []string{"SanitizeStyleAttributeValues(", ".ResolveDynamic("} {
+			if strings.Contains(string(b), call) {
+				t.Errorf("%s calls %s, which the trimmed templ stubs (stubs in trim.go): a page would fail to render", f, call)
+			}
+		}
 	}
 }

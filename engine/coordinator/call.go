@@ -1,0 +1,52 @@
+package coordinator
+
+import (
+	"fmt"
+
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// The client sending a call (DOMAIN.md §1–3, §5): the notes of a new
+// request and of a retry, the retry's progress token, and the error when a
+// token is reused. Ids and tokens are JSON-RPC id texts.
+
+// CallNote is the note of the client sending request id (method, and the
+// tool name for tools/call).
+func CallNote(id, method, name string) string {
+	return fmt.Sprintf("The client sends request %s (%s).", id, jsonrpc.Describe(method, name))
+}
+
+// RetryNote is the note of the client retrying request orig as a new
+// request id (DOMAIN.md §5): a new JSON-RPC id is not deduplication.
+func RetryNote(orig, id string) string {
+	return fmt.Sprintf("The client retries request %s as a new request %s: a new JSON-RPC id is not deduplication.", orig, id)
+}
+
+// RetryToken is the progress token of retry id of a request whose token was
+// token (JSON texts): "<token>-<id>", unquoted, so the two never share one.
+func RetryToken(token, id string) string {
+	return jsonrpc.Unquote(token) + "-" + jsonrpc.Unquote(id)
+}
+
+// TokenInUse is the client's error when a new request reuses progress token
+// token of active request other: tokens must be unique among active
+// requests (DOMAIN.md §3).
+func TokenInUse(token, other string) trace.Event {
+	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: fmt.Sprintf("Progress token %s is already used by active request %s; tokens must be unique among active requests.", token, other)}
+}
+
+// TearingDown is the client's error when it treats what as a protocol error
+// and tears down the session (client.policy lateResponseIsError,
+// lateProgressIsError; failure late-message-fatal): every call in flight
+// on it fails (Client.TearDown).
+func TearingDown(what string) trace.Event {
+	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Cause: trace.CauseSessionTeardown,
+		Note: fmt.Sprintf("Policy: the client treats %s as a protocol error and tears down the session; every call in flight on it fails.", what)}
+}
+
+// TornDownNote is the note of the torn-down session closing request id's
+// response stream.
+func TornDownNote(id string) string {
+	return fmt.Sprintf("The torn-down session closes request %s's response stream.", id)
+}

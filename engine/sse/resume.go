@@ -1,0 +1,80 @@
+package sse
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// What a 2025-11-25 server's resumable streams say on the wire (DOMAIN.md
+// §9; 2025-11-25 Streamable HTTP, "Resumability and Redelivery"): the
+// priming event, an event kept for replay while its stream is closed, and
+// a replayed event. EventStore keeps the events; these build the messages
+// and notes the runner emits.
+
+// Housekeeping reports whether m is a keep-alive comment: its delivery
+// must not keep a simulation running, or comments would beget comments
+// forever (DOMAIN.md §8).
+func (m Msg) Housekeeping() bool { return m.Comment != "" }
+
+// SendEvent is the server's send event for m on request id's stream as
+// wire message wire: a send, a keep-alive comment (no message) or a
+// priming event (an id with empty data).
+func (m Msg) SendEvent(id *scenario.ID, wire int) trace.Event {
+	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeSend, ID: id, From: trace.ActorServer, To: trace.ActorClient, Wire: wire, EventID: m.EventID, Message: m.Msg, Note: m.Note}
+	switch {
+	case m.Housekeeping():
+		e.Type, e.Message = trace.TypeKeepalive, nil
+	case m.Priming:
+		e.Type = trace.TypePrime
+	}
+	return e
+}
+
+// Priming is the priming event of request id's stream under event id
+// eventID: an SSE event with an id and empty data, so the client can
+// resume the stream before any message arrives (2025-11-25 Streamable
+// HTTP: the server SHOULD send it first).
+func Priming(id, eventID string) Msg {
+	return Msg{Priming: true, EventID: eventID, Note: fmt.Sprintf("The server primes request %s's stream with an SSE event that carries only its id (%s) and empty data, so the client can resume the stream with Last-Event-ID.", id, eventID)}
+}
+
+// PrimedNote says that stream id's priming event (event eventID) reached
+// the client afterMs ms after it was sent: its resume position.
+func PrimedNote(id, eventID string, afterMs int64) string {
+	return fmt.Sprintf("The priming event reaches the client after %d ms: its resume position on stream %s is event %s.", afterMs, id, eventID)
+}
+
+// Kept is m written while request id's stream is closed at the server (it
+// saw the drop): the enqueue event that tells it goes only into the event
+// store, for a resumption to replay, and the final response it holds back
+// from the wire (requests[].response is only what reached the wire).
+func Kept(id string, m Msg) (trace.Event, []json.RawMessage) {
+	var lost []json.RawMessage
+	if m.Final {
+		lost = append(lost, m.Msg)
+	}
+	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeEnqueue, EventID: m.EventID, Message: m.Msg,
+		Note: fmt.Sprintf("Request %s's stream is closed: the server keeps this event (id %s) in its event store for the client to resume.", id, m.EventID)}, lost
+}
+
+// Replayed is stored event ev sent again after Last-Event-ID lastID, with
+// its event id and the note that says so.
+func Replayed(ev StoredEvent[Msg], lastID string) Msg {
+	m := ev.Data
+	m.EventID = ev.ID
+	m.Note = fmt.Sprintf("Replayed after Last-Event-ID %s: event %s of stream %s.", lastID, ev.ID, jsonrpc.Unquote(ev.Stream))
+	return m
+}
+
+// MsgOf is JSON-RPC message msg sent with note, arrive running when it
+// reaches the client: a Msg that knows whether msg is final or a
+// notifications/progress (and its token), so nothing downstream parses it
+// again. A listen stream may carry progress too (a notify step).
+func MsgOf(msg json.RawMessage, note string, arrive func()) Msg {
+	m, _ := jsonrpc.Parse(msg)
+	return Msg{Msg: msg, Note: note, Arrive: arrive, Final: m.IsFinal(), Progress: m.Method == jsonrpc.MethodProgress, Token: m.ProgressToken}
+}

@@ -1,0 +1,36 @@
+package tasks
+
+import "fmt"
+
+// What the tasks/* requests say on the wire (DOMAIN.md §6; the tasks
+// extension io.modelcontextprotocol/tasks): the headers of a tasks/*
+// request and the notes of the requests and answers.
+
+// Headers are a tasks/* request's headers for task id: over Streamable
+// HTTP (http) Mcp-Name carries the taskId; stdio has no headers (nil).
+func Headers(id string, http bool) map[string]string {
+	if !http {
+		return nil
+	}
+	return map[string]string{"Mcp-Name": id}
+}
+
+// HandleNote is the note of the server answering task-augmented request
+// request at once with a task handle (CreateTaskResult).
+func HandleNote(request string) string {
+	return fmt.Sprintf("The server answers request %s with a task handle (resultType \"task\").", request)
+}
+
+// AskNote is the note of the client's tasks/get (method) or tasks/cancel
+// for task id, from a task-get or task-cancel step.
+func AskNote(method, id string) string {
+	if method == "tasks/cancel" {
+		return fmt.Sprintf("The client asks to cancel task %s.", id)
+	}
+	return fmt.Sprintf("The client asks for task %s's status.", id)
+}
+
+// AnswerNote is the note of the server answering method for task id.
+func AnswerNote(method, id string) string {
+	return fmt.Sprintf("The server answers %s for task %s.", method, id)
+}
