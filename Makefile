@@ -122,10 +122,16 @@ test-wasm:
 # FuzzScenarios (structural: valid scenarios built from the built-in ones,
 # run through the whole engine) gets a short run of its own.
 FUZZTIME_ENGINE ?= 15s
+# The hand-written fast paths of scenario.Decode and jsonrpc.Parse are fuzzed
+# against encoding/json (same result or both refuse), briefly each.
+FUZZTIME_FAST ?= 10s
 
 fuzz:
-	@echo "==> go test -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) ./engine/scenario"
-	$(GO) test -run=NONE -fuzz=FuzzDecode -fuzztime=$(FUZZTIME) ./engine/scenario
+	@echo "==> go test -fuzz=^FuzzDecode$$ -fuzztime=$(FUZZTIME) ./engine/scenario"
+	$(GO) test -run=NONE -fuzz='^FuzzDecode$$' -fuzztime=$(FUZZTIME) ./engine/scenario
+	@echo "==> go test -fuzz=FuzzDecodeFastMatchesSlow, FuzzParseFastMatchesSlow -fuzztime=$(FUZZTIME_FAST) (the fast readers agree with encoding/json)"
+	$(GO) test -run=NONE -fuzz='^FuzzDecodeFastMatchesSlow$$' -fuzztime=$(FUZZTIME_FAST) ./engine/scenario
+	$(GO) test -run=NONE -fuzz='^FuzzParseFastMatchesSlow$$' -fuzztime=$(FUZZTIME_FAST) ./engine/jsonrpc
 	@echo "==> go test -fuzz=FuzzScenarios -fuzztime=$(FUZZTIME_ENGINE) ./engine"
 	$(GO) test -run=NONE -fuzz='^FuzzScenarios$$' -fuzztime=$(FUZZTIME_ENGINE) ./engine
 

@@ -214,8 +214,9 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 		if err := write(scenarioPath(ex.Name), html); err != nil {
 			return err
 		}
-		entries = append(entries, templates.NewIndexEntry(ex.Name, ex.Title, ex.Summary, path.Dir(scenarioPath(ex.Name))+"/", tr))
-		pgExamples = append(pgExamples, templates.PlaygroundExample{Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Ledger: s.Ledger != nil})
+		entry := templates.NewIndexEntry(ex.Name, ex.Title, ex.Summary, path.Dir(scenarioPath(ex.Name))+"/", tr)
+		entries = append(entries, entry)
+		pgExamples = append(pgExamples, templates.PlaygroundExample{Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Ledger: s.Ledger != nil, Group: entry.Group(), Page: entry.Href})
 	}
 	if err := buildTools(write, pgExamples); err != nil {
 		return err

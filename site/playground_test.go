@@ -710,3 +710,57 @@ func TestPlaygroundShareButtons(t *testing.T) {
 		t.Errorf("download offered %q, want a-cancellation-wins-stdio.json from a blob: URL", got)
 	}
 }
+
+// Rule (issue 13, item 7): a built-in scenario picked at the top of the
+// playground opens and runs: with the keyboard alone, choose it in
+// #pg-pick-select (its optgroup is its index section), Tab to Open and
+// press Enter; the editor holds its file, the checks are the native run's,
+// and the address bar is its link.
+func TestPlaygroundPickerOpensBuiltin(t *testing.T) {
+	const name = "buffer-reference-coalesce"
+	ex, ok := examples.Get(name)
+	if !ok {
+		t.Fatalf("no built-in scenario %s", name)
+	}
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, playgroundURL(""))
+	waitReady(t, ctx)
+	if got := evalJSON[string](t, ctx, `document.querySelector('#pg-pick-select option[value="`+name+`"]')?.parentElement.dataset.group ?? ""`); got != "flow" {
+		t.Fatalf("%s sits in picker group %q, want the index's flow section", name, got)
+	}
+	// Focus the select and choose the option (what the arrow keys do on a
+	// closed select; CDP's key events do not drive its native popup).
+	evalJSON[bool](t, ctx, `(() => { const s = document.getElementById("pg-pick-select"); s.focus(); s.value = "`+name+`"; return true; })()`)
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
+		t.Fatal(err)
+	}
+	if got := evalJSON[string](t, ctx, `document.activeElement?.id ?? ""`); got != "pg-pick-open" {
+		t.Fatalf("Tab from the picker reaches %q, want #pg-pick-open", got)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the picked scenario in the editor", fmt.Sprintf(`document.getElementById("pg-editor").value === %q`, string(ex.JSON)))
+	waitFor(t, ctx, "its title", fmt.Sprintf(`document.getElementById("pg-title").textContent === %q`, ex.Title))
+	_, tr := nativeTrace(t, ex)
+	want := checkResults(tr)
+	wantJSON, err := json.Marshal(want) // keys sorted
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pollJS[bool](ctx, fmt.Sprintf(`JSON.stringify(Object.fromEntries(Object.entries(%s).sort())) === %q`, checksJS, wantJSON), readyTimeout); err != nil {
+		t.Errorf("waiting for its checks: %v", err)
+	}
+	if got := evalJSON[map[string]string](t, ctx, checksJS); !maps.Equal(got, want) {
+		t.Errorf("checks %v, natively %v", got, want)
+	}
+	if h := evalJSON[string](t, ctx, `location.hash`); !strings.HasPrefix(h, "#example="+name) && !strings.HasPrefix(h, "#s=") {
+		t.Errorf("the address bar is %q, not a link to the picked scenario", h)
+	}
+	// A link that opens a built-in shows it in the picker (not the first
+	// option, which a fresh page shows anyway).
+	const linked = "keepalive-is-not-progress"
+	navigate(t, ctx, playgroundURL("#example="+linked))
+	waitReady(t, ctx)
+	waitFor(t, ctx, "the picker to show "+linked, fmt.Sprintf(`document.getElementById("pg-pick-select").value === %q`, linked))
+}

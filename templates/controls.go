@@ -507,6 +507,11 @@ type IndexEntry struct {
 	group string
 }
 
+// Group is the entry's index section: "cancel", "idempotency", "flow",
+// "recovery" or "broken" (groupOf); the playground's picker groups the
+// built-in scenarios by it (PlaygroundExample.Group).
+func (e IndexEntry) Group() string { return e.group }
+
 // tally says the check results in words, e.g. "checks: 5 pass, 1 fail".
 func (e IndexEntry) tally() string {
 	s := "checks: " + strconv.Itoa(e.Pass) + " pass"

@@ -36,6 +36,41 @@ type PlaygroundExample struct {
 	// Ledger is true when the scenario uses the SQLite ledger: its link
 	// asks for ledger.wasm (?ledger=1), which playground.wasm does not include.
 	Ledger bool
+	// Group is the index section the scenario sits in (IndexEntry.Group:
+	// "cancel", "idempotency", "flow", "recovery" or "broken"); the
+	// picker groups the examples as the index does.
+	Group string
+	// Page is the scenario's own page relative to the site root
+	// ("s/NAME/"), for reading it without JavaScript; "" for none.
+	Page string
+}
+
+// pickSection is one <optgroup> of the playground's picker: an index
+// section's title and its examples, in the index's order.
+type pickSection struct {
+	ID, Title string
+	Examples  []PlaygroundExample
+}
+
+// pickSections groups the examples into the index's sections, in the
+// index's order (groupEntries: sections in the README's order, lettered
+// lessons and the flagship first in each, else the given order).
+func pickSections(exs []PlaygroundExample) []pickSection {
+	entries := make([]IndexEntry, len(exs))
+	byName := make(map[string]PlaygroundExample, len(exs))
+	for i, e := range exs {
+		entries[i] = IndexEntry{Name: e.Name, Title: e.Title, group: e.Group}
+		byName[e.Name] = e
+	}
+	var out []pickSection
+	for _, sec := range groupEntries(entries) {
+		ps := pickSection{ID: sec.ID, Title: sec.Title}
+		for _, e := range sec.Entries {
+			ps.Examples = append(ps.Examples, byName[e.Name])
+		}
+		out = append(out, ps)
+	}
+	return out
 }
 
 // Href is the example's link from the playground: its fragment, after
@@ -350,7 +385,7 @@ func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c =
 // Its model (title, controls, Output) is built here, once, before
 // rendering.
 func PlaygroundPage(p Playground) templ.Component {
-	m := playgroundPage{Playground: p, Title: title(p.Trace), Output: Output(p.Trace)}
+	m := playgroundPage{Playground: p, Title: title(p.Trace), Output: Output(p.Trace), Sections: pickSections(p.Examples)}
 	if p.Trace != nil {
 		m.Controls = NewControls(p.Trace.Scenario, p.Trace.EndMs)
 	}
@@ -363,6 +398,9 @@ type playgroundPage struct {
 	Title    string
 	Controls []controlGroup
 	Output   templ.Component
+	// Sections are the built-in examples grouped as on the index, for the
+	// picker at the top (#pg-pick).
+	Sections []pickSection
 }
 
 // ImportPage judges a transcript of real traffic in the browser

@@ -2,6 +2,9 @@ package templates
 
 import (
 	"context"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,5 +126,94 @@ func TestImportPageNamesEveryFormat(t *testing.T) {
 	}
 	if !strings.Contains(html, `accept=".log,.txt,.jsonl,.json,.har,`) {
 		t.Error("the file picker does not offer .har files")
+	}
+}
+
+// Rule (issue 13, item 7): the built-in scenarios are pickable at the top
+// of the playground, grouped like the index: a <select> (#pg-pick-select)
+// above the run, whose <optgroup>s are the index's sections in the index's
+// order, holding the same scenarios in the same order, each option carrying
+// the scenario's link (#example=NAME, ?ledger=1 first for a ledger
+// scenario); the same groups follow as plain links for reading without
+// JavaScript.
+func TestPlaygroundPickerGroupedAsIndex(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.trace.json"))
+	if err != nil || len(files) < 5 {
+		t.Fatalf("testdata/*.trace.json: %d files (%v)", len(files), err)
+	}
+	var entries []IndexEntry
+	var exs []PlaygroundExample
+	ledger := map[string]bool{} // scenarios that need ledger.wasm
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".trace.json")
+		tr := readTrace(t, name)
+		if tr.Scenario == nil {
+			continue
+		}
+		e := NewIndexEntry(name, tr.Scenario.Title, "", "s/"+name+"/", tr)
+		entries = append(entries, e)
+		ledger[name] = tr.Scenario.Ledger != nil
+		exs = append(exs, PlaygroundExample{Name: name, Title: e.Title, Ledger: tr.Scenario.Ledger != nil, Group: e.Group(), Page: e.Href})
+	}
+	index := renderString(t, IndexPage("./", entries))
+	page := renderString(t, PlaygroundPage(Playground{Root: "../", Scenario: []byte(`{}`), Examples: exs}))
+
+	// The index's sections and scenarios, in its order.
+	secRe := regexp.MustCompile(`<h2 id="section-[a-z]+-h">([^<]+)</h2>|data-name="([^"]+)" data-verdict`)
+	var wantSecs, wantNames []string
+	for _, m := range secRe.FindAllStringSubmatch(index, -1) {
+		if m[1] != "" {
+			wantSecs = append(wantSecs, m[1])
+		} else {
+			wantNames = append(wantNames, m[2])
+		}
+	}
+	if len(wantSecs) < 3 {
+		t.Fatalf("the index shows %d sections (%v): the inputs do not test grouping", len(wantSecs), wantSecs)
+	}
+
+	start, end := strings.Index(page, `<select id="pg-pick-select"`), strings.Index(page, `</select>`)
+	if start < 0 || end < start {
+		t.Fatal("the playground has no #pg-pick-select")
+	}
+	if title := strings.Index(page, `id="pg-title"`); title < end || strings.Index(page, `id="pg-editor"`) < end {
+		t.Errorf("the picker is not at the top: it ends at %d, after #pg-title (%d) or #pg-editor", end, title)
+	}
+	sel := page[start:end]
+	optRe := regexp.MustCompile(`<optgroup label="([^"]+)"|<option value="([^"]+)" data-href="([^"]+)"`)
+	var gotSecs, gotNames []string
+	for _, m := range optRe.FindAllStringSubmatch(sel, -1) {
+		if m[1] != "" {
+			gotSecs = append(gotSecs, m[1])
+			continue
+		}
+		gotNames = append(gotNames, m[2])
+		want := "#example=" + m[2]
+		if ledger[m[2]] {
+			want = "?ledger=1" + want
+		}
+		if m[3] != want {
+			t.Errorf("option %s links to %q, want %q", m[2], m[3], want)
+		}
+	}
+	if !slices.Equal(gotSecs, wantSecs) {
+		t.Errorf("picker groups %q, index sections %q", gotSecs, wantSecs)
+	}
+	if !slices.Equal(gotNames, wantNames) {
+		t.Errorf("picker order %q, index order %q", gotNames, wantNames)
+	}
+
+	// The no-JavaScript list: the same groups, each scenario linked to be
+	// loaded here and to its own page.
+	list := page[strings.Index(page, `id="pg-pick-list"`):]
+	for _, s := range wantSecs {
+		if !strings.Contains(list, ">"+s+"</h2>") {
+			t.Errorf("#pg-pick-list has no heading %q", s)
+		}
+	}
+	for _, n := range wantNames {
+		if !strings.Contains(list, `data-example="`+n+`"`) || !strings.Contains(list, `href="../s/`+n+`/"`) {
+			t.Errorf("#pg-pick-list does not link %s here and to its page", n)
+		}
 	}
 }

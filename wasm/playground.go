@@ -104,6 +104,22 @@ func startPlaygroundPage(doc js.Value) {
 		copyText(p.embedBox.Get("value").String(), p.embedBox, fail, p.say)
 	})
 	on(p.embedSel, "change", fail, func(js.Value) { p.showEmbed() })
+	// The picker (#pg-pick): Open (or Enter) follows the chosen built-in's
+	// link, #example=NAME (a hashchange, opened above), or
+	// ?ledger=1#example=NAME (a reload with ledger.wasm) when it needs the
+	// SQLite build this binary lacks.
+	on(byID(doc, "pg-pick"), "submit", fail, func(ev js.Value) {
+		ev.Call("preventDefault")
+		sel := byID(doc, "pg-pick-select")
+		i := sel.Get("selectedIndex").Int()
+		if i < 0 {
+			return
+		}
+		opt := sel.Get("options").Index(i)
+		if href := opt.Get("dataset").Get("href").String(); href != "" {
+			js.Global().Get("location").Call("assign", href)
+		}
+	})
 	on(byID(doc, "pg-download"), "click", fail, func(js.Value) {
 		download(doc, slug(p.scenarioTitle)+".json", "application/json", p.editor.Get("value").String())
 	})
@@ -122,7 +138,7 @@ func startPlaygroundPage(doc js.Value) {
 	})
 
 	p.open(js.Global().Get("location").Get("hash").String(), func() {
-		enable(doc, "pg-editor", "lab-controls", "pg-copy-link", "pg-download", "pg-file", "pg-embed-format", "pg-copy-embed")
+		enable(doc, "pg-pick-select", "pg-pick-open", "pg-editor", "lab-controls", "pg-copy-link", "pg-download", "pg-file", "pg-embed-format", "pg-copy-embed")
 		p.ready = true
 		p.showLive()
 		doc.Get("documentElement").Get("dataset").Set("ready", "1")
@@ -163,6 +179,10 @@ func (p *playground) open(hash string, then func()) {
 			return
 		}
 		p.setEditor(text)
+		if sel := byID(p.doc, "pg-pick-select"); sel.Truthy() && strings.HasPrefix(hash, "#example=") {
+			// The picker shows the built-in the link opened.
+			sel.Set("value", strings.TrimPrefix(hash, "#example="))
+		}
 	}
 	p.update(true, func(ok bool) {
 		p.shareNow()
