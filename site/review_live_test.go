@@ -51,10 +51,14 @@ const readReviewJS = `(() => {
 })()`
 
 // waitReview waits until the live review generation gen (or any newer
-// one, with gen 0) is on the page, or fails with the page's error.
+// one, with gen 0) is on the page, or fails with the page's error. A
+// review's HTML is larger than mcplabMorph patches at once (32 KB), so it
+// reaches the DOM over a few frames after the body says done: the wait
+// includes !mcplabMorph.busy (on a quiet machine the test read the
+// prerendered review before the patch, flagship's request 41).
 func waitReview(t *testing.T, ctx context.Context, gen int) {
 	t.Helper()
-	pred := fmt.Sprintf(`(() => { const b = document.getElementById("review-body"); return (b.dataset.state === "done" && Number(b.dataset.gen) >= %d) || b.dataset.state === "error"; })()`, gen)
+	pred := fmt.Sprintf(`(() => { const b = document.getElementById("review-body"); return (b.dataset.state === "done" && Number(b.dataset.gen) >= %d && !mcplabMorph.busy) || b.dataset.state === "error"; })()`, gen)
 	if _, err := pollJS[bool](ctx, pred, ledgerReadyTimeout); err != nil {
 		t.Fatalf("waiting for the review: %v", err)
 	}
