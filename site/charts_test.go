@@ -251,7 +251,9 @@ func TestBackoffStrategySwitchChangesPeak(t *testing.T) {
 
 	edit := chartEdit{"herd.strategy", scenario.ValueString, "none"}
 	applyEdit(t, ctx, edit)
-	waitFor(t, ctx, "the herd chart of strategy none", `document.getElementById("herd-chart")?.dataset.strategy === "none"`)
+	// The herd's HTML is patched over a few frames (mcplabMorph, over 32 KB):
+	// wait until the patch is done, not only its first attribute.
+	waitFor(t, ctx, "the herd chart of strategy none", `document.getElementById("herd-chart")?.dataset.strategy === "none" && !mcplabMorph.busy`)
 	got = evalJSON[herdAttrs](t, ctx, herdAttrsJS)
 	native := nativeEdited(t, ex, edit).Herd
 	if got.Peak != 10000 || got.Peak != native.PeakPerBucket || got.AllBack != -1 || got.Current != "none" {
