@@ -19,8 +19,7 @@ func (w *world) sseHeaders() bool { return w.s.Server.SSEHeaders == nil || *w.s.
 // openStream prepares r's flow-control state when the server opens its stream.
 func (w *world) openStream(r *request) {
 	if st := sse.Open(w.q.Now(), w.s.Buffer, w.s.Proxy, w.sseHeaders()); st != nil {
-		r.st = &stream{Stream: st}
-		w.armProxyIdle(r)
+		r.st = st.Attach(&w.q, w.s.Consumer, func(m sse.Msg) { w.wireOut(r, m) }, func() { w.proxyIdleClose(r) })
 	}
 }
 
@@ -39,7 +38,7 @@ func (w *world) out(r *request, m sse.Msg) {
 	}
 	events, lost := r.st.Push(w.q.Now(), m)
 	w.told(r, events, lost)
-	w.armDrain(r)
+	r.st.ArmDrain()
 }
 
 // told emits a stream's events for r and forgets r's final response when
@@ -57,34 +56,12 @@ func (w *world) told(r *request, events []trace.Event, lost []json.RawMessage) {
 	}
 }
 
-// armDrain schedules the consumer's next drain on the stream's tick grid
-// while the buffer holds events.
-func (w *world) armDrain(r *request) {
-	st := r.st
-	at, ok := st.NextDrain(w.q.Now(), w.s.Consumer.DrainEveryMs)
-	if st.drain != nil || !ok {
-		return
-	}
-	st.drain = w.q.Schedule(at, func() {
-		st.drain = nil
-		if st.Closed {
-			return
-		}
-		for _, m := range st.Drain(w.q.Now(), w.s.Consumer.Batch) {
-			w.wireOut(r, m)
-		}
-		w.armDrain(r)
-	})
-}
-
 // discardStream drops whatever r's buffer holds, after a cancellation.
 func (w *world) discardStream(r *request) {
 	if r.st == nil {
 		return
 	}
 	if events, lost, ok := r.st.Discard(w.q.Now()); ok {
-		w.q.Stop(r.st.drain)
-		r.st.drain = nil
 		w.told(r, events, lost)
 	}
 }
@@ -132,7 +109,7 @@ func (w *world) atProxy(r *request, h sse.Sent) {
 		w.deliverToClient(r, h)
 		return
 	}
-	w.armProxyIdle(r)
+	r.st.ArmIdle()
 	fwd, e, told := r.st.AtProxy(w.q.Now(), h)
 	if told {
 		w.told(r, []trace.Event{e}, nil)
@@ -142,23 +119,18 @@ func (w *world) atProxy(r *request, h sse.Sent) {
 	}
 }
 
-// armProxyIdle restarts the proxy's idle-close timer for r's stream.
-func (w *world) armProxyIdle(r *request) {
-	if w.s.Proxy == nil || w.s.Proxy.IdleCloseMs <= 0 || r.st == nil {
+// proxyIdleClose: the proxy closes r's stream after no byte passed for its
+// idle time (DOMAIN.md §8), unless the client stopped reading it or the
+// request already ended.
+func (w *world) proxyIdleClose(r *request) {
+	if !r.cl.Reading || r.srv.State().Terminal() {
 		return
 	}
-	w.q.Stop(r.st.proxyIdle)
-	r.st.proxyIdle = w.q.ScheduleBackground(w.q.Now()+w.s.Proxy.IdleCloseMs, func() {
-		r.st.proxyIdle = nil
-		if !r.cl.Reading || r.srv.State().Terminal() {
-			return
-		}
-		w.wire++
-		e := r.st.IdleClose()
-		e.Wire = w.wire
-		w.tell(r, e)
-		w.client.streamClosed(r, trace.ActorProxy)
-	})
+	w.wire++
+	e := r.st.IdleClose()
+	e.Wire = w.wire
+	w.tell(r, e)
+	w.client.streamClosed(r, trace.ActorProxy)
 }
 
 // buffers summarizes every buffered stream, in request order.

@@ -86,7 +86,7 @@ type request struct {
 	// ls is set for a subscriptions/listen stream.
 	ls *recovery.Listen
 	// st is the stream's flow-control state (SSE buffer, proxy), when any.
-	st *stream
+	st *sse.Stream
 }
 
 func newWorld(s *scenario.Scenario, opts Options) *world {
@@ -204,10 +204,3 @@ func requestMessage(r *request) json.RawMessage {
 
 // fmtNum formats a progress value as JSON does.
 func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-// stream is one response stream's flow control (package sse) and the
-// runner's timers for it: the consumer's next drain, the proxy's idle close.
-type stream struct {
-	*sse.Stream
-	drain, proxyIdle *sim.Timer
-}

@@ -29,6 +29,8 @@
 // A whole response stream (Stream, opened by Open) is its buffer and the
 // proxy in front of the client (Proxy: hold, flush, idle close); each of
 // its moves returns the trace events that tell it, with their notes.
+// Attached to the run's queue (Attach, timers.go) it also schedules its
+// consumer's drains and its proxy's idle close.
 package sse
 
 import (

@@ -52,6 +52,7 @@ type Stream struct {
 
 	startAt int64
 	nextID  int
+	timers
 }
 
 // NewStream opens a stream at now through buf (nil: none; see New) and
@@ -145,7 +146,7 @@ func (s *Stream) Drain(now int64, batch int) []Msg {
 }
 
 // Discard closes the buffer at a cancellation at now: what it holds is
-// dropped. ok is false when there is no buffer or it is already closed;
+// dropped and the pending drain stopped. ok is false when there is no buffer or it is already closed;
 // events is the server's suppression when anything was dropped, lost the
 // final responses among it.
 func (s *Stream) Discard(now int64) (events []trace.Event, lost []json.RawMessage, ok bool) {
@@ -153,6 +154,7 @@ func (s *Stream) Discard(now int64) (events []trace.Event, lost []json.RawMessag
 		return nil, nil, false
 	}
 	s.Closed = true
+	s.stopDrain()
 	dropped := s.Buf.Drain(0)
 	for _, e := range dropped {
 		if e.Kind == Final {
