@@ -26,9 +26,11 @@ func (w *world) openStream(r *request) {
 // out sends a server message on r's stream through the SSE buffer when the
 // scenario has one (DOMAIN.md §7), else straight to the network.
 func (w *world) out(r *request, m sse.Msg) {
-	if w.resumable() && m.Comment == "" {
-		m = w.storeEvent(r, m)
-		if w.keptForReplay(r, m) {
+	if w.resumable() {
+		// A stream closed at the server (it saw the drop) keeps m only in
+		// the event store, for a resumption to replay (resume.go).
+		if kept, lost := sse.Keep(&w.store, &m, r.id.Raw(), r.id.String(), r.ls == nil && !r.srv.Writing && r.srv.Arrived); kept != nil {
+			w.told(r, kept, lost)
 			return
 		}
 	}
@@ -145,22 +147,4 @@ func (w *world) buffers() []trace.Buffer {
 		}
 	}
 	return out
-}
-
-// storeEvent gives m the next event id of the session and keeps it in the
-// event store under r's stream (2025-11-25; resume.go).
-func (w *world) storeEvent(r *request, m sse.Msg) sse.Msg {
-	m.EventID = w.store.Append(r.id.Raw(), m)
-	return m
-}
-
-// keptForReplay: r's stream is closed at the server (it saw the drop), so
-// m goes only into the event store, for a resumption to replay.
-func (w *world) keptForReplay(r *request, m sse.Msg) bool {
-	if !w.resumable() || r.ls != nil || r.srv.Writing || !r.srv.Arrived || m.Comment != "" {
-		return false
-	}
-	e, lost := sse.Kept(r.id.String(), m)
-	w.told(r, []trace.Event{e}, lost)
-	return true
 }

@@ -48,6 +48,26 @@ func PrimedNote(id, eventID string, afterMs int64) string {
 	return fmt.Sprintf("The priming event reaches the client after %d ms: its resume position on stream %s is event %s.", afterMs, id, eventID)
 }
 
+// Keep is a 2025-11-25 server writing *m on the stream of the request
+// whose JSON-RPC id text is stream (name as notes say it; DOMAIN.md §9):
+// *m gets the next event id of the session (EventStore.Append) and is kept
+// in store for a resumption to replay. A keep-alive comment is not stored.
+// When the stream is closed at the server (closed: it saw the drop), *m
+// goes only into the store: Keep returns the event that says so (Kept,
+// without ID) and the final response it holds back from the wire;
+// otherwise nil, and the caller sends *m on.
+func Keep(store *EventStore[Msg], m *Msg, stream, name string, closed bool) (events []trace.Event, lost []json.RawMessage) {
+	if m.Comment != "" {
+		return nil, nil
+	}
+	m.EventID = store.Append(stream, *m)
+	if !closed {
+		return nil, nil
+	}
+	e, lost := Kept(name, *m)
+	return []trace.Event{e}, lost
+}
+
 // Kept is m written while request id's stream is closed at the server (it
 // saw the drop): the enqueue event that tells it goes only into the event
 // store, for a resumption to replay, and the final response it holds back

@@ -46,3 +46,29 @@ func TestEventStoreReplay(t *testing.T) {
 		t.Error("StreamOf(0) found a stream; ids start at 1")
 	}
 }
+
+// TestKeepStoresEveryEventAndHoldsBackOnAClosedStream proves the
+// 2025-11-25 event store's write (DOMAIN.md §9): every message gets the
+// session's next event id and is stored; a keep-alive comment is not; on a
+// stream the server saw close, the message goes only into the store, and
+// a final response held back is reported lost (requests[].response is
+// only what reached the wire).
+func TestKeepStoresEveryEventAndHoldsBackOnAClosedStream(t *testing.T) {
+	var store EventStore[Msg]
+	open := Msg{Msg: []byte(`{"p":1}`), Progress: true}
+	if kept, lost := Keep(&store, &open, `"a"`, `"a"`, false); kept != nil || lost != nil || open.EventID != "1" {
+		t.Errorf("open stream: kept %v, lost %v, event id %q; want nothing kept back and id 1", kept, lost, open.EventID)
+	}
+	comment := Keepalive()
+	if kept, _ := Keep(&store, &comment, `"a"`, `"a"`, true); kept != nil || comment.EventID != "" || store.Len() != 1 {
+		t.Errorf("keep-alive: kept %v, event id %q, %d stored; want it neither stored nor kept back", kept, comment.EventID, store.Len())
+	}
+	final := Msg{Msg: []byte(`{"result":{}}`), Final: true}
+	kept, lost := Keep(&store, &final, `"a"`, `"a"`, true)
+	if len(kept) != 1 || kept[0].EventID != "2" || len(lost) != 1 || string(lost[0]) != `{"result":{}}` {
+		t.Errorf("closed stream: kept %v, lost %q; want one enqueue of event 2 and the final held back", kept, lost)
+	}
+	if got := store.After("1", false); len(got) != 1 || got[0].Data.EventID != "" || !got[0].Data.Final {
+		t.Errorf("store after 1: %+v; want the final response, replayable", got)
+	}
+}
