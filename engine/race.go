@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/ledger"
@@ -11,8 +10,8 @@ import (
 
 // race: n independent connections start the same call behind a barrier
 // (DOMAIN.md §4). ledger.Server.RaceCalls drives their transaction phases
-// in a fixed interleaving, SQLite's locks decide who waits, and the runner
-// tells its schedule as events.
+// in a fixed interleaving, SQLite's locks decide who waits, and returns
+// the schedule and the answers; the runner tells them as events.
 func (w *world) race(st scenario.Step) {
 	call := *st.Call
 	reqs := make([]*request, st.Connections)
@@ -29,26 +28,16 @@ func (w *world) race(st scenario.Step) {
 	// Every request arrives at the same time; the barrier releases the
 	// handlers once all have arrived.
 	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
-		events, answered, err := w.ledger.RaceCalls(w.q.Now(), calls)
+		events, answers, err := w.ledger.RaceCalls(w.q.Now(), calls)
 		if err != nil {
 			w.emit(trace.Event{Actor: trace.ActorLedger, Type: trace.TypeError, Note: err.Error()})
 			return
 		}
-		replies := make([]json.RawMessage, len(reqs))
-		failed := make([]bool, len(reqs))
 		for _, ev := range events {
-			i, r := ev.Conn, reqs[ev.Conn]
-			switch ev.Phase {
-			case ledger.Decided:
-				replies[i], failed[i] = w.ledgerAnswer(r, ev.Reply)
-				continue
-			case ledger.EffectTwice:
-				replies[i], _ = ev.Reply.Response(r.id.Raw())
-			}
-			w.tell(r, ev.Event())
+			w.tell(reqs[ev.Conn], ev.Event())
 		}
-		for _, i := range answered {
-			w.answer(reqs[i], replies[i], failed[i], fmt.Sprintf("The server answers raced request %s.", reqs[i].id), nil)
+		for _, a := range answers {
+			w.answer(reqs[a.Conn], a.Response, a.Failed, fmt.Sprintf("The server answers raced request %s.", reqs[a.Conn].id), nil)
 		}
 	})
 }

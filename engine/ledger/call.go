@@ -82,15 +82,44 @@ type RaceEvent struct {
 	Reply Reply
 }
 
+// Answer is what RaceCalls sends call Conn back: the JSON-RPC Response
+// (its decided Reply's, or, when the effect ran twice, the tool result of
+// the second execution) and whether it is an error (Failed).
+type Answer struct {
+	Conn     int
+	Response json.RawMessage
+	Failed   bool
+}
+
 // RaceCalls runs calls[i] on its own new connection i, all started behind
 // one barrier at now under s.Policy (DOMAIN.md §4; Race), and returns the race's events
-// in order. answered lists the calls whose replies go to the client now:
-// every call when the race completed; only the refused one when Prepare
+// in order and the answers the client gets now, in call order: every
+// call's when the race completed; only the refused one's when Prepare
 // refused a call (the race then does not start, and the others get no
 // answer); none when a round ended on a database error. err is a
 // connection that could not open (nothing ran). The connections are
 // closed before it returns.
-func (s *Server) RaceCalls(now int64, calls []Call) (events []RaceEvent, answered []int, err error) {
+func (s *Server) RaceCalls(now int64, calls []Call) (events []RaceEvent, answers []Answer, err error) {
+	events, answered, err := s.race(now, calls)
+	replies := make([]Answer, len(calls))
+	for _, ev := range events {
+		a := &replies[ev.Conn]
+		switch ev.Phase {
+		case Decided:
+			a.Response, a.Failed = ev.Reply.Response(calls[ev.Conn].RPCID)
+		case EffectTwice:
+			a.Response, _ = ev.Reply.Response(calls[ev.Conn].RPCID)
+		}
+	}
+	for _, i := range answered {
+		replies[i].Conn = i
+		answers = append(answers, replies[i])
+	}
+	return events, answers, err
+}
+
+// race is RaceCalls' events and the indexes of the calls answered.
+func (s *Server) race(now int64, calls []Call) (events []RaceEvent, answered []int, err error) {
 	p := s.Policy
 	conns := make([]Conn, len(calls))
 	for i := range conns {

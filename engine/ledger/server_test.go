@@ -103,3 +103,40 @@ func TestRaceStepNotes(t *testing.T) {
 		t.Errorf("wait note %q; want %q", got, want)
 	}
 }
+
+// DOMAIN.md §4: two connections race the same charge behind a barrier.
+// Atomic (BEGIN IMMEDIATE), one executes and the other replays its result:
+// both answers carry the same receipt. Check-then-act, both pass the check
+// and the effect runs twice: each answer carries its own execution.
+func TestRaceCallsAnswers(t *testing.T) {
+	args := json.RawMessage(`{"account":"a","cents":5,"idempotencyKey":"k"}`)
+	calls := []ledger.Call{{Tool: "charge_account", Args: args, RPCID: `"r-1"`}, {Tool: "charge_account", Args: args, RPCID: `"r-2"`}}
+	for _, tc := range []struct {
+		atomic     bool
+		sameResult bool // the second answer replays the first's receipt
+	}{{true, true}, {false, false}} {
+		s := openServer(t, 1, true, false)
+		s.Policy = ledger.Policy{Atomic: tc.atomic, Fingerprint: true}
+		events, answers, err := s.RaceCalls(0, calls)
+		if err != nil || len(answers) != 2 || answers[0].Conn != 0 || answers[1].Conn != 1 {
+			t.Fatalf("atomic %v: answers %+v, err %v; want one answer per connection, in order", tc.atomic, answers, err)
+		}
+		for _, a := range answers {
+			if a.Failed || !strings.Contains(string(a.Response), `"result"`) {
+				t.Errorf("atomic %v: answer %s failed %v; want a tool result", tc.atomic, a.Response, a.Failed)
+			}
+		}
+		want := `"receipt":"charge-002"`
+		if tc.sameResult {
+			want = `"receipt":"charge-001"` // the replay of connection 1's execution
+		}
+		if !strings.Contains(string(answers[1].Response), want) || !strings.Contains(string(answers[0].Response), `"receipt":"charge-001"`) {
+			t.Errorf("atomic %v: answers %s and %s; want charge-001 first, then %s", tc.atomic, answers[0].Response, answers[1].Response, want)
+		}
+		for _, ev := range events {
+			if ev.Event().Actor != "ledger" {
+				t.Errorf("atomic %v: race event %+v is not the ledger's", tc.atomic, ev.Event())
+			}
+		}
+	}
+}

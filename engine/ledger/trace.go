@@ -30,10 +30,14 @@ func (r Reply) Response(rpcID string) (msg json.RawMessage, failed bool) {
 	return jsonrpc.NewResult(rpcID, ToolResult(r.Result)), false
 }
 
-// Event is the ledger's event for a race step that is not Decided (a
-// Decided step is told by its Reply's Event): lock, wait, check, the
-// effect that ran twice (with the key and fingerprint) or a failure.
+// Event is the ledger's event for a race step (without ID: the runner
+// sets it): a Decided step's is its Reply's Event; the others are lock,
+// wait, check, the effect that ran twice (with the key and fingerprint)
+// or a failure.
 func (e RaceEvent) Event() trace.Event {
+	if e.Phase == Decided {
+		return e.Reply.Event()
+	}
 	return trace.Event{Actor: trace.ActorLedger, Type: raceTypes[e.Phase], Key: e.Reply.Key, Fingerprint: e.Reply.Fingerprint, Note: e.Note}
 }
 
