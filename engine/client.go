@@ -101,23 +101,20 @@ func (w *world) disconnectBy(r *request, actor string) {
 	w.afterDrop(r)
 }
 
-// clientReceive handles a message from the server (a raw send): the end of
-// a listen stream, progress, or a message it ignores.
+// clientReceive handles a message from the server outside any request's
+// stream (a raw send), as coordinator.ClientReceives classifies it.
 func (w *world) clientReceive(msg json.RawMessage) {
-	m, peer := jsonrpc.ReadPeer(msg)
-	c, err := m.Cancellation()
-	r, known := w.byToken[m.ProgressToken]
-	switch {
-	case peer && m.Method == jsonrpc.MethodCancelled && err == nil && w.reqs[c.RequestID] != nil && w.reqs[c.RequestID].ls != nil:
-		w.clientListenEnded(w.reqs[c.RequestID])
-	case !peer || m.Method != jsonrpc.MethodProgress || m.Progress == nil || m.ProgressToken == "":
-		w.emit(coordinator.ClientIgnores(msg, m, peer))
-	case known:
-		w.clientProgressArrives(r, *m.Progress)
-	case w.s.Client.Policy.LateProgressIsError:
-		w.teardown(nil, "progress for unknown token "+m.ProgressToken)
+	listening := func(id string) bool { return w.reqs[id] != nil && w.reqs[id].ls != nil }
+	known := func(token string) bool { return w.byToken[token] != nil }
+	switch got := coordinator.ClientReceives(msg, listening, known, w.s.Client.Policy.LateProgressIsError); got.Kind {
+	case coordinator.ListenEnds:
+		w.clientListenEnded(w.reqs[got.ID])
+	case coordinator.ProgressArrives:
+		w.clientProgressArrives(w.byToken[got.Token], got.Value)
+	case coordinator.ProgressUnknown:
+		w.teardown(nil, "progress for unknown token "+got.Token)
 	default:
-		w.emit(coordinator.ClientIgnores(msg, m, peer))
+		w.emit(got.Event)
 	}
 }
 

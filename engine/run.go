@@ -104,12 +104,11 @@ func (w *world) rawSend(st scenario.Step) {
 		return
 	}
 	w.send(trace.ActorClient, nil, msg, "The client sends a raw message.", func() {
-		m, ok := jsonrpc.ReadPeer(msg)
-		if ok && m.Method == jsonrpc.MethodCancelled {
-			w.serverReceiveCancel(msg)
+		if cancel, e := coordinator.ServerReceives(msg); !cancel {
+			w.emit(e)
 			return
 		}
-		w.emit(coordinator.ServerIgnores(msg, m))
+		w.serverReceiveCancel(msg)
 	})
 }
 
