@@ -24,6 +24,10 @@ const (
 // MaxTraceBytes.
 var ErrTooLarge = trace.ErrTooLarge
 
+// ErrNoLedger is returned by Run for a scenario with a ledger when no
+// Options.OpenLedger was given (ledger.ErrNoLedger).
+var ErrNoLedger = ledger.ErrNoLedger
+
 // Options are what a binary links into a run.
 type Options struct {
 	// OpenLedger opens a fresh, empty ledger store for one run of a

@@ -19,7 +19,7 @@
 // (farm-studio look engine/): run.go (steps, summary) and listen.go,
 // resume.go (2025-11-25 resumption) > client.go (the client's moves) > race.go, tasks.go > server.go (the
 // server, which reaches the client only through clientEnd) > engine.go,
-// ledgerrun.go, flow.go (a stream's flow) > world.go (the world, the wire,
+// flow.go (a stream's flow) > world.go (the world, the wire,
 // emit) > bounds.go. The one entry for a scenario document is package
 // entry, below the runner.
 package engine

@@ -117,9 +117,11 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.Er
 	msg, failed, code := jsonrpc.Completion(r.id.Raw(), result, e)
 	isLedger := w.ledger != nil && ledger.IsTool(r.name)
 	if isLedger && r.method == "tools/call" && r.srv.Runs(w.serverPolicy()) {
-		// The side effect commits here, through the ledger; its decision is
-		// the response (the step's own result is not used).
-		msg, failed = w.ledgerCall(r)
+		// The side effect commits here, through the ledger (DOMAIN.md §4);
+		// its decision is the response (the step's own result is not used).
+		rep := w.ledger.Call(w.q.Now(), ledger.Call{Tool: r.name, Args: r.args, RPCID: r.id.Raw()})
+		w.tell(r, rep.Event())
+		msg, failed = rep.Response(r.id.Raw())
 	}
 	ev, send := r.srv.Finish(w.q.Now(), r.id.String(), msg, failed, code, isLedger, w.serverPolicy())
 	if !send {
