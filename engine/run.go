@@ -116,7 +116,7 @@ func (w *world) summary() *trace.Trace {
 	tr := &trace.Trace{
 		Mcplab:     scenario.Version,
 		Scenario:   w.s,
-		Events:     w.events,
+		Events:     w.log.Events,
 		Requests:   []trace.Request{},
 		Ledger:     w.ledger.Trace(),
 		Tasks:      w.tasks.Summary(),
@@ -126,8 +126,8 @@ func (w *world) summary() *trace.Trace {
 	if tr.Events == nil {
 		tr.Events = []trace.Event{}
 	}
-	if n := len(w.events); n > 0 {
-		tr.EndMs = w.events[n-1].At
+	if n := len(tr.Events); n > 0 {
+		tr.EndMs = tr.Events[n-1].At
 	}
 	for _, r := range w.order {
 		sum := coordinator.Summary(&r.cl, &r.srv)

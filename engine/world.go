@@ -19,13 +19,10 @@ import (
 // world is one simulation: the queue, the client, the network and the
 // server, and the trace being written.
 type world struct {
-	s      *scenario.Scenario
-	q      sim.Queue
-	events []trace.Event
-	wire   int
-	// bytes counts the message and note bytes the events carry (the part
-	// of the trace a scenario can make large), against MaxTraceBytes.
-	bytes int
+	s    *scenario.Scenario
+	q    sim.Queue
+	log  trace.Log // the events, bounded by MaxEvents and MaxTraceBytes
+	wire int
 
 	reqs  map[string]*request // by JSON-RPC id text
 	order []*request          // in the order the client sent them
@@ -90,7 +87,7 @@ type request struct {
 }
 
 func newWorld(s *scenario.Scenario, opts Options) *world {
-	return &world{s: s, opts: opts, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{}}
+	return &world{s: s, opts: opts, log: trace.Log{MaxEvents: MaxEvents, MaxBytes: MaxTraceBytes}, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{}}
 }
 
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
@@ -117,25 +114,15 @@ func (w *world) stopTimer(r *request) {
 	r.timer = nil
 }
 
-// emit appends an event at the current virtual time and returns its seq.
+// emit appends an event at the current virtual time and returns its seq;
+// past a bound of the log (MaxEvents, MaxTraceBytes) the run aborts.
 func (w *world) emit(e trace.Event) int {
-	w.bytes += len(e.Message) + len(e.Note)
-	switch {
-	case len(w.events) == MaxEvents:
-		w.q.Abort(fmt.Errorf("%w: the scenario generates more than %d events", ErrTooLarge, MaxEvents))
-	case w.bytes > MaxTraceBytes:
-		w.q.Abort(fmt.Errorf("%w: the scenario's events carry more than %d bytes of messages and notes", ErrTooLarge, MaxTraceBytes))
-	}
-	e.Seq = len(w.events)
 	e.At = w.q.Now()
-	if len(w.events) == cap(w.events) {
-		// Double, where append grows a long slice by a quarter: 30,000
-		// events (264 bytes each) allocated 41 MB on the way, half of the
-		// run's garbage; doubling allocates 16 MB.
-		w.events = append(make([]trace.Event, 0, max(64, 2*cap(w.events))), w.events...)
+	seq, err := w.log.Append(e)
+	if err != nil {
+		w.q.Abort(err)
 	}
-	w.events = append(w.events, e)
-	return e.Seq
+	return seq
 }
 
 // register records r as sent by the client now: pending, its response
