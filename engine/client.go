@@ -119,25 +119,17 @@ func (w *world) clientReceive(msg json.RawMessage) {
 }
 
 // clientProgressArrives applies progress value v for r at the client
-// (DOMAIN.md §3): only a strictly increasing value is activity.
+// (coordinator.Client.ProgressArrives; DOMAIN.md §3).
 func (w *world) clientProgressArrives(r *request, v float64) {
-	if !r.cl.Pending() {
-		if w.s.Client.Policy.LateProgressIsError {
-			w.teardown(r, fmt.Sprintf("progress %s for request %s, which it has %s,", fmtNum(v), r.id, trace.OutcomeWord(r.cl.Outcome)))
-			return
-		}
-		w.tell(r, r.cl.LateProgress(r.id.String(), fmtNum(v)))
+	e, activity, fatal := r.cl.ProgressArrives(w.q.Now(), &w.clientProgress, r.id.Raw(), r.id.String(), v, w.s.Client.Policy)
+	if fatal != "" {
+		w.teardown(r, fatal)
 		return
 	}
-	p := w.s.Client.Policy
-	activity, note := w.clientProgress.Arrive(r.id.Raw(), v, p.AcceptNonIncreasingProgress, p.IgnoreProgress, r.cl.Deadlines.ProgressResetsMax)
-	if !activity {
-		w.tell(r, trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: note})
-		return
+	w.tell(r, e)
+	if activity {
+		w.armTimer(r)
 	}
-	w.tell(r, trace.Event{Actor: trace.ActorClient, Type: trace.TypeActivity, Note: note})
-	r.cl.Deadlines.Activity(w.q.Now())
-	w.armTimer(r)
 }
 
 // clientResponse handles the final response for r at the client.

@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -188,6 +187,3 @@ func requestMessage(r *request) json.RawMessage {
 	}
 	return jsonrpc.NewCall(r.id.Raw(), r.method, r.name, r.args, token)
 }
-
-// fmtNum formats a progress value as JSON does.
-func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

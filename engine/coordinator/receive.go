@@ -2,8 +2,10 @@ package coordinator
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -75,4 +77,29 @@ func ServerReceives(msg json.RawMessage) (cancel bool, e trace.Event) {
 		return true, e
 	}
 	return false, ServerIgnores(msg, m)
+}
+
+// ProgressArrives is progress value v reaching the client at now for
+// request id (idRaw its JSON text), judged by p, the values the client
+// accepted, under the client's policy pol (DOMAIN.md §3): only a strictly
+// increasing value is activity (e an activity event), which restarts the
+// idle clock (and the maximum one under progressResetsMax), and the caller
+// re-arms the deadline; anything else is ignored (e says why). Progress
+// for a request that already ended is ignored too (LateProgress), or,
+// under lateProgressIsError, fatal: fatal then says what the client tears
+// the session down over (failure late-message-fatal).
+func (c *Client) ProgressArrives(now int64, p *Progress, idRaw, id string, v float64, pol scenario.ClientPolicy) (e trace.Event, activity bool, fatal string) {
+	if !c.Pending() {
+		if pol.LateProgressIsError {
+			return e, false, fmt.Sprintf("progress %s for request %s, which it has %s,", num(v), id, trace.OutcomeWord(c.Outcome))
+		}
+		return c.LateProgress(id, num(v)), false, ""
+	}
+	activity, note := p.Arrive(idRaw, v, pol.AcceptNonIncreasingProgress, pol.IgnoreProgress, c.Deadlines.ProgressResetsMax)
+	e = trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: note}
+	if activity {
+		e.Type = trace.TypeActivity
+		c.Deadlines.Activity(now)
+	}
+	return e, activity, ""
 }

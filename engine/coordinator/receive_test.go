@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/scenario"
 )
 
 // TestClientReceives proves what the client makes of a message from the
@@ -46,5 +47,28 @@ func TestClientReceives(t *testing.T) {
 	}
 	if cancel, e := coordinator.ServerReceives([]byte(`{"jsonrpc":"2.0","method":"notifications/other"}`)); cancel || e.Type != "ignore" || e.Actor != "server" {
 		t.Errorf("server, unknown notification: cancel %v, event %+v; want the server's ignore", cancel, e)
+	}
+}
+
+// TestProgressArrives proves the client's reading of progress (DOMAIN.md
+// §3): a strictly increasing value is activity and restarts the idle clock;
+// a repeated one is ignored; after the request ended, progress is ignored,
+// or fatal under lateProgressIsError (failure late-message-fatal).
+func TestProgressArrives(t *testing.T) {
+	var p coordinator.Progress
+	c := coordinator.NewClient(coordinator.NewDeadlines(0, 500, 0, false), true)
+	e, activity, fatal := c.ProgressArrives(100, &p, "1", "1", 0.5, scenario.ClientPolicy{})
+	if at, _ := c.Deadlines.Next(); !activity || fatal != "" || e.Type != "activity" || at != 600 {
+		t.Errorf("first progress: %+v, activity %v, fatal %q, idle due at %d; want activity and the idle clock restarted to 600", e, activity, fatal, at)
+	}
+	if e, activity, _ := c.ProgressArrives(200, &p, "1", "1", 0.5, scenario.ClientPolicy{}); activity || e.Type != "ignore" {
+		t.Errorf("repeated progress: %+v, activity %v; want ignored", e, activity)
+	}
+	c.End(300, "abandoned", "idle-timeout")
+	if e, activity, fatal := c.ProgressArrives(400, &p, "1", "1", 0.7, scenario.ClientPolicy{}); activity || fatal != "" || e.Type != "ignore" {
+		t.Errorf("late progress: %+v, activity %v, fatal %q; want ignored", e, activity, fatal)
+	}
+	if _, _, fatal := c.ProgressArrives(400, &p, "1", "1", 0.7, scenario.ClientPolicy{LateProgressIsError: true}); fatal != "progress 0.7 for request 1, which it has abandoned," {
+		t.Errorf("late progress, lateProgressIsError: fatal %q; want the teardown's reason", fatal)
 	}
 }
