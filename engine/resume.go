@@ -62,23 +62,20 @@ func (w *world) resumeAfter(r *request, delay int64) string {
 func (w *world) resumeStream(r *request, token, pos string, delay int64) {
 	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(r.id), Headers: recovery.ResumeHeaders(token), Note: recovery.ResumeNote(r.id.String(), token, pos, delay)})
 	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
-		all := w.s.Server.Policy.ReplayAllStreams
-		missed, why, ok := w.store.Resume(token, r.id.Raw(), r.id.String(), all)
+		missed, e, ok := sse.Replay(&w.store, token, r.id.Raw(), r.id.String(), w.s.Server.Policy.ReplayAllStreams)
+		w.tell(r, e)
 		if !ok {
-			w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, ID: idPtr(r.id), Note: why})
 			return
 		}
 		r.cl.Reading, r.srv.Writing = true, true
 		if r.ls != nil {
 			r.ls.Serving, r.ls.Reading = true, true
 		}
-		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, ID: idPtr(r.id), Note: recovery.ReplayNote(r.id.String(), token, len(missed), all)})
 		for _, ev := range missed {
-			m := sse.Replayed(ev, token)
-			if owner := w.reqs[ev.Stream]; m.Final && owner != nil && owner.srv.Sent == nil {
-				owner.srv.Sent = m.Msg // the final response reaches the wire now
+			if owner := w.reqs[ev.Stream]; ev.Data.Final && owner != nil && owner.srv.Sent == nil {
+				owner.srv.Sent = ev.Data.Msg // the final response reaches the wire now
 			}
-			w.wireOut(r, m)
+			w.wireOut(r, ev.Data)
 		}
 	})
 }

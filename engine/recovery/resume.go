@@ -71,16 +71,6 @@ func ResumeNote(id, token, pos string, delayMs int64) string {
 	return fmt.Sprintf("Under 2025-11-25 the client resumes stream %s after a %d ms backoff: GET with Last-Event-ID: %s, the last event it received there.", id, delayMs, token)
 }
 
-// ReplayNote says what the server does on a GET with Last-Event-ID token
-// for stream id: it replays n events, of that stream only or, with
-// allStreams (servers#4087), of every stream.
-func ReplayNote(id, token string, n int, allStreams bool) string {
-	if allStreams {
-		return fmt.Sprintf("Policy replayAllStreams: the server resumes stream %s after event %s and replays %d event(s) written after it on every stream of the session, not only that stream's (servers#4087).", id, token, n)
-	}
-	return fmt.Sprintf("The server resumes stream %s after event %s and replays %d missed event(s) of that stream only.", id, token, n)
-}
-
 // ResumeHeaders are the headers of the client's resuming GET: Last-Event-ID
 // token, or none for "" (a GET that resumes nothing).
 func ResumeHeaders(token string) map[string]string {

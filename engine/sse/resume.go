@@ -81,6 +81,34 @@ func Kept(id string, m Msg) (trace.Event, []json.RawMessage) {
 		Note: fmt.Sprintf("Request %s's stream is closed: the server keeps this event (id %s) in its event store for the client to resume.", id, m.EventID)}, lost
 }
 
+// Replay is the server's answer to a GET with Last-Event-ID lastID (""
+// for none) that resumes stream, the JSON-RPC id text of its request
+// (name as notes say it), under server.policy replayAllStreams
+// (allStreams; EventStore.After): ok, the events to send again, oldest
+// first, each Replayed, and the status event that says so; or not ok and
+// the server's ignore event (EventStore.Resume says why). The events
+// carry no ID: the caller sets it.
+func Replay(store *EventStore[Msg], lastID, stream, name string, allStreams bool) (missed []StoredEvent[Msg], e trace.Event, ok bool) {
+	missed, why, ok := store.Resume(lastID, stream, name, allStreams)
+	if !ok {
+		return nil, trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Note: why}, false
+	}
+	for i := range missed {
+		missed[i].Data = Replayed(missed[i], lastID)
+	}
+	return missed, trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, Note: ReplayNote(name, lastID, len(missed), allStreams)}, true
+}
+
+// ReplayNote says what the server does on a GET with Last-Event-ID token
+// for stream id: it replays n events, of that stream only or, with
+// allStreams (servers#4087), of every stream.
+func ReplayNote(id, token string, n int, allStreams bool) string {
+	if allStreams {
+		return fmt.Sprintf("Policy replayAllStreams: the server resumes stream %s after event %s and replays %d event(s) written after it on every stream of the session, not only that stream's (servers#4087).", id, token, n)
+	}
+	return fmt.Sprintf("The server resumes stream %s after event %s and replays %d missed event(s) of that stream only.", id, token, n)
+}
+
 // Replayed is stored event ev sent again after Last-Event-ID lastID, with
 // its event id and the note that says so.
 func Replayed(ev StoredEvent[Msg], lastID string) Msg {

@@ -72,3 +72,25 @@ func TestKeepStoresEveryEventAndHoldsBackOnAClosedStream(t *testing.T) {
 		t.Errorf("store after 1: %+v; want the final response, replayable", got)
 	}
 }
+
+// TestReplay proves the server's answer to a resuming GET (DOMAIN.md §9):
+// the events of that stream after Last-Event-ID, each sent again under its
+// own event id, with a status event; without a Last-Event-ID nothing is
+// replayed and the server says why (typescript-sdk#2499).
+func TestReplay(t *testing.T) {
+	var store EventStore[Msg]
+	for _, w := range []struct{ stream, msg string }{{`"a"`, "a1"}, {`"b"`, "b1"}, {`"a"`, "a2"}, {`"a"`, "a3"}} {
+		m := Msg{Msg: []byte(w.msg)}
+		Keep(&store, &m, w.stream, w.stream, false)
+	}
+	missed, e, ok := Replay(&store, "1", `"a"`, `"a"`, false)
+	if !ok || len(missed) != 2 || string(missed[0].Data.Msg) != "a2" || missed[0].Data.EventID != "3" || missed[1].Data.EventID != "4" || e.Type != "status" {
+		t.Errorf("replay after 1: ok %v, %+v, event %+v; want a2 (event 3) and a3 (event 4) with a status", ok, missed, e)
+	}
+	if missed, e, ok := Replay(&store, "", `"a"`, `"a"`, false); ok || missed != nil || e.Type != "ignore" {
+		t.Errorf("replay without Last-Event-ID: ok %v, %+v, event %+v; want nothing and an ignore", ok, missed, e)
+	}
+	if got := store.After("1", false); got[0].Data.EventID != "" {
+		t.Errorf("the store's own events changed under a replay: %+v", got[0])
+	}
+}
