@@ -24,20 +24,9 @@ func (w *world) serverReceiveRequest(r *request) {
 	if w.http() {
 		w.openStream(r)
 		w.prime(r)
-		if w.s.Server.KeepaliveEveryMs > 0 {
-			w.scheduleKeepalive(r)
-		}
+		writing := func() bool { return r.srv.Writing && !r.srv.State().Terminal() }
+		r.keepalive.Start(&w.q, w.s.Server.KeepaliveEveryMs, writing, func(m sse.Msg) { w.out(r, m) })
 	}
-}
-
-func (w *world) scheduleKeepalive(r *request) {
-	r.keepalive = w.q.ScheduleBackground(w.q.Now()+w.s.Server.KeepaliveEveryMs, func() {
-		if !r.srv.Writing || r.srv.State().Terminal() {
-			return
-		}
-		w.out(r, sse.Keepalive())
-		w.scheduleKeepalive(r)
-	})
 }
 
 // serverPolicy is the server's switches that touch one request.
@@ -128,7 +117,7 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.Er
 		w.tell(r, ev)
 		return
 	}
-	w.q.Stop(r.keepalive)
+	r.keepalive.Stop()
 	w.serverToClient(r, r.srv.Sent, ev.Note, func() { w.client.response(r, failed) })
 }
 

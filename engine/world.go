@@ -65,11 +65,11 @@ type request struct {
 
 	sentAt int64
 	// cl is the client half, timer its next deadline; srv the server
-	// half, keepalive its next keep-alive comment.
+	// half, keepalive its keep-alive clock.
 	cl        coordinator.Client
 	timer     *sim.Timer
 	srv       coordinator.Server
-	keepalive *sim.Timer
+	keepalive sse.Keepalives
 	// cursor is the client's resume position on the stream (2025-11-25).
 	cursor recovery.Cursor
 

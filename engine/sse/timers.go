@@ -83,3 +83,40 @@ func (s *Stream) stopDrain() {
 	}
 	s.drain = nil
 }
+
+// Keepalives is a stream's keep-alive clock (DOMAIN.md §8): the server
+// writes a keep-alive comment (Keepalive) every so many ms while it still
+// writes the stream. The zero value is stopped.
+type Keepalives struct {
+	q     *sim.Queue
+	every int64
+	tick  func()
+	timer *sim.Timer
+}
+
+// Start writes the first comment everyMs ms from now on q and one every
+// everyMs ms after it, each through send, as long as writing reports that
+// the server still writes the stream; no-op when everyMs <= 0 (no
+// keep-alives). The comments are background timers: they never keep a run
+// going on their own, or comments would beget comments forever.
+func (k *Keepalives) Start(q *sim.Queue, everyMs int64, writing func() bool, send func(Msg)) {
+	if everyMs <= 0 {
+		return
+	}
+	k.q, k.every = q, everyMs
+	k.tick = func() {
+		if !writing() {
+			return
+		}
+		send(Keepalive())
+		k.timer = q.ScheduleBackground(q.Now()+k.every, k.tick)
+	}
+	k.timer = q.ScheduleBackground(q.Now()+everyMs, k.tick)
+}
+
+// Stop stops the clock: no comment after the final response.
+func (k *Keepalives) Stop() {
+	if k.q != nil {
+		k.q.Stop(k.timer)
+	}
+}

@@ -71,3 +71,40 @@ func TestStreamTimers(t *testing.T) {
 		t.Errorf("idle close at %v, want %v (50 ms after the byte at 40 ms, which restarted the clock started at 0)", closedAt, want)
 	}
 }
+
+// TestKeepalives proves the keep-alive clock (DOMAIN.md §8): a comment
+// every everyMs ms while the server writes the stream, none once it stops
+// writing or the clock is stopped.
+func TestKeepalives(t *testing.T) {
+	var q sim.Queue
+	var at []int64
+	var k sse.Keepalives
+	writing := true
+	k.Start(&q, 100, func() bool { return writing }, func(m sse.Msg) {
+		if m.Comment == "" {
+			t.Errorf("keep-alive %+v carries no comment", m)
+		}
+		at = append(at, q.Now())
+	})
+	q.Schedule(250, func() { writing = false }) // the server stops writing
+	q.Schedule(450, func() {})                  // the run goes on to 450 ms
+	if err := q.Run(100); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{100, 200}; !slices.Equal(at, want) {
+		t.Errorf("comments at %v, want %v: every 100 ms while the server writes the stream", at, want)
+	}
+
+	var q2 sim.Queue
+	var k2 sse.Keepalives
+	n := 0
+	k2.Start(&q2, 100, func() bool { return true }, func(sse.Msg) { n++ })
+	q2.Schedule(150, k2.Stop)
+	q2.Schedule(500, func() {})
+	if err := q2.Run(100); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Errorf("%d comments; want 1 (at 100 ms) before Stop at 150 ms", n)
+	}
+}
