@@ -71,7 +71,7 @@ func (w *world) armTimer(r *request) {
 // clientCancel abandons r with the transport's cancellation signal
 // (DOMAIN.md §1).
 func (w *world) clientCancel(r *request, cause string, reason *string) {
-	signal, note, ended := r.cl.Cancel(w.q.Now(), r.id.String(), r.method, cause, reason, w.transport())
+	signal, note, ended := r.cl.Cancel(w.q.Now(), r.id.String(), r.method, cause, reason, w.tp)
 	if ended {
 		w.stopTimer(r)
 	}

@@ -90,7 +90,7 @@ func (w *world) wireOut(r *request, m sse.Msg) {
 // deliverToClient hands a server message to the client (or loses it on a
 // stream the client no longer reads).
 func (w *world) deliverToClient(r *request, h sse.Sent) {
-	e, arrive := r.cl.Deliver(w.q.Now(), h.SentAt, r.id.String(), h.M.Comment != "", w.transport())
+	e, arrive := r.cl.Deliver(w.q.Now(), h.SentAt, r.id.String(), h.M.Comment != "", w.tp)
 	e.Wire, e.Message, e.EventID = h.Wire, h.M.Msg, h.M.EventID
 	if arrive {
 		r.cursor.Received(h.M.EventID)

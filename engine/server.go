@@ -29,15 +29,9 @@ func (w *world) serverReceiveRequest(r *request) {
 	}
 }
 
-// serverPolicy is the server's switches that touch one request.
-func (w *world) serverPolicy() coordinator.Policy {
-	p := w.s.Server.Policy
-	return coordinator.Policy{RespondAfterCancel: p.RespondAfterCancel, IgnoreDisconnect: p.IgnoreDisconnect}
-}
-
 // serverSeesClose: the server observes r's HTTP stream close (DOMAIN.md §1).
 func (w *world) serverSeesClose(r *request, cause string) {
-	if e, cancel := r.srv.SeesClose(r.id.String(), w.serverPolicy(), w.is2025()); !cancel {
+	if e, cancel := r.srv.SeesClose(r.id.String(), w.policy, w.is2025()); !cancel {
 		w.tell(r, e)
 		return
 	}
@@ -61,7 +55,7 @@ func (w *world) serverReceiveCancel(msg json.RawMessage) {
 	if err == nil && r != nil {
 		srv, method = &r.srv, r.method
 	}
-	via, e, about, ok := coordinator.ReadCancel(msg, c, err, srv, method, w.transport())
+	via, e, about, ok := coordinator.ReadCancel(msg, c, err, srv, method, w.tp)
 	switch {
 	case ok && r.cl.Cause != "":
 		w.serverCancel(r, r.cl.Cause, via)
@@ -105,14 +99,14 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.Er
 	}
 	msg, failed, code := jsonrpc.Completion(r.id.Raw(), result, e)
 	isLedger := w.ledger != nil && ledger.IsTool(r.name)
-	if isLedger && r.method == "tools/call" && r.srv.Runs(w.serverPolicy()) {
+	if isLedger && r.method == "tools/call" && r.srv.Runs(w.policy) {
 		// The side effect commits here, through the ledger (DOMAIN.md §4);
 		// its decision is the response (the step's own result is not used).
 		rep := w.ledger.Call(w.q.Now(), ledger.Call{Tool: r.name, Args: r.args, RPCID: r.id.Raw()})
 		w.tell(r, rep.Event())
 		msg, failed = rep.Response(r.id.Raw())
 	}
-	ev, send := r.srv.Finish(w.q.Now(), r.id.String(), msg, failed, code, isLedger, w.serverPolicy())
+	ev, send := r.srv.Finish(w.q.Now(), r.id.String(), msg, failed, code, isLedger, w.policy)
 	if !send {
 		w.tell(r, ev)
 		return

@@ -28,6 +28,11 @@ type world struct {
 	// byToken maps a progress token's JSON text to the client's request.
 	byToken map[string]*request
 
+	// tp is what the scenario makes of a cancellation, policy the server's
+	// switches that touch one request.
+	tp     coordinator.Transport
+	policy coordinator.Policy
+
 	reconnects []trace.Reconnect
 	opts       Options
 	ledger     *ledger.Server
@@ -86,7 +91,8 @@ type request struct {
 }
 
 func newWorld(s *scenario.Scenario, opts Options) *world {
-	return &world{s: s, opts: opts, log: trace.Log{MaxEvents: MaxEvents, MaxBytes: MaxTraceBytes}, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{}}
+	return &world{s: s, opts: opts, log: trace.Log{MaxEvents: MaxEvents, MaxBytes: MaxTraceBytes}, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{},
+		tp: coordinator.TransportOf(s), policy: coordinator.PolicyOf(s.Server.Policy)}
 }
 
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
@@ -95,11 +101,6 @@ func (w *world) is2025() bool { return w.s.Protocol == scenario.Protocol20251125
 // resumable reports whether streams carry event ids and can be resumed:
 // Streamable HTTP under 2025-11-25 (resume.go).
 func (w *world) resumable() bool { return w.http() && w.is2025() }
-
-// transport is what this scenario's transport makes of a cancellation.
-func (w *world) transport() coordinator.Transport {
-	return coordinator.Transport{HTTP: w.http(), Is2025: w.is2025(), CloseStream: w.s.Client.Policy.HTTPCancel == scenario.HTTPCancelCloseStream}
-}
 
 // tell emits e about request r.
 func (w *world) tell(r *request, e trace.Event) {

@@ -103,3 +103,15 @@ func (c *Client) ProgressArrives(now int64, p *Progress, idRaw, id string, v flo
 	}
 	return e, activity, ""
 }
+
+// TransportOf is what scenario s makes of a cancellation (Transport): its
+// transport, its protocol and client.policy.httpCancel (SCENARIO.md).
+func TransportOf(s *scenario.Scenario) Transport {
+	return Transport{HTTP: s.Transport == scenario.TransportHTTP, Is2025: s.Protocol == scenario.Protocol20251125, CloseStream: s.Client.Policy.HTTPCancel == scenario.HTTPCancelCloseStream}
+}
+
+// PolicyOf is the switches of server.policy p that touch one request
+// (Policy; SCENARIO.md).
+func PolicyOf(p scenario.ServerPolicy) Policy {
+	return Policy{RespondAfterCancel: p.RespondAfterCancel, IgnoreDisconnect: p.IgnoreDisconnect}
+}

@@ -72,3 +72,20 @@ func TestProgressArrives(t *testing.T) {
 		t.Errorf("late progress, lateProgressIsError: fatal %q; want the teardown's reason", fatal)
 	}
 }
+
+// TestTransportOf proves how a scenario's switches reach one request
+// (SCENARIO.md: transport, protocol, client.policy.httpCancel,
+// server.policy): Streamable HTTP under 2025-11-25 posting its
+// cancellations, and a server that ignores disconnects.
+func TestTransportOf(t *testing.T) {
+	s, err := scenario.Decode([]byte(`{"mcplab":1,"transport":"streamable-http","protocol":"2025-11-25","client":{"policy":{"httpCancel":"post-notification"}},"server":{"policy":{"ignoreDisconnect":true}},"steps":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := coordinator.TransportOf(s), (coordinator.Transport{HTTP: true, Is2025: true}); got != want {
+		t.Errorf("TransportOf: %+v, want %+v", got, want)
+	}
+	if got, want := coordinator.PolicyOf(s.Server.Policy), (coordinator.Policy{IgnoreDisconnect: true}); got != want {
+		t.Errorf("PolicyOf: %+v, want %+v", got, want)
+	}
+}
