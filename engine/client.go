@@ -17,29 +17,23 @@ import (
 // call sends a new request (retry: a copy of orig under a new id) and
 // returns it.
 func (w *world) call(st scenario.Step, orig *request) *request {
-	c := w.s.Client
 	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, task: st.Task, hints: st.Annotations}
 	var inherit *coordinator.Deadlines
 	note := coordinator.CallNote(r.id.String(), r.method, r.name)
 	r.effect = ledger.Effect(r.effect, r.name, w.s.Ledger != nil)
 	if orig != nil {
 		r.method, r.name, r.args, r.effect, r.hints = orig.method, orig.name, orig.args, orig.effect, orig.hints
-		r.retryOf = idPtr(orig.id)
-		if orig.token != nil {
-			t := scenario.NewStringID(coordinator.RetryToken(orig.token.Raw(), r.id.Raw()))
-			r.token = &t
-		}
+		r.retryOf, r.token = idPtr(orig.id), coordinator.RetryToken(orig.token, r.id)
 		inherit = &orig.cl.Deadlines
 		note = coordinator.RetryNote(orig.id.String(), r.id.String())
 	}
-	idle, max := coordinator.Timeouts(c.IdleTimeoutMs, c.MaxTimeoutMs, inherit, st.IdleTimeoutMs, st.MaxTimeoutMs, c.Policy.Timeouts == scenario.TimeoutsNone)
 	if r.token != nil {
 		if other, ok := w.byToken[r.token.Raw()]; ok && other.cl.Pending() {
 			w.tell(r, coordinator.TokenInUse(r.token.String(), other.id.String()))
 		}
 		w.byToken[r.token.Raw()] = r
 	}
-	r.cl.Deadlines = coordinator.NewDeadlines(w.q.Now(), idle, max, c.Policy.ProgressResetsMax)
+	r.cl.Deadlines = coordinator.CallDeadlines(w.q.Now(), &w.s.Client, inherit, st)
 	w.register(r)
 	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), note, func() {
 		w.serverReceiveRequest(r)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -24,9 +25,22 @@ func RetryNote(orig, id string) string {
 }
 
 // RetryToken is the progress token of retry id of a request whose token was
-// token (JSON texts): "<token>-<id>", unquoted, so the two never share one.
-func RetryToken(token, id string) string {
-	return jsonrpc.Unquote(token) + "-" + jsonrpc.Unquote(id)
+// token: the string "<token>-<id>" (each unquoted), so the two never share
+// one (DOMAIN.md §3); nil when the request had no token.
+func RetryToken(token *scenario.ID, id scenario.ID) *scenario.ID {
+	if token == nil {
+		return nil
+	}
+	t := scenario.NewStringID(jsonrpc.Unquote(token.Raw()) + "-" + jsonrpc.Unquote(id.Raw()))
+	return &t
+}
+
+// CallDeadlines are the two clocks of call step st, sent at now by client
+// c (DOMAIN.md §2): Timeouts picks them from c, the request a retry
+// inherits them from (inherit, nil for a new call) and the step.
+func CallDeadlines(now int64, c *scenario.Client, inherit *Deadlines, st scenario.Step) Deadlines {
+	idle, max := Timeouts(c.IdleTimeoutMs, c.MaxTimeoutMs, inherit, st.IdleTimeoutMs, st.MaxTimeoutMs, c.Policy.Timeouts == scenario.TimeoutsNone)
+	return NewDeadlines(now, idle, max, c.Policy.ProgressResetsMax)
 }
 
 // TokenInUse is the client's error when a new request reuses progress token
