@@ -41,25 +41,19 @@ func (w *world) call(st scenario.Step, orig *request) *request {
 			w.createTask(r) // a task-augmented call
 		}
 	})
-	w.armTimer(r)
+	r.alarm.Set(&w.q, &r.cl, func() { w.clientTimeout(r) })
+	r.alarm.Arm()
 	return r
 }
 
-// armTimer (re)schedules the client's next deadline for r.
-func (w *world) armTimer(r *request) {
-	w.stopTimer(r)
-	at, ok := r.cl.Deadlines.Next()
-	if !ok || !r.cl.Pending() {
-		return
+// clientTimeout: r's alarm rang; the client gives up on r if a deadline
+// is due (coordinator.Client.Timeout; DOMAIN.md §2) and cancels it.
+func (w *world) clientTimeout(r *request) {
+	if cause, e, due := r.cl.Timeout(w.q.Now(), r.token != nil); due {
+		w.tell(r, e)
+		reason := cause.Reason()
+		w.clientCancel(r, string(cause), &reason)
 	}
-	r.timer = w.q.Schedule(at, func() {
-		r.timer = nil
-		if cause, e, due := r.cl.Timeout(w.q.Now(), r.token != nil); due {
-			w.tell(r, e)
-			reason := cause.Reason()
-			w.clientCancel(r, string(cause), &reason)
-		}
-	})
 }
 
 // clientCancel abandons r with the transport's cancellation signal
@@ -67,7 +61,7 @@ func (w *world) armTimer(r *request) {
 func (w *world) clientCancel(r *request, cause string, reason *string) {
 	signal, note, ended := r.cl.Cancel(w.q.Now(), r.id.String(), r.method, cause, reason, w.tp)
 	if ended {
-		w.stopTimer(r)
+		r.alarm.Stop()
 	}
 	switch signal {
 	case "":
@@ -89,7 +83,7 @@ func (w *world) disconnectBy(r *request, actor string) {
 		return
 	}
 	if ended {
-		w.stopTimer(r)
+		r.alarm.Stop()
 	}
 	w.closeStream(actor, r, note, func() { w.serverSeesClose(r, trace.CauseDisconnect) })
 	w.afterDrop(r)
@@ -122,7 +116,7 @@ func (w *world) clientProgressArrives(r *request, v float64) {
 	}
 	w.tell(r, e)
 	if activity {
-		w.armTimer(r)
+		r.alarm.Arm()
 	}
 }
 
@@ -133,7 +127,7 @@ func (w *world) clientResponse(r *request, failed bool) {
 		w.teardown(r, fmt.Sprintf("the late response for abandoned request %s", r.id))
 		return
 	}
-	w.stopTimer(r)
+	r.alarm.Stop()
 	w.tell(r, e)
 }
 
@@ -161,7 +155,7 @@ func (w *world) teardown(about *request, what string) {
 		if !ok {
 			continue
 		}
-		w.stopTimer(r)
+		r.alarm.Stop()
 		if r.ls != nil {
 			r.ls.Reading = false
 		}

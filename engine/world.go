@@ -69,10 +69,10 @@ type request struct {
 	effect *bool // the call's sideEffect field
 
 	sentAt int64
-	// cl is the client half, timer its next deadline; srv the server
+	// cl is the client half, alarm its deadline timer; srv the server
 	// half, keepalive its keep-alive clock.
 	cl        coordinator.Client
-	timer     *sim.Timer
+	alarm     coordinator.Alarm
 	srv       coordinator.Server
 	keepalive sse.Keepalives
 	// cursor is the client's resume position on the stream (2025-11-25).
@@ -106,12 +106,6 @@ func (w *world) resumable() bool { return w.http() && w.is2025() }
 func (w *world) tell(r *request, e trace.Event) {
 	e.ID = idPtr(r.id)
 	w.emit(e)
-}
-
-// stopTimer stops the client's deadline timer for r.
-func (w *world) stopTimer(r *request) {
-	w.q.Stop(r.timer)
-	r.timer = nil
 }
 
 // emit appends an event at the current virtual time and returns its seq;

@@ -1,10 +1,12 @@
 package coordinator_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/sim"
 )
 
 // TestRetryTokenAndDeadlines proves what a retry takes over (DOMAIN.md
@@ -42,5 +44,32 @@ func TestRetryTokenAndDeadlines(t *testing.T) {
 		if d.IdleMs != tc.idle || d.MaxMs != tc.max {
 			t.Errorf("%s: idle %d, max %d; want %d, %d", tc.name, d.IdleMs, d.MaxMs, tc.idle, tc.max)
 		}
+	}
+}
+
+// TestAlarm proves the deadline timer (DOMAIN.md §2): it rings at the
+// idle deadline, activity re-arming it moves the ring, and a request that
+// ended rings no more.
+func TestAlarm(t *testing.T) {
+	var q sim.Queue
+	c := coordinator.NewClient(coordinator.NewDeadlines(0, 500, 0, false), true)
+	var a coordinator.Alarm
+	var rang []int64
+	a.Set(&q, &c, func() { rang = append(rang, q.Now()) })
+	a.Arm()
+	q.Schedule(300, func() { c.Deadlines.Activity(q.Now()); a.Arm() }) // progress at 300 ms
+	if err := q.Run(100); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{800}; !slices.Equal(rang, want) {
+		t.Errorf("rang at %v, want %v (500 ms after the activity at 300)", rang, want)
+	}
+	c.End(900, "result", "")
+	a.Arm()
+	var never coordinator.Alarm
+	never.Arm() // never Set: a no-op, not a panic
+	never.Stop()
+	if err := q.Run(100); err != nil || len(rang) != 1 {
+		t.Errorf("an ended request's alarm rang again: %v (err %v)", rang, err)
 	}
 }
