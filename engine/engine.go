@@ -7,21 +7,22 @@
 // wire message and state change as a trace event with its note, summarizes,
 // and evaluates package checks on the events. The rules, and the notes
 // that state them, live in the concept packages: coordinator (a request's
-// client half and server half), tasks (durable tasks), sse (a response
-// stream's buffer and proxy, the 2025-11-25 event store), ledger (the
-// idempotency ledger and its races), recovery (listen streams, reconnects,
-// herds, the resume cursor), jsonrpc (the wire)
-// and trace (the vocabulary and the encoding). A run past any bound
-// (MaxActions, MaxEvents, MaxTraceBytes) fails with an error and returns no
-// trace, never a partial one (issue 12).
+// client half and server half, what each end makes of a raw message, the
+// deadline alarm), tasks (durable tasks), sse (a response stream's buffer
+// and proxy with their clocks, keep-alives, the 2025-11-25 event store and
+// its replay), ledger (the idempotency ledger and its races), recovery
+// (listen streams, reconnects, herds, the resume cursor), jsonrpc (the
+// wire) and trace (the vocabulary, the bounded event log, the encoding). A
+// run past any bound (MaxActions, MaxEvents, MaxTraceBytes) fails with an
+// error and returns no trace, never a partial one (issue 12).
 //
 // The runner's files stand in layers, each naming only what lies below it
-// (farm-studio look engine/): run.go (steps, summary) and listen.go,
-// resume.go (2025-11-25 resumption) > client.go (the client's moves) > race.go, tasks.go > server.go (the
-// server, which reaches the client only through clientEnd) > engine.go,
-// flow.go (a stream's flow) > world.go (the world, the wire,
-// emit) > bounds.go. The one entry for a scenario document is package
-// entry, below the runner.
+// (farm-studio look engine/): run.go (steps, summary) > listen.go >
+// client.go (the client's moves) > race.go, tasks.go > server.go (the
+// server, which reaches the client only through clientEnd) > resume.go
+// (2025-11-25 resumption) > engine.go, flow.go (a stream's flow) >
+// world.go (the world, the wire, emit) > bounds.go. The one entry for a
+// scenario document is package entry, below the runner.
 package engine
 
 import (
