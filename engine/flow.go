@@ -43,19 +43,14 @@ func (w *world) out(r *request, m sse.Msg) {
 	r.st.ArmDrain()
 }
 
-// told emits a stream's events for r and forgets r's final response when
-// it is among the lost: requests[].response is only what the server
-// actually put on the wire.
+// told emits a stream's events for r; r's final response is forgotten
+// when it is among the lost (coordinator.Server.Lost).
 func (w *world) told(r *request, events []trace.Event, lost []json.RawMessage) {
 	for _, e := range events {
 		e.ID = idPtr(r.id)
 		w.emit(e)
 	}
-	for _, msg := range lost {
-		if string(r.srv.Sent) == string(msg) {
-			r.srv.Sent = nil
-		}
-	}
+	r.srv.Lost(lost)
 }
 
 // discardStream drops whatever r's buffer holds, after a cancellation.

@@ -1,6 +1,7 @@
 package coordinator_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
@@ -87,5 +88,21 @@ func TestTransportOf(t *testing.T) {
 	}
 	if got, want := coordinator.PolicyOf(s.Server.Policy), (coordinator.Policy{IgnoreDisconnect: true}); got != want {
 		t.Errorf("PolicyOf: %+v, want %+v", got, want)
+	}
+}
+
+// TestServerLost proves requests[].response is only what reached the wire
+// (DOMAIN.md §7): a final response lost from the buffer is forgotten,
+// another lost message leaves it.
+func TestServerLost(t *testing.T) {
+	var s coordinator.Server
+	s.Sent = []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)
+	s.Lost([]json.RawMessage{[]byte(`{"jsonrpc":"2.0","method":"notifications/progress"}`)})
+	if s.Sent == nil {
+		t.Fatal("a lost progress notification forgot the response")
+	}
+	s.Lost([]json.RawMessage{[]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)})
+	if s.Sent != nil {
+		t.Errorf("the lost response is still requests[].response: %s", s.Sent)
 	}
 }

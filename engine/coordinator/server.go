@@ -132,6 +132,18 @@ func (s *Server) Answer(now int64, msg json.RawMessage, failed bool) json.RawMes
 	return s.Sent
 }
 
+// Lost forgets Sent when it is among lost, messages that will never reach
+// the wire (dropped from a full SSE buffer, discarded at a cancellation,
+// or kept back in the event store): requests[].response is only what the
+// server actually put on the wire.
+func (s *Server) Lost(lost []json.RawMessage) {
+	for _, msg := range lost {
+		if string(s.Sent) == string(msg) {
+			s.Sent = nil
+		}
+	}
+}
+
 // Summary is a request's summary as far as its two halves know it
 // (SCENARIO.md, requests[]): the server's state and the response it put
 // on the wire; the client's outcome, when it ended, cause, reason, signal
