@@ -52,7 +52,8 @@ func (w *world) do(st scenario.Step, r *request) bool {
 	case "complete":
 		w.serverComplete(r, st.Result, nil)
 	case "fail":
-		w.serverComplete(r, nil, failure(st))
+		code, message := st.Failure()
+		w.serverComplete(r, nil, &jsonrpc.ErrorObject{Code: code, Message: message})
 	case "listen":
 		w.listen(st)
 	case "notify":
@@ -73,15 +74,6 @@ func (w *world) do(st scenario.Step, r *request) bool {
 		return false
 	}
 	return true
-}
-
-// failure is a fail step's JSON-RPC error: its code and message.
-func failure(st scenario.Step) *jsonrpc.ErrorObject {
-	e := &jsonrpc.ErrorObject{Code: *st.Code}
-	if t := st.Text(); t != nil {
-		e.Message = *t
-	}
-	return e
 }
 
 // produce sends st.Count progress values every st.EveryMs ms, each by the

@@ -471,3 +471,16 @@ func (st Step) Text() *string {
 	_ = json.Unmarshal(st.Message, &s) // Decode checked it is a string
 	return &s
 }
+
+// Failure is a fail step's JSON-RPC error: its code, and its message (Text,
+// "" when the step gives none). Decode requires the code of a fail step;
+// another step has code 0.
+func (st Step) Failure() (code int64, message string) {
+	if st.Code != nil {
+		code = *st.Code
+	}
+	if t := st.Text(); t != nil {
+		message = *t
+	}
+	return code, message
+}
