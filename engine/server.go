@@ -68,16 +68,13 @@ func (w *world) serverReceiveCancel(msg json.RawMessage) {
 	}
 }
 
-// serverSendProgress sends progress for r if the rules allow (DOMAIN.md §3).
+// serverSendProgress sends progress for r if the rules allow
+// (coordinator.Server.SendsProgress; DOMAIN.md §3).
 func (w *world) serverSendProgress(r *request, st scenario.Step) {
 	v := *st.Progress
-	if !r.srv.Arrived {
-		w.tell(r, coordinator.NotArrived(r.id.String(), "Progress"))
-		return
-	}
-	send, note := w.serverProgress.Send(r.id.Raw(), v, r.srv.State(), r.token != nil, r.srv.Sent != nil, w.s.Server.Policy.RespondAfterCancel)
+	e, note, send := r.srv.SendsProgress(&w.serverProgress, r.id.Raw(), r.id.String(), v, r.token != nil, w.s.Server.Policy.RespondAfterCancel)
 	if !send {
-		w.tell(r, trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, Note: note})
+		w.tell(r, e)
 		return
 	}
 	msg := jsonrpc.NewProgress(r.token.Raw(), v, st.Total, st.Text())

@@ -106,3 +106,21 @@ func TestServerLost(t *testing.T) {
 		t.Errorf("the lost response is still requests[].response: %s", s.Sent)
 	}
 }
+
+// TestSendsProgress proves the server's progress rules (DOMAIN.md §3): no
+// progress before the request arrived (the step is skipped), none without
+// a token, and a valid value is sent with its note.
+func TestSendsProgress(t *testing.T) {
+	var p coordinator.Progress
+	var s coordinator.Server
+	if e, _, send := s.SendsProgress(&p, "1", "1", 0.5, true, false); send || e.Type != "error" {
+		t.Errorf("before arrival: %+v, send %v; want the step skipped with an error", e, send)
+	}
+	s.Arrived = true
+	if e, _, send := s.SendsProgress(&p, "1", "1", 0.5, false, false); send || e.Type != "suppress" {
+		t.Errorf("no token: %+v, send %v; want a suppression", e, send)
+	}
+	if _, note, send := s.SendsProgress(&p, "1", "1", 0.5, true, false); !send || note != "The server reports progress 0.5 for request 1." {
+		t.Errorf("valid progress: send %v, note %q; want it sent", send, note)
+	}
+}

@@ -132,6 +132,24 @@ func (s *Server) Answer(now int64, msg json.RawMessage, failed bool) json.RawMes
 	return s.Sent
 }
 
+// SendsProgress is the server's decision on progress value v for this
+// request (DOMAIN.md §3), idRaw its JSON-RPC id text and id as notes say
+// it, p the values sent so far (Progress.Send; hasToken: the request
+// carries a progress token; respondAfterCancel: server.policy's switch).
+// A step acting before the request arrived is skipped (NotArrived).
+// send false comes with the event that says why nothing is sent (that
+// error, or a suppression); send true with the note of the message.
+func (s *Server) SendsProgress(p *Progress, idRaw, id string, v float64, hasToken, respondAfterCancel bool) (e trace.Event, note string, send bool) {
+	if !s.Arrived {
+		return NotArrived(id, "Progress"), "", false
+	}
+	send, note = p.Send(idRaw, v, s.State(), hasToken, s.Sent != nil, respondAfterCancel)
+	if !send {
+		return trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, Note: note}, "", false
+	}
+	return e, note, true
+}
+
 // Lost forgets Sent when it is among lost, messages that will never reach
 // the wire (dropped from a full SSE buffer, discarded at a cancellation,
 // or kept back in the event store): requests[].response is only what the
