@@ -7,12 +7,8 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// Flow control on a Streamable HTTP response stream (DOMAIN.md §7–8):
-//
-//	server ─► SSE buffer (bounded, drained by the consumer) ─► network ─► proxy ─► client
-//
-// Without a buffer the server writes straight to the network; without a
-// proxy the network delivers straight to the client.
+// A Streamable HTTP response stream's flow control (DOMAIN.md §7–8) is
+// package sse's Stream; the runner sends through it and delivers.
 
 func (w *world) sseHeaders() bool { return w.s.Server.SSEHeaders == nil || *w.s.Server.SSEHeaders }
 
