@@ -17,17 +17,14 @@ import (
 // completes instead of staying pending. client.policy.forgetResumeToken
 // and server.policy.replayAllStreams break the two halves.
 
-// prime sends r's priming event: an SSE event with an id and empty data,
-// so the client can resume the stream before any message arrives
-// (2025-11-25 Streamable HTTP: the server SHOULD send it first). Only a
-// tools/call stream is primed, the one that stays open while work runs: a
-// listen stream's acknowledgement is its first event, and the quick reads
-// (tasks/get, refetches) are answered at once.
+// prime sends r's priming event on a resumable stream (sse.Prime).
 func (w *world) prime(r *request) {
-	if !w.resumable() || r.method != "tools/call" {
+	if !w.resumable() {
 		return
 	}
-	w.wireOut(r, sse.Priming(r.id.String(), w.store.Append(r.id.Raw(), sse.Msg{Priming: true})))
+	if m, ok := sse.Prime(&w.store, r.id.Raw(), r.id.String(), r.method); ok {
+		w.wireOut(r, m)
+	}
 }
 
 // afterDrop: the network or a proxy closed r's response stream while the

@@ -42,6 +42,21 @@ func Priming(id, eventID string) Msg {
 	return Msg{Priming: true, EventID: eventID, Note: fmt.Sprintf("The server primes request %s's stream with an SSE event that carries only its id (%s) and empty data, so the client can resume the stream with Last-Event-ID.", id, eventID)}
 }
 
+// Prime writes the priming event of a new response stream into store and
+// returns it (2025-11-25 Streamable HTTP: the server SHOULD send it first):
+// an SSE event with an id and empty data, so the client can resume the
+// stream before any message arrives. stream is the JSON-RPC id text of
+// its request, name as notes say it, method its method. Only a tools/call
+// stream is primed (ok), the one that stays open while work runs: a
+// listen stream's acknowledgement is its first event, and the quick reads
+// (tasks/get, refetches) are answered at once.
+func Prime(store *EventStore[Msg], stream, name, method string) (m Msg, ok bool) {
+	if method != "tools/call" {
+		return m, false
+	}
+	return Priming(name, store.Append(stream, Msg{Priming: true})), true
+}
+
 // PrimedNote says that stream id's priming event (event eventID) reached
 // the client afterMs ms after it was sent: its resume position.
 func PrimedNote(id, eventID string, afterMs int64) string {

@@ -94,3 +94,23 @@ func TestReplay(t *testing.T) {
 		t.Errorf("the store's own events changed under a replay: %+v", got[0])
 	}
 }
+
+// TestPrime proves which streams are primed under 2025-11-25: a tools/call
+// stream gets an event id with empty data before any message; a listen
+// stream (its acknowledgement comes first) and the quick reads do not, and
+// take no event id.
+func TestPrime(t *testing.T) {
+	var store EventStore[Msg]
+	m, ok := Prime(&store, `"c"`, `"c"`, "tools/call")
+	if !ok || !m.Priming || m.EventID != "1" || m.Msg != nil {
+		t.Errorf("tools/call: %+v, ok %v; want a priming event with id 1 and no data", m, ok)
+	}
+	for _, method := range []string{"subscriptions/listen", "tasks/get", "resources/read"} {
+		if _, ok := Prime(&store, `"x"`, `"x"`, method); ok {
+			t.Errorf("%s stream primed", method)
+		}
+	}
+	if store.Len() != 1 {
+		t.Errorf("%d events stored; want only the tools/call priming event", store.Len())
+	}
+}
