@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -122,9 +121,9 @@ func (w *world) clientProgressArrives(r *request, v float64) {
 
 // clientResponse handles the final response for r at the client.
 func (w *world) clientResponse(r *request, failed bool) {
-	e, late := r.cl.Response(w.q.Now(), r.id.String(), failed)
-	if late && w.s.Client.Policy.LateResponseIsError {
-		w.teardown(r, fmt.Sprintf("the late response for abandoned request %s", r.id))
+	e, fatal := r.cl.Response(w.q.Now(), r.id.String(), failed, w.s.Client.Policy.LateResponseIsError)
+	if fatal != "" {
+		w.teardown(r, fatal)
 		return
 	}
 	r.alarm.Stop()

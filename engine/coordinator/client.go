@@ -120,15 +120,20 @@ func (c *Client) Disconnect(now int64, id string, byProxy, is2025 bool) (note st
 
 // Response is request id's final response (failed: an error) reaching the
 // client at now: a pending request ends with it (accept; the response
-// also ends its HTTP stream); a second response is ignored; late is true
-// for a response to an abandoned request, which a tolerant client ignores
-// (the event) and a strict one treats as a protocol error.
-func (c *Client) Response(now int64, id string, failed bool) (e trace.Event, late bool) {
+// also ends its HTTP stream); a second response is ignored; a response to
+// an abandoned request is late: a tolerant client ignores it (the event),
+// a strict one (lateIsError: client.policy lateResponseIsError, failure
+// late-message-fatal) treats it as a protocol error, and fatal says what
+// it tears the session down over.
+func (c *Client) Response(now int64, id string, failed, lateIsError bool) (e trace.Event, fatal string) {
 	e = trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore}
 	switch c.Outcome {
 	case trace.OutcomeAbandoned:
+		if lateIsError {
+			return e, "the late response for abandoned request " + id
+		}
 		e.Note = fmt.Sprintf("A late response for abandoned request %s: the client ignores it.", id)
-		return e, true
+		return e, ""
 	case trace.OutcomePending:
 		outcome := trace.OutcomeResult
 		if failed {
@@ -137,10 +142,10 @@ func (c *Client) Response(now int64, id string, failed bool) (e trace.Event, lat
 		c.End(now, outcome, "")
 		c.Reading = false
 		e.Type, e.Note = trace.TypeAccept, fmt.Sprintf("The client receives request %s's response and stops waiting.", id)
-		return e, false
+		return e, ""
 	}
 	e.Note = fmt.Sprintf("A second response for request %s; ignored.", id)
-	return e, false
+	return e, ""
 }
 
 // LateProgress is the ignore event of progress value v (as JSON writes

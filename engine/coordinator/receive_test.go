@@ -124,3 +124,17 @@ func TestSendsProgress(t *testing.T) {
 		t.Errorf("valid progress: send %v, note %q; want it sent", send, note)
 	}
 }
+
+// TestLateResponse proves the client's reading of a response to a request
+// it abandoned (failure late-message-fatal): a tolerant client ignores it,
+// a strict one (lateResponseIsError) tears the session down over it.
+func TestLateResponse(t *testing.T) {
+	c := coordinator.NewClient(coordinator.NewDeadlines(0, 500, 0, false), true)
+	c.End(500, "abandoned", "idle-timeout")
+	if e, fatal := c.Response(600, "1", false, false); fatal != "" || e.Type != "ignore" {
+		t.Errorf("tolerant: %+v, fatal %q; want ignored", e, fatal)
+	}
+	if _, fatal := c.Response(600, "1", false, true); fatal != "the late response for abandoned request 1" {
+		t.Errorf("strict: fatal %q; want the teardown's reason", fatal)
+	}
+}
