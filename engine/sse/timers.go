@@ -114,6 +114,17 @@ func (k *Keepalives) Start(q *sim.Queue, everyMs int64, writing func() bool, sen
 	k.timer = q.ScheduleBackground(q.Now()+everyMs, k.tick)
 }
 
+// Restart starts the chain again from now, as on a fresh stream (a
+// stream re-attached after a resumption): the pending comment, if any, is
+// stopped, so one chain runs. No-op on a clock never started.
+func (k *Keepalives) Restart() {
+	if k.q == nil {
+		return
+	}
+	k.Stop()
+	k.timer = k.q.ScheduleBackground(k.q.Now()+k.every, k.tick)
+}
+
 // Stop stops the clock: no comment after the final response.
 func (k *Keepalives) Stop() {
 	if k.q != nil {

@@ -107,4 +107,18 @@ func TestKeepalives(t *testing.T) {
 	if n != 1 {
 		t.Errorf("%d comments; want 1 (at 100 ms) before Stop at 150 ms", n)
 	}
+
+	var q3 sim.Queue
+	var k3 sse.Keepalives
+	at = nil
+	k3.Restart() // never started: a no-op
+	k3.Start(&q3, 100, func() bool { return true }, func(sse.Msg) { at = append(at, q3.Now()) })
+	q3.Schedule(150, k3.Restart) // a resumed stream keeps alive as a fresh one
+	q3.Schedule(300, func() {})
+	if err := q3.Run(100); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{100, 250}; !slices.Equal(at, want) {
+		t.Errorf("comments at %v, want %v: one chain, restarted at 150 ms", at, want)
+	}
 }
