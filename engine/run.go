@@ -108,19 +108,13 @@ func (w *world) summary() *trace.Trace {
 	tr := &trace.Trace{
 		Mcplab:     scenario.Version,
 		Scenario:   w.s,
-		Events:     w.log.Events,
 		Requests:   []trace.Request{},
 		Ledger:     w.ledger.Trace(),
 		Tasks:      w.tasks.Summary(),
 		Buffers:    w.buffers(),
 		Reconnects: w.reconnects,
 	}
-	if tr.Events == nil {
-		tr.Events = []trace.Event{}
-	}
-	if n := len(tr.Events); n > 0 {
-		tr.EndMs = tr.Events[n-1].At
-	}
+	tr.Events, tr.EndMs = w.log.Written()
 	for _, r := range w.order {
 		sum := coordinator.Summary(&r.cl, &r.srv)
 		sum.ID, sum.Method, sum.Name, sum.SentAt, sum.RetryOf, sum.Hints = r.id, r.method, r.name, r.sentAt, r.retryOf, r.hints

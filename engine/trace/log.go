@@ -38,3 +38,16 @@ func (l *Log) Append(e Event) (seq int, err error) {
 	l.Events = append(l.Events, e)
 	return e.Seq, err
 }
+
+// Written is what the log gives its trace: the events (never nil: a trace
+// always writes events[]) and endMs, the time of the last one (0 when
+// there is none).
+func (l *Log) Written() (events []Event, endMs int64) {
+	if l.Events == nil {
+		return []Event{}, 0
+	}
+	if n := len(l.Events); n > 0 {
+		endMs = l.Events[n-1].At
+	}
+	return l.Events, endMs
+}

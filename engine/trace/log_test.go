@@ -29,3 +29,18 @@ func TestLogBounds(t *testing.T) {
 		t.Errorf("11 bytes with MaxBytes 10: err %v, bytes %d; want ErrTooLarge at 11", err, b.Bytes)
 	}
 }
+
+// TestLogWritten proves what a log gives its trace: events[] is never
+// null, and endMs is the time of the last event.
+func TestLogWritten(t *testing.T) {
+	var empty trace.Log
+	if events, end := empty.Written(); events == nil || len(events) != 0 || end != 0 {
+		t.Errorf("empty log: %v, %d; want [] and 0", events, end)
+	}
+	l := trace.Log{MaxEvents: 10, MaxBytes: 10}
+	l.Append(trace.Event{At: 5})
+	l.Append(trace.Event{At: 40})
+	if events, end := l.Written(); len(events) != 2 || end != 40 {
+		t.Errorf("two events: %d, end %d; want 2 and 40", len(events), end)
+	}
+}
