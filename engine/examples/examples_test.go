@@ -108,6 +108,7 @@ func TestBuiltInOutcomes(t *testing.T) {
 		"broken-proxy-timeout-before-first-byte": {"§8 idle timeout before the first byte", "cancelled", "abandoned", "idle-timeout", "close-stream", 500, []string{"sse-headers"}},
 		"task-cancel-ack-not-final":              {"§12.12 the ack leaves the task working until a checkpoint", "completed", "result", "", "", 20, nil},
 		"broken-task-ack-as-final":               {"§11 task ack treated as final cancellation", "completed", "result", "", "", 20, []string{"task-ack-not-terminal"}},
+		"broken-poll-second-loop":                {"§6 a second polling loop after the cancel ack ignores pollIntervalMs", "completed", "result", "", "", 20, []string{"poll-interval-respected"}},
 		"task-finishes-before-cancel":            {"§6 the worker finishes first: completed", "completed", "result", "", "", 20, nil},
 		"task-2025-cancel":                       {"§6 2025-11-25 cancels before replying; -32602 when terminal", "completed", "result", "", "", 20, nil},
 		"flagship-retry-charges-twice":           {"§12.6 a new JSON-RPC id alone runs the mutation again", "completed", "abandoned", "max-timeout", "close-stream", 2000, []string{"no-unsafe-retry"}},
