@@ -214,7 +214,7 @@ func TestPollIntervalRespected(t *testing.T) {
 
 // TestProgressTokenRules proves progress-token-known (DOMAIN.md §3, §11
 // invented-progress-token) and the no-token diagnosis of
-// progress-resets-idle (claude-code#58687).
+// progress-resets-idle (anthropics/claude-code#58687).
 func TestProgressTokenRules(t *testing.T) {
 	stdio := mustScenario(t, `"transport":"stdio"`)
 	noToken := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"crunch","arguments":{}}}`

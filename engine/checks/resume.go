@@ -36,7 +36,7 @@ func (v *view) under2026() bool {
 // Last-Event-ID the id of the last event it received on that stream, over
 // all the stream's connections, also when the connection it resumed on
 // dropped again before any new event (failure forget-resume-token,
-// typescript-sdk#2499: the second reconnect carries no Last-Event-ID, the
+// modelcontextprotocol/typescript-sdk#2499: the second reconnect carries no Last-Event-ID, the
 // server takes it for a new stream and the request hangs). Listed when
 // the client reconnected a stream on which it had received an event id;
 // omitted under 2026-07-28.
@@ -69,7 +69,7 @@ func resumeKeepsPosition(v *view) (trace.Check, bool) {
 // resumeReplaysOwnStream: on a GET with Last-Event-ID the server replays
 // only the resumed stream's events written after that id, so no event of
 // another stream travels on it and no event reaches the client twice
-// (failure replay-other-streams, servers#4087). An event's stream is the
+// (failure replay-other-streams, modelcontextprotocol/servers#4087). An event's stream is the
 // one the server first wrote it on (or kept it for); a replay is a server
 // send repeating an event id. Listed when the client resumed with
 // Last-Event-ID on a trace with event ids; omitted under 2026-07-28.
@@ -187,7 +187,7 @@ func droppedCallResumed(v *view) (trace.Check, bool) {
 // requestHasTimeout: a tools/call request carries an idle or a maximum
 // timeout (DOMAIN.md §2: a request must have idle > 0), so a server that
 // never answers cannot keep the client waiting for ever (failure
-// no-timeout, claude-code#69593). Listed only when the scenario states the
+// no-timeout, anthropics/claude-code#69593). Listed only when the scenario states the
 // client's timeout policy (client.policy.timeouts "required" or "none"):
 // a trace that does not model the client's timeouts, as most built-ins and
 // every imported transcript, says nothing about them, so the rule does not

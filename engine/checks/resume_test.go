@@ -58,7 +58,7 @@ func with(evs []trace.Event, more ...trace.Event) []trace.Event {
 
 // TestResumeRules proves resume-keeps-position, resume-replays-own-stream
 // and dropped-call-resumed (DOMAIN.md §9; failures forget-resume-token,
-// typescript-sdk#2499, and replay-other-streams, servers#4087).
+// modelcontextprotocol/typescript-sdk#2499, and replay-other-streams, modelcontextprotocol/servers#4087).
 func TestResumeRules(t *testing.T) {
 	s2025 := mustScenario(t, `"protocol":"2025-11-25","transport":"streamable-http"`)
 	s2026 := mustScenario(t, `"protocol":"2026-07-28","transport":"streamable-http"`)
@@ -77,7 +77,7 @@ func TestResumeRules(t *testing.T) {
 	}{
 		{"resumed from the last event received", checks.ResumeKeepsPosition, "true",
 			build(s2025, nil, with(primed(), drop, resumeGET(291, "7", "2"))...)},
-		{"typescript-sdk#2499: the second resume forgets the position", checks.ResumeKeepsPosition, "false",
+		{"modelcontextprotocol/typescript-sdk#2499: the second resume forgets the position", checks.ResumeKeepsPosition, "false",
 			build(s2025, nil, with(primed(), drop, resumeGET(291, "7", "2"), closeStream(400, trace.ActorNetwork, "7"), resumeGET(591, "7", ""))...)},
 		{"a second resume from the same position, no new event", checks.ResumeKeepsPosition, "true",
 			build(s2025, nil, with(primed(), drop, resumeGET(291, "7", "2"), closeStream(400, trace.ActorNetwork, "7"), resumeGET(591, "7", "2"))...)},
@@ -90,7 +90,7 @@ func TestResumeRules(t *testing.T) {
 
 		{"the stream's own missed event replayed once", checks.ResumeReplaysOwnStream, "true",
 			build(s2025, nil, with(primed(), drop, kept, resumeGET(291, "7", "2"), replay, got)...)},
-		{"servers#4087: another stream's event replayed, delivered twice", checks.ResumeReplaysOwnStream, "false",
+		{"modelcontextprotocol/servers#4087: another stream's event replayed, delivered twice", checks.ResumeReplaysOwnStream, "false",
 			build(s2025, nil, with(with(primed(), other...), drop, kept, resumeGET(291, "7", "2"),
 				sseEvent(send(301, server, "7", prog8), "4"), sseEvent(onStream(deliver(311, 301, client, prog8), "7"), "4"), replay, got)...)},
 		{"an event lost on the closed stream, then replayed, is delivered once", checks.ResumeReplaysOwnStream, "true",
@@ -123,7 +123,7 @@ func TestResumeRules(t *testing.T) {
 }
 
 // TestRequestHasTimeout proves request-has-timeout (DOMAIN.md §2: a
-// request must have idle > 0; failure no-timeout, claude-code#69593) and
+// request must have idle > 0; failure no-timeout, anthropics/claude-code#69593) and
 // the decision that it applies only when the scenario states the client's
 // timeout policy.
 func TestRequestHasTimeout(t *testing.T) {
@@ -136,7 +136,7 @@ func TestRequestHasTimeout(t *testing.T) {
 		{"required, with both timeouts", `"required"`, 500, 2000, "true"},
 		{"required, a maximum only", `"required"`, 0, 2000, "true"},
 		{"required, but the call has none", `"required"`, 0, 0, "false"},
-		{"claude-code#69593: the client sets none", `"none"`, 0, 0, "false"},
+		{"anthropics/claude-code#69593: the client sets none", `"none"`, 0, 0, "false"},
 		{"not modelled (older scenarios): not applicable", ``, 0, 0, absent},
 	}
 	for _, tt := range tests {

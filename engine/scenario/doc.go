@@ -34,11 +34,11 @@
 //   - herd.compare: when true the same herd also runs under every strategy,
 //     into the trace's herdCompare; default false, omitted when false.
 //   - client.policy.forgetResumeToken and server.policy.replayAllStreams
-//     (2025-11-25 resumption; typescript-sdk#2499, servers#4087): booleans,
+//     (2025-11-25 resumption; modelcontextprotocol/typescript-sdk#2499, modelcontextprotocol/servers#4087): booleans,
 //     default false, omitted when false; no effect under 2026-07-28.
 //   - client.policy.timeouts: "required", "none" or "" (the default,
 //     omitted): whether the scenario states the client's timeout policy for
-//     tools/call. Design decision (issue 14, claude-code#69593): most
+//     tools/call. Design decision (issue 14, anthropics/claude-code#69593): most
 //     scenarios, like the first 45 built-ins, leave timeouts out because
 //     their lesson is elsewhere, not because their client has none; a rule
 //     that flagged every call without a timeout would convict them all. So
