@@ -187,23 +187,38 @@ func droppedCallResumed(v *view) (trace.Check, bool) {
 // requestHasTimeout: a tools/call request carries an idle or a maximum
 // timeout (DOMAIN.md §2: a request must have idle > 0), so a server that
 // never answers cannot keep the client waiting for ever (failure
-// no-timeout, anthropics/claude-code#69593). Listed only when the scenario states the
-// client's timeout policy (client.policy.timeouts "required" or "none"):
-// a trace that does not model the client's timeouts, as most built-ins and
-// every imported transcript, says nothing about them, so the rule does not
-// apply (the decision of SCENARIO.md, "Switches for the failures real
-// software shows"). Other methods (listen streams, task polls, refetches)
-// are the client's own machinery and are not judged.
+// no-timeout, anthropics/claude-code#69593). The rule reads requests[]
+// (each call's idleTimeoutMs and maxTimeoutMs) and, when the trace has
+// one, the scenario:
+//   - every tools/call the client sent with an idle or a maximum timeout
+//     passes, so the rule is listed wherever a call carries one;
+//   - a call with neither fails when the scenario states the client's
+//     timeout policy (client.policy.timeouts "required" or "none"), or a
+//     timeout is stated anywhere else (the client's idleTimeoutMs or
+//     maxTimeoutMs, a call step's own, or another request in requests[]):
+//     that client knows timeouts and left this call without one;
+//   - when nothing states a timeout and no policy is stated, the rule is
+//     not listed: the trace does not model the client's timeouts (the
+//     built-in lessons leave them out because their lesson is elsewhere,
+//     and a transcript imported without a maximum timeout does not show
+//     them), and convicting every call would say nothing (the decision of
+//     SCENARIO.md, "Switches for the failures real software shows").
+//
+// Other methods (listen streams, task polls, refetches) are the client's
+// own machinery and are not judged, though a timeout one of them states
+// counts as the client stating timeouts. Nor are a race step's
+// connections (Scenario.Raced): independent clients of the ledger
+// (DOMAIN.md §4), to which the client's timeouts do not apply.
 //
 // Rule: RequestHasTimeout.
 func requestHasTimeout(v *view) (trace.Check, bool) {
 	s := v.tr.Scenario
-	if s == nil || s.Client.Policy.Timeouts == "" {
-		return trace.Check{}, false
-	}
+	stated := s != nil && (s.Client.Policy.Timeouts != "" || v.scenarioStatesTimeout())
 	var bad, good []int
 	for _, r := range v.tr.Requests {
-		if r.Method != jsonrpc.MethodToolsCall {
+		timed := r.IdleTimeoutMs > 0 || r.MaxTimeoutMs > 0
+		stated = stated || timed
+		if r.Method != jsonrpc.MethodToolsCall || s.Raced(r.ID.Raw()) {
 			continue
 		}
 		send := -1
@@ -213,16 +228,39 @@ func requestHasTimeout(v *view) (trace.Check, bool) {
 				break
 			}
 		}
-		if send < 0 {
-			continue
-		}
-		if r.IdleTimeoutMs == 0 && r.MaxTimeoutMs == 0 {
-			bad = append(bad, send)
-		} else {
+		switch {
+		case send < 0:
+		case timed:
 			good = append(good, send)
+		default:
+			bad = append(bad, send)
 		}
+	}
+	if !stated || len(bad)+len(good) == 0 {
+		return trace.Check{}, false
 	}
 	return verdict(RequestHasTimeout, bad, good,
 		fmt.Sprintf("A call was sent with neither an idle nor a maximum timeout (%s): a server that never answers keeps the client waiting for ever (no-timeout).", seqList(bad)),
 		"Every call carried an idle or a maximum timeout.")
+}
+
+// scenarioStatesTimeout reports whether the trace's scenario gives a
+// timeout anywhere: the client's defaults, or a call step's own (a race's
+// call included). False without a scenario.
+func (v *view) scenarioStatesTimeout() bool {
+	s := v.tr.Scenario
+	if s == nil {
+		return false
+	}
+	if s.Client.IdleTimeoutMs > 0 || s.Client.MaxTimeoutMs > 0 {
+		return true
+	}
+	for i := range s.Steps {
+		for c := &s.Steps[i]; c != nil; c = c.Call {
+			if c.IdleTimeoutMs != nil && *c.IdleTimeoutMs > 0 || c.MaxTimeoutMs != nil && *c.MaxTimeoutMs > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -164,9 +164,10 @@ type ClientPolicy struct {
 	// call carries an idle or a maximum timeout, from the client's defaults
 	// or its own), TimeoutsNone (broken: the client sends every request with
 	// no timeout at all, whatever the defaults and the steps say; failure
-	// no-timeout, anthropics/claude-code#69593), or "" (the default): the scenario does
-	// not model the client's timeouts, and rule request-has-timeout does not
-	// apply. Omitted when "".
+	// no-timeout, anthropics/claude-code#69593), or "" (the default: not
+	// stated). Rule request-has-timeout judges every call once a policy or
+	// any timeout is stated, and does not apply to a scenario that states
+	// neither (see the package doc). Omitted when "".
 	Timeouts string `json:"timeouts,omitempty"`
 }
 
