@@ -57,7 +57,7 @@ func (w *world) resumeAfter(r *request, delay int64) string {
 // resumeStream is the client's GET for stream r with Last-Event-ID token
 // ("" for none; pos is the position it had), and the server's answer one
 // latency later: the events after token replayed and the stream
-// re-attached, or, without a token, a new standalone stream that resumes
+// re-attached, its keep-alive restarted as on a fresh stream, or, without a token, a new standalone stream that resumes
 // nothing (typescript-sdk#2499).
 func (w *world) resumeStream(r *request, token, pos string, delay int64) {
 	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(r.id), Headers: recovery.ResumeHeaders(token), Note: recovery.ResumeNote(r.id.String(), token, pos, delay)})
@@ -71,6 +71,13 @@ func (w *world) resumeStream(r *request, token, pos string, delay int64) {
 		r.cl.Reading, r.srv.Writing = true, true
 		if r.ls != nil {
 			r.ls.Serving, r.ls.Reading = true, true
+		}
+		if w.s.Server.KeepaliveEveryMs > 0 {
+			// The re-attached stream keeps alive as a fresh one does: the
+			// dropped connection's chain ends (or is stopped here if its
+			// next comment is still pending) and a new one starts now.
+			w.q.Stop(r.keepalive)
+			w.scheduleKeepalive(r)
 		}
 		w.emit(trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, ID: idPtr(r.id), Note: recovery.ReplayNote(r.id.String(), token, len(missed), all)})
 		for _, ev := range missed {

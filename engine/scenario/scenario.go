@@ -188,8 +188,10 @@ type Server struct {
 	// in the tasks it creates; 0 means the default, 500 ms.
 	PollIntervalMs int64 `json:"pollIntervalMs,omitempty"`
 	// KeepaliveEveryMs is the interval of SSE keep-alive comments (":\r\n")
-	// on open response streams, Streamable HTTP only; 0 = none. Keep-alive is
-	// not progress (DOMAIN.md §8).
+	// on open response streams, Streamable HTTP only; 0 = none. The first
+	// comes KeepaliveEveryMs after a stream opens, or after a 2025-11-25
+	// resumption re-attaches it (a resumed stream restarts its keep-alive
+	// as a fresh one does). Keep-alive is not progress (DOMAIN.md §8).
 	KeepaliveEveryMs int64 `json:"keepaliveEveryMs,omitempty"`
 }
 
