@@ -139,8 +139,8 @@ func (w *world) clientListenEnded(r *request) {
 
 // teardown is the client treating what it just received as a protocol
 // error (client.policy lateResponseIsError, lateProgressIsError: failure
-// late-message-fatal, claude-code#51073,
-// typescript-sdk#2580): it tears down the session, and every call still in
+// late-message-fatal, anthropics/claude-code#51073,
+// modelcontextprotocol/typescript-sdk#2580): it tears down the session, and every call still in
 // flight on it fails with an error, its stream (Streamable HTTP) closed.
 // about is the request the late message concerns, nil if none is known.
 func (w *world) teardown(about *request, what string) {

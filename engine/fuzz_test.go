@@ -179,8 +179,8 @@ func TestGeneratedScenarios(t *testing.T) {
 }
 
 // genScenario returns a random valid request-lifecycle scenario, and
-// whether it is clean: correct policies, no raw sends, and progress values
-// that strictly increase per request.
+// whether it is clean: correct policies, no raw sends, progress values
+// that strictly increase per request, and timeouts on every call or none.
 func genScenario(rng *rand.Rand) (string, bool) {
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
 	chance := func(p float64) bool { return rng.Float64() < p }
@@ -201,8 +201,10 @@ func genScenario(rng *rand.Rand) (string, bool) {
 		idle = int64(100 + rng.IntN(8)*100)
 		client = append(client, fmt.Sprintf(`"idleTimeoutMs":%d`, idle))
 	}
+	defaults := idle > 0
 	if chance(0.6) {
 		client = append(client, fmt.Sprintf(`"maxTimeoutMs":%d`, max(idle, 200)+int64(rng.IntN(10)*100)))
+		defaults = true
 	}
 	var policy []string
 	if http && chance(0.2) {
@@ -239,6 +241,7 @@ func genScenario(rng *rand.Rand) (string, bool) {
 	ids := []string{`7`, `"7"`, `0`, `"a"`, `-3`}
 	rng.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
 	at := int64(0)
+	own := 0 // calls that state their own timeouts
 	for k := range 1 + rng.IntN(3) {
 		c := &call{id: ids[k], at: at}
 		calls = append(calls, c)
@@ -248,12 +251,19 @@ func genScenario(rng *rand.Rand) (string, bool) {
 		}
 		if chance(0.2) {
 			extra += fmt.Sprintf(`,"idleTimeoutMs":%d,"maxTimeoutMs":%d`, 150, 150+rng.IntN(5)*100)
+			own++
 		}
 		if chance(0.1) {
 			extra += `,"method":"initialize"`
 		}
 		steps = append(steps, fmt.Sprintf(`{"at":%d,"do":"call","id":%s%s}`, c.at, c.id, extra))
 		at += int64(rng.IntN(3) * 50)
+	}
+	if !defaults && 0 < own && own < len(calls) {
+		// A client that states timeouts on some calls only: the calls it
+		// left without one break request-has-timeout by the scenario's
+		// own choice, not by a component.
+		clean = false
 	}
 	for range 2 + rng.IntN(10) {
 		c := calls[rng.IntN(len(calls))]

@@ -54,8 +54,8 @@ func (w *world) resumeAfter(r *request, delay int64) string {
 // resumeStream is the client's GET for stream r with Last-Event-ID token
 // ("" for none; pos is the position it had), and the server's answer one
 // latency later: the events after token replayed and the stream
-// re-attached, or, without a token, a new standalone stream that resumes
-// nothing (typescript-sdk#2499).
+// re-attached, its keep-alive restarted as on a fresh stream, or, without a token, a new standalone stream that resumes
+// nothing (modelcontextprotocol/typescript-sdk#2499).
 func (w *world) resumeStream(r *request, token, pos string, delay int64) {
 	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(r.id), Headers: recovery.ResumeHeaders(token), Note: recovery.ResumeNote(r.id.String(), token, pos, delay)})
 	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
@@ -68,6 +68,7 @@ func (w *world) resumeStream(r *request, token, pos string, delay int64) {
 		if r.ls != nil {
 			r.ls.Serving, r.ls.Reading = true, true
 		}
+		r.keepalive.Restart()
 		for _, ev := range missed {
 			if owner := w.reqs[ev.Stream]; ev.Data.Final && owner != nil && owner.srv.Sent == nil {
 				owner.srv.Sent = ev.Data.Msg // the final response reaches the wire now

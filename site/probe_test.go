@@ -154,7 +154,7 @@ func transcriptOf(t *testing.T, out, name string) string {
 }
 
 // Rule (issue 17, DOMAIN.md §1): the Go SDK v1.8.0 writes a result for a
-// request after reading its cancellation (go-sdk#1259 kind); the probe flags
+// request after reading its cancellation (modelcontextprotocol/go-sdk#1259 kind); the probe flags
 // it (FAIL, -checks exits 3), while the race sweep shows an order at every
 // offset, bad cancellations are ignored and the transcripts are read by
 // `site run`, which judges the same violation.

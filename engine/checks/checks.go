@@ -96,8 +96,11 @@
 //   - dropped-call-resumed (mcplab addition): under 2025-11-25 a call whose
 //     stream dropped is resumed or reported failed, never left pending
 //     (resume.go).
-//   - request-has-timeout: a call carries an idle or a maximum timeout;
-//     listed only when the scenario states client.policy.timeouts
+//   - request-has-timeout: a call carries an idle or a maximum timeout
+//     (DOMAIN.md §2). Listed when a call carries one or the scenario
+//     states client.policy.timeouts; a call with neither fails once the
+//     policy or any timeout (client default, a call step's, another
+//     request's) is stated; a trace stating none is not judged
 //     (resume.go).
 //   - abandon-tells-server (mcplab addition; imported transcripts): a
 //     client that stops waiting for a request tells the server (a

@@ -445,7 +445,8 @@ func TestEvaluateEmptyAndOrder(t *testing.T) {
 		act(100, client, trace.TypeActivity, "7"), send(200, client, "7", cancel7), status(210, "7", cancelled, "client"),
 		send(220, server, "7", resp7), timeout(2000, "7", trace.CauseMaxTimeout))
 	want := []string{checks.NoMessageAfterCancel, checks.HTTPCancelClosesStream, checks.ProgressIncreases, checks.NoProgressAfterFinal,
-		checks.MaxTimeoutEnforced, checks.IdleTimeoutEnforced, checks.ProgressResetsIdle, checks.ProgressTokenKnown, checks.CancellationNeverAnswered, checks.OneResponsePerRequest}
+		checks.MaxTimeoutEnforced, checks.IdleTimeoutEnforced, checks.ProgressResetsIdle, checks.ProgressTokenKnown, checks.CancellationNeverAnswered, checks.OneResponsePerRequest,
+		checks.RequestHasTimeout}
 	var got []string
 	for _, c := range checks.Evaluate(tr) {
 		got = append(got, c.Rule)

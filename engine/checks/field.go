@@ -69,8 +69,8 @@ func (v *view) tornDown(j int) bool {
 }
 
 // lateMessageTolerated: a late response or late progress never costs the
-// client its session (failure late-message-fatal: claude-code#51073,
-// typescript-sdk#2580). Both races are legitimate (DOMAIN.md §1): the
+// client its session (failure late-message-fatal: anthropics/claude-code#51073,
+// modelcontextprotocol/typescript-sdk#2580). Both races are legitimate (DOMAIN.md §1): the
 // client must drop the message, not tear down the calls in flight.
 //
 // Rule: LateMessageTolerated.
@@ -99,7 +99,7 @@ func lateMessageTolerated(v *view) (trace.Check, bool) {
 
 // lateProgressIgnored: progress for a finished or unknown token is dropped:
 // it neither resets a clock nor raises an error (DOMAIN.md §3; failure
-// late-message-fatal, claude-code#64475).
+// late-message-fatal, anthropics/claude-code#64475).
 //
 // Rule: LateProgressIgnored.
 func lateProgressIgnored(v *view) (trace.Check, bool) {
@@ -137,10 +137,10 @@ func lateProgressIgnored(v *view) (trace.Check, bool) {
 // progressResetsIdle: valid progress (strictly increasing for its token,
 // for a request the client still waits for) resets the request's idle
 // clock, so no idle timeout fires less than idleTimeoutMs after it
-// (DOMAIN.md §2–3; failure ignore-progress, mcp_dart#106). A request with
+// (DOMAIN.md §2–3; failure ignore-progress, leehack/mcp_dart#106). A request with
 // an idle timeout that carried no progressToken and was cut by it breaks
 // no rule (nothing was ignored), but the check names it in its detail as
-// the diagnosis of claude-code#58687: the client never asked for the
+// the diagnosis of anthropics/claude-code#58687: the client never asked for the
 // progress that would have kept it alive. Listed when a request with an idle timeout
 // received valid progress or timed out idle without a token.
 //
@@ -211,7 +211,7 @@ func progressResetsIdle(v *view) (trace.Check, bool) {
 	detail := "Every idle timeout came a full idle limit after the last valid progress."
 	if len(noToken) > 0 {
 		// Not a broken rule: no progress was ignored. The diagnosis says why
-		// the call died (claude-code#58687).
+		// the call died (anthropics/claude-code#58687).
 		detail += fmt.Sprintf(" Diagnosis: a request with an idle timeout carried no progressToken and was cut by that timeout (%s); the client never asked for progress, so nothing the server could send would have kept it alive.", seqList(noToken))
 		good = append(good, noToken...)
 	}
@@ -225,7 +225,7 @@ const DisconnectStopsWork = "disconnect-stops-work"
 // disconnectStopsWork: under 2026-07-28 a request's response stream closing
 // is its cancellation (DOMAIN.md §1): once the server has seen it close,
 // it sends nothing more for the request and no side effect of it commits
-// (failure disconnect-unobserved, rust-sdk#857). Listed when the server
+// (failure disconnect-unobserved, modelcontextprotocol/rust-sdk#857). Listed when the server
 // saw a request stream close; null when the trace does not say which
 // revision was in use; omitted under 2025-11-25, where a disconnect is not
 // a cancellation.
@@ -348,7 +348,7 @@ const ProgressTokenKnown = "progress-token-known"
 // progressTokenKnown: the server sends progress only under a token a
 // client request carried in params._meta.progressToken (DOMAIN.md §3); a
 // token the server invents reaches no request (failure
-// invented-progress-token: twenty#24559, auto-mobile#6118). Listed when
+// invented-progress-token: twentyhq/twenty#24559, kaeawc/auto-mobile#6118). Listed when
 // the server sent progress.
 //
 // Rule: ProgressTokenKnown.
@@ -376,7 +376,7 @@ const ProgressOnRequestStream = "progress-on-request-stream"
 // progressOnRequestStream: on Streamable HTTP a request's progress travels
 // on that request's own response stream, never on another stream such as
 // the subscriptions/listen stream (DOMAIN.md §3; failure
-// progress-on-wrong-stream, gradio#12034): a client reads a request's
+// progress-on-wrong-stream, gradio-app/gradio#12034): a client reads a request's
 // progress where it waits for the request, so progress elsewhere resets no
 // clock. Listed when the server sent progress for a known token on a
 // stream it names (the event's id).

@@ -171,9 +171,10 @@ func TestDisconnectStopsWork(t *testing.T) {
 }
 
 // TestPollIntervalRespected proves poll-interval-respected (DOMAIN.md §6):
-// one polling loop at the advertised pollIntervalMs passes; the second
-// loop a tasks/cancel acknowledgement used to start (polls 100 ms apart
-// with an interval of 300) fails.
+// one polling loop at the advertised pollIntervalMs passes, also at exactly
+// the interval; the second loop a tasks/cancel acknowledgement used to start
+// (polls 100 ms apart with an interval of 300) fails; another task's poll
+// in between is not flagged (the interval is per task).
 func TestPollIntervalRespected(t *testing.T) {
 	s := mustScenario(t, `"transport":"stdio"`)
 	created := `{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","task":{"taskId":"task-42","status":"working","pollIntervalMs":300}}}`
@@ -194,6 +195,13 @@ func TestPollIntervalRespected(t *testing.T) {
 		{"one loop at the interval", "true", polls(320, 640, 960)},
 		{"a second loop after the acknowledgement", "false", polls(320, 420, 640)},
 		{"a single poll: omitted", absent, polls(320)},
+		{"polls exactly pollIntervalMs apart", "true", polls(320, 620, 920)},
+		{"another task's polls in between are not this task's", "true", build(s, nil,
+			send(0, client, "1", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"render"}}`), send(10, server, "1", created),
+			send(20, client, "2", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"render"}}`),
+			send(30, server, "2", `{"jsonrpc":"2.0","id":2,"result":{"resultType":"task","task":{"taskId":"task-43","status":"working","pollIntervalMs":300}}}`),
+			send(320, client, "", get(1)), send(340, client, "", `{"jsonrpc":"2.0","id":"tasks/get-9","method":"tasks/get","params":{"taskId":"task-43"}}`),
+			send(620, client, "", get(2)))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,7 +214,7 @@ func TestPollIntervalRespected(t *testing.T) {
 
 // TestProgressTokenRules proves progress-token-known (DOMAIN.md §3, §11
 // invented-progress-token) and the no-token diagnosis of
-// progress-resets-idle (claude-code#58687).
+// progress-resets-idle (anthropics/claude-code#58687).
 func TestProgressTokenRules(t *testing.T) {
 	stdio := mustScenario(t, `"transport":"stdio"`)
 	noToken := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"crunch","arguments":{}}}`
@@ -217,6 +225,8 @@ func TestProgressTokenRules(t *testing.T) {
 		{"progress under the request's token", checks.ProgressTokenKnown, "true", build(stdio, nil, send(0, client, "7", req7), send(100, server, "", progress("p", 1)))},
 		{"progress under an invented token", checks.ProgressTokenKnown, "false", build(stdio, nil, send(0, client, "7", noToken), send(100, server, "", progress("server-1", 1)))},
 		{"no progress sent: omitted", checks.ProgressTokenKnown, absent, build(stdio, nil, send(0, client, "7", req7), send(100, server, "7", resp7))},
+		{"late progress under the finished request's own token is known", checks.ProgressTokenKnown, "true", build(stdio, nil,
+			send(0, client, "7", req7), send(100, server, "7", resp7), deliver(110, 100, client, resp7), send(150, server, "", progress("p", 2)))},
 		{"idle timeout on a request without a token: diagnosed, not broken", checks.ProgressResetsIdle, "true", build(stdio, request(0, 500, 0, at(500)), send(0, client, "7", noToken), timeout(500, "7", trace.CauseIdleTimeout))},
 		{"idle timeout with a token but no progress: omitted", checks.ProgressResetsIdle, absent, build(stdio, request(0, 500, 0, at(500)), send(0, client, "7", req7), timeout(500, "7", trace.CauseIdleTimeout))},
 	}

@@ -15,7 +15,7 @@ const HerdJittered = "herd-jittered"
 
 // herdJittered: the delays the sampled clients drew for one attempt are not
 // all equal, so refused clients do not return together (DOMAIN.md §10;
-// failure lockstep-backoff, zeph#4574). It is decided on the herd's sample
+// failure lockstep-backoff, bug-ops/zeph#4574). It is decided on the herd's sample
 // (trace.HerdResult.Sample): an attempt that at least two sampled clients
 // drew, all with the same delay from a one-point window, is lockstep.
 //

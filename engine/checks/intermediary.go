@@ -1,6 +1,6 @@
 // Rules for intermediaries (DOMAIN.md §8; SCENARIO.md, "Switches for the
-// failures real software shows": proxy-buffers-sse as mcp-gateway#226 and
-// cloudflared#1496 report it).
+// failures real software shows": proxy-buffers-sse as Kuadrant/mcp-gateway#226 and
+// cloudflare/cloudflared#1496 report it).
 
 package checks
 

@@ -36,7 +36,7 @@ func (v *view) under2026() bool {
 // Last-Event-ID the id of the last event it received on that stream, over
 // all the stream's connections, also when the connection it resumed on
 // dropped again before any new event (failure forget-resume-token,
-// typescript-sdk#2499: the second reconnect carries no Last-Event-ID, the
+// modelcontextprotocol/typescript-sdk#2499: the second reconnect carries no Last-Event-ID, the
 // server takes it for a new stream and the request hangs). Listed when
 // the client reconnected a stream on which it had received an event id;
 // omitted under 2026-07-28.
@@ -69,7 +69,7 @@ func resumeKeepsPosition(v *view) (trace.Check, bool) {
 // resumeReplaysOwnStream: on a GET with Last-Event-ID the server replays
 // only the resumed stream's events written after that id, so no event of
 // another stream travels on it and no event reaches the client twice
-// (failure replay-other-streams, servers#4087). An event's stream is the
+// (failure replay-other-streams, modelcontextprotocol/servers#4087). An event's stream is the
 // one the server first wrote it on (or kept it for); a replay is a server
 // send repeating an event id. Listed when the client resumed with
 // Last-Event-ID on a trace with event ids; omitted under 2026-07-28.
@@ -187,23 +187,38 @@ func droppedCallResumed(v *view) (trace.Check, bool) {
 // requestHasTimeout: a tools/call request carries an idle or a maximum
 // timeout (DOMAIN.md §2: a request must have idle > 0), so a server that
 // never answers cannot keep the client waiting for ever (failure
-// no-timeout, claude-code#69593). Listed only when the scenario states the
-// client's timeout policy (client.policy.timeouts "required" or "none"):
-// a trace that does not model the client's timeouts, as most built-ins and
-// every imported transcript, says nothing about them, so the rule does not
-// apply (the decision of SCENARIO.md, "Switches for the failures real
-// software shows"). Other methods (listen streams, task polls, refetches)
-// are the client's own machinery and are not judged.
+// no-timeout, anthropics/claude-code#69593). The rule reads requests[]
+// (each call's idleTimeoutMs and maxTimeoutMs) and, when the trace has
+// one, the scenario:
+//   - every tools/call the client sent with an idle or a maximum timeout
+//     passes, so the rule is listed wherever a call carries one;
+//   - a call with neither fails when the scenario states the client's
+//     timeout policy (client.policy.timeouts "required" or "none"), or a
+//     timeout is stated anywhere else (the client's idleTimeoutMs or
+//     maxTimeoutMs, a call step's own, or another request in requests[]):
+//     that client knows timeouts and left this call without one;
+//   - when nothing states a timeout and no policy is stated, the rule is
+//     not listed: the trace does not model the client's timeouts (the
+//     built-in lessons leave them out because their lesson is elsewhere,
+//     and a transcript imported without a maximum timeout does not show
+//     them), and convicting every call would say nothing (the decision of
+//     SCENARIO.md, "Switches for the failures real software shows").
+//
+// Other methods (listen streams, task polls, refetches) are the client's
+// own machinery and are not judged, though a timeout one of them states
+// counts as the client stating timeouts. Nor are a race step's
+// connections (Scenario.Raced): independent clients of the ledger
+// (DOMAIN.md §4), to which the client's timeouts do not apply.
 //
 // Rule: RequestHasTimeout.
 func requestHasTimeout(v *view) (trace.Check, bool) {
 	s := v.tr.Scenario
-	if s == nil || s.Client.Policy.Timeouts == "" {
-		return trace.Check{}, false
-	}
+	stated := s != nil && (s.Client.Policy.Timeouts != "" || v.scenarioStatesTimeout())
 	var bad, good []int
 	for _, r := range v.tr.Requests {
-		if r.Method != jsonrpc.MethodToolsCall {
+		timed := r.IdleTimeoutMs > 0 || r.MaxTimeoutMs > 0
+		stated = stated || timed
+		if r.Method != jsonrpc.MethodToolsCall || s.Raced(r.ID.Raw()) {
 			continue
 		}
 		send := -1
@@ -213,16 +228,39 @@ func requestHasTimeout(v *view) (trace.Check, bool) {
 				break
 			}
 		}
-		if send < 0 {
-			continue
-		}
-		if r.IdleTimeoutMs == 0 && r.MaxTimeoutMs == 0 {
-			bad = append(bad, send)
-		} else {
+		switch {
+		case send < 0:
+		case timed:
 			good = append(good, send)
+		default:
+			bad = append(bad, send)
 		}
+	}
+	if !stated || len(bad)+len(good) == 0 {
+		return trace.Check{}, false
 	}
 	return verdict(RequestHasTimeout, bad, good,
 		fmt.Sprintf("A call was sent with neither an idle nor a maximum timeout (%s): a server that never answers keeps the client waiting for ever (no-timeout).", seqList(bad)),
 		"Every call carried an idle or a maximum timeout.")
+}
+
+// scenarioStatesTimeout reports whether the trace's scenario gives a
+// timeout anywhere: the client's defaults, or a call step's own (a race's
+// call included). False without a scenario.
+func (v *view) scenarioStatesTimeout() bool {
+	s := v.tr.Scenario
+	if s == nil {
+		return false
+	}
+	if s.Client.IdleTimeoutMs > 0 || s.Client.MaxTimeoutMs > 0 {
+		return true
+	}
+	for i := range s.Steps {
+		for c := &s.Steps[i]; c != nil; c = c.Call {
+			if c.IdleTimeoutMs != nil && *c.IdleTimeoutMs > 0 || c.MaxTimeoutMs != nil && *c.MaxTimeoutMs > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,9 +1,11 @@
 package checks_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -58,7 +60,7 @@ func with(evs []trace.Event, more ...trace.Event) []trace.Event {
 
 // TestResumeRules proves resume-keeps-position, resume-replays-own-stream
 // and dropped-call-resumed (DOMAIN.md §9; failures forget-resume-token,
-// typescript-sdk#2499, and replay-other-streams, servers#4087).
+// modelcontextprotocol/typescript-sdk#2499, and replay-other-streams, modelcontextprotocol/servers#4087).
 func TestResumeRules(t *testing.T) {
 	s2025 := mustScenario(t, `"protocol":"2025-11-25","transport":"streamable-http"`)
 	s2026 := mustScenario(t, `"protocol":"2026-07-28","transport":"streamable-http"`)
@@ -77,7 +79,7 @@ func TestResumeRules(t *testing.T) {
 	}{
 		{"resumed from the last event received", checks.ResumeKeepsPosition, "true",
 			build(s2025, nil, with(primed(), drop, resumeGET(291, "7", "2"))...)},
-		{"typescript-sdk#2499: the second resume forgets the position", checks.ResumeKeepsPosition, "false",
+		{"modelcontextprotocol/typescript-sdk#2499: the second resume forgets the position", checks.ResumeKeepsPosition, "false",
 			build(s2025, nil, with(primed(), drop, resumeGET(291, "7", "2"), closeStream(400, trace.ActorNetwork, "7"), resumeGET(591, "7", ""))...)},
 		{"a second resume from the same position, no new event", checks.ResumeKeepsPosition, "true",
 			build(s2025, nil, with(primed(), drop, resumeGET(291, "7", "2"), closeStream(400, trace.ActorNetwork, "7"), resumeGET(591, "7", "2"))...)},
@@ -90,7 +92,7 @@ func TestResumeRules(t *testing.T) {
 
 		{"the stream's own missed event replayed once", checks.ResumeReplaysOwnStream, "true",
 			build(s2025, nil, with(primed(), drop, kept, resumeGET(291, "7", "2"), replay, got)...)},
-		{"servers#4087: another stream's event replayed, delivered twice", checks.ResumeReplaysOwnStream, "false",
+		{"modelcontextprotocol/servers#4087: another stream's event replayed, delivered twice", checks.ResumeReplaysOwnStream, "false",
 			build(s2025, nil, with(with(primed(), other...), drop, kept, resumeGET(291, "7", "2"),
 				sseEvent(send(301, server, "7", prog8), "4"), sseEvent(onStream(deliver(311, 301, client, prog8), "7"), "4"), replay, got)...)},
 		{"an event lost on the closed stream, then replayed, is delivered once", checks.ResumeReplaysOwnStream, "true",
@@ -123,36 +125,68 @@ func TestResumeRules(t *testing.T) {
 }
 
 // TestRequestHasTimeout proves request-has-timeout (DOMAIN.md §2: a
-// request must have idle > 0; failure no-timeout, claude-code#69593) and
-// the decision that it applies only when the scenario states the client's
-// timeout policy.
+// request must have idle > 0; failure no-timeout,
+// anthropics/claude-code#69593): a call with an idle or a maximum timeout
+// passes wherever it is; a call with neither fails when the scenario
+// states the client's timeout policy or a timeout anywhere else (the
+// client's defaults, a call step's own, another request: an inconsistent
+// client); and a trace that states no timeout at all does not model them,
+// so the rule is left out (the built-in lessons, a transcript imported
+// without a maximum).
 func TestRequestHasTimeout(t *testing.T) {
-	evs := []trace.Event{send(0, client, "7", req7), deliver(10, 0, server, req7)}
+	reqs := func(timeouts ...[2]int64) []trace.Request {
+		var out []trace.Request
+		for n, to := range timeouts {
+			r := request(0, to[0], to[1], nil)[0]
+			r.ID = *id(fmt.Sprint(7 + n))
+			out = append(out, r)
+		}
+		return out
+	}
+	evs := []trace.Event{send(0, client, "7", req7), deliver(10, 0, server, req7), send(0, client, "8", req8), deliver(10, 0, server, req8)}
+	none, idle, max := [2]int64{0, 0}, [2]int64{500, 0}, [2]int64{0, 2000}
 	tests := []struct {
-		name, policy string
-		idle, max    int64
-		want         string
+		name, members string // scenario members; "-" for an imported transcript (no scenario)
+		reqs          []trace.Request
+		want          string
 	}{
-		{"required, with both timeouts", `"required"`, 500, 2000, "true"},
-		{"required, a maximum only", `"required"`, 0, 2000, "true"},
-		{"required, but the call has none", `"required"`, 0, 0, "false"},
-		{"claude-code#69593: the client sets none", `"none"`, 0, 0, "false"},
-		{"not modelled (older scenarios): not applicable", ``, 0, 0, absent},
+		{"required, with both timeouts", `"client":{"policy":{"timeouts":"required"}}`, reqs([2]int64{500, 2000}), "true"},
+		{"required, a maximum only", `"client":{"policy":{"timeouts":"required"}}`, reqs(max), "true"},
+		{"required, but the call has none", `"client":{"policy":{"timeouts":"required"}}`, reqs(none), "false"},
+		{"anthropics/claude-code#69593: the client sets none", `"client":{"policy":{"timeouts":"none"}}`, reqs(none), "false"},
+		{"no policy: a call with its own idle timeout is judged", ``, reqs(idle), "true"},
+		{"no policy: the client's default timeout carried", `"client":{"idleTimeoutMs":500}`, reqs(idle, idle), "true"},
+		{"no policy: one call with a timeout, another without (inconsistent client)", ``, reqs(idle, none), "false"},
+		{"no policy: the client's default stated, a call without one", `"client":{"maxTimeoutMs":2000}`, reqs(none), "false"},
+		{"no timeout stated anywhere (the lessons): not applicable", ``, reqs(none, none), absent},
+		{"imported with a maximum timeout given", "-", reqs(max, max), "true"},
+		{"imported: one request timed, another not", "-", reqs(max, none), "false"},
+		{"imported without timeouts: not applicable", "-", reqs(none, none), absent},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			members := `"transport":"stdio"`
-			if tt.policy != "" {
-				members += `,"client":{"policy":{"timeouts":` + tt.policy + `}}`
+			var s *scenario.Scenario
+			if tt.members != "-" {
+				members := `"transport":"stdio"`
+				if tt.members != "" {
+					members += "," + tt.members
+				}
+				s = mustScenario(t, members)
 			}
-			tr := build(mustScenario(t, members), request(0, tt.idle, tt.max, nil), evs...)
-			if got := verdictOf(t, tr, checks.RequestHasTimeout); got != tt.want {
+			if got := verdictOf(t, build(s, tt.reqs, evs...), checks.RequestHasTimeout); got != tt.want {
 				t.Errorf("ok=%s, want %s", got, tt.want)
 			}
 		})
 	}
-	if got := verdictOf(t, build(nil, request(0, 0, 0, nil), evs...), checks.RequestHasTimeout); got != absent {
-		t.Errorf("an imported transcript: ok=%s, want absent (it does not state the client's timeouts)", got)
+	// A scenario whose only call step states a timeout, traced without it
+	// (a policy "none" run, as the engine records it): the step states
+	// timeouts, so the call's lack of one is judged.
+	s, err := scenario.Decode([]byte(`{"mcplab":1,"steps":[{"at":0,"do":"call","id":7,"name":"crunch","idleTimeoutMs":500}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := verdictOf(t, build(s, reqs(none), evs[:2]...), checks.RequestHasTimeout); got != "false" {
+		t.Errorf("a step states a timeout, the call carries none: ok=%s, want false", got)
 	}
 }
 

@@ -59,7 +59,7 @@ func (c *Client) End(now int64, outcome, cause string) {
 // due false when the request has ended or no deadline is due; else which
 // deadline, and the timeout event. An idle timeout on a request that
 // carried no progress token (hasToken false) says why nothing could have
-// reset its clock (claude-code#58687).
+// reset its clock (anthropics/claude-code#58687).
 func (c *Client) Timeout(now int64, hasToken bool) (cause Cause, e trace.Event, due bool) {
 	cause, due = c.Deadlines.Due(now)
 	if !due || !c.Pending() {
@@ -219,7 +219,7 @@ func ClientIgnores(msg json.RawMessage, m jsonrpc.Message, peer bool) trace.Even
 // Timeouts picks a request's two clocks (DOMAIN.md §2; ms, 0 = off): the
 // client's idle and max, or, for a retry, those of the request it retries
 // (inherit, when not nil), each overridden by the step's own (stepIdle,
-// stepMax, when not nil). none is the broken client of claude-code#69593
+// stepMax, when not nil). none is the broken client of anthropics/claude-code#69593
 // (client.policy.timeouts "none"; failure no-timeout): no idle and no
 // maximum timeout, whatever the scenario asked for.
 func Timeouts(idle, max int64, inherit *Deadlines, stepIdle, stepMax *int64, none bool) (int64, int64) {

@@ -38,7 +38,7 @@ func (p *Progress) Send(id string, v float64, s State, hasToken, responded, resp
 // (DOMAIN.md §3): only a strictly increasing value is activity, which
 // resets the idle clock (and, under resetsMax, the maximum). Under
 // acceptNonIncreasing (a known-broken policy) a stale value is activity
-// too; under ignoreValid (a known-broken policy, mcp_dart#106) a valid
+// too; under ignoreValid (a known-broken policy, leehack/mcp_dart#106) a valid
 // value is not. activity false comes with the note saying why it is
 // ignored.
 func (p *Progress) Arrive(id string, v float64, acceptNonIncreasing, ignoreValid, resetsMax bool) (activity bool, note string) {
@@ -49,7 +49,7 @@ func (p *Progress) Arrive(id string, v float64, acceptNonIncreasing, ignoreValid
 	case !inc:
 		return true, fmt.Sprintf("Policy acceptNonIncreasingProgress: stale progress %s (last %s) resets the idle clock; a stuck server keeps the request alive.", num(v), num(last))
 	case ignoreValid:
-		return false, fmt.Sprintf("Policy ignoreProgress: valid progress %s does not reset request %s's idle clock; the idle timeout runs on from the last reset (mcp_dart#106).", num(v), id)
+		return false, fmt.Sprintf("Policy ignoreProgress: valid progress %s does not reset request %s's idle clock; the idle timeout runs on from the last reset (leehack/mcp_dart#106).", num(v), id)
 	case resetsMax:
 		return true, fmt.Sprintf("Progress %s resets request %s's idle clock and, by policy progressResetsMax, its maximum deadline too.", num(v), id)
 	}

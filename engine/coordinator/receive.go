@@ -28,7 +28,7 @@ const (
 	ProgressArrives
 	// ProgressUnknown: progress for a token no request holds, under
 	// client.policy lateProgressIsError, which tears the session down
-	// (failure late-message-fatal, typescript-sdk#2580).
+	// (failure late-message-fatal, modelcontextprotocol/typescript-sdk#2580).
 	ProgressUnknown
 )
 

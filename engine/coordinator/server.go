@@ -26,7 +26,7 @@ type Server struct {
 // Policy is the server's known-broken switches that touch one request
 // (server.policy): RespondAfterCancel (it still sends progress and the
 // response after accepting a cancellation) and IgnoreDisconnect (it never
-// observes a closed stream; failure disconnect-unobserved, rust-sdk#857).
+// observes a closed stream; failure disconnect-unobserved, modelcontextprotocol/rust-sdk#857).
 type Policy struct {
 	RespondAfterCancel, IgnoreDisconnect bool
 }
@@ -67,7 +67,7 @@ func (s *Server) ObserveCancel(now int64, id, cause, via string) (e trace.Event,
 func (s *Server) SeesClose(id string, p Policy, is2025 bool) (e trace.Event, cancel bool) {
 	e = trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore}
 	if p.IgnoreDisconnect && !is2025 {
-		e.Note = fmt.Sprintf("Policy ignoreDisconnect: the server never observes request %s's stream closing; the handler runs on, its side effects happen and its writes go into the closed stream (rust-sdk#857).", id)
+		e.Note = fmt.Sprintf("Policy ignoreDisconnect: the server never observes request %s's stream closing; the handler runs on, its side effects happen and its writes go into the closed stream (modelcontextprotocol/rust-sdk#857).", id)
 		return e, false
 	}
 	s.Writing = false

@@ -3,7 +3,7 @@ package recovery
 import "testing"
 
 // TestExponentialHasNoJitter proves the exponential strategy (SCENARIO.md,
-// herd.strategy; failure lockstep-backoff, zeph#4574): attempt a waits
+// herd.strategy; failure lockstep-backoff, bug-ops/zeph#4574): attempt a waits
 // exactly min(cap, base x 2^a) for every client, so refused clients return
 // in lockstep.
 func TestExponentialHasNoJitter(t *testing.T) {

@@ -35,7 +35,7 @@ const (
 	Decorrelated = "decorrelated-jitter" // min(cap, uniform in [base, 3 x previous])
 	// Exponential is capped exponential backoff without jitter,
 	// min(cap, base x 2^attempt) for every client: each wave returns in
-	// lockstep (failure lockstep-backoff, zeph#4574). It is not in
+	// lockstep (failure lockstep-backoff, bug-ops/zeph#4574). It is not in
 	// Strategies, so herd.compare shows the same five strategies as before.
 	Exponential = "exponential"
 )

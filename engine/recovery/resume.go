@@ -12,7 +12,7 @@ import "fmt"
 // client seeds that tracker with the Last-Event-ID the connection was
 // opened with, so a resumed stream that drops again before any new event
 // arrives is resumed from the same position. The broken one of
-// typescript-sdk#2499 (client.policy.forgetResumeToken; failure
+// modelcontextprotocol/typescript-sdk#2499 (client.policy.forgetResumeToken; failure
 // forget-resume-token) starts every connection's tracker empty: the second
 // reconnect carries no Last-Event-ID, the server takes it for a new
 // standalone stream and replays nothing, and the request hangs until its
@@ -41,7 +41,7 @@ func (c *Cursor) Position() string {
 
 // Reconnect returns the Last-Event-ID the client sends to resume the
 // stream after its current connection dropped ("" for none) and opens the
-// next connection with it. With forget (typescript-sdk#2499) a connection
+// next connection with it. With forget (modelcontextprotocol/typescript-sdk#2499) a connection
 // that received no event resumes without one, although the client had a
 // position.
 func (c *Cursor) Reconnect(forget bool) string {
@@ -63,7 +63,7 @@ func ResumeDelay(clientID string) int64 { return ReferenceDelay(clientID, 0) }
 // it had position pos when forget lost it).
 func ResumeNote(id, token, pos string, delayMs int64) string {
 	if token == "" && pos != "" {
-		return fmt.Sprintf("Policy forgetResumeToken: after a %d ms backoff the client reconnects stream %s with GET but no Last-Event-ID: the connection that dropped had received no new event, and the client did not keep the position (event %s) it had resumed from (typescript-sdk#2499).", delayMs, id, pos)
+		return fmt.Sprintf("Policy forgetResumeToken: after a %d ms backoff the client reconnects stream %s with GET but no Last-Event-ID: the connection that dropped had received no new event, and the client did not keep the position (event %s) it had resumed from (modelcontextprotocol/typescript-sdk#2499).", delayMs, id, pos)
 	}
 	if token == "" {
 		return fmt.Sprintf("After a %d ms backoff the client reconnects stream %s with GET; it received no event id there, so it has no Last-Event-ID to send.", delayMs, id)

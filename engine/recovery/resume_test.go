@@ -4,7 +4,7 @@ import "testing"
 
 // TestCursorKeepsPosition proves the resume position rule (2025-11-25:
 // the client resumes from the last event it received) across two drops,
-// and the broken client of typescript-sdk#2499, which forgets the position
+// and the broken client of modelcontextprotocol/typescript-sdk#2499, which forgets the position
 // when the resumed connection dropped before any new event.
 func TestCursorKeepsPosition(t *testing.T) {
 	cases := []struct {
@@ -16,8 +16,8 @@ func TestCursorKeepsPosition(t *testing.T) {
 	}{
 		{"correct: no new event, same position", false, nil, "2", "2"},
 		{"correct: a new event moves the position", false, []string{"5"}, "2", "5"},
-		{"typescript-sdk#2499: no new event, no Last-Event-ID", true, nil, "2", ""},
-		{"typescript-sdk#2499 needs the empty connection: a new event still counts", true, []string{"5"}, "2", "5"},
+		{"modelcontextprotocol/typescript-sdk#2499: no new event, no Last-Event-ID", true, nil, "2", ""},
+		{"modelcontextprotocol/typescript-sdk#2499 needs the empty connection: a new event still counts", true, []string{"5"}, "2", "5"},
 	}
 	for _, c := range cases {
 		var cur Cursor

@@ -34,19 +34,23 @@
 //   - herd.compare: when true the same herd also runs under every strategy,
 //     into the trace's herdCompare; default false, omitted when false.
 //   - client.policy.forgetResumeToken and server.policy.replayAllStreams
-//     (2025-11-25 resumption; typescript-sdk#2499, servers#4087): booleans,
+//     (2025-11-25 resumption; modelcontextprotocol/typescript-sdk#2499, modelcontextprotocol/servers#4087): booleans,
 //     default false, omitted when false; no effect under 2026-07-28.
 //   - client.policy.timeouts: "required", "none" or "" (the default,
-//     omitted): whether the scenario states the client's timeout policy for
-//     tools/call. Design decision (issue 14, claude-code#69593): most
-//     scenarios, like the first 45 built-ins, leave timeouts out because
-//     their lesson is elsewhere, not because their client has none; a rule
-//     that flagged every call without a timeout would convict them all. So
-//     the rule request-has-timeout judges a trace only when its scenario
-//     states the policy: "required" (every call must carry an idle or a
-//     maximum timeout; a call without one fails) or "none" (the broken
-//     client: the engine drops every idle and maximum timeout the scenario
-//     gives, and the rule fails). Absent, the rule does not apply.
+//     omitted): the client's timeout policy for tools/call. "required":
+//     every call must carry an idle or a maximum timeout; "none" (the
+//     broken client of anthropics/claude-code#69593): the engine drops
+//     every idle and maximum timeout the scenario gives. Rule
+//     request-has-timeout (package checks) passes every call that carries
+//     a timeout, and fails a call with neither when the policy is stated
+//     or a timeout is stated anywhere else (client.idleTimeoutMs or
+//     maxTimeoutMs, or a call step's own: a client that knows timeouts
+//     and left this call without one). Design decision (issue 14): a
+//     scenario that states no timeout at all and no policy, like most
+//     built-in lessons, leaves timeouts out because its lesson is
+//     elsewhere, not because its client has none, so the rule is not
+//     listed there. A race step's connections are independent clients
+//     (Scenario.Raced) and are not judged.
 //
 // Steps:
 //   - produce {id, everyMs, count, fromValue?, total?}: a server verb that

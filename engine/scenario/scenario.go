@@ -143,20 +143,20 @@ type ClientPolicy struct {
 	// LateResponseIsError, when true, makes the client treat a response for
 	// a request it abandoned as a protocol error: it tears down the session
 	// and every call in flight on it fails (failure late-message-fatal,
-	// claude-code#51073).
+	// anthropics/claude-code#51073).
 	LateResponseIsError bool `json:"lateResponseIsError,omitempty"`
 	// LateProgressIsError, when true, makes the client treat progress for a
 	// finished or unknown token as a protocol error, with the same teardown
-	// (late-message-fatal, typescript-sdk#2580, claude-code#64475).
+	// (late-message-fatal, modelcontextprotocol/typescript-sdk#2580, anthropics/claude-code#64475).
 	LateProgressIsError bool `json:"lateProgressIsError,omitempty"`
 	// IgnoreProgress, when true, makes valid progress not reset the client's
-	// idle clock (failure ignore-progress, mcp_dart#106).
+	// idle clock (failure ignore-progress, leehack/mcp_dart#106).
 	IgnoreProgress bool `json:"ignoreProgress,omitempty"`
 	// ForgetResumeToken, when true under 2025-11-25, makes a resumed stream
 	// that drops again before a new event arrives be resumed without
 	// Last-Event-ID: the client forgot the position it resumed from, the
 	// server replays nothing and the request hangs until its timeout
-	// (failure forget-resume-token, typescript-sdk#2499). No effect under
+	// (failure forget-resume-token, modelcontextprotocol/typescript-sdk#2499). No effect under
 	// 2026-07-28, which has no resumption.
 	ForgetResumeToken bool `json:"forgetResumeToken,omitempty"`
 	// Timeouts states the client's timeout policy for tools/call requests
@@ -164,9 +164,10 @@ type ClientPolicy struct {
 	// call carries an idle or a maximum timeout, from the client's defaults
 	// or its own), TimeoutsNone (broken: the client sends every request with
 	// no timeout at all, whatever the defaults and the steps say; failure
-	// no-timeout, claude-code#69593), or "" (the default): the scenario does
-	// not model the client's timeouts, and rule request-has-timeout does not
-	// apply. Omitted when "".
+	// no-timeout, anthropics/claude-code#69593), or "" (the default: not
+	// stated). Rule request-has-timeout judges every call once a policy or
+	// any timeout is stated, and does not apply to a scenario that states
+	// neither (see the package doc). Omitted when "".
 	Timeouts string `json:"timeouts,omitempty"`
 }
 
@@ -187,8 +188,10 @@ type Server struct {
 	// in the tasks it creates; 0 means the default, 500 ms.
 	PollIntervalMs int64 `json:"pollIntervalMs,omitempty"`
 	// KeepaliveEveryMs is the interval of SSE keep-alive comments (":\r\n")
-	// on open response streams, Streamable HTTP only; 0 = none. Keep-alive is
-	// not progress (DOMAIN.md §8).
+	// on open response streams, Streamable HTTP only; 0 = none. The first
+	// comes KeepaliveEveryMs after a stream opens, or after a 2025-11-25
+	// resumption re-attaches it (a resumed stream restarts its keep-alive
+	// as a fresh one does). Keep-alive is not progress (DOMAIN.md §8).
 	KeepaliveEveryMs int64 `json:"keepaliveEveryMs,omitempty"`
 }
 
@@ -213,13 +216,13 @@ type ServerPolicy struct {
 	// IgnoreDisconnect, when true, makes the server never observe the client
 	// closing a response stream: the handler runs on, its side effects
 	// happen and its writes go into a closed stream (failure
-	// disconnect-unobserved, rust-sdk#857).
+	// disconnect-unobserved, modelcontextprotocol/rust-sdk#857).
 	IgnoreDisconnect bool `json:"ignoreDisconnect,omitempty"`
 	// ReplayAllStreams, when true under 2025-11-25, makes the server's event
 	// store replay, on a GET with Last-Event-ID, every event written after
 	// it on any stream of the session, not only the resumed stream's: the
 	// client gets other streams' events on this one, most of them again
-	// (failure replay-other-streams, servers#4087). No effect under
+	// (failure replay-other-streams, modelcontextprotocol/servers#4087). No effect under
 	// 2026-07-28.
 	ReplayAllStreams bool `json:"replayAllStreams,omitempty"`
 }

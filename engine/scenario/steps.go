@@ -429,6 +429,29 @@ func (d *decoder) sentBy(o *object, field string, id *ID, at int64) {
 	}
 }
 
+// Raced reports whether the JSON-RPC id whose JSON text is raw is one a
+// race step's connections send (RaceID of the step's call id, for each of
+// its Connections). A race's connections are independent clients of the
+// ledger (DOMAIN.md §4), not the scenario's client: the client's
+// timeouts do not apply to them, and rule request-has-timeout does not
+// judge them. Cost: O(steps + connections).
+func (s *Scenario) Raced(raw string) bool {
+	if s == nil {
+		return false
+	}
+	for _, st := range s.Steps {
+		if st.Do != "race" || st.Call == nil || st.Call.ID == nil {
+			continue
+		}
+		for i := range st.Connections {
+			if RaceID(*st.Call.ID, i).Raw() == raw {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // RaceID is the JSON-RPC id of connection i (from 0) of a race whose call
 // has id: the id itself for i = 0, then id+i for an integer id, or
 // "<id>-<i+1>" for a string id.

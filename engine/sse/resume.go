@@ -116,10 +116,10 @@ func Replay(store *EventStore[Msg], lastID, stream, name string, allStreams bool
 
 // ReplayNote says what the server does on a GET with Last-Event-ID token
 // for stream id: it replays n events, of that stream only or, with
-// allStreams (servers#4087), of every stream.
+// allStreams (modelcontextprotocol/servers#4087), of every stream.
 func ReplayNote(id, token string, n int, allStreams bool) string {
 	if allStreams {
-		return fmt.Sprintf("Policy replayAllStreams: the server resumes stream %s after event %s and replays %d event(s) written after it on every stream of the session, not only that stream's (servers#4087).", id, token, n)
+		return fmt.Sprintf("Policy replayAllStreams: the server resumes stream %s after event %s and replays %d event(s) written after it on every stream of the session, not only that stream's (modelcontextprotocol/servers#4087).", id, token, n)
 	}
 	return fmt.Sprintf("The server resumes stream %s after event %s and replays %d missed event(s) of that stream only.", id, token, n)
 }

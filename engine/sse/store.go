@@ -23,7 +23,7 @@ import (
 //
 // [EventStore.After] with allStreams false is the correct replay: only the
 // events of the stream the Last-Event-ID belongs to, after it. allStreams
-// true is the known-broken store of servers#4087 (the "everything" server's
+// true is the known-broken store of modelcontextprotocol/servers#4087 (the "everything" server's
 // InMemoryEventStore): it replays every later event of every stream, so
 // the resumed stream carries other streams' events, most of them already
 // delivered there (failure replay-other-streams).
@@ -58,7 +58,7 @@ func (s *EventStore[T]) StreamOf(lastID string) (stream string, ok bool) {
 
 // After returns the events to replay for a GET with Last-Event-ID lastID,
 // in the order they were written: those of lastID's stream written after
-// it, or with allStreams (broken, servers#4087) every event written after
+// it, or with allStreams (broken, modelcontextprotocol/servers#4087) every event written after
 // it, whatever its stream. An id the store never issued replays nothing.
 // Cost: O(events in the store).
 func (s *EventStore[T]) After(lastID string, allStreams bool) []StoredEvent[T] {
@@ -80,7 +80,7 @@ func (s *EventStore[T]) After(lastID string, allStreams bool) []StoredEvent[T] {
 // resumes stream, which the notes call name: ok and the events to replay
 // (After), or, when lastID is "" or names no event of stream, not ok and
 // why the server replays nothing (without an id it opens a new standalone
-// stream, typescript-sdk#2499). Cost: O(events in the store).
+// stream, modelcontextprotocol/typescript-sdk#2499). Cost: O(events in the store).
 func (s *EventStore[T]) Resume(lastID, stream, name string, allStreams bool) (missed []StoredEvent[T], why string, ok bool) {
 	if got, known := s.StreamOf(lastID); known && got == stream {
 		return s.After(lastID, allStreams), "", true

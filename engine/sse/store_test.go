@@ -7,7 +7,7 @@ import (
 
 // TestEventStoreReplay proves the 2025-11-25 replay rule (DOMAIN.md §9:
 // a resumed stream replays only that stream's events after Last-Event-ID)
-// and the broken store of servers#4087, which replays every stream's
+// and the broken store of modelcontextprotocol/servers#4087, which replays every stream's
 // events after it.
 func TestEventStoreReplay(t *testing.T) {
 	var s EventStore[string]
@@ -28,7 +28,7 @@ func TestEventStoreReplay(t *testing.T) {
 	}{
 		{"own stream after event 1", "1", false, "3:1/a2 5:1/a3 "},
 		{"own stream after event 2 (stream 2)", "2", false, "4:2/b2 "},
-		{"servers#4087: every stream after event 1", "1", true, "2:2/b1 3:1/a2 4:2/b2 5:1/a3 "},
+		{"modelcontextprotocol/servers#4087: every stream after event 1", "1", true, "2:2/b1 3:1/a2 4:2/b2 5:1/a3 "},
 		{"the last event: nothing to replay", "5", false, ""},
 		{"an id never issued replays nothing", "6", false, ""},
 		{"a non-canonical id replays nothing", "01", false, ""},
