@@ -218,6 +218,12 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 		a.Short = strings.TrimPrefix(a.Label, "progress ")
 	case kindCancel:
 		a.Short = "cancel"
+	case kindRequest:
+		// A tool call's tool name ("crunch" of "tools/call crunch"): on a
+		// phone, words beside a crowded arrow rather than a key number.
+		if name, ok := strings.CutPrefix(a.Label, a.Method+" "); ok && name != "" {
+			a.Short = name
+		}
 	}
 	if multi && a.ID != "" && a.Label != "" {
 		a.Label += " (" + a.ID + ")"
