@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -26,5 +27,26 @@ func TestNarrowToolCallKeepsWords(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("no tools/call arrow in scenario A's narrow timeline")
+	}
+}
+
+// TestMarkupIDShownAsWritten: a string id holding <, > and & ("r<&>") is
+// shown on the page as written, HTML-escaped once by the template, never
+// as JSON's \u003c escapes: in the outcome cards and tables (the trace's
+// requests, scenario.NewStringID, which used json.Marshal) and on the
+// timeline's arrows (data-id, read from the wire message) (issue 13's QA).
+func TestMarkupIDShownAsWritten(t *testing.T) {
+	tr := runEdited(t, "a-cancel-then-complete", [2]string{"steps[0].progressToken", `"p<&>"`}, [2]string{"steps[0].id", `"r<&>"`},
+		[2]string{"steps[1].id", `"r<&>"`}, [2]string{"steps[2].id", `"r<&>"`}, [2]string{"steps[3].id", `"r<&>"`})
+	html := renderString(t, Output(tr))
+	if !strings.Contains(html, `Request &#34;r&lt;&amp;&gt;&#34;`) {
+		t.Errorf("the output never names the request as written (Request \"r<&>\")")
+	}
+	// Only the exact wire messages (tooltips, the events table) may hold
+	// the escapes the engine's encoder put on the wire; no id does.
+	for _, bad := range []string{`data-id="&#34;r\u003c`, `Request &#34;r\u003c`, `(&#34;r\u003c`} {
+		if strings.Contains(html, bad) {
+			t.Errorf("the output shows an id with JSON's HTML escapes: %s", bad)
+		}
 	}
 }
