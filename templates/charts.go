@@ -379,11 +379,13 @@ func hintList(raw json.RawMessage) []string {
 // what Output shows for the buffers, tasks, herd, reconnects, ledger and
 // retry classes. Empty members are not drawn.
 type Charts struct {
-	Buffers     []bufferChart
-	Tasks       *taskLanes
-	Herd        *herdChart
-	Backoff     *backoffChart
-	HerdCompare *herdCompare
+	Buffers []bufferChart
+	Tasks   *taskLanes
+	Herd    *herdChart
+	Backoff *backoffChart
+	// BackoffNarrow is the backoff chart laid out for a phone.
+	BackoffNarrow *backoffChart
+	HerdCompare   *herdCompare
 	// HerdCompareNarrow is herdCompare laid out for a phone.
 	HerdCompareNarrow *herdCompare
 	// HerdFirst puts the herd section above the timeline, for a trace with
@@ -423,6 +425,7 @@ func NewCharts(tr *trace.Trace, v View) Charts {
 	if tr.Herd != nil {
 		c.HerdCompare = newHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
 		c.HerdCompareNarrow = newNarrowHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
+		c.BackoffNarrow = newNarrowBackoffChart(tr.Herd)
 	}
 	for _, r := range tr.Requests {
 		rr := requestRetry{Class: r.RetryClass, Hints: hintList(r.Hints)}

@@ -257,7 +257,17 @@ func layoutHerdCompare(results []recovery.Result, current string, width float64,
 // drew its delay from (a band) and the delay it drew (a dot, filled when
 // that attempt was admitted, hollow when refused), on a log scale.
 type backoffChart struct {
-	Strategy            string
+	Strategy string
+	// IDPrefix prefixes the element ids ("" wide; "narrow-" for the phone
+	// layout, newNarrowBackoffChart).
+	IDPrefix string
+	// Subtitle says what is drawn, at SubX, SubY (under the title on a
+	// phone).
+	Subtitle   string
+	SubX, SubY float64
+	// BandW is a window band's width and DotR a drawn delay's radius, in
+	// SVG units.
+	BandW, DotR         float64
 	Width, Height       float64
 	PlotLeft, PlotRight float64
 	PlotTop, PlotBottom float64
@@ -302,10 +312,36 @@ const (
 // newBackoffChart draws the sampled clients of the herd result r, or nil
 // when there is none.
 func newBackoffChart(r *recovery.Result) *backoffChart {
+	return layoutBackoffChart(r, false)
+}
+
+// newNarrowBackoffChart is newBackoffChart for a phone: the timeline's
+// narrow frame (380 units, drawn about as wide as a 390 px screen, so its
+// 12-unit text stays legible), the subtitle under the title, the legend one
+// item a row, narrower bands and dots. The wide chart's 1000 units scrolled
+// sideways in its box there and showed two of its attempts (issue 13's QA).
+func newNarrowBackoffChart(r *recovery.Result) *backoffChart {
+	return layoutBackoffChart(r, true)
+}
+
+// layoutBackoffChart lays out the backoff chart wide (svgWidth) or narrow
+// (narrowFrame's width).
+func layoutBackoffChart(r *recovery.Result, narrow bool) *backoffChart {
 	if r == nil || len(r.Sample) == 0 {
 		return nil
 	}
-	c := &backoffChart{Strategy: r.Strategy, Width: svgWidth, PlotLeft: boLeft, PlotRight: boRight, PlotTop: boTop, PlotBottom: boTop + boPlotH}
+	c := &backoffChart{Strategy: r.Strategy, Width: svgWidth, PlotLeft: boLeft, PlotRight: boRight, PlotTop: boTop, PlotBottom: boTop + boPlotH,
+		BandW: 6, DotR: 4, SubY: 16}
+	c.Subtitle = "delay drawn by each of the first " + strconv.Itoa(len(r.Sample)) + " clients, per attempt (log scale, ms)"
+	c.SubX = 10 + textWidth("strategy "+r.Strategy) + 16
+	if narrow {
+		c.IDPrefix = narrowFrame.idPrefix
+		c.Width, c.PlotLeft, c.PlotRight = narrowFrame.width, 50, narrowFrame.width-10
+		c.PlotTop, c.PlotBottom = boTop+16, boTop+16+boPlotH
+		c.BandW, c.DotR = 4, 3
+		c.Subtitle = "delay per attempt, first " + strconv.Itoa(len(r.Sample)) + " clients (log ms)"
+		c.SubX, c.SubY = 10, 32
+	}
 	lo, hi := int64(math.MaxInt64), int64(1)
 	for _, s := range r.Sample {
 		c.Clients = append(c.Clients, s.ClientID)
@@ -332,6 +368,9 @@ func newBackoffChart(r *recovery.Result) *backoffChart {
 	}
 	n := float64(len(r.Sample))
 	slot := min(14, (colW-12)/n)
+	if narrow {
+		slot = min(14, (colW-4)/n)
+	}
 	for i, s := range r.Sample {
 		for _, d := range s.Draws {
 			x := c.PlotLeft + float64(d.Attempt)*colW + colW/2 + (float64(i)-(n-1)/2)*slot
@@ -347,6 +386,9 @@ func newBackoffChart(r *recovery.Result) *backoffChart {
 		}
 	}
 	c.Height = c.PlotBottom + 64
+	if narrow {
+		c.Height = c.PlotBottom + 40 + 3*18
+	}
 	c.Summary = fmt.Sprintf("Backoff of the first %d clients under strategy %s: for each attempt, the window each client drew its delay from and the delay it drew (filled: admitted; hollow: refused).", len(r.Sample), r.Strategy)
 	return c
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -78,6 +79,18 @@ type wireMessage struct {
 	} `json:"params"`
 }
 
+// idText is a JSON-RPC id from a wire message as the trace's requests
+// write it (scenario.ID's text): a string id re-encoded without the HTML
+// escapes the engine's json.Marshal put on the wire ("r\u003c" is "r<"),
+// anything else as it is.
+func idText(raw json.RawMessage) string {
+	var s string
+	if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+		return scenario.NewStringID(s).Raw()
+	}
+	return string(raw)
+}
+
 // classify names the kind of a wire message and a short label for it.
 func classify(msg json.RawMessage, signal string) (kind, label, method, id string) {
 	if len(msg) == 0 {
@@ -101,7 +114,7 @@ func classify(msg json.RawMessage, signal string) (kind, label, method, id strin
 		return kindRaw, "malformed message", "", ""
 	}
 	if len(m.ID) > 0 && string(m.ID) != "null" {
-		id = string(m.ID)
+		id = idText(m.ID)
 	}
 	switch {
 	case m.Method == "notifications/progress":
@@ -112,7 +125,7 @@ func classify(msg json.RawMessage, signal string) (kind, label, method, id strin
 		return kindProgress, label, m.Method, id
 	case m.Method == "notifications/cancelled":
 		if len(m.Params.RequestID) > 0 {
-			id = string(m.Params.RequestID)
+			id = idText(m.Params.RequestID)
 		}
 		return kindCancel, "notifications/cancelled", m.Method, id
 	case m.Method != "" && id != "":
@@ -218,6 +231,12 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 		a.Short = strings.TrimPrefix(a.Label, "progress ")
 	case kindCancel:
 		a.Short = "cancel"
+	case kindRequest:
+		// A tool call's tool name ("crunch" of "tools/call crunch"): on a
+		// phone, words beside a crowded arrow rather than a key number.
+		if name, ok := strings.CutPrefix(a.Label, a.Method+" "); ok && name != "" {
+			a.Short = name
+		}
 	}
 	if multi && a.ID != "" && a.Label != "" {
 		a.Label += " (" + a.ID + ")"

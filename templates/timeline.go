@@ -185,7 +185,8 @@ type arrow struct {
 	Label                  string
 	LabelX, LabelY, LabelW float64
 	// Short is the fewest words that still name the message where its
-	// label would cover other arrows ("1/6" for progress 1/6, "cancel"),
+	// label would cover other arrows ("1/6" for progress 1/6, "cancel",
+	// "crunch" for tools/call crunch),
 	// "" when no shorter form says enough (then a key number stands in).
 	Short string
 	// Title is the tooltip: times, notes and the exact message.

@@ -14,9 +14,12 @@ import (
 // story went right, not by the state of the last request (issue 13, item 1).
 type verdict struct {
 	// Key is "good" (every check passes), "bad" (a check fails and nothing
-	// in the scenario asked for it) or "intended" (a check fails and the
+	// in the scenario asked for it), "intended" (a check fails and the
 	// scenario asked for it: a known-broken switch is on, it is titled
-	// "Broken", or the failing rule is one only its script can break).
+	// "Broken", or the failing rule is one only its script can break) or
+	// "undecided" (an imported transcript where no check fails but one
+	// cannot be decided from what the log shows: the story may have gone
+	// either way, so the headline says so, in a neutral colour).
 	Key string
 	// Text is the headline, e.g. "cancellation wins: no response".
 	Text string
@@ -41,6 +44,8 @@ func (v verdict) Label() string {
 		return "The failure this page shows"
 	case "bad":
 		return "What went wrong"
+	case "undecided":
+		return "What the log cannot show"
 	}
 	return "What happened"
 }
@@ -86,7 +91,27 @@ func judge(tr *trace.Trace) verdict {
 		}
 		return v
 	}
+	if tr.Scenario == nil {
+		// An imported transcript: a check it cannot decide may be the one
+		// that fails, so "every check passes" would claim what the log
+		// does not show.
+		for _, c := range tr.Checks {
+			if c.OK == nil {
+				return verdict{Key: "undecided", Rule: c.Rule, Text: undecidedText(tr), Detail: c.Rule + ": " + c.Detail + " " + successDetail(tr)}
+			}
+		}
+	}
 	return verdict{Key: "good", Text: successText(tr), Detail: successDetail(tr)}
+}
+
+// undecidedText is the headline of a transcript whose checks cannot all
+// be decided: a one-sided log (a client's or a server's own) lacks the
+// other side's view; any other transcript lacks timing or context.
+func undecidedText(tr *trace.Trace) string {
+	if src := tr.Source; src != nil && src.Side != "" {
+		return "cannot be decided from a one-sided log: the " + src.Side + "'s view alone"
+	}
+	return "cannot be decided from this transcript"
 }
 
 // intendedFailure reports whether the scenario asked for a failure of rule:

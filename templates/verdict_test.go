@@ -1,11 +1,15 @@
 package templates
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/transcript"
 )
 
 // TestVerdict: the headline of a run says the story's point in domain words
@@ -92,5 +96,53 @@ func TestVerdictDetailCountsUndecided(t *testing.T) {
 	}
 	if d := newVerdict(runEdited(t, "a-cancel-then-complete")).Detail; !strings.HasPrefix(d, "All ") {
 		t.Errorf("all decided: detail %q, want \"All N checks that apply pass.\"", d)
+	}
+}
+
+// TestVerdictOfOneSidedLogUndecided: a client's own log of a cancellation
+// race (engine/transcript/testdata/claude-desktop-race.log) cannot show
+// whether the server wrote its response before reading the cancellation
+// (no-message-after-cancel is undecided, ok null); its headline says it
+// cannot be decided from a one-sided log, with the undecided rule, under
+// the neutral key "undecided", never a definite "every check passes"
+// (issue 13's QA). A simulated run with an undecided check keeps its
+// definite headline: the simulator saw both sides.
+func TestVerdictOfOneSidedLogUndecided(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "engine", "transcript", "testdata", "claude-desktop-race.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := transcript.Import(data, transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	undecided := ""
+	for _, c := range tr.Checks {
+		if c.OK != nil && !*c.OK {
+			t.Fatalf("check %s fails on the client's log; the test wants one that passes or is undecided", c.Rule)
+		}
+		if c.OK == nil && undecided == "" {
+			undecided = c.Rule
+		}
+	}
+	if tr.Source == nil || tr.Source.Side != "client" || undecided == "" {
+		t.Fatalf("the log is read as side %+v with undecided check %q; the test wants a client's log with one", tr.Source, undecided)
+	}
+	v := newVerdict(tr)
+	if v.Key != "undecided" || v.Rule != undecided || !strings.HasPrefix(v.Text, "cannot be decided from a one-sided log") || !strings.Contains(v.Detail, undecided) {
+		t.Errorf("verdict %+v, want key undecided, rule %s, a headline saying it cannot be decided from a one-sided log", v, undecided)
+	}
+	var b strings.Builder
+	if err := outputHeadline(View{Verdict: v}).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `class="verdict verdict-undecided"`) {
+		t.Errorf("the headline renders %.300q, want the neutral class verdict-undecided", b.String())
+	}
+
+	sim := runEdited(t, "a-cancel-then-complete")
+	sim.Checks[0].OK = nil
+	if v := newVerdict(sim); v.Key != "good" {
+		t.Errorf("a simulated run with an undecided check: verdict %s, want good (the simulator saw both sides)", v.Key)
 	}
 }

@@ -168,6 +168,9 @@ func (p *playground) open(hash string, then func()) {
 				if first {
 					shown = "the default scenario, “" + p.scenarioTitle + "”"
 				}
+				// The run below is the default's, but the page was asked for
+				// something else: its title says so, not the default's name.
+				p.title.Set("textContent", brokenLinkTitle)
 				if p.doc.Get("documentElement").Get("dataset").Get("embed").Truthy() {
 					// An iframe has no editor or address bar to speak of.
 					showLabError(p.doc, "This link cannot be opened: "+err.Error()+". Showing "+shown+" instead.")
@@ -184,11 +187,26 @@ func (p *playground) open(hash string, then func()) {
 			sel.Set("value", strings.TrimPrefix(hash, "#example="))
 		}
 	}
+	first := p.scenarioTitle == ""
 	p.update(true, func(ok bool) {
+		if !ok && first {
+			// The link's scenario is invalid and nothing has run: the
+			// output is the prerendered default's, marked stale; the
+			// title is not the default's.
+			p.title.Set("textContent", invalidLinkTitle)
+		}
 		p.shareNow()
 		after(ok)
 	})
 }
+
+// The playground's title (#pg-title) when a link opened nothing that ran:
+// neutral, never the prerendered default scenario's name (issue 13's QA:
+// a broken link kept scenario A's title over the error).
+const (
+	brokenLinkTitle  = "This link cannot be opened"
+	invalidLinkTitle = "The linked scenario is not valid"
+)
 
 // linkText returns the editor text a fragment names: a built-in example's
 // file as shipped, or the shared scenario indented for editing.

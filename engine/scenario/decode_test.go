@@ -336,6 +336,26 @@ func TestIDJSON(t *testing.T) {
 	}
 }
 
+// TestStringIDKeepsMarkup: an id is shown as written (issue 13's QA: an id
+// a<b&c> showed as "a\u003cb\u0026c\u003e"): NewStringID escapes what JSON
+// requires (the quote, the backslash, control characters) and not <, >
+// and &, and a decoded id written with <, > and &, raw or as \u escapes,
+// reads back as the same text.
+func TestStringIDKeepsMarkup(t *testing.T) {
+	if got, want := NewStringID(`a<b&c> "q" \`).Raw(), `"a<b&c> \"q\" \\"`; got != want {
+		t.Errorf("NewStringID = %s, want %s", got, want)
+	}
+	for _, in := range []string{`"a<b&c>"`, `"a\u003cb\u0026c\u003e"`} {
+		sc, err := Decode([]byte(`{"mcplab": 1, "steps": [{"at": 0, "do": "call", "id": ` + in + `}]}`))
+		if err != nil {
+			t.Fatalf("Decode with id %s: %v", in, err)
+		}
+		if got := sc.Steps[0].ID.Raw(); got != `"a<b&c>"` {
+			t.Errorf("id written %s reads back as %s, want \"a<b&c>\"", in, got)
+		}
+	}
+}
+
 // TestDecodeSkipsByteOrderMark: a file saved with a UTF-8 byte order mark
 // (Notepad does) is the same scenario, with the same share link, not
 // "invalid character 'ï'".

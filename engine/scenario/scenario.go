@@ -3,6 +3,7 @@ package scenario
 import (
 	_ "embed" // Schema
 	"encoding/json"
+	"strings"
 )
 
 // Version is the only scenario format version this package reads ("mcplab": 1).
@@ -306,8 +307,17 @@ type ID struct{ raw string }
 // NewIntID returns the integer id n.
 func NewIntID(n int64) ID { b, _ := json.Marshal(n); return ID{string(b)} }
 
-// NewStringID returns the string id s.
-func NewStringID(s string) ID { b, _ := json.Marshal(s); return ID{string(b)} }
+// NewStringID returns the string id s. Its JSON text escapes what JSON
+// requires and nothing more: not <, > and & (json.Marshal's HTML escaping
+// made an id a<b show as "a\u003cb" on every page and in every trace; the
+// places that put an id in HTML escape it there).
+func NewStringID(s string) ID {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return ID{strings.TrimSuffix(b.String(), "\n")}
+}
 
 // Raw returns the id's JSON text, e.g. `7` or `"p-7"`. Use it as a map key.
 func (id ID) Raw() string { return id.raw }

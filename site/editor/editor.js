@@ -1,8 +1,9 @@
 // mcplab playground code editor: the source of site/static/editor.js
 // (bundled by `make editor`; see site/editor/README.md). It upgrades the
 // playground's <textarea id="pg-editor"> into a CodeMirror 6 editor with
-// line numbers, JSON highlighting, bracket matching and the scenario's
-// located error shown in place. Without JavaScript, or if this file fails,
+// line numbers, JSON highlighting, bracket matching, the scenario's
+// located error shown in place, and completion and hover documentation from
+// /scenario.schema.json (schema.js). Without JavaScript, or if this file fails,
 // the textarea stays and works as before (progressive enhancement).
 //
 // The textarea stays the page's state: the wasm (wasm/playground.go) reads
@@ -39,6 +40,7 @@ import {
 import { classHighlighter } from "@lezer/highlight";
 import { json } from "@codemirror/lang-json";
 import { setDiagnostics, lintGutter, lintKeymap } from "@codemirror/lint";
+import { schemaHelp } from "./schema.js";
 
 // The page's colours (app.css custom properties), so the editor follows the
 // light and dark themes; layout and the token colours are in app.css.
@@ -55,6 +57,10 @@ const pageTheme = EditorView.theme({
   ".cm-matchingBracket, &.cm-focused .cm-matchingBracket": { backgroundColor: "var(--accent-line)", color: "inherit", outline: "1px solid var(--accent)" },
   ".cm-nonmatchingBracket, &.cm-focused .cm-nonmatchingBracket": { color: "var(--c-error)" },
   ".cm-tooltip, .cm-panels": { backgroundColor: "var(--panel)", color: "var(--fg)", borderColor: "var(--line-strong)" },
+  ".cm-schema-info": { maxWidth: "min(28rem, 80vw)", whiteSpace: "normal", fontFamily: "var(--sans, system-ui)", lineHeight: "1.4", padding: "4px 8px" },
+  ".cm-tooltip.cm-completionInfo": { maxWidth: "min(28rem, 80vw)" },
+  ".cm-tooltip-autocomplete ul li[aria-selected]": { backgroundColor: "var(--accent-bg)", color: "var(--fg)" },
+  ".cm-completionDetail": { color: "var(--muted)", fontStyle: "normal", marginLeft: "0.5em" },
   ".cm-diagnostic-error": { borderLeftColor: "var(--c-error)" },
   ".cm-panel.cm-panel-lint ul [aria-selected]": { backgroundColor: "var(--accent-bg)", color: "var(--fg)" },
 });
@@ -90,6 +96,9 @@ const upgrade = (area) => {
         syntaxHighlighting(classHighlighter),
         json(),
         lintGutter(),
+        // Member names and values from /scenario.schema.json as you type
+        // (or Ctrl-Space), and a member's description on hover (schema.js).
+        schemaHelp(area.closest("article") || document.body),
         EditorState.tabSize.of(2),
         // The panel is narrow (400 px, a phone's width on a phone): long
         // lines (a scenario's notes) wrap rather than hide to the right.

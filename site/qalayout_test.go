@@ -1,0 +1,141 @@
+package main
+
+// Browser tests of issue 13's QA findings on layout: the task page's
+// labels near 400 ms, the herd page's backoff chart on a phone.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// crossJS lists, for the visible timeline, each text label other than an
+// arrow's own label (marks, deadlines, check flags) whose box, 1 px inside
+// its edges, an arrow's shaft crosses, and the pairs of any of its text
+// labels whose boxes overlap (overlapJS's rule), with the count of labels
+// checked.
+const crossJS = `(() => {
+  const visible = (e) => e.getClientRects().length > 0 && e.getBoundingClientRect().width > 0;
+  const svg = Array.from(document.querySelectorAll("svg.timeline")).find(visible);
+  if (!svg) return null;
+  const shafts = Array.from(svg.querySelectorAll("g.arrows line.shaft")).filter(visible).map((l) => {
+    const m = l.getScreenCTM(), p = (x, y) => { const q = svg.createSVGPoint(); q.x = x; q.y = y; return q.matrixTransform(m); };
+    const a = p(l.x1.baseVal.value, l.y1.baseVal.value), b = p(l.x2.baseVal.value, l.y2.baseVal.value);
+    return {wire: l.closest("g.arrow").dataset.wire, a, b};
+  });
+  // crosses: does the segment a-b meet the rectangle r (Liang-Barsky)?
+  const crosses = (s, r) => {
+    let t0 = 0, t1 = 1;
+    const dx = s.b.x - s.a.x, dy = s.b.y - s.a.y;
+    for (const [p, q] of [[-dx, s.a.x - r.l], [dx, r.r - s.a.x], [-dy, s.a.y - r.t], [dy, r.b - s.a.y]]) {
+      if (p === 0) { if (q < 0) return false; continue; }
+      const t = q / p;
+      if (p < 0) { if (t > t1) return false; if (t > t0) t0 = t; } else { if (t < t0) return false; if (t < t1) t1 = t; }
+    }
+    return true;
+  };
+  const texts = Array.from(svg.querySelectorAll("text")).filter((t) => visible(t) && t.textContent.trim());
+  const boxes = texts.map((t) => { const r = t.getBoundingClientRect(); return {el: t, text: t.textContent.trim().slice(0, 40), l: r.left + 1, r: r.right - 1, t: r.top + 1, b: r.bottom - 1}; });
+  const out = {labels: boxes.length, crossed: [], overlap: []};
+  for (const bx of boxes) {
+    if (bx.el.closest(".arrow-label, .legend, .keys")) continue;
+    for (const s of shafts) if (crosses(s, bx)) out.crossed.push(JSON.stringify(bx.text) + " by wire " + s.wire);
+  }
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i], b = boxes[j];
+    if (Math.min(a.r, b.r) - Math.max(a.l, b.l) > 0 && Math.min(a.b, b.b) - Math.max(a.t, b.t) > 0) out.overlap.push(JSON.stringify(a.text) + " / " + JSON.stringify(b.text));
+  }
+  return out;
+})()`
+
+// Rule (issue 13, item 2: "labels never cover arrows or each other at
+// 1,280 px, 800 px and 390 px"; QA: the task page's labels crowded near
+// 400 ms, where the client polls, cancels and polls again): on the durable
+// task page and on scenario A, at each of the three widths, no label of
+// the visible timeline overlaps another, and no mark, deadline or flag
+// label is crossed by an arrow.
+func TestTimelineLabelsClearAtThreeWidths(t *testing.T) {
+	for _, pg := range []struct{ name, path string }{
+		{"task", "/s/task-cancel-ack-not-final/"},
+		{"scenario", "/s/" + scenarioA + "/"},
+	} {
+		for _, width := range []int64{1280, 800, 390} {
+			t.Run(fmt.Sprintf("%s-%d", pg.name, width), func(t *testing.T) {
+				ctx := openAt(t, pg.name, pg.path, true, width, 900)
+				type result struct {
+					Labels           int
+					Crossed, Overlap []string
+				}
+				r := evalJSON[*result](t, ctx, crossJS)
+				if r == nil || r.Labels == 0 {
+					t.Fatalf("no visible timeline with labels: the test would pass vacuously")
+				}
+				for _, c := range r.Crossed {
+					t.Errorf("an arrow crosses the label %s", c)
+				}
+				for _, o := range r.Overlap {
+					t.Errorf("overlapping labels: %s", o)
+				}
+			})
+		}
+	}
+}
+
+// Rule (issue 13's QA: "the herd backoff chart is cut off at 390 px"): on
+// a 390 px phone the herd page shows one backoff chart, the narrow one,
+// no wider than its box (nothing of it hidden to the right), with its
+// text at least 9 px; at 1,280 px it shows the wide one alone. Screenshots
+// are kept in $TMPDIR/mcplab-herd-backoff-WIDTH.png.
+func TestHerdBackoffChartFitsPhone(t *testing.T) {
+	for _, tc := range []struct {
+		width int64
+		want  string
+	}{{390, "narrow-backoff-chart"}, {1280, "backoff-chart"}} {
+		t.Run(fmt.Sprint(tc.width), func(t *testing.T) {
+			ctx := openAt(t, "herd", "/s/herd-reference-backoff/", true, tc.width, 900)
+			type result struct {
+				Shown       []string
+				Width, Box  float64
+				SmallestPx  float64
+				Attempts    int
+				DrawnPoints int
+			}
+			r := evalJSON[result](t, ctx, `(() => {
+  const visible = (e) => e.getClientRects().length > 0 && e.getBoundingClientRect().width > 0;
+  const shown = Array.from(document.querySelectorAll("svg.backoff-chart")).filter(visible);
+  const svg = shown[0];
+  if (!svg) return {shown: []};
+  const px = (e) => parseFloat(getComputedStyle(e).fontSize) * Math.hypot(e.getScreenCTM().a, e.getScreenCTM().b);
+  return {
+    shown: shown.map((s) => s.id),
+    width: svg.getBoundingClientRect().width, box: svg.parentElement.clientWidth,
+    smallestPx: Math.min(...Array.from(svg.querySelectorAll("text")).filter(visible).map(px)),
+    attempts: Number(svg.dataset.attempts),
+    drawnPoints: svg.querySelectorAll("[data-delay-ms]").length,
+  };
+})()`)
+			evalJSON[bool](t, ctx, fmt.Sprintf(`(document.getElementById(%q)?.scrollIntoView({block: "center"}), true)`, tc.want))
+			if shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err == nil {
+				file := filepath.Join(os.TempDir(), fmt.Sprintf("mcplab-herd-backoff-%d.png", tc.width))
+				if err := os.WriteFile(file, shot, 0o644); err == nil {
+					t.Logf("screenshot: %s", file)
+				}
+			}
+			if len(r.Shown) != 1 || r.Shown[0] != tc.want {
+				t.Fatalf("visible backoff charts %q, want only %s", r.Shown, tc.want)
+			}
+			if r.Width > r.Box+1 {
+				t.Errorf("the backoff chart is %.0f px wide in a %.0f px box: its right part is cut off", r.Width, r.Box)
+			}
+			if r.SmallestPx < 8.95 {
+				t.Errorf("the backoff chart's smallest text renders at %.1f px, want >= 9", r.SmallestPx)
+			}
+			if r.Attempts == 0 || r.DrawnPoints == 0 {
+				t.Errorf("the chart draws %d attempts and %d draws", r.Attempts, r.DrawnPoints)
+			}
+		})
+	}
+}

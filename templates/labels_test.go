@@ -1,0 +1,52 @@
+package templates
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNarrowToolCallKeepsWords: on a phone (the narrow frame, 380 units)
+// scenario A's tools/call arrow sits between the network lane's name and
+// the progress arrow, too tight for "tools/call crunch"; its label says
+// the tool's name ("crunch", the arrow's Short) rather than collapsing to
+// the key number "1" with its words under the legend (issue 13's QA at
+// 390 px). The title keeps the whole label.
+func TestNarrowToolCallKeepsWords(t *testing.T) {
+	tl := newNarrowTimeline(runEdited(t, "a-cancel-then-complete"))
+	if len(tl.Keys) != 0 {
+		t.Errorf("scenario A's narrow timeline keys %d labels (%+v), want words on every arrow", len(tl.Keys), tl.Keys)
+	}
+	found := false
+	for _, a := range tl.Arrows {
+		if a.Kind == kindRequest && a.Method == "tools/call" {
+			found = true
+			if a.Label != "crunch" {
+				t.Errorf("the tools/call arrow is labelled %q, want its tool's name \"crunch\"", a.Label)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no tools/call arrow in scenario A's narrow timeline")
+	}
+}
+
+// TestMarkupIDShownAsWritten: a string id holding <, > and & ("r<&>") is
+// shown on the page as written, HTML-escaped once by the template, never
+// as JSON's \u003c escapes: in the outcome cards and tables (the trace's
+// requests, scenario.NewStringID, which used json.Marshal) and on the
+// timeline's arrows (data-id, read from the wire message) (issue 13's QA).
+func TestMarkupIDShownAsWritten(t *testing.T) {
+	tr := runEdited(t, "a-cancel-then-complete", [2]string{"steps[0].progressToken", `"p<&>"`}, [2]string{"steps[0].id", `"r<&>"`},
+		[2]string{"steps[1].id", `"r<&>"`}, [2]string{"steps[2].id", `"r<&>"`}, [2]string{"steps[3].id", `"r<&>"`})
+	html := renderString(t, Output(tr))
+	if !strings.Contains(html, `Request &#34;r&lt;&amp;&gt;&#34;`) {
+		t.Errorf("the output never names the request as written (Request \"r<&>\")")
+	}
+	// Only the exact wire messages (tooltips, the events table) may hold
+	// the escapes the engine's encoder put on the wire; no id does.
+	for _, bad := range []string{`data-id="&#34;r\u003c`, `Request &#34;r\u003c`, `(&#34;r\u003c`} {
+		if strings.Contains(html, bad) {
+			t.Errorf("the output shows an id with JSON's HTML escapes: %s", bad)
+		}
+	}
+}
