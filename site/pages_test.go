@@ -517,7 +517,7 @@ func TestPagesWithoutJavaScript(t *testing.T) {
 // time depends on the machine), and under 1.5 MB compressed on the wire for
 // a page that needs no SQLite (enforced: bytes do not).
 func TestNoRequestLeavesTheOrigin(t *testing.T) {
-	const budget = 1_500_000 // bytes on the wire, ARCHITECTURE.md budgets
+	const budget = transferBudget
 	ctx, w := openTab(t, siteURL)
 	// A cold load: the browser's cache is shared by every tab of the binary.
 	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {

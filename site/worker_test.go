@@ -37,12 +37,10 @@ const longTaskBudgetMs = 50
 // tasks of 1.2–1.6 s that take about 100 ms alone (issue 12's
 // measurements: the chart's parse, its patch and its restyle). Scaling by
 // the load keeps 50 ms of work the budget. But the 1-minute load average
-// lags the contention of the moment: after the fixes the longest tasks
-// measured were 380-688 ms at load averages of 29-35 and 480-552 ms at
-// 18.7 (where the scaled budget is 468 ms), so the scaled budget has a
-// floor, longTaskFloorMs, the lowest flat budget above every measurement
-// on this machine. Every task over 50 ms is logged either way, with the
-// budget used.
+// lags the contention of the moment, so the scaled budget has a floor,
+// longTaskFloorMs. The same tasks are also held to their CPU time, which
+// waiting for a core does not inflate (checkMainTaskCPU: 50 ms idle).
+// Every task over 50 ms is logged either way, with the budget used.
 func longTaskMs() (ms float64, why string) {
 	if v := envInt("MCPLAB_LONG_TASK_MS", 0); v > 0 {
 		return float64(v), "MCPLAB_LONG_TASK_MS"
@@ -53,7 +51,13 @@ func longTaskMs() (ms float64, why string) {
 
 // longTaskFloorMs is the least budget longTaskMs gives without
 // MCPLAB_LONG_TASK_MS (ms): see there. Before issue 12's fixes the same
-// tests showed tasks of 1.2-3.9 s.
+// tests showed tasks of 1.2-3.9 s, and 380-688 ms after the first ones
+// (at load averages of 19-35). Since the herd's small multiples became
+// paths and large new blocks are added element by element (app.js's
+// mcplabMorph), the longest measured 255-425 ms at load averages of
+// 21-24, but once 1,055 ms at 27 for a task of 21 ms of CPU: in wall
+// time this machine allows no tighter floor, so the tight budget is the
+// CPU time's (checkMainTaskCPU).
 const longTaskFloorMs = 800
 
 // loadScale is how many times longer than alone a task of the page takes
@@ -168,12 +172,14 @@ func clickHomePromptly(t *testing.T, ctx context.Context) {
 // Rule (issue 12, item 4): the heaviest herd the decoder allows (100,000
 // clients x 10 attempts, every strategy compared) never blocks the page:
 // 20 quick edits of the client count each return from their input event
-// within longTaskMs, no task of the page exceeds it, the run on screen at
+// within longTaskMs, no task of the page exceeds it nor uses more than
+// mainTaskCPUMs of the main thread's CPU (50 ms idle), the run on screen at
 // the end is the newest edit's (the native engine's peak for it), and a
 // link clicked while a run is in flight navigates at once.
 func TestHeaviestHerdNeverBlocksThePage(t *testing.T) {
 	ctx, ex := chartPage(t, "herd-reference-backoff", readyTimeout)
 	watchLongTasks(t, ctx)
+	stopTrace := traceMainThread(t, ctx)
 	const last = 100_000 - 19
 	handlers := evalJSONAwait[[]float64](t, ctx, `(async () => {
   const el = document.querySelector('[data-path="herd.clients"]');
@@ -199,6 +205,7 @@ func TestHeaviestHerdNeverBlocksThePage(t *testing.T) {
 		t.Errorf("after the edits the herd chart's peak is %d, want %d (the native run of the newest edit, %d clients)", got.Peak, want, last)
 	}
 	checkNoLongTask(t, ctx, "20 edits of the heaviest herd")
+	checkMainTaskCPU(t, stopTrace(), "20 edits of the heaviest herd")
 	// One more heavy run in flight, then leave.
 	setControl(t, ctx, "herd.clients", "99999")
 	clickHomePromptly(t, ctx)
@@ -221,7 +228,8 @@ func longTranscript(lines int) string {
 // page keeps the page responsive: no task over longTaskMs while it is
 // pasted (kept out of the textarea, whose own layout of 2 MB would hold
 // the page for seconds), judged, shown in windows of 250 events with a
-// pager, paged, and judged again; the page shows its first window with
+// pager, paged, and judged again, and no task uses more than mainTaskCPUMs
+// of the main thread's CPU (50 ms idle); the page shows its first window with
 // the whole trace's count, and a link clicked while it is judged again
 // navigates at once.
 func TestImportLongTranscriptStaysResponsive(t *testing.T) {
@@ -243,6 +251,7 @@ func TestImportLongTranscriptStaysResponsive(t *testing.T) {
 		evalJSON[bool](t, ctx, `(window.pasted += `+string(piece)+`, true)`)
 	}
 	watchLongTasks(t, ctx)
+	stopTrace := traceMainThread(t, ctx)
 	if !evalJSON[bool](t, ctx, `(() => {
   const e = document.getElementById("imp-input");
   const data = new DataTransfer();
@@ -267,6 +276,7 @@ func TestImportLongTranscriptStaysResponsive(t *testing.T) {
 	evalJSON[bool](t, ctx, `(() => { const s = document.getElementById("imp-side"); s.value = "server"; s.dispatchEvent(new Event("change", {bubbles: true})); return mcplabEngine.busy; })()`)
 	waitFor(t, ctx, "the transcript judged again", settledJS+" && "+window(251, 500))
 	checkNoLongTask(t, ctx, "pasting, judging and paging a 20,000-line transcript")
+	checkMainTaskCPU(t, stopTrace(), "pasting, judging and paging a 20,000-line transcript")
 	// Judged again (the side goes back to inferred), and leave while it runs.
 	evalJSON[bool](t, ctx, `(() => { const s = document.getElementById("imp-side"); s.value = ""; s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`)
 	clickHomePromptly(t, ctx)

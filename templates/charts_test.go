@@ -250,6 +250,24 @@ func TestHerdCharts(t *testing.T) {
 		if i > 0 && (p.Top != c.HerdCompare.Panels[0].Top || p.Bottom != c.HerdCompare.Panels[0].Bottom || p.W != c.HerdCompare.Panels[0].W) {
 			t.Errorf("panel %s is not on the first panel's scale", p.Strategy)
 		}
+		// The bars are two paths (issue 12: a rect per bar was 8,000
+		// elements for the heaviest herd): one closed rectangle per bar,
+		// and one per bar that admitted any, standing on the baseline.
+		admitted := 0
+		for _, b := range p.Bars {
+			if b.Admitted > 0 {
+				admitted++
+			}
+		}
+		if got := strings.Count(p.AttemptsPath, "z"); got != len(p.Bars) || len(p.Bars) == 0 {
+			t.Errorf("panel %s: the attempts path has %d rectangles, want one per bar (%d)", p.Strategy, got, len(p.Bars))
+		}
+		if got := strings.Count(p.AdmittedPath, "z"); got != admitted {
+			t.Errorf("panel %s: the admitted path has %d rectangles, want one per bar that admitted any (%d)", p.Strategy, got, admitted)
+		}
+		if base := "V" + formatNum(p.Bottom) + "z"; len(p.Bars) > 0 && !strings.HasSuffix(p.AttemptsPath, base) {
+			t.Errorf("panel %s: the attempts path ends %q, want the baseline %q", p.Strategy, p.AttemptsPath[max(0, len(p.AttemptsPath)-20):], base)
+		}
 	}
 	if c.HerdCompare.YMax < 10000 {
 		t.Errorf("shared y scale to %d, below the largest peak", c.HerdCompare.YMax)

@@ -145,6 +145,26 @@ func herdBars(r *recovery.Result, xOf func(int64) float64, yOf func(int64) float
 	return out
 }
 
+// barsPath is the SVG path data of bars standing on the baseline bottom,
+// one closed rectangle per bar ("M x bottom V top h w V bottom z"): the
+// attempts (Y), or with admitted the admitted part (AY) of the bars that
+// admitted any. "" when no bar has one.
+func barsPath(bars []herdBar, bottom float64, admitted bool) string {
+	var b strings.Builder
+	base := formatNum(bottom)
+	for _, bar := range bars {
+		top := bar.Y
+		if admitted {
+			if bar.Admitted <= 0 {
+				continue
+			}
+			top = bar.AY
+		}
+		b.WriteString("M" + formatNum(bar.X) + " " + base + "V" + formatNum(top) + "h" + formatNum(bar.W) + "V" + base + "z")
+	}
+	return b.String()
+}
+
 // herdCompare is the same herd under every strategy, side by side on one
 // scale (trace.herdCompare).
 type herdCompare struct {
@@ -178,7 +198,12 @@ type herdPanel struct {
 	DY        float64
 	Axis      bool
 	Bars      []herdBar
-	CapacityY float64
+	// AttemptsPath and AdmittedPath draw Bars as two SVG paths (barsPath):
+	// one element each, where a <rect> per bar made the heaviest allowed
+	// herd's small multiples 8,000 elements and 740 KB of HTML, which
+	// the page parsed, patched and restyled on every change (issue 12).
+	AttemptsPath, AdmittedPath string
+	CapacityY                  float64
 	Outcome   string // "all back at 7518 ms" or "4,000 gave up"
 }
 
@@ -239,6 +264,7 @@ func layoutHerdCompare(results []recovery.Result, current string, width float64,
 		p := herdPanel{Strategy: r.Strategy, Peak: r.PeakPerBucket, Exhausted: r.Exhausted, AllBackMs: -1,
 			Current: r.Strategy == current, X: x, W: w, Top: cmpTop + dy, Bottom: bottom + dy, DY: dy, Axis: i%cols == 0,
 			Bars: herdBars(&r, xOf, yRow), CapacityY: yRow(int64(r.CapacityPerSecond))}
+		p.AttemptsPath, p.AdmittedPath = barsPath(p.Bars, p.Bottom, false), barsPath(p.Bars, p.Bottom, true)
 		if r.AllReconnectedAtMs != nil {
 			p.AllBackMs = *r.AllReconnectedAtMs
 			p.Outcome = "all back at " + groupDigits(p.AllBackMs) + " ms"

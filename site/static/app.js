@@ -215,18 +215,24 @@
   // Children are matched by position; a node of another kind is replaced.
   //
   // A small block is patched at once. A large one (more than parseChars
-  // of HTML: the heaviest herd's chart is about 1 MB of SVG, 10,000
-  // elements) never holds the main thread for long (issue 12, 50 ms): it
+  // of HTML: the import page's window of 250 events is about 530 KB,
+  // 7,400 elements) never holds the main thread for long (issue 12, 50 ms): it
   // is parsed parseChars at a time, one step per task, in an inert
-  // document (no script runs, nothing loads), and then patched sliceMs of
-  // work at a time, one slice per animation frame, so each frame restyles
-  // and repaints only the part the slice changed; the block shows the old
-  // picture until the parse ends and then changes over a few frames. A
+  // document (no script runs, nothing loads), and then patched a slice at
+  // a time, one slice per animation frame: at most sliceMs of script and
+  // sliceNodes nodes changed or added, so each frame restyles, lays out
+  // and repaints only the part the slice changed. A new subtree (a table
+  // the page did not show yet) is added one element at a time, each as an
+  // empty copy whose children follow, never whole: inserted whole, the
+  // import page's 7,000 new elements were laid out in one frame of over
+  // 100 ms of CPU (issue 12). The block shows the old picture until the
+  // parse ends and then changes over a few frames. A
   // later call for an element drops the work pending inside it (the new
   // patch compares against whatever is on screen, so a half-patched block
   // is finished by it). mcplabMorph.busy is true while work is left.
   const parseChars = 32768;
-  const sliceMs = 6;
+  const sliceMs = 5;
+  const sliceNodes = 250;
   let parsing = []; // {el, html, at, doc}: large blocks being parsed
   let patching = []; // {el, pairs}: large blocks being patched, pairs [[live, next], ...] to do (last first)
   let stepping = false;
@@ -271,14 +277,15 @@
         if (next && p.el.isConnected) patching.push({ el: p.el, pairs: [[p.el, document.adoptNode(next)]] });
       }
     } else {
-      while (patching.length > 0 && performance.now() - start < sliceMs) {
+      let nodes = 0;
+      while (patching.length > 0 && nodes < sliceNodes && performance.now() - start < sliceMs) {
         const job = patching[0];
         const pair = job.el.isConnected ? job.pairs.pop() : null;
         if (!pair) {
           patching.shift();
           continue;
         }
-        morphOne(pair[0], pair[1], job.pairs);
+        nodes += morphOne(pair[0], pair[1], job.pairs, true);
       }
     }
     schedule();
@@ -290,17 +297,27 @@
   };
   // morphOne makes node a match node b, but for the children both have,
   // whose pairs it pushes on pairs (the first child last, so it is popped
-  // first).
-  const morphOne = (a, b, pairs) => {
+  // first), and returns how many nodes it changed or added. fine (the
+  // sliced patch) adds a new element with children as an empty copy
+  // (shallow) and pushes the pair of the copy and the element, so its
+  // children come in later steps.
+  const shallow = (b, fine, pairs) => {
+    if (!fine || b.nodeType !== 1 || !b.firstChild) return b;
+    const c = b.cloneNode(false);
+    pairs.push([c, b]);
+    return c;
+  };
+  const morphOne = (a, b, pairs, fine) => {
     if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) {
-      a.replaceWith(b);
-      return;
+      a.replaceWith(shallow(b, fine, pairs));
+      return 1;
     }
     if (a.nodeType !== 1) {
-      if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue;
-      return;
+      if (a.nodeValue === b.nodeValue) return 0;
+      a.nodeValue = b.nodeValue;
+      return 1;
     }
-    if (a.isEqualNode(b)) return;
+    if (a.isEqualNode(b)) return 0;
     for (const { name, value } of b.attributes) {
       if (a.getAttribute(name) !== value) a.setAttribute(name, value);
     }
@@ -308,14 +325,14 @@
       const { name } = a.attributes[i];
       if (!b.hasAttribute(name) && !(name === "open" && a.nodeName === "DETAILS")) a.removeAttribute(name);
     }
-    const kids = [];
+    const kids = [], added = [];
     let x = a.firstChild;
     for (let y = b.firstChild; y; ) {
       const ny = y.nextSibling;
       if (x) {
         kids.push([x, y]);
         x = x.nextSibling;
-      } else a.appendChild(y);
+      } else added.push(y);
       y = ny;
     }
     while (x) {
@@ -323,7 +340,13 @@
       x.remove();
       x = nx;
     }
+    // The new children's own pairs go first: they are popped after the
+    // kept children's, which stand before them.
+    const news = [];
+    for (let i = added.length - 1; i >= 0; i--) news.push(shallow(added[i], fine, pairs));
+    for (let i = news.length - 1; i >= 0; i--) a.appendChild(news[i]);
     for (let i = kids.length - 1; i >= 0; i--) pairs.push(kids[i]);
+    return 1 + added.length;
   };
 
   // mcplabEngine is the bridge to the engine worker (worker.js), used by
