@@ -1,7 +1,8 @@
 # mcplab: the verbs a person types.
 #
 #   make serve   generate templates, build the site into dist/, serve it on
-#                http://localhost:$(PORT) (PORT=8080 unless set)
+#                http://localhost:$(PORT) (PORT=8080 unless set) as soon as
+#                its files are written (compressed copies follow)
 #   make site    generate templates and build the site into dist/, no server
 #                (BASE_URL=https://... adds an oEmbed JSON to every scenario page and absolute run links to the review pages' Markdown)
 #   make mcplab  build the command as bin/mcplab (build, serve, run, links)
@@ -57,9 +58,13 @@ help:
 ## ---- the main job -------------------------------------------------------
 
 # The build caches compressed copies and wasm binaries in ~/.cache/mcplab
-# (README.md, "Build cache"): with nothing changed it takes seconds.
-serve: site
-	$(GO) run ./site serve -dir dist
+# (README.md, "Build cache"): with nothing changed it takes seconds. serve
+# -build builds and serves in one process, from the moment every file is
+# written: the .br and .gz copies (brotli at quality 11 of the wasm, a
+# minute of CPU from a cold cache) follow in the background, and a file is
+# served uncompressed until its copy is there.
+serve: generate
+	$(GO) run ./site serve -build -dir dist
 
 site: generate
 	$(GO) run ./site build -out dist $(if $(BASE_URL),-base-url $(BASE_URL))
