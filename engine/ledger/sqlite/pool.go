@@ -73,9 +73,12 @@ func recycle(dsn, memory string, idle []*Conn) bool {
 	if len(idle) == 0 {
 		return false
 	}
-	if err := idle[0].c.Exec(`BEGIN IMMEDIATE; DELETE FROM idempotency; DELETE FROM executions; COMMIT`); err != nil {
-		idle[0].Rollback()
-		return false
+	c := idle[0]
+	for _, sql := range []string{`BEGIN IMMEDIATE`, `DELETE FROM idempotency`, `DELETE FROM executions`, `COMMIT`} {
+		if err := c.run(sql); err != nil {
+			c.Rollback()
+			return false
+		}
 	}
 	pool.mu.Lock()
 	defer pool.mu.Unlock()
