@@ -1,7 +1,8 @@
 # mcplab: the verbs a person types.
 #
 #   make serve   generate templates, build the site into dist/, serve it on
-#                http://localhost:$(PORT) (PORT=8080 unless set)
+#                http://localhost:$(PORT) (PORT=8080 unless set) as soon as
+#                its files are written (compressed copies follow)
 #   make site    generate templates and build the site into dist/, no server
 #                (BASE_URL=https://... adds an oEmbed JSON to every scenario page and absolute run links to the review pages' Markdown)
 #   make mcplab  build the command as bin/mcplab (build, serve, run, links)
@@ -57,9 +58,13 @@ help:
 ## ---- the main job -------------------------------------------------------
 
 # The build caches compressed copies and wasm binaries in ~/.cache/mcplab
-# (README.md, "Build cache"): with nothing changed it takes seconds.
-serve: site
-	$(GO) run ./site serve -dir dist
+# (README.md, "Build cache"): with nothing changed it takes seconds. serve
+# -build builds and serves in one process, from the moment every file is
+# written: the .br and .gz copies (brotli at quality 11 of the wasm, a
+# minute of CPU from a cold cache) follow in the background, and a file is
+# served uncompressed until its copy is there.
+serve: generate
+	$(GO) run ./site serve -build -dir dist
 
 site: generate
 	$(GO) run ./site build -out dist $(if $(BASE_URL),-base-url $(BASE_URL))
@@ -194,8 +199,8 @@ bench:
 	sed 's/-[0-9]*\([[:space:]]\)/\1/' "$$out" | $(BENCH_BUDGETS)
 	@echo "==> go run ./site links (share link length of every built-in scenario)"
 	$(GO) run ./site links
-	@echo "==> go test -run TestMeasurePages ./site (per page: transfer, navigation to ready, change to repainted SVG)"
-	$(GO) test -count=1 -run 'TestMeasurePages' -v ./site | grep -v '^=== RUN'
+	@echo "==> go test -run 'TestMeasurePages|TestMeasureLedgerPage' ./site (per page: transfer, navigation to ready, change to repainted SVG; the ledger lesson page's budgets: ready <= 2 s, warm change to frame <= 16 ms)"
+	$(GO) test -count=1 -run 'TestMeasurePages|TestMeasureLedgerPage' -v ./site | grep -v '^=== RUN'
 	@echo "==> the 50 ms long-task budget, unscaled: the heaviest herd and a 20,000-line paste (make test scales 50 ms by the machine's load average per core)"
 	MCPLAB_LONG_TASK_MS=50 $(GO) test -count=1 -run 'TestHeaviestHerdNeverBlocksThePage|TestImportLongTranscriptStaysResponsive' -v ./site | grep -E 'main thread|^(---|ok|FAIL)' || true
 	@echo "(machine load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"embed"
 	"encoding/json"
@@ -23,7 +22,6 @@ import (
 	"time"
 
 	"github.com/a-h/templ"
-	"github.com/andybalholm/brotli"
 
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/entry"
@@ -102,7 +100,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 //	s/<name>/oembed.json  its oEmbed response (templates.NewOEmbed), only
 //	                 with a baseURL ("" for none), which makes its URLs absolute
 //	_headers         the HTTP headers a static host should send (headersFile)
-//	NAME.br, NAME.gz brotli (quality brotliQuality) and gzip copies of every
+//	NAME.br, NAME.gz brotli (quality brotliQualityFor) and gzip copies of every
 //	                 .html, .css, .js, .json, .svg and .wasm file
 //
 // cacheDir ("" for none) is the build cache (cache.go): compressed copies
@@ -117,19 +115,39 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 // written, so a failing scenario or template never leaves half a page.
 // Errors name the file or scenario at fault.
 func build(out, baseURL, cacheDir string, stderr io.Writer) error {
+	finish, err := writeSite(out, baseURL, cacheDir, stderr)
+	if err != nil {
+		return err
+	}
+	return finish()
+}
+
+// writeSite does build's work up to the compressed copies: when it returns
+// without error every file of the site is in out, and the copies are being
+// made in the background (by every core; a file whose copy is not written
+// yet has none beside it, so a server sends it uncompressed, never a stale
+// copy). finish waits for the copies, prunes the cache and prints the
+// build's last lines; it must be called once. On an error the copies
+// already queued are finished first (they write into out).
+func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() error, err error) {
 	buildStart := time.Now()
 	log := &progress{w: stderr}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("build: %w", err)
+		return nil, fmt.Errorf("build: %w", err)
 	}
 	cache := openCache(cacheDir, stderr)
-	comp := &compressor{out: out, cache: cache, log: log}
+	comp := newCompressor(out, cache, log)
 	var (
 		mu               sync.Mutex
 		written, changed int
 	)
 	write := func(rel string, data []byte) error {
-		w, err := writeIfChanged(filepath.Join(out, filepath.FromSlash(rel)), data)
+		dst := filepath.Join(out, filepath.FromSlash(rel))
+		var before []func() error
+		if compressed[path.Ext(rel)] {
+			before = append(before, func() error { return removeStale(dst) })
+		}
+		w, err := writeIfChanged(dst, data, before...)
 		if err != nil {
 			return fmt.Errorf("build: %w", err)
 		}
@@ -144,13 +162,15 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 		}
 		return nil
 	}
-	// On an error, the compressions already started still finish before
-	// build returns (they write into out).
-	defer comp.wait()
+	defer func() {
+		if err != nil {
+			comp.wait()
+		}
+	}()
 
 	exs := examples.All()
 	if len(exs) == 0 {
-		return fmt.Errorf("build: package examples has no built-in scenarios")
+		return nil, fmt.Errorf("build: package examples has no built-in scenarios")
 	}
 	reviewedNames := map[string]bool{}
 	for _, ex := range reviewed() {
@@ -161,7 +181,7 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 	// background while the pages render. A failing page stops them.
 	binaries, err := wasmBinaries(exs)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	wasmDone := make(chan error, 1)
@@ -177,7 +197,7 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 	for _, ex := range exs {
 		res, err := entry.Run(ex.JSON, entry.Document{Options: runOptions})
 		if err != nil {
-			return fmt.Errorf("build: example %s: %w", ex.Name, err)
+			return nil, fmt.Errorf("build: example %s: %w", ex.Name, err)
 		}
 		s, tr := res.Scenario, res.Trace
 		page := templates.Page{Root: "../../", Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Scenario: ex.JSON, Trace: tr}
@@ -190,7 +210,7 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 			stale := filepath.Join(out, filepath.FromSlash(path.Dir(scenarioPath(ex.Name))), "oembed.json")
 			for _, ext := range []string{"", ".br", ".gz"} {
 				if err := os.Remove(stale + ext); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					return fmt.Errorf("build: %w", err)
+					return nil, fmt.Errorf("build: %w", err)
 				}
 			}
 		} else {
@@ -198,10 +218,10 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 			page.OEmbed = baseURL + dir + "oembed.json"
 			js, err := json.MarshalIndent(templates.NewOEmbed(baseURL, baseURL+dir, ex.Title+" · mcplab"), "", "  ")
 			if err != nil {
-				return fmt.Errorf("build: oEmbed of example %s: %w", ex.Name, err)
+				return nil, fmt.Errorf("build: oEmbed of example %s: %w", ex.Name, err)
 			}
 			if err := write(dir+"oembed.json", append(js, '\n')); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if s.Ledger != nil {
@@ -209,27 +229,27 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 		}
 		html, err := render(templates.ScenarioPage(page))
 		if err != nil {
-			return fmt.Errorf("build: page of example %s: %w", ex.Name, err)
+			return nil, fmt.Errorf("build: page of example %s: %w", ex.Name, err)
 		}
 		if err := write(scenarioPath(ex.Name), html); err != nil {
-			return err
+			return nil, err
 		}
 		entry := templates.NewIndexEntry(ex.Name, ex.Title, ex.Summary, path.Dir(scenarioPath(ex.Name))+"/", tr)
 		entries = append(entries, entry)
 		pgExamples = append(pgExamples, templates.PlaygroundExample{Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Ledger: s.Ledger != nil, Group: entry.Group(), Page: entry.Href})
 	}
 	if err := buildTools(write, pgExamples); err != nil {
-		return err
+		return nil, err
 	}
 	if err := buildReviews(write, baseURL); err != nil { // review/, review/<name>/, review.schema.json
-		return err
+		return nil, err
 	}
 	html, err := render(templates.IndexPage("./", entries))
 	if err != nil {
-		return fmt.Errorf("build: index page: %w", err)
+		return nil, fmt.Errorf("build: index page: %w", err)
 	}
 	if err := write("index.html", html); err != nil {
-		return err
+		return nil, err
 	}
 	log.donef("pages", start, "%d scenario pages, the index, the playground and the import page", len(exs))
 
@@ -246,94 +266,60 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 		return write(strings.TrimPrefix(p, "static/"), b)
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 
 	// The public formats' JSON Schemas (SCENARIO.md: "JSON Schema for it
 	// ships with the site").
 	if err := write("scenario.schema.json", scenario.Schema); err != nil {
-		return err
+		return nil, err
 	}
 	if err := write("transcript.schema.json", transcript.Schema); err != nil {
-		return err
+		return nil, err
 	}
 
 	// wasm_exec.js from the toolchain that compiles main.wasm: they must match.
 	goroot, err := goEnv("GOROOT")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	execJS, err := os.ReadFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"))
 	if err != nil {
-		return fmt.Errorf("build: wasm_exec.js: %w", err)
+		return nil, fmt.Errorf("build: wasm_exec.js: %w", err)
 	}
 	if err := write("wasm_exec.js", execJS); err != nil {
-		return err
+		return nil, err
 	}
 	if err := write("_headers", headersFile()); err != nil {
-		return err
+		return nil, err
 	}
 	log.donef("assets", start, "static files, JSON Schemas, wasm_exec.js, _headers")
 
 	err = <-wasmDone
 	close(wasmDone)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	comp.growToCPUs()
+	log.donef("written", buildStart, "%d files in %s, %d changed; their .br and .gz copies follow", written, out, changed)
 
-	start = time.Now()
-	log.linef("compress", "waiting for the .br and .gz copies…")
-	if err := comp.wait(); err != nil {
-		return err
-	}
-	log.donef("compress", start, "%d copies: %d from the cache, %d compressed (%s of compression)", comp.files, comp.hits, comp.files-comp.hits, seconds(comp.busy))
-	if cache.dir != "" {
-		size, err := cache.prune(time.Now(), cacheMaxBytes)
-		if err != nil {
-			fmt.Fprintf(stderr, "build: warning: pruning the build cache: %v\n", err)
+	return func() error {
+		start := time.Now()
+		log.linef("compress", "waiting for the .br and .gz copies…")
+		if err := comp.wait(); err != nil {
+			return err
 		}
-		log.linef("cache", "%s holds %.0f MB (bound %d MB)", cache.dir, float64(size)/1e6, cacheMaxBytes>>20)
-	}
-	log.donef("done", buildStart, "%d files in %s, %d changed", written, out, changed)
-	return nil
-}
-
-// brotliQuality is the quality of the .br copies. Measured with Go 1.26 on
-// 2 shared cores (size, time):
-//
-//	                 raw      gzip -9        br q6          br q9          br q11
-//	main.wasm    9.92 MB  2.57 MB 1.0 s  2.13 MB 0.7 s  2.09 MB 1.5 s  1.86 MB 24 s
-//	ledger.wasm 20.73 MB  5.48 MB 1.5 s  4.50 MB 1.2 s  4.41 MB 3.8 s  3.85 MB 56 s
-//
-// (measured before the templ trim, site/internal/trim; main.wasm is now 8.2 MB
-// raw, 1.45 MB at q11 in ~23 s, and import.wasm, the same plus the
-// transcript importer, 1.47 MB.)
-//
-// Only q10 and q11 use brotli's slow optimal parser, which is where the gain
-// is (-27% against gzip for main.wasm, which every page loads); the site is
-// built once and every reader downloads it, so the build pays those 24 s,
-// in parallel with everything else. Files over brotliSlowLimit
-// (ledger.wasm, loaded only by the pages of ledger scenarios) get
-// brotliLargeQuality, which keeps the whole build near a minute.
-const (
-	brotliQuality      = 11
-	brotliLargeQuality = 9
-	brotliSlowLimit    = 12 << 20
-)
-
-// brotliBytes compresses b with brotli at quality q (deterministic: brotli
-// has no header fields that vary). The build uses brotliQuality, or
-// brotliLargeQuality past brotliSlowLimit bytes.
-func brotliBytes(b []byte, q int) ([]byte, error) {
-	var buf bytes.Buffer
-	w := brotli.NewWriterLevel(&buf, q)
-	if _, err := w.Write(b); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+		log.donef("compress", start, "%d copies: %d from the cache, %d compressed (%s of compression)", comp.files, comp.hits, comp.files-comp.hits, seconds(comp.busy))
+		if cache.dir != "" {
+			size, err := cache.prune(time.Now(), cacheMaxBytes)
+			if err != nil {
+				fmt.Fprintf(stderr, "build: warning: pruning the build cache: %v\n", err)
+			}
+			log.linef("cache", "%s holds %.0f MB (bound %d MB)", cache.dir, float64(size)/1e6, cacheMaxBytes>>20)
+		}
+		log.donef("done", buildStart, "%d files in %s, %d changed", written, out, changed)
+		return nil
+	}, nil
 }
 
 // playgroundDefault is the scenario the playground opens on without a
@@ -437,23 +423,6 @@ func withMetaCSP(page []byte) ([]byte, error) {
 	meta := `<meta http-equiv="Content-Security-Policy" content="` + html.EscapeString(metaCSP) + `">`
 	i += len(charsetMeta)
 	return slices.Concat(page[:i], []byte(meta), page[i:]), nil
-}
-
-// gzipBytes compresses b at the best compression, with no name or time in
-// the header, so the output is byte-stable.
-func gzipBytes(b []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := zw.Write(b); err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 // goEnv returns `go env NAME`.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -227,89 +226,45 @@ func dirSize(dir string) int64 {
 // writeIfChanged writes data to dst unless dst already holds exactly data,
 // so an unchanged file keeps its modification time (and so its
 // Last-Modified and the browser's cached copy). It reports whether it
-// wrote.
-func writeIfChanged(dst string, data []byte) (bool, error) {
+// wrote. Before writing it calls each of before (which may remove what the
+// new content makes stale). The new content goes to a temporary file (a
+// hidden name in the same directory, which site serve never sends) renamed
+// over dst, so a server reading the directory sees the old bytes or the
+// new, never part of them.
+func writeIfChanged(dst string, data []byte, before ...func() error) (bool, error) {
 	if old, err := os.ReadFile(dst); err == nil && bytes.Equal(old, data) {
 		return false, nil
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	for _, f := range before {
+		if err := f(); err != nil {
+			return false, err
+		}
+	}
+	dir := filepath.Dir(dst)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, err
 	}
-	return true, os.WriteFile(dst, data, 0o644)
-}
-
-// compressor writes NAME.br and NAME.gz beside every file added to it, one
-// goroutine per file, from the cache where it can; the first error wins.
-type compressor struct {
-	out   string
-	cache *buildCache
-	log   *progress
-
-	wg          sync.WaitGroup
-	mu          sync.Mutex
-	first       error
-	files, hits int
-	busy        time.Duration // wall time of the misses, summed over the files compressed in parallel
-}
-
-// add starts compressing data, the content of out/rel.
-func (c *compressor) add(rel string, data []byte) {
-	c.wg.Go(func() {
-		err := c.one(rel, data)
-		if err != nil {
-			c.mu.Lock()
-			if c.first == nil {
-				c.first = fmt.Errorf("build: compress %s: %w", rel, err)
-			}
-			c.mu.Unlock()
-		}
-	})
-}
-
-// bigFile is the size past which a compression that misses the cache says
-// so as it starts: those take seconds to a minute (brotliQuality).
-const bigFile = 1 << 20
-
-func (c *compressor) one(rel string, data []byte) error {
-	dst := filepath.Join(c.out, filepath.FromSlash(rel))
-	key := contentKey(data)
-	q := brotliQuality
-	if len(data) > brotliSlowLimit {
-		q = brotliLargeQuality
+	f, err := os.CreateTemp(dir, "."+filepath.Base(dst)+".tmp-")
+	if err != nil {
+		return false, err
 	}
-	for _, enc := range []struct {
-		coding  string
-		quality int
-	}{{"gz", gzip.BestCompression}, {"br", q}} {
-		start := time.Now()
-		if len(data) > bigFile && enc.coding == "gz" && !c.cache.has("compress", compressedName(key, "br", q)) {
-			c.log.linef("compress", "%s (%.1f MB): gzip, then brotli at quality %d…", rel, float64(len(data))/1e6, q)
-		}
-		b, hit, err := c.cache.compressedCopy(data, key, enc.coding, enc.quality)
-		if err != nil {
-			return err
-		}
-		if _, err := writeIfChanged(dst+"."+enc.coding, b); err != nil {
-			return err
-		}
-		c.mu.Lock()
-		c.files++
-		if hit {
-			c.hits++
-		} else {
-			c.busy += time.Since(start)
-		}
-		c.mu.Unlock()
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Chmod(0o644)
 	}
-	return nil
-}
-
-// wait waits for every file added and returns the first error.
-func (c *compressor) wait() error {
-	c.wg.Wait()
-	return c.first
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), dst)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+		return false, werr
+	}
+	return true, nil
 }
 
 // progress prints the build's phases to stderr, one line each, safe for

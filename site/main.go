@@ -3,7 +3,7 @@
 // ./site), and `go run ./site` runs it without installing:
 //
 //	mcplab build [-out dist] [-base-url URL] [-cache DIR]  compile the wasm, prerender every page into dist/
-//	mcplab serve [-dir dist] [-addr :8080]  serve dist/ (PORT overrides the port)
+//	mcplab serve [-dir dist] [-addr :8080] [-build]  serve dist/ (PORT overrides the port; -build builds it first)
 //	mcplab run FILE|-|LINK                  print the trace JSON of a scenario, share link or transcript
 //	mcplab review [-json] [-op ID] FILE|-|LINK  the reliability review of one call (engine/review)
 //	mcplab probe [flags] -- CMD | URL     drive a live MCP server through the lab's situations
@@ -72,7 +72,9 @@ commands:
                                     compile the wasm and prerender the site into a directory
                                     (-base-url: where it will be served; adds oEmbed files;
                                     -cache: the build cache, default ~/.cache/mcplab)
-  serve [-dir dist] [-addr :8080]   serve a built site (PORT overrides the port)
+  serve [-dir dist] [-addr :8080] [-build]
+                                    serve a built site (PORT overrides the port; -build builds
+                                    it first and serves while the compressed copies are made)
   run [-side S] [-checks] FILE|-|LINK
                                     print the trace JSON of a scenario file (- for stdin), a share
                                     link (#s=... or #example=NAME) or a transcript of real traffic;

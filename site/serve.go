@@ -69,8 +69,10 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	dir := fs.String("dir", "dist", "`directory` of a built site (site build)")
 	addr := fs.String("addr", ":8080", "listen `address`; the PORT environment variable overrides its port")
+	buildFirst := fs.Bool("build", false, "build the site into -dir first (as mcplab build), and serve as soon as its files are written while the .br and .gz copies are made (served uncompressed until then)")
+	cacheDir := fs.String("cache", defaultCacheDir(), "with -build, the build cache `directory`; \"\" for none")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: mcplab serve [-dir dist] [-addr :8080]")
+		fmt.Fprintln(stderr, "usage: mcplab serve [-dir dist] [-addr :8080] [-build [-cache DIR]]")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -79,6 +81,17 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 0 {
 		fs.Usage()
 		return &usageError{fmt.Errorf("serve takes no arguments, got %q", fs.Args())}
+	}
+	if *buildFirst {
+		finish, err := writeSite(*dir, "", *cacheDir, stderr)
+		if err != nil {
+			return err
+		}
+		go func() {
+			if err := finish(); err != nil {
+				fmt.Fprintf(stderr, "%v\n(the files without a compressed copy are served uncompressed)\n", err)
+			}
+		}()
 	}
 	if st, err := os.Stat(path.Join(*dir, "index.html")); err != nil || st.IsDir() {
 		return &usageError{fmt.Errorf("%s has no index.html: build the site first (go run ./site build -out %s)", *dir, *dir)}

@@ -24,7 +24,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcplab/mcplab/engine/ledger"
@@ -54,12 +53,17 @@ CREATE TABLE IF NOT EXISTS executions (
 //
 // The schema runs once, when the ledger is opened, on a connection the
 // ledger keeps and hands to the first Connect: a run opens SQLite once per
-// connection it uses and runs the schema once in all.
+// connection it uses and runs the schema once in all. A ledger from
+// NewMemory is pooled (pool.go): its connections go back to it when
+// closed, and it goes back to the pool, emptied, when it is closed.
 type Ledger struct {
 	dsn    string
 	memory string     // memdb name to release on Close, "" for a file
-	mu     sync.Mutex // guards spare: Connect may be called from several goroutines
-	spare  *Conn      // the connection that created the schema, until Connect takes it
+	mu     sync.Mutex // guards idle, out and closed: Connect may be called from several goroutines
+	idle   []*Conn    // open connections Connect hands out before opening one: the one that created the schema, then (pooled) the closed ones
+	pooled bool       // from NewMemory: recycled on Close (pool.go)
+	out    int        // pooled: connections handed out and not closed yet
+	closed bool
 }
 
 // OpenFile opens (creating if needed) a ledger in the SQLite file at path,
@@ -74,7 +78,7 @@ func OpenFile(path string) (*Ledger, error) {
 		c.Close()
 		return nil, fmt.Errorf("ledger: WAL: %w", err)
 	}
-	l.spare = c
+	l.idle = []*Conn{c}
 	return l, nil
 }
 
@@ -95,18 +99,28 @@ func OpenMemory(name string) (*Ledger, error) {
 		memdb.Delete(name[1:])
 		return nil, err
 	}
-	l.spare = c
+	l.idle = []*Conn{c}
 	return l, nil
 }
 
 // Close releases an in-memory ledger (its data is gone); a file stays.
 // Connections taken with Connect are the caller's to close.
+// A pooled ledger (NewMemory) is emptied and kept for the next NewMemory
+// instead (pool.go). A second Close does nothing.
 func (l *Ledger) Close() error {
 	l.mu.Lock()
-	c := l.spare
-	l.spare = nil
+	if l.closed {
+		l.mu.Unlock()
+		return nil
+	}
+	l.closed = true
+	idle, out := l.idle, l.out
+	l.idle = nil
 	l.mu.Unlock()
-	if c != nil {
+	if l.pooled && out == 0 && recycle(l.dsn, l.memory, idle) {
+		return nil
+	}
+	for _, c := range idle {
 		c.Close()
 	}
 	if l.memory != "" {
@@ -119,6 +133,7 @@ func (l *Ledger) Close() error {
 type Conn struct {
 	c     *sqlite3.Conn
 	stmts map[string]*sqlite3.Stmt // prepared once, reused (reset) per call
+	home  *Ledger                  // a pooled ledger the connection goes back to on Close, or nil
 }
 
 // stmt returns the prepared statement for sql, preparing it on first use.
@@ -143,13 +158,31 @@ func (c *Conn) stmt(sql string) (*sqlite3.Stmt, error) {
 // to call from several goroutines (the two-connection race does).
 func (l *Ledger) Connect() (ledger.Conn, error) {
 	l.mu.Lock()
-	c := l.spare
-	l.spare = nil
-	l.mu.Unlock()
-	if c != nil {
-		return c, nil
+	var c *Conn
+	if n := len(l.idle); n > 0 {
+		c = l.idle[n-1]
+		l.idle = l.idle[:n-1]
 	}
-	return l.connect(false)
+	if l.pooled {
+		l.out++
+	}
+	l.mu.Unlock()
+	var err error
+	if c == nil {
+		c, err = l.connect(false)
+	}
+	if err != nil {
+		l.mu.Lock()
+		if l.pooled {
+			l.out--
+		}
+		l.mu.Unlock()
+		return nil, err
+	}
+	if l.pooled {
+		c.home = l
+	}
+	return c, nil
 }
 
 func (l *Ledger) connect(schemaToo bool) (*Conn, error) {
@@ -172,19 +205,32 @@ func (l *Ledger) connect(schemaToo bool) (*Conn, error) {
 	return &Conn{c: c}, nil
 }
 
-// Close closes the connection, rolling back any open transaction.
+// Close closes the connection, rolling back any open transaction. The
+// connection of a pooled ledger goes back to it, still open (giveBack). A
+// second Close does nothing.
 func (c *Conn) Close() error {
+	if c.c == nil {
+		return nil
+	}
+	if c.home != nil {
+		c.home.giveBack(c)
+		return nil
+	}
 	for _, st := range c.stmts {
 		st.Close()
 	}
 	c.stmts = nil
-	return c.c.Close()
+	err := c.c.Close()
+	c.c = nil
+	return err
 }
 
 // Begin starts a BEGIN IMMEDIATE transaction: it takes the write lock or
-// returns ErrBusy when another connection holds it.
+// returns ErrBusy when another connection holds it. Begin, Commit and
+// Rollback run statements prepared once per connection (sqlite3_exec would
+// parse them on every call: a sixth of a warm ledger run in WebAssembly).
 func (c *Conn) Begin() error {
-	if _, err := c.c.BeginImmediate(); err != nil {
+	if err := c.run(`BEGIN IMMEDIATE`); err != nil {
 		if errors.Is(err, sqlite3.BUSY) {
 			return ledger.ErrBusy
 		}
@@ -195,7 +241,7 @@ func (c *Conn) Begin() error {
 
 // Commit commits the open transaction.
 func (c *Conn) Commit() error {
-	if err := c.c.Exec(`COMMIT`); err != nil {
+	if err := c.run(`COMMIT`); err != nil {
 		return fmt.Errorf("ledger: commit: %w", err)
 	}
 	return nil
@@ -204,8 +250,18 @@ func (c *Conn) Commit() error {
 // Rollback abandons the open transaction, if any.
 func (c *Conn) Rollback() {
 	if !c.c.GetAutocommit() {
-		_ = c.c.Exec(`ROLLBACK`)
+		_ = c.run(`ROLLBACK`)
 	}
+}
+
+// run executes sql, a statement without parameters, prepared once (stmt).
+func (c *Conn) run(sql string) error {
+	st, err := c.stmt(sql)
+	if err != nil {
+		return err
+	}
+	defer st.Reset()
+	return st.Exec()
 }
 
 // Lookup returns the committed record for key, or nil.
@@ -324,13 +380,5 @@ func canonMap(v map[string]any) json.RawMessage {
 }
 
 var _ ledger.Conn = (*Conn)(nil)
-
-var memorySeq atomic.Int64
-
-// NewMemory opens a fresh, empty in-memory ledger under a name unique in the
-// process: the engine's Options.OpenLedger, natively and in the browser.
-func NewMemory() (ledger.Store, error) {
-	return OpenMemory(fmt.Sprintf("/mcplab-ledger-%d", memorySeq.Add(1)))
-}
 
 var _ ledger.Store = (*Ledger)(nil)

@@ -1,0 +1,107 @@
+package sqlite
+
+import (
+	"testing"
+
+	"github.com/mcplab/mcplab/engine/ledger"
+)
+
+// Rule (DOMAIN.md §4, every run starts on an empty ledger; issue 11, SQLite
+// opened once per page, not per run): a ledger NewMemory hands out again
+// after Close is the same database, emptied: no record, no execution, the
+// next execution is number 1, and a connection given back in the middle of
+// a transaction had it rolled back. No SQLite is opened for it.
+func TestPooledLedgerComesBackEmpty(t *testing.T) {
+	// Start from an empty pool, so the reuse below is this test's ledger.
+	pool.mu.Lock()
+	pool.dbs = nil
+	pool.mu.Unlock()
+
+	st, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := st.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := charge(t, `{"account":"a","cents":100,"idempotencyKey":"k-1"}`, `1`)
+	if _, err := ledger.Apply(c, 10, in, true); err != nil {
+		t.Fatal(err)
+	}
+	// A second connection leaves a transaction open with a second charge.
+	c2, err := st.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c2.Begin(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c2.Execute(20, charge(t, `{"account":"a","cents":5,"idempotencyKey":"k-2"}`, `2`), true); err != nil {
+		t.Fatal(err)
+	}
+	c2.Close()
+	c2.Close() // a second Close does nothing
+	if n, err := c.Executions(); err != nil || n != 1 {
+		t.Errorf("after the open transaction's connection closed: %d executions (%v), want 1 (rolled back)", n, err)
+	}
+	c.Close()
+	st.Close()
+	st.Close()
+
+	misses := pool.miss.Load()
+	again, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if pool.miss.Load() != misses {
+		t.Fatalf("NewMemory opened SQLite again; want the pooled ledger")
+	}
+	if again.(*Ledger).memory != st.(*Ledger).memory {
+		t.Errorf("NewMemory gave database %q, want the pooled %q", again.(*Ledger).memory, st.(*Ledger).memory)
+	}
+	conn, err := again.Connect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if n, err := conn.Executions(); err != nil || n != 0 {
+		t.Errorf("reused ledger: %d executions (%v), want 0", n, err)
+	}
+	if recs, err := conn.Records(); err != nil || len(recs) != 0 {
+		t.Errorf("reused ledger: records %+v (%v), want none", recs, err)
+	}
+	out, err := ledger.Apply(conn, 30, in, true)
+	if err != nil || out.Execution != 1 || out.Replayed {
+		t.Errorf("first charge on the reused ledger: %+v (%v), want execution 1, not a replay", out, err)
+	}
+}
+
+// Rule (pool.go's bound): a pooled ledger keeps at most poolConns open
+// connections; the others are really closed when given back.
+func TestPooledLedgerBoundsItsConnections(t *testing.T) {
+	st, err := NewMemory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var conns []ledger.Conn
+	for i := 0; i < poolConns+2; i++ {
+		c, err := st.Connect()
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	l := st.(*Ledger)
+	l.mu.Lock()
+	idle, out := len(l.idle), l.out
+	l.mu.Unlock()
+	if idle != poolConns || out != 0 {
+		t.Errorf("after %d connections closed: %d kept open, %d out; want %d kept, 0 out", poolConns+2, idle, out, poolConns)
+	}
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/scenario"
+)
+
+// TestMeasureLedgerPage reports issue 11's two budgets of a ledger lesson
+// page (a scenario with a SQLite ledger, so it loads ledger.wasm), for
+// `make bench`:
+//
+//   - navigation to ready (<html data-ready="1">, the first run in the
+//     worker shown) on a cold browser cache, on localhost: budget 2 s;
+//   - a control change to its frame once warm: budget 16 ms, from the
+//     input event to the re-run's output patched into the page and laid
+//     out, so it is painted in the frame after the change. Measured one
+//     second after ready, 21 changes 50 ms apart, each made at the start
+//     of a frame (in a requestAnimationFrame callback), median; beside it
+//     the medians of what it is made of: the worker's run and render
+//     (data-render-ms) and showing it on the page (data-apply-ms).
+//
+// Reported, not enforced: a time depends on the machine, whose load is
+// printed beside it.
+func TestMeasureLedgerPage(t *testing.T) {
+	name := ""
+	for _, ex := range examples.All() {
+		if s, err := scenario.Decode(ex.JSON); err == nil && s.Ledger != nil {
+			name = ex.Name
+			break
+		}
+	}
+	if name == "" {
+		t.Fatal("no built-in scenario has a ledger")
+	}
+	ctx, _ := openTab(t, siteURL)
+	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	navigate(t, ctx, pageURL(name))
+	waitReady(t, ctx)
+	ready := time.Since(start)
+	if wasm := evalJSON[string](t, ctx, `document.querySelector("[data-wasm]")?.dataset.wasm ?? ""`); wasm != ledgerWasm.file {
+		t.Fatalf("page %s loads %q, want %s", name, wasm, ledgerWasm.file)
+	}
+	ms, err := chromedp.Run(ctx, chromedp.Evaluate[[4]float64](ledgerChangeJS, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if ms[0] < 0 {
+		t.Fatalf("page %s has no enabled range control to change", name)
+	}
+	verdict := func(ok bool) string {
+		if ok {
+			return "ok"
+		}
+		return "OVER BUDGET"
+	}
+	var report strings.Builder
+	fmt.Fprintf(&report, "\nissue 11 budgets, ledger lesson page s/%s/ (machine load %s):\n", name, loadAverage())
+	fmt.Fprintf(&report, "  navigation to ready (cold cache)   %8.3f s   (budget <= 2 s)    %s\n", ready.Seconds(), verdict(ready <= 2*time.Second))
+	fmt.Fprintf(&report, "  warm change to frame               %8.1f ms  (budget <= 16 ms)  %s\n", ms[0], verdict(ms[0] <= 16))
+	fmt.Fprintf(&report, "    of which: worker run+render %.1f ms, shown on the page %.1f ms; frames later %.0f\n", ms[1], ms[2], ms[3])
+	t.Log(report.String())
+}
+
+// loadAverage is the first three fields of /proc/loadavg ("unknown"
+// elsewhere): the machine's load beside a measured time.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
+}
+
+// ledgerChangeJS waits one second, then nudges the page's first enabled
+// range control by 1 (up, down, ...) 21 times, 50 ms apart, each at the
+// start of a frame, and resolves with medians in milliseconds (or -1s when
+// the page has no such control): from the input event to the answer shown
+// and laid out (#lab-output's data-render-ms set again by the page's apply,
+// mcplabMorph done patching, layout forced with offsetHeight); the
+// worker's data-render-ms; the page's data-apply-ms; and how many frames
+// began in between (0: the change is painted in the very next frame).
+const ledgerChangeJS = `(async () => {
+  const el = document.querySelector('#lab-controls input[type=range]:not(:disabled)');
+  const out = document.getElementById("lab-output");
+  if (!el || !out) return [-1, -1, -1, -1];
+  const median = (v) => v.sort((a, b) => a - b)[v.length >> 1];
+  let frames = 0;
+  let counting = true;
+  const tick = () => { frames++; if (counting) requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  const applied = () => new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { mo.disconnect(); reject(new Error("no answer within 10 s")); }, 10000);
+    const mo = new MutationObserver(() => { mo.disconnect(); clearTimeout(timer); resolve(); });
+    mo.observe(out, {attributes: true, attributeFilter: ["data-render-ms"]});
+  });
+  const settled = async () => {
+    while (globalThis.mcplabMorph && mcplabMorph.busy) await new Promise((r) => requestAnimationFrame(r));
+  };
+  await new Promise((r) => setTimeout(r, 1000));
+  const total = [], run = [], apply = [], later = [];
+  for (let i = 0; i < 21; i++) {
+    await new Promise((r) => requestAnimationFrame(r));
+    const f0 = frames;
+    const t0 = performance.now();
+    const done = applied();
+    el.value = String(Number(el.value) + (i % 2 ? -1 : 1));
+    el.dispatchEvent(new Event("input", {bubbles: true}));
+    await done;
+    await settled();
+    void document.body.offsetHeight;
+    total.push(performance.now() - t0);
+    later.push(frames - f0);
+    run.push(Number(out.dataset.renderMs));
+    apply.push(Number(out.dataset.applyMs));
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  counting = false;
+  return [median(total), median(run), median(apply), median(later)];
+})()`
