@@ -56,7 +56,7 @@ type writer struct {
 	// encoding/json's error for it.
 	scenario    []byte
 	scenarioErr error
-	written map[messageKey][2]int // where each message was written in out
+	written     map[messageKey][2]int // where each message was written in out
 }
 
 func newWriter(tr *Trace, limit int) *writer {
