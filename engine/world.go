@@ -90,7 +90,7 @@ type request struct {
 }
 
 func newWorld(s *scenario.Scenario, opts Options) *world {
-	return &world{s: s, opts: opts, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{}}
+	return &world{s: s, opts: opts, events: make([]trace.Event, 0, eventsHint(s)), reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{}}
 }
 
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
