@@ -444,6 +444,24 @@ func RaceID(id ID, i int) ID {
 	return NewStringID(fmt.Sprintf("%s-%d", s, i+1))
 }
 
+// Produced is the k-th of the progress steps (0 <= k < Count) a produce
+// step stands for: Count values counting up by one from FromValue (0 when
+// absent), one every EveryMs ms from At (ProducedAt), each a "progress"
+// step on the same request with the same total. At most MaxProduceCount,
+// as Decode bounds Count. One at a time, so that a runner need not hold
+// all of them (10,000 steps of a long stream were 4 MB).
+func (st *Step) Produced(k int) Step {
+	v := float64(k)
+	if st.FromValue != nil {
+		v += *st.FromValue
+	}
+	return Step{At: st.ProducedAt(k), Do: "progress", ID: st.ID, Progress: &v, Total: st.Total}
+}
+
+// ProducedAt is when the k-th progress step of a produce step is due:
+// At + k*EveryMs (ms).
+func (st *Step) ProducedAt(k int) int64 { return st.At + int64(k)*st.EveryMs }
+
 // Progresses are the progress steps a produce step stands for: Count
 // values counting up by one from FromValue (0 when absent), one every
 // EveryMs ms from At, each a "progress" step on the same request with the
