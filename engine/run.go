@@ -87,12 +87,12 @@ func failure(st scenario.Step) *jsonrpc.ErrorObject {
 // produce sends st.Count progress values every st.EveryMs ms, each by the
 // same rules as a progress step.
 func (w *world) produce(r *request, st scenario.Step) {
-	for k, one := range st.Progresses() {
+	for k := range st.Count {
 		if k == 0 {
-			w.serverSendProgress(r, one)
+			w.serverSendProgress(r, st.Produced(0))
 			continue
 		}
-		w.q.Schedule(one.At, func() { w.serverSendProgress(r, one) })
+		w.q.Schedule(st.ProducedAt(k), func() { w.serverSendProgress(r, st.Produced(k)) })
 	}
 }
 
