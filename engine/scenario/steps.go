@@ -462,23 +462,6 @@ func (st *Step) Produced(k int) Step {
 // At + k*EveryMs (ms).
 func (st *Step) ProducedAt(k int) int64 { return st.At + int64(k)*st.EveryMs }
 
-// Progresses are the progress steps a produce step stands for: Count
-// values counting up by one from FromValue (0 when absent), one every
-// EveryMs ms from At, each a "progress" step on the same request with the
-// same total. At most MaxProduceCount, as Decode bounds Count.
-func (st Step) Progresses() []Step {
-	from := 0.0
-	if st.FromValue != nil {
-		from = *st.FromValue
-	}
-	out := make([]Step, 0, st.Count)
-	for k := 0; k < st.Count; k++ {
-		v := from + float64(k)
-		out = append(out, Step{At: st.At + int64(k)*st.EveryMs, Do: "progress", ID: st.ID, Progress: &v, Total: st.Total})
-	}
-	return out
-}
-
 // Text is a progress or fail step's message as text (Message holds a JSON
 // string), nil when the step has none.
 func (st Step) Text() *string {
