@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -56,8 +57,18 @@ type writer struct {
 	// encoding/json's error for it.
 	scenario    []byte
 	scenarioErr error
-	written     map[messageKey][2]int // where each message was written in out
+	// evs are the trace's events; written[wire] is where the message of
+	// the first event on that wire number went in out, so that its
+	// delivery copies those bytes (nil when the wire numbers are not the
+	// dense 1, 2, ... the engine and the importer write: every message is
+	// then laid out where it occurs, the same bytes).
+	evs     []Event
+	written []span
 }
+
+// span is a message written: by event evs[ev], at out[start:end] (end 0:
+// none yet).
+type span struct{ ev, start, end int32 }
 
 func newWriter(tr *Trace, limit int) *writer {
 	w := &writer{limit: limit}
@@ -68,10 +79,15 @@ func newWriter(tr *Trace, limit int) *writer {
 	}
 	// The scenario indented is about twice its compact length (as a message).
 	size := 4096 + 2*len(w.scenario) + 512*len(tr.Requests) + 256*len(tr.Checks)
+	maxWire := 0
 	for i := range tr.Events {
 		size += eventSize(&tr.Events[i])
+		maxWire = max(maxWire, tr.Events[i].Wire)
 	}
-	w.out = make([]byte, 0, min(size, limit+1))
+	w.out, w.evs = make([]byte, 0, min(size, limit+1)), tr.Events
+	if maxWire > 0 && maxWire <= 2*len(tr.Events) && limit <= math.MaxInt32 {
+		w.written = make([]span, maxWire+1)
+	}
 	return w
 }
 
@@ -213,30 +229,26 @@ func (w *writer) raw(m json.RawMessage, depth int) {
 	w.indented(m, depth)
 }
 
-// message writes an event's message at depth 3. A message's send and its
-// delivery (or drop) share one backing array: the second is a copy of the
-// bytes the first wrote, not a second validation and layout.
-func (w *writer) message(m json.RawMessage) {
-	key := messageKey{&m[0], len(m)}
-	if at, ok := w.written[key]; ok {
-		w.out = append(w.out, w.out[at[0]:at[1]]...)
-		return
+// message writes event i's message at depth 3. A message's send and its
+// delivery (or drop) share one wire number and one backing array: the
+// second is a copy of the bytes the first wrote, not a second validation
+// and layout.
+func (w *writer) message(i int) {
+	e := &w.evs[i]
+	m := e.Message
+	var at *span
+	if e.Wire > 0 && e.Wire < len(w.written) {
+		at = &w.written[e.Wire]
+		if prev := w.evs[at.ev].Message; at.end > 0 && len(prev) == len(m) && &prev[0] == &m[0] {
+			w.out = append(w.out, w.out[at.start:at.end]...)
+			return
+		}
 	}
 	start := len(w.out)
 	w.raw(m, 3)
-	if w.err == nil {
-		if w.written == nil {
-			w.written = map[messageKey][2]int{}
-		}
-		w.written[key] = [2]int{start, len(w.out)}
+	if at != nil && at.end == 0 && w.err == nil {
+		*at = span{int32(i), int32(start), int32(len(w.out))}
 	}
-}
-
-// messageKey names a message by the bytes it points at (trace events never
-// change theirs).
-type messageKey struct {
-	first *byte
-	n     int
 }
 
 // value writes v through encoding/json, laid out at depth.
@@ -319,13 +331,13 @@ func (w *writer) events(events []Event) {
 			return
 		}
 		a.elem()
-		w.event(&events[i])
+		w.event(&events[i], i)
 	}
 	a.end(']')
 }
 
 // event writes one event at depth 2, its members at 3.
-func (w *writer) event(e *Event) {
+func (w *writer) event(e *Event, i int) {
 	o := w.begin(2, '{')
 	o.member("seq")
 	w.int(int64(e.Seq))
@@ -360,7 +372,7 @@ func (w *writer) event(e *Event) {
 	}
 	if len(e.Message) > 0 {
 		o.member("message")
-		w.message(e.Message)
+		w.message(i)
 	}
 	w.omitEmpty(&o, "key", e.Key)
 	w.omitEmpty(&o, "fingerprint", e.Fingerprint)
