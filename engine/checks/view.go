@@ -22,7 +22,11 @@ type view struct {
 	wireOf []int32
 	tokens map[string]string // progress token → request id (from the client's requests)
 	method map[string]string // request id → method
-	sent   map[int]bool      // wire numbers whose send event is recorded
+	// sent[w] says wire w's send event is recorded (sentSparse instead
+	// when the wire numbers are not the dense 1, 2, ... the engine and the
+	// importer write).
+	sent       []bool
+	sentSparse map[int]bool
 	// byID lists, per request id (idOf, "" for none), the indexes of its
 	// events in order, in one backing array. Built on first use (eventsOf).
 	byID map[string][]int
@@ -103,31 +107,50 @@ func (v *view) replay(i int) bool {
 func newView(tr *trace.Trace) *view {
 	n := len(tr.Events)
 	r := len(tr.Requests)
-	v := &view{tr: tr, ev: tr.Events, tokens: map[string]string{}, method: make(map[string]string, r), sent: make(map[int]bool, n/2),
+	v := &view{tr: tr, ev: tr.Events, tokens: map[string]string{}, method: make(map[string]string, r),
 		wires: make([]wire, 1, n/2+1), wireOf: make([]int32, n), maxAt: make([]int64, n)}
+	maxWire := 0
+	for i := range tr.Events {
+		maxWire = max(maxWire, tr.Events[i].Wire)
+	}
+	// parsed[w] is 1 + the index of the event whose message on wire w was
+	// read (only for dense wire numbers; others are read where they occur).
+	var parsed []int32
+	if maxWire <= 2*n {
+		v.sent, parsed = make([]bool, maxWire+1), make([]int32, maxWire+1)
+	} else {
+		v.sentSparse = make(map[int]bool, n/2)
+	}
 	for i := range tr.Events {
 		e := &tr.Events[i]
 		if e.Type == trace.TypeSend && e.Wire > 0 {
-			v.sent[e.Wire] = true
+			if v.sent != nil {
+				v.sent[e.Wire] = true
+			} else {
+				v.sentSparse[e.Wire] = true
+			}
 		}
 		v.maxAt[i] = e.At
 		if i > 0 && v.maxAt[i-1] > e.At {
 			v.maxAt[i] = v.maxAt[i-1]
 		}
 	}
-	parsed := make(map[int]int, n/2) // wire number → index of the event whose message was parsed
 	for i := range tr.Events {
 		e := &tr.Events[i]
-		switch j, ok := parsed[e.Wire]; {
+		j := -1
+		if e.Wire > 0 && e.Wire < len(parsed) {
+			j = int(parsed[e.Wire]) - 1
+		}
+		switch {
 		case len(e.Message) == 0:
 			// wireOf[i] stays 0, the zero wire
-		case ok && e.Wire > 0 && bytes.Equal(tr.Events[j].Message, e.Message):
+		case j >= 0 && bytes.Equal(tr.Events[j].Message, e.Message):
 			v.wireOf[i] = v.wireOf[j] // a deliver repeats its send's message
 		default:
 			v.wireOf[i] = int32(len(v.wires))
 			v.wires = append(v.wires, parse(e.Message))
-			if e.Wire > 0 {
-				parsed[e.Wire] = i
+			if e.Wire > 0 && e.Wire < len(parsed) {
+				parsed[e.Wire] = int32(i + 1)
 			}
 		}
 		if m := v.msg(i); v.clientSends(i) && m.method != "" && m.hasID {
@@ -157,7 +180,15 @@ func (v *view) puts(i int, from string) bool {
 	if e.Type == trace.TypeSend {
 		return true
 	}
-	return e.Type == trace.TypeDeliver && len(e.Message) > 0 && !v.sent[e.Wire]
+	return e.Type == trace.TypeDeliver && len(e.Message) > 0 && !v.wireSent(e.Wire)
+}
+
+// wireSent reports whether wire number w's send event is recorded.
+func (v *view) wireSent(w int) bool {
+	if v.sent != nil {
+		return w >= 0 && w < len(v.sent) && v.sent[w]
+	}
+	return v.sentSparse[w]
 }
 
 // concerns returns the request id a server message is about: a response's
