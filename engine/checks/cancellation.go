@@ -16,7 +16,7 @@ import (
 //
 // Rule: NoMessageAfterCancel.
 func noMessageAfterCancel(v *view) (trace.Check, bool) {
-	cancelledAt := map[string]int{} // request id → seq of the server's status event
+	cancelledAt := make(map[string]int, len(v.tr.Requests)) // request id → seq of the server's status event
 	var bad, proof []int
 	for i, e := range v.ev {
 		if e.Actor == trace.ActorServer && e.Type == trace.TypeStatus && e.Status == trace.StateCancelled {
@@ -92,7 +92,7 @@ func httpCancelSignal(v *view) (trace.Check, bool) {
 //
 // Rule: LateResponseIgnored.
 func lateResponseIgnored(v *view) (trace.Check, bool) {
-	abandoned := map[string]bool{}
+	abandoned := make(map[string]bool, len(v.tr.Requests))
 	var bad, good []int
 	for i, e := range v.ev {
 		if e.Actor == trace.ActorClient && (e.Type == trace.TypeTimeout || e.Type == trace.TypeCloseStream ||

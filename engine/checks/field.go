@@ -33,7 +33,7 @@ type lateMessage struct {
 // A request is finished at the client once it timed out, closed its stream,
 // sent a cancellation for it, or received its final response.
 func (v *view) lateMessages() []lateMessage {
-	done := map[string]bool{}
+	done := make(map[string]bool, len(v.tr.Requests))
 	var out []lateMessage
 	for i, e := range v.ev {
 		m := v.msg(i)
@@ -162,7 +162,7 @@ func progressResetsIdle(v *view) (trace.Check, bool) {
 	var noToken []int // idle timeouts of requests that never asked for progress
 	last := map[string]float64{}
 	lastValid := map[string]int{} // request id → its latest valid progress delivery
-	done := map[string]bool{}
+	done := make(map[string]bool, len(idle))
 	var bad, good []int
 	for i, e := range v.ev {
 		m := v.msg(i)
