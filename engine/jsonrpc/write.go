@@ -25,7 +25,7 @@ type writer struct {
 	ok bool
 }
 
-func newWriter(size int) *writer { return &writer{b: make([]byte, 0, size), ok: true} }
+func newWriter(size int) writer { return writer{b: make([]byte, 0, size), ok: true} }
 
 // raw appends JSON text that is valid, compact and free of the characters
 // json.Marshal escapes in a json.RawMessage.
