@@ -47,7 +47,7 @@ func (w *world) out(r *request, m sse.Msg) {
 // actually put on the wire.
 func (w *world) told(r *request, events []trace.Event, lost []json.RawMessage) {
 	for _, e := range events {
-		e.ID = idPtr(r.id)
+		e.ID = &r.id
 		w.emit(e)
 	}
 	for _, msg := range lost {
@@ -94,7 +94,7 @@ func (w *world) discardStream(r *request) {
 func (w *world) wireOut(r *request, m sse.Msg) {
 	w.wire++
 	n, sent := w.wire, w.q.Now()
-	w.emit(m.SendEvent(idPtr(r.id), n))
+	w.emit(m.SendEvent(&r.id, n))
 	schedule := w.q.Schedule
 	if m.Housekeeping() {
 		schedule = w.q.ScheduleBackground

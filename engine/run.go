@@ -118,7 +118,7 @@ func (w *world) summary() *trace.Trace {
 		Mcplab:     scenario.Version,
 		Scenario:   w.s,
 		Events:     w.events,
-		Requests:   []trace.Request{},
+		Requests:   make([]trace.Request, 0, len(w.order)),
 		Ledger:     w.ledger.Trace(),
 		Tasks:      w.tasks.Summary(),
 		Buffers:    w.buffers(),
@@ -142,9 +142,9 @@ func (w *world) summary() *trace.Trace {
 // run schedules every step at its time, in file order, and runs the queue.
 func (w *world) run() error {
 	for i := range w.s.Steps {
-		st := w.s.Steps[i]
-		w.lastStepAt = max(w.lastStepAt, st.At)
-		w.q.Schedule(st.At, func() { w.step(i, st) })
+		at := w.s.Steps[i].At
+		w.lastStepAt = max(w.lastStepAt, at)
+		w.q.Schedule(at, func() { w.step(i, w.s.Steps[i]) })
 	}
 	return w.q.Run(MaxActions)
 }

@@ -107,7 +107,7 @@ func (w *world) transport() coordinator.Transport {
 
 // tell emits e about request r.
 func (w *world) tell(r *request, e trace.Event) {
-	e.ID = idPtr(r.id)
+	e.ID = &r.id // shared by r's events: an ID never changes
 	w.emit(e)
 }
 
@@ -185,8 +185,9 @@ func (w *world) transmit(e trace.Event, deliverNote string, arrive func()) {
 	if deliverNote == "" {
 		deliverNote = fmt.Sprintf("Delivered to the %s after %d ms.", e.To, lat)
 	}
-	w.emit(e)
+	seq := w.emit(e)
 	w.q.Schedule(sent+lat, func() {
+		e := &w.events[seq] // not e itself: a closure holding an event was 280 bytes a message
 		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: e.ID, TaskID: e.TaskID, From: e.From, To: e.To, Wire: e.Wire, SentAt: &sent, Message: e.Message, Signal: e.Signal, Note: deliverNote})
 		arrive()
 	})
