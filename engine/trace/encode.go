@@ -78,7 +78,7 @@ func newWriter(tr *Trace, limit int) *writer {
 		w.scenario = bytes.Clone(w.scratch.Bytes()) // ends with Encode's newline
 	}
 	// The scenario indented is about twice its compact length (as a message).
-	size := 4096 + 2*len(w.scenario) + 512*len(tr.Requests) + 256*len(tr.Checks)
+	size := 1024 + 2*len(w.scenario) + 512*len(tr.Requests) + 256*len(tr.Checks)
 	maxWire := 0
 	for i := range tr.Events {
 		size += eventSize(&tr.Events[i])
