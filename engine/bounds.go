@@ -31,7 +31,7 @@ const (
 // value of a produce step (send, delivery, the client's reading). A run
 // that emits more grows the slice by doubling.
 func eventsHint(s *scenario.Scenario) int {
-	n := 64
+	n := 16
 	deadline := s.Client.IdleTimeoutMs > 0 || s.Client.MaxTimeoutMs > 0
 	for i := range s.Steps {
 		st := &s.Steps[i]
