@@ -43,7 +43,7 @@ func (w *world) out(r *request, m sse.Msg) {
 // when it is among the lost (coordinator.Server.Lost).
 func (w *world) told(r *request, events []trace.Event, lost []json.RawMessage) {
 	for _, e := range events {
-		e.ID = idPtr(r.id)
+		e.ID = &r.id
 		w.emit(e)
 	}
 	r.srv.Lost(lost)
@@ -64,7 +64,7 @@ func (w *world) discardStream(r *request) {
 func (w *world) wireOut(r *request, m sse.Msg) {
 	w.wire++
 	n, sent := w.wire, w.q.Now()
-	w.emit(m.SendEvent(idPtr(r.id), n))
+	w.emit(m.SendEvent(&r.id, n))
 	schedule := w.q.Schedule
 	if m.Housekeeping() {
 		schedule = w.q.ScheduleBackground

@@ -79,12 +79,12 @@ func (w *world) do(st scenario.Step, r *request) bool {
 // produce sends st.Count progress values every st.EveryMs ms, each by the
 // same rules as a progress step.
 func (w *world) produce(r *request, st scenario.Step) {
-	for k, one := range st.Progresses() {
+	for k := range st.Count {
 		if k == 0 {
-			w.serverSendProgress(r, one)
+			w.serverSendProgress(r, st.Produced(0))
 			continue
 		}
-		w.q.Schedule(one.At, func() { w.serverSendProgress(r, one) })
+		w.q.Schedule(st.ProducedAt(k), func() { w.serverSendProgress(r, st.Produced(k)) })
 	}
 }
 
@@ -108,7 +108,7 @@ func (w *world) summary() *trace.Trace {
 	tr := &trace.Trace{
 		Mcplab:     scenario.Version,
 		Scenario:   w.s,
-		Requests:   []trace.Request{},
+		Requests:   make([]trace.Request, 0, len(w.order)),
 		Ledger:     w.ledger.Trace(),
 		Tasks:      w.tasks.Summary(),
 		Buffers:    w.buffers(),
@@ -127,9 +127,9 @@ func (w *world) summary() *trace.Trace {
 // run schedules every step at its time, in file order, and runs the queue.
 func (w *world) run() error {
 	for i := range w.s.Steps {
-		st := w.s.Steps[i]
-		w.lastStepAt = max(w.lastStepAt, st.At)
-		w.q.Schedule(st.At, func() { w.step(i, st) })
+		at := w.s.Steps[i].At
+		w.lastStepAt = max(w.lastStepAt, at)
+		w.q.Schedule(at, func() { w.step(i, w.s.Steps[i]) })
 	}
 	return w.q.Run(MaxActions)
 }

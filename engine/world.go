@@ -91,7 +91,7 @@ type request struct {
 }
 
 func newWorld(s *scenario.Scenario, opts Options) *world {
-	return &world{s: s, opts: opts, log: trace.Log{MaxEvents: MaxEvents, MaxBytes: MaxTraceBytes}, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{},
+	return &world{s: s, opts: opts, log: trace.Log{Events: make([]trace.Event, 0, trace.EventsHint(s, MaxEvents)), MaxEvents: MaxEvents, MaxBytes: MaxTraceBytes}, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{},
 		tp: coordinator.TransportOf(s), policy: coordinator.PolicyOf(s.Server.Policy)}
 }
 
@@ -104,7 +104,7 @@ func (w *world) resumable() bool { return w.http() && w.is2025() }
 
 // tell emits e about request r.
 func (w *world) tell(r *request, e trace.Event) {
-	e.ID = idPtr(r.id)
+	e.ID = &r.id // shared by r's events: an ID never changes
 	w.emit(e)
 }
 
@@ -166,8 +166,9 @@ func (w *world) transmit(e trace.Event, deliverNote string, arrive func()) {
 	if deliverNote == "" {
 		deliverNote = fmt.Sprintf("Delivered to the %s after %d ms.", e.To, lat)
 	}
-	w.emit(e)
+	seq := w.emit(e)
 	w.q.Schedule(sent+lat, func() {
+		e := &w.log.Events[seq] // not e itself: a closure holding an event was 280 bytes a message
 		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: e.ID, TaskID: e.TaskID, From: e.From, To: e.To, Wire: e.Wire, SentAt: &sent, Message: e.Message, Signal: e.Signal, Note: deliverNote})
 		arrive()
 	})

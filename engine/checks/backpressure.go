@@ -48,7 +48,7 @@ func finalNeverDropped(v *view) (trace.Check, bool) {
 	}
 	var bad []int
 	for i, e := range v.ev {
-		if e.Actor == trace.ActorServer && (e.Type == trace.TypeDrop || e.Type == trace.TypeError) && v.msg[i].response {
+		if e.Actor == trace.ActorServer && (e.Type == trace.TypeDrop || e.Type == trace.TypeError) && v.msg(i).response {
 			bad = append(bad, i)
 		}
 	}

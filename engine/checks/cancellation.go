@@ -16,7 +16,7 @@ import (
 //
 // Rule: NoMessageAfterCancel.
 func noMessageAfterCancel(v *view) (trace.Check, bool) {
-	cancelledAt := map[string]int{} // request id → seq of the server's status event
+	cancelledAt := make(map[string]int, len(v.tr.Requests)) // request id → seq of the server's status event
 	var bad, proof []int
 	for i, e := range v.ev {
 		if e.Actor == trace.ActorServer && e.Type == trace.TypeStatus && e.Status == trace.StateCancelled {
@@ -52,7 +52,7 @@ func noMessageAfterCancel(v *view) (trace.Check, bool) {
 func httpCancelSignal(v *view) (trace.Check, bool) {
 	var posts, closes []int
 	for i, e := range v.ev {
-		if v.clientSends(i) && v.msg[i].method == jsonrpc.MethodCancelled {
+		if v.clientSends(i) && v.msg(i).method == jsonrpc.MethodCancelled {
 			posts = append(posts, i)
 		}
 		if e.Type == trace.TypeCloseStream && e.Actor == trace.ActorClient {
@@ -92,19 +92,19 @@ func httpCancelSignal(v *view) (trace.Check, bool) {
 //
 // Rule: LateResponseIgnored.
 func lateResponseIgnored(v *view) (trace.Check, bool) {
-	abandoned := map[string]bool{}
+	abandoned := make(map[string]bool, len(v.tr.Requests))
 	var bad, good []int
 	for i, e := range v.ev {
 		if e.Actor == trace.ActorClient && (e.Type == trace.TypeTimeout || e.Type == trace.TypeCloseStream ||
-			(v.clientSends(i) && v.msg[i].cancelOf != "")) {
+			(v.clientSends(i) && v.msg(i).cancelOf != "")) {
 			id := idOf(e)
-			if v.msg[i].cancelOf != "" {
-				id = v.msg[i].cancelOf
+			if v.msg(i).cancelOf != "" {
+				id = v.msg(i).cancelOf
 			}
 			abandoned[id] = true
 		}
-		if e.Type == trace.TypeDeliver && e.To == trace.ActorClient && v.msg[i].response && abandoned[v.msg[i].id] {
-			react := v.clientReactionTo(i, v.msg[i].id)
+		if e.Type == trace.TypeDeliver && e.To == trace.ActorClient && v.msg(i).response && abandoned[v.msg(i).id] {
+			react := v.clientReactionTo(i, v.msg(i).id)
 			switch {
 			case react < 0:
 				return undecided(LateResponseIgnored, "The trace does not show how the client treated a late response."), true
@@ -125,7 +125,7 @@ func lateResponseIgnored(v *view) (trace.Check, bool) {
 func serverCancelOnlyForListen(v *view) (trace.Check, bool) {
 	var bad, good []int
 	for i := range v.ev {
-		m := v.msg[i]
+		m := v.msg(i)
 		if !v.serverSends(i) || m.method != jsonrpc.MethodCancelled {
 			continue
 		}
@@ -145,10 +145,10 @@ func serverCancelOnlyForListen(v *view) (trace.Check, bool) {
 func cancellationNeverAnswered(v *view) (trace.Check, bool) {
 	var cancels, bad []int
 	for i := range v.ev {
-		if v.clientSends(i) && v.msg[i].method == jsonrpc.MethodCancelled {
+		if v.clientSends(i) && v.msg(i).method == jsonrpc.MethodCancelled {
 			cancels = append(cancels, i)
 		}
-		if len(cancels) > 0 && v.serverSends(i) && v.msg[i].response && (v.msg[i].id == "" || v.method[v.msg[i].id] == "") {
+		if len(cancels) > 0 && v.serverSends(i) && v.msg(i).response && (v.msg(i).id == "" || v.method[v.msg(i).id] == "") {
 			bad = append(bad, i)
 		}
 	}
@@ -178,12 +178,12 @@ func oneResponsePerRequest(v *view) (trace.Check, bool) {
 		// the server answered something starts a session whose ids are its
 		// own (a bridge such as mcp-remote opens a second session with
 		// initialize id 0 again).
-		if v.tr.Source != nil && v.clientSends(i) && v.msg[i].method == jsonrpc.MethodInitialize && answered {
+		if v.tr.Source != nil && v.clientSends(i) && v.msg(i).method == jsonrpc.MethodInitialize && answered {
 			session++
 			answered = false
 		}
-		if v.serverSends(i) && v.msg[i].response && v.msg[i].id != "" && !v.replay(i) {
-			key := strconv.Itoa(session) + "/" + v.msg[i].id
+		if v.serverSends(i) && v.msg(i).response && v.msg(i).id != "" && !v.replay(i) {
+			key := strconv.Itoa(session) + "/" + v.msg(i).id
 			if _, ok := seen[key]; ok {
 				bad = append(bad, i)
 			}
@@ -211,10 +211,10 @@ func initializeNotCancelled(v *view) (trace.Check, bool) {
 	init := false
 	var bad []int
 	for i, e := range v.ev {
-		if v.clientSends(i) && v.msg[i].method == jsonrpc.MethodInitialize {
+		if v.clientSends(i) && v.msg(i).method == jsonrpc.MethodInitialize {
 			init = true
 		}
-		if v.clientSends(i) && v.msg[i].cancelOf != "" && v.method[v.msg[i].cancelOf] == jsonrpc.MethodInitialize {
+		if v.clientSends(i) && v.msg(i).cancelOf != "" && v.method[v.msg(i).cancelOf] == jsonrpc.MethodInitialize {
 			bad = append(bad, i)
 		}
 		if e.Type == trace.TypeCloseStream && e.Actor == trace.ActorClient && v.method[idOf(e)] == jsonrpc.MethodInitialize {

@@ -33,10 +33,10 @@ type lateMessage struct {
 // A request is finished at the client once it timed out, closed its stream,
 // sent a cancellation for it, or received its final response.
 func (v *view) lateMessages() []lateMessage {
-	done := map[string]bool{}
+	done := make(map[string]bool, len(v.tr.Requests))
 	var out []lateMessage
 	for i, e := range v.ev {
-		m := v.msg[i]
+		m := v.msg(i)
 		if e.Actor == trace.ActorClient && (e.Type == trace.TypeTimeout || e.Type == trace.TypeCloseStream ||
 			(v.clientSends(i) && m.cancelOf != "")) {
 			id := idOf(e)
@@ -162,10 +162,10 @@ func progressResetsIdle(v *view) (trace.Check, bool) {
 	var noToken []int // idle timeouts of requests that never asked for progress
 	last := map[string]float64{}
 	lastValid := map[string]int{} // request id → its latest valid progress delivery
-	done := map[string]bool{}
+	done := make(map[string]bool, len(idle))
 	var bad, good []int
 	for i, e := range v.ev {
-		m := v.msg[i]
+		m := v.msg(i)
 		switch {
 		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient && m.response:
 			done[m.id] = true
@@ -280,11 +280,11 @@ func pollIntervalRespected(v *view) (trace.Check, bool) {
 	seen := false
 	for i, e := range v.ev {
 		switch {
-		case v.serverSends(i) && v.msg[i].response:
+		case v.serverSends(i) && v.msg(i).response:
 			if id, ms, ok := advertisedInterval(e.Message); ok {
 				interval[id] = ms
 			}
-		case v.clientSends(i) && v.msg[i].method == jsonrpc.MethodTasksGet:
+		case v.clientSends(i) && v.msg(i).method == jsonrpc.MethodTasksGet:
 			id := taskIDParam(e.Message)
 			ms, ok := interval[id]
 			if p, polled := lastPoll[id]; polled && ok && id != "" {
@@ -355,7 +355,7 @@ const ProgressTokenKnown = "progress-token-known"
 func progressTokenKnown(v *view) (trace.Check, bool) {
 	var bad, good []int
 	for i := range v.ev {
-		m := v.msg[i]
+		m := v.msg(i)
 		if !v.serverSends(i) || m.method != jsonrpc.MethodProgress {
 			continue
 		}
@@ -385,7 +385,7 @@ const ProgressOnRequestStream = "progress-on-request-stream"
 func progressOnRequestStream(v *view) (trace.Check, bool) {
 	var bad, good []int
 	for i, e := range v.ev {
-		m := v.msg[i]
+		m := v.msg(i)
 		if !v.serverSends(i) || m.method != jsonrpc.MethodProgress {
 			continue
 		}

@@ -80,14 +80,14 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	sentAt := map[string]int{}
 	fence := -1
 	for i, e := range v.ev {
-		if m := v.msg[i]; stdio && v.clientSends(i) && m.method != "" && m.hasID {
+		if m := v.msg(i); stdio && v.clientSends(i) && m.method != "" && m.hasID {
 			if _, ok := sentAt[m.id]; !ok {
 				sentAt[m.id] = i
 			}
 		}
-		if v.clientSends(i) && v.msg[i].cancelOf != "" {
-			if _, ok := cancels[v.msg[i].cancelOf]; !ok {
-				cancels[v.msg[i].cancelOf] = cancel{i, e.At}
+		if v.clientSends(i) && v.msg(i).cancelOf != "" {
+			if _, ok := cancels[v.msg(i).cancelOf]; !ok {
+				cancels[v.msg(i).cancelOf] = cancel{i, e.At}
 				proof = append(proof, i)
 			}
 			continue
@@ -96,7 +96,7 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 			continue
 		}
 		c, ok := cancels[v.concerns(i)]
-		if m := v.msg[i]; m.response && stdio {
+		if m := v.msg(i); m.response && stdio {
 			if j, asked := sentAt[m.id]; asked && j > fence {
 				fence = j
 			}
@@ -171,8 +171,8 @@ func abandonTellsServer(v *view) (trace.Check, bool) {
 	var bad, good []int
 	judged := map[string]bool{}
 	for i, e := range v.ev {
-		if v.clientSends(i) && v.msg[i].cancelOf != "" {
-			told[v.msg[i].cancelOf] = true
+		if v.clientSends(i) && v.msg(i).cancelOf != "" {
+			told[v.msg(i).cancelOf] = true
 		}
 		if e.Actor == trace.ActorClient && e.Type == trace.TypeCloseStream {
 			told[idOf(e)] = true

@@ -19,7 +19,7 @@ func progressIncreases(v *view) (trace.Check, bool) {
 	var bad []int
 	n := 0
 	for i := range v.ev {
-		m := v.msg[i]
+		m := v.msg(i)
 		if !v.serverSends(i) || m.method != jsonrpc.MethodProgress || m.progress == nil || v.replay(i) {
 			continue
 		}
@@ -48,7 +48,7 @@ func staleProgressIgnored(v *view) (trace.Check, bool) {
 	last := map[string]float64{}
 	var bad, good []int
 	for i, e := range v.ev {
-		m := v.msg[i]
+		m := v.msg(i)
 		if e.Type != trace.TypeDeliver || e.To != trace.ActorClient || m.method != jsonrpc.MethodProgress || m.progress == nil {
 			continue
 		}
@@ -81,7 +81,7 @@ func noProgressAfterFinal(v *view) (trace.Check, bool) {
 		if !v.serverSends(i) {
 			continue
 		}
-		m := v.msg[i]
+		m := v.msg(i)
 		if m.response {
 			final[m.id] = true
 		}

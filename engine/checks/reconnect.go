@@ -60,7 +60,7 @@ func reconnectRefetches(v *view) (trace.Check, bool) {
 		if !v.clientSends(i) {
 			continue
 		}
-		m := v.msg[i]
+		m := v.msg(i)
 		if m.method == jsonrpc.MethodListen {
 			if _, ok := listens[strings.Trim(m.id, `"`)]; !ok {
 				listens[strings.Trim(m.id, `"`)] = i

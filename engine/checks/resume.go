@@ -139,7 +139,7 @@ func droppedCallResumed(v *view) (trace.Check, bool) {
 	seen := false
 	for i, e := range v.ev {
 		id := idOf(e)
-		m := v.msg[i]
+		m := v.msg(i)
 		switch {
 		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient && m.response:
 			done[m.id] = true
@@ -222,7 +222,7 @@ func requestHasTimeout(v *view) (trace.Check, bool) {
 			continue
 		}
 		send := -1
-		for _, i := range v.byID[r.ID.Raw()] {
+		for _, i := range v.eventsOf(r.ID.Raw()) {
 			if v.clientSends(i) {
 				send = i
 				break

@@ -76,7 +76,7 @@ func idleTimeoutEnforced(v *view) (trace.Check, bool) {
 		}
 		violated := -1
 		stop := v.until(end)
-		for _, i := range v.byID[r.ID.Raw()] {
+		for _, i := range v.eventsOf(r.ID.Raw()) {
 			e := v.ev[i]
 			if i >= stop {
 				break

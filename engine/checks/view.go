@@ -2,6 +2,7 @@ package checks
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -12,14 +13,22 @@ import (
 // over the events (or over one request's events) and Evaluate costs
 // O(events + requests) map operations, plus the size of what it reports.
 type view struct {
-	tr     *trace.Trace
-	ev     []trace.Event
-	msg    []wire            // msg[i] is ev[i].Message parsed (once per wire message)
+	tr *trace.Trace
+	ev []trace.Event
+	// wires are the wire messages read, once each (wires[0] is the zero
+	// wire of an event without a message); wireOf[i] indexes ev[i]'s: a
+	// delivery shares its send's. See msg.
+	wires  []wire
+	wireOf []int32
 	tokens map[string]string // progress token → request id (from the client's requests)
 	method map[string]string // request id → method
-	sent   map[int]bool      // wire numbers whose send event is recorded
+	// sent[w] says wire w's send event is recorded (sentSparse instead
+	// when the wire numbers are not the dense 1, 2, ... the engine and the
+	// importer write).
+	sent       []bool
+	sentSparse map[int]bool
 	// byID lists, per request id (idOf, "" for none), the indexes of its
-	// events in order.
+	// events in order, in one backing array. Built on first use (eventsOf).
 	byID map[string][]int
 	// maxAt[i] is the largest At of ev[0..i]: the first event later than t
 	// is found by binary search even if At ever went backwards.
@@ -32,6 +41,47 @@ type view struct {
 	// server already put on the wire: 2025-11-25 replays after
 	// Last-Event-ID. Built on first use.
 	replays map[int]bool
+}
+
+// msg is ev[i].Message as jsonrpc.Parse read it (the zero wire when the
+// event has none or it is not a JSON-RPC object). Shared: read only.
+func (v *view) msg(i int) *wire { return &v.wires[v.wireOf[i]] }
+
+// eventsOf returns the indexes of the events about request id (idOf; ""
+// for the events about none), in order.
+func (v *view) eventsOf(id string) []int {
+	if v.byID == nil {
+		// Two passes, so that every list is a window on one array of
+		// len(ev) indexes instead of a slice grown by appending.
+		slot := make([]int32, len(v.ev))
+		index := make(map[string]int32, len(v.tr.Requests)+1)
+		var count []int
+		for i := range v.ev {
+			id := idOf(v.ev[i])
+			k, ok := index[id]
+			if !ok {
+				k = int32(len(count))
+				index[id] = k
+				count = append(count, 0)
+			}
+			slot[i] = k
+			count[k]++
+		}
+		start := make([]int, len(count))
+		for k := 1; k < len(count); k++ {
+			start[k] = start[k-1] + count[k-1]
+		}
+		all, next := make([]int, len(v.ev)), slices.Clone(start)
+		for i, k := range slot {
+			all[next[k]] = i
+			next[k]++
+		}
+		v.byID = make(map[string][]int, len(index))
+		for id, k := range index {
+			v.byID[id] = all[start[k]:next[k]:next[k]]
+		}
+	}
+	return v.byID[id]
 }
 
 // replay reports whether event i is the server sending again an event it
@@ -57,30 +107,53 @@ func (v *view) replay(i int) bool {
 func newView(tr *trace.Trace) *view {
 	n := len(tr.Events)
 	r := len(tr.Requests)
-	v := &view{tr: tr, ev: tr.Events, tokens: map[string]string{}, method: make(map[string]string, r), sent: make(map[int]bool, n/2),
-		msg: make([]wire, n), byID: make(map[string][]int, r+1), maxAt: make([]int64, n)}
-	for i, e := range tr.Events {
+	v := &view{tr: tr, ev: tr.Events, tokens: map[string]string{}, method: make(map[string]string, r),
+		wires: make([]wire, 1, n/2+1), wireOf: make([]int32, n), maxAt: make([]int64, n)}
+	maxWire := 0
+	for i := range tr.Events {
+		maxWire = max(maxWire, tr.Events[i].Wire)
+	}
+	// parsed[w] is 1 + the index of the event whose message on wire w was
+	// read (only for dense wire numbers; others are read where they occur).
+	var parsed []int32
+	if maxWire <= 2*n {
+		v.sent, parsed = make([]bool, maxWire+1), make([]int32, maxWire+1)
+	} else {
+		v.sentSparse = make(map[int]bool, n/2)
+	}
+	for i := range tr.Events {
+		e := &tr.Events[i]
 		if e.Type == trace.TypeSend && e.Wire > 0 {
-			v.sent[e.Wire] = true
+			if v.sent != nil {
+				v.sent[e.Wire] = true
+			} else {
+				v.sentSparse[e.Wire] = true
+			}
 		}
 		v.maxAt[i] = e.At
 		if i > 0 && v.maxAt[i-1] > e.At {
 			v.maxAt[i] = v.maxAt[i-1]
 		}
-		id := idOf(e)
-		v.byID[id] = append(v.byID[id], i)
 	}
-	parsed := make(map[int]int, n/2) // wire number → index of the event whose message was parsed
-	for i, e := range tr.Events {
-		if j, ok := parsed[e.Wire]; ok && e.Wire > 0 && bytes.Equal(tr.Events[j].Message, e.Message) {
-			v.msg[i] = v.msg[j] // a deliver repeats its send's message
-		} else {
-			v.msg[i] = parse(e.Message)
-			if e.Wire > 0 && len(e.Message) > 0 {
-				parsed[e.Wire] = i
+	for i := range tr.Events {
+		e := &tr.Events[i]
+		j := -1
+		if e.Wire > 0 && e.Wire < len(parsed) {
+			j = int(parsed[e.Wire]) - 1
+		}
+		switch {
+		case len(e.Message) == 0:
+			// wireOf[i] stays 0, the zero wire
+		case j >= 0 && bytes.Equal(tr.Events[j].Message, e.Message):
+			v.wireOf[i] = v.wireOf[j] // a deliver repeats its send's message
+		default:
+			v.wireOf[i] = int32(len(v.wires))
+			v.wires = append(v.wires, parse(e.Message))
+			if e.Wire > 0 && e.Wire < len(parsed) {
+				parsed[e.Wire] = int32(i + 1)
 			}
 		}
-		if m := v.msg[i]; v.clientSends(i) && m.method != "" && m.hasID {
+		if m := v.msg(i); v.clientSends(i) && m.method != "" && m.hasID {
 			v.method[m.id] = m.method
 			if m.metaToken != "" {
 				v.tokens[m.metaToken] = m.id
@@ -107,13 +180,21 @@ func (v *view) puts(i int, from string) bool {
 	if e.Type == trace.TypeSend {
 		return true
 	}
-	return e.Type == trace.TypeDeliver && len(e.Message) > 0 && !v.sent[e.Wire]
+	return e.Type == trace.TypeDeliver && len(e.Message) > 0 && !v.wireSent(e.Wire)
+}
+
+// wireSent reports whether wire number w's send event is recorded.
+func (v *view) wireSent(w int) bool {
+	if v.sent != nil {
+		return w >= 0 && w < len(v.sent) && v.sent[w]
+	}
+	return v.sentSparse[w]
 }
 
 // concerns returns the request id a server message is about: a response's
 // id or a progress notification's request.
 func (v *view) concerns(i int) string {
-	m := v.msg[i]
+	m := v.msg(i)
 	if m.response {
 		return m.id
 	}
@@ -153,7 +234,7 @@ func (v *view) clientReaction(i int) int {
 // about another request at the same time is not a reaction to it).
 func (v *view) clientReactionTo(i int, id string) int {
 	for j := i + 1; j < len(v.ev) && v.ev[j].At == v.ev[i].At; j++ {
-		if e := v.ev[j]; e.Actor == trace.ActorClient && (idOf(e) == id || e.ID == nil && v.msg[j].cancelOf == id) {
+		if e := v.ev[j]; e.Actor == trace.ActorClient && (idOf(e) == id || e.ID == nil && v.msg(j).cancelOf == id) {
 			return j
 		}
 	}
@@ -164,7 +245,7 @@ func (v *view) clientReactionTo(i int, id string) int {
 // cause, or any cause when cause is "").
 func (v *view) timeoutEvent(id, cause string) []int {
 	var out []int
-	for _, i := range v.byID[id] {
+	for _, i := range v.eventsOf(id) {
 		if e := v.ev[i]; e.Type == trace.TypeTimeout && (cause == "" || e.Cause == cause) {
 			out = append(out, i)
 		}

@@ -41,16 +41,25 @@ func Marshal(v any) json.RawMessage {
 // NewRequest builds a request with id (its JSON text), method and params
 // (nil for none).
 func NewRequest(id, method string, params json.RawMessage) json.RawMessage {
+	if b, ok := writeEnvelope(id, method, params, nil); ok {
+		return b
+	}
 	return Marshal(envelope{JSONRPC: "2.0", ID: json.RawMessage(id), Method: method, Params: params})
 }
 
 // NewNotification builds a notification (no id).
 func NewNotification(method string, params json.RawMessage) json.RawMessage {
+	if b, ok := writeEnvelope("", method, params, nil); ok {
+		return b
+	}
 	return Marshal(envelope{JSONRPC: "2.0", Method: method, Params: params})
 }
 
 // NewResult builds a response carrying result for request id.
 func NewResult(id string, result json.RawMessage) json.RawMessage {
+	if b, ok := writeEnvelope(id, "", nil, result); ok {
+		return b
+	}
 	return Marshal(envelope{JSONRPC: "2.0", ID: json.RawMessage(id), Result: result})
 }
 
@@ -62,6 +71,17 @@ func NewError(id string, e ErrorObject) json.RawMessage {
 // NewCancel builds notifications/cancelled for requestID (its JSON text)
 // with an optional reason (DOMAIN.md §1).
 func NewCancel(requestID string, reason *string) json.RawMessage {
+	w := newWriter(64 + len(requestID))
+	w.b = append(w.b, `{"jsonrpc":"2.0","method":"`+MethodCancelled+`","params":{"requestId":`...)
+	w.raw([]byte(requestID))
+	if reason != nil {
+		w.member(false, "reason")
+		w.str(*reason)
+	}
+	w.b = append(w.b, '}', '}')
+	if w.ok {
+		return w.b
+	}
 	return NewNotification(MethodCancelled, Marshal(struct {
 		RequestID json.RawMessage `json:"requestId"`
 		Reason    *string         `json:"reason,omitempty"`
@@ -71,6 +91,23 @@ func NewCancel(requestID string, reason *string) json.RawMessage {
 // NewProgress builds notifications/progress for token (its JSON text)
 // with value progress and optional total and message (DOMAIN.md §3).
 func NewProgress(token string, progress float64, total *float64, message *string) json.RawMessage {
+	w := newWriter(112 + len(token))
+	w.b = append(w.b, `{"jsonrpc":"2.0","method":"`+MethodProgress+`","params":{"progressToken":`...)
+	w.raw([]byte(token))
+	w.member(false, "progress")
+	w.float(progress)
+	if total != nil {
+		w.member(false, "total")
+		w.float(*total)
+	}
+	if message != nil {
+		w.member(false, "message")
+		w.str(*message)
+	}
+	w.b = append(w.b, '}', '}')
+	if w.ok {
+		return w.b
+	}
 	return NewNotification(MethodProgress, Marshal(struct {
 		ProgressToken json.RawMessage `json:"progressToken"`
 		Progress      float64         `json:"progress"`
@@ -86,6 +123,30 @@ func NewProgress(token string, progress float64, total *float64, message *string
 // token is the progress token's JSON text, "" for none; it goes in
 // params._meta.progressToken.
 func NewCall(id, method, name string, args json.RawMessage, token string) json.RawMessage {
+	if method == MethodToolsCall {
+		if args == nil {
+			args = json.RawMessage(`{}`)
+		}
+		w := newWriter(96 + len(id) + len(name) + len(args) + len(token))
+		w.b = append(w.b, `{"jsonrpc":"2.0"`...)
+		if id != "" {
+			w.member(false, "id")
+			w.raw([]byte(id))
+		}
+		w.b = append(w.b, `,"method":"`+MethodToolsCall+`","params":{"name":`...)
+		w.str(name)
+		w.member(false, "arguments")
+		w.raw(args)
+		if token != "" {
+			w.b = append(w.b, `,"_meta":{"progressToken":`...)
+			w.raw([]byte(token))
+			w.b = append(w.b, '}')
+		}
+		w.b = append(w.b, '}', '}')
+		if w.ok {
+			return w.b
+		}
+	}
 	var meta json.RawMessage
 	if token != "" {
 		meta = Marshal(struct {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -49,31 +50,108 @@ type writer struct {
 	out     []byte
 	limit   int
 	err     error
-	pad     []byte // "\n" and spaces, grown as deep as needed
 	scratch bytes.Buffer
-	enc     *json.Encoder         // compact, HTML not escaped, into scratch
-	written map[messageKey][2]int // where each message was written in out
+	enc     *json.Encoder // compact, HTML not escaped, into scratch
+	// scenario is tr.Scenario encoded compact before out is sized (a
+	// scenario of thousands of steps is a tenth of its trace), scenarioErr
+	// encoding/json's error for it.
+	scenario    []byte
+	scenarioErr error
+	// evs are the trace's events; written[wire] is where the message of
+	// the first event on that wire number went in out, so that its
+	// delivery copies those bytes (nil when the wire numbers are not the
+	// dense 1, 2, ... the engine and the importer write: every message is
+	// then laid out where it occurs, the same bytes).
+	evs     []Event
+	written []span
 }
 
+// span is a message written: by event evs[ev], at out[start:end] (end 0:
+// none yet).
+type span struct{ ev, start, end int32 }
+
 func newWriter(tr *Trace, limit int) *writer {
-	// About 300 bytes per indented event besides its message, and a
-	// message about doubles when indented: one allocation for most runs.
-	size := 4096
-	for i := range tr.Events {
-		size += 300 + 2*len(tr.Events[i].Message) + len(tr.Events[i].Note)
-	}
-	w := &writer{out: make([]byte, 0, min(size, limit+1)), limit: limit, pad: []byte("\n")}
+	w := &writer{limit: limit}
 	w.enc = json.NewEncoder(&w.scratch)
 	w.enc.SetEscapeHTML(false)
+	if w.scenarioErr = w.enc.Encode(tr.Scenario); w.scenarioErr == nil {
+		w.scenario = bytes.Clone(w.scratch.Bytes()) // ends with Encode's newline
+	}
+	// The scenario indented is about twice its compact length (as a message).
+	size := 1024 + 2*len(w.scenario) + 512*len(tr.Requests) + 256*len(tr.Checks)
+	maxWire := 0
+	for i := range tr.Events {
+		size += eventSize(&tr.Events[i])
+		maxWire = max(maxWire, tr.Events[i].Wire)
+	}
+	w.out, w.evs = make([]byte, 0, min(size, limit+1)), tr.Events
+	if maxWire > 0 && maxWire <= 2*len(tr.Events) && limit <= math.MaxInt32 {
+		w.written = make([]span, maxWire+1)
+	}
 	return w
 }
 
-// newline ends the line and indents the next one at depth.
-func (w *writer) newline(depth int) {
-	for len(w.pad) < 1+2*depth {
-		w.pad = append(w.pad, ' ', ' ')
+// eventSize is about the bytes event writes for e, so that the output is
+// one allocation without one much larger than needed (a fixed 300 bytes an
+// event was 30% over for a long progress stream, 3 MB of 11 to zero):
+// every member set is a line of 12 bytes besides its name and value
+// (newline, six spaces, quotes, ": ", comma), strings counted unescaped,
+// numbers as 8 digits, and a message twice its length (indented, the
+// golden traces' messages are 1.6 to 2.6 times their compact length, 1.8
+// overall).
+func eventSize(e *Event) int {
+	const line, num = 12, 8
+	n := 14 + 4*line + len("seqatactortype") + 2*num + 4 + len(e.Actor) + len(e.Type)
+	str := func(name, v string) {
+		if v != "" {
+			n += line + len(name) + 2 + len(v)
+		}
 	}
-	w.out = append(w.out, w.pad[:1+2*depth]...)
+	if e.ID != nil {
+		n += line + 2 + len(e.ID.Raw())
+	}
+	str("taskId", e.TaskID)
+	str("from", e.From)
+	str("to", e.To)
+	if e.Wire != 0 {
+		n += line + 4 + num
+	}
+	str("eventId", e.EventID)
+	if e.SentAt != nil {
+		n += line + 6 + num
+	}
+	str("signal", e.Signal)
+	str("status", e.Status)
+	str("cause", e.Cause)
+	for k, v := range e.Headers {
+		n += 2*line + len(k) + len(v)
+	}
+	if len(e.Message) > 0 {
+		n += line + 7 + 2*len(e.Message)
+	}
+	str("key", e.Key)
+	str("fingerprint", e.Fingerprint)
+	str("note", e.Note)
+	if e.Within != nil {
+		n += 4*line + 2*num
+	}
+	str("session", e.Session)
+	return n
+}
+
+// blanks are the spaces newline copies from, 64 at a time.
+const blanks = "                                                                "
+
+// newline ends the line and indents the next one at depth.
+func (w *writer) newline(depth int) { w.out = appendNewline(w.out, depth) }
+
+// appendNewline appends a newline and 2*depth spaces.
+func appendNewline(out []byte, depth int) []byte {
+	out = append(out, '\n')
+	for n := 2 * depth; n > 0; n -= len(blanks) {
+		out = append(out, blanks[:min(n, len(blanks))]...)
+	}
+	return out
 }
 
 // check records ErrTooLarge once out has passed the limit.
@@ -151,30 +229,26 @@ func (w *writer) raw(m json.RawMessage, depth int) {
 	w.indented(m, depth)
 }
 
-// message writes an event's message at depth 3. A message's send and its
-// delivery (or drop) share one backing array: the second is a copy of the
-// bytes the first wrote, not a second validation and layout.
-func (w *writer) message(m json.RawMessage) {
-	key := messageKey{&m[0], len(m)}
-	if at, ok := w.written[key]; ok {
-		w.out = append(w.out, w.out[at[0]:at[1]]...)
-		return
+// message writes event i's message at depth 3. A message's send and its
+// delivery (or drop) share one wire number and one backing array: the
+// second is a copy of the bytes the first wrote, not a second validation
+// and layout.
+func (w *writer) message(i int) {
+	e := &w.evs[i]
+	m := e.Message
+	var at *span
+	if e.Wire > 0 && e.Wire < len(w.written) {
+		at = &w.written[e.Wire]
+		if prev := w.evs[at.ev].Message; at.end > 0 && len(prev) == len(m) && &prev[0] == &m[0] {
+			w.out = append(w.out, w.out[at.start:at.end]...)
+			return
+		}
 	}
 	start := len(w.out)
 	w.raw(m, 3)
-	if w.err == nil {
-		if w.written == nil {
-			w.written = map[messageKey][2]int{}
-		}
-		w.written[key] = [2]int{start, len(w.out)}
+	if at != nil && at.end == 0 && w.err == nil {
+		*at = span{int32(i), int32(start), int32(len(w.out))}
 	}
-}
-
-// messageKey names a message by the bytes it points at (trace events never
-// change theirs).
-type messageKey struct {
-	first *byte
-	n     int
 }
 
 // value writes v through encoding/json, laid out at depth.
@@ -209,7 +283,11 @@ func (w *writer) trace(tr *Trace) {
 	o.member("mcplab")
 	w.int(int64(tr.Mcplab))
 	o.member("scenario")
-	w.value(tr.Scenario, 1)
+	if w.scenarioErr != nil {
+		w.fail(w.scenarioErr)
+	} else {
+		w.indented(w.scenario[:len(w.scenario)-1], 1)
+	}
 	o.member("events")
 	w.events(tr.Events)
 	o.member("requests")
@@ -253,13 +331,13 @@ func (w *writer) events(events []Event) {
 			return
 		}
 		a.elem()
-		w.event(&events[i])
+		w.event(&events[i], i)
 	}
 	a.end(']')
 }
 
 // event writes one event at depth 2, its members at 3.
-func (w *writer) event(e *Event) {
+func (w *writer) event(e *Event, i int) {
 	o := w.begin(2, '{')
 	o.member("seq")
 	w.int(int64(e.Seq))
@@ -294,7 +372,7 @@ func (w *writer) event(e *Event) {
 	}
 	if len(e.Message) > 0 {
 		o.member("message")
-		w.message(e.Message)
+		w.message(i)
 	}
 	w.omitEmpty(&o, "key", e.Key)
 	w.omitEmpty(&o, "fingerprint", e.Fingerprint)
@@ -520,13 +598,6 @@ func indent(src []byte, limit int) ([]byte, error) {
 // bytes, once dst passes limit bytes.
 func indentAt(dst, src []byte, depth, limit int) ([]byte, error) {
 	out := dst
-	pad := []byte("\n")
-	newline := func() {
-		for len(pad) < 1+2*depth {
-			pad = append(pad, ' ', ' ')
-		}
-		out = append(out, pad[:1+2*depth]...)
-	}
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		switch c {
@@ -555,14 +626,14 @@ func indentAt(dst, src []byte, depth, limit int) ([]byte, error) {
 				break
 			}
 			depth++
-			newline()
+			out = appendNewline(out, depth)
 		case '}', ']':
 			depth--
-			newline()
+			out = appendNewline(out, depth)
 			out = append(out, c)
 		case ',':
 			out = append(out, c)
-			newline()
+			out = appendNewline(out, depth)
 		case ':':
 			out = append(out, ':', ' ')
 		case ' ', '\t', '\r', '\n':

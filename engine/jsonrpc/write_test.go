@@ -1,0 +1,104 @@
+package jsonrpc
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+)
+
+// The builders' messages are what encoding/json writes for the same
+// envelope, byte for byte (the golden traces hold them): ref* are the
+// builders as they were, through json.Marshal. Each case mixes the parts
+// the fast writer takes as they are with the ones it must hand to
+// encoding/json (whitespace between tokens, HTML characters, U+2028,
+// non-ASCII and control characters, exponents, -0).
+func TestBuildersMatchEncodingJSON(t *testing.T) {
+	refEnvelope := func(e envelope) string { return string(Marshal(e)) }
+	ids := []string{`7`, `"a-1"`, `"<b&c>"`, `"q\"uote"`, `"\u2028"`, "\"\u2028\"", `-3`, `null`}
+	raws := []string{`{}`, `{"a":1}`, `{"text":"x y, z: {w}"}`, `{ "a" : [1, 2] }`, `{"h":"<p>&amp;</p>"}`, "{\"s\":\"\u2029\"}",
+		`{"e":"\"\\ <"}`, `[1,{"b":[true,false,null]},"\t"]`, `{"content":[{"type":"text","text":"done"}]}`, `"\u00e9"`}
+	strs := []string{"", "plain text", "tab\there", `quote " and \ slash`, "<b>&", "é", "\u2028", "bad \xff"}
+	floats := []float64{0, 1, -1, 1.5, 42, 1e20, 1e21, 1.5e21, 1e-6, 1e-7, 123456789.125, math.Copysign(0, -1), 0.1}
+
+	check := func(what, got, want string) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s:\n got  %s\n want %s", what, got, want)
+		}
+	}
+	for _, id := range ids {
+		for _, raw := range raws {
+			check("NewRequest "+id+" "+raw, string(NewRequest(id, "tools/list", json.RawMessage(raw))),
+				refEnvelope(envelope{JSONRPC: "2.0", ID: json.RawMessage(id), Method: "tools/list", Params: json.RawMessage(raw)}))
+			check("NewResult "+id+" "+raw, string(NewResult(id, json.RawMessage(raw))),
+				refEnvelope(envelope{JSONRPC: "2.0", ID: json.RawMessage(id), Result: json.RawMessage(raw)}))
+			for _, name := range strs {
+				for _, token := range []string{"", id} {
+					var meta json.RawMessage
+					if token != "" {
+						meta = Marshal(struct {
+							ProgressToken json.RawMessage `json:"progressToken"`
+						}{json.RawMessage(token)})
+					}
+					params := Marshal(struct {
+						Name      string          `json:"name"`
+						Arguments json.RawMessage `json:"arguments"`
+						Meta      json.RawMessage `json:"_meta,omitempty"`
+					}{name, json.RawMessage(raw), meta})
+					check("NewCall "+id+" "+name+" "+raw+" "+token, string(NewCall(id, MethodToolsCall, name, json.RawMessage(raw), token)),
+						refEnvelope(envelope{JSONRPC: "2.0", ID: json.RawMessage(id), Method: MethodToolsCall, Params: params}))
+				}
+			}
+		}
+		check("NewCall without arguments", string(NewCall(id, MethodToolsCall, "crunch", nil, "")),
+			refEnvelope(envelope{JSONRPC: "2.0", ID: json.RawMessage(id), Method: MethodToolsCall, Params: json.RawMessage(`{"name":"crunch","arguments":{}}`)}))
+		for _, s := range append(strs, "") {
+			reason := &s
+			if s == "" {
+				reason = nil
+			}
+			check("NewCancel "+id+" "+s, string(NewCancel(id, reason)),
+				refEnvelope(envelope{JSONRPC: "2.0", Method: MethodCancelled, Params: Marshal(struct {
+					RequestID json.RawMessage `json:"requestId"`
+					Reason    *string         `json:"reason,omitempty"`
+				}{json.RawMessage(id), reason})}))
+		}
+		for _, f := range floats {
+			for _, total := range []*float64{nil, &floats[4], &floats[8]} {
+				for _, s := range []string{"", "half <done>", "ok"} {
+					msg := &s
+					if s == "" {
+						msg = nil
+					}
+					check("NewProgress", string(NewProgress(id, f, total, msg)),
+						refEnvelope(envelope{JSONRPC: "2.0", Method: MethodProgress, Params: Marshal(struct {
+							ProgressToken json.RawMessage `json:"progressToken"`
+							Progress      float64         `json:"progress"`
+							Total         *float64        `json:"total,omitempty"`
+							Message       *string         `json:"message,omitempty"`
+						}{json.RawMessage(id), f, total, msg})}))
+				}
+			}
+		}
+	}
+	for _, m := range []string{"ping", "notifications/tools/list_changed", "a<b"} {
+		for _, raw := range append(raws, "") {
+			check("NewNotification "+m+" "+raw, string(NewNotification(m, json.RawMessage(raw))),
+				refEnvelope(envelope{JSONRPC: "2.0", Method: m, Params: json.RawMessage(raw)}))
+		}
+	}
+}
+
+// The common messages take the fast writer: whitespace inside strings and
+// a progress value are no reason to fall back to encoding/json.
+func TestBuildersTakeTheFastPath(t *testing.T) {
+	if _, ok := writeEnvelope(`"a-1"`, "tools/call", json.RawMessage(`{"name":"crunch","arguments":{"text":"x y"}}`), nil); !ok {
+		t.Error("a plain request fell back to encoding/json")
+	}
+	if _, ok := writeEnvelope(`7`, "", nil, json.RawMessage(`{"content":[{"type":"text","text":"all done"}]}`)); !ok {
+		t.Error("a plain result fell back to encoding/json")
+	}
+	if _, ok := writeEnvelope(`7`, "", nil, json.RawMessage(`{"h":"<b>"}`)); ok {
+		t.Error("a result with < took the fast writer; json.Marshal escapes it")
+	}
+}
