@@ -57,8 +57,11 @@ const wasmLDFlags = "-s -w"
 // locals, compress badly: measured on playground.wasm (Go 1.26.8, brotli
 // q11) it is 1,420,185 B with inlining and 1,312,292 B without it outside
 // the runtime, which brings the playground under ARCHITECTURE.md's 1.5 MB
-// transfer budget (issue 12). The cost is speed in the worker: lesson
-// scenarios ran about 10-15% slower under wasm (BenchmarkLessonScenario);
+// transfer budget (issue 12). The cost is speed, in the worker and in the
+// page's own Go (controls, DOM patch): lesson scenarios ran about 10-15%
+// slower under wasm (BenchmarkLessonScenario), and the main thread's
+// longest task stayed within TestHeaviestHerdNeverBlocksThePage's and
+// TestImportLongTranscriptStaysResponsive's budgets (16.8 and 42.6 ms);
 // without inlining in the runtime too (1,280,243 B) they ran 2-2.7x
 // slower, so the runtime keeps it. make bench's wasm figures come from
 // go test, which inlines as usual.
