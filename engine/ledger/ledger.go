@@ -15,11 +15,12 @@
 package ledger
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/mcplab/mcplab/engine/internal/sha256"
 )
 
 // Errors. ErrBusy means another connection holds the write lock; the

@@ -20,10 +20,11 @@
 package recovery
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"sort"
 	"strconv"
+
+	"github.com/mcplab/mcplab/engine/internal/sha256"
 )
 
 // Strategy names (SCENARIO.md, herd.strategy).

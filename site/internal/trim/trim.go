@@ -62,7 +62,14 @@ var trimmedPackages = map[string]bool{Module: true, Module + "/runtime": true}
 // budget), and the site's templates call none of them (no style={...}
 // attribute, no script template, no css component); see stubs for the one
 // entry point that stays reachable.
-var heavyImports = map[string]bool{"net/http": true, "html/template": true, "regexp": true, Module + "/safehtml": true}
+//
+// crypto/sha256 is heavy too: its init registers the hash with package
+// crypto, which links Go's FIPS 140 module (self-tests, DRBG, AES, HMAC,
+// SHA-3, SHA-512), about 88 KB of playground.wasm's code, whether or not
+// anything hashes. templ hashes only for css components, CSSID and
+// JSUnsafeFuncCall, none of which the site's templates use; the engine
+// hashes with its own engine/internal/sha256.
+var heavyImports = map[string]bool{"net/http": true, "html/template": true, "regexp": true, Module + "/safehtml": true, "crypto/sha256": true}
 
 // stubs replaces the body of a function ("importpath.Name" → the new body's
 // statements) before the trim: a function that kept code reaches through a
@@ -73,8 +80,14 @@ var heavyImports = map[string]bool{"net/http": true, "html/template": true, "reg
 // calls it for a style context, which the site's templates never produce.
 // In the trimmed copy it returns an error rather than unsanitized CSS, so a
 // template that starts using one fails loudly in the browser.
+//
+// runtime.GetDevModeTextFileName names development mode's string file by
+// a SHA-256 of the template's path (crypto/sha256 is heavy); the string
+// loader that calls it runs only in development mode, a constant false in
+// the copy (constants), so it returns no name rather than drop the loader.
 var stubs = map[string]string{
 	Module + "/runtime.SanitizeStyleAttributeValues": `return "", errors.New("templ: style attribute values are not supported by the site's trimmed templ (site/internal/trim, stubs)")`,
+	Module + "/runtime.GetDevModeTextFileName":       `return ""`,
 }
 
 // heavyEquiv maps "importpath.Name" to a type expression with the same
@@ -411,6 +424,9 @@ func trimDecls(files []*ast.File) []bool {
 		if len(heavyNames[i]) == 0 {
 			continue
 		}
+		// Its heavy imports go even when no declaration names them any
+		// more (a stub replaced the only use).
+		changed[i] = true
 		f2 := astReplace(f, func(n ast.Node) ast.Expr {
 			sel, ok := n.(*ast.SelectorExpr)
 			if !ok {

@@ -49,7 +49,7 @@ func TestModfile(t *testing.T) {
 		return m
 	}
 	whole, trimmed := deps(), deps("-modfile", modfile)
-	for _, p := range []string{"net/http", "html/template", "regexp", Module + "/safehtml"} {
+	for _, p := range []string{"net/http", "html/template", "regexp", Module + "/safehtml", "crypto/sha256"} {
 		if !whole[p] {
 			t.Errorf("without the trim %s does not depend on %s any more: the trim may be unnecessary", wasmPackage, p)
 		}
@@ -117,8 +117,9 @@ func TestFoldConstants(t *testing.T) {
 	}
 }
 
-// Rule: stubBodies replaces the body of the listed function (the style
-// attribute sanitizer returns an error, naming no heavy package), and a
+// Rule: stubBodies replaces the body of the listed functions (the style
+// attribute sanitizer returns an error, the development mode's file namer
+// no name, neither naming a heavy package), and a
 // listed name that no file declares as a function is an error.
 func TestStubBodies(t *testing.T) {
 	parse := func(src string) []*ast.File {
@@ -128,13 +129,16 @@ func TestStubBodies(t *testing.T) {
 		}
 		return []*ast.File{f}
 	}
-	files := parse("package runtime\n\nimport \"errors\"\n\nfunc SanitizeStyleAttributeValues(values ...any) (string, error) {\n\treturn safehtml.Sanitize(values)\n}\n")
+	files := parse("package runtime\n\nimport \"errors\"\n\nfunc SanitizeStyleAttributeValues(values ...any) (string, error) {\n\treturn safehtml.Sanitize(values)\n}\n\nfunc GetDevModeTextFileName(templFileName string) string {\n\treturn hex.EncodeToString(sha256.Sum256([]byte(templFileName)))\n}\n")
 	changed, err := stubBodies(Module+"/runtime", files)
 	if err != nil || !changed[0] {
 		t.Fatalf("stubBodies = %v, %v; want the file changed", changed, err)
 	}
 	if mentionsHeavy(files[0].Decls[1], map[string]string{"safehtml": Module + "/safehtml"}, nil) {
 		t.Errorf("the stubbed SanitizeStyleAttributeValues still names safehtml")
+	}
+	if mentionsHeavy(files[0].Decls[2], map[string]string{"sha256": "crypto/sha256"}, nil) {
+		t.Errorf("the stubbed GetDevModeTextFileName still names crypto/sha256")
 	}
 	ret, ok := files[0].Decls[1].(*ast.FuncDecl).Body.List[0].(*ast.ReturnStmt)
 	if !ok || len(ret.Results) != 2 {
