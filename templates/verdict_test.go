@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
 )
 
@@ -47,6 +48,39 @@ func TestVerdict(t *testing.T) {
 		}
 		if v.Fail == 0 && v.Verdict.Key != "good" {
 			t.Errorf("%s: no check fails but the verdict is %s", ex.Name, v.Verdict.Key)
+		}
+	}
+}
+
+// TestOutcomeCardAgreesWithClient: a card is green (the result colour of
+// "completed" or "completion wins") only when every request it stands for
+// gave the client its result (issue 13: a card must agree with what the
+// client actually got; abandoned, error and timed out are not successes).
+// Before, the flagship's request 41 (timed out, abandoned) and the fatal
+// late response's requests 1 and 2 (abandoned, error) were green.
+func TestOutcomeCardAgreesWithClient(t *testing.T) {
+	green := map[string]bool{"outcome-completed": true, "outcome-completion-wins": true}
+	for _, ex := range examples.All() {
+		v := NewView(runExample(t, ex))
+		for _, c := range v.Cards {
+			for _, r := range v.Requests {
+				if r.Outcome.Key != c.Key || !green[c.Class()] || r.ClientOutcome == "" {
+					continue
+				}
+				if r.ClientOutcome != trace.OutcomeResult {
+					t.Errorf("%s: card %q %q is green, but request %s's client outcome is %s", ex.Name, c.Who, c.Text, r.ID, r.ClientOutcome)
+				}
+			}
+		}
+	}
+	want := map[string]string{
+		"flagship-retry-charges-twice": "Request 41 timed out: completed on the server, abandoned by the client (outcome-failed)",
+		"broken-late-response-fatal":   "Request 1 completion wins: completed on the server, abandoned by the client (outcome-cancelled)",
+	}
+	for name, w := range want {
+		c := NewView(runEdited(t, name)).Cards[0]
+		if got := c.Who + " " + c.Text + " (" + c.Class() + ")"; got != w {
+			t.Errorf("%s: first card %q, want %q", name, got, w)
 		}
 	}
 }

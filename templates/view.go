@@ -76,11 +76,30 @@ type View struct {
 // its state.
 type outcome struct {
 	ID string // JSON-RPC id as JSON text
-	// Key is "cancellation-wins", "completion-wins", or the request state.
+	// Key is "cancellation-wins", "completion-wins", "timed-out" (the
+	// client's timeout gave up on a request the server completed),
+	// "client-error" (the server completed it, the client got an error),
+	// "never-delivered" (the server completed it, the client still waits),
+	// "abandoned" (the server completed it, the client had let it go), or
+	// the request state.
 	Key  string
 	Text string // e.g. "cancellation wins"
 	// Detail says what the trace recorded, in one sentence.
 	Detail string
+	// Tone is the outcome class whose colour the card takes when it is
+	// not Key's own ("cancelled" for the neutral colour of a request the
+	// client let go, "failed" for a failure); "" uses Key's.
+	Tone string
+}
+
+// Class is the card's colour class: a card is green ("outcome-completed",
+// "outcome-completion-wins") only when the client got its result (issue
+// 13: a card must agree with what the client actually got).
+func (o outcome) Class() string {
+	if o.Tone != "" {
+		return "outcome-" + o.Tone
+	}
+	return "outcome-" + o.Key
 }
 
 // requestRow is one row of the request summary (trace.Request, as text).
@@ -168,6 +187,26 @@ func outcomeOf(r trace.Request, cancelScripted bool) outcome {
 	switch {
 	case r.Signal != nil && r.State == trace.StateCancelled:
 		o.Key, o.Text = "cancellation-wins", "cancellation wins"
+	case r.State == trace.StateCompleted && r.ClientOutcome == trace.OutcomeError:
+		// The server finished, but the client reports an error (a session
+		// torn down under it): not a success, whatever the server did.
+		o.Key, o.Text, o.Tone = "client-error", "completed on the server, an error on the client", trace.StateFailed
+	case r.State == trace.StateCompleted && r.ClientOutcome == trace.OutcomePending:
+		// The server finished, but its answer never reached the client
+		// (a buffer dropped the final): the client still waits.
+		o.Key, o.Text, o.Tone = "never-delivered", "completed on the server, never reached the client", trace.StateFailed
+	case r.State == trace.StateCompleted && r.ClientOutcome == trace.OutcomeAbandoned:
+		// The server finished, but the client had already let the request
+		// go: its result reaches nobody, so the card is not green.
+		o.Tone = trace.StateCancelled
+		switch {
+		case r.Cause != nil && (*r.Cause == trace.CauseMaxTimeout || *r.Cause == trace.CauseIdleTimeout):
+			o.Key, o.Text, o.Tone = "timed-out", "timed out: completed on the server, abandoned by the client", trace.StateFailed
+		case attempted:
+			o.Key, o.Text = "completion-wins", "completion wins: completed on the server, abandoned by the client"
+		default:
+			o.Key, o.Text = "abandoned", "completed on the server, abandoned by the client"
+		}
 	case attempted && r.State == trace.StateCompleted:
 		o.Key, o.Text = "completion-wins", "completion wins"
 	}
