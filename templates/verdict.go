@@ -56,6 +56,9 @@ func (v verdict) Label() string {
 var scriptedRules = map[string]bool{
 	"progress-increases":            true,
 	"server-cancel-only-for-listen": true,
+	// The simulated server sends progress after its final only when a
+	// step says so; the client's reaction is the story.
+	"no-progress-after-final": true,
 	// A retry step with a new JSON-RPC id is the script's own choice.
 	"no-unsafe-retry": true,
 }
@@ -214,8 +217,19 @@ func failureText(tr *trace.Trace, c trace.Check) string {
 		return "the herd never recovers"
 	case "server-cancel-only-for-listen":
 		return "the server cancelled a tool call"
+	case "late-response-ignored":
+		if tornDown(tr) {
+			return "the client tore down its session over a late response: calls in flight failed"
+		}
 	}
-	return c.Rule + " fails"
+	if h, ok := ruleHeadlines[c.Rule]; ok {
+		return h
+	}
+	// A rule this file does not know yet: its own words, never its id.
+	if d := strings.TrimSuffix(c.Detail, "."); d != "" {
+		return d
+	}
+	return "a check fails"
 }
 
 // successText says what a run whose checks all pass shows, from its most

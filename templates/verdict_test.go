@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -178,5 +179,48 @@ func TestVerdictOfOneSidedLogUndecided(t *testing.T) {
 	sim.Checks[0].OK = nil
 	if v := newVerdict(sim); v.Key != "good" {
 		t.Errorf("a simulated run with an undecided check: verdict %s, want good (the simulator saw both sides)", v.Key)
+	}
+}
+
+// TestEveryRuleHasAHeadline: a failing check is headlined in domain words,
+// never as its bare rule id ("late-response-ignored fails" on the fatal
+// late response's page, issue 13, item 1). Every rule id the package doc of
+// engine/checks lists gets a headline without its id, and no built-in's
+// verdict names a rule id.
+func TestEveryRuleHasAHeadline(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "engine", "checks", "checks.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := regexp.MustCompile(`(?m)^//   - ([a-z][a-z0-9-]+)[: (]`)
+	var rules []string
+	for _, m := range item.FindAllStringSubmatch(string(src), -1) {
+		rules = append(rules, m[1])
+	}
+	if len(rules) < 35 {
+		t.Fatalf("read %d rule ids from engine/checks' doc, want its whole list (35 or more): %v", len(rules), rules)
+	}
+	for _, rule := range rules {
+		h := failureText(&trace.Trace{}, trace.Check{Rule: rule, Detail: "Something the check saw."})
+		if h == "" || strings.Contains(h, rule) || h == "Something the check saw" {
+			t.Errorf("rule %s: headline %q, want domain words of its own", rule, h)
+		}
+	}
+	for _, ex := range examples.All() {
+		v := NewView(runExample(t, ex))
+		for _, rule := range rules {
+			if strings.Contains(v.Verdict.Text, rule) {
+				t.Errorf("%s: headline %q names the rule id %s", ex.Name, v.Verdict.Text, rule)
+			}
+		}
+	}
+	want := map[string]string{
+		"broken-late-response-fatal": "the client tore down its session over a late response: calls in flight failed",
+		"broken-late-progress-fatal": "the client tore down its session over a late message: calls in flight failed",
+	}
+	for name, w := range want {
+		if got := NewView(runEdited(t, name)).Verdict.Text; got != w {
+			t.Errorf("%s: headline %q, want %q", name, got, w)
+		}
 	}
 }
