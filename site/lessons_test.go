@@ -10,7 +10,8 @@ import (
 // what its Try-it says it starts from ("completion wins": the server
 // commits at 320 ms, before the cancel sent at 300 ms arrives at 350 ms);
 // following it (the cancel at 0 ms) flips the outcome to "cancellation
-// wins"; the address bar then holds the edited scenario's #s= link, and
+// wins", and the headline states that outcome before and after (issue 13,
+// item 1); the address bar then holds the edited scenario's #s= link, and
 // opening that link in a fresh tab shows the edited run with the control
 // where the edit left it. The page offers "Copy link" and "Copy embed".
 func TestTryItAndShareFromScenarioPage(t *testing.T) {
@@ -26,6 +27,9 @@ func TestTryItAndShareFromScenarioPage(t *testing.T) {
 	if got := evalJSON[outcome](t, ctx, outcomeJS); got.Key != "completion-wins" {
 		t.Fatalf("on load the page shows %+v, the Try-it says it starts from completion-wins", got)
 	}
+	if h := evalJSON[string](t, ctx, verdictJS); !strings.HasPrefix(h, "completion wins") {
+		t.Errorf("on load the headline says %q, want the outcome the Try-it starts from, \"completion wins\"", h)
+	}
 	if h := evalJSON[string](t, ctx, `location.hash`); h != "" {
 		t.Fatalf("before any edit the address has fragment %q, want none", h)
 	}
@@ -38,6 +42,10 @@ func TestTryItAndShareFromScenarioPage(t *testing.T) {
 	setControl(t, ctx, "steps[2].at", "0")
 	waitFor(t, ctx, "the outcome to flip to cancellation-wins",
 		`document.querySelector("#outcome-0")?.dataset.outcome === "cancellation-wins"`)
+	waitFor(t, ctx, "the morph to settle", `!mcplabMorph.busy`)
+	if h := evalJSON[string](t, ctx, verdictJS); !strings.HasPrefix(h, "cancellation wins") {
+		t.Errorf("after the flip the headline says %q, want the announced outcome, \"cancellation wins\"", h)
+	}
 	waitFor(t, ctx, "the address bar to hold the edit's #s= link", `location.hash.startsWith("#s=")`)
 	link := evalJSON[string](t, ctx, `location.href`)
 

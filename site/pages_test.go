@@ -319,6 +319,9 @@ func TestTransportFlipChangesCancellationSignal(t *testing.T) {
 // outcomeJS reads the first request's outcome headline.
 const outcomeJS = `(() => { const o = document.querySelector("#outcome-0"); return o ? {key: o.dataset.outcome || "", text: o.textContent.trim()} : {key: "", text: ""}; })()`
 
+// verdictJS reads the headline of a scenario page.
+const verdictJS = `document.querySelector("#verdict .verdict-text")?.textContent.trim() ?? ""`
+
 type outcome struct {
 	Key  string `json:"key"`
 	Text string `json:"text"`
@@ -408,6 +411,12 @@ func TestDragCancelPastCompletionFlipsOutcome(t *testing.T) {
 	after := evalJSON[outcome](t, ctx, outcomeJS)
 	if !strings.Contains(after.Text, "completion wins") {
 		t.Errorf("after: outcome text %q, want it to say \"completion wins\"", after.Text)
+	}
+	// The headline states the outcome the Try-it announces, not "every
+	// check passes" (issue 13, item 1: the verdict is the headline).
+	waitFor(t, ctx, "the morph to settle", `!mcplabMorph.busy`)
+	if h := evalJSON[string](t, ctx, verdictJS); !strings.HasPrefix(h, "completion wins") {
+		t.Errorf("after the drag the headline says %q, want it to start with \"completion wins\"", h)
 	}
 	if got := evalJSON[string](t, ctx, fmt.Sprintf(`document.getElementById(document.querySelector(%s).id + "-value")?.textContent ?? ""`, selJS)); !strings.Contains(got, fmt.Sprint(target)) {
 		t.Errorf("the slider's readout says %q, want %d", got, target)

@@ -20,7 +20,8 @@ import (
 // effect again) is a failure even though both requests completed; C's
 // maximum of 2,000 ms is enforced, but ticking "Progress resets the maximum
 // timeout" (DOMAIN.md §11) lets the request outlive it, a failure the switch
-// asks for; every broken-* scenario's failure is intended.
+// asks for; every broken-* scenario's failure is intended. A race's
+// headline is its outcome (A's Try-it announces "completion wins").
 func TestVerdict(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -31,6 +32,9 @@ func TestVerdict(t *testing.T) {
 		{"flagship-retry-charges-twice", nil, "intended", "charged twice: 2 executions for one intent"},
 		{"flagship-with-idempotency-key", nil, "good", "charged once: 1 execution for every retry"},
 		{"a-cancel-then-complete", nil, "good", "cancellation wins: no response"},
+		// A's Try-it (the cancel 100 ms past the completion) flips the
+		// outcome, and the headline says so, not "every check passes".
+		{"a-cancel-then-complete", [][2]string{{"steps[2].at", "420"}}, "good", "completion wins: the answer came before the client cancelled"},
 		{"c-progress-then-maximum", nil, "good", "the maximum timeout cut the request at 2,000 ms"},
 		{"c-progress-then-maximum", [][2]string{{"client.policy.progressResetsMax", "true"}}, "intended", "the request outlived its 2,000 ms maximum"},
 		{"herd-no-backoff", nil, "intended", "the herd never recovers: 4,000 of 10,000 clients gave up"},
