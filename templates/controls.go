@@ -178,6 +178,7 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 	ledger := controlGroup{ID: "controls-ledger", Title: "Idempotency ledger"}
 	for _, c := range policyControls("server.policy", reflect.ValueOf(s.Server.Policy)) {
 		if ledgerPolicies[c.Path] {
+			showKeyless(&c, s)
 			ledger.Controls = append(ledger.Controls, c)
 			continue
 		}

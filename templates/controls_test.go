@@ -218,3 +218,38 @@ func TestBufferCapacityZeroMeansUnbounded(t *testing.T) {
 	}
 	t.Fatal("no buffer.capacity control")
 }
+
+// TestDedupeControlShowsKeylessCalls: the dedupe control shows what the
+// scenario does (issue 13, item 4). The flagship's calls carry no
+// arguments.idempotencyKey, so its selected choice, the server's default
+// "idempotency-key", says nothing is deduplicated (its headline: without a
+// key the effect runs again, DOMAIN.md §4); the fixed flagship sends
+// "checkout-7" and shows plain "idempotency key".
+func TestDedupeControlShowsKeylessCalls(t *testing.T) {
+	for name, want := range map[string]string{
+		"flagship-retry-charges-twice":  noKeyLabel,
+		"flagship-with-idempotency-key": "idempotency key",
+	} {
+		ex, ok := examples.Get(name)
+		if !ok {
+			t.Fatalf("no example %s", name)
+		}
+		s, err := scenario.Decode(ex.JSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, ok := findControl(NewControls(s, 3000), "server.policy.dedupeBy")
+		if !ok {
+			t.Fatalf("%s: no dedupe control", name)
+		}
+		var selected []string
+		for _, o := range c.Options {
+			if o.Selected {
+				selected = append(selected, o.Value+" = "+o.Label)
+			}
+		}
+		if len(selected) != 1 || selected[0] != "idempotency-key = "+want {
+			t.Errorf("%s: selected %v, want idempotency-key = %q", name, selected, want)
+		}
+	}
+}
