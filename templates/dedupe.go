@@ -10,7 +10,7 @@ import (
 // server.policy.dedupeBy on a scenario whose calls send no key: the server
 // would deduplicate by key, but with no key there is nothing to match, so
 // every call runs its effect (DOMAIN.md §4; the flagship's story).
-const noKeyLabel = "idempotency key (no call sends one)"
+const noKeyLabel = "idempotency key (none sent)"
 
 // sendsKey reports whether any call or retry step of s carries
 // arguments.idempotencyKey (a retry step reuses its original's arguments).
