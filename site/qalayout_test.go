@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -135,6 +136,21 @@ func TestHerdBackoffChartFitsPhone(t *testing.T) {
 			}
 			if r.Attempts == 0 || r.DrawnPoints == 0 {
 				t.Errorf("the chart draws %d attempts and %d draws", r.Attempts, r.DrawnPoints)
+			}
+			// The histogram's header ("… all back at 7,518 ms") is read
+			// whole without scrolling: it ends inside its region's box.
+			type header struct {
+				Text        string
+				Right, Edge float64
+			}
+			h := evalJSON[header](t, ctx, `(() => {
+  const t = document.querySelector("#herd-chart .herd-header");
+  if (!t) return {text: "", right: 0, edge: 0};
+  let box = document.getElementById("herd-chart").parentElement;
+  return {text: t.textContent, right: t.getBoundingClientRect().right, edge: box.getBoundingClientRect().right};
+})()`)
+			if !strings.HasSuffix(h.Text, "all back at 7,518 ms") || h.Right > h.Edge+1 {
+				t.Errorf("herd header %q ends at %.0f px, its box at %.0f px: cut off", h.Text, h.Right, h.Edge)
 			}
 		})
 	}

@@ -297,6 +297,20 @@ func TestHerdCharts(t *testing.T) {
 	if h.Peak != 10000 || h.AllBackMs != -1 || h.Exhausted == 0 {
 		t.Errorf("no backoff: peak %d, all back %d, exhausted %d; want 10000, -1, > 0", h.Peak, h.AllBackMs, h.Exhausted)
 	}
+	// The header fits what a 390 px screen shows of the chart before it
+	// scrolls (issue 13: "… all back at 7,518 m" was cut off there), and
+	// sits above the plot, clear of the peak label.
+	for _, c := range []*herdChart{c.Herd, h} {
+		if w := 10 + textWidth(c.Header); w > herdPhoneUnits || c.PlotTop-4-12 < 32 {
+			t.Errorf("header %q ends at %.0f units (a phone shows %.0f) or the plot top %v crowds it", c.Header, w, herdPhoneUnits, c.PlotTop)
+		}
+	}
+	if h.Header != "10,000 clients · "+groupDigits(int64(h.Attempts))+" attempts · "+groupDigits(int64(h.Exhausted))+" gave up" {
+		t.Errorf("no backoff: header %q", h.Header)
+	}
+	if c.Herd.Header != "10,000 clients · "+groupDigits(int64(c.Herd.Attempts))+" attempts · all back at 7,518 ms" {
+		t.Errorf("reference: header %q", c.Herd.Header)
+	}
 }
 
 // Rule (DOMAIN.md §10): the backoff chart draws each sampled client's

@@ -52,13 +52,24 @@ type herdChart struct {
 	YTicks              []yTick
 	Seconds             []float64 // x of each whole second (capacity windows)
 	Summary             string
+	// Header is the line under the strategy's name: "10,000 clients ·
+	// 34,000 attempts · all back at 7,518 ms" or "… · 4,000 gave up". It
+	// starts at the left edge, on a line of its own, so a phone (which
+	// shows about herdPhoneUnits of the chart before scrolling) reads it
+	// whole (issue 13: the header was cut off at 390 px).
+	Header string
 }
+
+// herdPhoneUnits is how many of the chart's 1,000 units a 390 px screen
+// shows before scrolling: about 340 px of content of a chart drawn at its
+// 750 px minimum width (site/static/app.css), 340/750 × 1,000 ≈ 453.
+const herdPhoneUnits = 450.0
 
 // Layout of the herd chart.
 const (
 	herdLeft    = 70.0
 	herdRight   = 960.0
-	herdTop     = 34.0
+	herdTop     = 48.0 // under the title (y 16) and the header (y 32)
 	herdPlotH   = 220.0
 	herdAxisGap = 40.0
 )
@@ -76,6 +87,12 @@ func newHerdChart(r *recovery.Result) *herdChart {
 	}
 	if r.AllReconnectedAtMs != nil {
 		c.AllBackMs = *r.AllReconnectedAtMs
+	}
+	c.Header = groupDigits(int64(c.Clients)) + " clients · " + groupDigits(int64(c.Attempts)) + " attempts · "
+	if c.AllBackMs >= 0 {
+		c.Header += "all back at " + groupDigits(c.AllBackMs) + " ms"
+	} else {
+		c.Header += groupDigits(int64(c.Exhausted)) + " gave up"
 	}
 	c.DomainMs = herdDomain(r)
 	c.YMax = niceCeil(int64(max(r.PeakPerBucket, r.CapacityPerSecond, 1)))
