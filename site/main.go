@@ -75,7 +75,7 @@ commands:
   serve [-dir dist] [-addr :8080] [-build]
                                     serve a built site (PORT overrides the port; -build builds
                                     it first and serves while the compressed copies are made)
-  run [-side S] [-checks] FILE|-|LINK
+  run [-side S] [-observer O] [-zone Z] [-latency MS] [-max-timeout MS] [-checks] FILE|-|LINK
                                     print the trace JSON of a scenario file (- for stdin), a share
                                     link (#s=... or #example=NAME) or a transcript of real traffic;
                                     -checks lists the checks and exits 3 if one is violated

@@ -84,7 +84,7 @@ Exit status: 0 done, 2 bad input or usage, 3 a check failed (-checks),
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
-		return &usageError{fmt.Errorf("run takes one scenario file, - for stdin, or a share link; got %d arguments", fs.NArg())}
+		return &usageError{fmt.Errorf("run takes one scenario file, transcript file, - for stdin, or a share link; got %d arguments", fs.NArg())}
 	}
 	switch *side {
 	case "auto", "client", "server":

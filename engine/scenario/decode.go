@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -87,6 +88,12 @@ func syntaxErr(data []byte, off int, err error) *Error {
 		e.Err = fmt.Errorf("%w at line %d, column %d: %s", ErrSyntax, line, col, strings.TrimPrefix(se.Error(), "json: "))
 	case errors.Is(err, ErrSyntax):
 		e.Err = err
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		// A truncated document (a file cut short, a link pasted in part):
+		// located at its end, where the missing part would go.
+		off = len(data)
+		line, col := lineColumn(data, off)
+		e.Err = fmt.Errorf("%w at line %d, column %d: the document ends before its JSON value is complete (cut short?)", ErrSyntax, line, col)
 	default:
 		e.Err = fmt.Errorf("%w: %s", ErrSyntax, strings.TrimPrefix(err.Error(), "json: "))
 	}

@@ -188,3 +188,25 @@ func BenchmarkDecodeDeepNesting(b *testing.B) {
 		}
 	}
 }
+
+// TestTruncatedDocumentLocated proves the rule of SCENARIO.md "Bad input"
+// (an error names where it is) for a document cut short: the error points
+// at its end (line and column of the missing part), never a bare
+// "unexpected EOF".
+func TestTruncatedDocumentLocated(t *testing.T) {
+	data := []byte("{\"mcplab\":1,\n\"steps\":[{\"at\":0,\"do\":\"call\",\"id\":1}")
+	_, err := Decode(data)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("Decode of a truncated document: %v, want a located *Error", err)
+	}
+	if !errors.Is(err, ErrSyntax) {
+		t.Errorf("error %v is not ErrSyntax", err)
+	}
+	if e.Line != 2 || e.Column != 37 || e.Offset != len(data) {
+		t.Errorf("located at line %d, column %d, offset %d; want line 2, column 37 (just after the last character), offset %d (the end)", e.Line, e.Column, e.Offset, len(data))
+	}
+	if strings.Contains(err.Error(), "unexpected EOF") || !strings.Contains(err.Error(), "line 2, column 37") {
+		t.Errorf("message %q does not say where the document ends", err)
+	}
+}

@@ -104,12 +104,12 @@ func ParseLink(link string) (Link, error) {
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(enc)
 	if err != nil {
-		return Link{}, fmt.Errorf("%w: not base64url (without padding): %v", ErrShare, err)
+		return Link{}, fmt.Errorf("%w: its data is damaged, perhaps cut short or changed when it was copied (not base64url without padding: %v)", ErrShare, err)
 	}
 	r := flate.NewReader(bytes.NewReader(raw))
 	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
 	if err != nil {
-		return Link{}, fmt.Errorf("%w: not raw DEFLATE data: %v", ErrShare, err)
+		return Link{}, fmt.Errorf("%w: its data is damaged, perhaps cut short or changed when it was copied (not raw DEFLATE data: %v)", ErrShare, err)
 	}
 	if len(data) > MaxBytes {
 		return Link{}, fmt.Errorf("%w: it inflates past %d bytes", ErrShare, MaxBytes)
