@@ -212,16 +212,16 @@ type herdPanel struct {
 	// DY is how far below the first row of panels this panel's row sits
 	// (herdCompare.YTicks are the first row's); Axis says this panel
 	// begins a row and carries the y tick labels.
-	DY        float64
-	Axis      bool
-	Bars      []herdBar
+	DY   float64
+	Axis bool
+	Bars []herdBar
 	// AttemptsPath and AdmittedPath draw Bars as two SVG paths (barsPath):
 	// one element each, where a <rect> per bar made the heaviest allowed
 	// herd's small multiples 8,000 elements and 740 KB of HTML, which
 	// the page parsed, patched and restyled on every change (issue 12).
 	AttemptsPath, AdmittedPath string
 	CapacityY                  float64
-	Outcome   string // "all back at 7518 ms" or "4,000 gave up"
+	Outcome                    string // "all back at 7518 ms" or "4,000 gave up"
 }
 
 // Layout of the small multiples.
