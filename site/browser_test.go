@@ -346,10 +346,21 @@ func pollJS[T any](ctx context.Context, expr string, timeout time.Duration) (T, 
   tick();
 })`, expr, timeout.Milliseconds())
 	var zero T
-	res, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
+	type result struct {
 		OK    bool            `json:"ok"`
 		Value json.RawMessage `json:"value"`
-	}](js, chromedp.EvalAwaitPromise))
+	}
+	deadline := time.Now().Add(timeout)
+	res, err := chromedp.Run(ctx, chromedp.Evaluate[result](js, chromedp.EvalAwaitPromise))
+	// A navigation while the promise waits (a click that follows a link,
+	// the wait being for the next page) destroys the document the promise
+	// lives in: Chromium answers "Inspected target navigated or closed" or
+	// "Execution context was destroyed". Wait again in the new document
+	// until the deadline, rather than failing on the page change itself.
+	for err != nil && navigatedAway(err) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		res, err = chromedp.Run(ctx, chromedp.Evaluate[result](js, chromedp.EvalAwaitPromise))
+	}
 	if err != nil {
 		return zero, err
 	}
@@ -361,6 +372,13 @@ func pollJS[T any](ctx context.Context, expr string, timeout time.Duration) (T, 
 		return zero, fmt.Errorf("%s = %s: %w", expr, res.Value, err)
 	}
 	return v, nil
+}
+
+// navigatedAway reports whether err is Chromium's answer to an evaluation
+// whose document was replaced by a navigation while it ran.
+func navigatedAway(err error) bool {
+	m := err.Error()
+	return strings.Contains(m, "navigated or closed") || strings.Contains(m, "Execution context was destroyed") || strings.Contains(m, "Cannot find context")
 }
 
 // navigate loads url in the tab and fails the test if it cannot.
