@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/scenario"
 )
@@ -54,7 +54,7 @@ func BenchmarkLessonScenario(b *testing.B) {
 	}
 	for range lessonWarmup {
 		for _, doc := range docs {
-			if _, err := engine.RunJSON(doc); err != nil {
+			if _, err := entry.RunJSON(doc, entry.Document{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -64,7 +64,7 @@ func BenchmarkLessonScenario(b *testing.B) {
 			b.ReportAllocs()
 			start := cpuTime()
 			for b.Loop() {
-				if _, err := engine.RunJSON(docs[i]); err != nil {
+				if _, err := entry.RunJSON(docs[i], entry.Document{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -130,7 +130,7 @@ func BenchmarkGrowth(b *testing.B) {
 	for _, g := range growthScenarios {
 		small, large := g.make(g.n), g.make(10*g.n)
 		for _, in := range [][]byte{small, large} {
-			if _, err := engine.RunJSON(in); err != nil {
+			if _, err := entry.RunJSON(in, entry.Document{}); err != nil {
 				b.Fatalf("%s: %v", g.name, err)
 			}
 		}
@@ -138,9 +138,9 @@ func BenchmarkGrowth(b *testing.B) {
 			var ts, tl time.Duration
 			for b.Loop() {
 				for range 10 {
-					ts += timed(func() { _, _ = engine.RunJSON(small) })
+					ts += timed(func() { _, _ = entry.RunJSON(small, entry.Document{}) })
 				}
-				tl += timed(func() { _, _ = engine.RunJSON(large) })
+				tl += timed(func() { _, _ = entry.RunJSON(large, entry.Document{}) })
 			}
 			b.ReportMetric(float64(tl)/(float64(ts)/10), "growth")
 			b.ReportMetric(float64(ts.Microseconds())/10/float64(b.N), "cpu-µs(n)/op")
@@ -156,14 +156,14 @@ func BenchmarkGrowth(b *testing.B) {
 func BenchmarkFloor(b *testing.B) {
 	for _, g := range growthScenarios {
 		in := g.make(10 * g.n)
-		out, err := engine.RunJSON(in)
+		out, err := entry.RunJSON(in, entry.Document{})
 		if err != nil {
 			b.Fatalf("%s: %v", g.name, err)
 		}
 		b.Run(g.name, func(b *testing.B) {
 			var tr, ts time.Duration
 			for b.Loop() {
-				tr += timed(func() { _, _ = engine.RunJSON(in) })
+				tr += timed(func() { _, _ = entry.RunJSON(in, entry.Document{}) })
 				ts += timed(func() {
 					var v any
 					_ = json.Unmarshal(out, &v)

@@ -27,6 +27,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -37,11 +38,11 @@ import (
 // for scenarios that have one (the browser's ledger.wasm links the same).
 var nativeOptions = engine.Options{OpenLedger: sqlite.NewMemory}
 
-// nativeTrace runs ex with the native engine: the reference every page is
-// compared with.
+// nativeTrace runs ex with the native engine, through the one entry as
+// written: the reference every page is compared with.
 func nativeTrace(t *testing.T, ex examples.Example) ([]byte, *trace.Trace) {
 	t.Helper()
-	out, err := engine.RunJSONWith(ex.JSON, nativeOptions)
+	out, err := entry.RunJSON(ex.JSON, entry.Document{Options: nativeOptions})
 	if err != nil {
 		t.Fatalf("native engine on %s: %v", ex.Name, err)
 	}
@@ -164,7 +165,7 @@ func TestWasmTraceIsByteIdentical(t *testing.T) {
 			}
 			for _, tc := range bad {
 				t.Run("invalid/"+tc.name, func(t *testing.T) {
-					_, nerr := engine.RunJSONWith([]byte(tc.json), nativeOptions)
+					_, nerr := entry.RunJSON([]byte(tc.json), entry.Document{Options: nativeOptions})
 					if nerr == nil {
 						t.Fatalf("native engine accepts %s", tc.json)
 					}

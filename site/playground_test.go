@@ -19,7 +19,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
@@ -119,10 +118,7 @@ func TestPlaygroundEditShareReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := engine.RunJSONWith(l.Scenario, nativeOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, tr := nativeTrace(t, examples.Example{Name: "edited", JSON: l.Scenario})
 	ctx2, _ := openTab(t, siteURL)
 	navigate(t, ctx2, link)
 	waitReady(t, ctx2)
@@ -136,7 +132,6 @@ func TestPlaygroundEditShareReopen(t *testing.T) {
 	if e := evalJSON[string](t, ctx2, eventsTextJS); e != firstEvents {
 		t.Errorf("the event table differs between the editing tab and the fresh tab (first difference at %d)", firstDiff(e, firstEvents))
 	}
-	_, tr := nativeTrace(t, examples.Example{Name: "edited", JSON: l.Scenario})
 	for _, e := range compareTimeline(tr, readTimeline(t, ctx2)) {
 		t.Error(e)
 	}

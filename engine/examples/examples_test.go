@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -32,11 +33,11 @@ func TestGoldenTraces(t *testing.T) {
 	}
 	for _, ex := range all {
 		t.Run(ex.Name, func(t *testing.T) {
-			got, err := engine.RunJSONWith(ex.JSON, opts)
+			got, err := entry.RunJSON(ex.JSON, entry.Document{Options: opts})
 			if err != nil {
 				t.Fatalf("built-in scenario does not run: %v", err)
 			}
-			again, _ := engine.RunJSONWith(ex.JSON, opts)
+			again, _ := entry.RunJSON(ex.JSON, entry.Document{Options: opts})
 			if !bytes.Equal(got, again) {
 				t.Fatal("two runs of the same scenario differ: the engine is not deterministic")
 			}
