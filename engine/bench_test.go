@@ -8,8 +8,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine/entry"
-	"github.com/mcplab/mcplab/engine/examples"
-	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 )
 
 // BenchmarkLessonScenario measures one lesson-sized scenario (<= 50 steps)
@@ -39,15 +38,8 @@ func BenchmarkLessonScenario(b *testing.B) {
 	names := []string{"a-cancel-then-complete", "c-progress-then-maximum", "malformed-and-unknown-cancellations"}
 	docs := make([][]byte, len(names))
 	for i, name := range names {
-		ex, ok := examples.Get(name)
-		if !ok {
-			b.Fatalf("no example %s", name)
-		}
-		s, err := scenario.Decode(ex.JSON)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(s.Steps) > 50 {
+		ex := examplestest.Get(b, name)
+		if s := examplestest.DecodeExample(b, ex); len(s.Steps) > 50 {
 			b.Fatalf("%s has %d steps; a lesson-sized scenario has at most 50", name, len(s.Steps))
 		}
 		docs[i] = ex.JSON
