@@ -29,6 +29,7 @@ import (
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -280,10 +281,7 @@ func waitFor(t *testing.T, ctx context.Context, what, predicate string) {
 // Flipping scenario A's transport control re-runs it in the page and the
 // timeline shows the change.
 func TestTransportFlipChangesCancellationSignal(t *testing.T) {
-	ex, ok := examples.Get(scenarioA)
-	if !ok {
-		t.Fatalf("no built-in scenario %s", scenarioA)
-	}
+	ex := examplestest.Get(t, scenarioA)
 	ctx, _ := openTab(t, siteURL)
 	navigate(t, ctx, pageURL(ex.Name))
 	waitReady(t, ctx)
@@ -336,14 +334,8 @@ type outcome struct {
 // the completion time (then settle it with the arrow keys, as a person
 // does) and watch the headline flip.
 func TestDragCancelPastCompletionFlipsOutcome(t *testing.T) {
-	ex, ok := examples.Get(scenarioA)
-	if !ok {
-		t.Fatalf("no built-in scenario %s", scenarioA)
-	}
-	s, err := scenario.Decode(ex.JSON)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ex := examplestest.Get(t, scenarioA)
+	s := examplestest.DecodeExample(t, ex)
 	cancelStep, cancelAt := stepIndex(t, ex.JSON, "cancel")
 	_, completeAt := stepIndex(t, ex.JSON, "complete")
 	if cancelAt+s.LatencyMs.Up >= completeAt || s.LatencyMs.Down < 2 {
