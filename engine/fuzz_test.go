@@ -18,12 +18,12 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// FuzzRunJSON proves entry.RunJSON's contract on untrusted input (SCENARIO.md,
-// Bad input; ARCHITECTURE.md: Run is a pure function): it never panics; the
-// same input gives the same bytes twice; bad input is a located
-// *scenario.Error with a message, never a partial trace; and every trace it
-// produces is valid JSON whose events satisfy the trace invariants
-// (checkInvariants in rules_test.go).
+// FuzzRunJSON proves entry.RunJSON's contract on untrusted input
+// (SCENARIO.md, Bad input; ARCHITECTURE.md: Run is a pure function): it
+// never panics; the same input gives the same bytes twice; bad input is a
+// located *scenario.Error with a message, never a partial trace; and every
+// trace it produces is valid JSON whose events satisfy the trace
+// invariants (checkInvariants in rules_test.go).
 //
 // The decoder alone is fuzzed by FuzzDecode in package scenario (the one
 // `make test` runs with -fuzz); this target lives here because a test in

@@ -39,7 +39,7 @@ func (e *InternalError) Error() string {
 // Unwrap returns ErrInternal, so errors.Is(err, ErrInternal) holds.
 func (e *InternalError) Unwrap() error { return ErrInternal }
 
-// Document is how Run reads a scenario document.
+// Document is how Decode and Run read a scenario document.
 type Document struct {
 	// Options are what the binary links into the run (the ledger store).
 	Options engine.Options
@@ -119,8 +119,9 @@ func Run(data []byte, doc Document) (res *Result, err error) {
 
 // RunJSON is Run followed by engine.Encode: the trace JSON, indented by two
 // spaces with a trailing newline, that the golden files, `site run` and
-// the browser hold. Its errors are
-// Run's, and an encoding panic is an *InternalError too.
+// the browser hold. Its errors are Run's and Encode's (engine.ErrTooLarge
+// past engine.MaxTraceBytes), and an encoding panic is an *InternalError
+// too.
 func RunJSON(data []byte, doc Document) (out []byte, err error) {
 	defer recoverInternal(&err, func() { out = nil })
 	res, err := Run(data, doc)
