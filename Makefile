@@ -9,6 +9,7 @@
 #   make test    everything CI runs (.ci/run calls exactly this)
 #   make bench   the engine's benchmarks, share link lengths, per-page
 #                transfer, time to ready and change-to-repaint
+#   make bench-wasm  only the WebAssembly/native ratio of make bench
 #   make fmt     format Go and templ sources
 #   make screenshot  rewrite the README's screenshot (scenario A, 1280 px)
 #   make editor  rebuild site/static/editor.js, the playground's code editor
@@ -43,7 +44,7 @@ TEMPL_HASHES = find . -name '*_templ.go' -not -path './dist/*' -print0 | sort -z
 # Where `make chromium` writes apt-get's output.
 APT_LOG ?= $(or $(TMPDIR),/tmp)/mcplab-apt.log
 
-.PHONY: help serve site mcplab generate test bench fmt \
+.PHONY: help serve site mcplab generate test bench bench-wasm fmt \
 	check-generate vet test-native test-wasm fuzz chromium test-browser screenshot editor npm
 
 help:
@@ -52,6 +53,7 @@ help:
 	@echo "make mcplab  build the command as bin/mcplab (mcplab build|serve|run|links)"
 	@echo "make test    vet, engine tests (native, -race), the same tests under Node/wasm, fuzz, browser tests"
 	@echo "make bench   engine benchmarks"
+	@echo "make bench-wasm  only the WebAssembly/native ratio of the lesson runs (WASM_ROUNDS=5)"
 	@echo "make fmt     gofmt and templ fmt"
 	@echo "make editor  rebuild site/static/editor.js (the playground's code editor) with npm from the lockfile"
 
@@ -187,7 +189,8 @@ BENCH_BUDGETS = awk ' \
 # js/wasm (and as the site ships its wasm: no inlining, GOGC=400), then runs
 # BenchmarkLessonScenario from those binaries in WASM_ROUNDS alternating
 # rounds seconds apart, prints each round with the load average, and
-# divides each side's least CPU time per run.
+# reports the median over the rounds of wasm's CPU time per run over
+# native's in the same round.
 WASM_ROUNDS ?= 5
 
 bench:
@@ -206,6 +209,10 @@ bench:
 	@echo "==> the 50 ms long-task budget, unscaled: the heaviest herd and a 20,000-line paste (make test scales 50 ms by the machine's load average per core)"
 	MCPLAB_LONG_TASK_MS=50 $(GO) test -count=1 -run 'TestHeaviestHerdNeverBlocksThePage|TestImportLongTranscriptStaysResponsive' -v ./site | grep -E 'main thread|^(---|ok|FAIL)' || true
 	@echo "(machine load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"
+
+# The wasm/native ratio alone, as make bench measures it.
+bench-wasm:
+	$(GO) run ./site/internal/wasmratio -rounds $(WASM_ROUNDS)
 
 # The README's screenshot, site/testdata/screenshot.png: scenario A at
 # 1,280 px in headless Chromium (site/screenshot_test.go).

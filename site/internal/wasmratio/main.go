@@ -2,23 +2,27 @@
 // most 3× native on lesson-sized runs" for `make bench`, in one window so a
 // busy machine does not move it.
 //
-// It compiles the engine's tests twice (natively, and for GOOS=js
-// GOARCH=wasm), so compile time is never measured, then runs
+// It compiles the engine's tests natively and for GOOS=js GOARCH=wasm
+// (and a third time as the site ships its wasm, below) before it measures
+// anything, so compile time is never measured, then runs
 // BenchmarkLessonScenario (engine/bench_test.go: three lessons, warm, a
 // fixed number of runs each) from those binaries in rounds: each round runs
 // every build once, seconds apart, and the order rotates from round to
-// round so neither side always runs first. A side's figure for a lesson is
-// its least disturbed round (the minimum over the rounds: load only ever
-// adds time), and the ratio divides the two minimums, which come from the
-// same minute. It prints every round's figures with the load average at
-// that moment, then one budget line per lesson.
+// round so neither side always runs first. A lesson's ratio in a round is
+// the wasm side's CPU time per run over the native side's, two runs
+// seconds apart, and the budgeted figure is the median of those ratios
+// over the rounds. It prints every round's figures with the load average
+// at that moment, then one budget line per lesson.
 //
 // The figures are CPU time per run, so a round that waited for a core is
 // not slower: natively the process's CPU time (every thread, the
 // collector's workers too) with GOMAXPROCS=1 by default, one thread like
 // the wasm module (-native-procs to change); under Node its main thread's,
 // the thread that runs the wasm module, Go's collector included (see
-// engine/cputime_js_test.go). Wall-clock time per run is printed beside it.
+// engine/cputime_js_test.go; each of its two reads around a lesson's loop
+// costs the main thread 1-5 ms, a few percent of a 400-run loop, which
+// errs toward a higher wasm figure). Wall-clock time per run is printed
+// beside it.
 //
 // The budget applies to `go test`'s build, which inlines as usual. The site
 // ships its wasm without inlining outside the Go runtime (wasmGCFlags in
