@@ -17,7 +17,10 @@
 // The figures are CPU time per run, so a round that waited for a core is
 // not slower: natively the process's CPU time (every thread, the
 // collector's workers too) with GOMAXPROCS=1 by default, one thread like
-// the wasm module (-native-procs to change); under Node its main thread's,
+// the wasm module (-native-procs to change: at 2 the collector's idle-time
+// mark workers take the other core whenever it is free, and the process
+// spends about twice the CPU time for the same runs); under Node its main
+// thread's,
 // the thread that runs the wasm module, Go's collector included (see
 // engine/cputime_js_test.go; each of its two reads around a lesson's loop
 // costs the main thread 1-5 ms, a few percent of a 400-run loop, which
