@@ -13,8 +13,9 @@ import (
 
 // BenchmarkLessonScenario measures one lesson-sized scenario (<= 50 steps)
 // from JSON to encoded trace. Budget (ARCHITECTURE.md): < 1 ms natively.
-// Run natively and under WebAssembly (make bench), its "cpu-ns/op" gives
-// issue 11's wasm/native ratio (budget: at most 3).
+// make bench runs it natively and under WebAssembly in alternating rounds
+// (site/internal/wasmratio) and divides their "cpu-ns/op": issue 11's
+// wasm/native ratio (budget: at most 3).
 //
 // What it measures is a run once warm: the page that reruns a lesson on
 // every control change. The three lessons first run lessonWarmup times
@@ -27,13 +28,13 @@ import (
 // native for a-cancel-then-complete against 4-7x for the others, and the
 // 64 moved to c-progress-then-maximum when that one ran first.
 //
-// The time is the process's CPU time (cpuTime), not the wall clock: the
-// native and the WebAssembly figures come from two processes run one after
-// the other on a shared machine, and only CPU time stays comparable when
-// the load changes between them. Under WebAssembly that time comes in
-// 10 ms ticks, so make bench runs it for a fixed 300 iterations (about
-// 0.3 s of CPU a lesson, 30 ticks) rather than for 1 s of wall clock,
-// which on a loaded machine was 60 iterations and 9 ticks.
+// "cpu-ns/op" is CPU time (cpuTime), not the wall clock, read around the
+// whole loop: natively the process's, under WebAssembly Node's main
+// thread's (the one that runs the module), so a run that waited for a core
+// on a shared machine is not slower. Give it a fixed count
+// (-benchtime=400x): under WebAssembly one read of the CPU time costs
+// 1-5 ms, which a loop of 1 s of wall clock on a loaded machine (60 runs)
+// does not make small.
 func BenchmarkLessonScenario(b *testing.B) {
 	names := []string{"a-cancel-then-complete", "c-progress-then-maximum", "malformed-and-unknown-cancellations"}
 	docs := make([][]byte, len(names))
