@@ -3,9 +3,13 @@
 // WebAssembly.Module, so nothing is downloaded twice) off the main thread.
 // app.js's bridge (mcplabEngine) sends it one request at a time:
 //
-//   {module}       once, first: instantiate it and start the Go program,
-//                  which sets self.mcplabServe (wasm/api.go) and answers
-//                  {ready: true};
+//   {module, sqlite}
+//                  once, first: instantiate it and start the Go program,
+//                  which sets self.mcplabServe (wasm/api.go); with sqlite
+//                  (ledger.wasm) also load the browser's SQLite
+//                  (sqlite.js and sqlite3.wasm, SQLite's own WebAssembly
+//                  build, as self.mcplabSQLite: wasm/ledgerdb.go), at the
+//                  same time; then answer {ready: true};
 //   {id, req}      a request: answered {id, reply: mcplabServe(req)}.
 //
 // A run that takes longer than its budget is not interrupted here: the page
@@ -18,8 +22,17 @@ self.onmessage = (e) => {
   const msg = e.data;
   if (msg.module) {
     const go = new Go();
-    WebAssembly.instantiate(msg.module, go.importObject)
-      .then((instance) => {
+    const sqlite = msg.sqlite
+      ? new Promise((resolve) => {
+          importScripts("sqlite.js");
+          resolve(self.mcplabSQLiteInit(new URL("sqlite3.wasm", self.location).href));
+        }).then(
+          (api) => { self.mcplabSQLite = api; },
+          (err) => { throw new Error("SQLite did not load: " + String((err && err.message) || err)); },
+        )
+      : Promise.resolve();
+    Promise.all([WebAssembly.instantiate(msg.module, go.importObject), sqlite])
+      .then(([instance]) => {
         // run() returns once main reaches its select{}: mcplabServe is set.
         go.run(instance).then(() => self.postMessage({ fatal: "the simulator stopped" }));
         serve = self.mcplabServe;
