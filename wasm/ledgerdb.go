@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"syscall/js"
 
@@ -50,22 +51,54 @@ func sqliteAPI() (js.Value, error) {
 	return api, nil
 }
 
+// A lesson page re-runs its scenario on every control change, within a
+// frame (issue 11), and creating the schema is most of a small ledger
+// run's SQLite time (about 0.4 ms of two CREATE TABLEs, against 10-30 us
+// per statement). So, as engine/ledger/sqlite's pool does natively, a
+// closed ledger is emptied (ledger.SQLEmpty*, in one transaction) and kept
+// with its open connections and their prepared statements, and the next
+// run takes it: the same empty tables a fresh database has, executions
+// numbered from MAX(n) (0 when empty), records read ordered by key, and a
+// connection given back mid-transaction rolled back first. Bounds:
+// jsPoolLedgers ledgers, each keeping jsPoolConns idle connections;
+// beyond them they are really closed.
+const (
+	jsPoolLedgers = 4
+	jsPoolConns   = 4
+)
+
+// jsPool holds the emptied ledgers newJSLedger hands out first.
+var jsPool struct {
+	mu  sync.Mutex
+	dbs []*jsLedger
+}
+
 // newJSLedger opens a fresh, empty in-memory ledger: the engine's
-// Options.OpenLedger in ledger.wasm. The connection that creates the
-// schema stays open until Close, so the database lives as long as the
-// ledger (memdb frees a database with its last connection).
+// Options.OpenLedger in ledger.wasm. It is an emptied one from jsPool when
+// there is one, else a new database, whose keeper connection creates the
+// schema and stays open until the ledger is really closed (memdb frees a
+// database with its last connection).
 func newJSLedger() (ledger.Store, error) {
+	jsPool.mu.Lock()
+	if n := len(jsPool.dbs); n > 0 {
+		l := jsPool.dbs[n-1]
+		jsPool.dbs = jsPool.dbs[:n-1]
+		jsPool.mu.Unlock()
+		l.closed = false
+		return l, nil
+	}
+	jsPool.mu.Unlock()
 	api, err := sqliteAPI()
 	if err != nil {
 		return nil, err
 	}
 	l := &jsLedger{api: api, name: "/mcplab-ledger-" + strconv.FormatInt(jsLedgers.Add(1), 10)}
-	keeper, err := l.connect()
+	keeper, err := l.open()
 	if err != nil {
 		return nil, err
 	}
 	if _, err := keeper.call("exec", ledger.SQLSchema); err != nil {
-		keeper.Close()
+		keeper.really()
 		return nil, fmt.Errorf("ledger: schema: %w", err)
 	}
 	l.keeper = keeper
@@ -76,18 +109,42 @@ func newJSLedger() (ledger.Store, error) {
 type jsLedger struct {
 	api    js.Value
 	name   string
-	keeper *jsConn // holds the database open until Close
+	keeper *jsConn // holds the database open; empties it for the pool
+	mu     sync.Mutex
+	idle   []*jsConn // open connections Connect hands out first
+	out    int       // connections handed out and not closed yet
+	closed bool
 }
 
-// Connect opens a new connection to the ledger's database.
+// Connect returns a connection to the ledger's database: an idle one
+// (statements prepared) or a new one.
 func (l *jsLedger) Connect() (ledger.Conn, error) {
-	if l.keeper == nil {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
 		return nil, errors.New("ledger: connect after close")
 	}
-	return l.connect()
+	l.out++
+	if n := len(l.idle); n > 0 {
+		c := l.idle[n-1]
+		l.idle = l.idle[:n-1]
+		l.mu.Unlock()
+		return &jsConn{api: c.api, h: c.h, home: l}, nil
+	}
+	l.mu.Unlock()
+	c, err := l.open()
+	if err != nil {
+		l.mu.Lock()
+		l.out--
+		l.mu.Unlock()
+		return nil, err
+	}
+	c.home = l
+	return c, nil
 }
 
-func (l *jsLedger) connect() (*jsConn, error) {
+// open opens a new connection to the database.
+func (l *jsLedger) open() (*jsConn, error) {
 	h := l.api.Call("open", l.name)
 	if h.Type() != js.TypeNumber {
 		return nil, fmt.Errorf("ledger: open: %w", sqliteError(h))
@@ -95,20 +152,73 @@ func (l *jsLedger) connect() (*jsConn, error) {
 	return &jsConn{api: l.api, h: h.Int()}, nil
 }
 
-// Close releases the database: its data is gone. Connections taken with
-// Connect are the caller's to close. A second Close does nothing.
+// Close ends the ledger: emptied and kept for the next newJSLedger when
+// every connection was given back and the pool has room, else really
+// closed (its data is gone). A second Close does nothing.
 func (l *jsLedger) Close() error {
-	if l.keeper != nil {
-		l.keeper.Close()
-		l.keeper = nil
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil
 	}
+	l.closed = true
+	out := l.out
+	l.mu.Unlock()
+	if out == 0 && l.empty() {
+		jsPool.mu.Lock()
+		if len(jsPool.dbs) < jsPoolLedgers {
+			jsPool.dbs = append(jsPool.dbs, l)
+			jsPool.mu.Unlock()
+			return nil
+		}
+		jsPool.mu.Unlock()
+	}
+	l.mu.Lock()
+	idle := l.idle
+	l.idle = nil
+	l.mu.Unlock()
+	for _, c := range idle {
+		c.really()
+	}
+	l.keeper.really()
 	return nil
+}
+
+// empty deletes every row of both tables in one transaction; false when
+// that failed (the ledger is then really closed).
+func (l *jsLedger) empty() bool {
+	for _, sql := range []string{ledger.SQLBegin, ledger.SQLEmptyRecords, ledger.SQLEmptyExecutions, ledger.SQLCommit} {
+		if _, err := l.keeper.call("query", sql); err != nil {
+			l.keeper.Rollback()
+			return false
+		}
+	}
+	return true
+}
+
+// giveBack takes connection c back, rolled back and still open, while
+// the ledger is open and keeps fewer than jsPoolConns; else it is really
+// closed.
+func (l *jsLedger) giveBack(c *jsConn) {
+	c.Rollback()
+	kept := &jsConn{api: c.api, h: c.h}
+	l.mu.Lock()
+	l.out--
+	keep := !l.closed && len(l.idle) < jsPoolConns
+	if keep {
+		l.idle = append(l.idle, kept)
+	}
+	l.mu.Unlock()
+	if !keep {
+		kept.really()
+	}
 }
 
 // jsConn is one connection (a handle of self.mcplabSQLite).
 type jsConn struct {
-	api js.Value
-	h   int // 0 once closed
+	api  js.Value
+	h    int       // 0 once closed
+	home *jsLedger // the ledger it goes back to on Close, nil for a keeper
 }
 
 // sqlError is a failure SQLite answered: its extended result code and
@@ -163,14 +273,27 @@ func (c *jsConn) call(method, sql string, args ...any) (js.Value, error) {
 	return rows, nil
 }
 
-// Close closes the connection, rolling back any open transaction. A second
-// Close does nothing.
+// Close gives the connection back to its ledger, rolling back any open
+// transaction. A second Close does nothing.
 func (c *jsConn) Close() error {
+	if c.h == 0 {
+		return nil
+	}
+	if c.home != nil {
+		c.home.giveBack(c)
+		c.h, c.home = 0, nil
+		return nil
+	}
+	c.really()
+	return nil
+}
+
+// really closes the connection and its statements.
+func (c *jsConn) really() {
 	if c.h != 0 {
 		c.api.Call("close", c.h)
 		c.h = 0
 	}
-	return nil
 }
 
 // Begin starts BEGIN IMMEDIATE, or returns ledger.ErrBusy when another

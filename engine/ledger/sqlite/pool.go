@@ -8,7 +8,7 @@ import (
 	"github.com/mcplab/mcplab/engine/ledger"
 )
 
-// Opening SQLite is most of a small ledger run's cost, in the browser
+// Opening SQLite is most of a small ledger run's cost, under WebAssembly
 // (issue 11: a ledger lesson page re-runs its scenario on every
 // control change, within a 16 ms frame): every connection instantiates the
 // SQLite module (its memory, its C globals) and prepares its statements.
