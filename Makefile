@@ -55,7 +55,7 @@ help:
 	@echo "make bench   engine benchmarks"
 	@echo "make bench-wasm  only the WebAssembly/native ratio of the lesson runs (WASM_ROUNDS=5)"
 	@echo "make fmt     gofmt and templ fmt"
-	@echo "make editor  rebuild site/static/editor.js (the playground's code editor) with npm from the lockfile"
+	@echo "make editor  rebuild site/static/editor.js (the playground's code editor) and sqlite.js (the browser's SQLite) with npm from the lockfile"
 
 ## ---- the main job -------------------------------------------------------
 
@@ -231,14 +231,19 @@ npm:
 # which is committed, so `make serve` needs only Go. npm ci installs exactly
 # the lockfile's versions (esbuild included), so the same inputs give the
 # same bytes; TestEditorBundleIsCurrent (site/editor_test.go, part of
-# `make test`) rebuilds it into a temporary file and compares.
+# `make test`) rebuilds it into a temporary file and compares. The same
+# lockfile pins the browser's SQLite (@sqlite.org/sqlite-wasm), which
+# build-sqlite.mjs bundles into site/static/sqlite.js beside sqlite3.wasm
+# for ledger.wasm's worker (wasm/ledgerdb.go; TestSQLiteBundleIsCurrent).
 editor:
 	@command -v npm >/dev/null || { echo "FAIL: npm is missing; run: apt-get install -y nodejs npm" >&2; exit 1; }
 	@echo "==> npm ci in site/editor (versions from site/editor/package-lock.json)"
 	cd site/editor && npm ci --no-audit --no-fund --loglevel=error
 	@echo "==> node site/editor/build.mjs (esbuild) -> site/static/editor.js"
 	cd site/editor && node build.mjs
-	@wc -c site/static/editor.js
+	@echo "==> node site/editor/build-sqlite.mjs -> site/static/sqlite.js, sqlite3.wasm (the browser's SQLite)"
+	cd site/editor && node build-sqlite.mjs
+	@wc -c site/static/editor.js site/static/sqlite.js site/static/sqlite3.wasm
 
 fmt:
 	$(GO) tool templ fmt templates
