@@ -380,10 +380,17 @@
     running: null, // {id, done, timer}
     waiting: null, // {req, done}
     seq: 0,
-    start(module, sqlite) {
-      this.module = module;
+    // preload starts the worker before the module is compiled, so that
+    // ledger.wasm's worker loads SQLite while the page compiles the
+    // simulator; start hands it the module.
+    preload(sqlite) {
       this.sqlite = sqlite;
-      this.spawn();
+      if (sqlite && !this.worker) this.spawn();
+    },
+    start(module) {
+      this.module = module;
+      if (this.worker && !this.ready) this.worker.postMessage({ module });
+      else this.spawn();
     },
     spawn() {
       this.ready = false;
@@ -496,6 +503,7 @@
   if (lab.id === "playground" && new URLSearchParams(location.search).get("ledger") === "1") file = "ledger.wasm";
   const wasmURL = new URL(file, base);
   engine.workerURL = new URL("worker.js", base);
+  engine.preload(file === "ledger.wasm");
   const go = new Go();
   // ledger.wasm runs its idempotency ledger on the browser's SQLite
   // (sqlite.js, SQLite's own WebAssembly build: wasm/ledgerdb.go), which the
@@ -517,14 +525,13 @@
       if (!resp.ok) throw new Error("fetching " + wasmURL.pathname + ": HTTP " + resp.status);
       return WebAssembly.compileStreaming ? WebAssembly.compileStreaming(resp) : resp.arrayBuffer().then((b) => WebAssembly.compile(b));
     })
-    .then((module) => Promise.all([module, sqlite]))
-    .then(([module]) => {
-      // One download, one compile: the worker gets the module itself, and
-      // ledger.wasm's worker loads the browser's SQLite (worker.js).
-      engine.start(module, file === "ledger.wasm");
-      return WebAssembly.instantiate(module, go.importObject);
+    .then((module) => {
+      // One download, one compile: the worker gets the module itself (and
+      // ledger.wasm's worker has been loading SQLite meanwhile: preload).
+      engine.start(module);
+      return Promise.all([WebAssembly.instantiate(module, go.importObject), sqlite]);
     })
-    .then((instance) => go.run(instance))
+    .then(([instance]) => go.run(instance))
     .then(() => fail(new Error("the simulator stopped")))
     .catch(fail);
 })();

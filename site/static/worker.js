@@ -3,13 +3,14 @@
 // WebAssembly.Module, so nothing is downloaded twice) off the main thread.
 // app.js's bridge (mcplabEngine) sends it one request at a time:
 //
-//   {module, sqlite}
-//                  once, first: instantiate it and start the Go program,
-//                  which sets self.mcplabServe (wasm/api.go); with sqlite
-//                  (ledger.wasm) also load the browser's SQLite
-//                  (sqlite.js and sqlite3.wasm, SQLite's own WebAssembly
-//                  build, as self.mcplabSQLite: wasm/ledgerdb.go), at the
-//                  same time; then answer {ready: true};
+//   {sqlite}       (ledger.wasm) load the browser's SQLite (sqlite.js and
+//                  sqlite3.wasm, SQLite's own WebAssembly build, as
+//                  self.mcplabSQLite: wasm/ledgerdb.go); the page sends
+//                  it before its compile of the module is done;
+//   {module}       once: instantiate it and start the Go program, which
+//                  sets self.mcplabServe (wasm/api.go), and answer
+//                  {ready: true} once SQLite too is loaded, if asked
+//                  ({module, sqlite} in one message does both);
 //   {id, req}      a request: answered {id, reply: mcplabServe(req)}.
 //
 // A run that takes longer than its budget is not interrupted here: the page
@@ -18,19 +19,20 @@
 importScripts("wasm_exec.js");
 
 let serve = null;
+let sqlite = Promise.resolve(); // the browser's SQLite loading, when asked
 self.onmessage = (e) => {
   const msg = e.data;
+  if (msg.sqlite && !self.mcplabSQLiteInit) {
+    sqlite = new Promise((resolve) => {
+      importScripts("sqlite.js");
+      resolve(self.mcplabSQLiteInit(new URL("sqlite3.wasm", self.location).href));
+    }).then(
+      (api) => { self.mcplabSQLite = api; },
+      (err) => { throw new Error("SQLite did not load: " + String((err && err.message) || err)); },
+    );
+  }
   if (msg.module) {
     const go = new Go();
-    const sqlite = msg.sqlite
-      ? new Promise((resolve) => {
-          importScripts("sqlite.js");
-          resolve(self.mcplabSQLiteInit(new URL("sqlite3.wasm", self.location).href));
-        }).then(
-          (api) => { self.mcplabSQLite = api; },
-          (err) => { throw new Error("SQLite did not load: " + String((err && err.message) || err)); },
-        )
-      : Promise.resolve();
     Promise.all([WebAssembly.instantiate(msg.module, go.importObject), sqlite])
       .then(([instance]) => {
         // run() returns once main reaches its select{}: mcplabServe is set.
@@ -41,6 +43,7 @@ self.onmessage = (e) => {
       .catch((err) => self.postMessage({ fatal: String((err && err.message) || err) }));
     return;
   }
+  if (!msg.req) return; // {sqlite} alone: the module follows
   if (!serve) {
     self.postMessage({ id: msg.id, reply: { error: "the simulator is not ready" } });
     return;
