@@ -19,9 +19,11 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// ledgerReadyTimeout bounds the wait for a ledger page: ledger.wasm links
-// SQLite and is several times larger than main.wasm, so compiling it on a
-// cold, shared machine takes far longer than readyTimeout allows.
+// ledgerReadyTimeout bounds the wait for a ledger page: its worker loads
+// SQLite (sqlite.js, sqlite3.wasm) beside ledger.wasm, and the first
+// ledger run compiles SQLite's code, which on a cold, shared machine can
+// take longer than readyTimeout allows (ledger.wasm linked SQLite until
+// issue 11 and took 12-17 s to be ready at load 20).
 const ledgerReadyTimeout = 80 * time.Second
 
 // chartEdit is one control change: the control's data-path, data-kind and
