@@ -227,7 +227,7 @@ func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float
 			if id, s := taskStatusIn(e.Message); id == t.TaskID && s != "" {
 				client = append(client, point{e.At, s})
 				lane.Marks = append(lane.Marks, taskMark{Seq: e.Seq, Kind: taskMarkPoll, At: e.At, X: xOf(e.At), OnClient: true,
-					Title: fmt.Sprintf("%d ms: the client receives task %s's status: %s\n%s", e.At, t.TaskID, s, e.Message)})
+					Title: fmt.Sprintf("%d ms: the client receives task %s's status: %s\n%s", e.At, t.TaskID, s, shownJSON(e.Message))})
 			}
 		case e.TaskID != t.TaskID:
 		case e.Actor == trace.ActorClient && e.Type == trace.TypeStatus && e.Status != "":
