@@ -104,8 +104,11 @@ func (o outcome) Class() string {
 
 // requestRow is one row of the request summary (trace.Request, as text).
 type requestRow struct {
-	ID, Method, Name       string
-	State, Cause, Signal   string // "" when null
+	ID, Method, Name     string
+	State, Cause, Signal string // "" when null
+	// Unsignalled is how the request ended when it has a cause and no
+	// signal (unsignalledEnd), "" otherwise.
+	Unsignalled            string
 	Reason                 string
 	Response               string // the response JSON, "" when none
 	ClientOutcome          string
@@ -217,12 +220,10 @@ func outcomeOf(r trace.Request, cancelScripted bool) outcome {
 		fmt.Fprintf(&b, "Request %s ended %s", o.ID, r.State)
 	}
 	switch {
+	case r.Cause != nil && r.Signal == nil:
+		b.WriteString("; " + unsignalledEnd(*r.Cause))
 	case r.Cause != nil:
-		fmt.Fprintf(&b, "; cancellation attempted (%s", *r.Cause)
-		if r.Signal != nil {
-			fmt.Fprintf(&b, ", signal %s", *r.Signal)
-		}
-		b.WriteString(")")
+		fmt.Fprintf(&b, "; cancellation attempted (%s, signal %s)", *r.Cause, *r.Signal)
 	case cancelScripted:
 		b.WriteString("; the client's cancel came after it had its answer, so no cancellation was sent")
 	}
@@ -237,6 +238,30 @@ func outcomeOf(r trace.Request, cancelScripted bool) outcome {
 	b.WriteString(".")
 	o.Detail = b.String()
 	return o
+}
+
+// unsignalledEnd says in domain words how a request with a cause but no
+// signal ended: nothing carried a cancellation for it, so "cause via
+// signal" would read "session-teardown via none". The request table's
+// Cancellation column and the outcome card both say it.
+func unsignalledEnd(cause string) string {
+	switch cause {
+	case trace.CauseSessionTeardown:
+		// DOMAIN.md §11 late-message-fatal: the calls in flight fail with
+		// the session.
+		return "the client tore down the session it was on, sending no cancellation"
+	case trace.CauseDisconnect:
+		return "the connection was lost before any cancellation was sent"
+	case trace.CauseServer:
+		return "the server ended it"
+	case trace.CauseIdleTimeout:
+		return "the client's idle timeout fired, sending no cancellation"
+	case trace.CauseMaxTimeout:
+		return "the client's maximum timeout fired, sending no cancellation"
+	case trace.CauseClient:
+		return "the client gave up without sending a cancellation"
+	}
+	return cause + ", no cancellation sent"
 }
 
 // scriptedCancels returns the raw ids of the requests the trace's scenario
@@ -265,6 +290,8 @@ func newRequestRow(r trace.Request, cancelScripted bool) requestRow {
 	}
 	if r.Signal != nil {
 		row.Signal = *r.Signal
+	} else if r.Cause != nil {
+		row.Unsignalled = unsignalledEnd(*r.Cause)
 	}
 	if r.Reason != nil {
 		row.Reason = *r.Reason
