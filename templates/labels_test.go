@@ -40,8 +40,8 @@ func TestMarkupIDShownAsWritten(t *testing.T) {
 	tr := runEdited(t, "a-cancel-then-complete", [2]string{"steps[0].progressToken", `"p<&>"`}, [2]string{"steps[0].id", `"r<&>"`},
 		[2]string{"steps[1].id", `"r<&>"`}, [2]string{"steps[2].id", `"r<&>"`}, [2]string{"steps[3].id", `"r<&>"`})
 	html := renderString(t, Output(tr))
-	if !strings.Contains(html, `Request &#34;r&lt;&amp;&gt;&#34;`) {
-		t.Errorf("the output never names the request as written (Request \"r<&>\")")
+	if !strings.Contains(html, `Request r&lt;&amp;&gt; ended`) {
+		t.Errorf("the output never names the request as written (Request r<&> ended, its card's words)")
 	}
 	// Only the exact wire messages (tooltips, the events table) may hold
 	// the escapes the engine's encoder put on the wire; no id does.

@@ -402,3 +402,47 @@ func anyInt(v any) (int64, bool) {
 	}
 	return 0, false
 }
+
+// taskCards are the outcome cards of tr's durable tasks, after the
+// requests' cards: a task outlives the requests that start, poll and
+// cancel it, so its own end ("task-42 cancelled") is a card of its own
+// (QA of session 3). Key is "task-" and the worker's last status; the
+// card is coloured by that status (green only for completed); Detail says
+// when the worker's record reached it, whether the client asked to cancel,
+// and what the client last saw, as the task lanes read it (newTaskLane).
+func taskCards(tr *trace.Trace) []outcomeCard {
+	var out []outcomeCard
+	for _, t := range tr.Tasks {
+		lane := newTaskLane(tr, t, max(tr.EndMs, 0), func(int64) float64 { return 0 })
+		status := cmp(lane.Status, "unknown")
+		c := outcomeCard{Count: 1, Task: t.TaskID, Who: "Task " + t.TaskID}
+		c.Key, c.Text = "task-"+status, status
+		switch status {
+		case trace.TaskCompleted, trace.TaskFailed, trace.TaskCancelled:
+			c.Tone = status
+		default:
+			c.Tone, c.Text = trace.StateInProgress, "still "+status
+		}
+		var b strings.Builder
+		if n := len(lane.Worker); n > 0 && endedStatus(status) {
+			fmt.Fprintf(&b, "Task %s ended %s at the worker at %d ms", t.TaskID, status, lane.Worker[n-1].From)
+		} else {
+			fmt.Fprintf(&b, "Task %s is %s at the worker at the end of the run", t.TaskID, c.Text)
+		}
+		if t.CancelRequested {
+			b.WriteString(", after the client asked to cancel it")
+		}
+		if lane.ClientStatus == "" {
+			b.WriteString("; the client never learned its status")
+		} else {
+			fmt.Fprintf(&b, "; the client last saw it %s", lane.ClientStatus)
+		}
+		if lane.DisagreeMs > 0 {
+			fmt.Fprintf(&b, " (the two disagreed for %d ms)", lane.DisagreeMs)
+		}
+		b.WriteString(".")
+		c.Detail = b.String()
+		out = append(out, c)
+	}
+	return out
+}

@@ -340,8 +340,12 @@ type outcomeCard struct {
 	outcome
 	// Count is how many requests the card stands for (1 for one request).
 	Count int
-	// Who names them: "Request 7", "3 × tasks/get" or "Requests 4, 5".
+	// Who names them: "Request 7", "3 × tasks/get", "Requests 4, 5" or,
+	// on a task's card, "Task task-42".
 	Who string
+	// Task is the durable task a task card stands for (taskCards), "" on
+	// a request's card.
+	Task string
 }
 
 // groupOutcomes folds the requests into cards: requests with the same

@@ -173,7 +173,7 @@ func NewView(tr *trace.Trace) View {
 	for _, e := range tr.Events {
 		v.Events = append(v.Events, newEventRow(e))
 	}
-	v.Verdict, v.Cards = newVerdict(tr), groupOutcomes(v.Requests)
+	v.Verdict, v.Cards = newVerdict(tr), append(groupOutcomes(v.Requests), taskCards(tr)...)
 	return v
 }
 
@@ -214,10 +214,12 @@ func outcomeOf(r trace.Request, cancelScripted bool) outcome {
 		o.Key, o.Text = "completion-wins", "completion wins"
 	}
 	var b strings.Builder
+	// The id as the card's title names it (plainID): the card reads
+	// "Request tasks/cancel-2" above "Request tasks/cancel-2 ended ...".
 	if r.State == trace.StateInProgress {
-		fmt.Fprintf(&b, "Request %s is still in progress", o.ID)
+		fmt.Fprintf(&b, "Request %s is still in progress", plainID(o.ID))
 	} else {
-		fmt.Fprintf(&b, "Request %s ended %s", o.ID, r.State)
+		fmt.Fprintf(&b, "Request %s ended %s", plainID(o.ID), r.State)
 	}
 	switch {
 	case r.Cause != nil && r.Signal == nil:
