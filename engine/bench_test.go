@@ -7,15 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplab/mcplab/engine"
-	"github.com/mcplab/mcplab/engine/examples"
-	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/entry"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 )
 
 // BenchmarkLessonScenario measures one lesson-sized scenario (<= 50 steps)
 // from JSON to encoded trace. Budget (ARCHITECTURE.md): < 1 ms natively.
-// Run natively and under WebAssembly (make bench), its "cpu-ns/op" gives
-// issue 11's wasm/native ratio (budget: at most 3).
+// make bench runs it natively and under WebAssembly in alternating rounds
+// (site/internal/wasmratio) and divides their "cpu-ns/op": issue 11's
+// wasm/native ratio (budget: at most 3).
 //
 // What it measures is a run once warm: the page that reruns a lesson on
 // every control change. The three lessons first run lessonWarmup times
@@ -28,33 +28,26 @@ import (
 // native for a-cancel-then-complete against 4-7x for the others, and the
 // 64 moved to c-progress-then-maximum when that one ran first.
 //
-// The time is the process's CPU time (cpuTime), not the wall clock: the
-// native and the WebAssembly figures come from two processes run one after
-// the other on a shared machine, and only CPU time stays comparable when
-// the load changes between them. Under WebAssembly that time comes in
-// 10 ms ticks, so make bench runs it for a fixed 300 iterations (about
-// 0.3 s of CPU a lesson, 30 ticks) rather than for 1 s of wall clock,
-// which on a loaded machine was 60 iterations and 9 ticks.
+// "cpu-ns/op" is CPU time (cpuTime), not the wall clock, read around the
+// whole loop: natively the process's, under WebAssembly Node's main
+// thread's (the one that runs the module), so a run that waited for a core
+// on a shared machine is not slower. Give it a fixed count
+// (-benchtime=400x): under WebAssembly one read of the CPU time costs
+// 1-5 ms, which a loop of 1 s of wall clock on a loaded machine (60 runs)
+// does not make small.
 func BenchmarkLessonScenario(b *testing.B) {
 	names := []string{"a-cancel-then-complete", "c-progress-then-maximum", "malformed-and-unknown-cancellations"}
 	docs := make([][]byte, len(names))
 	for i, name := range names {
-		ex, ok := examples.Get(name)
-		if !ok {
-			b.Fatalf("no example %s", name)
-		}
-		s, err := scenario.Decode(ex.JSON)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(s.Steps) > 50 {
+		ex := examplestest.Get(b, name)
+		if s := examplestest.DecodeExample(b, ex); len(s.Steps) > 50 {
 			b.Fatalf("%s has %d steps; a lesson-sized scenario has at most 50", name, len(s.Steps))
 		}
 		docs[i] = ex.JSON
 	}
 	for range lessonWarmup {
 		for _, doc := range docs {
-			if _, err := engine.RunJSON(doc); err != nil {
+			if _, err := entry.RunJSON(doc, entry.Document{}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -64,7 +57,7 @@ func BenchmarkLessonScenario(b *testing.B) {
 			b.ReportAllocs()
 			start := cpuTime()
 			for b.Loop() {
-				if _, err := engine.RunJSON(docs[i]); err != nil {
+				if _, err := entry.RunJSON(docs[i], entry.Document{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -130,7 +123,7 @@ func BenchmarkGrowth(b *testing.B) {
 	for _, g := range growthScenarios {
 		small, large := g.make(g.n), g.make(10*g.n)
 		for _, in := range [][]byte{small, large} {
-			if _, err := engine.RunJSON(in); err != nil {
+			if _, err := entry.RunJSON(in, entry.Document{}); err != nil {
 				b.Fatalf("%s: %v", g.name, err)
 			}
 		}
@@ -138,9 +131,9 @@ func BenchmarkGrowth(b *testing.B) {
 			var ts, tl time.Duration
 			for b.Loop() {
 				for range 10 {
-					ts += timed(func() { _, _ = engine.RunJSON(small) })
+					ts += timed(func() { _, _ = entry.RunJSON(small, entry.Document{}) })
 				}
-				tl += timed(func() { _, _ = engine.RunJSON(large) })
+				tl += timed(func() { _, _ = entry.RunJSON(large, entry.Document{}) })
 			}
 			b.ReportMetric(float64(tl)/(float64(ts)/10), "growth")
 			b.ReportMetric(float64(ts.Microseconds())/10/float64(b.N), "cpu-µs(n)/op")
@@ -156,14 +149,14 @@ func BenchmarkGrowth(b *testing.B) {
 func BenchmarkFloor(b *testing.B) {
 	for _, g := range growthScenarios {
 		in := g.make(10 * g.n)
-		out, err := engine.RunJSON(in)
+		out, err := entry.RunJSON(in, entry.Document{})
 		if err != nil {
 			b.Fatalf("%s: %v", g.name, err)
 		}
 		b.Run(g.name, func(b *testing.B) {
 			var tr, ts time.Duration
 			for b.Loop() {
-				tr += timed(func() { _, _ = engine.RunJSON(in) })
+				tr += timed(func() { _, _ = entry.RunJSON(in, entry.Document{}) })
 				ts += timed(func() {
 					var v any
 					_ = json.Unmarshal(out, &v)

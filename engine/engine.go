@@ -22,7 +22,9 @@
 // server, which reaches the client only through clientEnd) > resume.go
 // (2025-11-25 resumption) > engine.go, flow.go (a stream's flow) >
 // world.go (the world, the wire, emit) > bounds.go. The one entry for a
-// scenario document is package entry, below the runner.
+// scenario document (decode, canonicalize, run, encode, a panic recovered
+// as an error) is package entry, which imports this one: the runner takes
+// a decoded *scenario.Scenario and has no entry of its own.
 package engine
 
 import (
@@ -66,22 +68,4 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 	tr.Herd, tr.HerdCompare = recovery.Herd(s.Herd)
 	tr.Checks = checks.Evaluate(tr)
 	return tr, nil
-}
-
-// RunJSON decodes a scenario, runs it, and encodes the trace as JSON indented
-// by two spaces with a trailing newline: the exact bytes the golden files,
-// `site run` and the browser hold. Errors are *scenario.Error for bad input.
-func RunJSON(data []byte) ([]byte, error) { return RunJSONWith(data, Options{}) }
-
-// RunJSONWith is RunJSON with the given options.
-func RunJSONWith(data []byte, opts Options) ([]byte, error) {
-	s, err := scenario.Decode(data)
-	if err != nil {
-		return nil, err
-	}
-	tr, err := RunWith(s, opts)
-	if err != nil {
-		return nil, err
-	}
-	return Encode(tr)
 }

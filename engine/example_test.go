@@ -55,15 +55,3 @@ func ExampleRun() {
 	// no-message-after-cancel: true
 	// cancellation-never-answered: true
 }
-
-// A scenario is untrusted input: a bad one gives an error that names the
-// place, and no trace.
-func ExampleRunJSON_badInput() {
-	_, err := engine.RunJSON([]byte(`{"mcplab": 1, "steps": [
-	  {"at": 0, "do": "call", "id": 7},
-	  {"at": -5, "do": "cancel", "id": 7}
-	]}`))
-	fmt.Println(err)
-	// Output:
-	// steps[1].at: must be >= 0
-}

@@ -18,12 +18,12 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// FuzzRunJSON proves RunJSON's contract on untrusted input (SCENARIO.md,
-// Bad input; ARCHITECTURE.md: Run is a pure function): it never panics; the
-// same input gives the same bytes twice; bad input is a located
-// *scenario.Error with a message, never a partial trace; and every trace it
-// produces is valid JSON whose events satisfy the trace invariants
-// (checkInvariants in rules_test.go).
+// FuzzRunJSON proves entry.RunJSON's contract on untrusted input
+// (SCENARIO.md, Bad input; ARCHITECTURE.md: Run is a pure function): it
+// never panics; the same input gives the same bytes twice; bad input is a
+// located *scenario.Error with a message, never a partial trace; and every
+// trace it produces is valid JSON whose events satisfy the trace
+// invariants (checkInvariants in rules_test.go).
 //
 // The decoder alone is fuzzed by FuzzDecode in package scenario (the one
 // `make test` runs with -fuzz); this target lives here because a test in
@@ -52,8 +52,8 @@ func FuzzRunJSON(f *testing.F) {
 		if s, err := scenario.Decode(data); err == nil && runaway(s) {
 			t.Skip("keep-alive comments would outnumber engine.MaxActions; see the report on unbounded keep-alive traces")
 		}
-		out, err := engine.RunJSONWith(data, withLedger)
-		again, err2 := engine.RunJSONWith(data, withLedger)
+		out, err := entry.RunJSON(data, entry.Document{Options: withLedger})
+		again, err2 := entry.RunJSON(data, entry.Document{Options: withLedger})
 		if !bytes.Equal(out, again) || (err == nil) != (err2 == nil) {
 			t.Fatalf("two runs differ: the engine is not deterministic")
 		}
@@ -70,12 +70,12 @@ func FuzzRunJSON(f *testing.F) {
 				t.Fatalf("error %v (%T) is neither a *scenario.Error nor ErrTooManyActions", err, err)
 			}
 			if out != nil {
-				t.Fatalf("RunJSON returned %d bytes with its error: a partial trace", len(out))
+				t.Fatalf("entry.RunJSON returned %d bytes with its error: a partial trace", len(out))
 			}
 			return
 		}
 		if !json.Valid(out) {
-			t.Fatalf("RunJSON output is not valid JSON")
+			t.Fatalf("entry.RunJSON output is not valid JSON")
 		}
 		s, _ := scenario.Decode(data)
 		tr, err := engine.RunWith(s, withLedger)

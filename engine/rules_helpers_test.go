@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -15,15 +16,15 @@ import (
 // ---- running a scenario --------------------------------------------------
 
 // run decodes and runs a scenario and returns its trace, after proving that
-// the run is deterministic (RunJSON twice gives the same bytes, and Run plus
-// Encode gives those bytes too) and that the trace's invariants hold.
+// the run is deterministic (entry.RunJSON twice gives the same bytes, and
+// Run plus Encode gives those bytes too) and that the trace's invariants hold.
 func run(t *testing.T, in string) *trace.Trace {
 	t.Helper()
-	first, err := engine.RunJSON([]byte(in))
+	first, err := entry.RunJSON([]byte(in), entry.Document{})
 	if err != nil {
-		t.Fatalf("RunJSON: %v", err)
+		t.Fatalf("entry.RunJSON: %v", err)
 	}
-	second, err := engine.RunJSON([]byte(in))
+	second, err := entry.RunJSON([]byte(in), entry.Document{})
 	if err != nil || !bytes.Equal(first, second) {
 		t.Fatalf("two runs of the same scenario differ (err %v): the engine is not deterministic", err)
 	}
@@ -37,7 +38,7 @@ func run(t *testing.T, in string) *trace.Trace {
 	}
 	enc, err := engine.Encode(tr)
 	if err != nil || !bytes.Equal(enc, first) {
-		t.Fatalf("Encode(Run(s)) differs from RunJSON (err %v)", err)
+		t.Fatalf("Encode(Run(s)) differs from entry.RunJSON (err %v)", err)
 	}
 	checkInvariants(t, tr)
 	return tr

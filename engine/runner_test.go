@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
@@ -67,8 +68,8 @@ func TestEventBound(t *testing.T) {
 	for k := 0; k < 60; k++ {
 		steps = append(steps, fmt.Sprintf(`{"at":%d,"do":"produce","id":7,"count":1000,"everyMs":1,"fromValue":%d}`, k*1000, k*1000))
 	}
-	tr, err := engine.RunJSON([]byte(sc(stdio, steps...)))
+	tr, err := entry.RunJSON([]byte(sc(stdio, steps...)), entry.Document{})
 	if !errors.Is(err, engine.ErrTooLarge) || tr != nil {
-		t.Fatalf("RunJSON: %d bytes, %v; want ErrTooLarge and no trace", len(tr), err)
+		t.Fatalf("entry.RunJSON: %d bytes, %v; want ErrTooLarge and no trace", len(tr), err)
 	}
 }

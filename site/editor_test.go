@@ -19,7 +19,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -94,6 +96,55 @@ func TestEditorBundleIsCurrent(t *testing.T) {
 		t.Fatalf("site/static/editor.js (%d bytes) is not what `make editor` builds from site/editor (%d bytes, first difference at byte %d): run make editor and commit the result", len(got), len(want), firstDiff(string(got), string(want)))
 	}
 	t.Logf("site/static/editor.js: %d bytes, identical to a fresh build", len(got))
+}
+
+// Rule (issue 11; ARCHITECTURE.md's dependencies come from a lockfile):
+// the browser's SQLite (site/static/sqlite.js and sqlite3.wasm, which the
+// engine worker loads for ledger.wasm: wasm/ledgerdb.go) is exactly what
+// `make editor` builds from site/editor's lockfile with build-sqlite.mjs,
+// byte for byte, and the same SQLite release as the native ledger's
+// (ncruces/go-sqlite3), so a ledger run decides the same in both.
+func TestSQLiteBundleIsCurrent(t *testing.T) {
+	editorModules(t)
+	fresh := t.TempDir()
+	cmd := exec.Command("node", "build-sqlite.mjs", fresh)
+	cmd.Dir = editorDir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("node build-sqlite.mjs in %s: %v\n%s", editorDir, err, out)
+	}
+	for _, name := range []string{"sqlite.js", "sqlite3.wasm"} {
+		want, err := os.ReadFile(filepath.Join(fresh, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join("static", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("site/static/%s (%d bytes) is not what `make editor` builds from site/editor (%d bytes): run make editor and commit the result", name, len(got), len(want))
+		}
+	}
+	js, err := os.ReadFile(filepath.Join("static", "sqlite.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile(filepath.Join("..", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ncruces/go-sqlite3-wasm/vX vX.Y.3MMPP embeds SQLite 3.MM.PP.
+	m := regexp.MustCompile(`ncruces/go-sqlite3-wasm/v\d+ v\d+\.\d+\.3(\d\d)(\d\d)\b`).FindSubmatch(gomod)
+	if m == nil {
+		t.Fatal("go.mod names no github.com/ncruces/go-sqlite3-wasm version")
+	}
+	minor, _ := strconv.Atoi(string(m[1]))
+	patch, _ := strconv.Atoi(string(m[2]))
+	native := fmt.Sprintf("SQLite 3.%d.%d", minor, patch)
+	if !bytes.Contains(js, []byte(native+" for the browser")) && !bytes.Contains(js, []byte(native+"-build")) {
+		t.Fatalf("site/static/sqlite.js is not %s, the native ledger's SQLite (go.mod): pin @sqlite.org/sqlite-wasm to that release in site/editor/package.json", native)
+	}
+	t.Logf("site/static/sqlite.js and sqlite3.wasm: identical to a fresh build, %s as natively", native)
 }
 
 // editorJS reads the code editor's state from the page: whether it

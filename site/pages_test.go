@@ -27,7 +27,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -37,11 +39,11 @@ import (
 // for scenarios that have one (the browser's ledger.wasm links the same).
 var nativeOptions = engine.Options{OpenLedger: sqlite.NewMemory}
 
-// nativeTrace runs ex with the native engine: the reference every page is
-// compared with.
+// nativeTrace runs ex with the native engine, through the one entry as
+// written: the reference every page is compared with.
 func nativeTrace(t *testing.T, ex examples.Example) ([]byte, *trace.Trace) {
 	t.Helper()
-	out, err := engine.RunJSONWith(ex.JSON, nativeOptions)
+	out, err := entry.RunJSON(ex.JSON, entry.Document{Options: nativeOptions})
 	if err != nil {
 		t.Fatalf("native engine on %s: %v", ex.Name, err)
 	}
@@ -164,7 +166,7 @@ func TestWasmTraceIsByteIdentical(t *testing.T) {
 			}
 			for _, tc := range bad {
 				t.Run("invalid/"+tc.name, func(t *testing.T) {
-					_, nerr := engine.RunJSONWith([]byte(tc.json), nativeOptions)
+					_, nerr := entry.RunJSON([]byte(tc.json), entry.Document{Options: nativeOptions})
 					if nerr == nil {
 						t.Fatalf("native engine accepts %s", tc.json)
 					}
@@ -279,10 +281,7 @@ func waitFor(t *testing.T, ctx context.Context, what, predicate string) {
 // Flipping scenario A's transport control re-runs it in the page and the
 // timeline shows the change.
 func TestTransportFlipChangesCancellationSignal(t *testing.T) {
-	ex, ok := examples.Get(scenarioA)
-	if !ok {
-		t.Fatalf("no built-in scenario %s", scenarioA)
-	}
+	ex := examplestest.Get(t, scenarioA)
 	ctx, _ := openTab(t, siteURL)
 	navigate(t, ctx, pageURL(ex.Name))
 	waitReady(t, ctx)
@@ -335,14 +334,8 @@ type outcome struct {
 // the completion time (then settle it with the arrow keys, as a person
 // does) and watch the headline flip.
 func TestDragCancelPastCompletionFlipsOutcome(t *testing.T) {
-	ex, ok := examples.Get(scenarioA)
-	if !ok {
-		t.Fatalf("no built-in scenario %s", scenarioA)
-	}
-	s, err := scenario.Decode(ex.JSON)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ex := examplestest.Get(t, scenarioA)
+	s := examplestest.DecodeExample(t, ex)
 	cancelStep, cancelAt := stepIndex(t, ex.JSON, "cancel")
 	_, completeAt := stepIndex(t, ex.JSON, "complete")
 	if cancelAt+s.LatencyMs.Up >= completeAt || s.LatencyMs.Down < 2 {

@@ -19,8 +19,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
 )
@@ -76,7 +76,7 @@ func typeInto(t *testing.T, ctx context.Context, sel, text string) {
 // scenario in the playground, take the URL, open it in a fresh tab and get
 // the identical trace (the native engine's, byte for byte) and checks.
 func TestPlaygroundEditShareReopen(t *testing.T) {
-	ex, _ := examples.Get(scenarioA)
+	ex := examplestest.Get(t, scenarioA)
 	ctx, _ := openTab(t, siteURL)
 	navigate(t, ctx, playgroundURL("#example="+scenarioA))
 	waitReady(t, ctx)
@@ -119,10 +119,7 @@ func TestPlaygroundEditShareReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := engine.RunJSONWith(l.Scenario, nativeOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, tr := nativeTrace(t, examples.Example{Name: "edited", JSON: l.Scenario})
 	ctx2, _ := openTab(t, siteURL)
 	navigate(t, ctx2, link)
 	waitReady(t, ctx2)
@@ -136,7 +133,6 @@ func TestPlaygroundEditShareReopen(t *testing.T) {
 	if e := evalJSON[string](t, ctx2, eventsTextJS); e != firstEvents {
 		t.Errorf("the event table differs between the editing tab and the fresh tab (first difference at %d)", firstDiff(e, firstEvents))
 	}
-	_, tr := nativeTrace(t, examples.Example{Name: "edited", JSON: l.Scenario})
 	for _, e := range compareTimeline(tr, readTimeline(t, ctx2)) {
 		t.Error(e)
 	}
@@ -153,7 +149,7 @@ func TestEmbedBrokenLink(t *testing.T) {
 	navigate(t, ctx, siteURL+"/playground/?embed=1&theme=dark#s=garbage")
 	waitReady(t, ctx)
 	msg := evalJSON[string](t, ctx, `document.getElementById("lab-error").textContent`)
-	ex, _ := examples.Get(scenarioA)
+	ex := examplestest.Get(t, scenarioA)
 	if !strings.HasPrefix(msg, "This link cannot be opened: ") || !strings.Contains(msg, "Showing the default scenario, “"+ex.Title+"”") ||
 		strings.Contains(msg, "editor") || strings.Contains(msg, "address bar") {
 		t.Errorf("embedded broken link says %q, want the cause and “Showing the default scenario, “%s” instead”, no editor or address bar", msg, ex.Title)
@@ -180,7 +176,7 @@ func TestPlaygroundHostileLinks(t *testing.T) {
 				t.Errorf("the broken link was replaced in the address bar by %.60q", h)
 			}
 			// Still alive: a valid scenario typed into the editor runs.
-			ex, _ := examples.Get("d-cancel-on-streamable-http")
+			ex := examplestest.Get(t, "d-cancel-on-streamable-http")
 			typeInto(t, ctx, "#pg-editor", string(ex.JSON))
 			waitFor(t, ctx, "a fresh run of scenario D", `document.getElementById("pg-error").hidden && !document.getElementById("lab-output").dataset.stale && !!document.querySelector('#timeline [data-signal="close-stream"], #timeline [data-type="close-stream"]')`)
 		})
@@ -192,7 +188,7 @@ func TestPlaygroundHostileLinks(t *testing.T) {
 // name, and runs no script.
 func TestPlaygroundMarkupTitleIsText(t *testing.T) {
 	const title = `<img src=x onerror="document.title='pwned'"><b id=injected>bold</b></p><script>window.pwned=1</script>`
-	ex, _ := examples.Get(scenarioA)
+	ex := examplestest.Get(t, scenarioA)
 	doc, err := scenario.SetPath(ex.JSON, "title", mustJSON(t, title))
 	if err != nil {
 		t.Fatal(err)
@@ -236,7 +232,7 @@ func mustJSON(t *testing.T, v any) json.RawMessage {
 // good render on screen (marked stale), says what is wrong and where, and
 // "Show in editor" selects the offending value.
 func TestPlaygroundLocatedError(t *testing.T) {
-	ex, _ := examples.Get(scenarioA)
+	ex := examplestest.Get(t, scenarioA)
 	cancelStep, _ := stepIndex(t, ex.JSON, "cancel")
 	bad, err := scenario.SetPath(ex.JSON, fmt.Sprintf("steps[%d].at", cancelStep), json.RawMessage("-5"))
 	if err != nil {
@@ -355,10 +351,7 @@ func TestPlaygroundByKeyboard(t *testing.T) {
 // and runs it, the link kept.
 func TestPlaygroundLedgerScenario(t *testing.T) {
 	const name = "ledger-keyed-race"
-	ex, ok := examples.Get(name)
-	if !ok {
-		t.Fatalf("no built-in scenario %s", name)
-	}
+	ex := examplestest.Get(t, name)
 	ctx, _ := openTab(t, siteURL)
 	navigate(t, ctx, playgroundURL("#example="+name))
 	// The page navigates itself once: a poll cut by that navigation is
@@ -388,10 +381,7 @@ func TestPlaygroundLedgerScenario(t *testing.T) {
 // ledger-keyed-race over scenario A and got scenario A back).
 func TestPlaygroundPastedLedgerScenario(t *testing.T) {
 	const name = "ledger-keyed-race"
-	ex, ok := examples.Get(name)
-	if !ok {
-		t.Fatalf("no built-in scenario %s", name)
-	}
+	ex := examplestest.Get(t, name)
 	want, err := scenario.Canonical(ex.JSON)
 	if err != nil {
 		t.Fatal(err)
@@ -588,10 +578,7 @@ func TestPlaygroundShareButtons(t *testing.T) {
 // and the address bar is its link.
 func TestPlaygroundPickerOpensBuiltin(t *testing.T) {
 	const name = "buffer-reference-coalesce"
-	ex, ok := examples.Get(name)
-	if !ok {
-		t.Fatalf("no built-in scenario %s", name)
-	}
+	ex := examplestest.Get(t, name)
 	ctx, _ := openTab(t, siteURL)
 	navigate(t, ctx, playgroundURL(""))
 	waitReady(t, ctx)

@@ -22,8 +22,9 @@ import (
 // cmdRun is `site run [-side auto|client|server] FILE|-|LINK`: it prints the
 // trace JSON of
 //
-//   - a scenario file, or standard input for "-" (engine.RunJSONWith, with
-//     the SQLite ledger for scenarios that have one);
+//   - a scenario file, or standard input for "-", run as written through
+//     the one entry (entry.Run), with the SQLite ledger for scenarios that
+//     have one;
 //   - a share link: a URL or fragment carrying "#s=..." (the scenario in
 //     the link) or "#example=<name>" (a built-in scenario), as the
 //     playground's address bar holds it (scenario.ParseLink);

@@ -34,10 +34,14 @@ var (
 	// the playground loads it, so a scenario page saves its ~40 KB of
 	// brotli (the code editor, the built-in scenarios' JSON).
 	playgroundWasm = wasmBinary{file: "playground.wasm", tags: "playground"}
-	// ledgerWasm links the SQLite ledger (wasm/ledger.go) and the
-	// playground: only pages of scenarios with a ledger load it, and the
-	// playground for such a scenario. It keeps inlining: SQLite runs in wazero's interpreter, whose loop
-	// inlining speeds up, and its pages have no 1.5 MB budget to meet.
+	// ledgerWasm links the ledger on the browser's SQLite (wasm/ledger.go,
+	// wasm/ledgerdb.go: SQLite itself is site/static/sqlite.js and
+	// sqlite3.wasm, loaded beside it), the review and the playground: only
+	// pages of scenarios with a ledger load it, and the playground for
+	// such a scenario. It keeps inlining: its pages have no 1.5 MB budget
+	// to meet (1.52 MB of brotli, with SQLite's 0.41 MB beside it), and a
+	// ledger lesson page must answer a control change within a frame
+	// (issue 11), where inlining's 10-15% counts.
 	ledgerWasm = wasmBinary{file: "ledger.wasm", tags: "ledger", inline: true}
 	// importWasm links the transcript importer (wasm/import.go) and not the
 	// playground: only the import page loads it, so every other page saves

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -66,11 +67,7 @@ func TestChartsGolden(t *testing.T) {
 // applied by scenario.SetPath.
 func runEdited(t *testing.T, name string, edits ...[2]string) *trace.Trace {
 	t.Helper()
-	ex, ok := examples.Get(name)
-	if !ok {
-		t.Fatalf("no built-in scenario %s", name)
-	}
-	data := ex.JSON
+	data := examplestest.Get(t, name).JSON
 	for _, e := range edits {
 		var err error
 		data, err = scenario.SetPath(data, e[0], json.RawMessage(e[1]))
@@ -78,7 +75,7 @@ func runEdited(t *testing.T, name string, edits ...[2]string) *trace.Trace {
 			t.Fatal(err)
 		}
 	}
-	return runExample(t, examples.Example{Name: name, JSON: data})
+	return examplestest.RunExample(t, examples.Example{Name: name, JSON: data})
 }
 
 // Rule (DOMAIN.md §7, the reference numbers): capacity 3 with six progress
@@ -453,7 +450,7 @@ func TestReconnectRows(t *testing.T) {
 func TestChartsWellFormed(t *testing.T) {
 	for _, ex := range examples.All() {
 		t.Run(ex.Name, func(t *testing.T) {
-			tr := runExample(t, ex)
+			tr := examplestest.RunExample(t, ex)
 			html := renderString(t, Output(tr))
 			if regexp.MustCompile(`(?i)\sstyle=|<style`).MatchString(html) {
 				t.Errorf("output has an inline style")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 )
 
 // TestCitedText proves the page's citation links (SCENARIO.md, "Switches
@@ -45,7 +46,7 @@ func TestCitedText(t *testing.T) {
 func TestFailurePagesLinkTheirReports(t *testing.T) {
 	linked := 0
 	for _, ex := range examples.All() {
-		tr := runExample(t, ex)
+		tr := examplestest.RunExample(t, ex)
 		var b bytes.Buffer
 		p := Page{Root: "../../", Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Scenario: ex.JSON, Trace: tr}
 		if err := ScenarioPage(p).Render(context.Background(), &b); err != nil {

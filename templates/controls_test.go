@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
@@ -92,11 +93,7 @@ func TestEveryPolicyHasAControl(t *testing.T) {
 func TestControlsEditValidScenarios(t *testing.T) {
 	for _, ex := range examples.All() {
 		t.Run(ex.Name, func(t *testing.T) {
-			s, err := scenario.Decode(ex.JSON)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, g := range NewControls(s, 1000) {
+			for _, g := range NewControls(examplestest.DecodeExample(t, ex), 1000) {
 				for _, c := range g.Controls {
 					edited, err := scenario.Edit(ex.JSON, c.Path, c.ValueKind, c.Value, c.Checked)
 					if err != nil {
@@ -166,15 +163,7 @@ func TestControlsFollowTheScenario(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.example, func(t *testing.T) {
-			ex, ok := examples.Get(tt.example)
-			if !ok {
-				t.Fatalf("no example %s", tt.example)
-			}
-			s, err := scenario.Decode(ex.JSON)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := controlPaths(NewControls(s, 1000))
+			got := controlPaths(NewControls(examplestest.Decode(t, tt.example), 1000))
 			for _, p := range tt.want {
 				if !slices.Contains(got, p) {
 					t.Errorf("no control for %s; controls: %v", p, got)
@@ -192,12 +181,8 @@ func TestControlsFollowTheScenario(t *testing.T) {
 // TestBufferCapacityZeroMeansUnbounded: the capacity control writes 0 as a
 // number (unbounded), not as "none".
 func TestBufferCapacityZeroMeansUnbounded(t *testing.T) {
-	ex, _ := examples.Get("buffer-reference-coalesce")
-	s, err := scenario.Decode(ex.JSON)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, g := range NewControls(s, 1000) {
+	ex := examplestest.Get(t, "buffer-reference-coalesce")
+	for _, g := range NewControls(examplestest.DecodeExample(t, ex), 1000) {
 		for _, c := range g.Controls {
 			if c.Path != "buffer.capacity" {
 				continue
@@ -230,15 +215,7 @@ func TestDedupeControlShowsKeylessCalls(t *testing.T) {
 		"flagship-retry-charges-twice":  noKeyLabel,
 		"flagship-with-idempotency-key": "idempotency key",
 	} {
-		ex, ok := examples.Get(name)
-		if !ok {
-			t.Fatalf("no example %s", name)
-		}
-		s, err := scenario.Decode(ex.JSON)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, ok := findControl(NewControls(s, 3000), "server.policy.dedupeBy")
+		c, ok := findControl(NewControls(examplestest.Decode(t, name), 3000), "server.policy.dedupeBy")
 		if !ok {
 			t.Fatalf("%s: no dedupe control", name)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 )
 
 // Rule (DOMAIN.md §2, issue 13 "time drawn as time"): each progress resets
@@ -59,11 +60,7 @@ func TestDeadlinesOfScenarioC(t *testing.T) {
 // idle timeout; the request without progress (idle 500 ms) has one window,
 // 0-500 ms, expired.
 func TestDeadlineIdleExpires(t *testing.T) {
-	ex, ok := examples.Get("idle-timeout-without-progress-token")
-	if !ok {
-		t.Fatal("example missing")
-	}
-	tl := newTimeline(runExample(t, ex))
+	tl := newTimeline(examplestest.Run(t, "idle-timeout-without-progress-token"))
 	if len(tl.Deadlines) != 1 || len(tl.Deadlines[0].Windows) != 1 {
 		t.Fatalf("deadlines %+v, want one request with one window", tl.Deadlines)
 	}
@@ -83,8 +80,7 @@ func TestDeadlineIdleExpires(t *testing.T) {
 // broken-respond-after-cancel fails no-message-after-cancel at #9 and #10;
 // broken-progress-resets-max fails max-timeout-enforced naming no event.
 func TestViolationFlags(t *testing.T) {
-	ex, _ := examples.Get("broken-respond-after-cancel")
-	tr := runExample(t, ex)
+	tr := examplestest.Run(t, "broken-respond-after-cancel")
 	for _, tl := range []timeline{newTimeline(tr), newNarrowTimeline(tr)} {
 		var seqs []string
 		words := 0
@@ -104,8 +100,7 @@ func TestViolationFlags(t *testing.T) {
 			t.Errorf("%sflags at %v with %d worded, want at 9 10 with the rule said once", tl.IDPrefix, seqs, words)
 		}
 	}
-	ex, _ = examples.Get("broken-progress-resets-max")
-	tl := newTimeline(runExample(t, ex))
+	tl := newTimeline(examplestest.Run(t, "broken-progress-resets-max"))
 	if len(tl.Notes) != 1 || !strings.Contains(tl.Notes[0].Text, "✗ breaks max-timeout-enforced") {
 		t.Errorf("notes %+v, want max-timeout-enforced said in words", tl.Notes)
 	}
@@ -123,7 +118,7 @@ func xOfTL(tl timeline, ms int64) float64 {
 // 800 px.
 func TestLabelsDoNotCoverArrows(t *testing.T) {
 	for _, ex := range examples.All() {
-		tr := runExample(t, ex)
+		tr := examplestest.RunExample(t, ex)
 		for _, tl := range []timeline{newTimeline(tr), newNarrowTimeline(tr)} {
 			for i, a := range tl.Arrows {
 				if a.Label == "" {

@@ -15,10 +15,8 @@ import (
 
 	"github.com/a-h/templ"
 
-	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
-	"github.com/mcplab/mcplab/engine/ledger/sqlite"
-	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -72,20 +70,6 @@ func firstDiff(want, got string) string {
 		}
 	}
 	return ""
-}
-
-// runExample runs a built-in scenario through the engine.
-func runExample(t *testing.T, ex examples.Example) *trace.Trace {
-	t.Helper()
-	s, err := scenario.Decode(ex.JSON)
-	if err != nil {
-		t.Fatalf("example %s: %v", ex.Name, err)
-	}
-	tr, err := engine.RunWith(s, engine.Options{OpenLedger: sqlite.NewMemory})
-	if err != nil {
-		t.Fatalf("example %s: %v", ex.Name, err)
-	}
-	return tr
 }
 
 // svgLines puts one SVG element per line so golden diffs are readable.
@@ -163,7 +147,7 @@ func TestSVGWellFormed(t *testing.T) {
 		traces["frozen/"+name] = readTrace(t, name)
 	}
 	for _, ex := range examples.All() {
-		traces[ex.Name] = runExample(t, ex)
+		traces[ex.Name] = examplestest.RunExample(t, ex)
 	}
 	for name, tr := range traces {
 		for _, layout := range []struct {
@@ -235,7 +219,7 @@ func checkTimelineSVG(t *testing.T, tr *trace.Trace, svg string) {
 func TestOutputIDsUnique(t *testing.T) {
 	for _, ex := range examples.All() {
 		t.Run(ex.Name, func(t *testing.T) {
-			html := renderString(t, Output(runExample(t, ex)))
+			html := renderString(t, Output(examplestest.RunExample(t, ex)))
 			seen := map[string]bool{}
 			for _, m := range regexp.MustCompile(`\sid="([^"]*)"`).FindAllStringSubmatch(html, -1) {
 				if seen[m[1]] {
@@ -256,7 +240,7 @@ func TestOutputIDsUnique(t *testing.T) {
 // bytes (no map order or pointer reaches the output).
 func TestRenderDeterministic(t *testing.T) {
 	for _, ex := range examples.All() {
-		tr := runExample(t, ex)
+		tr := examplestest.RunExample(t, ex)
 		a, b := renderString(t, Output(tr)), renderString(t, Output(tr))
 		if a != b {
 			t.Errorf("%s: two renders differ", ex.Name)
@@ -268,7 +252,7 @@ func TestRenderDeterministic(t *testing.T) {
 // the only inline script is the JSON data block.
 func TestNoInlineStyleOrScript(t *testing.T) {
 	ex := examples.All()[0]
-	tr := runExample(t, ex)
+	tr := examplestest.RunExample(t, ex)
 	html := renderString(t, ScenarioPage(Page{Root: "../../", Name: ex.Name, Title: ex.Title, Scenario: ex.JSON, Trace: tr}))
 	html += renderString(t, IndexPage("./", []IndexEntry{NewIndexEntry(ex.Name, ex.Title, ex.Summary, "s/x/", tr)}))
 	// Attribute values are emptied first: the index's Copy embed button

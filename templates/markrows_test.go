@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 )
 
 // markRowsUsed returns the most label rows any lane of tl uses: a mark in
@@ -27,7 +28,7 @@ func markRowsUsed(tl timeline) int {
 // never costs a built-in scenario a label: each fits with rows to spare.
 func TestMarkRowsBound(t *testing.T) {
 	for _, ex := range examples.All() {
-		tr := runExample(t, ex)
+		tr := examplestest.RunExample(t, ex)
 		for _, tl := range []timeline{newTimeline(tr), newNarrowTimeline(tr)} {
 			if n := markRowsUsed(tl); n >= maxMarkRows {
 				t.Errorf("%s (%q frame): %d rows of mark labels, want fewer than maxMarkRows (%d)", ex.Name, tl.IDPrefix, n, maxMarkRows)

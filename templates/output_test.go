@@ -11,6 +11,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 )
 
 // topElements returns the names of the top-level elements of an HTML
@@ -57,7 +58,7 @@ func TestOutputIsItsParts(t *testing.T) {
 	shells := map[string]bool{}
 	for _, ex := range examples.All() {
 		t.Run(ex.Name, func(t *testing.T) {
-			tr := runExample(t, ex)
+			tr := examplestest.RunExample(t, ex)
 			v := NewView(tr)
 			parts := OutputParts(v, NewCharts(tr, v))
 			var keys []string

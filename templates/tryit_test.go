@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 )
 
 // TestTryItClaims: every built-in scenario's Try-it is true (issue 13,
@@ -21,7 +22,7 @@ import (
 func TestTryItClaims(t *testing.T) {
 	claims := 0
 	for _, ex := range examples.All() {
-		tr := runExample(t, ex)
+		tr := examplestest.RunExample(t, ex)
 		ti, ok := tryItFor(ex.Name, tr)
 		if !ok {
 			continue
@@ -49,7 +50,7 @@ func TestTryItClaims(t *testing.T) {
 			t.Errorf("%s: %v", ex.Name, err)
 			continue
 		}
-		after := runExample(t, examples.Example{Name: ex.Name, JSON: data})
+		after := examplestest.RunExample(t, examples.Example{Name: ex.Name, JSON: data})
 		if got := observe(after, ti.Observe); got != ti.To {
 			t.Errorf("%s: after %q, %s is %q, want %q", ex.Name, text, ti.Observe, got, ti.To)
 		}
@@ -63,7 +64,7 @@ func TestTryItClaims(t *testing.T) {
 // client.policy.…): it quotes the controls' labels (issue 13, item 4).
 func TestTryItInLabels(t *testing.T) {
 	for _, ex := range examples.All() {
-		tr := runExample(t, ex)
+		tr := examplestest.RunExample(t, ex)
 		html := renderString(t, ScenarioPage(Page{Root: "../../", Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Scenario: ex.JSON, Trace: tr}))
 		_, after, _ := strings.Cut(html, `<p class="try">`)
 		hint, _, _ := strings.Cut(after, "</p>")

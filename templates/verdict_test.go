@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
 )
@@ -47,7 +48,7 @@ func TestVerdict(t *testing.T) {
 		}
 	}
 	for _, ex := range examples.All() {
-		v := NewView(runExample(t, ex))
+		v := NewView(examplestest.RunExample(t, ex))
 		if ex.Name[:min(7, len(ex.Name))] == "broken-" && v.Verdict.Key != "intended" {
 			t.Errorf("%s: a broken-* scenario's failure is intended; verdict %s %q", ex.Name, v.Verdict.Key, v.Verdict.Text)
 		}
@@ -66,7 +67,7 @@ func TestVerdict(t *testing.T) {
 func TestOutcomeCardAgreesWithClient(t *testing.T) {
 	green := map[string]bool{"outcome-completed": true, "outcome-completion-wins": true}
 	for _, ex := range examples.All() {
-		v := NewView(runExample(t, ex))
+		v := NewView(examplestest.RunExample(t, ex))
 		for _, c := range v.Cards {
 			for _, r := range v.Requests {
 				if r.Outcome.Key != c.Key || !green[c.Class()] || r.ClientOutcome == "" {
@@ -259,7 +260,7 @@ func TestEveryRuleHasAHeadline(t *testing.T) {
 		}
 	}
 	for _, ex := range examples.All() {
-		v := NewView(runExample(t, ex))
+		v := NewView(examplestest.RunExample(t, ex))
 		for _, rule := range rules {
 			if strings.Contains(v.Verdict.Text, rule) {
 				t.Errorf("%s: headline %q names the rule id %s", ex.Name, v.Verdict.Text, rule)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -392,7 +393,7 @@ func near(a, b float64) bool {
 func TestNarrowTimelineFits(t *testing.T) {
 	traces := map[string]*trace.Trace{"small": loadTrace(t, smallTrace), "crowded": loadTrace(t, crowdedTrace(12))}
 	for _, ex := range examples.All() {
-		traces[ex.Name] = runExample(t, ex)
+		traces[ex.Name] = examplestest.RunExample(t, ex)
 	}
 	f := narrowFrame
 	for name, tr := range traces {

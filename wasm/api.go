@@ -41,10 +41,11 @@
 // Built plainly it is main.wasm, the scenario pages' simulator; built with
 // -tags playground it also links the playground (api_playground.go,
 // playground.go) and is playground.wasm, which only the playground loads;
-// built with -tags ledger it links the playground and the SQLite ledger
-// (ledger.go) and is ledger.wasm, which only the pages of scenarios with a
-// ledger load (and the playground, for such a scenario), since SQLite
-// multiplies the binary's size; built with -tags transcript it links the
+// built with -tags ledger it links the playground, the review and the
+// ledger on the browser's SQLite (ledger.go, ledgerdb.go) and is
+// ledger.wasm, which only the pages of scenarios with a ledger load (and
+// the playground, for such a scenario, and the review page), with SQLite
+// itself (site/static/sqlite.js and sqlite3.wasm, about 410 KB of brotli); built with -tags transcript it links the
 // transcript importer (api_import.go, import.go) and neither the
 // playground nor the scenario runner (api_lab.go, lab.go) and is
 // import.wasm, which only the import page loads. So each page saves what it

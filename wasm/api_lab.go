@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"syscall/js"
 
-	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/templates"
@@ -29,7 +29,7 @@ func jsRun(_ js.Value, args []js.Value) (result any) {
 	if err != nil {
 		return reply("trace", "", err)
 	}
-	out, err := engine.RunJSONWith([]byte(data), options)
+	out, err := entry.RunJSON([]byte(data), entry.Document{Options: options})
 	return reply("trace", string(out), err)
 }
 
@@ -72,11 +72,11 @@ func serveLab(req js.Value) map[string]any {
 	return r
 }
 
-// runScenario decodes a scenario and runs it.
+// runScenario runs a scenario document as written through the one entry.
 func runScenario(data []byte) (*trace.Trace, error) {
-	s, err := scenario.Decode(data)
+	res, err := entry.Run(data, entry.Document{Options: options})
 	if err != nil {
 		return nil, err
 	}
-	return engine.RunWith(s, options)
+	return res.Trace, nil
 }

@@ -7,6 +7,7 @@ import (
 	"syscall/js"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
 )
@@ -17,34 +18,30 @@ import (
 func init() { servers["playground"] = servePlayground }
 
 // servePlayground answers the playground: req.text is the editor's text,
-// req.controls asks for the control panel too. It decodes the text, runs
-// its canonical form (what the link carries, keys sorted inside arguments
-// and results too, so this tab shows exactly the trace the link replays
-// anywhere) and renders it. The reply is one of
+// req.controls asks for the control panel too. It runs the text's
+// canonical form through the one entry (what the link carries, keys sorted
+// inside arguments and results too, so this tab shows exactly the trace
+// the link replays anywhere) and renders it. A scenario error is located
+// in the text as typed. The reply is one of
 //
 //	{out: outputReply, title, canon, fragment, controls?: panel HTML}
 //	{editorError: {message, path, line, col, start, end}}   (templates.EditorError)
 //	{noLedger: true, canon}   the scenario needs ledger.wasm (engine.ErrNoLedger)
 func servePlayground(req js.Value) map[string]any {
 	text := []byte(req.Get("text").String())
-	s, err := scenario.Decode(text)
-	if err != nil {
-		return editorReply(templates.LocateError(text, err))
-	}
-	canon, err := scenario.Canonical(text)
-	if err == nil {
-		s, err = scenario.Decode(canon)
-	}
-	if err != nil {
-		return editorReply(templates.EditorError{Message: err.Error()})
-	}
-	tr, err := engine.RunWith(s, options)
+	res, err := entry.Run(text, entry.Document{Options: options, Canonical: true})
 	if errors.Is(err, engine.ErrNoLedger) {
+		// The text decoded, so it has a canonical form: the link the page
+		// reloads with, into ledger.wasm.
+		canon, _ := scenario.Canonical(text)
 		return map[string]any{"noLedger": true, "canon": string(canon), "editorError": editorError(templates.EditorError{Message: err.Error()})}
 	}
 	if err != nil {
-		return editorReply(templates.EditorError{Message: err.Error()})
+		// A run's error (a bound, an internal error) has no place: its
+		// message alone.
+		return editorReply(templates.LocateError(text, err))
 	}
+	s, canon, tr := res.Scenario, res.Canonical, res.Trace
 	out, err := outputReply(tr)
 	if err != nil {
 		return editorReply(templates.EditorError{Message: "rendering the trace: " + err.Error()})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"syscall/js"
 
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/review"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
@@ -61,19 +62,14 @@ func serveReview(req js.Value) map[string]any {
 
 func reviewStart(req js.Value) map[string]any {
 	text := []byte(req.Get("text").String())
-	s, err := scenario.Decode(text)
+	// Review the canonical form: what the link carries, so the link
+	// reproduces exactly this review anywhere. The review runs its own
+	// variants, so the entry decodes only.
+	res, err := entry.Decode(text, entry.Document{Canonical: true})
 	if err != nil {
 		return editorReply(templates.LocateError(text, err))
 	}
-	// Review the canonical form: what the link carries, so the link
-	// reproduces exactly this review anywhere.
-	canon, err := scenario.Canonical(text)
-	if err == nil {
-		s, err = scenario.Decode(canon)
-	}
-	if err != nil {
-		return editorReply(templates.EditorError{Message: err.Error()})
-	}
+	s, canon := res.Scenario, res.Canonical
 	base := req.Get("linkBase").String()
 	if s.Ledger != nil {
 		base += "?ledger=1"

@@ -1,14 +1,15 @@
-//go:build js && wasm && !ledger
+//go:build js && wasm
 
 package main
 
 import "runtime/debug"
 
-// In main.wasm (the pages without a ledger) the collector runs once the
-// heap has grown by four times its live size (GOGC=400, not 100). The live
+// In every binary the collector runs once the heap has grown by four
+// times its live size (GOGC=400, not 100). The live
 // heap is a couple of MB, so this costs about 12 MB more memory at most,
 // and buys a drag through a lesson dozens of changes between collections,
 // and first changes after the page loads (while the startup garbage is
-// still about) that seldom pay for one. ledger.wasm keeps Go's default:
-// SQLite's pages make its live heap larger.
+// still about) that seldom pay for one. ledger.wasm kept Go's default
+// while SQLite ran inside it (its pages made the live heap larger); its
+// SQLite now lives outside the Go heap (ledgerdb.go).
 func init() { debug.SetGCPercent(400) }

@@ -4,10 +4,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/checks"
-	"github.com/mcplab/mcplab/engine/examples"
-	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 )
 
 // The checks read wire numbers only as names: a trace whose wire numbers
@@ -16,18 +14,7 @@ import (
 // numbered 1, 2, ... as the runner numbers it.
 func TestSparseWireNumbersJudgedTheSame(t *testing.T) {
 	for _, name := range []string{"a-cancel-then-complete", "d-cancel-on-streamable-http", "reconnect-2025-last-event-id", "proxy-buffering-burst"} {
-		ex, ok := examples.Get(name)
-		if !ok {
-			t.Fatalf("no example %s", name)
-		}
-		s, err := scenario.Decode(ex.JSON)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := engine.Run(s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tr := examplestest.Run(t, name)
 		want := checks.Evaluate(tr)
 		for i := range tr.Events {
 			if tr.Events[i].Wire > 0 {

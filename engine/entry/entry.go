@@ -1,9 +1,9 @@
 // Package entry is the one entry (ARCHITECTURE.md): every binary that
 // runs a scenario document (the site's build and `run` command, the
-// browser's pages and playground) goes through Run or RunJSON, which
-// decode, canonicalize when asked, run (package engine, the runner), and
-// turn a panic into an *InternalError instead of a dead process or a dead
-// tab.
+// browser's pages, playground and review page) goes through Decode, Run or
+// RunJSON, which decode, canonicalize when asked, run (package engine, the
+// runner), encode, and turn a panic into an *InternalError instead of a
+// dead process or a dead tab.
 package entry
 
 import (
@@ -39,7 +39,7 @@ func (e *InternalError) Error() string {
 // Unwrap returns ErrInternal, so errors.Is(err, ErrInternal) holds.
 func (e *InternalError) Unwrap() error { return ErrInternal }
 
-// Document is how Run reads a scenario document.
+// Document is how Decode and Run read a scenario document.
 type Document struct {
 	// Options are what the binary links into the run (the ledger store).
 	Options engine.Options
@@ -63,16 +63,19 @@ type Result struct {
 	Trace *trace.Trace
 }
 
-// Run decodes the scenario document data, canonicalizes it when
-// doc.Canonical, and runs it. Errors:
+// Decode is Run's first half, for a caller that runs the scenario its own
+// way (the review page runs variants of it) or not at all: it decodes the
+// scenario document data and, when doc.Canonical, canonicalizes it and
+// decodes that, and returns a Result whose Trace is nil. Errors:
 //   - *scenario.Error for bad input, located in data as given (path, offset,
-//     line, column), never in its canonical form;
-//   - sim.ErrTooManyActions (wrapped) for a scenario past engine.MaxActions,
-//     and engine.ErrNoLedger for a ledger scenario in a build without one;
-//   - *InternalError (errors.Is ErrInternal) for a panic anywhere inside.
+//     line, column), never in its canonical form: an error only the
+//     canonical form meets (a size limit it passes, as U+2028 is written
+//     \u2028 there) keeps its path and loses its place, which
+//     scenario.Locate finds again in data;
+//   - *InternalError (errors.Is ErrInternal) for a panic.
 //
-// It never panics and never returns a partial trace.
-func Run(data []byte, doc Document) (res *Result, err error) {
+// It never panics.
+func Decode(data []byte, doc Document) (res *Result, err error) {
 	defer recoverInternal(&err, func() { res = nil })
 	s, err := scenario.Decode(data)
 	if err != nil {
@@ -84,22 +87,41 @@ func Run(data []byte, doc Document) (res *Result, err error) {
 			s, err = scenario.Decode(canon)
 		}
 		if err != nil {
-			// Canonical keeps every value as written; its form can still
-			// pass a size limit (U+2028 is written as \u2028), a
-			// *scenario.Error like any other.
+			var se *scenario.Error
+			if errors.As(err, &se) {
+				se.Offset, se.End, se.Line, se.Column = 0, 0, 0, 0
+			}
 			return nil, err
 		}
 	}
-	tr, err := engine.RunWith(s, doc.Options)
-	if err != nil {
-		return nil, err
-	}
-	return &Result{Scenario: s, Canonical: canon, Trace: tr}, nil
+	return &Result{Scenario: s, Canonical: canon}, nil
 }
 
-// RunJSON is Run followed by engine.Encode: the trace JSON that
-// the golden files, `site run` and the browser hold. Its errors are
-// Run's, and an encoding panic is an *InternalError too.
+// Run decodes the scenario document data, canonicalizes it when
+// doc.Canonical (Decode), and runs it. Errors:
+//   - Decode's, for bad input;
+//   - sim.ErrTooManyActions (wrapped) for a scenario past engine.MaxActions,
+//     engine.ErrTooLarge past engine.MaxEvents or engine.MaxTraceBytes,
+//     and engine.ErrNoLedger for a ledger scenario in a build without one;
+//   - *InternalError (errors.Is ErrInternal) for a panic anywhere inside.
+//
+// It never panics and never returns a partial trace.
+func Run(data []byte, doc Document) (res *Result, err error) {
+	defer recoverInternal(&err, func() { res = nil })
+	if res, err = Decode(data, doc); err != nil {
+		return nil, err
+	}
+	if res.Trace, err = engine.RunWith(res.Scenario, doc.Options); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// RunJSON is Run followed by engine.Encode: the trace JSON, indented by two
+// spaces with a trailing newline, that the golden files, `site run` and
+// the browser hold. Its errors are Run's and Encode's (engine.ErrTooLarge
+// past engine.MaxTraceBytes), and an encoding panic is an *InternalError
+// too.
 func RunJSON(data []byte, doc Document) (out []byte, err error) {
 	defer recoverInternal(&err, func() { out = nil })
 	res, err := Run(data, doc)

@@ -3,6 +3,7 @@ package entry_test
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -98,7 +99,26 @@ func firstLedgerExample(t *testing.T) examples.Example {
 	return examples.Example{}
 }
 
-// TestEntryCanonical: as written, the entry gives RunJSON's bytes (the
+// runner returns the trace JSON of data run by the runner alone, without
+// the entry: scenario.Decode, engine.RunWith, engine.Encode.
+func runner(t *testing.T, data []byte) []byte {
+	t.Helper()
+	s, err := scenario.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := engine.RunWith(s, withLedger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := engine.Encode(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestEntryCanonical: as written, the entry gives the runner's bytes (the
 // golden traces); canonical, it gives the trace of the canonical document,
 // the one a share link replays, and returns that document.
 func TestEntryCanonical(t *testing.T) {
@@ -107,9 +127,8 @@ func TestEntryCanonical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := engine.RunJSONWith(ex.JSON, withLedger)
-	if !bytes.Equal(asWritten, want) {
-		t.Errorf("as written, the entry's trace differs from RunJSON's")
+	if !bytes.Equal(asWritten, runner(t, ex.JSON)) {
+		t.Errorf("as written, the entry's trace differs from the runner's")
 	}
 	res, err := entry.Run(ex.JSON, entry.Document{Options: withLedger, Canonical: true})
 	if err != nil {
@@ -120,11 +139,54 @@ func TestEntryCanonical(t *testing.T) {
 		t.Errorf("Result.Canonical is not scenario.Canonical of the document")
 	}
 	got, _ := engine.Encode(res.Trace)
-	fromLink, _ := engine.RunJSONWith(canon, withLedger)
-	if !bytes.Equal(got, fromLink) {
+	if !bytes.Equal(got, runner(t, canon)) {
 		t.Errorf("the canonical run differs from running the canonical document")
 	}
 	if bytes.Equal(got, asWritten) {
 		t.Errorf("scenario A's payload members are not in sorted order, so the canonical trace must differ")
+	}
+}
+
+// TestEntryDecode: Decode is Run without the run. As written it returns
+// the decoded scenario and no canonical document; canonical, the
+// canonical document, its scenario the one Run runs. Neither has a trace.
+func TestEntryDecode(t *testing.T) {
+	ex, _ := examples.Get("a-cancel-then-complete")
+	res, err := entry.Decode(ex.JSON, entry.Document{})
+	if err != nil || res.Scenario == nil || res.Canonical != nil || res.Trace != nil {
+		t.Fatalf("as written: %+v, %v; want the scenario alone", res, err)
+	}
+	res, err = entry.Decode(ex.JSON, entry.Document{Canonical: true})
+	canon, _ := scenario.Canonical(ex.JSON)
+	if err != nil || !bytes.Equal(res.Canonical, canon) || res.Trace != nil {
+		t.Fatalf("canonical: %v, %v; want scenario.Canonical of the document and no trace", err, res)
+	}
+	if want, _ := scenario.Decode(canon); !reflect.DeepEqual(res.Scenario, want) {
+		t.Errorf("the canonical Result's scenario is not the canonical document decoded")
+	}
+}
+
+// TestEntryCanonicalErrorPlacedInTheText: an error only the canonical form
+// meets is located in the document as given (Decode's contract), never at
+// an offset of the canonical text. 15,000 U+2028 in a call's arguments are
+// 45,000 bytes as written and 90,000 canonical (encoding/json writes each
+// as \u2028), past scenario.MaxPayloadBytes (64 KiB) only there: the error
+// keeps its path and has no place, and scenario.Locate finds the path in
+// the document.
+func TestEntryCanonicalErrorPlacedInTheText(t *testing.T) {
+	doc := []byte(`{"mcplab":1,"steps":[{"at":0,"do":"call","id":1,"arguments":{"a":"` + strings.Repeat("\u2028", 15000) + `"}}]}`)
+	if _, err := entry.Run(doc, entry.Document{}); err != nil {
+		t.Fatalf("as written the document runs; got %v", err)
+	}
+	_, err := entry.Run(doc, entry.Document{Canonical: true})
+	var e *scenario.Error
+	if !errors.As(err, &e) || !errors.Is(err, scenario.ErrLimit) || e.Path != "steps[0].arguments" {
+		t.Fatalf("canonical: %v, want a limit error at steps[0].arguments", err)
+	}
+	if e.Line != 0 || e.Offset != 0 || e.End != 0 {
+		t.Errorf("the error is placed at line %d, bytes %d-%d: a place in the canonical text, not in the document", e.Line, e.Offset, e.End)
+	}
+	if loc, ok := scenario.Locate(doc, e.Path); !ok || loc.Line != 1 || string(doc[loc.Offset:loc.Offset+5]) != `{"a":` {
+		t.Errorf("scenario.Locate(doc, %s) = %+v, %v; want the arguments object", e.Path, loc, ok)
 	}
 }

@@ -21,3 +21,15 @@ func Example() {
 	// <nil> 1 completed result
 	// true steps[0].id false
 }
+
+// A scenario is untrusted input: a bad one gives an error that names the
+// place, and no trace.
+func ExampleRunJSON_badInput() {
+	out, err := entry.RunJSON([]byte(`{"mcplab": 1, "steps": [
+	  {"at": 0, "do": "call", "id": 7},
+	  {"at": -5, "do": "cancel", "id": 7}
+	]}`), entry.Document{})
+	fmt.Println(len(out), err)
+	// Output:
+	// 0 steps[1].at: must be >= 0
+}

@@ -10,9 +10,10 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
-	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -32,11 +33,11 @@ func TestGoldenTraces(t *testing.T) {
 	}
 	for _, ex := range all {
 		t.Run(ex.Name, func(t *testing.T) {
-			got, err := engine.RunJSONWith(ex.JSON, opts)
+			got, err := entry.RunJSON(ex.JSON, entry.Document{Options: opts})
 			if err != nil {
 				t.Fatalf("built-in scenario does not run: %v", err)
 			}
-			again, _ := engine.RunJSONWith(ex.JSON, opts)
+			again, _ := entry.RunJSON(ex.JSON, entry.Document{Options: opts})
 			if !bytes.Equal(got, again) {
 				t.Fatal("two runs of the same scenario differ: the engine is not deterministic")
 			}
@@ -161,14 +162,7 @@ func TestBuiltInOutcomes(t *testing.T) {
 			continue
 		}
 		t.Run(ex.Name, func(t *testing.T) {
-			s, err := scenario.Decode(ex.JSON)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr, err := engine.RunWith(s, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
+			tr := examplestest.RunExample(t, ex)
 			var failing []string
 			for _, c := range tr.Checks {
 				if c.OK != nil && !*c.OK {
@@ -217,11 +211,7 @@ func TestHerdExamples(t *testing.T) {
 		{"herd-no-backoff", 10000, 4000, 66000, -1},
 	}
 	for _, c := range cases {
-		s := mustDecode(t, c.name)
-		tr, err := engine.RunWith(s, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tr := examplestest.Run(t, c.name)
 		h := tr.Herd
 		back := int64(-1)
 		if h.AllReconnectedAtMs != nil {
@@ -240,7 +230,7 @@ func TestHerdExamples(t *testing.T) {
 		if allBack != (c.allBackAt >= 0) {
 			t.Errorf("%s: check herd-all-reconnect = %v, want %v", c.name, allBack, c.allBackAt >= 0)
 		}
-		if h.PeakAdmittedPerSecond > s.Herd.ServerCapacityPerSecond {
+		if h.PeakAdmittedPerSecond > tr.Scenario.Herd.ServerCapacityPerSecond {
 			t.Errorf("%s: admitted %d in one second, above the capacity", c.name, h.PeakAdmittedPerSecond)
 		}
 	}
@@ -252,13 +242,7 @@ func TestHerdExamples(t *testing.T) {
 // the checkpoint at 600 ms (history working → cancelled), or ends completed
 // when the worker finishes first.
 func TestFlowAndTaskExamples(t *testing.T) {
-	run := func(name string) *trace.Trace {
-		tr, err := engine.RunWith(mustDecode(t, name), opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tr
-	}
+	run := func(name string) *trace.Trace { return examplestest.Run(t, name) }
 	tr := run("buffer-reference-coalesce")
 	b := tr.Buffers[0]
 	var delivered []string
@@ -297,10 +281,7 @@ func TestLedgerExamples(t *testing.T) {
 		"practice-reserve-inventory": 4,
 	}
 	for name, n := range want {
-		tr, err := engine.RunWith(mustDecode(t, name), opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tr := examplestest.Run(t, name)
 		if tr.Ledger.Executions != n {
 			t.Errorf("%s: %d executions, want %d", name, tr.Ledger.Executions, n)
 		}
@@ -310,29 +291,16 @@ func TestLedgerExamples(t *testing.T) {
 			}
 		}
 	}
-	if _, err := engine.Run(mustDecode(t, "flagship-retry-charges-twice")); !errors.Is(err, engine.ErrNoLedger) {
+	if _, err := engine.Run(examplestest.Decode(t, "flagship-retry-charges-twice")); !errors.Is(err, engine.ErrNoLedger) {
 		t.Errorf("a ledger scenario without a linked ledger: err = %v, want ErrNoLedger", err)
 	}
-}
-
-func mustDecode(t *testing.T, name string) *scenario.Scenario {
-	t.Helper()
-	ex, _ := examples.Get(name)
-	s, err := scenario.Decode(ex.JSON)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
 }
 
 // TestRetryMatrix pins DOMAIN.md §5 on the matrix example: a read is safe,
 // a keyed mutation conditional, an unkeyed one unsafe whatever its
 // idempotentHint says (annotations are hints, shown, never trusted).
 func TestRetryMatrix(t *testing.T) {
-	tr, err := engine.RunWith(mustDecode(t, "retry-matrix"), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := examplestest.Run(t, "retry-matrix")
 	var got []string
 	for _, r := range tr.Requests {
 		got = append(got, r.RetryClass)

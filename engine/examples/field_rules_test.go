@@ -3,28 +3,19 @@ package examples_test
 import (
 	"testing"
 
-	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
-	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // absent is the verdict of a rule the trace does not list.
 const absent = "absent"
 
-// ruleVerdict runs the scenario in js through the engine and returns rule's
+// ruleVerdict runs the scenario ex through the engine and returns rule's
 // ok as "true", "false", "null", or absent.
-func ruleVerdict(t *testing.T, js []byte, rule string) string {
+func ruleVerdict(t *testing.T, ex examples.Example, rule string) string {
 	t.Helper()
-	s, err := scenario.Decode(js)
-	if err != nil {
-		t.Fatalf("scenario does not decode: %v", err)
-	}
-	tr, err := engine.RunWith(s, opts)
-	if err != nil {
-		t.Fatalf("scenario does not run: %v", err)
-	}
-	return verdictIn(tr, rule)
+	return verdictIn(examplestest.RunExample(t, ex), rule)
 }
 
 func verdictIn(tr *trace.Trace, rule string) string {
@@ -41,16 +32,6 @@ func verdictIn(tr *trace.Trace, rule string) string {
 		return "false"
 	}
 	return absent
-}
-
-// builtIn returns the JSON of the built-in scenario name, or fails.
-func builtIn(t *testing.T, name string) []byte {
-	t.Helper()
-	ex, ok := examples.Get(name)
-	if !ok {
-		t.Fatalf("no built-in scenario %q", name)
-	}
-	return ex.JSON
 }
 
 // TestFieldRulesOnTheEngine proves, for every rule of the failures real
@@ -99,15 +80,15 @@ func TestFieldRulesOnTheEngine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
-			if got := ruleVerdict(t, builtIn(t, tt.correct), tt.rule); got != "true" {
+			if got := ruleVerdict(t, examplestest.Get(t, tt.correct), tt.rule); got != "true" {
 				t.Errorf("%s: the correct default %s gives ok=%s, want true", tt.rule, tt.correct, got)
 			}
-			if got := ruleVerdict(t, builtIn(t, tt.broken), tt.rule); got != "false" {
+			if got := ruleVerdict(t, examplestest.Get(t, tt.broken), tt.rule); got != "false" {
 				t.Errorf("%s: the broken twin %s gives ok=%s, want false", tt.rule, tt.broken, got)
 			}
-			legit := []byte(tt.legit)
+			legit := examples.Example{Name: "the legitimate case", JSON: []byte(tt.legit)}
 			if tt.legit[0] != '{' {
-				legit = builtIn(t, tt.legit)
+				legit = examplestest.Get(t, tt.legit)
 			}
 			if got := ruleVerdict(t, legit, tt.rule); got != tt.legitWant {
 				t.Errorf("%s: legitimate case (%s) gives ok=%s, want %s", tt.rule, tt.why, got, tt.legitWant)

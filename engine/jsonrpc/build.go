@@ -41,26 +41,17 @@ func Marshal(v any) json.RawMessage {
 // NewRequest builds a request with id (its JSON text), method and params
 // (nil for none).
 func NewRequest(id, method string, params json.RawMessage) json.RawMessage {
-	if b, ok := writeEnvelope(id, method, params, nil); ok {
-		return b
-	}
-	return Marshal(envelope{JSONRPC: "2.0", ID: json.RawMessage(id), Method: method, Params: params})
+	return newEnvelope(id, method, params, nil)
 }
 
 // NewNotification builds a notification (no id).
 func NewNotification(method string, params json.RawMessage) json.RawMessage {
-	if b, ok := writeEnvelope("", method, params, nil); ok {
-		return b
-	}
-	return Marshal(envelope{JSONRPC: "2.0", Method: method, Params: params})
+	return newEnvelope("", method, params, nil)
 }
 
 // NewResult builds a response carrying result for request id.
 func NewResult(id string, result json.RawMessage) json.RawMessage {
-	if b, ok := writeEnvelope(id, "", nil, result); ok {
-		return b
-	}
-	return Marshal(envelope{JSONRPC: "2.0", ID: json.RawMessage(id), Result: result})
+	return newEnvelope(id, "", nil, result)
 }
 
 // NewError builds an error response for request id.
@@ -68,52 +59,81 @@ func NewError(id string, e ErrorObject) json.RawMessage {
 	return Marshal(envelope{JSONRPC: "2.0", ID: json.RawMessage(id), Error: &e})
 }
 
+// newEnvelope builds envelope{JSONRPC: "2.0", ID: id, Method: method,
+// Params: params, Result: result} ("" and nil for none) as json.Marshal
+// writes it.
+func newEnvelope(id, method string, params, result json.RawMessage) json.RawMessage {
+	return build(32+len(id)+len(method)+len(params)+len(result),
+		func(w *writer) { w.envelope(id, method, params, result) },
+		func() json.RawMessage {
+			return Marshal(envelope{JSONRPC: "2.0", ID: json.RawMessage(id), Method: method, Params: params, Result: result})
+		})
+}
+
+// cancelParams are notifications/cancelled's params (DOMAIN.md §1).
+type cancelParams struct {
+	RequestID json.RawMessage `json:"requestId"`
+	Reason    *string         `json:"reason,omitempty"`
+}
+
 // NewCancel builds notifications/cancelled for requestID (its JSON text)
 // with an optional reason (DOMAIN.md §1).
 func NewCancel(requestID string, reason *string) json.RawMessage {
-	w := newWriter(64 + len(requestID))
-	w.b = append(w.b, `{"jsonrpc":"2.0","method":"`+MethodCancelled+`","params":{"requestId":`...)
-	w.raw([]byte(requestID))
-	if reason != nil {
-		w.member(false, "reason")
-		w.str(*reason)
-	}
-	w.b = append(w.b, '}', '}')
-	if w.ok {
-		return w.b
-	}
-	return NewNotification(MethodCancelled, Marshal(struct {
-		RequestID json.RawMessage `json:"requestId"`
-		Reason    *string         `json:"reason,omitempty"`
-	}{json.RawMessage(requestID), reason}))
+	return build(64+len(requestID), func(w *writer) {
+		w.head("", MethodCancelled)
+		w.params("requestId")
+		w.raw([]byte(requestID))
+		w.optionalStr("reason", reason)
+		w.b = append(w.b, '}', '}')
+	}, func() json.RawMessage {
+		return NewNotification(MethodCancelled, Marshal(cancelParams{json.RawMessage(requestID), reason}))
+	})
+}
+
+// progressParams are notifications/progress's params (DOMAIN.md §3).
+type progressParams struct {
+	ProgressToken json.RawMessage `json:"progressToken"`
+	Progress      float64         `json:"progress"`
+	Total         *float64        `json:"total,omitempty"`
+	Message       *string         `json:"message,omitempty"`
 }
 
 // NewProgress builds notifications/progress for token (its JSON text)
 // with value progress and optional total and message (DOMAIN.md §3).
 func NewProgress(token string, progress float64, total *float64, message *string) json.RawMessage {
-	w := newWriter(112 + len(token))
-	w.b = append(w.b, `{"jsonrpc":"2.0","method":"`+MethodProgress+`","params":{"progressToken":`...)
-	w.raw([]byte(token))
-	w.member(false, "progress")
-	w.float(progress)
-	if total != nil {
-		w.member(false, "total")
-		w.float(*total)
+	return build(112+len(token), func(w *writer) {
+		w.head("", MethodProgress)
+		w.params("progressToken")
+		w.raw([]byte(token))
+		w.member("progress")
+		w.float(progress)
+		if total != nil {
+			w.member("total")
+			w.float(*total)
+		}
+		w.optionalStr("message", message)
+		w.b = append(w.b, '}', '}')
+	}, func() json.RawMessage {
+		return NewNotification(MethodProgress, Marshal(progressParams{json.RawMessage(token), progress, total, message}))
+	})
+}
+
+// callParams are a tools/call request's params; Meta is progressMeta's.
+type callParams struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Meta      json.RawMessage `json:"_meta,omitempty"`
+}
+
+// progressMeta returns the _meta object that carries a progress token
+// (its JSON text), or nil for "" (none).
+func progressMeta(token string) json.RawMessage {
+	if token == "" {
+		return nil
 	}
-	if message != nil {
-		w.member(false, "message")
-		w.str(*message)
-	}
-	w.b = append(w.b, '}', '}')
-	if w.ok {
-		return w.b
-	}
-	return NewNotification(MethodProgress, Marshal(struct {
+	return Marshal(struct {
 		ProgressToken json.RawMessage `json:"progressToken"`
-		Progress      float64         `json:"progress"`
-		Total         *float64        `json:"total,omitempty"`
-		Message       *string         `json:"message,omitempty"`
-	}{json.RawMessage(token), progress, total, message}))
+	}{json.RawMessage(token)})
 }
 
 // NewCall builds the request a client sends for method with the
@@ -127,43 +147,24 @@ func NewCall(id, method, name string, args json.RawMessage, token string) json.R
 		if args == nil {
 			args = json.RawMessage(`{}`)
 		}
-		w := newWriter(96 + len(id) + len(name) + len(args) + len(token))
-		w.b = append(w.b, `{"jsonrpc":"2.0"`...)
-		if id != "" {
-			w.member(false, "id")
-			w.raw([]byte(id))
-		}
-		w.b = append(w.b, `,"method":"`+MethodToolsCall+`","params":{"name":`...)
-		w.str(name)
-		w.member(false, "arguments")
-		w.raw(args)
-		if token != "" {
-			w.b = append(w.b, `,"_meta":{"progressToken":`...)
-			w.raw([]byte(token))
-			w.b = append(w.b, '}')
-		}
-		w.b = append(w.b, '}', '}')
-		if w.ok {
-			return w.b
-		}
-	}
-	var meta json.RawMessage
-	if token != "" {
-		meta = Marshal(struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-		}{json.RawMessage(token)})
+		return build(96+len(id)+len(name)+len(args)+len(token), func(w *writer) {
+			w.head(id, MethodToolsCall)
+			w.params("name")
+			w.str(name)
+			w.member("arguments")
+			w.raw(args)
+			if token != "" {
+				w.b = append(w.b, `,"_meta":{"progressToken":`...)
+				w.raw([]byte(token))
+				w.b = append(w.b, '}')
+			}
+			w.b = append(w.b, '}', '}')
+		}, func() json.RawMessage {
+			return NewRequest(id, method, Marshal(callParams{name, args, progressMeta(token)}))
+		})
 	}
 	var params json.RawMessage
-	if method == MethodToolsCall {
-		if args == nil {
-			args = json.RawMessage(`{}`)
-		}
-		params = Marshal(struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-			Meta      json.RawMessage `json:"_meta,omitempty"`
-		}{name, args, meta})
-	} else if args != nil || meta != nil {
+	if meta := progressMeta(token); args != nil || meta != nil {
 		p := map[string]json.RawMessage{}
 		if args != nil {
 			_ = json.Unmarshal(args, &p)

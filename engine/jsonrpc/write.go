@@ -85,38 +85,68 @@ func (w *writer) float(f float64) {
 	}
 }
 
-// member appends `,"name":` (or without the comma as an object's first).
-func (w *writer) member(first bool, name string) {
-	if !first {
-		w.b = append(w.b, ',')
-	}
-	w.b = append(w.b, '"')
+// member appends `,"name":`, a member after the first.
+func (w *writer) member(name string) {
+	w.b = append(w.b, ',', '"')
 	w.b = append(w.b, name...)
 	w.b = append(w.b, '"', ':')
 }
 
-// envelope writes the envelope json.Marshal writes for
-// envelope{JSONRPC: "2.0", ID: id, Method: method, Params: params,
-// Result: result}, or reports false.
-func writeEnvelope(id, method string, params, result json.RawMessage) (json.RawMessage, bool) {
-	w := newWriter(32 + len(id) + len(method) + len(params) + len(result))
-	w.b = append(w.b, `{"jsonrpc":"2.0"`...)
-	if id != "" {
-		w.member(false, "id")
-		w.raw([]byte(id))
+// optionalStr appends the member name with the string s, unless s is nil
+// (omitempty).
+func (w *writer) optionalStr(name string, s *string) {
+	if s != nil {
+		w.member(name)
+		w.str(*s)
 	}
+}
+
+// optionalRaw appends the member name with the JSON text raw, unless raw
+// is empty (omitempty).
+func (w *writer) optionalRaw(name string, raw []byte) {
+	if len(raw) > 0 {
+		w.member(name)
+		w.raw(raw)
+	}
+}
+
+// head appends an envelope's first members: `{"jsonrpc":"2.0"`, then "id"
+// (JSON text) and "method" unless "".
+func (w *writer) head(id, method string) {
+	w.b = append(w.b, `{"jsonrpc":"2.0"`...)
+	w.optionalRaw("id", []byte(id))
 	if method != "" {
-		w.member(false, "method")
+		w.member("method")
 		w.str(method)
 	}
-	if len(params) > 0 {
-		w.member(false, "params")
-		w.raw(params)
-	}
-	if len(result) > 0 {
-		w.member(false, "result")
-		w.raw(result)
-	}
+}
+
+// params appends `,"params":{"first":`, the params object up to its first
+// member's value.
+func (w *writer) params(first string) {
+	w.b = append(w.b, `,"params":{"`...)
+	w.b = append(w.b, first...)
+	w.b = append(w.b, '"', ':')
+}
+
+// envelope appends the envelope json.Marshal writes for
+// envelope{JSONRPC: "2.0", ID: id, Method: method, Params: params,
+// Result: result}.
+func (w *writer) envelope(id, method string, params, result json.RawMessage) {
+	w.head(id, method)
+	w.optionalRaw("params", params)
+	w.optionalRaw("result", result)
 	w.b = append(w.b, '}')
-	return w.b, w.ok
+}
+
+// build returns the message write appends to a writer of size bytes'
+// capacity when the writer vouched for every part, else slow(): the same
+// message through encoding/json.
+func build(size int, write func(w *writer), slow func() json.RawMessage) json.RawMessage {
+	w := newWriter(size)
+	write(&w)
+	if w.ok {
+		return w.b
+	}
+	return slow()
 }

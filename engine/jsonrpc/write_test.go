@@ -7,8 +7,9 @@ import (
 )
 
 // The builders' messages are what encoding/json writes for the same
-// envelope, byte for byte (the golden traces hold them): ref* are the
-// builders as they were, through json.Marshal. Each case mixes the parts
+// envelope, byte for byte (the golden traces hold them): each want is the
+// builder's value (envelope, cancelParams, progressParams, callParams)
+// through json.Marshal, never the fast writer. Each case mixes the parts
 // the fast writer takes as they are with the ones it must hand to
 // encoding/json (whitespace between tokens, HTML characters, U+2028,
 // non-ASCII and control characters, exponents, -0).
@@ -34,17 +35,7 @@ func TestBuildersMatchEncodingJSON(t *testing.T) {
 				refEnvelope(envelope{JSONRPC: "2.0", ID: json.RawMessage(id), Result: json.RawMessage(raw)}))
 			for _, name := range strs {
 				for _, token := range []string{"", id} {
-					var meta json.RawMessage
-					if token != "" {
-						meta = Marshal(struct {
-							ProgressToken json.RawMessage `json:"progressToken"`
-						}{json.RawMessage(token)})
-					}
-					params := Marshal(struct {
-						Name      string          `json:"name"`
-						Arguments json.RawMessage `json:"arguments"`
-						Meta      json.RawMessage `json:"_meta,omitempty"`
-					}{name, json.RawMessage(raw), meta})
+					params := Marshal(callParams{name, json.RawMessage(raw), progressMeta(token)})
 					check("NewCall "+id+" "+name+" "+raw+" "+token, string(NewCall(id, MethodToolsCall, name, json.RawMessage(raw), token)),
 						refEnvelope(envelope{JSONRPC: "2.0", ID: json.RawMessage(id), Method: MethodToolsCall, Params: params}))
 				}
@@ -58,10 +49,7 @@ func TestBuildersMatchEncodingJSON(t *testing.T) {
 				reason = nil
 			}
 			check("NewCancel "+id+" "+s, string(NewCancel(id, reason)),
-				refEnvelope(envelope{JSONRPC: "2.0", Method: MethodCancelled, Params: Marshal(struct {
-					RequestID json.RawMessage `json:"requestId"`
-					Reason    *string         `json:"reason,omitempty"`
-				}{json.RawMessage(id), reason})}))
+				refEnvelope(envelope{JSONRPC: "2.0", Method: MethodCancelled, Params: Marshal(cancelParams{json.RawMessage(id), reason})}))
 		}
 		for _, f := range floats {
 			for _, total := range []*float64{nil, &floats[4], &floats[8]} {
@@ -71,12 +59,7 @@ func TestBuildersMatchEncodingJSON(t *testing.T) {
 						msg = nil
 					}
 					check("NewProgress", string(NewProgress(id, f, total, msg)),
-						refEnvelope(envelope{JSONRPC: "2.0", Method: MethodProgress, Params: Marshal(struct {
-							ProgressToken json.RawMessage `json:"progressToken"`
-							Progress      float64         `json:"progress"`
-							Total         *float64        `json:"total,omitempty"`
-							Message       *string         `json:"message,omitempty"`
-						}{json.RawMessage(id), f, total, msg})}))
+						refEnvelope(envelope{JSONRPC: "2.0", Method: MethodProgress, Params: Marshal(progressParams{json.RawMessage(id), f, total, msg})}))
 				}
 			}
 		}
@@ -92,6 +75,11 @@ func TestBuildersMatchEncodingJSON(t *testing.T) {
 // The common messages take the fast writer: whitespace inside strings and
 // a progress value are no reason to fall back to encoding/json.
 func TestBuildersTakeTheFastPath(t *testing.T) {
+	writeEnvelope := func(id, method string, params, result json.RawMessage) (json.RawMessage, bool) {
+		w := newWriter(0)
+		w.envelope(id, method, params, result)
+		return w.b, w.ok
+	}
 	if _, ok := writeEnvelope(`"a-1"`, "tools/call", json.RawMessage(`{"name":"crunch","arguments":{"text":"x y"}}`), nil); !ok {
 		t.Error("a plain request fell back to encoding/json")
 	}

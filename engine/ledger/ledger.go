@@ -9,9 +9,10 @@
 // step returns the trace event that tells it.
 //
 // Design record: this package holds no database code, so the engine can
-// depend on it without linking SQLite into every WebAssembly page (SQLite
-// makes the binary about ten times larger); binaries that run ledger
-// scenarios pass a Store opened by package ledger/sqlite.
+// depend on it without linking SQLite into every WebAssembly page;
+// binaries that run ledger scenarios pass a Store: natively one opened by
+// package ledger/sqlite, in the browser one on SQLite's own WebAssembly
+// build (wasm/ledgerdb.go). Both run the SQL of sql.go.
 package ledger
 
 import (

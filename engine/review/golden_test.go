@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine"
-	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/review"
 )
@@ -36,10 +36,7 @@ var goldenExamples = []string{
 func TestGoldenReviews(t *testing.T) {
 	for _, name := range goldenExamples {
 		t.Run(name, func(t *testing.T) {
-			ex, ok := examples.Get(name)
-			if !ok {
-				t.Fatalf("no built-in scenario %s", name)
-			}
+			ex := examplestest.Get(t, name)
 			rep, err := review.Review(ex.JSON, opts)
 			if err != nil {
 				t.Fatal(err)
@@ -111,7 +108,7 @@ func TestSchemaDescribesTheReport(t *testing.T) {
 		}
 		return *o.Items
 	}
-	ex, _ := examples.Get("flagship-with-idempotency-key")
+	ex := examplestest.Get(t, "flagship-with-idempotency-key")
 	rep, err := review.Review(ex.JSON, opts)
 	if err != nil {
 		t.Fatal(err)

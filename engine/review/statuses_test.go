@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/review"
-	"github.com/mcplab/mcplab/engine/scenario"
 )
 
 // ledgerCards are the failure cards only a run on the ledger can judge.
@@ -108,7 +107,7 @@ var mdLink = regexp.MustCompile(`\]\(([^)]*)\)`)
 // its link absolute (the CLI's -link-base); otherwise it names the run by
 // its id, as plain text, and says how to get links (review.Markdown).
 func TestMarkdownLinksOnlyWhenAbsolute(t *testing.T) {
-	ex, _ := examples.Get("flagship-with-idempotency-key")
+	ex := examplestest.Get(t, "flagship-with-idempotency-key")
 	for _, base := range []string{"", "../playground/?ledger=1", "/playground/"} {
 		o := opts
 		o.LinkBase = base
@@ -158,11 +157,8 @@ func TestMarkdownLinksOnlyWhenAbsolute(t *testing.T) {
 // operation, by default and by -op; Calls lists it (review.findOp).
 func TestRaceOnlyScenarioIsReviewable(t *testing.T) {
 	for _, name := range []string{"ledger-keyed-race", "broken-ledger-check-then-act"} {
-		ex, _ := examples.Get(name)
-		s, err := scenario.Decode(ex.JSON)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ex := examplestest.Get(t, name)
+		s := examplestest.DecodeExample(t, ex)
 		calls := review.Calls(s)
 		if len(calls) != 1 || s.Steps[0].Do != "race" || calls[0].Raw() != s.Steps[0].Call.ID.Raw() {
 			t.Fatalf("%s: calls %v, want the race's call %v", name, calls, s.Steps[0].Call.ID)
@@ -180,7 +176,7 @@ func TestRaceOnlyScenarioIsReviewable(t *testing.T) {
 		}
 	}
 	// The check-then-act lesson's switch shows on its own card.
-	ex, _ := examples.Get("broken-ledger-check-then-act")
+	ex := examplestest.Get(t, "broken-ledger-check-then-act")
 	if c := cardOf(t, mustReview(t, string(ex.JSON)), "check-then-act"); c.Status != review.AtRisk {
 		t.Errorf("check-then-act on its broken lesson: %s (%s), want at-risk", c.Status, c.Why)
 	}
@@ -190,9 +186,8 @@ func TestRaceOnlyScenarioIsReviewable(t *testing.T) {
 // browser's progress) makes the same report as review.Of, one part per
 // review.Parts entry, the derived runs growing at each step.
 func TestStepperMatchesReview(t *testing.T) {
-	ex, _ := examples.Get("practice-reserve-inventory")
-	s, _ := scenario.Decode(ex.JSON)
-	st, err := review.Start(s, opts)
+	ex := examplestest.Get(t, "practice-reserve-inventory")
+	st, err := review.Start(examplestest.DecodeExample(t, ex), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

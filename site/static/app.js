@@ -374,13 +374,15 @@
     failures: 0, // workers in a row that failed before they were ready
     workerURL: null,
     module: null,
+    sqlite: false, // the worker loads the browser's SQLite (ledger.wasm)
     worker: null,
     ready: false,
     running: null, // {id, done, timer}
     waiting: null, // {req, done}
     seq: 0,
-    start(module) {
+    start(module, sqlite) {
       this.module = module;
+      this.sqlite = sqlite;
       this.spawn();
     },
     spawn() {
@@ -392,7 +394,7 @@
         e.preventDefault();
         this.answer(w, { fatal: e.message || "the engine worker failed" });
       };
-      w.postMessage({ module: this.module });
+      w.postMessage({ module: this.module, sqlite: this.sqlite });
     },
     request(req, done) {
       if (!this.module || (!this.worker && this.failures >= 3)) {
@@ -495,14 +497,31 @@
   const wasmURL = new URL(file, base);
   engine.workerURL = new URL("worker.js", base);
   const go = new Go();
+  // ledger.wasm runs its idempotency ledger on the browser's SQLite
+  // (sqlite.js, SQLite's own WebAssembly build: wasm/ledgerdb.go), which the
+  // worker loads for its runs (worker.js) and the page loads too, at the
+  // same time as the simulator, for the synchronous mcplab.run.
+  const sqlite = file !== "ledger.wasm"
+    ? Promise.resolve()
+    : new Promise((resolve, reject) => {
+        const s = document.createElement("script");
+        s.src = new URL("sqlite.js", base).href;
+        s.onload = resolve;
+        s.onerror = () => reject(new Error("fetching sqlite.js failed"));
+        document.head.appendChild(s);
+      })
+        .then(() => self.mcplabSQLiteInit(new URL("sqlite3.wasm", base).href))
+        .then((api) => { self.mcplabSQLite = api; });
   fetch(wasmURL)
     .then((resp) => {
       if (!resp.ok) throw new Error("fetching " + wasmURL.pathname + ": HTTP " + resp.status);
       return WebAssembly.compileStreaming ? WebAssembly.compileStreaming(resp) : resp.arrayBuffer().then((b) => WebAssembly.compile(b));
     })
-    .then((module) => {
-      // One download, one compile: the worker gets the module itself.
-      engine.start(module);
+    .then((module) => Promise.all([module, sqlite]))
+    .then(([module]) => {
+      // One download, one compile: the worker gets the module itself, and
+      // ledger.wasm's worker loads the browser's SQLite (worker.js).
+      engine.start(module, file === "ledger.wasm");
       return WebAssembly.instantiate(module, go.importObject);
     })
     .then((instance) => go.run(instance))

@@ -8,8 +8,8 @@ import (
 	"github.com/mcplab/mcplab/engine/ledger"
 )
 
-// Opening SQLite is most of a small ledger run's cost, in the browser
-// above all (issue 11: a ledger lesson page re-runs its scenario on every
+// Opening SQLite is most of a small ledger run's cost, under WebAssembly
+// (issue 11: a ledger lesson page re-runs its scenario on every
 // control change, within a 16 ms frame): every connection instantiates the
 // SQLite module (its memory, its C globals) and prepares its statements.
 // So the in-memory ledgers of NewMemory are pooled: a closed connection
@@ -74,7 +74,7 @@ func recycle(dsn, memory string, idle []*Conn) bool {
 		return false
 	}
 	c := idle[0]
-	for _, sql := range []string{`BEGIN IMMEDIATE`, `DELETE FROM idempotency`, `DELETE FROM executions`, `COMMIT`} {
+	for _, sql := range []string{ledger.SQLBegin, ledger.SQLEmptyRecords, ledger.SQLEmptyExecutions, ledger.SQLCommit} {
 		if err := c.run(sql); err != nil {
 			c.Rollback()
 			return false

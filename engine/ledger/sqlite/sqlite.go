@@ -1,8 +1,9 @@
 // Package sqlite is the idempotency ledger of DOMAIN.md §4 on a real SQLite
-// database (github.com/ncruces/go-sqlite3): a file natively (WAL, a busy
-// timeout, BEGIN IMMEDIATE), the memdb VFS in the browser, where a name
-// beginning with "/" is shared by every connection in the process, so two
-// connections really race for the same write lock.
+// database (github.com/ncruces/go-sqlite3): a file (WAL, a busy timeout,
+// BEGIN IMMEDIATE), or the memdb VFS, where a name beginning with "/" is
+// shared by every connection in the process, so two connections really
+// race for the same write lock. It runs the SQL of package ledger
+// (ledger.SQLSchema and the statements beside it).
 //
 // A ledger stores, atomically and durably, an idempotency key, a
 // fingerprint of the operation's arguments, and the committed result; an
@@ -15,8 +16,12 @@
 // Commit) let the engine interleave connections in a fixed order while
 // SQLite's own locks decide who waits (Begin returns ledger.ErrBusy).
 //
-// Only binaries that run ledger scenarios import this package: SQLite makes
-// a WebAssembly binary about ten times larger.
+// Native binaries (mcplab run, build, review) and the engine's tests use
+// this package, under Node's WebAssembly too. The site's pages do not:
+// compiled to WebAssembly, it runs SQLite in wazero's interpreter, which
+// made ledger.wasm 4 MB of brotli and a ledger lesson page 13 s to be
+// ready (issue 11); ledger.wasm uses SQLite's own WebAssembly build, the
+// same release (wasm/ledgerdb.go).
 package sqlite
 
 import (
@@ -31,22 +36,6 @@ import (
 	"github.com/ncruces/go-sqlite3"
 	"github.com/ncruces/go-sqlite3/vfs/memdb"
 )
-
-const schema = `
-CREATE TABLE IF NOT EXISTS idempotency (
-  key          TEXT PRIMARY KEY,
-  tool         TEXT NOT NULL,
-  fingerprint  TEXT NOT NULL,
-  result       TEXT NOT NULL,
-  committed_at INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS executions (
-  n       INTEGER PRIMARY KEY,
-  tool    TEXT NOT NULL,
-  receipt TEXT NOT NULL,
-  args    TEXT NOT NULL,
-  at      INTEGER NOT NULL
-);`
 
 // Ledger is one database. Open it, Connect as many independent connections
 // as needed, Close them all.
@@ -196,7 +185,7 @@ func (l *Ledger) connect(schemaToo bool) (*Conn, error) {
 		err = c.BusyTimeout(5 * time.Second)
 	}
 	if err == nil && schemaToo {
-		err = c.Exec(schema)
+		err = c.Exec(ledger.SQLSchema)
 	}
 	if err != nil {
 		c.Close()
@@ -230,7 +219,7 @@ func (c *Conn) Close() error {
 // Rollback run statements prepared once per connection (sqlite3_exec would
 // parse them on every call: a sixth of a warm ledger run in WebAssembly).
 func (c *Conn) Begin() error {
-	if err := c.run(`BEGIN IMMEDIATE`); err != nil {
+	if err := c.run(ledger.SQLBegin); err != nil {
 		if errors.Is(err, sqlite3.BUSY) {
 			return ledger.ErrBusy
 		}
@@ -241,7 +230,7 @@ func (c *Conn) Begin() error {
 
 // Commit commits the open transaction.
 func (c *Conn) Commit() error {
-	if err := c.run(`COMMIT`); err != nil {
+	if err := c.run(ledger.SQLCommit); err != nil {
 		return fmt.Errorf("ledger: commit: %w", err)
 	}
 	return nil
@@ -250,7 +239,7 @@ func (c *Conn) Commit() error {
 // Rollback abandons the open transaction, if any.
 func (c *Conn) Rollback() {
 	if !c.c.GetAutocommit() {
-		_ = c.run(`ROLLBACK`)
+		_ = c.run(ledger.SQLRollback)
 	}
 }
 
@@ -266,7 +255,7 @@ func (c *Conn) run(sql string) error {
 
 // Lookup returns the committed record for key, or nil.
 func (c *Conn) Lookup(key string) (*ledger.Record, error) {
-	st, err := c.stmt(`SELECT key, tool, fingerprint, result, committed_at FROM idempotency WHERE key = ?`)
+	st, err := c.stmt(ledger.SQLLookup)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: lookup: %w", err)
 	}
@@ -291,9 +280,9 @@ func (c *Conn) Execute(now int64, in ledger.Intent, store bool) (ledger.Outcome,
 	}
 	n++
 	result := ledger.ResultFor(in, n)
-	err = c.exec(`INSERT INTO executions(n, tool, receipt, args, at) VALUES (?, ?, ?, ?, ?)`, n, in.Tool, ledger.ReceiptFor(in.Tool, n), string(in.Args), now)
+	err = c.exec(ledger.SQLInsertExecution, n, in.Tool, ledger.ReceiptFor(in.Tool, n), string(in.Args), now)
 	if err == nil && store && in.Key != "" {
-		err = c.exec(`INSERT INTO idempotency(key, tool, fingerprint, result, committed_at) VALUES (?, ?, ?, ?, ?)`, in.Key, in.Tool, in.Fingerprint, string(result), now)
+		err = c.exec(ledger.SQLInsertRecord, in.Key, in.Tool, in.Fingerprint, string(result), now)
 	}
 	if err != nil {
 		return ledger.Outcome{}, err
@@ -309,7 +298,7 @@ func (c *Conn) Executions() (int, error) {
 
 // Records returns every committed record, ordered by key.
 func (c *Conn) Records() ([]ledger.Record, error) {
-	st, err := c.stmt(`SELECT key, tool, fingerprint, result, committed_at FROM idempotency ORDER BY key`)
+	st, err := c.stmt(ledger.SQLRecords)
 	if err != nil {
 		return nil, err
 	}
@@ -324,20 +313,20 @@ func (c *Conn) Records() ([]ledger.Record, error) {
 // Log returns the executions (the inventory or payment log), oldest first,
 // as {"n","tool","receipt","args","at"} objects.
 func (c *Conn) Log() ([]json.RawMessage, error) {
-	st, err := c.stmt(`SELECT n, tool, receipt, args, at FROM executions ORDER BY n`)
+	st, err := c.stmt(ledger.SQLLog)
 	if err != nil {
 		return nil, err
 	}
 	defer st.Reset()
 	out := []json.RawMessage{}
 	for st.Step() {
-		out = append(out, canonMap(map[string]any{"n": st.ColumnInt64(0), "tool": st.ColumnText(1), "receipt": st.ColumnText(2), "args": json.RawMessage(st.ColumnText(3)), "at": st.ColumnInt64(4)}))
+		out = append(out, ledger.LogEntry(st.ColumnInt64(0), st.ColumnText(1), st.ColumnText(2), st.ColumnText(3), st.ColumnInt64(4)))
 	}
 	return out, st.Err()
 }
 
 func (c *Conn) count() (int64, error) {
-	st, err := c.stmt(`SELECT COALESCE(MAX(n), 0) FROM executions`)
+	st, err := c.stmt(ledger.SQLCount)
 	if err != nil {
 		return 0, fmt.Errorf("ledger: count: %w", err)
 	}
@@ -372,11 +361,6 @@ func (c *Conn) exec(sql string, args ...any) error {
 		return fmt.Errorf("ledger: %w", err)
 	}
 	return nil
-}
-
-func canonMap(v map[string]any) json.RawMessage {
-	b, _ := json.Marshal(v)
-	return b
 }
 
 var _ ledger.Conn = (*Conn)(nil)

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Output of BenchmarkLessonScenario as go test prints it, natively (with
+// the -N GOMAXPROCS suffix) and under WebAssembly (without).
+const nativeOut = `goos: linux
+goarch: amd64
+pkg: github.com/mcplab/mcplab/engine
+BenchmarkLessonScenario/a-cancel-then-complete-2         	     300	     85028 ns/op	     83910 cpu-ns/op	   42799 B/op	     329 allocs/op
+BenchmarkLessonScenario/malformed-and-unknown-cancellations-2         	     300	    329667 ns/op	    306497 cpu-ns/op	   92408 B/op	     719 allocs/op
+PASS
+`
+
+const wasmOut = `goos: js
+goarch: wasm
+BenchmarkLessonScenario/a-cancel-then-complete         	     300	    280463 ns/op	    400000 cpu-ns/op	   42759 B/op	     329 allocs/op
+BenchmarkLessonScenario/malformed-and-unknown-cancellations         	     300	    622421 ns/op	    700000 cpu-ns/op	   92318 B/op	     719 allocs/op
+PASS
+`
+
+// parse reads each lesson's ns/op and cpu-ns/op and drops the GOMAXPROCS
+// suffix, so the native and the wasm line of a lesson pair up.
+func TestParseReadsBothFiguresPerLesson(t *testing.T) {
+	nat, err := parse(nativeOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wasm, err := parse(wasmOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := nat["a-cancel-then-complete"]; got != (sample{cpu: 83910, wall: 85028}) {
+		t.Errorf("native a-cancel-then-complete = %+v, want cpu 83910, wall 85028", got)
+	}
+	if got := wasm["malformed-and-unknown-cancellations"]; got != (sample{cpu: 700000, wall: 622421}) {
+		t.Errorf("wasm malformed-and-unknown-cancellations = %+v, want cpu 700000, wall 622421", got)
+	}
+	if len(nat) != 2 || len(wasm) != 2 {
+		t.Errorf("lessons: native %d, wasm %d, want 2 each", len(nat), len(wasm))
+	}
+}
+
+// A benchmark line without cpu-ns/op, or no benchmark line at all, is an
+// error: the figure the budget divides is missing.
+func TestParseRefusesOutputWithoutCPUTime(t *testing.T) {
+	for _, out := range []string{
+		"BenchmarkLessonScenario/a-cancel-then-complete-2 \t 300 \t 85028 ns/op\nPASS\n",
+		"PASS\nok  \tgithub.com/mcplab/mcplab/engine\t0.5s\n",
+	} {
+		if _, err := parse(out); err == nil {
+			t.Errorf("parse(%q) = nil error, want one", out)
+		}
+	}
+}
+
+// The budget figure is the median of the per-round ratios (each round's
+// wasm over that round's native), not the ratio of two minimums from
+// different rounds; each side's least CPU time is printed beside it.
+func TestSummaryDividesEachSidesMinimum(t *testing.T) {
+	rounds := []round{
+		{n: 1, order: []string{"native", "wasm"}, figures: map[string]map[string]sample{
+			"native": {"a": {cpu: 100, wall: 120}},
+			"wasm":   {"a": {cpu: 500, wall: 510}},
+		}},
+		{n: 2, order: []string{"wasm", "native"}, figures: map[string]map[string]sample{
+			"native": {"a": {cpu: 200, wall: 220}},
+			"wasm":   {"a": {cpu: 260, wall: 270}},
+		}},
+		{n: 3, order: []string{"native", "wasm"}, figures: map[string]map[string]sample{
+			"native": {"a": {cpu: 150, wall: 160}},
+			"wasm":   {"a": {cpu: 450, wall: 460}},
+		}},
+	}
+	if got := minimum(rounds, "wasm", "a"); got != (sample{cpu: 260, wall: 270}) {
+		t.Errorf("minimum wasm = %+v, want round 2's {260 270}", got)
+	}
+	if got := median(roundRatios(rounds, "wasm", "a")); got != 3 {
+		t.Errorf("median of per-round ratios 5, 1.3, 3 = %v, want 3", got)
+	}
+	var b strings.Builder
+	if err := printSummary(&b, rounds, []string{"native", "wasm"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "wasm/native =   3.00  (budget <= 3)    ok") {
+		t.Errorf("summary lacks the median ratio 3.00 within budget:\n%s", b.String())
+	}
+	if !strings.Contains(b.String(), "least CPU wasm 0.000 ms, native 0.000 ms: 2.60") {
+		t.Errorf("summary lacks each side's least time, 260/100 = 2.60:\n%s", b.String())
+	}
+}
+
+// The shipped side compiles with the site build's flags: the list here and
+// wasmGCFlags in site/wasmbuild.go are the same.
+func TestShippedFlagsMatchTheSiteBuild(t *testing.T) {
+	src, err := os.ReadFile("../../wasmbuild.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^var wasmGCFlags = \[\]string\{(.*)\}$`).FindSubmatch(src)
+	if m == nil {
+		t.Fatal("site/wasmbuild.go has no line `var wasmGCFlags = []string{...}`")
+	}
+	var want []string
+	for _, f := range strings.Split(string(m[1]), ",") {
+		want = append(want, strings.Trim(strings.TrimSpace(f), `"`))
+	}
+	if strings.Join(want, " ") != strings.Join(shippedGCFlags, " ") {
+		t.Errorf("shippedGCFlags = %q, site/wasmbuild.go's wasmGCFlags = %q", shippedGCFlags, want)
+	}
+	gc, err := os.ReadFile("../../../wasm/gc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(gc), "debug.SetGCPercent("+shippedGOGC+")") {
+		t.Errorf("wasm/gc.go does not set GOGC=%s", shippedGOGC)
+	}
+}
