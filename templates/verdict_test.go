@@ -143,7 +143,7 @@ func TestTaskCardsAndCardIDs(t *testing.T) {
 		})
 	}
 	for _, ex := range examples.All() {
-		tr := runExample(t, ex)
+		tr := examplestest.RunExample(t, ex)
 		v := NewView(tr)
 		for _, c := range v.Cards {
 			if c.Count == 1 && c.Task == "" && !strings.HasPrefix(c.Detail, c.Who+" ") {

@@ -517,7 +517,7 @@ func TestUnsignalledEndInWords(t *testing.T) {
 		t.Errorf("request 2's row still reads cause via signal:\n%s", cell)
 	}
 	for _, ex := range examples.All() {
-		for _, r := range NewView(runExample(t, ex)).Requests {
+		for _, r := range NewView(examplestest.RunExample(t, ex)).Requests {
 			if r.Cause != "" && r.Signal == "" && (r.Unsignalled == "" || strings.HasPrefix(r.Unsignalled, r.Cause+",")) {
 				t.Errorf("%s: request %s (cause %s, no signal) reads %q, want words", ex.Name, r.ID, r.Cause, r.Unsignalled)
 			}
