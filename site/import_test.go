@@ -80,6 +80,15 @@ func TestImportGoSDKTranscriptMarksViolation(t *testing.T) {
 			if href != fmt.Sprintf("#event-%d", bad[0]) {
 				t.Errorf("violation link %q, want #event-%d", href, bad[0])
 			}
+			// It names the pasted line the event was read from, as the
+			// headline does, not the event's number in the trace.
+			line := fmt.Sprintf("line %d", native.Events[bad[0]].Line)
+			if got := evalJSON[string](t, ctx, fmt.Sprintf(`document.querySelector('#imp-violations li[data-rule=%q] a[href^="#event-"]')?.textContent ?? ""`, rule)); got != line {
+				t.Errorf("violation link reads %q, want %q", got, line)
+			}
+			if got := evalJSON[string](t, ctx, `document.querySelector("#verdict .verdict-detail")?.textContent ?? ""`); !strings.Contains(got, "("+line+")") {
+				t.Errorf("the headline says %q, want it to cite (%s)", got, line)
+			}
 			// Marked on the timeline, at that message.
 			type marked struct {
 				Seq        int    `json:"seq"`

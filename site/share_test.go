@@ -39,6 +39,22 @@ func copied(t *testing.T, ctx context.Context, id string) string {
 	return evalJSON[string](t, ctx, `window.copied`)
 }
 
+// Rule (every page signals when it is ready, <html data-ready="1">, as
+// the wasm does on the others; QA of session 3): the index sets it once
+// share.js has enabled its buttons, with nothing else to wait for; its
+// copy buttons work from then on.
+func TestIndexSetsReady(t *testing.T) {
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, siteURL+"/")
+	waitReady(t, ctx)
+	if n := evalJSON[int](t, ctx, `document.querySelectorAll("button[data-copy]:disabled").length`); n != 0 {
+		t.Errorf("data-ready is set while %d copy button(s) are still disabled", n)
+	}
+	if n := evalJSON[int](t, ctx, `document.querySelectorAll("button[data-copy]").length`); n != 2 {
+		t.Errorf("the index has %d copy buttons, want 2", n)
+	}
+}
+
 // Rule (issue 13, item 5: every page has copy-link and copy-embed): on the
 // index, "Copy link" copies the page's address and "Copy embed" the
 // iframe snippet templates.NewEmbed makes for the page with ?embed=1,

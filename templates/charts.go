@@ -201,7 +201,7 @@ func newBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int64) 
 			kind, _, _, id := classify(e.Message, e.Signal)
 			if (kind == kindResult || kind == kindError) && id == stream {
 				c.Final = &bufferMark{Seq: e.Seq, At: e.At, Kind: bufferFinal, X: xOf(e.At), Y: c.PlotTop,
-					Title: fmt.Sprintf("%d ms: the final response reaches the client\n%s", e.At, e.Message)}
+					Title: fmt.Sprintf("%d ms: the final response reaches the client\n%s", e.At, shownJSON(e.Message))}
 			}
 		}
 	}

@@ -23,7 +23,14 @@ type Import struct {
 // violation is one check that failed, with the events that break it.
 type violation struct {
 	Rule, Detail string
-	Events       []int // seqs: the page links each to #event-N
+	Events       []eventRef // the page links each to #event-N
+}
+
+// eventRef is an event a page cites: Seq its number in the trace (the
+// #event-N anchor of the events table), Text how a reader finds it.
+type eventRef struct {
+	Seq  int
+	Text string
 }
 
 // violations lists the failed checks of tr in the trace's order.
@@ -34,10 +41,53 @@ func violations(tr *trace.Trace) []violation {
 	}
 	for _, c := range tr.Checks {
 		if c.OK != nil && !*c.OK {
-			out = append(out, violation{Rule: c.Rule, Detail: c.Detail, Events: c.Events})
+			v := violation{Rule: c.Rule, Detail: checkDetail(tr, c)}
+			for _, s := range c.Events {
+				v.Events = append(v.Events, eventRef{s, eventText(tr, s)})
+			}
+			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// eventText is how a page names event seq of tr to its reader: for an
+// event imported from a transcript, where it was read ("line 6", "HAR
+// entry 2": trace.Event.Line), since a reader of the pasted file takes a
+// bare number for one of its lines; otherwise "event #6", its number in
+// the events table.
+func eventText(tr *trace.Trace, seq int) string {
+	if tr.Source != nil && seq >= 0 && seq < len(tr.Events) {
+		if n := tr.Events[seq].Line; n > 0 {
+			if tr.Source.Format == trace.FormatHAR {
+				return "HAR entry " + strconv.Itoa(n)
+			}
+			return "line " + strconv.Itoa(n)
+		}
+	}
+	return "event #" + strconv.Itoa(seq)
+}
+
+// checkDetail is check c's detail as a page shows it. The checks cite
+// their events by trace number, "(#6)" or "(#3, #6)" (engine/checks'
+// seqList of c.Events); for an imported transcript those become where
+// each was read, "(line 6)" (eventText; one line read as a send and its
+// delivery is cited once), so that nobody looks for line 6 of the pasted
+// file at event #6. A simulation's detail is unchanged: its events table
+// is the only numbering it has.
+func checkDetail(tr *trace.Trace, c trace.Check) string {
+	if tr == nil || tr.Source == nil || len(c.Events) == 0 {
+		return c.Detail
+	}
+	nums := make([]string, len(c.Events))
+	var refs []string
+	for i, s := range c.Events {
+		nums[i] = "#" + strconv.Itoa(s)
+		if r := eventText(tr, s); len(refs) == 0 || refs[len(refs)-1] != r {
+			refs = append(refs, r)
+		}
+	}
+	return strings.Replace(c.Detail, "("+strings.Join(nums, ", ")+")", "("+strings.Join(refs, ", ")+")", 1)
 }
 
 // sourceText says in words where an imported trace came from: its format,
@@ -98,9 +148,13 @@ func inferredRows(tr *trace.Trace) []inferredRow {
 		rows = append(rows, inferredRow{"Transport", "unknown", "The log does not say; rules for one transport are not judged.", ""})
 	}
 	if src.Protocol != "" {
-		rows = append(rows, inferredRow{"Protocol", src.Protocol, "From initialize or the MCP-Protocol-Version header.", ""})
+		why := "" // a trace imported before ProtocolFrom existed
+		if src.ProtocolFrom != "" {
+			why = "From " + src.ProtocolFrom + "."
+		}
+		rows = append(rows, inferredRow{"Protocol", src.Protocol, why, ""})
 	} else {
-		rows = append(rows, inferredRow{"Protocol", "unknown", "No initialize answer or header: rules that depend on the revision are not judged.", ""})
+		rows = append(rows, inferredRow{"Protocol", "unknown", "The log does not say it (no answer to initialize, no MCP-Protocol-Version header, no header line): rules that depend on the revision are not judged.", ""})
 	}
 	switch {
 	case src.LatencyMs > 0:

@@ -5,6 +5,7 @@ package templates
 // how a label is shortened to fit.
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -44,6 +45,48 @@ func fitLabel(label string, maxW float64) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// shownJSON is wire JSON as a tooltip shows it: the escapes \u003c, \u003e
+// and \u0026 (either case), which encoding/json writes for <, > and & so
+// that JSON can sit in HTML, become those characters again; the template
+// escapes the text for HTML once, where it is written. Every other byte,
+// and an escaped backslash followed by "u003c" (the text \u003c inside a
+// string), stays as it is: the tooltip still reads as the JSON on the wire,
+// whose bytes the trace and the events table keep unchanged. Cost:
+// O(len(msg)).
+func shownJSON(msg []byte) string {
+	if !bytes.Contains(msg, []byte(`\u00`)) {
+		return string(msg)
+	}
+	var b strings.Builder
+	b.Grow(len(msg))
+	for i := 0; i < len(msg); i++ {
+		if msg[i] != '\\' || i+1 == len(msg) {
+			b.WriteByte(msg[i])
+			continue
+		}
+		if msg[i+1] == 'u' && i+6 <= len(msg) {
+			switch strings.ToLower(string(msg[i+2 : i+6])) {
+			case "003c":
+				b.WriteByte('<')
+				i += 5
+				continue
+			case "003e":
+				b.WriteByte('>')
+				i += 5
+				continue
+			case "0026":
+				b.WriteByte('&')
+				i += 5
+				continue
+			}
+		}
+		b.WriteByte(msg[i]) // the backslash and the byte it escapes
+		b.WriteByte(msg[i+1])
+		i++
+	}
+	return b.String()
 }
 
 // textWidth estimates the width of a label in the timeline's monospace font.
@@ -263,7 +306,7 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 		b.WriteString("\n" + drop.Note)
 	}
 	if len(msg) > 0 {
-		b.WriteString("\n" + string(msg))
+		b.WriteString("\n" + shownJSON(msg))
 	}
 	a.Title = b.String()
 	return a
@@ -330,7 +373,7 @@ func newMark(e *trace.Event, multi bool) mark {
 		b.WriteString("\n" + e.Note)
 	}
 	if len(e.Message) > 0 {
-		b.WriteString("\n" + string(e.Message))
+		b.WriteString("\n" + shownJSON(e.Message))
 	}
 	m.Title = b.String()
 	return m

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -39,14 +40,63 @@ func TestMarkupIDShownAsWritten(t *testing.T) {
 	tr := runEdited(t, "a-cancel-then-complete", [2]string{"steps[0].progressToken", `"p<&>"`}, [2]string{"steps[0].id", `"r<&>"`},
 		[2]string{"steps[1].id", `"r<&>"`}, [2]string{"steps[2].id", `"r<&>"`}, [2]string{"steps[3].id", `"r<&>"`})
 	html := renderString(t, Output(tr))
-	if !strings.Contains(html, `Request &#34;r&lt;&amp;&gt;&#34;`) {
-		t.Errorf("the output never names the request as written (Request \"r<&>\")")
+	if !strings.Contains(html, `Request r&lt;&amp;&gt; ended`) {
+		t.Errorf("the output never names the request as written (Request r<&> ended, its card's words)")
 	}
 	// Only the exact wire messages (tooltips, the events table) may hold
 	// the escapes the engine's encoder put on the wire; no id does.
 	for _, bad := range []string{`data-id="&#34;r\u003c`, `Request &#34;r\u003c`, `(&#34;r\u003c`} {
 		if strings.Contains(html, bad) {
 			t.Errorf("the output shows an id with JSON's HTML escapes: %s", bad)
+		}
+	}
+}
+
+// TestTooltipJSONShowsMarkup: a wire message holding <, > and & (the
+// cancellation's reason "<closed> & gone") shows them as those characters
+// in the timeline's tooltips, HTML-escaped once by the template, never as
+// the \u003c, \u003e and \u0026 encoding/json wrote on the wire (QA of
+// session 3); the text \u003c inside a string (an escaped backslash on
+// the wire) stays as written; the events table keeps the wire's exact
+// bytes.
+func TestTooltipJSONShowsMarkup(t *testing.T) {
+	tr := runEdited(t, "a-cancel-then-complete", [2]string{"steps[2].reason", `"<closed> & gone \\u003c"`})
+	var wire string
+	for _, e := range tr.Events {
+		if e.Type == "send" && strings.Contains(string(e.Message), "notifications/cancelled") {
+			wire = string(e.Message)
+		}
+	}
+	if !strings.Contains(wire, `\u003cclosed\u003e \u0026 gone \\u003c`) {
+		t.Fatalf("the cancellation on the wire is %s, want encoding/json's escapes (the premise)", wire)
+	}
+	html := renderString(t, Output(tr))
+	titles := regexp.MustCompile(`(?s)<title>(.*?)</title>`).FindAllStringSubmatch(html, -1)
+	shown := 0
+	for _, m := range titles {
+		if strings.Contains(m[1], "notifications/cancelled") && strings.Contains(m[1], "gone") {
+			shown++
+			if want := `&#34;reason&#34;:&#34;&lt;closed&gt; &amp; gone \\u003c&#34;`; !strings.Contains(m[1], want) {
+				t.Errorf("a tooltip shows the reason as\n%s\nwant %s", m[1], want)
+			}
+		}
+	}
+	if shown == 0 {
+		t.Fatal("no tooltip shows the cancellation's message")
+	}
+	if !strings.Contains(html, `\u003cclosed\u003e \u0026 gone`) {
+		t.Errorf("the events table no longer shows the wire's exact bytes")
+	}
+	for _, c := range []struct{ in, want string }{
+		{`{"a":"\u003c\u003E\u0026"}`, `{"a":"<>&"}`},
+		{`{"a":"\\u003c"}`, `{"a":"\\u003c"}`},
+		{`{"a":"\\\u003c"}`, `{"a":"\\<"}`},
+		{`{"a":"\u00e9\n"}`, `{"a":"\u00e9\n"}`},
+		{`"\u003`, `"\u003`},
+		{`\`, `\`},
+	} {
+		if got := shownJSON([]byte(c.in)); got != c.want {
+			t.Errorf("shownJSON(%s) = %s, want %s", c.in, got, c.want)
 		}
 	}
 }

@@ -295,7 +295,7 @@ func newRaceDiagram(tr *trace.Trace) *raceDiagram {
 			t.WriteString("\n" + e.Note)
 		}
 		if m := compactJSON(e.Message); m != "" {
-			t.WriteString("\n" + m)
+			t.WriteString("\n" + shownJSON([]byte(m)))
 		}
 		r.Title = t.String()
 		d.Rows = append(d.Rows, r)

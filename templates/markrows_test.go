@@ -2,6 +2,7 @@ package templates
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/examples"
@@ -48,4 +49,72 @@ func TestMarkRowsBound(t *testing.T) {
 	if labelled == 0 || labelled == len(tl.Marks) {
 		t.Errorf("%d of %d marks keep their label past the bound; want some but not all", labelled, len(tl.Marks))
 	}
+}
+
+// laneRows returns the label rows the marks of actor use in tl, and how
+// many of them keep a label.
+func laneRows(tl timeline, actor string) (rows, labelled int) {
+	var laneY float64
+	for _, l := range tl.Lanes {
+		if l.Actor == actor {
+			laneY = l.Y
+		}
+	}
+	for _, m := range tl.Marks {
+		if m.Actor != actor {
+			continue
+		}
+		rows = max(rows, int(math.Round(math.Abs(m.Y-laneY)/(rowH*0.85))))
+		if m.Label != "" {
+			labelled++
+		}
+	}
+	return rows, labelled
+}
+
+// TestNarrowLabelsOnceWhereRowsStack: on a phone (the narrow frame), a
+// lane whose alike marks would stack a row each shows their words once
+// and draws the repeats as glyphs (their titles keep the label), when
+// that takes fewer rows (QA of session 3): scenario C's idle resets every
+// 400 ms and its maximum timeout fit in 3 rows, not 4; the task page's
+// accepted polls in 4, not 5; a lane that would gain nothing (the task
+// page's server starts, 4 rows either way) keeps every label, and so does
+// the wide frame.
+func TestNarrowLabelsOnceWhereRowsStack(t *testing.T) {
+	for _, c := range []struct {
+		name, actor    string
+		rows, labelled int // narrow frame
+	}{
+		{"c-progress-then-maximum", "client", 3, 3},
+		{"task-cancel-ack-not-final", "client", 4, 3},
+		{"task-cancel-ack-not-final", "server", 4, 5},
+	} {
+		t.Run(c.name+"/"+c.actor, func(t *testing.T) {
+			tr := runEdited(t, c.name)
+			tl := newNarrowTimeline(tr)
+			rows, labelled := laneRows(tl, c.actor)
+			if rows != c.rows || labelled != c.labelled {
+				t.Errorf("narrow %s lane: %d rows, %d labels, want %d rows, %d labels", c.actor, rows, labelled, c.rows, c.labelled)
+			}
+			for _, m := range tl.Marks {
+				if m.Actor == c.actor && m.Label == "" && !strings.Contains(m.Title, m.Type) {
+					t.Errorf("the glyph at %d ms lost its label and its title does not say what it is: %q", m.At, m.Title)
+				}
+			}
+			wide := newTimeline(tr)
+			if _, n := laneRows(wide, c.actor); n != countMarks(wide, c.actor) {
+				t.Errorf("the wide frame left %d of %d %s marks unlabelled", countMarks(wide, c.actor)-n, countMarks(wide, c.actor), c.actor)
+			}
+		})
+	}
+}
+
+func countMarks(tl timeline, actor string) int {
+	n := 0
+	for _, m := range tl.Marks {
+		if m.Actor == actor && m.Glyph != glyphKeepalive {
+			n++
+		}
+	}
+	return n
 }

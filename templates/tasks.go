@@ -227,7 +227,7 @@ func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float
 			if id, s := taskStatusIn(e.Message); id == t.TaskID && s != "" {
 				client = append(client, point{e.At, s})
 				lane.Marks = append(lane.Marks, taskMark{Seq: e.Seq, Kind: taskMarkPoll, At: e.At, X: xOf(e.At), OnClient: true,
-					Title: fmt.Sprintf("%d ms: the client receives task %s's status: %s\n%s", e.At, t.TaskID, s, e.Message)})
+					Title: fmt.Sprintf("%d ms: the client receives task %s's status: %s\n%s", e.At, t.TaskID, s, shownJSON(e.Message))})
 			}
 		case e.TaskID != t.TaskID:
 		case e.Actor == trace.ActorClient && e.Type == trace.TypeStatus && e.Status != "":
@@ -401,4 +401,48 @@ func anyInt(v any) (int64, bool) {
 		return n, err == nil
 	}
 	return 0, false
+}
+
+// taskCards are the outcome cards of tr's durable tasks, after the
+// requests' cards: a task outlives the requests that start, poll and
+// cancel it, so its own end ("task-42 cancelled") is a card of its own
+// (QA of session 3). Key is "task-" and the worker's last status; the
+// card is coloured by that status (green only for completed); Detail says
+// when the worker's record reached it, whether the client asked to cancel,
+// and what the client last saw, as the task lanes read it (newTaskLane).
+func taskCards(tr *trace.Trace) []outcomeCard {
+	var out []outcomeCard
+	for _, t := range tr.Tasks {
+		lane := newTaskLane(tr, t, max(tr.EndMs, 0), func(int64) float64 { return 0 })
+		status := cmp(lane.Status, "unknown")
+		c := outcomeCard{Count: 1, Task: t.TaskID, Who: "Task " + t.TaskID}
+		c.Key, c.Text = "task-"+status, status
+		switch status {
+		case trace.TaskCompleted, trace.TaskFailed, trace.TaskCancelled:
+			c.Tone = status
+		default:
+			c.Tone, c.Text = trace.StateInProgress, "still "+status
+		}
+		var b strings.Builder
+		if n := len(lane.Worker); n > 0 && endedStatus(status) {
+			fmt.Fprintf(&b, "Task %s ended %s at the worker at %d ms", t.TaskID, status, lane.Worker[n-1].From)
+		} else {
+			fmt.Fprintf(&b, "Task %s is %s at the worker at the end of the run", t.TaskID, c.Text)
+		}
+		if t.CancelRequested {
+			b.WriteString(", after the client asked to cancel it")
+		}
+		if lane.ClientStatus == "" {
+			b.WriteString("; the client never learned its status")
+		} else {
+			fmt.Fprintf(&b, "; the client last saw it %s", lane.ClientStatus)
+		}
+		if lane.DisagreeMs > 0 {
+			fmt.Fprintf(&b, " (the two disagreed for %d ms)", lane.DisagreeMs)
+		}
+		b.WriteString(".")
+		c.Detail = b.String()
+		out = append(out, c)
+	}
+	return out
 }

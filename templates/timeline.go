@@ -38,6 +38,14 @@ type frame struct {
 	width, left, right, labelMinX float64
 	maxTicks                      int64
 	idPrefix                      string // prefixed to every element id, so two layouts share a page
+	// onceLabels: a mark whose words (its label without the request id)
+	// its lane already shows, and whose label would not fit the lane's
+	// first row, is drawn as its glyph alone (its title keeps the label),
+	// so that runs of alike marks (idle resets every 400 ms, a task's
+	// accepted polls) do not stack a row each on a phone (QA of session
+	// 3: four rows of idle resets in C at 390 px, five rows near 400 ms
+	// on the task page). The legend names the glyph.
+	onceLabels bool
 }
 
 // Design decision (issue 6, a layout from a phone-width iframe to a wide
@@ -55,7 +63,7 @@ type frame struct {
 // model lays out twice; both are plain functions of the trace.
 var (
 	wideFrame   = frame{width: svgWidth, left: plotLeft, right: plotRight, labelMinX: labelMinX, maxTicks: 10}
-	narrowFrame = frame{width: 380, left: 70, right: 364, labelMinX: 68, maxTicks: 5, idPrefix: "narrow-"}
+	narrowFrame = frame{width: 380, left: 70, right: 364, labelMinX: 68, maxTicks: 5, idPrefix: "narrow-", onceLabels: true}
 )
 
 // arrow kinds, from the message on the wire (data-kind, CSS class, legend).
@@ -342,27 +350,25 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	}
 
 	// marks: place each on its lane, assigning rows so labels do not
-	// overlap; rows grow away from the network lane (markRows).
-	lanes := make([]markRows, len(actors))
-	type placed struct{ lane, row int }
-	places := make([]placed, 0, len(markEvents))
-	t.Marks = make([]mark, 0, len(markEvents))
-	for _, e := range markEvents {
-		m := newMark(e, multi)
-		m.X = xOf(m.At)
-		lo, hi := f.fitMark(&m)
-		li := laneIndex[m.Actor]
-		row, free := lanes[li].place(lo, hi)
-		if !free && m.Label != "" {
-			// Past maxMarkRows: the row that frees first is still busy
-			// here, so the label is left off (the title keeps it).
-			m.Label, m.LabelEnd = "", false
-			m.LabelX = m.X + glyphR + 4
-			lo, hi = m.X-glyphR-2, m.X+glyphR+2
+	// overlap; rows grow away from the network lane (markRows). A frame
+	// with onceLabels lays the lanes out a second time, leaving off the
+	// labels a lane already shows, and keeps that layout for each lane
+	// where it takes fewer rows.
+	var lanes []markRows
+	var places []markPlace
+	t.Marks, places, lanes = f.placeMarks(markEvents, multi, xOf, laneIndex, len(actors), false)
+	if f.onceLabels {
+		once, oncePlaces, onceLanes := f.placeMarks(markEvents, multi, xOf, laneIndex, len(actors), true)
+		for i, p := range oncePlaces {
+			if len(onceLanes[p.lane]) < len(lanes[p.lane]) {
+				t.Marks[i], places[i] = once[i], p
+			}
 		}
-		lanes[li].take(row, hi)
-		t.Marks = append(t.Marks, m)
-		places = append(places, placed{li, row})
+		for li := range lanes {
+			if len(onceLanes[li]) < len(lanes[li]) {
+				lanes[li] = onceLanes[li]
+			}
+		}
 	}
 	g := geometry{f: f, netIdx: netIdx, laneIndex: laneIndex, xOf: xOf}
 	for i := range actors {
@@ -607,4 +613,52 @@ func markViolations(tr *trace.Trace, t *timeline) {
 			m.Title = "✗ breaks " + m.Violation + "\n" + m.Title
 		}
 	}
+}
+
+// markPlace is where a mark was placed: its lane and its label row.
+type markPlace struct{ lane, row int }
+
+// placeMarks makes the marks of events in f and gives each a label row on
+// its lane (laneIndex by actor, lanes of them) so that labels do not
+// overlap (markRows: linear in the marks). Past maxMarkRows a mark whose
+// row is still busy loses its label. With once, a mark whose words (its
+// label without the request id) its lane already shows and whose label
+// would not fit the lane's first row loses its label too (f.onceLabels);
+// the title keeps every label.
+func (f frame) placeMarks(events []*trace.Event, multi bool, xOf func(int64) float64, laneIndex map[string]int, lanes int, once bool) ([]mark, []markPlace, []markRows) {
+	rows := make([]markRows, lanes)
+	shown := make([]map[string]bool, lanes) // per lane, the words its labels show
+	places := make([]markPlace, 0, len(events))
+	marks := make([]mark, 0, len(events))
+	glyphOnly := func(m *mark) (lo, hi float64) {
+		m.Label, m.LabelEnd = "", false
+		m.LabelX = m.X + glyphR + 4
+		return m.X - glyphR - 2, m.X + glyphR + 2
+	}
+	for _, e := range events {
+		m := newMark(e, multi)
+		m.X = xOf(m.At)
+		lo, hi := f.fitMark(&m)
+		li := laneIndex[m.Actor]
+		words := strings.TrimSuffix(m.Label, " ("+m.ID+")")
+		if once && m.Label != "" && shown[li][words] && len(rows[li]) > 0 && rows[li][0] > lo {
+			lo, hi = glyphOnly(&m) // said already on this lane
+		}
+		row, free := rows[li].place(lo, hi)
+		if !free && m.Label != "" {
+			// Past maxMarkRows: the row that frees first is still busy
+			// here, so the label is left off.
+			lo, hi = glyphOnly(&m)
+		}
+		if m.Label != "" {
+			if shown[li] == nil {
+				shown[li] = map[string]bool{}
+			}
+			shown[li][words] = true
+		}
+		rows[li].take(row, hi)
+		marks = append(marks, m)
+		places = append(places, markPlace{li, row})
+	}
+	return marks, places, rows
 }

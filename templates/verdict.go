@@ -88,7 +88,7 @@ func judge(tr *trace.Trace) verdict {
 		return cmpBool(scriptedRules[a.Rule], scriptedRules[b.Rule])
 	})
 	for _, c := range failed {
-		v := verdict{Key: "bad", Rule: c.Rule, Text: failureText(tr, c), Detail: c.Detail}
+		v := verdict{Key: "bad", Rule: c.Rule, Text: failureText(tr, c), Detail: checkDetail(tr, c)}
 		if intendedFailure(tr.Scenario, c.Rule) {
 			v.Key = "intended"
 		}
@@ -100,7 +100,7 @@ func judge(tr *trace.Trace) verdict {
 		// does not show.
 		for _, c := range tr.Checks {
 			if c.OK == nil {
-				return verdict{Key: "undecided", Rule: c.Rule, Text: undecidedText(tr), Detail: c.Rule + ": " + c.Detail + " " + successDetail(tr)}
+				return verdict{Key: "undecided", Rule: c.Rule, Text: undecidedText(tr), Detail: c.Rule + ": " + checkDetail(tr, c) + " " + successDetail(tr)}
 			}
 		}
 	}
@@ -226,7 +226,7 @@ func failureText(tr *trace.Trace, c trace.Check) string {
 		return h
 	}
 	// A rule this file does not know yet: its own words, never its id.
-	if d := strings.TrimSuffix(c.Detail, "."); d != "" {
+	if d := strings.TrimSuffix(checkDetail(tr, c), "."); d != "" {
 		return d
 	}
 	return "a check fails"
@@ -340,8 +340,12 @@ type outcomeCard struct {
 	outcome
 	// Count is how many requests the card stands for (1 for one request).
 	Count int
-	// Who names them: "Request 7", "3 × tasks/get" or "Requests 4, 5".
+	// Who names them: "Request 7", "3 × tasks/get", "Requests 4, 5" or,
+	// on a task's card, "Task task-42".
 	Who string
+	// Task is the durable task a task card stands for (taskCards), "" on
+	// a request's card.
+	Task string
 }
 
 // groupOutcomes folds the requests into cards: requests with the same

@@ -94,17 +94,65 @@ func TestOutcomeCardAgreesWithClient(t *testing.T) {
 // TestOutcomeCardsSummarizeRepeats: the task page's two tasks/get polls
 // (320 and 640 ms, every pollIntervalMs once the second loop after the
 // cancel acknowledgement is gone) that both completed are one card, not two
-// (issue 13, item 1); the first card is still the first request's.
+// (issue 13, item 1); the first card is still the first request's; the
+// task's own card comes after the requests'.
 func TestOutcomeCardsSummarizeRepeats(t *testing.T) {
 	v := NewView(runEdited(t, "task-cancel-ack-not-final"))
 	if len(v.Requests) != 4 {
 		t.Fatalf("%d requests, want 4", len(v.Requests))
 	}
-	if len(v.Cards) != 3 {
-		t.Fatalf("%d cards, want 3 (tools/call, tasks/get ×2, tasks/cancel): %+v", len(v.Cards), v.Cards)
+	if len(v.Cards) != 4 {
+		t.Fatalf("%d cards, want 4 (tools/call, tasks/get ×2, tasks/cancel, task-42): %+v", len(v.Cards), v.Cards)
 	}
-	if v.Cards[0].ID != "1" || v.Cards[1].Count != 2 || v.Cards[1].Who != "2 × tasks/get" {
+	if v.Cards[0].ID != "1" || v.Cards[1].Count != 2 || v.Cards[1].Who != "2 × tasks/get" || v.Cards[3].Task != "task-42" {
 		t.Errorf("cards %+v", v.Cards)
+	}
+}
+
+// TestTaskCardsAndCardIDs: a durable task has a card for its own end
+// (DOMAIN.md: tasks/cancel only records an intent; the worker ends the
+// task at a checkpoint): "Task task-42" with the worker's last status
+// (cancelled at 600 ms on the task page, where the cancel was acknowledged
+// at 420 ms; completed at 500 ms when the worker finishes first), coloured
+// by it, saying the client asked to cancel and what the client last saw.
+// And every card for one request names it in its detail exactly as its
+// title does ("Request tasks/cancel-2" in both, not once quoted): QA of
+// session 3.
+func TestTaskCardsAndCardIDs(t *testing.T) {
+	for _, c := range []struct {
+		name, key, class, detail string
+	}{
+		{"task-cancel-ack-not-final", "task-cancelled", "outcome-cancelled", "Task task-42 ended cancelled at the worker at 600 ms, after the client asked to cancel it; the client last saw it cancelled"},
+		{"task-finishes-before-cancel", "task-completed", "outcome-completed", "Task task-42 ended completed at the worker at 500 ms, after the client asked to cancel it; the client last saw it completed"},
+		{"broken-task-ack-as-final", "task-cancelled", "outcome-cancelled", "the client last saw it stopped"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := runEdited(t, c.name)
+			v := NewView(tr)
+			last := v.Cards[len(v.Cards)-1]
+			if last.Task != "task-42" || last.Who != "Task task-42" || last.Key != c.key || last.Class() != c.class || !strings.Contains(last.Detail, c.detail) {
+				t.Errorf("the task's card is %+v (class %s), want key %s, class %s, detail with %q", last, last.Class(), c.key, c.class, c.detail)
+			}
+			if want := "task-" + tr.Tasks[0].Status; last.Key != want {
+				t.Errorf("the card says %s, the trace's task ended %s", last.Key, tr.Tasks[0].Status)
+			}
+			html := renderString(t, Output(tr))
+			if !strings.Contains(html, `data-outcome="`+c.key+`" data-id="" data-task="task-42"`) {
+				t.Errorf("the page has no card with data-task=task-42 and data-outcome=%s", c.key)
+			}
+		})
+	}
+	for _, ex := range examples.All() {
+		tr := examplestest.RunExample(t, ex)
+		v := NewView(tr)
+		for _, c := range v.Cards {
+			if c.Count == 1 && c.Task == "" && !strings.HasPrefix(c.Detail, c.Who+" ") {
+				t.Errorf("%s: the card titled %q says %q: the request is not named alike", ex.Name, c.Who, c.Detail)
+			}
+		}
+		if n := len(tr.Tasks); n > 0 && (len(v.Cards) == 0 || v.Cards[len(v.Cards)-1].Task == "") {
+			t.Errorf("%s: %d task(s) and no task card", ex.Name, n)
+		}
 	}
 }
 

@@ -104,8 +104,11 @@ func (o outcome) Class() string {
 
 // requestRow is one row of the request summary (trace.Request, as text).
 type requestRow struct {
-	ID, Method, Name       string
-	State, Cause, Signal   string // "" when null
+	ID, Method, Name     string
+	State, Cause, Signal string // "" when null
+	// Unsignalled is how the request ended when it has a cause and no
+	// signal (unsignalledEnd), "" otherwise.
+	Unsignalled            string
 	Reason                 string
 	Response               string // the response JSON, "" when none
 	ClientOutcome          string
@@ -153,7 +156,7 @@ func NewView(tr *trace.Trace) View {
 		v.Outcomes = append(v.Outcomes, row.Outcome)
 	}
 	for _, c := range tr.Checks {
-		row := checkRow{Rule: c.Rule, Detail: c.Detail, Events: c.Events}
+		row := checkRow{Rule: c.Rule, Detail: checkDetail(tr, c), Events: c.Events}
 		switch {
 		case c.OK == nil:
 			row.Result, row.Symbol = "undecided", "?"
@@ -170,7 +173,7 @@ func NewView(tr *trace.Trace) View {
 	for _, e := range tr.Events {
 		v.Events = append(v.Events, newEventRow(e))
 	}
-	v.Verdict, v.Cards = newVerdict(tr), groupOutcomes(v.Requests)
+	v.Verdict, v.Cards = newVerdict(tr), append(groupOutcomes(v.Requests), taskCards(tr)...)
 	return v
 }
 
@@ -211,18 +214,18 @@ func outcomeOf(r trace.Request, cancelScripted bool) outcome {
 		o.Key, o.Text = "completion-wins", "completion wins"
 	}
 	var b strings.Builder
+	// The id as the card's title names it (plainID): the card reads
+	// "Request tasks/cancel-2" above "Request tasks/cancel-2 ended ...".
 	if r.State == trace.StateInProgress {
-		fmt.Fprintf(&b, "Request %s is still in progress", o.ID)
+		fmt.Fprintf(&b, "Request %s is still in progress", plainID(o.ID))
 	} else {
-		fmt.Fprintf(&b, "Request %s ended %s", o.ID, r.State)
+		fmt.Fprintf(&b, "Request %s ended %s", plainID(o.ID), r.State)
 	}
 	switch {
+	case r.Cause != nil && r.Signal == nil:
+		b.WriteString("; " + unsignalledEnd(*r.Cause))
 	case r.Cause != nil:
-		fmt.Fprintf(&b, "; cancellation attempted (%s", *r.Cause)
-		if r.Signal != nil {
-			fmt.Fprintf(&b, ", signal %s", *r.Signal)
-		}
-		b.WriteString(")")
+		fmt.Fprintf(&b, "; cancellation attempted (%s, signal %s)", *r.Cause, *r.Signal)
 	case cancelScripted:
 		b.WriteString("; the client's cancel came after it had its answer, so no cancellation was sent")
 	}
@@ -237,6 +240,30 @@ func outcomeOf(r trace.Request, cancelScripted bool) outcome {
 	b.WriteString(".")
 	o.Detail = b.String()
 	return o
+}
+
+// unsignalledEnd says in domain words how a request with a cause but no
+// signal ended: nothing carried a cancellation for it, so "cause via
+// signal" would read "session-teardown via none". The request table's
+// Cancellation column and the outcome card both say it.
+func unsignalledEnd(cause string) string {
+	switch cause {
+	case trace.CauseSessionTeardown:
+		// DOMAIN.md §11 late-message-fatal: the calls in flight fail with
+		// the session.
+		return "the client tore down the session it was on, sending no cancellation"
+	case trace.CauseDisconnect:
+		return "the connection was lost before any cancellation was sent"
+	case trace.CauseServer:
+		return "the server ended it"
+	case trace.CauseIdleTimeout:
+		return "the client's idle timeout fired, sending no cancellation"
+	case trace.CauseMaxTimeout:
+		return "the client's maximum timeout fired, sending no cancellation"
+	case trace.CauseClient:
+		return "the client gave up without sending a cancellation"
+	}
+	return cause + ", no cancellation sent"
 }
 
 // scriptedCancels returns the raw ids of the requests the trace's scenario
@@ -265,6 +292,8 @@ func newRequestRow(r trace.Request, cancelScripted bool) requestRow {
 	}
 	if r.Signal != nil {
 		row.Signal = *r.Signal
+	} else if r.Cause != nil {
+		row.Unsignalled = unsignalledEnd(*r.Cause)
 	}
 	if r.Reason != nil {
 		row.Reason = *r.Reason

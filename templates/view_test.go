@@ -2,6 +2,7 @@ package templates
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -480,6 +481,46 @@ func TestSlashBreaks(t *testing.T) {
 	} {
 		if got := renderString(t, slashBreaks(in)); got != want {
 			t.Errorf("slashBreaks(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Rule (the page speaks in domain words): a request with a cause but no
+// signal (nothing carried a cancellation: the client tore down the
+// session it was on, the connection was lost, the server ended a listen
+// stream) says how it ended in words, in the request table's Cancellation
+// column and on its outcome card, never "session-teardown via none" (QA
+// of session 3, on the fatal late-response page); every built-in with
+// such a request says it.
+func TestUnsignalledEndInWords(t *testing.T) {
+	tr := runEdited(t, "broken-late-response-fatal")
+	v := NewView(tr)
+	const want = "the client tore down the session it was on, sending no cancellation"
+	var row requestRow
+	for _, r := range v.Requests {
+		if r.ID == "2" {
+			row = r
+		}
+	}
+	if row.Cause != trace.CauseSessionTeardown || row.Signal != "" || row.Unsignalled != want {
+		t.Fatalf("request 2: cause %q signal %q reads %q, want %q", row.Cause, row.Signal, row.Unsignalled, want)
+	}
+	if !strings.Contains(row.Outcome.Detail, "; "+want+";") || strings.Contains(row.Outcome.Detail, "attempted") {
+		t.Errorf("request 2's card says %q, want %q and no cancellation attempted", row.Outcome.Detail, want)
+	}
+	html := renderString(t, Output(tr))
+	cell := regexp.MustCompile(`(?s)<tr id="request-1".*?</tr>`).FindString(html)
+	if !strings.Contains(cell, want) {
+		t.Errorf("request 2's row does not say %q:\n%s", want, cell)
+	}
+	if strings.Contains(cell, " via ") {
+		t.Errorf("request 2's row still reads cause via signal:\n%s", cell)
+	}
+	for _, ex := range examples.All() {
+		for _, r := range NewView(examplestest.RunExample(t, ex)).Requests {
+			if r.Cause != "" && r.Signal == "" && (r.Unsignalled == "" || strings.HasPrefix(r.Unsignalled, r.Cause+",")) {
+				t.Errorf("%s: request %s (cause %s, no signal) reads %q, want words", ex.Name, r.ID, r.Cause, r.Unsignalled)
+			}
 		}
 	}
 }

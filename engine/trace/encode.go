@@ -136,6 +136,9 @@ func eventSize(e *Event) int {
 		n += 4*line + 2*num
 	}
 	str("session", e.Session)
+	if e.Line != 0 {
+		n += line + 4 + num
+	}
 	return n
 }
 
@@ -387,6 +390,10 @@ func (w *writer) event(e *Event, i int) {
 		span.end('}')
 	}
 	w.omitEmpty(&o, "session", e.Session)
+	if e.Line != 0 {
+		o.member("line")
+		w.int(int64(e.Line))
+	}
 	o.end('}')
 }
 

@@ -78,7 +78,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 				Note:    reason},
 			{Seq: 1, At: 10, Actor: "server", Type: "deliver", ID: &id, TaskID: "t1", SentAt: &at, Signal: "close-stream",
 				Status: "done", Cause: cause, Headers: map[string]string{"b": "2", "a": "1", "Mcp-Session-Id": "s\n"},
-				Key: "k", Fingerprint: "f", Message: json.RawMessage(`[]`), Within: &Span{From: 3, To: 9}, Session: "s-1", EventID: "7\"\n"},
+				Key: "k", Fingerprint: "f", Message: json.RawMessage(`[]`), Within: &Span{From: 3, To: 9}, Session: "s-1", EventID: "7\"\n", Line: 12},
 			{Seq: 2, At: 11, Actor: "", Type: ""},
 		},
 		Requests: []Request{
@@ -100,7 +100,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 			{Rule: "c", Events: []int{}},
 		},
 		EndMs:  11,
-		Source: &Source{Format: "jsonl", Clock: "ms"},
+		Source: &Source{Format: "jsonl", Clock: "ms", Protocol: "2025-11-25", ProtocolFrom: "the header line"},
 	}
 	// A delivery shares its send's message bytes (Encode copies what it
 	// wrote for the send).

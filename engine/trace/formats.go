@@ -5,4 +5,7 @@ package trace
 const (
 	FormatGoSDK = "go-sdk-logging" // the Go SDK's mcp.LoggingTransport log
 	FormatJSONL = "jsonl"          // the lab's JSON Lines transcript
+	// FormatHAR: an HTTP Archive; its events' Event.Line numbers its
+	// entries, not lines.
+	FormatHAR = "har"
 )

@@ -264,6 +264,11 @@ type Source struct {
 	// (or given), "" when unknown.
 	Transport string `json:"transport,omitempty"`
 	Protocol  string `json:"protocol,omitempty"`
+	// ProtocolFrom says where Protocol was read, as the words after
+	// "from": "the header line" (the lab's JSON Lines), "the
+	// MCP-Protocol-Version header (HAR entry 1)" or "the server's answer
+	// to initialize (line 3)"; "" when Protocol is "".
+	ProtocolFrom string `json:"protocolFrom,omitempty"`
 	// LatencyMs is the path's round trip as the observer saw it (the slowest
 	// answered initialize or ping, or given), 0 when unknown: a client or
 	// wire view cannot order a cancellation and a response closer than that.
@@ -329,6 +334,15 @@ type Event struct {
 	// belongs to when it holds more than one (the Mcp-Session-Id header, or
 	// "session 2" for a bridge's second initialize); "" otherwise.
 	Session string `json:"session,omitempty"`
+	// Line, on an event imported from a transcript, is where it was read:
+	// the 1-based line of the transcript (for an HTTP dump, the line its
+	// exchange starts on), or for a HAR (Source.Format "har") the 1-based
+	// number of its entry; a send and its delivery read from one line
+	// share it. 0 for a simulated event and for one the importer derived
+	// rather than read (the server's status once its log shows it read a
+	// cancellation). Pages cite it, not Seq, to a reader of the pasted
+	// file.
+	Line int `json:"line,omitempty"`
 }
 
 // Span is an interval of virtual time [From, To], in ms.

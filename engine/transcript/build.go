@@ -22,7 +22,7 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 	if timed {
 		base = es[0].at
 	}
-	src := &trace.Source{Format: format, Side: side, Clock: "ms", Observer: md.observer, Transport: md.transport, Protocol: md.protocol, Zone: md.zone}
+	src := &trace.Source{Format: format, Side: side, Clock: "ms", Observer: md.observer, Transport: md.transport, Protocol: md.protocol, ProtocolFrom: md.protocolFrom, Zone: md.zone}
 	var notes []string
 	if !timed {
 		src.Clock = "order"
@@ -79,10 +79,10 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 				if j, ok := lastResponse[k]; ok && j == len(tr.Events)-1 {
 					at = tr.Events[j].At
 				}
-				emit(trace.Event{At: at, Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: &id, Note: fmt.Sprintf("Line %d. %s", en.line, en.note)})
+				emit(trace.Event{At: at, Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: &id, Note: fmt.Sprintf("Line %d. %s", en.line, en.note), Line: en.line})
 			case kindClose:
 				wire++
-				emit(trace.Event{At: at, Actor: trace.ActorClient, Type: trace.TypeCloseStream, ID: &id, From: trace.ActorClient, To: trace.ActorServer, Wire: wire, Signal: trace.SignalCloseStream, Note: fmt.Sprintf("Line %d. %s", en.line, en.note)})
+				emit(trace.Event{At: at, Actor: trace.ActorClient, Type: trace.TypeCloseStream, ID: &id, From: trace.ActorClient, To: trace.ActorServer, Wire: wire, Signal: trace.SignalCloseStream, Note: fmt.Sprintf("Line %d. %s", en.line, en.note), Line: en.line})
 				if r := reqs[k]; r != nil && !r.finished {
 					cause, sig := trace.CauseClient, trace.SignalCloseStream
 					r.sum.Cause, r.sum.Signal = &cause, &sig
@@ -128,12 +128,12 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		}
 		switch {
 		case en.side == "" || en.dir == dirWrite:
-			emit(trace.Event{At: at, Actor: en.from, Type: trace.TypeSend, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note, Within: within})
+			emit(trace.Event{At: at, Actor: en.from, Type: trace.TypeSend, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note, Within: within, Line: en.line})
 			if en.side == "" {
-				emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, SentAt: &at, Message: en.message, Note: "Delivered (the transcript records one time per message).", Within: within})
+				emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, SentAt: &at, Message: en.message, Note: "Delivered (the transcript records one time per message).", Within: within, Line: en.line})
 			}
 		default: // read
-			emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note + " Read by the " + to + "."})
+			emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note + " Read by the " + to + ".", Line: en.line})
 		}
 		k := key(en.session, idText)
 		// What the receiving server observed: a valid cancellation it read
@@ -177,8 +177,8 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 				}
 				if r.sum.Method == jsonrpc.MethodInitialize && m.Result != nil && src.Protocol == "" {
 					if v := protocolVersion(m.Result); v != "" {
-						src.Protocol = v
-						notes = append(notes, fmt.Sprintf("Protocol %s: the server's answer to initialize (line %d).", v, en.line))
+						src.Protocol, src.ProtocolFrom = v, fmt.Sprintf("the server's answer to initialize (%s)", lineRef(format, en.line))
+						notes = append(notes, fmt.Sprintf("Protocol %s: from %s.", v, src.ProtocolFrom))
 					}
 				}
 				r.finished = true
@@ -213,7 +213,7 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 					}
 					r.sum.ClientOutcome = trace.OutcomeAbandoned
 					if why != "" {
-						notes = append(notes, fmt.Sprintf("Request %s: cause %s, %s (line %d).", r.sum.ID, cause, why, en.line))
+						notes = append(notes, fmt.Sprintf("Request %s: cause %s, %s (%s).", r.sum.ID, cause, why, lineRef(format, en.line)))
 					}
 				}
 			}
@@ -276,6 +276,16 @@ func observerNote(format, observer string) string {
 		return "Observer: wire (the JSON Lines have no header line saying who recorded them): the server's reads are not seen, so a cancellation and a response closer than the round trip cannot be ordered."
 	}
 	return "Recorded on the wire (an intermediary): the server's reads are not seen, so a cancellation and a response closer than the round trip cannot be ordered."
+}
+
+// lineRef names where an entry was read, as a reader of the transcript
+// finds it: "line 3", or "HAR entry 3" in a HAR (whose entries are not
+// lines). trace.Event.Line holds the number.
+func lineRef(format string, n int) string {
+	if format == FormatHAR {
+		return "HAR entry " + strconv.Itoa(n)
+	}
+	return "line " + strconv.Itoa(n)
 }
 
 // protocolVersion is result.protocolVersion of an initialize answer.

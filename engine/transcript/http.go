@@ -138,8 +138,8 @@ func exchanges(xs []httpExchange, md *meta, what string) ([]entry, error) {
 			md.session = sess
 		}
 		if v := x.reqHeaders("MCP-Protocol-Version"); v != "" && md.protocol == "" {
-			md.protocol = v
-			md.notes = append(md.notes, fmt.Sprintf("Protocol %s: the MCP-Protocol-Version header (%s %d).", v, what, x.n))
+			md.protocol, md.protocolFrom = v, fmt.Sprintf("the MCP-Protocol-Version header (%s %d)", what, x.n)
+			md.notes = append(md.notes, fmt.Sprintf("Protocol %s: from %s.", v, md.protocolFrom))
 		}
 		base := entry{line: x.n, timed: x.timed, at: x.start, session: sess}
 		var asked []string // ids of the requests this exchange POSTed

@@ -56,7 +56,8 @@ func jsonlHeader(n int, line string, md *meta) (bool, error) {
 		md.notes = append(md.notes, fmt.Sprintf("Transport %s: from the header line.", h.Transport))
 	}
 	if h.Protocol != "" {
-		md.notes = append(md.notes, fmt.Sprintf("Protocol %s: from the header line.", h.Protocol))
+		md.protocolFrom = "the header line"
+		md.notes = append(md.notes, fmt.Sprintf("Protocol %s: from %s.", h.Protocol, md.protocolFrom))
 	}
 	return true, nil
 }

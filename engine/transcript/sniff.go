@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // Format names what some bytes are, as [Sniff] tells. The transcript
@@ -38,7 +40,7 @@ const (
 	FormatTee = "stdio-tee"
 	// FormatHAR: an HTTP Archive 1.2 file (client: a browser or the
 	// Inspector recorded it) of Streamable HTTP exchanges.
-	FormatHAR = "har"
+	FormatHAR = trace.FormatHAR
 	// FormatSSE: a raw HTTP dump (wire): "POST /mcp HTTP/1.1", headers,
 	// bodies, "HTTP/1.1 200 OK", and SSE "event:" / "data:" lines, or SSE
 	// lines alone.

@@ -124,7 +124,9 @@ type Options struct {
 // meta is what a format says about the whole transcript.
 type meta struct {
 	observer, transport, protocol, session string
-	notes                                  []string
+	// protocolFrom says where protocol was read (trace.Source.ProtocolFrom).
+	protocolFrom string
+	notes        []string
 	// readsOnly: the log records only what its side read (the Java SDK's),
 	// so no rule can pass on the absence of what that side sent.
 	readsOnly bool

@@ -5,7 +5,9 @@
 // (templates.NewEmbed, in data-embed, with the address left as {src}) and
 // this puts the address in, escaped as NewEmbed escapes it. Where the
 // clipboard is refused it shows the text to copy by hand. Without
-// JavaScript the buttons stay disabled.
+// JavaScript the buttons stay disabled. Once they work it sets
+// <html data-ready="1">, the signal the wasm sets on every other page
+// (app.js), so tooling waits for the index the same way.
 (() => {
   "use strict";
   const status = document.getElementById("page-share-status");
@@ -27,4 +29,5 @@
     });
     button.disabled = false;
   }
+  document.documentElement.dataset.ready = "1";
 })();
