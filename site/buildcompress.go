@@ -32,8 +32,8 @@ import (
 // cold build. Files over brotliSlowLimit get brotliLargeQuality: q11
 // would take a minute for 0.3 MB. That was ledger.wasm while it linked
 // SQLite; since the browser's SQLite is its own file (issue 11:
-// site/static/sqlite3.wasm, 0.88 MB), ledger.wasm is 8.6 MB and gets q11
-// like the others (1.52 MB).
+// site/static/sqlite3.wasm, 0.88 MB), ledger.wasm is 8.5 MB and gets q11
+// like the others (1.41 MB).
 const (
 	brotliQuality      = 11
 	brotliPageQuality  = 10

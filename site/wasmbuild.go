@@ -22,9 +22,8 @@ const wasmPackage = "github.com/mcplab/mcplab/wasm"
 
 // wasmBinary is one build of the browser entry point.
 type wasmBinary struct {
-	file   string // name in the site root
-	tags   string // go build -tags
-	inline bool   // compile with Go's usual inlining, not wasmGCFlags
+	file string // name in the site root
+	tags string // go build -tags
 }
 
 var (
@@ -38,11 +37,12 @@ var (
 	// wasm/ledgerdb.go: SQLite itself is site/static/sqlite.js and
 	// sqlite3.wasm, loaded beside it), the review and the playground: only
 	// pages of scenarios with a ledger load it, and the playground for
-	// such a scenario. It keeps inlining: its pages have no 1.5 MB budget
-	// to meet (1.52 MB of brotli, with SQLite's 0.41 MB beside it), and a
-	// ledger lesson page must answer a control change within a frame
-	// (issue 11), where inlining's 10-15% counts.
-	ledgerWasm = wasmBinary{file: "ledger.wasm", tags: "ledger", inline: true}
+	// such a scenario. Built like the others (wasmGCFlags): 1.41 MB of
+	// brotli, with SQLite's 0.41 MB beside it. It kept inlining while it
+	// linked ncruces/go-sqlite3, whose interpreter loop inlining sped up;
+	// without it a ledger page's worker run and render measured the same
+	// (11-13 ms against 13-15 ms, load 3) for 0.11 MB less to download.
+	ledgerWasm = wasmBinary{file: "ledger.wasm", tags: "ledger"}
 	// importWasm links the transcript importer (wasm/import.go) and not the
 	// playground: only the import page loads it, so every other page saves
 	// the importer's ~30 KB of brotli and the import page the playground's.
@@ -53,8 +53,7 @@ var (
 // DWARF (the page never needs them; -s -w saves about a fifth of the size).
 const wasmLDFlags = "-s -w"
 
-// wasmGCFlags compile every package of a wasm binary (but ledger.wasm, see
-// wasmBinary.inline) without inlining, except the Go runtime (runtime,
+// wasmGCFlags compile every package of a wasm binary without inlining, except the Go runtime (runtime,
 // internal/runtime/...; the last -gcflags pattern that matches a package
 // wins). Inlining copies a callee's body
 // into each call site, and the copies, each with its own registers and
@@ -131,10 +130,7 @@ func buildWasm(ctx context.Context, binaries []wasmBinary, cache *buildCache, lo
 // buildOneWasm makes binary b (from the cache or by linking) and writes it.
 func buildOneWasm(ctx context.Context, b wasmBinary, modfile, toolchain string, cache *buildCache, log *progress, write func(rel string, data []byte) error) error {
 	start := time.Now()
-	flags := []string{"-trimpath", "-buildvcs=false"}
-	if !b.inline {
-		flags = append(flags, wasmGCFlags...)
-	}
+	flags := append([]string{"-trimpath", "-buildvcs=false"}, wasmGCFlags...)
 	if modfile != "" {
 		flags = append(flags, "-modfile", modfile)
 	}
