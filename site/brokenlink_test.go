@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/scenario"
 )
 
 // Rule (issue 13's QA, hostile input): a playground opened from a link it
@@ -36,6 +37,59 @@ func TestPlaygroundBrokenLinkTitle(t *testing.T) {
 			if got := evalJSON[string](t, ctx, `document.getElementById("pg-title").textContent`); got != tc.title || strings.Contains(got, ex.Title) {
 				t.Errorf("the title says %q, want the neutral %q (not the default's %q)", got, tc.title, ex.Title)
 			}
+		})
+	}
+}
+
+// Rule (QA, share links on a scenario page): a #s= link the page cannot
+// open keeps saying so after the page's own scenario has run (the first
+// run's answer once cleared it, so a broken link was silently ignored),
+// until the reader changes a control; and a link whose scenario cannot run
+// on this page (a ledger scenario on scenario A's page, which loads the
+// build without SQLite) gives the page its own scenario back, live, with
+// the reason and where to open the link instead, never dead controls.
+func TestScenarioPageBrokenLinkSaysSo(t *testing.T) {
+	ledger, ok := examples.Get("ledger-keyed-race")
+	if !ok {
+		t.Fatal("no built-in ledger-keyed-race")
+	}
+	frag, err := scenario.ShareFragment(ledger.JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := ""
+	for _, h := range hostileLinks {
+		if h.name == "not base64" {
+			broken = h.link[strings.IndexByte(h.link, '#'):]
+		}
+	}
+	if broken == "" {
+		t.Fatal("hostileLinks has no \"not base64\" link")
+	}
+	for _, tc := range []struct{ name, fragment, want string }{
+		{"unreadable link", broken, "This link cannot be opened"},
+		{"ledger link on a page without SQLite", "#" + frag, "This link cannot be run on this page"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, _ := openTab(t, siteURL)
+			navigate(t, ctx, pageURL(scenarioA)+tc.fragment)
+			waitReady(t, ctx)
+			if got := evalJSON[string](t, ctx, `document.documentElement.dataset.ready`); got != "1" {
+				t.Fatalf("data-ready is %q, want 1: the page's own scenario runs", got)
+			}
+			msg := evalJSON[string](t, ctx, `(() => { const e = document.getElementById("lab-error"); return e.hidden ? "" : e.textContent; })()`)
+			if !strings.Contains(msg, tc.want) || !strings.Contains(msg, "The page shows its own scenario") {
+				t.Fatalf("#lab-error says %q after the first run, want %q and that the page shows its own scenario", msg, tc.want)
+			}
+			if disabled := evalJSON[bool](t, ctx, `document.getElementById("lab-controls").disabled`); disabled {
+				t.Fatal("the controls stay disabled: the page is dead")
+			}
+			if title := evalJSON[string](t, ctx, `JSON.parse(document.getElementById("scenario-json").textContent).title`); !strings.HasPrefix(title, "A:") {
+				t.Errorf("the page runs %q, want its own scenario A", title)
+			}
+			// A control change is the reader moving on: the note goes.
+			evalJSON[bool](t, ctx, `(() => { const el = document.querySelector('#lab-controls input[type=range]:not(:disabled)'); el.value = String(Number(el.value) + 1); el.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`)
+			waitFor(t, ctx, "the note cleared by a control change", `document.getElementById("lab-error").hidden`)
 		})
 	}
 }

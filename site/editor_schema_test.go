@@ -115,7 +115,14 @@ func TestPlaygroundCodeEditorSchemaHelp(t *testing.T) {
 		t.Errorf("inside \"client\": {, \"idl offers %q documented %q; want only \"idleTimeoutMs\" with the schema's %q", menu.Labels, menu.Info, idleDoc)
 	}
 	// Picked with the pointer (Enter within CodeMirror's interactionDelay,
-	// 75 ms, of the list's last update types a newline instead).
+	// 75 ms, of the list's last update types a newline instead), once the
+	// worker has answered the typing and its answer is on the page: the
+	// answer shows or hides the error box above the editor, which moves
+	// the menu, and a click aimed before that lands beside it.
+	waitFor(t, ctx, "the worker's answer to the typing shown", `!mcplabEngine.busy && !(globalThis.mcplabMorph && mcplabMorph.busy)`)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
 	pick := evalJSON[[2]float64](t, ctx, `(() => {
   const li = Array.from(document.querySelectorAll("#playground .cm-tooltip-autocomplete li")).find((l) => l.textContent.startsWith('"idleTimeoutMs"'));
   const r = li.getBoundingClientRect();

@@ -92,17 +92,29 @@ func checkDetail(tr *trace.Trace, c trace.Check) string {
 
 // sourceText says in words where an imported trace came from: its format,
 // which side wrote it, its clock, and the importer's note.
+// formatNames are the importer's formats (trace.Source.Format, the values
+// of engine/transcript's Format constants) as the page names them.
+var formatNames = map[string]string{
+	trace.FormatGoSDK:  "Go SDK LoggingTransport log",
+	trace.FormatJSONL:  "JSON Lines transcript",
+	trace.FormatHAR:    "HAR file",
+	"claude-desktop":   "Claude Desktop log",
+	"vscode":           "VS Code MCP output log",
+	"stdio-tee":        "stdio tee ([STDIN] and [STDOUT] lines)",
+	"http-dump":        "raw HTTP and SSE dump",
+	"python-sdk-debug": "Python SDK debug log",
+	"csharp-sdk-trace": "C# SDK trace log",
+	"java-sdk-debug":   "Java SDK debug log",
+}
+
 func sourceText(src *trace.Source) string {
 	if src == nil {
 		return ""
 	}
 	var b strings.Builder
-	switch src.Format {
-	case trace.FormatGoSDK:
-		b.WriteString("Go SDK LoggingTransport log")
-	case trace.FormatJSONL:
-		b.WriteString("JSON Lines transcript")
-	default:
+	if name, ok := formatNames[src.Format]; ok {
+		b.WriteString(name)
+	} else {
 		b.WriteString(src.Format)
 	}
 	if src.Side != "" {

@@ -116,3 +116,15 @@ func TestImportCitesPastedLines(t *testing.T) {
 		}
 	}
 }
+
+// Rule (QA): the import summary names every format the importer reads in
+// words (engine/transcript's Format values), never by its internal slug.
+func TestImportSummaryNamesEveryFormat(t *testing.T) {
+	for _, format := range []string{transcript.FormatClaude, transcript.FormatVSCode, transcript.FormatTee, transcript.FormatHAR, transcript.FormatSSE,
+		transcript.FormatPython, transcript.FormatCSharp, transcript.FormatJava, transcript.FormatGoSDK, transcript.FormatJSONL} {
+		got := sourceText(&trace.Source{Format: format})
+		if name, ok := formatNames[format]; !ok || !strings.HasPrefix(got, name) {
+			t.Errorf("format %q is summarized %q: give it a name in formatNames", format, got)
+		}
+	}
+}

@@ -38,6 +38,11 @@ type lab struct {
 	// edit, or a #s= link opened): from then on every run rewrites the
 	// address bar to its #s= link (history.replaceState).
 	edited bool
+	// own is the page's own scenario while a #s= link replaces it and has
+	// not run yet ("" otherwise); linkNote is what #lab-error says about
+	// the link (it could not be read, or not run here) until the reader
+	// changes a control.
+	own, linkNote string
 }
 
 func init() { startLab = startLabPage }
@@ -79,6 +84,7 @@ func (l *lab) onChange(el js.Value) {
 	if out := byID(l.doc, el.Get("id").String()+"-value"); out.Truthy() {
 		out.Set("textContent", value+" "+out.Get("dataset").Get("unit").String())
 	}
+	l.linkNote = ""
 	current := []byte(l.script.Get("textContent").String())
 	next, err := scenario.Edit(current, path, kind, value, el.Get("checked").Truthy())
 	if err != nil {
@@ -103,9 +109,14 @@ func (l *lab) rerun(first bool) {
 		if !first {
 			return
 		}
+		if !ok && r.Err() != "" && l.dropLink(r.Err()) {
+			l.rerun(true)
+			return
+		}
+		l.own = ""
 		if !ok {
 			l.root.Get("dataset").Set("ready", "error")
-			setStatus(l.doc, "error", "The scenario did not run; see the error above.")
+			setStatus(l.doc, "error", "The scenario did not run; see the message below.")
 			return
 		}
 		if fs := byID(l.doc, "lab-controls"); fs.Truthy() {
@@ -139,7 +150,7 @@ func (l *lab) apply(r answer) bool {
 	ds.Set("applyMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
 	ds.Delete("stale")
 	ds.Delete("stopped")
-	showLabError(l.doc, "")
+	showLabError(l.doc, l.linkNote)
 	return true
 }
 

@@ -18,7 +18,10 @@ import (
 
 // openLink replaces the page's scenario with the one a #s= fragment holds
 // and sets every control to its value there. A link that cannot be read
-// leaves the page's own scenario and says why in #lab-error.
+// leaves the page's own scenario and says why in #lab-error (l.linkNote,
+// kept there until the reader changes a control); a link whose scenario
+// cannot run here (one with a ledger on a page without SQLite) is undone
+// after its first run fails (lab.rerun: dropLink).
 func (l *lab) openLink() {
 	hash := js.Global().Get("location").Get("hash").String()
 	if !strings.HasPrefix(hash, "#s=") {
@@ -33,11 +36,41 @@ func (l *lab) openLink() {
 		s, err = scenario.Decode(link.Scenario)
 	}
 	if err != nil {
-		showLabError(l.doc, "This link cannot be opened: "+err.Error()+". The page shows its own scenario.")
+		l.linkNote = "This link cannot be opened: " + err.Error() + ". The page shows its own scenario."
+		showLabError(l.doc, l.linkNote)
 		return
 	}
+	l.own = l.script.Get("textContent").String()
 	l.script.Set("textContent", string(link.Scenario))
 	l.edited = true
+	l.setControls(s)
+}
+
+// dropLink undoes openLink after the linked scenario's first run failed
+// with why: the page's own scenario and controls come back, and
+// #lab-error says why the link did not run. False when no link was open.
+func (l *lab) dropLink(why string) bool {
+	if l.own == "" {
+		return false
+	}
+	own := l.own
+	l.own = ""
+	s, err := scenario.Decode([]byte(own))
+	if err != nil {
+		return false
+	}
+	l.script.Set("textContent", own)
+	l.edited = false
+	l.setControls(s)
+	l.linkNote = "This link cannot be run on this page: " + why + ". The page shows its own scenario."
+	if strings.Contains(why, "SQLite ledger") {
+		l.linkNote += " Open the link in the playground, which loads the build with SQLite."
+	}
+	return true
+}
+
+// setControls sets every control to its value in s.
+func (l *lab) setControls(s *scenario.Scenario) {
 	for _, g := range templates.NewControls(s, 0) {
 		for _, c := range g.Controls {
 			el := byID(l.doc, c.ID)

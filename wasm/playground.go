@@ -387,7 +387,7 @@ func (p *playground) shareNow() {
 	p.link.Set("value", url)
 	loc := js.Global().Get("location")
 	src := loc.Get("origin").String() + loc.Get("pathname").String() + "?embed=1"
-	if strings.Contains(loc.Get("search").String(), "ledger=1") {
+	if ledgerBuild() {
 		src += "&ledger=1"
 	}
 	p.embed = templates.NewEmbed(src+"#"+frag, p.scenarioTitle)
@@ -405,7 +405,7 @@ func (p *playground) shareNow() {
 // already is that page.
 func switchToLedger(canon []byte) bool {
 	loc := js.Global().Get("location")
-	if strings.Contains(loc.Get("search").String(), "ledger=1") {
+	if ledgerBuild() {
 		return false
 	}
 	hash := loc.Get("hash").String()
@@ -414,14 +414,20 @@ func switchToLedger(canon []byte) bool {
 			hash = "#" + frag
 		}
 	}
-	q := loc.Get("search").String()
-	if q == "" {
-		q = "?ledger=1"
-	} else {
-		q += "&ledger=1"
-	}
-	loc.Call("replace", loc.Get("pathname").String()+q+hash)
+	// set replaces every ledger value (?ledger=0 becomes ?ledger=1, never
+	// ?ledger=0&ledger=1, which app.js would read as 0).
+	q := js.Global().Get("URLSearchParams").New(loc.Get("search"))
+	q.Call("set", "ledger", "1")
+	loc.Call("replace", loc.Get("pathname").String()+"?"+q.Call("toString").String()+hash)
 	return true
+}
+
+// ledgerBuild reports whether the address asks for ledger.wasm: the first
+// value of its query's "ledger" is "1", read as app.js reads it
+// (URLSearchParams.get), so the two never disagree on which build runs.
+func ledgerBuild() bool {
+	v := js.Global().Get("URLSearchParams").New(js.Global().Get("location").Get("search")).Call("get", "ledger")
+	return v.Type() == js.TypeString && v.String() == "1"
 }
 
 // linkHolds reports whether the fragment hash (#s=... or #example=NAME)

@@ -40,6 +40,11 @@ self.mcplabSQLiteInit = async (wasmURL) => {
     print: () => {},
     printErr: () => {},
   });
+  // A failed step is also logged through config.warn (and SQLITE_BUSY in a
+  // race, or a duplicate key, are answers the ledger expects): the caller
+  // gets {code, message} instead, so the console stays for real errors.
+  sqlite3.config.warn = () => {};
+  sqlite3.config.debug = () => {};
   const { oo1, capi } = sqlite3;
   const conns = new Map();
   let next = 0;
