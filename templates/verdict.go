@@ -173,7 +173,10 @@ func failureText(tr *trace.Trace, c trace.Check) string {
 		if n := tr.Ledger.Executions; n > 1 {
 			return "charged twice: " + strconv.Itoa(n) + " executions for one intent"
 		}
-		return "charged twice: the retry runs the effect again"
+		// The rule fails on the retry itself: here the effect ran once
+		// (the first attempt never committed), so nothing was charged
+		// twice, but an answer that came would have been.
+		return "an unsafe retry: without an idempotency key it runs the effect again (here it ran once)"
 	case "max-timeout-enforced":
 		for _, r := range tr.Requests {
 			if r.MaxTimeoutMs > 0 && r.EndedAt != nil && *r.EndedAt-r.SentAt > r.MaxTimeoutMs {

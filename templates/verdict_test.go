@@ -277,3 +277,22 @@ func TestEveryRuleHasAHeadline(t *testing.T) {
 		}
 	}
 }
+
+// Rule (QA, DOMAIN.md §4): no-unsafe-retry fails on the unsafe retry
+// itself, but the headline says "charged twice" only when the effect ran
+// more than once: the flagship with its first attempt cancelled before it
+// committed ran it once, and its headline must not say otherwise.
+func TestUnsafeRetryHeadlineCountsExecutions(t *testing.T) {
+	ok := false
+	c := trace.Check{Rule: "no-unsafe-retry", OK: &ok}
+	for _, tc := range []struct {
+		executions int
+		twice      bool
+	}{{2, true}, {1, false}, {0, false}} {
+		tr := &trace.Trace{Ledger: trace.Ledger{Executions: tc.executions}}
+		got := failureText(tr, c)
+		if strings.Contains(got, "twice") != tc.twice {
+			t.Errorf("with %d executions the headline says %q; it should say \"twice\": %v", tc.executions, got, tc.twice)
+		}
+	}
+}

@@ -213,10 +213,17 @@ func verdict(rule string, bad, good []int, failDetail, passDetail string) (trace
 	return pass(rule, passDetail, good...), true
 }
 
+// seqList cites events as "#7, #18, #28" in the order given, each once
+// (a rule that pairs events, such as poll-interval-respected's each poll
+// with the one before, names the middle ones twice in its Events).
 func seqList(seqs []int) string {
-	s := make([]string, len(seqs))
-	for i, n := range seqs {
-		s[i] = "#" + strconv.Itoa(n)
+	s := make([]string, 0, len(seqs))
+	seen := make(map[int]bool, len(seqs))
+	for _, n := range seqs {
+		if !seen[n] {
+			seen[n] = true
+			s = append(s, "#"+strconv.Itoa(n))
+		}
 	}
 	return strings.Join(s, ", ")
 }

@@ -123,7 +123,11 @@ func noUnsafeRetry(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	if len(bad) > 0 {
-		return fail(NoUnsafeRetry, fmt.Sprintf("An unsafe mutation was retried with a new JSON-RPC id (%s): without an idempotency key the effect runs again (%d executions).", strings.Join(bad, "; "), v.tr.Ledger.Executions)), true
+		executions := fmt.Sprintf("%d executions", v.tr.Ledger.Executions)
+		if v.tr.Ledger.Executions == 1 {
+			executions = "1 execution"
+		}
+		return fail(NoUnsafeRetry, fmt.Sprintf("An unsafe mutation was retried with a new JSON-RPC id (%s): without an idempotency key the effect runs again (%s).", strings.Join(bad, "; "), executions)), true
 	}
 	return pass(NoUnsafeRetry, "Every retry was of a safe read or carried its idempotency key."), true
 }
