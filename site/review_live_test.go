@@ -14,6 +14,8 @@ import (
 
 	"github.com/mcplab/mcplab/engine/review"
 	"github.com/mcplab/mcplab/engine/scenario"
+
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 )
 
 // pastedScenario is what the live review test pastes: the user's own
@@ -236,5 +238,29 @@ func shoot(t *testing.T, ctx context.Context, name string, width int) {
 		if err := os.WriteFile(file, shot, 0o644); err == nil {
 			t.Logf("screenshot: %s", file)
 		}
+	}
+}
+
+// Rule (QA): the review page names the scenario it reviews. Opened with
+// #example=NAME of another built-in than its own, its document title, its
+// breadcrumb and the picker's current entry follow NAME, not the
+// prerendered flagship.
+func TestReviewPageNamesTheLinkedScenario(t *testing.T) {
+	const name = "practice-reserve-inventory"
+	ex := examplestest.Get(t, name)
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, siteURL+"/review/#example="+name)
+	if _, err := pollJS[string](ctx, `document.documentElement.dataset.ready`, ledgerReadyTimeout); err != nil {
+		t.Fatal(err)
+	}
+	waitReady(t, ctx)
+	if got := evalJSON[string](t, ctx, `document.title`); !strings.Contains(got, ex.Title) {
+		t.Errorf("the document title is %q, want it to name %q", got, ex.Title)
+	}
+	if got := evalJSON[string](t, ctx, `Array.from(document.querySelectorAll("#review .crumbs span")).pop().textContent`); got != name {
+		t.Errorf("the breadcrumb ends %q, want %q", got, name)
+	}
+	if got := evalJSON[[]string](t, ctx, `Array.from(document.querySelectorAll('#review-picker a[aria-current="page"]')).map((a) => a.dataset.name)`); len(got) != 1 || got[0] != name {
+		t.Errorf("the picker marks %q current, want only %q", got, name)
 	}
 }

@@ -3,12 +3,14 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 	"syscall/js"
 
 	"github.com/mcplab/mcplab/engine/review"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
 )
 
@@ -113,9 +115,56 @@ func (p *reviewPage) open() bool {
 		return true
 	}
 	p.input.Set("value", text)
+	name := ""
+	if l, err := scenario.ParseLink(share); err == nil {
+		name = l.Example
+	}
+	p.name(name, text)
 	p.setOps([]string{op}, op)
 	p.run()
 	return true
+}
+
+// name makes the page say which scenario it reviews: the document title
+// and the breadcrumb name it (the built-in's name, or "linked scenario"),
+// and the built-in picker marks it current (aria-current, bold) or, for a
+// scenario of the reader's own, none. The prerendered page names its own
+// built-in, which an #example= or #s= link replaces.
+func (p *reviewPage) name(example, text string) {
+	var head struct {
+		Title string `json:"title"`
+	}
+	_ = json.Unmarshal([]byte(text), &head)
+	if head.Title == "" {
+		head.Title = "linked scenario"
+	}
+	p.doc.Set("title", "Reliability review: "+head.Title+" · mcplab")
+	crumb := example
+	if crumb == "" {
+		crumb = "linked scenario"
+	}
+	if spans := p.doc.Call("querySelectorAll", "#review .crumbs span"); spans.Length() > 0 {
+		spans.Index(spans.Length()-1).Set("textContent", crumb)
+	}
+	links := p.doc.Call("querySelectorAll", "#review-picker a[data-name]")
+	for i := 0; i < links.Length(); i++ {
+		a := links.Index(i)
+		current := a.Get("dataset").Get("name").String() == example
+		if current == a.Call("hasAttribute", "aria-current").Bool() {
+			continue
+		}
+		label := a.Get("textContent").String()
+		if current {
+			a.Call("setAttribute", "aria-current", "page")
+			strong := p.doc.Call("createElement", "strong")
+			strong.Set("textContent", label)
+			a.Set("textContent", "")
+			a.Call("appendChild", strong)
+		} else {
+			a.Call("removeAttribute", "aria-current")
+			a.Set("textContent", label)
+		}
+	}
 }
 
 // listCalls asks the worker for the calls of the text as it is now: the
