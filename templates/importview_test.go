@@ -128,3 +128,25 @@ func TestImportSummaryNamesEveryFormat(t *testing.T) {
 		}
 	}
 }
+
+// Rule (QA): a server that answers one request twice is cited by the
+// pasted line of the second answer, like every other violation on the
+// import page, and the request is named.
+func TestImportCitesDuplicateResponseLine(t *testing.T) {
+	log := []byte("[STDIN] {\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"x\"}}\n" +
+		"[STDOUT] {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[]}}\n" +
+		"[STDOUT] {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[]}}\n")
+	tr, err := transcript.Import(log, transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var detail string
+	for _, row := range NewView(tr).Checks {
+		if row.Rule == "one-response-per-request" {
+			detail = row.Detail
+		}
+	}
+	if !strings.Contains(detail, "request 3") || !strings.Contains(detail, "(line 3)") && !strings.Contains(detail, "line 3") {
+		t.Errorf("one-response-per-request reads %q, want request 3 and line 3 (the second answer)", detail)
+	}
+}

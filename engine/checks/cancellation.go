@@ -6,6 +6,7 @@ package checks
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -195,7 +196,15 @@ func oneResponsePerRequest(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	if len(bad) > 0 {
-		return fail(OneResponsePerRequest, "The server sent more than one final response for a request.", bad...), true
+		ids := make([]string, 0, len(bad))
+		for _, i := range bad {
+			ids = append(ids, v.msg(i).id)
+		}
+		which := "request "
+		if len(ids) > 1 {
+			which = "requests "
+		}
+		return fail(OneResponsePerRequest, fmt.Sprintf("The server sent more than one final response for %s%s (%s).", which, strings.Join(ids, ", "), seqList(bad)), bad...), true
 	}
 	return pass(OneResponsePerRequest, fmt.Sprintf("%d request(s) answered, each exactly once.", len(seen))), true
 }
