@@ -166,10 +166,16 @@ func TestPlaygroundCodeEditorSchemaHelp(t *testing.T) {
 }
 
 // selectAcross selects text in the code editor's line holding it, across
-// the line's highlighted tokens (selectInEditor selects within one).
+// the line's highlighted tokens (selectInEditor selects within one). The
+// selection is made again until the editor holds it: CodeMirror redraws a
+// line when an answer of the worker changes its decorations (the error
+// underline goes when the text becomes valid), which can drop a DOM
+// selection it had not read yet.
 func selectAcross(t *testing.T, ctx context.Context, text string) {
 	t.Helper()
+	waitFor(t, ctx, "the worker's answer shown", `!mcplabEngine.busy && !(globalThis.mcplabMorph && mcplabMorph.busy)`)
 	js := fmt.Sprintf(`(() => {
+  if (getSelection().toString() === %q) return true;
   const content = document.querySelector("#playground .cm-content");
   const line = Array.from(content.querySelectorAll(".cm-line")).find((l) => l.textContent.includes(%q));
   if (!line) return false;
@@ -183,12 +189,16 @@ func selectAcross(t *testing.T, ctx context.Context, text string) {
   }
   content.focus();
   getSelection().setBaseAndExtent(a[0], a[1], b[0], b[1]);
-  return true;
-})()`, text, text, len([]rune(text)))
-	if !evalJSON[bool](t, ctx, js) {
-		t.Fatalf("no line holding %q in the editor", text)
+  return false;
+})()`, text, text, text, len([]rune(text)))
+	if _, err := pollJS[bool](ctx, js, readyTimeout); err != nil {
+		t.Fatalf("the editor did not take the selection of %q (is a line holding it there?): %v", text, err)
 	}
-	waitFor(t, ctx, "the editor to take the selection", fmt.Sprintf(`getSelection().toString() === %q`, text))
+	// Held for two frames: CodeMirror has read it into its state.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the editor to keep the selection", fmt.Sprintf(`getSelection().toString() === %q`, text))
 }
 
 // containsAll reports whether list holds every one of want.

@@ -64,9 +64,9 @@ self.onmessage = (e) => {
 // page's first few dozen runs of the simulator are 3-10x slower than the
 // later ones (issue 11: a lesson page must answer a control change within
 // a frame once warm). So while the worker is idle after answering a
-// scenario page or the playground, it repeats that request, discarding the
-// answer, one run per task so a real request waits behind one run at
-// most: up to warming.runs runs, warming.budgetMs of time in all, and
+// scenario page (not the playground, where each keystroke asks anyway), it
+// repeats that request, discarding the answer, one run per task so a real
+// request waits behind one run at most: up to warming.runs runs, warming.budgetMs of time in all, and
 // never a run that took longer than warming.maxRunMs (a heavy scenario
 // warms up by itself). The requests it repeats are pure (a run and its
 // HTML); nothing else is repeated.
@@ -80,7 +80,7 @@ const warming = {
   timer: 0,
   after(req, reply) {
     const page = req && req.page;
-    if ((page !== "lab" && page !== "playground") || !reply || reply.error) return;
+    if (page !== "lab" || !reply || reply.error) return;
     this.req = req;
     this.schedule();
   },
