@@ -355,10 +355,13 @@
   //   mcplabEngine.request(req, done)  queue req (a plain object, see
   //       wasm/api.go's serve) for the worker; done(reply) is called once
   //       with the worker's reply, or {stopped: true, budgetMs} when the
-  //       run took longer than budgetMs and was stopped, or {error}. One
-  //       request runs at a time; while it runs, a newer request replaces
-  //       the one waiting (its done is never called): the newest input
-  //       wins and the page never queues stale work.
+  //       run took longer than budgetMs and was stopped, or {error}; and
+  //       twice when the first reply says more: true (a scenario page's
+  //       run, shown in two steps: the picture, then the tables), the
+  //       request running until the second. One request runs at a time;
+  //       while it runs, a newer request replaces the one waiting (its
+  //       done is never called): the newest input wins and the page never
+  //       queues stale work.
   //   mcplabEngine.budgetMs  how long one run may take (ms, default
   //       20,000: the heaviest herd takes a few seconds); a run past it
   //       is stopped by terminating the worker, and a fresh one is
@@ -462,6 +465,15 @@
       }
       const r = this.running;
       if (!r || r.id !== msg.id) return;
+      if (msg.reply && msg.reply.more) {
+        // The first of two steps: the request runs on.
+        try {
+          r.done(msg.reply);
+        } catch (err) {
+          console.error("mcplab:", err);
+        }
+        return;
+      }
       clearTimeout(r.timer);
       this.running = null;
       this.finish(r.done, msg.reply);
