@@ -517,6 +517,17 @@
   engine.workerURL = new URL("worker.js", base);
   engine.preload(file === "ledger.wasm");
   const go = new Go();
+  // sqliteFailure says why the browser's SQLite (sqlite3.wasm at url) did
+  // not load, in words rather than Emscripten's ("Aborted(both async and
+  // sync fetching of the wasm failed). Build with -sASSERTIONS ..."): the
+  // HTTP status when fetching it failed, else SQLite's own reason.
+  const sqliteFailure = (url, err) => {
+    const why = String((err && err.message) || err).replace(/^Aborted\((.*)\)\.?(\s*Build with -sASSERTIONS.*)?$/s, "$1");
+    return fetch(url, { method: "HEAD", cache: "no-store" }).then(
+      (r) => { throw new Error(r.ok ? "SQLite (" + url.pathname + ") did not start: " + why : "fetching " + url.pathname + ": HTTP " + r.status); },
+      () => { throw new Error("fetching " + url.pathname + " failed (no answer)"); },
+    );
+  };
   // ledger.wasm runs its idempotency ledger on the browser's SQLite
   // (sqlite.js, SQLite's own WebAssembly build: wasm/ledgerdb.go), which the
   // worker loads for its runs (worker.js) and the page loads too, at the
@@ -530,7 +541,10 @@
         s.onerror = () => reject(new Error("fetching sqlite.js failed"));
         document.head.appendChild(s);
       })
-        .then(() => self.mcplabSQLiteInit(new URL("sqlite3.wasm", base).href))
+        .then(() => {
+          const url = new URL("sqlite3.wasm", base);
+          return self.mcplabSQLiteInit(url.href).catch((err) => sqliteFailure(url, err));
+        })
         .then((api) => { self.mcplabSQLite = api; });
   fetch(wasmURL)
     .then((resp) => {

@@ -30,12 +30,21 @@ let sqlite = Promise.resolve(); // the browser's SQLite loading, when asked
 self.onmessage = (e) => {
   const msg = e.data;
   if (msg.sqlite && !self.mcplabSQLiteInit) {
+    const url = new URL("sqlite3.wasm", self.location);
     sqlite = new Promise((resolve) => {
       importScripts("sqlite.js");
-      resolve(self.mcplabSQLiteInit(new URL("sqlite3.wasm", self.location).href));
+      resolve(self.mcplabSQLiteInit(url.href));
     }).then(
       (api) => { self.mcplabSQLite = api; },
-      (err) => { throw new Error("SQLite did not load: " + String((err && err.message) || err)); },
+      (err) => {
+        // In words, not Emscripten's "Aborted(...). Build with -sASSERTIONS
+        // ...": the HTTP status when fetching sqlite3.wasm failed.
+        const why = String((err && err.message) || err).replace(/^Aborted\((.*)\)\.?(\s*Build with -sASSERTIONS.*)?$/s, "$1");
+        return fetch(url, { method: "HEAD", cache: "no-store" }).then(
+          (r) => { throw new Error(r.ok ? "SQLite did not start: " + why : "fetching " + url.pathname + ": HTTP " + r.status); },
+          () => { throw new Error("fetching " + url.pathname + " failed (no answer)"); },
+        );
+      },
     );
   }
   if (msg.module) {
