@@ -135,7 +135,7 @@ func (l *lab) rerun(first bool) {
 		}
 		enable(l.doc, "lab-copy-link", "lab-copy-embed")
 		setStatus(l.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
-		l.root.Get("dataset").Set("ready", "1")
+		markReady(l.doc, l.fail)
 	})
 }
 

@@ -98,3 +98,20 @@ func onAnswer(_ js.Value, args []js.Value) any {
 func stoppedText(budgetMs float64) string {
 	return fmt.Sprintf("This run was stopped: it took longer than %.0f s, the limit for one run in this page. The output shows the last run that finished; change the scenario to try again.", budgetMs/1000)
 }
+
+// markReady sets <html data-ready="1"> (the page has run and shown its
+// first answer) once the page's own SQLite has loaded, where it loads one
+// (ledger.wasm: app.js's mcplabSQLiteLoading, for the synchronous
+// mcplab.run, which tests and scripts call once the page is ready); the
+// page does not wait for it to start, so its controls and its first
+// request to the worker need not either. If that SQLite failed, app.js
+// already said so and marked the page "error": markReady leaves it.
+func markReady(doc js.Value, fail func(error)) {
+	set := func() { doc.Get("documentElement").Get("dataset").Set("ready", "1") }
+	loading := js.Global().Get("mcplabSQLiteLoading")
+	if loading.Type() != js.TypeObject {
+		set()
+		return
+	}
+	then(loading, fail, func(js.Value) { set() }, func(string) {})
+}

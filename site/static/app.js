@@ -390,12 +390,14 @@
       this.sqlite = sqlite;
       if (sqlite && !this.worker) this.spawn();
     },
-    start(module) {
+    // warm (may be null) is the request the page is about to make: the
+    // worker runs it at once and keeps its answer for it (worker.js).
+    start(module, warm) {
       this.module = module;
-      if (this.worker && !this.ready) this.worker.postMessage({ module });
-      else this.spawn();
+      if (this.worker && !this.ready) this.worker.postMessage({ module, warm });
+      else this.spawn(warm);
     },
-    spawn() {
+    spawn(warm) {
       this.ready = false;
       const w = new Worker(this.workerURL);
       this.worker = w;
@@ -404,7 +406,7 @@
         e.preventDefault();
         this.answer(w, { fatal: e.message || "the engine worker failed" });
       };
-      w.postMessage({ module: this.module, sqlite: this.sqlite });
+      w.postMessage({ module: this.module, sqlite: this.sqlite, warm: warm || null });
     },
     request(req, done) {
       if (!this.module || (!this.worker && this.failures >= 3)) {
@@ -531,7 +533,10 @@
   // ledger.wasm runs its idempotency ledger on the browser's SQLite
   // (sqlite.js, SQLite's own WebAssembly build: wasm/ledgerdb.go), which the
   // worker loads for its runs (worker.js) and the page loads too, at the
-  // same time as the simulator, for the synchronous mcplab.run.
+  // same time as the simulator, for the synchronous mcplab.run. The page's
+  // Go does not wait for it (its controls and first request need none);
+  // it sets data-ready once it has loaded (mcplabSQLiteLoading: wasm's
+  // markReady), and a failure stops the page like any other.
   const sqlite = file !== "ledger.wasm"
     ? Promise.resolve()
     : new Promise((resolve, reject) => {
@@ -546,6 +551,18 @@
           return self.mcplabSQLiteInit(url.href).catch((err) => sqliteFailure(url, err));
         })
         .then((api) => { self.mcplabSQLite = api; });
+  if (file === "ledger.wasm") {
+    globalThis.mcplabSQLiteLoading = sqlite;
+    sqlite.catch(fail);
+  }
+  // warmRequest is the request a scenario page's first run will make
+  // (wasm/lab.go: its own scenario, from script#scenario-json), which the
+  // worker runs as soon as it starts, while the page's Go starts, and
+  // keeps for that first request (worker.js); none elsewhere.
+  const warmRequest = () => {
+    const json = lab.id === "lab" && document.getElementById("scenario-json");
+    return json ? { page: "lab", text: json.textContent } : null;
+  };
   fetch(wasmURL)
     .then((resp) => {
       if (!resp.ok) throw new Error("fetching " + wasmURL.pathname + ": HTTP " + resp.status);
@@ -554,10 +571,10 @@
     .then((module) => {
       // One download, one compile: the worker gets the module itself (and
       // ledger.wasm's worker has been loading SQLite meanwhile: preload).
-      engine.start(module);
-      return Promise.all([WebAssembly.instantiate(module, go.importObject), sqlite]);
+      engine.start(module, warmRequest());
+      return WebAssembly.instantiate(module, go.importObject);
     })
-    .then(([instance]) => go.run(instance))
+    .then((instance) => go.run(instance))
     .then(() => fail(new Error("the simulator stopped")))
     .catch(fail);
 })();
