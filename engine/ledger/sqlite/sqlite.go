@@ -89,9 +89,9 @@ func OpenMemory(name string) (*Ledger, error) {
 }
 
 // Close releases an in-memory ledger (its data is gone); a file stays.
-// Connections taken with Connect are the caller's to close. A ledger
-// from NewMemory is emptied and kept for the next NewMemory instead
-// (pool.go). A second Close does nothing.
+// Connections taken with Connect are the caller's to close. A second
+// Close does nothing. (The ledgers NewMemory hands out are ledger.Pool's:
+// their Close keeps this one, emptied, for the next NewMemory, pool.go.)
 func (l *Ledger) Close() error {
 	l.mu.Lock()
 	first, memory := l.first, l.memory
