@@ -355,10 +355,13 @@
   //   mcplabEngine.request(req, done)  queue req (a plain object, see
   //       wasm/api.go's serve) for the worker; done(reply) is called once
   //       with the worker's reply, or {stopped: true, budgetMs} when the
-  //       run took longer than budgetMs and was stopped, or {error}. One
-  //       request runs at a time; while it runs, a newer request replaces
-  //       the one waiting (its done is never called): the newest input
-  //       wins and the page never queues stale work.
+  //       run took longer than budgetMs and was stopped, or {error}; and
+  //       twice when the first reply says more: true (a scenario page's
+  //       run, shown in two steps: the picture, then the tables), the
+  //       request running until the second. One request runs at a time;
+  //       while it runs, a newer request replaces the one waiting (its
+  //       done is never called): the newest input wins and the page never
+  //       queues stale work.
   //   mcplabEngine.budgetMs  how long one run may take (ms, default
   //       20,000: the heaviest herd takes a few seconds); a run past it
   //       is stopped by terminating the worker, and a fresh one is
@@ -462,6 +465,15 @@
       }
       const r = this.running;
       if (!r || r.id !== msg.id) return;
+      if (msg.reply && msg.reply.more) {
+        // The first of two steps: the request runs on.
+        try {
+          r.done(msg.reply);
+        } catch (err) {
+          console.error("mcplab:", err);
+        }
+        return;
+      }
       clearTimeout(r.timer);
       this.running = null;
       this.finish(r.done, msg.reply);
@@ -505,6 +517,17 @@
   engine.workerURL = new URL("worker.js", base);
   engine.preload(file === "ledger.wasm");
   const go = new Go();
+  // sqliteFailure says why the browser's SQLite (sqlite3.wasm at url) did
+  // not load, in words rather than Emscripten's ("Aborted(both async and
+  // sync fetching of the wasm failed). Build with -sASSERTIONS ..."): the
+  // HTTP status when fetching it failed, else SQLite's own reason.
+  const sqliteFailure = (url, err) => {
+    const why = String((err && err.message) || err).replace(/^Aborted\((.*)\)\.?(\s*Build with -sASSERTIONS.*)?$/s, "$1");
+    return fetch(url, { method: "HEAD", cache: "no-store" }).then(
+      (r) => { throw new Error(r.ok ? "SQLite (" + url.pathname + ") did not start: " + why : "fetching " + url.pathname + ": HTTP " + r.status); },
+      () => { throw new Error("fetching " + url.pathname + " failed (no answer)"); },
+    );
+  };
   // ledger.wasm runs its idempotency ledger on the browser's SQLite
   // (sqlite.js, SQLite's own WebAssembly build: wasm/ledgerdb.go), which the
   // worker loads for its runs (worker.js) and the page loads too, at the
@@ -518,7 +541,10 @@
         s.onerror = () => reject(new Error("fetching sqlite.js failed"));
         document.head.appendChild(s);
       })
-        .then(() => self.mcplabSQLiteInit(new URL("sqlite3.wasm", base).href))
+        .then(() => {
+          const url = new URL("sqlite3.wasm", base);
+          return self.mcplabSQLiteInit(url.href).catch((err) => sqliteFailure(url, err));
+        })
         .then((api) => { self.mcplabSQLite = api; });
   fetch(wasmURL)
     .then((resp) => {
