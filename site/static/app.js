@@ -368,9 +368,13 @@
   //       started from the same module.
   //   mcplabEngine.busy      true while a request runs or waits.
   //   mcplabEngine.restarts  how many workers were stopped so far.
+  //   mcplabEngine.warmed    null until the worker has warmed a scenario
+  //       page's run up (worker.js), then {runs, ms}: how many runs it
+  //       repeated and the milliseconds they took.
   const engine = (globalThis.mcplabEngine = {
     budgetMs: 20000,
     restarts: 0,
+    warmed: null,
     get busy() {
       return !!(this.running || this.waiting);
     },
@@ -438,6 +442,10 @@
     },
     answer(w, msg) {
       if (w !== this.worker) return; // a stopped worker's last words
+      if (msg.warmed) {
+        this.warmed = msg.warmed;
+        return;
+      }
       if (msg.ready) {
         this.ready = true;
         this.failures = 0;
