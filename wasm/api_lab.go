@@ -60,12 +60,17 @@ func jsRender(_ js.Value, args []js.Value) (result any) {
 // once; the second {fill: splitOutput's fill, fragment: the scenario's
 // share fragment}: the tables and the hidden view, which it draws after
 // the next frame. A scenario that does not run is one reply,
-// {error: "message"}.
+// {error: "message"}. With req.adopt (the page's first run of its own
+// scenario, whose output the page already shows, prerendered) it is one
+// reply too: adoptReply.
 func serveLab(req js.Value) map[string]any {
 	data := []byte(req.Get("text").String())
 	tr, err := runScenario(data)
 	if err != nil {
 		return map[string]any{"error": err.Error()}
+	}
+	if req.Get("adopt").Truthy() {
+		return adoptReply(tr, data)
 	}
 	shown := req.Get("shown")
 	out, rest, err := splitOutput(tr, true, shown.String(), shown.Type() == js.TypeString)
@@ -87,6 +92,29 @@ func serveLab(req js.Value) map[string]any {
 		return r
 	}
 	return map[string]any{"out": out}
+}
+
+// adoptReply answers a page that shows the run already (prerendered by
+// the site's build, byte for byte what the worker would render: the
+// site's tests compare them), so nothing is rendered: {adopt: the keys of
+// the blocks it shows, in order (templates.OutputParts), fragment}. The
+// page's pane takes the blocks on screen as they are (output.go's adopt),
+// and its first change patches them; the run itself proves the engine
+// works here, and costs a third of a first run with its render, which,
+// in a worker that has not run yet, is the code V8 compiles first (issue
+// 11: a ledger page ready within 2 s).
+func adoptReply(tr *trace.Trace, data []byte) map[string]any {
+	v := templates.NewView(tr)
+	parts := templates.OutputParts(v, templates.NewCharts(tr, v))
+	keys := make([]any, len(parts))
+	for i, part := range parts {
+		keys[i] = part.Key
+	}
+	r := map[string]any{"adopt": keys}
+	if frag, err := scenario.ShareFragment(data); err == nil {
+		r["fragment"] = frag
+	}
+	return r
 }
 
 // runScenario runs a scenario document as written through the one entry.

@@ -19,9 +19,11 @@ import (
 // block by block (output.go: the headline and charts at once, the tables
 // after the next frame, only what changed). An invalid scenario keeps the
 // last good render and shows the located error in #lab-error; so does a
-// run stopped past its budget, saying so. After the first render it
-// enables the controls and sets <html data-ready="1"> ("error" if that
-// render failed), and keeps the page's "Open in playground" and "Review
+// run stopped past its budget, saying so. Its first run of its own
+// scenario is not re-rendered: the page shows it prerendered, so the
+// worker only runs it and the pane adopts what is on screen (adopt). After
+// that first run it enables the controls and sets <html data-ready="1">
+// ("error" if the run failed), and keeps the page's "Open in playground" and "Review
 // this operation" links pointing at the edited scenario (once the tables
 // are drawn too).
 
@@ -43,6 +45,9 @@ type lab struct {
 	// the link (it could not be read, or not run here) until the reader
 	// changes a control.
 	own, linkNote string
+	// renderFirst is true once the page's output turned out not to be
+	// the prerendered one it could adopt: first runs render it whole.
+	renderFirst bool
 }
 
 func init() { startLab = startLabPage }
@@ -111,25 +116,36 @@ func (l *lab) rerun(first bool) {
 	if shown, ok := l.pane.shownView("timeline"); ok {
 		req["shown"] = shown
 	}
+	adopt := first && !l.edited && !l.renderFirst
+	if adopt {
+		// The page shows this scenario's run, prerendered: the worker
+		// need only run it (api_lab.go's adoptReply).
+		req["adopt"] = true
+	}
 	ask(req, l.fail, func(r answer) {
 		if r.More {
 			l.apply(r)
 			return
 		}
-		ok := l.finish(r)
+		var ok bool
+		if keys := r.Get("adopt"); adopt && keys.Type() == js.TypeObject {
+			if !l.adopt(r, keys) {
+				l.renderFirst = true // the output on screen is not the prerendered one
+				l.rerun(true)
+				return
+			}
+			ok = true
+		} else {
+			ok = l.finish(r)
+		}
 		if !first {
 			return
 		}
-		if !ok && r.Err() != "" && l.dropLink(r.Err()) {
-			l.rerun(true)
+		if !ok {
+			l.failed(r)
 			return
 		}
 		l.own = ""
-		if !ok {
-			l.root.Get("dataset").Set("ready", "error")
-			setStatus(l.doc, "error", "The scenario did not run; see the message below.")
-			return
-		}
 		if fs := byID(l.doc, "lab-controls"); fs.Truthy() {
 			fs.Set("disabled", false)
 		}
@@ -137,6 +153,38 @@ func (l *lab) rerun(first bool) {
 		setStatus(l.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
 		markReady(l.doc, l.fail)
 	})
+}
+
+// failed handles a first run that did not run (r): a link's scenario that
+// cannot run here gives the page its own back (dropLink) and runs it;
+// else the page is marked failed.
+func (l *lab) failed(r answer) {
+	if r.Err() != "" && l.dropLink(r.Err()) {
+		l.rerun(true)
+		return
+	}
+	l.own = ""
+	l.root.Get("dataset").Set("ready", "error")
+	setStatus(l.doc, "error", "The scenario did not run; see the message below.")
+}
+
+// adopt takes the first answer for the page's own scenario, run but not
+// rendered (api_lab.go's adoptReply): the pane keeps the prerendered
+// output as that run's (pane.adopt). False when the output on screen is
+// not the prerendered one (then the page asks for a full render).
+func (l *lab) adopt(r answer, keys js.Value) bool {
+	list := make([]string, keys.Length())
+	for i := range list {
+		list[i] = keys.Index(i).String()
+	}
+	l.fragment = r.Str("fragment")
+	ds := l.output.Get("dataset")
+	ds.Set("renderMs", strconv.FormatFloat(r.Get("ms").Float(), 'f', 1, 64))
+	if !l.pane.adopt(list) {
+		return false
+	}
+	showLabError(l.doc, l.linkNote)
+	return true
 }
 
 // apply shows one answer of the worker, or the first step of one; false

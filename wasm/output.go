@@ -77,9 +77,9 @@ type outPart struct {
 	// Pending is true while the block's HTML has not come yet (the first
 	// step of a two-step reply: api.go's splitOutput); fill brings it.
 	Pending bool
-	Sum   string    // the digest of the block's HTML (api.go's htmlSum)
-	Src   js.Value  // the reply's part: Src.html is the block, with a viewSlot for each view
-	Views []outView // the block's pictures, of which the page shows at most one
+	Sum     string    // the digest of the block's HTML (api.go's htmlSum)
+	Src     js.Value  // the reply's part: Src.html is the block, with a viewSlot for each view
+	Views   []outView // the block's pictures, of which the page shows at most one
 }
 
 // outView is one picture of a block: Src.html is its HTML, Sum its digest.
@@ -390,6 +390,23 @@ func (p *pane) viewOnScreen(block js.Value, part outPart) string {
 	}
 	p.onScreen[part.Key] = shown
 	return shown
+}
+
+// adopt takes the output on screen (prerendered, or drawn before) as the
+// run whose blocks are keys, in order, without drawing anything: what the
+// page shows is that run's output, but the pane does not know its HTML,
+// so the next run patches every block it draws (mcplabMorph keeps what
+// did not change). False, and nothing changed, when the output on screen
+// is not div#output with one element per key.
+func (p *pane) adopt(keys []string) bool {
+	wrapper := p.el.Get("firstElementChild")
+	if !wrapper.Truthy() || wrapper.Get("id").String() != "output" || wrapper.Get("children").Length() != len(keys) {
+		return false
+	}
+	p.cancelLater()
+	p.keys, p.html, p.views = keys, make([]string, len(keys)), map[string]string{}
+	p.settle()
+	return true
 }
 
 // shownView is the id of the view of block key the page showed when the

@@ -564,12 +564,13 @@
     sqlite.catch(fail);
   }
   // warmRequest is the request a scenario page's first run will make
-  // (wasm/lab.go: its own scenario, from script#scenario-json), which the
-  // worker runs as soon as it starts, while the page's Go starts, and
-  // keeps for that first request (worker.js); none elsewhere.
+  // (wasm/lab.go: its own scenario, from script#scenario-json, whose
+  // prerendered output it adopts), which the worker runs as soon as it
+  // starts, while the page's Go starts, and keeps for that first request
+  // (worker.js); none elsewhere.
   const warmRequest = () => {
     const json = lab.id === "lab" && document.getElementById("scenario-json");
-    return json ? { page: "lab", text: json.textContent } : null;
+    return json ? { page: "lab", text: json.textContent, adopt: true } : null;
   };
   fetch(wasmURL)
     .then((resp) => {
