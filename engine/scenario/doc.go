@@ -134,9 +134,13 @@
 //     most 100000; consumer.batch at most 100000; proxy.flushBytes at most
 //     1073741824; fail.code is a 32-bit integer.
 //
-// The engine adds one run-time bound: a run that schedules more than
-// engine.MaxActions (200000) actions returns an error, never a partial
-// trace.
+// The engine adds three run-time bounds on a valid scenario: a run that
+// schedules more than engine.MaxActions (200,000) actions, emits more than
+// engine.MaxEvents (100,000) events, or whose events carry, or whose
+// trace JSON holds, more than engine.MaxTraceBytes (33,554,432) bytes
+// stops with an *engine.BoundError ("the scenario is valid, but its run
+// went past the engine's bound of 100,000 events (MaxEvents), ..."),
+// never a partial trace.
 //
 // # Locations
 //
