@@ -97,6 +97,16 @@
 //     (Version 1 calls capacity < 2 an error where its policy table allows
 //     0; this package follows the table.)
 //
+// # Whole numbers
+//
+// Every integer field (times, counts, sizes, codes) takes a whole number
+// however JSON writes it: 1000, 1e3 and 1000.0 are the same 1000
+// ([WholeNumber], JSON Schema's "integer"); a number with a fraction
+// (1.5, 1e-3) is an [ErrType] "must be an integer", and a whole number
+// past a field's range, even past int64, names the bound it passed. The
+// canonical form keeps the number as written (it sorts keys, it does not
+// rewrite numbers), so 1e3 and 1000 are two share links for one run.
+//
 // # Limits
 //
 // Version 1 says "a size past the limits (steps, clients, virtual
