@@ -57,8 +57,9 @@ func TestRunPastBoundSaysValid(t *testing.T) {
 // The playground, given a scenario past the event bound, says under the
 // editor that it is valid and which bound its run went past, keeps the
 // last run on screen (stale), marks nothing invalid, and its status says
-// paused because of the bound, not because the scenario is invalid. The
-// next edit that runs clears it all.
+// paused because of the bound, not because the scenario is invalid; a
+// link to it is titled "too large to run", not "not valid". The next edit
+// that runs clears it all.
 func TestPlaygroundPastBoundSaysValid(t *testing.T) {
 	ctx, _ := openTab(t, siteURL)
 	navigate(t, ctx, playgroundURL("#example="+scenarioA))
@@ -92,6 +93,24 @@ func TestPlaygroundPastBoundSaysValid(t *testing.T) {
 	}
 	if got := evalJSON[string](t, ctx, `document.querySelector("#outcome-0")?.dataset.outcome ?? ""`); got != outcome {
 		t.Errorf("the output changed to %q; want the last run's %q kept", got, outcome)
+	}
+
+	// The same scenario opened from a link in a fresh tab: nothing has
+	// run, and the title says it is too large to run, not that it is
+	// invalid.
+	frag, err := scenario.ShareFragment(pastEventBound(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked, _ := openTab(t, siteURL)
+	navigate(t, linked, playgroundURL("#s="+frag))
+	waitReady(t, linked)
+	waitFor(t, linked, "the bound's message", `!mcplabEngine.busy && !document.getElementById("pg-error").hidden`)
+	if title := evalJSON[string](t, linked, `document.getElementById("pg-title").textContent`); title != "The linked scenario is too large to run" {
+		t.Errorf("a link to a valid scenario past a bound titled %q, want \"The linked scenario is too large to run\"", title)
+	}
+	if msg := evalJSON[string](t, linked, `document.getElementById("pg-error-text").textContent`); !strings.HasPrefix(msg, want) {
+		t.Errorf("from a link, under the editor: %q, want %q...", msg, want)
 	}
 
 	typeInto(t, ctx, "#pg-editor", good)

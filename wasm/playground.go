@@ -191,10 +191,15 @@ func (p *playground) open(hash string, then func()) {
 	first := p.scenarioTitle == ""
 	p.update(true, func(ok bool) {
 		if !ok && first {
-			// The link's scenario is invalid and nothing has run: the
-			// output is the prerendered default's, marked stale; the
-			// title is not the default's.
-			p.title.Set("textContent", invalidLinkTitle)
+			// The link's scenario is invalid, or valid but too large to
+			// run (past an engine bound), and nothing has run: the output
+			// is the prerendered default's, marked stale; the title is not
+			// the default's.
+			if p.bound {
+				p.title.Set("textContent", boundLinkTitle)
+			} else {
+				p.title.Set("textContent", invalidLinkTitle)
+			}
 		}
 		p.shareNow()
 		after(ok)
@@ -207,6 +212,7 @@ func (p *playground) open(hash string, then func()) {
 const (
 	brokenLinkTitle  = "This link cannot be opened"
 	invalidLinkTitle = "The linked scenario is not valid"
+	boundLinkTitle   = "The linked scenario is too large to run"
 )
 
 // linkText returns the editor text a fragment names: a built-in example's
