@@ -33,6 +33,8 @@
 // import.go), or a scenario page (#lab, lab.go). In the worker it exposes
 //
 //	self.mcplabServe(req) -> reply
+//	self.mcplabServeMore() -> the second step of a reply with more: true
+//	self.mcplabCollect()   a garbage collection, when the worker is idle
 //
 // where req.page names the controller asking ("lab", "playground",
 // "import") and the reply is described by serveLab, servePlayground and
@@ -56,6 +58,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -102,6 +105,8 @@ func main() {
 	if !doc.Truthy() {
 		// In the engine worker: answer requests, touch no DOM.
 		js.Global().Set("mcplabServe", js.FuncOf(serve))
+		js.Global().Set("mcplabServeMore", js.FuncOf(serveMore))
+		js.Global().Set("mcplabCollect", js.FuncOf(collect))
 		select {}
 	}
 	api := map[string]any{"share": js.FuncOf(jsShare)}
@@ -154,8 +159,13 @@ func jsShare(_ js.Value, args []js.Value) (result any) {
 
 // serve is self.mcplabServe(req) in the worker: it hands req to the server
 // of req.page and returns its reply; an unknown page or a panic is
-// {error: "..."}.
+// {error: "..."}. A server that answers in two steps (serveLab: the
+// picture now, the tables next) sets serveRest: its reply then says
+// more: true, and the worker asks self.mcplabServeMore() for the rest
+// before it takes another request. ms is what the step took, in
+// milliseconds.
 func serve(_ js.Value, args []js.Value) (result any) {
+	serveRest = nil
 	defer recoverInto(func(err error) { result = map[string]any{"error": err.Error()} })
 	if len(args) < 1 || args[0].Type() != js.TypeObject {
 		return map[string]any{"error": "mcplabServe expects one request object"}
@@ -168,7 +178,40 @@ func serve(_ js.Value, args []js.Value) (result any) {
 	start := now()
 	r := s(args[0])
 	r["ms"] = now() - start
+	if serveRest != nil {
+		r["more"] = true
+	}
 	return r
+}
+
+// serveRest is the second step of the last request served, nil when it
+// has none or it was taken.
+var serveRest func() map[string]any
+
+// serveMore is self.mcplabServeMore() in the worker: the second step of
+// the request mcplabServe just answered with more: true (its reply, with
+// ms), or {error} when there is none or it failed.
+func serveMore(js.Value, []js.Value) (result any) {
+	rest := serveRest
+	serveRest = nil
+	defer recoverInto(func(err error) { result = map[string]any{"error": err.Error()} })
+	if rest == nil {
+		return map[string]any{"error": "mcplabServeMore: no request waits for a second step"}
+	}
+	start := now()
+	r := rest()
+	r["ms"] = now() - start
+	return r
+}
+
+// collect is self.mcplabCollect() in the worker, which calls it when idle
+// after a reply (worker.js): a garbage collection there, between
+// requests, so that the next run seldom pays for one (a run and its
+// render allocate a few MB; a collection of the worker's heap takes a few
+// ms, which in a run would be most of a frame: issue 11).
+func collect(js.Value, []js.Value) any {
+	runtime.GC()
+	return nil
 }
 
 // viewSlot stands in a block's HTML for each of its views (in order),
@@ -188,39 +231,127 @@ const viewSlot = "<!--mcplab-view-->"
 // copied into the page's Go and back out to the DOM (issue 12: that copy
 // was most of the main thread's work per change).
 func outputReply(tr *trace.Trace) (map[string]any, error) {
+	out, _, err := splitOutput(tr, false, "", false)
+	return out, err
+}
+
+// splitOutput renders a trace's output, all in out when twoSteps is
+// false (outputReply), else in two steps (issue 11: a lesson page shows a
+// control change within a frame): out, now, holds what a reader watches
+// while dragging a control (the blocks that are not Later, and of the
+// timeline's views only the one with id shown when known is true); rest,
+// later, renders the others. In out, a block left for later
+// is {key, later, pending: true} and a view {id, pending: true}; rest
+// returns the fill (output.go's pane.fill):
+//
+//	[{key, html?, sum?, views: [{id, html, sum}]}]
+//
+// one entry per block with something left: html and sum when the block
+// itself was left, and the views that were. rest is nil when nothing was
+// left.
+func splitOutput(tr *trace.Trace, twoSteps bool, shown string, known bool) (out map[string]any, rest func() ([]any, error), err error) {
 	v := templates.NewView(tr)
 	parts := templates.OutputParts(v, templates.NewCharts(tr, v))
 	shell, err := renderHTML(templates.OutputWith(v, nil))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	attrs := []any{}
 	for _, a := range v.OutputData() {
 		attrs = append(attrs, []any{a[0], a[1]})
 	}
+	known = known && twoSteps
+	// later lists, by block, what rest renders: the block itself (whole),
+	// or the indexes of the views left.
+	type left struct {
+		part  int
+		whole bool
+		views []int
+	}
+	var later []left
 	list := make([]any, len(parts))
 	for i, part := range parts {
-		c := part.Component
-		views := make([]any, len(part.Views))
-		if len(part.Views) > 0 {
-			slots := make([]templ.Component, len(part.Views))
-			for j, view := range part.Views {
-				s, err := renderHTML(view.Component)
-				if err != nil {
-					return nil, err
-				}
-				views[j] = map[string]any{"id": view.ID, "html": s, "sum": htmlSum(s)}
-				slots[j] = templ.Raw(viewSlot)
-			}
-			c = part.Shell(slots)
+		if twoSteps && part.Later {
+			list[i] = map[string]any{"key": part.Key, "later": true, "pending": true, "views": []any{}}
+			later = append(later, left{part: i, whole: true})
+			continue
 		}
-		s, err := renderHTML(c)
+		views := make([]any, len(part.Views))
+		l := left{part: i}
+		for j, view := range part.Views {
+			if known && view.ID != shown {
+				views[j] = map[string]any{"id": view.ID, "pending": true}
+				l.views = append(l.views, j)
+				continue
+			}
+			if views[j], err = renderView(view); err != nil {
+				return nil, nil, err
+			}
+		}
+		if len(l.views) > 0 {
+			later = append(later, l)
+		}
+		s, err := renderHTML(blockComponent(part))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		list[i] = map[string]any{"key": part.Key, "later": part.Later, "html": s, "sum": htmlSum(s), "views": views}
 	}
-	return map[string]any{"attrs": attrs, "shell": shell, "parts": list}, nil
+	out = map[string]any{"attrs": attrs, "shell": shell, "parts": list}
+	if len(later) == 0 {
+		return out, nil, nil
+	}
+	return out, func() ([]any, error) {
+		fill := make([]any, len(later))
+		for k, l := range later {
+			part := parts[l.part]
+			entry := map[string]any{"key": part.Key}
+			idx := l.views
+			if l.whole {
+				s, err := renderHTML(blockComponent(part))
+				if err != nil {
+					return nil, err
+				}
+				entry["html"], entry["sum"] = s, htmlSum(s)
+				idx = make([]int, len(part.Views))
+				for j := range idx {
+					idx[j] = j
+				}
+			}
+			views := make([]any, len(idx))
+			for n, j := range idx {
+				var err error
+				if views[n], err = renderView(part.Views[j]); err != nil {
+					return nil, err
+				}
+			}
+			entry["views"] = views
+			fill[k] = entry
+		}
+		return fill, nil
+	}, nil
+}
+
+// blockComponent is a block's component, with a viewSlot for each of its
+// views (which the reply carries apart).
+func blockComponent(part templates.OutputPart) templ.Component {
+	if len(part.Views) == 0 {
+		return part.Component
+	}
+	slots := make([]templ.Component, len(part.Views))
+	for j := range slots {
+		slots[j] = templ.Raw(viewSlot)
+	}
+	return part.Shell(slots)
+}
+
+// renderView renders one view of a block: {id, html, sum}.
+func renderView(view templates.OutputView) (map[string]any, error) {
+	s, err := renderHTML(view.Component)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": view.ID, "html": s, "sum": htmlSum(s)}, nil
 }
 
 // htmlSum is a digest of one block's HTML for the page's comparison

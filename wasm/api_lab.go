@@ -52,8 +52,14 @@ func jsRender(_ js.Value, args []js.Value) (result any) {
 	return reply("html", html, err)
 }
 
-// serveLab answers a scenario page (lab.go): req.text is the scenario JSON.
-// The reply is {out: outputReply, fragment: its share fragment} or
+// serveLab answers a scenario page (lab.go) in two steps (serve's
+// serveRest; splitOutput): req.text is the scenario JSON, req.shown, when
+// the page knows it, the id of the timeline view it shows ("" for none).
+// The first reply is {out: splitOutput's out, more: true}: the headline,
+// the charts and the timeline view on screen, which the page draws at
+// once; the second {fill: splitOutput's fill, fragment: the scenario's
+// share fragment}: the tables and the hidden view, which it draws after
+// the next frame. A scenario that does not run is one reply,
 // {error: "message"}.
 func serveLab(req js.Value) map[string]any {
 	data := []byte(req.Get("text").String())
@@ -61,15 +67,26 @@ func serveLab(req js.Value) map[string]any {
 	if err != nil {
 		return map[string]any{"error": err.Error()}
 	}
-	out, err := outputReply(tr)
+	shown := req.Get("shown")
+	out, rest, err := splitOutput(tr, true, shown.String(), shown.Type() == js.TypeString)
 	if err != nil {
 		return map[string]any{"error": "rendering the trace: " + err.Error()}
 	}
-	r := map[string]any{"out": out}
-	if frag, err := scenario.ShareFragment(data); err == nil {
-		r["fragment"] = frag
+	serveRest = func() map[string]any {
+		r := map[string]any{"fill": []any{}}
+		if rest != nil {
+			fill, err := rest()
+			if err != nil {
+				return map[string]any{"error": "rendering the trace: " + err.Error()}
+			}
+			r["fill"] = fill
+		}
+		if frag, err := scenario.ShareFragment(data); err == nil {
+			r["fragment"] = frag
+		}
+		return r
 	}
-	return r
+	return map[string]any{"out": out}
 }
 
 // runScenario runs a scenario document as written through the one entry.

@@ -97,15 +97,26 @@ func (l *lab) onChange(el js.Value) {
 }
 
 // rerun asks the worker to run the scenario (the text of
-// script#scenario-json) and shows the answer (pane: the headline and
-// charts at once, the tables after the next frame); on an error or a
-// stopped run it keeps the last good render, marks it stale and says why.
-// data-render-ms on #lab-output is what the worker spent on the run and
-// its HTML; data-apply-ms what showing it on the page cost (pane sets
-// data-later-ms for the tables). first starts the page.
+// script#scenario-json) and shows the answer, which comes in two steps
+// (api.go's serveLab): the headline and charts, drawn at once, then the
+// tables, drawn after the next frame (pane). On an error or a stopped run
+// it keeps the last good render, marks it stale and says why.
+// data-render-ms on #lab-output is what the worker spent on the first
+// step; data-apply-ms what showing it on the page cost (pane sets
+// data-later-ms for the tables). The request names the timeline view on
+// screen, once the pane knows it, so the worker renders only that one in
+// the first step. first starts the page, once the whole run is there.
 func (l *lab) rerun(first bool) {
-	ask(map[string]any{"page": "lab", "text": l.script.Get("textContent").String()}, l.fail, func(r answer) {
-		ok := l.apply(r)
+	req := map[string]any{"page": "lab", "text": l.script.Get("textContent").String()}
+	if shown, ok := l.pane.shownView("timeline"); ok {
+		req["shown"] = shown
+	}
+	ask(req, l.fail, func(r answer) {
+		if r.More {
+			l.apply(r)
+			return
+		}
+		ok := l.finish(r)
 		if !first {
 			return
 		}
@@ -124,11 +135,12 @@ func (l *lab) rerun(first bool) {
 		}
 		enable(l.doc, "lab-copy-link", "lab-copy-embed")
 		setStatus(l.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
-		l.root.Get("dataset").Set("ready", "1")
+		markReady(l.doc, l.fail)
 	})
 }
 
-// apply shows one answer of the worker; false when it holds no run.
+// apply shows one answer of the worker, or the first step of one; false
+// when it holds no run.
 func (l *lab) apply(r answer) bool {
 	switch {
 	case r.Stopped:
@@ -140,10 +152,6 @@ func (l *lab) apply(r answer) bool {
 		return false
 	}
 	start := now()
-	l.fragment = r.Str("fragment")
-	if l.edited && l.fragment != "" {
-		replaceFragment(l.fragment)
-	}
 	l.pane.show(readOutput(r.Get("out")))
 	ds := l.output.Get("dataset")
 	ds.Set("renderMs", strconv.FormatFloat(r.Get("ms").Float(), 'f', 1, 64))
@@ -154,14 +162,33 @@ func (l *lab) apply(r answer) bool {
 	return true
 }
 
-// settled runs once the whole run is on screen: it points "Open in
-// playground" at the edited scenario, and "Review this operation" (when the
-// scenario has a call) once edited at the live review page on it (its
-// data-edited, review/ under the site root, + "#s=...": the review's first
-// call); unedited, that link keeps its prerendered review.
+// finish takes a request's last answer: the second step of a run (its
+// fill and share fragment), or an answer in one step (apply: an error, a
+// stopped run).
+func (l *lab) finish(r answer) bool {
+	fill := r.Get("fill")
+	if r.Stopped || r.Err() != "" || fill.Type() != js.TypeObject {
+		return l.apply(r)
+	}
+	l.fragment = r.Str("fragment")
+	l.pane.fill(fill)
+	return true
+}
+
+// settled runs once the whole run is on screen: once edited, it rewrites
+// the address bar to the run's #s= link (history.replaceState, which costs
+// about a millisecond, so it waits for the tables rather than delay the
+// picture); it points "Open in playground" at the edited scenario, and
+// "Review this operation" (when the scenario has a call) once edited at
+// the live review page on it (its data-edited, review/ under the site
+// root, + "#s=...": the review's first call); unedited, that link keeps
+// its prerendered review.
 func (l *lab) settled() {
 	if l.fragment == "" {
 		return
+	}
+	if l.edited {
+		replaceFragment(l.fragment)
 	}
 	if link := byID(l.doc, "open-playground"); link.Truthy() {
 		link.Set("href", trimFragment(link.Call("getAttribute", "href").String())+"#"+l.fragment)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"syscall/js"
 
@@ -51,174 +50,68 @@ func sqliteAPI() (js.Value, error) {
 	return api, nil
 }
 
-// A lesson page re-runs its scenario on every control change, within a
-// frame (issue 11), and creating the schema is most of a small ledger
-// run's SQLite time (about 0.4 ms of two CREATE TABLEs, against 10-30 us
-// per statement). So, as engine/ledger/sqlite's pool does natively, a
-// closed ledger is emptied (ledger.SQLEmpty*, in one transaction) and kept
-// with its open connections and their prepared statements, and the next
-// run takes it: the same empty tables a fresh database has, executions
-// numbered from MAX(n) (0 when empty), records read ordered by key, and a
-// connection given back mid-transaction rolled back first. Bounds:
-// jsPoolLedgers ledgers, each keeping jsPoolConns idle connections;
-// beyond them they are really closed.
-const (
-	jsPoolLedgers = 4
-	jsPoolConns   = 4
-)
-
-// jsPool holds the emptied ledgers newJSLedger hands out first.
-var jsPool struct {
-	mu  sync.Mutex
-	dbs []*jsLedger
-}
+// jsPool holds the emptied ledgers newJSLedger hands out first: the pool
+// engine/ledger/sqlite keeps natively (ledger.Pool: at most
+// ledger.PoolLedgers = 4 ledgers, each keeping at most ledger.PoolConns = 4
+// idle connections with their prepared statements), here over jsDB. A
+// lesson page re-runs its scenario on every control change, within a frame
+// (issue 11), and creating the schema is most of a small ledger run's
+// SQLite time (about 0.4 ms of two CREATE TABLEs, against 10-30 us per
+// statement).
+var jsPool = ledger.NewPool(openJSDB)
 
 // newJSLedger opens a fresh, empty in-memory ledger: the engine's
 // Options.OpenLedger in ledger.wasm. It is an emptied one from jsPool when
-// there is one, else a new database, whose keeper connection creates the
-// schema and stays open until the ledger is really closed (memdb frees a
+// there is one, else a new database (openJSDB).
+func newJSLedger() (ledger.Store, error) { return jsPool.Open() }
+
+// jsDB is one memdb database of the browser's SQLite (ledger.DB).
+type jsDB struct {
+	api    js.Value
+	name   string
+	keeper *jsConn // created the schema; holds the database open until Close
+}
+
+// openJSDB opens a new database, whose keeper connection creates the
+// schema and stays open until the database is really closed (memdb frees a
 // database with its last connection).
-func newJSLedger() (ledger.Store, error) {
-	jsPool.mu.Lock()
-	if n := len(jsPool.dbs); n > 0 {
-		l := jsPool.dbs[n-1]
-		jsPool.dbs = jsPool.dbs[:n-1]
-		jsPool.mu.Unlock()
-		l.closed = false
-		return l, nil
-	}
-	jsPool.mu.Unlock()
+func openJSDB() (ledger.DB, error) {
 	api, err := sqliteAPI()
 	if err != nil {
 		return nil, err
 	}
-	l := &jsLedger{api: api, name: "/mcplab-ledger-" + strconv.FormatInt(jsLedgers.Add(1), 10)}
-	keeper, err := l.open()
+	d := &jsDB{api: api, name: "/mcplab-ledger-" + strconv.FormatInt(jsLedgers.Add(1), 10)}
+	keeper, err := d.open()
 	if err != nil {
 		return nil, err
 	}
 	if _, err := keeper.call("exec", ledger.SQLSchema); err != nil {
-		keeper.really()
+		keeper.Close()
 		return nil, fmt.Errorf("ledger: schema: %w", err)
 	}
-	l.keeper = keeper
-	return l, nil
+	d.keeper = keeper
+	return d, nil
 }
 
-// jsLedger is one memdb database of the browser's SQLite.
-type jsLedger struct {
-	api    js.Value
-	name   string
-	keeper *jsConn // holds the database open; empties it for the pool
-	mu     sync.Mutex
-	idle   []*jsConn // open connections Connect hands out first
-	out    int       // connections handed out and not closed yet
-	closed bool
-}
+// Open opens a new connection to the database.
+func (d *jsDB) Open() (ledger.RawConn, error) { return d.open() }
 
-// Connect returns a connection to the ledger's database: an idle one
-// (statements prepared) or a new one.
-func (l *jsLedger) Connect() (ledger.Conn, error) {
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
-		return nil, errors.New("ledger: connect after close")
-	}
-	l.out++
-	if n := len(l.idle); n > 0 {
-		c := l.idle[n-1]
-		l.idle = l.idle[:n-1]
-		l.mu.Unlock()
-		return &jsConn{api: c.api, h: c.h, home: l}, nil
-	}
-	l.mu.Unlock()
-	c, err := l.open()
-	if err != nil {
-		l.mu.Lock()
-		l.out--
-		l.mu.Unlock()
-		return nil, err
-	}
-	c.home = l
-	return c, nil
-}
-
-// open opens a new connection to the database.
-func (l *jsLedger) open() (*jsConn, error) {
-	h := l.api.Call("open", l.name)
+func (d *jsDB) open() (*jsConn, error) {
+	h := d.api.Call("open", d.name)
 	if h.Type() != js.TypeNumber {
 		return nil, fmt.Errorf("ledger: open: %w", sqliteError(h))
 	}
-	return &jsConn{api: l.api, h: h.Int()}, nil
+	return &jsConn{api: d.api, h: h.Int()}, nil
 }
 
-// Close ends the ledger: emptied and kept for the next newJSLedger when
-// every connection was given back and the pool has room, else really
-// closed (its data is gone). A second Close does nothing.
-func (l *jsLedger) Close() error {
-	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
-		return nil
-	}
-	l.closed = true
-	out := l.out
-	l.mu.Unlock()
-	if out == 0 && l.empty() {
-		jsPool.mu.Lock()
-		if len(jsPool.dbs) < jsPoolLedgers {
-			jsPool.dbs = append(jsPool.dbs, l)
-			jsPool.mu.Unlock()
-			return nil
-		}
-		jsPool.mu.Unlock()
-	}
-	l.mu.Lock()
-	idle := l.idle
-	l.idle = nil
-	l.mu.Unlock()
-	for _, c := range idle {
-		c.really()
-	}
-	l.keeper.really()
-	return nil
-}
+// Close closes the keeper: the database is gone with it.
+func (d *jsDB) Close() error { return d.keeper.Close() }
 
-// empty deletes every row of both tables in one transaction; false when
-// that failed (the ledger is then really closed).
-func (l *jsLedger) empty() bool {
-	for _, sql := range []string{ledger.SQLBegin, ledger.SQLEmptyRecords, ledger.SQLEmptyExecutions, ledger.SQLCommit} {
-		if _, err := l.keeper.call("query", sql); err != nil {
-			l.keeper.Rollback()
-			return false
-		}
-	}
-	return true
-}
-
-// giveBack takes connection c back, rolled back and still open, while
-// the ledger is open and keeps fewer than jsPoolConns; else it is really
-// closed.
-func (l *jsLedger) giveBack(c *jsConn) {
-	c.Rollback()
-	kept := &jsConn{api: c.api, h: c.h}
-	l.mu.Lock()
-	l.out--
-	keep := !l.closed && len(l.idle) < jsPoolConns
-	if keep {
-		l.idle = append(l.idle, kept)
-	}
-	l.mu.Unlock()
-	if !keep {
-		kept.really()
-	}
-}
-
-// jsConn is one connection (a handle of self.mcplabSQLite).
+// jsConn is one connection (a handle of self.mcplabSQLite), a
+// ledger.RawConn: jsPool hands it out wrapped, its Close giving it back.
 type jsConn struct {
-	api  js.Value
-	h    int       // 0 once closed
-	home *jsLedger // the ledger it goes back to on Close, nil for a keeper
+	api js.Value
+	h   int // 0 once closed
 }
 
 // sqlError is a failure SQLite answered: its extended result code and
@@ -273,27 +166,21 @@ func (c *jsConn) call(method, sql string, args ...any) (js.Value, error) {
 	return rows, nil
 }
 
-// Close gives the connection back to its ledger, rolling back any open
+// Close closes the connection and its statements, rolling back any open
 // transaction. A second Close does nothing.
 func (c *jsConn) Close() error {
-	if c.h == 0 {
-		return nil
-	}
-	if c.home != nil {
-		c.home.giveBack(c)
-		c.h, c.home = 0, nil
-		return nil
-	}
-	c.really()
-	return nil
-}
-
-// really closes the connection and its statements.
-func (c *jsConn) really() {
 	if c.h != 0 {
 		c.api.Call("close", c.h)
 		c.h = 0
 	}
+	return nil
+}
+
+// Exec runs sql, one statement without parameters, prepared once per
+// connection (ledger.RawConn: how jsPool empties a ledger).
+func (c *jsConn) Exec(sql string) error {
+	_, err := c.call("query", sql)
+	return err
 }
 
 // Begin starts BEGIN IMMEDIATE, or returns ledger.ErrBusy when another
@@ -410,6 +297,6 @@ func (c *jsConn) Log() ([]json.RawMessage, error) {
 }
 
 var (
-	_ ledger.Store = (*jsLedger)(nil)
-	_ ledger.Conn  = (*jsConn)(nil)
+	_ ledger.DB      = (*jsDB)(nil)
+	_ ledger.RawConn = (*jsConn)(nil)
 )

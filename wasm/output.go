@@ -24,7 +24,12 @@ import (
 //     of the newest run, and the tables never trail the picture by more
 //     than laterMaxMs;
 //   - a run of another shape (other blocks, or none on screen yet)
-//     replaces the whole output at once.
+//     replaces the whole output at once;
+//   - a scenario page's run comes in two steps (api.go's splitOutput):
+//     the worker renders only the picture first, so it reaches the page
+//     sooner, and the rest at once after it, which fill adds to the run
+//     waiting: the later task waits for it (and a run of another shape,
+//     drawn whole, waits for it before anything is drawn).
 //
 // While something waits, #lab-output has data-pending="1"; when it is
 // drawn the attribute goes, data-later-ms says what drawing it cost, and
@@ -39,6 +44,7 @@ type pane struct {
 	views map[string]string // the digest of the HTML each view (by id) was drawn from
 
 	later    []outPart         // the newest run's blocks, while some wait
+	awaiting *output           // a run of another shape, shown once fill brings what it lacks
 	stale    map[string]bool   // the views (by id) not drawn from the newest run
 	onScreen map[string]string // block key -> the id of its view on screen when last seen
 	waiting  js.Value          // the pending idle callback or timer, or null
@@ -68,6 +74,9 @@ func newPane(el js.Value, fail func(error), settled func()) *pane {
 type outPart struct {
 	Key   string
 	Later bool
+	// Pending is true while the block's HTML has not come yet (the first
+	// step of a two-step reply: api.go's splitOutput); fill brings it.
+	Pending bool
 	Sum   string    // the digest of the block's HTML (api.go's htmlSum)
 	Src   js.Value  // the reply's part: Src.html is the block, with a viewSlot for each view
 	Views []outView // the block's pictures, of which the page shows at most one
@@ -77,6 +86,7 @@ type outPart struct {
 type outView struct {
 	ID, Sum string
 	Src     js.Value
+	Pending bool // its HTML has not come yet (as outPart's)
 }
 
 // output is a rendered run as the worker sends it (api.go's outputReply).
@@ -98,19 +108,93 @@ func readOutput(v js.Value) output {
 	parts := v.Get("parts")
 	o.Parts = make([]outPart, parts.Length())
 	for i := range o.Parts {
-		p := parts.Index(i)
-		o.Parts[i] = outPart{Key: p.Get("key").String(), Later: p.Get("later").Bool(), Sum: p.Get("sum").String(), Src: p}
-		views := p.Get("views")
-		for j := 0; j < views.Length(); j++ {
-			v := views.Index(j)
-			o.Parts[i].Views = append(o.Parts[i].Views, outView{ID: v.Get("id").String(), Sum: v.Get("sum").String(), Src: v})
-		}
+		o.Parts[i] = readPart(parts.Index(i))
 	}
 	return o
 }
 
+// readPart reads one part of a reply (or of a fill: then later is false
+// and html may be missing: readPart leaves Pending false, fill decides).
+func readPart(p js.Value) outPart {
+	part := outPart{Key: p.Get("key").String(), Later: p.Get("later").Truthy(), Pending: p.Get("pending").Truthy(), Sum: str(p.Get("sum")), Src: p}
+	views := p.Get("views")
+	for j := 0; j < views.Length(); j++ {
+		v := views.Index(j)
+		part.Views = append(part.Views, outView{ID: v.Get("id").String(), Sum: str(v.Get("sum")), Src: v, Pending: v.Get("pending").Truthy()})
+	}
+	return part
+}
+
+// str is v's string, "" when v is not one.
+func str(v js.Value) string {
+	if v.Type() != js.TypeString {
+		return ""
+	}
+	return v.String()
+}
+
+// pending reports whether some of o's HTML has not come yet.
+func (o output) pending() bool {
+	for _, part := range o.Parts {
+		if part.Pending {
+			return true
+		}
+		for _, v := range part.Views {
+			if v.Pending {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fill brings what the first step of a two-step reply left pending (the
+// second step's fill: api.go's splitOutput): the blocks and views it
+// lacked, by key and id, into the run waiting to be drawn. A run of
+// another shape that waited for them is now drawn whole; otherwise the
+// later task draws them after the next frame, as show would have. A fill
+// with nothing to fill (its run was replaced since) changes nothing.
+func (p *pane) fill(v js.Value) {
+	target := p.later
+	if p.awaiting != nil {
+		target = p.awaiting.Parts
+	}
+	for i := 0; i < v.Length(); i++ {
+		f := readPart(v.Index(i))
+		for k := range target {
+			part := &target[k]
+			if part.Key != f.Key {
+				continue
+			}
+			if part.Pending && f.Src.Get("html").Type() == js.TypeString {
+				part.Pending, part.Sum, part.Src, part.Views = false, f.Sum, f.Src, f.Views
+				break
+			}
+			for _, fv := range f.Views {
+				for n := range part.Views {
+					if part.Views[n].ID == fv.ID && part.Views[n].Pending {
+						part.Views[n] = fv
+					}
+				}
+			}
+			break
+		}
+	}
+	if o := p.awaiting; o != nil {
+		if !o.pending() {
+			p.awaiting = nil
+			p.showAll(*o)
+		}
+		return
+	}
+	if p.later != nil && p.waiting.IsNull() {
+		p.waiting = afterNextFrame(p.laterFn)
+	}
+}
+
 // whole is the block's HTML with its views in their slots (copied into
-// Go: only a run of another shape, drawn whole, needs it).
+// Go: only a run of another shape, drawn whole, needs it, and only once
+// none is Pending).
 func (p outPart) whole() string {
 	s := p.Src.Get("html").String()
 	for _, v := range p.Views {
@@ -124,9 +208,17 @@ func (p *pane) show(o output) {
 	parts := o.Parts
 	wrapper := p.el.Get("firstElementChild")
 	if !p.sameShape(parts, wrapper) {
+		if o.pending() {
+			// Drawn whole, it needs all its HTML: fill brings the rest.
+			p.cancelLater()
+			p.awaiting = &o
+			p.el.Get("dataset").Set("pending", "1")
+			return
+		}
 		p.showAll(o)
 		return
 	}
+	p.awaiting = nil
 	for _, a := range o.Attrs {
 		if wrapper.Call("getAttribute", a[0]).String() != a[1] {
 			wrapper.Call("setAttribute", a[0], a[1])
@@ -153,7 +245,7 @@ func (p *pane) show(o output) {
 				p.showAll(o)
 				return
 			}
-			if view.ID != shown {
+			if view.ID != shown || view.Pending {
 				p.stale[view.ID] = true
 				continue
 			}
@@ -161,8 +253,8 @@ func (p *pane) show(o output) {
 		}
 	}
 	p.later = parts
-	if p.waiting.IsNull() {
-		p.el.Get("dataset").Set("pending", "1")
+	p.el.Get("dataset").Set("pending", "1")
+	if p.waiting.IsNull() && !o.pending() {
 		p.waiting = afterNextFrame(p.laterFn)
 	}
 }
@@ -228,8 +320,8 @@ func (p *pane) drawView(el js.Value, view outView) {
 // drawLater draws what the newest run left for later: the later blocks
 // and the views that were hidden.
 func (p *pane) drawLater() {
-	if p.later == nil {
-		return
+	if p.later == nil || (output{Parts: p.later}).pending() {
+		return // fill schedules it again
 	}
 	start := now()
 	kids := p.el.Get("firstElementChild").Get("children")
@@ -273,7 +365,7 @@ func (p *pane) cancelLater() {
 		cancelAfterNextFrame(p.waiting)
 		p.waiting = js.Null()
 	}
-	p.later = nil
+	p.later, p.awaiting = nil, nil
 	clear(p.stale)
 	clear(p.onScreen)
 }
@@ -298,6 +390,13 @@ func (p *pane) viewOnScreen(block js.Value, part outPart) string {
 	}
 	p.onScreen[part.Key] = shown
 	return shown
+}
+
+// shownView is the id of the view of block key the page showed when the
+// pane last looked ("" for none), and whether it has looked.
+func (p *pane) shownView(key string) (string, bool) {
+	id, ok := p.onScreen[key]
+	return id, ok
 }
 
 // viewElement is the element with id id inside block.

@@ -17,6 +17,9 @@ type answer struct {
 	// failed or the request did (a bad scenario: the reply's own error).
 	Stopped  bool
 	BudgetMs float64
+	// More is true for the first of a request's two replies (serveLab's
+	// picture); the second follows (its tables).
+	More bool
 }
 
 // Err is the reply's error message, "" when there is none.
@@ -37,7 +40,8 @@ func (a answer) Str(name string) string {
 
 // ask sends req to the engine worker through app.js's mcplabEngine (one
 // request at a time; while one runs, a newer request replaces the waiting
-// one, whose done is never called) and calls done with the answer, under
+// one, whose done is never called) and calls done with the answer (twice
+// when the first says More), under
 // recover (a panic goes to fail). Without the bridge it answers at once
 // with an error.
 func ask(req map[string]any, fail func(error), done func(answer)) {
@@ -52,7 +56,7 @@ func ask(req map[string]any, fail func(error), done func(answer)) {
 	asked++
 	asks[asked] = func(v js.Value) {
 		defer recoverInto(fail)
-		r := answer{Value: v}
+		r := answer{Value: v, More: v.Get("more").Truthy()}
 		if v.Get("stopped").Truthy() {
 			r.Stopped, r.BudgetMs = true, v.Get("budgetMs").Float()
 		}
@@ -69,12 +73,17 @@ var (
 
 // onAnswer(id, reply) hands a reply to its request. Requests are answered
 // in order, so the ones before id never will be (a newer one replaced them
-// while they waited) and are forgotten.
+// while they waited) and are forgotten; so is id, unless the reply says
+// more follows.
 func onAnswer(_ js.Value, args []js.Value) any {
 	id := args[0].Int()
 	done := asks[id]
+	last := id
+	if args[1].Get("more").Truthy() {
+		last--
+	}
 	for k := range asks {
-		if k <= id {
+		if k <= last {
 			delete(asks, k)
 		}
 	}
@@ -88,4 +97,21 @@ func onAnswer(_ js.Value, args []js.Value) any {
 // beside the output (#lab-error).
 func stoppedText(budgetMs float64) string {
 	return fmt.Sprintf("This run was stopped: it took longer than %.0f s, the limit for one run in this page. The output shows the last run that finished; change the scenario to try again.", budgetMs/1000)
+}
+
+// markReady sets <html data-ready="1"> (the page has run and shown its
+// first answer) once the page's own SQLite has loaded, where it loads one
+// (ledger.wasm: app.js's mcplabSQLiteLoading, for the synchronous
+// mcplab.run, which tests and scripts call once the page is ready); the
+// page does not wait for it to start, so its controls and its first
+// request to the worker need not either. If that SQLite failed, app.js
+// already said so and marked the page "error": markReady leaves it.
+func markReady(doc js.Value, fail func(error)) {
+	set := func() { doc.Get("documentElement").Get("dataset").Set("ready", "1") }
+	loading := js.Global().Get("mcplabSQLiteLoading")
+	if loading.Type() != js.TypeObject {
+		set()
+		return
+	}
+	then(loading, fail, func(js.Value) { set() }, func(string) {})
 }

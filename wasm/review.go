@@ -95,7 +95,7 @@ func startReviewLive(doc js.Value) {
 	enable(doc, "review-input", "review-op", "review-run", "review-copy-link", "review-copy-md")
 	if !p.open() {
 		p.say("Live: edit the scenario or paste your own, pick the call and press Review (Ctrl+Enter). The review runs in your browser.")
-		doc.Get("documentElement").Get("dataset").Set("ready", "1")
+		markReady(doc, fail)
 	}
 }
 
@@ -111,7 +111,7 @@ func (p *reviewPage) open() bool {
 	text, err := linkText(share)
 	if err != nil {
 		showLabError(p.doc, "This link cannot be opened: "+err.Error()+". The page shows its own scenario's review.")
-		p.doc.Get("documentElement").Get("dataset").Set("ready", "1")
+		markReady(p.doc, p.fail)
 		return true
 	}
 	p.input.Set("value", text)
@@ -277,7 +277,7 @@ func (p *reviewPage) step(gen, token int, parts js.Value, frag string) {
 		p.body.Get("dataset").Set("gen", strconv.Itoa(gen))
 		p.showProgress(n, runs, fmt.Sprintf("Reviewed: %d parts, %d derived runs, in your browser.", n, runs))
 		p.say("Reviewed request " + p.opSel.Get("value").String() + ". The address bar now carries this review: Copy link shares it.")
-		p.doc.Get("documentElement").Get("dataset").Set("ready", "1")
+		markReady(p.doc, p.fail)
 	})
 }
 
@@ -289,7 +289,7 @@ func (p *reviewPage) stop(msg string) {
 	}
 	p.progress.Set("hidden", true)
 	p.body.Get("dataset").Set("state", "error")
-	p.doc.Get("documentElement").Get("dataset").Set("ready", "1")
+	markReady(p.doc, p.fail)
 }
 
 // setOps fills #review-op with the calls (raw ids), op selected.

@@ -355,10 +355,13 @@
   //   mcplabEngine.request(req, done)  queue req (a plain object, see
   //       wasm/api.go's serve) for the worker; done(reply) is called once
   //       with the worker's reply, or {stopped: true, budgetMs} when the
-  //       run took longer than budgetMs and was stopped, or {error}. One
-  //       request runs at a time; while it runs, a newer request replaces
-  //       the one waiting (its done is never called): the newest input
-  //       wins and the page never queues stale work.
+  //       run took longer than budgetMs and was stopped, or {error}; and
+  //       twice when the first reply says more: true (a scenario page's
+  //       run, shown in two steps: the picture, then the tables), the
+  //       request running until the second. One request runs at a time;
+  //       while it runs, a newer request replaces the one waiting (its
+  //       done is never called): the newest input wins and the page never
+  //       queues stale work.
   //   mcplabEngine.budgetMs  how long one run may take (ms, default
   //       20,000: the heaviest herd takes a few seconds); a run past it
   //       is stopped by terminating the worker, and a fresh one is
@@ -387,12 +390,14 @@
       this.sqlite = sqlite;
       if (sqlite && !this.worker) this.spawn();
     },
-    start(module) {
+    // warm (may be null) is the request the page is about to make: the
+    // worker runs it at once and keeps its answer for it (worker.js).
+    start(module, warm) {
       this.module = module;
-      if (this.worker && !this.ready) this.worker.postMessage({ module });
-      else this.spawn();
+      if (this.worker && !this.ready) this.worker.postMessage({ module, warm });
+      else this.spawn(warm);
     },
-    spawn() {
+    spawn(warm) {
       this.ready = false;
       const w = new Worker(this.workerURL);
       this.worker = w;
@@ -401,7 +406,7 @@
         e.preventDefault();
         this.answer(w, { fatal: e.message || "the engine worker failed" });
       };
-      w.postMessage({ module: this.module, sqlite: this.sqlite });
+      w.postMessage({ module: this.module, sqlite: this.sqlite, warm: warm || null });
     },
     request(req, done) {
       if (!this.module || (!this.worker && this.failures >= 3)) {
@@ -462,6 +467,15 @@
       }
       const r = this.running;
       if (!r || r.id !== msg.id) return;
+      if (msg.reply && msg.reply.more) {
+        // The first of two steps: the request runs on.
+        try {
+          r.done(msg.reply);
+        } catch (err) {
+          console.error("mcplab:", err);
+        }
+        return;
+      }
       clearTimeout(r.timer);
       this.running = null;
       this.finish(r.done, msg.reply);
@@ -505,10 +519,24 @@
   engine.workerURL = new URL("worker.js", base);
   engine.preload(file === "ledger.wasm");
   const go = new Go();
+  // sqliteFailure says why the browser's SQLite (sqlite3.wasm at url) did
+  // not load, in words rather than Emscripten's ("Aborted(both async and
+  // sync fetching of the wasm failed). Build with -sASSERTIONS ..."): the
+  // HTTP status when fetching it failed, else SQLite's own reason.
+  const sqliteFailure = (url, err) => {
+    const why = String((err && err.message) || err).replace(/^Aborted\((.*)\)\.?(\s*Build with -sASSERTIONS.*)?$/s, "$1");
+    return fetch(url, { method: "HEAD", cache: "no-store" }).then(
+      (r) => { throw new Error(r.ok ? "SQLite (" + url.pathname + ") did not start: " + why : "fetching " + url.pathname + ": HTTP " + r.status); },
+      () => { throw new Error("fetching " + url.pathname + " failed (no answer)"); },
+    );
+  };
   // ledger.wasm runs its idempotency ledger on the browser's SQLite
   // (sqlite.js, SQLite's own WebAssembly build: wasm/ledgerdb.go), which the
   // worker loads for its runs (worker.js) and the page loads too, at the
-  // same time as the simulator, for the synchronous mcplab.run.
+  // same time as the simulator, for the synchronous mcplab.run. The page's
+  // Go does not wait for it (its controls and first request need none);
+  // it sets data-ready once it has loaded (mcplabSQLiteLoading: wasm's
+  // markReady), and a failure stops the page like any other.
   const sqlite = file !== "ledger.wasm"
     ? Promise.resolve()
     : new Promise((resolve, reject) => {
@@ -518,8 +546,23 @@
         s.onerror = () => reject(new Error("fetching sqlite.js failed"));
         document.head.appendChild(s);
       })
-        .then(() => self.mcplabSQLiteInit(new URL("sqlite3.wasm", base).href))
+        .then(() => {
+          const url = new URL("sqlite3.wasm", base);
+          return self.mcplabSQLiteInit(url.href).catch((err) => sqliteFailure(url, err));
+        })
         .then((api) => { self.mcplabSQLite = api; });
+  if (file === "ledger.wasm") {
+    globalThis.mcplabSQLiteLoading = sqlite;
+    sqlite.catch(fail);
+  }
+  // warmRequest is the request a scenario page's first run will make
+  // (wasm/lab.go: its own scenario, from script#scenario-json), which the
+  // worker runs as soon as it starts, while the page's Go starts, and
+  // keeps for that first request (worker.js); none elsewhere.
+  const warmRequest = () => {
+    const json = lab.id === "lab" && document.getElementById("scenario-json");
+    return json ? { page: "lab", text: json.textContent } : null;
+  };
   fetch(wasmURL)
     .then((resp) => {
       if (!resp.ok) throw new Error("fetching " + wasmURL.pathname + ": HTTP " + resp.status);
@@ -528,10 +571,10 @@
     .then((module) => {
       // One download, one compile: the worker gets the module itself (and
       // ledger.wasm's worker has been loading SQLite meanwhile: preload).
-      engine.start(module);
-      return Promise.all([WebAssembly.instantiate(module, go.importObject), sqlite]);
+      engine.start(module, warmRequest());
+      return WebAssembly.instantiate(module, go.importObject);
     })
-    .then(([instance]) => go.run(instance))
+    .then((instance) => go.run(instance))
     .then(() => fail(new Error("the simulator stopped")))
     .catch(fail);
 })();

@@ -10,8 +10,17 @@
 //   {module}       once: instantiate it and start the Go program, which
 //                  sets self.mcplabServe (wasm/api.go), and answer
 //                  {ready: true} once SQLite too is loaded, if asked
-//                  ({module, sqlite} in one message does both);
-//   {id, req}      a request: answered {id, reply: mcplabServe(req)}.
+//                  ({module, sqlite} in one message does both); with
+//                  warm (a scenario page's first request, made early:
+//                  first, below) it runs that at once;
+//   {id, req}      a request: answered {id, reply: mcplabServe(req)},
+//                  and when that reply says more: true (a scenario page's
+//                  run: the picture first), at once by a second message
+//                  {id, reply: mcplabServeMore()} (the tables).
+//
+// Between requests it collects the Go heap (mcplabCollect), so that a run
+// seldom pays for a collection (issue 11), and warms a scenario page's run
+// up (below).
 //
 // A run that takes longer than its budget is not interrupted here: the page
 // terminates this worker and starts another. It holds no simulation logic.
@@ -23,12 +32,21 @@ let sqlite = Promise.resolve(); // the browser's SQLite loading, when asked
 self.onmessage = (e) => {
   const msg = e.data;
   if (msg.sqlite && !self.mcplabSQLiteInit) {
+    const url = new URL("sqlite3.wasm", self.location);
     sqlite = new Promise((resolve) => {
       importScripts("sqlite.js");
-      resolve(self.mcplabSQLiteInit(new URL("sqlite3.wasm", self.location).href));
+      resolve(self.mcplabSQLiteInit(url.href));
     }).then(
       (api) => { self.mcplabSQLite = api; },
-      (err) => { throw new Error("SQLite did not load: " + String((err && err.message) || err)); },
+      (err) => {
+        // In words, not Emscripten's "Aborted(...). Build with -sASSERTIONS
+        // ...": the HTTP status when fetching sqlite3.wasm failed.
+        const why = String((err && err.message) || err).replace(/^Aborted\((.*)\)\.?(\s*Build with -sASSERTIONS.*)?$/s, "$1");
+        return fetch(url, { method: "HEAD", cache: "no-store" }).then(
+          (r) => { throw new Error(r.ok ? "SQLite did not start: " + why : "fetching " + url.pathname + ": HTTP " + r.status); },
+          () => { throw new Error("fetching " + url.pathname + " failed (no answer)"); },
+        );
+      },
     );
   }
   if (msg.module) {
@@ -39,6 +57,7 @@ self.onmessage = (e) => {
         go.run(instance).then(() => self.postMessage({ fatal: "the simulator stopped" }));
         serve = self.mcplabServe;
         self.postMessage(serve ? { ready: true } : { fatal: "the simulator did not start" });
+        if (serve && msg.warm) first.run(msg.warm);
       })
       .catch((err) => self.postMessage({ fatal: String((err && err.message) || err) }));
     return;
@@ -49,14 +68,62 @@ self.onmessage = (e) => {
     return;
   }
   clearTimeout(warming.timer);
-  let reply;
-  try {
-    reply = serve(msg.req);
-  } catch (err) {
-    reply = { error: "internal error: " + String((err && err.message) || err) };
-  }
-  self.postMessage({ id: msg.id, reply });
+  const post = (reply) => self.postMessage({ id: msg.id, reply });
+  const reply = first.answer(msg.req, post) || answer(msg.req, post);
   warming.after(msg.req, reply);
+};
+
+// first is a scenario page's first run, made before the page asks for
+// it: app.js sends the request the page is about to make with the module
+// ({module, warm}), and the worker runs it as soon as it has started,
+// while the page's own copy of the simulator starts (which takes a few
+// hundred ms), and keeps the replies. The page's first request, if it is
+// that one (same page, same scenario text, nothing else), is answered
+// with them; any other request drops them. The engine is deterministic,
+// so the kept replies are the ones a run now would give.
+const first = {
+  key: "",
+  replies: null,
+  run(req) {
+    const replies = [];
+    answer(req, (reply) => replies.push(reply));
+    if (replies.length > 0 && !replies[0].error) {
+      this.key = keyOf(req);
+      this.replies = replies;
+    }
+  },
+  // answer posts the kept replies if req is the request they answer, and
+  // returns the first of them (null otherwise, and from now on).
+  answer(req, post) {
+    const replies = this.replies;
+    const hit = replies !== null && keyOf(req) === this.key;
+    this.key = "";
+    this.replies = null;
+    if (!hit) return null;
+    for (const reply of replies) post(reply);
+    return replies[0];
+  },
+};
+
+// keyOf is a request's fields in one string, whatever their order (the
+// page's Go builds its requests from maps).
+const keyOf = (req) => JSON.stringify(Object.keys(req).sort().map((k) => [k, req[k]]));
+
+// answer serves req, posting each step's reply (post) as soon as it is
+// made, and returns the first; a throw (a bug in the glue) is an error
+// reply.
+const answer = (req, post) => {
+  const safely = (fn) => {
+    try {
+      return fn();
+    } catch (err) {
+      return { error: "internal error: " + String((err && err.message) || err) };
+    }
+  };
+  const first = safely(() => serve(req));
+  post(first);
+  if (first && first.more) post(safely(() => self.mcplabServeMore()));
+  return first;
 };
 
 // Warming up. V8 compiles WebAssembly with its baseline compiler first and
@@ -70,6 +137,9 @@ self.onmessage = (e) => {
 // never a run that took longer than warming.maxRunMs (a heavy scenario
 // warms up by itself). The requests it repeats are pure (a run and its
 // HTML); nothing else is repeated.
+//
+// Once it has nothing to warm, it collects the heap (collectSoon), one
+// task after the last reply, unless a request came first.
 const warming = {
   runs: 50,
   budgetMs: 1000,
@@ -80,25 +150,27 @@ const warming = {
   timer: 0,
   after(req, reply) {
     const page = req && req.page;
-    if (page !== "lab" || !reply || reply.error) return;
-    this.req = req;
+    if (page === "lab" && reply && !reply.error) this.req = req;
     this.schedule();
   },
   schedule() {
-    if (this.done < this.runs && this.spentMs < this.budgetMs) this.timer = setTimeout(() => this.step(), 0);
+    if (this.req && this.done < this.runs && this.spentMs < this.budgetMs) this.timer = setTimeout(() => this.step(), 0);
+    else this.timer = setTimeout(collect, 0);
   },
   step() {
     const t0 = performance.now();
-    try {
-      serve(this.req);
-    } catch {
-      this.done = this.runs;
-      return;
-    }
+    let failed = false;
+    answer(this.req, (reply) => { failed = failed || !reply || !!reply.error; });
     const ms = performance.now() - t0;
     this.spentMs += ms;
     this.done++;
-    if (ms > this.maxRunMs) this.done = this.runs;
+    if (failed || ms > this.maxRunMs) this.done = this.runs;
     this.schedule();
   },
+};
+
+// collect runs a garbage collection of the Go heap (wasm/api.go's
+// mcplabCollect): between requests, where it costs no one a frame.
+const collect = () => {
+  if (self.mcplabCollect) self.mcplabCollect();
 };

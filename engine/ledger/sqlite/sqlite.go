@@ -42,17 +42,13 @@ import (
 //
 // The schema runs once, when the ledger is opened, on a connection the
 // ledger keeps and hands to the first Connect: a run opens SQLite once per
-// connection it uses and runs the schema once in all. A ledger from
-// NewMemory is pooled (pool.go): its connections go back to it when
-// closed, and it goes back to the pool, emptied, when it is closed.
+// connection it uses and runs the schema once in all. The ledgers of
+// NewMemory are pooled (pool.go, over ledger.Pool).
 type Ledger struct {
 	dsn    string
 	memory string     // memdb name to release on Close, "" for a file
-	mu     sync.Mutex // guards idle, out and closed: Connect may be called from several goroutines
-	idle   []*Conn    // open connections Connect hands out before opening one: the one that created the schema, then (pooled) the closed ones
-	pooled bool       // from NewMemory: recycled on Close (pool.go)
-	out    int        // pooled: connections handed out and not closed yet
-	closed bool
+	mu     sync.Mutex // guards first: Connect may be called from several goroutines
+	first  *Conn      // the connection that created the schema, until the first Connect takes it
 }
 
 // OpenFile opens (creating if needed) a ledger in the SQLite file at path,
@@ -67,7 +63,7 @@ func OpenFile(path string) (*Ledger, error) {
 		c.Close()
 		return nil, fmt.Errorf("ledger: WAL: %w", err)
 	}
-	l.idle = []*Conn{c}
+	l.first = c
 	return l, nil
 }
 
@@ -88,32 +84,24 @@ func OpenMemory(name string) (*Ledger, error) {
 		memdb.Delete(name[1:])
 		return nil, err
 	}
-	l.idle = []*Conn{c}
+	l.first = c
 	return l, nil
 }
 
 // Close releases an in-memory ledger (its data is gone); a file stays.
-// Connections taken with Connect are the caller's to close.
-// A pooled ledger (NewMemory) is emptied and kept for the next NewMemory
-// instead (pool.go). A second Close does nothing.
+// Connections taken with Connect are the caller's to close. A second
+// Close does nothing. (The ledgers NewMemory hands out are ledger.Pool's:
+// their Close keeps this one, emptied, for the next NewMemory, pool.go.)
 func (l *Ledger) Close() error {
 	l.mu.Lock()
-	if l.closed {
-		l.mu.Unlock()
-		return nil
-	}
-	l.closed = true
-	idle, out := l.idle, l.out
-	l.idle = nil
+	first, memory := l.first, l.memory
+	l.first, l.memory = nil, ""
 	l.mu.Unlock()
-	if l.pooled && out == 0 && recycle(l.dsn, l.memory, idle) {
-		return nil
+	if first != nil {
+		first.Close()
 	}
-	for _, c := range idle {
-		c.Close()
-	}
-	if l.memory != "" {
-		memdb.Delete(l.memory)
+	if memory != "" {
+		memdb.Delete(memory)
 	}
 	return nil
 }
@@ -122,7 +110,6 @@ func (l *Ledger) Close() error {
 type Conn struct {
 	c     *sqlite3.Conn
 	stmts map[string]*sqlite3.Stmt // prepared once, reused (reset) per call
-	home  *Ledger                  // a pooled ledger the connection goes back to on Close, or nil
 }
 
 // stmt returns the prepared statement for sql, preparing it on first use.
@@ -146,32 +133,23 @@ func (c *Conn) stmt(sql string) (*sqlite3.Stmt, error) {
 // at Open, then freshly opened ones (the schema already exists). It is safe
 // to call from several goroutines (the two-connection race does).
 func (l *Ledger) Connect() (ledger.Conn, error) {
-	l.mu.Lock()
-	var c *Conn
-	if n := len(l.idle); n > 0 {
-		c = l.idle[n-1]
-		l.idle = l.idle[:n-1]
-	}
-	if l.pooled {
-		l.out++
-	}
-	l.mu.Unlock()
-	var err error
-	if c == nil {
-		c, err = l.connect(false)
-	}
+	c, err := l.conn()
 	if err != nil {
-		l.mu.Lock()
-		if l.pooled {
-			l.out--
-		}
-		l.mu.Unlock()
 		return nil, err
 	}
-	if l.pooled {
-		c.home = l
-	}
 	return c, nil
+}
+
+// conn is Connect's connection as a *Conn (the pool's ledger.RawConn).
+func (l *Ledger) conn() (*Conn, error) {
+	l.mu.Lock()
+	c := l.first
+	l.first = nil
+	l.mu.Unlock()
+	if c != nil {
+		return c, nil
+	}
+	return l.connect(false)
 }
 
 func (l *Ledger) connect(schemaToo bool) (*Conn, error) {
@@ -194,15 +172,12 @@ func (l *Ledger) connect(schemaToo bool) (*Conn, error) {
 	return &Conn{c: c}, nil
 }
 
-// Close closes the connection, rolling back any open transaction. The
-// connection of a pooled ledger goes back to it, still open (giveBack). A
-// second Close does nothing.
+// Close closes the connection and its prepared statements, rolling back
+// any open transaction. (A connection of a NewMemory ledger is handed out
+// wrapped by ledger.Pool, whose Close gives it back instead.) A second
+// Close does nothing.
 func (c *Conn) Close() error {
 	if c.c == nil {
-		return nil
-	}
-	if c.home != nil {
-		c.home.giveBack(c)
 		return nil
 	}
 	for _, st := range c.stmts {
@@ -219,7 +194,7 @@ func (c *Conn) Close() error {
 // Rollback run statements prepared once per connection (sqlite3_exec would
 // parse them on every call: a sixth of a warm ledger run in WebAssembly).
 func (c *Conn) Begin() error {
-	if err := c.run(ledger.SQLBegin); err != nil {
+	if err := c.Exec(ledger.SQLBegin); err != nil {
 		if errors.Is(err, sqlite3.BUSY) {
 			return ledger.ErrBusy
 		}
@@ -230,7 +205,7 @@ func (c *Conn) Begin() error {
 
 // Commit commits the open transaction.
 func (c *Conn) Commit() error {
-	if err := c.run(ledger.SQLCommit); err != nil {
+	if err := c.Exec(ledger.SQLCommit); err != nil {
 		return fmt.Errorf("ledger: commit: %w", err)
 	}
 	return nil
@@ -239,12 +214,13 @@ func (c *Conn) Commit() error {
 // Rollback abandons the open transaction, if any.
 func (c *Conn) Rollback() {
 	if !c.c.GetAutocommit() {
-		_ = c.run(ledger.SQLRollback)
+		_ = c.Exec(ledger.SQLRollback)
 	}
 }
 
-// run executes sql, a statement without parameters, prepared once (stmt).
-func (c *Conn) run(sql string) error {
+// Exec runs sql, one statement without parameters, prepared once per
+// connection (ledger.RawConn: how ledger.Pool empties a ledger).
+func (c *Conn) Exec(sql string) error {
 	st, err := c.stmt(sql)
 	if err != nil {
 		return err
@@ -363,6 +339,6 @@ func (c *Conn) exec(sql string, args ...any) error {
 	return nil
 }
 
-var _ ledger.Conn = (*Conn)(nil)
+var _ ledger.RawConn = (*Conn)(nil)
 
 var _ ledger.Store = (*Ledger)(nil)
