@@ -103,7 +103,7 @@ func TestPlaygroundPastBoundSaysValid(t *testing.T) {
 		t.Fatal(err)
 	}
 	linked, _ := openTab(t, siteURL)
-	navigate(t, linked, playgroundURL("#s="+frag))
+	navigate(t, linked, playgroundURL("#"+frag))
 	waitReady(t, linked)
 	waitFor(t, linked, "the bound's message", `!mcplabEngine.busy && !document.getElementById("pg-error").hidden`)
 	if title := evalJSON[string](t, linked, `document.getElementById("pg-title").textContent`); title != "The linked scenario is too large to run" {
