@@ -28,20 +28,19 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
-	"github.com/mcplab/mcplab/engine/sim"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // Run simulates s and returns its trace. s must come from scenario.Decode.
-// The error is non-nil only when the scenario exceeds a bound (MaxActions,
-// MaxEvents, MaxTraceBytes) or its ledger cannot open (ErrNoLedger);
+// The error is non-nil only when the run exceeds a bound (MaxActions,
+// MaxEvents, MaxTraceBytes: a *BoundError) or its ledger cannot open
+// (ErrNoLedger);
 // behaviour that breaks a rule is not an error, it is a failed check in
 // the trace.
 func Run(s *scenario.Scenario) (*trace.Trace, error) { return RunWith(s, Options{}) }
@@ -59,10 +58,7 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 	}
 	defer w.ledger.Close()
 	if err = w.run(); err != nil {
-		if errors.Is(err, sim.ErrTooManyActions) {
-			return nil, fmt.Errorf("%w: the scenario schedules more than %d actions; shorten its timeouts or lengthen server.keepaliveEveryMs", err, MaxActions)
-		}
-		return nil, err
+		return nil, boundError(err, &w.log)
 	}
 	tr := w.summary()
 	tr.Herd, tr.HerdCompare = recovery.Herd(s.Herd)

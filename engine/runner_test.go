@@ -3,6 +3,7 @@ package engine_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mcplab/mcplab/engine"
@@ -62,14 +63,33 @@ func TestMutateResultWithoutLedger(t *testing.T) {
 
 // Issue 12: a run past MaxEvents fails with ErrTooLarge and no trace. 60
 // produce steps of 1,000 values each make about 180,000 events (send,
-// deliver and activity per value) in fewer than MaxActions actions.
+// deliver and activity per value) in fewer than MaxActions actions. The
+// error is a *BoundError whose message says what a reader must hear: the
+// scenario is valid (it decodes), its run went past the named bound with
+// its number, and what to change.
 func TestEventBound(t *testing.T) {
 	steps := []string{`{"at":0,"do":"call","id":7,"name":"crunch","progressToken":"p-7"}`}
 	for k := 0; k < 60; k++ {
 		steps = append(steps, fmt.Sprintf(`{"at":%d,"do":"produce","id":7,"count":1000,"everyMs":1,"fromValue":%d}`, k*1000, k*1000))
 	}
-	tr, err := entry.RunJSON([]byte(sc(stdio, steps...)), entry.Document{})
+	doc := []byte(sc(stdio, steps...))
+	if _, err := scenario.Decode(doc); err != nil {
+		t.Fatalf("the scenario must be valid: %v", err)
+	}
+	tr, err := entry.RunJSON(doc, entry.Document{})
 	if !errors.Is(err, engine.ErrTooLarge) || tr != nil {
 		t.Fatalf("entry.RunJSON: %d bytes, %v; want ErrTooLarge and no trace", len(tr), err)
+	}
+	var be *engine.BoundError
+	if !errors.As(err, &be) || be.Bound != "MaxEvents" || be.Limit != engine.MaxEvents {
+		t.Fatalf("error %v (%T): want a *BoundError naming MaxEvents", err, err)
+	}
+	msg := err.Error()
+	want := "the scenario is valid, but its run went past the engine's bound of 100,000 events (MaxEvents), so it has no trace; to run it, make it smaller: fewer steps or produce values"
+	if !strings.HasPrefix(msg, want) || !engine.IsBoundMessage(msg) {
+		t.Errorf("message %q\nwant it to begin %q", msg, want)
+	}
+	if strings.Contains(msg, "invalid") || strings.Contains(msg, "trace too large") {
+		t.Errorf("message %q: a valid scenario's run is not called invalid, nor named by the category's bare words", msg)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
@@ -15,7 +15,7 @@ import (
 // error says), "The linked scenario is not valid" when the link holds a
 // scenario that does not run (the editor shows it, underlined).
 func TestPlaygroundBrokenLinkTitle(t *testing.T) {
-	ex, _ := examples.Get(scenarioA)
+	ex := examplestest.Get(t, scenarioA)
 	for _, tc := range []struct{ name, want, title string }{
 		{"not base64", "This link cannot be opened", "This link cannot be opened"},
 		{"semantically invalid", "steps[1].at: must be >= 0", "The linked scenario is not valid"},
@@ -49,10 +49,7 @@ func TestPlaygroundBrokenLinkTitle(t *testing.T) {
 // build without SQLite) gives the page its own scenario back, live, with
 // the reason and where to open the link instead, never dead controls.
 func TestScenarioPageBrokenLinkSaysSo(t *testing.T) {
-	ledger, ok := examples.Get("ledger-keyed-race")
-	if !ok {
-		t.Fatal("no built-in ledger-keyed-race")
-	}
+	ledger := examplestest.Get(t, "ledger-keyed-race")
 	frag, err := scenario.ShareFragment(ledger.JSON)
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -34,10 +35,7 @@ type chartEdit struct{ path, kind, value string }
 // ready) until its wasm has rendered. It returns the tab and the scenario.
 func chartPage(t *testing.T, name string, ready time.Duration) (context.Context, examples.Example) {
 	t.Helper()
-	ex, ok := examples.Get(name)
-	if !ok {
-		t.Fatalf("no built-in scenario %s", name)
-	}
+	ex := examplestest.Get(t, name)
 	ctx, _ := openTab(t, siteURL)
 	navigate(t, ctx, pageURL(name))
 	state, err := pollJS[string](ctx, `document.documentElement.dataset.ready`, ready)

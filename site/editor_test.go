@@ -31,7 +31,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
@@ -224,7 +224,7 @@ func selectInEditor(t *testing.T, ctx context.Context, marker, text string) {
 // line of the cancel step (the line scenario.Locate gives for
 // steps[2].at), with the engine's message in its tooltip.
 func TestPlaygroundCodeEditorTyping(t *testing.T) {
-	ex, _ := examples.Get(scenarioA)
+	ex := examplestest.Get(t, scenarioA)
 	cancelStep, cancelAt := stepIndex(t, ex.JSON, "cancel")
 	_, completeAt := stepIndex(t, ex.JSON, "complete")
 	if cancelAt >= completeAt || completeAt >= 400 {

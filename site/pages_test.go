@@ -126,10 +126,7 @@ func TestWasmTraceIsByteIdentical(t *testing.T) {
 	pages := []string{scenarioA}
 	ledgerHost := "" // the first ledger scenario's page hosts every ledger scenario
 	for _, ex := range examples.All() {
-		s, err := scenario.Decode(ex.JSON)
-		if err != nil {
-			t.Fatalf("%s: %v", ex.Name, err)
-		}
+		s := examplestest.DecodeExample(t, ex)
 		host := scenarioA
 		if s.Ledger != nil {
 			if ledgerHost == "" {

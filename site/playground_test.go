@@ -424,8 +424,8 @@ func TestPlaygroundPastedLedgerScenario(t *testing.T) {
 // work; the numbers are reported, not enforced.
 func TestMeasurePages(t *testing.T) {
 	ledgerPage := ""
-	for _, ex := range examples.All() {
-		if s, err := scenario.Decode(ex.JSON); err == nil && s.Ledger != nil {
+	for _, ex := range examples.All() { // the first ledger scenario's page
+		if examplestest.DecodeExample(t, ex).Ledger != nil {
 			ledgerPage = "/s/" + ex.Name + "/"
 			break
 		}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/review"
 )
 
@@ -109,7 +109,7 @@ func TestReviewCommandBadInput(t *testing.T) {
 // race's "open" link runs the derived scenario in the playground with the
 // checks the review judged.
 func TestReviewPageInBrowser(t *testing.T) {
-	ex, _ := examples.Get(reviewDefault)
+	ex := examplestest.Get(t, reviewDefault)
 	rep, err := review.Review(ex.JSON, review.Options{Engine: runOptions, LinkBase: "../" + reviewLinkBase(ex)})
 	if err != nil {
 		t.Fatal(err)

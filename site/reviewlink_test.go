@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
@@ -20,10 +20,7 @@ import (
 // is the edited one, and its races and failure cards are exactly the
 // engine's review of it.
 func TestReviewThisOperationFollowsEdits(t *testing.T) {
-	ex, ok := examples.Get(scenarioA)
-	if !ok {
-		t.Fatalf("no built-in scenario %s", scenarioA)
-	}
+	ex := examplestest.Get(t, scenarioA)
 	ctx, _ := openTab(t, siteURL)
 	navigate(t, ctx, pageURL(ex.Name))
 	waitReady(t, ctx)

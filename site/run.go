@@ -44,7 +44,11 @@ import (
 // there. A bad link, an unreadable file, an invalid scenario or transcript
 // is a usageError whose text is the located cause ("steps[3].at: must be >=
 // 0", "line 4: ...", "bad share link: not base64url ..."), so the process
-// prints "error: <cause>" and exits 2. A panic while reading or running
+// prints "error: <cause>" and exits 2. So does a valid scenario whose run
+// goes past one of the engine's bounds (an *engine.BoundError: "error: the
+// scenario is valid, but its run went past the engine's bound of 100,000
+// events (MaxEvents), so it has no trace; to run it, ..."), the same words
+// the playground shows. A panic while reading or running
 // (a bug in the lab, never the input's fault: entry.ErrInternal) is an
 // internalError: the message asks for a report and the process exits 4.
 //
@@ -76,7 +80,8 @@ dump, Python, C# or Java SDK debug log, Go SDK LoggingTransport log or the
 lab's JSON Lines), detected from its content.
 A file or standard input is read up to 4 MiB.
 
-Exit status: 0 done, 2 bad input or usage, 3 a check failed (-checks),
+Exit status: 0 done, 2 bad input or usage (or a valid scenario whose run
+goes past one of the engine's bounds), 3 a check failed (-checks),
 4 internal error (a bug in mcplab: please report it).`)
 		fs.PrintDefaults()
 	}
@@ -196,6 +201,10 @@ func runScenario(data []byte, checks bool, stdout, stderr io.Writer) error {
 // count; it returns a checksFailed error if any check is violated.
 func writeTrace(tr *trace.Trace, checks bool, stdout, stderr io.Writer) error {
 	out, err := engine.Encode(tr)
+	var be *engine.BoundError
+	if errors.As(err, &be) {
+		return &usageError{err}
+	}
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine"
-	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/ledger"
 )
 
@@ -59,15 +59,8 @@ func TestRunExitStatus(t *testing.T) {
 		t.Errorf("mutate-result without a ledger: exit %d, stderr %q, %d bytes out; want 2 and the located cause", code, errOut.String(), out.Len())
 	}
 
-	var ledgerScenario []byte
-	for _, ex := range examples.All() {
-		if bytes.Contains(ex.JSON, []byte(`"ledger"`)) {
-			ledgerScenario = ex.JSON
-			break
-		}
-	}
 	file := filepath.Join(dir, "ledger.json")
-	os.WriteFile(file, ledgerScenario, 0o644)
+	os.WriteFile(file, examplestest.Get(t, "ledger-keyed-race").JSON, 0o644)
 	saved := runOptions
 	t.Cleanup(func() { runOptions = saved })
 	runOptions = engine.Options{OpenLedger: func() (ledger.Store, error) { panic("a bug") }}

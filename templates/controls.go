@@ -40,7 +40,7 @@ type control struct {
 	Value     string // current value as the control shows it
 	Checked   bool   // checkbox state
 	Options   []option
-	Min, Max  int64 // number and range bounds (Max 0 = none for a number)
+	Min, Max  int64 // number and range bounds (Max 0 = none for a number: no max attribute)
 	Unit      string
 	Help      string
 	// Lead is true for a control the page's story or Try-it names (a
@@ -141,7 +141,7 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 		case "produce":
 			every := numberControl(path+".everyMs", "Progress every (production rate of "+id+")", st.EveryMs, "The server reports progress this often.")
 			count := numberControl(path+".count", "Progress values for "+id, int64(st.Count), "How many values it reports (1 to 1000).")
-			every.Min, count.Min, count.Unit = 1, 1, "values"
+			every.Min, count.Min, count.Max, count.Unit = 1, 1, scenario.MaxProduceCount, "values"
 			script.Controls = append(script.Controls, every, count)
 			label = "Server starts reporting progress for " + id + " at"
 		case "call":
@@ -206,13 +206,13 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 		groups = append(groups, controlGroup{ID: "controls-proxy", Title: "Proxy", Controls: []control{
 			checkboxControl("proxy.buffering", "Proxy buffers responses", s.Proxy.Buffering,
 				"A buffering proxy holds bytes until it has flushBytes or the stream ends, unless the server sent X-Accel-Buffering: no."),
-			countControl("proxy.flushBytes", "Proxy flushes at", int64(s.Proxy.FlushBytes), 1, "bytes", "How many bytes a buffering proxy holds before it forwards them."),
-			countControl("proxy.idleCloseMs", "Proxy closes idle streams after", s.Proxy.IdleCloseMs, 0, "ms", "A stream through which no byte passed for this long is closed (keep-alive comments count). 0 = never."),
+			countControl("proxy.flushBytes", "Proxy flushes at", int64(s.Proxy.FlushBytes), 1, 1<<30, "bytes", "How many bytes a buffering proxy holds before it forwards them."),
+			countControl("proxy.idleCloseMs", "Proxy closes idle streams after", s.Proxy.IdleCloseMs, 0, scenario.MaxDurationMs, "ms", "A stream through which no byte passed for this long is closed (keep-alive comments count). 0 = never."),
 		}})
 	}
 	if s.Ledger != nil {
 		ledger.Controls = append(ledger.Controls,
-			countControl("ledger.replicas", "Server replicas", int64(s.Ledger.Replicas), 1, "replicas", "Ledger calls go to the replicas in turn."),
+			countControl("ledger.replicas", "Server replicas", int64(s.Ledger.Replicas), 1, 8, "replicas", "Ledger calls go to the replicas in turn (1 to 8)."),
 			checkboxControl("ledger.shared", "Replicas share one ledger", s.Ledger.Shared,
 				"Untick to break: each replica keeps its own database and forgets the others' commits."))
 		groups = append(groups, ledger)
@@ -265,7 +265,7 @@ var ledgerPolicies = map[string]bool{
 func bufferControls(s *scenario.Scenario) controlGroup {
 	g := controlGroup{ID: "controls-buffer", Title: "SSE buffer and consumer"}
 	g.Controls = append(g.Controls,
-		countControl("buffer.capacity", "Buffer capacity", int64(s.Buffer.Capacity), 0, "events",
+		countControl("buffer.capacity", "Buffer capacity", int64(s.Buffer.Capacity), 0, 100_000, "events",
 			"Events the server's buffer holds per stream: 0 = unbounded, otherwise at least 2."),
 		selectControl("buffer.policy", "When the buffer is full", cmp(s.Buffer.Policy, "evict-progress"),
 			"Progress is replaceable, a final response is not.",
@@ -274,8 +274,8 @@ func bufferControls(s *scenario.Scenario) controlGroup {
 	)
 	if s.Consumer != nil {
 		g.Controls = append(g.Controls,
-			countControl("consumer.drainEveryMs", "Client drains every", s.Consumer.DrainEveryMs, 1, "ms", "How often the slow client reads from its stream."),
-			countControl("consumer.batch", "Events per drain", int64(s.Consumer.Batch), 1, "events", "How many events the client reads each time."),
+			countControl("consumer.drainEveryMs", "Client drains every", s.Consumer.DrainEveryMs, 1, scenario.MaxDurationMs, "ms", "How often the slow client reads from its stream."),
+			countControl("consumer.batch", "Events per drain", int64(s.Consumer.Batch), 1, 100_000, "events", "How many events the client reads each time."),
 		)
 	}
 	return g
@@ -291,11 +291,11 @@ func herdControls(h *scenario.Herd) controlGroup {
 			option{Value: "full-jitter", Label: "full jitter"},
 			option{Value: "equal-jitter", Label: "equal jitter"},
 			option{Value: "decorrelated-jitter", Label: "decorrelated jitter"}),
-		countControl("herd.clients", "Clients", int64(h.Clients), 1, "clients", "All lose their stream at 0 ms (at most 100,000)."),
-		countControl("herd.serverCapacityPerSecond", "Server capacity", int64(h.ServerCapacityPerSecond), 1, "per second", "Reconnects the server admits in each whole second; it refuses the rest."),
-		countControl("herd.baseMs", "Base delay", h.BaseMs, 1, "ms", "The first attempt's ceiling."),
-		countControl("herd.capMs", "Cap", h.CapMs, 1, "ms", "No delay window grows past it."),
-		countControl("herd.maxAttempts", "Attempts per client", int64(h.MaxAttempts), 1, "attempts", "A client that is refused this many times gives up (at most 20)."),
+		countControl("herd.clients", "Clients", int64(h.Clients), 1, 100_000, "clients", "All lose their stream at 0 ms (at most 100,000)."),
+		countControl("herd.serverCapacityPerSecond", "Server capacity", int64(h.ServerCapacityPerSecond), 1, 10_000_000, "per second", "Reconnects the server admits in each whole second; it refuses the rest."),
+		countControl("herd.baseMs", "Base delay", h.BaseMs, 1, 60_000, "ms", "The first attempt's ceiling."),
+		countControl("herd.capMs", "Cap", h.CapMs, 1, 60_000, "ms", "No delay window grows past it."),
+		countControl("herd.maxAttempts", "Attempts per client", int64(h.MaxAttempts), 1, 20, "attempts", "A client that is refused this many times gives up (at most 20)."),
 	}}
 }
 
@@ -458,11 +458,12 @@ func numberControl(path, label string, value int64, help string) control {
 		ValueKind: scenario.ValueInteger, Value: strconv.FormatInt(value, 10), Min: 0, Unit: "ms", Help: help}
 }
 
-// countControl is a whole number with its own unit and lower bound, kept
-// as given (0 is a value, not "none").
-func countControl(path, label string, value, minimum int64, unit, help string) control {
+// countControl is a whole number with its own unit and range (the
+// decoder's, as the published schema states it: minimum..maximum), kept as
+// given (0 is a value, not "none").
+func countControl(path, label string, value, minimum, maximum int64, unit, help string) control {
 	c := numberControl(path, label, value, help)
-	c.Min, c.Unit = minimum, unit
+	c.Min, c.Max, c.Unit = minimum, maximum, unit
 	return c
 }
 

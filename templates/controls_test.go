@@ -1,8 +1,11 @@
 package templates
 
 import (
+	"context"
+	"errors"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -228,5 +231,63 @@ func TestDedupeControlShowsKeylessCalls(t *testing.T) {
 		if len(selected) != 1 || selected[0] != "idempotency-key = "+want {
 			t.Errorf("%s: selected %v, want idempotency-key = %q", name, selected, want)
 		}
+	}
+}
+
+// Every count control states the decoder's range (QA: ledger.replicas
+// showed no maximum): over all built-ins, a number control with a maximum
+// has the decoder's own (the value one past it is refused at the control's
+// path with "must be <= Max"), and every count that is not a time has
+// one. The ledger's replicas control says 1 to 8 and its input carries
+// max="8".
+func TestNumberControlsStateTheDecodersRange(t *testing.T) {
+	seen := map[string]bool{}
+	for _, ex := range examples.All() { // every built-in: each shows other controls
+		for _, g := range NewControls(examplestest.DecodeExample(t, ex), 1000) {
+			for _, c := range g.Controls {
+				if c.Kind != controlNumber {
+					continue
+				}
+				if c.Max == 0 {
+					if c.Unit != "ms" {
+						t.Errorf("%s: %s (%s) has no maximum", ex.Name, c.Path, c.Unit)
+					}
+					continue
+				}
+				seen[c.Path] = true
+				over := strconv.FormatInt(c.Max+1, 10)
+				edited, err := scenario.Edit(ex.JSON, c.Path, c.ValueKind, over, false)
+				if err != nil {
+					t.Fatalf("%s: %s = %s: %v", ex.Name, c.Path, over, err)
+				}
+				_, err = scenario.Decode(edited)
+				var e *scenario.Error
+				if !errors.As(err, &e) || e.Path != c.Path || err.Error() != c.Path+": must be <= "+strconv.FormatInt(c.Max, 10) {
+					t.Errorf("%s: %s = %s (its control's max + 1): %v; want %s: must be <= %d", ex.Name, c.Path, over, err, c.Path, c.Max)
+				}
+			}
+		}
+	}
+	for _, p := range []string{"ledger.replicas", "herd.clients", "buffer.capacity", "consumer.batch"} {
+		if !seen[p] {
+			t.Errorf("no built-in showed a %s control with its maximum", p)
+		}
+	}
+	var b strings.Builder
+	if err := ControlPanel(NewControls(examplestest.Decode(t, "broken-replicas-not-shared"), 1000)).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	i := strings.Index(html, `id="ctl-ledger-replicas"`)
+	if i < 0 {
+		t.Fatal("no replicas control in the ledger scenario's panel")
+	}
+	input := html[strings.LastIndex(html[:i], "<input"):]
+	input = input[:strings.Index(input, ">")]
+	if !strings.Contains(input, `min="1"`) || !strings.Contains(input, `max="8"`) {
+		t.Errorf("replicas input %s: want min=\"1\" and max=\"8\"", input)
+	}
+	if !strings.Contains(html, "Ledger calls go to the replicas in turn (1 to 8).") {
+		t.Errorf("the replicas help does not say 1 to 8")
 	}
 }

@@ -358,6 +358,30 @@ func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float
 	return lane
 }
 
+// askedToCancel reports whether the client's tasks/cancel for task t
+// reached the server by endMs (when the task ended, or the run did), one
+// rule for both protocol revisions: under 2026-07-28 the server records
+// the intent and a worker checkpoint ends the task later; under 2025-11-25
+// the server cancels the task as the request arrives and records nothing
+// (t.CancelRequested stays false: QA found the 2025 card silent where the
+// 2026 card said it). A tasks/cancel arriving after the task ended
+// (refused under 2025, a flag too late under 2026) is not one it ended
+// after.
+func askedToCancel(tr *trace.Trace, t trace.Task, endMs int64) bool {
+	for _, e := range tr.Events {
+		if e.At > endMs {
+			break
+		}
+		if e.Type == trace.TypeDeliver && e.TaskID == t.TaskID && e.To == trace.ActorServer {
+			var m wireMessage
+			if json.Unmarshal(e.Message, &m) == nil && m.Method == "tasks/cancel" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // taskStatusIn reads a task id and status from a response carrying a task:
 // {"result":{"task":{"taskId","status"}}} (a task handle) or
 // {"result":{"taskId","status"}} (tasks/get, or a 2025 tasks/cancel reply).
@@ -408,8 +432,9 @@ func anyInt(v any) (int64, bool) {
 // cancel it, so its own end ("task-42 cancelled") is a card of its own
 // (QA of session 3). Key is "task-" and the worker's last status; the
 // card is coloured by that status (green only for completed); Detail says
-// when the worker's record reached it, whether the client asked to cancel,
-// and what the client last saw, as the task lanes read it (newTaskLane).
+// when the worker's record reached it, whether the client asked to cancel
+// before then (askedToCancel: under either protocol revision), and what
+// the client last saw, as the task lanes read it (newTaskLane).
 func taskCards(tr *trace.Trace) []outcomeCard {
 	var out []outcomeCard
 	for _, t := range tr.Tasks {
@@ -424,12 +449,14 @@ func taskCards(tr *trace.Trace) []outcomeCard {
 			c.Tone, c.Text = trace.StateInProgress, "still "+status
 		}
 		var b strings.Builder
+		endMs := max(tr.EndMs, 0)
 		if n := len(lane.Worker); n > 0 && endedStatus(status) {
-			fmt.Fprintf(&b, "Task %s ended %s at the worker at %d ms", t.TaskID, status, lane.Worker[n-1].From)
+			endMs = lane.Worker[n-1].From
+			fmt.Fprintf(&b, "Task %s ended %s at the worker at %d ms", t.TaskID, status, endMs)
 		} else {
 			fmt.Fprintf(&b, "Task %s is %s at the worker at the end of the run", t.TaskID, c.Text)
 		}
-		if t.CancelRequested {
+		if askedToCancel(tr, t, endMs) {
 			b.WriteString(", after the client asked to cancel it")
 		}
 		if lane.ClientStatus == "" {

@@ -2,9 +2,11 @@ package templates
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -125,6 +127,9 @@ func TestTaskCardsAndCardIDs(t *testing.T) {
 		{"task-cancel-ack-not-final", "task-cancelled", "outcome-cancelled", "Task task-42 ended cancelled at the worker at 600 ms, after the client asked to cancel it; the client last saw it cancelled"},
 		{"task-finishes-before-cancel", "task-completed", "outcome-completed", "Task task-42 ended completed at the worker at 500 ms, after the client asked to cancel it; the client last saw it completed"},
 		{"broken-task-ack-as-final", "task-cancelled", "outcome-cancelled", "the client last saw it stopped"},
+		// 2025-11-25: tasks/cancel cancels at once (no recorded intent);
+		// the card says the client asked, as the 2026 cards do (QA).
+		{"task-2025-cancel", "task-cancelled", "outcome-cancelled", "Task task-42 ended cancelled at the worker at 410 ms, after the client asked to cancel it; the client last saw it cancelled"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tr := runEdited(t, c.name)
@@ -154,6 +159,56 @@ func TestTaskCardsAndCardIDs(t *testing.T) {
 			t.Errorf("%s: %d task(s) and no task card", ex.Name, n)
 		}
 	}
+}
+
+// A task card says "after the client asked to cancel it" only when a
+// tasks/cancel reached the server by the time the task ended, under both
+// revisions: a worker that finishes the task at 300 ms, before the
+// client's first tasks/cancel arrives (410 ms), ended it on its own, and
+// the card says nothing of a cancel (2026-07-28 records the late intent
+// all the same; 2025-11-25 refuses it).
+func TestTaskCardCancelOnlyBeforeTheEnd(t *testing.T) {
+	for _, name := range []string{"task-2025-cancel", "task-finishes-before-cancel"} {
+		t.Run(name, func(t *testing.T) {
+			first := -1
+			for i, st := range examplestest.Decode(t, name).Steps {
+				if st.Do == "task-cancel" {
+					first = i
+					break
+				}
+			}
+			if first < 0 {
+				t.Fatal("no task-cancel step")
+			}
+			tr := runEdited(t, name, [2]string{"steps", insertStep(t, name, first, `{"at":300,"do":"finish-task","taskId":"task-42"}`)})
+			cards := taskCards(tr)
+			if len(cards) != 1 {
+				t.Fatalf("%d task cards, want 1", len(cards))
+			}
+			want := "Task task-42 ended completed at the worker at 300 ms; the client"
+			if d := cards[0].Detail; !strings.HasPrefix(d, want) || strings.Contains(d, "asked to cancel") {
+				t.Errorf("card %q, want it to begin %q and say nothing of a cancel", d, want)
+			}
+		})
+	}
+}
+
+// insertStep returns the steps array of the built-in name with step
+// inserted at index i, as JSON.
+func insertStep(t *testing.T, name string, i int, step string) string {
+	t.Helper()
+	var doc struct {
+		Steps []json.RawMessage `json:"steps"`
+	}
+	if err := json.Unmarshal(examplestest.Get(t, name).JSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	steps := slices.Insert(doc.Steps, i, json.RawMessage(step))
+	b, err := json.Marshal(steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // TestVerdictOfImportNeverIntended: a failure in an imported transcript

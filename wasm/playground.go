@@ -56,6 +56,7 @@ type playground struct {
 	canon      []byte
 	fragment   string
 	stopped    bool     // #lab-error says a run was stopped
+	bound      bool     // #pg-error says the last run went past an engine bound
 	ready      bool     // the page is wired: #lab-status speaks of runs
 	shareTimer js.Value // the pending setTimeout id of shareLater, or null
 	shareFn    js.Func  // its callback, made once
@@ -190,10 +191,15 @@ func (p *playground) open(hash string, then func()) {
 	first := p.scenarioTitle == ""
 	p.update(true, func(ok bool) {
 		if !ok && first {
-			// The link's scenario is invalid and nothing has run: the
-			// output is the prerendered default's, marked stale; the
-			// title is not the default's.
-			p.title.Set("textContent", invalidLinkTitle)
+			// The link's scenario is invalid, or valid but too large to
+			// run (past an engine bound), and nothing has run: the output
+			// is the prerendered default's, marked stale; the title is not
+			// the default's.
+			if p.bound {
+				p.title.Set("textContent", boundLinkTitle)
+			} else {
+				p.title.Set("textContent", invalidLinkTitle)
+			}
 		}
 		p.shareNow()
 		after(ok)
@@ -206,6 +212,7 @@ func (p *playground) open(hash string, then func()) {
 const (
 	brokenLinkTitle  = "This link cannot be opened"
 	invalidLinkTitle = "The linked scenario is not valid"
+	boundLinkTitle   = "The linked scenario is too large to run"
 )
 
 // linkText returns the editor text a fragment names: a built-in example's
@@ -315,7 +322,12 @@ func (p *playground) apply(r answer) bool {
 	case r.Get("noLedger").Truthy() && switchToLedger([]byte(r.Str("canon"))):
 		return false
 	case r.Get("editorError").Truthy():
-		p.showError(readEditorError(r.Get("editorError")))
+		e := readEditorError(r.Get("editorError"))
+		if text, ok := boundText(e.Message); ok {
+			p.showBound(text)
+		} else {
+			p.showError(e)
+		}
 		return false
 	case r.Err() != "":
 		p.showError(templates.EditorError{Message: r.Err()})
@@ -331,7 +343,7 @@ func (p *playground) apply(r answer) bool {
 	ds.Set("applyMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
 	ds.Delete("stale")
 	ds.Delete("stopped")
-	paused := p.lastErr.Message != ""
+	paused := p.lastErr.Message != "" || p.bound
 	p.clearError()
 	if paused {
 		p.showLive()
@@ -454,7 +466,7 @@ func (p *playground) showEmbed() {
 }
 
 func (p *playground) showError(e templates.EditorError) {
-	p.lastErr = e
+	p.lastErr, p.bound = e, false
 	msg := e.Message
 	if w := e.Where(); w != "" && !strings.Contains(msg, w) {
 		msg = w + ": " + msg // a syntax error names its place already
@@ -469,8 +481,24 @@ func (p *playground) showError(e templates.EditorError) {
 	p.markControl(e.Path)
 }
 
+// showBound says text (boundText: the scenario is valid, but its run went
+// past one of the engine's bounds, named with its number, and what to
+// change) where an edit's error would be, under the editor. The last run
+// that finished stays on screen, marked stale; nothing in the editor or
+// the controls is marked invalid, and #lab-status says the scenario is
+// valid (showLive).
+func (p *playground) showBound(text string) {
+	p.clearError()
+	p.bound = true
+	p.errText.Set("textContent", text)
+	p.errBox.Set("hidden", false)
+	byID(p.doc, "pg-error-goto").Set("hidden", true)
+	p.output.Get("dataset").Set("stale", "1")
+	p.showLive()
+}
+
 func (p *playground) clearError() {
-	p.lastErr = templates.EditorError{}
+	p.lastErr, p.bound = templates.EditorError{}, false
 	p.errBox.Set("hidden", true)
 	p.errText.Set("textContent", "")
 	p.editor.Call("removeAttribute", "aria-invalid")
@@ -522,13 +550,17 @@ func (p *playground) say(text string) { setStatus(p.doc, "live", text) }
 
 // showLive says in #lab-status whether edits re-run (issue 13, item 7):
 // live while the scenario is valid, paused while the JSON is invalid (the
-// output is then the last valid run). Before the page is wired it says
-// nothing: the loading status stands.
+// output is then the last valid run) or while a valid scenario's run went
+// past one of the engine's bounds (the output is then the last run that
+// finished). Before the page is wired it says nothing: the loading status
+// stands.
 func (p *playground) showLive() {
 	switch {
 	case !p.ready:
 	case p.lastErr.Message != "":
 		setStatus(p.doc, "paused", "Paused: the scenario is invalid, so it does not re-run; the output is the last valid run. Fix it to go live again.")
+	case p.bound:
+		setStatus(p.doc, "paused", "Paused: the scenario is valid, but its run went past one of the engine's bounds (the message under the editor names it); the output is the last run that finished. Make the scenario smaller to go live again.")
 	default:
 		setStatus(p.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
 	}

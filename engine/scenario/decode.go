@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -178,40 +177,44 @@ func (d *decoder) obj(path string, raw json.RawMessage) *object {
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
 // integer reads member name as an integer in [lo, hi]; ok is false if absent.
+// A whole number is one however it is written (1000, 1e3, 1000.0:
+// WholeNumber); a fraction (1.5) is ErrType "must be an integer", and a
+// whole number out of [lo, hi], even past the int64 range, the bound it
+// passed.
 func (d *decoder) integer(o *object, name string, lo, hi int64) (v int64, ok bool) {
 	raw, ok := o.get(name)
 	if !ok || d.err != nil {
 		return 0, false
 	}
 	p := o.sub(name)
-	n, err := parseInt(raw)
+	n, over, err := parseInt(raw)
 	if err != nil {
 		d.fail(errAt(p, ErrType, "%v", err))
 		return 0, false
 	}
-	if n < lo {
+	if n < lo || over < 0 {
 		d.fail(errAt(p, ErrValue, "must be >= %d", lo))
 		return 0, false
 	}
-	if n > hi {
+	if n > hi || over > 0 {
 		d.fail(errAt(p, ErrLimit, "must be <= %d", hi))
 		return 0, false
 	}
 	return n, true
 }
 
-func parseInt(raw json.RawMessage) (int64, error) {
+// parseInt reads raw as a whole number (WholeNumber: 1e3 and 1000.0 are
+// 1000), clamped to the int64 range with over +1 or -1 past it, or fails
+// with errNotAnInteger.
+func parseInt(raw json.RawMessage) (n int64, over int, err error) {
 	s := string(bytes.TrimSpace(raw))
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err == nil {
-		return n, nil
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, 0, nil
 	}
-	// Accept integral numbers written with an exponent or ".0".
-	f, ferr := strconv.ParseFloat(s, 64)
-	if ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 && !strings.HasPrefix(s, "\"") {
-		return int64(f), nil
+	if n, over, ok := WholeNumber(s); ok {
+		return n, over, nil
 	}
-	return 0, errNotAnInteger
+	return 0, 0, errNotAnInteger
 }
 
 func (d *decoder) number(o *object, name string) (*float64, bool) {

@@ -97,6 +97,16 @@
 //     (Version 1 calls capacity < 2 an error where its policy table allows
 //     0; this package follows the table.)
 //
+// # Whole numbers
+//
+// Every integer field (times, counts, sizes, codes) takes a whole number
+// however JSON writes it: 1000, 1e3 and 1000.0 are the same 1000
+// ([WholeNumber], JSON Schema's "integer"); a number with a fraction
+// (1.5, 1e-3) is an [ErrType] "must be an integer", and a whole number
+// past a field's range, even past int64, names the bound it passed. The
+// canonical form keeps the number as written (it sorts keys, it does not
+// rewrite numbers), so 1e3 and 1000 are two share links for one run.
+//
 // # Limits
 //
 // Version 1 says "a size past the limits (steps, clients, virtual
@@ -134,9 +144,13 @@
 //     most 100000; consumer.batch at most 100000; proxy.flushBytes at most
 //     1073741824; fail.code is a 32-bit integer.
 //
-// The engine adds one run-time bound: a run that schedules more than
-// engine.MaxActions (200000) actions returns an error, never a partial
-// trace.
+// The engine adds three run-time bounds on a valid scenario: a run that
+// schedules more than engine.MaxActions (200,000) actions, emits more than
+// engine.MaxEvents (100,000) events, or whose events carry, or whose
+// trace JSON holds, more than engine.MaxTraceBytes (33,554,432) bytes
+// stops with an *engine.BoundError ("the scenario is valid, but its run
+// went past the engine's bound of 100,000 events (MaxEvents), ..."),
+// never a partial trace.
 //
 // # Locations
 //

@@ -10,7 +10,7 @@ import (
 // control's DOM value, its data-kind).
 const (
 	ValueString  = "string"  // the value as a JSON string
-	ValueInteger = "integer" // the value parsed as a base-10 integer
+	ValueInteger = "integer" // the value read as a whole number (1e3 too), written base-10
 	ValueBool    = "bool"    // the checked state as true or false
 	// ValueOptionalInteger is an integer where 0 or nothing means "none":
 	// the member is removed so the scenario falls back to its default.
@@ -40,23 +40,39 @@ func Edit(data []byte, path, kind, value string, checked bool) ([]byte, error) {
 
 // EditValue encodes an edit's text as the JSON that Edit writes: for
 // ValueString the value as a JSON string, for ValueInteger the value
-// (spaces trimmed) parsed as a base-10 integer, for ValueBool the checked
-// state, for ValueOptionalInteger the integer, or nil (no value: delete the
-// member) for 0 or an empty field. Errors wrap ErrValue and name the bad
-// text or kind.
+// (spaces trimmed) read as a whole number and written as a base-10
+// integer (1e3 and 1000.0 are 1000: WholeNumber; one past the int64
+// range is written as typed, for Decode to refuse with the field's
+// bound), for ValueBool the checked state, for ValueOptionalInteger the
+// integer, or nil (no value: delete the member) for 0 or an empty field.
+// Errors wrap ErrValue and name the bad text or kind (1.5 is not a whole
+// number).
 func EditValue(kind, value string, checked bool) (json.RawMessage, error) {
 	switch kind {
 	case ValueOptionalInteger:
-		if v := strings.TrimSpace(value); v == "" || v == "0" {
+		if strings.TrimSpace(value) == "" {
 			return nil, nil
 		}
-		return EditValue(ValueInteger, value, checked)
+		raw, err := EditValue(ValueInteger, value, checked)
+		if string(raw) == "0" { // 0, 0.0, 0e3: none
+			return nil, nil
+		}
+		return raw, err
 	case ValueBool:
 		return json.RawMessage(strconv.FormatBool(checked)), nil
 	case ValueInteger:
-		n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
-		if err != nil {
+		v := strings.TrimSpace(value)
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return json.RawMessage(strconv.FormatInt(n, 10)), nil
+		}
+		n, over, ok := WholeNumber(v)
+		switch {
+		case !ok:
 			return nil, errAt("", ErrValue, "%q is not a whole number", value).Err
+		case over != 0:
+			// Whole but past int64: written as typed, so Decode names the
+			// field's bound at its place.
+			return json.RawMessage(v), nil
 		}
 		return json.RawMessage(strconv.FormatInt(n, 10)), nil
 	case ValueString:

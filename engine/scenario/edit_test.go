@@ -22,7 +22,17 @@ func TestEditValue(t *testing.T) {
 		{ValueInteger, "-5", false, `-5`, false},
 		{ValueInteger, "", false, ``, true},
 		{ValueInteger, "1.5", false, ``, true},
-		{ValueInteger, "1e3", false, ``, true},
+		// A whole number however typed (a number input takes 1e3): the
+		// base-10 integer; a fraction is not one.
+		{ValueInteger, "1e3", false, `1000`, false},
+		{ValueInteger, "1000.0", false, `1000`, false},
+		{ValueInteger, "1E+3", false, `1000`, false},
+		{ValueInteger, "2.55e1", false, ``, true},
+		{ValueInteger, "-2.5e1", false, `-25`, false},
+		{ValueInteger, "1e-3", false, ``, true},
+		{ValueInteger, "1e30", false, `1e30`, false}, // Decode names the field's bound
+		{ValueOptionalInteger, "0.0", false, ``, false},
+		{ValueOptionalInteger, "5e2", false, `500`, false},
 		{ValueOptionalInteger, "500", false, `500`, false},
 		{ValueOptionalInteger, "0", false, ``, false},
 		{ValueOptionalInteger, " ", false, ``, false},
