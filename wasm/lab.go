@@ -196,7 +196,11 @@ func (l *lab) apply(r answer) bool {
 		l.output.Get("dataset").Set("stopped", "1")
 		return false
 	case r.Err() != "":
-		l.showError("Invalid scenario: " + r.Err() + ". The output shows the last valid run.")
+		if text, ok := boundText(r.Err()); ok {
+			l.showError(text) // valid, but past one of the engine's bounds
+		} else {
+			l.showError("Invalid scenario: " + r.Err() + ". The output shows the last valid run.")
+		}
 		return false
 	}
 	start := now()
