@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"syscall/js"
 
@@ -138,6 +139,28 @@ func busy(err error) bool {
 	return errors.As(err, &e) && e.code&0xff == sqliteBusy
 }
 
+// sqlTexts holds each statement's text as a JavaScript string, made once:
+// a run makes about 20 calls with a few statements, and passing the same
+// string, not a new copy of it, saves its conversion from Go's memory on
+// every call and lets sqlite.js's statement cache find it by a hash V8
+// keeps. Bounded by the ledger's statements (ledger.SQL*, about 15).
+var sqlTexts = struct {
+	sync.Mutex
+	m map[string]js.Value
+}{m: map[string]js.Value{}}
+
+// sqlText is sql as a JavaScript string (sqlTexts).
+func sqlText(sql string) js.Value {
+	sqlTexts.Lock()
+	defer sqlTexts.Unlock()
+	v, ok := sqlTexts.m[sql]
+	if !ok {
+		v = js.ValueOf(sql)
+		sqlTexts.m[sql] = v
+	}
+	return v
+}
+
 // call runs method ("exec" or "query") with sql and args (strings and
 // int64s) and returns the rows, each an array of column values.
 func (c *jsConn) call(method, sql string, args ...any) (js.Value, error) {
@@ -157,7 +180,7 @@ func (c *jsConn) call(method, sql string, args ...any) (js.Value, error) {
 				params[i] = v
 			}
 		}
-		r = c.api.Call("query", c.h, sql, params)
+		r = c.api.Call("query", c.h, sqlText(sql), params)
 	}
 	rows := r.Get("rows")
 	if rows.Type() != js.TypeObject {
