@@ -12,7 +12,8 @@ import (
 // file and the HTTP status ("fetching /sqlite3.wasm: HTTP 404"), keeps the
 // prerendered run, and marks itself failed (data-ready="error"); it never
 // shows Emscripten's "Aborted(both async and sync fetching of the wasm
-// failed). Build with -sASSERTIONS ...".
+// failed). Build with -sASSERTIONS ...", nor calls the scenario invalid;
+// nor does the playground with the SQLite build (QA).
 func TestLedgerPageSaysWhySQLiteDidNotLoad(t *testing.T) {
 	ensureSite(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -42,10 +43,41 @@ func TestLedgerPageSaysWhySQLiteDidNotLoad(t *testing.T) {
 	if n := evalJSON[int](t, ctx, `document.querySelectorAll("#lab-output svg.timeline").length`); n == 0 {
 		t.Error("the prerendered run is gone from #lab-output")
 	}
-	// Expected in the console: the 404, SQLite's own report of it, and the
-	// page's; nothing else.
-	for _, p := range w.Problems() {
-		if !strings.Contains(p, "sqlite3") && !strings.Contains(p, "could not start") {
+	// The box beside the output blames the simulator, never the scenario.
+	box := evalJSON[string](t, ctx, `document.getElementById("lab-error").hidden ? "" : document.getElementById("lab-error").textContent`)
+	if strings.Contains(box, "Invalid scenario") {
+		t.Errorf("#lab-error calls the page's own scenario invalid: %q", box)
+	}
+	expectOnlySQLiteProblems(t, w.Problems())
+
+	// The playground with the SQLite build (?ledger=1) and a valid
+	// built-in: the simulator could not run it; the scenario is not
+	// invalid (no title saying so, the editor not marked).
+	ctx, w = newTab(t, srv.URL)
+	navigate(t, ctx, srv.URL+"/playground/?ledger=1#example=broken-dedupe-by-rpc-id")
+	if _, err := pollJS[bool](ctx, `!!document.documentElement.dataset.ready && !document.getElementById("lab-error").hidden`, readyTimeout); err != nil {
+		t.Fatalf("the playground never said what failed: %v", err)
+	}
+	got := evalJSON[[3]string](t, ctx, `[document.getElementById("pg-title").textContent, document.getElementById("lab-error").textContent, String(document.getElementById("pg-editor") && document.querySelector("#pg-editor [aria-invalid], #pg-editor[aria-invalid]") !== null)]`)
+	if strings.Contains(got[0], "not valid") {
+		t.Errorf("the playground's title says %q for a valid built-in whose SQLite did not load", got[0])
+	}
+	if !strings.Contains(got[1], "fetching /sqlite3.wasm: HTTP 404") || strings.Contains(got[1], "Invalid") {
+		t.Errorf("the playground's error says %q, want the simulator's failure (fetching /sqlite3.wasm: HTTP 404), not an invalid scenario", got[1])
+	}
+	if got[2] == "true" {
+		t.Error("the playground marks the editor invalid")
+	}
+	expectOnlySQLiteProblems(t, w.Problems())
+}
+
+// expectOnlySQLiteProblems fails on any console problem but the 404 of
+// sqlite3.wasm, SQLite's own report of it and the page's (no unhandled
+// rejection either).
+func expectOnlySQLiteProblems(t *testing.T, problems []string) {
+	t.Helper()
+	for _, p := range problems {
+		if (!strings.Contains(p, "sqlite3") && !strings.Contains(p, "could not start")) || strings.Contains(p, "Uncaught") {
 			t.Errorf("page problem: %s", p)
 		}
 	}

@@ -198,6 +198,8 @@ func (l *lab) apply(r answer) bool {
 	case r.Err() != "":
 		if text, ok := boundText(r.Err()); ok {
 			l.showError(text) // valid, but past one of the engine's bounds
+		} else if r.WorkerFailed() {
+			l.showError(workerText(r.Err()))
 		} else {
 			l.showError("Invalid scenario: " + r.Err() + ". The output shows the last valid run.")
 		}

@@ -30,6 +30,16 @@ func (a answer) Err() string {
 	return ""
 }
 
+// WorkerFailed reports whether the error is the worker's own (it did not
+// start or stopped: app.js's {error, worker: true}), not the request's.
+func (a answer) WorkerFailed() bool { return a.Get("worker").Truthy() }
+
+// workerText is what a page says when the worker failed (WorkerFailed):
+// the simulator, not the scenario, could not run.
+func workerText(msg string) string {
+	return "The simulator could not run here (" + msg + "). The output shows the last run that finished; reload the page to try again."
+}
+
 // Str is the reply's string field name, "" when it has none.
 func (a answer) Str(name string) string {
 	if v := a.Get(name); v.Type() == js.TypeString {

@@ -57,6 +57,7 @@ type playground struct {
 	fragment   string
 	stopped    bool     // #lab-error says a run was stopped
 	bound      bool     // #pg-error says the last run went past an engine bound
+	workerDown bool     // the last answer was the worker's own failure (answer.WorkerFailed)
 	ready      bool     // the page is wired: #lab-status speaks of runs
 	shareTimer js.Value // the pending setTimeout id of shareLater, or null
 	shareFn    js.Func  // its callback, made once
@@ -195,9 +196,12 @@ func (p *playground) open(hash string, then func()) {
 			// run (past an engine bound), and nothing has run: the output
 			// is the prerendered default's, marked stale; the title is not
 			// the default's.
-			if p.bound {
+			switch {
+			case p.workerDown:
+				p.title.Set("textContent", workerLinkTitle)
+			case p.bound:
 				p.title.Set("textContent", boundLinkTitle)
-			} else {
+			default:
 				p.title.Set("textContent", invalidLinkTitle)
 			}
 		}
@@ -213,6 +217,7 @@ const (
 	brokenLinkTitle  = "This link cannot be opened"
 	invalidLinkTitle = "The linked scenario is not valid"
 	boundLinkTitle   = "The linked scenario is too large to run"
+	workerLinkTitle  = "The simulator could not run the linked scenario"
 )
 
 // linkText returns the editor text a fragment names: a built-in example's
@@ -329,10 +334,18 @@ func (p *playground) apply(r answer) bool {
 			p.showError(e)
 		}
 		return false
+	case r.WorkerFailed():
+		// Not the scenario's fault: nothing in the editor is marked.
+		p.workerDown = true
+		showLabError(p.doc, workerText(r.Err()))
+		p.output.Get("dataset").Set("stale", "1")
+		p.showLive()
+		return false
 	case r.Err() != "":
 		p.showError(templates.EditorError{Message: r.Err()})
 		return false
 	}
+	p.workerDown = false
 	start := now()
 	p.pane.show(readOutput(r.Get("out")))
 	if panel := r.Get("controls"); panel.Type() == js.TypeString {
@@ -552,8 +565,8 @@ func (p *playground) say(text string) { setStatus(p.doc, "live", text) }
 // live while the scenario is valid, paused while the JSON is invalid (the
 // output is then the last valid run) or while a valid scenario's run went
 // past one of the engine's bounds (the output is then the last run that
-// finished). Before the page is wired it says nothing: the loading status
-// stands.
+// finished), or that the simulator itself could not run (workerDown).
+// Before the page is wired it says nothing: the loading status stands.
 func (p *playground) showLive() {
 	switch {
 	case !p.ready:
@@ -561,6 +574,8 @@ func (p *playground) showLive() {
 		setStatus(p.doc, "paused", "Paused: the scenario is invalid, so it does not re-run; the output is the last valid run. Fix it to go live again.")
 	case p.bound:
 		setStatus(p.doc, "paused", "Paused: the scenario is valid, but its run went past one of the engine's bounds (the message under the editor names it); the output is the last run that finished. Make the scenario smaller to go live again.")
+	case p.workerDown:
+		setStatus(p.doc, "error", "The simulator could not run; the message on the page says why. Reload the page to try again.")
 	default:
 		setStatus(p.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
 	}

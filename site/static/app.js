@@ -355,7 +355,9 @@
   //   mcplabEngine.request(req, done)  queue req (a plain object, see
   //       wasm/api.go's serve) for the worker; done(reply) is called once
   //       with the worker's reply, or {stopped: true, budgetMs} when the
-  //       run took longer than budgetMs and was stopped, or {error}; and
+  //       run took longer than budgetMs and was stopped, or {error}
+  //       ({error, worker: true} when the worker itself failed, e.g. its
+  //       SQLite did not load: no fault of the scenario); and
   //       twice when the first reply says more: true (a scenario page's
   //       run, shown in two steps: the picture, then the tables), the
   //       request running until the second. One request runs at a time;
@@ -414,7 +416,7 @@
     },
     request(req, done) {
       if (!this.module || (!this.worker && this.failures >= 3)) {
-        done({ error: "the simulator worker could not start" });
+        done({ error: "the simulator worker could not start", worker: true });
         return;
       }
       this.waiting = { req, done };
@@ -459,7 +461,7 @@
         w.terminate();
         this.restarts++;
         if (r) clearTimeout(r.timer);
-        const err = { error: "the simulator worker stopped: " + msg.fatal };
+        const err = { error: "the simulator worker stopped: " + msg.fatal, worker: true };
         if (!this.ready && ++this.failures >= 3) {
           // It cannot start at all: answer what waits, start no more.
           const q = this.waiting;

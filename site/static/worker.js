@@ -50,6 +50,9 @@ self.onmessage = (e) => {
         );
       },
     );
+    // Its failure is reported when the module starts (below); until then
+    // it is not an unhandled rejection.
+    sqlite.catch(() => {});
   }
   if (msg.module) {
     const go = new Go();
