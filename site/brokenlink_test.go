@@ -84,9 +84,22 @@ func TestScenarioPageBrokenLinkSaysSo(t *testing.T) {
 			if title := evalJSON[string](t, ctx, `JSON.parse(document.getElementById("scenario-json").textContent).title`); !strings.HasPrefix(title, "A:") {
 				t.Errorf("the page runs %q, want its own scenario A", title)
 			}
+			playHref := `document.getElementById("open-playground").href`
+			if tc.fragment != broken {
+				// The note says "Open in playground" opens the link with
+				// SQLite: it does (?ledger=1 and the link's fragment).
+				waitFor(t, ctx, "Open in playground pointing at the link", `!document.getElementById("lab-output").dataset.pending`)
+				if href := evalJSON[string](t, ctx, playHref); !strings.Contains(href, "ledger=1") || !strings.HasSuffix(href, "#"+frag) {
+					t.Errorf("Open in playground points at %q, want the linked scenario (#%.20s...) with ?ledger=1", href, frag)
+				}
+			}
 			// A control change is the reader moving on: the note goes.
 			evalJSON[bool](t, ctx, `(() => { const el = document.querySelector('#lab-controls input[type=range]:not(:disabled)'); el.value = String(Number(el.value) + 1); el.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`)
 			waitFor(t, ctx, "the note cleared by a control change", `document.getElementById("lab-error").hidden`)
+			waitFor(t, ctx, "the change drawn", `!document.getElementById("lab-output").dataset.pending && !mcplabEngine.busy`)
+			if href := evalJSON[string](t, ctx, playHref); strings.Contains(href, "ledger=1") || strings.Contains(href, frag) {
+				t.Errorf("after a change Open in playground points at %q, want the page's edited scenario without ?ledger=1", href)
+			}
 		})
 	}
 }

@@ -45,6 +45,13 @@ type lab struct {
 	// the link (it could not be read, or not run here) until the reader
 	// changes a control.
 	own, linkNote string
+	// ledgerLink is the #s= fragment of a link whose scenario needs the
+	// SQLite build (dropLink), which "Open in playground" opens there
+	// (?ledger=1) until the reader changes a control; "" otherwise.
+	ledgerLink string
+	// playHref is "Open in playground"'s address as prerendered, without
+	// its fragment.
+	playHref string
 	// renderFirst is true once the page's output turned out not to be
 	// the prerendered one it could adopt: first runs render it whole.
 	renderFirst bool
@@ -89,7 +96,7 @@ func (l *lab) onChange(el js.Value) {
 	if out := byID(l.doc, el.Get("id").String()+"-value"); out.Truthy() {
 		out.Set("textContent", value+" "+out.Get("dataset").Get("unit").String())
 	}
-	l.linkNote = ""
+	l.linkNote, l.ledgerLink = "", ""
 	current := []byte(l.script.Get("textContent").String())
 	next, err := scenario.Edit(current, path, kind, value, el.Get("checked").Truthy())
 	if err != nil {
@@ -245,7 +252,17 @@ func (l *lab) settled() {
 		replaceFragment(l.fragment)
 	}
 	if link := byID(l.doc, "open-playground"); link.Truthy() {
-		link.Set("href", trimFragment(link.Call("getAttribute", "href").String())+"#"+l.fragment)
+		if l.playHref == "" {
+			l.playHref = trimFragment(link.Call("getAttribute", "href").String())
+		}
+		if l.ledgerLink != "" {
+			u := js.Global().Get("URL").New(l.playHref, js.Global().Get("location").Get("href"))
+			u.Get("searchParams").Call("set", "ledger", "1")
+			u.Set("hash", l.ledgerLink)
+			link.Set("href", u.Call("toString"))
+		} else {
+			link.Set("href", l.playHref+"#"+l.fragment)
+		}
 	}
 	if link := byID(l.doc, "review-operation"); link.Truthy() && l.edited {
 		if base := link.Get("dataset").Get("edited"); base.Truthy() {

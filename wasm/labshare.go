@@ -64,7 +64,8 @@ func (l *lab) dropLink(why string) bool {
 	l.setControls(s)
 	l.linkNote = "This link cannot be run on this page: " + why + ". The page shows its own scenario."
 	if strings.Contains(why, "SQLite ledger") {
-		l.linkNote += " Open the link in the playground, which loads the build with SQLite."
+		l.linkNote += " Open the link in the playground, which loads the build with SQLite: “Open in playground” does."
+		l.ledgerLink = js.Global().Get("location").Get("hash").String()
 	}
 	return true
 }
