@@ -29,9 +29,11 @@ type wasmBinary struct {
 var (
 	// mainWasm is the simulator without SQLite: every page that needs no ledger.
 	mainWasm = wasmBinary{file: "main.wasm"}
-	// playgroundWasm also links the playground (wasm/playground.go): only
-	// the playground loads it, so a scenario page saves its ~40 KB of
-	// brotli (the code editor, the built-in scenarios' JSON).
+	// playgroundWasm also links the playground (wasm/playground.go), and
+	// not the scenario page's controller (wasm/lab.go, labshare.go, 14 KB
+	// of brotli): only the playground loads it, so a scenario page saves
+	// its ~40 KB of brotli (the code editor, the built-in scenarios' JSON)
+	// and the playground stays under its 1.5 MB transfer budget.
 	playgroundWasm = wasmBinary{file: "playground.wasm", tags: "playground"}
 	// ledgerWasm links the ledger on the browser's SQLite (wasm/ledger.go,
 	// wasm/ledgerdb.go: SQLite itself is site/static/sqlite.js and

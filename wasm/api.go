@@ -42,7 +42,9 @@
 //
 // Built plainly it is main.wasm, the scenario pages' simulator; built with
 // -tags playground it also links the playground (api_playground.go,
-// playground.go) and is playground.wasm, which only the playground loads;
+// playground.go) and not the scenario page's controller (lab.go,
+// labshare.go: 14 KB of brotli, which the playground's transfer budget
+// needs) and is playground.wasm, which only the playground loads;
 // built with -tags ledger it links the playground, the review and the
 // ledger on the browser's SQLite (ledger.go, ledgerdb.go) and is
 // ledger.wasm, which only the pages of scenarios with a ledger load (and

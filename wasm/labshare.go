@@ -1,4 +1,4 @@
-//go:build js && wasm && !transcript
+//go:build js && wasm && !transcript && (ledger || !playground)
 
 package main
 
