@@ -33,8 +33,16 @@
 // (wasm/gc.go); -shipped (on by default) measures that build too, as a
 // third side of each round, and prints its ratio beside the budgeted one.
 //
+// -base DIR measures a second checkout of the repository beside this one,
+// in the same rounds (sides base-native and base-wasm), so that a change's
+// effect on the ratio is read from one window of load rather than from two
+// runs minutes apart, whose ratios moved 10% on their own: e.g.
+// `git worktree add /tmp/base HEAD~1`, then -base /tmp/base -shipped=false.
+// The summary then prints the base's ratio beside each lesson's, and each
+// side's CPU time over its base's in the same round (median).
+//
 // Usage (from the repository root): go run ./site/internal/wasmratio
-// [-rounds 5] [-benchtime 400x] [-native-procs 1] [-shipped=true]
+// [-rounds 5] [-benchtime 400x] [-native-procs 1] [-shipped=true] [-base DIR]
 package main
 
 import (
@@ -64,12 +72,13 @@ func main() {
 	procs := flag.Int("native-procs", 1, "GOMAXPROCS of the native side (the wasm module runs on one thread)")
 	shipped := flag.Bool("shipped", true, "also measure the wasm build the site ships (no inlining, GOGC=400)")
 	pkg := flag.String("pkg", "./engine", "the package whose BenchmarkLessonScenario runs")
+	base := flag.String("base", "", "another checkout of the repository, measured in the same rounds (sides base-native, base-wasm)")
 	flag.Parse()
 	if *rounds < 1 {
 		fmt.Fprintln(os.Stderr, "wasmratio: -rounds must be at least 1")
 		os.Exit(2)
 	}
-	if err := run(context.Background(), os.Stdout, config{rounds: *rounds, benchtime: *benchtime, procs: *procs, shipped: *shipped, pkg: *pkg}); err != nil {
+	if err := run(context.Background(), os.Stdout, config{rounds: *rounds, benchtime: *benchtime, procs: *procs, shipped: *shipped, pkg: *pkg, base: *base}); err != nil {
 		fmt.Fprintln(os.Stderr, "wasmratio:", err)
 		os.Exit(1)
 	}
@@ -82,11 +91,15 @@ type config struct {
 	procs     int
 	shipped   bool
 	pkg       string
+	base      string // another checkout's root, or ""
 }
 
 // side is one build of the benchmark and how a round runs it.
 type side struct {
-	name  string   // "native", "wasm", "shipped"
+	name  string   // "native", "wasm", "shipped", "base-native", "base-wasm"
+	over  string   // the side its ratio divides by ("" for a native side)
+	root  string   // the checkout it builds from ("": this one)
+	dir   string   // the package directory it runs in
 	flags []string // go test -c flags beyond -o
 	env   []string // environment of the build (GOOS, GOARCH)
 	run   []string // environment of the run
@@ -94,10 +107,6 @@ type side struct {
 }
 
 func run(ctx context.Context, w io.Writer, c config) error {
-	dir, err := output(ctx, nil, "go", "list", "-f", "{{.Dir}}", c.pkg)
-	if err != nil {
-		return err
-	}
 	goroot, err := output(ctx, nil, "go", "env", "GOROOT")
 	if err != nil {
 		return err
@@ -113,18 +122,27 @@ func run(ctx context.Context, w io.Writer, c config) error {
 	defer os.RemoveAll(tmp)
 
 	wasmEnv := []string{"GOOS=js", "GOARCH=wasm"}
+	nativeRun := []string{fmt.Sprintf("GOMAXPROCS=%d", c.procs)}
 	sides := []*side{
-		{name: "native", run: []string{fmt.Sprintf("GOMAXPROCS=%d", c.procs)}},
-		{name: "wasm", env: wasmEnv},
+		{name: "native", run: nativeRun},
+		{name: "wasm", over: "native", env: wasmEnv},
 	}
 	if c.shipped {
-		sides = append(sides, &side{name: "shipped", env: wasmEnv, flags: shippedGCFlags, run: []string{"GOGC=" + shippedGOGC}})
+		sides = append(sides, &side{name: "shipped", over: "native", env: wasmEnv, flags: shippedGCFlags, run: []string{"GOGC=" + shippedGOGC}})
+	}
+	if c.base != "" {
+		sides = append(sides,
+			&side{name: "base-native", root: c.base, run: nativeRun},
+			&side{name: "base-wasm", over: "base-native", root: c.base, env: wasmEnv})
 	}
 	for _, s := range sides {
+		if s.dir, err = outputIn(ctx, s.root, nil, "go", "list", "-f", "{{.Dir}}", c.pkg); err != nil {
+			return err
+		}
 		s.bin = filepath.Join(tmp, s.name+".test")
 		start := time.Now()
 		args := append(append([]string{"test", "-c", "-o", s.bin}, s.flags...), c.pkg)
-		if _, err := output(ctx, s.env, "go", args...); err != nil {
+		if _, err := outputIn(ctx, s.root, s.env, "go", args...); err != nil {
 			return fmt.Errorf("compiling the %s side: %w", s.name, err)
 		}
 		fmt.Fprintf(w, "built %-7s go test -c %s%s (%.1f s, not measured)\n", s.name, strings.Join(s.flags, " "), envNote(s.env), time.Since(start).Seconds())
@@ -133,14 +151,14 @@ func run(ctx context.Context, w io.Writer, c config) error {
 	bench := []string{"-test.run=^$", "-test.bench=^BenchmarkLessonScenario$", "-test.benchtime=" + c.benchtime}
 	var all []round
 	for r := range c.rounds {
-		rd := round{n: r + 1, load: loadAverage(), figures: map[string]map[string]sample{}}
+		rd := round{n: r + 1, load: loadAverage(), figures: map[string]map[string]sample{}, over: map[string]string{}}
 		for k := range sides {
 			s := sides[(r+k)%len(sides)]
 			cmd := append([]string{s.bin}, bench...)
 			if s.env != nil {
 				cmd = append([]string{execWasm}, cmd...)
 			}
-			out, err := outputIn(ctx, dir, s.run, cmd[0], cmd[1:]...)
+			out, err := outputIn(ctx, s.dir, s.run, cmd[0], cmd[1:]...)
 			if err != nil {
 				return fmt.Errorf("round %d, %s side: %w", r+1, s.name, err)
 			}
@@ -150,6 +168,9 @@ func run(ctx context.Context, w io.Writer, c config) error {
 			}
 			rd.figures[s.name] = fig
 			rd.order = append(rd.order, s.name)
+			if s.over != "" {
+				rd.over[s.name] = s.over
+			}
 		}
 		all = append(all, rd)
 		printRound(w, rd)

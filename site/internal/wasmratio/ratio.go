@@ -26,6 +26,16 @@ type round struct {
 	load    string
 	order   []string                     // the sides in the order they ran
 	figures map[string]map[string]sample // side -> lesson -> figures
+	over    map[string]string            // wasm side -> the native side it divides by
+}
+
+// divisor is the native side side's ratio divides by in r: r.over's
+// entry, "native" for a round without one (a wasm side of this checkout).
+func (r round) divisor(side string) string {
+	if d, ok := r.over[side]; ok {
+		return d
+	}
+	return "native"
 }
 
 // parse reads go test -bench output and returns, per lesson (the
@@ -101,7 +111,7 @@ func printRound(w io.Writer, r round) {
 		for _, name := range names {
 			s := r.figures[side][name]
 			cell := fmt.Sprintf("%s (%s)", ms(s.cpu), ms(s.wall))
-			if nat, ok := r.figures["native"][name]; ok && side != "native" {
+			if nat, ok := r.figures[r.divisor(side)][name]; ok && !strings.HasSuffix(side, "native") {
 				cell += fmt.Sprintf(" %.2f×", s.cpu/nat.cpu)
 			}
 			line += fmt.Sprintf(" %-36s", cell)
@@ -135,17 +145,36 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// roundRatios is side over native for lesson in each round.
+// roundRatios is side over its divisor (native for a wasm side) for
+// lesson in each round.
 func roundRatios(rounds []round, side, lesson string) []float64 {
 	var rs []float64
 	for _, r := range rounds {
-		s, ok1 := r.figures[side][lesson]
-		n, ok2 := r.figures["native"][lesson]
-		if ok1 && ok2 && n.cpu > 0 {
-			rs = append(rs, s.cpu/n.cpu)
-		}
+		rs = append(rs, sideOver(r, side, r.divisor(side), lesson)...)
 	}
 	return rs
+}
+
+// sideOver is side's CPU time over other's for lesson in round r, as a
+// slice of one, or none when either is missing.
+func sideOver(r round, side, other, lesson string) []float64 {
+	s, ok1 := r.figures[side][lesson]
+	n, ok2 := r.figures[other][lesson]
+	if !ok1 || !ok2 || n.cpu <= 0 {
+		return nil
+	}
+	return []float64{s.cpu / n.cpu}
+}
+
+// changeOver is the median over the rounds of side's CPU time over
+// other's for lesson: with -base, how much faster (below 1) or slower this
+// checkout's side is than the base's, the two measured seconds apart.
+func changeOver(rounds []round, side, other, lesson string) float64 {
+	var rs []float64
+	for _, r := range rounds {
+		rs = append(rs, sideOver(r, side, other, lesson)...)
+	}
+	return median(rs)
 }
 
 // printSummary prints, per lesson, the budget line of `go test`'s wasm
@@ -164,7 +193,17 @@ func printSummary(w io.Writer, rounds []round, sides []string) error {
 	for _, name := range lessons(rounds[0]) {
 		nat := minimum(rounds, "native", name)
 		for _, side := range sides {
-			if side == "native" {
+			if strings.HasSuffix(side, "native") {
+				continue
+			}
+			if side == "base-wasm" {
+				rs := roundRatios(rounds, side, name)
+				if len(rs) == 0 {
+					return fmt.Errorf("%s: no figures for %s", name, side)
+				}
+				fmt.Fprintf(w, "          %-44s base wasm/native = %6.2f  [rounds %.2f–%.2f]; this over base, CPU: native %.3f, wasm %.3f\n",
+					"", median(rs), slices.Min(rs), slices.Max(rs),
+					changeOver(rounds, "native", "base-native", name), changeOver(rounds, "wasm", "base-wasm", name))
 				continue
 			}
 			s := minimum(rounds, side, name)

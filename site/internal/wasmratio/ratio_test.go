@@ -121,3 +121,35 @@ func TestShippedFlagsMatchTheSiteBuild(t *testing.T) {
 		t.Errorf("wasm/gc.go does not set GOGC=%s", shippedGOGC)
 	}
 }
+
+// With -base, a base-wasm side divides by base-native in its round (not by
+// this checkout's native), and the summary prints the base's median ratio
+// and each side's CPU time over its base's: the change's effect read from
+// the same rounds.
+func TestSummaryComparesWithTheBase(t *testing.T) {
+	over := map[string]string{"wasm": "native", "base-wasm": "base-native"}
+	rounds := []round{
+		{n: 1, order: []string{"native", "wasm", "base-native", "base-wasm"}, over: over, figures: map[string]map[string]sample{
+			"native": {"a": {cpu: 100, wall: 1}}, "wasm": {"a": {cpu: 300, wall: 1}},
+			"base-native": {"a": {cpu: 100, wall: 1}}, "base-wasm": {"a": {cpu: 400, wall: 1}},
+		}},
+		{n: 2, order: []string{"base-wasm", "native", "wasm", "base-native"}, over: over, figures: map[string]map[string]sample{
+			"native": {"a": {cpu: 200, wall: 1}}, "wasm": {"a": {cpu: 700, wall: 1}},
+			"base-native": {"a": {cpu: 250, wall: 1}}, "base-wasm": {"a": {cpu: 1000, wall: 1}},
+		}},
+	}
+	if got := roundRatios(rounds, "base-wasm", "a"); len(got) != 2 || got[0] != 4 || got[1] != 4 {
+		t.Errorf("base-wasm ratios = %v, want [4 4] (each over base-native)", got)
+	}
+	var b strings.Builder
+	if err := printSummary(&b, rounds, []string{"native", "wasm", "base-native", "base-wasm"}); err != nil {
+		t.Fatal(err)
+	}
+	// wasm: 3 and 3.5, median 3.25; native over base 1 and 0.8: 0.9;
+	// wasm over base 0.75 and 0.7: 0.725.
+	for _, want := range []string{"wasm/native =   3.25", "base wasm/native =   4.00", "this over base, CPU: native 0.900, wasm 0.725"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, b.String())
+		}
+	}
+}
