@@ -184,7 +184,7 @@ func (d *decoder) herd(root *object, s *Scenario) {
 // flow reads proxy, buffer and consumer (Streamable HTTP only).
 func (d *decoder) flow(root *object, s *Scenario) {
 	for _, name := range []string{"proxy", "buffer", "consumer"} {
-		if _, ok := root.m[name]; ok && d.err == nil && s.Transport != TransportHTTP {
+		if root.has(name) && d.err == nil && s.Transport != TransportHTTP {
 			d.fail(errAt(name, ErrValue, "exists only on streamable-http; this scenario's transport is %s", s.Transport))
 		}
 	}

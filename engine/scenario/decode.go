@@ -34,9 +34,11 @@ func Decode(data []byte) (*Scenario, error) {
 	body := bytes.TrimPrefix(data, utf8BOM)
 	root, ok := fastRoot(body)
 	if !ok {
-		if off, err := strictUnmarshal(body, &root); err != nil {
+		var m map[string]json.RawMessage
+		if off, err := strictUnmarshal(body, &m); err != nil {
 			return nil, syntaxErr(data, len(data)-len(body)+off, err)
 		}
+		root = entries(m)
 	}
 	if e := checkStructure(data); e != nil {
 		return nil, e
@@ -45,7 +47,7 @@ func Decode(data []byte) (*Scenario, error) {
 		return nil, errAt("", ErrType, "a scenario is a JSON object")
 	}
 	d := &decoder{}
-	s := d.scenario(&object{path: "", m: root})
+	s := d.scenario(&object{path: "", members: root})
 	if d.err != nil {
 		d.err.locate(data)
 		return nil, d.err
@@ -104,11 +106,58 @@ func syntaxErr(data []byte, off int, err error) *Error {
 }
 
 // object is one JSON object being read, with the members read so far, so
-// that what is left over can be reported as unknown.
+// that what is left over can be reported as unknown. Its members are a
+// slice searched in order, not a map: objects have a handful of members
+// (no name twice, checkStructure), and under WebAssembly every map lookup
+// hashes its string in software and every new map draws a random seed,
+// which made maps 5% of a lesson's run there against 4% natively.
 type object struct {
-	path string
-	m    map[string]json.RawMessage
-	used map[string]bool
+	path    string
+	members []entry
+}
+
+// entry is one member of an object: its name, its raw value and whether
+// the decoder has read it.
+type entry struct {
+	name string
+	raw  json.RawMessage
+	used bool
+}
+
+// entries turns the map encoding/json's slow path decodes into members
+// (in no particular order: get looks them up by name, unknown sorts).
+// A nil map (the JSON null) stays nil.
+func entries(m map[string]json.RawMessage) []entry {
+	if m == nil {
+		return nil
+	}
+	ms := make([]entry, 0, len(m))
+	for k, v := range m {
+		ms = append(ms, entry{name: k, raw: v})
+	}
+	return ms
+}
+
+// has reports whether o has member name, without marking it read.
+func (o *object) has(name string) bool {
+	for i := range o.members {
+		if o.members[i].name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// set gives member name the value raw, in place of its own if it has one,
+// unread.
+func (o *object) set(name string, raw json.RawMessage) {
+	for i := range o.members {
+		if o.members[i].name == name {
+			o.members[i] = entry{name: name, raw: raw}
+			return
+		}
+	}
+	o.members = append(o.members, entry{name: name, raw: raw})
 }
 
 func (o *object) sub(name string) string {
@@ -118,15 +167,15 @@ func (o *object) sub(name string) string {
 	return o.path + "." + name
 }
 
+// get returns member name's raw value and marks it read.
 func (o *object) get(name string) (json.RawMessage, bool) {
-	v, ok := o.m[name]
-	if ok {
-		if o.used == nil {
-			o.used = map[string]bool{}
+	for i := range o.members {
+		if m := &o.members[i]; m.name == name {
+			m.used = true
+			return m.raw, true
 		}
-		o.used[name] = true
 	}
-	return v, ok
+	return nil, false
 }
 
 // decoder keeps the first error; every method is a no-op after it.
@@ -150,9 +199,9 @@ func (d *decoder) fail(e *Error) {
 // unknown reports the first (in sorted order) member of o that was not read.
 func (d *decoder) unknown(o *object) {
 	var names []string
-	for k := range o.m {
-		if !o.used[k] {
-			names = append(names, k)
+	for _, m := range o.members {
+		if !m.used {
+			names = append(names, m.name)
 		}
 	}
 	if len(names) == 0 {
@@ -166,12 +215,16 @@ func (d *decoder) obj(path string, raw json.RawMessage) *object {
 	if d.err != nil {
 		return nil
 	}
-	m, ok := fastObject(raw)
-	if !ok && (isNull(raw) || json.Unmarshal(raw, &m) != nil || m == nil) {
-		d.fail(errAt(path, ErrType, "must be an object"))
-		return nil
+	ms, ok := fastObject(raw)
+	if !ok {
+		var m map[string]json.RawMessage
+		if isNull(raw) || json.Unmarshal(raw, &m) != nil || m == nil {
+			d.fail(errAt(path, ErrType, "must be an object"))
+			return nil
+		}
+		ms = entries(m)
 	}
-	return &object{path: path, m: m}
+	return &object{path: path, members: ms}
 }
 
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
@@ -186,18 +239,17 @@ func (d *decoder) integer(o *object, name string, lo, hi int64) (v int64, ok boo
 	if !ok || d.err != nil {
 		return 0, false
 	}
-	p := o.sub(name)
 	n, over, err := parseInt(raw)
 	if err != nil {
-		d.fail(errAt(p, ErrType, "%v", err))
+		d.fail(errAt(o.sub(name), ErrType, "%v", err))
 		return 0, false
 	}
 	if n < lo || over < 0 {
-		d.fail(errAt(p, ErrValue, "must be >= %d", lo))
+		d.fail(errAt(o.sub(name), ErrValue, "must be >= %d", lo))
 		return 0, false
 	}
 	if n > hi || over > 0 {
-		d.fail(errAt(p, ErrLimit, "must be <= %d", hi))
+		d.fail(errAt(o.sub(name), ErrLimit, "must be <= %d", hi))
 		return 0, false
 	}
 	return n, true
@@ -222,8 +274,12 @@ func (d *decoder) number(o *object, name string) (*float64, bool) {
 	if !ok || d.err != nil {
 		return nil, false
 	}
-	var f float64
-	if isNull(raw) || json.Unmarshal(raw, &f) != nil {
+	// raw is one valid JSON value (the document passed json.Valid or
+	// encoding/json), so ParseFloat accepts exactly the numbers
+	// json.Unmarshal into a float64 does (it calls ParseFloat), and fails
+	// on what is not a number or is out of the float64 range.
+	f, err := strconv.ParseFloat(string(bytes.TrimSpace(raw)), 64)
+	if err != nil {
 		d.fail(errAt(o.sub(name), ErrType, "must be a number"))
 		return nil, false
 	}
@@ -240,7 +296,7 @@ func (d *decoder) str(o *object, name string, maxLen int) (string, bool) {
 		d.fail(errAt(o.sub(name), ErrType, "must be a string"))
 		return "", false
 	}
-	if utf8.RuneCountInString(s) > maxLen {
+	if len(s) > maxLen && utf8.RuneCountInString(s) > maxLen {
 		d.fail(errAt(o.sub(name), ErrLimit, "longer than %d characters", maxLen))
 		return "", false
 	}
@@ -252,11 +308,14 @@ func (d *decoder) boolean(o *object, name string) (v, ok bool) {
 	if !ok || d.err != nil {
 		return false, false
 	}
-	if isNull(raw) || json.Unmarshal(raw, &v) != nil {
-		d.fail(errAt(o.sub(name), ErrType, "must be true or false"))
-		return false, false
+	switch string(bytes.TrimSpace(raw)) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
 	}
-	return v, true
+	d.fail(errAt(o.sub(name), ErrType, "must be true or false"))
+	return false, false
 }
 
 func (d *decoder) oneOf(o *object, name string, def string, allowed ...string) string {

@@ -18,13 +18,16 @@ import (
 var fastPaths = true
 
 // fastObject reads the object raw as json.Unmarshal into a
-// map[string]json.RawMessage would, or returns false.
-func fastObject(raw []byte) (map[string]json.RawMessage, bool) {
+// map[string]json.RawMessage would, as members in document order, or
+// returns false. A slice and not a map: an object has a handful of
+// members, and under WebAssembly a map costs a software string hash per
+// lookup and a random seed per map (see object).
+func fastObject(raw []byte) ([]entry, bool) {
 	raw = bytes.TrimSpace(raw)
 	if !fastPaths || len(raw) < 2 || raw[0] != '{' {
 		return nil, false
 	}
-	m := map[string]json.RawMessage{}
+	m := make([]entry, 0, 8)
 	i := skipSpace(raw, 1)
 	if raw[i] == '}' {
 		return m, true
@@ -44,7 +47,7 @@ func fastObject(raw []byte) (map[string]json.RawMessage, bool) {
 		if vend < 0 {
 			return nil, false
 		}
-		m[key] = raw[i:vend:vend]
+		m = append(m, entry{name: key, raw: raw[i:vend:vend]})
 		i = skipSpace(raw, vend)
 		if i >= len(raw) {
 			return nil, false
@@ -63,7 +66,7 @@ func fastObject(raw []byte) (map[string]json.RawMessage, bool) {
 // it) whose value is an object, as strictUnmarshal would, or returns
 // false. Its members point into one copy of body, never into the caller's
 // bytes.
-func fastRoot(body []byte) (map[string]json.RawMessage, bool) {
+func fastRoot(body []byte) ([]entry, bool) {
 	if !fastPaths || !json.Valid(body) {
 		return nil, false
 	}
@@ -128,4 +131,15 @@ func htmlSafeASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// quoteJSON is json.Marshal(s): s between quotes when htmlSafeASCII
+// (nothing to escape), encoding/json's encoding otherwise.
+func quoteJSON(s string) json.RawMessage {
+	if htmlSafeASCII(s) {
+		b := make([]byte, 0, len(s)+2)
+		return append(append(append(b, '"'), s...), '"')
+	}
+	b, _ := json.Marshal(s) // a string always encodes
+	return b
 }

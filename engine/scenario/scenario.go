@@ -3,6 +3,7 @@ package scenario
 import (
 	_ "embed" // Schema
 	"encoding/json"
+	"strconv"
 	"strings"
 )
 
@@ -305,7 +306,7 @@ type Step struct {
 type ID struct{ raw string }
 
 // NewIntID returns the integer id n.
-func NewIntID(n int64) ID { b, _ := json.Marshal(n); return ID{string(b)} }
+func NewIntID(n int64) ID { return ID{strconv.FormatInt(n, 10)} }
 
 // NewStringID returns the string id s. Its JSON text escapes what JSON
 // requires and nothing more: not <, > and & (json.Marshal's HTML escaping

@@ -60,7 +60,7 @@ func (d *decoder) steps(root *object, s *Scenario) {
 	d.s = s
 	d.known, d.listens, d.tasks = map[string]int64{}, map[string]bool{}, map[string]int64{}
 	for i, item := range items {
-		o := d.obj(fmt.Sprintf("steps[%d]", i), item)
+		o := d.obj("steps["+strconv.Itoa(i)+"]", item)
 		if o == nil {
 			return
 		}
@@ -206,7 +206,7 @@ func (d *decoder) call(o *object, st *Step) {
 	if v, ok := d.boolean(o, "sideEffect"); ok {
 		st.SideEffect = &v
 	}
-	if _, ok := o.m["annotations"]; ok {
+	if o.has("annotations") {
 		st.Annotations = d.object(o, "annotations", `{}`)
 	}
 	if v, ok := d.str(o, "task", 256); ok {
@@ -294,7 +294,8 @@ func (d *decoder) race(o *object, st *Step) {
 	if co == nil {
 		return
 	}
-	co.m["at"], co.m["do"] = json.RawMessage(fmt.Sprint(st.At)), json.RawMessage(`"call"`)
+	co.set("at", json.RawMessage(strconv.FormatInt(st.At, 10)))
+	co.set("do", json.RawMessage(`"call"`))
 	call := d.step(co)
 	if d.err != nil {
 		return
@@ -384,7 +385,7 @@ func (d *decoder) progress(o *object, st *Step) {
 	}
 	st.Total, _ = d.number(o, "total")
 	if m, ok := d.str(o, "message", MaxTextLen); ok {
-		st.Message, _ = json.Marshal(m)
+		st.Message = quoteJSON(m)
 	}
 }
 
@@ -416,7 +417,7 @@ func (d *decoder) failStep(o *object, st *Step) {
 		d.fail(errAt(o.sub("code"), ErrMissing, ""))
 	}
 	if m, ok := d.str(o, "message", MaxTextLen); ok {
-		st.Message, _ = json.Marshal(m)
+		st.Message = quoteJSON(m)
 	}
 }
 
