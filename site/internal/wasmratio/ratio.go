@@ -201,8 +201,9 @@ func printSummary(w io.Writer, rounds []round, sides []string) error {
 				if len(rs) == 0 {
 					return fmt.Errorf("%s: no figures for %s", name, side)
 				}
-				fmt.Fprintf(w, "          %-44s base wasm/native = %6.2f  [rounds %.2f–%.2f]; this over base, CPU: native %.3f, wasm %.3f\n",
-					"", median(rs), slices.Min(rs), slices.Max(rs),
+				bw, bn := minimum(rounds, side, name), minimum(rounds, "base-native", name)
+				fmt.Fprintf(w, "          %-44s base wasm/native = %6.2f  [rounds %.2f–%.2f; least CPU %s ms, %s ms: %.2f]; this over base, CPU: native %.3f, wasm %.3f\n",
+					"", median(rs), slices.Min(rs), slices.Max(rs), ms(bw.cpu), ms(bn.cpu), bw.cpu/bn.cpu,
 					changeOver(rounds, "native", "base-native", name), changeOver(rounds, "wasm", "base-wasm", name))
 				continue
 			}
