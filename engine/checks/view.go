@@ -20,6 +20,13 @@ type view struct {
 	// delivery shares its send's. See msg.
 	wires  []wire
 	wireOf []int32
+	// puts[i] says who puts event i's message on the wire (putServer,
+	// putClient or neither; see serverSends), worked out once here: the
+	// checks ask it of every event, and its string compares (From, Type)
+	// cost more under WebAssembly than the rest of a check's loop, where a
+	// compare with a constant of more than 6 bytes is a call to memequal
+	// and a shorter one a branch per byte (natively one or two word loads).
+	puts []uint8
 	tokens map[string]string // progress token → request id (from the client's requests)
 	method map[string]string // request id → method
 	// sent[w] says wire w's send event is recorded (sentSparse instead
@@ -108,7 +115,7 @@ func newView(tr *trace.Trace) *view {
 	n := len(tr.Events)
 	r := len(tr.Requests)
 	v := &view{tr: tr, ev: tr.Events, tokens: map[string]string{}, method: make(map[string]string, r),
-		wires: make([]wire, 1, n/2+1), wireOf: make([]int32, n), maxAt: make([]int64, n)}
+		wires: make([]wire, 1, n/2+1), wireOf: make([]int32, n), maxAt: make([]int64, n), puts: make([]uint8, n)}
 	maxWire := 0
 	for i := range tr.Events {
 		maxWire = max(maxWire, tr.Events[i].Wire)
@@ -153,6 +160,7 @@ func newView(tr *trace.Trace) *view {
 				parsed[e.Wire] = int32(i + 1)
 			}
 		}
+		v.puts[i] = v.putter(i)
 		if m := v.msg(i); v.clientSends(i) && m.method != "" && m.hasID {
 			v.method[m.id] = m.method
 			if m.metaToken != "" {
@@ -167,20 +175,33 @@ func newView(tr *trace.Trace) *view {
 // the wire: its send event, or, in a log that recorded only the receiving
 // end (an imported client-side log), the delivery of a message whose send
 // was not recorded.
-func (v *view) serverSends(i int) bool { return v.puts(i, trace.ActorServer) }
+func (v *view) serverSends(i int) bool { return v.puts[i] == putServer }
 
 // clientSends is serverSends for the client.
-func (v *view) clientSends(i int) bool { return v.puts(i, trace.ActorClient) }
+func (v *view) clientSends(i int) bool { return v.puts[i] == putClient }
 
-func (v *view) puts(i int, from string) bool {
-	e := v.ev[i]
-	if e.From != from {
-		return false
+// Who puts an event's message on the wire (view.puts).
+const (
+	putNone = iota
+	putServer
+	putClient
+)
+
+// putter is putServer or putClient when event i is that end putting a
+// message on the wire (serverSends), else putNone. newView calls it once
+// per event, after every send is recorded in sent.
+func (v *view) putter(i int) uint8 {
+	e := &v.ev[i]
+	if e.Type != trace.TypeSend && !(e.Type == trace.TypeDeliver && len(e.Message) > 0 && !v.wireSent(e.Wire)) {
+		return putNone
 	}
-	if e.Type == trace.TypeSend {
-		return true
+	switch e.From {
+	case trace.ActorServer:
+		return putServer
+	case trace.ActorClient:
+		return putClient
 	}
-	return e.Type == trace.TypeDeliver && len(e.Message) > 0 && !v.wireSent(e.Wire)
+	return putNone
 }
 
 // wireSent reports whether wire number w's send event is recorded.
