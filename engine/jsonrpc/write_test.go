@@ -90,3 +90,33 @@ func TestBuildersTakeTheFastPath(t *testing.T) {
 		t.Error("a result with < took the fast writer; json.Marshal escapes it")
 	}
 }
+
+// plainID skips json.Valid only for ids raw would append unchanged: an id
+// it accepts is valid, compact JSON with none of the characters raw
+// refuses, so head writes the same bytes either way (issue 11, the
+// WebAssembly ratio: one json.Valid less per message).
+func TestPlainIDOnlyForWhatRawAppendsUnchanged(t *testing.T) {
+	for _, c := range []struct {
+		id    string
+		plain bool
+	}{
+		{"7", true}, {"0", true}, {"-12", true}, {`"req-1"`, true}, {`""`, true},
+		{"", false}, {"-", false}, {"007", false}, {"1.5", false}, {"1e3", false},
+		{`"a<b"`, false}, {`"a\"b"`, false}, {`"a\\b"`, false}, {`"é"`, false}, {`"x`, false}, {"null", false},
+	} {
+		if got := plainID(c.id); got != c.plain {
+			t.Errorf("plainID(%q) = %v, want %v", c.id, got, c.plain)
+		}
+		if !c.plain {
+			continue
+		}
+		viaRaw := newWriter(32)
+		viaRaw.b = append(viaRaw.b, `{"jsonrpc":"2.0"`...)
+		viaRaw.optionalRaw("id", []byte(c.id))
+		fast := newWriter(32)
+		fast.head(c.id, "")
+		if !viaRaw.ok || string(fast.b) != string(viaRaw.b) {
+			t.Errorf("head(%q) wrote %s, raw's path %s (ok %v)", c.id, fast.b, viaRaw.b, viaRaw.ok)
+		}
+	}
+}
