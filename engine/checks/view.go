@@ -26,7 +26,7 @@ type view struct {
 	// cost more under WebAssembly than the rest of a check's loop, where a
 	// compare with a constant of more than 6 bytes is a call to memequal
 	// and a shorter one a branch per byte (natively one or two word loads).
-	puts []uint8
+	puts   []uint8
 	tokens map[string]string // progress token → request id (from the client's requests)
 	method map[string]string // request id → method
 	// sent[w] says wire w's send event is recorded (sentSparse instead
