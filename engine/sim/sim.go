@@ -2,12 +2,13 @@
 // milliseconds and a queue of scheduled actions.
 //
 // Determinism rule (SCENARIO.md): actions run in order of (time, order
-// scheduled). The queue is a binary heap whose key is that pair, so equal
+// scheduled). The queue is a container/heap whose key is that pair, so equal
 // times never come out in an order that depends on the heap's shape. Nothing
 // here reads the wall clock or starts a goroutine.
 package sim
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
 )
@@ -72,7 +73,7 @@ func (q *Queue) schedule(at int64, fn func(), bg bool) *Timer {
 	if q.limit > 0 && q.seq > uint64(q.limit) {
 		return t // Run returns ErrTooManyActions before anything else runs
 	}
-	q.h.push(t)
+	heap.Push(&q.h, t)
 	if !bg {
 		q.foreground++
 	}
@@ -85,7 +86,7 @@ func (q *Queue) Stop(t *Timer) bool {
 	if t == nil || t.index < 0 || t.index >= len(q.h) || q.h[t.index] != t {
 		return false
 	}
-	q.h.remove(t.index)
+	heap.Remove(&q.h, t.index)
 	if !t.background {
 		q.foreground--
 	}
@@ -108,7 +109,7 @@ func (q *Queue) Run(limit int) error {
 		if q.foreground == 0 {
 			return nil
 		}
-		t := q.h.remove(0)
+		t := heap.Pop(&q.h).(*Timer)
 		if !t.background {
 			q.foreground--
 		}
@@ -117,81 +118,32 @@ func (q *Queue) Run(limit int) error {
 	}
 }
 
-// timers is a binary min-heap ordered by (at, seq), container/heap's
-// algorithm written for *Timer: its Less and Swap are direct calls the
-// compiler inlines rather than calls through heap.Interface, which under
-// WebAssembly each cost an indirect call through Go's stack in memory.
-// Each timer's index is its position in the heap.
+// timers implements heap.Interface ordered by (at, seq).
 type timers []*Timer
 
-// less orders timers i and j by due time, then by schedule order.
-func (h timers) less(i, j int) bool {
+func (h timers) Len() int { return len(h) }
+func (h timers) Less(i, j int) bool {
 	if h[i].at != h[j].at {
 		return h[i].at < h[j].at
 	}
 	return h[i].seq < h[j].seq
 }
-
-func (h timers) swap(i, j int) {
+func (h timers) Swap(i, j int) {
 	h[i], h[j] = h[j], h[i]
 	h[i].index = i
 	h[j].index = j
 }
-
-// push adds t in O(log n).
-func (h *timers) push(t *Timer) {
+func (h *timers) Push(x any) {
+	t := x.(*Timer)
 	t.index = len(*h)
 	*h = append(*h, t)
-	h.up(t.index)
 }
-
-// remove takes out and returns the timer at position i (0: the earliest)
-// in O(log n), its index set to -1, as container/heap.Remove does.
-func (h *timers) remove(i int) *Timer {
-	n := len(*h) - 1
-	if n != i {
-		h.swap(i, n)
-		if !h.down(i, n) {
-			h.up(i)
-		}
-	}
+func (h *timers) Pop() any {
 	old := *h
-	t := old[n]
-	old[n] = nil
+	n := len(old)
+	t := old[n-1]
+	old[n-1] = nil
 	t.index = -1
-	*h = old[:n]
+	*h = old[:n-1]
 	return t
-}
-
-func (h timers) up(j int) {
-	for {
-		i := (j - 1) / 2 // parent
-		if i == j || !h.less(j, i) {
-			break
-		}
-		h.swap(i, j)
-		j = i
-	}
-}
-
-// down sifts position i0 down among the first n timers and reports
-// whether it moved.
-func (h timers) down(i0, n int) bool {
-	i := i0
-	for {
-		j1 := 2*i + 1
-		if j1 >= n || j1 < 0 { // j1 < 0 after int overflow
-			break
-		}
-		j := j1 // left child
-		if j2 := j1 + 1; j2 < n && h.less(j2, j1) {
-			j = j2 // right child
-		}
-		if !h.less(j, i) {
-			break
-		}
-		h.swap(i, j)
-		i = j
-	}
-	return i > i0
 }
