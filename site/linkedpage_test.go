@@ -34,7 +34,8 @@ const linkedControlsJS = `[...document.querySelectorAll("#lab-controls [data-pat
 //     (templates.NewControls: ids, labels, values and slider ranges), none
 //     of A's; the run is C's;
 //   - to A with another step (the page's title, other controls) is
-//     headed "Shared scenario (edited from “A: …”)";
+//     headed "Shared scenario (edited from “A: …”)", its note says the
+//     link holds an edited copy;
 //   - to an untitled scenario is headed "Shared scenario";
 //   - to A with a moved step (an edit the page's controls describe) keeps
 //     A's heading and summary, with no note.
@@ -59,11 +60,12 @@ func TestScenarioPageDescribesTheLinkedScenario(t *testing.T) {
 		name    string
 		data    []byte
 		heading string // "" for the page's own
+		note    string // what the note says the link holds
 	}{
-		{"another built-in scenario", c.JSON, c.Title},
-		{"the page's scenario with another step", extra, "Shared scenario (edited from “" + ownHeading + "”)"},
-		{"an untitled scenario", untitled, "Shared scenario"},
-		{"the page's scenario edited", moved, ""},
+		{"another built-in scenario", c.JSON, c.Title, "another scenario than its own"},
+		{"the page's scenario with another step", extra, "Shared scenario (edited from “" + ownHeading + "”)", "an edited copy of its scenario, with other controls"},
+		{"an untitled scenario", untitled, "Shared scenario", "another scenario than its own"},
+		{"the page's scenario edited", moved, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			frag, err := scenario.ShareFragment(tc.data)
@@ -93,8 +95,8 @@ func TestScenarioPageDescribesTheLinkedScenario(t *testing.T) {
 			if title := evalJSON[string](t, ctx, `document.title`); title != tc.heading+" · mcplab" {
 				t.Errorf("document title %q, want %q", title, tc.heading+" · mcplab")
 			}
-			if !strings.Contains(note, "opened with a link to another scenario than its own (“"+ownHeading+"”)") {
-				t.Errorf("#lab-link-note says %q, want that the link holds another scenario than the page's %q", note, ownHeading)
+			if !strings.Contains(note, "opened with a link to "+tc.note+" (“"+ownHeading+"”): the heading, controls and output are the link's.") {
+				t.Errorf("#lab-link-note says %q, want that the link holds %s (the page's %q)", note, tc.note, ownHeading)
 			}
 			summary := evalJSON[string](t, ctx, `[...document.querySelectorAll("#lab > p.summary, #lab > p.try")].filter(p => !p.hidden && p.id !== "lab-link-note").map(p => p.textContent).join(" | ")`)
 			about, try := templates.SplitNotes(s.Notes)

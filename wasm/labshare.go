@@ -90,7 +90,7 @@ func sameScenario(own, linked *scenario.Scenario) bool {
 // "Shared scenario (edited from “…”)" when s keeps the page's title but
 // not its controls, or "Shared scenario" when s has none; a note under it
 // (#lab-link-note) says the link holds another scenario than the page's
-// and links to the page's own (its address without the fragment); s's
+// (or an edited copy of it) and links to the page's own (its address without the fragment); s's
 // notes, when they are not the page's, replace the summary and "Try it";
 // and the control panel is rebuilt from s (templates.ControlPanel), so
 // every label and slider range is s's (startLabPage then wires it).
@@ -106,12 +106,13 @@ func (l *lab) describeLink(s, own *scenario.Scenario) error {
 		return err
 	}
 	ownHeading, ownTitle := h1.Get("textContent").String(), l.doc.Get("title").String()
-	heading := s.Title
+	heading, what := s.Title, "another scenario than its own"
 	switch {
 	case s.Title == "":
 		heading = "Shared scenario"
 	case s.Title == own.Title:
 		heading = "Shared scenario (edited from “" + ownHeading + "”)"
+		what = "an edited copy of its scenario, with other controls"
 	}
 	h1.Set("textContent", heading)
 	l.doc.Set("title", heading+" · mcplab")
@@ -126,7 +127,7 @@ func (l *lab) describeLink(s, own *scenario.Scenario) error {
 	back := l.doc.Call("createElement", "a")
 	back.Set("href", loc.Get("pathname").String()+loc.Get("search").String())
 	back.Set("textContent", "Open this page's own scenario")
-	note := para("summary link-note", "This page was opened with a link to another scenario than its own (“"+ownHeading+"”): the heading, controls and output are the link's. ")
+	note := para("summary link-note", "This page was opened with a link to "+what+" (“"+ownHeading+"”): the heading, controls and output are the link's. ")
 	note.Set("id", "lab-link-note")
 	note.Call("append", back, ".")
 	added := []js.Value{note}
