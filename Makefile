@@ -114,8 +114,8 @@ vet:
 test-native:
 	@echo "==> go test -race ./engine/... ./templates/..."
 	$(GO) test -race ./engine/... ./templates/...
-	@echo "==> go test ./site/internal/... (the templ trim of the wasm build)"
-	$(GO) test ./site/internal/...
+	@echo "==> go test ./site/internal/... ./wasm/internal/... (the templ trim of the wasm build, the worker's reply writer)"
+	$(GO) test ./site/internal/... ./wasm/internal/...
 
 # The same engine tests, golden traces included, compiled to js/wasm and run
 # under Node: a wasm trace that differs by one byte from the native golden

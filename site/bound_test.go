@@ -58,8 +58,10 @@ func TestRunPastBoundSaysValid(t *testing.T) {
 // editor that it is valid and which bound its run went past, keeps the
 // last run on screen (stale), marks nothing invalid, and its status says
 // paused because of the bound, not because the scenario is invalid; a
-// link to it is titled "too large to run", not "not valid". The next edit
-// that runs clears it all.
+// link to it is titled "too large to run", not "not valid", and shows
+// no run at all (not the prerendered default's, which would look like the
+// link's), saying nothing has run and why where the output goes. The next
+// edit that runs clears it all.
 func TestPlaygroundPastBoundSaysValid(t *testing.T) {
 	ctx, _ := openTab(t, siteURL)
 	navigate(t, ctx, playgroundURL("#example="+scenarioA))
@@ -109,8 +111,24 @@ func TestPlaygroundPastBoundSaysValid(t *testing.T) {
 	if title := evalJSON[string](t, linked, `document.getElementById("pg-title").textContent`); title != "The linked scenario is too large to run" {
 		t.Errorf("a link to a valid scenario past a bound titled %q, want \"The linked scenario is too large to run\"", title)
 	}
-	if msg := evalJSON[string](t, linked, `document.getElementById("pg-error-text").textContent`); !strings.HasPrefix(msg, want) {
-		t.Errorf("from a link, under the editor: %q, want %q...", msg, want)
+	if msg := evalJSON[string](t, linked, `document.getElementById("pg-error-text").textContent`); !strings.HasPrefix(msg, want) || !strings.HasSuffix(msg, ". Nothing has run yet.") {
+		t.Errorf("from a link, under the editor: %q, want %q... ending with nothing has run yet (no run is on screen)", msg, want)
+	}
+	// Nothing of the prerendered default (scenario A) is left to look like
+	// the link's run: the output says nothing has run and why, unfaded,
+	// and A's controls are gone.
+	shown := evalJSON[[4]string](t, linked, `[document.getElementById("pg-nothing")?.textContent ?? "", String(document.querySelectorAll("#lab-output #output, #lab-output [id^=outcome-]").length), document.getElementById("lab-output").dataset.stale ?? "", String(document.querySelectorAll("#lab-controls [data-path]").length)]`)
+	if !strings.HasPrefix(shown[0], "Nothing has run yet. "+want) || shown[1] != "0" || shown[2] != "" || shown[3] != "0" {
+		t.Errorf("from a link, #pg-nothing says %q, %s output blocks, stale %q, %s controls; want \"Nothing has run yet. %s...\", no output, not faded, no controls", shown[0], shown[1], shown[2], shown[3], want)
+	}
+	if status := evalJSON[string](t, linked, `document.getElementById("lab-status").textContent`); !strings.Contains(status, "nothing has run yet") || strings.Contains(status, "last run") {
+		t.Errorf("from a link, #lab-status says %q, want that nothing has run yet", status)
+	}
+	// A scenario that runs brings the output and its controls back.
+	typeInto(t, linked, "#pg-editor", good)
+	waitFor(t, linked, "the good scenario's run from the link's page", `!mcplabEngine.busy && !mcplabMorph.busy && document.getElementById("pg-error").hidden && !!document.querySelector("#outcome-0") && !document.getElementById("pg-nothing")`)
+	if n := evalJSON[int](t, linked, `document.querySelectorAll("#lab-controls [data-path]").length`); n == 0 {
+		t.Errorf("after a run from the link's page there are no controls")
 	}
 
 	typeInto(t, ctx, "#pg-editor", good)

@@ -89,7 +89,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 //	playground.wasm  the same with the playground (-tags playground), for playground/
 //	ledger.wasm      the same with the playground and the SQLite ledger (-tags ledger), if a scenario has a ledger
 //	import.wasm      the transcript importer, without the playground and the scenario runner (-tags transcript), for import/
-//	wasm_exec.js     copied from $(go env GOROOT)/lib/wasm
+//	wasm_exec.js     $(go env GOROOT)/lib/wasm's, with fast text codecs (wasmexec.go)
 //	app.css, app.js, favicon.svg   from site/static
 //	index.html       every built-in scenario (templates.IndexPage)
 //	s/<name>/index.html   one page per built-in scenario (templates.ScenarioPage)
@@ -278,7 +278,8 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 		return nil, err
 	}
 
-	// wasm_exec.js from the toolchain that compiles main.wasm: they must match.
+	// wasm_exec.js from the toolchain that compiles main.wasm (they must
+	// match), with fast text codecs for short ASCII strings (wasmExecJS).
 	goroot, err := goEnv("GOROOT")
 	if err != nil {
 		return nil, err
@@ -287,7 +288,7 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 	if err != nil {
 		return nil, fmt.Errorf("build: wasm_exec.js: %w", err)
 	}
-	if err := write("wasm_exec.js", execJS); err != nil {
+	if err := write("wasm_exec.js", wasmExecJS(execJS)); err != nil {
 		return nil, err
 	}
 	if err := write("_headers", headersFile()); err != nil {

@@ -40,7 +40,7 @@ type control struct {
 	Value     string // current value as the control shows it
 	Checked   bool   // checkbox state
 	Options   []option
-	Min, Max  int64 // number and range bounds (Max 0 = none for a number: no max attribute)
+	Min, Max  int64 // number and range bounds: a number's are the decoder's (for an optional number Min is 0, none)
 	Unit      string
 	Help      string
 	// Lead is true for a control the page's story or Try-it names (a
@@ -453,9 +453,11 @@ func selectControl(path, label, value, help string, opts ...option) control {
 		ValueKind: scenario.ValueString, Value: value, Options: opts, Help: help}
 }
 
+// numberControl is a time in ms: 0 up to the decoder's bound on every
+// time, scenario.MaxDurationMs (86,400,000 ms, one virtual day).
 func numberControl(path, label string, value int64, help string) control {
 	return control{ID: controlID(path), Path: path, Label: label, Kind: controlNumber,
-		ValueKind: scenario.ValueInteger, Value: strconv.FormatInt(value, 10), Min: 0, Unit: "ms", Help: help}
+		ValueKind: scenario.ValueInteger, Value: strconv.FormatInt(value, 10), Min: 0, Max: scenario.MaxDurationMs, Unit: "ms", Help: help}
 }
 
 // countControl is a whole number with its own unit and range (the
@@ -467,7 +469,8 @@ func countControl(path, label string, value, minimum, maximum int64, unit, help 
 	return c
 }
 
-// optionalControl is a number where 0 means none (the member is removed).
+// optionalControl is a time in ms where 0 means none (the member is
+// removed), up to scenario.MaxDurationMs.
 func optionalControl(path, label string, value int64, help string) control {
 	c := numberControl(path, label, value, help)
 	c.ValueKind = scenario.ValueOptionalInteger

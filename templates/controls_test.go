@@ -234,60 +234,77 @@ func TestDedupeControlShowsKeylessCalls(t *testing.T) {
 	}
 }
 
-// Every count control states the decoder's range (QA: ledger.replicas
-// showed no maximum): over all built-ins, a number control with a maximum
-// has the decoder's own (the value one past it is refused at the control's
-// path with "must be <= Max"), and every count that is not a time has
-// one. The ledger's replicas control says 1 to 8 and its input carries
-// max="8".
+// Every number control states the decoder's range (QA: ledger.replicas,
+// then the latency, timeout and keep-alive inputs, showed no maximum):
+// over all built-ins, every number control has a maximum, the decoder's
+// own (the value one past it is refused at the control's path with "must
+// be <= Max"), and a minimum, the decoder's own too (one below it is
+// refused with "must be >= Min"; an optional time's minimum is 0, which
+// removes the member); the panel's number inputs carry both as min and
+// max. The ledger's replicas control says 1 to 8.
 func TestNumberControlsStateTheDecodersRange(t *testing.T) {
 	seen := map[string]bool{}
+	refused := func(ex examples.Example, c control, v int64, want string) {
+		t.Helper()
+		edited, err := scenario.Edit(ex.JSON, c.Path, c.ValueKind, strconv.FormatInt(v, 10), false)
+		if err != nil {
+			t.Fatalf("%s: %s = %d: %v", ex.Name, c.Path, v, err)
+		}
+		_, err = scenario.Decode(edited)
+		var e *scenario.Error
+		if !errors.As(err, &e) || e.Path != c.Path || err.Error() != c.Path+": "+want {
+			t.Errorf("%s: %s = %d (past its control's range %d..%d): %v; want %s: %s", ex.Name, c.Path, v, c.Min, c.Max, err, c.Path, want)
+		}
+	}
 	for _, ex := range examples.All() { // every built-in: each shows other controls
-		for _, g := range NewControls(examplestest.DecodeExample(t, ex), 1000) {
+		groups := NewControls(examplestest.DecodeExample(t, ex), 1000)
+		var b strings.Builder
+		if err := ControlPanel(groups).Render(context.Background(), &b); err != nil {
+			t.Fatal(err)
+		}
+		html := b.String()
+		for _, g := range groups {
 			for _, c := range g.Controls {
 				if c.Kind != controlNumber {
 					continue
 				}
-				if c.Max == 0 {
-					if c.Unit != "ms" {
-						t.Errorf("%s: %s (%s) has no maximum", ex.Name, c.Path, c.Unit)
-					}
+				seen[c.Path] = true
+				if c.Max <= c.Min {
+					t.Errorf("%s: %s (%s) has no maximum (min %d, max %d)", ex.Name, c.Path, c.Unit, c.Min, c.Max)
 					continue
 				}
-				seen[c.Path] = true
-				over := strconv.FormatInt(c.Max+1, 10)
-				edited, err := scenario.Edit(ex.JSON, c.Path, c.ValueKind, over, false)
-				if err != nil {
-					t.Fatalf("%s: %s = %s: %v", ex.Name, c.Path, over, err)
+				refused(ex, c, c.Max+1, "must be <= "+strconv.FormatInt(c.Max, 10))
+				if c.ValueKind == scenario.ValueOptionalInteger {
+					if c.Min != 0 {
+						t.Errorf("%s: optional %s has min %d, want 0 (none)", ex.Name, c.Path, c.Min)
+					}
+				} else {
+					refused(ex, c, c.Min-1, "must be >= "+strconv.FormatInt(c.Min, 10))
 				}
-				_, err = scenario.Decode(edited)
-				var e *scenario.Error
-				if !errors.As(err, &e) || e.Path != c.Path || err.Error() != c.Path+": must be <= "+strconv.FormatInt(c.Max, 10) {
-					t.Errorf("%s: %s = %s (its control's max + 1): %v; want %s: must be <= %d", ex.Name, c.Path, over, err, c.Path, c.Max)
+				i := strings.Index(html, `id="`+c.ID+`"`)
+				if i < 0 {
+					t.Errorf("%s: no input %s in the panel", ex.Name, c.ID)
+					continue
+				}
+				input := html[strings.LastIndex(html[:i], "<input"):]
+				input = input[:strings.Index(input, ">")]
+				if !strings.Contains(input, `type="number"`) || !strings.Contains(input, `min="`+strconv.FormatInt(c.Min, 10)+`"`) || !strings.Contains(input, `max="`+strconv.FormatInt(c.Max, 10)+`"`) {
+					t.Errorf("%s: input %s: want type=number min=\"%d\" max=\"%d\"", ex.Name, input, c.Min, c.Max)
 				}
 			}
 		}
 	}
-	for _, p := range []string{"ledger.replicas", "herd.clients", "buffer.capacity", "consumer.batch"} {
+	for _, p := range []string{"latencyMs.up", "latencyMs.down", "client.idleTimeoutMs", "client.maxTimeoutMs", "server.keepaliveEveryMs",
+		"ledger.replicas", "herd.clients", "buffer.capacity", "consumer.batch"} {
 		if !seen[p] {
-			t.Errorf("no built-in showed a %s control with its maximum", p)
+			t.Errorf("no built-in showed a %s control", p)
 		}
 	}
 	var b strings.Builder
 	if err := ControlPanel(NewControls(examplestest.Decode(t, "broken-replicas-not-shared"), 1000)).Render(context.Background(), &b); err != nil {
 		t.Fatal(err)
 	}
-	html := b.String()
-	i := strings.Index(html, `id="ctl-ledger-replicas"`)
-	if i < 0 {
-		t.Fatal("no replicas control in the ledger scenario's panel")
-	}
-	input := html[strings.LastIndex(html[:i], "<input"):]
-	input = input[:strings.Index(input, ">")]
-	if !strings.Contains(input, `min="1"`) || !strings.Contains(input, `max="8"`) {
-		t.Errorf("replicas input %s: want min=\"1\" and max=\"8\"", input)
-	}
-	if !strings.Contains(html, "Ledger calls go to the replicas in turn (1 to 8).") {
+	if !strings.Contains(b.String(), "Ledger calls go to the replicas in turn (1 to 8).") {
 		t.Errorf("the replicas help does not say 1 to 8")
 	}
 }

@@ -1,6 +1,8 @@
 package templates
 
 import (
+	"context"
+	"io"
 	"strconv"
 
 	"github.com/a-h/templ"
@@ -62,9 +64,15 @@ func OutputParts(v View, c Charts) []OutputPart {
 	// One call site of timelineSVG: the compiler inlines it with its
 	// closure, and two call sites linked that closure twice (~180 KB of
 	// wasm each, TestNoRequestLeavesTheOrigin's transfer budget).
+	// The narrow layout is made when its view is rendered (View.narrow).
 	var views []OutputView
-	for _, t := range []*timeline{&v.Timeline, &v.Narrow} {
-		views = append(views, OutputView{ID: t.IDPrefix + "timeline", Component: timelineSVG(*t)})
+	for _, t := range []struct {
+		prefix string
+		layout func() timeline
+	}{{wideFrame.idPrefix, func() timeline { return v.Timeline }}, {narrowFrame.idPrefix, v.NarrowTimeline}} {
+		views = append(views, OutputView{ID: t.prefix + "timeline", Component: templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+			return timelineSVG(t.layout()).Render(ctx, w)
+		})})
 	}
 	parts = append(parts, OutputPart{Key: "timeline", Component: shell(viewComponents(views)), Views: views, Shell: shell})
 	if c.Tasks != nil {

@@ -50,6 +50,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -58,8 +59,11 @@ import (
 // View is everything Output draws for one trace.
 type View struct {
 	Timeline timeline
-	// Narrow is the same timeline laid out for a phone (narrowFrame).
-	Narrow timeline
+	// narrow lays the same timeline out for a phone (narrowFrame) the
+	// first time it is called (NarrowTimeline): a page that shows the
+	// wide one renders the narrow one later, after the frame (issue 11: a
+	// change within a frame; the narrow layout is a third of a view).
+	narrow func() timeline
 	// Verdict is the run's headline: the story's point in domain words.
 	Verdict verdict
 	// Cards are the outcomes under the verdict, repeats summarized.
@@ -148,7 +152,7 @@ func NewView(tr *trace.Trace) View {
 	if tr == nil {
 		tr = &trace.Trace{}
 	}
-	v := View{Timeline: newTimeline(tr), Narrow: newNarrowTimeline(tr)}
+	v := View{Timeline: newTimeline(tr), narrow: sync.OnceValue(func() timeline { return newNarrowTimeline(tr) })}
 	cancels := scriptedCancels(tr)
 	for _, r := range tr.Requests {
 		row := newRequestRow(r, cancels[r.ID.Raw()])
@@ -175,6 +179,15 @@ func NewView(tr *trace.Trace) View {
 	}
 	v.Verdict, v.Cards = newVerdict(tr), append(groupOutcomes(v.Requests), taskCards(tr)...)
 	return v
+}
+
+// NarrowTimeline is the timeline laid out for a phone (narrowFrame), laid
+// out on the first call; the zero View's is empty.
+func (v View) NarrowTimeline() timeline {
+	if v.narrow == nil {
+		return timeline{}
+	}
+	return v.narrow()
 }
 
 // outcomeOf reads the headline of a request from its summary:

@@ -71,6 +71,7 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/templates"
+	"github.com/mcplab/mcplab/wasm/internal/wire"
 )
 
 // options are what this binary links into a run: nothing by default, the
@@ -160,30 +161,29 @@ func jsShare(_ js.Value, args []js.Value) (result any) {
 }
 
 // serve is self.mcplabServe(req) in the worker: it hands req to the server
-// of req.page and returns its reply; an unknown page or a panic is
-// {error: "..."}. A server that answers in two steps (serveLab: the
-// picture now, the tables next) sets serveRest: its reply then says
+// of req.page and returns its reply, on the wire (toWire); an unknown page or
+// a panic is {error: "..."}. A server that answers in two steps (serveLab:
+// the picture now, the tables next) sets serveRest: its reply then says
 // more: true, and the worker asks self.mcplabServeMore() for the rest
 // before it takes another request. ms is what the step took, in
-// milliseconds.
+// milliseconds, its encoding included.
 func serve(_ js.Value, args []js.Value) (result any) {
 	serveRest = nil
-	defer recoverInto(func(err error) { result = map[string]any{"error": err.Error()} })
+	defer recoverInto(func(err error) { result = toWire(map[string]any{"error": err.Error()}, 0) })
 	if len(args) < 1 || args[0].Type() != js.TypeObject {
-		return map[string]any{"error": "mcplabServe expects one request object"}
+		return toWire(map[string]any{"error": "mcplabServe expects one request object"}, 0)
 	}
 	page := args[0].Get("page")
 	s, ok := servers[page.String()]
 	if page.Type() != js.TypeString || !ok {
-		return map[string]any{"error": fmt.Sprintf("this simulator serves no page %q", page.String())}
+		return toWire(map[string]any{"error": fmt.Sprintf("this simulator serves no page %q", page.String())}, 0)
 	}
 	start := now()
 	r := s(args[0])
-	r["ms"] = now() - start
 	if serveRest != nil {
 		r["more"] = true
 	}
-	return r
+	return toWire(r, start)
 }
 
 // serveRest is the second step of the last request served, nil when it
@@ -191,20 +191,73 @@ func serve(_ js.Value, args []js.Value) (result any) {
 var serveRest func() map[string]any
 
 // serveMore is self.mcplabServeMore() in the worker: the second step of
-// the request mcplabServe just answered with more: true (its reply, with
-// ms), or {error} when there is none or it failed.
+// the request mcplabServe just answered with more: true (its reply, on
+// the wire, with ms), or {error} when there is none or it failed.
 func serveMore(js.Value, []js.Value) (result any) {
 	rest := serveRest
 	serveRest = nil
-	defer recoverInto(func(err error) { result = map[string]any{"error": err.Error()} })
+	defer recoverInto(func(err error) { result = toWire(map[string]any{"error": err.Error()}, 0) })
 	if rest == nil {
-		return map[string]any{"error": "mcplabServeMore: no request waits for a second step"}
+		return toWire(map[string]any{"error": "mcplabServeMore: no request waits for a second step"}, 0)
 	}
 	start := now()
-	r := rest()
-	r["ms"] = now() - start
-	return r
+	return toWire(rest(), start)
 }
+
+// toWire puts a reply on the wire from the worker to the page:
+//
+//	{bytes: Uint8Array, the reply as JSON text in UTF-8; more: bool; error: bool}
+//
+// The worker reads more and error (worker.js) and hands the bytes over to
+// the page (a transfer, not a copy); the page's bridge decodes and parses
+// them (app.js). So a reply crosses from Go to JavaScript in one copy of
+// its bytes, and no string is made in the worker: as nested values, a
+// lesson page's change was a few hundred strings converted one by one
+// (each a TextDecoder call) and a structured clone of every one, 3-4 ms
+// of the worker's time per change, and even as one string its decode and
+// copy between the threads were a few ms more under load (issue 11: a
+// change within a frame). The JSON is written by wire.Append, which
+// encoding/json would write 5-10 times slower here. A reply from a start
+// (now() when the step began, 0 for none) carries ms: what the step took,
+// in milliseconds, up to its encoding included.
+func toWire(r map[string]any, start float64) map[string]any {
+	failed := r["error"] != nil
+	more := r["more"] == true
+	b, err := wire.Append(wireBuf.b[:0], r)
+	if err == nil && start > 0 {
+		// ms goes last, after the encoding it measures.
+		b = b[:len(b)-1]
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendFloat(append(b, `"ms":`...), now()-start, 'f', 3, 64)
+		b = append(b, '}')
+	}
+	if err != nil {
+		// Only a value no JSON can hold (a bug in a server).
+		failed = true
+		b = wire.AppendString(append(b[:0], `{"error":`...), "internal error: encoding the reply: "+err.Error())
+		b = append(b, '}')
+	}
+	if wireBuf.b = b; cap(b) > wireBufMax {
+		wireBuf.b = nil // a heavy herd's reply: not kept
+	}
+	bytes := uint8Array.New(len(b))
+	js.CopyBytesToJS(bytes, b)
+	return map[string]any{"bytes": bytes, "more": more && !failed, "error": failed}
+}
+
+// wireBuf is the buffer toWire writes each reply in, kept between replies
+// (the worker serves one request at a time) when it holds at most
+// wireBufMax bytes.
+var wireBuf struct{ b []byte }
+
+// wireBufMax is the largest buffer wireBuf keeps, 1 MiB: a lesson page's
+// replies are tens of KB; the heaviest herd's, a few MB, is not kept.
+const wireBufMax = 1 << 20
+
+// uint8Array is JavaScript's Uint8Array constructor.
+var uint8Array = js.Global().Get("Uint8Array")
 
 // collect is self.mcplabCollect() in the worker, which calls it when idle
 // after a reply (worker.js): a garbage collection there, between

@@ -18,5 +18,8 @@ func boundText(msg string) (text string, ok bool) {
 	if !engine.IsBoundMessage(msg) {
 		return "", false
 	}
-	return strings.ToUpper(msg[:1]) + msg[1:] + ". The output shows the last run that finished.", true
+	return strings.ToUpper(msg[:1]) + msg[1:] + "." + lastFinishedNote, true
 }
+
+// lastFinishedNote ends boundText: where the page keeps its last run.
+const lastFinishedNote = " The output shows the last run that finished."

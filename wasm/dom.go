@@ -77,12 +77,69 @@ func renderHTML(c templ.Component) (string, error) {
 }
 
 // replaceFragment rewrites the address bar's fragment without a new
-// history entry or a hashchange event, and returns the new URL.
+// history entry or a hashchange event, and returns the new URL. The
+// address bar follows at once, or, when it changed less than
+// addressEveryMs ago, at the end of that time, to the newest URL asked
+// for by then (address).
 func replaceFragment(frag string) string {
 	loc := js.Global().Get("location")
 	url := loc.Get("origin").String() + loc.Get("pathname").String() + loc.Get("search").String() + "#" + frag
-	js.Global().Get("history").Call("replaceState", js.Null(), "", url)
+	address.set(url)
 	return url
+}
+
+// addressEveryMs is the least time between two rewrites of the address
+// bar (history.replaceState), 250 ms: a control dragged for a while
+// re-runs the scenario many times a second, and browsers refuse more than
+// a few hundred rewrites in a few seconds (Chromium ignores those past
+// 200 in 10 s, with a console warning; Safari throws past 100 in 30 s),
+// which would leave the bar on a stale link. Each rewrite also costs the
+// page a few ms (issue 11: a change within a frame).
+const addressEveryMs = 250
+
+// address throttles the rewrites of the address bar (replaceFragment).
+var address addressBar
+
+// addressBar is the address bar's state: when it was last rewritten and
+// the URL that waits for its turn.
+type addressBar struct {
+	lastMs  float64 // when the bar was last rewritten (now()); 0: never
+	pending string  // the URL it waits to show; "" for none
+	waiting bool    // a timer will show pending
+	timer   js.Func // shows pending; made once
+}
+
+// set shows url in the address bar now, or once addressEveryMs have passed
+// since the last rewrite (and then the newest URL set by then).
+func (a *addressBar) set(url string) {
+	wait := a.lastMs + addressEveryMs - now()
+	if a.lastMs == 0 || wait <= 0 {
+		a.pending = ""
+		a.show(url)
+		return
+	}
+	a.pending = url
+	if a.waiting {
+		return
+	}
+	if a.timer.IsUndefined() {
+		a.timer = js.FuncOf(func(js.Value, []js.Value) any {
+			a.waiting = false
+			if url := a.pending; url != "" {
+				a.pending = ""
+				a.show(url)
+			}
+			return nil
+		})
+	}
+	a.waiting = true
+	js.Global().Call("setTimeout", a.timer, wait)
+}
+
+// show rewrites the address bar.
+func (a *addressBar) show(url string) {
+	a.lastMs = now()
+	js.Global().Get("history").Call("replaceState", js.Null(), "", url)
 }
 
 // copyText puts text on the clipboard and reports in status what happened;

@@ -49,6 +49,9 @@ type lab struct {
 	// SQLite build (dropLink), which "Open in playground" opens there
 	// (?ledger=1) until the reader changes a control; "" otherwise.
 	ledgerLink string
+	// undoLink gives the page back its own heading, summary and controls
+	// after describeLink replaced them (nil when it did not).
+	undoLink func()
 	// playHref is "Open in playground"'s address as prerendered, without
 	// its fragment.
 	playHref string
@@ -76,7 +79,13 @@ func startLabPage(doc js.Value) {
 	l.openLink()
 	l.wireShare()
 	keepAnchors(doc, l.output, l.fail)
-	controls := doc.Call("querySelectorAll", "[data-path]")
+	l.wireControls(doc)
+	l.rerun(true)
+}
+
+// wireControls wires every [data-path] control under root to onChange.
+func (l *lab) wireControls(root js.Value) {
+	controls := root.Call("querySelectorAll", "[data-path]")
 	for i := 0; i < controls.Length(); i++ {
 		el := controls.Index(i)
 		event := "change"
@@ -85,7 +94,6 @@ func startLabPage(doc js.Value) {
 		}
 		on(el, event, l.fail, func(js.Value) { l.onChange(el) })
 	}
-	l.rerun(true)
 }
 
 // onChange applies one control's value to the scenario and re-runs it.

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"strings"
 	"syscall/js"
 
@@ -11,13 +12,17 @@ import (
 )
 
 // Sharing from a scenario page (issue 13, item 5): a page opened with a
-// #s= link runs the linked scenario with its controls set to match; every
+// #s= link runs the linked scenario with its controls set to match (and,
+// when the link holds another scenario, says so and takes that scenario's
+// heading, notes and controls: describeLink); every
 // edit rewrites the address bar to the edited scenario's #s= link (lab.apply,
 // history.replaceState, no new history entry); "Copy link" and "Copy
 // embed" copy the page's address and an iframe snippet of it (?embed=1).
 
 // openLink replaces the page's scenario with the one a #s= fragment holds
-// and sets every control to its value there. A link that cannot be read
+// and sets every control to its value there; when the link holds another
+// scenario than the page's (sameScenario), the page describes that one
+// instead, heading, notes and controls (describeLink). A link that cannot be read
 // leaves the page's own scenario and says why in #lab-error (l.linkNote,
 // kept there until the reader changes a control); a link whose scenario
 // cannot run here (one with a ledger on a page without SQLite) is undone
@@ -43,11 +48,137 @@ func (l *lab) openLink() {
 	l.own = l.script.Get("textContent").String()
 	l.script.Set("textContent", string(link.Scenario))
 	l.edited = true
+	if own, err := scenario.Decode([]byte(l.own)); err == nil && !sameScenario(own, s) {
+		err := l.describeLink(s, own)
+		if err == nil {
+			return
+		}
+		l.fail(err)
+	}
 	l.setControls(s)
 }
 
+// sameScenario reports whether linked is an edit of the page's own
+// scenario that the page's heading and controls still describe: the same
+// title and the same controls (ids, labels and kinds, in order; values
+// and slider ranges may differ).
+func sameScenario(own, linked *scenario.Scenario) bool {
+	if own.Title != linked.Title {
+		return false
+	}
+	a, b := templates.NewControls(own, 0), templates.NewControls(linked, 0)
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].ID != b[i].ID || len(a[i].Controls) != len(b[i].Controls) {
+			return false
+		}
+		for j, c := range a[i].Controls {
+			d := b[i].Controls[j]
+			if c.ID != d.ID || c.Label != d.Label || c.Kind != d.Kind {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// describeLink makes the page describe the linked scenario s, which is
+// another scenario than the page's own (sameScenario is false): the h1
+// (and the document's title, which "Copy embed" uses) says s's title, or
+// "Shared scenario (edited from “…”)" when s keeps the page's title but
+// not its controls, or "Shared scenario" when s has none; a note under it
+// (#lab-link-note) says the link holds another scenario than the page's
+// (or an edited copy of it) and links to the page's own (its address without the fragment); s's
+// notes, when they are not the page's, replace the summary and "Try it";
+// and the control panel is rebuilt from s (templates.ControlPanel), so
+// every label and slider range is s's (startLabPage then wires it).
+// l.undoLink puts the page's own back (dropLink).
+func (l *lab) describeLink(s, own *scenario.Scenario) error {
+	fs := byID(l.doc, "lab-controls")
+	h1 := l.doc.Call("querySelector", "#lab h1")
+	if !fs.Truthy() || !h1.Truthy() {
+		return errors.New("the page has no #lab h1 or #lab-controls")
+	}
+	panel, err := renderHTML(templates.ControlPanel(templates.NewControls(s, 0)))
+	if err != nil {
+		return err
+	}
+	ownHeading, ownTitle := h1.Get("textContent").String(), l.doc.Get("title").String()
+	heading, what := s.Title, "another scenario than its own"
+	switch {
+	case s.Title == "":
+		heading = "Shared scenario"
+	case s.Title == own.Title:
+		heading = "Shared scenario (edited from “" + ownHeading + "”)"
+		what = "an edited copy of its scenario, with other controls"
+	}
+	h1.Set("textContent", heading)
+	l.doc.Set("title", heading+" · mcplab")
+
+	para := func(class, text string) js.Value {
+		p := l.doc.Call("createElement", "p")
+		p.Set("className", class)
+		p.Set("textContent", text)
+		return p
+	}
+	loc := js.Global().Get("location")
+	back := l.doc.Call("createElement", "a")
+	back.Set("href", loc.Get("pathname").String()+loc.Get("search").String())
+	back.Set("textContent", "Open this page's own scenario")
+	note := para("summary link-note", "This page was opened with a link to "+what+" (“"+ownHeading+"”): the heading, controls and output are the link's. ")
+	note.Set("id", "lab-link-note")
+	note.Call("append", back, ".")
+	added := []js.Value{note}
+	if s.Notes != own.Notes {
+		about, try := templates.SplitNotes(s.Notes)
+		if about != "" {
+			added = append(added, para("summary", about))
+		}
+		if try != "" {
+			p := para("try", " "+try)
+			strong := l.doc.Call("createElement", "strong")
+			strong.Set("textContent", "Try it:")
+			p.Call("prepend", strong)
+			added = append(added, p)
+		}
+	}
+	var hidden []js.Value
+	for _, sel := range []string{"#lab > p.summary", "#lab > p.try"} {
+		if el := l.doc.Call("querySelector", sel); el.Truthy() {
+			el.Set("hidden", true)
+			hidden = append(hidden, el)
+		}
+	}
+	args := make([]any, len(added))
+	for i, el := range added {
+		args[i] = el
+	}
+	h1.Call("after", args...)
+
+	saved := l.doc.Call("createDocumentFragment")
+	for fs.Get("firstChild").Truthy() {
+		saved.Call("appendChild", fs.Get("firstChild"))
+	}
+	fs.Set("innerHTML", panel)
+	l.undoLink = func() {
+		h1.Set("textContent", ownHeading)
+		l.doc.Set("title", ownTitle)
+		for _, el := range added {
+			el.Call("remove")
+		}
+		for _, el := range hidden {
+			el.Set("hidden", false)
+		}
+		fs.Call("replaceChildren", saved)
+		l.wireControls(fs)
+	}
+	return nil
+}
+
 // dropLink undoes openLink after the linked scenario's first run failed
-// with why: the page's own scenario and controls come back, and
+// with why: the page's own scenario, heading and controls come back, and
 // #lab-error says why the link did not run. False when no link was open.
 func (l *lab) dropLink(why string) bool {
 	if l.own == "" {
@@ -61,6 +192,10 @@ func (l *lab) dropLink(why string) bool {
 	}
 	l.script.Set("textContent", own)
 	l.edited = false
+	if l.undoLink != nil {
+		l.undoLink()
+		l.undoLink = nil
+	}
 	l.setControls(s)
 	l.linkNote = "This link cannot be run on this page: " + why + ". The page shows its own scenario."
 	if strings.Contains(why, "SQLite ledger") {

@@ -58,6 +58,10 @@ type playground struct {
 	stopped    bool     // #lab-error says a run was stopped
 	bound      bool     // #pg-error says the last run went past an engine bound
 	workerDown bool     // the last answer was the worker's own failure (answer.WorkerFailed)
+	// empty is true while no run is on screen: a link's scenario did not
+	// run and the prerendered default is gone (showNothing); messages
+	// then say nothing has run, not that the last run is shown.
+	empty bool
 	ready      bool     // the page is wired: #lab-status speaks of runs
 	shareTimer js.Value // the pending setTimeout id of shareLater, or null
 	shareFn    js.Func  // its callback, made once
@@ -190,19 +194,23 @@ func (p *playground) open(hash string, then func()) {
 		}
 	}
 	first := p.scenarioTitle == ""
+	p.empty = first && hash != "" && hash != "#" // unless it runs (apply)
 	p.update(true, func(ok bool) {
 		if !ok && first {
 			// The link's scenario is invalid, or valid but too large to
-			// run (past an engine bound), and nothing has run: the output
-			// is the prerendered default's, marked stale; the title is not
-			// the default's.
+			// run (past an engine bound), and nothing has run: the title
+			// is not the default's, and (but for the worker's own
+			// failure) neither are the output and the controls: the
+			// prerendered default's would look like the link's run.
 			switch {
 			case p.workerDown:
 				p.title.Set("textContent", workerLinkTitle)
 			case p.bound:
 				p.title.Set("textContent", boundLinkTitle)
+				p.showNothing()
 			default:
 				p.title.Set("textContent", invalidLinkTitle)
+				p.showNothing()
 			}
 		}
 		p.shareNow()
@@ -345,7 +353,7 @@ func (p *playground) apply(r answer) bool {
 		p.showError(templates.EditorError{Message: r.Err()})
 		return false
 	}
-	p.workerDown = false
+	p.workerDown, p.empty = false, false
 	start := now()
 	p.pane.show(readOutput(r.Get("out")))
 	if panel := r.Get("controls"); panel.Type() == js.TypeString {
@@ -484,7 +492,7 @@ func (p *playground) showError(e templates.EditorError) {
 	if w := e.Where(); w != "" && !strings.Contains(msg, w) {
 		msg = w + ": " + msg // a syntax error names its place already
 	}
-	p.errText.Set("textContent", msg+". The output shows the last valid run.")
+	p.errText.Set("textContent", msg+p.outputNote(". The output shows the last valid run."))
 	p.diagnose(e, msg)
 	p.errBox.Set("hidden", false)
 	byID(p.doc, "pg-error-goto").Set("hidden", e.Line == 0)
@@ -503,11 +511,45 @@ func (p *playground) showError(e templates.EditorError) {
 func (p *playground) showBound(text string) {
 	p.clearError()
 	p.bound = true
-	p.errText.Set("textContent", text)
+	p.errText.Set("textContent", strings.TrimSuffix(text, lastFinishedNote)+p.outputNote(lastFinishedNote))
 	p.errBox.Set("hidden", false)
 	byID(p.doc, "pg-error-goto").Set("hidden", true)
 	p.output.Get("dataset").Set("stale", "1")
 	p.showLive()
+}
+
+// nothingRanNote ends a message while no run is on screen (p.empty).
+const nothingRanNote = " Nothing has run yet."
+
+// outputNote is note (what the output keeps: the last run) or, while no
+// run is on screen, nothingRanNote.
+func (p *playground) outputNote(note string) string {
+	if p.empty {
+		return nothingRanNote
+	}
+	return note
+}
+
+// showNothing takes the prerendered default off the page when a link's
+// first run did not run (open): #lab-output (not faded) says that
+// nothing has run and why (the message under the editor), and the
+// control panel, the default's, waits for a run; apply draws both once
+// one runs.
+func (p *playground) showNothing() {
+	p.pane.cancelLater()
+	box := p.doc.Call("createElement", "div")
+	box.Set("id", "pg-nothing")
+	box.Set("className", "lab-error")
+	strong := p.doc.Call("createElement", "strong")
+	strong.Set("textContent", strings.TrimSpace(nothingRanNote))
+	box.Call("append", strong, " "+strings.TrimSuffix(p.errText.Get("textContent").String(), nothingRanNote))
+	p.output.Call("replaceChildren", box)
+	p.output.Get("dataset").Delete("stale")
+	p.output.Get("dataset").Delete("pending")
+	help := p.doc.Call("createElement", "p")
+	help.Set("className", "help")
+	help.Set("textContent", "The controls appear once the scenario runs.")
+	p.controls.Call("replaceChildren", help)
 }
 
 func (p *playground) clearError() {
@@ -571,14 +613,23 @@ func (p *playground) showLive() {
 	switch {
 	case !p.ready:
 	case p.lastErr.Message != "":
-		setStatus(p.doc, "paused", "Paused: the scenario is invalid, so it does not re-run; the output is the last valid run. Fix it to go live again.")
+		setStatus(p.doc, "paused", "Paused: the scenario is invalid, so it does not re-run; "+p.statusNote("the output is the last valid run")+". Fix it to go live again.")
 	case p.bound:
-		setStatus(p.doc, "paused", "Paused: the scenario is valid, but its run went past one of the engine's bounds (the message under the editor names it); the output is the last run that finished. Make the scenario smaller to go live again.")
+		setStatus(p.doc, "paused", "Paused: the scenario is valid, but its run went past one of the engine's bounds (the message under the editor names it); "+p.statusNote("the output is the last run that finished")+". Make the scenario smaller to go live again.")
 	case p.workerDown:
 		setStatus(p.doc, "error", "The simulator could not run; the message on the page says why. Reload the page to try again.")
 	default:
 		setStatus(p.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
 	}
+}
+
+// statusNote is what #lab-status says the output holds: shown (the last
+// run), or that nothing has run yet (p.empty).
+func (p *playground) statusNote(shown string) string {
+	if p.empty {
+		return "nothing has run yet"
+	}
+	return shown
 }
 
 // fail shows an internal error (a recovered panic); the page lives on.

@@ -373,6 +373,7 @@
   //   mcplabEngine.warmed    null until the worker has warmed a scenario
   //       page's run up (worker.js), then {runs, ms}: how many runs it
   //       repeated and the milliseconds they took.
+  const utf8 = new TextDecoder();
   const engine = (globalThis.mcplabEngine = {
     budgetMs: 20000,
     restarts: 0,
@@ -477,10 +478,11 @@
       }
       const r = this.running;
       if (!r || r.id !== msg.id) return;
+      const reply = this.unwire(msg.reply);
       if (msg.reply && msg.reply.more) {
         // The first of two steps: the request runs on.
         try {
-          r.done(msg.reply);
+          r.done(reply);
         } catch (err) {
           console.error("mcplab:", err);
         }
@@ -488,7 +490,19 @@
       }
       clearTimeout(r.timer);
       this.running = null;
-      this.finish(r.done, msg.reply);
+      this.finish(r.done, reply);
+    },
+    // unwire reads a reply as the simulator puts it on the wire
+    // (wasm/api.go's toWire: {bytes, more, error}, the reply as JSON in
+    // UTF-8, handed over by the worker without a copy); the worker's own
+    // replies ({error}) are plain objects.
+    unwire(reply) {
+      if (!reply || !(reply.bytes instanceof Uint8Array)) return reply;
+      try {
+        return JSON.parse(utf8.decode(reply.bytes));
+      } catch (err) {
+        return { error: "internal error: the simulator's reply is not JSON: " + err.message, worker: true };
+      }
     },
     finish(done, reply) {
       try {

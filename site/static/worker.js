@@ -18,7 +18,11 @@
 //   {id, req}      a request: answered {id, reply: mcplabServe(req)},
 //                  and when that reply says more: true (a scenario page's
 //                  run: the picture first), at once by a second message
-//                  {id, reply: mcplabServeMore()} (the tables).
+//                  {id, reply: mcplabServeMore()} (the tables). A reply
+//                  is on the wire as wasm/api.go's toWire makes it ({bytes,
+//                  more, error}: the reply's JSON, whose buffer is
+//                  transferred to the page, whose bridge parses it), or
+//                  {error} when this script itself cannot serve.
 //
 // Between requests it collects the Go heap (mcplabCollect), so that a run
 // seldom pays for a collection (issue 11), and warms a scenario page's run
@@ -28,6 +32,14 @@
 // terminates this worker and starts another. It holds no simulation logic.
 "use strict";
 importScripts("wasm_exec.js");
+// The fast text codecs of the site's wasm_exec.js (site/wasmexec.go), for
+// everything in this worker: SQLite's module converts each statement's
+// parameters and results with them. They give what the browser's own
+// give, sooner for short ASCII text.
+if (self.mcplabFastText) {
+  self.TextDecoder = self.mcplabFastText.TextDecoder;
+  self.TextEncoder = self.mcplabFastText.TextEncoder;
+}
 
 let serve = null;
 let sqlite = Promise.resolve(); // the browser's SQLite loading, when asked
@@ -73,7 +85,7 @@ self.onmessage = (e) => {
     return;
   }
   clearTimeout(warming.timer);
-  const post = (reply) => self.postMessage({ id: msg.id, reply });
+  const post = (reply) => self.postMessage({ id: msg.id, reply }, reply && reply.bytes ? [reply.bytes.buffer] : []);
   const reply = first.answer(msg.req, post) || answer(msg.req, post);
   warming.after(msg.req, reply);
 };
