@@ -261,21 +261,6 @@ func (w *writer) message(i int) {
 	}
 }
 
-// list writes v, a slice of n elements or a pointer (n 1), at depth 1:
-// null when isNil, [] when empty, without encoding/json's reflection
-// (a lesson's trace has no tasks, buffers, reconnects or herd), else
-// through it.
-func (w *writer) list(n int, isNil bool, v any) {
-	switch {
-	case isNil:
-		w.out = append(w.out, "null"...)
-	case n == 0:
-		w.out = append(w.out, "[]"...)
-	default:
-		w.value(v, 1)
-	}
-}
-
 // value writes v through encoding/json, laid out at depth.
 func (w *writer) value(v any, depth int) {
 	w.scratch.Reset()
@@ -318,26 +303,15 @@ func (w *writer) trace(tr *Trace) {
 	o.member("requests")
 	w.requests(tr.Requests)
 	o.member("ledger")
-	if lg := &tr.Ledger; len(lg.Records) == 0 && len(lg.Log) == 0 {
-		// A run without a ledger (every lesson but the ledger's): what
-		// encoding/json writes, without its reflection.
-		l := w.begin(1, '{')
-		l.member("executions")
-		w.int(int64(lg.Executions))
-		l.member("records")
-		w.list(0, lg.Records == nil, nil)
-		l.end('}')
-	} else {
-		w.value(lg, 1)
-	}
+	w.value(&tr.Ledger, 1)
 	o.member("tasks")
-	w.list(len(tr.Tasks), tr.Tasks == nil, tr.Tasks)
+	w.value(tr.Tasks, 1)
 	o.member("buffers")
-	w.list(len(tr.Buffers), tr.Buffers == nil, tr.Buffers)
+	w.value(tr.Buffers, 1)
 	o.member("reconnects")
-	w.list(len(tr.Reconnects), tr.Reconnects == nil, tr.Reconnects)
+	w.value(tr.Reconnects, 1)
 	o.member("herd")
-	w.list(1, tr.Herd == nil, tr.Herd)
+	w.value(tr.Herd, 1)
 	if len(tr.HerdCompare) > 0 {
 		o.member("herdCompare")
 		w.value(tr.HerdCompare, 1)
