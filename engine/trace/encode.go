@@ -74,15 +74,8 @@ func newWriter(tr *Trace, limit int) *writer {
 	w := &writer{limit: limit}
 	w.enc = json.NewEncoder(&w.scratch)
 	w.enc.SetEscapeHTML(false)
-	ok := false
-	if tr.Scenario != nil {
-		w.scenario, ok = appendScenario(make([]byte, 0, 4096), tr.Scenario)
-		w.scenario = append(w.scenario, '\n') // as Encode ends it
-	}
-	if !ok {
-		if w.scenarioErr = w.enc.Encode(tr.Scenario); w.scenarioErr == nil {
-			w.scenario = bytes.Clone(w.scratch.Bytes()) // ends with Encode's newline
-		}
+	if w.scenarioErr = w.enc.Encode(tr.Scenario); w.scenarioErr == nil {
+		w.scenario = bytes.Clone(w.scratch.Bytes()) // ends with Encode's newline
 	}
 	// The scenario indented is about twice its compact length (as a message).
 	size := 1024 + 2*len(w.scenario) + 512*len(tr.Requests) + 256*len(tr.Checks)
