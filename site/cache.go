@@ -125,8 +125,11 @@ func (c *buildCache) has(sub, name string) bool {
 }
 
 // compressedName is the cache entry of the content with key (contentKey)
-// compressed by coding at quality.
+// compressed by coding at quality (and, for brotli, brotliWindow).
 func compressedName(key, coding string, quality int) string {
+	if coding == "br" {
+		return fmt.Sprintf("%s.%s%dw%d", key, coding, quality, brotliWindow)
+	}
 	return fmt.Sprintf("%s.%s%d", key, coding, quality)
 }
 
