@@ -162,3 +162,39 @@ func checkControls(t *testing.T, ctx context.Context, s *scenario.Scenario, rang
 		}
 	}
 }
+
+// Rule (QA: a link pasted into an open page is opened): a share link put
+// into the address bar of a scenario page that is already open changes
+// only the fragment; the page opens it as a fresh load does: C's page,
+// given A's edited link, shows A's scenario (its title in the h1, the
+// note that the link holds another scenario than the page's, A's run),
+// and the page's own controls are gone.
+func TestScenarioPageOpensAPastedLink(t *testing.T) {
+	a := examplestest.Get(t, scenarioA)
+	ci, _ := stepIndex(t, a.JSON, "cancel")
+	moved, err := scenario.Edit(a.JSON, fmt.Sprintf("steps[%d].at", ci), scenario.ValueInteger, "330", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frag, err := scenario.ShareFragment(moved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, pageURL("c-progress-then-maximum"))
+	waitReady(t, ctx)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { document.documentElement.dataset.zzOld = "1"; location.hash = "`+frag+`"; return true; })()`)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the page to load the link", `!document.documentElement.dataset.zzOld && document.documentElement.dataset.ready === "1"`)
+	waitFor(t, ctx, "the run drawn", `!mcplabMorph.busy && !mcplabEngine.busy && !document.getElementById("lab-output").dataset.pending`)
+	if h1 := evalJSON[string](t, ctx, `document.querySelector("#lab h1").textContent`); h1 != a.Title {
+		t.Errorf("after the link was pasted the h1 says %q, want the link's %q", h1, a.Title)
+	}
+	if note := evalJSON[string](t, ctx, `document.getElementById("lab-link-note")?.textContent ?? ""`); !strings.Contains(note, "opened with a link to another scenario") {
+		t.Errorf("#lab-link-note says %q, want that the link holds another scenario", note)
+	}
+	if got := evalJSON[string](t, ctx, `document.getElementById("scenario-json").textContent`); !strings.Contains(got, `"at": 330`) && !strings.Contains(got, `"at":330`) {
+		t.Errorf("the page runs %.80q, want the link's edited A (its cancel at 330 ms)", got)
+	}
+}
