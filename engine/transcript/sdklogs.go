@@ -12,6 +12,7 @@ package transcript
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -164,6 +165,13 @@ func parseSDKDebug(data []byte, format string, zone *time.Location, md *meta) ([
 		for i := range out {
 			out[i].timed = false
 		}
+	}
+	if format == FormatPython && !slices.ContainsFunc(out, func(e entry) bool { return e.dir == dirWrite }) {
+		// A stdio server logs what it read and nothing of what it wrote
+		// (the "chunk" lines are the SSE transport's): no rule can pass on
+		// the absence of what it sent.
+		md.readsOnly = true
+		md.notes = append(md.notes, "The log holds no \"chunk\" line, so nothing the server wrote (a stdio server logs only what it read): a rule about what the server sent can fail on what it read but never pass.")
 	}
 	if format == FormatCSharp && len(out) > 0 {
 		md.observer = out[0].side

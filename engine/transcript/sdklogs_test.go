@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,5 +66,48 @@ func TestSDKLogSideAndZone(t *testing.T) {
 		if es[0].at != want.UnixMilli() {
 			t.Errorf("zone %v: at %d, want %d", z, es[0].at, want.UnixMilli())
 		}
+	}
+}
+
+// TestPythonLogWithoutWritesPassesNothing proves the rule of a log that
+// records only what its side read (DOMAIN.md: a rule cannot hold for want
+// of a message the log never records) for the Python SDK's log of a stdio
+// server, which has "Received JSON" lines and no "chunk" line: the server
+// read a cancellation and the log shows nothing it sent after, which
+// proves nothing, so no-message-after-cancel is undecided, not a pass.
+// With one "chunk" line (the SSE transport logs what it writes) the same
+// rule is decided.
+func TestPythonLogWithoutWritesPassesNothing(t *testing.T) {
+	const read = "2025-06-09 23:52:01,%03d - mcp.server.lowlevel - DEBUG - Received JSON: b'%s'\n"
+	log := fmt.Sprintf(read, 100, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`) +
+		fmt.Sprintf(read, 200, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`)
+	rule := func(tr *trace.Trace) trace.Check {
+		for _, c := range tr.Checks {
+			if c.Rule == "no-message-after-cancel" {
+				return c
+			}
+		}
+		t.Fatalf("no no-message-after-cancel check among %+v", tr.Checks)
+		return trace.Check{}
+	}
+	tr, err := Import([]byte(log), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rule(tr); c.OK != nil || !strings.HasPrefix(c.Detail, "Undecided: this log records only the messages the server read") {
+		t.Errorf("a Python log without writes: no-message-after-cancel %v %q, want undecided for want of the server's writes", c.OK, c.Detail)
+	}
+	if !strings.Contains(tr.Source.Note, "no \"chunk\" line") {
+		t.Errorf("the source note %q does not say the log holds nothing the server wrote", tr.Source.Note)
+	}
+	withChunk := fmt.Sprintf(read, 100, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`) +
+		"2025-06-09 23:52:01,150 - sse_starlette.sse - DEBUG - chunk: b'event: message\\r\\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}\\r\\n\\r\\n'\n" +
+		fmt.Sprintf(read, 200, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`)
+	tr, err = Import([]byte(withChunk), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rule(tr); c.OK == nil {
+		t.Errorf("a Python log with a chunk line: no-message-after-cancel undecided (%q), want it decided", c.Detail)
 	}
 }
