@@ -505,3 +505,18 @@ func TestChartsWellFormed(t *testing.T) {
 		})
 	}
 }
+
+// Rule (DOMAIN.md §4, QA): the ledger's empty records table says why it is
+// empty. With the server deduplicating by nothing (the broken switch) the
+// calls still carry their key, so the note says the server stores no
+// record, not that no call carried a key.
+func TestLedgerNoRecordsSaysWhy(t *testing.T) {
+	tr := runEdited(t, "flagship-with-idempotency-key", [2]string{"server.policy.dedupeBy", `"none"`})
+	v := newLedgerView(tr, NewView(tr).Checks)
+	if v == nil || len(v.Records) != 0 || v.Executions < 2 {
+		t.Fatalf("ledger view %+v, want no record and the retry run again", v)
+	}
+	if !strings.Contains(v.NoRecords, "deduplicates ledger calls by nothing") || strings.Contains(v.NoRecords, "no call carried") {
+		t.Errorf("with dedupeBy none the empty records say %q, want that the server stores none", v.NoRecords)
+	}
+}

@@ -44,6 +44,8 @@ type ledgerView struct {
 	// Replicas is true when records live in more than one database.
 	Replicas bool
 	Race     *raceDiagram
+	// NoRecords says why Records is empty (shown in its place).
+	NoRecords string
 }
 
 // ledgerRow is one idempotency record.
@@ -74,7 +76,11 @@ func newLedgerView(tr *trace.Trace, checks []checkRow) *ledgerView {
 	if (tr.Scenario == nil || tr.Scenario.Ledger == nil) && !hasEvents && tr.Ledger.Executions == 0 && len(tr.Ledger.Records) == 0 {
 		return nil
 	}
-	v := &ledgerView{Executions: tr.Ledger.Executions}
+	v := &ledgerView{Executions: tr.Ledger.Executions, NoRecords: "No records: no call carried an idempotency key, so nothing can deduplicate a retry."}
+	if tr.Scenario != nil && tr.Scenario.Server.Policy.DedupeBy == "none" {
+		// The calls may carry keys: the server keeps no record of them.
+		v.NoRecords = "No records: the server deduplicates ledger calls by nothing (a broken switch), so it stores none, whatever key a call carries, and every retry runs again."
+	}
 	for _, c := range checks {
 		if c.Rule == "one-execution-per-key" {
 			v.ExecutionsCheck = c.Result
