@@ -103,6 +103,8 @@ check-generate:
 	fi
 
 vet:
+	@echo "==> gofmt -l (every tracked Go file formatted)"
+	@unformatted="$$(gofmt -l $$(git ls-files '*.go'))"; if [ -n "$$unformatted" ]; then echo "FAIL: gofmt would change these files (run make fmt):" >&2; echo "$$unformatted" >&2; exit 1; fi
 	@echo "==> go vet ./..."
 	$(GO) vet ./...
 	@echo "==> GOOS=js GOARCH=wasm go vet ./wasm/... (main.wasm, and with -tags playground, -tags ledger and -tags transcript)"

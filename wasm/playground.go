@@ -55,13 +55,13 @@ type playground struct {
 	// and fragment its share fragment.
 	canon      []byte
 	fragment   string
-	stopped    bool     // #lab-error says a run was stopped
-	bound      bool     // #pg-error says the last run went past an engine bound
-	workerDown bool     // the last answer was the worker's own failure (answer.WorkerFailed)
+	stopped    bool // #lab-error says a run was stopped
+	bound      bool // #pg-error says the last run went past an engine bound
+	workerDown bool // the last answer was the worker's own failure (answer.WorkerFailed)
 	// empty is true while no run is on screen: a link's scenario did not
 	// run and the prerendered default is gone (showNothing); messages
 	// then say nothing has run, not that the last run is shown.
-	empty bool
+	empty      bool
 	ready      bool     // the page is wired: #lab-status speaks of runs
 	shareTimer js.Value // the pending setTimeout id of shareLater, or null
 	shareFn    js.Func  // its callback, made once
