@@ -192,16 +192,24 @@ func (p *pane) fill(v js.Value) {
 	}
 }
 
-// whole is the block's HTML with its views in their slots (copied into
-// Go: only a run of another shape, drawn whole, needs it, and only once
-// none is Pending).
-func (p outPart) whole() string {
-	s := p.Src.Get("html").String()
+// wholeJS is the block's HTML with its views in their slots, a
+// JavaScript string (assembled there, never copied into Go: only a run of
+// another shape, drawn whole, needs it, and only once none is Pending).
+func (p outPart) wholeJS() js.Value {
+	s := p.Src.Get("html")
 	for _, v := range p.Views {
-		s = strings.Replace(s, viewSlot, v.Src.Get("html").String(), 1)
+		// A function as the replacement, so "$" in the view is kept as is.
+		view := v.Src.Get("html")
+		fn := js.FuncOf(func(js.Value, []js.Value) any { return view })
+		s = jsString(s).Call("replace", viewSlot, fn)
+		fn.Release()
 	}
 	return s
 }
+
+// jsString is JavaScript string s as a String object, whose length and
+// methods syscall/js can reach (it reaches no property of a primitive).
+func jsString(s js.Value) js.Value { return js.Global().Get("Object").Invoke(s) }
 
 // show puts a run on screen: what is watched now, the rest later.
 func (p *pane) show(o output) {
@@ -273,7 +281,14 @@ func (p *pane) sameShape(parts []outPart, wrapper js.Value) bool {
 	return true
 }
 
-// showAll replaces the whole output with the run's blocks, all at once.
+// showAll replaces the whole output with the run's blocks: the small ones
+// at once, and each block of more than wholeMaxChars of HTML as an empty
+// copy of its outer element, which app.js's mcplabMorph then fills over
+// the next tasks and frames (mcplabMorph.busy meanwhile). Set whole, the
+// 363 KB of a 100,000-client herd (its bars, its strategies) were parsed,
+// styled and laid out in one task of 180 ms of CPU, 1.7-2.1 s on a loaded
+// machine, when a share link opened it in the playground (the output's
+// shape changes: TestHerdShareLinkNeverBlocksThePage).
 func (p *pane) showAll(o output) {
 	p.cancelLater()
 	keys, html := make([]string, len(o.Parts)), make([]string, len(o.Parts))
@@ -284,6 +299,11 @@ func (p *pane) showAll(o output) {
 		cut = len(o.Shell)
 	}
 	b.WriteString(o.Shell[:cut])
+	type deferred struct {
+		i    int
+		html js.Value
+	}
+	var big []deferred
 	for i, part := range o.Parts {
 		keys[i] = part.Key
 		if len(part.Views) == 0 {
@@ -292,12 +312,52 @@ func (p *pane) showAll(o output) {
 		for _, v := range part.Views {
 			views[v.ID] = v.Sum
 		}
-		b.WriteString(part.whole())
+		whole := part.wholeJS()
+		if jsString(whole).Length() > wholeMaxChars {
+			if shell, ok := emptyElement(whole); ok {
+				b.WriteString(shell)
+				big = append(big, deferred{i, whole})
+				continue
+			}
+		}
+		b.WriteString(whole.String())
 	}
 	b.WriteString(o.Shell[cut:])
 	p.el.Set("innerHTML", b.String())
+	if len(big) > 0 {
+		kids := p.el.Get("firstElementChild").Get("children")
+		for _, d := range big {
+			patch(kids.Index(d.i), js.ValueOf(map[string]any{"html": d.html}))
+		}
+	}
 	p.keys, p.html, p.views = keys, html, views
 	p.settle()
+}
+
+// wholeMaxChars is the most HTML (UTF-16 code units)
+// showAll puts on screen with the rest of a run: app.js's parseChars
+// (32,768), above which mcplabMorph parses and patches a block in steps.
+const wholeMaxChars = 32 << 10
+
+// emptyElement is the HTML of block's outer element without its content
+// (its start tag and its end tag), and false when block does not start
+// with an element. templ escapes ">" in attribute values, so the first
+// ">" ends the start tag. Only the start tag is copied out of JavaScript.
+func emptyElement(block js.Value) (string, bool) {
+	str := jsString(block)
+	end := str.Call("indexOf", ">").Int()
+	if end < 2 || end > 4096 {
+		return "", false
+	}
+	tag := str.Call("slice", 0, end+1).String()
+	name := tag[1:end]
+	if i := strings.IndexAny(name, " \t\n/"); i >= 0 {
+		name = name[:i]
+	}
+	if tag[0] != '<' || name == "" || strings.ContainsAny(name, "!?") {
+		return "", false
+	}
+	return tag + "</" + name + ">", true
 }
 
 // draw patches el, block i, with part's HTML if it changed.

@@ -23,6 +23,14 @@
 //   - the textarea's disabled and aria-invalid attributes are mirrored
 //     (read-only until the wasm is ready).
 //
+// A line longer than longLine characters (a scenario pasted on one
+// line) turns the JSON language off, and with it the highlighting, the
+// bracket matching and the schema help, until no line is that long: a
+// 100 KB line of JSON is some 7,000 tokens, which CodeMirror parses and
+// draws as that many elements in one task of its parse worker (185 ms of
+// CPU, 1.6 s on a loaded machine: TestPlaygroundLongLinePasteStaysResponsive).
+// Plain, the line is one text node. The help under the label says so.
+//
 // Keyboard: Tab indents, as code editors do; Escape then Tab leaves the
 // editor (CodeMirror's escape hatch, https://codemirror.net/examples/tab/),
 // which the help text under the label says.
@@ -72,9 +80,33 @@ const dark = () => {
   return t ? t === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
 };
 
+// longLine is the longest line (characters) the editor still highlights.
+const longLine = 5000;
+
+// hasLongLine reports whether a line of text touching the range from-to
+// (all of it by default) is longer than longLine.
+const hasLongLine = (doc, from = 0, to = doc.length) => {
+  for (let pos = from; ; ) {
+    const line = doc.lineAt(pos);
+    if (line.length > longLine) return true;
+    if (line.to >= to) return false;
+    pos = line.to + 1;
+  }
+};
+
 const upgrade = (area) => {
   const editable = new Compartment();
   const scheme = new Compartment();
+  const language = new Compartment();
+  // The JSON language and what needs its syntax tree (see longLine).
+  const rich = (area) => [
+    indentOnInput(),
+    bracketMatching(),
+    syntaxHighlighting(classHighlighter),
+    json(),
+    schemaHelp(area.closest("article") || document.body),
+  ];
+  let plain = hasLongLine(EditorState.create({ doc: area.value }).doc);
   const locked = () => area.disabled;
   let echo = false; // true while the editor itself writes the textarea
   let quiet = false; // true while the editor takes the page's text
@@ -88,17 +120,28 @@ const upgrade = (area) => {
         highlightSpecialChars(),
         history(),
         drawSelection(),
-        indentOnInput(),
-        bracketMatching(),
         highlightActiveLine(),
         // Token classes (tok-string, tok-number, ...) styled in app.css,
-        // so the colours follow the page's light and dark themes.
-        syntaxHighlighting(classHighlighter),
-        json(),
+        // so the colours follow the page's light and dark themes; member
+        // names and values from /scenario.schema.json as you type (or
+        // Ctrl-Space), and a member's description on hover (schema.js).
+        // Off while a line is longer than longLine.
+        language.of(plain ? [] : rich(area)),
+        EditorState.transactionExtender.of((tr) => {
+          if (!tr.docChanged) return null;
+          // Only the changed lines can have become long; only a full scan
+          // can tell that the last long line is gone.
+          let long = false;
+          tr.changes.iterChangedRanges((fromA, toA, fromB, toB) => {
+            long = long || hasLongLine(tr.newDoc, fromB, toB);
+          });
+          if (!long && plain) long = hasLongLine(tr.newDoc);
+          if (long === plain) return null;
+          plain = long;
+          showPlain();
+          return { effects: language.reconfigure(plain ? [] : rich(area)) };
+        }),
         lintGutter(),
-        // Member names and values from /scenario.schema.json as you type
-        // (or Ctrl-Space), and a member's description on hover (schema.js).
-        schemaHelp(area.closest("article") || document.body),
         EditorState.tabSize.of(2),
         // The panel is narrow (400 px, a phone's width on a phone): long
         // lines (a scenario's notes) wrap rather than hide to the right.
@@ -154,6 +197,13 @@ const upgrade = (area) => {
   for (const label of area.labels || []) label.addEventListener("click", (ev) => { ev.preventDefault(); view.focus(); });
   const keys = document.getElementById("pg-editor-keys");
   if (keys) keys.hidden = false;
+  // Says, in the help the editor is described by, that highlighting is off.
+  const note = document.createElement("span");
+  note.id = "pg-editor-plain";
+  note.textContent = ` Highlighting and completion are off while a line is longer than ${longLine.toLocaleString("en-US")} characters: break the JSON into lines to turn them on.`;
+  (keys ? keys.parentElement : box).append(note);
+  const showPlain = () => { note.hidden = !plain; };
+  showPlain();
 
   // The page replaced the text: take it, unless it is the editor's own.
   const take = () => {
@@ -170,12 +220,17 @@ const upgrade = (area) => {
   area.addEventListener("mcplab-set", take);
   area.addEventListener("input", take);
 
+  // An update of the editor costs a measure of its layout: none when
+  // nothing was marked and nothing is.
+  let marked = 0;
   area.addEventListener("mcplab-diagnostics", (ev) => {
     const len = view.state.doc.length;
     const list = (ev.detail || []).map((d) => {
       const from = clamp(d.from, 0, len);
       return { from, to: clamp(Math.max(d.to, from), from, len), severity: "error", message: String(d.message) };
     });
+    if (list.length === 0 && marked === 0) return;
+    marked = list.length;
     view.dispatch(setDiagnostics(view.state, list));
   });
 
@@ -192,8 +247,15 @@ const upgrade = (area) => {
     view.dispatch({ effects: scheme.reconfigure(EditorView.darkTheme.of(dark())) });
   });
 
+  // Reconfigured only when the lock changes: a reconfiguration rebuilds
+  // the editor's state (25 ms of CPU for a herd's link), and aria-invalid
+  // changes with every run.
+  let wasLocked = locked();
   new MutationObserver(() => {
-    view.dispatch({ effects: editable.reconfigure([EditorView.editable.of(!locked()), EditorState.readOnly.of(locked())]) });
+    if (locked() !== wasLocked) {
+      wasLocked = locked();
+      view.dispatch({ effects: editable.reconfigure([EditorView.editable.of(!locked()), EditorState.readOnly.of(locked())]) });
+    }
     const invalid = area.getAttribute("aria-invalid");
     if (invalid) view.contentDOM.setAttribute("aria-invalid", invalid);
     else view.contentDOM.removeAttribute("aria-invalid");
