@@ -51,6 +51,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -114,7 +115,7 @@ type requestRow struct {
 	// signal (unsignalledEnd), "" otherwise.
 	Unsignalled            string
 	Reason                 string
-	Response               string // the response JSON, "" when none
+	Response               string // the response JSON (cellJSON), "" when none
 	ClientOutcome          string
 	RetryClass             string
 	SentAt                 int64
@@ -142,7 +143,7 @@ type eventRow struct {
 	Wire    int
 	Fields  string // from → to, status, cause, signal, sentAt: the event's other fields
 	Note    string
-	Message string // exact wire JSON, plus headers when present
+	Message string // exact wire JSON (cellJSON), plus headers when present
 }
 
 // NewView builds the view model of a trace. It never fails: anything it
@@ -312,7 +313,7 @@ func newRequestRow(r trace.Request, cancelScripted bool) requestRow {
 		row.Reason = *r.Reason
 	}
 	if len(r.Response) > 0 && string(r.Response) != "null" {
-		row.Response = string(r.Response)
+		row.Response = cellJSON(string(r.Response))
 	}
 	if r.EndedAt != nil {
 		row.EndedAt = strconv.FormatInt(*r.EndedAt, 10)
@@ -348,7 +349,7 @@ func newEventRow(e trace.Event) eventRow {
 		f = append(f, "signal "+e.Signal)
 	}
 	row.Fields = strings.Join(f, "; ")
-	row.Message = string(e.Message)
+	row.Message = cellJSON(string(e.Message))
 	if len(e.Headers) > 0 {
 		keys := make([]string, 0, len(e.Headers))
 		for k := range e.Headers {
@@ -365,6 +366,27 @@ func newEventRow(e trace.Event) eventRow {
 		row.Message = strings.TrimSuffix(hb.String(), "\n")
 	}
 	return row
+}
+
+// maxCellJSON is the most of a message or response (bytes) a table
+// cell shows. A scenario's payload may be 64 KB (scenario.MaxPayloadBytes);
+// three such cells of unbroken JSON took 77 ms of layout in one frame
+// (QA session 6: TestPlaygroundLongLinePasteStaysResponsive), and no
+// reader reads 64 KB in a cell. The timeline's tooltip keeps the whole
+// message.
+const maxCellJSON = 4096
+
+// cellJSON is s, or its first maxCellJSON bytes (whole characters) and
+// a note of how many bytes are left out.
+func cellJSON(s string) string {
+	if len(s) <= maxCellJSON {
+		return s
+	}
+	cut := maxCellJSON
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "… (" + strconv.Itoa(len(s)-cut) + " more bytes; the timeline's tooltip shows the whole message)"
 }
 
 // cmp returns a if it is not empty, else b.
