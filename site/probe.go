@@ -86,6 +86,8 @@ type sitResult struct {
 	checks  []trace.Check
 	file    string
 	header  transcriptHeader
+	broke   bool     // the situation could not run to its end (an error, whatever the verdict)
+	own     []string // the probe's own observations that fail it, as named in -checks' list
 }
 
 // transcriptHeader is what a transcript's JSON Lines cannot say yet (issue
@@ -99,6 +101,10 @@ type transcriptHeader struct {
 	Session   string       `json:"session,omitempty"` // Mcp-Session-Id (Streamable HTTP)
 	WarmupMs  float64      `json:"warmupMs,omitempty"`
 	Cancels   []cancelJSON `json:"cancellations,omitempty"`
+	// StdoutNotJSONRPC lists the first lines a stdio server wrote on its
+	// standard output that are not JSON-RPC messages (probe_stray.go):
+	// the transcript's JSON Lines have no place for them.
+	StdoutNotJSONRPC []strayJSON `json:"stdoutNotJSONRPC,omitempty"`
 }
 
 // cancelJSON is one cancellation and its evidence: when the client wrote
@@ -198,19 +204,20 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	var failed []string
 	errs := 0
 	for _, r := range results {
-		switch r.verdict {
-		case "FAIL":
+		if r.verdict == "FAIL" {
 			var rules []string
 			for _, c := range r.checks {
 				if c.OK != nil && !*c.OK {
 					rules = append(rules, c.Rule)
 				}
 			}
+			rules = append(rules, r.own...)
 			if len(rules) == 0 {
 				rules = append(rules, "the probe's own observation")
 			}
 			failed = append(failed, r.name+" ("+strings.Join(rules, ", ")+")")
-		case "error":
+		}
+		if r.broke {
 			errs++
 		}
 	}
@@ -259,7 +266,7 @@ func (p *prober) run(deadline time.Time, dir string, stdout io.Writer) []sitResu
 		default:
 			fmt.Fprintf(p.log, "probe: %s …\n", st.name)
 			r = p.situation(st, minTime(deadline, time.Now().Add(p.limit)), filepath.Join(dir, fmt.Sprintf("%d-%s.client.jsonl", n, st.name)), stdout)
-			if r.verdict == "error" && (st.name == "clean" || strings.Contains(strings.Join(r.facts, " "), "initialize")) {
+			if r.broke && (st.name == "clean" || strings.Contains(strings.Join(r.facts, " "), "initialize")) {
 				stop = "the warm-up did not complete"
 			}
 		}
@@ -323,6 +330,17 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 		}
 		res.header.Cancels = append(res.header.Cancels, cj)
 	}
+	if rep.violated != "" {
+		res.own = append(res.own, "the probe's own observation")
+	}
+	if sc, ok := c.(*stdioConn); ok {
+		strays, n := sc.strayLines()
+		if v, entries := strayReport(strays, n, recs); v != "" {
+			rep.violated = strings.TrimPrefix(rep.violated+"; "+v, "; ")
+			res.own = append(res.own, "stdout carries only JSON-RPC (MCP stdio transport)")
+			res.header.StdoutNotJSONRPC = entries
+		}
+	}
 	if werr := writeTranscript(file, p.transport(), recs); werr != nil {
 		res.facts = append(res.facts, "writing the transcript: "+werr.Error())
 	} else {
@@ -335,6 +353,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 		res.facts = append(res.facts, "the engine could not read the transcript: "+ierr.Error())
 	}
 	res.verdict = verdictOf(res.checks, rep.violated, err)
+	res.broke = err != nil
 	if rep.violated != "" {
 		res.facts = append(res.facts, "VIOLATION: "+rep.violated)
 	}

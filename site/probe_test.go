@@ -346,3 +346,41 @@ func TestProbeUsage(t *testing.T) {
 		})
 	}
 }
+
+// Rule (MCP stdio transport: the server must not write anything to its
+// stdout that is not a valid MCP message): a line that is not JSON-RPC
+// fails the situation, quoted with the message it came before, and is
+// listed in probe.json; a server that writes nothing else is stopped and
+// said to write non-JSON (not only "no answer").
+func TestProbeStdoutNotJSONRPC(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	err := run([]string{"probe", "-checks", "-out", dir, "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "noise"}, &out, &errb)
+	t.Logf("%s%s", out.String(), errb.String())
+	if exitCode(err) != 3 || !strings.Contains(err.Error(), "stdout carries only JSON-RPC") {
+		t.Errorf("err = %v, want exit 3 naming stdout", err)
+	}
+	if !strings.Contains(out.String(), `"DEBUG handling call" before the response to tools/call id 3`) {
+		t.Errorf("the clean line does not quote the line and the message it preceded")
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "probe.json")); !bytes.Contains(b, []byte(`"line": "DEBUG handling call"`)) {
+		t.Errorf("probe.json does not list the line:\n%s", b)
+	}
+
+	_, lines, err := probeRun(t, "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "banner")
+	if err != nil {
+		t.Errorf("err = %v, want none without -checks", err)
+	}
+	wantVerdict(t, lines, "clean", "FAIL", `"Server starting on stdio..." before the response to initialize id 1`)
+
+	start := time.Now()
+	_, lines, err = probeRun(t, "-limit", "10s", "--", "yes", "garbage")
+	if exitCode(err) != 1 {
+		t.Errorf("err = %v, want exit 1 (the warm-up could not run)", err)
+	}
+	wantVerdict(t, lines, "clean", "FAIL", "initialize", `not JSON-RPC messages`, `"garbage"`)
+	if time.Since(start) > 8*time.Second {
+		t.Errorf("the probe waited %v for a server that writes only garbage", time.Since(start))
+	}
+}
