@@ -40,8 +40,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcplab/mcplab/engine/checks"
@@ -76,6 +78,32 @@ type prober struct {
 	only  map[string]bool // situations to run besides clean; empty: all
 	warm  warmup
 	log   io.Writer
+	// totalLimit is -timeout and total the probe's deadline from it.
+	totalLimit time.Duration
+	total      time.Time
+	// stop is closed when a signal (probeSignals) stops the probe;
+	// stopBy names the signal.
+	stop   chan struct{}
+	stopMu sync.Mutex
+	stopBy string
+}
+
+// halt stops the probe for signal name: every session's wait returns
+// errStopped, so the current situation ends and its server is killed.
+func (p *prober) halt(name string) {
+	p.stopMu.Lock()
+	defer p.stopMu.Unlock()
+	if p.stopBy == "" {
+		p.stopBy = name
+		close(p.stop)
+	}
+}
+
+// stopped names the signal that stopped the probe, "" if none did.
+func (p *prober) stopped() string {
+	p.stopMu.Lock()
+	defer p.stopMu.Unlock()
+	return p.stopBy
 }
 
 // sitResult is a situation's line of output.
@@ -152,7 +180,7 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 		}
 		return &usageError{err}
 	}
-	p := &prober{tool: *tool, limit: *limit, log: stderr, only: map[string]bool{}}
+	p := &prober{tool: *tool, limit: *limit, totalLimit: *total, log: stderr, only: map[string]bool{}, stop: make(chan struct{})}
 	for _, name := range strings.Split(*only, ",") {
 		if name = strings.TrimSpace(name); name == "" {
 			continue
@@ -188,7 +216,23 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	results := p.run(time.Now().Add(*total), dir, stdout)
+	// A signal ends the probe as its limits do: the server's process group
+	// is killed and probe.json written. A second signal kills the probe.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, probeSignals...)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			signal.Stop(sigs)
+			fmt.Fprintf(stderr, "probe: %s: stopping (the server's process group is killed)\n", signalName(s))
+			p.halt(signalName(s))
+		case <-done:
+		}
+	}()
+	defer func() { signal.Stop(sigs); close(done) }()
+	p.total = time.Now().Add(*total)
+	results := p.run(p.total, dir, stdout)
 	var headers []transcriptHeader
 	for _, r := range results {
 		if r.file != "" {
@@ -223,6 +267,9 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	}
 	if *check && len(failed) > 0 {
 		return &checksFailed{rules: failed}
+	}
+	if by := p.stopped(); by != "" {
+		return fmt.Errorf("stopped by %s", by)
 	}
 	if errs > 0 {
 		return fmt.Errorf("%d situation(s) could not run to their end (see above)", errs)
@@ -259,10 +306,12 @@ func (p *prober) run(deadline time.Time, dir string, stdout io.Writer) []sitResu
 		n++
 		r := sitResult{name: st.name}
 		switch {
+		case p.stopped() != "":
+			r.verdict, r.facts = "skipped", []string{"the probe was stopped by " + p.stopped()}
 		case stop != "":
 			r.verdict, r.facts = "skipped", []string{stop}
 		case !time.Now().Before(deadline):
-			r.verdict, r.facts = "skipped", []string{"the probe's overall time limit ran out"}
+			r.verdict, r.facts = "skipped", []string{fmt.Sprintf("the probe's overall limit ran out (-timeout %s)", p.totalLimit)}
 		default:
 			fmt.Fprintf(p.log, "probe: %s …\n", st.name)
 			r = p.situation(st, minTime(deadline, time.Now().Add(p.limit)), filepath.Join(dir, fmt.Sprintf("%d-%s.client.jsonl", n, st.name)), stdout)
@@ -291,7 +340,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 		}
 		c = sc
 	}
-	s := newSession(c)
+	s := newSession(c, p.stop)
 	var rep sitReport
 	err := s.initialize(deadline)
 	if err == nil && st.name == "clean" {
@@ -304,6 +353,9 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	if err == nil {
 		err = st.run(p, s, &rep, deadline)
 	}
+	if err == nil && p.stopped() != "" {
+		err = errStopped // a situation that saw only its waits end early
+	}
 	c.close()
 	res.facts = rep.facts
 	var skip errSkip
@@ -311,8 +363,12 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	case errors.As(err, &skip):
 		res.verdict, res.facts = "skipped", append(res.facts, skip.Error())
 		return res
+	case errors.Is(err, errStopped):
+		res.facts = append(res.facts, fmt.Sprintf("%v by %s", err, p.stopped()))
+	case errors.Is(err, errTimeout) && !deadline.Before(p.total):
+		res.facts = append(res.facts, fmt.Sprintf("%v before the probe's overall limit ran out (-timeout %s)", err, p.totalLimit))
 	case errors.Is(err, errTimeout):
-		res.facts = append(res.facts, fmt.Sprintf("%v (%s)", err, p.limit))
+		res.facts = append(res.facts, fmt.Sprintf("%v within the situation's limit (-limit %s)", err, p.limit))
 	case err != nil:
 		res.facts = append(res.facts, err.Error())
 	}

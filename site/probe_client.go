@@ -60,10 +60,12 @@ func parseMsg(raw json.RawMessage) msgInfo {
 }
 
 // errDead: the server can send nothing more (see conn.why); errTimeout: the
-// deadline passed first.
+// deadline passed first (prober.situation says which limit it was);
+// errStopped: a signal stopped the probe (prober.stopped says which).
 var (
 	errDead    = errors.New("the server is gone")
-	errTimeout = errors.New("no answer within the situation's limit")
+	errTimeout = errors.New("no answer")
+	errStopped = errors.New("stopped")
 )
 
 // session is one MCP session of the probe.
@@ -73,10 +75,11 @@ type session struct {
 	version string            // negotiated protocol revision
 	server  string            // serverInfo name and version
 	tokens  map[string]string // progress token text → request id text
+	stop    <-chan struct{}   // closed when a signal stops the probe
 }
 
-func newSession(c conn) *session {
-	return &session{c: c, nextID: 1, tokens: map[string]string{}}
+func newSession(c conn, stop <-chan struct{}) *session {
+	return &session{c: c, nextID: 1, tokens: map[string]string{}, stop: stop}
 }
 
 // request sends method with params and returns its id text. With token, it
@@ -135,8 +138,8 @@ func (s *session) about(mi msgInfo) string {
 }
 
 // wait reads server messages until stop(message) is true (nil: the
-// message that stopped it), the deadline passes (errTimeout) or the server
-// ends (errDead). It answers the server's own requests (ping with {}, any
+// message that stopped it), the deadline passes (errTimeout), the server
+// ends (errDead) or a signal stops the probe (errStopped). It answers the server's own requests (ping with {}, any
 // other with method-not-found) so a server that asks something is not
 // left waiting.
 func (s *session) wait(deadline time.Time, stop func(inbound, msgInfo) bool) error {
@@ -166,6 +169,8 @@ func (s *session) wait(deadline time.Time, stop func(inbound, msgInfo) bool) err
 			}
 		case <-timer.C:
 			return errTimeout
+		case <-s.stop:
+			return errStopped
 		}
 	}
 }

@@ -185,6 +185,9 @@ func sitRace(p *prober, s *session, r *sitReport, deadline time.Time) error {
 	r.fact("warm call %s", ms(d))
 	_ = s.wait(minTime(deadline, time.Now().Add(p.grace())), nil)
 	for _, f := range raceSteps {
+		if p.stopped() != "" {
+			return errStopped
+		}
 		fmt.Fprintf(p.log, "probe:   race at %+.0f%% of %s …\n", f*100, ms(d))
 		off := d + time.Duration(f*float64(d))
 		id, sent, err := s.call(p)

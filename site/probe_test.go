@@ -287,7 +287,7 @@ func TestProbeServerNeverAnswers(t *testing.T) {
 	if elapsed > limit+5*time.Second {
 		t.Errorf("the probe took %v with a %v limit per situation", elapsed, limit)
 	}
-	wantVerdict(t, lines, "clean", "error", "initialize", "no answer within the situation's limit (2s)")
+	wantVerdict(t, lines, "clean", "error", "initialize", "no answer within the situation's limit (-limit 2s)")
 	wantVerdict(t, lines, "race-sweep", "skipped", "the warm-up did not complete")
 	data, rerr := os.ReadFile(pidFile)
 	if rerr != nil {
@@ -324,6 +324,17 @@ func TestProbeServerCrashesMidCall(t *testing.T) {
 	}
 	wantVerdict(t, lines, "clean", "error", "the server exited (exit status 3)")
 	wantVerdict(t, lines, "cancel-at-once", "skipped")
+}
+
+// Rule (README: -timeout bounds the whole probe): a probe stopped by its
+// -timeout says so, not that the situation's -limit ran out.
+func TestProbeSaysWhichLimitStoppedIt(t *testing.T) {
+	t.Parallel()
+	_, lines, err := probeRun(t, "-timeout", "1s", "--", "sh", "testdata/probe/hang.sh", filepath.Join(t.TempDir(), "child.pid"))
+	if exitCode(err) != 1 {
+		t.Errorf("err = %v, want exit 1", err)
+	}
+	wantVerdict(t, lines, "clean", "error", "initialize: no answer before the probe's overall limit ran out (-timeout 1s)")
 }
 
 // Rule: a bad command line is a usage error (exit 2) that says what is wrong.
