@@ -588,6 +588,7 @@ func (p *prober) order(s *session, m cancelMark) string {
 var serverRules = map[string]bool{
 	checks.NoMessageAfterCancel:      true,
 	checks.ProgressIncreases:         true,
+	checks.ProgressTokenKnown:        true,
 	checks.NoProgressAfterFinal:      true,
 	checks.ServerCancelOnlyForListen: true,
 	checks.CancellationNeverAnswered: true,

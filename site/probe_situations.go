@@ -101,8 +101,11 @@ func sitClean(p *prober, s *session, r *sitReport, deadline time.Time) error {
 		kind = "error"
 	}
 	r.fact("%s after %s", kind, ms(p.warm.done))
+	if n, tok := strangeProgress(s); n > 0 {
+		r.fact("%d progress under a token the probe never gave (%s)", n, tok)
+	}
 	if p.warm.progress == 0 {
-		r.fact("no progress (the situations that cancel after progress are skipped)")
+		r.fact("no progress under the call's token (the situations that cancel after progress are skipped)")
 	} else {
 		r.fact("%d progress, first at %s, every %s", p.warm.progress, ms(p.warm.first), ms(p.warm.interval))
 	}
@@ -318,6 +321,21 @@ func sitIdle(p *prober, s *session, r *sitReport, deadline time.Time) error {
 	p.linger(s, sent, mark, deadline)
 	r.fact("%s", p.order(s, mark))
 	return nil
+}
+
+// strangeProgress counts the progress notifications the server sent under
+// a token no request of the session carried (progress-token-known) and
+// returns the first such token's JSON text.
+func strangeProgress(s *session) (int, string) {
+	n, first := 0, ""
+	for _, r := range s.c.records() {
+		if mi := parseMsg(r.msg); r.from == "server" && mi.method == "notifications/progress" && s.tokens[mi.token] == "" {
+			if n++; first == "" {
+				first = mi.token
+			}
+		}
+	}
+	return n, first
 }
 
 // errSkip marks a situation that cannot run against this server.

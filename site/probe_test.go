@@ -395,3 +395,23 @@ func TestProbeStdoutNotJSONRPC(t *testing.T) {
 		t.Errorf("the probe waited %v for a server that writes only garbage", time.Since(start))
 	}
 }
+
+// Rule (DOMAIN.md §3, progress-token-known; failure invented-progress-token):
+// progress under a token the client never gave fails the clean call as
+// `mcplab run -checks` fails its transcript, and the clean line says so
+// rather than only "no progress".
+func TestProbeInventedProgressToken(t *testing.T) {
+	t.Parallel()
+	out, lines, err := probeRun(t, "-checks", "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "badtoken")
+	if exitCode(err) != 3 || !strings.Contains(err.Error(), "clean (progress-token-known)") {
+		t.Errorf("err = %v, want exit 3 with clean (progress-token-known)", err)
+	}
+	wantVerdict(t, lines, "clean", "FAIL", `3 progress under a token the probe never gave ("WRONG")`)
+	if !strings.Contains(out, "FAIL progress-token-known") {
+		t.Errorf("the checks line does not fail progress-token-known")
+	}
+	var o, e bytes.Buffer
+	if err := run([]string{"run", "-checks", transcriptOf(t, out, "clean")}, &o, &e); exitCode(err) != 3 || !strings.Contains(e.String(), "FAIL  progress-token-known") {
+		t.Errorf("site run -checks on clean: %v\n%s", err, e.String())
+	}
+}
