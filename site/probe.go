@@ -81,6 +81,7 @@ type prober struct {
 	// totalLimit is -timeout and total the probe's deadline from it.
 	totalLimit time.Duration
 	total      time.Time
+	sitStart   time.Time // when the current situation started
 	// stop is closed when a signal (probeSignals) stops the probe;
 	// stopBy names the signal.
 	stop   chan struct{}
@@ -329,6 +330,7 @@ func (p *prober) run(deadline time.Time, dir string, stdout io.Writer) []sitResu
 // transcript to file and judges it.
 func (p *prober) situation(st situation, deadline time.Time, file string, stdout io.Writer) sitResult {
 	res := sitResult{name: st.name}
+	p.sitStart = time.Now()
 	var c conn
 	if p.url != "" {
 		c = startHTTP(p.url)
@@ -414,6 +416,25 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 		res.facts = append(res.facts, "VIOLATION: "+rep.violated)
 	}
 	return res
+}
+
+// limitName names the limit that sets deadline: the situation's -limit or,
+// when it comes first, the whole probe's -timeout.
+func (p *prober) limitName(deadline time.Time) string {
+	if !deadline.Before(p.total) {
+		return fmt.Sprintf("the probe's overall limit (-timeout %s)", p.totalLimit)
+	}
+	return fmt.Sprintf("the situation's limit (-limit %s)", p.limit)
+}
+
+// limitFor is the flag that would give the current situation need more
+// time than it has left before deadline, rounded up to a second.
+func (p *prober) limitFor(deadline time.Time, need time.Duration) string {
+	if !deadline.Before(p.total) {
+		used := time.Since(p.total.Add(-p.totalLimit))
+		return fmt.Sprintf("-timeout %s or more", (used + need + time.Second).Truncate(time.Second))
+	}
+	return fmt.Sprintf("-limit %s", (time.Since(p.sitStart) + need + time.Second).Truncate(time.Second))
 }
 
 // verdictOf: FAIL when a rule is violated (by the engine's checks or the

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -413,5 +414,21 @@ func TestProbeInventedProgressToken(t *testing.T) {
 	var o, e bytes.Buffer
 	if err := run([]string{"run", "-checks", transcriptOf(t, out, "clean")}, &o, &e); exitCode(err) != 3 || !strings.Contains(e.String(), "FAIL  progress-token-known") {
 		t.Errorf("site run -checks on clean: %v\n%s", err, e.String())
+	}
+}
+
+// Rule (README: each situation is bounded by -limit): a sweep that cannot
+// fit in the situation's limit is not an error of the server: it is sized
+// to the time left or, with too little for three offsets, skipped with the
+// -limit that would let it run; -checks exits 0.
+func TestProbeRaceSweepSizedToTheLimit(t *testing.T) {
+	t.Parallel()
+	_, lines, err := probeRun(t, "-checks", "-limit", "3s", "-only", "race-sweep", "--", "node", "testdata/probe/fault.mjs", "ok", "200")
+	if err != nil {
+		t.Errorf("err = %v, want none", err)
+	}
+	wantVerdict(t, lines, "race-sweep", "skipped", "more than is left of the situation's limit (-limit 3s)", "would let it run")
+	if l := lines["race-sweep"]; !regexp.MustCompile(`-limit (1[0-9]|[4-9])s would let it run`).MatchString(l) {
+		t.Errorf("race-sweep does not name a -limit above 3s: %s", l)
 	}
 }
