@@ -39,6 +39,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -78,6 +79,8 @@ type prober struct {
 	only  map[string]bool // situations to run besides clean; empty: all
 	warm  warmup
 	log   io.Writer
+	// header is -header: added to every HTTP request.
+	header http.Header
 	// totalLimit is -timeout and total the probe's deadline from it.
 	totalLimit time.Duration
 	total      time.Time
@@ -109,14 +112,15 @@ func (p *prober) stopped() string {
 
 // sitResult is a situation's line of output.
 type sitResult struct {
-	name    string
-	verdict string // pass, FAIL, undecided, error, skipped
-	facts   []string
-	checks  []trace.Check
-	file    string
-	header  transcriptHeader
-	broke   bool     // the situation could not run to its end (an error, whatever the verdict)
-	own     []string // the probe's own observations that fail it, as named in -checks' list
+	name     string
+	verdict  string // pass, FAIL, undecided, error, skipped
+	facts    []string
+	checks   []trace.Check
+	file     string
+	header   transcriptHeader
+	broke    bool     // the situation could not run to its end (an error, whatever the verdict)
+	badInput error    // the command line asked for what the server lacks (-tool): exit 2
+	own      []string // the probe's own observations that fail it, as named in -checks' list
 }
 
 // transcriptHeader is what a transcript's JSON Lines cannot say yet (issue
@@ -146,7 +150,7 @@ type cancelJSON struct {
 }
 
 const probeUsage = `usage: mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] -- COMMAND [ARG...]
-       mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] URL
+       mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] [-header 'Name: value'...] URL
 
 Drives a live MCP server (stdio: the probe starts COMMAND; Streamable HTTP:
 the URL) through the lab's situations: a clean call with a progress token,
@@ -158,7 +162,12 @@ verdicts, writes each transcript (the lab's JSON Lines, observed by the
 client, real times) to -out, and with -checks exits 3 if a rule is violated.
 After each cancellation the probe sends a ping, the fence: whatever the
 server sends for the request after answering it, it sent after reading the
-cancellation. Flags come before the command or URL.`
+cancellation. Flags come before the command or URL. The URL is http:// or
+https://; -header (repeatable) adds a header to every request, e.g.
+-header 'Authorization: Bearer TOKEN' for a server that wants
+authentication (it answers 401). SIGINT, SIGTERM and SIGHUP stop the probe
+and kill the server's process group. A stdio server's stdout may carry
+only JSON-RPC messages: any other line fails the situation.`
 
 // cmdProbe is `site probe`. Errors: a bad command line is a usageError
 // (exit 2); with -checks a violated rule is a checksFailed (exit 3); a
@@ -174,6 +183,8 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	limit := fs.Duration("limit", probeSituationLimit, "time limit of one situation")
 	total := fs.Duration("timeout", probeTotalLimit, "time limit of the whole probe")
 	only := fs.String("only", "", "run only these situations (comma-separated names; the warm-up \"clean\" always runs)")
+	var headers headerFlag
+	fs.Var(&headers, "header", "an HTTP header for every request to the URL, 'Name: value' (repeatable; e.g. 'Authorization: Bearer TOKEN')")
 	fs.Usage = func() { fmt.Fprintln(stderr, probeUsage); fs.PrintDefaults() }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -196,24 +207,40 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	case len(rest) == 0:
 		fs.Usage()
 		return &usageError{errors.New("probe needs a server: -- COMMAND [ARG...] or a URL")}
-	case len(rest) == 1 && (strings.HasPrefix(rest[0], "http://") || strings.HasPrefix(rest[0], "https://")):
+	case strings.Contains(rest[0], "://"):
+		scheme, _, _ := strings.Cut(rest[0], "://")
+		if s := strings.ToLower(scheme); s != "http" && s != "https" {
+			return &usageError{fmt.Errorf("%s: the probe talks stdio (-- COMMAND) or Streamable HTTP (an http:// or https:// URL), not %s", rest[0], scheme)}
+		}
+		if len(rest) > 1 {
+			return &usageError{fmt.Errorf("flags go before the URL (mcplab probe [flags] URL); after %s came %s", rest[0], strings.Join(rest[1:], " "))}
+		}
 		p.url = rest[0]
 	default:
 		p.argv = rest
 	}
+	if len(headers) > 0 && p.url == "" {
+		return &usageError{errors.New("-header is for a Streamable HTTP URL, not a stdio command")}
+	}
+	p.header = http.Header(headers)
 	if err := json.Unmarshal([]byte(*argsJSON), &p.args); err != nil || p.args == nil {
 		return &usageError{fmt.Errorf("-args must be a JSON object: %q", *argsJSON)}
 	}
 	if *limit <= 0 || *total <= 0 {
 		return &usageError{errors.New("-limit and -timeout must be positive")}
 	}
-	dir := *out
+	dir, wrote := *out, false
 	if dir == "" {
 		d, err := os.MkdirTemp("", "mcplab-probe-")
 		if err != nil {
 			return err
 		}
 		dir = d
+		defer func() {
+			if !wrote {
+				os.RemoveAll(d) // nothing to keep: no run leaves an empty directory behind
+			}
+		}()
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -234,18 +261,22 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	defer func() { signal.Stop(sigs); close(done) }()
 	p.total = time.Now().Add(*total)
 	results := p.run(p.total, dir, stdout)
-	var headers []transcriptHeader
+	var heads []transcriptHeader
 	for _, r := range results {
 		if r.file != "" {
-			headers = append(headers, r.header)
+			heads = append(heads, r.header)
 		}
 	}
-	if b, err := json.MarshalIndent(headers, "", "  "); err == nil {
-		if err := os.WriteFile(filepath.Join(dir, "probe.json"), append(b, '\n'), 0o644); err != nil {
-			return err
+	if wrote = len(heads) > 0; wrote {
+		if b, err := json.MarshalIndent(heads, "", "  "); err == nil {
+			if err := os.WriteFile(filepath.Join(dir, "probe.json"), append(b, '\n'), 0o644); err != nil {
+				return err
+			}
 		}
+		fmt.Fprintf(stdout, "transcripts: %s (open one with: mcplab run -checks FILE, or drop it on /import/; probe.json says who observed each)\n", dir)
+	} else {
+		fmt.Fprintln(stdout, "transcripts: none written")
 	}
-	fmt.Fprintf(stdout, "transcripts: %s (open one with: mcplab run -checks FILE, or drop it on /import/; probe.json says who observed each)\n", dir)
 	var failed []string
 	errs := 0
 	for _, r := range results {
@@ -272,11 +303,41 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	if by := p.stopped(); by != "" {
 		return fmt.Errorf("stopped by %s", by)
 	}
+	for _, r := range results {
+		if r.badInput != nil {
+			return &usageError{r.badInput} // the command line named what the server does not have
+		}
+	}
 	if errs > 0 {
 		return fmt.Errorf("%d situation(s) could not run to their end (see above)", errs)
 	}
 	return nil
 }
+
+// headerFlag is -header, repeatable: each 'Name: value' is added to every
+// HTTP request the probe sends.
+type headerFlag http.Header
+
+func (h *headerFlag) String() string { return "" }
+
+func (h *headerFlag) Set(v string) error {
+	name, value, ok := strings.Cut(v, ":")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.ContainsAny(name, " \t") {
+		return fmt.Errorf("want 'Name: value', got %q", v)
+	}
+	if *h == nil {
+		*h = headerFlag{}
+	}
+	http.Header(*h).Add(name, strings.TrimSpace(value))
+	return nil
+}
+
+// badInputError is a situation's error caused by the command line (a -tool
+// the server does not list): the probe exits 2, as for bad input.
+type badInputError struct{ msg string }
+
+func (e *badInputError) Error() string { return e.msg }
 
 func knownSituation(name string) bool {
 	for _, st := range situations {
@@ -301,7 +362,15 @@ func (p *prober) run(deadline time.Time, dir string, stdout io.Writer) []sitResu
 	var stop string // why the remaining situations are skipped
 	n := 0
 	for _, st := range situations {
-		if st.http && p.url == "" || len(p.only) > 0 && st.name != "clean" && !p.only[st.name] {
+		if len(p.only) > 0 && st.name != "clean" && !p.only[st.name] {
+			continue
+		}
+		if st.http && p.url == "" {
+			if p.only[st.name] {
+				r := sitResult{name: st.name, verdict: "skipped", facts: []string{"applies to Streamable HTTP only (it closes a request's response stream); this server talks stdio"}}
+				printResult(stdout, r)
+				results = append(results, r)
+			}
 			continue
 		}
 		n++
@@ -333,11 +402,11 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	p.sitStart = time.Now()
 	var c conn
 	if p.url != "" {
-		c = startHTTP(p.url)
+		c = startHTTP(p.url, p.header)
 	} else {
 		sc, err := startStdio(p.argv)
 		if err != nil {
-			res.verdict, res.facts = "error", []string{err.Error()}
+			res.verdict, res.facts, res.broke = "error", []string{err.Error()}, true
 			return res
 		}
 		c = sc
@@ -365,6 +434,9 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	case errors.As(err, &skip):
 		res.verdict, res.facts = "skipped", append(res.facts, skip.Error())
 		return res
+	case errors.As(err, new(*badInputError)):
+		res.badInput = err
+		res.facts = append(res.facts, err.Error())
 	case errors.Is(err, errStopped):
 		res.facts = append(res.facts, fmt.Sprintf("%v by %s", err, p.stopped()))
 	case errors.Is(err, errTimeout) && !deadline.Before(p.total):

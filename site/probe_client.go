@@ -221,6 +221,11 @@ func (s *session) initialize(deadline time.Time) error {
 		}
 		return false
 	})
+	if errors.Is(err, errDead) && !s.heard() {
+		// Never reached: say what happened (could not connect, HTTP 401,
+		// the process exited), not that a server is gone.
+		return fmt.Errorf("initialize: %s", s.c.why())
+	}
 	if err != nil {
 		return fmt.Errorf("initialize: %w", s.explain(err))
 	}
@@ -246,6 +251,16 @@ func (s *session) initialize(deadline time.Time) error {
 		return fmt.Errorf("notifications/initialized: %w", err)
 	}
 	return nil
+}
+
+// heard reports whether the server sent any message on this session.
+func (s *session) heard() bool {
+	for _, r := range s.c.records() {
+		if r.from == "server" {
+			return true
+		}
+	}
+	return false
 }
 
 // explain turns errDead into the server's end as the conn saw it.

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -317,13 +318,15 @@ type httpConn struct {
 	opened  map[string]chan struct{}      // request id text → closed when its POST is answered
 	reason  string
 	wg      sync.WaitGroup
+	header  http.Header // -header: added to every request (credentials)
 }
 
-// startHTTP prepares a connection to url. It sends nothing yet; redirects
-// are refused so no request goes to any address but url.
-func startHTTP(url string) *httpConn {
+// startHTTP prepares a connection to url whose every request carries
+// header. It sends nothing yet; redirects are refused so no request goes
+// to any address but url.
+func startHTTP(url string, header http.Header) *httpConn {
 	return &httpConn{
-		url: url, in: make(chan inbound, probeInbox), gone: make(chan struct{}),
+		url: url, header: header, in: make(chan inbound, probeInbox), gone: make(chan struct{}),
 		streams: map[string]context.CancelFunc{}, opened: map[string]chan struct{}{},
 		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error {
 			return errors.New("the probe follows no redirect (it talks to the URL given only)")
@@ -344,6 +347,9 @@ func (c *httpConn) write(msg []byte) (time.Time, error) {
 	if err != nil {
 		cancel()
 		return time.Time{}, err
+	}
+	for k, v := range c.header {
+		req.Header[k] = v
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -396,11 +402,22 @@ func (c *httpConn) post(req *http.Request, method, key string) {
 	}
 	if err != nil {
 		if req.Context().Err() == nil && method == "initialize" {
-			c.fail("POST initialize: " + err.Error())
+			c.fail("could not reach the server: " + err.Error())
 		}
 		return
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode >= 400 {
+		// A JSON-RPC error may come with an HTTP error status (a 400 for a
+		// bad request); anything else is the HTTP layer refusing.
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, probeMaxMessage))
+		if m := parseMsg(body); m.response {
+			c.deliver(body)
+		} else if method == "initialize" {
+			c.fail(httpRefusal(resp, body))
+		}
+		return
+	}
 	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
 		c.mu.Lock()
 		if c.session == "" {
@@ -422,6 +439,37 @@ func (c *httpConn) post(req *http.Request, method, key string) {
 			c.fail(fmt.Sprintf("POST initialize: HTTP %s (%s)", resp.Status, ct))
 		}
 	}
+}
+
+// httpRefusal says why the server refused initialize's POST with an HTTP
+// error status: the status, what 401 and 403 mean for the probe (-header),
+// and the start of the body.
+func httpRefusal(resp *http.Response, body []byte) string {
+	why := "HTTP " + resp.Status
+	switch resp.StatusCode {
+	case http.StatusUnauthorized:
+		why += ": the server wants authentication"
+		if a := resp.Header.Get("WWW-Authenticate"); a != "" {
+			why += " (WWW-Authenticate: " + quoteCut(a, 200) + ")"
+		}
+		why += "; give credentials with -header 'Authorization: Bearer TOKEN'"
+	case http.StatusForbidden:
+		why += ": the server refuses these credentials (-header)"
+	case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusNotImplemented:
+		why += ": is this the server's MCP endpoint (Streamable HTTP takes a POST there)?"
+	}
+	if b := strings.TrimSpace(string(body)); b != "" && utf8.ValidString(b) {
+		why += "; the body begins " + strconv.Quote(quoteCut(firstLine(b), 200))
+	}
+	return why
+}
+
+// firstLine is the first line of s.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i])
+	}
+	return s
 }
 
 func (c *httpConn) deliver(data []byte) {
@@ -525,6 +573,9 @@ func (c *httpConn) close() {
 	if sid != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		if req, err := http.NewRequestWithContext(ctx, http.MethodDelete, c.url, nil); err == nil {
+			for k, v := range c.header {
+				req.Header[k] = v
+			}
 			req.Header.Set("Mcp-Session-Id", sid)
 			if v != "" {
 				req.Header.Set("MCP-Protocol-Version", v)

@@ -78,7 +78,7 @@ func sitClean(p *prober, s *session, r *sitReport, deadline time.Time) error {
 		p.tool = tools[0]
 		r.fact("no -tool given: using the first listed, %q", p.tool)
 	} else if !contains(tools, p.tool) {
-		return fmt.Errorf("the server lists no tool %q (it lists %s)", p.tool, strings.Join(tools, ", "))
+		return &badInputError{fmt.Sprintf("-tool: the server lists no tool %q (it lists %s)", p.tool, strings.Join(tools, ", "))}
 	}
 	id, sent, err := s.call(p)
 	if err != nil {

@@ -10,6 +10,9 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -348,6 +351,10 @@ func TestProbeUsage(t *testing.T) {
 		{"no server", nil, "probe needs a server"},
 		{"args not an object", []string{"-args", "[1]", "--", "true"}, "-args must be a JSON object"},
 		{"unknown situation", []string{"-only", "nope", "--", "true"}, `no situation is called "nope"`},
+		{"flags after the URL", []string{"http://127.0.0.1:9/mcp", "-checks"}, "flags go before the URL"},
+		{"not http", []string{"ftp://x/"}, "not ftp"},
+		{"header on stdio", []string{"-header", "A: b", "--", "true"}, "-header is for a Streamable HTTP URL"},
+		{"header without a colon", []string{"-header", "Authorization", "http://127.0.0.1:9/"}, "want 'Name: value'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
@@ -430,5 +437,76 @@ func TestProbeRaceSweepSizedToTheLimit(t *testing.T) {
 	wantVerdict(t, lines, "race-sweep", "skipped", "more than is left of the situation's limit (-limit 3s)", "would let it run")
 	if l := lines["race-sweep"]; !regexp.MustCompile(`-limit (1[0-9]|[4-9])s would let it run`).MatchString(l) {
 		t.Errorf("race-sweep does not name a -limit above 3s: %s", l)
+	}
+}
+
+// Rule (README: exit 2 for bad input): a -tool the server does not list is
+// the command line's fault; a situation that does not apply to stdio and
+// was asked for by -only says so; a run that wrote no transcript leaves no
+// temporary directory behind.
+func TestProbeBadToolAndInapplicableSituation(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	var out, errb bytes.Buffer
+	err := run([]string{"probe", "-tool", "nosuch", "--", "node", "testdata/probe/fault.mjs"}, &out, &errb)
+	if exitCode(err) != 2 || !strings.Contains(err.Error(), `the server lists no tool "nosuch" (it lists t)`) {
+		t.Errorf("err = %v (exit %d), want exit 2 naming the tool", err, exitCode(err))
+	}
+	out.Reset()
+	_ = run([]string{"probe", "-only", "http-close-stream", "--", "/nonexistent/server"}, &out, &errb)
+	t.Logf("%s", out.String())
+	if !strings.Contains(out.String(), "applies to Streamable HTTP only") {
+		t.Errorf("-only http-close-stream on stdio does not say it does not apply")
+	}
+	if !strings.Contains(out.String(), "transcripts: none written") {
+		t.Errorf("the output does not say no transcript was written")
+	}
+	if ents, _ := os.ReadDir(tmp); len(ents) > 1 { // the probe -tool run above keeps its transcript
+		t.Errorf("runs left %d temporary directories, want 1 (the run with a transcript)", len(ents))
+	}
+}
+
+// Rule: a server never reached is not "gone": the probe says it could not
+// connect, or which HTTP status refused initialize and what a 401 wants;
+// -header is sent with every request.
+func TestProbeHTTPNeverReached(t *testing.T) {
+	t.Parallel()
+	var got []string
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Header.Get("Authorization"))
+		mu.Unlock()
+		if r.Header.Get("Authorization") == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="mcp"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		http.Error(w, "not here", http.StatusNotImplemented)
+	}))
+	defer srv.Close()
+	_, lines, err := probeRun(t, srv.URL)
+	if exitCode(err) != 1 {
+		t.Errorf("err = %v, want exit 1", err)
+	}
+	wantVerdict(t, lines, "clean", "error", `initialize: HTTP 401 Unauthorized: the server wants authentication (WWW-Authenticate: Bearer realm="mcp")`, "-header 'Authorization: Bearer TOKEN'")
+	_, lines, _ = probeRun(t, "-header", "Authorization: Bearer s3cret", srv.URL)
+	wantVerdict(t, lines, "clean", "error", "initialize: HTTP 501 Not Implemented", `the body begins "not here"`)
+	mu.Lock()
+	if len(got) < 2 || got[len(got)-1] != "Bearer s3cret" {
+		t.Errorf("the server saw Authorization %q, want the -header's last", got)
+	}
+	mu.Unlock()
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, lines, _ = probeRun(t, "http://"+addr+"/mcp")
+	wantVerdict(t, lines, "clean", "error", "initialize: could not reach the server", "connection refused")
+	if strings.Contains(lines["clean"], "gone") {
+		t.Errorf("clean says the server is gone: %s", lines["clean"])
 	}
 }
