@@ -584,4 +584,3 @@ func printResult(w io.Writer, r sitResult) {
 		fmt.Fprintf(w, "%-22s %-9s %s\n", "", "", r.file)
 	}
 }
-
