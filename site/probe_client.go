@@ -190,16 +190,33 @@ func (s *session) answer(mi msgInfo) {
 // response waits for the response to request id; it returns its receipt
 // time and whether it is an error.
 func (s *session) response(id string, deadline time.Time) (time.Time, bool, error) {
-	var at time.Time
-	var isErr bool
+	in, mi, err := s.answerTo(id, deadline)
+	return in.at, mi.isError, err
+}
+
+// answerTo waits for the response to request id (the probe's ids are
+// numbers). A response whose id is that number as a string ends the wait
+// at once with an error saying so: JSON-RPC 2.0 requires the response to
+// carry the request's id unchanged, so no client matches it to the request.
+func (s *session) answerTo(id string, deadline time.Time) (inbound, msgInfo, error) {
+	var got inbound
+	var gm msgInfo
+	wrong := ""
 	err := s.wait(deadline, func(in inbound, mi msgInfo) bool {
-		if mi.response && mi.id == id {
-			at, isErr = in.at, mi.isError
+		switch {
+		case mi.response && mi.id == id:
+			got, gm = in, mi
+			return true
+		case mi.response && mi.id == strconv.Quote(id):
+			wrong = mi.id
 			return true
 		}
 		return false
 	})
-	return at, isErr, err
+	if err == nil && wrong != "" {
+		err = fmt.Errorf("the server answered request id %s with id %s, a string: JSON-RPC requires the request's id unchanged (the number %s), so no client matches the answer to the request", id, wrong, id)
+	}
+	return got, gm, err
 }
 
 // initialize performs the handshake: initialize offering probeOffered,
@@ -214,13 +231,8 @@ func (s *session) initialize(deadline time.Time) error {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	var res json.RawMessage
-	err = s.wait(deadline, func(in inbound, mi msgInfo) bool {
-		if mi.response && mi.id == id {
-			res = in.msg
-			return true
-		}
-		return false
-	})
+	in, _, err := s.answerTo(id, deadline)
+	res = in.msg
 	if errors.Is(err, errDead) && !s.heard() {
 		// Never reached: say what happened (could not connect, HTTP 401,
 		// the process exited), not that a server is gone.
@@ -278,13 +290,8 @@ func (s *session) tools(deadline time.Time) ([]string, error) {
 		return nil, err
 	}
 	var res json.RawMessage
-	err = s.wait(deadline, func(in inbound, mi msgInfo) bool {
-		if mi.response && mi.id == id {
-			res = in.msg
-			return true
-		}
-		return false
-	})
+	in, _, err := s.answerTo(id, deadline)
+	res = in.msg
 	if err != nil {
 		return nil, fmt.Errorf("tools/list: %w", s.explain(err))
 	}

@@ -510,3 +510,19 @@ func TestProbeHTTPNeverReached(t *testing.T) {
 		t.Errorf("clean says the server is gone: %s", lines["clean"])
 	}
 }
+
+// Rule (JSON-RPC 2.0: a response carries its request's id unchanged): a
+// response with the number id as a string ends the wait at once, saying
+// so, rather than waiting out the limit for an answer that came.
+func TestProbeResponseIDAsString(t *testing.T) {
+	t.Parallel()
+	start := time.Now()
+	_, lines, err := probeRun(t, "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "strid")
+	if exitCode(err) != 1 {
+		t.Errorf("err = %v, want exit 1", err)
+	}
+	wantVerdict(t, lines, "clean", "error", `the server answered request id 3 with id "3", a string`)
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("the probe took %v: it waited out the limit", time.Since(start))
+	}
+}

@@ -10,6 +10,7 @@
 //   noise     writes "DEBUG handling call" on stdout before each result
 //   banner    writes "Server starting on stdio..." on stdout before anything
 //   badtoken  sends its progress under the token "WRONG", which no request carried
+//   strid     answers a tool call with its id as a string ("3" for 3)
 import { createInterface } from "node:readline";
 
 const mode = process.argv[2] ?? "ok";
@@ -28,7 +29,7 @@ async function work(id, token) {
     }
   }
   if (mode === "noise") process.stdout.write("DEBUG handling call\n");
-  send({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: "ok" }] } });
+  send({ jsonrpc: "2.0", id: mode === "strid" ? String(id) : id, result: { content: [{ type: "text", text: "ok" }] } });
 }
 
 for await (const line of createInterface({ input: process.stdin })) {
