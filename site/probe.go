@@ -168,10 +168,12 @@ authentication (it answers 401). SIGINT, SIGTERM and SIGHUP stop the probe
 and kill the server's process group. A stdio server's stdout may carry
 only JSON-RPC messages: any other line fails the situation.`
 
-// cmdProbe is `site probe`. Errors: a bad command line is a usageError
-// (exit 2); with -checks a violated rule is a checksFailed (exit 3); a
-// situation that could not run (no answer, the server died) makes the
-// probe exit 1 after printing every line.
+// cmdProbe is `site probe`. Errors: a bad command line (flags after the
+// URL, a URL that is not http(s), a -tool the server does not list) is a
+// usageError (exit 2); with -checks a violated rule is a checksFailed
+// (exit 3); a situation that could not run (no answer, the server died or
+// was never reached) or a signal (probeSignals) makes the probe exit 1
+// after printing every line.
 func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("probe", flag.ContinueOnError)
 	fs.SetOutput(stderr)
