@@ -495,7 +495,8 @@ func excerpt(s string) string {
 	return s
 }
 
-// inferSide: the side that writes requests such as initialize or tools/call
+// inferSide: the side that writes requests such as initialize,
+// server/discover (2026-07-28) or tools/call
 // is the client.
 func inferSide(es []entry) string {
 	for _, e := range es {
@@ -506,7 +507,7 @@ func inferSide(es []entry) string {
 		if strings.HasPrefix(m.Method, "notifications/") {
 			continue
 		}
-		if m.Method == jsonrpc.MethodInitialize || m.Method == jsonrpc.MethodToolsCall || strings.HasSuffix(m.Method, "/list") || m.Method == methodResourcesRead {
+		if m.Method == jsonrpc.MethodInitialize || m.Method == jsonrpc.MethodDiscover || m.Method == jsonrpc.MethodToolsCall || strings.HasSuffix(m.Method, "/list") || m.Method == methodResourcesRead {
 			if e.dir == dirWrite {
 				return trace.ActorClient
 			}
