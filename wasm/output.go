@@ -192,25 +192,6 @@ func (p *pane) fill(v js.Value) {
 	}
 }
 
-// wholeJS is the block's HTML with its views in their slots, a
-// JavaScript string (assembled there, never copied into Go: only a run of
-// another shape, drawn whole, needs it, and only once none is Pending).
-func (p outPart) wholeJS() js.Value {
-	s := p.Src.Get("html")
-	for _, v := range p.Views {
-		// A function as the replacement, so "$" in the view is kept as is.
-		view := v.Src.Get("html")
-		fn := js.FuncOf(func(js.Value, []js.Value) any { return view })
-		s = jsString(s).Call("replace", viewSlot, fn)
-		fn.Release()
-	}
-	return s
-}
-
-// jsString is JavaScript string s as a String object, whose length and
-// methods syscall/js can reach (it reaches no property of a primitive).
-func jsString(s js.Value) js.Value { return js.Global().Get("Object").Invoke(s) }
-
 // show puts a run on screen: what is watched now, the rest later.
 func (p *pane) show(o output) {
 	parts := o.Parts
@@ -282,9 +263,11 @@ func (p *pane) sameShape(parts []outPart, wrapper js.Value) bool {
 }
 
 // showAll replaces the whole output with the run's blocks: the small ones
-// at once, and each block of more than wholeMaxChars of HTML as an empty
-// copy of its outer element, which app.js's mcplabMorph then fills over
-// the next tasks and frames (mcplabMorph.busy meanwhile). Set whole, the
+// at once, and each block of more HTML than app.js's parseChars (32,768
+// characters) as an empty copy of its outer element, which mcplabMorph
+// then fills over the next tasks and frames (mcplabMorph.busy meanwhile;
+// app.js's mcplabMorph.whole assembles each block and makes the copy, so
+// no block's HTML is copied into Go). Set whole, the
 // 363 KB of a 100,000-client herd (its bars, its strategies) were parsed,
 // styled and laid out in one task of 180 ms of CPU, 1.7-2.1 s on a loaded
 // machine, when a share link opened it in the playground (the output's
@@ -299,6 +282,7 @@ func (p *pane) showAll(o output) {
 		cut = len(o.Shell)
 	}
 	b.WriteString(o.Shell[:cut])
+	morph := js.Global().Get("mcplabMorph")
 	type deferred struct {
 		i    int
 		html js.Value
@@ -309,55 +293,27 @@ func (p *pane) showAll(o output) {
 		if len(part.Views) == 0 {
 			html[i] = part.Sum
 		}
-		for _, v := range part.Views {
+		slots := make([]any, len(part.Views))
+		for j, v := range part.Views {
+			slots[j] = v.Src.Get("html")
 			views[v.ID] = v.Sum
 		}
-		whole := part.wholeJS()
-		if jsString(whole).Length() > wholeMaxChars {
-			if shell, ok := emptyElement(whole); ok {
-				b.WriteString(shell)
-				big = append(big, deferred{i, whole})
-				continue
-			}
+		// [now, later]: the block, or its emptied outer element and the
+		// block (app.js's mcplabMorph.whole).
+		r := morph.Call("whole", part.Src.Get("html"), slots)
+		b.WriteString(r.Index(0).String())
+		if later := r.Index(1); later.Truthy() {
+			big = append(big, deferred{i, later})
 		}
-		b.WriteString(whole.String())
 	}
 	b.WriteString(o.Shell[cut:])
 	p.el.Set("innerHTML", b.String())
-	if len(big) > 0 {
-		kids := p.el.Get("firstElementChild").Get("children")
-		for _, d := range big {
-			patch(kids.Index(d.i), js.ValueOf(map[string]any{"html": d.html}))
-		}
+	kids := p.el.Get("firstElementChild").Get("children")
+	for _, d := range big {
+		morph.Invoke(kids.Index(d.i), d.html)
 	}
 	p.keys, p.html, p.views = keys, html, views
 	p.settle()
-}
-
-// wholeMaxChars is the most HTML (UTF-16 code units)
-// showAll puts on screen with the rest of a run: app.js's parseChars
-// (32,768), above which mcplabMorph parses and patches a block in steps.
-const wholeMaxChars = 32 << 10
-
-// emptyElement is the HTML of block's outer element without its content
-// (its start tag and its end tag), and false when block does not start
-// with an element. templ escapes ">" in attribute values, so the first
-// ">" ends the start tag. Only the start tag is copied out of JavaScript.
-func emptyElement(block js.Value) (string, bool) {
-	str := jsString(block)
-	end := str.Call("indexOf", ">").Int()
-	if end < 2 || end > 4096 {
-		return "", false
-	}
-	tag := str.Call("slice", 0, end+1).String()
-	name := tag[1:end]
-	if i := strings.IndexAny(name, " \t\n/"); i >= 0 {
-		name = name[:i]
-	}
-	if tag[0] != '<' || name == "" || strings.ContainsAny(name, "!?") {
-		return "", false
-	}
-	return tag + "</" + name + ">", true
 }
 
 // draw patches el, block i, with part's HTML if it changed.
