@@ -274,7 +274,7 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-		fmt.Fprintf(stdout, "transcripts: %s (open one with: mcplab run -checks FILE, or drop it on /import/; probe.json says who observed each)\n", dir)
+		fmt.Fprintf(stdout, "transcripts: %s (open one with: mcplab run -checks FILE, or drop it on /import/, which judge the transcript alone, as the client saw it: a message the probe convicted only by the warm-up's timing is undecided there; probe.json says who observed each and holds that evidence)\n", dir)
 	} else {
 		fmt.Fprintln(stdout, "transcripts: none written")
 	}
