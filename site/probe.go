@@ -420,7 +420,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 		if p.url != "" {
 			transport = "Streamable HTTP " + p.url
 		}
-		fmt.Fprintf(stdout, "server: %s over %s; offered %s, negotiated %s\n", strings.TrimSpace(s.server), transport, probeOffered, s.version)
+		fmt.Fprintf(stdout, "server: %s over %s; offered %s, negotiated %s%s\n", strings.TrimSpace(s.server), transport, probeOffered, s.version, earlierNote(s.version))
 	}
 	if err == nil {
 		err = st.run(p, s, &rep, deadline)
