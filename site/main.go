@@ -88,7 +88,8 @@ commands:
   links                             the share link length of every built-in scenario
   version                           the mcplab build (its module version and commit) and Go toolchain,
                                     to quote in a bug report
-  probe [-tool NAME] [-args JSON] [-out DIR] [-checks] -- COMMAND [ARG...] | URL
+  probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST]
+        [-header 'Name: value'...] -- COMMAND [ARG...] | URL
                                     drive a live MCP server (stdio or Streamable HTTP) through the
                                     lab's situations, judge each transcript; -checks exits 3 on a violation
 

@@ -274,7 +274,7 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-		fmt.Fprintf(stdout, "transcripts: %s (open one with: mcplab run -checks FILE, or drop it on /import/; probe.json says who observed each)\n", dir)
+		fmt.Fprintf(stdout, "transcripts: %s (open one with: mcplab run -checks FILE, or drop it on /import/, which judge the transcript alone, as the client saw it: a message the probe convicted only by the warm-up's timing is undecided there; probe.json says who observed each and holds that evidence)\n", dir)
 	} else {
 		fmt.Fprintln(stdout, "transcripts: none written")
 	}
@@ -420,7 +420,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 		if p.url != "" {
 			transport = "Streamable HTTP " + p.url
 		}
-		fmt.Fprintf(stdout, "server: %s over %s; offered %s, negotiated %s\n", strings.TrimSpace(s.server), transport, probeOffered, s.version)
+		fmt.Fprintf(stdout, "server: %s over %s; offered %s, negotiated %s%s\n", strings.TrimSpace(s.server), transport, probeOffered, s.version, earlierNote(s.version))
 	}
 	if err == nil {
 		err = st.run(p, s, &rep, deadline)

@@ -9,7 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
@@ -257,12 +259,47 @@ func (s *session) initialize(deadline time.Time) error {
 		return fmt.Errorf("initialize: the server answered an error: %s", r.Error.Message)
 	}
 	s.version = r.Result.ProtocolVersion
+	if err := negotiated(s.version); err != nil {
+		return fmt.Errorf("initialize: %w", err)
+	}
 	s.server = r.Result.ServerInfo.Name + " " + r.Result.ServerInfo.Version
 	s.c.httpVersion(s.version)
 	if _, err := s.notify("notifications/initialized", nil); err != nil {
 		return fmt.Errorf("notifications/initialized: %w", err)
 	}
 	return nil
+}
+
+// earlierRevisions are the MCP revisions before probeOffered that a server
+// may answer initialize with when it does not support probeOffered (MCP
+// 2025-11-25, Lifecycle: version negotiation: "the server MUST respond
+// with another protocol version it supports"). They share its
+// cancellation and progress rules, so the probe goes on, and says so
+// (earlierNote).
+var earlierRevisions = []string{"2025-06-18", "2025-03-26", "2024-11-05"}
+
+// negotiated checks the revision a server answered initialize with: the
+// one offered, or an earlier MCP revision (earlierRevisions). Anything
+// else (none, a revision the probe does not speak, a made-up one) is an
+// error saying why the probe stops: a client that does not support the
+// server's version disconnects (MCP Lifecycle, version negotiation).
+func negotiated(v string) error {
+	switch {
+	case v == probeOffered || slices.Contains(earlierRevisions, v):
+		return nil
+	case v == "":
+		return fmt.Errorf("the server's answer has no protocolVersion (it offered %s): MCP's version negotiation needs one, so the probe stops here", probeOffered)
+	}
+	return fmt.Errorf("the server answered protocolVersion %q, which the probe did not offer (it offered %s) and does not speak (it knows %s, %s): a client that does not support the server's version disconnects (MCP Lifecycle, version negotiation), so the probe stops here", v, probeOffered, probeOffered, strings.Join(earlierRevisions, ", "))
+}
+
+// earlierNote is what the probe's server line adds for a server that chose
+// an earlier revision than the one offered, "" otherwise.
+func earlierNote(v string) string {
+	if v == probeOffered || !slices.Contains(earlierRevisions, v) {
+		return ""
+	}
+	return " (the server does not support " + probeOffered + " and chose the earlier " + v + ", whose cancellation and progress rules are the same: judged by them)"
 }
 
 // heard reports whether the server sent any message on this session.

@@ -59,7 +59,7 @@ func (p *prober) proven(m cancelMark, t time.Time, response bool) (bool, string)
 	}
 	tol := max(p.warm.done/20, 10*time.Millisecond)
 	if response && t.Before(m.sentAt.Add(p.warm.done-tol)) {
-		return true, fmt.Sprintf("%s before the tool could have finished", ms(m.sentAt.Add(p.warm.done).Sub(t)))
+		return true, fmt.Sprintf("%s before the tool could have finished (the warm-up's timing, the probe's own evidence: the transcript alone leaves it undecided)", ms(m.sentAt.Add(p.warm.done).Sub(t)))
 	}
 	return false, ""
 }

@@ -526,3 +526,28 @@ func TestProbeResponseIDAsString(t *testing.T) {
 		t.Errorf("the probe took %v: it waited out the limit", time.Since(start))
 	}
 }
+
+// Rule (MCP 2025-11-25, Lifecycle, version negotiation: a server that does
+// not support the offered revision answers another it supports; a client
+// that does not support that one disconnects): a server answering an
+// earlier MCP revision (2025-06-18) is probed, and the server line says
+// which rules judge it; one answering a revision that is none of MCP's
+// (1999-01-01) stops the probe at initialize, naming the revision and what
+// was offered, and the probe exits 1, never passing it.
+func TestProbeNegotiatedRevision(t *testing.T) {
+	t.Parallel()
+	out, lines, err := probeRun(t, "-checks", "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "oldproto")
+	if err != nil {
+		t.Errorf("an earlier revision: err = %v, want none", err)
+	}
+	if !strings.Contains(out, "negotiated 2025-06-18 (the server does not support 2025-11-25 and chose the earlier 2025-06-18") {
+		t.Errorf("the server line does not say the server chose an earlier revision:\n%s", out)
+	}
+	wantVerdict(t, lines, "clean", "pass")
+
+	_, lines, err = probeRun(t, "-checks", "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "badproto")
+	if exitCode(err) != 1 {
+		t.Errorf("a made-up revision: err = %v, want exit 1 (the probe cannot go on)", err)
+	}
+	wantVerdict(t, lines, "clean", "error", `protocolVersion "1999-01-01"`, "it offered 2025-11-25", "disconnects")
+}

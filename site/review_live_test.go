@@ -264,3 +264,37 @@ func TestReviewPageNamesTheLinkedScenario(t *testing.T) {
 		t.Errorf("the picker marks %q current, want only %q", got, name)
 	}
 }
+
+// Rule (QA): the review page names what the reader pasted. A pasted
+// scenario of the reader's own, once it reads, names the page (document
+// title "Reliability review: My checkout", breadcrumb "your scenario", no
+// built-in current in the picker) and its calls fill the call picker; a
+// text that does not read empties the picker (and disables it) instead of
+// leaving the last scenario's calls to pick.
+func TestReviewPageNamesAPastedScenario(t *testing.T) {
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, siteURL+"/review/")
+	if _, err := pollJS[string](ctx, `document.documentElement.dataset.ready`, ledgerReadyTimeout); err != nil {
+		t.Fatal(err)
+	}
+	waitReady(t, ctx)
+	paste := func(text string) {
+		evalJSON[bool](t, ctx, fmt.Sprintf(`(() => { const ed = document.getElementById("review-input"); ed.value = %s; ed.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`, strconv.Quote(text)))
+	}
+	paste(pastedScenario)
+	waitFor(t, ctx, "the page to name the pasted scenario", `document.title.includes("My checkout")`)
+	if got := evalJSON[string](t, ctx, `Array.from(document.querySelectorAll("#review .crumbs span")).pop().textContent`); got != "your scenario" {
+		t.Errorf("the breadcrumb ends %q, want %q", got, "your scenario")
+	}
+	if got := evalJSON[int](t, ctx, `document.querySelectorAll('#review-picker a[aria-current="page"]').length`); got != 0 {
+		t.Errorf("the picker marks %d built-ins current, want none for the reader's own scenario", got)
+	}
+	if got := evalJSON[[]string](t, ctx, `Array.from(document.querySelectorAll("#review-op option")).map((o) => o.value)`); strings.Join(got, ",") != `1,"pay-1"` {
+		t.Errorf("the call picker lists %q, want the pasted scenario's calls 1 and \"pay-1\" (ids as JSON)", got)
+	}
+	paste(`{"mcplab": 1, "steps": [`)
+	waitFor(t, ctx, "the error of the text that does not read", `!document.getElementById("review-error").hidden`)
+	if got := evalJSON[[]any](t, ctx, `[document.querySelectorAll("#review-op option").length, document.getElementById("review-op").disabled]`); got[0] != float64(0) || got[1] != true {
+		t.Errorf("for a text that does not read the call picker holds %v options (disabled: %v), want none, disabled", got[0], got[1])
+	}
+}

@@ -119,29 +119,31 @@ func (p *reviewPage) open() bool {
 	if l, err := scenario.ParseLink(share); err == nil {
 		name = l.Example
 	}
-	p.name(name, text)
+	p.name(name, "linked scenario", text)
 	p.setOps([]string{op}, op)
 	p.run()
 	return true
 }
 
 // name makes the page say which scenario it reviews: the document title
-// and the breadcrumb name it (the built-in's name, or "linked scenario"),
+// (its title, or other) and the breadcrumb name it (the built-in's name,
+// or other: "linked scenario" for a link, "your scenario" for text the
+// reader edited or pasted),
 // and the built-in picker marks it current (aria-current, bold) or, for a
 // scenario of the reader's own, none. The prerendered page names its own
 // built-in, which an #example= or #s= link replaces.
-func (p *reviewPage) name(example, text string) {
+func (p *reviewPage) name(example, other, text string) {
 	var head struct {
 		Title string `json:"title"`
 	}
 	_ = json.Unmarshal([]byte(text), &head)
 	if head.Title == "" {
-		head.Title = "linked scenario"
+		head.Title = other
 	}
 	p.doc.Set("title", "Reliability review: "+head.Title+" · mcplab")
 	crumb := example
 	if crumb == "" {
-		crumb = "linked scenario"
+		crumb = other
 	}
 	if spans := p.doc.Call("querySelectorAll", "#review .crumbs span"); spans.Length() > 0 {
 		spans.Index(spans.Length()-1).Set("textContent", crumb)
@@ -178,12 +180,20 @@ func (p *reviewPage) listCalls() {
 		}
 		if r.Get("editorError").Truthy() {
 			p.showError(readEditorError(r.Get("editorError")))
+			// No calls to pick in a text that does not read: the
+			// picker is emptied, not left on the last scenario's.
+			p.setOps(nil, "")
+			p.opSel.Set("disabled", true)
 			return
 		}
 		if r.Err() != "" {
 			return
 		}
 		p.clearError()
+		p.opSel.Set("disabled", false)
+		if p.edited {
+			p.name("", "your scenario", text)
+		}
 		ops := r.Get("ops")
 		list := make([]string, ops.Length())
 		cur, keep := p.opSel.Get("value").String(), false

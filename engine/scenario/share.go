@@ -80,12 +80,19 @@ type Link struct {
 }
 
 // ParseLink reads a share URL ("https://host/p#s=..."), a fragment
-// ("#s=...", "s=...") or "#example=name". Errors wrap ErrShare and say
-// what is wrong: not base64url, not DEFLATE, too large, or no fragment.
+// ("#s=...", "s=...") or "#example=name"; parameters after it ("&op=ID",
+// the review page's) are ignored. Errors wrap ErrShare and say what is
+// wrong: not base64url, not DEFLATE, data after the compressed stream,
+// too large, or no fragment.
 func ParseLink(link string) (Link, error) {
 	link = strings.TrimSpace(link)
 	if i := strings.IndexByte(link, '#'); i >= 0 {
 		link = link[i+1:]
+	}
+	// Parameters after the first (the review page's "&op=ID") are the
+	// page's, not the scenario's: base64url never holds an '&'.
+	if i := strings.IndexByte(link, '&'); i >= 0 {
+		link = link[:i]
 	}
 	switch {
 	case strings.HasPrefix(link, "example="):
@@ -106,13 +113,19 @@ func ParseLink(link string) (Link, error) {
 	if err != nil {
 		return Link{}, fmt.Errorf("%w: its data is damaged, perhaps cut short or changed when it was copied (not base64url without padding: %v)", ErrShare, err)
 	}
-	r := flate.NewReader(bytes.NewReader(raw))
+	// A bytes.Reader is an io.ByteReader, so flate reads no byte past the
+	// end of its stream: what is left over was added to the link.
+	br := bytes.NewReader(raw)
+	r := flate.NewReader(br)
 	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
 	if err != nil {
 		return Link{}, fmt.Errorf("%w: its data is damaged, perhaps cut short or changed when it was copied (not raw DEFLATE data: %v)", ErrShare, err)
 	}
 	if len(data) > MaxBytes {
 		return Link{}, fmt.Errorf("%w: it inflates past %d bytes", ErrShare, MaxBytes)
+	}
+	if br.Len() > 0 {
+		return Link{}, fmt.Errorf("%w: its data is damaged, perhaps changed when it was copied (%d bytes follow the end of the compressed scenario)", ErrShare, br.Len())
 	}
 	return Link{Scenario: data}, nil
 }

@@ -296,7 +296,7 @@ func parse(data []byte, opts Options) ([]entry, string, meta, error) {
 		if e.timed && i > 0 {
 			prev := es[i-1].at
 			if e.at < prev {
-				return nil, "", md, lineErr(e.line, "t goes back in time (%d ms after %d ms): lines must be in the order they were recorded", e.at, prev)
+				return nil, "", md, lineErr(e.line, "its time goes back %d ms before the time of line %d: lines must be in the order they were recorded", prev-e.at, es[i-1].line)
 			}
 			if e.at-es[0].at > scenario.MaxDurationMs {
 				return nil, "", md, lineErr(e.line, "t is more than %d ms after the first line", scenario.MaxDurationMs)

@@ -11,6 +11,8 @@
 //   banner    writes "Server starting on stdio..." on stdout before anything
 //   badtoken  sends its progress under the token "WRONG", which no request carried
 //   strid     answers a tool call with its id as a string ("3" for 3)
+//   oldproto  answers initialize with 2025-06-18, an earlier MCP revision
+//   badproto  answers initialize with 1999-01-01, no MCP revision
 import { createInterface } from "node:readline";
 
 const mode = process.argv[2] ?? "ok";
@@ -37,7 +39,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   try { m = JSON.parse(line); } catch { continue; }
   switch (m.method) {
     case "initialize":
-      send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "fault-" + mode, version: "0" } } });
+      send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: { oldproto: "2025-06-18", badproto: "1999-01-01" }[mode] ?? m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "fault-" + mode, version: "0" } } });
       break;
     case "tools/list":
       send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "t", inputSchema: { type: "object" } }] } });
