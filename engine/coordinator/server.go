@@ -2,7 +2,7 @@ package coordinator
 
 import (
 	"encoding/json"
-	"fmt"
+
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -194,7 +194,7 @@ func ReadCancel(msg json.RawMessage, c jsonrpc.Cancellation, err error, s *Serve
 	e = trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg}
 	switch {
 	case err != nil:
-		e.Note = fmt.Sprintf("Ignored silently (%v); no response.", err)
+		e.Note = "Ignored silently (" + err.Error() + "); no response."
 		return "", e, false, false
 	case s == nil || !s.Arrived:
 		e.Note = "Cancellation for unknown request " + c.RequestID + "; ignored silently, no response."
@@ -220,7 +220,7 @@ func ReadCancel(msg json.RawMessage, c jsonrpc.Cancellation, err error, s *Serve
 func ServerIgnores(msg json.RawMessage, m jsonrpc.Message) trace.Event {
 	note := "Not a JSON-RPC message the server acts on; ignored, no response."
 	if m.Method != "" && !m.HasRealID() {
-		note = fmt.Sprintf("Unknown notification %q (a malformed cancellation at best); ignored silently, no response.", m.Method)
+		note = "Unknown notification " + strconv.Quote(m.Method) + " (a malformed cancellation at best); ignored silently, no response."
 	}
 	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: note}
 }

@@ -276,16 +276,25 @@ func fromWire(w *wireMessage) (Message, error) {
 func (m Message) Cancellation() (Cancellation, error) {
 	switch m.cancelWhy {
 	case faultMethod:
-		return Cancellation{}, fmt.Errorf("%w: method is %q", ErrMalformedCancel, m.Method)
+		return Cancellation{}, malformed("method is " + strconv.Quote(m.Method))
 	case faultParams:
-		return Cancellation{}, fmt.Errorf("%w: params is not an object", ErrMalformedCancel)
+		return Cancellation{}, malformed("params is not an object")
 	case faultMissing:
-		return Cancellation{}, fmt.Errorf("%w: params.requestId is missing", ErrMalformedCancel)
+		return Cancellation{}, malformed("params.requestId is missing")
 	case faultRequestID:
-		return Cancellation{}, fmt.Errorf("%w: params.requestId is not a string or an integer", ErrMalformedCancel)
+		return Cancellation{}, malformed("params.requestId is not a string or an integer")
 	}
 	return m.cancel, nil
 }
+
+// malformed is an error wrapping ErrMalformedCancel, "malformed
+// cancellation: why" (fmt.Errorf's %w, without its formatting: the server
+// reads one in every lesson with a malformed cancellation).
+type malformed string
+
+func (m malformed) Error() string { return ErrMalformedCancel.Error() + ": " + string(m) }
+
+func (m malformed) Unwrap() error { return ErrMalformedCancel }
 
 // fault is why a message is no valid cancellation; the error is built
 // only when Cancellation is asked, so reading any other message costs none.
