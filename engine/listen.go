@@ -2,7 +2,6 @@ package engine
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -171,7 +170,7 @@ func (w *world) refetch(nth int, ids []string) {
 		r := w.register(&request{id: scenario.NewStringID(recovery.RefetchID(nth, k+1)), method: f.Method, args: f.Params})
 		w.send(trace.ActorClient, idPtr(r.id), jsonrpc.NewRequest(r.id.Raw(), f.Method, f.Params), f.Note(), func() {
 			w.serverReceiveRequest(r)
-			w.answer(r, jsonrpc.NewResult(r.id.Raw(), f.Result), false, fmt.Sprintf("The server answers %s.", f.Method), nil)
+			w.answer(r, jsonrpc.NewResult(r.id.Raw(), f.Result), false, "The server answers "+f.Method+".", nil)
 		})
 	}
 }

@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -21,7 +21,7 @@ func (w *world) race(st scenario.Step) {
 		r := &request{id: id, method: call.Method, name: call.Name, args: call.Arguments, effect: call.SideEffect}
 		r.effect = ledger.Effect(r.effect, r.name, true) // a race runs only with the ledger
 		reqs[i], calls[i] = w.register(r), ledger.Call{Tool: r.name, Args: r.args, RPCID: id.Raw()}
-		w.send(trace.ActorClient, idPtr(id), requestMessage(r), fmt.Sprintf("Race: connection %d of %d sends the same call as request %s.", i+1, st.Connections, id), func() {
+		w.send(trace.ActorClient, idPtr(id), requestMessage(r), "Race: connection "+strconv.Itoa(i+1)+" of "+strconv.Itoa(st.Connections)+" sends the same call as request "+id.Raw()+".", func() {
 			w.serverReceiveRequest(r)
 		})
 	}
@@ -37,7 +37,7 @@ func (w *world) race(st scenario.Step) {
 			w.tell(reqs[ev.Conn], ev.Event())
 		}
 		for _, a := range answers {
-			w.answer(reqs[a.Conn], a.Response, a.Failed, fmt.Sprintf("The server answers raced request %s.", reqs[a.Conn].id), nil)
+			w.answer(reqs[a.Conn], a.Response, a.Failed, "The server answers raced request "+reqs[a.Conn].id.Raw()+".", nil)
 		}
 	})
 }

@@ -2,7 +2,7 @@ package engine
 
 import (
 	"encoding/json"
-	"fmt"
+	"strconv"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -150,7 +150,7 @@ func (w *world) sendAbout(from string, about trace.Event, msg json.RawMessage, n
 // and delivers the close to the server after the latency.
 func (w *world) closeStream(actor string, r *request, note string, onDeliver func()) {
 	e := trace.Event{Actor: actor, Type: trace.TypeCloseStream, ID: idPtr(r.id), From: trace.ActorClient, Signal: trace.SignalCloseStream, Note: note}
-	w.transmit(e, fmt.Sprintf("The server sees request %s's response stream close after %d ms.", r.id, w.s.LatencyMs.Up), onDeliver)
+	w.transmit(e, "The server sees request "+r.id.Raw()+"'s response stream close after "+strconv.FormatInt(w.s.LatencyMs.Up, 10)+" ms.", onDeliver)
 }
 
 // transmit emits e (a send or a stream close leaving e.From) as the next
@@ -164,7 +164,7 @@ func (w *world) transmit(e trace.Event, deliverNote string, arrive func()) {
 		e.To, lat = trace.ActorClient, w.s.LatencyMs.Down
 	}
 	if deliverNote == "" {
-		deliverNote = fmt.Sprintf("Delivered to the %s after %d ms.", e.To, lat)
+		deliverNote = "Delivered to the " + e.To + " after " + strconv.FormatInt(lat, 10) + " ms."
 	}
 	seq := w.emit(e)
 	w.q.Schedule(sent+lat, func() {

@@ -4,7 +4,8 @@
 package checks
 
 import (
-	"fmt"
+	"strconv"
+
 	"strings"
 
 	"github.com/mcplab/mcplab/engine/trace"
@@ -27,15 +28,15 @@ func bufferWithinCapacity(v *view) (trace.Check, bool) {
 		}
 		switch {
 		case b.Capacity == 0:
-			bad = append(bad, fmt.Sprintf("stream %s is unbounded and grew to %d events", b.Stream, b.MaxDepth))
+			bad = append(bad, "stream "+b.Stream.Raw()+" is unbounded and grew to "+strconv.Itoa(b.MaxDepth)+" events")
 		case b.MaxDepth > b.Capacity:
-			bad = append(bad, fmt.Sprintf("stream %s held %d events, capacity %d", b.Stream, b.MaxDepth, b.Capacity))
+			bad = append(bad, "stream "+b.Stream.Raw()+" held "+strconv.Itoa(b.MaxDepth)+" events, capacity "+strconv.Itoa(b.Capacity))
 		}
 	}
 	if len(bad) > 0 {
 		return fail(BufferWithinCapacity, strings.Join(bad, "; ")+": memory grows with a slow consumer."), true
 	}
-	return pass(BufferWithinCapacity, fmt.Sprintf("Every SSE buffer stayed within its capacity (peak %d events).", peak)), true
+	return pass(BufferWithinCapacity, "Every SSE buffer stayed within its capacity (peak "+strconv.Itoa(peak)+" events)."), true
 }
 
 // finalNeverDropped: under pressure the buffer evicts progress, never the
@@ -53,13 +54,13 @@ func finalNeverDropped(v *view) (trace.Check, bool) {
 		}
 	}
 	if len(bad) > 0 {
-		return fail(FinalNeverDropped, fmt.Sprintf("A final response was dropped or refused by the SSE buffer (%s): the client cannot learn the outcome.", seqList(bad)), bad...), true
+		return fail(FinalNeverDropped, "A final response was dropped or refused by the SSE buffer ("+seqList(bad)+"): the client cannot learn the outcome.", bad...), true
 	}
 	n := 0
 	for _, b := range v.tr.Buffers {
 		n += b.FinalsDelivered
 	}
-	return pass(FinalNeverDropped, fmt.Sprintf("No final response was dropped; %d delivered through the buffer.", n)), true
+	return pass(FinalNeverDropped, "No final response was dropped; "+strconv.Itoa(n)+" delivered through the buffer."), true
 }
 
 // sseHeaders: a Streamable HTTP response stream carries Cache-Control:
@@ -80,6 +81,6 @@ func sseHeaders(v *view) (trace.Check, bool) {
 		}
 	}
 	return verdict(SSEHeaders, bad, good,
-		fmt.Sprintf("%d response stream(s) opened without Cache-Control: no-cache and X-Accel-Buffering: no (%s): a proxy may buffer them, so progress arrives in bursts or after the client's timeout.", len(bad), seqList(bad)),
+		strconv.Itoa(len(bad))+" response stream(s) opened without Cache-Control: no-cache and X-Accel-Buffering: no ("+seqList(bad)+"): a proxy may buffer them, so progress arrives in bursts or after the client's timeout.",
 		"Every response stream carried Cache-Control: no-cache and X-Accel-Buffering: no.")
 }

@@ -4,7 +4,6 @@
 package checks
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -40,9 +39,9 @@ func noMessageAfterCancel(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	if len(bad) > 0 {
-		return fail(NoMessageAfterCancel, fmt.Sprintf("The server sent %d message(s) for a request after accepting its cancellation (%s).", len(bad), seqList(bad)), bad...), true
+		return fail(NoMessageAfterCancel, "The server sent "+strconv.Itoa(len(bad))+" message(s) for a request after accepting its cancellation ("+seqList(bad)+").", bad...), true
 	}
-	return pass(NoMessageAfterCancel, fmt.Sprintf("The server accepted %d cancellation(s) and sent nothing more for those requests.", len(cancelledAt)), proof...), true
+	return pass(NoMessageAfterCancel, "The server accepted "+strconv.Itoa(len(cancelledAt))+" cancellation(s) and sent nothing more for those requests.", proof...), true
 }
 
 // httpCancelSignal: on Streamable HTTP the client's cancellation signal
@@ -83,7 +82,7 @@ func httpCancelSignal(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	if len(posts) > 0 {
-		return fail(HTTPCancelClosesStream, fmt.Sprintf("Under 2026-07-28 the client must cancel by closing the request's stream; it POSTed notifications/cancelled (%s).", seqList(posts)), posts...), true
+		return fail(HTTPCancelClosesStream, "Under 2026-07-28 the client must cancel by closing the request's stream; it POSTed notifications/cancelled ("+seqList(posts)+").", posts...), true
 	}
 	return pass(HTTPCancelClosesStream, "Under 2026-07-28 the client cancels by closing the request's stream and POSTs no notification.", closes...), true
 }
@@ -116,7 +115,7 @@ func lateResponseIgnored(v *view) (trace.Check, bool) {
 			}
 		}
 	}
-	return verdict(LateResponseIgnored, bad, good, "The client used a response for a request it had abandoned.", fmt.Sprintf("The client ignored %d late response(s) for abandoned requests.", len(good)))
+	return verdict(LateResponseIgnored, bad, good, "The client used a response for a request it had abandoned.", "The client ignored "+strconv.Itoa(len(good))+" late response(s) for abandoned requests.")
 }
 
 // serverCancelOnlyForListen: a server-sent notifications/cancelled only
@@ -136,7 +135,7 @@ func serverCancelOnlyForListen(v *view) (trace.Check, bool) {
 			bad = append(bad, i)
 		}
 	}
-	return verdict(ServerCancelOnlyForListen, bad, good, fmt.Sprintf("The server sent notifications/cancelled for something other than a subscriptions/listen stream (%s).", seqList(bad)), "Server-sent cancellations only tore down listen streams.")
+	return verdict(ServerCancelOnlyForListen, bad, good, "The server sent notifications/cancelled for something other than a subscriptions/listen stream ("+seqList(bad)+").", "Server-sent cancellations only tore down listen streams.")
 }
 
 // cancellationNeverAnswered: a cancellation is a notification; valid or not,
@@ -157,9 +156,9 @@ func cancellationNeverAnswered(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	if len(bad) > 0 {
-		return fail(CancellationNeverAnswered, fmt.Sprintf("The server answered something that was not a request (%s).", seqList(bad)), bad...), true
+		return fail(CancellationNeverAnswered, "The server answered something that was not a request ("+seqList(bad)+").", bad...), true
 	}
-	return pass(CancellationNeverAnswered, fmt.Sprintf("%d cancellation notification(s) sent; the server answered none of them.", len(cancels)), cancels...), true
+	return pass(CancellationNeverAnswered, strconv.Itoa(len(cancels))+" cancellation notification(s) sent; the server answered none of them.", cancels...), true
 }
 
 // oneResponsePerRequest: the coordinator stores one terminal state; the
@@ -204,9 +203,9 @@ func oneResponsePerRequest(v *view) (trace.Check, bool) {
 		if len(ids) > 1 {
 			which = "requests "
 		}
-		return fail(OneResponsePerRequest, fmt.Sprintf("The server sent more than one final response for %s%s (%s).", which, strings.Join(ids, ", "), seqList(bad)), bad...), true
+		return fail(OneResponsePerRequest, "The server sent more than one final response for "+which+strings.Join(ids, ", ")+" ("+seqList(bad)+").", bad...), true
 	}
-	return pass(OneResponsePerRequest, fmt.Sprintf("%d request(s) answered, each exactly once.", len(seen))), true
+	return pass(OneResponsePerRequest, strconv.Itoa(len(seen))+" request(s) answered, each exactly once."), true
 }
 
 // initializeNotCancelled: under 2025-11-25 initialize is never cancelled,

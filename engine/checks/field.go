@@ -7,7 +7,8 @@ package checks
 
 import (
 	"encoding/json"
-	"fmt"
+	"strconv"
+
 	"sort"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -93,8 +94,8 @@ func lateMessageTolerated(v *view) (trace.Check, bool) {
 		return undecided(LateMessageTolerated, "The trace does not show how the client treated the late messages it received."), true
 	}
 	return verdict(LateMessageTolerated, bad, good,
-		fmt.Sprintf("A late message cost the client its session (%s): the calls in flight on it failed although the server did nothing wrong (late-message-fatal).", seqList(bad)),
-		fmt.Sprintf("The client survived %d late message(s) without tearing down its session.", len(good)))
+		"A late message cost the client its session ("+seqList(bad)+"): the calls in flight on it failed although the server did nothing wrong (late-message-fatal).",
+		"The client survived "+strconv.Itoa(len(good))+" late message(s) without tearing down its session.")
 }
 
 // lateProgressIgnored: progress for a finished or unknown token is dropped:
@@ -130,8 +131,8 @@ func lateProgressIgnored(v *view) (trace.Check, bool) {
 		return undecided(LateProgressIgnored, "The trace does not show how the client treated late progress."), true
 	}
 	return verdict(LateProgressIgnored, bad, good,
-		fmt.Sprintf("The client acted on progress for a finished or unknown token (%s) instead of ignoring it.", seqList(bad)),
-		fmt.Sprintf("The client ignored %d late progress notification(s).", len(good)))
+		"The client acted on progress for a finished or unknown token ("+seqList(bad)+") instead of ignoring it.",
+		"The client ignored "+strconv.Itoa(len(good))+" late progress notification(s).")
 }
 
 // progressResetsIdle: valid progress (strictly increasing for its token,
@@ -203,7 +204,7 @@ func progressResetsIdle(v *view) (trace.Check, bool) {
 		good = append(good, p)
 	}
 	if len(bad) > 0 {
-		return fail(ProgressResetsIdle, fmt.Sprintf("An idle timeout fired less than the idle limit after valid progress (%s): the client's idle clock ignored progress (ignore-progress).", seqList(bad)), bad...), true
+		return fail(ProgressResetsIdle, "An idle timeout fired less than the idle limit after valid progress ("+seqList(bad)+"): the client's idle clock ignored progress (ignore-progress).", bad...), true
 	}
 	if len(good)+len(noToken) == 0 {
 		return trace.Check{}, false
@@ -212,7 +213,7 @@ func progressResetsIdle(v *view) (trace.Check, bool) {
 	if len(noToken) > 0 {
 		// Not a broken rule: no progress was ignored. The diagnosis says why
 		// the call died (anthropics/claude-code#58687).
-		detail += fmt.Sprintf(" Diagnosis: a request with an idle timeout carried no progressToken and was cut by that timeout (%s); the client never asked for progress, so nothing the server could send would have kept it alive.", seqList(noToken))
+		detail += " Diagnosis: a request with an idle timeout carried no progressToken and was cut by that timeout (" + seqList(noToken) + "); the client never asked for progress, so nothing the server could send would have kept it alive."
 		good = append(good, noToken...)
 	}
 	sort.Ints(good)
@@ -259,7 +260,7 @@ func disconnectStopsWork(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	return verdict(DisconnectStopsWork, bad, good,
-		fmt.Sprintf("After the server saw the stream close, work went on for the request (%s): messages into a closed stream or a side effect nobody waits for (disconnect-unobserved).", seqList(bad)),
+		"After the server saw the stream close, work went on for the request ("+seqList(bad)+"): messages into a closed stream or a side effect nobody waits for (disconnect-unobserved).",
 		"After each stream close the server sent nothing more for the request and committed no side effect.")
 }
 
@@ -302,7 +303,7 @@ func pollIntervalRespected(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	return verdict(PollIntervalRespected, bad, good,
-		fmt.Sprintf("The client polled a task sooner than its pollIntervalMs (%s): two polling loops, or one that ignores the interval.", seqList(bad)),
+		"The client polled a task sooner than its pollIntervalMs ("+seqList(bad)+"): two polling loops, or one that ignores the interval.",
 		"Every tasks/get came at least pollIntervalMs after the previous one for its task.")
 }
 
@@ -366,7 +367,7 @@ func progressTokenKnown(v *view) (trace.Check, bool) {
 		}
 	}
 	return verdict(ProgressTokenKnown, bad, good,
-		fmt.Sprintf("The server sent progress under a token no client request carried (%s): it invented the token, so the progress reaches no request and resets no clock (invented-progress-token).", seqList(bad)),
+		"The server sent progress under a token no client request carried ("+seqList(bad)+"): it invented the token, so the progress reaches no request and resets no clock (invented-progress-token).",
 		"Every progress notification the server sent used a token a client request carried.")
 }
 
@@ -400,6 +401,6 @@ func progressOnRequestStream(v *view) (trace.Check, bool) {
 		}
 	}
 	return verdict(ProgressOnRequestStream, bad, good,
-		fmt.Sprintf("The server sent a request's progress on another stream (%s), not on the request's own response stream: the client waiting for the request never sees it (progress-on-wrong-stream).", seqList(bad)),
+		"The server sent a request's progress on another stream ("+seqList(bad)+"), not on the request's own response stream: the client waiting for the request never sees it (progress-on-wrong-stream).",
 		"Every progress notification travelled on its own request's stream.")
 }

@@ -5,7 +5,7 @@
 package checks
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -30,9 +30,9 @@ func herdJittered(v *view) (trace.Check, bool) {
 	case n < 2:
 		return undecided(HerdJittered, "Fewer than two sampled clients drew the same attempt; the sample cannot show whether delays are jittered."), true
 	case ok:
-		return fail(HerdJittered, fmt.Sprintf("With strategy %s all %d sampled clients drew the same delay for attempt %d: refused clients come back in lockstep (lockstep-backoff). Add jitter to the capped exponential backoff.", h.Strategy, n, a)), true
+		return fail(HerdJittered, "With strategy "+h.Strategy+" all "+strconv.Itoa(n)+" sampled clients drew the same delay for attempt "+strconv.Itoa(a)+": refused clients come back in lockstep (lockstep-backoff). Add jitter to the capped exponential backoff."), true
 	}
-	return pass(HerdJittered, fmt.Sprintf("With strategy %s the sampled clients drew different delays for every attempt they shared.", h.Strategy)), true
+	return pass(HerdJittered, "With strategy "+h.Strategy+" the sampled clients drew different delays for every attempt they shared."), true
 }
 
 // lockstepAttempt returns the first attempt >= from at which at least two

@@ -5,6 +5,7 @@ package checks
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/mcplab/mcplab/engine/trace"
@@ -40,7 +41,7 @@ func oneExecutionPerKey(v *view) (trace.Check, bool) {
 	if len(bad) > 0 {
 		return fail(OneExecutionPerKey, "A keyed side effect ran more than once: "+strings.Join(which, "; ")+".", bad...), true
 	}
-	return pass(OneExecutionPerKey, fmt.Sprintf("Each of %d idempotency key(s) executed exactly once.", len(keys))), true
+	return pass(OneExecutionPerKey, "Each of "+strconv.Itoa(len(keys))+" idempotency key(s) executed exactly once."), true
 }
 
 // keyReuseRejected: a key reused with different arguments is rejected, never
@@ -70,7 +71,7 @@ func keyReuseRejected(v *view) (trace.Check, bool) {
 			bad = append(bad, i)
 		}
 	}
-	return verdict(KeyReuseRejected, bad, good, fmt.Sprintf("A key was reused with different arguments and not rejected (%s): one key aliased two intents.", seqList(bad)), "Every reuse of a key with different arguments was rejected.")
+	return verdict(KeyReuseRejected, bad, good, "A key was reused with different arguments and not rejected ("+seqList(bad)+"): one key aliased two intents.", "Every reuse of a key with different arguments was rejected.")
 }
 
 // defensiveCopy: every replay returns exactly the result first committed
@@ -99,7 +100,7 @@ func defensiveCopy(v *view) (trace.Check, bool) {
 			}
 		}
 	}
-	return verdict(DefensiveCopy, bad, good, fmt.Sprintf("A replay returned a result that differs from the committed one (%s): a caller's mutation corrupted the stored result.", seqList(bad)), fmt.Sprintf("%d replay(s) returned exactly the committed result.", len(good)))
+	return verdict(DefensiveCopy, bad, good, "A replay returned a result that differs from the committed one ("+seqList(bad)+"): a caller's mutation corrupted the stored result.", strconv.Itoa(len(good))+" replay(s) returned exactly the committed result.")
 }
 
 // noUnsafeRetry: an unsafe mutation (a side effect without an idempotency
@@ -116,18 +117,18 @@ func noUnsafeRetry(v *view) (trace.Check, bool) {
 		}
 		any = true
 		if r.RetryClass == trace.RetryUnsafe {
-			bad = append(bad, fmt.Sprintf("request %s retried %s", r.ID, r.RetryOf))
+			bad = append(bad, "request "+r.ID.Raw()+" retried "+r.RetryOf.Raw())
 		}
 	}
 	if !any {
 		return trace.Check{}, false
 	}
 	if len(bad) > 0 {
-		executions := fmt.Sprintf("%d executions", v.tr.Ledger.Executions)
+		executions := strconv.Itoa(v.tr.Ledger.Executions) + " executions"
 		if v.tr.Ledger.Executions == 1 {
 			executions = "1 execution"
 		}
-		return fail(NoUnsafeRetry, fmt.Sprintf("An unsafe mutation was retried with a new JSON-RPC id (%s): without an idempotency key the effect runs again (%s).", strings.Join(bad, "; "), executions)), true
+		return fail(NoUnsafeRetry, "An unsafe mutation was retried with a new JSON-RPC id ("+strings.Join(bad, "; ")+"): without an idempotency key the effect runs again ("+executions+")."), true
 	}
 	return pass(NoUnsafeRetry, "Every retry was of a safe read or carried its idempotency key."), true
 }

@@ -5,8 +5,6 @@
 package checks
 
 import (
-	"fmt"
-
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -43,6 +41,6 @@ func proxyForwardsPromptly(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	return verdict(ProxyForwardsPromptly, bad, good,
-		fmt.Sprintf("The proxy held events (%s) on a stream whose server sent X-Accel-Buffering: no: progress arrives in a burst or after the client gave up (proxy-buffers-sse).", seqList(bad)),
+		"The proxy held events ("+seqList(bad)+") on a stream whose server sent X-Accel-Buffering: no: progress arrives in a burst or after the client gave up (proxy-buffers-sse).",
 		"The proxy forwarded every event of the streams that asked for no buffering as it came.")
 }

@@ -5,7 +5,7 @@
 package checks
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -134,15 +134,15 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	}
 	switch {
 	case len(bad) > 0:
-		return fail(NoMessageAfterCancel, fmt.Sprintf("The server sent %d message(s) for a cancelled request after it had read the cancellation (%s): each arrived more than the path's round trip (%d ms) after the cancellation, or after the server answered a request the client sent after the cancellation (on stdio it reads in order).", len(bad), seqList(bad), lat), bad...), true
+		return fail(NoMessageAfterCancel, "The server sent "+strconv.Itoa(len(bad))+" message(s) for a cancelled request after it had read the cancellation ("+seqList(bad)+"): each arrived more than the path's round trip ("+strconv.FormatInt(lat, 10)+" ms) after the cancellation, or after the server answered a request the client sent after the cancellation (on stdio it reads in order).", bad...), true
 	case len(inside) > 0:
-		return undecidedAt(near, undecided(NoMessageAfterCancel, fmt.Sprintf("%s records one time per HTTP exchange, not per event of a response stream: %s streamed in an exchange whose interval overlaps the cancellation (or lies within the path's round trip, %d ms, of it), so whether the server wrote it before reading the cancellation is unknown.", view, seqList(inside), lat))), true
+		return undecidedAt(near, undecided(NoMessageAfterCancel, view+" records one time per HTTP exchange, not per event of a response stream: "+seqList(inside)+" streamed in an exchange whose interval overlaps the cancellation (or lies within the path's round trip, "+strconv.FormatInt(lat, 10)+" ms, of it), so whether the server wrote it before reading the cancellation is unknown.")), true
 	case len(near) > 0 && lat > 0:
-		return undecidedAt(near, undecided(NoMessageAfterCancel, fmt.Sprintf("%s cannot order a cancellation and a response observed within the path's round trip (%d ms) of each other (%s): the server may have written before it read the cancellation, the legitimate race. Judge the server's own log.", view, lat, seqList(near)))), true
+		return undecidedAt(near, undecided(NoMessageAfterCancel, view+" cannot order a cancellation and a response observed within the path's round trip ("+strconv.FormatInt(lat, 10)+" ms) of each other ("+seqList(near)+"): the server may have written before it read the cancellation, the legitimate race. Judge the server's own log.")), true
 	case len(near) > 0:
-		return undecidedAt(near, undecided(NoMessageAfterCancel, fmt.Sprintf("%s cannot show whether the server read the cancellation before it wrote %s, and the path's round trip is unknown (no answered initialize or ping): the order may be the legitimate race. Judge the server's own log.", view, seqList(near)))), true
+		return undecidedAt(near, undecided(NoMessageAfterCancel, view+" cannot show whether the server read the cancellation before it wrote "+seqList(near)+", and the path's round trip is unknown (no answered initialize or ping): the order may be the legitimate race. Judge the server's own log.")), true
 	}
-	return pass(NoMessageAfterCancel, fmt.Sprintf("%d cancellation(s) observed; nothing more arrived for those requests.", len(cancels)), proof...), true
+	return pass(NoMessageAfterCancel, strconv.Itoa(len(cancels))+" cancellation(s) observed; nothing more arrived for those requests.", proof...), true
 }
 
 // undecidedAt is an undecided check that lists the events it could not
@@ -188,6 +188,6 @@ func abandonTellsServer(v *view) (trace.Check, bool) {
 		}
 	}
 	return verdict(AbandonTellsServer, bad, good,
-		fmt.Sprintf("The client dropped the response of %d request(s) it had stopped waiting for without telling the server (no cancellation, no closed stream): %s.", len(bad), seqList(bad)),
-		fmt.Sprintf("The client told the server about each of the %d request(s) it abandoned before dropping its late response.", len(good)))
+		"The client dropped the response of "+strconv.Itoa(len(bad))+" request(s) it had stopped waiting for without telling the server (no cancellation, no closed stream): "+seqList(bad)+".",
+		"The client told the server about each of the "+strconv.Itoa(len(good))+" request(s) it abandoned before dropping its late response.")
 }

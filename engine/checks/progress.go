@@ -3,7 +3,7 @@
 package checks
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -34,9 +34,9 @@ func progressIncreases(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	if len(bad) > 0 {
-		return fail(ProgressIncreases, fmt.Sprintf("%d progress value(s) did not increase (%s).", len(bad), seqList(bad)), bad...), true
+		return fail(ProgressIncreases, strconv.Itoa(len(bad))+" progress value(s) did not increase ("+seqList(bad)+").", bad...), true
 	}
-	return pass(ProgressIncreases, fmt.Sprintf("All %d progress values strictly increase per token.", n)), true
+	return pass(ProgressIncreases, "All "+strconv.Itoa(n)+" progress values strictly increase per token."), true
 }
 
 // staleProgressIgnored: a non-increasing progress value must not reset the
@@ -67,7 +67,7 @@ func staleProgressIgnored(v *view) (trace.Check, bool) {
 			good = append(good, react)
 		}
 	}
-	return verdict(StaleProgressIgnored, bad, good, fmt.Sprintf("The client let non-increasing progress reset its idle clock (%s): a stuck server can keep the request alive.", seqList(bad)), "The client ignored non-increasing progress; its idle clock was not reset.")
+	return verdict(StaleProgressIgnored, bad, good, "The client let non-increasing progress reset its idle clock ("+seqList(bad)+"): a stuck server can keep the request alive.", "The client ignored non-increasing progress; its idle clock was not reset.")
 }
 
 // noProgressAfterFinal: progress stops after the final response (DOMAIN.md §3).
@@ -96,7 +96,7 @@ func noProgressAfterFinal(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	if len(bad) > 0 {
-		return fail(NoProgressAfterFinal, fmt.Sprintf("Progress was sent after the final response (%s).", seqList(bad)), bad...), true
+		return fail(NoProgressAfterFinal, "Progress was sent after the final response ("+seqList(bad)+").", bad...), true
 	}
 	return pass(NoProgressAfterFinal, "No progress followed a final response."), true
 }

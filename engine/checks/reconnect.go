@@ -4,7 +4,8 @@
 package checks
 
 import (
-	"fmt"
+	"strconv"
+
 	"sort"
 	"strings"
 
@@ -74,12 +75,12 @@ func reconnectRefetches(v *view) (trace.Check, bool) {
 	var proof []int
 	for _, rc := range v.tr.Reconnects {
 		if rc.NewID == rc.PreviousID {
-			bad = append(bad, fmt.Sprintf("stream %s was resumed under its old id instead of a new listen request", rc.PreviousID))
+			bad = append(bad, "stream "+rc.PreviousID+" was resumed under its old id instead of a new listen request")
 			continue
 		}
 		opened, ok := listens[rc.NewID]
 		if !ok {
-			bad = append(bad, fmt.Sprintf("no new listen request %s was sent", rc.NewID))
+			bad = append(bad, "no new listen request "+rc.NewID+" was sent")
 			continue
 		}
 		proof = append(proof, opened)
@@ -106,10 +107,10 @@ func herdAllReconnect(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	if h.Exhausted > 0 {
-		return fail(HerdAllReconnect, fmt.Sprintf("%d of %d clients gave up after their attempts: with strategy %s the refused clients came back together (peak %d in one %d ms bucket) and overloaded the server again.", h.Exhausted, h.Clients, h.Strategy, h.PeakPerBucket, h.BucketMs)), true
+		return fail(HerdAllReconnect, strconv.Itoa(h.Exhausted)+" of "+strconv.Itoa(h.Clients)+" clients gave up after their attempts: with strategy "+h.Strategy+" the refused clients came back together (peak "+strconv.Itoa(h.PeakPerBucket)+" in one "+strconv.FormatInt(h.BucketMs, 10)+" ms bucket) and overloaded the server again."), true
 	}
 	if at, n, ok := lockstepWave(h); ok {
-		return fail(HerdAllReconnect, fmt.Sprintf("All %d clients reconnected, but with strategy %s they came back in lockstep: %d arrived in the one %d ms bucket at %d ms, with none around it, against a capacity of %d per second. Each wave overloads the recovering server again; with more clients or fewer attempts they exhaust.", h.Clients, h.Strategy, n, h.BucketMs, at, h.CapacityPerSecond)), true
+		return fail(HerdAllReconnect, "All "+strconv.Itoa(h.Clients)+" clients reconnected, but with strategy "+h.Strategy+" they came back in lockstep: "+strconv.FormatInt(n, 10)+" arrived in the one "+strconv.FormatInt(h.BucketMs, 10)+" ms bucket at "+strconv.FormatInt(at, 10)+" ms, with none around it, against a capacity of "+strconv.Itoa(h.CapacityPerSecond)+" per second. Each wave overloads the recovering server again; with more clients or fewer attempts they exhaust."), true
 	}
-	return pass(HerdAllReconnect, fmt.Sprintf("All %d clients reconnected by %d ms without exceeding %d per second.", h.Clients, *h.AllReconnectedAtMs, h.CapacityPerSecond)), true
+	return pass(HerdAllReconnect, "All "+strconv.Itoa(h.Clients)+" clients reconnected by "+strconv.FormatInt(*h.AllReconnectedAtMs, 10)+" ms without exceeding "+strconv.Itoa(h.CapacityPerSecond)+" per second."), true
 }

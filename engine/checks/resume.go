@@ -8,7 +8,6 @@
 package checks
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -62,7 +61,7 @@ func resumeKeepsPosition(v *view) (trace.Check, bool) {
 		}
 	}
 	return verdict(ResumeKeepsPosition, bad, good,
-		fmt.Sprintf("The client resumed a stream without the position it held (%s): no Last-Event-ID, or not the last event it received there. The server cannot replay what was missed, and the request hangs until a timeout (forget-resume-token).", seqList(bad)),
+		"The client resumed a stream without the position it held ("+seqList(bad)+"): no Last-Event-ID, or not the last event it received there. The server cannot replay what was missed, and the request hangs until a timeout (forget-resume-token).",
 		"Every resumption sent the id of the last event the client had received on that stream.")
 }
 
@@ -115,7 +114,7 @@ func resumeReplaysOwnStream(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	return verdict(ResumeReplaysOwnStream, bad, good,
-		fmt.Sprintf("A resumed stream carried events it should not (%s): another stream's events, or events at or before its Last-Event-ID, so the client received them twice (replay-other-streams).", seqList(bad)),
+		"A resumed stream carried events it should not ("+seqList(bad)+"): another stream's events, or events at or before its Last-Event-ID, so the client received them twice (replay-other-streams).",
 		"Each resumption replayed only its own stream's events after the Last-Event-ID; no event reached the client twice.")
 }
 
@@ -180,7 +179,7 @@ func droppedCallResumed(v *view) (trace.Check, bool) {
 	}
 	sort.Ints(bad)
 	return verdict(DroppedCallResumed, bad, good,
-		fmt.Sprintf("A call's stream dropped and the client neither resumed it with Last-Event-ID nor reported it failed (%s): the call stays pending for ever, although under 2025-11-25 the server kept running it.", seqList(bad)),
+		"A call's stream dropped and the client neither resumed it with Last-Event-ID nor reported it failed ("+seqList(bad)+"): the call stays pending for ever, although under 2025-11-25 the server kept running it.",
 		"Every dropped call stream was resumed with Last-Event-ID, or its call reported failed.")
 }
 
@@ -240,7 +239,7 @@ func requestHasTimeout(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	return verdict(RequestHasTimeout, bad, good,
-		fmt.Sprintf("A call was sent with neither an idle nor a maximum timeout (%s): a server that never answers keeps the client waiting for ever (no-timeout).", seqList(bad)),
+		"A call was sent with neither an idle nor a maximum timeout ("+seqList(bad)+"): a server that never answers keeps the client waiting for ever (no-timeout).",
 		"Every call carried an idle or a maximum timeout.")
 }
 

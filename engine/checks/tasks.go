@@ -3,8 +3,6 @@
 package checks
 
 import (
-	"fmt"
-
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -41,7 +39,7 @@ func taskAckNotTerminal(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	if len(bad) > 0 {
-		return fail(TaskAckNotTerminal, fmt.Sprintf("The client reported a task stopped while its worker was still %s (%s): the acknowledgement was taken as final.", trace.TaskWorking, seqList(bad)), bad...), true
+		return fail(TaskAckNotTerminal, "The client reported a task stopped while its worker was still "+trace.TaskWorking+" ("+seqList(bad)+"): the acknowledgement was taken as final.", bad...), true
 	}
 	return pass(TaskAckNotTerminal, "The client reported a task finished only after the worker reached a terminal status.", good...), true
 }

@@ -3,7 +3,8 @@
 package checks
 
 import (
-	"fmt"
+	"strconv"
+
 	"strings"
 
 	"github.com/mcplab/mcplab/engine/trace"
@@ -30,9 +31,9 @@ func maxTimeoutEnforced(v *view) (trace.Check, bool) {
 		}
 		ended := "was still waiting"
 		if r.EndedAt != nil {
-			ended = fmt.Sprintf("stopped only at %d ms", *r.EndedAt)
+			ended = "stopped only at " + strconv.FormatInt(*r.EndedAt, 10) + " ms"
 		}
-		details = append(details, fmt.Sprintf("request %s (started %d, maximum %d ms) %s, past its deadline %d", r.ID, r.SentAt, r.MaxTimeoutMs, ended, deadline))
+		details = append(details, "request "+r.ID.Raw()+" (started "+strconv.FormatInt(r.SentAt, 10)+", maximum "+strconv.FormatInt(r.MaxTimeoutMs, 10)+" ms) "+ended+", past its deadline "+strconv.FormatInt(deadline, 10))
 		bad = append(bad, v.timeoutEvent(r.ID.Raw(), "")...)
 	}
 	if len(details) > 0 {
@@ -104,7 +105,7 @@ func idleTimeoutEnforced(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	if len(bad) > 0 {
-		return fail(IdleTimeoutEnforced, fmt.Sprintf("A request went longer than its idle timeout without valid progress and was still waited for (%s).", seqList(bad)), bad...), true
+		return fail(IdleTimeoutEnforced, "A request went longer than its idle timeout without valid progress and was still waited for ("+seqList(bad)+").", bad...), true
 	}
 	return pass(IdleTimeoutEnforced, "No request was waited for longer than its idle timeout without valid progress.", good...), true
 }

@@ -1,8 +1,6 @@
 package coordinator
 
 import (
-	"fmt"
-
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -15,13 +13,13 @@ import (
 // CallNote is the note of the client sending request id (method, and the
 // tool name for tools/call).
 func CallNote(id, method, name string) string {
-	return fmt.Sprintf("The client sends request %s (%s).", id, jsonrpc.Describe(method, name))
+	return "The client sends request " + id + " (" + jsonrpc.Describe(method, name) + ")."
 }
 
 // RetryNote is the note of the client retrying request orig as a new
 // request id (DOMAIN.md §5): a new JSON-RPC id is not deduplication.
 func RetryNote(orig, id string) string {
-	return fmt.Sprintf("The client retries request %s as a new request %s: a new JSON-RPC id is not deduplication.", orig, id)
+	return "The client retries request " + orig + " as a new request " + id + ": a new JSON-RPC id is not deduplication."
 }
 
 // RetryToken is the progress token of retry id of a request whose token was
@@ -47,7 +45,7 @@ func CallDeadlines(now int64, c *scenario.Client, inherit *Deadlines, st scenari
 // token of active request other: tokens must be unique among active
 // requests (DOMAIN.md §3).
 func TokenInUse(token, other string) trace.Event {
-	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: fmt.Sprintf("Progress token %s is already used by active request %s; tokens must be unique among active requests.", token, other)}
+	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: "Progress token " + token + " is already used by active request " + other + "; tokens must be unique among active requests."}
 }
 
 // TearingDown is the client's error when it treats what as a protocol error
@@ -56,11 +54,11 @@ func TokenInUse(token, other string) trace.Event {
 // on it fails (Client.TearDown).
 func TearingDown(what string) trace.Event {
 	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Cause: trace.CauseSessionTeardown,
-		Note: fmt.Sprintf("Policy: the client treats %s as a protocol error and tears down the session; every call in flight on it fails.", what)}
+		Note: "Policy: the client treats " + what + " as a protocol error and tears down the session; every call in flight on it fails."}
 }
 
 // TornDownNote is the note of the torn-down session closing request id's
 // response stream.
 func TornDownNote(id string) string {
-	return fmt.Sprintf("The torn-down session closes request %s's response stream.", id)
+	return "The torn-down session closes request " + id + "'s response stream."
 }

@@ -2,7 +2,7 @@ package coordinator
 
 import (
 	"encoding/json"
-	"fmt"
+	"strconv"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -84,7 +84,7 @@ func (c *Client) Cancel(now int64, id, method, cause string, reason *string, t T
 	initialize := t.Is2025 && method == "initialize"
 	switch {
 	case !c.Pending():
-		return "", fmt.Sprintf("Request %s is already %s at the client; there is nothing to cancel.", id, trace.OutcomeWord(c.Outcome)), false
+		return "", "Request " + id + " is already " + trace.OutcomeWord(c.Outcome) + " at the client; there is nothing to cancel.", false
 	case initialize && cause == trace.CauseClient:
 		return "", "Under 2025-11-25 initialize must never be cancelled: the client sends no cancellation and keeps waiting.", false
 	}
@@ -108,7 +108,7 @@ func (c *Client) Cancel(now int64, id, method, cause string, reason *string, t T
 // request (under 2026-07-28 a disconnect is a cancellation).
 func (c *Client) Disconnect(now int64, id string, byProxy, is2025 bool) (note string, ok, ended bool) {
 	if !c.Reading {
-		return fmt.Sprintf("Request %s's stream is already closed.", id), false, false
+		return "Request " + id + "'s stream is already closed.", false, false
 	}
 	c.Reading = false
 	if ended = !is2025 && c.Pending(); ended {
@@ -132,7 +132,7 @@ func (c *Client) Response(now int64, id string, failed, lateIsError bool) (e tra
 		if lateIsError {
 			return e, "the late response for abandoned request " + id
 		}
-		e.Note = fmt.Sprintf("A late response for abandoned request %s: the client ignores it.", id)
+		e.Note = "A late response for abandoned request " + id + ": the client ignores it."
 		return e, ""
 	case trace.OutcomePending:
 		outcome := trace.OutcomeResult
@@ -141,17 +141,17 @@ func (c *Client) Response(now int64, id string, failed, lateIsError bool) (e tra
 		}
 		c.End(now, outcome, "")
 		c.Reading = false
-		e.Type, e.Note = trace.TypeAccept, fmt.Sprintf("The client receives request %s's response and stops waiting.", id)
+		e.Type, e.Note = trace.TypeAccept, "The client receives request "+id+"'s response and stops waiting."
 		return e, ""
 	}
-	e.Note = fmt.Sprintf("A second response for request %s; ignored.", id)
+	e.Note = "A second response for request " + id + "; ignored."
 	return e, ""
 }
 
 // LateProgress is the ignore event of progress value v (as JSON writes
 // it) for request id, which the client has already ended.
 func (c *Client) LateProgress(id, v string) trace.Event {
-	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: fmt.Sprintf("Progress %s for request %s, which the client has %s; ignored.", v, id, trace.OutcomeWord(c.Outcome))}
+	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: "Progress " + v + " for request " + id + ", which the client has " + trace.OutcomeWord(c.Outcome) + "; ignored."}
 }
 
 // TearDown is the session request id was in flight on being torn down at
@@ -167,7 +167,7 @@ func (c *Client) TearDown(now int64, id string) (e trace.Event, closeStream, ok 
 		c.Reading, c.Signal = false, trace.SignalCloseStream
 	}
 	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Cause: trace.CauseSessionTeardown,
-		Note: fmt.Sprintf("Request %s fails: the session it was in flight on was torn down. The server was not at fault.", id)}, closeStream, true
+		Note: "Request " + id + " fails: the session it was in flight on was torn down. The server was not at fault."}, closeStream, true
 }
 
 // Deliver is a server message sent at sentAt reaching the client's end of
@@ -184,15 +184,15 @@ func (c *Client) Deliver(now, sentAt int64, id string, comment bool, t Transport
 	}
 	switch {
 	case t.HTTP && !c.Reading && t.Is2025:
-		e.Type, e.Note = trace.TypeDrop, fmt.Sprintf("Request %s's stream is closed: the message does not reach the client (under 2025-11-25 a client may resume the stream with Last-Event-ID).", id)
+		e.Type, e.Note = trace.TypeDrop, "Request "+id+"'s stream is closed: the message does not reach the client (under 2025-11-25 a client may resume the stream with Last-Event-ID)."
 	case t.HTTP && !c.Reading && comment:
 		e.Type, e.Note = trace.TypeDrop, "The stream is closed; the comment is lost."
 	case t.HTTP && !c.Reading:
-		e.Type, e.Note = trace.TypeDrop, fmt.Sprintf("Request %s's stream is closed: the message is lost.", id)
+		e.Type, e.Note = trace.TypeDrop, "Request "+id+"'s stream is closed: the message is lost."
 	case comment:
 		e.Note = "A keep-alive comment reaches the client; its idle timeout is not reset."
 	default:
-		e.Note = fmt.Sprintf("Delivered to the client after %d ms.", now-sentAt)
+		e.Note = "Delivered to the client after " + strconv.FormatInt(now-sentAt, 10) + " ms."
 		return e, true
 	}
 	return e, false

@@ -18,7 +18,7 @@ package coordinator
 
 import (
 	"encoding/json"
-	"fmt"
+	"strconv"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 )
@@ -226,9 +226,9 @@ func IDText(raw json.RawMessage) (string, bool) { return jsonrpc.IDText(raw) }
 func (d Deadlines) TimeoutNote(cause Cause, now int64) string {
 	switch {
 	case cause == MaxTimeout && d.ProgressResetsMax:
-		return fmt.Sprintf("Maximum timeout: %d ms since the last progress (policy progressResetsMax moved the deadline; limit %d ms).", now-d.LastActivityMs, d.MaxMs)
+		return "Maximum timeout: " + strconv.FormatInt(now-d.LastActivityMs, 10) + " ms since the last progress (policy progressResetsMax moved the deadline; limit " + strconv.FormatInt(d.MaxMs, 10) + " ms)."
 	case cause == MaxTimeout:
-		return fmt.Sprintf("Maximum timeout: %d ms since the request started at %d (limit %d ms); progress never resets it.", now-d.StartMs, d.StartMs, d.MaxMs)
+		return "Maximum timeout: " + strconv.FormatInt(now-d.StartMs, 10) + " ms since the request started at " + strconv.FormatInt(d.StartMs, 10) + " (limit " + strconv.FormatInt(d.MaxMs, 10) + " ms); progress never resets it."
 	}
-	return fmt.Sprintf("Idle timeout: no valid progress for %d ms (since %d; limit %d ms).", now-d.LastActivityMs, d.LastActivityMs, d.IdleMs)
+	return "Idle timeout: no valid progress for " + strconv.FormatInt(now-d.LastActivityMs, 10) + " ms (since " + strconv.FormatInt(d.LastActivityMs, 10) + "; limit " + strconv.FormatInt(d.IdleMs, 10) + " ms)."
 }

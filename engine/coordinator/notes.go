@@ -1,7 +1,6 @@
 package coordinator
 
 import (
-	"fmt"
 	"strconv"
 )
 
@@ -18,18 +17,18 @@ func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 func (p *Progress) Send(id string, v float64, s State, hasToken, responded, respondAfterCancel bool) (send bool, note string) {
 	switch {
 	case !hasToken:
-		return false, fmt.Sprintf("Request %s has no progress token: progress %s is not sent.", id, num(v))
+		return false, "Request " + id + " has no progress token: progress " + num(v) + " is not sent."
 	case s == Completed || s == Failed || responded:
-		return false, fmt.Sprintf("Request %s has finished: progress stops after the final response.", id)
+		return false, "Request " + id + " has finished: progress stops after the final response."
 	case s == Cancelled && !respondAfterCancel:
-		return false, fmt.Sprintf("Request %s was cancelled: progress %s is suppressed.", id, num(v))
+		return false, "Request " + id + " was cancelled: progress " + num(v) + " is suppressed."
 	}
-	note = fmt.Sprintf("The server reports progress %s for request %s.", num(v), id)
+	note = "The server reports progress " + num(v) + " for request " + id + "."
 	if inc, last, _ := p.Accept(id, v); !inc {
-		note = fmt.Sprintf("The server sends progress %s after %s: progress must strictly increase (a protocol violation).", num(v), num(last))
+		note = "The server sends progress " + num(v) + " after " + num(last) + ": progress must strictly increase (a protocol violation)."
 	}
 	if s == Cancelled {
-		note = fmt.Sprintf("Policy respondAfterCancel: the server sends progress %s for request %s after accepting its cancellation.", num(v), id)
+		note = "Policy respondAfterCancel: the server sends progress " + num(v) + " for request " + id + " after accepting its cancellation."
 	}
 	return true, note
 }
@@ -45,15 +44,15 @@ func (p *Progress) Arrive(id string, v float64, acceptNonIncreasing, ignoreValid
 	inc, last, _ := p.Accept(id, v)
 	switch {
 	case !inc && !acceptNonIncreasing:
-		return false, fmt.Sprintf("Progress %s does not increase (last %s): a protocol violation; the idle clock is not reset.", num(v), num(last))
+		return false, "Progress " + num(v) + " does not increase (last " + num(last) + "): a protocol violation; the idle clock is not reset."
 	case !inc:
-		return true, fmt.Sprintf("Policy acceptNonIncreasingProgress: stale progress %s (last %s) resets the idle clock; a stuck server keeps the request alive.", num(v), num(last))
+		return true, "Policy acceptNonIncreasingProgress: stale progress " + num(v) + " (last " + num(last) + ") resets the idle clock; a stuck server keeps the request alive."
 	case ignoreValid:
-		return false, fmt.Sprintf("Policy ignoreProgress: valid progress %s does not reset request %s's idle clock; the idle timeout runs on from the last reset (leehack/mcp_dart#106).", num(v), id)
+		return false, "Policy ignoreProgress: valid progress " + num(v) + " does not reset request " + id + "'s idle clock; the idle timeout runs on from the last reset (leehack/mcp_dart#106)."
 	case resetsMax:
-		return true, fmt.Sprintf("Progress %s resets request %s's idle clock and, by policy progressResetsMax, its maximum deadline too.", num(v), id)
+		return true, "Progress " + num(v) + " resets request " + id + "'s idle clock and, by policy progressResetsMax, its maximum deadline too."
 	}
-	return true, fmt.Sprintf("Progress %s resets request %s's idle clock; the maximum deadline stays.", num(v), id)
+	return true, "Progress " + num(v) + " resets request " + id + "'s idle clock; the maximum deadline stays."
 }
 
 // CancelNote says how the client cancels request id (DOMAIN.md §1): on
@@ -64,15 +63,15 @@ func (p *Progress) Arrive(id string, v float64, acceptNonIncreasing, ignoreValid
 func CancelNote(id string, http, is2025, closeStream bool) string {
 	switch {
 	case http && closeStream && is2025:
-		return fmt.Sprintf("The client closes request %s's stream; under 2025-11-25 a disconnect is not a cancellation.", id)
+		return "The client closes request " + id + "'s stream; under 2025-11-25 a disconnect is not a cancellation."
 	case http && closeStream:
-		return fmt.Sprintf("The client cancels request %s by closing its SSE response stream; no notification is sent.", id)
+		return "The client cancels request " + id + " by closing its SSE response stream; no notification is sent."
 	case http && is2025:
-		return fmt.Sprintf("The client POSTs notifications/cancelled for request %s.", id)
+		return "The client POSTs notifications/cancelled for request " + id + "."
 	case http:
-		return fmt.Sprintf("The client POSTs notifications/cancelled for request %s. Under 2026-07-28 the signal is closing the stream; the server will not take this as a cancellation.", id)
+		return "The client POSTs notifications/cancelled for request " + id + ". Under 2026-07-28 the signal is closing the stream; the server will not take this as a cancellation."
 	}
-	return fmt.Sprintf("The client cancels request %s with notifications/cancelled (fire-and-forget: no response will come).", id)
+	return "The client cancels request " + id + " with notifications/cancelled (fire-and-forget: no response will come)."
 }
 
 // DisconnectNote says what closing request id's response stream means
@@ -85,7 +84,7 @@ func DisconnectNote(id string, byProxy, is2025 bool) string {
 		who = "The proxy closes"
 	}
 	if is2025 {
-		return fmt.Sprintf("%s request %s's response stream. Under 2025-11-25 that is not a cancellation: the client may resume with Last-Event-ID.", who, id)
+		return who + " request " + id + "'s response stream. Under 2025-11-25 that is not a cancellation: the client may resume with Last-Event-ID."
 	}
-	return fmt.Sprintf("%s request %s's response stream. Under 2026-07-28 that is a cancellation.", who, id)
+	return who + " request " + id + "'s response stream. Under 2026-07-28 that is a cancellation."
 }

@@ -2,7 +2,6 @@ package coordinator
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -91,7 +90,7 @@ func ServerReceives(msg json.RawMessage) (cancel bool, e trace.Event) {
 func (c *Client) ProgressArrives(now int64, p *Progress, idRaw, id string, v float64, pol scenario.ClientPolicy) (e trace.Event, activity bool, fatal string) {
 	if !c.Pending() {
 		if pol.LateProgressIsError {
-			return e, false, fmt.Sprintf("progress %s for request %s, which it has %s,", num(v), id, trace.OutcomeWord(c.Outcome))
+			return e, false, "progress " + num(v) + " for request " + id + ", which it has " + trace.OutcomeWord(c.Outcome) + ","
 		}
 		return c.LateProgress(id, num(v)), false, ""
 	}

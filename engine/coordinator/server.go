@@ -2,7 +2,8 @@ package coordinator
 
 import (
 	"encoding/json"
-	"fmt"
+
+	"strconv"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -35,7 +36,7 @@ type Policy struct {
 // "Completion") on request id before it reached the server; the step is
 // skipped.
 func NotArrived(id, what string) trace.Event {
-	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeError, Note: fmt.Sprintf("%s step for request %s before it reached the server; skipped.", what, id)}
+	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeError, Note: what + " step for request " + id + " before it reached the server; skipped."}
 }
 
 // ObserveCancel is the server observing a cancellation of request id at
@@ -47,12 +48,12 @@ func (s *Server) ObserveCancel(now int64, id, cause, via string) (e trace.Event,
 	e = trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore}
 	switch {
 	case !s.Arrived:
-		e.Note = fmt.Sprintf("Cancellation (%s) for request %s, which the server has not received; ignored.", via, id)
+		e.Note = "Cancellation (" + via + ") for request " + id + ", which the server has not received; ignored."
 	case !s.Cancel(now):
-		e.Note = fmt.Sprintf("Late cancellation (%s): request %s already %s; the server ignores it and sends nothing.", via, id, s.State())
+		e.Note = "Late cancellation (" + via + "): request " + id + " already " + string(s.State()) + "; the server ignores it and sends nothing."
 	default:
 		e.Type, e.Status, e.Cause = trace.TypeStatus, trace.StateCancelled, cause
-		e.Note = fmt.Sprintf("The server observes the cancellation (%s): request %s is cancelled; the handler stops and nothing more is sent for it.", via, id)
+		e.Note = "The server observes the cancellation (" + via + "): request " + id + " is cancelled; the handler stops and nothing more is sent for it."
 		return e, true
 	}
 	return e, false
@@ -67,7 +68,7 @@ func (s *Server) ObserveCancel(now int64, id, cause, via string) (e trace.Event,
 func (s *Server) SeesClose(id string, p Policy, is2025 bool) (e trace.Event, cancel bool) {
 	e = trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore}
 	if p.IgnoreDisconnect && !is2025 {
-		e.Note = fmt.Sprintf("Policy ignoreDisconnect: the server never observes request %s's stream closing; the handler runs on, its side effects happen and its writes go into the closed stream (modelcontextprotocol/rust-sdk#857).", id)
+		e.Note = "Policy ignoreDisconnect: the server never observes request " + id + "'s stream closing; the handler runs on, its side effects happen and its writes go into the closed stream (modelcontextprotocol/rust-sdk#857)."
 		return e, false
 	}
 	s.Writing = false
@@ -99,27 +100,27 @@ func (s *Server) Finish(now int64, id string, msg json.RawMessage, failed bool, 
 	switch {
 	case prev == Cancelled && !p.RespondAfterCancel:
 		e.Type, e.Message = trace.TypeSuppress, msg
-		e.Note = fmt.Sprintf("The handler reaches completion, but request %s was cancelled first: the response is suppressed.", id)
+		e.Note = "The handler reaches completion, but request " + id + " was cancelled first: the response is suppressed."
 		return e, false
 	case prev == Cancelled && s.Sent != nil:
-		e.Note = fmt.Sprintf("Request %s already has its one final response; a second completion sends nothing.", id)
+		e.Note = "Request " + id + " already has its one final response; a second completion sends nothing."
 		return e, false
 	case prev == Cancelled:
 		resp = msg
 	case !fresh:
-		e.Note = fmt.Sprintf("Request %s already completed; a second completion returns the same stored response and sends nothing.", id)
+		e.Note = "Request " + id + " already completed; a second completion returns the same stored response and sends nothing."
 		return e, false
 	}
 	s.Sent = resp
 	switch {
 	case prev == Cancelled:
-		e.Note = fmt.Sprintf("Policy respondAfterCancel: the server sends a response for request %s after accepting its cancellation.", id)
+		e.Note = "Policy respondAfterCancel: the server sends a response for request " + id + " after accepting its cancellation."
 	case ledger:
-		e.Note = fmt.Sprintf("The server sends request %s's ledger outcome.", id)
+		e.Note = "The server sends request " + id + "'s ledger outcome."
 	case failed:
-		e.Note = fmt.Sprintf("The server fails request %s with error %d.", id, code)
+		e.Note = "The server fails request " + id + " with error " + strconv.FormatInt(code, 10) + "."
 	default:
-		e.Note = fmt.Sprintf("The server commits request %s's result and sends the response.", id)
+		e.Note = "The server commits request " + id + "'s result and sends the response."
 	}
 	return e, true
 }
@@ -193,10 +194,10 @@ func ReadCancel(msg json.RawMessage, c jsonrpc.Cancellation, err error, s *Serve
 	e = trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg}
 	switch {
 	case err != nil:
-		e.Note = fmt.Sprintf("Ignored silently (%v); no response.", err)
+		e.Note = "Ignored silently (" + err.Error() + "); no response."
 		return "", e, false, false
 	case s == nil || !s.Arrived:
-		e.Note = fmt.Sprintf("Cancellation for unknown request %s; ignored silently, no response.", c.RequestID)
+		e.Note = "Cancellation for unknown request " + c.RequestID + "; ignored silently, no response."
 		return "", e, false, false
 	case t.HTTP && !t.Is2025:
 		e.Note = "Under 2026-07-28 Streamable HTTP a cancellation is the stream closing; a POSTed notifications/cancelled does not cancel. Client and server now disagree on the request's life."
@@ -219,7 +220,7 @@ func ReadCancel(msg json.RawMessage, c jsonrpc.Cancellation, err error, s *Serve
 func ServerIgnores(msg json.RawMessage, m jsonrpc.Message) trace.Event {
 	note := "Not a JSON-RPC message the server acts on; ignored, no response."
 	if m.Method != "" && !m.HasRealID() {
-		note = fmt.Sprintf("Unknown notification %q (a malformed cancellation at best); ignored silently, no response.", m.Method)
+		note = "Unknown notification " + strconv.Quote(m.Method) + " (a malformed cancellation at best); ignored silently, no response."
 	}
 	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg, Note: note}
 }
@@ -231,10 +232,10 @@ func ServerIgnores(msg json.RawMessage, m jsonrpc.Message) trace.Event {
 // (DOMAIN.md §8).
 func (s *Server) Start(id string, headers map[string]string, noBuffering bool) trace.Event {
 	s.Arrived = true
-	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeStart, Note: fmt.Sprintf("The server starts handling request %s.", id)}
+	e := trace.Event{Actor: trace.ActorServer, Type: trace.TypeStart, Note: "The server starts handling request " + id + "."}
 	if headers != nil {
 		s.Writing, e.Headers = true, headers
-		e.Note = fmt.Sprintf("The server starts request %s and opens its SSE response stream.", id)
+		e.Note = "The server starts request " + id + " and opens its SSE response stream."
 		if !noBuffering {
 			e.Note += " Without X-Accel-Buffering: no, a proxy may buffer it."
 		}

@@ -219,7 +219,7 @@ func decodeMessage(msg json.RawMessage) (wireMessage, error) {
 func fromWire(w *wireMessage) (Message, error) {
 	m := Message{RawID: w.ID, HasID: w.ID != nil, Params: w.Params.raw, Result: w.Result, Error: w.Error, ParamsObject: w.Params.object}
 	if w.Method != nil {
-		s, ok := stringText(w.Method)
+		s, ok := methodText(w.Method)
 		if !ok {
 			return Message{}, fmt.Errorf("%w: method is not a string", ErrInvalid)
 		}
@@ -276,16 +276,25 @@ func fromWire(w *wireMessage) (Message, error) {
 func (m Message) Cancellation() (Cancellation, error) {
 	switch m.cancelWhy {
 	case faultMethod:
-		return Cancellation{}, fmt.Errorf("%w: method is %q", ErrMalformedCancel, m.Method)
+		return Cancellation{}, malformed("method is " + strconv.Quote(m.Method))
 	case faultParams:
-		return Cancellation{}, fmt.Errorf("%w: params is not an object", ErrMalformedCancel)
+		return Cancellation{}, malformed("params is not an object")
 	case faultMissing:
-		return Cancellation{}, fmt.Errorf("%w: params.requestId is missing", ErrMalformedCancel)
+		return Cancellation{}, malformed("params.requestId is missing")
 	case faultRequestID:
-		return Cancellation{}, fmt.Errorf("%w: params.requestId is not a string or an integer", ErrMalformedCancel)
+		return Cancellation{}, malformed("params.requestId is not a string or an integer")
 	}
 	return m.cancel, nil
 }
+
+// malformed is an error wrapping ErrMalformedCancel, "malformed
+// cancellation: why" (fmt.Errorf's %w, without its formatting: the server
+// reads one in every lesson with a malformed cancellation).
+type malformed string
+
+func (m malformed) Error() string { return ErrMalformedCancel.Error() + ": " + string(m) }
+
+func (m malformed) Unwrap() error { return ErrMalformedCancel }
 
 // fault is why a message is no valid cancellation; the error is built
 // only when Cancellation is asked, so reading any other message costs none.
@@ -342,6 +351,22 @@ func stringText(raw json.RawMessage) (string, bool) {
 	return s, true
 }
 
+// methods are the method names the engine writes, which methodText
+// returns without allocating a string per message read.
+var methods = [...]string{MethodCancelled, MethodProgress, MethodListen, MethodAcknowledged, MethodToolsCall, MethodInitialize, MethodTasksGet, MethodTasksCancel}
+
+// methodText is stringText for a message's method.
+func methodText(raw json.RawMessage) (string, bool) {
+	if len(raw) >= 2 && raw[0] == '"' {
+		for _, m := range methods {
+			if string(raw[1:len(raw)-1]) == m {
+				return m, true
+			}
+		}
+	}
+	return stringText(raw)
+}
+
 // plain reports whether a raw JSON string needs no unescaping and is
 // already what json.Marshal writes for its value: printable ASCII, no
 // backslash, none of the HTML characters json.Marshal escapes.
@@ -376,6 +401,14 @@ func IDText(raw json.RawMessage) (string, bool) {
 	}
 	if raw[0] != '-' && (raw[0] < '0' || raw[0] > '9') {
 		return "", false
+	}
+	if raw[0] != '-' && (len(raw) == 1 || len(raw) == 2 && raw[0] != '0' && raw[1] >= '0' && raw[1] <= '9') {
+		// 0-99, an id's usual text: strconv's own strings, no allocation.
+		n := int64(raw[0] - '0')
+		if len(raw) == 2 {
+			n = 10*n + int64(raw[1]-'0')
+		}
+		return strconv.FormatInt(n, 10), true
 	}
 	n, err := strconv.ParseInt(string(raw), 10, 64)
 	if err != nil {

@@ -3,6 +3,7 @@ package ledger
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Decide is Apply's body inside a transaction the caller opened (Begin):
@@ -163,9 +164,9 @@ func Race(conns []Conn, ins []Intent, now int64, atomic, checkFingerprint bool) 
 func (s RaceStep) Note(in Intent) string {
 	switch s.Phase {
 	case Lock:
-		return fmt.Sprintf("Connection %d: BEGIN IMMEDIATE takes the write lock.", s.Conn+1)
+		return "Connection " + strconv.Itoa(s.Conn+1) + ": BEGIN IMMEDIATE takes the write lock."
 	case Wait:
-		return fmt.Sprintf("Connection %d: BEGIN IMMEDIATE is refused (SQLITE_BUSY) while connection %d holds the lock; it waits.", s.Conn+1, s.Holder+1)
+		return "Connection " + strconv.Itoa(s.Conn+1) + ": BEGIN IMMEDIATE is refused (SQLITE_BUSY) while connection " + strconv.Itoa(s.Holder+1) + " holds the lock; it waits."
 	case Check:
 		seen := "present."
 		if s.Missing {
@@ -173,7 +174,7 @@ func (s RaceStep) Note(in Intent) string {
 		}
 		return fmt.Sprintf("Connection %d checks key %q in its own transaction: %s", s.Conn+1, in.Key, seen)
 	case EffectTwice:
-		return fmt.Sprintf("Connection %d runs the effect anyway (execution %d, %s); only its record insert then fails on the unique key. The effect ran twice.", s.Conn+1, s.Execution, ReceiptFor(in.Tool, int64(s.Execution)))
+		return "Connection " + strconv.Itoa(s.Conn+1) + " runs the effect anyway (execution " + strconv.Itoa(s.Execution) + ", " + ReceiptFor(in.Tool, int64(s.Execution)) + "); only its record insert then fails on the unique key. The effect ran twice."
 	case Failed:
 		return s.Err.Error()
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -114,7 +115,7 @@ func (s *Server) Reopen() (string, error) {
 	}
 	recs, _ := s.conns[0].Records()
 	n, _ := s.conns[0].Executions()
-	return fmt.Sprintf("Every ledger connection is closed and opened again: %d committed record(s) and %d execution(s) are still there.", len(recs), n), nil
+	return "Every ledger connection is closed and opened again: " + strconv.Itoa(len(recs)) + " committed record(s) and " + strconv.Itoa(n) + " execution(s) are still there.", nil
 }
 
 // DedupeBy sets the key the server deduplicates by, per
@@ -172,7 +173,7 @@ type Reply struct {
 // effect.
 func Invalid(err error) Reply {
 	msg := strings.TrimPrefix(err.Error(), "ledger: ")
-	return Reply{Kind: Rejected, Code: CodeInvalidParams, Message: msg, Note: fmt.Sprintf("Rejected before any effect: %s.", msg)}
+	return Reply{Kind: Rejected, Code: CodeInvalidParams, Message: msg, Note: "Rejected before any effect: " + msg + "."}
 }
 
 // Reply turns the decision (out, err) on in, taken on replica (from 0) for
@@ -182,7 +183,7 @@ func Invalid(err error) Reply {
 func (s *Server) Reply(rpcID string, args json.RawMessage, replica int, in Intent, out Outcome, err error) Reply {
 	where := ""
 	if s.replicas > 1 {
-		where = fmt.Sprintf(" on replica %d", replica+1)
+		where = " on replica " + strconv.Itoa(replica+1)
 	}
 	r := Reply{Key: BusinessKey(args), Fingerprint: in.Fingerprint}
 	switch {
@@ -211,7 +212,7 @@ func (s *Server) Reply(rpcID string, args json.RawMessage, replica int, in Inten
 		r.Note = fmt.Sprintf("Key %q is committed: the stored result is returned (original rpcId), no new execution%s.", in.Key, where)
 	} else {
 		r.Kind = Executed
-		r.Note = fmt.Sprintf("Execution %d runs the side effect (%s)%s", out.Execution, ReceiptFor(in.Tool, int64(out.Execution)), where)
+		r.Note = "Execution " + strconv.Itoa(out.Execution) + " runs the side effect (" + ReceiptFor(in.Tool, int64(out.Execution)) + ")" + where
 		if in.Key != "" {
 			r.Note += fmt.Sprintf(" and commits the result under key %q in the same transaction.", in.Key)
 		} else {

@@ -2,7 +2,7 @@ package recovery
 
 import (
 	"encoding/json"
-	"fmt"
+
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -23,7 +23,7 @@ func Tag(params json.RawMessage, idRaw string) json.RawMessage {
 
 // OpenNote is the note of the client opening listen stream id with filter.
 func OpenNote(id string, filter json.RawMessage) string {
-	return fmt.Sprintf("The client opens listen stream %s with filter %s.", id, filter)
+	return "The client opens listen stream " + id + " with filter " + string(filter) + "."
 }
 
 // Ack is the server's acknowledgement of stream id (idRaw): the first
@@ -31,12 +31,12 @@ func OpenNote(id string, filter json.RawMessage) string {
 // and its note.
 func (l *Listen) Ack(idRaw, id string) (json.RawMessage, string) {
 	return jsonrpc.NewNotification(jsonrpc.MethodAcknowledged, Tag(l.Params(), idRaw)),
-		fmt.Sprintf("The server acknowledges listen stream %s: the acknowledgement is the first message tagged with its subscription id.", id)
+		"The server acknowledges listen stream " + id + ": the acknowledgement is the first message tagged with its subscription id."
 }
 
 // NotifyNote is the note of the server sending method on listen stream id.
 func NotifyNote(method, id string) string {
-	return fmt.Sprintf("The server sends %s on listen stream %s.", method, id)
+	return "The server sends " + method + " on listen stream " + id + "."
 }
 
 // EndNote is the note of the server ending listen stream id gracefully: on
@@ -44,16 +44,16 @@ func NotifyNote(method, id string) string {
 // send; on Streamable HTTP (http) with its result, then the stream closes.
 func EndNote(id string, http bool) string {
 	if http {
-		return fmt.Sprintf("The server ends listen stream %s gracefully with its result; the stream then closes.", id)
+		return "The server ends listen stream " + id + " gracefully with its result; the stream then closes."
 	}
-	return fmt.Sprintf("The server tears down listen stream %s with notifications/cancelled: the one cancellation a server may send.", id)
+	return "The server tears down listen stream " + id + " with notifications/cancelled: the one cancellation a server may send."
 }
 
 // Ended is the client seeing the server end stream id: it no longer reads
 // it, does not reconnect, and accepts the end (its event).
 func (l *Listen) Ended(id string) trace.Event {
 	l.Reading = false
-	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeAccept, Note: fmt.Sprintf("The server ended listen stream %s; the client does not reconnect.", id)}
+	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeAccept, Note: "The server ended listen stream " + id + "; the client does not reconnect."}
 }
 
 // RefetchID is the request id of the n-th reconnect's k-th refetch
@@ -65,5 +65,5 @@ func RefetchID(n, k int) string {
 
 // Note is the note of the client sending f.
 func (f Refetch) Note() string {
-	return fmt.Sprintf("The client refetches %s from the authoritative %s.", f.Of, f.Method)
+	return "The client refetches " + f.Of + " from the authoritative " + f.Method + "."
 }

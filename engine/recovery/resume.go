@@ -1,6 +1,6 @@
 package recovery
 
-import "fmt"
+import "strconv"
 
 // Cursor is a 2025-11-25 client's resume position on one stream: the id of
 // the last SSE event it received there, which it sends as Last-Event-ID
@@ -63,12 +63,12 @@ func ResumeDelay(clientID string) int64 { return ReferenceDelay(clientID, 0) }
 // it had position pos when forget lost it).
 func ResumeNote(id, token, pos string, delayMs int64) string {
 	if token == "" && pos != "" {
-		return fmt.Sprintf("Policy forgetResumeToken: after a %d ms backoff the client reconnects stream %s with GET but no Last-Event-ID: the connection that dropped had received no new event, and the client did not keep the position (event %s) it had resumed from (modelcontextprotocol/typescript-sdk#2499).", delayMs, id, pos)
+		return "Policy forgetResumeToken: after a " + strconv.FormatInt(delayMs, 10) + " ms backoff the client reconnects stream " + id + " with GET but no Last-Event-ID: the connection that dropped had received no new event, and the client did not keep the position (event " + pos + ") it had resumed from (modelcontextprotocol/typescript-sdk#2499)."
 	}
 	if token == "" {
-		return fmt.Sprintf("After a %d ms backoff the client reconnects stream %s with GET; it received no event id there, so it has no Last-Event-ID to send.", delayMs, id)
+		return "After a " + strconv.FormatInt(delayMs, 10) + " ms backoff the client reconnects stream " + id + " with GET; it received no event id there, so it has no Last-Event-ID to send."
 	}
-	return fmt.Sprintf("Under 2025-11-25 the client resumes stream %s after a %d ms backoff: GET with Last-Event-ID: %s, the last event it received there.", id, delayMs, token)
+	return "Under 2025-11-25 the client resumes stream " + id + " after a " + strconv.FormatInt(delayMs, 10) + " ms backoff: GET with Last-Event-ID: " + token + ", the last event it received there."
 }
 
 // ResumeHeaders are the headers of the client's resuming GET: Last-Event-ID

@@ -2,7 +2,7 @@ package recovery
 
 import (
 	"encoding/json"
-	"fmt"
+
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -47,14 +47,14 @@ func (l *Listen) Send(msg json.RawMessage) { l.sent = append(l.sent, msg) }
 // force; anything else is keyed by stable ids, so a repeat is harmless).
 func (l *Listen) Arrive(id string, msg json.RawMessage) trace.Event {
 	l.delivered++
-	e := trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: fmt.Sprintf("Listen stream %s is closed at the client; ignored.", id)}
+	e := trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: "Listen stream " + id + " is closed at the client; ignored."}
 	if !l.Reading {
 		return e
 	}
 	m, _ := jsonrpc.Parse(msg)
-	e.Type, e.Note = trace.TypeAccept, fmt.Sprintf("The client applies %s from listen stream %s; application state is keyed by stable ids, so a repeat is harmless.", m.Method, id)
+	e.Type, e.Note = trace.TypeAccept, "The client applies "+m.Method+" from listen stream "+id+"; application state is keyed by stable ids, so a repeat is harmless."
 	if m.Method == jsonrpc.MethodAcknowledged {
-		e.Note = fmt.Sprintf("Listen stream %s is acknowledged; the client's filter is in force.", id)
+		e.Note = "Listen stream " + id + " is acknowledged; the client's filter is in force."
 	}
 	return e
 }
@@ -67,9 +67,9 @@ func (l *Listen) Notify(id, method string, params json.RawMessage) (e trace.Even
 	e = trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress}
 	switch {
 	case l == nil || !l.Serving:
-		e.Note = fmt.Sprintf("Listen stream %s is not open at the server: %s is not sent.", id, method)
+		e.Note = "Listen stream " + id + " is not open at the server: " + method + " is not sent."
 	case !Admits(l.Filter, method, params):
-		e.Note = fmt.Sprintf("%s is not in listen stream %s's filter: not sent.", method, id)
+		e.Note = method + " is not in listen stream " + id + "'s filter: not sent."
 	default:
 		return e, true
 	}
@@ -81,7 +81,7 @@ func (l *Listen) Notify(id, method string, params json.RawMessage) (e trace.Even
 // event when it was not open.
 func (l *Listen) End(id string) (e trace.Event, ok bool) {
 	if l == nil || !l.Serving {
-		return trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Note: fmt.Sprintf("Request %s is not an open listen stream; nothing to end.", id)}, false
+		return trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Note: "Request " + id + " is not an open listen stream; nothing to end."}, false
 	}
 	l.Serving = false
 	return e, true
@@ -91,7 +91,7 @@ func (l *Listen) End(id string) (e trace.Event, ok bool) {
 // or the network's ignore event when the client no longer read it.
 func (l *Listen) Drop(id string) (e trace.Event, ok bool) {
 	if !l.Reading {
-		return trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeIgnore, Note: fmt.Sprintf("Listen stream %s is already closed.", id)}, false
+		return trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeIgnore, Note: "Listen stream " + id + " is already closed."}, false
 	}
 	l.Reading, l.Serving = false, false
 	return e, true
@@ -107,10 +107,10 @@ func (l *Listen) Resume(id string, is2025 bool) (e trace.Event, last string, mis
 	last = strconv.Itoa(l.delivered)
 	e = trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, Headers: map[string]string{"Last-Event-ID": last}}
 	if !is2025 {
-		e.Note = fmt.Sprintf("Policy sendLastEventId: the client tries to resume stream %s with Last-Event-ID: %s and refetches nothing.", id, last)
+		e.Note = "Policy sendLastEventId: the client tries to resume stream " + id + " with Last-Event-ID: " + last + " and refetches nothing."
 		return e, last, nil
 	}
-	e.Note = fmt.Sprintf("Under 2025-11-25 the client resumes stream %s with GET and Last-Event-ID: %s.", id, last)
+	e.Note = "Under 2025-11-25 the client resumes stream " + id + " with GET and Last-Event-ID: " + last + "."
 	return e, last, append([]json.RawMessage(nil), l.sent[l.delivered:]...)
 }
 
@@ -122,7 +122,7 @@ func (l *Listen) Resumed(id, last string, n int) trace.Event {
 	l.Serving, l.Reading = true, true
 	l.sent = l.sent[:l.delivered]
 	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus,
-		Note: fmt.Sprintf("The server resumes stream %s after event %s and replays %d missed event(s) of that stream only.", id, last, n)}
+		Note: "The server resumes stream " + id + " after event " + last + " and replays " + strconv.Itoa(n) + " missed event(s) of that stream only."}
 }
 
 // StaleResume is a 2026-07-28 server's answer to Last-Event-ID: it keeps no

@@ -230,34 +230,38 @@ func lineColumn(data []byte, off int) (line, col int) {
 // frame is one open array or object of checkStructure's walk.
 type frame struct {
 	object  bool
-	wantKey bool     // an object expecting a member name next
-	key     string   // the current member's name
-	index   int      // the current element's index
-	keys    []string // member names so far, while few
+	wantKey bool   // an object expecting a member name next
+	key     []byte // the current member's name, unquoted
+	index   int    // the current element's index
+	first   int    // where the object's names start in checkStructure's names
 	set     map[string]bool
 }
 
-// seen records name in the object f and reports whether it was already there.
-func (f *frame) seen(name string) bool {
+// seen records name in the object f, whose names so far are
+// (*names)[f.first:] (or f.set once there are more than 16), and reports
+// whether it was already there. The names are slices of the document, not
+// copies: a lesson's scenario has a hundred of them, and under WebAssembly
+// each allocation costs ten times what it does natively.
+func (f *frame) seen(names *[][]byte, name []byte) bool {
 	if f.set != nil {
-		if f.set[name] {
+		if f.set[string(name)] {
 			return true
 		}
-		f.set[name] = true
+		f.set[string(name)] = true
 		return false
 	}
-	for _, k := range f.keys {
-		if k == name {
+	for _, k := range (*names)[f.first:] {
+		if bytes.Equal(k, name) {
 			return true
 		}
 	}
-	f.keys = append(f.keys, name)
-	if len(f.keys) > 16 {
-		f.set = make(map[string]bool, 2*len(f.keys))
-		for _, k := range f.keys {
-			f.set[k] = true
+	*names = append(*names, name)
+	if len(*names)-f.first > 16 {
+		f.set = make(map[string]bool, 2*(len(*names)-f.first))
+		for _, k := range (*names)[f.first:] {
+			f.set[string(k)] = true
 		}
-		f.keys = nil
+		*names = (*names)[:f.first]
 	}
 	return false
 }
@@ -282,18 +286,20 @@ func CheckStructure(data []byte) error {
 // is ambiguous to anyone reading it, so it is refused, at any depth.
 func checkStructure(data []byte) *Error {
 	stack := make([]frame, 0, 8)
+	names := make([][]byte, 0, 32)
 	for i := 0; i < len(data); {
 		switch data[i] {
 		case '{', '[':
 			if len(stack) == MaxDepth {
 				return located(data, stackPath(stack), i, errAt("", ErrLimit, "nested deeper than %d arrays and objects", MaxDepth).Err)
 			}
-			stack = append(stack, frame{object: data[i] == '{', wantKey: data[i] == '{'})
+			stack = append(stack, frame{object: data[i] == '{', wantKey: data[i] == '{', first: len(names)})
 			i++
 		case '}', ']':
 			if len(stack) == 0 {
 				return nil // not JSON: Decode checks the syntax first
 			}
+			names = names[:stack[len(stack)-1].first]
 			stack = stack[:len(stack)-1]
 			i++
 		case ',':
@@ -314,9 +320,11 @@ func checkStructure(data []byte) *Error {
 			if top := len(stack) - 1; top >= 0 && stack[top].wantKey {
 				f := &stack[top]
 				f.wantKey = false
-				f.key = unquote(data[i:e])
-				if f.seen(f.key) {
-					return located(data, stackPath(stack), i, errAt("", ErrDuplicate, "the member %s appears twice in one object", strconv.Quote(f.key)).Err)
+				if f.key = data[i+1 : e-1]; bytes.IndexByte(f.key, '\\') >= 0 {
+					f.key = []byte(unquote(data[i:e]))
+				}
+				if f.seen(&names, f.key) {
+					return located(data, stackPath(stack), i, errAt("", ErrDuplicate, "the member %s appears twice in one object", strconv.Quote(string(f.key))).Err)
 				}
 			}
 			i = e

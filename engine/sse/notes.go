@@ -1,6 +1,6 @@
 package sse
 
-import "fmt"
+import "strconv"
 
 // KeepaliveComment is the reference SSE keep-alive comment (DOMAIN.md §8):
 // it keeps proxies from closing an idle stream and is not progress.
@@ -23,7 +23,7 @@ func CapText(capacity int) string {
 	if capacity == 0 {
 		return "unbounded"
 	}
-	return fmt.Sprint(capacity)
+	return strconv.Itoa(capacity)
 }
 
 // DropNote says why d, displaced by the Push of the event with ID pushed
@@ -51,17 +51,17 @@ func NextDrain(start, now, everyMs int64) int64 {
 // HoldNote says what a buffering proxy holds: held bytes, flushing at
 // flushBytes or at the end of the stream.
 func HoldNote(held, flushBytes int) string {
-	return fmt.Sprintf("The proxy buffers the stream: it holds %d bytes (flushes at %d or at the end of the stream).", held, flushBytes)
+	return "The proxy buffers the stream: it holds " + strconv.Itoa(held) + " bytes (flushes at " + strconv.Itoa(flushBytes) + " or at the end of the stream)."
 }
 
 // FlushNote says why a buffering proxy forwards n held messages at once:
 // heldBytes reached its threshold, or final, the stream ended.
 func FlushNote(n, heldBytes int, final bool) string {
-	why := fmt.Sprintf("%d bytes held", heldBytes)
+	why := strconv.Itoa(heldBytes) + " bytes held"
 	if final {
 		why = "the stream ends"
 	}
-	return fmt.Sprintf("The proxy flushes %d held message(s) at once (%s): progress arrives in a burst.", n, why)
+	return "The proxy flushes " + strconv.Itoa(n) + " held message(s) at once (" + why + "): progress arrives in a burst."
 }
 
 // Keepalive is the server's keep-alive comment on a stream (DOMAIN.md §8):

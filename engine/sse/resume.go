@@ -2,7 +2,7 @@ package sse
 
 import (
 	"encoding/json"
-	"fmt"
+	"strconv"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -39,7 +39,7 @@ func (m Msg) SendEvent(id *scenario.ID, wire int) trace.Event {
 // resume the stream before any message arrives (2025-11-25 Streamable
 // HTTP: the server SHOULD send it first).
 func Priming(id, eventID string) Msg {
-	return Msg{Priming: true, EventID: eventID, Note: fmt.Sprintf("The server primes request %s's stream with an SSE event that carries only its id (%s) and empty data, so the client can resume the stream with Last-Event-ID.", id, eventID)}
+	return Msg{Priming: true, EventID: eventID, Note: "The server primes request " + id + "'s stream with an SSE event that carries only its id (" + eventID + ") and empty data, so the client can resume the stream with Last-Event-ID."}
 }
 
 // Prime writes the priming event of a new response stream into store and
@@ -60,7 +60,7 @@ func Prime(store *EventStore[Msg], stream, name, method string) (m Msg, ok bool)
 // PrimedNote says that stream id's priming event (event eventID) reached
 // the client afterMs ms after it was sent: its resume position.
 func PrimedNote(id, eventID string, afterMs int64) string {
-	return fmt.Sprintf("The priming event reaches the client after %d ms: its resume position on stream %s is event %s.", afterMs, id, eventID)
+	return "The priming event reaches the client after " + strconv.FormatInt(afterMs, 10) + " ms: its resume position on stream " + id + " is event " + eventID + "."
 }
 
 // Keep is a 2025-11-25 server writing *m on the stream of the request
@@ -93,7 +93,7 @@ func Kept(id string, m Msg) (trace.Event, []json.RawMessage) {
 		lost = append(lost, m.Msg)
 	}
 	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeEnqueue, EventID: m.EventID, Message: m.Msg,
-		Note: fmt.Sprintf("Request %s's stream is closed: the server keeps this event (id %s) in its event store for the client to resume.", id, m.EventID)}, lost
+		Note: "Request " + id + "'s stream is closed: the server keeps this event (id " + m.EventID + ") in its event store for the client to resume."}, lost
 }
 
 // Replay is the server's answer to a GET with Last-Event-ID lastID (""
@@ -119,9 +119,9 @@ func Replay(store *EventStore[Msg], lastID, stream, name string, allStreams bool
 // allStreams (modelcontextprotocol/servers#4087), of every stream.
 func ReplayNote(id, token string, n int, allStreams bool) string {
 	if allStreams {
-		return fmt.Sprintf("Policy replayAllStreams: the server resumes stream %s after event %s and replays %d event(s) written after it on every stream of the session, not only that stream's (modelcontextprotocol/servers#4087).", id, token, n)
+		return "Policy replayAllStreams: the server resumes stream " + id + " after event " + token + " and replays " + strconv.Itoa(n) + " event(s) written after it on every stream of the session, not only that stream's (modelcontextprotocol/servers#4087)."
 	}
-	return fmt.Sprintf("The server resumes stream %s after event %s and replays %d missed event(s) of that stream only.", id, token, n)
+	return "The server resumes stream " + id + " after event " + token + " and replays " + strconv.Itoa(n) + " missed event(s) of that stream only."
 }
 
 // Replayed is stored event ev sent again after Last-Event-ID lastID, with
@@ -129,7 +129,7 @@ func ReplayNote(id, token string, n int, allStreams bool) string {
 func Replayed(ev StoredEvent[Msg], lastID string) Msg {
 	m := ev.Data
 	m.EventID = ev.ID
-	m.Note = fmt.Sprintf("Replayed after Last-Event-ID %s: event %s of stream %s.", lastID, ev.ID, jsonrpc.Unquote(ev.Stream))
+	m.Note = "Replayed after Last-Event-ID " + lastID + ": event " + ev.ID + " of stream " + jsonrpc.Unquote(ev.Stream) + "."
 	return m
 }
 

@@ -1,7 +1,6 @@
 package sse
 
 import (
-	"fmt"
 	"strconv"
 )
 
@@ -86,9 +85,9 @@ func (s *EventStore[T]) Resume(lastID, stream, name string, allStreams bool) (mi
 		return s.After(lastID, allStreams), "", true
 	}
 	if lastID == "" {
-		return nil, fmt.Sprintf("A GET without Last-Event-ID opens a new standalone stream: the server cannot tell it resumes request %s, replays nothing and never attaches the request's remaining events to it.", name), false
+		return nil, "A GET without Last-Event-ID opens a new standalone stream: the server cannot tell it resumes request " + name + ", replays nothing and never attaches the request's remaining events to it.", false
 	}
-	return nil, fmt.Sprintf("Last-Event-ID %s names no event of stream %s: the server replays nothing.", lastID, name), false
+	return nil, "Last-Event-ID " + lastID + " names no event of stream " + name + ": the server replays nothing.", false
 }
 
 // Len returns the number of events stored.

@@ -2,7 +2,7 @@ package sse
 
 import (
 	"encoding/json"
-	"fmt"
+	"strconv"
 
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -88,7 +88,7 @@ func Open(now int64, buf *scenario.Buffer, proxy *scenario.Proxy, noBuffering bo
 // byte passed through it for IdleCloseMs (DOMAIN.md §8).
 func (s *Stream) IdleClose() trace.Event {
 	return trace.Event{Actor: trace.ActorProxy, Type: trace.TypeCloseStream, Signal: trace.SignalCloseStream,
-		Note: fmt.Sprintf("No byte passed for %d ms: the proxy closes the idle stream.", s.Proxy.IdleCloseMs)}
+		Note: "No byte passed for " + strconv.FormatInt(s.Proxy.IdleCloseMs, 10) + " ms: the proxy closes the idle stream."}
 }
 
 // Push puts m into the buffer at now by its policy (DOMAIN.md §7) and
@@ -122,7 +122,7 @@ func (s *Stream) Push(now int64, m Msg) (events []trace.Event, lost []json.RawMe
 	}
 	if res.Outcome != DroppedNew {
 		events = append(events, trace.Event{Actor: trace.ActorServer, Type: trace.TypeEnqueue, Message: m.Msg,
-			Note: fmt.Sprintf("%s Buffered: depth %d of %s.", m.Note, s.Buf.Len(), CapText(s.Buf.Capacity()))})
+			Note: m.Note + " Buffered: depth " + strconv.Itoa(s.Buf.Len()) + " of " + CapText(s.Buf.Capacity()) + "."})
 	}
 	s.Buf.Record(now)
 	return events, lost
@@ -163,7 +163,7 @@ func (s *Stream) Discard(now int64) (events []trace.Event, lost []json.RawMessag
 	}
 	s.Buf.Record(now)
 	if n := len(dropped); n > 0 {
-		events = append(events, trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, Note: fmt.Sprintf("The cancellation discards %d buffered event(s).", n)})
+		events = append(events, trace.Event{Actor: trace.ActorServer, Type: trace.TypeSuppress, Note: "The cancellation discards " + strconv.Itoa(n) + " buffered event(s)."})
 	}
 	return events, lost, true
 }

@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -16,7 +15,7 @@ import (
 // request whose id reads request.
 func (t *Task) Created(request string) trace.Event {
 	return trace.Event{Actor: trace.ActorWorker, Type: trace.TypeStatus, TaskID: t.ID, Status: trace.TaskWorking,
-		Note: fmt.Sprintf("The server creates durable task %s for request %s; its state outlives the request and the connection.", t.ID, request)}
+		Note: "The server creates durable task " + t.ID + " for request " + request + "; its state outlives the request and the connection."}
 }
 
 // Served is the event of a tasks/* request changing or confirming t (the
@@ -55,7 +54,7 @@ func Missing(id, do string) trace.Event {
 	if do == "checkpoint" || do == "finish-task" {
 		who = trace.ActorWorker
 	}
-	return trace.Event{Actor: who, Type: trace.TypeError, TaskID: id, Note: fmt.Sprintf("Task %s does not exist at the server yet; step skipped.", id)}
+	return trace.Event{Actor: who, Type: trace.TypeError, TaskID: id, Note: "Task " + id + " does not exist at the server yet; step skipped."}
 }
 
 // Polled is the client reading the reply to one of its tasks/get polls of
@@ -64,14 +63,14 @@ func Missing(id, do string) trace.Event {
 func (c *Client) Polled(id string, r Reply) (trace.Event, bool) {
 	c.Status = StatusOf(r.Result)
 	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: id, Status: c.Status,
-		Note: fmt.Sprintf("The client sees task %s %s: a terminal status, so it stops polling.", id, c.Status)}, trace.Terminal(c.Status)
+		Note: "The client sees task " + id + " " + c.Status + ": a terminal status, so it stops polling."}, trace.Terminal(c.Status)
 }
 
 // StopPolling is the event of the simulation giving up polling task id,
 // still not terminal, after the script ended (NextPoll returned false).
 func (c *Client) StopPolling(id string) trace.Event {
 	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus, TaskID: id, Status: c.Status,
-		Note: fmt.Sprintf("The script has ended and task %s is still %s; the simulation stops polling.", id, c.Status)}
+		Note: "The script has ended and task " + id + " is still " + c.Status + "; the simulation stops polling."}
 }
 
 // Cancelled is the client reading the reply to its tasks/cancel of task
@@ -90,7 +89,7 @@ func (c *Client) Cancelled(id string, r Reply, is2025, ackIsFinal bool) (trace.E
 		return e, false
 	case is2025:
 		c.Status = StatusOf(r.Result)
-		e.Note = fmt.Sprintf("The reply is the Task: %s.", c.Status)
+		e.Note = "The reply is the Task: " + c.Status + "."
 	case ackIsFinal:
 		c.Stopped = true
 		e.Status, e.Note = "stopped", "Policy treatTaskAckAsFinal: the UI says \"stopped\" on the acknowledgement and stops polling, while the worker may run on."

@@ -1,7 +1,5 @@
 package tasks
 
-import "fmt"
-
 // What the tasks/* requests say on the wire (DOMAIN.md §6; the tasks
 // extension io.modelcontextprotocol/tasks): the headers of a tasks/*
 // request and the notes of the requests and answers.
@@ -18,19 +16,19 @@ func Headers(id string, http bool) map[string]string {
 // HandleNote is the note of the server answering task-augmented request
 // request at once with a task handle (CreateTaskResult).
 func HandleNote(request string) string {
-	return fmt.Sprintf("The server answers request %s with a task handle (resultType \"task\").", request)
+	return "The server answers request " + request + " with a task handle (resultType \"task\")."
 }
 
 // AskNote is the note of the client's tasks/get (method) or tasks/cancel
 // for task id, from a task-get or task-cancel step.
 func AskNote(method, id string) string {
 	if method == "tasks/cancel" {
-		return fmt.Sprintf("The client asks to cancel task %s.", id)
+		return "The client asks to cancel task " + id + "."
 	}
-	return fmt.Sprintf("The client asks for task %s's status.", id)
+	return "The client asks for task " + id + "'s status."
 }
 
 // AnswerNote is the note of the server answering method for task id.
 func AnswerNote(method, id string) string {
-	return fmt.Sprintf("The server answers %s for task %s.", method, id)
+	return "The server answers " + method + " for task " + id + "."
 }

@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -51,29 +50,29 @@ func (t *Task) Serve(now int64, method string, is2025 bool, pollIntervalMs int64
 	case method == "tasks/get":
 		return Reply{Result: t.Wire(pollIntervalMs)}
 	case is2025 && trace.Terminal(t.status):
-		return Reply{Code: -32602, Message: fmt.Sprintf("task %s is already %s", t.ID, t.status),
+		return Reply{Code: -32602, Message: "task " + t.ID + " is already " + t.status,
 			Actor: trace.ActorServer, Note: "Under 2025-11-25 cancelling a terminal task fails with -32602."}
 	case is2025:
 		t.Set(now, trace.TaskCancelled)
 		return Reply{Result: t.Wire(pollIntervalMs), Actor: trace.ActorWorker, Status: trace.TaskCancelled,
-			Note: fmt.Sprintf("Under 2025-11-25 a valid tasks/cancel moves task %s to cancelled before the reply, and the reply is the Task.", t.ID)}
+			Note: "Under 2025-11-25 a valid tasks/cancel moves task " + t.ID + " to cancelled before the reply, and the reply is the Task."}
 	}
 	t.RequestCancel()
 	return Reply{Result: json.RawMessage(`{"resultType":"complete"}`), Actor: trace.ActorServer, Status: t.status,
-		Note: fmt.Sprintf("The server records the cancellation intent for task %s and acknowledges it; the task stays %s until a worker checkpoint observes the flag.", t.ID, t.status)}
+		Note: "The server records the cancellation intent for task " + t.ID + " and acknowledges it; the task stays " + t.status + " until a worker checkpoint observes the flag."}
 }
 
 // CheckpointAt is a worker checkpoint at now (Checkpoint) with the note
 // that says what it observed: cancelled is true when it cancelled t.
 func (t *Task) CheckpointAt(now int64) (cancelled bool, note string) {
 	if t.Checkpoint(now) {
-		return true, fmt.Sprintf("A worker checkpoint observes the cancellation flag: task %s becomes cancelled.", t.ID)
+		return true, "A worker checkpoint observes the cancellation flag: task " + t.ID + " becomes cancelled."
 	}
 	why := "no cancellation was requested"
 	if trace.Terminal(t.status) {
 		why = "the task is already " + t.status
 	}
-	return false, fmt.Sprintf("Worker checkpoint for task %s: %s; work continues.", t.ID, why)
+	return false, "Worker checkpoint for task " + t.ID + ": " + why + "; work continues."
 }
 
 // FinishAt is the worker finishing t at now with result (Finish; nil is
@@ -83,16 +82,16 @@ func (t *Task) FinishAt(now int64, result json.RawMessage) (ok bool, note string
 	if result == nil {
 		result = json.RawMessage(`{"content":[]}`)
 	}
-	note = fmt.Sprintf("The worker finishes task %s: completed.", t.ID)
+	note = "The worker finishes task " + t.ID + ": completed."
 	if t.cancelRequested {
-		note = fmt.Sprintf("The worker finishes task %s before any checkpoint saw the cancellation: it ends completed even though the cancel was acknowledged.", t.ID)
+		note = "The worker finishes task " + t.ID + " before any checkpoint saw the cancellation: it ends completed even though the cancel was acknowledged."
 	}
 	return t.Finish(now, result), note
 }
 
 // UnchangedNote says that t's terminal status did not change.
 func (t *Task) UnchangedNote() string {
-	return fmt.Sprintf("Task %s is already %s; terminal statuses never change.", t.ID, t.status)
+	return "Task " + t.ID + " is already " + t.status + "; terminal statuses never change."
 }
 
 // Params are the params of a tasks/* request about t: {"taskId":<id>}.

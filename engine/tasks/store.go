@@ -1,7 +1,7 @@
 package tasks
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -40,7 +40,7 @@ func (s *Store) Get(id string) *Entry { return s.byID[id] }
 // with method: "<method>-<n>", n counting every such request from 1.
 func (s *Store) RequestID(method string) string {
 	s.seq++
-	return fmt.Sprintf("%s-%d", method, s.seq)
+	return method + "-" + strconv.Itoa(s.seq)
 }
 
 // Summary is the tasks' trace summaries, in creation order.
