@@ -270,7 +270,9 @@ func collect(js.Value, []js.Value) any {
 }
 
 // viewSlot stands in a block's HTML for each of its views (in order),
-// which the reply carries apart (outputReply; output.go puts them back).
+// which the reply carries apart (outputReply; output.go puts them back,
+// and so does site/static/app.js's mcplabMorph.whole, which splits a
+// block on this same text: change both together).
 const viewSlot = "<!--mcplab-view-->"
 
 // outputReply renders templates.Output of a trace block by block
