@@ -249,3 +249,44 @@ func TestFenceFromTheClient(t *testing.T) {
 		}
 	}
 }
+
+// TestJavaClientLogFailsNothingForWantOfItsWrites proves the rule of a log
+// that records only what its side read (a rule neither holds nor fails for
+// want of a message the log never records) for a Java SDK client's debug
+// log: the client read the server's progress under the token of its own
+// tools/call, which it sent and so never logged; progress-token-known is
+// undecided, not a failure for an invented token. The side is inferred
+// from the roots/list the client read (a server's request, though it ends
+// in "/list").
+func TestJavaClientLogFailsNothingForWantOfItsWrites(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "java-client-reads.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, side := range []string{"", trace.ActorClient} {
+		tr, err := Import(data, Options{Side: side})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Source.Observer != trace.ObserverClient {
+			t.Errorf("side %q: observer %q, want client (it read the server's roots/list)", side, tr.Source.Observer)
+		}
+		javaClientUndecided(t, tr)
+	}
+}
+
+func javaClientUndecided(t *testing.T, tr *trace.Trace) {
+	t.Helper()
+	got := verdictsOf(tr)
+	if got[checks.ProgressTokenKnown] != "?" {
+		t.Errorf("progress-token-known = %q, want undecided: the token's request is one the client sent, which its log never records\n%s", got[checks.ProgressTokenKnown], detail(tr, checks.ProgressTokenKnown))
+	}
+	if d := detail(tr, checks.ProgressTokenKnown); !strings.Contains(d, "cannot fail for want of a message the client sent") {
+		t.Errorf("progress-token-known says %q, not why it is undecided", d)
+	}
+	for rule, v := range got {
+		if v != "?" {
+			t.Errorf("%s = %q on a log of only what the client read, want undecided\n%s", rule, v, detail(tr, rule))
+		}
+	}
+}

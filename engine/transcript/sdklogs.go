@@ -79,7 +79,7 @@ func parseSDKDebug(data []byte, format string, zone *time.Location, md *meta) ([
 		md.notes = append(md.notes, "Python SDK debug log: \"Received JSON\" lines are what the server read, sse_starlette's \"chunk\" lines what it wrote.")
 	case FormatJava:
 		md.readsOnly = true
-		md.notes = append(md.notes, "Java SDK debug log: it records only the messages its side read, so a rule about what that side sent can fail on what it read but never pass.")
+		md.notes = append(md.notes, "Java SDK debug log: it records only the messages its side read, so no rule passes or fails for want of what that side sent.")
 	}
 	if zone == nil {
 		zone = time.UTC

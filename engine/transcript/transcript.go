@@ -128,7 +128,8 @@ type meta struct {
 	protocolFrom string
 	notes        []string
 	// readsOnly: the log records only what its side read (the Java SDK's),
-	// so no rule can pass on the absence of what that side sent.
+	// so no rule can pass on the absence of what that side sent, nor fail
+	// on it (failsForWantOf).
 	readsOnly bool
 	// zone names the zone local times were read in ("" if none were).
 	zone string
@@ -214,13 +215,27 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 	tr.Checks = checks.Evaluate(tr)
 	if md.readsOnly {
 		for i, c := range tr.Checks {
-			if c.OK != nil && *c.OK {
+			switch {
+			case c.OK != nil && *c.OK:
 				tr.Checks[i] = trace.Check{Rule: c.Rule, Detail: fmt.Sprintf("Undecided: this log records only the messages the %s read, never what it sent, so a rule cannot hold for want of a message (it would have said: %s)", md.observer, c.Detail)}
+			case c.OK != nil && failsForWantOf[c.Rule] == md.observer:
+				tr.Checks[i] = trace.Check{Rule: c.Rule, Detail: fmt.Sprintf("Undecided: this log records only the messages the %s read, never what it sent, so a rule cannot fail for want of a message the %s sent (it would have said: %s)", md.observer, md.observer, c.Detail)}
 			}
 		}
 	}
 	return tr, nil
 }
+
+// serverRequests are the requests only a server sends (MCP 2025-11-25:
+// roots, sampling, elicitation), for inferSide.
+var serverRequests = map[string]bool{"roots/list": true, "sampling/createMessage": true, "elicitation/create": true}
+
+// failsForWantOf names the rules that fail for want of a message one side
+// sends, and that side: progress-token-known fails when no client request
+// carried the token, which a log of only what the client read never shows
+// (a Java SDK client's). A reads-only log of that side leaves them
+// undecided, as it does every pass.
+var failsForWantOf = map[string]string{checks.ProgressTokenKnown: trace.ActorClient}
 
 // isScenario reports whether data, whose first line that is not blank is
 // line, is a scenario document: a JSON object with an "mcplab" member, on
@@ -496,7 +511,8 @@ func excerpt(s string) string {
 }
 
 // inferSide: the side that writes requests such as initialize or tools/call
-// is the client.
+// is the client; the side that writes one of serverRequests is the server
+// (a client's log of what it read holds those alone).
 func inferSide(es []entry) string {
 	for _, e := range es {
 		m := e.msg
@@ -505,6 +521,13 @@ func inferSide(es []entry) string {
 		}
 		if strings.HasPrefix(m.Method, "notifications/") {
 			continue
+		}
+		if serverRequests[m.Method] {
+			// roots/list ends in "/list" too, but a server asks it.
+			if e.dir == dirWrite {
+				return trace.ActorServer
+			}
+			return trace.ActorClient
 		}
 		if m.Method == jsonrpc.MethodInitialize || m.Method == jsonrpc.MethodToolsCall || strings.HasSuffix(m.Method, "/list") || m.Method == methodResourcesRead {
 			if e.dir == dirWrite {
