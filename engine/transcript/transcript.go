@@ -218,7 +218,7 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 			switch {
 			case c.OK != nil && *c.OK:
 				tr.Checks[i] = trace.Check{Rule: c.Rule, Detail: fmt.Sprintf("Undecided: this log records only the messages the %s read, never what it sent, so a rule cannot hold for want of a message (it would have said: %s)", md.observer, c.Detail)}
-			case c.OK != nil && failsForWantOf[c.Rule] == md.observer:
+			case c.OK != nil && failsForWantOf(c.Rule) == md.observer:
 				tr.Checks[i] = trace.Check{Rule: c.Rule, Detail: fmt.Sprintf("Undecided: this log records only the messages the %s read, never what it sent, so a rule cannot fail for want of a message the %s sent (it would have said: %s)", md.observer, md.observer, c.Detail)}
 			}
 		}
@@ -226,16 +226,23 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 	return tr, nil
 }
 
-// serverRequests are the requests only a server sends (MCP 2025-11-25:
-// roots, sampling, elicitation), for inferSide.
-var serverRequests = map[string]bool{"roots/list": true, "sampling/createMessage": true, "elicitation/create": true}
+// serverRequest reports whether method is a request only a server sends
+// (MCP 2025-11-25: roots, sampling, elicitation), for inferSide.
+func serverRequest(method string) bool {
+	return method == "roots/list" || method == "sampling/createMessage" || method == "elicitation/create"
+}
 
 // failsForWantOf names the rules that fail for want of a message one side
 // sends, and that side: progress-token-known fails when no client request
 // carried the token, which a log of only what the client read never shows
 // (a Java SDK client's). A reads-only log of that side leaves them
-// undecided, as it does every pass.
-var failsForWantOf = map[string]string{checks.ProgressTokenKnown: trace.ActorClient}
+// undecided, as it does every pass. "" for every other rule.
+func failsForWantOf(rule string) string {
+	if rule == checks.ProgressTokenKnown {
+		return trace.ActorClient
+	}
+	return ""
+}
 
 // isScenario reports whether data, whose first line that is not blank is
 // line, is a scenario document: a JSON object with an "mcplab" member, on
@@ -511,7 +518,7 @@ func excerpt(s string) string {
 }
 
 // inferSide: the side that writes requests such as initialize or tools/call
-// is the client; the side that writes one of serverRequests is the server
+// is the client; the side that writes a serverRequest is the server
 // (a client's log of what it read holds those alone).
 func inferSide(es []entry) string {
 	for _, e := range es {
@@ -522,7 +529,7 @@ func inferSide(es []entry) string {
 		if strings.HasPrefix(m.Method, "notifications/") {
 			continue
 		}
-		if serverRequests[m.Method] {
+		if serverRequest(m.Method) {
 			// roots/list ends in "/list" too, but a server asks it.
 			if e.dir == dirWrite {
 				return trace.ActorServer
