@@ -49,6 +49,7 @@ type playground struct {
 	pane     *pane    // what #lab-output shows
 
 	lastErr       templates.EditorError
+	ctlErr        templates.EditorError // a control's value scenario.Edit refused (onControl), shown over every later answer until an edit applies
 	embed         templates.Embed
 	scenarioTitle string
 	// fragment is the share fragment of the editor's text as last sent
@@ -93,7 +94,10 @@ func startPlaygroundPage(doc js.Value) {
 	}
 	fail := p.fail
 	p.pane = newPane(p.output, fail, nil)
-	on(p.editor, "input", fail, func(js.Value) { p.update(true, p.sharedLater) })
+	on(p.editor, "input", fail, func(js.Value) {
+		p.ctlErr = templates.EditorError{}
+		p.update(true, p.sharedLater)
+	})
 	// One listener for every control, present and future: the panel is
 	// re-rendered when the scenario's shape changes.
 	on(p.controls, "input", fail, func(ev js.Value) { p.onControl(ev.Get("target")) })
@@ -298,9 +302,18 @@ func (p *playground) onControl(el js.Value) {
 	}
 	next, err := scenario.Edit([]byte(p.editor.Get("value").String()), path, kind, value, el.Get("checked").Truthy())
 	if err != nil {
-		p.showError(templates.EditorError{Message: "The controls cannot edit the JSON until it is valid again: " + err.Error()})
+		// A value the control's kind refuses (7.5 ms), or JSON the
+		// controls cannot edit; said again over the answer of a run
+		// still under way (apply), which would otherwise clear it and
+		// look like the value was taken (QA: 7.5 seemed to run as 7).
+		p.ctlErr = templates.EditorError{Message: "The controls cannot edit the JSON until it is valid again: " + err.Error()}
+		if errors.Is(err, scenario.ErrValue) {
+			p.ctlErr = templates.EditorError{Message: err.Error() + "; the editor keeps the last value that applied", Path: path}
+		}
+		p.showError(p.ctlErr)
 		return
 	}
+	p.ctlErr = templates.EditorError{}
 	p.setEditor(string(next))
 	p.update(false, p.sharedLater)
 }
@@ -381,6 +394,9 @@ func (p *playground) apply(r answer) bool {
 	p.clearError()
 	if paused {
 		p.showLive()
+	}
+	if p.ctlErr.Message != "" {
+		p.showError(p.ctlErr) // a control's refused value, until an edit applies
 	}
 	if p.stopped { // the stopped message goes; a broken link's stays
 		showLabError(p.doc, "")
