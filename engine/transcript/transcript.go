@@ -159,6 +159,7 @@ type entry struct {
 	from    string // the sender
 	at      int64
 	timed   bool
+	whole   bool // its time is in whole seconds (no fraction written)
 	message json.RawMessage
 	msg     jsonrpc.Message // message read by jsonrpc.Parse, once
 	kind    string          // "" for a message, kindIgnore or kindClose
@@ -410,7 +411,7 @@ func sdkEntry(n int, line string) (entry, error) {
 	e := entry{line: n}
 	if m := logPrefix.FindStringSubmatch(line); m != nil {
 		if t, err := time.Parse("2006/01/02 15:04:05.999999", m[1]); err == nil {
-			e.at, e.timed = t.UnixMilli(), true
+			e.at, e.timed, e.whole = t.UnixMilli(), true, !strings.Contains(m[1], ".")
 		}
 		line = line[len(m[0]):]
 	}
