@@ -71,8 +71,11 @@ serve: generate
 site: generate
 	$(GO) run ./site build -out dist $(if $(BASE_URL),-base-url $(BASE_URL))
 
+# -buildvcs=auto: the binary names its commit (mcplab version) when built
+# in a git checkout, whatever GOFLAGS says (some machines set
+# -buildvcs=false), and builds without it elsewhere.
 mcplab:
-	$(GO) build -o bin/mcplab ./site
+	$(GO) build -buildvcs=auto -o bin/mcplab ./site
 	@echo "built bin/mcplab: bin/mcplab help"
 
 generate:

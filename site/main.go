@@ -23,6 +23,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/debug"
 )
 
 func main() {
@@ -84,6 +86,8 @@ commands:
                                     first call) as Markdown, or JSON with -json (/review.schema.json):
                                     races, retry class, idempotency, flow control, recovery, failure cards
   links                             the share link length of every built-in scenario
+  version                           the mcplab build (its module version and commit) and Go toolchain,
+                                    to quote in a bug report
   probe [-tool NAME] [-args JSON] [-out DIR] [-checks] -- COMMAND [ARG...] | URL
                                     drive a live MCP server (stdio or Streamable HTTP) through the
                                     lab's situations, judge each transcript; -checks exits 3 on a violation
@@ -126,6 +130,9 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdLinks(args[1:], stdout, stderr)
 	case "probe":
 		return cmdProbe(args[1:], stdout, stderr)
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, version())
+		return nil
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -154,4 +161,42 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		args = fs.Args()[1:]
 	}
 	return fs.Parse(append([]string{"--"}, positional...))
+}
+
+// version is the line `mcplab version` prints: "mcplab VERSION (commit
+// REV[, modified], DATE) GOVERSION", read from the binary's build
+// information (runtime/debug.ReadBuildInfo). VERSION is the module's
+// version, "(devel)" for a build from a checkout; the commit and its date
+// are there when the binary was built from a git checkout (go build's VCS
+// stamping), "(commit unknown)" otherwise (go run, go test).
+func version() string {
+	ver, rev, at, modified := "(devel)", "", "", false
+	goVersion := runtime.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			ver = bi.Main.Version
+		}
+		goVersion = bi.GoVersion
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.time":
+				at = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+	}
+	commit := "commit unknown"
+	if rev != "" {
+		commit = "commit " + rev[:min(12, len(rev))]
+		if modified {
+			commit += ", modified"
+		}
+		if at != "" {
+			commit += ", " + at
+		}
+	}
+	return fmt.Sprintf("mcplab %s (%s) %s", ver, commit, goVersion)
 }

@@ -39,12 +39,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
@@ -76,16 +78,48 @@ type prober struct {
 	only  map[string]bool // situations to run besides clean; empty: all
 	warm  warmup
 	log   io.Writer
+	// header is -header: added to every HTTP request.
+	header http.Header
+	// totalLimit is -timeout and total the probe's deadline from it.
+	totalLimit time.Duration
+	total      time.Time
+	sitStart   time.Time // when the current situation started
+	// stop is closed when a signal (probeSignals) stops the probe;
+	// stopBy names the signal.
+	stop   chan struct{}
+	stopMu sync.Mutex
+	stopBy string
+}
+
+// halt stops the probe for signal name: every session's wait returns
+// errStopped, so the current situation ends and its server is killed.
+func (p *prober) halt(name string) {
+	p.stopMu.Lock()
+	defer p.stopMu.Unlock()
+	if p.stopBy == "" {
+		p.stopBy = name
+		close(p.stop)
+	}
+}
+
+// stopped names the signal that stopped the probe, "" if none did.
+func (p *prober) stopped() string {
+	p.stopMu.Lock()
+	defer p.stopMu.Unlock()
+	return p.stopBy
 }
 
 // sitResult is a situation's line of output.
 type sitResult struct {
-	name    string
-	verdict string // pass, FAIL, undecided, error, skipped
-	facts   []string
-	checks  []trace.Check
-	file    string
-	header  transcriptHeader
+	name     string
+	verdict  string // pass, FAIL, undecided, error, skipped
+	facts    []string
+	checks   []trace.Check
+	file     string
+	header   transcriptHeader
+	broke    bool     // the situation could not run to its end (an error, whatever the verdict)
+	badInput error    // the command line asked for what the server lacks (-tool): exit 2
+	own      []string // the probe's own observations that fail it, as named in -checks' list
 }
 
 // transcriptHeader is what a transcript's JSON Lines cannot say yet (issue
@@ -99,6 +133,10 @@ type transcriptHeader struct {
 	Session   string       `json:"session,omitempty"` // Mcp-Session-Id (Streamable HTTP)
 	WarmupMs  float64      `json:"warmupMs,omitempty"`
 	Cancels   []cancelJSON `json:"cancellations,omitempty"`
+	// StdoutNotJSONRPC lists the first lines a stdio server wrote on its
+	// standard output that are not JSON-RPC messages (probe_stray.go):
+	// the transcript's JSON Lines have no place for them.
+	StdoutNotJSONRPC []strayJSON `json:"stdoutNotJSONRPC,omitempty"`
 }
 
 // cancelJSON is one cancellation and its evidence: when the client wrote
@@ -111,7 +149,7 @@ type cancelJSON struct {
 }
 
 const probeUsage = `usage: mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] -- COMMAND [ARG...]
-       mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] URL
+       mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] [-header 'Name: value'...] URL
 
 Drives a live MCP server (stdio: the probe starts COMMAND; Streamable HTTP:
 the URL) through the lab's situations: a clean call with a progress token,
@@ -123,12 +161,19 @@ verdicts, writes each transcript (the lab's JSON Lines, observed by the
 client, real times) to -out, and with -checks exits 3 if a rule is violated.
 After each cancellation the probe sends a ping, the fence: whatever the
 server sends for the request after answering it, it sent after reading the
-cancellation. Flags come before the command or URL.`
+cancellation. Flags come before the command or URL. The URL is http:// or
+https://; -header (repeatable) adds a header to every request, e.g.
+-header 'Authorization: Bearer TOKEN' for a server that wants
+authentication (it answers 401). SIGINT, SIGTERM and SIGHUP stop the probe
+and kill the server's process group. A stdio server's stdout may carry
+only JSON-RPC messages: any other line fails the situation.`
 
-// cmdProbe is `site probe`. Errors: a bad command line is a usageError
-// (exit 2); with -checks a violated rule is a checksFailed (exit 3); a
-// situation that could not run (no answer, the server died) makes the
-// probe exit 1 after printing every line.
+// cmdProbe is `site probe`. Errors: a bad command line (flags after the
+// URL, a URL that is not http(s), a -tool the server does not list) is a
+// usageError (exit 2); with -checks a violated rule is a checksFailed
+// (exit 3); a situation that could not run (no answer, the server died or
+// was never reached) or a signal (probeSignals) makes the probe exit 1
+// after printing every line.
 func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("probe", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -139,6 +184,8 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	limit := fs.Duration("limit", probeSituationLimit, "time limit of one situation")
 	total := fs.Duration("timeout", probeTotalLimit, "time limit of the whole probe")
 	only := fs.String("only", "", "run only these situations (comma-separated names; the warm-up \"clean\" always runs)")
+	var headers headerFlag
+	fs.Var(&headers, "header", "an HTTP header for every request to the URL, 'Name: value' (repeatable; e.g. 'Authorization: Bearer TOKEN')")
 	fs.Usage = func() { fmt.Fprintln(stderr, probeUsage); fs.PrintDefaults() }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -146,7 +193,7 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 		}
 		return &usageError{err}
 	}
-	p := &prober{tool: *tool, limit: *limit, log: stderr, only: map[string]bool{}}
+	p := &prober{tool: *tool, limit: *limit, totalLimit: *total, log: stderr, only: map[string]bool{}, stop: make(chan struct{})}
 	for _, name := range strings.Split(*only, ",") {
 		if name = strings.TrimSpace(name); name == "" {
 			continue
@@ -161,67 +208,137 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	case len(rest) == 0:
 		fs.Usage()
 		return &usageError{errors.New("probe needs a server: -- COMMAND [ARG...] or a URL")}
-	case len(rest) == 1 && (strings.HasPrefix(rest[0], "http://") || strings.HasPrefix(rest[0], "https://")):
+	case strings.Contains(rest[0], "://"):
+		scheme, _, _ := strings.Cut(rest[0], "://")
+		if s := strings.ToLower(scheme); s != "http" && s != "https" {
+			return &usageError{fmt.Errorf("%s: the probe talks stdio (-- COMMAND) or Streamable HTTP (an http:// or https:// URL), not %s", rest[0], scheme)}
+		}
+		if len(rest) > 1 {
+			return &usageError{fmt.Errorf("flags go before the URL (mcplab probe [flags] URL); after %s came %s", rest[0], strings.Join(rest[1:], " "))}
+		}
 		p.url = rest[0]
 	default:
 		p.argv = rest
 	}
+	if len(headers) > 0 && p.url == "" {
+		return &usageError{errors.New("-header is for a Streamable HTTP URL, not a stdio command")}
+	}
+	p.header = http.Header(headers)
 	if err := json.Unmarshal([]byte(*argsJSON), &p.args); err != nil || p.args == nil {
 		return &usageError{fmt.Errorf("-args must be a JSON object: %q", *argsJSON)}
 	}
 	if *limit <= 0 || *total <= 0 {
 		return &usageError{errors.New("-limit and -timeout must be positive")}
 	}
-	dir := *out
+	dir, wrote := *out, false
 	if dir == "" {
 		d, err := os.MkdirTemp("", "mcplab-probe-")
 		if err != nil {
 			return err
 		}
 		dir = d
+		defer func() {
+			if !wrote {
+				os.RemoveAll(d) // nothing to keep: no run leaves an empty directory behind
+			}
+		}()
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	results := p.run(time.Now().Add(*total), dir, stdout)
-	var headers []transcriptHeader
+	// A signal ends the probe as its limits do: the server's process group
+	// is killed and probe.json written. A second signal kills the probe.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, probeSignals...)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			signal.Stop(sigs)
+			fmt.Fprintf(stderr, "probe: %s: stopping (the server's process group is killed)\n", signalName(s))
+			p.halt(signalName(s))
+		case <-done:
+		}
+	}()
+	defer func() { signal.Stop(sigs); close(done) }()
+	p.total = time.Now().Add(*total)
+	results := p.run(p.total, dir, stdout)
+	var heads []transcriptHeader
 	for _, r := range results {
 		if r.file != "" {
-			headers = append(headers, r.header)
+			heads = append(heads, r.header)
 		}
 	}
-	if b, err := json.MarshalIndent(headers, "", "  "); err == nil {
-		if err := os.WriteFile(filepath.Join(dir, "probe.json"), append(b, '\n'), 0o644); err != nil {
-			return err
+	if wrote = len(heads) > 0; wrote {
+		if b, err := json.MarshalIndent(heads, "", "  "); err == nil {
+			if err := os.WriteFile(filepath.Join(dir, "probe.json"), append(b, '\n'), 0o644); err != nil {
+				return err
+			}
 		}
+		fmt.Fprintf(stdout, "transcripts: %s (open one with: mcplab run -checks FILE, or drop it on /import/; probe.json says who observed each)\n", dir)
+	} else {
+		fmt.Fprintln(stdout, "transcripts: none written")
 	}
-	fmt.Fprintf(stdout, "transcripts: %s (open one with: mcplab run -checks FILE, or drop it on /import/; probe.json says who observed each)\n", dir)
 	var failed []string
 	errs := 0
 	for _, r := range results {
-		switch r.verdict {
-		case "FAIL":
+		if r.verdict == "FAIL" {
 			var rules []string
 			for _, c := range r.checks {
 				if c.OK != nil && !*c.OK {
 					rules = append(rules, c.Rule)
 				}
 			}
+			rules = append(rules, r.own...)
 			if len(rules) == 0 {
 				rules = append(rules, "the probe's own observation")
 			}
 			failed = append(failed, r.name+" ("+strings.Join(rules, ", ")+")")
-		case "error":
+		}
+		if r.broke {
 			errs++
 		}
 	}
 	if *check && len(failed) > 0 {
 		return &checksFailed{rules: failed}
 	}
+	if by := p.stopped(); by != "" {
+		return fmt.Errorf("stopped by %s", by)
+	}
+	for _, r := range results {
+		if r.badInput != nil {
+			return &usageError{r.badInput} // the command line named what the server does not have
+		}
+	}
 	if errs > 0 {
 		return fmt.Errorf("%d situation(s) could not run to their end (see above)", errs)
 	}
 	return nil
 }
+
+// headerFlag is -header, repeatable: each 'Name: value' is added to every
+// HTTP request the probe sends.
+type headerFlag http.Header
+
+func (h *headerFlag) String() string { return "" }
+
+func (h *headerFlag) Set(v string) error {
+	name, value, ok := strings.Cut(v, ":")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.ContainsAny(name, " \t") {
+		return fmt.Errorf("want 'Name: value', got %q", v)
+	}
+	if *h == nil {
+		*h = headerFlag{}
+	}
+	http.Header(*h).Add(name, strings.TrimSpace(value))
+	return nil
+}
+
+// badInputError is a situation's error caused by the command line (a -tool
+// the server does not list): the probe exits 2, as for bad input.
+type badInputError struct{ msg string }
+
+func (e *badInputError) Error() string { return e.msg }
 
 func knownSituation(name string) bool {
 	for _, st := range situations {
@@ -246,20 +363,30 @@ func (p *prober) run(deadline time.Time, dir string, stdout io.Writer) []sitResu
 	var stop string // why the remaining situations are skipped
 	n := 0
 	for _, st := range situations {
-		if st.http && p.url == "" || len(p.only) > 0 && st.name != "clean" && !p.only[st.name] {
+		if len(p.only) > 0 && st.name != "clean" && !p.only[st.name] {
+			continue
+		}
+		if st.http && p.url == "" {
+			if p.only[st.name] {
+				r := sitResult{name: st.name, verdict: "skipped", facts: []string{"applies to Streamable HTTP only (it closes a request's response stream); this server talks stdio"}}
+				printResult(stdout, r)
+				results = append(results, r)
+			}
 			continue
 		}
 		n++
 		r := sitResult{name: st.name}
 		switch {
+		case p.stopped() != "":
+			r.verdict, r.facts = "skipped", []string{"the probe was stopped by " + p.stopped()}
 		case stop != "":
 			r.verdict, r.facts = "skipped", []string{stop}
 		case !time.Now().Before(deadline):
-			r.verdict, r.facts = "skipped", []string{"the probe's overall time limit ran out"}
+			r.verdict, r.facts = "skipped", []string{fmt.Sprintf("the probe's overall limit ran out (-timeout %s)", p.totalLimit)}
 		default:
 			fmt.Fprintf(p.log, "probe: %s …\n", st.name)
 			r = p.situation(st, minTime(deadline, time.Now().Add(p.limit)), filepath.Join(dir, fmt.Sprintf("%d-%s.client.jsonl", n, st.name)), stdout)
-			if r.verdict == "error" && (st.name == "clean" || strings.Contains(strings.Join(r.facts, " "), "initialize")) {
+			if r.broke && (st.name == "clean" || strings.Contains(strings.Join(r.facts, " "), "initialize")) {
 				stop = "the warm-up did not complete"
 			}
 		}
@@ -273,18 +400,19 @@ func (p *prober) run(deadline time.Time, dir string, stdout io.Writer) []sitResu
 // transcript to file and judges it.
 func (p *prober) situation(st situation, deadline time.Time, file string, stdout io.Writer) sitResult {
 	res := sitResult{name: st.name}
+	p.sitStart = time.Now()
 	var c conn
 	if p.url != "" {
-		c = startHTTP(p.url)
+		c = startHTTP(p.url, p.header)
 	} else {
 		sc, err := startStdio(p.argv)
 		if err != nil {
-			res.verdict, res.facts = "error", []string{err.Error()}
+			res.verdict, res.facts, res.broke = "error", []string{err.Error()}, true
 			return res
 		}
 		c = sc
 	}
-	s := newSession(c)
+	s := newSession(c, p.stop)
 	var rep sitReport
 	err := s.initialize(deadline)
 	if err == nil && st.name == "clean" {
@@ -297,6 +425,9 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	if err == nil {
 		err = st.run(p, s, &rep, deadline)
 	}
+	if err == nil && p.stopped() != "" {
+		err = errStopped // a situation that saw only its waits end early
+	}
 	c.close()
 	res.facts = rep.facts
 	var skip errSkip
@@ -304,8 +435,15 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	case errors.As(err, &skip):
 		res.verdict, res.facts = "skipped", append(res.facts, skip.Error())
 		return res
+	case errors.As(err, new(*badInputError)):
+		res.badInput = err
+		res.facts = append(res.facts, err.Error())
+	case errors.Is(err, errStopped):
+		res.facts = append(res.facts, fmt.Sprintf("%v by %s", err, p.stopped()))
+	case errors.Is(err, errTimeout) && !deadline.Before(p.total):
+		res.facts = append(res.facts, fmt.Sprintf("%v before the probe's overall limit ran out (-timeout %s)", err, p.totalLimit))
 	case errors.Is(err, errTimeout):
-		res.facts = append(res.facts, fmt.Sprintf("%v (%s)", err, p.limit))
+		res.facts = append(res.facts, fmt.Sprintf("%v within the situation's limit (-limit %s)", err, p.limit))
 	case err != nil:
 		res.facts = append(res.facts, err.Error())
 	}
@@ -323,6 +461,17 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 		}
 		res.header.Cancels = append(res.header.Cancels, cj)
 	}
+	if rep.violated != "" {
+		res.own = append(res.own, "the probe's own observation")
+	}
+	if sc, ok := c.(*stdioConn); ok {
+		strays, n := sc.strayLines()
+		if v, entries := strayReport(strays, n, recs); v != "" {
+			rep.violated = strings.TrimPrefix(rep.violated+"; "+v, "; ")
+			res.own = append(res.own, "stdout carries only JSON-RPC (MCP stdio transport)")
+			res.header.StdoutNotJSONRPC = entries
+		}
+	}
 	if werr := writeTranscript(file, p.transport(), recs); werr != nil {
 		res.facts = append(res.facts, "writing the transcript: "+werr.Error())
 	} else {
@@ -335,10 +484,30 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 		res.facts = append(res.facts, "the engine could not read the transcript: "+ierr.Error())
 	}
 	res.verdict = verdictOf(res.checks, rep.violated, err)
+	res.broke = err != nil
 	if rep.violated != "" {
 		res.facts = append(res.facts, "VIOLATION: "+rep.violated)
 	}
 	return res
+}
+
+// limitName names the limit that sets deadline: the situation's -limit or,
+// when it comes first, the whole probe's -timeout.
+func (p *prober) limitName(deadline time.Time) string {
+	if !deadline.Before(p.total) {
+		return fmt.Sprintf("the probe's overall limit (-timeout %s)", p.totalLimit)
+	}
+	return fmt.Sprintf("the situation's limit (-limit %s)", p.limit)
+}
+
+// limitFor is the flag that would give the current situation need more
+// time than it has left before deadline, rounded up to a second.
+func (p *prober) limitFor(deadline time.Time, need time.Duration) string {
+	if !deadline.Before(p.total) {
+		used := time.Since(p.total.Add(-p.totalLimit))
+		return fmt.Sprintf("-timeout %s or more", (used + need + time.Second).Truncate(time.Second))
+	}
+	return fmt.Sprintf("-limit %s", (time.Since(p.sitStart) + need + time.Second).Truncate(time.Second))
 }
 
 // verdictOf: FAIL when a rule is violated (by the engine's checks or the
@@ -416,201 +585,4 @@ func printResult(w io.Writer, r sitResult) {
 	if r.file != "" {
 		fmt.Fprintf(w, "%-22s %-9s %s\n", "", "", r.file)
 	}
-}
-
-// ---- timing and evidence ----------------------------------------------------
-
-// call sends tools/call of the probe's tool with a progress token.
-func (s *session) call(p *prober) (string, time.Time, error) {
-	return s.request("tools/call", map[string]any{"name": p.tool, "arguments": p.args}, true)
-}
-
-// grace is how long the probe keeps listening after a call ends or is
-// cancelled: twice the progress interval, within [probeMinGrace, probeMaxGrace].
-func (p *prober) grace() time.Duration {
-	return min(max(2*p.warm.interval, probeMinGrace), probeMaxGrace)
-}
-
-// cancel sends the cancellation of request id the transport and revision
-// prescribe (the notification: stdio, and Streamable HTTP under the
-// revisions the probe offers), then the fence ping.
-func (p *prober) cancel(s *session, id string, sent time.Time, reason string, deadline time.Time) cancelMark {
-	m := cancelMark{id: id, sentAt: sent}
-	if !s.c.received(id, deadline) {
-		m.unseen = true
-	}
-	m.at, _ = s.cancel(id, reason)
-	m.fence = s.fence(minTime(deadline, time.Now().Add(p.warm.done+p.grace())))
-	return m
-}
-
-// linger reads whatever the server still sends until the tool would have
-// finished and the grace after that has passed (or the deadline).
-func (p *prober) linger(s *session, sent time.Time, m cancelMark, deadline time.Time) {
-	end := sent.Add(p.warm.done)
-	if now := time.Now(); now.After(end) {
-		end = now
-	}
-	_ = s.wait(minTime(deadline, end.Add(p.grace())), nil)
-}
-
-// proven reports whether a server message about m's request, read at t,
-// was written after the server read the cancellation (see the design
-// record at the top of this file), and why.
-func (p *prober) proven(m cancelMark, t time.Time, response bool) (bool, string) {
-	if !t.After(m.at) || m.unseen {
-		return false, ""
-	}
-	if !m.fence.IsZero() && t.After(m.fence) {
-		return true, "after the fence"
-	}
-	tol := max(p.warm.done/20, 10*time.Millisecond)
-	if response && t.Before(m.sentAt.Add(p.warm.done-tol)) {
-		return true, fmt.Sprintf("%s before the tool could have finished", ms(m.sentAt.Add(p.warm.done).Sub(t)))
-	}
-	return false, ""
-}
-
-// order says, from the records, which order occurred for m's request.
-func (p *prober) order(s *session, m cancelMark) string {
-	v := viewRequest(s.c.records(), s, m.id)
-	if !v.response.IsZero() && !v.response.After(m.at) {
-		return fmt.Sprintf("completed first (%s %s before the cancellation)", v.kind, ms(m.at.Sub(v.response)))
-	}
-	var late, race []string
-	for _, x := range v.after(m.at) {
-		what := "progress"
-		if x.response {
-			what = v.kind
-		}
-		if ok, why := p.proven(m, x.at, x.response); ok {
-			late = append(late, fmt.Sprintf("%s %s after it, %s", what, ms(x.at.Sub(m.at)), why))
-		} else {
-			race = append(race, fmt.Sprintf("%s %s after it", what, ms(x.at.Sub(m.at))))
-		}
-	}
-	fence := "the fence"
-	if m.fence.IsZero() {
-		fence = "the fence (never answered)"
-	}
-	if m.unseen {
-		fence += "; the call's POST was not answered before the cancellation was sent, so the server may have read the cancellation first"
-	}
-	switch {
-	case len(late) > 0:
-		return "MESSAGE AFTER THE ACCEPTED CANCELLATION: " + strings.Join(late, ", ")
-	case len(race) > 0:
-		return "race, undecided from the client: " + strings.Join(race, ", ") + ", before " + fence
-	}
-	return "cancellation won (nothing after it)"
-}
-
-// serverRules are the rules about what a server sends, the ones the probe
-// judges. The others (late-response-ignored, the timeout rules, the HTTP
-// cancel signal, ...) are about the client, which is the probe itself; its
-// transcripts cannot show that it ignores late responses, so the engine may
-// leave them undecided or misread a message sent in the same millisecond.
-var serverRules = map[string]bool{
-	checks.NoMessageAfterCancel:      true,
-	checks.ProgressIncreases:         true,
-	checks.NoProgressAfterFinal:      true,
-	checks.ServerCancelOnlyForListen: true,
-	checks.CancellationNeverAnswered: true,
-	checks.OneResponsePerRequest:     true,
-	checks.SSEHeaders:                true,
-}
-
-// refine keeps the server's rules of the engine's verdicts and applies the fence and timing evidence to the engine's
-// no-message-after-cancel verdict (design record above).
-func (p *prober) refine(tr *trace.Trace, recs []record, s *session, marks []cancelMark) []trace.Check {
-	var out []trace.Check
-	for _, c := range tr.Checks {
-		if serverRules[c.Rule] {
-			out = append(out, c)
-		}
-	}
-	for i, c := range out {
-		if c.Rule != checks.NoMessageAfterCancel || c.OK != nil && *c.OK {
-			continue // the engine's undecided messages (a client's view) may be proven below
-		}
-		var kept []int
-		var why string
-		for _, seq := range c.Events {
-			e := tr.Events[seq]
-			if e.Wire < 1 || e.Wire > len(recs) {
-				kept = append(kept, seq) // not ours to second-guess
-				continue
-			}
-			rec := recs[e.Wire-1]
-			mi := parseMsg(rec.msg)
-			for _, m := range marks {
-				if m.id != s.about(mi) {
-					continue
-				}
-				if ok, w := p.proven(m, rec.at, mi.response); ok {
-					kept = append(kept, seq)
-					why = w
-				}
-			}
-		}
-		if len(kept) == 0 {
-			out[i] = trace.Check{Rule: c.Rule, Detail: "Undecided from the client: every message the server sent after a cancellation arrived before its answer to the ping sent right after it, at a time the tool could also have finished (the legitimate race)."}
-			continue
-		}
-		bad := false
-		out[i].OK, out[i].Events = &bad, kept
-		out[i].Detail = fmt.Sprintf("%d message(s) after an accepted cancellation, e.g. %s.", len(kept), why)
-	}
-	return out
-}
-
-// reqView is what the records say about one request.
-type reqView struct {
-	sent     time.Time
-	response time.Time // zero: none
-	kind     string    // "result" or "error"
-	progress []time.Time
-	msgs     []msgAt // every server message about it, in order
-}
-
-type msgAt struct {
-	at       time.Time
-	response bool
-}
-
-func (v reqView) after(t time.Time) []msgAt {
-	var out []msgAt
-	for _, m := range v.msgs {
-		if m.at.After(t) {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-func viewRequest(recs []record, s *session, id string) reqView {
-	v := reqView{kind: "result"}
-	for _, r := range recs {
-		mi := parseMsg(r.msg)
-		if r.from == "client" {
-			if mi.method != "" && mi.id == id && v.sent.IsZero() {
-				v.sent = r.at
-			}
-			continue
-		}
-		if s.about(mi) != id {
-			continue
-		}
-		v.msgs = append(v.msgs, msgAt{at: r.at, response: mi.response})
-		if mi.response && v.response.IsZero() {
-			v.response = r.at
-			if mi.isError {
-				v.kind = "error"
-			}
-		}
-		if mi.method == "notifications/progress" {
-			v.progress = append(v.progress, r.at)
-		}
-	}
-	return v
 }

@@ -60,10 +60,12 @@ func parseMsg(raw json.RawMessage) msgInfo {
 }
 
 // errDead: the server can send nothing more (see conn.why); errTimeout: the
-// deadline passed first.
+// deadline passed first (prober.situation says which limit it was);
+// errStopped: a signal stopped the probe (prober.stopped says which).
 var (
 	errDead    = errors.New("the server is gone")
-	errTimeout = errors.New("no answer within the situation's limit")
+	errTimeout = errors.New("no answer")
+	errStopped = errors.New("stopped")
 )
 
 // session is one MCP session of the probe.
@@ -73,10 +75,11 @@ type session struct {
 	version string            // negotiated protocol revision
 	server  string            // serverInfo name and version
 	tokens  map[string]string // progress token text → request id text
+	stop    <-chan struct{}   // closed when a signal stops the probe
 }
 
-func newSession(c conn) *session {
-	return &session{c: c, nextID: 1, tokens: map[string]string{}}
+func newSession(c conn, stop <-chan struct{}) *session {
+	return &session{c: c, nextID: 1, tokens: map[string]string{}, stop: stop}
 }
 
 // request sends method with params and returns its id text. With token, it
@@ -135,8 +138,8 @@ func (s *session) about(mi msgInfo) string {
 }
 
 // wait reads server messages until stop(message) is true (nil: the
-// message that stopped it), the deadline passes (errTimeout) or the server
-// ends (errDead). It answers the server's own requests (ping with {}, any
+// message that stopped it), the deadline passes (errTimeout), the server
+// ends (errDead) or a signal stops the probe (errStopped). It answers the server's own requests (ping with {}, any
 // other with method-not-found) so a server that asks something is not
 // left waiting.
 func (s *session) wait(deadline time.Time, stop func(inbound, msgInfo) bool) error {
@@ -166,6 +169,8 @@ func (s *session) wait(deadline time.Time, stop func(inbound, msgInfo) bool) err
 			}
 		case <-timer.C:
 			return errTimeout
+		case <-s.stop:
+			return errStopped
 		}
 	}
 }
@@ -185,16 +190,33 @@ func (s *session) answer(mi msgInfo) {
 // response waits for the response to request id; it returns its receipt
 // time and whether it is an error.
 func (s *session) response(id string, deadline time.Time) (time.Time, bool, error) {
-	var at time.Time
-	var isErr bool
+	in, mi, err := s.answerTo(id, deadline)
+	return in.at, mi.isError, err
+}
+
+// answerTo waits for the response to request id (the probe's ids are
+// numbers). A response whose id is that number as a string ends the wait
+// at once with an error saying so: JSON-RPC 2.0 requires the response to
+// carry the request's id unchanged, so no client matches it to the request.
+func (s *session) answerTo(id string, deadline time.Time) (inbound, msgInfo, error) {
+	var got inbound
+	var gm msgInfo
+	wrong := ""
 	err := s.wait(deadline, func(in inbound, mi msgInfo) bool {
-		if mi.response && mi.id == id {
-			at, isErr = in.at, mi.isError
+		switch {
+		case mi.response && mi.id == id:
+			got, gm = in, mi
+			return true
+		case mi.response && mi.id == strconv.Quote(id):
+			wrong = mi.id
 			return true
 		}
 		return false
 	})
-	return at, isErr, err
+	if err == nil && wrong != "" {
+		err = fmt.Errorf("the server answered request id %s with id %s, a string: JSON-RPC requires the request's id unchanged (the number %s), so no client matches the answer to the request", id, wrong, id)
+	}
+	return got, gm, err
 }
 
 // initialize performs the handshake: initialize offering probeOffered,
@@ -209,13 +231,13 @@ func (s *session) initialize(deadline time.Time) error {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	var res json.RawMessage
-	err = s.wait(deadline, func(in inbound, mi msgInfo) bool {
-		if mi.response && mi.id == id {
-			res = in.msg
-			return true
-		}
-		return false
-	})
+	in, _, err := s.answerTo(id, deadline)
+	res = in.msg
+	if errors.Is(err, errDead) && !s.heard() {
+		// Never reached: say what happened (could not connect, HTTP 401,
+		// the process exited), not that a server is gone.
+		return fmt.Errorf("initialize: %s", s.c.why())
+	}
 	if err != nil {
 		return fmt.Errorf("initialize: %w", s.explain(err))
 	}
@@ -243,6 +265,16 @@ func (s *session) initialize(deadline time.Time) error {
 	return nil
 }
 
+// heard reports whether the server sent any message on this session.
+func (s *session) heard() bool {
+	for _, r := range s.c.records() {
+		if r.from == "server" {
+			return true
+		}
+	}
+	return false
+}
+
 // explain turns errDead into the server's end as the conn saw it.
 func (s *session) explain(err error) error {
 	if errors.Is(err, errDead) {
@@ -258,13 +290,8 @@ func (s *session) tools(deadline time.Time) ([]string, error) {
 		return nil, err
 	}
 	var res json.RawMessage
-	err = s.wait(deadline, func(in inbound, mi msgInfo) bool {
-		if mi.response && mi.id == id {
-			res = in.msg
-			return true
-		}
-		return false
-	})
+	in, _, err := s.answerTo(id, deadline)
+	res = in.msg
 	if err != nil {
 		return nil, fmt.Errorf("tools/list: %w", s.explain(err))
 	}

@@ -18,9 +18,11 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
 )
@@ -36,6 +38,14 @@ const (
 	// probeWriteTimeout bounds one write to a stdio server's standard input
 	// (a server that stops reading fills the pipe).
 	probeWriteTimeout = 5 * time.Second
+	// A stdio server's standard output may carry only JSON-RPC messages
+	// (MCP stdio transport). Of the lines that are not, the probe keeps
+	// the first probeStrayKeep, each cut to probeStrayQuote bytes, and
+	// stops the server once they add up to probeMaxStray bytes (`yes
+	// garbage` as the server).
+	probeStrayKeep  = 8
+	probeStrayQuote = 120
+	probeMaxStray   = 64 << 10
 )
 
 // record is one line of a transcript: a message the client wrote (from
@@ -62,6 +72,12 @@ func (r *recorder) add(from string, msg []byte) time.Time {
 	}
 	r.recs = append(r.recs, record{at: now, from: from, msg: append(json.RawMessage(nil), msg...)})
 	return now
+}
+
+func (r *recorder) len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.recs)
 }
 
 func (r *recorder) all() []record {
@@ -116,11 +132,59 @@ type stdioConn struct {
 	reason string
 	stderr tailBuffer
 	wmu    sync.Mutex
+	// strays are the first probeStrayKeep lines of standard output that
+	// are not JSON-RPC messages; nStray and strayBytes count them all.
+	strays     []stray
+	nStray     int
+	strayBytes int
+}
+
+// stray is a line a stdio server wrote on its standard output that is not
+// a JSON-RPC message (a JSON object): when it was read, its text (cut to
+// probeStrayQuote bytes) and how many records came before it, so the
+// report can say which message it preceded.
+type stray struct {
+	at   time.Time
+	text string
+	next int
+}
+
+// addStray notes a line that is not a JSON-RPC message and reports
+// whether the server has written more than probeMaxStray bytes of them.
+func (c *stdioConn) addStray(line []byte) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nStray++
+	c.strayBytes += len(line) + 1
+	if len(c.strays) < probeStrayKeep {
+		c.strays = append(c.strays, stray{at: time.Now(), text: quoteCut(string(line), probeStrayQuote), next: c.rec.len()})
+	}
+	return c.strayBytes > probeMaxStray
+}
+
+// strayLines returns the kept non-JSON-RPC lines and how many there were.
+func (c *stdioConn) strayLines() ([]stray, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]stray(nil), c.strays...), c.nStray
+}
+
+// quoteCut cuts s to at most n bytes (at a rune boundary), marking a cut with "…".
+func quoteCut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // startStdio starts argv as the server, in its own process group, and reads
 // its standard output line by line. Lines that are not JSON objects (a
-// server logging to stdout) are skipped.
+// server logging to stdout) are not messages: they are kept as strays
+// (see stdioConn.addStray) for the report, and past probeMaxStray bytes of
+// them the server is stopped.
 func startStdio(argv []string) (*stdioConn, error) {
 	c := &stdioConn{in: make(chan inbound, probeInbox), gone: make(chan struct{}), quit: make(chan struct{})}
 	c.cmd = exec.Command(argv[0], argv[1:]...)
@@ -145,9 +209,17 @@ func startStdio(argv []string) (*stdioConn, error) {
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 64<<10), probeMaxMessage)
+		flood := false
 		for sc.Scan() {
 			line := bytes.TrimSpace(sc.Bytes())
-			if len(line) == 0 || line[0] != '{' || !json.Valid(line) {
+			if len(line) == 0 {
+				continue
+			}
+			if line[0] != '{' || !json.Valid(line) {
+				if flood = c.addStray(line); flood {
+					killGroup(c.cmd)
+					break
+				}
 				continue
 			}
 			at := c.rec.add("server", line)
@@ -159,6 +231,8 @@ func startStdio(argv []string) (*stdioConn, error) {
 		werr := c.cmd.Wait()
 		c.mu.Lock()
 		switch {
+		case flood:
+			c.reason = fmt.Sprintf("it wrote %d lines on its standard output that are not JSON-RPC messages (%d bytes), the first %q; the probe stopped it", c.nStray, c.strayBytes, c.strays[0].text)
 		case sc.Err() != nil:
 			c.reason = "reading its output: " + sc.Err().Error()
 		case werr != nil:
@@ -244,13 +318,15 @@ type httpConn struct {
 	opened  map[string]chan struct{}      // request id text → closed when its POST is answered
 	reason  string
 	wg      sync.WaitGroup
+	header  http.Header // -header: added to every request (credentials)
 }
 
-// startHTTP prepares a connection to url. It sends nothing yet; redirects
-// are refused so no request goes to any address but url.
-func startHTTP(url string) *httpConn {
+// startHTTP prepares a connection to url whose every request carries
+// header. It sends nothing yet; redirects are refused so no request goes
+// to any address but url.
+func startHTTP(url string, header http.Header) *httpConn {
 	return &httpConn{
-		url: url, in: make(chan inbound, probeInbox), gone: make(chan struct{}),
+		url: url, header: header, in: make(chan inbound, probeInbox), gone: make(chan struct{}),
 		streams: map[string]context.CancelFunc{}, opened: map[string]chan struct{}{},
 		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error {
 			return errors.New("the probe follows no redirect (it talks to the URL given only)")
@@ -271,6 +347,9 @@ func (c *httpConn) write(msg []byte) (time.Time, error) {
 	if err != nil {
 		cancel()
 		return time.Time{}, err
+	}
+	for k, v := range c.header {
+		req.Header[k] = v
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -323,11 +402,22 @@ func (c *httpConn) post(req *http.Request, method, key string) {
 	}
 	if err != nil {
 		if req.Context().Err() == nil && method == "initialize" {
-			c.fail("POST initialize: " + err.Error())
+			c.fail("could not reach the server: " + err.Error())
 		}
 		return
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode >= 400 {
+		// A JSON-RPC error may come with an HTTP error status (a 400 for a
+		// bad request); anything else is the HTTP layer refusing.
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, probeMaxMessage))
+		if m := parseMsg(body); m.response {
+			c.deliver(body)
+		} else if method == "initialize" {
+			c.fail(httpRefusal(resp, body))
+		}
+		return
+	}
 	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
 		c.mu.Lock()
 		if c.session == "" {
@@ -349,6 +439,37 @@ func (c *httpConn) post(req *http.Request, method, key string) {
 			c.fail(fmt.Sprintf("POST initialize: HTTP %s (%s)", resp.Status, ct))
 		}
 	}
+}
+
+// httpRefusal says why the server refused initialize's POST with an HTTP
+// error status: the status, what 401 and 403 mean for the probe (-header),
+// and the start of the body.
+func httpRefusal(resp *http.Response, body []byte) string {
+	why := "HTTP " + resp.Status
+	switch resp.StatusCode {
+	case http.StatusUnauthorized:
+		why += ": the server wants authentication"
+		if a := resp.Header.Get("WWW-Authenticate"); a != "" {
+			why += " (WWW-Authenticate: " + quoteCut(a, 200) + ")"
+		}
+		why += "; give credentials with -header 'Authorization: Bearer TOKEN'"
+	case http.StatusForbidden:
+		why += ": the server refuses these credentials (-header)"
+	case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusNotImplemented:
+		why += ": is this the server's MCP endpoint (Streamable HTTP takes a POST there)?"
+	}
+	if b := strings.TrimSpace(string(body)); b != "" && utf8.ValidString(b) {
+		why += "; the body begins " + strconv.Quote(quoteCut(firstLine(b), 200))
+	}
+	return why
+}
+
+// firstLine is the first line of s.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i])
+	}
+	return s
 }
 
 func (c *httpConn) deliver(data []byte) {
@@ -452,6 +573,9 @@ func (c *httpConn) close() {
 	if sid != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		if req, err := http.NewRequestWithContext(ctx, http.MethodDelete, c.url, nil); err == nil {
+			for k, v := range c.header {
+				req.Header[k] = v
+			}
 			req.Header.Set("Mcp-Session-Id", sid)
 			if v != "" {
 				req.Header.Set("MCP-Protocol-Version", v)

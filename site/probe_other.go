@@ -2,7 +2,17 @@
 
 package main
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
+
+// probeSignals: elsewhere only an interrupt (Ctrl-C) stops the probe the
+// way its limits do.
+var probeSignals = []os.Signal{os.Interrupt}
+
+// signalName names a probe signal.
+func signalName(s os.Signal) string { return s.String() }
 
 // setProcessGroup: process groups are a Unix notion; elsewhere only the
 // server process itself is killed at the end.

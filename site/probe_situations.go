@@ -7,6 +7,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
+	"sort"
 	"strings"
 	"time"
 )
@@ -76,7 +78,7 @@ func sitClean(p *prober, s *session, r *sitReport, deadline time.Time) error {
 		p.tool = tools[0]
 		r.fact("no -tool given: using the first listed, %q", p.tool)
 	} else if !contains(tools, p.tool) {
-		return fmt.Errorf("the server lists no tool %q (it lists %s)", p.tool, strings.Join(tools, ", "))
+		return &badInputError{fmt.Sprintf("-tool: the server lists no tool %q (it lists %s)", p.tool, strings.Join(tools, ", "))}
 	}
 	id, sent, err := s.call(p)
 	if err != nil {
@@ -101,8 +103,11 @@ func sitClean(p *prober, s *session, r *sitReport, deadline time.Time) error {
 		kind = "error"
 	}
 	r.fact("%s after %s", kind, ms(p.warm.done))
+	if n, tok := strangeProgress(s); n > 0 {
+		r.fact("%d progress under a token the probe never gave (%s)", n, tok)
+	}
 	if p.warm.progress == 0 {
-		r.fact("no progress (the situations that cancel after progress are skipped)")
+		r.fact("no progress under the call's token (the situations that cancel after progress are skipped)")
 	} else {
 		r.fact("%d progress, first at %s, every %s", p.warm.progress, ms(p.warm.first), ms(p.warm.interval))
 	}
@@ -168,11 +173,55 @@ func sitCancelAtOnce(p *prober, s *session, r *sitReport, deadline time.Time) er
 // warm-up's completion time around it (0 is that time).
 var raceSteps = []float64{-0.2, -0.1, -0.04, -0.01, 0, 0.01, 0.04, 0.1}
 
+// raceMinSteps is the fewest offsets worth a sweep: the three nearest the
+// completion time (-1%, 0, +1%). With less time left the sweep is skipped.
+const raceMinSteps = 3
+
+// raceStepCost estimates one offset's call: until the cancellation at
+// d·(1+f), or the tool's warm-up time if later (the probe lingers until
+// the tool would have finished), then the grace, plus 10% for the fence
+// and the scheduler.
+func (p *prober) raceStepCost(d time.Duration, f float64) time.Duration {
+	return (max(d+time.Duration(f*float64(d)), p.warm.done) + p.grace()) * 11 / 10
+}
+
+// racePlan returns the offsets that fit in left after a warm call of d
+// (those nearest 0 first, run in raceSteps' order) and the time all of
+// them would need.
+func (p *prober) racePlan(d, left time.Duration) (steps []float64, all time.Duration) {
+	byNear := append([]float64(nil), raceSteps...)
+	sort.SliceStable(byNear, func(i, j int) bool { return math.Abs(byNear[i]) < math.Abs(byNear[j]) })
+	used := (d + p.grace()) * 11 / 10 // the warm call
+	all = used
+	keep := map[float64]bool{}
+	fits := true
+	for _, f := range byNear {
+		c := p.raceStepCost(d, f)
+		all += c
+		if fits = fits && used+c <= left; fits {
+			used += c
+			keep[f] = true
+		}
+	}
+	for _, f := range raceSteps {
+		if keep[f] {
+			steps = append(steps, f)
+		}
+	}
+	return steps, all
+}
+
 // sitRace first calls the tool once uncancelled in this session (a warm
 // server is faster than the cold warm-up), then places one call's
 // cancellation at each offset around that completion time and reports
-// which order occurred at each.
+// which order occurred at each. The sweep is sized to the time left (see
+// racePlan): fewer offsets, nearest the completion time first, or none
+// with the limit that would let it run.
 func sitRace(p *prober, s *session, r *sitReport, deadline time.Time) error {
+	if steps, all := p.racePlan(p.warm.done, time.Until(deadline)); len(steps) < raceMinSteps {
+		return errSkip(fmt.Sprintf("the sweep needs about %s (a warm call and %d cancelled calls of about %s each), more than is left of %s; %s would let it run",
+			ms(all), len(raceSteps), ms(p.warm.done), p.limitName(deadline), p.limitFor(deadline, all)))
+	}
 	id, sent, err := s.call(p)
 	if err != nil {
 		return err
@@ -184,7 +233,14 @@ func sitRace(p *prober, s *session, r *sitReport, deadline time.Time) error {
 	d := at.Sub(sent)
 	r.fact("warm call %s", ms(d))
 	_ = s.wait(minTime(deadline, time.Now().Add(p.grace())), nil)
-	for _, f := range raceSteps {
+	steps, all := p.racePlan(d, time.Until(deadline)+(d+p.grace())*11/10)
+	if len(steps) < len(raceSteps) {
+		r.fact("%d of the %d offsets fit in %s, those nearest the completion time (%s would fit all)", len(steps), len(raceSteps), p.limitName(deadline), p.limitFor(deadline, all))
+	}
+	for _, f := range steps {
+		if p.stopped() != "" {
+			return errStopped
+		}
 		fmt.Fprintf(p.log, "probe:   race at %+.0f%% of %s …\n", f*100, ms(d))
 		off := d + time.Duration(f*float64(d))
 		id, sent, err := s.call(p)
@@ -193,7 +249,8 @@ func sitRace(p *prober, s *session, r *sitReport, deadline time.Time) error {
 		}
 		at := sent.Add(off)
 		if at.After(deadline) {
-			return fmt.Errorf("the situation's time limit came before the offset %+.0f%%", f*100)
+			r.fact("%s came before the offset %+.0f%% (%s would fit all)", p.limitName(deadline), f*100, p.limitFor(deadline, all))
+			return nil
 		}
 		if err := s.wait(at, nil); errors.Is(err, errDead) {
 			return s.explain(err)
@@ -315,6 +372,21 @@ func sitIdle(p *prober, s *session, r *sitReport, deadline time.Time) error {
 	p.linger(s, sent, mark, deadline)
 	r.fact("%s", p.order(s, mark))
 	return nil
+}
+
+// strangeProgress counts the progress notifications the server sent under
+// a token no request of the session carried (progress-token-known) and
+// returns the first such token's JSON text.
+func strangeProgress(s *session) (int, string) {
+	n, first := 0, ""
+	for _, r := range s.c.records() {
+		if mi := parseMsg(r.msg); r.from == "server" && mi.method == "notifications/progress" && s.tokens[mi.token] == "" {
+			if n++; first == "" {
+				first = mi.token
+			}
+		}
+	}
+	return n, first
 }
 
 // errSkip marks a situation that cannot run against this server.

@@ -10,9 +10,13 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -287,7 +291,7 @@ func TestProbeServerNeverAnswers(t *testing.T) {
 	if elapsed > limit+5*time.Second {
 		t.Errorf("the probe took %v with a %v limit per situation", elapsed, limit)
 	}
-	wantVerdict(t, lines, "clean", "error", "initialize", "no answer within the situation's limit (2s)")
+	wantVerdict(t, lines, "clean", "error", "initialize", "no answer within the situation's limit (-limit 2s)")
 	wantVerdict(t, lines, "race-sweep", "skipped", "the warm-up did not complete")
 	data, rerr := os.ReadFile(pidFile)
 	if rerr != nil {
@@ -326,6 +330,17 @@ func TestProbeServerCrashesMidCall(t *testing.T) {
 	wantVerdict(t, lines, "cancel-at-once", "skipped")
 }
 
+// Rule (README: -timeout bounds the whole probe): a probe stopped by its
+// -timeout says so, not that the situation's -limit ran out.
+func TestProbeSaysWhichLimitStoppedIt(t *testing.T) {
+	t.Parallel()
+	_, lines, err := probeRun(t, "-timeout", "1s", "--", "sh", "testdata/probe/hang.sh", filepath.Join(t.TempDir(), "child.pid"))
+	if exitCode(err) != 1 {
+		t.Errorf("err = %v, want exit 1", err)
+	}
+	wantVerdict(t, lines, "clean", "error", "initialize: no answer before the probe's overall limit ran out (-timeout 1s)")
+}
+
 // Rule: a bad command line is a usage error (exit 2) that says what is wrong.
 func TestProbeUsage(t *testing.T) {
 	for _, tc := range []struct {
@@ -336,6 +351,10 @@ func TestProbeUsage(t *testing.T) {
 		{"no server", nil, "probe needs a server"},
 		{"args not an object", []string{"-args", "[1]", "--", "true"}, "-args must be a JSON object"},
 		{"unknown situation", []string{"-only", "nope", "--", "true"}, `no situation is called "nope"`},
+		{"flags after the URL", []string{"http://127.0.0.1:9/mcp", "-checks"}, "flags go before the URL"},
+		{"not http", []string{"ftp://x/"}, "not ftp"},
+		{"header on stdio", []string{"-header", "A: b", "--", "true"}, "-header is for a Streamable HTTP URL"},
+		{"header without a colon", []string{"-header", "Authorization", "http://127.0.0.1:9/"}, "want 'Name: value'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
@@ -344,5 +363,166 @@ func TestProbeUsage(t *testing.T) {
 				t.Errorf("err = %v (exit %d), want exit 2 with %q", err, exitCode(err), tc.want)
 			}
 		})
+	}
+}
+
+// Rule (MCP stdio transport: the server must not write anything to its
+// stdout that is not a valid MCP message): a line that is not JSON-RPC
+// fails the situation, quoted with the message it came before, and is
+// listed in probe.json; a server that writes nothing else is stopped and
+// said to write non-JSON (not only "no answer").
+func TestProbeStdoutNotJSONRPC(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	err := run([]string{"probe", "-checks", "-out", dir, "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "noise"}, &out, &errb)
+	t.Logf("%s%s", out.String(), errb.String())
+	if exitCode(err) != 3 || !strings.Contains(err.Error(), "stdout carries only JSON-RPC") {
+		t.Errorf("err = %v, want exit 3 naming stdout", err)
+	}
+	if !strings.Contains(out.String(), `"DEBUG handling call" before the response to tools/call id 3`) {
+		t.Errorf("the clean line does not quote the line and the message it preceded")
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "probe.json")); !bytes.Contains(b, []byte(`"line": "DEBUG handling call"`)) {
+		t.Errorf("probe.json does not list the line:\n%s", b)
+	}
+
+	_, lines, err := probeRun(t, "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "banner")
+	if err != nil {
+		t.Errorf("err = %v, want none without -checks", err)
+	}
+	wantVerdict(t, lines, "clean", "FAIL", `"Server starting on stdio..." before the response to initialize id 1`)
+
+	start := time.Now()
+	_, lines, err = probeRun(t, "-limit", "10s", "--", "yes", "garbage")
+	if exitCode(err) != 1 {
+		t.Errorf("err = %v, want exit 1 (the warm-up could not run)", err)
+	}
+	wantVerdict(t, lines, "clean", "FAIL", "initialize", `not JSON-RPC messages`, `"garbage"`)
+	if time.Since(start) > 8*time.Second {
+		t.Errorf("the probe waited %v for a server that writes only garbage", time.Since(start))
+	}
+}
+
+// Rule (DOMAIN.md §3, progress-token-known; failure invented-progress-token):
+// progress under a token the client never gave fails the clean call as
+// `mcplab run -checks` fails its transcript, and the clean line says so
+// rather than only "no progress".
+func TestProbeInventedProgressToken(t *testing.T) {
+	t.Parallel()
+	out, lines, err := probeRun(t, "-checks", "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "badtoken")
+	if exitCode(err) != 3 || !strings.Contains(err.Error(), "clean (progress-token-known)") {
+		t.Errorf("err = %v, want exit 3 with clean (progress-token-known)", err)
+	}
+	wantVerdict(t, lines, "clean", "FAIL", `3 progress under a token the probe never gave ("WRONG")`)
+	if !strings.Contains(out, "FAIL progress-token-known") {
+		t.Errorf("the checks line does not fail progress-token-known")
+	}
+	var o, e bytes.Buffer
+	if err := run([]string{"run", "-checks", transcriptOf(t, out, "clean")}, &o, &e); exitCode(err) != 3 || !strings.Contains(e.String(), "FAIL  progress-token-known") {
+		t.Errorf("site run -checks on clean: %v\n%s", err, e.String())
+	}
+}
+
+// Rule (README: each situation is bounded by -limit): a sweep that cannot
+// fit in the situation's limit is not an error of the server: it is sized
+// to the time left or, with too little for three offsets, skipped with the
+// -limit that would let it run; -checks exits 0.
+func TestProbeRaceSweepSizedToTheLimit(t *testing.T) {
+	t.Parallel()
+	_, lines, err := probeRun(t, "-checks", "-limit", "3s", "-only", "race-sweep", "--", "node", "testdata/probe/fault.mjs", "ok", "200")
+	if err != nil {
+		t.Errorf("err = %v, want none", err)
+	}
+	wantVerdict(t, lines, "race-sweep", "skipped", "more than is left of the situation's limit (-limit 3s)", "would let it run")
+	if l := lines["race-sweep"]; !regexp.MustCompile(`-limit (1[0-9]|[4-9])s would let it run`).MatchString(l) {
+		t.Errorf("race-sweep does not name a -limit above 3s: %s", l)
+	}
+}
+
+// Rule (README: exit 2 for bad input): a -tool the server does not list is
+// the command line's fault; a situation that does not apply to stdio and
+// was asked for by -only says so; a run that wrote no transcript leaves no
+// temporary directory behind.
+func TestProbeBadToolAndInapplicableSituation(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	var out, errb bytes.Buffer
+	err := run([]string{"probe", "-tool", "nosuch", "--", "node", "testdata/probe/fault.mjs"}, &out, &errb)
+	if exitCode(err) != 2 || !strings.Contains(err.Error(), `the server lists no tool "nosuch" (it lists t)`) {
+		t.Errorf("err = %v (exit %d), want exit 2 naming the tool", err, exitCode(err))
+	}
+	out.Reset()
+	_ = run([]string{"probe", "-only", "http-close-stream", "--", "/nonexistent/server"}, &out, &errb)
+	t.Logf("%s", out.String())
+	if !strings.Contains(out.String(), "applies to Streamable HTTP only") {
+		t.Errorf("-only http-close-stream on stdio does not say it does not apply")
+	}
+	if !strings.Contains(out.String(), "transcripts: none written") {
+		t.Errorf("the output does not say no transcript was written")
+	}
+	if ents, _ := os.ReadDir(tmp); len(ents) > 1 { // the probe -tool run above keeps its transcript
+		t.Errorf("runs left %d temporary directories, want 1 (the run with a transcript)", len(ents))
+	}
+}
+
+// Rule: a server never reached is not "gone": the probe says it could not
+// connect, or which HTTP status refused initialize and what a 401 wants;
+// -header is sent with every request.
+func TestProbeHTTPNeverReached(t *testing.T) {
+	t.Parallel()
+	var got []string
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Header.Get("Authorization"))
+		mu.Unlock()
+		if r.Header.Get("Authorization") == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="mcp"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		http.Error(w, "not here", http.StatusNotImplemented)
+	}))
+	defer srv.Close()
+	_, lines, err := probeRun(t, srv.URL)
+	if exitCode(err) != 1 {
+		t.Errorf("err = %v, want exit 1", err)
+	}
+	wantVerdict(t, lines, "clean", "error", `initialize: HTTP 401 Unauthorized: the server wants authentication (WWW-Authenticate: Bearer realm="mcp")`, "-header 'Authorization: Bearer TOKEN'")
+	_, lines, _ = probeRun(t, "-header", "Authorization: Bearer s3cret", srv.URL)
+	wantVerdict(t, lines, "clean", "error", "initialize: HTTP 501 Not Implemented", `the body begins "not here"`)
+	mu.Lock()
+	if len(got) < 2 || got[len(got)-1] != "Bearer s3cret" {
+		t.Errorf("the server saw Authorization %q, want the -header's last", got)
+	}
+	mu.Unlock()
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, lines, _ = probeRun(t, "http://"+addr+"/mcp")
+	wantVerdict(t, lines, "clean", "error", "initialize: could not reach the server", "connection refused")
+	if strings.Contains(lines["clean"], "gone") {
+		t.Errorf("clean says the server is gone: %s", lines["clean"])
+	}
+}
+
+// Rule (JSON-RPC 2.0: a response carries its request's id unchanged): a
+// response with the number id as a string ends the wait at once, saying
+// so, rather than waiting out the limit for an answer that came.
+func TestProbeResponseIDAsString(t *testing.T) {
+	t.Parallel()
+	start := time.Now()
+	_, lines, err := probeRun(t, "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "strid")
+	if exitCode(err) != 1 {
+		t.Errorf("err = %v, want exit 1", err)
+	}
+	wantVerdict(t, lines, "clean", "error", `the server answered request id 3 with id "3", a string`)
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("the probe took %v: it waited out the limit", time.Since(start))
 	}
 }

@@ -3,9 +3,28 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
+
+// probeSignals are the signals that stop the probe the way its limits do:
+// the current situation ends, its server's process group is killed, the
+// remaining situations are skipped and probe.json is written.
+var probeSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
+
+// signalName is the conventional name of a probe signal ("SIGTERM").
+func signalName(s os.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return s.String()
+}
 
 // setProcessGroup starts cmd as the leader of a new process group, so
 // killGroup reaches every process the server starts (a shell wrapper, npx,

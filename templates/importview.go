@@ -166,7 +166,7 @@ func inferredRows(tr *trace.Trace) []inferredRow {
 		}
 		rows = append(rows, inferredRow{"Protocol", src.Protocol, why, ""})
 	} else {
-		rows = append(rows, inferredRow{"Protocol", "unknown", "The log does not say it (no answer to initialize, no MCP-Protocol-Version header, no header line): rules that depend on the revision are not judged.", ""})
+		rows = append(rows, inferredRow{"Protocol", "unknown", "The log does not say it (no answered initialize or server/discover, no MCP-Protocol-Version header, no header line): rules that depend on the revision are not judged.", ""})
 	}
 	switch {
 	case src.LatencyMs > 0:

@@ -33,7 +33,7 @@ func TestImportProtocolRowAgreesWithNote(t *testing.T) {
 		{"jsonl-race-client.jsonl", "From the header line."},
 		{"claude-desktop-race.log", "From the server's answer to initialize (line 5)."},
 		{"inspector-cancel.har", "From the MCP-Protocol-Version header (HAR entry 2)."},
-		{"jsonl-race.jsonl", "The log does not say it (no answer to initialize, no MCP-Protocol-Version header, no header line): rules that depend on the revision are not judged."},
+		{"jsonl-race.jsonl", "The log does not say it (no answered initialize or server/discover, no MCP-Protocol-Version header, no header line): rules that depend on the revision are not judged."},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			tr := importFixture(t, c.file)

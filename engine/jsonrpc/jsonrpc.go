@@ -35,9 +35,18 @@ const (
 	MethodAcknowledged = "notifications/subscriptions/acknowledged"
 	MethodToolsCall    = "tools/call"
 	MethodInitialize   = "initialize"
-	MethodTasksGet     = "tasks/get"
-	MethodTasksCancel  = "tasks/cancel"
+	// MethodDiscover is the 2026-07-28 revision's handshake, which
+	// replaces initialize: the client names its version in
+	// params._meta (MetaProtocolVersion), and the result lists the
+	// server's supportedVersions.
+	MethodDiscover    = "server/discover"
+	MethodTasksGet    = "tasks/get"
+	MethodTasksCancel = "tasks/cancel"
 )
+
+// MetaProtocolVersion is the params._meta member in which a 2026-07-28
+// request names the protocol revision it speaks.
+const MetaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
 
 // Kind is what a message is (JSON-RPC 2.0 §4–5).
 type Kind int

@@ -36,6 +36,12 @@ func Decode(data []byte) (*Scenario, error) {
 	if !ok {
 		var m map[string]json.RawMessage
 		if off, err := strictUnmarshal(body, &m); err != nil {
+			// A value nested past MaxDepth (64) is refused with that
+			// bound where it passes it, not as a syntax error where
+			// encoding/json's own limit (10,000 levels) stops it.
+			if e := checkStructure(data); e != nil && errors.Is(e, ErrLimit) && e.Offset < len(data)-len(body)+off {
+				return nil, e
+			}
 			return nil, syntaxErr(data, len(data)-len(body)+off, err)
 		}
 		root = entries(m)

@@ -37,6 +37,10 @@ func TestDecodeRefusesHostileStructure(t *testing.T) {
 		{"duplicate among many members", doc("", `{"at":0,"do":"send","message":{`+manyMembers(40)+`,"m7":0}}`), ErrDuplicate, "steps[0].message.m7", 0, 0},
 		{"65 levels", doc("", `{"at":0,"do":"call","id":1,"arguments":`+nested(MaxDepth-4+1)+`}`), ErrLimit, "steps[0].arguments.a" + strings.Repeat("[0]", MaxDepth-4), 1, 0},
 		{"9,990 levels", deepCall, ErrLimit, "steps[0].arguments.a" + strings.Repeat("[0]", MaxDepth-4), 1, 0},
+		// Past encoding/json's own limit (10,000 levels, a syntax error
+		// to it): still the lab's bound, at the 65th level.
+		{"20,000 levels", doc("", `{"at":0,"do":"call","id":1,"arguments":`+nested(20000)+`}`), ErrLimit, "steps[0].arguments.a" + strings.Repeat("[0]", MaxDepth-4), 1, 0},
+		{"20,000 levels in the title", `{"mcplab":1,"title":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`, ErrLimit, "title" + strings.Repeat("[0]", MaxDepth-1), 1, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -48,6 +49,11 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		sum       trace.Request
 		cancelled bool
 		finished  bool
+		// version is the revision the request named in
+		// params._meta (the 2026-07-28 handshake: requestedVersion),
+		// and line where it was sent; "" and 0 when it named none.
+		version string
+		line    int
 	}
 	reqs := map[string]*req{}
 	var order []string
@@ -165,6 +171,9 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 				var id scenario.ID
 				_ = json.Unmarshal([]byte(idText), &id)
 				reqs[k] = &req{sum: trace.Request{ID: id, Method: m.Method, Name: m.Name, State: trace.StateInProgress, ClientOutcome: trace.OutcomePending, RetryClass: trace.RetrySafe, SentAt: at}}
+				if src.Protocol == "" {
+					reqs[k].version, reqs[k].line = requestedVersion(m.Params), en.line
+				}
 				if timed && opts.MaxTimeoutMs > 0 {
 					reqs[k].sum.MaxTimeoutMs = opts.MaxTimeoutMs
 				}
@@ -179,10 +188,14 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 						rtt, rttWhat = d, fmt.Sprintf("the slowest answered ping (id %s)", r.sum.ID)
 					}
 				}
-				if !r.finished && r.sum.Method == jsonrpc.MethodInitialize && timed {
+				if !r.finished && (r.sum.Method == jsonrpc.MethodInitialize || r.sum.Method == jsonrpc.MethodDiscover) && timed {
 					if d := at - r.sum.SentAt; d > rttInit {
-						rttInit, initWhat = d, fmt.Sprintf("the slowest answered initialize (id %s; no ping was answered)", r.sum.ID)
+						rttInit, initWhat = d, fmt.Sprintf("the slowest answered %s (id %s; no ping was answered)", r.sum.Method, r.sum.ID)
 					}
+				}
+				if r.version != "" && m.Result != nil && src.Protocol == "" && supports(m.Result, r.version) {
+					src.Protocol, src.ProtocolFrom = r.version, fmt.Sprintf("the version the client's %s named (%s), answered by the server (%s)", r.sum.Method, lineRef(format, r.line), lineRef(format, en.line))
+					notes = append(notes, fmt.Sprintf("Protocol %s: from %s.", r.version, src.ProtocolFrom))
 				}
 				if r.sum.Method == jsonrpc.MethodInitialize && m.Result != nil && src.Protocol == "" {
 					if v := protocolVersion(m.Result); v != "" {
@@ -308,6 +321,38 @@ func protocolVersion(result json.RawMessage) string {
 	return r.ProtocolVersion
 }
 
+// requestedVersion is the revision a request names in
+// params._meta["io.modelcontextprotocol/protocolVersion"]
+// (jsonrpc.MetaProtocolVersion: the 2026-07-28 revision has no initialize,
+// and every request, server/discover first, carries the version it
+// speaks), "" when it names none.
+func requestedVersion(params json.RawMessage) string {
+	if !bytes.Contains(params, []byte(jsonrpc.MetaProtocolVersion)) {
+		return ""
+	}
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	var v string
+	if json.Unmarshal(params, &p) != nil || json.Unmarshal(p.Meta[jsonrpc.MetaProtocolVersion], &v) != nil {
+		return ""
+	}
+	return v
+}
+
+// supports reports whether a result accepts the version its request named:
+// a result listing supportedVersions (server/discover's) lists it; any
+// other result (a request the server served) accepts it.
+func supports(result json.RawMessage, version string) bool {
+	var r struct {
+		Supported []string `json:"supportedVersions"`
+	}
+	if json.Unmarshal(result, &r) != nil || r.Supported == nil {
+		return true
+	}
+	return slices.Contains(r.Supported, version)
+}
+
 // causeOf reads a cancellation's cause from its reason text, and why
 // ("" when there is no reason to read): a timeout code or word is the
 // client's deadline (the TypeScript SDK's "MCP error -32001: Request timed
@@ -321,6 +366,11 @@ func causeOf(reason *string) (string, string) {
 	switch {
 	case strings.Contains(r, "maximum total timeout") || strings.Contains(r, "max total timeout"):
 		return trace.CauseMaxTimeout, fmt.Sprintf("from the reason %q (a maximum total timeout)", *reason)
+	case strings.Contains(r, "deadline exceeded"):
+		// Go's context.DeadlineExceeded (the Go SDK's reason when the
+		// call's context times out): a deadline fixed when the call
+		// began, which progress does not extend.
+		return trace.CauseMaxTimeout, fmt.Sprintf("from the reason %q (a Go context's deadline: a total timeout, which progress does not extend)", *reason)
 	case strings.Contains(r, "-32001") || strings.Contains(r, "timed out") || strings.Contains(r, "timeout"):
 		return trace.CauseIdleTimeout, fmt.Sprintf("from the reason %q (a timeout, not a user's abort)", *reason)
 	}

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -177,5 +180,91 @@ func TestToScenarioReproduces(t *testing.T) {
 	}
 	if c := check(sim, "no-message-after-cancel"); c == nil || c.OK == nil || *c.OK {
 		t.Fatalf("the reproduction lost the violation: %+v\n%s", c, doc)
+	}
+}
+
+// Rule (SCENARIO.md: protocol 2026-07-28 is the lab's default revision;
+// trace.Source.ProtocolFrom): the real go-sdk speaks 2026-07-28, whose
+// handshake is server/discover with the version in params._meta, not
+// initialize. Both sides' logs name that revision, from the discover
+// request the server answered; and the client's cancellation with Go's
+// "context deadline exceeded" (a context.WithTimeout deadline, fixed when
+// the call began) is read as a maximum total timeout, not a user's abort.
+func TestGoSDKDiscoverNamesTheProtocol(t *testing.T) {
+	clientLog, serverLog := exchange(t, true, 200*time.Millisecond)
+	for _, side := range []struct {
+		name string
+		log  []byte
+	}{{"client", clientLog}, {"server", serverLog}} {
+		tr, err := Import(side.log, Options{})
+		if err != nil {
+			t.Fatalf("%s log: %v", side.name, err)
+		}
+		src := tr.Source
+		if src.Protocol != "2026-07-28" || !strings.Contains(src.ProtocolFrom, "server/discover") {
+			t.Errorf("%s log: protocol %q from %q, want 2026-07-28 from the answered server/discover\n%s", side.name, src.Protocol, src.ProtocolFrom, side.log)
+		}
+		if side.name != "client" {
+			continue
+		}
+		deadline := 0
+		for _, r := range tr.Requests {
+			if r.Reason != nil && strings.Contains(*r.Reason, "deadline exceeded") {
+				deadline++
+				if r.Cause == nil || *r.Cause != trace.CauseMaxTimeout {
+					t.Errorf("request %s cancelled with %q: cause %v, want %s", r.ID, *r.Reason, r.Cause, trace.CauseMaxTimeout)
+				}
+			}
+		}
+		if deadline == 0 {
+			t.Errorf("no request of the client's log was cancelled with Go's \"context deadline exceeded\"\n%s", side.log)
+		}
+	}
+}
+
+// Rule (trace.Source.ProtocolFrom): a version a request names is the
+// protocol only when the server accepts it: a server/discover answered
+// with an error, or whose supportedVersions leave the version out, names
+// none.
+func TestDiscoverRefusedNamesNoProtocol(t *testing.T) {
+	const discover = `write: {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}` + "\n"
+	for name, answer := range map[string]string{
+		"error":       `read: {"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"unsupported protocol version"}}`,
+		"unsupported": `read: {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2025-11-25"]}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			tr, err := Import([]byte(discover+answer+"\n"), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Source.Protocol != "" {
+				t.Errorf("protocol %q from %q, want none: the server did not accept 2026-07-28", tr.Source.Protocol, tr.Source.ProtocolFrom)
+			}
+		})
+	}
+}
+
+// Rule (trace.Source.LatencyMs: the round trip of the slowest answered
+// ping, else of the handshake): a real go-sdk v1.8.0 client's log
+// (testdata/go-sdk-discover-client.log, with its microsecond times) has
+// no ping and no initialize; its handshake is server/discover, written
+// at 09:01:27.295124 and answered at 09:01:27.367674, 72 ms later, so the
+// round trip is 73 ms with the clock's 1 ms, and the protocol is the
+// 2026-07-28 it named.
+func TestGoSDKDiscoverRoundTrip(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "go-sdk-discover-client.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Import(data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := tr.Source
+	if src.LatencyMs != 73 || !strings.Contains(src.Note, "the slowest answered server/discover (id 1") {
+		t.Errorf("round trip %d ms, note %q: want 73 ms from the answered server/discover", src.LatencyMs, src.Note)
+	}
+	if src.Protocol != "2026-07-28" || src.ProtocolFrom != "the version the client's server/discover named (line 1), answered by the server (line 2)" {
+		t.Errorf("protocol %q from %q", src.Protocol, src.ProtocolFrom)
 	}
 }

@@ -518,9 +518,10 @@ func excerpt(s string) string {
 	return s
 }
 
-// inferSide: the side that writes requests such as initialize or tools/call
-// is the client; the side that writes a serverRequest is the server
-// (a client's log of what it read holds those alone).
+// inferSide: the side that writes requests such as initialize,
+// server/discover (2026-07-28) or tools/call is the client; the side that
+// writes a serverRequest is the server (a client's log of what it read
+// holds those alone).
 func inferSide(es []entry) string {
 	for _, e := range es {
 		m := e.msg
@@ -537,7 +538,7 @@ func inferSide(es []entry) string {
 			}
 			return trace.ActorClient
 		}
-		if m.Method == jsonrpc.MethodInitialize || m.Method == jsonrpc.MethodToolsCall || strings.HasSuffix(m.Method, "/list") || m.Method == methodResourcesRead {
+		if m.Method == jsonrpc.MethodInitialize || m.Method == jsonrpc.MethodDiscover || m.Method == jsonrpc.MethodToolsCall || strings.HasSuffix(m.Method, "/list") || m.Method == methodResourcesRead {
 			if e.dir == dirWrite {
 				return trace.ActorClient
 			}

@@ -1,0 +1,210 @@
+package main
+
+// The probe's timing and evidence: when it cancels and how long it
+// listens, and how the fence and the warm-up time refine the engine's
+// no-message-after-cancel verdict (the design record in probe.go).
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// call sends tools/call of the probe's tool with a progress token.
+func (s *session) call(p *prober) (string, time.Time, error) {
+	return s.request("tools/call", map[string]any{"name": p.tool, "arguments": p.args}, true)
+}
+
+// grace is how long the probe keeps listening after a call ends or is
+// cancelled: twice the progress interval, within [probeMinGrace, probeMaxGrace].
+func (p *prober) grace() time.Duration {
+	return min(max(2*p.warm.interval, probeMinGrace), probeMaxGrace)
+}
+
+// cancel sends the cancellation of request id the transport and revision
+// prescribe (the notification: stdio, and Streamable HTTP under the
+// revisions the probe offers), then the fence ping.
+func (p *prober) cancel(s *session, id string, sent time.Time, reason string, deadline time.Time) cancelMark {
+	m := cancelMark{id: id, sentAt: sent}
+	if !s.c.received(id, deadline) {
+		m.unseen = true
+	}
+	m.at, _ = s.cancel(id, reason)
+	m.fence = s.fence(minTime(deadline, time.Now().Add(p.warm.done+p.grace())))
+	return m
+}
+
+// linger reads whatever the server still sends until the tool would have
+// finished and the grace after that has passed (or the deadline).
+func (p *prober) linger(s *session, sent time.Time, m cancelMark, deadline time.Time) {
+	end := sent.Add(p.warm.done)
+	if now := time.Now(); now.After(end) {
+		end = now
+	}
+	_ = s.wait(minTime(deadline, end.Add(p.grace())), nil)
+}
+
+// proven reports whether a server message about m's request, read at t,
+// was written after the server read the cancellation (see the design
+// record at the top of this file), and why.
+func (p *prober) proven(m cancelMark, t time.Time, response bool) (bool, string) {
+	if !t.After(m.at) || m.unseen {
+		return false, ""
+	}
+	if !m.fence.IsZero() && t.After(m.fence) {
+		return true, "after the fence"
+	}
+	tol := max(p.warm.done/20, 10*time.Millisecond)
+	if response && t.Before(m.sentAt.Add(p.warm.done-tol)) {
+		return true, fmt.Sprintf("%s before the tool could have finished", ms(m.sentAt.Add(p.warm.done).Sub(t)))
+	}
+	return false, ""
+}
+
+// order says, from the records, which order occurred for m's request.
+func (p *prober) order(s *session, m cancelMark) string {
+	v := viewRequest(s.c.records(), s, m.id)
+	if !v.response.IsZero() && !v.response.After(m.at) {
+		return fmt.Sprintf("completed first (%s %s before the cancellation)", v.kind, ms(m.at.Sub(v.response)))
+	}
+	var late, race []string
+	for _, x := range v.after(m.at) {
+		what := "progress"
+		if x.response {
+			what = v.kind
+		}
+		if ok, why := p.proven(m, x.at, x.response); ok {
+			late = append(late, fmt.Sprintf("%s %s after it, %s", what, ms(x.at.Sub(m.at)), why))
+		} else {
+			race = append(race, fmt.Sprintf("%s %s after it", what, ms(x.at.Sub(m.at))))
+		}
+	}
+	fence := "the fence"
+	if m.fence.IsZero() {
+		fence = "the fence (never answered)"
+	}
+	if m.unseen {
+		fence += "; the call's POST was not answered before the cancellation was sent, so the server may have read the cancellation first"
+	}
+	switch {
+	case len(late) > 0:
+		return "MESSAGE AFTER THE ACCEPTED CANCELLATION: " + strings.Join(late, ", ")
+	case len(race) > 0:
+		return "race, undecided from the client: " + strings.Join(race, ", ") + ", before " + fence
+	}
+	return "cancellation won (nothing after it)"
+}
+
+// serverRules are the rules about what a server sends, the ones the probe
+// judges. The others (late-response-ignored, the timeout rules, the HTTP
+// cancel signal, ...) are about the client, which is the probe itself; its
+// transcripts cannot show that it ignores late responses, so the engine may
+// leave them undecided or misread a message sent in the same millisecond.
+var serverRules = map[string]bool{
+	checks.NoMessageAfterCancel:      true,
+	checks.ProgressIncreases:         true,
+	checks.ProgressTokenKnown:        true,
+	checks.NoProgressAfterFinal:      true,
+	checks.ServerCancelOnlyForListen: true,
+	checks.CancellationNeverAnswered: true,
+	checks.OneResponsePerRequest:     true,
+	checks.SSEHeaders:                true,
+}
+
+// refine keeps the server's rules of the engine's verdicts and applies the fence and timing evidence to the engine's
+// no-message-after-cancel verdict (design record above).
+func (p *prober) refine(tr *trace.Trace, recs []record, s *session, marks []cancelMark) []trace.Check {
+	var out []trace.Check
+	for _, c := range tr.Checks {
+		if serverRules[c.Rule] {
+			out = append(out, c)
+		}
+	}
+	for i, c := range out {
+		if c.Rule != checks.NoMessageAfterCancel || c.OK != nil && *c.OK {
+			continue // the engine's undecided messages (a client's view) may be proven below
+		}
+		var kept []int
+		var why string
+		for _, seq := range c.Events {
+			e := tr.Events[seq]
+			if e.Wire < 1 || e.Wire > len(recs) {
+				kept = append(kept, seq) // not ours to second-guess
+				continue
+			}
+			rec := recs[e.Wire-1]
+			mi := parseMsg(rec.msg)
+			for _, m := range marks {
+				if m.id != s.about(mi) {
+					continue
+				}
+				if ok, w := p.proven(m, rec.at, mi.response); ok {
+					kept = append(kept, seq)
+					why = w
+				}
+			}
+		}
+		if len(kept) == 0 {
+			out[i] = trace.Check{Rule: c.Rule, Detail: "Undecided from the client: every message the server sent after a cancellation arrived before its answer to the ping sent right after it, at a time the tool could also have finished (the legitimate race)."}
+			continue
+		}
+		bad := false
+		out[i].OK, out[i].Events = &bad, kept
+		out[i].Detail = fmt.Sprintf("%d message(s) after an accepted cancellation, e.g. %s.", len(kept), why)
+	}
+	return out
+}
+
+// reqView is what the records say about one request.
+type reqView struct {
+	sent     time.Time
+	response time.Time // zero: none
+	kind     string    // "result" or "error"
+	progress []time.Time
+	msgs     []msgAt // every server message about it, in order
+}
+
+type msgAt struct {
+	at       time.Time
+	response bool
+}
+
+func (v reqView) after(t time.Time) []msgAt {
+	var out []msgAt
+	for _, m := range v.msgs {
+		if m.at.After(t) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func viewRequest(recs []record, s *session, id string) reqView {
+	v := reqView{kind: "result"}
+	for _, r := range recs {
+		mi := parseMsg(r.msg)
+		if r.from == "client" {
+			if mi.method != "" && mi.id == id && v.sent.IsZero() {
+				v.sent = r.at
+			}
+			continue
+		}
+		if s.about(mi) != id {
+			continue
+		}
+		v.msgs = append(v.msgs, msgAt{at: r.at, response: mi.response})
+		if mi.response && v.response.IsZero() {
+			v.response = r.at
+			if mi.isError {
+				v.kind = "error"
+			}
+		}
+		if mi.method == "notifications/progress" {
+			v.progress = append(v.progress, r.at)
+		}
+	}
+	return v
+}

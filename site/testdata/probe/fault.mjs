@@ -1,0 +1,55 @@
+// A stdio MCP server written by hand (no SDK) with one switchable fault,
+// for the probe tests of site/probe_test.go. Usage:
+//
+//   node fault.mjs MODE [STEP_MS]
+//
+// Its one tool "t" sends 3 progress notifications STEP_MS apart (default
+// 60) under the request's token, then a result; it stops when cancelled.
+// MODE:
+//   ok        no fault
+//   noise     writes "DEBUG handling call" on stdout before each result
+//   banner    writes "Server starting on stdio..." on stdout before anything
+//   badtoken  sends its progress under the token "WRONG", which no request carried
+//   strid     answers a tool call with its id as a string ("3" for 3)
+import { createInterface } from "node:readline";
+
+const mode = process.argv[2] ?? "ok";
+const step = Number(process.argv[3] ?? 60);
+const send = (m) => process.stdout.write(JSON.stringify(m) + "\n");
+const cancelled = new Set();
+
+if (mode === "banner") process.stdout.write("Server starting on stdio...\n");
+
+async function work(id, token) {
+  for (let i = 1; i <= 3; i++) {
+    await new Promise((r) => setTimeout(r, step));
+    if (cancelled.has(id)) return;
+    if (token !== undefined) {
+      send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: mode === "badtoken" ? "WRONG" : token, progress: i, total: 3 } });
+    }
+  }
+  if (mode === "noise") process.stdout.write("DEBUG handling call\n");
+  send({ jsonrpc: "2.0", id: mode === "strid" ? String(id) : id, result: { content: [{ type: "text", text: "ok" }] } });
+}
+
+for await (const line of createInterface({ input: process.stdin })) {
+  let m;
+  try { m = JSON.parse(line); } catch { continue; }
+  switch (m.method) {
+    case "initialize":
+      send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "fault-" + mode, version: "0" } } });
+      break;
+    case "tools/list":
+      send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "t", inputSchema: { type: "object" } }] } });
+      break;
+    case "ping":
+      send({ jsonrpc: "2.0", id: m.id, result: {} });
+      break;
+    case "tools/call":
+      work(m.id, m.params?._meta?.progressToken);
+      break;
+    case "notifications/cancelled":
+      if (m.params && m.params.requestId !== undefined) cancelled.add(m.params.requestId);
+      break;
+  }
+}
