@@ -308,7 +308,7 @@ func (p *playground) onControl(el js.Value) {
 		// look like the value was taken (QA: 7.5 seemed to run as 7).
 		p.ctlErr = templates.EditorError{Message: "The controls cannot edit the JSON until it is valid again: " + err.Error()}
 		if errors.Is(err, scenario.ErrValue) {
-			p.ctlErr = templates.EditorError{Message: err.Error() + "; the editor keeps the last value that applied", Path: path}
+			p.ctlErr = templates.EditorError{Message: err.Error(), Path: path}
 		}
 		p.showError(p.ctlErr)
 		return
