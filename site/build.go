@@ -316,7 +316,7 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 			if err != nil {
 				fmt.Fprintf(stderr, "build: warning: pruning the build cache: %v\n", err)
 			}
-			log.linef("cache", "%s holds %.0f MB (bound %d MB)", cache.dir, float64(size)/1e6, cacheMaxBytes>>20)
+			log.linef("cache", "%s holds %.0f MiB (bound %d MiB)", cache.dir, float64(size)/(1<<20), cacheMaxBytes>>20)
 		}
 		log.donef("done", buildStart, "%d files in %s, %d changed", written, out, changed)
 		return nil

@@ -257,8 +257,11 @@ func TestPlaygroundLocatedError(t *testing.T) {
 	if got := evalJSON[string](t, ctx, `document.querySelector("#outcome-0")?.dataset.outcome ?? ""`); got != outcome {
 		t.Errorf("the output changed to %q while the input is invalid", got)
 	}
-	if got := evalJSON[string](t, ctx, `location.href`); got != link {
-		t.Errorf("an invalid edit changed the link to %s", got)
+	// The link is the invalid text's (TestPlaygroundSharesWhatTheEditorHolds).
+	if frag, err := scenario.ShareFragment(bad); err != nil {
+		t.Fatal(err)
+	} else if _, err := pollJS[bool](ctx, fmt.Sprintf(`location.hash === %q`, "#"+frag), readyTimeout); err != nil {
+		t.Errorf("an invalid edit left the link at %s (it was %s), want the edited text's", evalJSON[string](t, ctx, `location.href`), link)
 	}
 	if got := evalJSON[string](t, ctx, fmt.Sprintf(`document.querySelector('[data-path="steps[%d].at"]')?.getAttribute("aria-invalid") ?? ""`, cancelStep)); got != "true" {
 		t.Errorf("the control of steps[%d].at is not flagged aria-invalid", cancelStep)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -66,8 +67,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) (err error) {
 	side := fs.String("side", "auto", "for a one-sided transcript: who wrote it (`auto|client|server`)")
 	observer := fs.String("observer", "", "who recorded the transcript (`client|server|wire`); empty: inferred from its format")
 	zone := fs.String("zone", "", "time `zone` of a log with local times (VS Code): an IANA name or an offset such as +02:00; empty: UTC")
-	latency := fs.Int64("latency", 0, "the path's round trip in `ms` (0: inferred from the slowest answered initialize or ping)")
-	maxTimeout := fs.Int64("max-timeout", 0, "the client's maximum total timeout per request in `ms`, so max-timeout-enforced can judge a transcript (0: none)")
+	var latency, maxTimeout int64
+	fs.Func("latency", "the path's round trip in whole `ms` (0: inferred from the slowest answered initialize or ping)", wholeMs(&latency))
+	fs.Func("max-timeout", "the client's maximum total timeout per request in whole `ms`, so max-timeout-enforced can judge a transcript (0: none)", wholeMs(&maxTimeout))
 	checks := fs.Bool("checks", false, "list the checks on stderr and exit 3 if any is violated (for CI)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: mcplab run [-side auto|client|server] [-observer client|server|wire]
@@ -110,7 +112,7 @@ goes past one of the engine's bounds), 3 a check failed (-checks),
 		return err
 	}
 	if f := transcript.Sniff(data); f != transcript.FormatScenario {
-		opts := transcript.Options{Observer: *observer, LatencyMs: *latency, MaxTimeoutMs: *maxTimeout}
+		opts := transcript.Options{Observer: *observer, LatencyMs: latency, MaxTimeoutMs: maxTimeout}
 		if *side != "auto" {
 			opts.Side = *side
 		}
@@ -136,6 +138,20 @@ goes past one of the engine's bounds), 3 a check failed (-checks),
 	return runScenario(data, *checks, stdout, stderr)
 }
 
+// wholeMs parses a flag's whole milliseconds into *ms, in [0,
+// transcript.MaxGivenMs] as the import page's fields are: 7.5 is refused
+// with what is wanted, not flag's bare "parse error".
+func wholeMs(ms *int64) func(string) error {
+	return func(s string) error {
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil || n < 0 || n > transcript.MaxGivenMs {
+			return fmt.Errorf("want whole milliseconds from 0 to %d (a day)", transcript.MaxGivenMs)
+		}
+		*ms = n
+		return nil
+	}
+}
+
 // readLimited reads r up to transcript.MaxBytes+1 bytes: the largest input
 // run accepts (a transcript; a scenario is at most scenario.MaxBytes) and
 // one byte more, so the decoder can say the input is too large without
@@ -159,7 +175,13 @@ func readInput(name string) ([]byte, error) {
 		data, err = readFile(name)
 	}
 	if err != nil {
-		return nil, &usageError{fmt.Errorf("reading %s: %w", name, err)}
+		// The file's name once, the system's reason (not "open NAME:"
+		// again), and what run and review take (QA: a raw Go error).
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &usageError{fmt.Errorf("cannot read %s: %w; give a scenario or transcript file, - for standard input, or a share link", name, err)}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		what := name

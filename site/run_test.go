@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -69,5 +70,41 @@ func TestRunExitStatus(t *testing.T) {
 	err = run([]string{"run", file}, &out, &errOut)
 	if code := exitCode(err); code != 4 || !strings.Contains(errOut.String(), "please report it") || out.Len() > 0 {
 		t.Errorf("a panic in the engine: exit %d, stderr %q, %d bytes out; want 4 and a request for a report", code, errOut.String(), out.Len())
+	}
+}
+
+// TestRunSaysWhatItWants (QA: raw Go errors): a fraction of a millisecond
+// for -latency or -max-timeout is refused, exit 2, saying what is wanted
+// (whole ms from 0 to a day), not flag's bare "parse error", and a whole
+// number is taken as given (the transcript's round trip); a file that
+// cannot be read is named once with the system's reason and what run and
+// review take, not "reading F: open F: ...".
+func TestRunSaysWhatItWants(t *testing.T) {
+	log := filepath.Join("..", "engine", "transcript", "testdata", "jsonl-race.jsonl")
+	for _, flag := range []string{"-latency", "-max-timeout"} {
+		var out, errOut bytes.Buffer
+		err := run([]string{"run", flag, "7.5", log}, &out, &errOut)
+		want := `invalid value "7.5" for flag ` + flag + `: want whole milliseconds from 0 to 86400000 (a day)`
+		if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) || strings.Contains(errOut.String(), "parse error") || out.Len() > 0 {
+			t.Errorf("run %s 7.5: exit %d, stderr %q; want 2 and %q", flag, code, errOut.String(), want)
+		}
+	}
+	var out, errOut bytes.Buffer
+	if err := run([]string{"run", "-latency", "7", log}, &out, &errOut); err != nil {
+		t.Fatalf("run -latency 7: %v (%s)", err, errOut.String())
+	}
+	var tr struct{ Source struct{ LatencyMs int64 } }
+	if err := json.Unmarshal(out.Bytes(), &tr); err != nil || tr.Source.LatencyMs != 7 {
+		t.Errorf("run -latency 7: the trace's source.latencyMs is %d (%v), want 7", tr.Source.LatencyMs, err)
+	}
+	missing := filepath.Join(t.TempDir(), "nothere.json")
+	for _, verb := range []string{"run", "review"} {
+		out.Reset()
+		errOut.Reset()
+		err := run([]string{verb, missing}, &out, &errOut)
+		want := "error: cannot read " + missing + ": no such file or directory; give a scenario or transcript file, - for standard input, or a share link"
+		if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) {
+			t.Errorf("%s of a missing file: exit %d, stderr %q; want 2 and %q", verb, code, errOut.String(), want)
+		}
 	}
 }

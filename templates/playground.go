@@ -266,19 +266,25 @@ func NewOEmbed(siteURL, pageURL, title string) OEmbed {
 
 // HostSnippet is the script a lesson page adds once so that every mcplab
 // iframe (data-mcplab) takes the height its page reports
-// ({type: "mcplab:height", height}). ORIGIN stands for the lab's origin.
+// ({type: "mcplab:height", height}). HostOrigin stands for the lab's
+// origin: the playground shows it filled in (HostSnippetFor of its own
+// location.origin), the page without JavaScript and the README as is.
 const HostSnippet = `<script>
 // mcplab: size each lab iframe to its content (no library needed).
 addEventListener("message", (e) => {
-  if (e.origin !== "ORIGIN" || !e.data || e.data.type !== "mcplab:height") return;
+  if (e.origin !== "` + HostOrigin + `" || !e.data || e.data.type !== "mcplab:height") return;
   for (const f of document.querySelectorAll("iframe[data-mcplab]"))
     if (f.contentWindow === e.source) f.style.height = Math.ceil(e.data.height) + "px";
 });
 </script>`
 
+// HostOrigin is HostSnippet's placeholder for the lab's origin, as the
+// README writes it.
+const HostOrigin = "https://YOUR-MCPLAB-HOST"
+
 // HostSnippetFor is HostSnippet with the lab's origin filled in.
 func HostSnippetFor(origin string) string {
-	return strings.Replace(HostSnippet, "ORIGIN", origin, 1)
+	return strings.Replace(HostSnippet, HostOrigin, origin, 1)
 }
 
 // maxIndentDepth is how deep IndentScenario breaks lines: containers

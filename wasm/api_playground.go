@@ -25,7 +25,7 @@ func init() { servers["playground"] = servePlayground }
 // in the text as typed. The reply is one of
 //
 //	{out: outputReply, title, canon, fragment, controls?: panel HTML}
-//	{editorError: {message, path, line, col, start, end}}   (templates.EditorError)
+//	{editorError: {message, path, line, col, start, end}, fragment}   (templates.EditorError; shareOf)
 //	{noLedger: true, canon}   the scenario needs ledger.wasm (engine.ErrNoLedger)
 func servePlayground(req js.Value) map[string]any {
 	text := []byte(req.Get("text").String())
@@ -38,8 +38,11 @@ func servePlayground(req js.Value) map[string]any {
 	}
 	if err != nil {
 		// A run's error (a bound, an internal error) has no place: its
-		// message alone.
-		return editorReply(templates.LocateError(text, err))
+		// message alone. The reply still carries the text's link: the
+		// page shares what its editor holds, not the last run.
+		r := editorReply(templates.LocateError(text, err))
+		r["fragment"] = shareOf(text)
+		return r
 	}
 	s, canon, tr := res.Scenario, res.Canonical, res.Trace
 	out, err := outputReply(tr)
@@ -56,6 +59,20 @@ func servePlayground(req js.Value) map[string]any {
 		}
 	}
 	return r
+}
+
+// shareOf is the share fragment ("s=...") of the editor's text, run or
+// not: its canonical link when it is JSON, else the text as typed
+// (scenario.ShareText), which the link opens with its error; "" past
+// scenario.MaxBytes (1 MiB), which no link opens.
+func shareOf(text []byte) string {
+	if len(text) > scenario.MaxBytes {
+		return ""
+	}
+	if f, err := scenario.ShareFragment(text); err == nil {
+		return f
+	}
+	return scenario.ShareText(text)
 }
 
 func editorReply(e templates.EditorError) map[string]any {

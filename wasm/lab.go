@@ -45,6 +45,10 @@ type lab struct {
 	// the link (it could not be read, or not run here) until the reader
 	// changes a control.
 	own, linkNote string
+	// ctlErr is what #lab-error says about a control's value that
+	// scenario.Edit refused (onChange), over every later answer until the
+	// next change: "" when the last change applied.
+	ctlErr string
 	// ledgerLink is the #s= fragment of a link whose scenario needs the
 	// SQLite build (dropLink), which "Open in playground" opens there
 	// (?ledger=1) until the reader changes a control; "" otherwise.
@@ -104,11 +108,12 @@ func (l *lab) onChange(el js.Value) {
 	if out := byID(l.doc, el.Get("id").String()+"-value"); out.Truthy() {
 		out.Set("textContent", value+" "+out.Get("dataset").Get("unit").String())
 	}
-	l.linkNote, l.ledgerLink = "", ""
+	l.linkNote, l.ledgerLink, l.ctlErr = "", "", ""
 	current := []byte(l.script.Get("textContent").String())
 	next, err := scenario.Edit(current, path, kind, value, el.Get("checked").Truthy())
 	if err != nil {
-		l.showError("Invalid scenario: " + err.Error() + ". The output shows the last valid run.")
+		l.ctlErr = "Invalid value: " + err.Error() + ". The output shows the last valid run."
+		l.showError(l.ctlErr)
 		return
 	}
 	l.script.Set("textContent", string(next))
@@ -228,6 +233,12 @@ func (l *lab) apply(r answer) bool {
 	ds.Delete("stale")
 	ds.Delete("stopped")
 	showLabError(l.doc, l.linkNote)
+	if l.ctlErr != "" {
+		// The answer of a run still under way when a control's value was
+		// refused: that value is not in this run (QA: 7.5 ms seemed to
+		// run as 7, the error gone).
+		l.showError(l.ctlErr)
+	}
 	return true
 }
 

@@ -18,11 +18,11 @@ import (
 // The playground (templates.PlaygroundPage): the editor's text is the
 // state. Every edit, from the textarea or from a control, is sent to the
 // worker, which decodes, runs and renders it (api_playground.go); a valid
-// run replaces the output, rewrites the address bar to the
-// canonical #s= link (history.replaceState; while edits follow each other,
-// once they pause: shareLater) and refreshes the share and embed fields; an
-// invalid one keeps the last good output, marked stale,
-// and shows the located error (templates.LocateError).
+// run replaces the output, an invalid one keeps the last good output,
+// marked stale, and shows the located error (templates.LocateError).
+// Either way the address bar becomes the text's #s= link (canonical when
+// it is JSON; history.replaceState; while edits follow each other, once
+// they pause: shareLater), and the share and embed fields with it.
 //
 // Where the code editor runs (site/editor/editor.js, CodeMirror 6), it
 // replaces the textarea on screen but keeps it as the state: it copies
@@ -49,12 +49,14 @@ type playground struct {
 	pane     *pane    // what #lab-output shows
 
 	lastErr       templates.EditorError
+	ctlErr        templates.EditorError // a control's value scenario.Edit refused (onControl), shown over every later answer until an edit applies
 	embed         templates.Embed
 	scenarioTitle string
-	// canon is the last valid scenario, canonical: what the link carries,
-	// and fragment its share fragment.
-	canon      []byte
+	// fragment is the share fragment of the editor's text as last sent
+	// (run or not: shareOf), "" when it has none; shareTitle its title
+	// when it ran, else "" (templates.NewEmbed's neutral title).
 	fragment   string
+	shareTitle string
 	stopped    bool // #lab-error says a run was stopped
 	bound      bool // #pg-error says the last run went past an engine bound
 	workerDown bool // the last answer was the worker's own failure (answer.WorkerFailed)
@@ -92,7 +94,10 @@ func startPlaygroundPage(doc js.Value) {
 	}
 	fail := p.fail
 	p.pane = newPane(p.output, fail, nil)
-	on(p.editor, "input", fail, func(js.Value) { p.update(true, p.sharedLater) })
+	on(p.editor, "input", fail, func(js.Value) {
+		p.ctlErr = templates.EditorError{}
+		p.update(true, p.sharedLater)
+	})
 	// One listener for every control, present and future: the panel is
 	// re-rendered when the scenario's shape changes.
 	on(p.controls, "input", fail, func(ev js.Value) { p.onControl(ev.Get("target")) })
@@ -110,6 +115,13 @@ func startPlaygroundPage(doc js.Value) {
 		copyText(p.embedBox.Get("value").String(), p.embedBox, fail, p.say)
 	})
 	on(p.embedSel, "change", fail, func(js.Value) { p.showEmbed() })
+	// The host page's sizing snippet names this lab's origin, so it works
+	// as copied (prerendered, it holds templates.HostOrigin).
+	// (The page's own text: templates.HostSnippetFor would link
+	// HostSnippet, about 0.9 KB of wasm, for this line.)
+	if hs := byID(doc, "pg-host-snippet"); hs.Truthy() {
+		hs.Set("textContent", strings.Replace(hs.Get("textContent").String(), templates.HostOrigin, js.Global().Get("location").Get("origin").String(), 1))
+	}
 	// The picker (#pg-pick): Open (or Enter) follows the chosen built-in's
 	// link, #example=NAME (a hashchange, opened above), or
 	// ?ledger=1#example=NAME (a reload with ledger.wasm) when it needs the
@@ -292,19 +304,25 @@ func (p *playground) onControl(el js.Value) {
 	}
 	next, err := scenario.Edit([]byte(p.editor.Get("value").String()), path, kind, value, el.Get("checked").Truthy())
 	if err != nil {
-		p.showError(templates.EditorError{Message: "The controls cannot edit the JSON until it is valid again: " + err.Error()})
+		// A value the control's kind refuses (7.5 ms), or JSON the
+		// controls cannot edit; said again over the answer of a run
+		// still under way (apply), which would otherwise clear it and
+		// look like the value was taken (QA: 7.5 seemed to run as 7).
+		p.ctlErr = templates.EditorError{Message: "The controls cannot edit the JSON until it is valid again: " + err.Error()}
+		if errors.Is(err, scenario.ErrValue) {
+			p.ctlErr = templates.EditorError{Message: err.Error(), Path: path}
+		}
+		p.showError(p.ctlErr)
 		return
 	}
+	p.ctlErr = templates.EditorError{}
 	p.setEditor(string(next))
 	p.update(false, p.sharedLater)
 }
 
-// sharedLater rewrites the link once the edits pause, after a valid run.
-func (p *playground) sharedLater(ok bool) {
-	if ok {
-		p.shareLater()
-	}
-}
+// sharedLater rewrites the link once the edits pause, whether the text
+// ran or not: the link is what the editor holds.
+func (p *playground) sharedLater(bool) { p.shareLater() }
 
 // update sends the editor's text to the worker (api_playground.go) and
 // shows the answer: on success the run (pane: the headline and charts at
@@ -317,6 +335,16 @@ func (p *playground) update(withControls bool, then func(ok bool)) {
 	req := map[string]any{"page": "playground", "text": p.editor.Get("value").String(), "controls": withControls}
 	ask(req, p.fail, func(r answer) {
 		ok := p.apply(r)
+		if !ok {
+			// The link is the editor's text though it did not run (QA: it
+			// kept the last run's, sharing another scenario): the worker's
+			// reply carries it, else (stopped, the worker down) it is made
+			// here; none while the page reloads into ledger.wasm.
+			p.fragment, p.shareTitle = r.Str("fragment"), ""
+			if p.fragment == "" && !r.Get("noLedger").Truthy() {
+				p.fragment = shareOf([]byte(req["text"].(string)))
+			}
+		}
 		if then != nil {
 			then(ok)
 		}
@@ -369,6 +397,9 @@ func (p *playground) apply(r answer) bool {
 	if paused {
 		p.showLive()
 	}
+	if p.ctlErr.Message != "" {
+		p.showError(p.ctlErr) // a control's refused value, until an edit applies
+	}
 	if p.stopped { // the stopped message goes; a broken link's stays
 		showLabError(p.doc, "")
 		p.stopped = false
@@ -379,8 +410,7 @@ func (p *playground) apply(r answer) bool {
 		p.scenarioTitle = "Untitled scenario"
 	}
 	p.title.Set("textContent", p.scenarioTitle) // text, never markup
-	p.canon = []byte(r.Str("canon"))
-	p.fragment = r.Str("fragment")
+	p.fragment, p.shareTitle = r.Str("fragment"), p.scenarioTitle
 	return true
 }
 
@@ -389,7 +419,7 @@ func (p *playground) apply(r answer) bool {
 // the link; shareNow does it at once.
 func (p *playground) shareLater() {
 	if p.shareTimer.Truthy() {
-		return // one is pending; it shares the latest valid scenario
+		return // one is pending; it shares the latest text
 	}
 	if p.shareFn.IsUndefined() {
 		p.shareFn = js.FuncOf(func(js.Value, []js.Value) any {
@@ -405,15 +435,16 @@ func (p *playground) shareLater() {
 // shareDelayMs is how long after an edit the address bar is rewritten.
 const shareDelayMs = 150
 
-// shareNow rewrites the address bar to the canonical #s= link of the last
-// valid scenario, and the link, embed and "open full" fields with it.
+// shareNow rewrites the address bar to the #s= link of the editor's text
+// as last sent (canonical when it is JSON, even invalid or past a bound),
+// and the link, embed and "open full" fields with it; past MaxBytes (no
+// fragment) the fields are emptied, so they never share another scenario.
 func (p *playground) shareNow() {
-	if p.canon == nil {
-		return
-	}
 	p.pane.flush() // the link never runs ahead of the tables
 	frag := p.fragment
 	if frag == "" {
+		p.link.Set("value", "")
+		p.embedBox.Set("value", "")
 		return
 	}
 	url := replaceFragment(frag)
@@ -423,7 +454,7 @@ func (p *playground) shareNow() {
 	if ledgerBuild() {
 		src += "&ledger=1"
 	}
-	p.embed = templates.NewEmbed(src+"#"+frag, p.scenarioTitle)
+	p.embed = templates.NewEmbed(src+"#"+frag, p.shareTitle)
 	p.showEmbed()
 	if full := byID(p.doc, "pg-open-full"); full.Truthy() {
 		full.Set("href", loc.Get("pathname").String()+"#"+frag)

@@ -55,13 +55,21 @@ func ShareFragment(data []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return ShareText(c), nil
+}
+
+// ShareText returns the "s=..." fragment of text exactly as given, not
+// canonicalized: the link of a document that is not (yet) valid JSON, which
+// ParseLink gives back byte for byte (the playground shares what its editor
+// holds, error and all).
+func ShareText(text []byte) string {
 	var buf bytes.Buffer
 	w := deflaters.Get().(*flate.Writer)
 	w.Reset(&buf)
-	w.Write(c)
+	w.Write(text)
 	w.Close()
 	deflaters.Put(w)
-	return "s=" + base64.RawURLEncoding.EncodeToString(buf.Bytes()), nil
+	return "s=" + base64.RawURLEncoding.EncodeToString(buf.Bytes())
 }
 
 // deflaters keeps flate writers for ShareFragment: each holds about 800 KB

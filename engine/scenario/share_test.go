@@ -38,6 +38,23 @@ func TestShareRoundTrip(t *testing.T) {
 	}
 }
 
+// TestShareTextKeepsTheText: ShareText links text that is not JSON (the
+// playground's editor mid-edit) as typed, and ParseLink gives it back byte
+// for byte; ShareFragment refuses that text (it has no canonical form).
+func TestShareTextKeepsTheText(t *testing.T) {
+	text := "{\n  \"mcplab\": 1,\n  \"steps\": [\n" // cut short
+	if _, err := ShareFragment([]byte(text)); !errors.Is(err, ErrSyntax) {
+		t.Fatalf("ShareFragment of text that is not JSON: %v, want ErrSyntax", err)
+	}
+	l, err := ParseLink("#" + ShareText([]byte(text)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(l.Scenario) != text {
+		t.Fatalf("the link gives back %q, want the text as typed %q", l.Scenario, text)
+	}
+}
+
 // TestShareReusedWriterSameLink: ShareFragment reuses its DEFLATE
 // writers, and a reused writer gives the bytes a new one gives, whatever
 // it compressed before.

@@ -30,6 +30,14 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		src.Clock = "order"
 		notes = append(notes, "This transcript has no timestamps: events keep their order (one step each) and time-based checks, such as timeouts, are not judged.")
 	}
+	// tick is the times' resolution in ms: 1, or 1,000 when every time is
+	// in whole seconds (the Go log package's default flags), which the
+	// note says rather than pass them off as exact to the millisecond.
+	tick := int64(1)
+	if timed && !slices.ContainsFunc(es, func(e entry) bool { return !e.whole }) {
+		tick = 1000
+		notes = append(notes, "The log's times are whole seconds: events within a second keep their order, not their spacing (a Go log written with log.Lmicroseconds, or an SDK log with milliseconds, places them exactly).")
+	}
 	if format == FormatGoSDK && side != "" {
 		notes = append(notes, fmt.Sprintf("One-sided log written by the %s: only what the %s observed is judged.", side, side))
 	} else {
@@ -254,10 +262,10 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		src.LatencyMs = opts.LatencyMs
 		notes = append(notes, fmt.Sprintf("Round trip %d ms, as given.", opts.LatencyMs))
 	case rtt >= 0 && md.observer != trace.ObserverServer:
-		// A round trip within one millisecond still leaves 1 ms of doubt
-		// at the times' resolution.
-		src.LatencyMs = rtt + 1
-		notes = append(notes, fmt.Sprintf("Round trip taken as %d ms: %s, plus 1 ms of clock resolution.", src.LatencyMs, rttWhat))
+		// A round trip within one tick still leaves a tick of doubt at
+		// the times' resolution.
+		src.LatencyMs = rtt + tick
+		notes = append(notes, fmt.Sprintf("Round trip taken as %d ms: %s, plus %d ms of clock resolution.", src.LatencyMs, rttWhat, tick))
 	}
 	if opts.MaxTimeoutMs > 0 && timed {
 		notes = append(notes, fmt.Sprintf("Maximum timeout %d ms per request, as given.", opts.MaxTimeoutMs))

@@ -249,3 +249,82 @@ func TestFenceFromTheClient(t *testing.T) {
 		}
 	}
 }
+
+// TestJavaClientLogFailsNothingForWantOfItsWrites proves the rule of a log
+// that records only what its side read (a rule neither holds nor fails for
+// want of a message the log never records) for a Java SDK client's debug
+// log: the client read the server's progress under the token of its own
+// tools/call, which it sent and so never logged; progress-token-known is
+// undecided, not a failure for an invented token. The side is inferred
+// from the roots/list the client read (a server's request, though it ends
+// in "/list").
+func TestJavaClientLogFailsNothingForWantOfItsWrites(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "java-client-reads.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, side := range []string{"", trace.ActorClient} {
+		tr, err := Import(data, Options{Side: side})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Source.Observer != trace.ObserverClient {
+			t.Errorf("side %q: observer %q, want client (it read the server's roots/list)", side, tr.Source.Observer)
+		}
+		javaClientUndecided(t, tr)
+	}
+}
+
+func javaClientUndecided(t *testing.T, tr *trace.Trace) {
+	t.Helper()
+	got := verdictsOf(tr)
+	if got[checks.ProgressTokenKnown] != "?" {
+		t.Errorf("progress-token-known = %q, want undecided: the token's request is one the client sent, which its log never records\n%s", got[checks.ProgressTokenKnown], detail(tr, checks.ProgressTokenKnown))
+	}
+	if d := detail(tr, checks.ProgressTokenKnown); !strings.Contains(d, "cannot fail for want of a message the client sent") {
+		t.Errorf("progress-token-known says %q, not why it is undecided", d)
+	}
+	for rule, v := range got {
+		if v != "?" {
+			t.Errorf("%s = %q on a log of only what the client read, want undecided\n%s", rule, v, detail(tr, rule))
+		}
+	}
+}
+
+// TestWholeSecondTimesSaySo: a Go SDK log written with the log package's
+// default flags has times in whole seconds; the source note says so, and
+// the inferred round trip carries a second of doubt, not the "1 ms of
+// clock resolution" a log with microseconds has (QA: a whole-second log
+// was passed off as exact to the millisecond).
+func TestWholeSecondTimesSaySo(t *testing.T) {
+	lines := []string{
+		`write: {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+		`read: {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
+		`write: {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"work"}}`,
+		`read: {"jsonrpc":"2.0","id":2,"result":{"content":[]}}`,
+	}
+	for _, c := range []struct {
+		name     string
+		times    []string
+		latency  int64
+		wholeSec bool
+	}{
+		{"whole seconds", []string{"2025/06/09 23:52:01", "2025/06/09 23:52:01", "2025/06/09 23:52:01", "2025/06/09 23:52:02"}, 1000, true},
+		{"microseconds", []string{"2025/06/09 23:52:01.694123", "2025/06/09 23:52:01.699871", "2025/06/09 23:52:01.700100", "2025/06/09 23:52:02.400000"}, 6, false},
+	} {
+		var b strings.Builder
+		for i, l := range lines {
+			b.WriteString(c.times[i] + " " + l + "\n")
+		}
+		tr, err := Import([]byte(b.String()), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if tr.Source.LatencyMs != c.latency {
+			t.Errorf("%s: round trip %d ms, want %d (note: %s)", c.name, tr.Source.LatencyMs, c.latency, tr.Source.Note)
+		}
+		if says := strings.Contains(tr.Source.Note, "times are whole seconds"); says != c.wholeSec {
+			t.Errorf("%s: the note says whole seconds: %v, want %v (%s)", c.name, says, c.wholeSec, tr.Source.Note)
+		}
+	}
+}

@@ -79,23 +79,23 @@ func parseSDKDebug(data []byte, format string, zone *time.Location, md *meta) ([
 		md.notes = append(md.notes, "Python SDK debug log: \"Received JSON\" lines are what the server read, sse_starlette's \"chunk\" lines what it wrote.")
 	case FormatJava:
 		md.readsOnly = true
-		md.notes = append(md.notes, "Java SDK debug log: it records only the messages its side read, so a rule about what that side sent can fail on what it read but never pass.")
+		md.notes = append(md.notes, "Java SDK debug log: it records only the messages its side read, so no rule passes or fails for want of what that side sent.")
 	}
 	if zone == nil {
 		zone = time.UTC
 	}
 	var out []entry
-	at, timed, zoned, anyTime := int64(0), false, false, false
+	at, timed, zoned, anyTime, whole := int64(0), false, false, false, false
 	err := scanLines(data, func(n int, line string) error {
 		if m := logTime.FindStringSubmatchIndex(line); m != nil && m[0] < 80 {
 			t, z, err := readLogTime(line, m, zone)
 			if err != nil {
 				return lineErr(n, "time: %v", err)
 			}
-			at, timed, anyTime = t, true, true
+			at, timed, anyTime, whole = t, true, true, m[6] < 0 // no fraction of a second
 			zoned = zoned || z
 		}
-		e := entry{line: n, at: at, timed: timed}
+		e := entry{line: n, at: at, timed: timed, whole: whole}
 		var text string
 		switch format {
 		case FormatPython:

@@ -128,7 +128,8 @@ type meta struct {
 	protocolFrom string
 	notes        []string
 	// readsOnly: the log records only what its side read (the Java SDK's),
-	// so no rule can pass on the absence of what that side sent.
+	// so no rule can pass on the absence of what that side sent, nor fail
+	// on it (failsForWantOf).
 	readsOnly bool
 	// zone names the zone local times were read in ("" if none were).
 	zone string
@@ -158,6 +159,7 @@ type entry struct {
 	from    string // the sender
 	at      int64
 	timed   bool
+	whole   bool // its time is in whole seconds (no fraction written)
 	message json.RawMessage
 	msg     jsonrpc.Message // message read by jsonrpc.Parse, once
 	kind    string          // "" for a message, kindIgnore or kindClose
@@ -214,12 +216,33 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 	tr.Checks = checks.Evaluate(tr)
 	if md.readsOnly {
 		for i, c := range tr.Checks {
-			if c.OK != nil && *c.OK {
+			switch {
+			case c.OK != nil && *c.OK:
 				tr.Checks[i] = trace.Check{Rule: c.Rule, Detail: fmt.Sprintf("Undecided: this log records only the messages the %s read, never what it sent, so a rule cannot hold for want of a message (it would have said: %s)", md.observer, c.Detail)}
+			case c.OK != nil && failsForWantOf(c.Rule) == md.observer:
+				tr.Checks[i] = trace.Check{Rule: c.Rule, Detail: fmt.Sprintf("Undecided: this log records only the messages the %s read, never what it sent, so a rule cannot fail for want of a message the %s sent (it would have said: %s)", md.observer, md.observer, c.Detail)}
 			}
 		}
 	}
 	return tr, nil
+}
+
+// serverRequest reports whether method is a request only a server sends
+// (MCP 2025-11-25: roots, sampling, elicitation), for inferSide.
+func serverRequest(method string) bool {
+	return method == "roots/list" || method == "sampling/createMessage" || method == "elicitation/create"
+}
+
+// failsForWantOf names the rules that fail for want of a message one side
+// sends, and that side: progress-token-known fails when no client request
+// carried the token, which a log of only what the client read never shows
+// (a Java SDK client's). A reads-only log of that side leaves them
+// undecided, as it does every pass. "" for every other rule.
+func failsForWantOf(rule string) string {
+	if rule == checks.ProgressTokenKnown {
+		return trace.ActorClient
+	}
+	return ""
 }
 
 // isScenario reports whether data, whose first line that is not blank is
@@ -388,7 +411,7 @@ func sdkEntry(n int, line string) (entry, error) {
 	e := entry{line: n}
 	if m := logPrefix.FindStringSubmatch(line); m != nil {
 		if t, err := time.Parse("2006/01/02 15:04:05.999999", m[1]); err == nil {
-			e.at, e.timed = t.UnixMilli(), true
+			e.at, e.timed, e.whole = t.UnixMilli(), true, !strings.Contains(m[1], ".")
 		}
 		line = line[len(m[0]):]
 	}
@@ -496,8 +519,9 @@ func excerpt(s string) string {
 }
 
 // inferSide: the side that writes requests such as initialize,
-// server/discover (2026-07-28) or tools/call
-// is the client.
+// server/discover (2026-07-28) or tools/call is the client; the side that
+// writes a serverRequest is the server (a client's log of what it read
+// holds those alone).
 func inferSide(es []entry) string {
 	for _, e := range es {
 		m := e.msg
@@ -506,6 +530,13 @@ func inferSide(es []entry) string {
 		}
 		if strings.HasPrefix(m.Method, "notifications/") {
 			continue
+		}
+		if serverRequest(m.Method) {
+			// roots/list ends in "/list" too, but a server asks it.
+			if e.dir == dirWrite {
+				return trace.ActorServer
+			}
+			return trace.ActorClient
 		}
 		if m.Method == jsonrpc.MethodInitialize || m.Method == jsonrpc.MethodDiscover || m.Method == jsonrpc.MethodToolsCall || strings.HasSuffix(m.Method, "/list") || m.Method == methodResourcesRead {
 			if e.dir == dirWrite {
