@@ -90,7 +90,8 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 //	ledger.wasm      the same with the playground and the SQLite ledger (-tags ledger), if a scenario has a ledger
 //	import.wasm      the transcript importer, without the playground and the scenario runner (-tags transcript), for import/
 //	wasm_exec.js     $(go env GOROOT)/lib/wasm's, with fast text codecs (wasmexec.go)
-//	app.css, app.js, favicon.svg   from site/static
+//	app.css, app.js, favicon.svg   from site/static (app.css without its
+//	                               comments: servedCSS)
 //	index.html       every built-in scenario (templates.IndexPage)
 //	s/<name>/index.html   one page per built-in scenario (templates.ScenarioPage)
 //	playground/index.html the editor (templates.PlaygroundPage), on the first example
@@ -262,6 +263,9 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 		b, err := static.ReadFile(p)
 		if err != nil {
 			return fmt.Errorf("build: %w", err)
+		}
+		if strings.HasSuffix(p, ".css") {
+			b = servedCSS(b)
 		}
 		return write(strings.TrimPrefix(p, "static/"), b)
 	})
