@@ -31,9 +31,9 @@ func TestServedCSSKeepsTheRulesNotTheComments(t *testing.T) {
 	}
 	for in, want := range map[string]string{
 		"a { content: \"/* kept */\"; } /* gone */\n": "a { content: \"/* kept */\"; } \n",
-		"  b {\n    color: red; /* x */\n\n  }\n":      "b {\ncolor: red; \n}\n",
-		"c { content: 'it\\'s /*' }":                 "c { content: 'it\\'s /*' }",
-		"d {} /* open to the end":                    "d {} ",
+		"  b {\n    color: red; /* x */\n\n  }\n":     "b {\ncolor: red; \n}\n",
+		"c { content: 'it\\'s /*' }":                  "c { content: 'it\\'s /*' }",
+		"d {} /* open to the end":                     "d {} ",
 	} {
 		if got := string(servedCSS([]byte(in))); got != want {
 			t.Errorf("servedCSS(%q) = %q, want %q", in, got, want)
