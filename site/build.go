@@ -91,7 +91,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 //	import.wasm      the transcript importer, without the playground and the scenario runner (-tags transcript), for import/
 //	wasm_exec.js     $(go env GOROOT)/lib/wasm's, with fast text codecs (wasmexec.go)
 //	app.css, app.js, favicon.svg   from site/static (app.css without its
-//	                               comments: servedCSS)
+//	                               comments: servedCSS; the hand-written
+//	                               scripts without their comment lines:
+//	                               servedJS)
 //	index.html       every built-in scenario (templates.IndexPage)
 //	s/<name>/index.html   one page per built-in scenario (templates.ScenarioPage)
 //	playground/index.html the editor (templates.PlaygroundPage), on the first example
@@ -264,8 +266,11 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 		if err != nil {
 			return fmt.Errorf("build: %w", err)
 		}
-		if strings.HasSuffix(p, ".css") {
+		switch {
+		case strings.HasSuffix(p, ".css"):
 			b = servedCSS(b)
+		case strings.HasSuffix(p, ".js") && !generatedScripts[path.Base(p)]:
+			b = servedJS(b)
 		}
 		return write(strings.TrimPrefix(p, "static/"), b)
 	})

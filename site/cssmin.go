@@ -51,3 +51,30 @@ func trimLines(b []byte) []byte {
 	}
 	return out
 }
+
+// generatedScripts are the bundles in site/static that npm builds
+// (make editor): served as built, byte for byte (their checks compare
+// them with a fresh build).
+var generatedScripts = map[string]bool{"editor.js": true, "sqlite.js": true}
+
+// servedJS is a hand-written script as the site serves it (app.js,
+// worker.js, share.js, boot.js): src without its whole-line "//" comments,
+// which are for its readers (app.js's are a third of its bytes, 3.5 KB of
+// its brotli on every page). A script holding a backquote is served as it
+// is: in a template literal a line starting with "//" is text; without
+// one, such a line can only be a comment (a string cannot span lines, and
+// a regular expression cannot start with "//"). Every other line is byte
+// for byte.
+func servedJS(src []byte) []byte {
+	if bytes.IndexByte(src, '`') >= 0 {
+		return src
+	}
+	out := make([]byte, 0, len(src))
+	for line := range bytes.Lines(src) {
+		if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("//")) {
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
+}

@@ -40,3 +40,37 @@ func TestServedCSSKeepsTheRulesNotTheComments(t *testing.T) {
 		}
 	}
 }
+
+// Rule (servedJS): a hand-written script is served without its comment
+// lines and nothing else: every other line of site/static/app.js and
+// worker.js is served in order, byte for byte, and no served line is a
+// comment; a script holding a template literal is served whole; the
+// npm-built bundles are served as built.
+func TestServedJSDropsOnlyCommentLines(t *testing.T) {
+	for _, name := range []string{"app.js", "worker.js", "share.js", "boot.js"} {
+		src, err := os.ReadFile("static/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var code []string
+		for _, l := range strings.SplitAfter(string(src), "\n") {
+			if !strings.HasPrefix(strings.TrimLeft(l, " \t"), "//") {
+				code = append(code, l)
+			}
+		}
+		got := string(servedJS(src))
+		if got != strings.Join(code, "") {
+			t.Errorf("%s: the served script is not the source's lines that are not comments", name)
+		}
+		if len(code) == len(strings.SplitAfter(string(src), "\n")) && name == "app.js" {
+			t.Errorf("app.js has no comment line to drop")
+		}
+	}
+	withTemplate := []byte("const s = `\n// text, not a comment\n`;\n// a comment\n")
+	if got := servedJS(withTemplate); string(got) != string(withTemplate) {
+		t.Errorf("a script with a template literal was changed: %q", got)
+	}
+	if !generatedScripts["editor.js"] || !generatedScripts["sqlite.js"] {
+		t.Errorf("the npm bundles are not served as built")
+	}
+}
