@@ -302,7 +302,10 @@ func (p *pane) showAll(o output) {
 		// block (app.js's mcplabMorph.whole).
 		r := morph.Call("whole", part.Src.Get("html"), slots)
 		b.WriteString(r.Index(0).String())
-		if later := r.Index(1); later.Truthy() {
+		// Asked its type, never Truthy: syscall/js's Truthy of a string
+		// copies the whole string into Go (the events block of a window
+		// of 250 events is about 530 KB).
+		if later := r.Index(1); later.Type() == js.TypeString {
 			big = append(big, deferred{i, later})
 		}
 	}

@@ -269,6 +269,15 @@
     const tag = /^<([a-zA-Z][^\s/>]*)[^>]*>/.exec(block);
     return tag ? [tag[0] + "</" + tag[1] + ">", block] : [block, null];
   };
+  // mcplabLines(text) is how many lines text holds (the pieces between
+  // its newlines, as text.split("\n").length), counted without making
+  // them: for a 20,000-line transcript split made 20,000 strings on the
+  // page's thread (wasm/import.go's setText).
+  globalThis.mcplabLines = (text) => {
+    let n = 1;
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+    return n;
+  };
   // schedule runs step soon: a parse in the next task, a patch slice at
   // the start of the next frame (where its changes are drawn), or in a
   // task while the page is hidden (no frames come then).
@@ -509,8 +518,8 @@
     },
     // unwire reads a reply as the simulator puts it on the wire
     // (wasm/api.go's toWire: {bytes, more, error}, the reply as JSON in
-    // UTF-8, handed over by the worker without a copy); the worker's own
-    // replies ({error}) are plain objects.
+    // UTF-8). worker.js reads it there, off this thread, and posts the
+    // object; a reply that still comes as bytes is read here.
     unwire(reply) {
       if (!reply || !(reply.bytes instanceof Uint8Array)) return reply;
       try {

@@ -85,7 +85,7 @@ self.onmessage = (e) => {
     return;
   }
   clearTimeout(warming.timer);
-  const post = (reply) => self.postMessage({ id: msg.id, reply }, reply && reply.bytes ? [reply.bytes.buffer] : []);
+  const post = (reply) => self.postMessage({ id: msg.id, reply: unwire(reply) });
   const reply = first.answer(msg.req, post) || answer(msg.req, post);
   warming.after(msg.req, reply);
 };
@@ -98,6 +98,26 @@ self.onmessage = (e) => {
 // that one (same page, same scenario text, nothing else), is answered
 // with them; any other request drops them. The engine is deterministic,
 // so the kept replies are the ones a run now would give.
+// unwire reads a reply as the simulator puts it on the wire (wasm/api.go's
+// toWire: {bytes, more, error}, the reply as JSON in UTF-8) into the
+// object the page uses, here: the page's thread then only copies its
+// strings out of the message, where decoding and parsing the import
+// page's window of 250 events (about 1.5 MB of JSON) took it 10-20 ms of
+// its 50 ms a task (issue 12). This script's own replies ({error}) are
+// plain objects already.
+const utf8 = new TextDecoder();
+const unwire = (reply) => {
+  if (!reply || !(reply.bytes instanceof Uint8Array)) return reply;
+  try {
+    const r = JSON.parse(utf8.decode(reply.bytes));
+    if (reply.more) r.more = true;
+    else delete r.more;
+    return r;
+  } catch (err) {
+    return { error: "internal error: the simulator's reply is not JSON: " + String((err && err.message) || err), worker: true };
+  }
+};
+
 const first = {
   key: "",
   replies: null,
