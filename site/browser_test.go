@@ -77,9 +77,31 @@ func ensureBrowser(t *testing.T) {
 	}
 }
 
-// startBrowser starts headless Chromium under browserStartTimeout and
-// returns the context that owns it and the function that stops it.
+// startBrowser starts headless Chromium, trying browserStartTries times:
+// on this machine Chromium once exited at start-up with nothing on its
+// standard error but its usual noise, twice in a row, and started the next
+// minute; every browser test of that run failed for it. The error names
+// each try's failure.
 func startBrowser() (context.Context, func(), error) {
+	var errs []error
+	for try := 1; try <= browserStartTries; try++ {
+		ctx, stop, err := startBrowserOnce()
+		if err == nil {
+			return ctx, stop, nil
+		}
+		errs = append(errs, fmt.Errorf("try %d of %d: %w", try, browserStartTries, err))
+		time.Sleep(2 * time.Second)
+	}
+	return nil, func() {}, errors.Join(errs...)
+}
+
+// browserStartTries is how many times startBrowser tries to start
+// Chromium.
+const browserStartTries = 3
+
+// startBrowserOnce starts headless Chromium under browserStartTimeout and
+// returns the context that owns it and the function that stops it.
+func startBrowserOnce() (context.Context, func(), error) {
 	chrome := chromePath()
 	if st, err := os.Stat(chrome); err != nil || st.IsDir() {
 		return nil, func() {}, fmt.Errorf("the browser tests need Chromium at %s (set CHROME to use another): run\n\t%s", chrome, installChromium)
