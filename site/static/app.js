@@ -383,7 +383,8 @@
   //       ({error, worker: true} when the worker itself failed, e.g. its
   //       SQLite did not load: no fault of the scenario); and
   //       twice when the first reply says more: true (a scenario page's
-  //       run, shown in two steps: the picture, then the tables), the
+  //       run, shown in two steps: the picture, then the tables, which
+  //       the worker makes once the page has drawn the picture), the
   //       request running until the second. One request runs at a time;
   //       while it runs, a newer request replaces the one waiting (its
   //       done is never called): the newest input wins and the page never
@@ -504,12 +505,17 @@
       if (!r || r.id !== msg.id) return;
       const reply = this.unwire(msg.reply);
       if (msg.reply && msg.reply.more) {
-        // The first of two steps: the request runs on.
+        // The first of two steps: the request runs on. The worker makes
+        // the second once this one is drawn (worker.js's later): told
+        // after the next frame, in a task.
         try {
           r.done(reply);
         } catch (err) {
           console.error("mcplab:", err);
         }
+        requestAnimationFrame(() => setTimeout(() => {
+          if (this.worker === w && this.running === r) w.postMessage({ more: msg.id });
+        }, 0));
         return;
       }
       clearTimeout(r.timer);

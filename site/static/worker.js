@@ -17,12 +17,14 @@
 //                  (below): {runs, ms};
 //   {id, req}      a request: answered {id, reply: mcplabServe(req)},
 //                  and when that reply says more: true (a scenario page's
-//                  run: the picture first), at once by a second message
-//                  {id, reply: mcplabServeMore()} (the tables). A reply
-//                  is on the wire as wasm/api.go's toWire makes it ({bytes,
-//                  more, error}: the reply's JSON, whose buffer is
-//                  transferred to the page, whose bridge parses it), or
-//                  {error} when this script itself cannot serve.
+//                  run: the picture first), by a second message
+//                  {id, reply: mcplabServeMore()} (the tables) once the
+//                  page has drawn the first (later, below). A reply is
+//                  posted as the object whose JSON wasm/api.go's toWire
+//                  encodes ({bytes, more, error}, read here by unwire), or
+//                  {error} when this script itself cannot serve;
+//   {more: id}     the page drew the first step of request id: make the
+//                  second now.
 //
 // Between requests it collects the Go heap (mcplabCollect), so that a run
 // seldom pays for a collection (issue 11), and warms a scenario page's run
@@ -79,15 +81,46 @@ self.onmessage = (e) => {
       .catch((err) => self.postMessage({ fatal: String((err && err.message) || err) }));
     return;
   }
+  if (msg.more !== undefined) {
+    later.run(msg.more); // the page drew the first step of request msg.more
+    return;
+  }
   if (!msg.req) return; // {sqlite} alone: the module follows
   if (!serve) {
     self.postMessage({ id: msg.id, reply: { error: "the simulator is not ready" } });
     return;
   }
   clearTimeout(warming.timer);
+  later.run(); // (the page waits for a second step before it asks again)
   const post = (reply) => self.postMessage({ id: msg.id, reply: unwire(reply) });
-  const reply = first.answer(msg.req, post) || answer(msg.req, post);
-  warming.after(msg.req, reply);
+  const reply = first.answer(msg.req, post) || answer(msg.req, post, msg.id);
+  if (later.step) later.step.after = () => warming.after(msg.req, reply);
+  else warming.after(msg.req, reply);
+};
+
+// later is a request's second step (its tables), held until the page has
+// drawn the first ({more: id}, which app.js sends after the next frame)
+// or holdMs have passed (a hidden page draws no frames). Made at once, it
+// ran on the second of two cores while the page patched, laid out and
+// painted the first, and the browser's own threads waited for a core: a
+// ledger page's warm change to its frame took a median 20.9 ms, and 15.7
+// ms held (five runs each, alternating, load average 2.3-3.7; issue 11's
+// budget is 16 ms).
+const holdMs = 100;
+const later = {
+  step: null, // {id, post, timer, after}: the step held, and what follows it
+  hold(id, post) {
+    this.step = { id, post, timer: setTimeout(() => this.run(), holdMs), after: null };
+  },
+  // run makes the step held now (for request id, when given).
+  run(id) {
+    const step = this.step;
+    if (!step || (id !== undefined && id !== step.id)) return;
+    this.step = null;
+    clearTimeout(step.timer);
+    step.post(safely(() => self.mcplabServeMore()));
+    if (step.after) step.after();
+  },
 };
 
 // first is a scenario page's first run, made before the page asks for
@@ -147,20 +180,26 @@ const first = {
 const keyOf = (req) => JSON.stringify(Object.keys(req).sort().map((k) => [k, req[k]]));
 
 // answer serves req, posting each step's reply (post) as soon as it is
-// made, and returns the first; a throw (a bug in the glue) is an error
+// made, and returns the first; with id (a page's request), a second step
+// waits for the page (later). A throw (a bug in the glue) is an error
 // reply.
-const answer = (req, post) => {
-  const safely = (fn) => {
-    try {
-      return fn();
-    } catch (err) {
-      return { error: "internal error: " + String((err && err.message) || err) };
-    }
-  };
+const answer = (req, post, id) => {
   const first = safely(() => serve(req));
   post(first);
-  if (first && first.more) post(safely(() => self.mcplabServeMore()));
+  if (first && first.more) {
+    if (id !== undefined) later.hold(id, post);
+    else post(safely(() => self.mcplabServeMore()));
+  }
   return first;
+};
+
+// safely is fn's result, or an error reply when it throws.
+const safely = (fn) => {
+  try {
+    return fn();
+  } catch (err) {
+    return { error: "internal error: " + String((err && err.message) || err) };
+  }
 };
 
 // Warming up. V8 compiles WebAssembly with its baseline compiler first and
