@@ -99,6 +99,11 @@ goes past one of the engine's bounds), 3 a check failed (-checks),
 	default:
 		return &usageError{fmt.Errorf("-side %q: want auto, client or server", *side)}
 	}
+	switch *observer {
+	case "", trace.ObserverClient, trace.ObserverServer, trace.ObserverWire:
+	default:
+		return &usageError{fmt.Errorf("-observer %q: want client, server or wire (or nothing: inferred from the transcript's format)", *observer)}
+	}
 	name := fs.Arg(0)
 	var data []byte
 	if isLink(name) {
@@ -122,7 +127,9 @@ goes past one of the engine's bounds), 3 a check failed (-checks),
 				loc, err = transcript.ParseZone(*zone)
 			}
 			if err != nil {
-				return &usageError{fmt.Errorf("-zone %q: %w", *zone, err)}
+				// transcript.ParseZone's message is the web page's, which
+				// knows no zone names; here they are known.
+				return &usageError{fmt.Errorf("-zone %q: not a time zone this machine knows: want an IANA name such as Europe/Oslo, UTC, or an offset such as +02:00", *zone)}
 			}
 			opts.Zone = loc
 		}

@@ -97,6 +97,20 @@ func TestRunSaysWhatItWants(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &tr); err != nil || tr.Source.LatencyMs != 7 {
 		t.Errorf("run -latency 7: the trace's source.latencyMs is %d (%v), want 7", tr.Source.LatencyMs, err)
 	}
+	// -observer and -zone name the flag and what they take; a zone name
+	// is known here, so the message does not send the reader to the
+	// command line they are on.
+	for _, c := range []struct{ flag, value, want string }{
+		{"-observer", "bogus", `-observer "bogus": want client, server or wire`},
+		{"-zone", "Mars/Olympus", `-zone "Mars/Olympus": not a time zone this machine knows: want an IANA name such as Europe/Oslo, UTC, or an offset such as +02:00`},
+	} {
+		out.Reset()
+		errOut.Reset()
+		err := run([]string{"run", c.flag, c.value, log}, &out, &errOut)
+		if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), c.want) || strings.Contains(errOut.String(), "needs the command line") || out.Len() > 0 {
+			t.Errorf("run %s %s: exit %d, stderr %q; want 2 and %q", c.flag, c.value, code, errOut.String(), c.want)
+		}
+	}
 	missing := filepath.Join(t.TempDir(), "nothere.json")
 	for _, verb := range []string{"run", "review"} {
 		out.Reset()
