@@ -32,12 +32,12 @@ func TestBoundErrorNamesEachBound(t *testing.T) {
 		if !errors.Is(err, c.category) {
 			t.Errorf("%v: lost its category %v", err, c.category)
 		}
-		if msg := err.Error(); len(msg) < len(c.want) || msg[:len(c.want)] != c.want || !IsBoundMessage(msg) {
+		if msg := err.Error(); len(msg) < len(c.want) || msg[:len(c.want)] != c.want || !trace.IsBoundMessage(msg) {
 			t.Errorf("message %q\nwant it to begin %q", msg, c.want)
 		}
 	}
 	other := errors.New("ledger: cannot open")
-	if got := boundError(other, &trace.Log{}); got != other || IsBoundMessage(got.Error()) {
+	if got := boundError(other, &trace.Log{}); got != other || trace.IsBoundMessage(got.Error()) {
 		t.Errorf("boundError(%v) = %v; want it unchanged", other, got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // DOMAIN.md §9: each reconnect refetches under its own request ids. Two
@@ -86,7 +87,7 @@ func TestEventBound(t *testing.T) {
 	}
 	msg := err.Error()
 	want := "the scenario is valid, but its run went past the engine's bound of 100,000 events (MaxEvents), so it has no trace; to run it, make it smaller: fewer steps or produce values"
-	if !strings.HasPrefix(msg, want) || !engine.IsBoundMessage(msg) {
+	if !strings.HasPrefix(msg, want) || !trace.IsBoundMessage(msg) {
 		t.Errorf("message %q\nwant it to begin %q", msg, want)
 	}
 	if strings.Contains(msg, "invalid") || strings.Contains(msg, "trace too large") {

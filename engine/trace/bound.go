@@ -1,0 +1,66 @@
+package trace
+
+import "strconv"
+
+// The error of a run stopped at one of the engine's bounds (issue 12;
+// engine.MaxActions, MaxEvents, MaxTraceBytes). It lives beside the Log
+// whose bounds it reports, so the runner only names which bound was hit.
+
+// BoundLead begins the message of every *BoundError. A page that holds
+// only an error's text (the browser's worker answers with text) tells a
+// valid scenario whose run was stopped at a bound from an invalid one by
+// it (IsBoundMessage).
+const BoundLead = "the scenario is valid, but its run went past the engine's bound of "
+
+// BoundError is a run, or the encoding of its trace, stopped at one of the
+// engine's bounds (MaxActions, MaxEvents, MaxTraceBytes). Its message says
+// plainly that the scenario is valid, names the bound with its number and
+// says what to change, e.g.
+//
+//	the scenario is valid, but its run went past the engine's bound of
+//	100,000 events (MaxEvents), so it has no trace; to run it, make it
+//	smaller: ...
+//
+// errors.Is(err, ErrTooLarge) holds past MaxEvents or MaxTraceBytes, and
+// errors.Is(err, sim.ErrTooManyActions) past MaxActions.
+type BoundError struct {
+	// Bound names the bound's constant: "MaxActions", "MaxEvents" or
+	// "MaxTraceBytes".
+	Bound string
+	// Limit is the bound's number (MaxActions, MaxEvents, MaxTraceBytes).
+	Limit int
+	// Unit is what the bound counts: "scheduled actions", "events",
+	// "bytes of messages and notes" (the events, during the run) or
+	// "bytes of trace JSON" (Encode).
+	Unit string
+	// Fix says what to change in the scenario to bring its run within the
+	// bound.
+	Fix string
+	// Err is the category: ErrTooLarge or sim.ErrTooManyActions (engine.MaxActions).
+	Err error
+}
+
+// Error says that the scenario is valid, which bound its run went past,
+// with the number, and what to change.
+func (e *BoundError) Error() string {
+	return BoundLead + thousands(e.Limit) + " " + e.Unit + " (" + e.Bound + "), so it has no trace; to run it, " + e.Fix
+}
+
+// Unwrap returns the category (ErrTooLarge or sim.ErrTooManyActions (engine.MaxActions)).
+func (e *BoundError) Unwrap() error { return e.Err }
+
+// IsBoundMessage reports whether msg is the text of a *BoundError: a valid
+// scenario stopped at a bound, not an invalid one.
+func IsBoundMessage(msg string) bool {
+	return len(msg) >= len(BoundLead) && msg[:len(BoundLead)] == BoundLead
+}
+
+// thousands writes n with a comma between groups of three digits
+// (100000 -> "100,000").
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
