@@ -2,10 +2,14 @@ package engine_test
 
 import (
 	"bytes"
+	"go/ast"
 	gobuild "go/build"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -170,4 +174,121 @@ func TestEngineImportsRunDownThePackageMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestTemplatesExportOnlyWhatSiteAndWasmUse keeps templates' exported
+// surface to what its users need (issue 11: "templates' exported surface
+// is what site/ and wasm/ use"): every exported name of package templates
+// is named as templates.Name in site/ or wasm/, or appears in the
+// declaration of an exported name that is (a parameter or result type,
+// a field's type).
+func TestTemplatesExportOnlyWhatSiteAndWasmUse(t *testing.T) {
+	fset := token.NewFileSet()
+	decls := map[string]string{} // exported name -> its declaration's text
+	files, err := filepath.Glob(filepath.Join("..", "templates", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := func(n ast.Node) string {
+			return string(src[fset.Position(n.Pos()).Offset:fset.Position(n.End()).Offset])
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Name.IsExported() && (d.Recv == nil || exportedRecv(d.Recv)) {
+					key := d.Name.Name
+					if d.Recv != nil {
+						key = "(" + text(d.Recv.List[0].Type) + ")." + key
+					}
+					decls[key] = text(d.Type)
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						if s.Name.IsExported() {
+							decls[s.Name.Name] = text(s.Type)
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							if n.IsExported() {
+								decls[n.Name] = text(s)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	var users strings.Builder
+	for _, dir := range []string{"site", "wasm"} {
+		err := filepath.WalkDir(filepath.Join("..", dir), func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+				b, err := os.ReadFile(path)
+				users.Write(b)
+				return err
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	used := map[string]bool{}
+	all := users.String()
+	for name := range decls {
+		if strings.HasPrefix(name, "(") {
+			used[name] = true // a method: used with its type
+			continue
+		}
+		if strings.Contains(all, "templates."+name) && regexp.MustCompile(`\btemplates\.`+name+`\b`).MatchString(all) {
+			used[name] = true
+		}
+	}
+	word := map[string]*regexp.Regexp{}
+	for name := range decls {
+		word[name] = regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
+	}
+	for changed := true; changed; {
+		changed = false
+		for name, decl := range decls {
+			if !used[name] {
+				continue
+			}
+			for other := range decls {
+				if !used[other] && word[other].MatchString(decl) {
+					used[other], changed = true, true
+				}
+			}
+		}
+	}
+	if len(decls) < 20 {
+		t.Fatalf("only %d exported names found in templates: the parse is not over the package", len(decls))
+	}
+	for name := range decls {
+		if !used[name] {
+			t.Errorf("templates exports %s, which neither site/ nor wasm/ uses: unexport it", name)
+		}
+	}
+}
+
+func exportedRecv(recv *ast.FieldList) bool {
+	typ := recv.List[0].Type
+	if star, ok := typ.(*ast.StarExpr); ok {
+		typ = star.X
+	}
+	id, ok := typ.(*ast.Ident)
+	return ok && id.IsExported()
 }

@@ -196,15 +196,15 @@ func NewEmbed(src, title string) Embed {
 	}
 }
 
-// EmbedSrc stands for the page's own address in the embed snippet a page
-// without the simulator carries (EmbedTemplate): site/static/share.js
+// embedSrc stands for the page's own address in the embed snippet a page
+// without the simulator carries (embedTemplate): site/static/share.js
 // replaces it, HTML-escaped, when "Copy embed" is pressed, since only the
 // browser knows where the site is served.
-const EmbedSrc = "{src}"
+const embedSrc = "{src}"
 
-// EmbedTemplate is NewEmbed's HTML snippet for title with the address left
-// as EmbedSrc, which html.EscapeString leaves as it is.
-func EmbedTemplate(title string) string { return NewEmbed(EmbedSrc, title).HTML }
+// embedTemplate is NewEmbed's HTML snippet for title with the address left
+// as embedSrc, which html.EscapeString leaves as it is.
+func embedTemplate(title string) string { return NewEmbed(embedSrc, title).HTML }
 
 // mystURL percent-encodes the bytes of u that would end or split a MyST
 // directive argument: ASCII controls (a newline among them), space and DEL.
