@@ -254,7 +254,11 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 		select {
 		case s := <-sigs:
 			signal.Stop(sigs)
-			fmt.Fprintf(stderr, "probe: %s: stopping (the server's process group is killed)\n", signalName(s))
+			if p.url != "" {
+				fmt.Fprintf(stderr, "probe: %s: stopping (the session is closed)\n", signalName(s))
+			} else {
+				fmt.Fprintf(stderr, "probe: %s: stopping (the server's process group is killed)\n", signalName(s))
+			}
 			p.halt(signalName(s))
 		case <-done:
 		}
@@ -403,7 +407,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	p.sitStart = time.Now()
 	var c conn
 	if p.url != "" {
-		c = startHTTP(p.url, p.header)
+		c = startHTTP(p.url, p.header, p.stop)
 	} else {
 		sc, err := startStdio(p.argv)
 		if err != nil {

@@ -318,15 +318,17 @@ type httpConn struct {
 	opened  map[string]chan struct{}      // request id text → closed when its POST is answered
 	reason  string
 	wg      sync.WaitGroup
-	header  http.Header // -header: added to every request (credentials)
+	header  http.Header     // -header: added to every request (credentials)
+	stop    <-chan struct{} // closed when a signal stops the probe (prober.halt)
 }
 
 // startHTTP prepares a connection to url whose every request carries
 // header. It sends nothing yet; redirects are refused so no request goes
-// to any address but url.
-func startHTTP(url string, header http.Header) *httpConn {
+// to any address but url. Once stop is closed (a signal stopped the
+// probe), no write waits for the server any more.
+func startHTTP(url string, header http.Header, stop <-chan struct{}) *httpConn {
 	return &httpConn{
-		url: url, header: header, in: make(chan inbound, probeInbox), gone: make(chan struct{}),
+		url: url, header: header, stop: stop, in: make(chan inbound, probeInbox), gone: make(chan struct{}),
 		streams: map[string]context.CancelFunc{}, opened: map[string]chan struct{}{},
 		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error {
 			return errors.New("the probe follows no redirect (it talks to the URL given only)")
@@ -370,10 +372,19 @@ func (c *httpConn) write(msg []byte) (time.Time, error) {
 	at := c.rec.add("client", msg)
 	if key == "" {
 		// A notification or a response: wait for its 202, so what the
-		// probe sends next (the fence ping) reaches the server after it.
+		// probe sends next (the fence ping) reaches the server after it,
+		// for probeNotifyTimeout at most, and not once a signal stops the
+		// probe.
 		defer cancel()
 		timer := time.AfterFunc(probeNotifyTimeout, cancel)
 		defer timer.Stop()
+		go func() {
+			select {
+			case <-c.stop:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
 		c.post(req, m.Method, "")
 		return at, nil
 	}

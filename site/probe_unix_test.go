@@ -4,10 +4,15 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -47,5 +52,67 @@ func TestProbeSIGTERMKillsTheServer(t *testing.T) {
 	}
 	if pid == 0 || alive(pid) {
 		t.Errorf("the server's child %d still runs after SIGTERM stopped the probe", pid)
+	}
+}
+
+// Rule (README: a signal ends the probe as its limits do): a server that
+// takes a notification's POST and never answers it does not hold the
+// probe after SIGINT; before, the probe waited out probeNotifyTimeout
+// (5 s) for the 202 first. Not parallel, as above.
+func TestProbeSIGINTDuringANotificationsPOST(t *testing.T) {
+	held := make(chan struct{})
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			} `json:"params"`
+		}
+		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&m) != nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		if m.Method == "initialize" {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"holds-notifications","version":"1"}}}`, m.ID, m.Params.ProtocolVersion)
+			return
+		}
+		if m.ID == nil {
+			once.Do(func() { close(held) })
+			<-r.Context().Done() // never answers the notification
+			return
+		}
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer srv.Close()
+	var signalled time.Time
+	go func() {
+		select {
+		case <-held:
+			time.Sleep(100 * time.Millisecond)
+			signalled = time.Now()
+			_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
+		case <-time.After(20 * time.Second):
+		}
+	}()
+	var out, errb bytes.Buffer
+	err := run([]string{"probe", "-out", t.TempDir(), srv.URL}, &out, &errb)
+	returned := time.Now()
+	t.Logf("%s%s", out.String(), errb.String())
+	if signalled.IsZero() {
+		t.Fatal("the server never got a notification to hold")
+	}
+	if err == nil || !strings.Contains(err.Error(), "stopped by SIGINT") {
+		t.Errorf("err = %v, want stopped by SIGINT", err)
+	}
+	if !strings.Contains(errb.String(), "probe: SIGINT: stopping (the session is closed)") {
+		t.Errorf("stderr = %q, want it to say the session is closed (no server process to kill with -url)", errb.String())
+	}
+	// The POST began 100 ms before the signal: waiting out the rest of
+	// probeNotifyTimeout takes 4.9 s; stopping at the signal, milliseconds.
+	if waited := returned.Sub(signalled); waited >= probeNotifyTimeout/2 {
+		t.Errorf("the probe returned %v after SIGINT: it waited out probeNotifyTimeout (%v) for the held notification", waited, probeNotifyTimeout)
 	}
 }
