@@ -76,6 +76,9 @@ func main() {
 	err := run(ctx, os.Stdout, os.Stderr, *timeout)
 	cancel()
 	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			err = errors.New("interrupted; the clone and its cache are removed")
+		}
 		fmt.Fprintln(os.Stderr, "servetime:", err)
 		os.Exit(1)
 	}
