@@ -8,8 +8,10 @@
 #   make mcplab  build the command as bin/mcplab (build, serve, run, links)
 #   make test    everything CI runs (.ci/run calls exactly this)
 #   make bench   the engine's benchmarks, share link lengths, per-page
-#                transfer, time to ready and change-to-repaint
+#                transfer, time to ready and change-to-repaint, and make
+#                serve's time to listen from a clean clone and unchanged
 #   make bench-wasm  only the WebAssembly/native ratio of make bench
+#   make bench-serve  only make serve's two times of make bench
 #   make fmt     format Go and templ sources
 #   make screenshot  rewrite the README's screenshot (scenario A, 1280 px)
 #   make editor  rebuild site/static/editor.js, the playground's code editor
@@ -44,7 +46,7 @@ TEMPL_HASHES = find . -name '*_templ.go' -not -path './dist/*' -print0 | sort -z
 # Where `make chromium` writes apt-get's output.
 APT_LOG ?= $(or $(TMPDIR),/tmp)/mcplab-apt.log
 
-.PHONY: help serve site mcplab generate test bench bench-wasm fmt \
+.PHONY: help serve site mcplab generate test bench bench-wasm bench-serve fmt \
 	check-generate vet test-native test-wasm fuzz chromium test-browser screenshot editor npm
 
 help:
@@ -54,6 +56,7 @@ help:
 	@echo "make test    vet, engine tests (native, -race), the same tests under Node/wasm, fuzz, browser tests"
 	@echo "make bench   engine benchmarks"
 	@echo "make bench-wasm  only the WebAssembly/native ratio of the lesson runs (WASM_ROUNDS=5)"
+	@echo "make bench-serve  only make serve's time to listen, from a clean clone (< 90 s) and with nothing changed (< 10 s)"
 	@echo "make fmt     gofmt and templ fmt"
 	@echo "make editor  rebuild site/static/editor.js (the playground's code editor) and sqlite.js (the browser's SQLite) with npm from the lockfile"
 
@@ -198,15 +201,27 @@ BENCH_BUDGETS = awk ' \
 # native's in the same round.
 WASM_ROUNDS ?= 5
 
+# make serve until it listens, from a clean clone (< 90 s) and again with
+# nothing changed (< 10 s): site/internal/servetime clones HEAD into a
+# temporary directory and runs there what the serve target runs (templ
+# generate, then serve -build) with an empty build cache of its own and
+# Go's caches as they are, stops it once it listens, lets a complete
+# build there make every compressed copy, and times serve again. Minutes:
+# most of it the brotli copies of the complete build, which is not timed.
+SERVETIME = $(GO) run ./site/internal/servetime
+
 bench:
 	@echo "==> go test -bench=. -benchmem ./engine/..."
-	@out=$$(mktemp); ratio=$$(mktemp); trap 'rm -f "$$out" "$$ratio"' EXIT; \
+	@out=$$(mktemp); ratio=$$(mktemp); serve=$$(mktemp); trap 'rm -f "$$out" "$$ratio" "$$serve"' EXIT; \
 	$(GO) test -run=NONE -bench=. -benchmem ./engine/... | tee "$$out"; \
 	echo "==> go run ./site/internal/wasmratio -rounds $(WASM_ROUNDS) (BenchmarkLessonScenario natively and under Node, alternating)"; \
 	$(GO) run ./site/internal/wasmratio -rounds $(WASM_ROUNDS) | tee "$$ratio"; \
+	echo "==> go run ./site/internal/servetime (make serve until it listens: in a git clone of HEAD with an empty build cache, then again with nothing changed; progress on stderr)"; \
+	$(SERVETIME) | tee "$$serve"; \
 	echo "==> issue 11 budgets (machine load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"; \
 	sed 's/-[0-9]*\([[:space:]]\)/\1/' "$$out" | $(BENCH_BUDGETS); \
-	sed -n '/^issue 11 budget, WebAssembly/,$$p' "$$ratio"
+	sed -n '/^issue 11 budget, WebAssembly/,$$p' "$$ratio"; \
+	cat "$$serve"
 	@echo "==> go run ./site links (share link length of every built-in scenario)"
 	$(GO) run ./site links
 	@echo "==> go test -run 'TestMeasurePages|TestMeasureLedgerPage' ./site (per page: transfer, navigation to ready, change to repainted SVG; the ledger lesson page's budgets: ready <= 2 s, warm change to frame <= 16 ms)"
@@ -218,6 +233,11 @@ bench:
 # The wasm/native ratio alone, as make bench measures it.
 bench-wasm:
 	$(GO) run ./site/internal/wasmratio -rounds $(WASM_ROUNDS)
+
+# make serve's two times alone, as make bench measures them.
+bench-serve:
+	@echo "==> go run ./site/internal/servetime (make serve until it listens: in a git clone of HEAD with an empty build cache, then again with nothing changed; progress on stderr)"
+	$(SERVETIME)
 
 # The README's screenshot, site/testdata/screenshot.png: scenario A at
 # 1,280 px in headless Chromium (site/screenshot_test.go).
