@@ -58,7 +58,9 @@ const (
 //     "2006/01/02 15:04:05.000000 ");
 //   - FormatJSONL: the lab's JSON Lines, a first line that is a JSON object
 //     with a "from" or a "message" member, or the header line with an
-//     "observer" member, and no "mcplab" member;
+//     "observer" member, and no "mcplab" member; also a first line that
+//     is a bare JSON-RPC message (a "jsonrpc" member), which Import then
+//     refuses, saying how the lab's JSON Lines wrap it;
 //   - FormatClaude, FormatVSCode, FormatTee: a first line in their shape
 //     (an ISO time with "Z" and two bracketed words; a local time with
 //     milliseconds and a bracketed level; "[STDIN] ", "[STDOUT] " or
@@ -158,7 +160,33 @@ func jsonlLine(line string) bool {
 	_, msg := head["message"]
 	_, obs := head["observer"]
 	_, mcplab := head["mcplab"]
-	return (from || msg || obs) && !mcplab
+	return (from || msg || obs || bareMember(head)) && !mcplab
+}
+
+// bareMessage reports whether line is a JSON-RPC message by itself (see
+// bareMember), with none of the lab's JSON Lines members: copied out of a
+// log, it no longer says who sent it, which the lab's JSON Lines must.
+func bareMessage(line string) bool {
+	var head map[string]json.RawMessage
+	if json.Unmarshal([]byte(line), &head) != nil {
+		return false
+	}
+	_, from := head["from"]
+	_, msg := head["message"]
+	_, mcplab := head["mcplab"]
+	return bareMember(head) && !from && !msg && !mcplab
+}
+
+// bareMember reports whether an object has a member only a JSON-RPC
+// message has: "jsonrpc", "method", "result" or "error" (a scenario and
+// the lab's JSON Lines have none of them at the top).
+func bareMember(head map[string]json.RawMessage) bool {
+	for _, k := range []string{"jsonrpc", "method", "result", "error"} {
+		if _, ok := head[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // logPrefix matches the date and time the standard library's log package

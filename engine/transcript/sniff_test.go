@@ -33,6 +33,8 @@ func TestSniff(t *testing.T) {
 		{"scenario over lines", "{\n  \"mcplab\": 1,\n  \"steps\": []\n}\n", FormatScenario},
 		{"scenario with a member named from", `{"mcplab":1,"from":"client","message":{}}`, FormatScenario},
 		{"broken object", `{"mcplab":1,`, FormatScenario},
+		{"a bare message, read as json lines to be refused", call + "\n" + call + "\n", FormatJSONL},
+		{"a bare response without jsonrpc", `{"id":1,"result":{}}`, FormatJSONL},
 		{"a date alone is not a log prefix", "2006/01/02 15:04:05 hello\n", FormatUnknown},
 		{"python sdk after uvicorn's chatter", "INFO:     Started server process [1]\n2025-06-09 23:52:01,694 - mcp.server.sse - DEBUG - Received JSON: b'" + call + "'\n", FormatPython},
 		{"c# sdk trace, two lines", "trce: ModelContextProtocol.Server.StdioServerTransport[0]\n      Server (stdio) (x) transport received message. Message: '" + call + "'.\n", FormatCSharp},
@@ -134,4 +136,34 @@ func endOf(tr *trace.Trace) any {
 		return nil
 	}
 	return tr.EndMs
+}
+
+// A message copied out of a log by itself no longer says who sent it
+// (the lab's JSON Lines need "from"): Import refuses it on its line, says
+// how the lab's JSON Lines wrap it, and never reads it as a scenario
+// ("invalid JSON: unexpected data after the scenario object", before).
+func TestImportRefusesBareMessagesSayingHowToWrapThem(t *testing.T) {
+	const call = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`
+	cases := []struct {
+		name, in string
+		line     int
+	}{
+		{"first line", call + "\n" + `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n", 1},
+		{"without jsonrpc", `{"method":"tools/call","id":1,"params":{"name":"x"}}` + "\n", 1},
+		{"after a wrapped one", `{"from":"client","message":` + call + "}\n" + `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n", 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Import([]byte(c.in), Options{})
+			var e *Error
+			if !errors.As(err, &e) || e.Line != c.line {
+				t.Fatalf("Import: %v, want an *Error on line %d", err, c.line)
+			}
+			for _, want := range []string{"does not say who sent it", `{"from":"client","message":{...}}`} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not say %q", err, want)
+				}
+			}
+		})
+	}
 }

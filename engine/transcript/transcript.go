@@ -447,11 +447,18 @@ func compact(s string) json.RawMessage {
 	return b.Bytes()
 }
 
+// bareMessageText is the error of a JSON Lines line that is a JSON-RPC
+// message by itself (bareMessage).
+const bareMessageText = `a JSON-RPC message by itself, which does not say who sent it: the lab's JSON Lines wrap each message as {"from":"client","message":{...}} ("server" for what the server sent; an optional "t" is its time), or paste the log it was copied from`
+
 func jsonlEntry(n int, line string) (entry, error) {
 	var r struct {
 		T       json.RawMessage `json:"t"`
 		From    string          `json:"from"`
 		Message json.RawMessage `json:"message"`
+	}
+	if bareMessage(line) {
+		return entry{}, lineErr(n, "%s", bareMessageText)
 	}
 	dec := json.NewDecoder(strings.NewReader(line))
 	dec.DisallowUnknownFields()
