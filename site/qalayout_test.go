@@ -155,3 +155,63 @@ func TestHerdBackoffChartFitsPhone(t *testing.T) {
 		})
 	}
 }
+
+// wordsSplitJS lists the words of the requests table's cells and row
+// headers that the browser broke inside (a word whose own range takes
+// more than one line box), with the count of words looked at. Code and
+// identifiers (ids, methods, tool names, the response's JSON) may break
+// anywhere and are not looked at; they are measured for overflow instead:
+// none may reach past its cell into the next column.
+const wordsSplitJS = `(() => {
+  const out = {words: 0, split: [], over: []};
+  for (const cell of document.querySelectorAll("#requests tbody td, #requests tbody th")) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT, {acceptNode: (n) => n.parentElement.closest("code, .tool, .method") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
+    const box = cell.getBoundingClientRect();
+    for (const c of cell.querySelectorAll("code, .tool, .method")) {
+      for (const r of c.getClientRects()) if (r.right > box.right + 0.5) out.over.push(c.textContent);
+    }
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.textContent.matchAll(/[A-Za-z]{4,}/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        out.words++;
+        if (r.getClientRects().length > 1) out.split.push(m[0]);
+      }
+    }
+  }
+  return out;
+})()`
+
+// Rule (QA: the Outcome column showed "cancellatio / n wins", and the
+// task page's request id "tasks/cancel-2" ran into the Outcome column):
+// the requests table breaks its cells' text between words, never inside a
+// word of letters, and no id reaches past its cell, at 1,280 px and on a
+// 390 px phone (where the table scrolls sideways in its region instead).
+func TestRequestsTableBreaksBetweenWords(t *testing.T) {
+	for _, c := range []struct{ name, path string }{
+		{"scenario", "/s/" + scenarioA + "/"},
+		{"final-dropped", "/s/broken-buffer-drops-final/"},
+		{"task", "/s/task-cancel-ack-not-final/"},
+	} {
+		for _, width := range []int64{1280, 390} {
+			t.Run(fmt.Sprintf("%s-%d", c.name, width), func(t *testing.T) {
+				ctx := openAt(t, c.name, c.path, true, width, 900)
+				type result struct {
+					Words       int
+					Split, Over []string
+				}
+				r := evalJSON[*result](t, ctx, wordsSplitJS)
+				if r == nil || r.Words < 5 {
+					t.Fatalf("the requests table has %v words of letters: the test would pass vacuously", r)
+				}
+				for _, w := range r.Split {
+					t.Errorf("the word %q is broken across lines", w)
+				}
+				for _, c := range r.Over {
+					t.Errorf("the code %q reaches past its cell into the next column", c)
+				}
+			})
+		}
+	}
+}
