@@ -19,7 +19,9 @@ type verdict struct {
 	// "Broken", or the failing rule is one only its script can break) or
 	// "undecided" (an imported transcript where no check fails but one
 	// cannot be decided from what the log shows: the story may have gone
-	// either way, so the headline says so, in a neutral colour).
+	// either way, so the headline says so, in a neutral colour) or "none"
+	// (no check applies to the run: nothing is judged, so the headline
+	// claims no pass, in the same neutral colour).
 	Key string
 	// Text is the headline, e.g. "cancellation wins: no response".
 	Text string
@@ -104,8 +106,21 @@ func judge(tr *trace.Trace) verdict {
 			}
 		}
 	}
+	if len(tr.Checks) == 0 {
+		// No rule applied: nothing was judged, so the headline tells the
+		// story in a neutral colour and claims no pass.
+		text := successText(tr)
+		if text == everyCheckPasses {
+			text = "no check applies to this run"
+		}
+		return verdict{Key: "none", Text: text, Detail: successDetail(tr)}
+	}
 	return verdict{Key: "good", Text: successText(tr), Detail: successDetail(tr)}
 }
+
+// everyCheckPasses is successText's headline when the run has no story of
+// its own to tell.
+const everyCheckPasses = "every check passes"
 
 // undecidedText is the headline of a transcript whose checks cannot all
 // be decided: a one-sided log (a client's or a server's own) lacks the
@@ -269,7 +284,7 @@ func successText(tr *trace.Trace) string {
 		return "the client believes what the worker did"
 	}
 	if len(tr.Requests) == 0 {
-		return "every check passes"
+		return everyCheckPasses
 	}
 	r := tr.Requests[0]
 	switch {
@@ -293,7 +308,7 @@ func successText(tr *trace.Trace) string {
 	case r.Cause != nil && *r.Cause == trace.CauseServer:
 		return "the server ended the stream gracefully"
 	}
-	return "every check passes"
+	return everyCheckPasses
 }
 
 // successDetail says how many checks passed, and how many the trace could
@@ -315,7 +330,7 @@ func successDetail(tr *trace.Trace) string {
 	}
 	switch n {
 	case 0:
-		return "No rule applied to this run."
+		return "No rule applied to this run, so nothing in it is judged."
 	case 1:
 		return "The one check that applies passes."
 	}

@@ -351,3 +351,26 @@ func TestUnsafeRetryHeadlineCountsExecutions(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdictWhenNoCheckApplies (QA: a call that is never answered showed
+// the green "every check passes" beside "Checks: 0 pass, 0 fail, 0
+// undecided"): a run no check applies to claims no pass; its headline
+// says no check applies, under the neutral key "none" (the undecided
+// colour), and its detail that nothing was judged.
+func TestVerdictWhenNoCheckApplies(t *testing.T) {
+	tr := examplestest.RunExample(t, examples.Example{Name: "one-call", JSON: []byte(`{"mcplab":1,"protocol":"2025-11-25","transport":"stdio","steps":[{"at":0,"do":"call","id":1,"name":"x"}]}`)})
+	if len(tr.Checks) != 0 {
+		t.Fatalf("the run has %d checks; the test wants one no check applies to", len(tr.Checks))
+	}
+	v := newVerdict(tr)
+	if v.Key != "none" || v.Text != "no check applies to this run" || !strings.Contains(v.Detail, "nothing in it is judged") {
+		t.Errorf("verdict %+v, want key none, \"no check applies to this run\", a detail saying nothing is judged", v)
+	}
+	var b strings.Builder
+	if err := outputHeadline(View{Verdict: v}).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `class="verdict verdict-none"`) || strings.Contains(b.String(), "every check passes") {
+		t.Errorf("the headline renders %.300q, want the neutral class verdict-none and no claim that checks pass", b.String())
+	}
+}
