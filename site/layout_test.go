@@ -52,6 +52,11 @@ func openAt(t *testing.T, name, path string, wasm bool, width, height int64) con
 	navigate(t, ctx, siteURL+path)
 	if wasm {
 		waitReady(t, ctx)
+		// Measured once drawn: a page may still patch its output in slices
+		// after ready (the import page's example: its timeline's children
+		// come a frame at a time), and on a busy machine the CI run at
+		// 075bf6f measured the phone timeline before its lane names were in.
+		waitFor(t, ctx, "the output to be drawn", `!(globalThis.mcplabMorph && mcplabMorph.busy) && !(globalThis.mcplabEngine && mcplabEngine.busy)`)
 	} else {
 		waitFor(t, ctx, "the page to load", `document.readyState === "complete"`)
 	}
