@@ -11,8 +11,8 @@ import (
 // Rule (issue 13's QA, hostile input): a playground opened from a link it
 // cannot open shows the error and a neutral title, never the name of the
 // prerendered default (scenario A) it was not asked for: "This link cannot
-// be opened" when the link itself is broken (the default runs below, as the
-// error says), "The linked scenario is not valid" when the link holds a
+// be opened" when the link itself is broken (nothing runs: the editor keeps
+// the default, as the error says), "The linked scenario is not valid" when the link holds a
 // scenario that does not run (the editor shows it, underlined).
 func TestPlaygroundBrokenLinkTitle(t *testing.T) {
 	ex := examplestest.Get(t, scenarioA)

@@ -181,9 +181,10 @@ func (p *playground) open(hash string, then func()) {
 		if err != nil {
 			// Leave the address bar as it is, so the broken link can be
 			// reloaded and inspected; the editor keeps what it shows.
+			// An iframe has no editor or address bar to speak of.
+			embed := p.doc.Get("documentElement").Get("dataset").Get("embed").Truthy()
 			msg := func(shown string) string {
-				if p.doc.Get("documentElement").Get("dataset").Get("embed").Truthy() {
-					// An iframe has no editor or address bar to speak of.
+				if embed {
 					return "This link cannot be opened: " + err.Error() + ". Showing " + shown + " instead."
 				}
 				return "This link cannot be opened: " + err.Error() + ". The editor shows " + shown + "; the address bar keeps the broken link until you edit."
@@ -194,6 +195,9 @@ func (p *playground) open(hash string, then func()) {
 				// link's run. None runs; the page says why (README: a
 				// damaged link shows no run, never the default's output).
 				m := msg("the default scenario, “" + p.title.Get("textContent").String() + "”")
+				if embed {
+					m = "This link cannot be opened: " + err.Error() + "."
+				}
 				p.title.Set("textContent", brokenLinkTitle)
 				p.empty = true
 				showLabError(p.doc, m)
