@@ -11,8 +11,8 @@ import (
 // Rule (issue 13's QA, hostile input): a playground opened from a link it
 // cannot open shows the error and a neutral title, never the name of the
 // prerendered default (scenario A) it was not asked for: "This link cannot
-// be opened" when the link itself is broken (the default runs below, as the
-// error says), "The linked scenario is not valid" when the link holds a
+// be opened" when the link itself is broken (nothing runs: the editor keeps
+// the default, as the error says), "The linked scenario is not valid" when the link holds a
 // scenario that does not run (the editor shows it, underlined).
 func TestPlaygroundBrokenLinkTitle(t *testing.T) {
 	ex := examplestest.Get(t, scenarioA)
@@ -101,5 +101,36 @@ func TestScenarioPageBrokenLinkSaysSo(t *testing.T) {
 				t.Errorf("after a change Open in playground points at %q, want the page's edited scenario without ?ledger=1", href)
 			}
 		})
+	}
+}
+
+// Rule (README "Playground": a damaged link shows no run at all, only why,
+// never the default's output): the playground opened with a link it
+// cannot decode (#s=!!!!) says why and shows "Nothing has run yet" where
+// the output would be, with no output of the prerendered default (scenario
+// A's headline, checks, timeline) and none of its controls, as an invalid
+// or past-bound link does; the editor keeps the default's text, and an
+// edit runs it.
+func TestPlaygroundDamagedLinkRunsNothing(t *testing.T) {
+	ex := examplestest.Get(t, scenarioA)
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, playgroundURL("#s=!!!!"))
+	waitReady(t, ctx)
+	msg := evalJSON[string](t, ctx, `(() => { const e = document.getElementById("lab-error"); return e.hidden ? "" : e.textContent; })()`)
+	if !strings.Contains(msg, "This link cannot be opened") || !strings.Contains(msg, ex.Title) {
+		t.Errorf("#lab-error says %q, want that the link cannot be opened and the editor shows %q", msg, ex.Title)
+	}
+	shown := evalJSON[[3]string](t, ctx, `[document.getElementById("pg-nothing")?.textContent ?? "", String(document.querySelectorAll("#lab-output #output, #lab-output [id^=outcome-], #lab-output #events").length), String(document.querySelectorAll("#lab-controls [data-path]").length)]`)
+	if !strings.HasPrefix(shown[0], "Nothing has run yet.") || shown[1] != "0" || shown[2] != "0" {
+		t.Errorf("#pg-nothing says %q, %s output blocks, %s controls; want \"Nothing has run yet. ...\", none of the default's output or controls", shown[0], shown[1], shown[2])
+	}
+	if status := evalJSON[string](t, ctx, `document.getElementById("lab-status").textContent`); !strings.Contains(status, "nothing has run yet") {
+		t.Errorf("#lab-status says %q, want that nothing has run yet", status)
+	}
+	// An edit of the editor's text (the default's) runs it.
+	evalJSON[bool](t, ctx, `(() => { const ed = document.getElementById("pg-editor"); ed.value = ed.value + " "; ed.dispatchEvent(new Event("input")); return true; })()`)
+	waitFor(t, ctx, "the edited default's run", `!mcplabEngine.busy && !mcplabMorph.busy && !!document.querySelector("#outcome-0") && !document.getElementById("pg-nothing")`)
+	if title := evalJSON[string](t, ctx, `document.getElementById("pg-title").textContent`); title != ex.Title {
+		t.Errorf("after the edit ran the title says %q, want %q", title, ex.Title)
 	}
 }

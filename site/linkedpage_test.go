@@ -198,3 +198,43 @@ func TestScenarioPageOpensAPastedLink(t *testing.T) {
 		t.Errorf("the page runs %.80q, want the link's edited A (its cancel at 330 ms)", got)
 	}
 }
+
+// Rule (QA: #example=NAME is the link of a built-in scenario): scenario
+// A's page opened with #example=b-complete-then-cancel does what B's #s=
+// link does: B's title in the h1, the note that the link holds another
+// scenario than the page's, B's run; with #example=nosuch (no built-in has
+// that name) it says, as for a damaged link, that the link cannot be
+// opened and the page shows its own scenario, which runs.
+func TestScenarioPageOpensAnExampleLink(t *testing.T) {
+	a := examplestest.Get(t, scenarioA)
+	b := examplestest.Get(t, "b-complete-then-cancel")
+	ownHeading := strings.TrimSuffix(a.Title, " (stdio)")
+	t.Run("another built-in", func(t *testing.T) {
+		ctx, _ := openTab(t, siteURL)
+		navigate(t, ctx, pageURL(scenarioA)+"#example="+b.Name)
+		waitReady(t, ctx)
+		waitFor(t, ctx, "the run drawn", `!mcplabMorph.busy && !mcplabEngine.busy && !document.getElementById("lab-output").dataset.pending`)
+		if h1 := evalJSON[string](t, ctx, `document.querySelector("#lab h1").textContent`); h1 != b.Title {
+			t.Errorf("h1 %q, want B's %q", h1, b.Title)
+		}
+		if note := evalJSON[string](t, ctx, `document.getElementById("lab-link-note")?.textContent ?? ""`); !strings.Contains(note, "opened with a link to another scenario than its own (“"+ownHeading+"”)") {
+			t.Errorf("#lab-link-note says %q, want that the link holds another scenario than the page's", note)
+		}
+		if got := evalJSON[string](t, ctx, `JSON.parse(document.getElementById("scenario-json").textContent).title ?? ""`); got != b.Title {
+			t.Errorf("the page runs %q, want B", got)
+		}
+		checkControls(t, ctx, examplestest.DecodeExample(t, b), true)
+	})
+	t.Run("no such built-in", func(t *testing.T) {
+		ctx, _ := openTab(t, siteURL)
+		navigate(t, ctx, pageURL(scenarioA)+"#example=nosuch")
+		waitReady(t, ctx)
+		msg := evalJSON[string](t, ctx, `(() => { const e = document.getElementById("lab-error"); return e.hidden ? "" : e.textContent; })()`)
+		if !strings.Contains(msg, "This link cannot be opened") || !strings.Contains(msg, `"nosuch"`) || !strings.Contains(msg, "The page shows its own scenario") {
+			t.Errorf("#lab-error says %q, want that the link (no built-in \"nosuch\") cannot be opened and the page shows its own scenario", msg)
+		}
+		if h1 := evalJSON[string](t, ctx, `document.querySelector("#lab h1").textContent`); h1 != ownHeading {
+			t.Errorf("h1 %q, want the page's own %q", h1, ownHeading)
+		}
+	})
+}

@@ -141,18 +141,24 @@ func TestPlaygroundEditShareReopen(t *testing.T) {
 	}
 }
 
-// Rule (issue 6, Hostile input, embed mode): a broken link in an iframe
-// says what it shows instead, by name, and speaks of no editor or address
-// bar, which an embedded page does not show; the page stays ready.
+// Rule (issue 6, Hostile input, embed mode; README: a damaged link shows
+// no run at all, only why): a broken link in an iframe says why, shows no
+// run (not the default scenario's: "Nothing has run yet") and speaks of
+// no editor or address bar, which an embedded page does not show; the
+// page stays ready.
 func TestEmbedBrokenLink(t *testing.T) {
 	ctx, _ := openTab(t, siteURL)
 	navigate(t, ctx, siteURL+"/playground/?embed=1&theme=dark#s=garbage")
 	waitReady(t, ctx)
 	msg := evalJSON[string](t, ctx, `document.getElementById("lab-error").textContent`)
 	ex := examplestest.Get(t, scenarioA)
-	if !strings.HasPrefix(msg, "This link cannot be opened: ") || !strings.Contains(msg, "Showing the default scenario, “"+ex.Title+"”") ||
+	if !strings.HasPrefix(msg, "This link cannot be opened: ") || strings.Contains(msg, ex.Title) ||
 		strings.Contains(msg, "editor") || strings.Contains(msg, "address bar") {
-		t.Errorf("embedded broken link says %q, want the cause and “Showing the default scenario, “%s” instead”, no editor or address bar", msg, ex.Title)
+		t.Errorf("embedded broken link says %q, want the cause, not the default %q, no editor or address bar", msg, ex.Title)
+	}
+	shown := evalJSON[[2]string](t, ctx, `[document.getElementById("pg-nothing")?.textContent ?? "", String(document.querySelectorAll("#lab-output [id^=outcome-], #lab-output #events").length)]`)
+	if !strings.HasPrefix(shown[0], "Nothing has run yet. This link cannot be opened: ") || shown[1] != "0" {
+		t.Errorf("embedded broken link: #pg-nothing says %q, %s output blocks; want \"Nothing has run yet. This link cannot be opened: ...\" and no run", shown[0], shown[1])
 	}
 }
 

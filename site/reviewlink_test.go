@@ -3,11 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
+	"github.com/mcplab/mcplab/engine/review"
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
@@ -76,5 +78,59 @@ func TestReviewThisOperationFollowsEdits(t *testing.T) {
 		if w := c.ID + " " + c.Status; got.Cards[i] != w {
 			t.Errorf("card %d: page %q, engine %q", i, got.Cards[i], w)
 		}
+	}
+}
+
+// Rule (README "Review page": a damaged link shows no run at all, only
+// why, never the default's output): the review page opened with a link to
+// scenario A and a call A does not have (&op=999) says so, and
+//   - shows no review: the one prerendered for the page's own scenario is
+//     taken off the page ("Nothing has run yet"), never offered as the
+//     link's, and the message does not call it "the last one that ran";
+//   - its picker lists only A's real calls, none chosen (no "request 999");
+//   - its status leaves "Loading the simulator…" for a state that says the
+//     review did not run, and the page is ready (data-ready="1").
+func TestReviewLinkToAMissingCallShowsNoReview(t *testing.T) {
+	ex := examplestest.Get(t, scenarioA)
+	frag, err := scenario.ShareFragment(ex.JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	for _, id := range review.Calls(examplestest.DecodeExample(t, ex)) {
+		calls = append(calls, id.Raw())
+	}
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, siteURL+"/review/#"+frag+"&op=999")
+	if _, err := pollJS[bool](ctx, `document.documentElement.dataset.ready === "1" && document.getElementById("review-body").dataset.state === "error"`, ledgerReadyTimeout); err != nil {
+		t.Fatalf("waiting for the page to say the review did not run: %v", err)
+	}
+	msg := evalJSON[string](t, ctx, `document.getElementById("review-error-text").textContent`)
+	if !strings.Contains(msg, "no call step has the id 999") || strings.Contains(msg, "last one that ran") {
+		t.Errorf("the error says %q, want that A has no call 999, and no word of a last review", msg)
+	}
+	shown := evalJSON[[2]string](t, ctx, `[String(document.querySelectorAll("#review-body .review-result").length), document.getElementById("review-nothing")?.textContent ?? ""]`)
+	if shown[0] != "0" || !strings.HasPrefix(shown[1], "Nothing has run yet.") {
+		t.Errorf("#review-body holds %s reviews and says %q; want none and \"Nothing has run yet. ...\"", shown[0], shown[1])
+	}
+	opts := evalJSON[[]string](t, ctx, `[...document.getElementById("review-op").options].filter(o => o.value !== "").map(o => o.value)`)
+	if fmt.Sprint(opts) != fmt.Sprint(calls) {
+		t.Errorf("the picker offers %q, want A's calls %q", opts, calls)
+	}
+	if v := evalJSON[string](t, ctx, `document.getElementById("review-op").value`); v != "" {
+		t.Errorf("the picker has call %q chosen, want none", v)
+	}
+	status := evalJSON[[2]string](t, ctx, `[document.getElementById("lab-status").dataset.state ?? "", document.getElementById("lab-status").textContent]`)
+	if status[0] != "error" || strings.Contains(status[1], "Loading") {
+		t.Errorf("#lab-status is %q: %q, want the error state saying the review did not run", status[0], status[1])
+	}
+	// Choosing one of A's calls reviews it.
+	evalJSON[bool](t, ctx, `(() => { const s = document.getElementById("review-op"); s.value = `+strconv.Quote(calls[0])+`; s.dispatchEvent(new Event("change")); return true; })()`)
+	waitReview(t, ctx, 1)
+	if got := evalJSON[reviewShown](t, ctx, readReviewJS); got.Op != calls[0] {
+		t.Errorf("after choosing call %s the page reviews %q", calls[0], got.Op)
+	}
+	if evalJSON[bool](t, ctx, `!!document.getElementById("review-nothing")`) {
+		t.Error("the review ran but #review-nothing is still on the page")
 	}
 }

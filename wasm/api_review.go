@@ -40,7 +40,7 @@ var reviewing struct {
 //	  ?ledger=1 added when the scenario has a ledger). The reply is
 //	  {token, parts: [names], ops: [raw ids], op, fragment, title} or
 //	  {editorError} (templates.EditorError: a located scenario error, or
-//	  no call to review);
+//	  no call to review, then with {ops}: the calls it has);
 //	"calls": req.text is the scenario being edited; the reply is {ops}
 //	  (its calls, raw ids) or {editorError}, for the picker and the
 //	  located error while the user types;
@@ -84,14 +84,15 @@ func reviewStart(req js.Value) map[string]any {
 		st, err = review.Start(s, o)
 	}
 	if err != nil {
-		return editorReply(templates.LocateError(text, err))
+		r := editorReply(templates.LocateError(text, err))
+		if errors.Is(err, review.ErrNoCall) {
+			r["ops"] = callIDs(s) // the calls it has, for the picker
+		}
+		return r
 	}
 	reviewing.token++
 	reviewing.st, reviewing.title = st, s.Title
-	ops := []any{}
-	for _, id := range review.Calls(s) {
-		ops = append(ops, id.Raw())
-	}
+	ops := callIDs(s)
 	parts := make([]any, len(review.Parts))
 	for i, p := range review.Parts {
 		parts[i] = p
@@ -133,9 +134,14 @@ func reviewCalls(req js.Value) map[string]any {
 	if err != nil {
 		return editorReply(templates.LocateError(text, err))
 	}
+	return map[string]any{"ops": callIDs(s)}
+}
+
+// callIDs lists s's calls (review.Calls), raw ids, for the page's picker.
+func callIDs(s *scenario.Scenario) []any {
 	ops := []any{}
 	for _, id := range review.Calls(s) {
 		ops = append(ops, id.Raw())
 	}
-	return map[string]any{"ops": ops}
+	return ops
 }

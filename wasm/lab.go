@@ -80,11 +80,12 @@ func startLabPage(doc js.Value) {
 		return
 	}
 	l.pane = newPane(l.output, l.fail, l.settled)
-	l.openLink()
-	l.wireShare()
-	keepAnchors(doc, l.output, l.fail)
-	l.wireControls(doc)
-	l.rerun(true)
+	l.openLink(func() {
+		l.wireShare()
+		keepAnchors(doc, l.output, l.fail)
+		l.wireControls(doc)
+		l.rerun(true)
+	})
 }
 
 // wireControls wires every [data-path] control under root to onChange.

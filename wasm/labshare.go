@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"syscall/js"
 
@@ -22,23 +23,45 @@ import (
 // openLink replaces the page's scenario with the one a #s= fragment holds
 // and sets every control to its value there; when the link holds another
 // scenario than the page's (sameScenario), the page describes that one
-// instead, heading, notes and controls (describeLink). A link that cannot be read
+// instead, heading, notes and controls (describeLink). #example=NAME is
+// the link of a built-in scenario (loadExample reads it from its page):
+// it opens as that scenario's #s= link does, or, naming the page's own,
+// as no link. A link that cannot be read (or names no built-in scenario)
 // leaves the page's own scenario and says why in #lab-error (l.linkNote,
 // kept there until the reader changes a control); a link whose scenario
 // cannot run here (one with a ledger on a page without SQLite) is undone
-// after its first run fails (lab.rerun: dropLink).
-func (l *lab) openLink() {
+// after its first run fails (lab.rerun: dropLink). then runs once the
+// link is open (at once, but for #example=, which waits for its page).
+func (l *lab) openLink(then func()) {
 	hash := js.Global().Get("location").Get("hash").String()
-	if !strings.HasPrefix(hash, "#s=") {
+	if !strings.HasPrefix(hash, "#s=") && !strings.HasPrefix(hash, "#example=") {
+		then()
 		return
 	}
 	link, err := scenario.ParseLink(hash)
-	if err == nil && link.Scenario == nil {
+	if err == nil && link.Example != "" {
+		l.loadExample(link.Example, func(data []byte, err error) {
+			if err == nil && string(data) == l.script.Get("textContent").String() {
+				data = nil // the page's own scenario: nothing to open
+			}
+			l.openData(data, err)
+			then()
+		})
+		return
+	}
+	l.openData(link.Scenario, err)
+	then()
+}
+
+// openData opens data, a link's scenario (nil: none), or says why the
+// link could not be read (err, when not nil): openLink.
+func (l *lab) openData(data []byte, err error) {
+	if err == nil && data == nil {
 		return
 	}
 	var s *scenario.Scenario
 	if err == nil {
-		s, err = scenario.Decode(link.Scenario)
+		s, err = scenario.Decode(data)
 	}
 	if err != nil {
 		l.linkNote = "This link cannot be opened: " + err.Error() + ". The page shows its own scenario."
@@ -46,7 +69,7 @@ func (l *lab) openLink() {
 		return
 	}
 	l.own = l.script.Get("textContent").String()
-	l.script.Set("textContent", string(link.Scenario))
+	l.script.Set("textContent", string(data))
 	l.edited = true
 	if own, err := scenario.Decode([]byte(l.own)); err == nil && !sameScenario(own, s) {
 		err := l.describeLink(s, own)
@@ -56,6 +79,60 @@ func (l *lab) openLink() {
 		l.fail(err)
 	}
 	l.setControls(s)
+}
+
+// loadExample hands done the scenario of the built-in called name, read
+// from its page (its script#scenario-json: this binary holds no built-in
+// scenario), which the site's index links (s/NAME/ under the site root),
+// or an error wrapping scenario.ErrShare when the index links no such
+// page (only lowercase letters, digits and hyphens name one: the index is
+// asked first, so an unknown name requests no missing page) or a page
+// could not be loaded.
+func (l *lab) loadExample(name string, done func([]byte, error)) {
+	missing := fmt.Errorf("%w: no built-in scenario is called %q", scenario.ErrShare, name)
+	if name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+		done(nil, missing)
+		return
+	}
+	root := "../../"
+	if a := l.doc.Call("querySelector", ".crumbs a"); a.Truthy() {
+		root = a.Call("getAttribute", "href").String()
+	}
+	rootURL := js.Global().Get("URL").New(root, js.Global().Get("location").Get("href")).Get("href")
+	unloaded := func(msg string) {
+		done(nil, fmt.Errorf("%w: the built-in scenario %q could not be loaded (%s)", scenario.ErrShare, name, msg))
+	}
+	fetchPage(rootURL, l.fail, unloaded, func(index js.Value) {
+		a := index.Call("querySelector", `a[href$="s/`+name+`/"]`)
+		if !a.Truthy() {
+			done(nil, missing)
+			return
+		}
+		url := js.Global().Get("URL").New(a.Call("getAttribute", "href"), rootURL).Get("href")
+		fetchPage(url, l.fail, unloaded, func(page js.Value) {
+			script := page.Call("getElementById", "scenario-json")
+			if !script.Truthy() {
+				done(nil, missing)
+				return
+			}
+			done([]byte(script.Get("textContent").String()), nil)
+		})
+	})
+}
+
+// fetchPage fetches the HTML page at url and hands it, parsed
+// (DOMParser: its scripts do not run), to done, or why it could not to
+// unloaded.
+func fetchPage(url js.Value, fail func(error), unloaded func(string), done func(js.Value)) {
+	then(js.Global().Call("fetch", url), fail, func(resp js.Value) {
+		if !resp.Get("ok").Bool() {
+			unloaded("HTTP " + resp.Get("status").Call("toString").String() + " for " + url.String())
+			return
+		}
+		then(resp.Call("text"), fail, func(text js.Value) {
+			done(js.Global().Get("DOMParser").New().Call("parseFromString", text, "text/html"))
+		}, unloaded)
+	}, unloaded)
 }
 
 // sameScenario reports whether linked is an edit of the page's own

@@ -181,21 +181,35 @@ func (p *playground) open(hash string, then func()) {
 		if err != nil {
 			// Leave the address bar as it is, so the broken link can be
 			// reloaded and inspected; the editor keeps what it shows.
-			first := p.scenarioTitle == "" // nothing has run yet: the prerendered default
-			p.update(true, func(ok bool) {
-				shown := "the scenario that was already there"
-				if first {
-					shown = "the default scenario, “" + p.scenarioTitle + "”"
+			// An iframe has no editor or address bar to speak of.
+			embed := p.doc.Get("documentElement").Get("dataset").Get("embed").Truthy()
+			msg := func(shown string) string {
+				if embed {
+					return "This link cannot be opened: " + err.Error() + ". Showing " + shown + " instead."
 				}
-				// The run below is the default's, but the page was asked for
-				// something else: its title says so, not the default's name.
+				return "This link cannot be opened: " + err.Error() + ". The editor shows " + shown + "; the address bar keeps the broken link until you edit."
+			}
+			if p.scenarioTitle == "" {
+				// Nothing has run: the output and controls on screen are
+				// the prerendered default's, which would look like the
+				// link's run. None runs; the page says why (README: a
+				// damaged link shows no run, never the default's output).
+				m := msg("the default scenario, “" + p.title.Get("textContent").String() + "”")
+				if embed {
+					m = "This link cannot be opened: " + err.Error() + "."
+				}
 				p.title.Set("textContent", brokenLinkTitle)
-				if p.doc.Get("documentElement").Get("dataset").Get("embed").Truthy() {
-					// An iframe has no editor or address bar to speak of.
-					showLabError(p.doc, "This link cannot be opened: "+err.Error()+". Showing "+shown+" instead.")
-				} else {
-					showLabError(p.doc, "This link cannot be opened: "+err.Error()+". The editor shows "+shown+"; the address bar keeps the broken link until you edit.")
-				}
+				p.empty = true
+				showLabError(p.doc, m)
+				p.showNothing(m)
+				after(false)
+				return
+			}
+			p.update(true, func(ok bool) {
+				// The page was asked for something else: its title says
+				// so, not the name of the scenario that runs.
+				p.title.Set("textContent", brokenLinkTitle)
+				showLabError(p.doc, msg("the scenario that was already there"))
 				after(ok)
 			})
 			return
@@ -220,10 +234,10 @@ func (p *playground) open(hash string, then func()) {
 				p.title.Set("textContent", workerLinkTitle)
 			case p.bound:
 				p.title.Set("textContent", boundLinkTitle)
-				p.showNothing()
+				p.showNothing(p.errText.Get("textContent").String())
 			default:
 				p.title.Set("textContent", invalidLinkTitle)
-				p.showNothing()
+				p.showNothing(p.errText.Get("textContent").String())
 			}
 		}
 		p.shareNow()
@@ -470,18 +484,19 @@ func (p *playground) outputNote(note string) string {
 }
 
 // showNothing takes the prerendered default off the page when a link's
-// first run did not run (open): #lab-output (not faded) says that
-// nothing has run and why (the message under the editor), and the
+// first run did not run, or the link could not be opened (open):
+// #lab-output (not faded) says that nothing has run and why (the message
+// under the editor or, for a damaged link, in #lab-error), and the
 // control panel, the default's, waits for a run; apply draws both once
 // one runs.
-func (p *playground) showNothing() {
+func (p *playground) showNothing(why string) {
 	p.pane.cancelLater()
 	box := p.doc.Call("createElement", "div")
 	box.Set("id", "pg-nothing")
 	box.Set("className", "lab-error")
 	strong := p.doc.Call("createElement", "strong")
 	strong.Set("textContent", strings.TrimSpace(nothingRanNote))
-	box.Call("append", strong, " "+strings.TrimSuffix(p.errText.Get("textContent").String(), nothingRanNote))
+	box.Call("append", strong, " "+strings.TrimSuffix(why, nothingRanNote))
 	p.output.Call("replaceChildren", box)
 	p.output.Get("dataset").Delete("stale")
 	p.output.Get("dataset").Delete("pending")
@@ -557,6 +572,8 @@ func (p *playground) showLive() {
 		setStatus(p.doc, "paused", "Paused: the scenario is valid, but its run went past one of the engine's bounds (the message under the editor names it); "+p.statusNote("the output is the last run that finished")+". Make the scenario smaller to go live again.")
 	case p.workerDown:
 		setStatus(p.doc, "error", "The simulator could not run; the message on the page says why. Reload the page to try again.")
+	case p.empty: // a damaged link opened nothing
+		setStatus(p.doc, "live", "Live: nothing has run yet, since the link could not be opened; every change runs the scenario in your browser, off the page's thread.")
 	default:
 		setStatus(p.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
 	}

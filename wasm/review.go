@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -50,6 +51,11 @@ type reviewPage struct {
 	// edited is true when the text changed since #review-op last listed
 	// its calls: the selected call may no longer exist.
 	edited bool
+	// empty is true from a link's opening until a review of it is shown:
+	// the review on screen is then the one prerendered for the page's own
+	// scenario, not the link's, and a review that does not run takes it
+	// off the page (showNothing) rather than keep it as the last one.
+	empty bool
 }
 
 // startReviewLive wires the review page found in doc and, when the address
@@ -94,10 +100,13 @@ func startReviewLive(doc js.Value) {
 	p.link.Set("value", js.Global().Get("location").Get("href").String())
 	enable(doc, "review-input", "review-op", "review-run", "review-copy-link", "review-copy-md")
 	if !p.open() {
-		p.say("Live: edit the scenario or paste your own, pick the call and press Review (Ctrl+Enter). The review runs in your browser.")
+		p.say(liveText)
 		markReady(doc, fail)
 	}
 }
+
+// liveText is what #lab-status says once the page is wired.
+const liveText = "Live: edit the scenario or paste your own, pick the call and press Review (Ctrl+Enter). The review runs in your browser."
 
 // open reviews what the address's fragment names (#s=... or #example=...,
 // with &op=ID), and reports whether it named anything. A link that cannot
@@ -111,6 +120,7 @@ func (p *reviewPage) open() bool {
 	text, err := linkText(share)
 	if err != nil {
 		showLabError(p.doc, "This link cannot be opened: "+err.Error()+". The page shows its own scenario's review.")
+		p.say(liveText)
 		markReady(p.doc, p.fail)
 		return true
 	}
@@ -120,6 +130,7 @@ func (p *reviewPage) open() bool {
 		name = l.Example
 	}
 	p.name(name, "linked scenario", text)
+	p.empty = true
 	p.setOps([]string{op}, op)
 	p.run()
 	return true
@@ -230,6 +241,15 @@ func (p *reviewPage) run() {
 			return
 		case r.Get("editorError").Truthy():
 			p.showError(readEditorError(r.Get("editorError")))
+			if ops := r.Get("ops"); ops.Type() == js.TypeObject {
+				// A call the scenario lacks (a link's &op=): the picker
+				// lists the calls it has, none chosen.
+				list := make([]string, ops.Length())
+				for i := range list {
+					list[i] = ops.Index(i).String()
+				}
+				p.setOps(list, "")
+			}
 			p.stop("")
 			return
 		case r.Err() != "":
@@ -275,13 +295,14 @@ func (p *reviewPage) step(gen, token int, parts js.Value, frag string) {
 			p.step(gen, token, parts, frag)
 			return
 		}
-		if el := p.body.Get("firstElementChild"); el.Truthy() {
+		if el := p.body.Get("firstElementChild"); el.Truthy() && el.Get("id").String() != "review-nothing" {
 			js.Global().Call("mcplabMorph", el, r.Str("html"))
 		} else {
 			p.body.Set("innerHTML", r.Str("html"))
 		}
 		url := replaceFragment(frag)
 		p.link.Set("value", url)
+		p.empty = false
 		p.body.Get("dataset").Delete("stale")
 		p.body.Get("dataset").Set("state", "done")
 		p.body.Get("dataset").Set("gen", strconv.Itoa(gen))
@@ -292,19 +313,48 @@ func (p *reviewPage) step(gen, token int, parts js.Value, frag string) {
 }
 
 // stop ends a review that did not finish: msg (if any) in #lab-error, the
-// last review kept on screen, marked stale.
+// last review kept on screen, marked stale, or, while no review of the
+// page's scenario has been shown (p.empty), none (showNothing); #lab-status
+// says the review did not finish.
 func (p *reviewPage) stop(msg string) {
 	if msg != "" {
 		showLabError(p.doc, msg)
 	}
 	p.progress.Set("hidden", true)
+	if p.empty {
+		p.showNothing()
+	}
 	p.body.Get("dataset").Set("state", "error")
+	setStatus(p.doc, "error", "The review did not finish; the message on the page says why. Edit the scenario or pick a call, then press Review.")
 	markReady(p.doc, p.fail)
 }
 
-// setOps fills #review-op with the calls (raw ids), op selected.
+// showNothing takes the review prerendered for the page's own scenario
+// off the page when a link's review did not run: #review-body says that
+// nothing has run yet, and why is in the message above it.
+func (p *reviewPage) showNothing() {
+	box := p.doc.Call("createElement", "p")
+	box.Set("id", "review-nothing")
+	box.Set("className", "lab-error")
+	strong := p.doc.Call("createElement", "strong")
+	strong.Set("textContent", "Nothing has run yet.")
+	box.Call("append", strong, " The link's review did not run (the message above says why); the review prerendered on this page is of another scenario, so it is not shown.")
+	p.body.Call("replaceChildren", box)
+	p.body.Get("dataset").Delete("stale")
+}
+
+// setOps fills #review-op with the calls (raw ids), op selected; when op
+// is none of them, a first entry says no call is chosen.
 func (p *reviewPage) setOps(ops []string, op string) {
 	p.opSel.Set("innerHTML", "")
+	if !slices.Contains(ops, op) {
+		o := p.doc.Call("createElement", "option")
+		o.Set("value", "")
+		o.Set("textContent", "no call chosen")
+		o.Set("disabled", true)
+		o.Set("selected", true)
+		p.opSel.Call("appendChild", o)
+	}
 	for _, id := range ops {
 		o := p.doc.Call("createElement", "option")
 		o.Set("value", id)
@@ -327,7 +377,11 @@ func (p *reviewPage) showError(e templates.EditorError) {
 	if w := e.Where(); w != "" && !strings.Contains(msg, w) {
 		msg = w + ": " + msg
 	}
-	p.errText.Set("textContent", msg+". The review below is the last one that ran.")
+	note := ". The review below is the last one that ran."
+	if p.empty {
+		note = ". Nothing has run yet."
+	}
+	p.errText.Set("textContent", msg+note)
 	p.errBox.Get("dataset").Set("path", e.Path)
 	p.errBox.Set("hidden", false)
 	p.errBox.Get("dataset").Set("line", strconv.Itoa(e.Line))

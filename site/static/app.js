@@ -543,14 +543,14 @@
     },
   });
 
-  // A scenario page reads a #s= share link when it starts
+  // A scenario page reads a #s= (or #example=) link when it starts
   // (wasm/labshare.go). A link pasted into the address bar of the page,
   // already open, changes only the fragment, which starts nothing: the page
   // then loads again, to open the link as a fresh load does. The page's
   // own rewrites of the bar (history.replaceState) fire no hashchange.
   if (document.getElementById("lab") && !document.getElementById("playground") && !document.getElementById("import") && !document.getElementById("review-live")) {
     addEventListener("hashchange", () => {
-      if (location.hash.startsWith("#s=")) location.reload();
+      if (location.hash.startsWith("#s=") || location.hash.startsWith("#example=")) location.reload();
     });
   }
 
