@@ -374,3 +374,39 @@ func TestVerdictWhenNoCheckApplies(t *testing.T) {
 		t.Errorf("the headline renders %.300q, want the neutral class verdict-none and no claim that checks pass", b.String())
 	}
 }
+
+// TestServerLogCannotSayTheClientNeverGotIt (QA: the import page's Go SDK
+// example, the server's own log, headlined request 1 "completed on the
+// server, never reached the client"): a one-sided server log cannot see
+// the client, so a request it shows completed, with no receipt seen, is
+// "completed on the server; this log cannot show whether the client got
+// it", in the neutral colour, never "never reached the client".
+func TestServerLogCannotSayTheClientNeverGotIt(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "site", "transcripts", "go-sdk-v1.8.0-cancel-server.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := transcript.Import(data, transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Source == nil || tr.Source.Side != trace.ActorServer {
+		t.Fatalf("the example is read as %+v; the test wants the server's own log", tr.Source)
+	}
+	v := NewView(tr)
+	unseen := 0
+	for _, o := range v.Outcomes {
+		if o.Key == "never-delivered" || strings.Contains(o.Text, "never reached the client") {
+			t.Errorf("request %s: outcome %q (%s), which a server's own log cannot show", o.ID, o.Text, o.Key)
+		}
+		if o.Key == "completed-unseen" {
+			unseen++
+			if o.Class() != "outcome-completed-unseen" || !strings.Contains(o.Detail, "not in this log") {
+				t.Errorf("request %s: class %s, detail %q; want the neutral class and a detail saying the client is not in this log", o.ID, o.Class(), o.Detail)
+			}
+		}
+	}
+	if unseen == 0 {
+		t.Errorf("no request reads completed-unseen; outcomes %+v", v.Outcomes)
+	}
+}

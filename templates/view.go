@@ -85,8 +85,9 @@ type outcome struct {
 	// client's timeout gave up on a request the server completed),
 	// "client-error" (the server completed it, the client got an error),
 	// "never-delivered" (the server completed it, the client still waits),
-	// "abandoned" (the server completed it, the client had let it go), or
-	// the request state.
+	// "completed-unseen" (a server's own log shows it completed and cannot
+	// show the client: unseenByServerLog), "abandoned" (the server
+	// completed it, the client had let it go), or the request state.
 	Key  string
 	Text string // e.g. "cancellation wins"
 	// Detail says what the trace recorded, in one sentence.
@@ -155,8 +156,12 @@ func NewView(tr *trace.Trace) View {
 	}
 	v := View{Timeline: newTimeline(tr), narrow: sync.OnceValue(func() timeline { return newNarrowTimeline(tr) })}
 	cancels := scriptedCancels(tr)
+	serverLog := tr.Source != nil && tr.Source.Side == trace.ActorServer
 	for _, r := range tr.Requests {
 		row := newRequestRow(r, cancels[r.ID.Raw()])
+		if serverLog && row.Outcome.Key == "never-delivered" {
+			row.Outcome = unseenByServerLog(row.Outcome)
+		}
 		v.Requests = append(v.Requests, row)
 		v.Outcomes = append(v.Outcomes, row.Outcome)
 	}
@@ -253,6 +258,17 @@ func outcomeOf(r trace.Request, cancelScripted bool) outcome {
 	}
 	b.WriteString(".")
 	o.Detail = b.String()
+	return o
+}
+
+// unseenByServerLog is the outcome of a request a server's own log shows
+// completed with no sign of the client's receipt (QA: the import page's
+// Go SDK example, written by the server, headlined its first request
+// "never reached the client"): that log cannot see the client, so the
+// outcome says so, in a neutral colour, rather than that it never arrived.
+func unseenByServerLog(o outcome) outcome {
+	o.Key, o.Text, o.Tone = "completed-unseen", "completed on the server; this log cannot show whether the client got it", ""
+	o.Detail = strings.Replace(o.Detail, "; client outcome: pending", "; the client's side is not in this log (a server's own log)", 1)
 	return o
 }
 
