@@ -9,7 +9,9 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -20,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -550,4 +553,54 @@ func TestProbeNegotiatedRevision(t *testing.T) {
 		t.Errorf("a made-up revision: err = %v, want exit 1 (the probe cannot go on)", err)
 	}
 	wantVerdict(t, lines, "clean", "error", `protocolVersion "1999-01-01"`, "it offered 2025-11-25", "disconnects")
+}
+
+// Rule (QA: "http-close-stream pass: the response stream had already ended
+// before the probe could close it"): a situation that could not exercise
+// the server is skipped, saying why, never passed. The server here sends
+// progress on its first call (the warm-up), so the probe waits for a
+// message about its later call before closing that call's stream; that
+// call is answered at once, as plain JSON, so there is nothing left to
+// close.
+func TestProbeCloseStreamNotExercisedIsSkipped(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProtocolVersion string `json:"protocolVersion"`
+				Meta            struct {
+					ProgressToken json.RawMessage `json:"progressToken"`
+				} `json:"_meta"`
+			} `json:"params"`
+		}
+		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&m) != nil || m.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		result := `{}`
+		switch m.Method {
+		case "initialize":
+			result = fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"answers-at-once","version":"1"}}`, m.Params.ProtocolVersion)
+		case "tools/list":
+			result = `{"tools":[{"name":"quick","inputSchema":{"type":"object"}}]}`
+		case "tools/call":
+			result = `{"content":[{"type":"text","text":"done"}]}`
+			if calls.Add(1) == 1 && m.Params.Meta.ProgressToken != nil {
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":%s,\"progress\":1}}\n\n", m.Params.Meta.ProgressToken)
+				w.(http.Flusher).Flush()
+				time.Sleep(20 * time.Millisecond)
+				fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}\n\n", m.ID, result)
+				return
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, result)
+	}))
+	defer srv.Close()
+	_, lines, _ := probeRun(t, "-only", "http-close-stream", srv.URL)
+	wantVerdict(t, lines, "http-close-stream", "skipped", "the server had answered before the probe could close the response stream, so nothing was tested")
 }
