@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -119,6 +120,47 @@ func TestRunSaysWhatItWants(t *testing.T) {
 		want := "error: cannot read " + missing + ": no such file or directory; give a scenario or transcript file, - for standard input, or a share link"
 		if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) {
 			t.Errorf("%s of a missing file: exit %d, stderr %q; want 2 and %q", verb, code, errOut.String(), want)
+		}
+	}
+}
+
+// TestRunChecksCiteTranscriptLines (QA: "before it wrote #8" of a
+// five-line file): run -checks on a transcript cites each event by the
+// line it was read from (trace.Event.Line), as the import page does, in a
+// violation's "(line 6)" and in a detail's running text; a HAR cites its
+// entry; a scenario keeps its events' numbers, the only numbering it has.
+func TestRunChecksCiteTranscriptLines(t *testing.T) {
+	tee := filepath.Join(t.TempDir(), "tee.log")
+	os.WriteFile(tee, []byte(`[STDIN] {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{}}}
+[STDERR] working
+[STDIN] {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}
+[STDERR] still working
+[STDOUT] {"jsonrpc":"2.0","id":1,"result":{"content":[]}}
+`), 0o644)
+	testdata := filepath.Join("..", "engine", "transcript", "testdata")
+	for _, c := range []struct {
+		input, want string
+		code        int
+	}{
+		// The response is line 5 of the tee (its events are #4 and #5).
+		{tee, "before it wrote line 5, and the path's round trip is unknown", 0},
+		// The server's late response is line 6 of its log (event #9).
+		{filepath.Join(testdata, "jsonl-race-server.jsonl"), "FAIL  no-message-after-cancel: The server sent 1 message(s) for a request after accepting its cancellation (line 6).", 3},
+		// Both events (#10, #12) streamed in the HAR's third entry: cited once.
+		{filepath.Join(testdata, "inspector-cancel.har"), "of each other (HAR entry 3): the server may have written", 0},
+		// A scenario's events have no line: their numbers stay.
+		{"#example=broken-ignore-disconnect", "work went on for the request (#9, #11, #12)", 3},
+	} {
+		var out, errOut bytes.Buffer
+		code := 0
+		if err := run([]string{"run", "-checks", c.input}, &out, &errOut); err != nil {
+			code = exitCode(err)
+		}
+		if code != c.code || !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("run -checks %s: exit %d, stderr %q; want %d and %q", c.input, code, errOut.String(), c.code, c.want)
+		}
+		if c.input[0] != '#' && regexp.MustCompile(`[ (]#[0-9]`).MatchString(errOut.String()) {
+			t.Errorf("run -checks %s cites an event number, want lines: %q", c.input, errOut.String())
 		}
 	}
 }
