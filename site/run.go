@@ -81,7 +81,8 @@ link ('https://.../playground/#s=...' or '#example=NAME'), or of a transcript
 of real MCP traffic (Claude Desktop or VS Code log, stdio tee, HAR, HTTP/SSE
 dump, Python, C# or Java SDK debug log, Go SDK LoggingTransport log or the
 lab's JSON Lines), detected from its content.
-A file or standard input is read up to 4 MiB.
+A file or standard input is read up to 4 MiB; a transcript has at most
+20,000 lines (a HAR: 20,000 entries).
 
 Exit status: 0 done, 2 bad input or usage (or a valid scenario whose run
 goes past one of the engine's bounds), 3 a check failed (-checks),

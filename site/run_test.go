@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/ledger"
+	"github.com/mcplab/mcplab/engine/transcript"
 )
 
 // TestRunReadsFilesThroughTheLimit (issue 12, Unbounded reads): a file is
@@ -162,5 +164,43 @@ func TestRunChecksCiteTranscriptLines(t *testing.T) {
 		if c.input[0] != '#' && regexp.MustCompile(`[ (]#[0-9]`).MatchString(errOut.String()) {
 			t.Errorf("run -checks %s cites an event number, want lines: %q", c.input, errOut.String())
 		}
+	}
+}
+
+// TestTranscriptLineLimitDocumented (QA: a limit met only as an error): a
+// transcript of transcript.MaxLines+1 lines is refused on that line, exit
+// 2, and the limit is documented with its number where the 4 MiB is: the
+// README's limits table, /transcript.schema.json and run's usage.
+func TestTranscriptLineLimitDocumented(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i <= transcript.MaxLines; i++ {
+		b.WriteString("[STDERR] working\n")
+	}
+	name := filepath.Join(t.TempDir(), "long.log")
+	os.WriteFile(name, []byte(`[STDIN] {"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"+b.String()), 0o644)
+	var out, errOut bytes.Buffer
+	err := run([]string{"run", name}, &out, &errOut)
+	want := fmt.Sprintf("line %d: bad transcript: more than %d lines", transcript.MaxLines+1, transcript.MaxLines)
+	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) {
+		t.Errorf("run of %d lines: exit %d, stderr %q; want 2 and %q", transcript.MaxLines+2, code, errOut.String(), want)
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	number := fmt.Sprintf("%d,%03d", transcript.MaxLines/1000, transcript.MaxLines%1000) // 20,000
+	for _, c := range []struct{ where, text, want string }{
+		{"README's limits table", string(readme), "| lines of a transcript (a HAR's entries) | " + number + " | `transcript.MaxLines` |"},
+		{"README's limits table", string(readme), "| a transcript | 4 MiB | `transcript.MaxBytes` |"},
+		{"/transcript.schema.json", string(transcript.Schema), "at most 4 MiB (4,194,304 bytes) and " + number + " lines"},
+	} {
+		if !strings.Contains(c.text, c.want) {
+			t.Errorf("%s does not say %q", c.where, c.want)
+		}
+	}
+	errOut.Reset()
+	run([]string{"run", "-h"}, &out, &errOut)
+	if want := number + " lines"; !strings.Contains(strings.Join(strings.Fields(errOut.String()), " "), want) {
+		t.Errorf("run -h does not say %q: %q", want, errOut.String())
 	}
 }
