@@ -335,16 +335,40 @@ func (e *checksFailed) Error() string {
 // isLink reports whether a run argument is a share link rather than a file
 // name: it has a fragment, or is a bare "s=..." or "example=..." fragment.
 // A file whose name contains "#" can still be run as ./name or via -.
+//
+// An http:// or https:// URL is a link too, with or without a fragment, so
+// that one without is refused as a link (linkScenario), not as a missing
+// file.
 func isLink(arg string) bool {
 	if _, err := os.Stat(arg); err == nil {
 		return false
 	}
-	return strings.Contains(arg, "#") || strings.HasPrefix(arg, "s=") || strings.HasPrefix(arg, "example=")
+	return strings.Contains(arg, "#") || strings.HasPrefix(arg, "s=") || strings.HasPrefix(arg, "example=") || isURL(arg)
+}
+
+// isURL reports whether arg starts with http:// or https:// (any case).
+func isURL(arg string) bool {
+	a := strings.ToLower(strings.TrimSpace(arg))
+	return strings.HasPrefix(a, "http://") || strings.HasPrefix(a, "https://")
 }
 
 // linkScenario returns the scenario JSON a share link names: the document
-// it carries, or the built-in example's file. Errors wrap scenario.ErrShare.
+// it carries, or the built-in example's file. Errors wrap scenario.ErrShare;
+// besides scenario.ParseLink's, a URL with no fragment says mcplab reads a
+// link's fragment and fetches nothing, and an empty "#s=" says the link
+// carries no scenario (not that its data is damaged).
 func linkScenario(link string) ([]byte, error) {
+	link = strings.TrimSpace(link)
+	frag, hasFrag := link, false
+	if i := strings.IndexByte(link, '#'); i >= 0 {
+		frag, hasFrag = link[i+1:], true
+	}
+	if !hasFrag && isURL(link) {
+		return nil, fmt.Errorf("%w: %s has no fragment: mcplab reads a share link by its fragment and does not fetch URLs; want a link with #s=... or #example=NAME, or a file", scenario.ErrShare, link)
+	}
+	if f, _, _ := strings.Cut(frag, "&"); f == "s=" {
+		return nil, fmt.Errorf("%w: the link carries no scenario (empty #s=); copy the whole link from the playground's address bar", scenario.ErrShare)
+	}
 	l, err := scenario.ParseLink(link)
 	if err != nil {
 		return nil, err

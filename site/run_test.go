@@ -204,3 +204,25 @@ func TestTranscriptLineLimitDocumented(t *testing.T) {
 		t.Errorf("run -h does not say %q: %q", want, errOut.String())
 	}
 }
+
+// TestRunSaysURLsAreReadByTheirFragment (QA: "cannot read https://...: no
+// such file or directory", and "its data is damaged" for an empty #s=): a
+// URL without a fragment is refused as a link, saying mcplab reads a share
+// link's fragment and fetches nothing; an empty #s= says the link carries
+// no scenario. Both exit 2, for run and review.
+func TestRunSaysURLsAreReadByTheirFragment(t *testing.T) {
+	for _, c := range []struct{ link, want string }{
+		{"https://example.com/playground/", "error: bad share link: https://example.com/playground/ has no fragment: mcplab reads a share link by its fragment and does not fetch URLs; want a link with #s=... or #example=NAME, or a file"},
+		{"http://localhost:8080/playground/", "http://localhost:8080/playground/ has no fragment: mcplab reads a share link by its fragment and does not fetch URLs"},
+		{"https://example.com/playground/#s=", "error: bad share link: the link carries no scenario (empty #s=)"},
+		{"https://example.com/review/#s=&op=1", "error: bad share link: the link carries no scenario (empty #s=)"},
+	} {
+		for _, verb := range []string{"run", "review"} {
+			var out, errOut bytes.Buffer
+			err := run([]string{verb, c.link}, &out, &errOut)
+			if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), c.want) || strings.Contains(errOut.String(), "no such file") || strings.Contains(errOut.String(), "damaged") || out.Len() > 0 {
+				t.Errorf("%s %s: exit %d, stderr %q; want 2 and %q", verb, c.link, code, errOut.String(), c.want)
+			}
+		}
+	}
+}
