@@ -35,7 +35,8 @@ import (
 //     HTTP/SSE dump, the Python, C# and Java SDKs' debug logs, Go SDK
 //     LoggingTransport, the lab's JSON Lines;
 //     transcript.Import): -side says who wrote a one-sided Go SDK log,
-//     -observer who recorded it, -zone the zone of local times, -latency
+//     -observer who recorded it, -zone the zone of local times (checked
+//     whatever the input: a scenario ignores a valid one), -latency
 //     the path's round trip, -max-timeout the client's maximum timeout.
 //     Input that is no scenario (not a JSON object) and no known
 //     transcript gets the transcript error listing the known formats and
@@ -106,6 +107,19 @@ goes past one of the engine's bounds), 3 a check failed (-checks),
 	default:
 		return &usageError{fmt.Errorf("-observer %q: want client, server or wire (or nothing: inferred from the transcript's format)", *observer)}
 	}
+	// -zone is checked whatever the input: a scenario ignores it (its
+	// times are virtual), but a typo should not pass in silence.
+	var loc *time.Location
+	if *zone != "" {
+		if loc, err = time.LoadLocation(*zone); err != nil { // a zone name, natively
+			loc, err = transcript.ParseZone(*zone)
+		}
+		if err != nil {
+			// transcript.ParseZone's message is the web page's, which
+			// knows no zone names; here they are known.
+			return &usageError{fmt.Errorf("-zone %q: not a time zone this machine knows: want an IANA name such as Europe/Oslo, UTC, or an offset such as +02:00", *zone)}
+		}
+	}
 	name := fs.Arg(0)
 	var data []byte
 	if isLink(name) {
@@ -123,18 +137,7 @@ goes past one of the engine's bounds), 3 a check failed (-checks),
 		if *side != "auto" {
 			opts.Side = *side
 		}
-		if *zone != "" {
-			loc, err := time.LoadLocation(*zone) // a zone name, natively
-			if err != nil {
-				loc, err = transcript.ParseZone(*zone)
-			}
-			if err != nil {
-				// transcript.ParseZone's message is the web page's, which
-				// knows no zone names; here they are known.
-				return &usageError{fmt.Errorf("-zone %q: not a time zone this machine knows: want an IANA name such as Europe/Oslo, UTC, or an offset such as +02:00", *zone)}
-			}
-			opts.Zone = loc
-		}
+		opts.Zone = loc
 		tr, err := transcript.Import(data, opts)
 		if err != nil && f == transcript.FormatUnknown {
 			return &usageError{fmt.Errorf("neither a scenario (a JSON object starting with \"mcplab\": 1; see /scenario.schema.json) nor a transcript: %w", err)}

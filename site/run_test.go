@@ -226,3 +226,28 @@ func TestRunSaysURLsAreReadByTheirFragment(t *testing.T) {
 		}
 	}
 }
+
+// TestRunChecksZoneWhateverTheInput (QA: `run -zone Mars/Olympus
+// scenario.json` exited 0 in silence): -zone is validated before the input
+// is read, so an unknown zone is refused, exit 2, for a scenario file and
+// a share link as for a transcript; a known zone is harmless to a scenario
+// (its times are virtual) and its trace is the one without -zone.
+func TestRunChecksZoneWhateverTheInput(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a.json")
+	os.WriteFile(file, examplestest.Get(t, "a-cancel-then-complete").JSON, 0o644)
+	want := `error: -zone "Mars/Olympus": not a time zone this machine knows: want an IANA name such as Europe/Oslo, UTC, or an offset such as +02:00`
+	for _, input := range []string{file, "#example=a-cancel-then-complete"} {
+		var out, errOut bytes.Buffer
+		err := run([]string{"run", "-zone", "Mars/Olympus", input}, &out, &errOut)
+		if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) || out.Len() > 0 {
+			t.Errorf("run -zone Mars/Olympus %s: exit %d, stderr %q; want 2 and %q", input, code, errOut.String(), want)
+		}
+	}
+	var plain, zoned, errOut bytes.Buffer
+	if err := run([]string{"run", file}, &plain, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if err := run([]string{"run", "-zone", "Europe/Oslo", file}, &zoned, &errOut); err != nil || !bytes.Equal(plain.Bytes(), zoned.Bytes()) || errOut.Len() > 0 {
+		t.Errorf("run -zone Europe/Oslo of a scenario: %v, stderr %q, same trace %v; want the trace without -zone", err, errOut.String(), bytes.Equal(plain.Bytes(), zoned.Bytes()))
+	}
+}
