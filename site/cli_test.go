@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -52,5 +53,36 @@ func TestVersionTakesNoArguments(t *testing.T) {
 	err := run([]string{"version", "extra"}, &out, &errOut)
 	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), `error: version takes no arguments, got ["extra"]`) || out.Len() > 0 {
 		t.Errorf("mcplab version extra: exit %d, stdout %q, stderr %q; want 2 and the argument named", code, out.String(), errOut.String())
+	}
+}
+
+// TestServeSaysWhatToDo (QA: serve suggested "go run ./site build" to a
+// user of bin/mcplab, and a busy port gave only the system's words): a
+// directory without index.html names mcplab's own build command (and the
+// checkout's form), exit 2; a port another server holds says so and how to
+// choose another (-addr or PORT=), exit 1.
+func TestServeSaysWhatToDo(t *testing.T) {
+	t.Setenv("PORT", "")
+	missing := filepath.Join(t.TempDir(), "nodist")
+	var out, errOut bytes.Buffer
+	err := run([]string{"serve", "-dir", missing}, &out, &errOut)
+	want := "error: " + missing + " has no index.html: build the site first (mcplab build -out " + missing + ", or go run ./site build -out " + missing + " in a checkout), or serve with -build"
+	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) {
+		t.Errorf("serve -dir %s: exit %d, stderr %q; want 2 and %q", missing, code, errOut.String(), want)
+	}
+
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("<!doctype html>"), 0o644)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	errOut.Reset()
+	err = run([]string{"serve", "-dir", dir, "-addr", "127.0.0.1:" + port}, &out, &errOut)
+	want = "address already in use: another server runs on port " + port + ": stop it, or choose another port with -addr (-addr :8081) or PORT= (PORT=8081)"
+	if code := exitCode(err); code != 1 || !strings.Contains(errOut.String(), want) {
+		t.Errorf("serve on a busy port: exit %d, stderr %q; want 1 and %q", code, errOut.String(), want)
 	}
 }

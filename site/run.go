@@ -129,7 +129,7 @@ goes past one of the engine's bounds), 3 a check failed (-checks),
 		}
 		return runScenario(data, *checks, stdout, stderr)
 	}
-	if data, err = readInput(name); err != nil {
+	if data, err = readInput(name, true); err != nil {
 		return err
 	}
 	if f := transcript.Sniff(data); f != transcript.FormatScenario {
@@ -171,39 +171,80 @@ func wholeMs(ms *int64) func(string) error {
 func readLimited(r io.Reader) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, transcript.MaxBytes+1))
 	if err == nil && len(data) > transcript.MaxBytes {
-		return nil, fmt.Errorf("more than %d bytes (4 MiB), the most mcplab reads (a scenario is at most %d bytes)", transcript.MaxBytes, scenario.MaxBytes)
+		return nil, fmt.Errorf("more than 4 MiB (%s bytes), the most mcplab reads (a scenario is at most %s bytes)", thousands(transcript.MaxBytes), thousands(scenario.MaxBytes))
 	}
 	return data, err
 }
 
+// thousands writes n >= 0 with a comma every three digits: 4,194,304.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // readInput reads the file name ("-" for standard input) through
-// readLimited; a failure is a usageError naming the input.
-func readInput(name string) ([]byte, error) {
+// readLimited; a failure is a usageError naming the input ("standard
+// input" for "-") and what the verb takes: a scenario or a transcript
+// (run), or only a scenario (review, transcripts false).
+func readInput(name string, transcripts bool) ([]byte, error) {
 	var data []byte
 	var err error
+	what := name
 	if name == "-" {
+		what = "standard input"
 		data, err = readLimited(os.Stdin)
 	} else {
 		data, err = readFile(name)
 	}
+	file, want := "a scenario or transcript file", "a scenario (a JSON object, see /scenario.schema.json) or a transcript of real traffic"
+	if !transcripts {
+		file, want = "a scenario file", "a scenario (a JSON object, see /scenario.schema.json)"
+	}
 	if err != nil {
 		// The file's name once, the system's reason (not "open NAME:"
-		// again), and what run and review take (QA: a raw Go error).
+		// again), and what run and review take (QA: a raw Go error);
+		// an input too large needs no such advice.
 		var pe *os.PathError
 		if errors.As(err, &pe) {
-			err = pe.Err
+			return nil, &usageError{fmt.Errorf("cannot read %s: %w; give %s, - for standard input, or a share link", what, pe.Err, file)}
 		}
-		return nil, &usageError{fmt.Errorf("cannot read %s: %w; give a scenario or transcript file, - for standard input, or a share link", name, err)}
+		return nil, &usageError{fmt.Errorf("cannot read %s: %w", what, err)}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		what := name
-		if name == "-" {
-			what = "standard input"
-		}
-		return nil, &usageError{fmt.Errorf("%s is empty: want a scenario (a JSON object, see /scenario.schema.json) or a transcript of real traffic", what)}
+		return nil, &usageError{fmt.Errorf("%s is empty: want %s", what, want)}
 	}
 	return data, nil
 }
+
+// mcplabMemberError rewords a scenario error located at the "mcplab"
+// member, which prints as "mcplab: ..." and so reads as the program's name
+// speaking: a missing member says the input is not a scenario ("not a
+// scenario: a scenario starts with "mcplab": 1"), any other names the
+// member quoted (""mcplab": this lab reads version 1, not 99"). Other
+// errors, and one wrapped in more text, are returned as they are; the
+// result still unwraps to err (errors.Is(err, scenario.ErrMissing)).
+func mcplabMemberError(err error) error {
+	var se *scenario.Error
+	if !errors.As(err, &se) || se.Path != "mcplab" || err.Error() != se.Error() {
+		return err
+	}
+	if errors.Is(se.Err, scenario.ErrMissing) {
+		return &reworded{"not a scenario: " + se.Err.Error() + " (see /scenario.schema.json)", err}
+	}
+	return &reworded{`"mcplab": ` + se.Err.Error(), err}
+}
+
+// reworded is err said in other words (msg).
+type reworded struct {
+	msg string
+	err error
+}
+
+func (e *reworded) Error() string { return e.msg }
+func (e *reworded) Unwrap() error { return e.err }
 
 // readFile reads the file name through readLimited, as standard input is.
 func readFile(name string) ([]byte, error) {
@@ -225,7 +266,7 @@ func runScenario(data []byte, checks bool, stdout, stderr io.Writer) error {
 		return &internalError{err}
 	}
 	if err != nil {
-		return &usageError{err}
+		return &usageError{mcplabMemberError(err)}
 	}
 	return writeTrace(res.Trace, checks, stdout, stderr)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/ledger"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/transcript"
 )
 
@@ -40,7 +42,7 @@ func TestRunReadsFilesThroughTheLimit(t *testing.T) {
 		runtime.ReadMemStats(&before)
 		err = run([]string{verb, name}, &out, &errOut)
 		runtime.ReadMemStats(&after)
-		if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), "more than 4194304 bytes (4 MiB), the most mcplab reads") {
+		if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), "more than 4 MiB (4,194,304 bytes), the most mcplab reads") {
 			t.Fatalf("%s: exit %d, stderr %q; want 2 and a size error naming the 4 MiB limit", verb, code, errOut.String())
 		}
 		if n := after.TotalAlloc - before.TotalAlloc; n > 32<<20 {
@@ -114,12 +116,13 @@ func TestRunSaysWhatItWants(t *testing.T) {
 			t.Errorf("run %s %s: exit %d, stderr %q; want 2 and %q", c.flag, c.value, code, errOut.String(), c.want)
 		}
 	}
+	// review takes no transcript, so it asks for a scenario file.
 	missing := filepath.Join(t.TempDir(), "nothere.json")
-	for _, verb := range []string{"run", "review"} {
+	for verb, file := range map[string]string{"run": "a scenario or transcript file", "review": "a scenario file"} {
 		out.Reset()
 		errOut.Reset()
 		err := run([]string{verb, missing}, &out, &errOut)
-		want := "error: cannot read " + missing + ": no such file or directory; give a scenario or transcript file, - for standard input, or a share link"
+		want := "error: cannot read " + missing + ": no such file or directory; give " + file + ", - for standard input, or a share link"
 		if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) {
 			t.Errorf("%s of a missing file: exit %d, stderr %q; want 2 and %q", verb, code, errOut.String(), want)
 		}
@@ -249,5 +252,57 @@ func TestRunChecksZoneWhateverTheInput(t *testing.T) {
 	}
 	if err := run([]string{"run", "-zone", "Europe/Oslo", file}, &zoned, &errOut); err != nil || !bytes.Equal(plain.Bytes(), zoned.Bytes()) || errOut.Len() > 0 {
 		t.Errorf("run -zone Europe/Oslo of a scenario: %v, stderr %q, same trace %v; want the trace without -zone", err, errOut.String(), bytes.Equal(plain.Bytes(), zoned.Bytes()))
+	}
+}
+
+// TestRunNamesStandardInput (QA: "cannot read -: more than 4194304
+// bytes"): input past the 4 MiB limit on standard input is named
+// "standard input", the limit in MiB with its bytes grouped, exit 2, with
+// no advice to give a file (the input was read, it is too large).
+func TestRunNamesStandardInput(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "zero"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(transcript.MaxBytes + 1); err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stdin
+	t.Cleanup(func() { os.Stdin = saved })
+	os.Stdin = f
+	var out, errOut bytes.Buffer
+	err = run([]string{"run", "-"}, &out, &errOut)
+	want := "error: cannot read standard input: more than 4 MiB (4,194,304 bytes), the most mcplab reads (a scenario is at most 1,048,576 bytes)\n"
+	if code := exitCode(err); code != 2 || errOut.String() != want || out.Len() > 0 {
+		t.Errorf("run - of %d bytes: exit %d, stderr %q; want 2 and %q", transcript.MaxBytes+1, code, errOut.String(), want)
+	}
+}
+
+// TestRunSaysNotAScenarioNotMcplabColon (QA: `error: mcplab: a scenario
+// starts with "mcplab": 1` reads as the program's name): an error at the
+// scenario's "mcplab" member says the input is not a scenario, or names the
+// member quoted, for run and review; the engine's error keeps its path
+// (the playground marks it there) and its category.
+func TestRunSaysNotAScenarioNotMcplabColon(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ doc, want string }{
+		{`{}`, `error: not a scenario: a scenario starts with "mcplab": 1 (see /scenario.schema.json)`},
+		{`{"mcplab":99,"steps":[]}`, `error: "mcplab": this lab reads version 1, not 99`},
+		{`{"mcplab":"1","steps":[]}`, `error: "mcplab": must be an integer`},
+	} {
+		file := filepath.Join(dir, "s.json")
+		os.WriteFile(file, []byte(c.doc), 0o644)
+		for _, verb := range []string{"run", "review"} {
+			var out, errOut bytes.Buffer
+			err := run([]string{verb, file}, &out, &errOut)
+			if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), c.want) || strings.Contains(errOut.String(), "error: mcplab:") {
+				t.Errorf("%s of %s: exit %d, stderr %q; want 2 and %q", verb, c.doc, code, errOut.String(), c.want)
+			}
+			var se *scenario.Error
+			if !errors.As(err, &se) || se.Path != "mcplab" {
+				t.Errorf("%s of %s: %v does not unwrap to the engine's error at \"mcplab\"", verb, c.doc, err)
+			}
+		}
 	}
 }
