@@ -25,6 +25,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
+	"strings"
 )
 
 func main() {
@@ -93,6 +95,8 @@ commands:
                                     drive a live MCP server (stdio or Streamable HTTP) through the
                                     lab's situations, judge each transcript; -checks exits 3 on a violation
 
+mcplab help COMMAND (or mcplab COMMAND -h) prints one command's usage and flags.
+
 exit status: 0 done, 1 failure, 2 bad input or usage, 3 a check failed (run -checks),
 4 internal error (a bug in mcplab: please report it)
 `
@@ -132,14 +136,57 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	case "probe":
 		return cmdProbe(args[1:], stdout, stderr)
 	case "version", "-version", "--version":
-		fmt.Fprintln(stdout, version())
-		return nil
+		return cmdVersion(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
+		return cmdHelp(args[1:], stdout, stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return &usageError{fmt.Errorf("unknown command %q", args[0])}
+}
+
+// verbs are the commands dispatch runs, in usage's order (make help and
+// the Makefile's header list them all).
+var verbs = []string{"build", "serve", "run", "review", "probe", "links", "version"}
+
+// cmdHelp is `mcplab help [VERB]`: the general usage on stdout, or one
+// verb's usage and flags (what `mcplab VERB -h` prints, here on stdout).
+// An unknown verb, or more than one, is a usageError.
+func cmdHelp(args []string, stdout, stderr io.Writer) error {
+	switch {
+	case len(args) == 0:
+		fmt.Fprint(stdout, usage)
+		return nil
+	case len(args) > 1:
+		fmt.Fprint(stderr, usage)
+		return &usageError{fmt.Errorf("help takes one command, got %q", args)}
+	case !slices.Contains(verbs, args[0]):
+		fmt.Fprint(stderr, usage)
+		return &usageError{fmt.Errorf("help %s: not a command; want one of %s", args[0], strings.Join(verbs, ", "))}
+	}
+	return dispatch([]string{args[0], "-h"}, stdout, stdout)
+}
+
+// versionUsage is what `mcplab version -h` and `mcplab help version` print.
+const versionUsage = `usage: mcplab version
+
+Prints the mcplab build (its module version and commit) and Go toolchain
+on one line, to quote in a bug report.`
+
+// cmdVersion is `mcplab version`: it prints version()'s line. It takes no
+// arguments: one is a usageError (exit 2), not silently ignored.
+func cmdVersion(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(stderr, versionUsage) }
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return &usageError{fmt.Errorf("version takes no arguments, got %q", fs.Args())}
+	}
+	fmt.Fprintln(stdout, version())
+	return nil
 }
 
 // parseFlags parses a subcommand's flags, before or after its arguments

@@ -484,6 +484,11 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	data, _ := os.ReadFile(file)
 	if tr, ierr := transcript.Import(data, transcript.Options{}); ierr == nil {
 		res.checks = p.refine(tr, recs, s, rep.cancels)
+		for i := range res.checks {
+			// Cite the lines of the transcript printed below, as
+			// `mcplab run -checks` does, not the trace's event numbers.
+			res.checks[i].Detail = citeLines(tr, res.checks[i].Detail)
+		}
 	} else {
 		res.facts = append(res.facts, "the engine could not read the transcript: "+ierr.Error())
 	}

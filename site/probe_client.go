@@ -6,6 +6,7 @@ package main
 // the situations analyse those records afterwards.
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -77,11 +78,27 @@ type session struct {
 	version string            // negotiated protocol revision
 	server  string            // serverInfo name and version
 	tokens  map[string]string // progress token text → request id text
+	sent    map[string]string // request id text → the probe's request as written
 	stop    <-chan struct{}   // closed when a signal stops the probe
 }
 
 func newSession(c conn, stop <-chan struct{}) *session {
-	return &session{c: c, nextID: 1, tokens: map[string]string{}, stop: stop}
+	return &session{c: c, nextID: 1, tokens: map[string]string{}, sent: map[string]string{}, stop: stop}
+}
+
+// echoed reports whether an inbound request is one the probe sent,
+// written back byte for byte (once compacted): the "server" echoes its
+// input (cat), and answering it would only feed the echo.
+func (s *session) echoed(raw json.RawMessage, mi msgInfo) bool {
+	if mi.method == "" || mi.id == "" || mi.response {
+		return false
+	}
+	sent, ok := s.sent[mi.id]
+	if !ok {
+		return false
+	}
+	var b bytes.Buffer
+	return json.Compact(&b, raw) == nil && b.String() == sent
 }
 
 // request sends method with params and returns its id text. With token, it
@@ -107,6 +124,7 @@ func (s *session) request(method string, params map[string]any, token bool) (str
 		m["params"] = params
 	}
 	b, _ := json.Marshal(m)
+	s.sent[strconv.Itoa(id)] = string(b)
 	at, err := s.c.write(b)
 	return strconv.Itoa(id), at, err
 }
@@ -151,7 +169,7 @@ func (s *session) wait(deadline time.Time, stop func(inbound, msgInfo) bool) err
 		select {
 		case in := <-s.c.inbox():
 			mi := parseMsg(in.msg)
-			if mi.method != "" && mi.id != "" {
+			if mi.method != "" && mi.id != "" && !s.echoed(in.msg, mi) {
 				s.answer(mi)
 			}
 			if stop != nil && stop(in, mi) {
@@ -200,10 +218,12 @@ func (s *session) response(id string, deadline time.Time) (time.Time, bool, erro
 // numbers). A response whose id is that number as a string ends the wait
 // at once with an error saying so: JSON-RPC 2.0 requires the response to
 // carry the request's id unchanged, so no client matches it to the request.
+// So does the request itself coming back (session.echoed): the server
+// echoes its input rather than answering it.
 func (s *session) answerTo(id string, deadline time.Time) (inbound, msgInfo, error) {
 	var got inbound
 	var gm msgInfo
-	wrong := ""
+	wrong, echo := "", ""
 	err := s.wait(deadline, func(in inbound, mi msgInfo) bool {
 		switch {
 		case mi.response && mi.id == id:
@@ -212,11 +232,17 @@ func (s *session) answerTo(id string, deadline time.Time) (inbound, msgInfo, err
 		case mi.response && mi.id == strconv.Quote(id):
 			wrong = mi.id
 			return true
+		case mi.id == id && s.echoed(in.msg, mi):
+			echo = mi.method
+			return true
 		}
 		return false
 	})
-	if err == nil && wrong != "" {
+	switch {
+	case err == nil && wrong != "":
 		err = fmt.Errorf("the server answered request id %s with id %s, a string: JSON-RPC requires the request's id unchanged (the number %s), so no client matches the answer to the request", id, wrong, id)
+	case err == nil && echo != "":
+		err = fmt.Errorf("the server sent the probe's %s request back instead of answering it (is it an MCP server, or does it echo its input?)", echo)
 	}
 	return got, gm, err
 }

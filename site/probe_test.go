@@ -418,6 +418,18 @@ func TestProbeInventedProgressToken(t *testing.T) {
 		t.Errorf("err = %v, want exit 3 with clean (progress-token-known)", err)
 	}
 	wantVerdict(t, lines, "clean", "FAIL", `3 progress under a token the probe never gave ("WRONG")`)
+	// The probe's checks line cites the transcript's lines, the words
+	// run -checks prints for the same file (TestRunChecksCiteTranscriptLines).
+	detail := regexp.MustCompile(`FAIL progress-token-known \((.*\(line [0-9]+(, line [0-9]+)*\).*)\)`).FindStringSubmatch(out)
+	if detail == nil {
+		t.Errorf("the checks line does not cite the transcript's lines:\n%s", out)
+	} else {
+		var o, e bytes.Buffer
+		run([]string{"run", "-checks", transcriptOf(t, out, "clean")}, &o, &e)
+		if !strings.Contains(e.String(), "FAIL  progress-token-known: "+detail[1]+"\n") {
+			t.Errorf("run -checks of the transcript words it otherwise: %q, want %q", e.String(), detail[1])
+		}
+	}
 	if !strings.Contains(out, "FAIL progress-token-known") {
 		t.Errorf("the checks line does not fail progress-token-known")
 	}

@@ -116,3 +116,27 @@ func TestProbeSIGINTDuringANotificationsPOST(t *testing.T) {
 		t.Errorf("the probe returned %v after SIGINT: it waited out probeNotifyTimeout (%v) for the held notification", waited, probeNotifyTimeout)
 	}
 }
+
+// TestProbeSaysTheServerEchoes (QA: `probe -- cat` said "the server
+// answered an error: the mcplab probe answers no initialize", its own
+// answer to its own echoed request): a "server" that writes the probe's
+// request back is said to echo its input, exit 1, and the probe does not
+// answer the echo (its transcript holds only its initialize and the copy).
+func TestProbeSaysTheServerEchoes(t *testing.T) {
+	t.Parallel()
+	out, lines, err := probeRun(t, "-limit", "5s", "--", "cat")
+	if code := exitCode(err); code != 1 {
+		t.Errorf("probe -- cat: exit %d (%v), want 1 (the warm-up could not run)", code, err)
+	}
+	wantVerdict(t, lines, "clean", "error", "initialize: the server sent the probe's initialize request back instead of answering it (is it an MCP server, or does it echo its input?)")
+	if strings.Contains(out, "answers no initialize") {
+		t.Errorf("the probe answered its own echoed request:\n%s", out)
+	}
+	b, err := os.ReadFile(transcriptOf(t, out, "clean"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), `"from":"client"`); n != 1 {
+		t.Errorf("the probe wrote %d messages, want its initialize alone:\n%s", n, b)
+	}
+}

@@ -70,7 +70,7 @@ failure card per failure id, each backed by a derived run and its link.`)
 		if data, err = linkScenario(share); err != nil {
 			return &usageError{err}
 		}
-	} else if data, err = readInput(name); err != nil {
+	} else if data, err = readInput(name, false); err != nil {
 		return err
 	}
 	if f := transcript.Sniff(data); f != transcript.FormatScenario && f != transcript.FormatUnknown {
@@ -78,7 +78,7 @@ failure card per failure id, each backed by a derived run and its link.`)
 	}
 	rep, err := review.Review(data, review.Options{Op: *op, Engine: runOptions, LinkBase: *base})
 	if err != nil {
-		return &usageError{err}
+		return &usageError{mcplabMemberError(err)}
 	}
 	if *asJSON {
 		out, err := review.Encode(rep)

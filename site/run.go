@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -34,7 +35,8 @@ import (
 //     HTTP/SSE dump, the Python, C# and Java SDKs' debug logs, Go SDK
 //     LoggingTransport, the lab's JSON Lines;
 //     transcript.Import): -side says who wrote a one-sided Go SDK log,
-//     -observer who recorded it, -zone the zone of local times, -latency
+//     -observer who recorded it, -zone the zone of local times (checked
+//     whatever the input: a scenario ignores a valid one), -latency
 //     the path's round trip, -max-timeout the client's maximum timeout.
 //     Input that is no scenario (not a JSON object) and no known
 //     transcript gets the transcript error listing the known formats and
@@ -80,7 +82,8 @@ link ('https://.../playground/#s=...' or '#example=NAME'), or of a transcript
 of real MCP traffic (Claude Desktop or VS Code log, stdio tee, HAR, HTTP/SSE
 dump, Python, C# or Java SDK debug log, Go SDK LoggingTransport log or the
 lab's JSON Lines), detected from its content.
-A file or standard input is read up to 4 MiB.
+A file or standard input is read up to 4 MiB; a transcript has at most
+20,000 lines (a HAR: 20,000 entries).
 
 Exit status: 0 done, 2 bad input or usage (or a valid scenario whose run
 goes past one of the engine's bounds), 3 a check failed (-checks),
@@ -104,6 +107,19 @@ goes past one of the engine's bounds), 3 a check failed (-checks),
 	default:
 		return &usageError{fmt.Errorf("-observer %q: want client, server or wire (or nothing: inferred from the transcript's format)", *observer)}
 	}
+	// -zone is checked whatever the input: a scenario ignores it (its
+	// times are virtual), but a typo should not pass in silence.
+	var loc *time.Location
+	if *zone != "" {
+		if loc, err = time.LoadLocation(*zone); err != nil { // a zone name, natively
+			loc, err = transcript.ParseZone(*zone)
+		}
+		if err != nil {
+			// transcript.ParseZone's message is the web page's, which
+			// knows no zone names; here they are known.
+			return &usageError{fmt.Errorf("-zone %q: not a time zone this machine knows: want an IANA name such as Europe/Oslo, UTC, or an offset such as +02:00", *zone)}
+		}
+	}
 	name := fs.Arg(0)
 	var data []byte
 	if isLink(name) {
@@ -113,7 +129,7 @@ goes past one of the engine's bounds), 3 a check failed (-checks),
 		}
 		return runScenario(data, *checks, stdout, stderr)
 	}
-	if data, err = readInput(name); err != nil {
+	if data, err = readInput(name, true); err != nil {
 		return err
 	}
 	if f := transcript.Sniff(data); f != transcript.FormatScenario {
@@ -121,18 +137,7 @@ goes past one of the engine's bounds), 3 a check failed (-checks),
 		if *side != "auto" {
 			opts.Side = *side
 		}
-		if *zone != "" {
-			loc, err := time.LoadLocation(*zone) // a zone name, natively
-			if err != nil {
-				loc, err = transcript.ParseZone(*zone)
-			}
-			if err != nil {
-				// transcript.ParseZone's message is the web page's, which
-				// knows no zone names; here they are known.
-				return &usageError{fmt.Errorf("-zone %q: not a time zone this machine knows: want an IANA name such as Europe/Oslo, UTC, or an offset such as +02:00", *zone)}
-			}
-			opts.Zone = loc
-		}
+		opts.Zone = loc
 		tr, err := transcript.Import(data, opts)
 		if err != nil && f == transcript.FormatUnknown {
 			return &usageError{fmt.Errorf("neither a scenario (a JSON object starting with \"mcplab\": 1; see /scenario.schema.json) nor a transcript: %w", err)}
@@ -166,39 +171,80 @@ func wholeMs(ms *int64) func(string) error {
 func readLimited(r io.Reader) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, transcript.MaxBytes+1))
 	if err == nil && len(data) > transcript.MaxBytes {
-		return nil, fmt.Errorf("more than %d bytes (4 MiB), the most mcplab reads (a scenario is at most %d bytes)", transcript.MaxBytes, scenario.MaxBytes)
+		return nil, fmt.Errorf("more than 4 MiB (%s bytes), the most mcplab reads (a scenario is at most %s bytes)", thousands(transcript.MaxBytes), thousands(scenario.MaxBytes))
 	}
 	return data, err
 }
 
+// thousands writes n >= 0 with a comma every three digits: 4,194,304.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // readInput reads the file name ("-" for standard input) through
-// readLimited; a failure is a usageError naming the input.
-func readInput(name string) ([]byte, error) {
+// readLimited; a failure is a usageError naming the input ("standard
+// input" for "-") and what the verb takes: a scenario or a transcript
+// (run), or only a scenario (review, transcripts false).
+func readInput(name string, transcripts bool) ([]byte, error) {
 	var data []byte
 	var err error
+	what := name
 	if name == "-" {
+		what = "standard input"
 		data, err = readLimited(os.Stdin)
 	} else {
 		data, err = readFile(name)
 	}
+	file, want := "a scenario or transcript file", "a scenario (a JSON object, see /scenario.schema.json) or a transcript of real traffic"
+	if !transcripts {
+		file, want = "a scenario file", "a scenario (a JSON object, see /scenario.schema.json)"
+	}
 	if err != nil {
 		// The file's name once, the system's reason (not "open NAME:"
-		// again), and what run and review take (QA: a raw Go error).
+		// again), and what run and review take (QA: a raw Go error);
+		// an input too large needs no such advice.
 		var pe *os.PathError
 		if errors.As(err, &pe) {
-			err = pe.Err
+			return nil, &usageError{fmt.Errorf("cannot read %s: %w; give %s, - for standard input, or a share link", what, pe.Err, file)}
 		}
-		return nil, &usageError{fmt.Errorf("cannot read %s: %w; give a scenario or transcript file, - for standard input, or a share link", name, err)}
+		return nil, &usageError{fmt.Errorf("cannot read %s: %w", what, err)}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		what := name
-		if name == "-" {
-			what = "standard input"
-		}
-		return nil, &usageError{fmt.Errorf("%s is empty: want a scenario (a JSON object, see /scenario.schema.json) or a transcript of real traffic", what)}
+		return nil, &usageError{fmt.Errorf("%s is empty: want %s", what, want)}
 	}
 	return data, nil
 }
+
+// mcplabMemberError rewords a scenario error located at the "mcplab"
+// member, which prints as "mcplab: ..." and so reads as the program's name
+// speaking: a missing member says the input is not a scenario ("not a
+// scenario: a scenario starts with "mcplab": 1"), any other names the
+// member quoted (""mcplab": this lab reads version 1, not 99"). Other
+// errors, and one wrapped in more text, are returned as they are; the
+// result still unwraps to err (errors.Is(err, scenario.ErrMissing)).
+func mcplabMemberError(err error) error {
+	var se *scenario.Error
+	if !errors.As(err, &se) || se.Path != "mcplab" || err.Error() != se.Error() {
+		return err
+	}
+	if errors.Is(se.Err, scenario.ErrMissing) {
+		return &reworded{"not a scenario: " + se.Err.Error() + " (see /scenario.schema.json)", err}
+	}
+	return &reworded{`"mcplab": ` + se.Err.Error(), err}
+}
+
+// reworded is err said in other words (msg).
+type reworded struct {
+	msg string
+	err error
+}
+
+func (e *reworded) Error() string { return e.msg }
+func (e *reworded) Unwrap() error { return e.err }
 
 // readFile reads the file name through readLimited, as standard input is.
 func readFile(name string) ([]byte, error) {
@@ -220,7 +266,7 @@ func runScenario(data []byte, checks bool, stdout, stderr io.Writer) error {
 		return &internalError{err}
 	}
 	if err != nil {
-		return &usageError{err}
+		return &usageError{mcplabMemberError(err)}
 	}
 	return writeTrace(res.Trace, checks, stdout, stderr)
 }
@@ -249,13 +295,13 @@ func writeTrace(tr *trace.Trace, checks bool, stdout, stderr io.Writer) error {
 		switch {
 		case c.OK == nil:
 			undecided++
-			fmt.Fprintf(stderr, "  ?   %s: %s\n", c.Rule, c.Detail)
+			fmt.Fprintf(stderr, "  ?   %s: %s\n", c.Rule, citeLines(tr, c.Detail))
 		case *c.OK:
 			pass++
 			fmt.Fprintf(stderr, "pass  %s\n", c.Rule)
 		default:
 			failed = append(failed, c.Rule)
-			fmt.Fprintf(stderr, "FAIL  %s: %s\n", c.Rule, c.Detail)
+			fmt.Fprintf(stderr, "FAIL  %s: %s\n", c.Rule, citeLines(tr, c.Detail))
 		}
 	}
 	fmt.Fprintf(stderr, "checks: %d pass, %d fail, %d undecided\n", pass, len(failed), undecided)
@@ -263,6 +309,62 @@ func writeTrace(tr *trace.Trace, checks bool, stdout, stderr io.Writer) error {
 		return &checksFailed{rules: failed}
 	}
 	return nil
+}
+
+// seqRefs matches the engine's citations of events in a check's detail:
+// "#7" or "#7, #18, #28" (engine/checks' seqList).
+var seqRefs = regexp.MustCompile(`#[0-9]+(?:, #[0-9]+)*`)
+
+// citeLines rewrites the event numbers a check's detail cites ("(#6, #7)",
+// "before it wrote #8") as the transcript's lines they were read from
+// ("(line 7, line 8)", "before it wrote line 8"; "HAR entry 2" for a HAR;
+// one line read as a send and its delivery is cited once), as the import
+// page cites them (trace.Event.Line), so nobody looks for line 8 of a
+// five-line file. An event the importer derived rather than read keeps its
+// number as "event #6". A scenario's trace (no Source) is unchanged: its
+// events' numbers are the only numbering it has. A "#N" right after a
+// letter, a digit or a quote (a quoted JSON-RPC id such as "#3") is not a
+// citation and is left alone.
+func citeLines(tr *trace.Trace, detail string) string {
+	if tr.Source == nil {
+		return detail
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range seqRefs.FindAllStringIndex(detail, -1) {
+		if m[0] > 0 {
+			if c := detail[m[0]-1]; c == '"' || c == '\'' || c == '_' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z' {
+				continue
+			}
+		}
+		var refs []string
+		for _, n := range strings.Split(detail[m[0]:m[1]], ", ") {
+			seq, _ := strconv.Atoi(n[1:])
+			if r := eventLine(tr, seq); len(refs) == 0 || refs[len(refs)-1] != r {
+				refs = append(refs, r)
+			}
+		}
+		b.WriteString(detail[last:m[0]])
+		b.WriteString(strings.Join(refs, ", "))
+		last = m[1]
+	}
+	b.WriteString(detail[last:])
+	return b.String()
+}
+
+// eventLine names event seq of an imported trace where it was read: "line
+// 6", "HAR entry 2" (trace.Event.Line), or "event #6" for an event with no
+// line (derived by the importer) or no such event.
+func eventLine(tr *trace.Trace, seq int) string {
+	if seq >= 0 && seq < len(tr.Events) {
+		if n := tr.Events[seq].Line; n > 0 {
+			if tr.Source.Format == trace.FormatHAR {
+				return "HAR entry " + strconv.Itoa(n)
+			}
+			return "line " + strconv.Itoa(n)
+		}
+	}
+	return "event #" + strconv.Itoa(seq)
 }
 
 // checksFailed is returned by `run -checks` when checks are violated; the
@@ -277,16 +379,40 @@ func (e *checksFailed) Error() string {
 // isLink reports whether a run argument is a share link rather than a file
 // name: it has a fragment, or is a bare "s=..." or "example=..." fragment.
 // A file whose name contains "#" can still be run as ./name or via -.
+//
+// An http:// or https:// URL is a link too, with or without a fragment, so
+// that one without is refused as a link (linkScenario), not as a missing
+// file.
 func isLink(arg string) bool {
 	if _, err := os.Stat(arg); err == nil {
 		return false
 	}
-	return strings.Contains(arg, "#") || strings.HasPrefix(arg, "s=") || strings.HasPrefix(arg, "example=")
+	return strings.Contains(arg, "#") || strings.HasPrefix(arg, "s=") || strings.HasPrefix(arg, "example=") || isURL(arg)
+}
+
+// isURL reports whether arg starts with http:// or https:// (any case).
+func isURL(arg string) bool {
+	a := strings.ToLower(strings.TrimSpace(arg))
+	return strings.HasPrefix(a, "http://") || strings.HasPrefix(a, "https://")
 }
 
 // linkScenario returns the scenario JSON a share link names: the document
-// it carries, or the built-in example's file. Errors wrap scenario.ErrShare.
+// it carries, or the built-in example's file. Errors wrap scenario.ErrShare;
+// besides scenario.ParseLink's, a URL with no fragment says mcplab reads a
+// link's fragment and fetches nothing, and an empty "#s=" says the link
+// carries no scenario (not that its data is damaged).
 func linkScenario(link string) ([]byte, error) {
+	link = strings.TrimSpace(link)
+	frag, hasFrag := link, false
+	if i := strings.IndexByte(link, '#'); i >= 0 {
+		frag, hasFrag = link[i+1:], true
+	}
+	if !hasFrag && isURL(link) {
+		return nil, fmt.Errorf("%w: %s has no fragment: mcplab reads a share link by its fragment and does not fetch URLs; want a link with #s=... or #example=NAME, or a file", scenario.ErrShare, link)
+	}
+	if f, _, _ := strings.Cut(frag, "&"); f == "s=" {
+		return nil, fmt.Errorf("%w: the link carries no scenario (empty #s=); copy the whole link from the playground's address bar", scenario.ErrShare)
+	}
 	l, err := scenario.ParseLink(link)
 	if err != nil {
 		return nil, err

@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -12,6 +15,8 @@ import (
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/ledger"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/transcript"
 )
 
 // TestRunReadsFilesThroughTheLimit (issue 12, Unbounded reads): a file is
@@ -37,7 +42,7 @@ func TestRunReadsFilesThroughTheLimit(t *testing.T) {
 		runtime.ReadMemStats(&before)
 		err = run([]string{verb, name}, &out, &errOut)
 		runtime.ReadMemStats(&after)
-		if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), "more than 4194304 bytes (4 MiB), the most mcplab reads") {
+		if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), "more than 4 MiB (4,194,304 bytes), the most mcplab reads") {
 			t.Fatalf("%s: exit %d, stderr %q; want 2 and a size error naming the 4 MiB limit", verb, code, errOut.String())
 		}
 		if n := after.TotalAlloc - before.TotalAlloc; n > 32<<20 {
@@ -111,14 +116,193 @@ func TestRunSaysWhatItWants(t *testing.T) {
 			t.Errorf("run %s %s: exit %d, stderr %q; want 2 and %q", c.flag, c.value, code, errOut.String(), c.want)
 		}
 	}
+	// review takes no transcript, so it asks for a scenario file.
 	missing := filepath.Join(t.TempDir(), "nothere.json")
-	for _, verb := range []string{"run", "review"} {
+	for verb, file := range map[string]string{"run": "a scenario or transcript file", "review": "a scenario file"} {
 		out.Reset()
 		errOut.Reset()
 		err := run([]string{verb, missing}, &out, &errOut)
-		want := "error: cannot read " + missing + ": no such file or directory; give a scenario or transcript file, - for standard input, or a share link"
+		want := "error: cannot read " + missing + ": no such file or directory; give " + file + ", - for standard input, or a share link"
 		if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) {
 			t.Errorf("%s of a missing file: exit %d, stderr %q; want 2 and %q", verb, code, errOut.String(), want)
+		}
+	}
+}
+
+// TestRunChecksCiteTranscriptLines (QA: "before it wrote #8" of a
+// five-line file): run -checks on a transcript cites each event by the
+// line it was read from (trace.Event.Line), as the import page does, in a
+// violation's "(line 6)" and in a detail's running text; a HAR cites its
+// entry; a scenario keeps its events' numbers, the only numbering it has.
+func TestRunChecksCiteTranscriptLines(t *testing.T) {
+	tee := filepath.Join(t.TempDir(), "tee.log")
+	os.WriteFile(tee, []byte(`[STDIN] {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{}}}
+[STDERR] working
+[STDIN] {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}
+[STDERR] still working
+[STDOUT] {"jsonrpc":"2.0","id":1,"result":{"content":[]}}
+`), 0o644)
+	testdata := filepath.Join("..", "engine", "transcript", "testdata")
+	for _, c := range []struct {
+		input, want string
+		code        int
+	}{
+		// The response is line 5 of the tee (its events are #4 and #5).
+		{tee, "before it wrote line 5, and the path's round trip is unknown", 0},
+		// The server's late response is line 6 of its log (event #9).
+		{filepath.Join(testdata, "jsonl-race-server.jsonl"), "FAIL  no-message-after-cancel: The server sent 1 message(s) for a request after accepting its cancellation (line 6).", 3},
+		// Both events (#10, #12) streamed in the HAR's third entry: cited once.
+		{filepath.Join(testdata, "inspector-cancel.har"), "of each other (HAR entry 3): the server may have written", 0},
+		// A scenario's events have no line: their numbers stay.
+		{"#example=broken-ignore-disconnect", "work went on for the request (#9, #11, #12)", 3},
+	} {
+		var out, errOut bytes.Buffer
+		code := 0
+		if err := run([]string{"run", "-checks", c.input}, &out, &errOut); err != nil {
+			code = exitCode(err)
+		}
+		if code != c.code || !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("run -checks %s: exit %d, stderr %q; want %d and %q", c.input, code, errOut.String(), c.code, c.want)
+		}
+		if c.input[0] != '#' && regexp.MustCompile(`[ (]#[0-9]`).MatchString(errOut.String()) {
+			t.Errorf("run -checks %s cites an event number, want lines: %q", c.input, errOut.String())
+		}
+	}
+}
+
+// TestTranscriptLineLimitDocumented (QA: a limit met only as an error): a
+// transcript of transcript.MaxLines+1 lines is refused on that line, exit
+// 2, and the limit is documented with its number where the 4 MiB is: the
+// README's limits table, /transcript.schema.json and run's usage.
+func TestTranscriptLineLimitDocumented(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i <= transcript.MaxLines; i++ {
+		b.WriteString("[STDERR] working\n")
+	}
+	name := filepath.Join(t.TempDir(), "long.log")
+	os.WriteFile(name, []byte(`[STDIN] {"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"+b.String()), 0o644)
+	var out, errOut bytes.Buffer
+	err := run([]string{"run", name}, &out, &errOut)
+	want := fmt.Sprintf("line %d: bad transcript: more than %d lines", transcript.MaxLines+1, transcript.MaxLines)
+	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) {
+		t.Errorf("run of %d lines: exit %d, stderr %q; want 2 and %q", transcript.MaxLines+2, code, errOut.String(), want)
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	number := fmt.Sprintf("%d,%03d", transcript.MaxLines/1000, transcript.MaxLines%1000) // 20,000
+	for _, c := range []struct{ where, text, want string }{
+		{"README's limits table", string(readme), "| lines of a transcript (a HAR's entries) | " + number + " | `transcript.MaxLines` |"},
+		{"README's limits table", string(readme), "| a transcript | 4 MiB | `transcript.MaxBytes` |"},
+		{"/transcript.schema.json", string(transcript.Schema), "at most 4 MiB (4,194,304 bytes) and " + number + " lines"},
+	} {
+		if !strings.Contains(c.text, c.want) {
+			t.Errorf("%s does not say %q", c.where, c.want)
+		}
+	}
+	errOut.Reset()
+	run([]string{"run", "-h"}, &out, &errOut)
+	if want := number + " lines"; !strings.Contains(strings.Join(strings.Fields(errOut.String()), " "), want) {
+		t.Errorf("run -h does not say %q: %q", want, errOut.String())
+	}
+}
+
+// TestRunSaysURLsAreReadByTheirFragment (QA: "cannot read https://...: no
+// such file or directory", and "its data is damaged" for an empty #s=): a
+// URL without a fragment is refused as a link, saying mcplab reads a share
+// link's fragment and fetches nothing; an empty #s= says the link carries
+// no scenario. Both exit 2, for run and review.
+func TestRunSaysURLsAreReadByTheirFragment(t *testing.T) {
+	for _, c := range []struct{ link, want string }{
+		{"https://example.com/playground/", "error: bad share link: https://example.com/playground/ has no fragment: mcplab reads a share link by its fragment and does not fetch URLs; want a link with #s=... or #example=NAME, or a file"},
+		{"http://localhost:8080/playground/", "http://localhost:8080/playground/ has no fragment: mcplab reads a share link by its fragment and does not fetch URLs"},
+		{"https://example.com/playground/#s=", "error: bad share link: the link carries no scenario (empty #s=)"},
+		{"https://example.com/review/#s=&op=1", "error: bad share link: the link carries no scenario (empty #s=)"},
+	} {
+		for _, verb := range []string{"run", "review"} {
+			var out, errOut bytes.Buffer
+			err := run([]string{verb, c.link}, &out, &errOut)
+			if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), c.want) || strings.Contains(errOut.String(), "no such file") || strings.Contains(errOut.String(), "damaged") || out.Len() > 0 {
+				t.Errorf("%s %s: exit %d, stderr %q; want 2 and %q", verb, c.link, code, errOut.String(), c.want)
+			}
+		}
+	}
+}
+
+// TestRunChecksZoneWhateverTheInput (QA: `run -zone Mars/Olympus
+// scenario.json` exited 0 in silence): -zone is validated before the input
+// is read, so an unknown zone is refused, exit 2, for a scenario file and
+// a share link as for a transcript; a known zone is harmless to a scenario
+// (its times are virtual) and its trace is the one without -zone.
+func TestRunChecksZoneWhateverTheInput(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a.json")
+	os.WriteFile(file, examplestest.Get(t, "a-cancel-then-complete").JSON, 0o644)
+	want := `error: -zone "Mars/Olympus": not a time zone this machine knows: want an IANA name such as Europe/Oslo, UTC, or an offset such as +02:00`
+	for _, input := range []string{file, "#example=a-cancel-then-complete"} {
+		var out, errOut bytes.Buffer
+		err := run([]string{"run", "-zone", "Mars/Olympus", input}, &out, &errOut)
+		if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) || out.Len() > 0 {
+			t.Errorf("run -zone Mars/Olympus %s: exit %d, stderr %q; want 2 and %q", input, code, errOut.String(), want)
+		}
+	}
+	var plain, zoned, errOut bytes.Buffer
+	if err := run([]string{"run", file}, &plain, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if err := run([]string{"run", "-zone", "Europe/Oslo", file}, &zoned, &errOut); err != nil || !bytes.Equal(plain.Bytes(), zoned.Bytes()) || errOut.Len() > 0 {
+		t.Errorf("run -zone Europe/Oslo of a scenario: %v, stderr %q, same trace %v; want the trace without -zone", err, errOut.String(), bytes.Equal(plain.Bytes(), zoned.Bytes()))
+	}
+}
+
+// TestRunNamesStandardInput (QA: "cannot read -: more than 4194304
+// bytes"): input past the 4 MiB limit on standard input is named
+// "standard input", the limit in MiB with its bytes grouped, exit 2, with
+// no advice to give a file (the input was read, it is too large).
+func TestRunNamesStandardInput(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "zero"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(transcript.MaxBytes + 1); err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stdin
+	t.Cleanup(func() { os.Stdin = saved })
+	os.Stdin = f
+	var out, errOut bytes.Buffer
+	err = run([]string{"run", "-"}, &out, &errOut)
+	want := "error: cannot read standard input: more than 4 MiB (4,194,304 bytes), the most mcplab reads (a scenario is at most 1,048,576 bytes)\n"
+	if code := exitCode(err); code != 2 || errOut.String() != want || out.Len() > 0 {
+		t.Errorf("run - of %d bytes: exit %d, stderr %q; want 2 and %q", transcript.MaxBytes+1, code, errOut.String(), want)
+	}
+}
+
+// TestRunSaysNotAScenarioNotMcplabColon (QA: `error: mcplab: a scenario
+// starts with "mcplab": 1` reads as the program's name): an error at the
+// scenario's "mcplab" member says the input is not a scenario, or names the
+// member quoted, for run and review; the engine's error keeps its path
+// (the playground marks it there) and its category.
+func TestRunSaysNotAScenarioNotMcplabColon(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ doc, want string }{
+		{`{}`, `error: not a scenario: a scenario starts with "mcplab": 1 (see /scenario.schema.json)`},
+		{`{"mcplab":99,"steps":[]}`, `error: "mcplab": this lab reads version 1, not 99`},
+		{`{"mcplab":"1","steps":[]}`, `error: "mcplab": must be an integer`},
+	} {
+		file := filepath.Join(dir, "s.json")
+		os.WriteFile(file, []byte(c.doc), 0o644)
+		for _, verb := range []string{"run", "review"} {
+			var out, errOut bytes.Buffer
+			err := run([]string{verb, file}, &out, &errOut)
+			if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), c.want) || strings.Contains(errOut.String(), "error: mcplab:") {
+				t.Errorf("%s of %s: exit %d, stderr %q; want 2 and %q", verb, c.doc, code, errOut.String(), c.want)
+			}
+			var se *scenario.Error
+			if !errors.As(err, &se) || se.Path != "mcplab" {
+				t.Errorf("%s of %s: %v does not unwrap to the engine's error at \"mcplab\"", verb, c.doc, err)
+			}
 		}
 	}
 }

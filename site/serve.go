@@ -12,6 +12,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -94,7 +95,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 		}()
 	}
 	if st, err := os.Stat(path.Join(*dir, "index.html")); err != nil || st.IsDir() {
-		return &usageError{fmt.Errorf("%s has no index.html: build the site first (go run ./site build -out %s)", *dir, *dir)}
+		return &usageError{fmt.Errorf("%s has no index.html: build the site first (mcplab build -out %s, or go run ./site build -out %s in a checkout), or serve with -build", *dir, *dir, *dir)}
 	}
 	listen := *addr
 	if port := os.Getenv("PORT"); port != "" {
@@ -105,6 +106,10 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 		listen = net.JoinHostPort(host, port)
 	}
 	ln, err := net.Listen("tcp", listen)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		_, port, _ := net.SplitHostPort(listen)
+		return fmt.Errorf("serve: %w: another server runs on port %s: stop it, or choose another port with -addr (-addr :8081) or PORT= (PORT=8081)", err, port)
+	}
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

@@ -68,7 +68,7 @@ import (
 // batch where a format records one message per line is refused, saying so.
 const (
 	MaxBytes = 4 << 20 // 4 MiB
-	MaxLines = 20_000
+	MaxLines = 20_000  // lines of a transcript; entries of a HAR
 )
 
 // Formats (trace.Source.Format; the vocabulary is trace's).

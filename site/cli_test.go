@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestHelpNamesEveryVerb (QA: make help listed build|serve|run|links): make
+// help and the Makefile's header comment name every verb mcplab runs, and
+// `mcplab help VERB` prints that verb's own usage and flags on stdout (it
+// printed the general usage), exit 0; an unknown verb is a usage error
+// naming the verbs, exit 2.
+func TestHelpNamesEveryVerb(t *testing.T) {
+	mk, err := os.ReadFile(filepath.Join("..", "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `@echo "make mcplab  build the command as bin/mcplab (mcplab ` + strings.Join(verbs, "|") + `)"`; !strings.Contains(string(mk), want) {
+		t.Errorf("make help does not say %s", want)
+	}
+	header := regexp.MustCompile(`(?m)^#   make mcplab .*\n(#  .*\n)*`).FindString(string(mk))
+	for _, v := range verbs {
+		if !regexp.MustCompile(`\b` + v + `\b`).MatchString(header) {
+			t.Errorf("the Makefile's header for make mcplab does not name %s: %q", v, header)
+		}
+		var out, errOut bytes.Buffer
+		err := run([]string{"help", v}, &out, &errOut)
+		if err != nil || !strings.HasPrefix(out.String(), "usage: mcplab "+v) || strings.Contains(out.String(), "commands:") || errOut.Len() > 0 {
+			t.Errorf("mcplab help %s: %v, stdout %q, stderr %q; want its own usage on stdout", v, err, out.String(), errOut.String())
+		}
+	}
+	var out, errOut bytes.Buffer
+	if err := run([]string{"help", "run"}, &out, &errOut); err != nil || !strings.Contains(out.String(), "-max-timeout ms") {
+		t.Errorf("mcplab help run: %v, %q; want run's flags", err, out.String())
+	}
+	out.Reset()
+	err = run([]string{"help", "nope"}, &out, &errOut)
+	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), "error: help nope: not a command; want one of build, serve, run, review, probe, links, version") {
+		t.Errorf("mcplab help nope: exit %d, stderr %q; want 2 naming the commands", code, errOut.String())
+	}
+}
+
+// TestVersionTakesNoArguments (QA: `mcplab version extra` ignored its
+// argument): an argument to version is a usage error, exit 2, and nothing
+// is printed on stdout.
+func TestVersionTakesNoArguments(t *testing.T) {
+	var out, errOut bytes.Buffer
+	err := run([]string{"version", "extra"}, &out, &errOut)
+	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), `error: version takes no arguments, got ["extra"]`) || out.Len() > 0 {
+		t.Errorf("mcplab version extra: exit %d, stdout %q, stderr %q; want 2 and the argument named", code, out.String(), errOut.String())
+	}
+}
+
+// TestServeSaysWhatToDo (QA: serve suggested "go run ./site build" to a
+// user of bin/mcplab, and a busy port gave only the system's words): a
+// directory without index.html names mcplab's own build command (and the
+// checkout's form), exit 2; a port another server holds says so and how to
+// choose another (-addr or PORT=), exit 1.
+func TestServeSaysWhatToDo(t *testing.T) {
+	t.Setenv("PORT", "")
+	missing := filepath.Join(t.TempDir(), "nodist")
+	var out, errOut bytes.Buffer
+	err := run([]string{"serve", "-dir", missing}, &out, &errOut)
+	want := "error: " + missing + " has no index.html: build the site first (mcplab build -out " + missing + ", or go run ./site build -out " + missing + " in a checkout), or serve with -build"
+	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) {
+		t.Errorf("serve -dir %s: exit %d, stderr %q; want 2 and %q", missing, code, errOut.String(), want)
+	}
+
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("<!doctype html>"), 0o644)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	errOut.Reset()
+	err = run([]string{"serve", "-dir", dir, "-addr", "127.0.0.1:" + port}, &out, &errOut)
+	want = "address already in use: another server runs on port " + port + ": stop it, or choose another port with -addr (-addr :8081) or PORT= (PORT=8081)"
+	if code := exitCode(err); code != 1 || !strings.Contains(errOut.String(), want) {
+		t.Errorf("serve on a busy port: exit %d, stderr %q; want 1 and %q", code, errOut.String(), want)
+	}
+}
