@@ -46,7 +46,7 @@ func TestImportFieldsMatchCLI(t *testing.T) {
 	navigate(t, ctx, siteURL+"/import/")
 	waitReady(t, ctx)
 	typeInto(t, ctx, "#imp-input", string(log))
-	waitFor(t, ctx, "the import", `document.getElementById("lab-error").hidden && !document.getElementById("imp-result").dataset.stale && document.getElementById("imp-source").textContent.includes("VS Code")`)
+	waitFor(t, ctx, "the import", `document.getElementById("lab-error").hidden && !document.getElementById("imp-result").dataset.stale && document.getElementById("imp-source").textContent.includes("VS Code") && `+settledJS)
 	if got := evalJSON[string](t, ctx, `document.querySelector('#imp-inferred [data-field="imp-zone"] dd')?.textContent ?? ""`); !strings.Contains(got, "UTC") {
 		t.Errorf("before the zone is given, #imp-inferred says %q, want UTC (the default, said)", got)
 	}

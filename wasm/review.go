@@ -344,10 +344,11 @@ func (p *reviewPage) showNothing() {
 }
 
 // setOps fills #review-op with the calls (raw ids), op selected; when op
-// is none of them, a first entry says no call is chosen.
+// is none of them, a first entry says no call is chosen. No calls (a text
+// that does not read) leave it empty.
 func (p *reviewPage) setOps(ops []string, op string) {
 	p.opSel.Set("innerHTML", "")
-	if !slices.Contains(ops, op) {
+	if len(ops) > 0 && !slices.Contains(ops, op) {
 		o := p.doc.Call("createElement", "option")
 		o.Set("value", "")
 		o.Set("textContent", "no call chosen")
