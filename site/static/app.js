@@ -241,6 +241,11 @@
     const inside = (p) => p.el !== el && !el.contains(p.el);
     parsing = parsing.filter(inside);
     patching = patching.filter(inside);
+    // A block still being patched around el (an older, larger patch of an
+    // ancestor) leaves el alone from now on: el gets newer HTML here, and
+    // the older patch, reaching el later, put the older picture back (the
+    // import page's timeline kept its example after a paste).
+    for (const job of parsing.concat(patching)) if (job.el.contains(el)) (job.skip ||= []).push(el);
     if (html.length > parseChars) {
       const doc = document.implementation.createHTMLDocument("");
       doc.open();
@@ -298,7 +303,7 @@
         parsing.shift();
         p.doc.close();
         const next = p.doc.body && p.doc.body.firstElementChild;
-        if (next && p.el.isConnected) patching.push({ el: p.el, pairs: [[p.el, document.adoptNode(next)]] });
+        if (next && p.el.isConnected) patching.push({ el: p.el, pairs: [[p.el, document.adoptNode(next)]], skip: p.skip });
       }
     } else {
       let nodes = 0;
@@ -309,6 +314,7 @@
           patching.shift();
           continue;
         }
+        if (job.skip && job.skip.some((n) => n.contains(pair[0]))) continue; // drawn since, newer
         nodes += morphOne(pair[0], pair[1], job.pairs, true);
       }
     }
