@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/site/internal/loadavg"
 )
 
 // TestMeasureLedgerPage reports issue 11's two budgets of a ledger lesson
@@ -72,23 +72,13 @@ func TestMeasureLedgerPage(t *testing.T) {
 		return "OVER BUDGET"
 	}
 	var report strings.Builder
-	fmt.Fprintf(&report, "\nissue 11 budgets, ledger lesson page s/%s/ (machine load %s):\n", name, loadAverage())
+	fmt.Fprintf(&report, "\nissue 11 budgets, ledger lesson page s/%s/ (machine load %s):\n", name, loadavg.Read())
 	fmt.Fprintf(&report, "  navigation to ready (cold cache)   %8.3f s   (budget <= 2 s)    %s\n", ready.Seconds(), verdict(ready <= 2*time.Second))
 	fmt.Fprintf(&report, "  the worker's warm-up after ready   %s\n", warmed)
 	fmt.Fprintf(&report, "  warm change to frame               %8.1f ms  (budget <= 16 ms)  %s\n", ms[0], verdict(ms[0] <= 16))
 	fmt.Fprintf(&report, "    of which: worker run+render %.1f ms, shown on the page %.1f ms; frames later %.0f\n", ms[1], ms[2], ms[3])
 	fmt.Fprintf(&report, "  the first five changes after ready  %8.1f ms  (median; reported)\n", ms[4])
 	t.Log(report.String())
-}
-
-// loadAverage is the first three fields of /proc/loadavg ("unknown"
-// elsewhere): the machine's load beside a measured time.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
-		return strings.Join(f[:3], " ")
-	}
-	return "unknown"
 }
 
 // ledgerChangeJS measures a ledger page's control changes the way the

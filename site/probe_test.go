@@ -567,6 +567,20 @@ func TestProbeNegotiatedRevision(t *testing.T) {
 	wantVerdict(t, lines, "clean", "error", `protocolVersion "1999-01-01"`, "it offered 2025-11-25", "disconnects")
 }
 
+// testRequest is what the tests' own Streamable HTTP servers read of a
+// POSTed JSON-RPC message: its id (nil for a notification), method, the
+// protocol revision initialize offers and a call's progress token.
+type testRequest struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		ProtocolVersion string `json:"protocolVersion"`
+		Meta            struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	} `json:"params"`
+}
+
 // Rule (QA: "http-close-stream pass: the response stream had already ended
 // before the probe could close it"): a situation that could not exercise
 // the server is skipped, saying why, never passed. The server here sends
@@ -578,16 +592,7 @@ func TestProbeCloseStreamNotExercisedIsSkipped(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				ProtocolVersion string `json:"protocolVersion"`
-				Meta            struct {
-					ProgressToken json.RawMessage `json:"progressToken"`
-				} `json:"_meta"`
-			} `json:"params"`
-		}
+		var m testRequest
 		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&m) != nil || m.ID == nil {
 			w.WriteHeader(http.StatusAccepted)
 			return

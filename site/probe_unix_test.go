@@ -63,13 +63,7 @@ func TestProbeSIGINTDuringANotificationsPOST(t *testing.T) {
 	held := make(chan struct{})
 	var once sync.Once
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				ProtocolVersion string `json:"protocolVersion"`
-			} `json:"params"`
-		}
+		var m testRequest
 		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&m) != nil {
 			w.WriteHeader(http.StatusAccepted)
 			return

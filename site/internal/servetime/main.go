@@ -59,6 +59,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mcplab/mcplab/site/internal/loadavg"
 )
 
 // grace is how long a stopped run's processes get after SIGINT before
@@ -127,7 +129,7 @@ func run(ctx context.Context, w, progress io.Writer, timeout time.Duration) erro
 	s := &steps{ctx: ctx, dir: clone, env: env, progress: progress, timeout: timeout, grace: grace}
 	serve := []string{"go", "run", "./site", "serve", "-build", "-dir", "dist", "-addr", "127.0.0.1:0", "-cache", cache}
 
-	cleanLoad := loadAverage()
+	cleanLoad := loadavg.Read()
 	clean, err := s.timeServe("clean clone", serve)
 	if err != nil {
 		return err
@@ -136,7 +138,7 @@ func run(ctx context.Context, w, progress io.Writer, timeout time.Duration) erro
 	if err := s.wait("complete build", "go", "run", "./site", "build", "-out", "dist", "-cache", cache); err != nil {
 		return err
 	}
-	againLoad := loadAverage()
+	againLoad := loadavg.Read()
 	again, err := s.timeServe("nothing changed", serve)
 	if err != nil {
 		return err
@@ -320,19 +322,6 @@ func get(ctx context.Context, u string) error {
 		return fmt.Errorf("GET %s: %s, want 200 OK", u, resp.Status)
 	}
 	return nil
-}
-
-// loadAverage is /proc/loadavg's first three fields, or "unknown".
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 // output runs name with args in dir ("" for the current directory) and

@@ -56,6 +56,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mcplab/mcplab/site/internal/loadavg"
 )
 
 // shippedGCFlags are site/wasmbuild.go's wasmGCFlags (every package but the
@@ -151,7 +153,7 @@ func run(ctx context.Context, w io.Writer, c config) error {
 	bench := []string{"-test.run=^$", "-test.bench=^BenchmarkLessonScenario$", "-test.benchtime=" + c.benchtime}
 	var all []round
 	for r := range c.rounds {
-		rd := round{n: r + 1, load: loadAverage(), figures: map[string]map[string]sample{}, over: map[string]string{}}
+		rd := round{n: r + 1, load: loadavg.Read(), figures: map[string]map[string]sample{}, over: map[string]string{}}
 		for k := range sides {
 			s := sides[(r+k)%len(sides)]
 			cmd := append([]string{s.bin}, bench...)
@@ -188,19 +190,6 @@ func envNote(env []string) string {
 		return ""
 	}
 	return " (" + strings.Join(env, " ") + ")"
-}
-
-// loadAverage is /proc/loadavg's first three fields, or "unknown".
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 // output runs name with args in the current directory, env added to this
