@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +20,13 @@ import (
 // `make bench`:
 //
 //   - navigation to ready (<html data-ready="1">, the first run in the
-//     worker shown) on a cold browser cache, on localhost: budget 2 s;
+//     worker shown) on a cold browser cache, on localhost: budget 2 s.
+//     The median of readyLoads navigations, each in a tab of its own
+//     opened coldSettle before it (a tab's renderer starting is the
+//     browser's work, not the page's) and closed after, once the browser
+//     itself has started and settled; one navigation alone read 1.4-2.8 s
+//     at load average 2-3 on 2 cores, the first after the browser started
+//     the slowest;
 //   - a control change to its frame once warm: budget 16 ms, from the
 //     input event to the re-run's output patched into the page and laid
 //     out, so it is painted in the frame after the change. "Once warm"
@@ -46,14 +53,32 @@ func TestMeasureLedgerPage(t *testing.T) {
 	if name == "" {
 		t.Fatal("no built-in scenario has a ledger")
 	}
-	ctx, _ := openTab(t, siteURL)
-	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
-		t.Fatal(err)
+	// The browser started (by this test, when it runs alone) and settled.
+	warm, _ := openTab(t, siteURL)
+	navigate(t, warm, "about:blank")
+	time.Sleep(coldSettle)
+	loads := make([]time.Duration, 0, readyLoads)
+	for i := range readyLoads {
+		t.Run(fmt.Sprintf("cold-load-%d", i+1), func(t *testing.T) {
+			ctx, _ := openTab(t, siteURL)
+			if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(coldSettle)
+			start := time.Now()
+			navigate(t, ctx, pageURL(name))
+			waitReady(t, ctx)
+			loads = append(loads, time.Since(start))
+		})
 	}
-	start := time.Now()
+	if len(loads) < readyLoads {
+		t.Fatalf("%d of %d cold navigations reached ready", len(loads), readyLoads)
+	}
+	slices.Sort(loads)
+	ready := loads[len(loads)/2]
+	ctx, _ := openTab(t, siteURL)
 	navigate(t, ctx, pageURL(name))
 	waitReady(t, ctx)
-	ready := time.Since(start)
 	if wasm := evalJSON[string](t, ctx, `document.querySelector("[data-wasm]")?.dataset.wasm ?? ""`); wasm != ledgerWasm.file {
 		t.Fatalf("page %s loads %q, want %s", name, wasm, ledgerWasm.file)
 	}
@@ -74,12 +99,21 @@ func TestMeasureLedgerPage(t *testing.T) {
 	var report strings.Builder
 	fmt.Fprintf(&report, "\nissue 11 budgets, ledger lesson page s/%s/ (machine load %s):\n", name, loadavg.Read())
 	fmt.Fprintf(&report, "  navigation to ready (cold cache)   %8.3f s   (budget <= 2 s)    %s\n", ready.Seconds(), verdict(ready <= 2*time.Second))
+	fmt.Fprintf(&report, "    median of %d, each in a fresh tab: %.3f-%.3f s\n", readyLoads, loads[0].Seconds(), loads[len(loads)-1].Seconds())
 	fmt.Fprintf(&report, "  the worker's warm-up after ready   %s\n", warmed)
 	fmt.Fprintf(&report, "  warm change to frame               %8.1f ms  (budget <= 16 ms)  %s\n", ms[0], verdict(ms[0] <= 16))
 	fmt.Fprintf(&report, "    of which: worker run+render %.1f ms, shown on the page %.1f ms; frames later %.0f\n", ms[1], ms[2], ms[3])
 	fmt.Fprintf(&report, "  the first five changes after ready  %8.1f ms  (median; reported)\n", ms[4])
 	t.Log(report.String())
 }
+
+// readyLoads is how many cold navigations TestMeasureLedgerPage times
+// (their median is held to the 2 s budget); coldSettle is how long the
+// browser, and each new tab, rest before one.
+const (
+	readyLoads = 5
+	coldSettle = 500 * time.Millisecond
+)
 
 // ledgerChangeJS measures a ledger page's control changes the way the
 // lesson pages' are measured (changeToPaintJS): five changes right after
