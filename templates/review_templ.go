@@ -213,7 +213,7 @@ func ReviewPage(v ReviewView) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout("Reliability review: "+v.Title+" · mcplab", v.Root, true, "").Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = layout("Reliability review: "+v.Title+" · mcplab", v.Root, true, "ledger.wasm", "").Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

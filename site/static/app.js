@@ -422,11 +422,13 @@
     waiting: null, // {req, done}
     seq: 0,
     // preload starts the worker before the module is compiled, so that
-    // ledger.wasm's worker loads SQLite while the page compiles the
-    // simulator; start hands it the module.
+    // it has loaded its scripts (and ledger.wasm's worker SQLite) while
+    // the page downloads and compiles the simulator; start hands it the
+    // module. (Started only once the module was compiled, the worker
+    // made a scenario page's ready about 80 ms later.)
     preload(sqlite) {
       this.sqlite = sqlite;
-      if (sqlite && !this.worker) this.spawn();
+      if (!this.worker) this.spawn();
     },
     // warm (may be null) is the request the page is about to make: the
     // worker runs it at once and keeps its answer for it (worker.js).
@@ -635,7 +637,10 @@
     const json = lab.id === "lab" && document.getElementById("scenario-json");
     return json ? { page: "lab", text: json.textContent, adopt: true } : null;
   };
-  fetch(wasmURL)
+  // boot.js started the download while the page was read, when the page
+  // names its wasm (mcplabWasmFetch); else it starts now.
+  const early = globalThis.mcplabWasmFetch;
+  (early && early.url === wasmURL.href ? early.response : fetch(wasmURL))
     .then((resp) => {
       if (!resp.ok) throw new Error("fetching " + wasmURL.pathname + ": HTTP " + resp.status);
       return WebAssembly.compileStreaming ? WebAssembly.compileStreaming(resp) : resp.arrayBuffer().then((b) => WebAssembly.compile(b));
