@@ -102,6 +102,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 //	review.schema.json    the JSON Schema of a review (engine/review.Schema)
 //	s/<name>/oembed.json  its oEmbed response (templates.NewOEmbed), only
 //	                 with a baseURL ("" for none), which makes its URLs absolute
+//	404.html         the page for an address the site has no page at
+//	                 (templates.NotFoundPage; notFoundPage), its links
+//	                 absolute from the site root (siteRootPath)
 //	_headers         the HTTP headers a static host should send (headersFile)
 //	NAME.br, NAME.gz brotli (quality brotliQualityFor) and gzip copies of every
 //	                 .html, .css, .js, .json, .svg and .wasm file
@@ -254,7 +257,14 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 	if err := write("index.html", html); err != nil {
 		return nil, err
 	}
-	log.donef("pages", start, "%d scenario pages, the index, the playground and the import page", len(exs))
+	html, err = render(templates.NotFoundPage(siteRootPath(baseURL)))
+	if err != nil {
+		return nil, fmt.Errorf("build: 404 page: %w", err)
+	}
+	if err := write(notFoundPage, html); err != nil {
+		return nil, err
+	}
+	log.donef("pages", start, "%d scenario pages, the index, the playground, the import page and the 404 page", len(exs))
 
 	// Static assets.
 	start = time.Now()
@@ -404,6 +414,22 @@ func parseBaseURL(s string) (string, error) {
 		u.Path += "/"
 	}
 	return u.String(), nil
+}
+
+// notFoundPage is the site's page for an address it has no page at, at its
+// root: `mcplab serve` sends it with status 404 (newHandler), as GitHub
+// Pages, Netlify and Cloudflare Pages do with a 404.html.
+const notFoundPage = "404.html"
+
+// siteRootPath is the absolute path of the site root that baseURL (from
+// parseBaseURL, "" for none) names: "/mcplab/" for
+// https://lab.example/mcplab/, "/" without one. The 404 page links from it,
+// because it is served at any depth, where a relative link would miss.
+func siteRootPath(baseURL string) string {
+	if u, err := url.Parse(baseURL); err == nil && strings.HasPrefix(u.Path, "/") {
+		return u.Path
+	}
+	return "/"
 }
 
 // render renders a page component into memory, with its CSP added as a

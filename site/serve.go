@@ -138,11 +138,28 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 //   - every response carries securityHeaders: the strict CSP (csp),
 //     nosniff and a same-origin referrer policy;
 //   - paths with "..", hidden files and the .gz and .br files themselves
-//     are 404.
+//     are 404;
+//   - a 404 sends the site's own page for it (notFoundPage, 404.html,
+//     as text/html), or Go's one-line text when the directory has none.
 //
 // It is separate from the listener so tests wrap it in httptest.NewServer.
 func newHandler(dir string) http.Handler {
 	root := os.DirFS(dir)
+	notFound := func(w http.ResponseWriter, r *http.Request) {
+		page, err := fs.ReadFile(root, notFoundPage)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		h.Set("Cache-Control", "no-cache")
+		h.Set("Content-Length", strconv.Itoa(len(page)))
+		w.WriteHeader(http.StatusNotFound)
+		if r.Method != http.MethodHead {
+			w.Write(page)
+		}
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		for _, sh := range securityHeaders {
@@ -158,12 +175,12 @@ func newHandler(dir string) http.Handler {
 			name = "."
 		}
 		if !fs.ValidPath(name) || strings.Contains(name, "\\") || strings.HasSuffix(name, ".gz") || strings.HasSuffix(name, ".br") || hidden(name) {
-			http.NotFound(w, r)
+			notFound(w, r)
 			return
 		}
 		st, err := fs.Stat(root, name)
 		if err != nil {
-			http.NotFound(w, r)
+			notFound(w, r)
 			return
 		}
 		if st.IsDir() {
@@ -183,7 +200,7 @@ func newHandler(dir string) http.Handler {
 			}
 			name = path.Join(name, "index.html")
 			if st, err = fs.Stat(root, name); err != nil || st.IsDir() {
-				http.NotFound(w, r)
+				notFound(w, r)
 				return
 			}
 		}
@@ -213,7 +230,7 @@ func newHandler(dir string) http.Handler {
 		}
 		f, err := root.Open(serveName)
 		if err != nil {
-			http.NotFound(w, r)
+			notFound(w, r)
 			return
 		}
 		defer f.Close()

@@ -234,3 +234,66 @@ func TestServePrefersBrotli(t *testing.T) {
 		}
 	}
 }
+
+// Rule (README "Serve"): an address the site has no page at gets the
+// site's own page, with status 404, in the site's layout (its header's
+// links, absolute from the site root, since it is served at any depth,
+// and its CSP), not Go's one-line "404 page not found"; a HEAD gets the
+// status without the body; a directory built without one gets Go's text.
+func TestServeSendsTheSitesNotFoundPage(t *testing.T) {
+	srv := httptest.NewServer(newHandler(ensureSite(t)))
+	defer srv.Close()
+	for _, p := range []string{"/s/no-such-scenario/", "/nope", "/s/a-cancel-then-complete/missing.js", "/app.js.br"} {
+		resp, err := http.Get(srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := new(bytes.Buffer)
+		body.ReadFrom(resp.Body)
+		resp.Body.Close()
+		b := body.String()
+		if resp.StatusCode != 404 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+			t.Errorf("GET %s: %d %q, want 404 text/html", p, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+		// The test site is built for testBaseURL, whose path is /mcplab/.
+		root := siteRootPath(testBaseURL)
+		for _, want := range []string{"<h1>No page at this address</h1>", `href="` + root + `playground/"`, `href="` + root + `import/"`, `href="` + root + `review/"`, `<link rel="stylesheet" href="` + root + `app.css">`, `http-equiv="Content-Security-Policy"`} {
+			if !strings.Contains(b, want) {
+				t.Errorf("GET %s: the 404 page lacks %s", p, want)
+			}
+		}
+		if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("GET %s: the 404 lacks the security headers", p)
+		}
+	}
+	req, _ := http.NewRequest(http.MethodHead, srv.URL+"/nope", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 404 {
+		t.Errorf("HEAD /nope: %d, want 404", resp.StatusCode)
+	}
+
+	bare := httptest.NewServer(newHandler(t.TempDir()))
+	defer bare.Close()
+	resp, err = http.Get(bare.URL + "/nope")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 404 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
+		t.Errorf("a site without 404.html: %d %q, want 404 text/plain", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+}
+
+// Rule: the 404 page links from the site root the build was told
+// (-base-url's path), or "/".
+func TestSiteRootPath(t *testing.T) {
+	for in, want := range map[string]string{"": "/", "https://lab.example/": "/", "https://lab.example/mcplab/": "/mcplab/"} {
+		if got := siteRootPath(in); got != want {
+			t.Errorf("siteRootPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
