@@ -219,22 +219,17 @@ func readInput(name string, transcripts bool) ([]byte, error) {
 	return data, nil
 }
 
-// mcplabMemberError rewords a scenario error located at the "mcplab"
-// member, which prints as "mcplab: ..." and so reads as the program's name
-// speaking: a missing member says the input is not a scenario ("not a
-// scenario: a scenario starts with "mcplab": 1"), any other names the
-// member quoted (""mcplab": this lab reads version 1, not 99"). Other
-// errors, and one wrapped in more text, are returned as they are; the
-// result still unwraps to err (errors.Is(err, scenario.ErrMissing)).
+// mcplabMemberError adds to the error of a document without the "mcplab"
+// member ("not a scenario: a scenario starts with "mcplab": 1", in
+// scenario.Error's words) where the format is described. Other errors, and
+// one wrapped in more text, are returned as they are; the result still
+// unwraps to err (errors.Is(err, scenario.ErrMissing)).
 func mcplabMemberError(err error) error {
 	var se *scenario.Error
-	if !errors.As(err, &se) || se.Path != "mcplab" || err.Error() != se.Error() {
+	if !errors.As(err, &se) || se.Path != "mcplab" || err.Error() != se.Error() || !errors.Is(se.Err, scenario.ErrMissing) {
 		return err
 	}
-	if errors.Is(se.Err, scenario.ErrMissing) {
-		return &reworded{"not a scenario: " + se.Err.Error() + " (see /scenario.schema.json)", err}
-	}
-	return &reworded{`"mcplab": ` + se.Err.Error(), err}
+	return &reworded{se.Error() + " (see /scenario.schema.json)", err}
 }
 
 // reworded is err said in other words (msg).

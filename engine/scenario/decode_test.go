@@ -153,9 +153,18 @@ func TestDecodeErrors(t *testing.T) {
 			if e.Path != tt.wantPath || !errors.Is(err, tt.want) {
 				t.Errorf("error %q: path %q, category match %v; want path %q, category %q", err, e.Path, errors.Is(err, tt.want), tt.wantPath, tt.want)
 			}
-			// The message names the place first, as `site run` prints it.
-			if tt.wantPath != "" && !strings.HasPrefix(err.Error(), tt.wantPath+": ") {
-				t.Errorf("message %q does not start with %q", err, tt.wantPath+": ")
+			// The message names the place first, as `site run` prints it;
+			// the version member's name quoted, so that it does not read
+			// as the program's, and a document without it "not a scenario".
+			prefix := tt.wantPath + ": "
+			switch {
+			case tt.wantPath == "mcplab" && tt.want == ErrMissing:
+				prefix = `not a scenario: a scenario starts with "mcplab": 1`
+			case tt.wantPath == "mcplab":
+				prefix = `"mcplab": `
+			}
+			if tt.wantPath != "" && !strings.HasPrefix(err.Error(), prefix) {
+				t.Errorf("message %q does not start with %q", err, prefix)
 			}
 		})
 	}

@@ -44,12 +44,28 @@ type Error struct {
 // Error returns "path: reason", or the reason alone for the whole document.
 // A syntax error's reason says its line and column ("invalid JSON at line 3,
 // column 9: ..."); other reasons leave the place to the fields.
+//
+// The format's version member is the one path said otherwise, because
+// "mcplab: ..." reads as the program's name speaking: a document without
+// it reads "not a scenario: a scenario starts with "mcplab": 1", and any
+// other error about it quotes the name (""mcplab": this lab reads version
+// 1, not 2"). Every surface (the command, the playground, the review page)
+// prints the same words.
 func (e *Error) Error() string {
-	if e.Path == "" {
+	switch {
+	case e.Path == "":
 		return e.Err.Error()
+	case e.Path == versionMember && errors.Is(e.Err, ErrMissing):
+		return "not a scenario: " + e.Err.Error()
+	case e.Path == versionMember:
+		return `"` + versionMember + `": ` + e.Err.Error()
 	}
 	return e.Path + ": " + e.Err.Error()
 }
+
+// versionMember is the member that names the format's version
+// (SCENARIO.md: "mcplab": 1).
+const versionMember = "mcplab"
 
 // Unwrap returns the cause, so errors.Is(err, ErrValue) works.
 func (e *Error) Unwrap() error { return e.Err }
