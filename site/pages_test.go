@@ -509,6 +509,38 @@ func TestPagesWithoutJavaScript(t *testing.T) {
 	}
 }
 
+// Rule (ARCHITECTURE.md's navigation-to-ready budget; boot.js): a page that
+// runs the simulator starts downloading its wasm while the browser still
+// reads the page (boot.js, in <head>), not once the deferred app.js runs
+// after it, and downloads it once: app.js compiles that response. The
+// import page and the review page alike; the playground, which picks its
+// binary as it starts, downloads it once too.
+func TestWasmDownloadStartsWhileThePageIsRead(t *testing.T) {
+	for _, tc := range []struct{ path, wasm string }{
+		{"/s/" + scenarioA + "/", "main.wasm"},
+		{"/import/", "import.wasm"},
+		{"/review/", "ledger.wasm"},
+		{"/playground/", "playground.wasm"},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			ctx, _ := openTab(t, siteURL)
+			navigate(t, ctx, siteURL+tc.path)
+			waitReady(t, ctx)
+			got := evalJSON[[3]float64](t, ctx, fmt.Sprintf(`(() => {
+  const e = performance.getEntriesByType("resource").filter((r) => r.name.endsWith("/%s"));
+  const nav = performance.getEntriesByType("navigation")[0];
+  return [e.length, e.length ? e[0].startTime : -1, nav.domInteractive];
+})()`, tc.wasm))
+			if got[0] != 1 {
+				t.Fatalf("%s downloaded %v times, want once", tc.wasm, got[0])
+			}
+			if tc.wasm != "playground.wasm" && got[1] >= got[2] {
+				t.Errorf("%s's download started at %.0f ms, once the page was read (%.0f ms): want it started by boot.js while the page is read", tc.wasm, got[1], got[2])
+			}
+		})
+	}
+}
+
 // Rule (ARCHITECTURE.md): no request leaves the origin (no CDN, fonts or
 // analytics). The watcher of every tab fails on a foreign request; this test
 // also proves it saw the page's real requests, on a cold cache. It reports
