@@ -513,14 +513,16 @@ func TestPagesWithoutJavaScript(t *testing.T) {
 // runs the simulator starts downloading its wasm while the browser still
 // reads the page (boot.js, in <head>), not once the deferred app.js runs
 // after it, and downloads it once: app.js compiles that response. The
-// import page and the review page alike; the playground, which picks its
-// binary as it starts, downloads it once too.
+// import page, the review page and the playground alike, also when the
+// playground runs a ledger scenario (?ledger=1: ledger.wasm, not
+// playground.wasm).
 func TestWasmDownloadStartsWhileThePageIsRead(t *testing.T) {
 	for _, tc := range []struct{ path, wasm string }{
 		{"/s/" + scenarioA + "/", "main.wasm"},
 		{"/import/", "import.wasm"},
 		{"/review/", "ledger.wasm"},
 		{"/playground/", "playground.wasm"},
+		{"/playground/?ledger=1#example=broken-dedupe-by-rpc-id", "ledger.wasm"},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			ctx, _ := openTab(t, siteURL)
@@ -534,7 +536,10 @@ func TestWasmDownloadStartsWhileThePageIsRead(t *testing.T) {
 			if got[0] != 1 {
 				t.Fatalf("%s downloaded %v times, want once", tc.wasm, got[0])
 			}
-			if tc.wasm != "playground.wasm" && got[1] >= got[2] {
+			if other := evalJSON[int](t, ctx, `performance.getEntriesByType("resource").filter((r) => r.name.endsWith(".wasm") && !r.name.endsWith("/sqlite3.wasm")).length`); other != 1 {
+				t.Errorf("the page downloaded %d of the simulator's wasm binaries, want 1 (%s)", other, tc.wasm)
+			}
+			if got[1] >= got[2] {
 				t.Errorf("%s's download started at %.0f ms, once the page was read (%.0f ms): want it started by boot.js while the page is read", tc.wasm, got[1], got[2])
 			}
 		})

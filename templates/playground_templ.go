@@ -155,7 +155,7 @@ func playgroundPageView(p playgroundPage) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout("Playground · mcplab", p.Root, true, "", "").Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = layout("Playground · mcplab", p.Root, true, "playground.wasm", "").Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -7,7 +7,8 @@
 // still reads the page, and app.js (deferred: it runs once the page is
 // read, 150-250 ms later on a scenario page) compiles that response
 // (mcplabWasmFetch: {url, response}, the absolute URL and fetch's
-// promise) instead of asking again.
+// promise) instead of asking again. The playground runs a scenario with
+// a ledger on ledger.wasm (?ledger=1), as app.js decides too.
 (() => {
   "use strict";
   const q = new URLSearchParams(location.search);
@@ -15,7 +16,8 @@
   if (q.get("embed") === "1") root.dataset.embed = "1";
   const theme = q.get("theme");
   if (theme === "light" || theme === "dark") root.dataset.theme = theme;
-  const src = root.dataset.wasmSrc;
+  let src = root.dataset.wasmSrc;
+  if (src && q.get("ledger") === "1") src = src.replace(/(^|\/)playground\.wasm$/, "$1ledger.wasm");
   if (src && typeof fetch === "function") {
     const url = new URL(src, location.href).href;
     const response = fetch(url);
