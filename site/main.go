@@ -190,17 +190,14 @@ func cmdVersion(args []string, stdout, stderr io.Writer) error {
 }
 
 // parseFlags parses a subcommand's flags, before or after its arguments
-// ("run -side server log" and "run log -side server" both work), turning a
-// flag error into a usageError (the FlagSet has already printed its usage).
-// fs.Args() are then the positional arguments in order.
+// ("run -side server log" and "run log -side server" both work), with
+// parseFlagsOnce's errors. fs.Args() are then the positional arguments in
+// order.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	var positional []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return err
-			}
-			return &usageError{err}
+		if err := parseFlagsOnce(fs, args); err != nil {
+			return err
 		}
 		if fs.NArg() == 0 {
 			break
@@ -209,6 +206,27 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		args = fs.Args()[1:]
 	}
 	return fs.Parse(append([]string{"--"}, positional...))
+}
+
+// parseFlagsOnce is fs.Parse(args) for a subcommand: -h prints the
+// subcommand's usage and returns flag.ErrHelp; a bad flag returns a
+// usageError saying what is wrong once and where the flags are listed
+// (`invalid value "7.5" for flag -latency: ...; see mcplab help run`),
+// without the whole usage, as the go command does.
+func parseFlagsOnce(fs *flag.FlagSet, args []string) error {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard) // the flag package would print the error and the usage
+	fs.Usage = func() {}
+	defer func() { fs.SetOutput(out); fs.Usage = usage }()
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(out)
+			usage()
+			return err
+		}
+		return &usageError{fmt.Errorf("%w; see mcplab help %s", err, fs.Name())}
+	}
+	return nil
 }
 
 // version is the line `mcplab version` prints: "mcplab VERSION (commit

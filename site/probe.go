@@ -168,6 +168,19 @@ authentication (it answers 401). SIGINT, SIGTERM and SIGHUP stop the probe
 and kill the server's process group. A stdio server's stdout may carry
 only JSON-RPC messages: any other line fails the situation.`
 
+// positiveDuration parses a -limit or -timeout value into *d: a Go
+// duration above zero ("15s", "2m", "1m30s"), else an error saying so.
+func positiveDuration(d *time.Duration) func(string) error {
+	return func(s string) error {
+		v, err := time.ParseDuration(s)
+		if err != nil || v <= 0 {
+			return fmt.Errorf("want a duration above zero such as 15s, 2m or 1m30s")
+		}
+		*d = v
+		return nil
+	}
+}
+
 // cmdProbe is `site probe`. Errors: a bad command line (flags after the
 // URL, a URL that is not http(s), a -tool the server does not list) is a
 // usageError (exit 2); with -checks a violated rule is a checksFailed
@@ -181,17 +194,16 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	argsJSON := fs.String("args", "{}", "the tool's arguments, a JSON object")
 	out := fs.String("out", "", "directory for the transcripts (default: a new temporary directory, printed)")
 	check := fs.Bool("checks", false, "exit 3 if any rule is violated (for CI)")
-	limit := fs.Duration("limit", probeSituationLimit, "time limit of one situation")
-	total := fs.Duration("timeout", probeTotalLimit, "time limit of the whole probe")
+	limit, total := new(time.Duration), new(time.Duration)
+	*limit, *total = probeSituationLimit, probeTotalLimit
+	fs.Func("limit", "time limit of one situation, a Go `duration` such as 15s or 2m (default 15s)", positiveDuration(limit))
+	fs.Func("timeout", "time limit of the whole probe, a Go `duration` (default 1m0s)", positiveDuration(total))
 	only := fs.String("only", "", "run only these situations (comma-separated names; the warm-up \"clean\" always runs)")
 	var headers headerFlag
 	fs.Var(&headers, "header", "an HTTP header for every request to the URL, 'Name: value' (repeatable; e.g. 'Authorization: Bearer TOKEN')")
 	fs.Usage = func() { fmt.Fprintln(stderr, probeUsage); fs.PrintDefaults() }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return &usageError{err}
+	if err := parseFlagsOnce(fs, args); err != nil {
+		return err
 	}
 	p := &prober{tool: *tool, limit: *limit, totalLimit: *total, log: stderr, only: map[string]bool{}, stop: make(chan struct{})}
 	for _, name := range strings.Split(*only, ",") {
@@ -226,9 +238,6 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	p.header = http.Header(headers)
 	if err := json.Unmarshal([]byte(*argsJSON), &p.args); err != nil || p.args == nil {
 		return &usageError{fmt.Errorf("-args must be a JSON object: %q", *argsJSON)}
-	}
-	if *limit <= 0 || *total <= 0 {
-		return &usageError{errors.New("-limit and -timeout must be positive")}
 	}
 	dir, wrote := *out, false
 	if dir == "" {

@@ -78,6 +78,35 @@ func TestRunExitStatus(t *testing.T) {
 	}
 }
 
+// TestBadFlagIsSaidOnce (QA: "run -latency 7.5" printed its error, the
+// whole usage, then the error again): every subcommand's bad flag is said
+// once, as "error: ...; see mcplab help VERB", exit 2, without the usage;
+// -h still prints the usage and exits 0.
+func TestBadFlagIsSaidOnce(t *testing.T) {
+	for _, c := range []struct{ args []string }{
+		{[]string{"run", "-latency", "7.5", "x.json"}},
+		{[]string{"run", "-bogus", "x.json"}},
+		{[]string{"review", "x.json", "-op"}},
+		{[]string{"build", "-nope"}},
+		{[]string{"serve", "-addr"}},
+		{[]string{"probe", "-limit", "soon", "--", "true"}},
+		{[]string{"probe", "-timeout", "0s", "--", "true"}},
+		{[]string{"version", "-x"}},
+	} {
+		var out, errOut bytes.Buffer
+		err := run(c.args, &out, &errOut)
+		verb := c.args[0]
+		got := errOut.String()
+		if code := exitCode(err); code != 2 || strings.Count(got, "error: ") != 1 || !strings.HasSuffix(got, "; see mcplab help "+verb+"\n") || strings.Contains(got, "usage:") || out.Len() > 0 {
+			t.Errorf("mcplab %s: exit %d, stderr %q; want 2 and one line \"error: ...; see mcplab help %s\" without the usage", strings.Join(c.args, " "), code, got, verb)
+		}
+	}
+	var out, errOut bytes.Buffer
+	if err := run([]string{"run", "-h"}, &out, &errOut); err != nil || !strings.HasPrefix(errOut.String(), "usage: mcplab run") {
+		t.Errorf("mcplab run -h: %v, stderr %.60q; want the usage and exit 0", err, errOut.String())
+	}
+}
+
 // TestRunSaysWhatItWants (QA: raw Go errors): a fraction of a millisecond
 // for -latency or -max-timeout is refused, exit 2, saying what is wanted
 // (whole ms from 0 to a day), not flag's bare "parse error", and a whole
