@@ -112,7 +112,7 @@ var hostileLinks = []struct {
 	{"not DEFLATE", "#s=" + base64.RawURLEncoding.EncodeToString([]byte("plain text, not deflate")), "not raw DEFLATE"},
 	{"not JSON", deflateLink([]byte("this is not json")), "invalid JSON"},
 	{"too large", deflateLink(bytes.Repeat([]byte(" "), scenario.MaxBytes+10)), "inflates past"},
-	{"unknown version", deflateLink([]byte(`{"mcplab": 99, "steps": []}`)), `"mcplab": this lab reads version 1, not 99`},
+	{"unknown version", deflateLink([]byte(`{"mcplab": 99, "steps": []}`)), `the "mcplab" member: this lab reads version 1, not 99`},
 	{"not a scenario", deflateLink([]byte(`{"steps": []}`)), `not a scenario: a scenario starts with "mcplab": 1`},
 	{"semantically invalid", deflateLink([]byte(`{"mcplab":1,"steps":[{"at":0,"do":"call","id":1,"name":"x"},{"at":-5,"do":"cancel","id":1}]}`)), "steps[1].at: must be >= 0"},
 	{"unknown example", "#example=no-such-scenario", "no built-in scenario"},

@@ -140,7 +140,7 @@ goes past one of the engine's bounds), 3 a check failed (-checks),
 		opts.Zone = loc
 		tr, err := transcript.Import(data, opts)
 		if err != nil && f == transcript.FormatUnknown {
-			return &usageError{fmt.Errorf("neither a scenario (a JSON object starting with \"mcplab\": 1; see /scenario.schema.json) nor a transcript: %w", err)}
+			return &usageError{fmt.Errorf("neither a scenario (a JSON object starting with \"mcplab\": 1; see the site's /scenario.schema.json) nor a transcript: %w", err)}
 		}
 		if err != nil {
 			return &usageError{fmt.Errorf("transcript: %w", err)}
@@ -199,9 +199,9 @@ func readInput(name string, transcripts bool) ([]byte, error) {
 	} else {
 		data, err = readFile(name)
 	}
-	file, want := "a scenario or transcript file", "a scenario (a JSON object, see /scenario.schema.json) or a transcript of real traffic"
+	file, want := "a scenario or transcript file", "a scenario (a JSON object, see the site's /scenario.schema.json) or a transcript of real traffic"
 	if !transcripts {
-		file, want = "a scenario file", "a scenario (a JSON object, see /scenario.schema.json)"
+		file, want = "a scenario file", "a scenario (a JSON object, see the site's /scenario.schema.json)"
 	}
 	if err != nil {
 		// The file's name once, the system's reason (not "open NAME:"
@@ -229,7 +229,7 @@ func mcplabMemberError(err error) error {
 	if !errors.As(err, &se) || se.Path != "mcplab" || err.Error() != se.Error() || !errors.Is(se.Err, scenario.ErrMissing) {
 		return err
 	}
-	return &reworded{se.Error() + " (see /scenario.schema.json)", err}
+	return &reworded{se.Error() + " (see the site's /scenario.schema.json)", err}
 }
 
 // reworded is err said in other words (msg).

@@ -310,15 +310,16 @@ func TestRunNamesStandardInput(t *testing.T) {
 
 // TestRunSaysNotAScenarioNotMcplabColon (QA: `error: mcplab: a scenario
 // starts with "mcplab": 1` reads as the program's name): an error at the
-// scenario's "mcplab" member says the input is not a scenario, or names the
-// member quoted, for run and review; the engine's error keeps its path
-// (the playground marks it there) and its category.
+// scenario's "mcplab" member says the input is not a scenario, or names it
+// as a member (`the "mcplab" member: ...`), for run and review; the
+// engine's error keeps its path (the playground marks it there) and its
+// category.
 func TestRunSaysNotAScenarioNotMcplabColon(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ doc, want string }{
-		{`{}`, `error: not a scenario: a scenario starts with "mcplab": 1 (see /scenario.schema.json)`},
-		{`{"mcplab":99,"steps":[]}`, `error: "mcplab": this lab reads version 1, not 99`},
-		{`{"mcplab":"1","steps":[]}`, `error: "mcplab": must be an integer`},
+		{`{}`, `error: not a scenario: a scenario starts with "mcplab": 1 (see the site's /scenario.schema.json)`},
+		{`{"mcplab":99,"steps":[]}`, `error: the "mcplab" member: this lab reads version 1, not 99`},
+		{`{"mcplab":"1","steps":[]}`, `error: the "mcplab" member: must be an integer`},
 	} {
 		file := filepath.Join(dir, "s.json")
 		os.WriteFile(file, []byte(c.doc), 0o644)

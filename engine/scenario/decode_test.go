@@ -161,7 +161,7 @@ func TestDecodeErrors(t *testing.T) {
 			case tt.wantPath == "mcplab" && tt.want == ErrMissing:
 				prefix = `not a scenario: a scenario starts with "mcplab": 1`
 			case tt.wantPath == "mcplab":
-				prefix = `"mcplab": `
+				prefix = `the "mcplab" member: `
 			}
 			if tt.wantPath != "" && !strings.HasPrefix(err.Error(), prefix) {
 				t.Errorf("message %q does not start with %q", err, prefix)

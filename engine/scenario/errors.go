@@ -48,8 +48,8 @@ type Error struct {
 // The format's version member is the one path said otherwise, because
 // "mcplab: ..." reads as the program's name speaking: a document without
 // it reads "not a scenario: a scenario starts with "mcplab": 1", and any
-// other error about it quotes the name (""mcplab": this lab reads version
-// 1, not 2"). Every surface (the command, the playground, the review page)
+// other error about it names it as a member ("the "mcplab" member: this
+// lab reads version 1, not 2"). Every surface (the command, the playground, the review page)
 // prints the same words.
 func (e *Error) Error() string {
 	switch {
@@ -58,7 +58,7 @@ func (e *Error) Error() string {
 	case e.Path == versionMember && errors.Is(e.Err, ErrMissing):
 		return "not a scenario: " + e.Err.Error()
 	case e.Path == versionMember:
-		return `"` + versionMember + `": ` + e.Err.Error()
+		return `the "` + versionMember + `" member: ` + e.Err.Error()
 	}
 	return e.Path + ": " + e.Err.Error()
 }

@@ -72,7 +72,7 @@ func TestHelpersFailWithTheName(t *testing.T) {
 		{"Run of a missing name", func(t testing.TB) { examplestest.Run(t, "no-such") }, "no built-in scenario no-such"},
 		{"DecodeExample of a bad version", func(t testing.TB) {
 			examplestest.DecodeExample(t, examples.Example{Name: "v2", JSON: []byte(`{"mcplab":2,"steps":[]}`)})
-		}, `scenario v2 does not decode: "mcplab": this lab reads version 1`},
+		}, `scenario v2 does not decode: the "mcplab" member: this lab reads version 1`},
 		{"RunExample of a bad step", func(t testing.TB) {
 			examplestest.RunExample(t, examples.Example{Name: "late", JSON: []byte(`{"mcplab":1,"steps":[{"at":-1,"do":"call","id":1}]}`)})
 		}, "scenario late does not run: steps[0].at"},
