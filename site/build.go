@@ -247,7 +247,8 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 	if err := buildTools(write, pgExamples); err != nil {
 		return nil, err
 	}
-	if err := buildReviews(write, baseURL); err != nil { // review/, review/<name>/, review.schema.json
+	reviews, err := buildReviews(write, baseURL) // review/, review/<name>/, review.schema.json
+	if err != nil {
 		return nil, err
 	}
 	html, err := render(templates.IndexPage("./", entries))
@@ -264,7 +265,7 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 	if err := write(notFoundPage, html); err != nil {
 		return nil, err
 	}
-	log.donef("pages", start, "%d scenario pages, the index, the playground, the import page and the 404 page", len(exs))
+	log.donef("pages", start, "%d scenario pages, %d review pages, the index, the playground, the import page and the 404 page", len(exs), reviews)
 
 	// Static assets.
 	start = time.Now()

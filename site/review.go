@@ -147,8 +147,9 @@ func reviewLinkBase(ex examples.Example) string {
 // and ending in "/", parseBaseURL) the Markdown to copy links every run
 // absolutely (baseURL + "playground/#s=..."), as `review -link-base` does:
 // a relative link is dead in a pull request, so without one the Markdown
-// names the runs in plain text. That reviews each scenario twice.
-func buildReviews(write func(rel string, data []byte) error, baseURL string) error {
+// names the runs in plain text. That reviews each scenario twice. It
+// returns the number of review pages written.
+func buildReviews(write func(rel string, data []byte) error, baseURL string) (int, error) {
 	exs := reviewed()
 	var picker []templates.ReviewLink
 	for _, ex := range exs {
@@ -159,7 +160,7 @@ func buildReviews(write func(rel string, data []byte) error, baseURL string) err
 		root := strings.Repeat("../", strings.Count(rel, "/"))
 		rep, err := review.Review(ex.JSON, review.Options{Engine: runOptions, LinkBase: root + reviewLinkBase(ex)})
 		if err != nil {
-			return fmt.Errorf("build: review of example %s: %w", ex.Name, err)
+			return 0, fmt.Errorf("build: review of example %s: %w", ex.Name, err)
 		}
 		links := make([]templates.ReviewLink, len(picker))
 		for i, l := range picker {
@@ -171,7 +172,7 @@ func buildReviews(write func(rel string, data []byte) error, baseURL string) err
 		if baseURL != "" {
 			abs, err := review.Review(ex.JSON, review.Options{Engine: runOptions, LinkBase: baseURL + reviewLinkBase(ex)})
 			if err != nil {
-				return fmt.Errorf("build: review of example %s: %w", ex.Name, err)
+				return 0, fmt.Errorf("build: review of example %s: %w", ex.Name, err)
 			}
 			md = review.Markdown(abs)
 		}
@@ -184,11 +185,11 @@ func buildReviews(write func(rel string, data []byte) error, baseURL string) err
 		}
 		html, err := render(templates.ReviewPage(v))
 		if err != nil {
-			return fmt.Errorf("build: review page of example %s: %w", ex.Name, err)
+			return 0, fmt.Errorf("build: review page of example %s: %w", ex.Name, err)
 		}
 		if err := write(rel, html); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return write("review.schema.json", review.Schema)
+	return len(exs), write("review.schema.json", review.Schema)
 }

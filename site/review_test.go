@@ -218,7 +218,7 @@ func TestBuildReviewsBaseURL(t *testing.T) {
 	const base = "https://lab.example/mcplab/"
 	pages := func(baseURL string) map[string]string {
 		files := map[string]string{}
-		if err := buildReviews(func(rel string, data []byte) error { files[rel] = string(data); return nil }, baseURL); err != nil {
+		if _, err := buildReviews(func(rel string, data []byte) error { files[rel] = string(data); return nil }, baseURL); err != nil {
 			t.Fatal(err)
 		}
 		return files
