@@ -630,3 +630,62 @@ func TestPlaygroundPickerOpensBuiltin(t *testing.T) {
 	waitReady(t, ctx)
 	waitFor(t, ctx, "the picker to show "+linked, fmt.Sprintf(`document.getElementById("pg-pick-select").value === %q`, linked))
 }
+
+// Rule (QA, the picker under a link): the picker names a built-in only
+// while the editor holds one. A fresh playground shows the default (A);
+// a #s= link of a scenario of one's own, valid or not, shows the
+// placeholder "None (a scenario of your own)", which cannot be chosen;
+// #example=NAME shows NAME again. An invalid link's first run says it
+// waits (nothing has run, so nothing "re-runs" or "goes live again"), and
+// the message under the editor ends its sentence before "Nothing has run
+// yet."
+func TestPlaygroundPickerNamesOnlyTheBuiltinShown(t *testing.T) {
+	picker := `(() => { const s = document.getElementById("pg-pick-select"); const o = s.options[s.selectedIndex]; return s.value + "|" + (o ? o.textContent : "") + "|" + (o ? o.disabled && o.hidden : false); })()`
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, playgroundURL(""))
+	waitReady(t, ctx)
+	a := examplestest.Get(t, scenarioA)
+	if got := evalJSON[string](t, ctx, picker); got != scenarioA+"|"+a.Title+"|false" {
+		t.Errorf("a fresh playground's picker: %q, want scenario A (%s)", got, a.Title)
+	}
+	own, err := scenario.SetPath(a.JSON, "title", mustJSON(t, "My own race"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frag, err := scenario.ShareFragment(own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const none = "|None (a scenario of your own)|true"
+	ctx, _ = openTab(t, siteURL)
+	navigate(t, ctx, playgroundURL("#"+frag))
+	waitReady(t, ctx)
+	waitFor(t, ctx, "the link's title", `document.getElementById("pg-title").textContent === "My own race"`)
+	if got := evalJSON[string](t, ctx, picker); got != none {
+		t.Errorf("a link to a scenario of one's own: the picker shows %q, want %q", got, none)
+	}
+	bad, err := scenario.ShareFragment([]byte(`{"mcplab": 99, "steps": []}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, _ = openTab(t, siteURL)
+	navigate(t, ctx, playgroundURL("#"+bad))
+	waitReady(t, ctx)
+	if got := evalJSON[string](t, ctx, picker); got != none {
+		t.Errorf("an invalid link: the picker shows %q, want %q", got, none)
+	}
+	const wantStatus = "Waiting: the scenario is invalid, so nothing has run yet. Fix it and every change runs it."
+	if got := evalJSON[string](t, ctx, `document.getElementById("lab-status").textContent.trim()`); got != wantStatus {
+		t.Errorf("an invalid link's status: %q, want %q", got, wantStatus)
+	}
+	const wantErr = `the "mcplab" member: this lab reads version 1, not 99. Nothing has run yet.`
+	if got := evalJSON[string](t, ctx, `document.getElementById("pg-error-text").textContent`); !strings.HasSuffix(got, wantErr) {
+		t.Errorf("an invalid link's message under the editor: %q, want it to end %q", got, wantErr)
+	}
+	if got := evalJSON[string](t, ctx, `document.getElementById("pg-nothing").textContent`); !strings.HasPrefix(got, "Nothing has run yet. Line 2, column 13: ") {
+		t.Errorf("an invalid link's output: %q, want \"Nothing has run yet. Line 2, column 13: ...\"", got)
+	}
+	const linked = "b-complete-then-cancel"
+	navigate(t, ctx, playgroundURL("#example="+linked))
+	waitFor(t, ctx, "the picker to show "+linked, fmt.Sprintf(`document.getElementById("pg-pick-select").value === %q`, linked))
+}

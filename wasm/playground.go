@@ -146,6 +146,7 @@ func startPlaygroundPage(doc js.Value) {
 	on(file, "change", fail, func(js.Value) {
 		readFile(file.Get("files"), scenario.MaxBytes, fail, func(name, text string) {
 			p.setEditor(text)
+			p.pick("")
 			file.Set("value", "")
 			p.update(true, func(ok bool) {
 				p.shareNow()
@@ -215,10 +216,9 @@ func (p *playground) open(hash string, then func()) {
 			return
 		}
 		p.setEditor(text)
-		if sel := byID(p.doc, "pg-pick-select"); sel.Truthy() && strings.HasPrefix(hash, "#example=") {
-			// The picker shows the built-in the link opened.
-			sel.Set("value", strings.TrimPrefix(hash, "#example="))
-		}
+		// The picker shows the built-in the link opened, or none: a
+		// scenario of the link's own is not the first built-in.
+		p.pick(strings.TrimPrefix(hash, "#example="))
 	}
 	first := p.scenarioTitle == ""
 	p.empty = first && hash != "" && hash != "#" // unless it runs (apply)
@@ -243,6 +243,21 @@ func (p *playground) open(hash string, then func()) {
 		p.shareNow()
 		after(ok)
 	})
+}
+
+// pick shows the built-in scenario named name in the picker
+// (#pg-pick-select), or, for a name it does not list ("" or a "#s=..."
+// fragment), its placeholder "None (a scenario of your own)", so the
+// picker never names a built-in the editor does not hold.
+func (p *playground) pick(name string) {
+	sel := byID(p.doc, "pg-pick-select")
+	if !sel.Truthy() {
+		return
+	}
+	sel.Set("value", name)
+	if sel.Get("selectedIndex").Int() < 0 {
+		sel.Set("value", "")
+	}
 }
 
 // The playground's title (#pg-title) when a link opened nothing that ran:
@@ -445,7 +460,7 @@ func (p *playground) showError(e templates.EditorError) {
 	if w := e.Where(); w != "" && !strings.Contains(msg, w) {
 		msg = w + ": " + msg // a syntax error names its place already
 	}
-	p.errText.Set("textContent", msg+p.outputNote(". The output shows the last valid run."))
+	p.errText.Set("textContent", msg+"."+p.outputNote(" The output shows the last valid run."))
 	p.diagnose(e, msg)
 	p.errBox.Set("hidden", false)
 	byID(p.doc, "pg-error-goto").Set("hidden", e.Line == 0)
@@ -496,7 +511,11 @@ func (p *playground) showNothing(why string) {
 	box.Set("className", "lab-error")
 	strong := p.doc.Call("createElement", "strong")
 	strong.Set("textContent", strings.TrimSpace(nothingRanNote))
-	box.Call("append", strong, " "+strings.TrimSuffix(why, nothingRanNote))
+	why = strings.TrimSuffix(why, nothingRanNote)
+	if why != "" && why[0] >= 'a' && why[0] <= 'z' { // "line 2, column 13: ..." starts a sentence here
+		why = string(why[0]-'a'+'A') + why[1:]
+	}
+	box.Call("append", strong, " "+why)
 	p.output.Call("replaceChildren", box)
 	p.output.Get("dataset").Delete("stale")
 	p.output.Get("dataset").Delete("pending")
@@ -561,15 +580,21 @@ func (p *playground) say(text string) { setStatus(p.doc, "live", text) }
 // live while the scenario is valid, paused while the JSON is invalid (the
 // output is then the last valid run) or while a valid scenario's run went
 // past one of the engine's bounds (the output is then the last run that
-// finished), or that the simulator itself could not run (workerDown).
-// Before the page is wired it says nothing: the loading status stands.
+// finished), waiting when either stopped a link's first run so nothing
+// has run (p.empty), or that the simulator itself could not run
+// (workerDown). Before the page is wired it says nothing: the loading
+// status stands.
 func (p *playground) showLive() {
 	switch {
 	case !p.ready:
+	case p.lastErr.Message != "" && p.empty:
+		setStatus(p.doc, "paused", "Waiting: the scenario is invalid, so nothing has run yet. Fix it and every change runs it.")
 	case p.lastErr.Message != "":
-		setStatus(p.doc, "paused", "Paused: the scenario is invalid, so it does not re-run; "+p.statusNote("the output is the last valid run")+". Fix it to go live again.")
+		setStatus(p.doc, "paused", "Paused: the scenario is invalid, so it does not re-run; the output is the last valid run. Fix it to go live again.")
+	case p.bound && p.empty:
+		setStatus(p.doc, "paused", "Waiting: the scenario is valid, but its run went past one of the engine's bounds (the message under the editor names it), so nothing has run yet. Make it smaller and every change runs it.")
 	case p.bound:
-		setStatus(p.doc, "paused", "Paused: the scenario is valid, but its run went past one of the engine's bounds (the message under the editor names it); "+p.statusNote("the output is the last run that finished")+". Make the scenario smaller to go live again.")
+		setStatus(p.doc, "paused", "Paused: the scenario is valid, but its run went past one of the engine's bounds (the message under the editor names it); the output is the last run that finished. Make the scenario smaller to go live again.")
 	case p.workerDown:
 		setStatus(p.doc, "error", "The simulator could not run; the message on the page says why. Reload the page to try again.")
 	case p.empty: // a damaged link opened nothing
@@ -577,15 +602,6 @@ func (p *playground) showLive() {
 	default:
 		setStatus(p.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
 	}
-}
-
-// statusNote is what #lab-status says the output holds: shown (the last
-// run), or that nothing has run yet (p.empty).
-func (p *playground) statusNote(shown string) string {
-	if p.empty {
-		return "nothing has run yet"
-	}
-	return shown
 }
 
 // fail shows an internal error (a recovered panic); the page lives on.
