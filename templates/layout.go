@@ -378,7 +378,7 @@ var legendOrder = []legendItem{
 	{Glyph: glyphTimeout, Text: "timeout"},
 	{Glyph: glyphError, Text: "error"},
 	{Glyph: glyphKeepalive, Text: "keep-alive"},
-	{Glyph: glyphActivity, Text: "idle clock reset"},
+	{Glyph: glyphActivity, Text: "activity (resets idle clock)"},
 	{Glyph: glyphAccept, Text: "response accepted"},
 	{Glyph: glyphLost, Text: "lost in transit"},
 	{Glyph: glyphClose, Text: "stream closed"},

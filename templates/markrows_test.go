@@ -118,3 +118,26 @@ func countMarks(tl timeline, actor string) int {
 	}
 	return n
 }
+
+// TestActivityMarkNamesOnlyAnIdleClockThatExists (QA: scenario A's
+// timeline said "idle reset" for a request without an idle timeout):
+// accepted progress is labelled "idle reset" only for a request with an
+// idle timeout (C: idle 400 ms) and "activity" otherwise (A: no timeouts).
+func TestActivityMarkNamesOnlyAnIdleClockThatExists(t *testing.T) {
+	for name, want := range map[string]string{"a-cancel-then-complete": "activity", "c-progress-then-maximum": "idle reset"} {
+		tr := examplestest.RunExample(t, examplestest.Get(t, name))
+		n := 0
+		for _, m := range newTimeline(tr).Marks {
+			if m.Glyph != glyphActivity || m.Label == "" {
+				continue
+			}
+			n++
+			if m.Label != want {
+				t.Errorf("%s: activity mark labelled %q, want %q", name, m.Label, want)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no labelled activity mark", name)
+		}
+	}
+}

@@ -312,6 +312,7 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 
 	// arrows: group events by wire number, in order of first appearance.
 	multi := distinctIDs(tr) > 1
+	noIdle := noIdleClock(tr)
 	type wireEvents struct{ send, deliver, drop *trace.Event }
 	wires := map[int]*wireEvents{}
 	var wireOrder []int
@@ -356,9 +357,9 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	// where it takes fewer rows.
 	var lanes []markRows
 	var places []markPlace
-	t.Marks, places, lanes = f.placeMarks(markEvents, multi, xOf, laneIndex, len(actors), false)
+	t.Marks, places, lanes = f.placeMarks(markEvents, multi, noIdle, xOf, laneIndex, len(actors), false)
 	if f.onceLabels {
-		once, oncePlaces, onceLanes := f.placeMarks(markEvents, multi, xOf, laneIndex, len(actors), true)
+		once, oncePlaces, onceLanes := f.placeMarks(markEvents, multi, noIdle, xOf, laneIndex, len(actors), true)
 		for i, p := range oncePlaces {
 			if len(onceLanes[p.lane]) < len(lanes[p.lane]) {
 				t.Marks[i], places[i] = once[i], p
@@ -618,6 +619,19 @@ func markViolations(tr *trace.Trace, t *timeline) {
 // markPlace is where a mark was placed: its lane and its label row.
 type markPlace struct{ lane, row int }
 
+// noIdleClock is the ids (scenario.ID.String) of tr's requests without an idle
+// timeout: valid progress for them is activity that resets no idle clock
+// (DOMAIN.md §2), so its mark reads "activity", not "idle reset".
+func noIdleClock(tr *trace.Trace) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range tr.Requests {
+		if r.IdleTimeoutMs <= 0 {
+			out[r.ID.String()] = true
+		}
+	}
+	return out
+}
+
 // placeMarks makes the marks of events in f and gives each a label row on
 // its lane (laneIndex by actor, lanes of them) so that labels do not
 // overlap (markRows: linear in the marks). Past maxMarkRows a mark whose
@@ -625,7 +639,7 @@ type markPlace struct{ lane, row int }
 // label without the request id) its lane already shows and whose label
 // would not fit the lane's first row loses its label too (f.onceLabels);
 // the title keeps every label.
-func (f frame) placeMarks(events []*trace.Event, multi bool, xOf func(int64) float64, laneIndex map[string]int, lanes int, once bool) ([]mark, []markPlace, []markRows) {
+func (f frame) placeMarks(events []*trace.Event, multi bool, noIdle map[string]bool, xOf func(int64) float64, laneIndex map[string]int, lanes int, once bool) ([]mark, []markPlace, []markRows) {
 	rows := make([]markRows, lanes)
 	shown := make([]map[string]bool, lanes) // per lane, the words its labels show
 	places := make([]markPlace, 0, len(events))
@@ -637,6 +651,9 @@ func (f frame) placeMarks(events []*trace.Event, multi bool, xOf func(int64) flo
 	}
 	for _, e := range events {
 		m := newMark(e, multi)
+		if e.Type == trace.TypeActivity && noIdle[m.ID] {
+			m.Label = strings.Replace(m.Label, "idle reset", "activity", 1) // no idle clock to reset
+		}
 		m.X = xOf(m.At)
 		lo, hi := f.fitMark(&m)
 		li := laneIndex[m.Actor]

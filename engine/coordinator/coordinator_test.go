@@ -355,16 +355,38 @@ func TestProgressSendAndArrive(t *testing.T) {
 	if send, _ := srv.Send("1", 1, Cancelled, true, false, true); !send {
 		t.Error("respondAfterCancel: progress after the cancellation was not sent")
 	}
-	if act, _ := cli.Arrive("1", 2, false, false, false); !act {
+	if act, _ := cli.Arrive("1", 2, false, false, Deadlines{}); !act {
 		t.Error("increasing progress was not activity")
 	}
-	if act, _ := cli.Arrive("1", 2, false, false, false); act {
+	if act, _ := cli.Arrive("1", 2, false, false, Deadlines{}); act {
 		t.Error("repeated progress was activity")
 	}
-	if act, _ := cli.Arrive("1", 1, true, false, false); !act {
+	if act, _ := cli.Arrive("1", 1, true, false, Deadlines{}); !act {
 		t.Error("acceptNonIncreasingProgress: stale progress was not activity")
 	}
-	if act, _ := cli.Arrive("1", 9, false, true, false); act {
+	if act, _ := cli.Arrive("1", 9, false, true, Deadlines{}); act {
 		t.Error("ignoreProgress: valid progress was activity")
+	}
+}
+
+// DOMAIN.md §2–3 (QA: scenario A's timeline said progress reset an idle
+// clock its request does not have): valid progress is activity whatever
+// the request's clocks, and its note names only the clocks the request
+// has.
+func TestProgressNoteNamesOnlyTheRequestsClocks(t *testing.T) {
+	for _, c := range []struct {
+		idle, max int64
+		want      string
+	}{
+		{400, 2000, "Progress 1 resets request 7's idle clock; the maximum deadline stays."},
+		{400, 0, "Progress 1 resets request 7's idle clock."},
+		{0, 2000, "Progress 1 is activity for request 7, which has no idle timeout to reset; the maximum deadline stays."},
+		{0, 0, "Progress 1 is activity for request 7, which has no idle or maximum timeout: no clock to reset."},
+	} {
+		var cli Progress
+		act, note := cli.Arrive("7", 1, false, false, NewDeadlines(0, c.idle, c.max, false))
+		if !act || note != c.want {
+			t.Errorf("idle %d ms, max %d ms: activity %v, note %q; want true and %q", c.idle, c.max, act, note, c.want)
+		}
 	}
 }

@@ -35,12 +35,15 @@ func (p *Progress) Send(id string, v float64, s State, hasToken, responded, resp
 
 // Arrive is the client's reading of progress value v for request id
 // (DOMAIN.md §3): only a strictly increasing value is activity, which
-// resets the idle clock (and, under resetsMax, the maximum). Under
-// acceptNonIncreasing (a known-broken policy) a stale value is activity
-// too; under ignoreValid (a known-broken policy, leehack/mcp_dart#106) a valid
-// value is not. activity false comes with the note saying why it is
-// ignored.
-func (p *Progress) Arrive(id string, v float64, acceptNonIncreasing, ignoreValid, resetsMax bool) (activity bool, note string) {
+// resets the idle clock (and, under d.ProgressResetsMax, the maximum) of
+// the request's clocks d. Under acceptNonIncreasing (a known-broken
+// policy) a stale value is activity too; under ignoreValid (a known-broken
+// policy, leehack/mcp_dart#106) a valid value is not. activity false comes
+// with the note saying why it is ignored; the note of valid progress names
+// only the clocks the request has (d.IdleMs, d.MaxMs: 0 is none), so a
+// request without an idle timeout is not said to have its idle clock
+// reset.
+func (p *Progress) Arrive(id string, v float64, acceptNonIncreasing, ignoreValid bool, d Deadlines) (activity bool, note string) {
 	inc, last, _ := p.Accept(id, v)
 	switch {
 	case !inc && !acceptNonIncreasing:
@@ -49,10 +52,16 @@ func (p *Progress) Arrive(id string, v float64, acceptNonIncreasing, ignoreValid
 		return true, "Policy acceptNonIncreasingProgress: stale progress " + num(v) + " (last " + num(last) + ") resets the idle clock; a stuck server keeps the request alive."
 	case ignoreValid:
 		return false, "Policy ignoreProgress: valid progress " + num(v) + " does not reset request " + id + "'s idle clock; the idle timeout runs on from the last reset (leehack/mcp_dart#106)."
-	case resetsMax:
+	case d.ProgressResetsMax:
 		return true, "Progress " + num(v) + " resets request " + id + "'s idle clock and, by policy progressResetsMax, its maximum deadline too."
+	case d.IdleMs > 0 && d.MaxMs > 0:
+		return true, "Progress " + num(v) + " resets request " + id + "'s idle clock; the maximum deadline stays."
+	case d.IdleMs > 0:
+		return true, "Progress " + num(v) + " resets request " + id + "'s idle clock."
+	case d.MaxMs > 0:
+		return true, "Progress " + num(v) + " is activity for request " + id + ", which has no idle timeout to reset; the maximum deadline stays."
 	}
-	return true, "Progress " + num(v) + " resets request " + id + "'s idle clock; the maximum deadline stays."
+	return true, "Progress " + num(v) + " is activity for request " + id + ", which has no idle or maximum timeout: no clock to reset."
 }
 
 // CancelNote says how the client cancels request id (DOMAIN.md §1): on

@@ -94,7 +94,7 @@ func (c *Client) ProgressArrives(now int64, p *Progress, idRaw, id string, v flo
 		}
 		return c.LateProgress(id, num(v)), false, ""
 	}
-	activity, note := p.Arrive(idRaw, v, pol.AcceptNonIncreasingProgress, pol.IgnoreProgress, c.Deadlines.ProgressResetsMax)
+	activity, note := p.Arrive(idRaw, v, pol.AcceptNonIncreasingProgress, pol.IgnoreProgress, c.Deadlines)
 	e = trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: note}
 	if activity {
 		e.Type = trace.TypeActivity
