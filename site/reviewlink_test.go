@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/review"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -132,5 +134,40 @@ func TestReviewLinkToAMissingCallShowsNoReview(t *testing.T) {
 	}
 	if evalJSON[bool](t, ctx, `!!document.getElementById("review-nothing")`) {
 		t.Error("the review ran but #review-nothing is still on the page")
+	}
+}
+
+// Rule (README "Review page", QA: /review/#s=!!!! showed the flagship's
+// review under "This link cannot be opened" and a green "Live"): a review
+// link that cannot be opened shows no review at all, as the playground
+// shows no run for it: the prerendered review is taken off the page
+// ("Nothing has run yet"), the breadcrumb and title do not name the page's
+// own scenario, and the status is the error state; pressing Review then
+// reviews the scenario the editor holds.
+func TestReviewDamagedLinkShowsNoReview(t *testing.T) {
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, siteURL+"/review/#s=!!!!")
+	if _, err := pollJS[bool](ctx, `document.documentElement.dataset.ready === "1" && document.getElementById("review-body").dataset.state === "error"`, ledgerReadyTimeout); err != nil {
+		t.Fatalf("waiting for the page to say the link cannot be opened: %v", err)
+	}
+	got := evalJSON[[6]string](t, ctx, `[document.getElementById("lab-error").textContent, String(document.querySelectorAll("#review-body .review-result").length), document.getElementById("review-nothing")?.textContent ?? "", [...document.querySelectorAll("#review .crumbs span")].pop()?.textContent ?? "", document.title, document.getElementById("lab-status").dataset.state ?? ""]`)
+	if !strings.Contains(got[0], "This link cannot be opened") || strings.Contains(got[0], "its own scenario's review") {
+		t.Errorf("#lab-error says %q, want that the link cannot be opened, and no word of a review shown", got[0])
+	}
+	if got[1] != "0" || !strings.HasPrefix(got[2], "Nothing has run yet.") {
+		t.Errorf("#review-body holds %s reviews and says %q; want none and \"Nothing has run yet. ...\"", got[1], got[2])
+	}
+	if got[3] != "link that cannot be opened" || !strings.Contains(got[4], "link that cannot be opened") {
+		t.Errorf("breadcrumb %q, title %q: want both to name the link that cannot be opened, not the page's own scenario", got[3], got[4])
+	}
+	if got[5] != "error" {
+		t.Errorf("#lab-status is in state %q, want error", got[5])
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("review-run"))); err != nil {
+		t.Fatal(err)
+	}
+	waitReview(t, ctx, 1)
+	if evalJSON[bool](t, ctx, `!!document.getElementById("review-nothing") || document.querySelectorAll("#review-body .review-result").length !== 1`) {
+		t.Error("Review did not replace \"Nothing has run yet\" with the review of the editor's scenario")
 	}
 }

@@ -110,7 +110,10 @@ const liveText = "Live: edit the scenario or paste your own, pick the call and p
 
 // open reviews what the address's fragment names (#s=... or #example=...,
 // with &op=ID), and reports whether it named anything. A link that cannot
-// be read keeps the page's scenario and says why.
+// be read says why and shows no review (showNothing): the one prerendered
+// is of the page's own scenario, not the link's, as the playground shows
+// no run for such a link; the editor keeps the page's scenario, which
+// Review reviews.
 func (p *reviewPage) open() bool {
 	hash := js.Global().Get("location").Get("hash").String()
 	share, op := review.SplitLink(hash)
@@ -119,8 +122,12 @@ func (p *reviewPage) open() bool {
 	}
 	text, err := linkText(share)
 	if err != nil {
-		showLabError(p.doc, "This link cannot be opened: "+err.Error()+". The page shows its own scenario's review.")
-		p.say(liveText)
+		showLabError(p.doc, "This link cannot be opened: "+err.Error()+".")
+		p.name("", "link that cannot be opened", "")
+		p.empty = true
+		p.showNothing()
+		p.body.Get("dataset").Set("state", "error")
+		setStatus(p.doc, "error", "The link cannot be opened, so nothing was reviewed. The editor holds this page's own scenario: press Review (Ctrl+Enter) to review it, or paste yours.")
 		markReady(p.doc, p.fail)
 		return true
 	}
