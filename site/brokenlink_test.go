@@ -124,6 +124,11 @@ func TestPlaygroundDamagedLinkRunsNothing(t *testing.T) {
 	if !strings.HasPrefix(shown[0], "Nothing has run yet.") || shown[1] != "0" || shown[2] != "0" {
 		t.Errorf("#pg-nothing says %q, %s output blocks, %s controls; want \"Nothing has run yet. ...\", none of the default's output or controls", shown[0], shown[1], shown[2])
 	}
+	// QA: the page said the same long message twice; the output points at
+	// it instead.
+	if strings.Contains(shown[0], "not base64url") || !strings.Contains(shown[0], "the message above says why") {
+		t.Errorf("#pg-nothing says %q, want it to point at the message above, not repeat it", shown[0])
+	}
 	if status := evalJSON[string](t, ctx, `document.getElementById("lab-status").textContent`); !strings.Contains(status, "nothing has run yet") {
 		t.Errorf("#lab-status says %q, want that nothing has run yet", status)
 	}

@@ -196,13 +196,17 @@ func (p *playground) open(hash string, then func()) {
 				// link's run. None runs; the page says why (README: a
 				// damaged link shows no run, never the default's output).
 				m := msg("the default scenario, “" + p.title.Get("textContent").String() + "”")
+				// The output says nothing ran and points at the message,
+				// which it does not repeat; an embed shows it whole.
+				why := "The link cannot be opened (the message above says why)."
 				if embed {
 					m = "This link cannot be opened: " + err.Error() + "."
+					why = m
 				}
 				p.title.Set("textContent", brokenLinkTitle)
 				p.empty = true
 				showLabError(p.doc, m)
-				p.showNothing(m)
+				p.showNothing(why)
 				after(false)
 				return
 			}

@@ -111,7 +111,7 @@ func ParseLink(link string) (Link, error) {
 		return Link{Example: name}, nil
 	case strings.HasPrefix(link, "s="):
 	default:
-		return Link{}, fmt.Errorf("%w: expected a fragment #s=... or #example=...", ErrShare)
+		return Link{}, fmt.Errorf("%w: expected a fragment #s=DATA or #example=NAME", ErrShare)
 	}
 	enc := strings.TrimPrefix(link, "s=")
 	if len(enc) > ShareLimit*4/3+4 {
