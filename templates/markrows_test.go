@@ -2,6 +2,7 @@ package templates
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -138,6 +139,34 @@ func TestActivityMarkNamesOnlyAnIdleClockThatExists(t *testing.T) {
 		}
 		if n == 0 {
 			t.Errorf("%s: no labelled activity mark", name)
+		}
+	}
+}
+
+// TestOutcomeCardListsFewIDs (QA: a link of 2,000 calls listed every id in
+// the outcome card, pushing the timeline far down): requests that share an
+// outcome are listed whole up to maxListedIDs, past it as the first three,
+// the last and the count.
+func TestOutcomeCardListsFewIDs(t *testing.T) {
+	rows := func(n int) []requestRow {
+		out := make([]requestRow, n)
+		for i := range out {
+			out[i] = requestRow{ID: strconv.Itoa(i), Method: "tools/call", Outcome: outcome{ID: strconv.Itoa(i), Key: "completed"}}
+		}
+		return out
+	}
+	for n, want := range map[int]string{
+		3:    "Requests 0, 1, 2",
+		6:    "Requests 0, 1, 2, 3, 4, 5",
+		7:    "Requests 0, 1, 2, … 6 (7)",
+		2000: "Requests 0, 1, 2, … 1999 (2,000)",
+	} {
+		cards := groupOutcomes(rows(n))
+		if len(cards) != 1 || cards[0].Who != want {
+			t.Errorf("%d requests with one outcome: %d cards, the first says %q; want one saying %q", n, len(cards), cards[0].Who, want)
+		}
+		if n == 2000 && !strings.HasPrefix(cards[0].Detail, "2,000 requests, all ") {
+			t.Errorf("2,000 requests: detail %q, want it to start \"2,000 requests, all \"", cards[0].Detail)
 		}
 	}
 }

@@ -397,12 +397,26 @@ func groupOutcomes(rows []requestRow) []outcomeCard {
 			for j, id := range ids[i] {
 				ids[i][j] = plainID(id)
 			}
-			c.Who = "Requests " + strings.Join(ids[i], ", ")
-			c.Detail = strconv.Itoa(c.Count) + " requests, all " + c.Text + ". " + c.Detail
+			c.Who = "Requests " + idList(ids[i])
+			c.Detail = thousands(int64(c.Count)) + " requests, all " + c.Text + ". " + c.Detail
 		}
 	}
 	return cards
 }
+
+// idList joins ids ("1, 2, 3") or, past maxListedIDs, names the first
+// three and the last with the count ("0, 1, 2, … 1999 (2,000)"), so a
+// scenario of thousands of calls keeps its outcome card one line (QA: 2,000
+// ids pushed the timeline down the page).
+func idList(ids []string) string {
+	if len(ids) <= maxListedIDs {
+		return strings.Join(ids, ", ")
+	}
+	return strings.Join(ids[:3], ", ") + ", … " + ids[len(ids)-1] + " (" + thousands(int64(len(ids))) + ")"
+}
+
+// maxListedIDs is the most request ids an outcome card lists whole.
+const maxListedIDs = 6
 
 // methodOf returns the method of the request with id (as JSON text).
 func methodOf(rows []requestRow, id string) string {
