@@ -170,3 +170,24 @@ func TestOutcomeCardListsFewIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestViolationNoteIsWholeOnAPhone (QA: the flagship's note at 390 px read
+// "✗ breaks no-unsafe-retry (no single event: see th…"): a check that fails
+// at no single event is named whole, with where to look, in both frames.
+func TestViolationNoteIsWholeOnAPhone(t *testing.T) {
+	tr := examplestest.RunExample(t, examplestest.Get(t, "flagship-retry-charges-twice"))
+	for _, tl := range []timeline{newTimeline(tr), newNarrowTimeline(tr)} {
+		found := false
+		for _, n := range tl.Notes {
+			if strings.HasPrefix(n.Text, "✗ breaks no-unsafe-retry") {
+				found = true
+				if strings.HasSuffix(n.Text, "…") || !strings.HasSuffix(n.Text, "see the checks)") {
+					t.Errorf("%q frame: note %q is cut or does not say where to look", tl.IDPrefix, n.Text)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%q frame: no note names no-unsafe-retry", tl.IDPrefix)
+		}
+	}
+}

@@ -468,7 +468,12 @@ func (t *timeline) drawDeadlines(tr *trace.Trace, f frame, xOf func(int64) float
 	}
 	y := 6.0
 	for _, r := range loose {
-		text := fitLabel("✗ breaks "+r+" (no single event: see the checks)", f.width-8)
+		// The whole sentence where it fits, else a shorter one (the
+		// narrow frame cut the long one off at "see th…").
+		text := "✗ breaks " + r + " (no single event: see the checks)"
+		if short := fitLabel(text, f.width-8); short != text {
+			text = fitLabel("✗ breaks "+r+" (see the checks)", f.width-8)
+		}
 		t.Notes = append(t.Notes, violationNote{Text: text, Y: y + flagRowH/2})
 		y += flagRowH
 	}
