@@ -198,7 +198,8 @@ func (v View) NarrowTimeline() timeline {
 
 // outcomeOf reads the headline of a request from its summary:
 // "cancellation wins" when a cancellation signal was sent and the state is
-// cancelled; "completion wins" when a cancellation was attempted but the
+// cancelled ("max timeout, cancellation wins" when a timeout of the
+// client's sent it); "completion wins" when a cancellation was attempted but the
 // state is completed; otherwise the state. A cancellation counts as
 // attempted when the request records a cause or a signal, or when
 // cancelScripted says the scenario has a cancel step for it that came too
@@ -209,6 +210,11 @@ func outcomeOf(r trace.Request, cancelScripted bool) outcome {
 	switch {
 	case r.Signal != nil && r.State == trace.StateCancelled:
 		o.Key, o.Text = "cancellation-wins", "cancellation wins"
+		if r.Cause != nil && (*r.Cause == trace.CauseMaxTimeout || *r.Cause == trace.CauseIdleTimeout) {
+			// The client's own timeout cancelled it (QA: scenario C's
+			// card read "cancellation wins" as if someone had cancelled).
+			o.Text = strings.ReplaceAll(string(*r.Cause), "-", " ") + ", cancellation wins"
+		}
 	case r.State == trace.StateCompleted && r.ClientOutcome == trace.OutcomeError:
 		// The server finished, but the client reports an error (a session
 		// torn down under it): not a success, whatever the server did.

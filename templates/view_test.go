@@ -320,6 +320,8 @@ func TestOutcomeOf(t *testing.T) {
 	}{
 		{"cancellation wins", trace.Request{State: "cancelled", Cause: str("client"), Signal: str(trace.SignalNotification)}, true, "cancellation-wins", "cancellation wins"},
 		{"cancellation wins by stream close", trace.Request{State: "cancelled", Cause: str("client"), Signal: str(trace.SignalCloseStream)}, true, "cancellation-wins", "cancellation wins"},
+		{"the maximum timeout's cancellation wins (scenario C)", trace.Request{State: "cancelled", Cause: str(trace.CauseMaxTimeout), Signal: str(trace.SignalNotification)}, false, "cancellation-wins", "max timeout, cancellation wins"},
+		{"the idle timeout's cancellation wins", trace.Request{State: "cancelled", Cause: str(trace.CauseIdleTimeout), Signal: str(trace.SignalNotification)}, false, "cancellation-wins", "idle timeout, cancellation wins"},
 		{"completion wins over a sent signal", trace.Request{State: "completed", Cause: str("client"), Signal: str(trace.SignalNotification), Response: resp}, true, "completion-wins", "completion wins"},
 		{"completion wins before the cancel is sent", trace.Request{State: "completed", Response: resp}, true, "completion-wins", "completion wins"},
 		{"completed without a cancel", trace.Request{State: "completed", Response: resp}, false, "completed", "completed"},
