@@ -95,6 +95,10 @@ func syntaxErr(data []byte, off int, err error) *Error {
 		e.Err = fmt.Errorf("%w at line %d, column %d: %s", ErrSyntax, line, col, strings.TrimPrefix(se.Error(), "json: "))
 	case errors.Is(err, ErrSyntax):
 		e.Err = err
+	case errors.Is(err, io.EOF) && len(bytes.TrimSpace(data)) == 0:
+		// An empty editor or file: not "invalid JSON: EOF".
+		e.Err = &reason{category: ErrSyntax, text: `the scenario is empty: a scenario is a JSON object that starts with "mcplab": 1`}
+		off = -1
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		// A truncated document (a file cut short, a link pasted in part):
 		// located at its end, where the missing part would go.

@@ -388,3 +388,17 @@ func TestDecodeSkipsByteOrderMark(t *testing.T) {
 		t.Errorf("share links differ with a byte order mark: %q (%v) vs %q (%v)", l2, err2, l1, err1)
 	}
 }
+
+// TestDecodeEmpty (QA: an empty playground editor said "invalid JSON:
+// EOF"): an empty or blank document says it is empty and what a scenario
+// is, still an ErrSyntax, at no place in particular.
+func TestDecodeEmpty(t *testing.T) {
+	for _, doc := range []string{"", " \n\t"} {
+		_, err := Decode([]byte(doc))
+		var se *Error
+		want := `the scenario is empty: a scenario is a JSON object that starts with "mcplab": 1`
+		if !errors.As(err, &se) || !errors.Is(err, ErrSyntax) || err.Error() != want || se.Line != 0 {
+			t.Errorf("Decode(%q) = %v; want an ErrSyntax *Error %q at no line", doc, err, want)
+		}
+	}
+}
