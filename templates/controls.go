@@ -281,16 +281,38 @@ func bufferControls(s *scenario.Scenario) controlGroup {
 	return g
 }
 
+// strategyLabels are the Backoff strategy control's words for each value
+// of herd.strategy; a value without one shows as itself.
+var strategyLabels = map[string]string{
+	scenario.HerdReference:    "reference (capped, jittered)",
+	scenario.HerdNone:         "none: lockstep (broken)",
+	scenario.HerdFullJitter:   "full jitter",
+	scenario.HerdEqualJitter:  "equal jitter",
+	scenario.HerdDecorrelated: "decorrelated jitter",
+	scenario.HerdExponential:  "exponential, no jitter: lockstep waves (broken)",
+}
+
+// strategyOptions offers every strategy the format accepts
+// (scenario.HerdStrategies), in its order, so the control cannot lack the
+// one a scenario runs.
+func strategyOptions() []option {
+	opts := make([]option, 0, len(scenario.HerdStrategies))
+	for _, v := range scenario.HerdStrategies {
+		l := strategyLabels[v]
+		if l == "" {
+			l = v
+		}
+		opts = append(opts, option{Value: v, Label: l})
+	}
+	return opts
+}
+
 // herdControls are the reconnect herd's parameters (SCENARIO.md, Herd).
 func herdControls(h *scenario.Herd) controlGroup {
 	return controlGroup{ID: "controls-herd", Title: "Reconnect herd", Controls: []control{
 		selectControl("herd.strategy", "Backoff strategy", h.Strategy,
-			"How each refused client picks its next delay: the reference is capped exponential backoff with hashed jitter; none is a constant delay with no jitter.",
-			option{Value: "reference", Label: "reference (capped, jittered)"},
-			option{Value: "none", Label: "none: lockstep (broken)"},
-			option{Value: "full-jitter", Label: "full jitter"},
-			option{Value: "equal-jitter", Label: "equal jitter"},
-			option{Value: "decorrelated-jitter", Label: "decorrelated jitter"}),
+			"How each refused client picks its next delay: the reference is capped exponential backoff with hashed jitter; none is a constant delay with no jitter; exponential grows without jitter.",
+			strategyOptions()...),
 		countControl("herd.clients", "Clients", int64(h.Clients), 1, 100_000, "clients", "All lose their stream at 0 ms (at most 100,000)."),
 		countControl("herd.serverCapacityPerSecond", "Server capacity", int64(h.ServerCapacityPerSecond), 1, 10_000_000, "per second", "Reconnects the server admits in each whole second; it refuses the rest."),
 		countControl("herd.baseMs", "Base delay", h.BaseMs, 1, 60_000, "ms", "The first attempt's ceiling."),

@@ -308,3 +308,45 @@ func TestNumberControlsStateTheDecodersRange(t *testing.T) {
 		t.Errorf("the replicas help does not say 1 to 8")
 	}
 }
+
+// TestSelectControlsOfferTheScenariosValue: for every built-in scenario,
+// every select control offers the scenario's current value and selects
+// exactly that option, so the page shows what runs (a select that lacks the
+// value shows its first option instead, and choosing that option fires no
+// change). The format accepts every option it offers at the control's path.
+func TestSelectControlsOfferTheScenariosValue(t *testing.T) {
+	for _, ex := range examples.All() {
+		t.Run(ex.Name, func(t *testing.T) {
+			for _, g := range NewControls(examplestest.DecodeExample(t, ex), 1000) {
+				for _, c := range g.Controls {
+					if c.Kind != controlSelect {
+						continue
+					}
+					var values, selected []string
+					for _, o := range c.Options {
+						values = append(values, o.Value)
+						if o.Selected {
+							selected = append(selected, o.Value)
+						}
+						edited, err := scenario.Edit(ex.JSON, c.Path, c.ValueKind, o.Value, false)
+						if err != nil {
+							t.Fatalf("%s: scenario.Edit %q: %v", c.Path, o.Value, err)
+						}
+						// Another member may forbid the option (stdio has no
+						// proxy), but the member itself must accept it.
+						var e *scenario.Error
+						if _, err := scenario.Decode(edited); errors.As(err, &e) && e.Path == c.Path {
+							t.Errorf("%s: the format refuses option %q: %v", c.Path, o.Value, err)
+						}
+					}
+					if !slices.Contains(values, c.Value) {
+						t.Errorf("%s (%s): options %q lack the scenario's value %q", c.Path, c.Label, values, c.Value)
+					}
+					if !slices.Equal(selected, []string{c.Value}) {
+						t.Errorf("%s (%s): selected %q, want exactly %q", c.Path, c.Label, selected, c.Value)
+					}
+				}
+			}
+		})
+	}
+}

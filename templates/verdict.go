@@ -176,7 +176,11 @@ func brokenSwitches(s *scenario.Scenario) []string {
 	add(s.Ledger != nil && !s.Ledger.Shared && s.Ledger.Replicas > 1, "Replicas do not share one ledger")
 	add(s.Buffer != nil && s.Buffer.Policy == "drop-newest", "Full buffer refuses what comes next")
 	add(s.Buffer != nil && s.Buffer.Capacity == 0 && s.Consumer != nil, "Unbounded buffer")
-	add(s.Herd != nil && s.Herd.Strategy == "none", "Backoff strategy none")
+	if h := s.Herd; h != nil {
+		// Both come back in lockstep (SCENARIO.md: exponential is a
+		// failure of the field, bug-ops/zeph#4574).
+		add(h.Strategy == scenario.HerdNone || h.Strategy == scenario.HerdExponential, "Backoff strategy "+h.Strategy)
+	}
 	return out
 }
 
@@ -229,10 +233,17 @@ func failureText(tr *trace.Trace, c trace.Check) string {
 	case "task-ack-not-terminal":
 		return "reported stopped while the worker runs on"
 	case "herd-all-reconnect":
+		// It fails only when clients gave up (engine/checks).
 		if h := tr.Herd; h != nil {
-			return "the herd never recovers: " + thousands(int64(h.Exhausted)) + " of " + thousands(int64(h.Clients)) + " clients gave up"
+			return "the herd never fully recovers: " + thousands(int64(h.Exhausted)) + " of " + thousands(int64(h.Clients)) + " clients gave up"
 		}
-		return "the herd never recovers"
+		return "the herd never fully recovers"
+	case "herd-jittered":
+		// Lockstep (SCENARIO.md: failure lockstep-backoff), whether or not
+		// every client got back in the end: each wave arrives at once.
+		if h := tr.Herd; h != nil && h.PeakPerBucket > 0 {
+			return "the herd retries in synchronized waves: " + thousands(int64(h.PeakPerBucket)) + " reconnects in one " + thousands(h.BucketMs) + " ms burst, against " + thousands(int64(h.CapacityPerSecond)) + " a second"
+		}
 	case "server-cancel-only-for-listen":
 		return "the server cancelled a tool call"
 	case "late-response-ignored":

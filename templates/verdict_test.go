@@ -25,6 +25,8 @@ import (
 // timeout" (DOMAIN.md §11) lets the request outlive it, a failure the switch
 // asks for; every broken-* scenario's failure is intended. A race's
 // headline is its outcome (A's Try-it announces "completion wins").
+// A lockstep herd that all got back fails herd-jittered (SCENARIO.md), and
+// its detail says so with the wave's numbers.
 func TestVerdict(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -40,7 +42,12 @@ func TestVerdict(t *testing.T) {
 		{"a-cancel-then-complete", [][2]string{{"steps[2].at", "420"}}, "good", "completion wins: the answer came before the client cancelled"},
 		{"c-progress-then-maximum", nil, "good", "the maximum timeout cut the request at 2,000 ms"},
 		{"c-progress-then-maximum", [][2]string{{"client.policy.progressResetsMax", "true"}}, "intended", "the request outlived its 2,000 ms maximum"},
-		{"herd-no-backoff", nil, "intended", "the herd never recovers: 4,000 of 10,000 clients gave up"},
+		{"herd-no-backoff", nil, "intended", "the herd never fully recovers: 4,000 of 10,000 clients gave up"},
+		// QA: every client got back, in lockstep waves; the headline says
+		// the waves, not "never recovers".
+		{"broken-herd-exponential-lockstep", nil, "intended", "the herd retries in synchronized waves: 10,000 reconnects in one 100 ms burst, against 2,000 a second"},
+		// Exponential without jitter is a known-broken switch, like none.
+		{"herd-reference-backoff", [][2]string{{"herd.strategy", `"exponential"`}}, "intended", "the herd retries in synchronized waves: 10,000 reconnects in one 100 ms burst, against 2,000 a second"},
 		{"herd-reference-backoff", nil, "good", "all 10,000 clients reconnected by 7,518 ms"},
 	}
 	for _, tt := range tests {
@@ -48,6 +55,10 @@ func TestVerdict(t *testing.T) {
 		if v.Verdict.Key != tt.key || v.Verdict.Text != tt.text {
 			t.Errorf("%s %v: verdict %s %q, want %s %q", tt.name, tt.edits, v.Verdict.Key, v.Verdict.Text, tt.key, tt.text)
 		}
+	}
+	v := NewView(runEdited(t, "broken-herd-exponential-lockstep")).Verdict
+	if v.Rule != "herd-jittered" || !strings.Contains(v.Detail, "10,000 reconnects arrived in the one 100 ms bucket at 200 ms") || !strings.Contains(v.Detail, "All 10,000 clients got back in the end") {
+		t.Errorf("broken-herd-exponential-lockstep: rule %s, detail %q; want herd-jittered and the wave's numbers", v.Rule, v.Detail)
 	}
 	for _, ex := range examples.All() {
 		v := NewView(examplestest.RunExample(t, ex))

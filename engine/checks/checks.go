@@ -80,10 +80,12 @@
 //   - proxy-forwards-promptly: a proxy holds no event of a stream whose
 //     server sent X-Accel-Buffering: no (intermediary.go).
 //   - herd-all-reconnect (mcplab addition): in the herd experiment every
-//     client reconnects within its attempts, and refused clients do not
-//     return in lockstep.
+//     client reconnects within its attempts (a herd that got back in
+//     lockstep waves passes it and fails herd-jittered).
 //   - herd-jittered: the delays the sampled clients drew for one attempt
-//     are not all equal (herd.go).
+//     are not all equal: the rule a lockstep herd breaks (SCENARIO.md,
+//     failure lockstep-backoff); its detail gives the lockstep wave's
+//     numbers (herd.go).
 //   - disconnect-stops-work: under 2026-07-28, once the server saw a
 //     request's stream close it sends nothing more for it and commits no
 //     side effect of it (field.go).

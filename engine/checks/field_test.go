@@ -1,6 +1,8 @@
 package checks_test
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/checks"
@@ -49,9 +51,9 @@ func herd(point bool, buckets [][2]int64, delays ...[]int64) *trace.Trace {
 }
 
 // TestHerdRules proves herd-jittered and herd-all-reconnect (DOMAIN.md §10,
-// failure lockstep-backoff): equal delays from a one-point window and a
-// whole wave in one bucket are lockstep; jittered delays that happen to
-// coincide for one client pair are not.
+// failure lockstep-backoff): equal delays from a one-point window are
+// lockstep; jittered delays that happen to coincide for one client pair are
+// not; herd-all-reconnect judges only whether every client got back.
 func TestHerdRules(t *testing.T) {
 	spread := [][2]int64{{100, 5905}, {200, 4095}, {500, 3210}, {600, 2809}}
 	lockstep := [][2]int64{{200, 10000}, {300, 0}, {700, 8000}}
@@ -64,7 +66,10 @@ func TestHerdRules(t *testing.T) {
 		{"a jittered pair that coincides is not lockstep", checks.HerdJittered, "true", herd(false, spread, []int64{200, 400}, []int64{200, 300})},
 		{"one sampled client cannot decide", checks.HerdJittered, "null", herd(true, lockstep, []int64{250})},
 		{"spread waves pass", checks.HerdAllReconnect, "true", herd(false, spread, []int64{140}, []int64{210})},
-		{"a whole wave in one bucket fails though all got in", checks.HerdAllReconnect, "false", herd(true, lockstep, []int64{250}, []int64{250})},
+		// QA: a lockstep herd that all got back breaks herd-jittered (the
+		// rule SCENARIO.md names for lockstep), not herd-all-reconnect.
+		{"a whole wave in one bucket, all got in: every client reconnected", checks.HerdAllReconnect, "true", herd(true, lockstep, []int64{250}, []int64{250})},
+		{"a whole wave in one bucket, all got in: lockstep", checks.HerdJittered, "false", herd(true, lockstep, []int64{250}, []int64{250})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule+"/"+tt.name, func(t *testing.T) {
@@ -302,5 +307,42 @@ func TestProgressOnRequestStream(t *testing.T) {
 				t.Errorf("%s: ok=%s, want %s", tt.rule, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestLockstepHerdDetail (QA: broken-herd-exponential-lockstep failed
+// herd-all-reconnect though every client reconnected): a lockstep herd that
+// all got back passes herd-all-reconnect, and herd-jittered says what
+// failed with the wave's numbers, digits grouped as the page writes them;
+// a herd that left clients behind fails herd-all-reconnect with the count.
+func TestLockstepHerdDetail(t *testing.T) {
+	lockstep := [][2]int64{{200, 10000}, {300, 0}, {700, 8000}}
+	detail := func(tr *trace.Trace, rule string) (string, string) {
+		t.Helper()
+		for _, c := range checks.Evaluate(tr) {
+			if c.Rule == rule {
+				ok := "null"
+				if c.OK != nil {
+					ok = strconv.FormatBool(*c.OK)
+				}
+				return ok, c.Detail
+			}
+		}
+		t.Fatalf("no %s check", rule)
+		return "", ""
+	}
+	tr := herd(true, lockstep, []int64{250}, []int64{250})
+	if ok, d := detail(tr, checks.HerdAllReconnect); ok != "true" || d != "All 10,000 clients reconnected within their attempts, the last at 9,000 ms." {
+		t.Errorf("herd-all-reconnect %s %q", ok, d)
+	}
+	want := "With strategy x all 2 sampled clients drew the same delay for attempt 0: refused clients come back in lockstep (lockstep-backoff). " +
+		"10,000 reconnects arrived in the one 100 ms bucket at 200 ms, with none around it, against a capacity of 2,000 per second: each wave overloads the recovering server again. " +
+		"All 10,000 clients got back in the end, the last at 9,000 ms; with more clients or fewer attempts some give up. Add jitter to the capped exponential backoff."
+	if ok, d := detail(tr, checks.HerdJittered); ok != "false" || d != want {
+		t.Errorf("herd-jittered %s %q\nwant false %q", ok, d, want)
+	}
+	tr.Herd.Exhausted, tr.Herd.Reconnected, tr.Herd.AllReconnectedAtMs, tr.Herd.PeakPerBucket = 4000, 6000, nil, 10000
+	if ok, d := detail(tr, checks.HerdAllReconnect); ok != "false" || !strings.HasPrefix(d, "4,000 of 10,000 clients gave up after their attempts") || !strings.Contains(d, "peak 10,000 in one 100 ms bucket") {
+		t.Errorf("herd-all-reconnect %s %q", ok, d)
 	}
 }

@@ -30,7 +30,14 @@ func herdJittered(v *view) (trace.Check, bool) {
 	case n < 2:
 		return undecided(HerdJittered, "Fewer than two sampled clients drew the same attempt; the sample cannot show whether delays are jittered."), true
 	case ok:
-		return fail(HerdJittered, "With strategy "+h.Strategy+" all "+strconv.Itoa(n)+" sampled clients drew the same delay for attempt "+strconv.Itoa(a)+": refused clients come back in lockstep (lockstep-backoff). Add jitter to the capped exponential backoff."), true
+		d := "With strategy " + h.Strategy + " all " + grouped(int64(n)) + " sampled clients drew the same delay for attempt " + strconv.Itoa(a) + ": refused clients come back in lockstep (lockstep-backoff)."
+		if at, w, ok := lockstepWave(h); ok {
+			d += " " + grouped(w) + " reconnects arrived in the one " + grouped(h.BucketMs) + " ms bucket at " + grouped(at) + " ms, with none around it, against a capacity of " + grouped(int64(h.CapacityPerSecond)) + " per second: each wave overloads the recovering server again."
+		}
+		if h.Exhausted == 0 && h.AllReconnectedAtMs != nil {
+			d += " All " + grouped(int64(h.Clients)) + " clients got back in the end, the last at " + grouped(*h.AllReconnectedAtMs) + " ms; with more clients or fewer attempts some give up."
+		}
+		return fail(HerdJittered, d+" Add jitter to the capped exponential backoff."), true
 	}
 	return pass(HerdJittered, "With strategy "+h.Strategy+" the sampled clients drew different delays for every attempt they shared."), true
 }
@@ -66,7 +73,7 @@ func lockstepAttempt(h *trace.HerdResult, from int) (attempt, n int, ok bool) {
 }
 
 // lockstepWave returns the start of the first bucket that holds a whole
-// wave (ok): more arrivals than the server admits in a second, with both
+// wave (ok), and its arrivals (n): more arrivals than the server admits in a second, with both
 // neighbouring buckets empty. Jittered retries spread a wave over several
 // buckets; lockstep ones (strategies none and exponential) land in one.
 func lockstepWave(h *trace.HerdResult) (atMs, n int64, ok bool) {
@@ -80,4 +87,21 @@ func lockstepWave(h *trace.HerdResult) (atMs, n int64, ok bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// grouped writes n with a comma between groups of three digits (10000 ->
+// "10,000"), as the pages write counts.
+func grouped(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
 }

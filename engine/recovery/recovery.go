@@ -25,23 +25,27 @@ import (
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/internal/sha256"
+	"github.com/mcplab/mcplab/engine/scenario"
 )
 
-// Strategy names (SCENARIO.md, herd.strategy).
+// Strategy names (SCENARIO.md, herd.strategy): scenario.HerdStrategies
+// lists every one the format accepts.
 const (
-	Reference    = "reference"           // DOMAIN.md §10 exactly
-	None         = "none"                // constant baseMs, no growth, no jitter
-	FullJitter   = "full-jitter"         // uniform in [0, ceiling]
-	EqualJitter  = "equal-jitter"        // ceiling/2 + uniform in [0, ceiling/2]
-	Decorrelated = "decorrelated-jitter" // min(cap, uniform in [base, 3 x previous])
+	Reference    = scenario.HerdReference    // DOMAIN.md §10 exactly
+	None         = scenario.HerdNone         // constant baseMs, no growth, no jitter
+	FullJitter   = scenario.HerdFullJitter   // uniform in [0, ceiling]
+	EqualJitter  = scenario.HerdEqualJitter  // ceiling/2 + uniform in [0, ceiling/2]
+	Decorrelated = scenario.HerdDecorrelated // min(cap, uniform in [base, 3 x previous])
 	// Exponential is capped exponential backoff without jitter,
 	// min(cap, base x 2^attempt) for every client: each wave returns in
 	// lockstep (failure lockstep-backoff, bug-ops/zeph#4574). It is not in
 	// Strategies, so herd.compare shows the same five strategies as before.
-	Exponential = "exponential"
+	Exponential = scenario.HerdExponential
 )
 
-// Strategies lists every strategy, in the order pages show them.
+// Strategies lists the strategies herd.compare runs side by side, in the
+// order pages show them: every one of scenario.HerdStrategies but
+// Exponential.
 var Strategies = []string{Reference, None, FullJitter, EqualJitter, Decorrelated}
 
 // ReferenceBaseMs and ReferenceCapMs are the reference backoff's base and

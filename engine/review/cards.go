@@ -218,7 +218,9 @@ func (r *reviewer) card(id string) Card {
 		if h.Strategy == "none" {
 			return r.at(h.Run, "Strategy none: every refused client comes back after the same delay. "+h.Finding)
 		}
-		return r.byRule("", []string{"herd"}, checks.HerdAllReconnect)
+		// A herd that all got back in lockstep waves still reconnected
+		// at once, wave after wave: herd-jittered says so.
+		return r.byRule("", []string{"herd"}, checks.HerdAllReconnect, checks.HerdJittered)
 	case "task-ack-as-final":
 		if r.rep.Recovery.Task == nil {
 			return missing(r.rep.Recovery.NotApplicable, r.rep.Recovery.NotEvaluated, "task:")

@@ -75,6 +75,11 @@ var cardCases = []struct {
 	{"herd-reconnect",
 		doc(`"herd":{"clients":2000,"strategy":"none","serverCapacityPerSecond":500}`, httpCall),
 		doc(`"herd":{"clients":2000,"strategy":"reference","serverCapacityPerSecond":500}`, httpCall)},
+	// Lockstep waves that all get back in the end still reconnect at once
+	// (QA: exponential without jitter, herd-all-reconnect passes).
+	{"herd-reconnect",
+		doc(`"herd":{"clients":2000,"strategy":"exponential","serverCapacityPerSecond":500,"maxAttempts":20}`, httpCall),
+		doc(`"herd":{"clients":2000,"strategy":"reference","serverCapacityPerSecond":500,"maxAttempts":20}`, httpCall)},
 	{"task-ack-as-final",
 		doc(`"transport":"streamable-http","client":{"policy":{"treatTaskAckAsFinal":true}}`, taskCall),
 		doc(`"transport":"streamable-http"`, taskCall)},

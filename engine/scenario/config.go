@@ -145,11 +145,11 @@ func (d *decoder) herd(root *object, s *Scenario) {
 	if o == nil {
 		return
 	}
-	h := &Herd{Clients: 10000, Strategy: "reference", BaseMs: 250, CapMs: 8000, ServerCapacityPerSecond: 2000, MaxAttempts: 10, BucketMs: 100}
+	h := &Herd{Clients: 10000, Strategy: HerdReference, BaseMs: 250, CapMs: 8000, ServerCapacityPerSecond: 2000, MaxAttempts: 10, BucketMs: 100}
 	if v, ok := d.integer(o, "clients", 1, 100_000); ok {
 		h.Clients = int(v)
 	}
-	h.Strategy = d.oneOf(o, "strategy", h.Strategy, "reference", "none", "full-jitter", "equal-jitter", "decorrelated-jitter", "exponential")
+	h.Strategy = d.oneOf(o, "strategy", h.Strategy, HerdStrategies...)
 	if v, ok := d.integer(o, "baseMs", 1, 60_000); ok {
 		h.BaseMs = v
 	}

@@ -82,6 +82,22 @@ type Scenario struct {
 	Steps []Step `json:"steps"`
 }
 
+// Values of Herd.Strategy (SCENARIO.md, Herd experiment; package recovery
+// computes each one's delays).
+const (
+	HerdReference    = "reference"           // DOMAIN.md §10 exactly
+	HerdNone         = "none"                // constant baseMs, no growth, no jitter
+	HerdFullJitter   = "full-jitter"         // uniform in [0, ceiling]
+	HerdEqualJitter  = "equal-jitter"        // ceiling/2 + uniform in [0, ceiling/2]
+	HerdDecorrelated = "decorrelated-jitter" // min(cap, uniform in [base, 3 x previous])
+	HerdExponential  = "exponential"         // capped exponential, no jitter: lockstep waves (bug-ops/zeph#4574)
+)
+
+// HerdStrategies lists every value herd.strategy accepts, in the order a
+// page offers them: the decoder accepts exactly these, and the page's
+// "Backoff strategy" control offers exactly these.
+var HerdStrategies = []string{HerdReference, HerdNone, HerdFullJitter, HerdEqualJitter, HerdDecorrelated, HerdExponential}
+
 // Herd configures the reconnect-herd experiment (SCENARIO.md, Herd
 // experiment; DOMAIN.md §10): Clients clients lose their listen stream at
 // t=0 and reconnect by Strategy; the server admits at most

@@ -227,3 +227,36 @@ func sortedKeys(m map[string]any) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// TestSchemaStatesEveryHerdStrategy: the schema's herd.strategy enum is
+// HerdStrategies, in order, and the decoder accepts each of them, so the
+// schema, the decoder and the page's "Backoff strategy" control (which
+// offers HerdStrategies) name the same strategies.
+func TestSchemaStatesEveryHerdStrategy(t *testing.T) {
+	var s struct {
+		Properties struct {
+			Herd struct {
+				Properties struct {
+					Strategy struct {
+						Enum []string `json:"enum"`
+					} `json:"strategy"`
+				} `json:"properties"`
+			} `json:"herd"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(Schema, &s); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Properties.Herd.Properties.Strategy.Enum; fmt.Sprint(got) != fmt.Sprint(HerdStrategies) {
+		t.Errorf("schema herd.strategy enum %q, want HerdStrategies %q", got, HerdStrategies)
+	}
+	for _, v := range HerdStrategies {
+		sc, err := Decode([]byte(`{"mcplab":1,"herd":{"strategy":"` + v + `"},"steps":[]}`))
+		if err != nil || sc.Herd.Strategy != v {
+			t.Errorf("herd.strategy %q: %v", v, err)
+		}
+	}
+	if _, err := Decode([]byte(`{"mcplab":1,"herd":{"strategy":"linear"},"steps":[]}`)); err == nil {
+		t.Errorf("herd.strategy \"linear\" decoded; want an error")
+	}
+}
