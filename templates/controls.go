@@ -289,7 +289,7 @@ var strategyLabels = map[string]string{
 	scenario.HerdFullJitter:   "full jitter",
 	scenario.HerdEqualJitter:  "equal jitter",
 	scenario.HerdDecorrelated: "decorrelated jitter",
-	scenario.HerdExponential:  "exponential, no jitter: lockstep waves (broken)",
+	scenario.HerdExponential:  "exponential: lockstep waves (broken)",
 }
 
 // strategyOptions offers every strategy the format accepts
