@@ -86,3 +86,15 @@ func TestServeSaysWhatToDo(t *testing.T) {
 		t.Errorf("serve on a busy port: exit %d, stderr %q; want 1 and %q", code, errOut.String(), want)
 	}
 }
+
+// TestLinksTakesNoArguments (QA: `mcplab links extra` exited 0 ignoring
+// its argument, while version refused one): an argument to links is a
+// usage error in version's words, exit 2, and nothing is printed on
+// stdout.
+func TestLinksTakesNoArguments(t *testing.T) {
+	var out, errOut bytes.Buffer
+	err := run([]string{"links", "extra"}, &out, &errOut)
+	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), `error: links takes no arguments, got ["extra"]`) || out.Len() > 0 {
+		t.Errorf("mcplab links extra: exit %d, stdout %q, stderr %q; want 2 and the argument named", code, out.String(), errOut.String())
+	}
+}

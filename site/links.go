@@ -44,7 +44,8 @@ func linkLengths() ([]linkLength, error) {
 
 // cmdLinks is `site links`: a table of the share link length of every
 // built-in scenario (make bench prints it). It fails when a lesson-sized
-// scenario's link does not fit chatLimit characters.
+// scenario's link does not fit chatLimit characters. It takes no
+// arguments: one is a usageError (exit 2), as for version.
 func cmdLinks(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("links", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -53,6 +54,10 @@ func cmdLinks(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return &usageError{fmt.Errorf("links takes no arguments, got %q", fs.Args())}
 	}
 	ls, err := linkLengths()
 	if err != nil {
