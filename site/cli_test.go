@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -96,5 +97,30 @@ func TestLinksTakesNoArguments(t *testing.T) {
 	err := run([]string{"links", "extra"}, &out, &errOut)
 	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), `error: links takes no arguments, got ["extra"]`) || out.Len() > 0 {
 		t.Errorf("mcplab links extra: exit %d, stdout %q, stderr %q; want 2 and the argument named", code, out.String(), errOut.String())
+	}
+}
+
+// fullWriter fails every write as a full disk does (`> /dev/full`).
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.ENOSPC}
+}
+
+// TestWriteFailuresAreReported (QA: `mcplab version > /dev/full`, `links`,
+// `help X` and `-h` exited 0 in silence, while run and review said "error:
+// write /dev/stdout: no space left on device" and exited 1): every verb
+// that writes to stdout reports a failed write the same way, exit 1.
+func TestWriteFailuresAreReported(t *testing.T) {
+	cases := [][]string{{"version"}, {"links"}, {"-h"}, {"help"}, {"run", "#example=a-cancel-then-complete"}}
+	for _, v := range verbs {
+		cases = append(cases, []string{"help", v})
+	}
+	for _, args := range cases {
+		var errOut bytes.Buffer
+		err := run(args, fullWriter{}, &errOut)
+		if code := exitCode(err); err == nil || code != 1 || errOut.String() != "error: write /dev/stdout: no space left on device\n" {
+			t.Errorf("mcplab %s > /dev/full: exit %d, stderr %q; want 1 and the write error", strings.Join(args, " "), code, errOut.String())
+		}
 	}
 }
