@@ -124,3 +124,38 @@ func TestWriteFailuresAreReported(t *testing.T) {
 		}
 	}
 }
+
+// TestVerbUsageExitStatusesMatch (QA: `mcplab run -h` listed exit
+// statuses 0, 2, 3 and 4 but not 1, failure, which the top-level usage
+// lists): a verb's usage that lists exit statuses lists each of the
+// top-level usage's, in its words.
+func TestVerbUsageExitStatusesMatch(t *testing.T) {
+	top := regexp.MustCompile(`(?s)exit status: (.*)`).FindStringSubmatch(usage)
+	if top == nil {
+		t.Fatal("the top-level usage lists no exit status")
+	}
+	statuses := regexp.MustCompile(`\d [a-z][a-z ]*[a-z]`).FindAllString(strings.Join(strings.Fields(top[1]), " "), -1)
+	if len(statuses) != 5 {
+		t.Fatalf("the top-level usage's exit statuses: %q, want 0 to 4", statuses)
+	}
+	listed := 0
+	for _, v := range verbs {
+		var out, errOut bytes.Buffer
+		if err := run([]string{"help", v}, &out, &errOut); err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Join(strings.Fields(out.String()), " ")
+		if !strings.Contains(strings.ToLower(text), "exit status") {
+			continue
+		}
+		listed++
+		for _, s := range statuses {
+			if !strings.Contains(text, s) {
+				t.Errorf("mcplab help %s lists exit statuses without %q", v, s)
+			}
+		}
+	}
+	if listed == 0 {
+		t.Error("no verb's usage lists exit statuses; run's does")
+	}
+}

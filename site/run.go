@@ -85,9 +85,10 @@ lab's JSON Lines), detected from its content.
 A file or standard input is read up to 4 MiB; a transcript has at most
 20,000 lines (a HAR: 20,000 entries).
 
-Exit status: 0 done, 2 bad input or usage (or a valid scenario whose run
-goes past one of the engine's bounds), 3 a check failed (-checks),
-4 internal error (a bug in mcplab: please report it).`)
+Exit status: 0 done, 1 failure (such as a failed write), 2 bad input or
+usage (or a valid scenario whose run goes past one of the engine's bounds),
+3 a check failed (-checks), 4 internal error (a bug in mcplab: please
+report it).`)
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
