@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -157,5 +158,22 @@ func TestVerbUsageExitStatusesMatch(t *testing.T) {
 	}
 	if listed == 0 {
 		t.Error("no verb's usage lists exit statuses; run's does")
+	}
+}
+
+// TestServeNamesABadPORT (QA: `PORT=abc mcplab serve` said "lookup
+// tcp/abc: unknown port" without naming PORT): a PORT that is not a port
+// number (0 included: a server nobody can find) is a usage error naming
+// the variable and its value, exit 2, before anything is built or served.
+func TestServeNamesABadPORT(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nodist") // PORT is checked first: nothing is served
+	for _, port := range []string{"abc", "0", "65536", "-1", "80 "} {
+		t.Setenv("PORT", port)
+		var out, errOut bytes.Buffer
+		err := run([]string{"serve", "-dir", dir, "-addr", "127.0.0.1:0"}, &out, &errOut)
+		want := fmt.Sprintf("error: PORT %q: not a port number (1-65535)\n", port)
+		if code := exitCode(err); err == nil || code != 2 || errOut.String() != want || out.Len() > 0 {
+			t.Errorf("PORT=%q mcplab serve: exit %d, stderr %q; want 2 and %q", port, code, errOut.String(), want)
+		}
 	}
 }
