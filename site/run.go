@@ -35,9 +35,12 @@ import (
 //     HTTP/SSE dump, the Python, C# and Java SDKs' debug logs, Go SDK
 //     LoggingTransport, the lab's JSON Lines;
 //     transcript.Import): -side says who wrote a one-sided Go SDK log,
-//     -observer who recorded it, -zone the zone of local times (checked
-//     whatever the input: a scenario ignores a valid one), -latency
+//     -observer who recorded it, -zone the zone of local times (its value
+//     checked whatever the input), -latency
 //     the path's round trip, -max-timeout the client's maximum timeout.
+//     These five are a transcript's: given with a scenario (file, standard
+//     input or link) they are a usageError naming them (only -checks
+//     applies to both), not ignored.
 //     Input that is no scenario (not a JSON object) and no known
 //     transcript gets the transcript error listing the known formats and
 //     quoting the first line.
@@ -83,7 +86,8 @@ of real MCP traffic (Claude Desktop or VS Code log, stdio tee, HAR, HTTP/SSE
 dump, Python, C# or Java SDK debug log, Go SDK LoggingTransport log or the
 lab's JSON Lines), detected from its content.
 A file or standard input is read up to 4 MiB; a transcript has at most
-20,000 lines (a HAR: 20,000 entries).
+20,000 lines (a HAR: 20,000 entries). -side, -observer, -zone, -latency and
+-max-timeout are a transcript's: a scenario or share link refuses them.
 
 Exit status: 0 done, 1 failure (such as a failed write), 2 bad input or
 usage (or a valid scenario whose run goes past one of the engine's bounds),
@@ -108,8 +112,8 @@ report it).`)
 	default:
 		return &usageError{fmt.Errorf("-observer %q: want client, server or wire (or nothing: inferred from the transcript's format)", *observer)}
 	}
-	// -zone is checked whatever the input: a scenario ignores it (its
-	// times are virtual), but a typo should not pass in silence.
+	// -zone's value is checked before the input is read, whatever the
+	// input: a typo should not pass in silence.
 	var loc *time.Location
 	if *zone != "" {
 		if loc, err = time.LoadLocation(*zone); err != nil { // a zone name, natively
@@ -121,6 +125,15 @@ report it).`)
 			return &usageError{fmt.Errorf("-zone %q: not a time zone this machine knows: want an IANA name such as Europe/Oslo, UTC, or an offset such as +02:00", *zone)}
 		}
 	}
+	// The flags set (fs.Visit) that only a transcript reads: a scenario
+	// given them is refused (transcriptFlagsError), not run as if they
+	// had changed it.
+	var given []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name != "checks" {
+			given = append(given, "-"+f.Name)
+		}
+	})
 	name := fs.Arg(0)
 	var data []byte
 	if isLink(name) {
@@ -128,10 +141,17 @@ report it).`)
 		if err != nil {
 			return &usageError{err}
 		}
+		if err := transcriptFlagsError(given, "the share link carries a scenario", data); err != nil {
+			return err
+		}
 		return runScenario(data, *checks, stdout, stderr)
 	}
 	if data, err = readInput(name, true); err != nil {
 		return err
+	}
+	what := name + " is a scenario"
+	if name == "-" {
+		what = "standard input is a scenario"
 	}
 	if f := transcript.Sniff(data); f != transcript.FormatScenario {
 		opts := transcript.Options{Observer: *observer, LatencyMs: latency, MaxTimeoutMs: maxTimeout}
@@ -148,7 +168,49 @@ report it).`)
 		}
 		return writeTrace(tr, *checks, stdout, stderr)
 	}
+	if err := transcriptFlagsError(given, what, data); err != nil {
+		return err
+	}
 	return runScenario(data, *checks, stdout, stderr)
+}
+
+// transcriptFlagsError is the usageError for transcript flags given (-side,
+// -observer, -zone, -latency, -max-timeout, as set on the command line)
+// with a scenario, which reads none of them: what says what the input is
+// ("scenario.json is a scenario"), and the message says what the scenario
+// has instead. It is nil when none was given, or when data is not a valid
+// scenario: its own error is the one to fix first.
+func transcriptFlagsError(given []string, what string, data []byte) error {
+	if len(given) == 0 {
+		return nil
+	}
+	if _, err := scenario.Decode(data); err != nil {
+		return nil
+	}
+	var instead []string
+	other := false
+	for _, f := range given {
+		switch f {
+		case "-latency":
+			instead = append(instead, `its latency is its own "latencyMs" member`)
+		case "-max-timeout":
+			instead = append(instead, `its maximum timeout "client.maxTimeoutMs" or a call's "maxTimeoutMs"`)
+		default:
+			other = true
+		}
+	}
+	why := strings.Join(instead, ", ")
+	if other {
+		if why != "" {
+			why += "; "
+		}
+		why += "it plays both sides on a virtual clock"
+	}
+	verb, them := "apply", "them"
+	if len(given) == 1 {
+		verb, them = "applies", "it"
+	}
+	return &usageError{fmt.Errorf("%s %s to a transcript of real traffic; %s (%s): run it without %s", strings.Join(given, ", "), verb, what, why, them)}
 }
 
 // wholeMs parses a flag's whole milliseconds into *ms, in [0,

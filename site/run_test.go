@@ -262,8 +262,8 @@ func TestRunSaysURLsAreReadByTheirFragment(t *testing.T) {
 // TestRunChecksZoneWhateverTheInput (QA: `run -zone Mars/Olympus
 // scenario.json` exited 0 in silence): -zone is validated before the input
 // is read, so an unknown zone is refused, exit 2, for a scenario file and
-// a share link as for a transcript; a known zone is harmless to a scenario
-// (its times are virtual) and its trace is the one without -zone.
+// a share link as for a transcript; a known zone given a scenario is
+// refused as a transcript's flag.
 func TestRunChecksZoneWhateverTheInput(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "a.json")
 	os.WriteFile(file, examplestest.Get(t, "a-cancel-then-complete").JSON, 0o644)
@@ -275,12 +275,10 @@ func TestRunChecksZoneWhateverTheInput(t *testing.T) {
 			t.Errorf("run -zone Mars/Olympus %s: exit %d, stderr %q; want 2 and %q", input, code, errOut.String(), want)
 		}
 	}
-	var plain, zoned, errOut bytes.Buffer
-	if err := run([]string{"run", file}, &plain, &errOut); err != nil {
-		t.Fatal(err)
-	}
-	if err := run([]string{"run", "-zone", "Europe/Oslo", file}, &zoned, &errOut); err != nil || !bytes.Equal(plain.Bytes(), zoned.Bytes()) || errOut.Len() > 0 {
-		t.Errorf("run -zone Europe/Oslo of a scenario: %v, stderr %q, same trace %v; want the trace without -zone", err, errOut.String(), bytes.Equal(plain.Bytes(), zoned.Bytes()))
+	var out, errOut bytes.Buffer
+	err := run([]string{"run", "-zone", "Europe/Oslo", file}, &out, &errOut)
+	if code := exitCode(err); err == nil || code != 2 || !strings.Contains(errOut.String(), "error: -zone applies to a transcript of real traffic") || out.Len() > 0 {
+		t.Errorf("run -zone Europe/Oslo of a scenario: exit %d, stderr %q; want 2: a transcript's flag (TestRunRefusesTranscriptFlagsForAScenario)", code, errOut.String())
 	}
 }
 
@@ -334,5 +332,36 @@ func TestRunSaysNotAScenarioNotMcplabColon(t *testing.T) {
 				t.Errorf("%s of %s: %v does not unwrap to the engine's error at \"mcplab\"", verb, c.doc, err)
 			}
 		}
+	}
+}
+
+// TestRunRefusesTranscriptFlagsForAScenario (QA: `run -latency 500
+// -max-timeout 10 -side server -observer wire -zone UTC scenario.json`
+// exited 0 with a plain run's trace: the user thought -latency changed the
+// scenario): a transcript's flags given with a scenario file, standard
+// input or a share link are a usage error naming the flags given and what
+// the scenario says instead, exit 2, nothing on stdout. Only flags set
+// count; -checks applies to both.
+func TestRunRefusesTranscriptFlagsForAScenario(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "scenario.json")
+	os.WriteFile(file, examplestest.Get(t, "a-cancel-then-complete").JSON, 0o644)
+	all := []string{"-latency", "500", "-max-timeout", "10", "-side", "server", "-observer", "wire", "-zone", "UTC"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{append(all, file), "error: -latency, -max-timeout, -observer, -side, -zone apply to a transcript of real traffic; " + file + ` is a scenario (its latency is its own "latencyMs" member, its maximum timeout "client.maxTimeoutMs" or a call's "maxTimeoutMs"; it plays both sides on a virtual clock): run it without them` + "\n"},
+		{[]string{"-latency", "500", "#example=a-cancel-then-complete"}, `error: -latency applies to a transcript of real traffic; the share link carries a scenario (its latency is its own "latencyMs" member): run it without it` + "\n"},
+		{[]string{file, "-side", "auto", "-checks"}, "error: -side applies to a transcript of real traffic; " + file + " is a scenario (it plays both sides on a virtual clock): run it without it\n"},
+	} {
+		var out, errOut bytes.Buffer
+		err := run(append([]string{"run"}, c.args...), &out, &errOut)
+		if code := exitCode(err); err == nil || code != 2 || errOut.String() != c.want || out.Len() > 0 {
+			t.Errorf("run %s: exit %d, stderr %q; want 2 and %q", strings.Join(c.args, " "), code, errOut.String(), c.want)
+		}
+	}
+	var out, errOut bytes.Buffer
+	if err := run([]string{"run", "-checks", file}, &out, &errOut); err != nil {
+		t.Errorf("run -checks of a scenario: %v %q", err, errOut.String())
 	}
 }
