@@ -49,7 +49,7 @@ import (
 // and one byte: enough to say it is too large), so `run /dev/zero` stops
 // there. A bad link, an unreadable file, an invalid scenario or transcript
 // is a usageError whose text is the located cause ("steps[3].at: must be >=
-// 0", "line 4: ...", "bad share link: not base64url ..."), so the process
+// 0", "server.log: line 4: ...", "bad share link: not base64url ..."), so the process
 // prints "error: <cause>" and exits 2. So does a valid scenario whose run
 // goes past one of the engine's bounds (an *engine.BoundError: "error: the
 // scenario is valid, but its run went past the engine's bound of 100,000
@@ -149,9 +149,9 @@ report it).`)
 	if data, err = readInput(name, true); err != nil {
 		return err
 	}
-	what := name + " is a scenario"
+	input := name
 	if name == "-" {
-		what = "standard input is a scenario"
+		input = "standard input"
 	}
 	if f := transcript.Sniff(data); f != transcript.FormatScenario {
 		opts := transcript.Options{Observer: *observer, LatencyMs: latency, MaxTimeoutMs: maxTimeout}
@@ -164,14 +164,31 @@ report it).`)
 			return &usageError{fmt.Errorf("neither a scenario (a JSON object starting with \"mcplab\": 1; see the site's /scenario.schema.json) nor a transcript: %w", err)}
 		}
 		if err != nil {
-			return &usageError{fmt.Errorf("transcript: %w", err)}
+			return &usageError{transcriptError(input, err)}
 		}
 		return writeTrace(tr, *checks, stdout, stderr)
 	}
-	if err := transcriptFlagsError(given, what, data); err != nil {
+	if err := transcriptFlagsError(given, input+" is a scenario", data); err != nil {
 		return err
 	}
 	return runScenario(data, *checks, stdout, stderr)
+}
+
+// transcriptError says an import error of the transcript input (a file's
+// name, or "standard input") once: "NAME: line 2: CAUSE", or "NAME: HAR
+// entry 3: CAUSE" (the entry is the line), without the engine's category
+// ("bad transcript: ", transcript.ErrTranscript) the name already says;
+// the result still unwraps to err.
+func transcriptError(input string, err error) error {
+	var te *transcript.Error
+	if !errors.As(err, &te) || te.Error() != err.Error() {
+		return fmt.Errorf("%s: %w", input, err)
+	}
+	cause := strings.TrimPrefix(te.Err.Error(), transcript.ErrTranscript.Error()+": ")
+	if te.Line > 0 && !strings.HasPrefix(cause, fmt.Sprintf("HAR entry %d: ", te.Line)) {
+		cause = fmt.Sprintf("line %d: %s", te.Line, cause)
+	}
+	return &reworded{input + ": " + cause, err}
 }
 
 // transcriptFlagsError is the usageError for transcript flags given (-side,

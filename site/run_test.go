@@ -212,7 +212,7 @@ func TestTranscriptLineLimitDocumented(t *testing.T) {
 	os.WriteFile(name, []byte(`[STDIN] {"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"+b.String()), 0o644)
 	var out, errOut bytes.Buffer
 	err := run([]string{"run", name}, &out, &errOut)
-	want := fmt.Sprintf("line %d: bad transcript: more than %d lines", transcript.MaxLines+1, transcript.MaxLines)
+	want := fmt.Sprintf("%s: line %d: more than %d lines", name, transcript.MaxLines+1, transcript.MaxLines)
 	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) {
 		t.Errorf("run of %d lines: exit %d, stderr %q; want 2 and %q", transcript.MaxLines+2, code, errOut.String(), want)
 	}
@@ -363,5 +363,27 @@ func TestRunRefusesTranscriptFlagsForAScenario(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if err := run([]string{"run", "-checks", file}, &out, &errOut); err != nil {
 		t.Errorf("run -checks of a scenario: %v %q", err, errOut.String())
+	}
+}
+
+// TestRunTranscriptErrorSaidOnce (QA: "error: transcript: line 2: bad
+// transcript: ..." said it was a transcript twice): a transcript's error
+// names the file and the line once, "error: NAME: line 2: ...", a HAR's
+// entry once, and still unwraps to transcript.ErrTranscript.
+func TestRunTranscriptErrorSaidOnce(t *testing.T) {
+	dir := t.TempDir()
+	jsonl := filepath.Join(dir, "t.jsonl")
+	os.WriteFile(jsonl, []byte(`{"from":"client","message":{"jsonrpc":"2.0","id":1,"method":"ping"}}`+"\n"+`{"jsonrpc":"2.0","id":1,"result":{}}`+"\n"), 0o644)
+	har := filepath.Join(dir, "t.har")
+	os.WriteFile(har, []byte(`{"log":{"entries":[{"startedDateTime":"yesterday","request":{},"response":{}}]}}`), 0o644)
+	for _, c := range []struct{ file, want string }{
+		{jsonl, "error: " + jsonl + ": line 2: a JSON-RPC message by itself"},
+		{har, "error: " + har + `: HAR entry 1: startedDateTime "yesterday" is not an ISO 8601 time`},
+	} {
+		var out, errOut bytes.Buffer
+		err := run([]string{"run", c.file}, &out, &errOut)
+		if code := exitCode(err); err == nil || code != 2 || !strings.HasPrefix(errOut.String(), c.want) || strings.Count(errOut.String(), "transcript") > strings.Count(c.want, "transcript") || !errors.Is(err, transcript.ErrTranscript) {
+			t.Errorf("run %s: exit %d, stderr %q; want 2 and %q, the rest not saying transcript again", c.file, code, errOut.String(), c.want)
+		}
 	}
 }
