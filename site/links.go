@@ -44,7 +44,8 @@ func linkLengths() ([]linkLength, error) {
 
 // cmdLinks is `site links`: a table of the share link length of every
 // built-in scenario (make bench prints it). It fails when a lesson-sized
-// scenario's link does not fit chatLimit characters.
+// scenario's link does not fit chatLimit characters. It takes no
+// arguments: one is a usageError (exit 2), as for version.
 func cmdLinks(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("links", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -54,11 +55,16 @@ func cmdLinks(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return &usageError{fmt.Errorf("links takes no arguments, got %q", fs.Args())}
+	}
 	ls, err := linkLengths()
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	out := &stickyWriter{w: stdout} // a failed write is returned, not lost in the table
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "scenario\tsteps\tlink chars\t")
 	var over []string
 	longest := 0
@@ -74,7 +80,10 @@ func cmdLinks(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%d\t%d%s\t\n", l.Name, l.Steps, l.Length, mark)
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "%d scenarios; longest link %d characters plus the host; limit for lesson-sized scenarios %d\n", len(ls), longest, chatLimit)
+	fmt.Fprintf(out, "%d scenarios; longest link %d characters plus the host; limit for lesson-sized scenarios %d\n", len(ls), longest, chatLimit)
+	if out.err != nil {
+		return out.err
+	}
 	if len(over) > 0 {
 		return fmt.Errorf("lesson-sized scenarios whose link is over %d characters: %v", chatLimit, over)
 	}

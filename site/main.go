@@ -150,12 +150,13 @@ var verbs = []string{"build", "serve", "run", "review", "probe", "links", "versi
 
 // cmdHelp is `mcplab help [VERB]`: the general usage on stdout, or one
 // verb's usage and flags (what `mcplab VERB -h` prints, here on stdout).
-// An unknown verb, or more than one, is a usageError.
+// An unknown verb, or more than one, is a usageError; a failed write to
+// stdout is returned (exit 1), as run's and review's are.
 func cmdHelp(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case len(args) == 0:
-		fmt.Fprint(stdout, usage)
-		return nil
+		_, err := io.WriteString(stdout, usage)
+		return err
 	case len(args) > 1:
 		fmt.Fprint(stderr, usage)
 		return &usageError{fmt.Errorf("help takes one command, got %q", args)}
@@ -163,7 +164,30 @@ func cmdHelp(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, usage)
 		return &usageError{fmt.Errorf("help %s: not a command; want one of %s", args[0], strings.Join(verbs, ", "))}
 	}
-	return dispatch([]string{args[0], "-h"}, stdout, stdout)
+	w := &stickyWriter{w: stdout}
+	err := dispatch([]string{args[0], "-h"}, w, w)
+	if w.err != nil {
+		return w.err
+	}
+	return err
+}
+
+// stickyWriter writes to w until a write fails, then keeps that error
+// (err) and writes nothing more: for output made of many writes whose
+// errors the writer's users do not return (a FlagSet's usage, a
+// tabwriter's lines).
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	s.err = err
+	return n, err
 }
 
 // versionUsage is what `mcplab version -h` and `mcplab help version` print.
@@ -173,7 +197,8 @@ Prints the mcplab build (its module version and commit) and Go toolchain
 on one line, to quote in a bug report.`
 
 // cmdVersion is `mcplab version`: it prints version()'s line. It takes no
-// arguments: one is a usageError (exit 2), not silently ignored.
+// arguments: one is a usageError (exit 2), not silently ignored. A failed
+// write is returned (exit 1).
 func cmdVersion(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -185,8 +210,8 @@ func cmdVersion(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return &usageError{fmt.Errorf("version takes no arguments, got %q", fs.Args())}
 	}
-	fmt.Fprintln(stdout, version())
-	return nil
+	_, err := fmt.Fprintln(stdout, version())
+	return err
 }
 
 // parseFlags parses a subcommand's flags, before or after its arguments

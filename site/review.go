@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"path"
 	"strings"
 
@@ -26,7 +27,10 @@ import (
 // the first call (a race's call counts).
 // Every derived run gets a share link: a bare "#s=..." fragment (which
 // `run` and `review` accept), or -link-base prefixed
-// (https://lab.example/playground/).
+// (https://lab.example/playground/, or .../playground/?ledger=1 for the
+// SQLite build). A -link-base whose path does not end in "playground/" is
+// a usageError suggesting the address meant (playgroundBase): its links
+// would open another page.
 //
 // Bad input is a usageError with the located cause, exactly as `run` says
 // it ("steps[3].at: must be >= 0"); a scenario with no call says so
@@ -37,7 +41,7 @@ func cmdReview(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the review as JSON (schema: /review.schema.json) instead of Markdown")
 	op := fs.String("op", "", "the JSON-RPC `id` of the call to review (default: the first call)")
-	base := fs.String("link-base", "", "prefix of every derived run's share link, e.g. https://lab.example/playground/ (default: a bare #s=... fragment)")
+	base := fs.String("link-base", "", "prefix of every derived run's share link: the playground's address, e.g. https://lab.example/playground/ (?ledger=1 after it for the SQLite build; default: a bare #s=... fragment)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: mcplab review [-json] [-op ID] [-link-base URL] FILE|-|LINK
 
@@ -54,6 +58,13 @@ failure card per failure id, each backed by a derived run and its link.`)
 		// The Markdown links a run only to an absolute URL: a relative
 		// -link-base would be dropped without a word.
 		return &usageError{fmt.Errorf("-link-base %q: want an absolute http:// or https:// URL (the Markdown links its runs only to one: a relative link is dead in a pull request)", b)}
+	}
+	if b := *base; b != "" {
+		// A link is the base and "#s=...": only the playground's address
+		// opens the run (https://lab.example/#s=... is the index).
+		if want, ok := playgroundBase(b); !ok {
+			return &usageError{fmt.Errorf("-link-base %q: want the playground's address, such as %s", b, want)}
+		}
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -90,6 +101,40 @@ failure card per failure id, each backed by a derived run and its link.`)
 	}
 	_, err = io.WriteString(stdout, review.Markdown(rep))
 	return err
+}
+
+// playgroundBase reports whether a -link-base is the playground's address:
+// its path ends in "playground/" (a query such as the SQLite build's
+// ?ledger=1 may follow; no fragment, since the link adds one). If not, want
+// is the address meant, the same URL with the path corrected
+// (https://lab.example/ gives https://lab.example/playground/).
+func playgroundBase(base string) (want string, ok bool) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return "https://lab.example/playground/", false
+	}
+	p := u.Path
+	isPlayground := func(p string) bool { return p == "playground/" || strings.HasSuffix(p, "/playground/") }
+	if isPlayground(p) && u.Fragment == "" && !u.ForceQuery {
+		return base, true
+	}
+	switch i := strings.LastIndexByte(p, '/'); {
+	case isPlayground(p):
+	case p == "playground" || strings.HasSuffix(p, "/playground"):
+		p += "/"
+	case strings.Contains(p[i+1:], "."): // a file: the playground beside it, or its own
+		if p = p[:i+1]; !isPlayground(p) {
+			p += "playground/"
+		}
+	case p == "" && u.Host != "":
+		p = "/playground/"
+	case p == "" || strings.HasSuffix(p, "/"):
+		p += "playground/"
+	default:
+		p += "/playground/"
+	}
+	u.Path, u.RawPath, u.Fragment, u.RawFragment, u.ForceQuery = p, "", "", "", false
+	return u.String(), false
 }
 
 // reviewDefault is the scenario /review/ itself shows: the flagship story.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -244,6 +245,41 @@ func TestBuildReviewsBaseURL(t *testing.T) {
 		outside := strings.Replace(with[rel], markdown(with[rel]), "", 1)
 		if strings.Contains(outside, base) {
 			t.Errorf("%s: the page outside its Markdown names the base URL %s: its links must stay relative", rel, base)
+		}
+	}
+}
+
+// TestReviewLinkBaseIsThePlayground (QA: `-link-base https://lab.example/`
+// made links to https://lab.example/#s=..., which open the index, not the
+// playground): a -link-base whose path does not end in "playground/" is a
+// usage error, exit 2, suggesting the playground's address; the
+// playground's own, with the SQLite build's ?ledger=1 or under a subpath,
+// is taken, and so is a relative one with -json.
+func TestReviewLinkBaseIsThePlayground(t *testing.T) {
+	for _, c := range []struct{ base, want string }{
+		{"https://lab.example/", "https://lab.example/playground/"},
+		{"https://lab.example", "https://lab.example/playground/"},
+		{"https://lab.example/playground", "https://lab.example/playground/"},
+		{"https://lab.example/lab/index.html", "https://lab.example/lab/playground/"},
+		{"https://lab.example/playground/index.html", "https://lab.example/playground/"},
+		{"https://lab.example/?ledger=1", "https://lab.example/playground/?ledger=1"},
+	} {
+		var out, errOut bytes.Buffer
+		err := run([]string{"review", "-link-base", c.base, "#example=ledger-keyed-race"}, &out, &errOut)
+		want := fmt.Sprintf("error: -link-base %q: want the playground's address, such as %s\n", c.base, c.want)
+		if code := exitCode(err); err == nil || code != 2 || errOut.String() != want || out.Len() > 0 {
+			t.Errorf("review -link-base %s: exit %d, stderr %q; want 2 and %q", c.base, code, errOut.String(), want)
+		}
+	}
+	for _, args := range [][]string{
+		{"-link-base", "https://lab.example/playground/"},
+		{"-link-base", "https://lab.example/playground/?ledger=1"},
+		{"-link-base", "http://localhost:8080/docs/lab/playground/"},
+		{"-json", "-link-base", "../playground/?ledger=1"},
+	} {
+		var out, errOut bytes.Buffer
+		if err := run(append(append([]string{"review"}, args...), "#example=ledger-keyed-race"), &out, &errOut); err != nil || !strings.Contains(out.String(), args[len(args)-1]+"#s=") {
+			t.Errorf("review %s: %v %q; want its runs linked under it", strings.Join(args, " "), err, errOut.String())
 		}
 	}
 }

@@ -35,9 +35,12 @@ import (
 //     HTTP/SSE dump, the Python, C# and Java SDKs' debug logs, Go SDK
 //     LoggingTransport, the lab's JSON Lines;
 //     transcript.Import): -side says who wrote a one-sided Go SDK log,
-//     -observer who recorded it, -zone the zone of local times (checked
-//     whatever the input: a scenario ignores a valid one), -latency
+//     -observer who recorded it, -zone the zone of local times (its value
+//     checked whatever the input), -latency
 //     the path's round trip, -max-timeout the client's maximum timeout.
+//     These five are a transcript's: given with a scenario (file, standard
+//     input or link) they are a usageError naming them (only -checks
+//     applies to both), not ignored.
 //     Input that is no scenario (not a JSON object) and no known
 //     transcript gets the transcript error listing the known formats and
 //     quoting the first line.
@@ -46,7 +49,7 @@ import (
 // and one byte: enough to say it is too large), so `run /dev/zero` stops
 // there. A bad link, an unreadable file, an invalid scenario or transcript
 // is a usageError whose text is the located cause ("steps[3].at: must be >=
-// 0", "line 4: ...", "bad share link: not base64url ..."), so the process
+// 0", "server.log: line 4: ...", "bad share link: not base64url ..."), so the process
 // prints "error: <cause>" and exits 2. So does a valid scenario whose run
 // goes past one of the engine's bounds (an *engine.BoundError: "error: the
 // scenario is valid, but its run went past the engine's bound of 100,000
@@ -83,11 +86,13 @@ of real MCP traffic (Claude Desktop or VS Code log, stdio tee, HAR, HTTP/SSE
 dump, Python, C# or Java SDK debug log, Go SDK LoggingTransport log or the
 lab's JSON Lines), detected from its content.
 A file or standard input is read up to 4 MiB; a transcript has at most
-20,000 lines (a HAR: 20,000 entries).
+20,000 lines (a HAR: 20,000 entries). -side, -observer, -zone, -latency and
+-max-timeout are a transcript's: a scenario or share link refuses them.
 
-Exit status: 0 done, 2 bad input or usage (or a valid scenario whose run
-goes past one of the engine's bounds), 3 a check failed (-checks),
-4 internal error (a bug in mcplab: please report it).`)
+Exit status: 0 done, 1 failure (such as a failed write), 2 bad input or
+usage (or a valid scenario whose run goes past one of the engine's bounds),
+3 a check failed (-checks), 4 internal error (a bug in mcplab: please
+report it).`)
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -107,8 +112,8 @@ goes past one of the engine's bounds), 3 a check failed (-checks),
 	default:
 		return &usageError{fmt.Errorf("-observer %q: want client, server or wire (or nothing: inferred from the transcript's format)", *observer)}
 	}
-	// -zone is checked whatever the input: a scenario ignores it (its
-	// times are virtual), but a typo should not pass in silence.
+	// -zone's value is checked before the input is read, whatever the
+	// input: a typo should not pass in silence.
 	var loc *time.Location
 	if *zone != "" {
 		if loc, err = time.LoadLocation(*zone); err != nil { // a zone name, natively
@@ -120,6 +125,15 @@ goes past one of the engine's bounds), 3 a check failed (-checks),
 			return &usageError{fmt.Errorf("-zone %q: not a time zone this machine knows: want an IANA name such as Europe/Oslo, UTC, or an offset such as +02:00", *zone)}
 		}
 	}
+	// The flags set (fs.Visit) that only a transcript reads: a scenario
+	// given them is refused (transcriptFlagsError), not run as if they
+	// had changed it.
+	var given []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name != "checks" {
+			given = append(given, "-"+f.Name)
+		}
+	})
 	name := fs.Arg(0)
 	var data []byte
 	if isLink(name) {
@@ -127,10 +141,17 @@ goes past one of the engine's bounds), 3 a check failed (-checks),
 		if err != nil {
 			return &usageError{err}
 		}
+		if err := transcriptFlagsError(given, "the share link carries a scenario", data); err != nil {
+			return err
+		}
 		return runScenario(data, *checks, stdout, stderr)
 	}
 	if data, err = readInput(name, true); err != nil {
 		return err
+	}
+	input := name
+	if name == "-" {
+		input = "standard input"
 	}
 	if f := transcript.Sniff(data); f != transcript.FormatScenario {
 		opts := transcript.Options{Observer: *observer, LatencyMs: latency, MaxTimeoutMs: maxTimeout}
@@ -143,11 +164,70 @@ goes past one of the engine's bounds), 3 a check failed (-checks),
 			return &usageError{fmt.Errorf("neither a scenario (a JSON object starting with \"mcplab\": 1; see the site's /scenario.schema.json) nor a transcript: %w", err)}
 		}
 		if err != nil {
-			return &usageError{fmt.Errorf("transcript: %w", err)}
+			return &usageError{transcriptError(input, err)}
 		}
 		return writeTrace(tr, *checks, stdout, stderr)
 	}
+	if err := transcriptFlagsError(given, input+" is a scenario", data); err != nil {
+		return err
+	}
 	return runScenario(data, *checks, stdout, stderr)
+}
+
+// transcriptError says an import error of the transcript input (a file's
+// name, or "standard input") once: "NAME: line 2: CAUSE", or "NAME: HAR
+// entry 3: CAUSE" (the entry is the line), without the engine's category
+// ("bad transcript: ", transcript.ErrTranscript) the name already says;
+// the result still unwraps to err.
+func transcriptError(input string, err error) error {
+	var te *transcript.Error
+	if !errors.As(err, &te) || te.Error() != err.Error() {
+		return fmt.Errorf("%s: %w", input, err)
+	}
+	cause := strings.TrimPrefix(te.Err.Error(), transcript.ErrTranscript.Error()+": ")
+	if te.Line > 0 && !strings.HasPrefix(cause, fmt.Sprintf("HAR entry %d: ", te.Line)) {
+		cause = fmt.Sprintf("line %d: %s", te.Line, cause)
+	}
+	return &reworded{input + ": " + cause, err}
+}
+
+// transcriptFlagsError is the usageError for transcript flags given (-side,
+// -observer, -zone, -latency, -max-timeout, as set on the command line)
+// with a scenario, which reads none of them: what says what the input is
+// ("scenario.json is a scenario"), and the message says what the scenario
+// has instead. It is nil when none was given, or when data is not a valid
+// scenario: its own error is the one to fix first.
+func transcriptFlagsError(given []string, what string, data []byte) error {
+	if len(given) == 0 {
+		return nil
+	}
+	if _, err := scenario.Decode(data); err != nil {
+		return nil
+	}
+	var instead []string
+	other := false
+	for _, f := range given {
+		switch f {
+		case "-latency":
+			instead = append(instead, `its latency is its own "latencyMs" member`)
+		case "-max-timeout":
+			instead = append(instead, `its maximum timeout "client.maxTimeoutMs" or a call's "maxTimeoutMs"`)
+		default:
+			other = true
+		}
+	}
+	why := strings.Join(instead, ", ")
+	if other {
+		if why != "" {
+			why += "; "
+		}
+		why += "it plays both sides on a virtual clock"
+	}
+	verb, them := "apply", "them"
+	if len(given) == 1 {
+		verb, them = "applies", "it"
+	}
+	return &usageError{fmt.Errorf("%s %s to a transcript of real traffic; %s (%s): run it without %s", strings.Join(given, ", "), verb, what, why, them)}
 }
 
 // wholeMs parses a flag's whole milliseconds into *ms, in [0,

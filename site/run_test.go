@@ -212,7 +212,7 @@ func TestTranscriptLineLimitDocumented(t *testing.T) {
 	os.WriteFile(name, []byte(`[STDIN] {"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"+b.String()), 0o644)
 	var out, errOut bytes.Buffer
 	err := run([]string{"run", name}, &out, &errOut)
-	want := fmt.Sprintf("line %d: bad transcript: more than %d lines", transcript.MaxLines+1, transcript.MaxLines)
+	want := fmt.Sprintf("%s: line %d: more than %d lines", name, transcript.MaxLines+1, transcript.MaxLines)
 	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) {
 		t.Errorf("run of %d lines: exit %d, stderr %q; want 2 and %q", transcript.MaxLines+2, code, errOut.String(), want)
 	}
@@ -262,8 +262,8 @@ func TestRunSaysURLsAreReadByTheirFragment(t *testing.T) {
 // TestRunChecksZoneWhateverTheInput (QA: `run -zone Mars/Olympus
 // scenario.json` exited 0 in silence): -zone is validated before the input
 // is read, so an unknown zone is refused, exit 2, for a scenario file and
-// a share link as for a transcript; a known zone is harmless to a scenario
-// (its times are virtual) and its trace is the one without -zone.
+// a share link as for a transcript; a known zone given a scenario is
+// refused as a transcript's flag.
 func TestRunChecksZoneWhateverTheInput(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "a.json")
 	os.WriteFile(file, examplestest.Get(t, "a-cancel-then-complete").JSON, 0o644)
@@ -275,12 +275,10 @@ func TestRunChecksZoneWhateverTheInput(t *testing.T) {
 			t.Errorf("run -zone Mars/Olympus %s: exit %d, stderr %q; want 2 and %q", input, code, errOut.String(), want)
 		}
 	}
-	var plain, zoned, errOut bytes.Buffer
-	if err := run([]string{"run", file}, &plain, &errOut); err != nil {
-		t.Fatal(err)
-	}
-	if err := run([]string{"run", "-zone", "Europe/Oslo", file}, &zoned, &errOut); err != nil || !bytes.Equal(plain.Bytes(), zoned.Bytes()) || errOut.Len() > 0 {
-		t.Errorf("run -zone Europe/Oslo of a scenario: %v, stderr %q, same trace %v; want the trace without -zone", err, errOut.String(), bytes.Equal(plain.Bytes(), zoned.Bytes()))
+	var out, errOut bytes.Buffer
+	err := run([]string{"run", "-zone", "Europe/Oslo", file}, &out, &errOut)
+	if code := exitCode(err); err == nil || code != 2 || !strings.Contains(errOut.String(), "error: -zone applies to a transcript of real traffic") || out.Len() > 0 {
+		t.Errorf("run -zone Europe/Oslo of a scenario: exit %d, stderr %q; want 2: a transcript's flag (TestRunRefusesTranscriptFlagsForAScenario)", code, errOut.String())
 	}
 }
 
@@ -333,6 +331,59 @@ func TestRunSaysNotAScenarioNotMcplabColon(t *testing.T) {
 			if !errors.As(err, &se) || se.Path != "mcplab" {
 				t.Errorf("%s of %s: %v does not unwrap to the engine's error at \"mcplab\"", verb, c.doc, err)
 			}
+		}
+	}
+}
+
+// TestRunRefusesTranscriptFlagsForAScenario (QA: `run -latency 500
+// -max-timeout 10 -side server -observer wire -zone UTC scenario.json`
+// exited 0 with a plain run's trace: the user thought -latency changed the
+// scenario): a transcript's flags given with a scenario file, standard
+// input or a share link are a usage error naming the flags given and what
+// the scenario says instead, exit 2, nothing on stdout. Only flags set
+// count; -checks applies to both.
+func TestRunRefusesTranscriptFlagsForAScenario(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "scenario.json")
+	os.WriteFile(file, examplestest.Get(t, "a-cancel-then-complete").JSON, 0o644)
+	all := []string{"-latency", "500", "-max-timeout", "10", "-side", "server", "-observer", "wire", "-zone", "UTC"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{append(all, file), "error: -latency, -max-timeout, -observer, -side, -zone apply to a transcript of real traffic; " + file + ` is a scenario (its latency is its own "latencyMs" member, its maximum timeout "client.maxTimeoutMs" or a call's "maxTimeoutMs"; it plays both sides on a virtual clock): run it without them` + "\n"},
+		{[]string{"-latency", "500", "#example=a-cancel-then-complete"}, `error: -latency applies to a transcript of real traffic; the share link carries a scenario (its latency is its own "latencyMs" member): run it without it` + "\n"},
+		{[]string{file, "-side", "auto", "-checks"}, "error: -side applies to a transcript of real traffic; " + file + " is a scenario (it plays both sides on a virtual clock): run it without it\n"},
+	} {
+		var out, errOut bytes.Buffer
+		err := run(append([]string{"run"}, c.args...), &out, &errOut)
+		if code := exitCode(err); err == nil || code != 2 || errOut.String() != c.want || out.Len() > 0 {
+			t.Errorf("run %s: exit %d, stderr %q; want 2 and %q", strings.Join(c.args, " "), code, errOut.String(), c.want)
+		}
+	}
+	var out, errOut bytes.Buffer
+	if err := run([]string{"run", "-checks", file}, &out, &errOut); err != nil {
+		t.Errorf("run -checks of a scenario: %v %q", err, errOut.String())
+	}
+}
+
+// TestRunTranscriptErrorSaidOnce (QA: "error: transcript: line 2: bad
+// transcript: ..." said it was a transcript twice): a transcript's error
+// names the file and the line once, "error: NAME: line 2: ...", a HAR's
+// entry once, and still unwraps to transcript.ErrTranscript.
+func TestRunTranscriptErrorSaidOnce(t *testing.T) {
+	dir := t.TempDir()
+	jsonl := filepath.Join(dir, "t.jsonl")
+	os.WriteFile(jsonl, []byte(`{"from":"client","message":{"jsonrpc":"2.0","id":1,"method":"ping"}}`+"\n"+`{"jsonrpc":"2.0","id":1,"result":{}}`+"\n"), 0o644)
+	har := filepath.Join(dir, "t.har")
+	os.WriteFile(har, []byte(`{"log":{"entries":[{"startedDateTime":"yesterday","request":{},"response":{}}]}}`), 0o644)
+	for _, c := range []struct{ file, want string }{
+		{jsonl, "error: " + jsonl + ": line 2: a JSON-RPC message by itself"},
+		{har, "error: " + har + `: HAR entry 1: startedDateTime "yesterday" is not an ISO 8601 time`},
+	} {
+		var out, errOut bytes.Buffer
+		err := run([]string{"run", c.file}, &out, &errOut)
+		if code := exitCode(err); err == nil || code != 2 || !strings.HasPrefix(errOut.String(), c.want) || strings.Count(errOut.String(), "transcript") > strings.Count(c.want, "transcript") || !errors.Is(err, transcript.ErrTranscript) {
+			t.Errorf("run %s: exit %d, stderr %q; want 2 and %q, the rest not saying transcript again", c.file, code, errOut.String(), c.want)
 		}
 	}
 }

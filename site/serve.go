@@ -83,6 +83,19 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return &usageError{fmt.Errorf("serve takes no arguments, got %q", fs.Args())}
 	}
+	// The address is settled before anything is built: a bad PORT is
+	// named (net.Listen would say "lookup tcp/abc: unknown port").
+	listen := *addr
+	if port := os.Getenv("PORT"); port != "" {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 || strconv.Itoa(n) != port {
+			return &usageError{fmt.Errorf("PORT %q: not a port number (1-65535)", port)}
+		}
+		host, _, err := net.SplitHostPort(listen)
+		if err != nil {
+			return &usageError{fmt.Errorf("-addr %q: %w", listen, err)}
+		}
+		listen = net.JoinHostPort(host, port)
+	}
 	if *buildFirst {
 		finish, err := writeSite(*dir, "", *cacheDir, stderr)
 		if err != nil {
@@ -96,14 +109,6 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	}
 	if st, err := os.Stat(path.Join(*dir, "index.html")); err != nil || st.IsDir() {
 		return &usageError{fmt.Errorf("%s has no index.html: build the site first (mcplab build -out %s, or go run ./site build -out %s in a checkout), or serve with -build", *dir, *dir, *dir)}
-	}
-	listen := *addr
-	if port := os.Getenv("PORT"); port != "" {
-		host, _, err := net.SplitHostPort(listen)
-		if err != nil {
-			return &usageError{fmt.Errorf("-addr %q: %w", listen, err)}
-		}
-		listen = net.JoinHostPort(host, port)
 	}
 	ln, err := net.Listen("tcp", listen)
 	if errors.Is(err, syscall.EADDRINUSE) {
