@@ -251,18 +251,9 @@ func wholeMs(ms *int64) func(string) error {
 func readLimited(r io.Reader) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, transcript.MaxBytes+1))
 	if err == nil && len(data) > transcript.MaxBytes {
-		return nil, fmt.Errorf("more than 4 MiB (%s bytes), the most mcplab reads (a scenario is at most %s bytes)", thousands(transcript.MaxBytes), thousands(scenario.MaxBytes))
+		return nil, fmt.Errorf("more than 4 MiB (%s bytes), the most mcplab reads (a scenario is at most %s bytes)", trace.Thousands(transcript.MaxBytes), trace.Thousands(scenario.MaxBytes))
 	}
 	return data, err
-}
-
-// thousands writes n >= 0 with a comma every three digits: 4,194,304.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // readInput reads the file name ("-" for standard input) through

@@ -137,7 +137,7 @@ func newDeadlines(tr *trace.Trace, f frame, xOf func(int64) float64, domainMs in
 		d.lo, d.hi = xOf(d.sentAt), xOf(d.sentAt)
 		if d.IdleMs > 0 {
 			d.windows(clip)
-			d.IdleLabel = deadlineLabel{Text: "idle " + thousands(d.IdleMs) + " ms"}
+			d.IdleLabel = deadlineLabel{Text: "idle " + trace.Thousands(d.IdleMs) + " ms"}
 			last := d.Windows[len(d.Windows)-1]
 			d.placeLabel(&d.IdleLabel, f, xOf(d.sentAt), max(last.X2, last.XExpiry))
 		}
@@ -146,7 +146,7 @@ func newDeadlines(tr *trace.Trace, f frame, xOf func(int64) float64, domainMs in
 			d.MaxX1, d.MaxX2 = xOf(d.sentAt), clip(d.MaxAt)
 			d.MaxBeyond = d.MaxAt > domainMs
 			d.MaxTitle = fmt.Sprintf("Maximum deadline of request %s: sent at %d ms + max %d ms = %d ms. No progress moves it.", d.ID, d.sentAt, d.MaxMs, d.MaxAt)
-			text := "max " + thousands(d.MaxMs) + " ms"
+			text := "max " + trace.Thousands(d.MaxMs) + " ms"
 			if d.MaxBeyond {
 				text += " →"
 				d.MaxTitle += " It falls after the run's last event."

@@ -451,7 +451,7 @@ func summary(tr *trace.Trace, t timeline) string {
 			parts = append(parts, d.IdleLabel.Text)
 		}
 		if d.MaxMs > 0 {
-			parts = append(parts, fmt.Sprintf("max %s ms (deadline at %d ms)", thousands(d.MaxMs), d.MaxAt))
+			parts = append(parts, fmt.Sprintf("max %s ms (deadline at %d ms)", trace.Thousands(d.MaxMs), d.MaxAt))
 		}
 		fmt.Fprintf(&b, "; request %s deadlines: %s", d.ID, strings.Join(parts, ", "))
 	}

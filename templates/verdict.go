@@ -199,7 +199,7 @@ func failureText(tr *trace.Trace, c trace.Check) string {
 	case "max-timeout-enforced":
 		for _, r := range tr.Requests {
 			if r.MaxTimeoutMs > 0 && r.EndedAt != nil && *r.EndedAt-r.SentAt > r.MaxTimeoutMs {
-				return "the request outlived its " + thousands(r.MaxTimeoutMs) + " ms maximum"
+				return "the request outlived its " + trace.Thousands(r.MaxTimeoutMs) + " ms maximum"
 			}
 		}
 		return "the request outlived its maximum timeout"
@@ -235,14 +235,14 @@ func failureText(tr *trace.Trace, c trace.Check) string {
 	case "herd-all-reconnect":
 		// It fails only when clients gave up (engine/checks).
 		if h := tr.Herd; h != nil {
-			return "the herd never fully recovers: " + thousands(int64(h.Exhausted)) + " of " + thousands(int64(h.Clients)) + " clients gave up"
+			return "the herd never fully recovers: " + trace.Thousands(int64(h.Exhausted)) + " of " + trace.Thousands(int64(h.Clients)) + " clients gave up"
 		}
 		return "the herd never fully recovers"
 	case "herd-jittered":
 		// Lockstep (SCENARIO.md: failure lockstep-backoff), whether or not
 		// every client got back in the end: each wave arrives at once.
 		if h := tr.Herd; h != nil && h.PeakPerBucket > 0 {
-			return "the herd retries in synchronized waves: " + thousands(int64(h.PeakPerBucket)) + " reconnects in one " + thousands(h.BucketMs) + " ms burst, against " + thousands(int64(h.CapacityPerSecond)) + " a second"
+			return "the herd retries in synchronized waves: " + trace.Thousands(int64(h.PeakPerBucket)) + " reconnects in one " + trace.Thousands(h.BucketMs) + " ms burst, against " + trace.Thousands(int64(h.CapacityPerSecond)) + " a second"
 		}
 	case "server-cancel-only-for-listen":
 		return "the server cancelled a tool call"
@@ -265,7 +265,7 @@ func failureText(tr *trace.Trace, c trace.Check) string {
 // telling summary: the herd, the ledger, then the first request's outcome.
 func successText(tr *trace.Trace) string {
 	if h := tr.Herd; h != nil && h.AllReconnectedAtMs != nil {
-		return "all " + thousands(int64(h.Clients)) + " clients reconnected by " + thousands(*h.AllReconnectedAtMs) + " ms"
+		return "all " + trace.Thousands(int64(h.Clients)) + " clients reconnected by " + trace.Thousands(*h.AllReconnectedAtMs) + " ms"
 	}
 	retried := false
 	for _, r := range tr.Requests {
@@ -300,7 +300,7 @@ func successText(tr *trace.Trace) string {
 	r := tr.Requests[0]
 	switch {
 	case r.Cause != nil && *r.Cause == trace.CauseMaxTimeout && r.EndedAt != nil:
-		return "the maximum timeout cut the request at " + thousands(*r.EndedAt-r.SentAt) + " ms"
+		return "the maximum timeout cut the request at " + trace.Thousands(*r.EndedAt-r.SentAt) + " ms"
 	case r.Cause != nil && *r.Cause == trace.CauseIdleTimeout:
 		return "the idle timeout cut the request after the silence"
 	case r.Signal != nil && r.State == trace.StateCancelled:
@@ -346,20 +346,6 @@ func successDetail(tr *trace.Trace) string {
 		return "The one check that applies passes."
 	}
 	return "All " + strconv.Itoa(n) + " checks that apply pass."
-}
-
-// thousands prints n with a comma between thousands: 10000 → "10,000".
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		return "-" + s
-	}
-	return s
 }
 
 // outcomeCard is one card under the verdict: a request's outcome, or the
@@ -409,7 +395,7 @@ func groupOutcomes(rows []requestRow) []outcomeCard {
 				ids[i][j] = plainID(id)
 			}
 			c.Who = "Requests " + idList(ids[i])
-			c.Detail = thousands(int64(c.Count)) + " requests, all " + c.Text + ". " + c.Detail
+			c.Detail = trace.Thousands(int64(c.Count)) + " requests, all " + c.Text + ". " + c.Detail
 		}
 	}
 	return cards
@@ -423,7 +409,7 @@ func idList(ids []string) string {
 	if len(ids) <= maxListedIDs {
 		return strings.Join(ids, ", ")
 	}
-	return strings.Join(ids[:3], ", ") + ", … " + ids[len(ids)-1] + " (" + thousands(int64(len(ids))) + ")"
+	return strings.Join(ids[:3], ", ") + ", … " + ids[len(ids)-1] + " (" + trace.Thousands(int64(len(ids))) + ")"
 }
 
 // maxListedIDs is the most request ids an outcome card lists whole.

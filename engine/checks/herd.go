@@ -30,12 +30,12 @@ func herdJittered(v *view) (trace.Check, bool) {
 	case n < 2:
 		return undecided(HerdJittered, "Fewer than two sampled clients drew the same attempt; the sample cannot show whether delays are jittered."), true
 	case ok:
-		d := "With strategy " + h.Strategy + " all " + grouped(int64(n)) + " sampled clients drew the same delay for attempt " + strconv.Itoa(a) + ": refused clients come back in lockstep (lockstep-backoff)."
+		d := "With strategy " + h.Strategy + " all " + trace.Thousands(int64(n)) + " sampled clients drew the same delay for attempt " + strconv.Itoa(a) + ": refused clients come back in lockstep (lockstep-backoff)."
 		if at, w, ok := lockstepWave(h); ok {
-			d += " " + grouped(w) + " reconnects arrived in the one " + grouped(h.BucketMs) + " ms bucket at " + grouped(at) + " ms, with none around it, against a capacity of " + grouped(int64(h.CapacityPerSecond)) + " per second: each wave overloads the recovering server again."
+			d += " " + trace.Thousands(w) + " reconnects arrived in the one " + trace.Thousands(h.BucketMs) + " ms bucket at " + trace.Thousands(at) + " ms, with none around it, against a capacity of " + trace.Thousands(int64(h.CapacityPerSecond)) + " per second: each wave overloads the recovering server again."
 		}
 		if h.Exhausted == 0 && h.AllReconnectedAtMs != nil {
-			d += " All " + grouped(int64(h.Clients)) + " clients got back in the end, the last at " + grouped(*h.AllReconnectedAtMs) + " ms; with more clients or fewer attempts some give up."
+			d += " All " + trace.Thousands(int64(h.Clients)) + " clients got back in the end, the last at " + trace.Thousands(*h.AllReconnectedAtMs) + " ms; with more clients or fewer attempts some give up."
 		}
 		return fail(HerdJittered, d+" Add jitter to the capped exponential backoff."), true
 	}
@@ -87,21 +87,4 @@ func lockstepWave(h *trace.HerdResult) (atMs, n int64, ok bool) {
 		}
 	}
 	return 0, 0, false
-}
-
-// grouped writes n with a comma between groups of three digits (10000 ->
-// "10,000"), as the pages write counts.
-func grouped(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := n < 0
-	if neg {
-		s = s[1:]
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
 }

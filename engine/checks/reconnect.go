@@ -106,7 +106,7 @@ func herdAllReconnect(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	if h.Exhausted > 0 || h.AllReconnectedAtMs == nil {
-		return fail(HerdAllReconnect, grouped(int64(h.Exhausted))+" of "+grouped(int64(h.Clients))+" clients gave up after their attempts: with strategy "+h.Strategy+" the refused clients came back together (peak "+grouped(int64(h.PeakPerBucket))+" in one "+grouped(h.BucketMs)+" ms bucket) and overloaded the server again."), true
+		return fail(HerdAllReconnect, trace.Thousands(int64(h.Exhausted))+" of "+trace.Thousands(int64(h.Clients))+" clients gave up after their attempts: with strategy "+h.Strategy+" the refused clients came back together (peak "+trace.Thousands(int64(h.PeakPerBucket))+" in one "+trace.Thousands(h.BucketMs)+" ms bucket) and overloaded the server again."), true
 	}
-	return pass(HerdAllReconnect, "All "+grouped(int64(h.Clients))+" clients reconnected within their attempts, the last at "+grouped(*h.AllReconnectedAtMs)+" ms."), true
+	return pass(HerdAllReconnect, "All "+trace.Thousands(int64(h.Clients))+" clients reconnected within their attempts, the last at "+trace.Thousands(*h.AllReconnectedAtMs)+" ms."), true
 }

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -400,5 +401,20 @@ func TestDecodeEmpty(t *testing.T) {
 		if !errors.As(err, &se) || !errors.Is(err, ErrSyntax) || err.Error() != want || se.Line != 0 {
 			t.Errorf("Decode(%q) = %v; want an ErrSyntax *Error %q at no line", doc, err, want)
 		}
+	}
+}
+
+// TestLimitMessagesGroupDigits (QA: "scenario is 2000035 bytes, the limit
+// is 1048576" beside the command's "4 MiB (4,194,304 bytes)"): the limits
+// a scenario or link runs into are written with grouped digits.
+func TestLimitMessagesGroupDigits(t *testing.T) {
+	_, err := Decode(bytes.Repeat([]byte(" "), MaxBytes+1))
+	if want := "scenario is 1,048,577 bytes, the limit is 1,048,576 (1 MiB)"; err == nil || err.Error() != want {
+		t.Errorf("a document of MaxBytes+1: %v, want %q", err, want)
+	}
+	steps := strings.Repeat(`{"at":0,"do":"ping"},`, MaxSteps+1)
+	_, err = Decode([]byte(`{"mcplab":1,"steps":[` + strings.TrimSuffix(steps, ",") + `]}`))
+	if want := "steps: 2,001 steps, the limit is 2,000"; err == nil || err.Error() != want {
+		t.Errorf("MaxSteps+1 steps: %v, want %q", err, want)
 	}
 }

@@ -43,7 +43,7 @@ type BoundError struct {
 // Error says that the scenario is valid, which bound its run went past,
 // with the number, and what to change.
 func (e *BoundError) Error() string {
-	return BoundLead + thousands(e.Limit) + " " + e.Unit + " (" + e.Bound + "), so it has no trace; to run it, " + e.Fix
+	return BoundLead + Thousands(int64(e.Limit)) + " " + e.Unit + " (" + e.Bound + "), so it has no trace; to run it, " + e.Fix
 }
 
 // Unwrap returns the category (ErrTooLarge or sim.ErrTooManyActions (engine.MaxActions)).
@@ -55,12 +55,20 @@ func IsBoundMessage(msg string) bool {
 	return len(msg) >= len(BoundLead) && msg[:len(BoundLead)] == BoundLead
 }
 
-// thousands writes n with a comma between groups of three digits
-// (100000 -> "100,000").
-func thousands(n int) string {
-	s := strconv.Itoa(n)
+// Thousands writes n with a comma between groups of three digits
+// (100000 -> "100,000", -1500 -> "-1,500"), as every page and message of
+// the lab writes counts and byte sizes.
+func Thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
 	}
 	return s
 }

@@ -174,7 +174,7 @@ type entry struct {
 // what was inferred, with the reasons in its note).
 func Import(data []byte, opts Options) (*trace.Trace, error) {
 	if len(data) > MaxBytes {
-		return nil, &Error{Err: fmt.Errorf("%w: %d bytes, the limit is %d", ErrTranscript, len(data), MaxBytes)}
+		return nil, &Error{Err: fmt.Errorf("%w: %s bytes, the limit is %s (4 MiB)", ErrTranscript, trace.Thousands(int64(len(data))), trace.Thousands(MaxBytes))}
 	}
 	// A byte order mark, as some Windows editors write, is not a line.
 	data = bytes.TrimPrefix(data, bom)
