@@ -47,6 +47,9 @@ func (p *prober) linger(s *session, sent time.Time, m cancelMark, deadline time.
 	_ = s.wait(minTime(deadline, end.Add(p.grace())), nil)
 }
 
+// fenceWhy is proven's reason for a message read after the fence's answer.
+const fenceWhy = "after the fence"
+
 // proven reports whether a server message about m's request, read at t,
 // was written after the server read the cancellation (see the design
 // record at the top of this file), and why.
@@ -55,7 +58,7 @@ func (p *prober) proven(m cancelMark, t time.Time, response bool) (bool, string)
 		return false, ""
 	}
 	if !m.fence.IsZero() && t.After(m.fence) {
-		return true, "after the fence"
+		return true, fenceWhy
 	}
 	tol := max(p.warm.done/20, 10*time.Millisecond)
 	if response && t.Before(m.sentAt.Add(p.warm.done-tol)) {
@@ -77,7 +80,7 @@ func (p *prober) order(s *session, m cancelMark) string {
 			what = v.kind
 		}
 		if ok, why := p.proven(m, x.at, x.response); ok {
-			late = append(late, fmt.Sprintf("%s %s after it, %s", what, ms(x.at.Sub(m.at)), why))
+			late = append(late, fmt.Sprintf("%s %s after it (%s)", what, ms(x.at.Sub(m.at)), why))
 		} else {
 			race = append(race, fmt.Sprintf("%s %s after it", what, ms(x.at.Sub(m.at))))
 		}
@@ -153,7 +156,10 @@ func (p *prober) refine(tr *trace.Trace, recs []record, s *session, marks []canc
 		}
 		bad := false
 		out[i].OK, out[i].Events = &bad, kept
-		out[i].Detail = fmt.Sprintf("%d message(s) after an accepted cancellation, e.g. %s.", len(kept), why)
+		if why == fenceWhy {
+			why += " (the fence: the server's answer to the ping sent right after the cancellation, so it had read the cancellation)"
+		}
+		out[i].Detail = fmt.Sprintf("%d message(s) after an accepted cancellation; the last proven one arrived %s.", len(kept), why)
 	}
 	return out
 }
