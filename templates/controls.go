@@ -281,30 +281,18 @@ func bufferControls(s *scenario.Scenario) controlGroup {
 	return g
 }
 
-// strategyLabels are the Backoff strategy control's words for each value
-// of herd.strategy; a value without one shows as itself.
-var strategyLabels = map[string]string{
-	scenario.HerdReference:    "reference (capped, jittered)",
-	scenario.HerdNone:         "none: lockstep (broken)",
-	scenario.HerdFullJitter:   "full jitter",
-	scenario.HerdEqualJitter:  "equal jitter",
-	scenario.HerdDecorrelated: "decorrelated jitter",
-	scenario.HerdExponential:  "exponential: lockstep waves (broken)",
-}
-
-// strategyOptions offers every strategy the format accepts
-// (scenario.HerdStrategies), in its order, so the control cannot lack the
-// one a scenario runs.
-func strategyOptions() []option {
-	opts := make([]option, 0, len(scenario.HerdStrategies))
-	for _, v := range scenario.HerdStrategies {
-		l := strategyLabels[v]
-		if l == "" {
-			l = v
-		}
-		opts = append(opts, option{Value: v, Label: l})
-	}
-	return opts
+// strategyOptions are the Backoff strategy control's options: every value
+// herd.strategy accepts, in scenario.HerdStrategies' order
+// (TestStrategyOptionsAreTheFormats), so the control cannot lack the one
+// a scenario runs. A list of constants, not a map: it costs the wasm no
+// init code (the playground's transfer budget).
+var strategyOptions = []option{
+	{Value: scenario.HerdReference, Label: "reference (capped, jittered)"},
+	{Value: scenario.HerdNone, Label: "none: lockstep (broken)"},
+	{Value: scenario.HerdFullJitter, Label: "full jitter"},
+	{Value: scenario.HerdEqualJitter, Label: "equal jitter"},
+	{Value: scenario.HerdDecorrelated, Label: "decorrelated jitter"},
+	{Value: scenario.HerdExponential, Label: "exponential: lockstep waves (broken)"},
 }
 
 // herdControls are the reconnect herd's parameters (SCENARIO.md, Herd).
@@ -312,7 +300,7 @@ func herdControls(h *scenario.Herd) controlGroup {
 	return controlGroup{ID: "controls-herd", Title: "Reconnect herd", Controls: []control{
 		selectControl("herd.strategy", "Backoff strategy", h.Strategy,
 			"How each refused client picks its next delay: the reference is capped exponential backoff with hashed jitter; none is a constant delay with no jitter; exponential grows without jitter.",
-			strategyOptions()...),
+			append([]option(nil), strategyOptions...)...), // selectControl marks the chosen one: a copy
 		countControl("herd.clients", "Clients", int64(h.Clients), 1, 100_000, "clients", "All lose their stream at 0 ms (at most 100,000)."),
 		countControl("herd.serverCapacityPerSecond", "Server capacity", int64(h.ServerCapacityPerSecond), 1, 10_000_000, "per second", "Reconnects the server admits in each whole second; it refuses the rest."),
 		countControl("herd.baseMs", "Base delay", h.BaseMs, 1, 60_000, "ms", "The first attempt's ceiling."),

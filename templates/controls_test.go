@@ -3,6 +3,7 @@ package templates
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
@@ -348,5 +349,28 @@ func TestSelectControlsOfferTheScenariosValue(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStrategyOptionsAreTheFormats: the Backoff strategy control offers
+// exactly the values herd.strategy accepts (scenario.HerdStrategies), in
+// its order, each once; and choosing one on one page does not mark it on
+// the next (the list is shared).
+func TestStrategyOptionsAreTheFormats(t *testing.T) {
+	var got []string
+	for _, o := range strategyOptions {
+		got = append(got, o.Value)
+		if o.Label == "" || o.Selected {
+			t.Errorf("option %q: label %q, selected %v; want a label and nothing selected in the shared list", o.Value, o.Label, o.Selected)
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(scenario.HerdStrategies) {
+		t.Errorf("the control offers %v, the format accepts %v", got, scenario.HerdStrategies)
+	}
+	herdControls(&scenario.Herd{Strategy: scenario.HerdExponential})
+	for _, o := range strategyOptions {
+		if o.Selected {
+			t.Errorf("after a page of strategy exponential the shared list has %q selected", o.Value)
+		}
 	}
 }

@@ -54,14 +54,18 @@ func (p *Progress) Arrive(id string, v float64, acceptNonIncreasing, ignoreValid
 		return false, "Policy ignoreProgress: valid progress " + num(v) + " does not reset request " + id + "'s idle clock; the idle timeout runs on from the last reset (leehack/mcp_dart#106)."
 	case d.ProgressResetsMax:
 		return true, "Progress " + num(v) + " resets request " + id + "'s idle clock and, by policy progressResetsMax, its maximum deadline too."
-	case d.IdleMs > 0 && d.MaxMs > 0:
-		return true, "Progress " + num(v) + " resets request " + id + "'s idle clock; the maximum deadline stays."
-	case d.IdleMs > 0:
-		return true, "Progress " + num(v) + " resets request " + id + "'s idle clock."
-	case d.MaxMs > 0:
-		return true, "Progress " + num(v) + " is activity for request " + id + ", which has no idle timeout to reset; the maximum deadline stays."
 	}
-	return true, "Progress " + num(v) + " is activity for request " + id + ", which has no idle or maximum timeout: no clock to reset."
+	what, tail := " resets request ", "'s idle clock"
+	if d.IdleMs <= 0 {
+		what, tail = " is activity for request ", ", which has no idle timeout to reset"
+		if d.MaxMs <= 0 {
+			tail = ", which has no idle or maximum timeout: no clock to reset"
+		}
+	}
+	if d.MaxMs > 0 {
+		tail += "; the maximum deadline stays"
+	}
+	return true, "Progress " + num(v) + what + id + tail + "."
 }
 
 // CancelNote says how the client cancels request id (DOMAIN.md §1): on

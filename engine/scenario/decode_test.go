@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -406,15 +407,26 @@ func TestDecodeEmpty(t *testing.T) {
 
 // TestLimitMessagesGroupDigits (QA: "scenario is 2000035 bytes, the limit
 // is 1048576" beside the command's "4 MiB (4,194,304 bytes)"): the limits
-// a scenario or link runs into are written with grouped digits.
+// a scenario runs into are written with grouped digits, and those texts
+// are MaxBytes and MaxSteps.
 func TestLimitMessagesGroupDigits(t *testing.T) {
+	group := func(n int) string {
+		s := strconv.Itoa(n)
+		for i := len(s) - 3; i > 0; i -= 3 {
+			s = s[:i] + "," + s[i:]
+		}
+		return s
+	}
+	if maxBytesText != group(MaxBytes) || maxStepsText != group(MaxSteps) {
+		t.Fatalf("maxBytesText %q, maxStepsText %q; want %q and %q", maxBytesText, maxStepsText, group(MaxBytes), group(MaxSteps))
+	}
 	_, err := Decode(bytes.Repeat([]byte(" "), MaxBytes+1))
-	if want := "scenario is 1,048,577 bytes, the limit is 1,048,576 (1 MiB)"; err == nil || err.Error() != want {
+	if want := "the scenario is over the limit of 1,048,576 bytes (1 MiB)"; err == nil || err.Error() != want {
 		t.Errorf("a document of MaxBytes+1: %v, want %q", err, want)
 	}
 	steps := strings.Repeat(`{"at":0,"do":"ping"},`, MaxSteps+1)
 	_, err = Decode([]byte(`{"mcplab":1,"steps":[` + strings.TrimSuffix(steps, ",") + `]}`))
-	if want := "steps: 2,001 steps, the limit is 2,000"; err == nil || err.Error() != want {
+	if want := "steps: more than 2,000 steps, the limit"; err == nil || err.Error() != want {
 		t.Errorf("MaxSteps+1 steps: %v, want %q", err, want)
 	}
 }

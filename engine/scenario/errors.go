@@ -3,7 +3,6 @@ package scenario
 import (
 	"errors"
 	"fmt"
-	"strconv"
 )
 
 // Sentinel errors: every decoding error wraps exactly one of them, so callers
@@ -98,14 +97,10 @@ type reason struct {
 func (r *reason) Error() string { return r.text }
 func (r *reason) Unwrap() error { return r.category }
 
-// grouped writes n with a comma between groups of three digits (1048576 ->
-// "1,048,576"), as trace.Thousands does above this package (which it may
-// not import: ARCHITECTURE.md's package map), for the limits its errors
-// name.
-func grouped(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+// maxBytesText and maxStepsText are MaxBytes and MaxSteps as the errors
+// write them, digits grouped (TestLimitTexts): constants, so the engine's
+// wasm carries no formatting code for them.
+const (
+	maxBytesText = "1,048,576"
+	maxStepsText = "2,000"
+)

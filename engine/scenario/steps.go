@@ -53,7 +53,7 @@ func (d *decoder) steps(root *object, s *Scenario) {
 		return
 	}
 	if len(items) > MaxSteps {
-		d.fail(errAt("steps", ErrLimit, "%s steps, the limit is %s", grouped(len(items)), grouped(MaxSteps)))
+		d.fail(errAt("steps", ErrLimit, "more than "+maxStepsText+" steps, the limit"))
 		return
 	}
 	s.Steps = make([]Step, 0, len(items))
