@@ -161,7 +161,11 @@ report it).`)
 		opts.Zone = loc
 		tr, err := transcript.Import(data, opts)
 		if err != nil && f == transcript.FormatUnknown {
-			return &usageError{fmt.Errorf("neither a scenario (a JSON object starting with \"mcplab\": 1; see the site's /scenario.schema.json) nor a transcript: %w", err)}
+			// "NAME: neither a scenario (...) nor a transcript: line 1:
+			// unknown format. Known: ...", the transcript's error said
+			// once (transcriptError) after what the input is not.
+			said := transcriptError(input, err).Error()
+			return &usageError{&reworded{input + ": neither a scenario (a JSON object starting with \"mcplab\": 1; see the site's /scenario.schema.json) nor a transcript: " + strings.TrimPrefix(said, input+": "), err}}
 		}
 		if err != nil {
 			return &usageError{transcriptError(input, err)}

@@ -212,7 +212,7 @@ func TestTranscriptLineLimitDocumented(t *testing.T) {
 	os.WriteFile(name, []byte(`[STDIN] {"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"+b.String()), 0o644)
 	var out, errOut bytes.Buffer
 	err := run([]string{"run", name}, &out, &errOut)
-	want := fmt.Sprintf("%s: line %d: more than %d lines", name, transcript.MaxLines+1, transcript.MaxLines)
+	want := fmt.Sprintf("%s: line %d: more than %d,%03d lines", name, transcript.MaxLines+1, transcript.MaxLines/1000, transcript.MaxLines%1000) // grouped, as the other limits
 	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) {
 		t.Errorf("run of %d lines: exit %d, stderr %q; want 2 and %q", transcript.MaxLines+2, code, errOut.String(), want)
 	}
@@ -376,8 +376,13 @@ func TestRunTranscriptErrorSaidOnce(t *testing.T) {
 	os.WriteFile(jsonl, []byte(`{"from":"client","message":{"jsonrpc":"2.0","id":1,"method":"ping"}}`+"\n"+`{"jsonrpc":"2.0","id":1,"result":{}}`+"\n"), 0o644)
 	har := filepath.Join(dir, "t.har")
 	os.WriteFile(har, []byte(`{"log":{"entries":[{"startedDateTime":"yesterday","request":{},"response":{}}]}}`), 0o644)
+	junk := filepath.Join(dir, "junk.json")
+	os.WriteFile(junk, []byte("[]\n"), 0o644)
 	for _, c := range []struct{ file, want string }{
 		{jsonl, "error: " + jsonl + ": line 2: a JSON-RPC message by itself"},
+		// QA: neither a scenario nor a transcript named no file and said
+		// "bad transcript" after "nor a transcript".
+		{junk, "error: " + junk + `: neither a scenario (a JSON object starting with "mcplab": 1; see the site's /scenario.schema.json) nor a transcript: line 1: unknown format.`},
 		{har, "error: " + har + `: HAR entry 1: startedDateTime "yesterday" is not an ISO 8601 time`},
 	} {
 		var out, errOut bytes.Buffer

@@ -88,7 +88,7 @@ func parseHAR(data []byte, md *meta) ([]entry, error) {
 		return nil, &Error{Err: fmt.Errorf("%w: not a HAR file: %v", ErrTranscript, strings.TrimPrefix(err.Error(), "json: "))}
 	}
 	if len(h.Log.Entries) > MaxLines {
-		return nil, &Error{Err: fmt.Errorf("%w: more than %d HAR entries", ErrTranscript, MaxLines)}
+		return nil, &Error{Err: fmt.Errorf("%w: more than %s HAR entries", ErrTranscript, trace.Thousands(MaxLines))}
 	}
 	md.observer = trace.ObserverClient
 	md.notes = append(md.notes, "HAR: one time per HTTP exchange; a response's messages happened somewhere inside their exchange (drawn at its end, in their order), so across exchanges whose intervals overlap their order is undecided.")

@@ -361,7 +361,7 @@ func scanLines(data []byte, f func(n int, line string) error) error {
 	for sc.Scan() {
 		n++
 		if n > MaxLines {
-			return lineErr(n, "more than %d lines", MaxLines)
+			return lineErr(n, "more than %s lines", trace.Thousands(MaxLines))
 		}
 		if err := f(n, strings.TrimRight(sc.Text(), "\r")); err != nil {
 			return err
