@@ -135,14 +135,20 @@ func raceTry(tr *trace.Trace) (tryIt, bool) {
 		}
 		from := outcomeOf(r, true).Key
 		t := tryIt{Path: "steps[" + strconv.Itoa(i) + "].at", Observe: "outcome", From: from}
-		if s.Transport == scenario.TransportStdio {
-			t.Also = "Then switch “Transport” to Streamable HTTP and see the cancellation travel as a closed stream instead of notifications/cancelled."
-		}
+		const httpCancel = "switch “Transport” to Streamable HTTP and see the cancellation travel as a closed stream instead of notifications/cancelled."
 		switch from {
 		case "cancellation-wins":
 			t.Value, t.To, t.Watch = strconv.FormatInt(done+100, 10), "completion-wins", "the outcome flip from “cancellation wins” to “completion wins”"
+			// Past the completion no cancellation is sent, so the
+			// transport switch needs the cancel back where it was.
+			if s.Transport == scenario.TransportStdio {
+				t.Also = "Then drag it back to " + strconv.FormatInt(s.Steps[i].At, 10) + " ms, before the completion at " + strconv.FormatInt(done, 10) + " ms, " + httpCancel
+			}
 		case "completion-wins":
 			t.Value, t.To, t.Watch = strconv.FormatInt(callAt[r.ID.Raw()], 10), "cancellation-wins", "the outcome flip from “completion wins” to “cancellation wins”"
+			if s.Transport == scenario.TransportStdio {
+				t.Also = "Then " + httpCancel
+			}
 		default:
 			continue
 		}

@@ -2,9 +2,13 @@ package templates
 
 import (
 	"encoding/json"
-	"github.com/mcplab/mcplab/engine/scenario"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
@@ -76,5 +80,56 @@ func TestTryItInLabels(t *testing.T) {
 		if strings.Contains(html, `class="help">steps[`) {
 			t.Errorf("%s: a control's help is a JSON path", ex.Name)
 		}
+	}
+}
+
+// TestRaceTryFollowedInOrder: a race page's Try-it can be followed as
+// written. Its second step (switch “Transport” to Streamable HTTP and see
+// the cancellation travel as a closed stream) needs a cancellation, so on a
+// page that opens on "cancellation wins" it first sends the cancel back to
+// the scenario's own time, which the text quotes; done in order, the run
+// cancels by closing the stream.
+func TestRaceTryFollowedInOrder(t *testing.T) {
+	checked := 0
+	for _, ex := range examples.All() {
+		tr := examplestest.RunExample(t, ex)
+		if _, ok := tryIts[ex.Name]; ok {
+			continue
+		}
+		ti, ok := raceTry(tr)
+		if !ok || ti.Also == "" {
+			continue
+		}
+		groups := NewControls(tr.Scenario, tr.EndMs)
+		c, _ := findControl(groups, ti.Path)
+		data, err := scenario.Edit(ex.JSON, c.Path, c.ValueKind, ti.Value, false)
+		if err != nil {
+			t.Fatalf("%s: %v", ex.Name, err)
+		}
+		if ti.From == "cancellation-wins" {
+			var i int
+			if _, err := fmt.Sscanf(ti.Path, "steps[%d].at", &i); err != nil {
+				t.Fatalf("%s: %v", ex.Name, err)
+			}
+			back := strconv.FormatInt(tr.Scenario.Steps[i].At, 10)
+			if !strings.Contains(ti.Also, "drag it back to "+back+" ms") {
+				t.Errorf("%s: the second step %q does not send the cancel back to %s ms", ex.Name, ti.Also, back)
+			}
+			if data, err = scenario.Edit(data, c.Path, c.ValueKind, back, false); err != nil {
+				t.Fatalf("%s: %v", ex.Name, err)
+			}
+		}
+		tc, _ := findControl(groups, "transport")
+		if data, err = scenario.Edit(data, tc.Path, tc.ValueKind, scenario.TransportHTTP, false); err != nil {
+			t.Fatalf("%s: %v", ex.Name, err)
+		}
+		after := examplestest.RunExample(t, examples.Example{Name: ex.Name, JSON: data})
+		if got := observe(after, "signal"); got != trace.SignalCloseStream {
+			t.Errorf("%s: following %q in order, the signal is %q, want %q", ex.Name, ti.text(groups), got, trace.SignalCloseStream)
+		}
+		checked++
+	}
+	if checked < 2 {
+		t.Errorf("%d race pages checked, want at least 2 (A and B)", checked)
 	}
 }
