@@ -3,6 +3,7 @@ package templates
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"strconv"
 	"strings"
 	"testing"
@@ -131,5 +132,42 @@ func TestRaceTryFollowedInOrder(t *testing.T) {
 	}
 	if checked < 2 {
 		t.Errorf("%d race pages checked, want at least 2 (A and B)", checked)
+	}
+}
+
+// TestTryItNamesOnlyItsPagesControls: every name a page's Try-it quotes
+// (“Idle timeout”, “Late progress is a protocol error”, “JSON-RPC id
+// (broken)”) is a control on that page, or one of its choices, or an
+// outcome the page shows: general advice never sends the reader to a
+// control the page does not have (QA: “Progress resets the maximum
+// timeout” on a buffer page with no timeouts).
+func TestTryItNamesOnlyItsPagesControls(t *testing.T) {
+	outcomes := map[string]bool{"cancellation wins": true, "completion wins": true}
+	for _, ex := range examples.All() {
+		tr := examplestest.RunExample(t, ex)
+		page := renderString(t, ScenarioPage(Page{Root: "../../", Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Scenario: ex.JSON, Trace: tr}))
+		_, after, _ := strings.Cut(page, `<p class="try">`)
+		hint, _, _ := strings.Cut(after, "</p>")
+		hint = html.UnescapeString(hint)
+		names := map[string]bool{}
+		for _, g := range NewControls(tr.Scenario, tr.EndMs) {
+			for _, c := range g.Controls {
+				names[c.Label] = true
+				for _, o := range c.Options {
+					names[o.Label] = true
+				}
+			}
+		}
+		for rest := hint; ; {
+			_, q, ok := strings.Cut(rest, "“")
+			if !ok {
+				break
+			}
+			name, tail, _ := strings.Cut(q, "”")
+			if !names[name] && !outcomes[name] {
+				t.Errorf("%s: the Try-it names “%s”, which is no control on the page: %s", ex.Name, name, hint)
+			}
+			rest = tail
+		}
 	}
 }
