@@ -184,3 +184,30 @@ func TestEmbedThemeScreenshots(t *testing.T) {
 		})
 	}
 }
+
+// Rule (QA, embed links): in the embed, every link that leaves the lab
+// opens a new tab (target="_blank" rel="noopener"), as "Open in mcplab ↗"
+// does: "Review this operation" no longer navigates inside the lesson's
+// frame, also once an edit re-points it at the live review page.
+func TestEmbedOutwardLinksOpenNewTab(t *testing.T) {
+	ensureSite(t)
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, siteURL+"/s/"+scenarioA+"/?embed=1")
+	waitFor(t, ctx, "the embedded lab ready", `document.documentElement.dataset.ready === "1"`)
+	type link struct{ Text, Href, Target, Rel string }
+	links := evalJSON[[]link](t, ctx, `[...document.querySelectorAll("a[href]")].filter(a => a.getClientRects().length > 0 && !a.getAttribute("href").startsWith("#")).map(a => ({Text: a.textContent.trim(), Href: a.getAttribute("href"), Target: a.target, Rel: a.rel}))`)
+	review := false
+	for _, l := range links {
+		if l.Target != "_blank" || !strings.Contains(l.Rel, "noopener") {
+			t.Errorf("embedded link %q (%s): target %q rel %q, want _blank noopener", l.Text, l.Href, l.Target, l.Rel)
+		}
+		review = review || l.Text == "Review this operation"
+	}
+	if !review {
+		t.Errorf("the embed shows no “Review this operation” link: %v", links)
+	}
+	// A click marks a link the wasm wrote later too.
+	if got := evalJSON[string](t, ctx, `(() => { const a = document.createElement("a"); a.href = "../../review/"; a.textContent = "later"; a.addEventListener("click", (e) => e.preventDefault()); document.body.append(a); a.click(); return a.target + " " + a.rel; })()`); got != "_blank noopener" {
+		t.Errorf("a link added later, clicked: target and rel %q, want \"_blank noopener\"", got)
+	}
+}

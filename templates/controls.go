@@ -311,7 +311,8 @@ func herdControls(h *scenario.Herd) controlGroup {
 
 // tryHint suggests what to change on a scenario's page, from its steps: the
 // cancellation race when a request is both cancelled and completed, the
-// deadlines when there is progress under a timeout, else a general hint.
+// deadlines when there is progress under the client's own idle or maximum
+// timeout and nothing else to tell, else a general hint.
 func tryHint(s *scenario.Scenario) string {
 	if s == nil {
 		return ""
@@ -336,8 +337,18 @@ func tryHint(s *scenario.Scenario) string {
 			return "Drag the cancel time past the completion time and watch the outcome flip from “cancellation wins” to “completion wins”. Then switch the transport to Streamable HTTP and see the cancellation signal change from notifications/cancelled to a closed stream."
 		}
 	}
-	if progress {
-		return "Move a progress step, or change the idle and maximum timeouts, and watch which deadline cuts the request. Tick “Progress resets the maximum timeout” to see hung work live on."
+	// The deadlines are the story only of a scenario whose client has a
+	// timeout and none of a proxy, a buffer, a ledger or a herd to tell.
+	idle, max := s.Client.IdleTimeoutMs > 0, s.Client.MaxTimeoutMs > 0
+	if progress && (idle || max) && s.Proxy == nil && s.Buffer == nil && s.Ledger == nil && s.Herd == nil {
+		switch {
+		case idle && max:
+			return "Move a progress step, or change the “Idle timeout” and the “Maximum timeout”, and watch which deadline cuts the request. Tick “Progress resets the maximum timeout” to see hung work live on."
+		case idle:
+			return "Move a progress step, or change the “Idle timeout”, and watch when it cuts the request."
+		default:
+			return "Move a progress step, or change the “Maximum timeout”, and watch when it cuts the request. Tick “Progress resets the maximum timeout” to see hung work live on."
+		}
 	}
 	return "Change any control: the scenario re-runs in your browser and the timeline, summary and checks redraw."
 }

@@ -19,8 +19,9 @@ type tryIt struct {
 	Path  string // the control's data-path, e.g. "client.policy.progressResetsMax"
 	Value string // the JSON value the edit writes, e.g. "true"
 	// Observe names what flips: "verdict" (verdict.Key), "outcome" (the
-	// first request's outcome key), "signal" or "cause" (the first
-	// request's cancellation signal or cause, "" when none).
+	// first request's outcome key), "outcomes" (every request's, in order,
+	// space-separated), "signal" or "cause" (the first request's
+	// cancellation signal or cause, "" when none).
 	Observe  string
 	From, To string
 	// Watch says what the reader will see, after "and watch".
@@ -33,40 +34,47 @@ type tryIt struct {
 // here gets raceTry when its script races a cancel against a completion,
 // else its notes' "Try:" part, else tryHint's general advice.
 var tryIts = map[string]tryIt{
-	"c-progress-then-maximum":          {Path: "client.policy.progressResetsMax", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the hung work outlive its 2,000 ms maximum"},
-	"d-cancel-on-streamable-http":      {Path: "client.policy.httpCancel", Value: `"post-notification"`, Observe: "verdict", From: "good", To: "intended", Watch: "the client POST a cancellation the 2026-07-28 server does not expect", Also: "Or switch “Protocol revision” to 2025-11-25, where that POST is the rule."},
-	"buffer-reference-coalesce":        {Path: "buffer.policy", Value: `"drop-newest"`, Observe: "verdict", From: "good", To: "intended", Watch: "the full buffer lose the final response", Also: "Or change the production and drain rates and watch the buffer's depth."},
-	"herd-reference-backoff":           {Path: "herd.strategy", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the clients return in lockstep and give up", Also: "The chart below runs the same herd under every strategy, side by side."},
-	"http-2025-post-cancel":            {Path: "protocol", Value: `"2026-07-28"`, Observe: "signal", From: trace.SignalNotification, To: trace.SignalCloseStream, Watch: "the cancellation travel as a closed stream instead of a POST"},
-	"key-reuse-rejected":               {Path: "server.policy.fingerprint", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "one key alias two intents"},
-	"ledger-keyed-race":                {Path: "server.policy.atomicLedger", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "both connections run the charge"},
-	"ledger-reopen-defensive-copy":     {Path: "server.policy.defensiveCopy", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "the caller's edit corrupt the replay"},
-	"proxy-buffering-burst":            {Path: "server.sseHeaders", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the proxy pass the progress on as it is sent"},
-	"stale-progress-ignored":           {Path: "client.policy.acceptNonIncreasingProgress", Value: "true", Observe: "cause", From: trace.CauseIdleTimeout, To: trace.CauseMaxTimeout, Watch: "the stuck server keep the request alive until its maximum"},
-	"task-cancel-ack-not-final":        {Path: "client.policy.treatTaskAckAsFinal", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the UI say stopped while the worker runs on"},
-	"broken-buffer-drops-final":        {Path: "buffer.policy", Value: `"evict-progress"`, Observe: "verdict", From: "intended", To: "good", Watch: "the final response get through"},
-	"broken-dedupe-by-rpc-id":          {Path: "server.policy.dedupeBy", Value: `"idempotency-key"`, Observe: "verdict", From: "intended", To: "good", Watch: "the retry charge once"},
-	"broken-defensive-copy":            {Path: "server.policy.defensiveCopy", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the replay return the committed result"},
-	"broken-http-posts-cancel":         {Path: "client.policy.httpCancel", Value: `"close-stream"`, Observe: "verdict", From: "intended", To: "good", Watch: "the client cancel by closing the stream, as 2026-07-28 requires"},
-	"broken-key-reuse-no-fingerprint":  {Path: "server.policy.fingerprint", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the reused key be rejected"},
-	"broken-last-event-id":             {Path: "client.policy.sendLastEventId", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client reconnect with a new request and a refetch"},
-	"broken-ledger-check-then-act":     {Path: "server.policy.atomicLedger", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "one transaction let only one connection charge"},
-	"broken-progress-resets-max":       {Path: "client.policy.progressResetsMax", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the maximum timeout cut the hung work"},
-	"broken-replicas-not-shared":       {Path: "ledger.shared", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the retry charge once on any replica"},
-	"broken-respond-after-cancel":      {Path: "server.policy.respondAfterCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server go quiet after the cancellation"},
-	"broken-stale-progress":            {Path: "client.policy.acceptNonIncreasingProgress", Value: "false", Observe: "cause", From: trace.CauseMaxTimeout, To: trace.CauseIdleTimeout, Watch: "the idle timeout cut the stuck request early"},
-	"broken-ignore-disconnect":         {Path: "server.policy.ignoreDisconnect", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server stop its work when the stream closes"},
-	"broken-ignore-progress":           {Path: "client.policy.ignoreProgress", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "progress keep the long call alive"},
-	"broken-late-response-fatal":       {Path: "client.policy.lateResponseIsError", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client ignore the late response and keep its session"},
-	"broken-herd-exponential-lockstep": {Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "jitter spread the clients out"},
-	"broken-task-ack-as-final":         {Path: "client.policy.treatTaskAckAsFinal", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client keep polling until the worker really stops"},
-	"resume-keeps-position":            {Path: "client.policy.forgetResumeToken", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the second resume lose its position, so the report never arrives and the call hangs until its maximum"},
-	"broken-forget-resume-token":       {Path: "client.policy.forgetResumeToken", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the second resume send Last-Event-ID 2 again and the report arrive"},
-	"resume-replays-own-stream":        {Path: "server.policy.replayAllStreams", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "call 2's progress arrive a second time, on call 1's stream"},
-	"broken-replay-all-streams":        {Path: "server.policy.replayAllStreams", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the resumed stream replay only call 1's missed progress"},
-	"request-has-timeout":              {Path: "client.policy.timeouts", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the silent call wait for ever"},
-	"broken-no-timeout":                {Path: "client.policy.timeouts", Value: `"required"`, Observe: "verdict", From: "intended", To: "good", Watch: "the idle timeout cut the silent call at 1,000 ms"},
-	"herd-no-backoff":                  {Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "every client get back in"},
+	"c-progress-then-maximum":                {Path: "client.policy.progressResetsMax", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the hung work outlive its 2,000 ms maximum"},
+	"d-cancel-on-streamable-http":            {Path: "client.policy.httpCancel", Value: `"post-notification"`, Observe: "verdict", From: "good", To: "intended", Watch: "the client POST a cancellation the 2026-07-28 server does not expect", Also: "Or switch “Protocol revision” to 2025-11-25, where that POST is the rule."},
+	"buffer-reference-coalesce":              {Path: "buffer.policy", Value: `"drop-newest"`, Observe: "verdict", From: "good", To: "intended", Watch: "the full buffer lose the final response", Also: "Or change the production and drain rates and watch the buffer's depth."},
+	"herd-reference-backoff":                 {Path: "herd.strategy", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the clients return in lockstep and give up", Also: "The chart below runs the same herd under every strategy, side by side."},
+	"http-2025-post-cancel":                  {Path: "protocol", Value: `"2026-07-28"`, Observe: "signal", From: trace.SignalNotification, To: trace.SignalCloseStream, Watch: "the cancellation travel as a closed stream instead of a POST"},
+	"key-reuse-rejected":                     {Path: "server.policy.fingerprint", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "one key alias two intents"},
+	"ledger-keyed-race":                      {Path: "server.policy.atomicLedger", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "both connections run the charge"},
+	"ledger-reopen-defensive-copy":           {Path: "server.policy.defensiveCopy", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "the caller's edit corrupt the replay"},
+	"proxy-buffering-burst":                  {Path: "server.sseHeaders", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the proxy pass the progress on as it is sent"},
+	"stale-progress-ignored":                 {Path: "client.policy.acceptNonIncreasingProgress", Value: "true", Observe: "cause", From: trace.CauseIdleTimeout, To: trace.CauseMaxTimeout, Watch: "the stuck server keep the request alive until its maximum"},
+	"task-cancel-ack-not-final":              {Path: "client.policy.treatTaskAckAsFinal", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the UI say stopped while the worker runs on"},
+	"broken-buffer-drops-final":              {Path: "buffer.policy", Value: `"evict-progress"`, Observe: "verdict", From: "intended", To: "good", Watch: "the final response get through"},
+	"broken-dedupe-by-rpc-id":                {Path: "server.policy.dedupeBy", Value: `"idempotency-key"`, Observe: "verdict", From: "intended", To: "good", Watch: "the retry charge once"},
+	"broken-defensive-copy":                  {Path: "server.policy.defensiveCopy", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the replay return the committed result"},
+	"broken-http-posts-cancel":               {Path: "client.policy.httpCancel", Value: `"close-stream"`, Observe: "verdict", From: "intended", To: "good", Watch: "the client cancel by closing the stream, as 2026-07-28 requires"},
+	"broken-key-reuse-no-fingerprint":        {Path: "server.policy.fingerprint", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the reused key be rejected"},
+	"broken-last-event-id":                   {Path: "client.policy.sendLastEventId", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client reconnect with a new request and a refetch"},
+	"broken-ledger-check-then-act":           {Path: "server.policy.atomicLedger", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "one transaction let only one connection charge"},
+	"broken-progress-resets-max":             {Path: "client.policy.progressResetsMax", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the maximum timeout cut the hung work"},
+	"broken-replicas-not-shared":             {Path: "ledger.shared", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the retry charge once on any replica"},
+	"broken-respond-after-cancel":            {Path: "server.policy.respondAfterCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server go quiet after the cancellation"},
+	"broken-stale-progress":                  {Path: "client.policy.acceptNonIncreasingProgress", Value: "false", Observe: "cause", From: trace.CauseMaxTimeout, To: trace.CauseIdleTimeout, Watch: "the idle timeout cut the stuck request early"},
+	"broken-ignore-disconnect":               {Path: "server.policy.ignoreDisconnect", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server stop its work when the stream closes"},
+	"broken-ignore-progress":                 {Path: "client.policy.ignoreProgress", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "progress keep the long call alive"},
+	"broken-late-response-fatal":             {Path: "client.policy.lateResponseIsError", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client ignore the late response and keep its session"},
+	"broken-herd-exponential-lockstep":       {Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "jitter spread the clients out"},
+	"broken-task-ack-as-final":               {Path: "client.policy.treatTaskAckAsFinal", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client keep polling until the worker really stops"},
+	"resume-keeps-position":                  {Path: "client.policy.forgetResumeToken", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the second resume lose its position, so the report never arrives and the call hangs until its maximum"},
+	"broken-forget-resume-token":             {Path: "client.policy.forgetResumeToken", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the second resume send Last-Event-ID 2 again and the report arrive"},
+	"resume-replays-own-stream":              {Path: "server.policy.replayAllStreams", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "call 2's progress arrive a second time, on call 1's stream"},
+	"broken-replay-all-streams":              {Path: "server.policy.replayAllStreams", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the resumed stream replay only call 1's missed progress"},
+	"request-has-timeout":                    {Path: "client.policy.timeouts", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the silent call wait for ever"},
+	"broken-no-timeout":                      {Path: "client.policy.timeouts", Value: `"required"`, Observe: "verdict", From: "intended", To: "good", Watch: "the idle timeout cut the silent call at 1,000 ms"},
+	"flagship-with-idempotency-key":          {Path: "server.policy.dedupeBy", Value: `"rpc-id"`, Observe: "verdict", From: "good", To: "intended", Watch: "the retry with the new id 42 charge a second time"},
+	"broken-buffer-unbounded":                {Path: "buffer.capacity", Value: "4", Observe: "verdict", From: "intended", To: "good", Watch: "the bounded buffer coalesce the stale progress"},
+	"broken-late-progress-fatal":             {Path: "client.policy.lateProgressIsError", Value: "false", Observe: "outcomes", From: "completed client-error", To: "completed completed", Watch: "the client ignore the late progress and call 2 complete"},
+	"late-progress-ignored":                  {Path: "client.policy.lateProgressIsError", Value: "true", Observe: "outcomes", From: "completed completed", To: "completed client-error", Watch: "the late progress tear the session down and fail call 2"},
+	"broken-proxy-ignores-no-buffering":      {Path: "proxy.buffering", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "each progress notification arrive as it is sent"},
+	"proxy-honours-no-buffering":             {Path: "server.sseHeaders", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "the proxy hold the progress until the final response"},
+	"broken-proxy-timeout-before-first-byte": {Path: "server.sseHeaders", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the progress get through and keep the idle timeout from firing"},
+	"herd-no-backoff":                        {Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "every client get back in"},
 }
 
 // observe reads what a tryIt's Observe names from a run.
@@ -88,6 +96,13 @@ func observe(tr *trace.Trace, what string) string {
 		if r.Cause != nil {
 			return *r.Cause
 		}
+	case "outcomes":
+		cancels := scriptedCancels(tr)
+		keys := make([]string, len(tr.Requests))
+		for i, r := range tr.Requests {
+			keys[i] = outcomeOf(r, cancels[r.ID.Raw()]).Key
+		}
+		return strings.Join(keys, " ")
 	}
 	return ""
 }
@@ -135,14 +150,20 @@ func raceTry(tr *trace.Trace) (tryIt, bool) {
 		}
 		from := outcomeOf(r, true).Key
 		t := tryIt{Path: "steps[" + strconv.Itoa(i) + "].at", Observe: "outcome", From: from}
-		if s.Transport == scenario.TransportStdio {
-			t.Also = "Then switch “Transport” to Streamable HTTP and see the cancellation travel as a closed stream instead of notifications/cancelled."
-		}
+		const httpCancel = "switch “Transport” to Streamable HTTP and see the cancellation travel as a closed stream instead of notifications/cancelled."
 		switch from {
 		case "cancellation-wins":
 			t.Value, t.To, t.Watch = strconv.FormatInt(done+100, 10), "completion-wins", "the outcome flip from “cancellation wins” to “completion wins”"
+			// Past the completion no cancellation is sent, so the
+			// transport switch needs the cancel back where it was.
+			if s.Transport == scenario.TransportStdio {
+				t.Also = "Then drag it back to " + strconv.FormatInt(s.Steps[i].At, 10) + " ms, before the completion at " + strconv.FormatInt(done, 10) + " ms, " + httpCancel
+			}
 		case "completion-wins":
 			t.Value, t.To, t.Watch = strconv.FormatInt(callAt[r.ID.Raw()], 10), "cancellation-wins", "the outcome flip from “completion wins” to “cancellation wins”"
+			if s.Transport == scenario.TransportStdio {
+				t.Also = "Then " + httpCancel
+			}
 		default:
 			continue
 		}
@@ -182,6 +203,9 @@ func (t tryIt) text(groups []controlGroup) string {
 		b.WriteString("Drag “" + c.Label + "” to " + t.Value + " " + c.Unit)
 	default:
 		b.WriteString("Set “" + c.Label + "” to " + t.Value)
+		if c.Unit != "" {
+			b.WriteString(" " + c.Unit)
+		}
 	}
 	b.WriteString(" and watch " + t.Watch + ".")
 	if t.Also != "" {

@@ -168,6 +168,25 @@
     requestAnimationFrame(() => { cursorQueued = false; cursorApply(); });
   }).observe(root, { childList: true, subtree: true });
 
+  // Embedded: a link that leaves the page (the review page, mcplab's own
+  // pages, a cited issue) opens a new tab, target="_blank" rel="noopener",
+  // as "Open in mcplab ↗" does, never inside the lesson's frame; a link
+  // within the page (#event-…) stays. Links the wasm writes or re-points
+  // later (the review link once edited) are marked as they are clicked.
+  if (root.dataset.embed) {
+    const outward = (a) => {
+      const u = new URL(a.getAttribute("href"), location.href);
+      if (u.origin === location.origin && u.pathname === location.pathname && u.search === location.search) return;
+      a.target = "_blank";
+      a.rel = "noopener";
+    };
+    document.querySelectorAll("a[href]").forEach(outward);
+    document.addEventListener("click", (e) => {
+      const a = e.target instanceof Element ? e.target.closest("a[href]") : null;
+      if (a) outward(a);
+    }, true);
+  }
+
   // Embedded: post {type: "mcplab:ready"} once, and {type:
   // "mcplab:height", height} whenever the page's height changes. Only the
   // height leaves the frame; the host page's snippet sizes the iframe.
