@@ -16,6 +16,7 @@ import (
 // reads from the run flips from From (the page as it loads) to To.
 // TestTryItClaims runs every one through the engine.
 type tryIt struct {
+	Name  string // the built-in scenario's name (tryIts)
 	Path  string // the control's data-path, e.g. "client.policy.progressResetsMax"
 	Value string // the JSON value the edit writes, e.g. "true"
 	// Observe names what flips: "verdict" (verdict.Key), "outcome" (the
@@ -30,51 +31,52 @@ type tryIt struct {
 	Also string
 }
 
-// tryIts are the built-in scenarios' Try-its, by name. A scenario missing
-// here gets raceTry when its script races a cancel against a completion,
+// tryIts are the built-in scenarios' Try-its, by Name (tryItNamed): a
+// list of constants, not a map, so the wasm carries no init code for it
+// (the playground's transfer budget). A scenario missing here gets raceTry when its script races a cancel against a completion,
 // else its notes' "Try:" part, else tryHint's general advice.
-var tryIts = map[string]tryIt{
-	"c-progress-then-maximum":                {Path: "client.policy.progressResetsMax", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the hung work outlive its 2,000 ms maximum"},
-	"d-cancel-on-streamable-http":            {Path: "client.policy.httpCancel", Value: `"post-notification"`, Observe: "verdict", From: "good", To: "intended", Watch: "the client POST a cancellation the 2026-07-28 server does not expect", Also: "Or switch “Protocol revision” to 2025-11-25, where that POST is the rule."},
-	"buffer-reference-coalesce":              {Path: "buffer.policy", Value: `"drop-newest"`, Observe: "verdict", From: "good", To: "intended", Watch: "the full buffer lose the final response", Also: "Or change the production and drain rates and watch the buffer's depth."},
-	"herd-reference-backoff":                 {Path: "herd.strategy", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the clients return in lockstep and give up", Also: "The chart below runs the same herd under every strategy, side by side."},
-	"http-2025-post-cancel":                  {Path: "protocol", Value: `"2026-07-28"`, Observe: "signal", From: trace.SignalNotification, To: trace.SignalCloseStream, Watch: "the cancellation travel as a closed stream instead of a POST"},
-	"key-reuse-rejected":                     {Path: "server.policy.fingerprint", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "one key alias two intents"},
-	"ledger-keyed-race":                      {Path: "server.policy.atomicLedger", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "both connections run the charge"},
-	"ledger-reopen-defensive-copy":           {Path: "server.policy.defensiveCopy", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "the caller's edit corrupt the replay"},
-	"proxy-buffering-burst":                  {Path: "server.sseHeaders", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the proxy pass the progress on as it is sent"},
-	"stale-progress-ignored":                 {Path: "client.policy.acceptNonIncreasingProgress", Value: "true", Observe: "cause", From: trace.CauseIdleTimeout, To: trace.CauseMaxTimeout, Watch: "the stuck server keep the request alive until its maximum"},
-	"task-cancel-ack-not-final":              {Path: "client.policy.treatTaskAckAsFinal", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the UI say stopped while the worker runs on"},
-	"broken-buffer-drops-final":              {Path: "buffer.policy", Value: `"evict-progress"`, Observe: "verdict", From: "intended", To: "good", Watch: "the final response get through"},
-	"broken-dedupe-by-rpc-id":                {Path: "server.policy.dedupeBy", Value: `"idempotency-key"`, Observe: "verdict", From: "intended", To: "good", Watch: "the retry charge once"},
-	"broken-defensive-copy":                  {Path: "server.policy.defensiveCopy", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the replay return the committed result"},
-	"broken-http-posts-cancel":               {Path: "client.policy.httpCancel", Value: `"close-stream"`, Observe: "verdict", From: "intended", To: "good", Watch: "the client cancel by closing the stream, as 2026-07-28 requires"},
-	"broken-key-reuse-no-fingerprint":        {Path: "server.policy.fingerprint", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the reused key be rejected"},
-	"broken-last-event-id":                   {Path: "client.policy.sendLastEventId", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client reconnect with a new request and a refetch"},
-	"broken-ledger-check-then-act":           {Path: "server.policy.atomicLedger", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "one transaction let only one connection charge"},
-	"broken-progress-resets-max":             {Path: "client.policy.progressResetsMax", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the maximum timeout cut the hung work"},
-	"broken-replicas-not-shared":             {Path: "ledger.shared", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the retry charge once on any replica"},
-	"broken-respond-after-cancel":            {Path: "server.policy.respondAfterCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server go quiet after the cancellation"},
-	"broken-stale-progress":                  {Path: "client.policy.acceptNonIncreasingProgress", Value: "false", Observe: "cause", From: trace.CauseMaxTimeout, To: trace.CauseIdleTimeout, Watch: "the idle timeout cut the stuck request early"},
-	"broken-ignore-disconnect":               {Path: "server.policy.ignoreDisconnect", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server stop its work when the stream closes"},
-	"broken-ignore-progress":                 {Path: "client.policy.ignoreProgress", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "progress keep the long call alive"},
-	"broken-late-response-fatal":             {Path: "client.policy.lateResponseIsError", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client ignore the late response and keep its session"},
-	"broken-herd-exponential-lockstep":       {Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "jitter spread the clients out"},
-	"broken-task-ack-as-final":               {Path: "client.policy.treatTaskAckAsFinal", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client keep polling until the worker really stops"},
-	"resume-keeps-position":                  {Path: "client.policy.forgetResumeToken", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the second resume lose its position, so the report never arrives and the call hangs until its maximum"},
-	"broken-forget-resume-token":             {Path: "client.policy.forgetResumeToken", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the second resume send Last-Event-ID 2 again and the report arrive"},
-	"resume-replays-own-stream":              {Path: "server.policy.replayAllStreams", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "call 2's progress arrive a second time, on call 1's stream"},
-	"broken-replay-all-streams":              {Path: "server.policy.replayAllStreams", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the resumed stream replay only call 1's missed progress"},
-	"request-has-timeout":                    {Path: "client.policy.timeouts", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the silent call wait for ever"},
-	"broken-no-timeout":                      {Path: "client.policy.timeouts", Value: `"required"`, Observe: "verdict", From: "intended", To: "good", Watch: "the idle timeout cut the silent call at 1,000 ms"},
-	"flagship-with-idempotency-key":          {Path: "server.policy.dedupeBy", Value: `"rpc-id"`, Observe: "verdict", From: "good", To: "intended", Watch: "the retry with the new id 42 charge a second time"},
-	"broken-buffer-unbounded":                {Path: "buffer.capacity", Value: "4", Observe: "verdict", From: "intended", To: "good", Watch: "the bounded buffer coalesce the stale progress"},
-	"broken-late-progress-fatal":             {Path: "client.policy.lateProgressIsError", Value: "false", Observe: "outcomes", From: "completed client-error", To: "completed completed", Watch: "the client ignore the late progress and call 2 complete"},
-	"late-progress-ignored":                  {Path: "client.policy.lateProgressIsError", Value: "true", Observe: "outcomes", From: "completed completed", To: "completed client-error", Watch: "the late progress tear the session down and fail call 2"},
-	"broken-proxy-ignores-no-buffering":      {Path: "proxy.buffering", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "each progress notification arrive as it is sent"},
-	"proxy-honours-no-buffering":             {Path: "server.sseHeaders", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "the proxy hold the progress until the final response"},
-	"broken-proxy-timeout-before-first-byte": {Path: "server.sseHeaders", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the progress get through and keep the idle timeout from firing"},
-	"herd-no-backoff":                        {Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "every client get back in"},
+var tryIts = []tryIt{
+	{Name: "c-progress-then-maximum", Path: "client.policy.progressResetsMax", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the hung work outlive its 2,000 ms maximum"},
+	{Name: "d-cancel-on-streamable-http", Path: "client.policy.httpCancel", Value: `"post-notification"`, Observe: "verdict", From: "good", To: "intended", Watch: "the client POST a cancellation the 2026-07-28 server does not expect", Also: "Or switch “Protocol revision” to 2025-11-25, where that POST is the rule."},
+	{Name: "buffer-reference-coalesce", Path: "buffer.policy", Value: `"drop-newest"`, Observe: "verdict", From: "good", To: "intended", Watch: "the full buffer lose the final response", Also: "Or change the production and drain rates and watch the buffer's depth."},
+	{Name: "herd-reference-backoff", Path: "herd.strategy", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the clients return in lockstep and give up", Also: "The chart below runs the same herd under every strategy, side by side."},
+	{Name: "http-2025-post-cancel", Path: "protocol", Value: `"2026-07-28"`, Observe: "signal", From: trace.SignalNotification, To: trace.SignalCloseStream, Watch: "the cancellation travel as a closed stream instead of a POST"},
+	{Name: "key-reuse-rejected", Path: "server.policy.fingerprint", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "one key alias two intents"},
+	{Name: "ledger-keyed-race", Path: "server.policy.atomicLedger", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "both connections run the charge"},
+	{Name: "ledger-reopen-defensive-copy", Path: "server.policy.defensiveCopy", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "the caller's edit corrupt the replay"},
+	{Name: "proxy-buffering-burst", Path: "server.sseHeaders", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the proxy pass the progress on as it is sent"},
+	{Name: "stale-progress-ignored", Path: "client.policy.acceptNonIncreasingProgress", Value: "true", Observe: "cause", From: trace.CauseIdleTimeout, To: trace.CauseMaxTimeout, Watch: "the stuck server keep the request alive until its maximum"},
+	{Name: "task-cancel-ack-not-final", Path: "client.policy.treatTaskAckAsFinal", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the UI say stopped while the worker runs on"},
+	{Name: "broken-buffer-drops-final", Path: "buffer.policy", Value: `"evict-progress"`, Observe: "verdict", From: "intended", To: "good", Watch: "the final response get through"},
+	{Name: "broken-dedupe-by-rpc-id", Path: "server.policy.dedupeBy", Value: `"idempotency-key"`, Observe: "verdict", From: "intended", To: "good", Watch: "the retry charge once"},
+	{Name: "broken-defensive-copy", Path: "server.policy.defensiveCopy", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the replay return the committed result"},
+	{Name: "broken-http-posts-cancel", Path: "client.policy.httpCancel", Value: `"close-stream"`, Observe: "verdict", From: "intended", To: "good", Watch: "the client cancel by closing the stream, as 2026-07-28 requires"},
+	{Name: "broken-key-reuse-no-fingerprint", Path: "server.policy.fingerprint", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the reused key be rejected"},
+	{Name: "broken-last-event-id", Path: "client.policy.sendLastEventId", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client reconnect with a new request and a refetch"},
+	{Name: "broken-ledger-check-then-act", Path: "server.policy.atomicLedger", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "one transaction let only one connection charge"},
+	{Name: "broken-progress-resets-max", Path: "client.policy.progressResetsMax", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the maximum timeout cut the hung work"},
+	{Name: "broken-replicas-not-shared", Path: "ledger.shared", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the retry charge once on any replica"},
+	{Name: "broken-respond-after-cancel", Path: "server.policy.respondAfterCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server go quiet after the cancellation"},
+	{Name: "broken-stale-progress", Path: "client.policy.acceptNonIncreasingProgress", Value: "false", Observe: "cause", From: trace.CauseMaxTimeout, To: trace.CauseIdleTimeout, Watch: "the idle timeout cut the stuck request early"},
+	{Name: "broken-ignore-disconnect", Path: "server.policy.ignoreDisconnect", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server stop its work when the stream closes"},
+	{Name: "broken-ignore-progress", Path: "client.policy.ignoreProgress", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "progress keep the long call alive"},
+	{Name: "broken-late-response-fatal", Path: "client.policy.lateResponseIsError", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client ignore the late response and keep its session"},
+	{Name: "broken-herd-exponential-lockstep", Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "jitter spread the clients out"},
+	{Name: "broken-task-ack-as-final", Path: "client.policy.treatTaskAckAsFinal", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client keep polling until the worker really stops"},
+	{Name: "resume-keeps-position", Path: "client.policy.forgetResumeToken", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the second resume lose its position, so the report never arrives and the call hangs until its maximum"},
+	{Name: "broken-forget-resume-token", Path: "client.policy.forgetResumeToken", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the second resume send Last-Event-ID 2 again and the report arrive"},
+	{Name: "resume-replays-own-stream", Path: "server.policy.replayAllStreams", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "call 2's progress arrive a second time, on call 1's stream"},
+	{Name: "broken-replay-all-streams", Path: "server.policy.replayAllStreams", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the resumed stream replay only call 1's missed progress"},
+	{Name: "request-has-timeout", Path: "client.policy.timeouts", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the silent call wait for ever"},
+	{Name: "broken-no-timeout", Path: "client.policy.timeouts", Value: `"required"`, Observe: "verdict", From: "intended", To: "good", Watch: "the idle timeout cut the silent call at 1,000 ms"},
+	{Name: "flagship-with-idempotency-key", Path: "server.policy.dedupeBy", Value: `"rpc-id"`, Observe: "verdict", From: "good", To: "intended", Watch: "the retry with the new id 42 charge a second time"},
+	{Name: "broken-buffer-unbounded", Path: "buffer.capacity", Value: "4", Observe: "verdict", From: "intended", To: "good", Watch: "the bounded buffer coalesce the stale progress"},
+	{Name: "broken-late-progress-fatal", Path: "client.policy.lateProgressIsError", Value: "false", Observe: "outcomes", From: "completed client-error", To: "completed completed", Watch: "the client ignore the late progress and call 2 complete"},
+	{Name: "late-progress-ignored", Path: "client.policy.lateProgressIsError", Value: "true", Observe: "outcomes", From: "completed completed", To: "completed client-error", Watch: "the late progress tear the session down and fail call 2"},
+	{Name: "broken-proxy-ignores-no-buffering", Path: "proxy.buffering", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "each progress notification arrive as it is sent"},
+	{Name: "proxy-honours-no-buffering", Path: "server.sseHeaders", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "the proxy hold the progress until the final response"},
+	{Name: "broken-proxy-timeout-before-first-byte", Path: "server.sseHeaders", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the progress get through and keep the idle timeout from firing"},
+	{Name: "herd-no-backoff", Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "every client get back in"},
 }
 
 // observe reads what a tryIt's Observe names from a run.
@@ -107,11 +109,21 @@ func observe(tr *trace.Trace, what string) string {
 	return ""
 }
 
+// tryItNamed returns the entry of tryIts named name.
+func tryItNamed(name string) (tryIt, bool) {
+	for _, t := range tryIts {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return tryIt{}, false
+}
+
 // tryItFor returns the Try-it of a page: its entry in tryIts, else the
 // cancellation race of its script as the run shows it (raceTry); ok is
 // false when neither applies.
 func tryItFor(name string, tr *trace.Trace) (tryIt, bool) {
-	if t, ok := tryIts[name]; ok {
+	if t, ok := tryItNamed(name); ok {
 		return t, true
 	}
 	if tr == nil || tr.Scenario == nil {

@@ -94,7 +94,7 @@ func TestRaceTryFollowedInOrder(t *testing.T) {
 	checked := 0
 	for _, ex := range examples.All() {
 		tr := examplestest.RunExample(t, ex)
-		if _, ok := tryIts[ex.Name]; ok {
+		if _, ok := tryItNamed(ex.Name); ok {
 			continue
 		}
 		ti, ok := raceTry(tr)
