@@ -8,6 +8,7 @@ import (
 	"syscall/js"
 
 	"github.com/mcplab/mcplab/engine/transcript"
+	"github.com/mcplab/mcplab/templates"
 )
 
 // The transcript import page (templates.ImportPage): the textarea's text
@@ -43,6 +44,12 @@ type importPage struct {
 	// a copy into Go. placeholder is the textarea's own placeholder.
 	big         js.Value
 	placeholder string
+	// example is true while the text is the built-in example (the page
+	// opens with it; its button loads it), shown is true while the result
+	// on screen is the example's: a transcript that fails to import then
+	// says the result below is the built-in example, not the last one of
+	// the reader's that imported (templates.ImportFailedText).
+	example, shown bool
 	// fields are the other options (templates' importFields), by request key.
 	fields map[string]js.Value
 }
@@ -117,6 +124,9 @@ func startImportPage(doc js.Value) {
 		redact: byID(doc, "imp-redact"),
 		result: byID(doc, "imp-result"),
 		link:   byID(doc, "imp-to-scenario"),
+		// The prerendered result is the example's, and so is the text.
+		example: true,
+		shown:   true,
 	}
 	if !p.input.Truthy() || !p.result.Truthy() {
 		showFatal(doc, errors.New("the page has no #imp-input or #imp-result"))
@@ -126,6 +136,7 @@ func startImportPage(doc js.Value) {
 	p.placeholder = p.input.Get("placeholder").String()
 	on(p.input, "input", fail, func(js.Value) {
 		p.clearBig() // typed over the large transcript: the box holds it now
+		p.example = false
 		p.update(nil)
 	})
 	// A large paste is kept out of the textarea (setText), and read in
@@ -140,6 +151,7 @@ func startImportPage(doc js.Value) {
 		pasted = js.Undefined()
 		if text.Type() == js.TypeString {
 			p.setText(text)
+			p.example = false
 			p.update(nil)
 		}
 		return nil
@@ -176,6 +188,7 @@ func startImportPage(doc js.Value) {
 	on(byID(doc, "imp-example"), "click", fail, func(js.Value) {
 		if ex := byID(doc, "transcript-example"); ex.Truthy() {
 			p.setText(js.Global().Get("JSON").Call("parse", ex.Get("textContent")))
+			p.example = true
 			p.side.Set("value", "")
 			for _, f := range p.fields {
 				if f.Truthy() {
@@ -199,6 +212,7 @@ func startImportPage(doc js.Value) {
 func (p *importPage) load(files js.Value) {
 	readFile(files, transcript.MaxBytes, p.fail, func(name, text string) {
 		p.setText(js.ValueOf(text))
+		p.example = false
 		p.update(func(ok bool) {
 			if ok {
 				setStatus(p.doc, "live", "Judged "+name+" in your browser.")
@@ -221,6 +235,7 @@ func (p *importPage) update(then func(ok bool)) {
 		}
 		return
 	}
+	example := p.example
 	req := map[string]any{"page": "import", "text": text, "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy(), "window": p.window}
 	p.addFields(req)
 	ask(req, p.fail, func(r answer) {
@@ -228,6 +243,9 @@ func (p *importPage) update(then func(ok bool)) {
 			return // the text changed since (emptied: nothing was asked)
 		}
 		ok := p.apply(r)
+		if ok {
+			p.shown = example
+		}
 		if then != nil {
 			then(ok)
 		}
@@ -241,7 +259,7 @@ func (p *importPage) apply(r answer) bool {
 		p.stale(stoppedText(r.BudgetMs))
 		return false
 	case r.Err() != "":
-		p.stale("Cannot import this transcript: " + r.Err() + ". The result below is the last one that imported.")
+		p.stale(templates.ImportFailedText(r.Err(), p.shown))
 		return false
 	}
 	out := p.output()
