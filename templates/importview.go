@@ -211,3 +211,12 @@ func ImportFailedText(why string, example bool) string {
 	}
 	return "Cannot import this transcript: " + why + ". The result below is the last one that imported."
 }
+
+// ImportLoadedText is the import page's placeholder for a large
+// transcript kept out of its box: its lines, counted as the engine counts
+// them, and its size (chars, in millions: MB), the count in grouped
+// digits ("20,000 lines").
+func ImportLoadedText(lines, chars int) string {
+	return fmt.Sprintf("A transcript of %s lines (%.1f MB) is loaded. It is kept out of this box, which would take seconds to lay it out; type or paste here to replace it.",
+		trace.Thousands(int64(lines)), float64(chars)/1e6)
+}

@@ -165,3 +165,12 @@ func TestImportFailedText(t *testing.T) {
 		t.Errorf("after an import: %q, want %q", got, want)
 	}
 }
+
+// TestImportLoadedText (QA): a large transcript kept out of the box is
+// described with its line count grouped ("20,000 lines").
+func TestImportLoadedText(t *testing.T) {
+	got := ImportLoadedText(20000, 2_800_000)
+	if !strings.HasPrefix(got, "A transcript of 20,000 lines (2.8 MB) is loaded.") {
+		t.Errorf("ImportLoadedText = %q, want \"A transcript of 20,000 lines (2.8 MB) is loaded. ...\"", got)
+	}
+}

@@ -80,8 +80,7 @@ func (p *importPage) setText(text js.Value) {
 	}
 	p.big = text
 	p.input.Set("value", "")
-	p.input.Set("placeholder", fmt.Sprintf("A transcript of %d lines (%.1f MB) is loaded. It is kept out of this box, which would take seconds to lay it out; type or paste here to replace it.",
-		js.Global().Call("mcplabLines", text).Int(), float64(strOf(text).Length())/1e6))
+	p.input.Set("placeholder", templates.ImportLoadedText(js.Global().Call("mcplabLines", text).Int(), strOf(text).Length()))
 }
 
 // hasBig reports whether a large transcript is kept out of the textarea.
