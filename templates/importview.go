@@ -220,3 +220,9 @@ func ImportLoadedText(lines, chars int) string {
 	return fmt.Sprintf("A transcript of %s lines (%.1f MB) is loaded. It is kept out of this box, which would take seconds to lay it out; type or paste here to replace it.",
 		trace.Thousands(int64(lines)), float64(chars)/1e6)
 }
+
+// ImportJudgingText is the import page's status while a long transcript
+// of lines lines is being judged.
+func ImportJudgingText(lines int) string {
+	return "Judging " + trace.Thousands(int64(lines)) + " lines in your browser…"
+}

@@ -174,3 +174,11 @@ func TestImportLoadedText(t *testing.T) {
 		t.Errorf("ImportLoadedText = %q, want \"A transcript of 20,000 lines (2.8 MB) is loaded. ...\"", got)
 	}
 }
+
+// TestImportJudgingText (QA): while a long transcript is judged the
+// status says so, with its lines grouped.
+func TestImportJudgingText(t *testing.T) {
+	if got, want := ImportJudgingText(20000), "Judging 20,000 lines in your browser…"; got != want {
+		t.Errorf("ImportJudgingText = %q, want %q", got, want)
+	}
+}
