@@ -189,7 +189,10 @@ func transcriptError(input string, err error) error {
 		return fmt.Errorf("%s: %w", input, err)
 	}
 	cause := strings.TrimPrefix(te.Err.Error(), transcript.ErrTranscript.Error()+": ")
-	if te.Line > 0 && !strings.HasPrefix(cause, fmt.Sprintf("HAR entry %d: ", te.Line)) {
+	switch {
+	case te.Line > 0 && te.Column > 0:
+		cause = fmt.Sprintf("line %d, column %d: %s", te.Line, te.Column, cause)
+	case te.Line > 0 && !strings.HasPrefix(cause, fmt.Sprintf("HAR entry %d: ", te.Line)):
 		cause = fmt.Sprintf("line %d: %s", te.Line, cause)
 	}
 	return &reworded{input + ": " + cause, err}

@@ -369,7 +369,8 @@ func TestRunRefusesTranscriptFlagsForAScenario(t *testing.T) {
 // TestRunTranscriptErrorSaidOnce (QA: "error: transcript: line 2: bad
 // transcript: ..." said it was a transcript twice): a transcript's error
 // names the file and the line once, "error: NAME: line 2: ...", a HAR's
-// entry once, and still unwraps to transcript.ErrTranscript.
+// entry once, a HAR cut short its line and column, and still unwraps to
+// transcript.ErrTranscript.
 func TestRunTranscriptErrorSaidOnce(t *testing.T) {
 	dir := t.TempDir()
 	jsonl := filepath.Join(dir, "t.jsonl")
@@ -378,12 +379,17 @@ func TestRunTranscriptErrorSaidOnce(t *testing.T) {
 	os.WriteFile(har, []byte(`{"log":{"entries":[{"startedDateTime":"yesterday","request":{},"response":{}}]}}`), 0o644)
 	junk := filepath.Join(dir, "junk.json")
 	os.WriteFile(junk, []byte("[]\n"), 0o644)
+	// A HAR cut short (head -c 40) is a HAR cut short, at its end, not an
+	// invalid scenario (QA).
+	cut := filepath.Join(dir, "cut.har")
+	os.WriteFile(cut, []byte("{\n  \"log\": {\n    \"version\": \"1.2\",\n    \"ent"), 0o644)
 	for _, c := range []struct{ file, want string }{
 		{jsonl, "error: " + jsonl + ": line 2: a JSON-RPC message by itself"},
 		// QA: neither a scenario nor a transcript named no file and said
 		// "bad transcript" after "nor a transcript".
 		{junk, "error: " + junk + `: neither a scenario (a JSON object starting with "mcplab": 1; see the site's /scenario.schema.json) nor a transcript: line 1: unknown format.`},
 		{har, "error: " + har + `: HAR entry 1: startedDateTime "yesterday" is not an ISO 8601 time`},
+		{cut, "error: " + cut + ": line 4, column 9: this HAR file is cut short"},
 	} {
 		var out, errOut bytes.Buffer
 		err := run([]string{"run", c.file}, &out, &errOut)

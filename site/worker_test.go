@@ -269,7 +269,20 @@ func TestImportLongTranscriptStaysResponsive(t *testing.T) {
 	window := func(first, last int) string {
 		return fmt.Sprintf(`document.getElementById("imp-window-text")?.textContent.startsWith("Events %d–%d of %d,")`, first, last, total)
 	}
+	// While it is judged, the result on screen (the example's) is marked
+	// stale and busy, and the status says what is being judged; the box
+	// counts its lines as the engine does (QA).
+	waitFor(t, ctx, "the page to say it is judging the transcript", `document.getElementById("lab-status").textContent === "Judging 20,000 lines in your browser…"`)
+	if !evalJSON[bool](t, ctx, `(() => { const r = document.getElementById("imp-result"); return r.dataset.stale === "1" && r.getAttribute("aria-busy") === "true"; })()`) {
+		t.Error("while the transcript is judged, #imp-result is not marked data-stale and aria-busy")
+	}
+	if ph := evalJSON[string](t, ctx, `document.getElementById("imp-input").placeholder`); !strings.HasPrefix(ph, "A transcript of 20,000 lines (") {
+		t.Errorf("the box says %q, want \"A transcript of 20,000 lines (...\"", ph)
+	}
 	waitFor(t, ctx, "the first window of the transcript", settledJS+" && "+window(1, 250))
+	if evalJSON[bool](t, ctx, `(() => { const r = document.getElementById("imp-result"); return r.dataset.stale !== undefined || r.hasAttribute("aria-busy") || document.getElementById("lab-status").textContent.startsWith("Judging"); })()`) {
+		t.Error("judged, #imp-result is still marked stale or busy, or the status still says it is judging")
+	}
 	if n := evalJSON[int](t, ctx, `document.querySelectorAll("#events tbody tr").length`); n != 250 {
 		t.Errorf("the event table shows %d rows, want one window of 250", n)
 	}

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -194,4 +195,34 @@ func inferredRows(tr *trace.Trace) []inferredRow {
 		rows = append(rows, inferredRow{"Client's maximum timeout", "none given", "A log does not say it: max-timeout-enforced is not judged.", "imp-max-timeout"})
 	}
 	return rows
+}
+
+// ExampleName is the name of the import page's built-in example, as its
+// button says ("Load the Go SDK example").
+const ExampleName = "the Go SDK example"
+
+// ImportFailedText is what the import page says when a transcript does
+// not import (why: the import's error): why, and what the result below it
+// is, the built-in example when nothing of the reader's has imported yet
+// (example), else the last transcript that imported.
+func ImportFailedText(why string, example bool) string {
+	if example {
+		return fmt.Sprintf("Cannot import this transcript: %s. The result below is the built-in example (%s), not this transcript.", why, ExampleName)
+	}
+	return "Cannot import this transcript: " + why + ". The result below is the last one that imported."
+}
+
+// ImportLoadedText is the import page's placeholder for a large
+// transcript kept out of its box: its lines, counted as the engine counts
+// them, and its size (chars, in millions: MB), the count in grouped
+// digits ("20,000 lines").
+func ImportLoadedText(lines, chars int) string {
+	return fmt.Sprintf("A transcript of %s lines (%.1f MB) is loaded. It is kept out of this box, which would take seconds to lay it out; type or paste here to replace it.",
+		trace.Thousands(int64(lines)), float64(chars)/1e6)
+}
+
+// ImportJudgingText is the import page's status while a long transcript
+// of lines lines is being judged.
+func ImportJudgingText(lines int) string {
+	return "Judging " + trace.Thousands(int64(lines)) + " lines in your browser…"
 }

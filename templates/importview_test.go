@@ -150,3 +150,35 @@ func TestImportCitesDuplicateResponseLine(t *testing.T) {
 		t.Errorf("one-response-per-request reads %q, want request 3 and line 3 (the second answer)", detail)
 	}
 }
+
+// TestImportFailedText (QA): a transcript that does not import says what
+// the result below is: the built-in example while nothing of the reader's
+// has imported, "the last one that imported" only after one has.
+func TestImportFailedText(t *testing.T) {
+	const why = "line 1: bad transcript: x"
+	got := ImportFailedText(why, true)
+	if !strings.HasPrefix(got, "Cannot import this transcript: "+why+".") || !strings.Contains(got, "the built-in example (the Go SDK example)") || strings.Contains(got, "last one that imported") {
+		t.Errorf("with the example below: %q, want it to name the built-in example, not the last one that imported", got)
+	}
+	got = ImportFailedText(why, false)
+	if want := "Cannot import this transcript: " + why + ". The result below is the last one that imported."; got != want {
+		t.Errorf("after an import: %q, want %q", got, want)
+	}
+}
+
+// TestImportLoadedText (QA): a large transcript kept out of the box is
+// described with its line count grouped ("20,000 lines").
+func TestImportLoadedText(t *testing.T) {
+	got := ImportLoadedText(20000, 2_800_000)
+	if !strings.HasPrefix(got, "A transcript of 20,000 lines (2.8 MB) is loaded.") {
+		t.Errorf("ImportLoadedText = %q, want \"A transcript of 20,000 lines (2.8 MB) is loaded. ...\"", got)
+	}
+}
+
+// TestImportJudgingText (QA): while a long transcript is judged the
+// status says so, with its lines grouped.
+func TestImportJudgingText(t *testing.T) {
+	if got, want := ImportJudgingText(20000), "Judging 20,000 lines in your browser…"; got != want {
+		t.Errorf("ImportJudgingText = %q, want %q", got, want)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/transcript"
 )
 
 // Rule (SCENARIO.md, Bad input): the playground shows a scenario error at
@@ -126,6 +127,32 @@ func TestImportPageNamesEveryFormat(t *testing.T) {
 	}
 	if !strings.Contains(html, `accept=".log,.txt,.jsonl,.json,.har,`) {
 		t.Error("the file picker does not offer .har files")
+	}
+}
+
+// TestImportHelpSaysWhatTIs (QA): the import page's help says the JSON
+// Lines' "t" is milliseconds or an ISO 8601 time, as the importer reads it
+// (transcript's parseTime) and the README and the probe write it, with an
+// example time the importer accepts.
+func TestImportHelpSaysWhatTIs(t *testing.T) {
+	var b strings.Builder
+	if err := ImportPage(Import{Root: "../"}).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	start := strings.Index(html, `id="imp-help"`)
+	end := strings.Index(html[max(start, 0):], "</p>")
+	if start < 0 || end < 0 {
+		t.Fatal("no #imp-help")
+	}
+	help := html[start : start+end]
+	if !strings.Contains(help, "milliseconds") || !strings.Contains(help, "ISO 8601") {
+		t.Errorf("#imp-help does not say \"t\" is milliseconds or an ISO 8601 time: %s", help)
+	}
+	ex := regexp.MustCompile(`\d{4}-\d{2}-\d{2}T[0-9:.]+Z`).FindString(help)
+	line := `{"t":"` + ex + `","from":"client","message":{"jsonrpc":"2.0","id":1,"method":"ping"}}` + "\n" + `{"t":"` + ex + `","from":"server","message":{"jsonrpc":"2.0","id":1,"result":{}}}` + "\n"
+	if _, err := transcript.Import([]byte(line), transcript.Options{}); ex == "" || err != nil {
+		t.Errorf("#imp-help's example time %q: the importer says %v", ex, err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"syscall/js"
 
 	"github.com/mcplab/mcplab/engine/transcript"
+	"github.com/mcplab/mcplab/templates"
 )
 
 // The transcript import page (templates.ImportPage): the textarea's text
@@ -43,6 +44,12 @@ type importPage struct {
 	// a copy into Go. placeholder is the textarea's own placeholder.
 	big         js.Value
 	placeholder string
+	// example is true while the text is the built-in example (the page
+	// opens with it; its button loads it), shown is true while the result
+	// on screen is the example's: a transcript that fails to import then
+	// says the result below is the built-in example, not the last one of
+	// the reader's that imported (templates.ImportFailedText).
+	example, shown bool
 	// fields are the other options (templates' importFields), by request key.
 	fields map[string]js.Value
 }
@@ -73,8 +80,7 @@ func (p *importPage) setText(text js.Value) {
 	}
 	p.big = text
 	p.input.Set("value", "")
-	p.input.Set("placeholder", fmt.Sprintf("A transcript of %d lines (%.1f MB) is loaded. It is kept out of this box, which would take seconds to lay it out; type or paste here to replace it.",
-		js.Global().Call("mcplabLines", text).Int(), float64(strOf(text).Length())/1e6))
+	p.input.Set("placeholder", templates.ImportLoadedText(js.Global().Call("mcplabLines", text).Int(), strOf(text).Length()))
 }
 
 // hasBig reports whether a large transcript is kept out of the textarea.
@@ -117,6 +123,9 @@ func startImportPage(doc js.Value) {
 		redact: byID(doc, "imp-redact"),
 		result: byID(doc, "imp-result"),
 		link:   byID(doc, "imp-to-scenario"),
+		// The prerendered result is the example's, and so is the text.
+		example: true,
+		shown:   true,
 	}
 	if !p.input.Truthy() || !p.result.Truthy() {
 		showFatal(doc, errors.New("the page has no #imp-input or #imp-result"))
@@ -126,6 +135,7 @@ func startImportPage(doc js.Value) {
 	p.placeholder = p.input.Get("placeholder").String()
 	on(p.input, "input", fail, func(js.Value) {
 		p.clearBig() // typed over the large transcript: the box holds it now
+		p.example = false
 		p.update(nil)
 	})
 	// A large paste is kept out of the textarea (setText), and read in
@@ -140,6 +150,7 @@ func startImportPage(doc js.Value) {
 		pasted = js.Undefined()
 		if text.Type() == js.TypeString {
 			p.setText(text)
+			p.example = false
 			p.update(nil)
 		}
 		return nil
@@ -176,6 +187,7 @@ func startImportPage(doc js.Value) {
 	on(byID(doc, "imp-example"), "click", fail, func(js.Value) {
 		if ex := byID(doc, "transcript-example"); ex.Truthy() {
 			p.setText(js.Global().Get("JSON").Call("parse", ex.Get("textContent")))
+			p.example = true
 			p.side.Set("value", "")
 			for _, f := range p.fields {
 				if f.Truthy() {
@@ -190,7 +202,7 @@ func startImportPage(doc js.Value) {
 	p.wireShare()
 	p.update(func(bool) {
 		enable(doc, "imp-input", "imp-side", "imp-observer", "imp-zone", "imp-latency", "imp-max-timeout", "imp-redact", "imp-file", "imp-example", "imp-copy-link", "imp-copy-embed")
-		setStatus(doc, "live", "Live: the transcript is judged in your browser as you edit it, off the page's thread. Nothing is uploaded.")
+		setStatus(doc, "live", importLive)
 		doc.Get("documentElement").Get("dataset").Set("ready", "1")
 	})
 }
@@ -199,6 +211,7 @@ func startImportPage(doc js.Value) {
 func (p *importPage) load(files js.Value) {
 	readFile(files, transcript.MaxBytes, p.fail, func(name, text string) {
 		p.setText(js.ValueOf(text))
+		p.example = false
 		p.update(func(ok bool) {
 			if ok {
 				setStatus(p.doc, "live", "Judged "+name+" in your browser.")
@@ -221,13 +234,24 @@ func (p *importPage) update(then func(ok bool)) {
 		}
 		return
 	}
+	example := p.example
 	req := map[string]any{"page": "import", "text": text, "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy(), "window": p.window}
 	p.addFields(req)
+	busy := strOf(text).Length() >= busyText
+	if busy {
+		p.judging(text)
+	}
 	ask(req, p.fail, func(r answer) {
 		if gen != p.gen {
 			return // the text changed since (emptied: nothing was asked)
 		}
+		if busy {
+			p.judged()
+		}
 		ok := p.apply(r)
+		if ok {
+			p.shown = example
+		}
 		if then != nil {
 			then(ok)
 		}
@@ -241,7 +265,7 @@ func (p *importPage) apply(r answer) bool {
 		p.stale(stoppedText(r.BudgetMs))
 		return false
 	case r.Err() != "":
-		p.stale("Cannot import this transcript: " + r.Err() + ". The result below is the last one that imported.")
+		p.stale(templates.ImportFailedText(r.Err(), p.shown))
 		return false
 	}
 	out := p.output()
@@ -351,6 +375,33 @@ func (p *importPage) showPager(out, win js.Value) {
 func (p *importPage) turn(by int) {
 	p.window = max(0, p.window+by)
 	p.update(nil)
+}
+
+// importLive is the import page's status while it waits for changes.
+const importLive = "Live: the transcript is judged in your browser as you edit it, off the page's thread. Nothing is uploaded."
+
+// busyText is the length (UTF-16 code units, 64 Ki: some 500 lines, a
+// quarter of a second to judge) from which the page shows that it is
+// judging (judging): below it the answer comes before anyone would see
+// the result dim, and dimming it on every keystroke would flicker.
+const busyText = 64 << 10
+
+// judging marks the result on screen as not the answer to text (a
+// JavaScript string) while the worker judges it: dimmed (data-stale, as
+// a result that failed is) and aria-busy, the status saying "Judging
+// 20,000 lines…" (QA: 8-11 s for 20,000 lines showed the previous
+// verdict, bright, under the live status). judged undoes it when the
+// answer comes; apply then shows the result, or keeps it stale and says why.
+func (p *importPage) judging(text js.Value) {
+	p.result.Get("dataset").Set("stale", "1")
+	p.result.Call("setAttribute", "aria-busy", "true")
+	setStatus(p.doc, "busy", templates.ImportJudgingText(js.Global().Call("mcplabLines", text).Int()))
+}
+
+// judged ends judging: the answer has come.
+func (p *importPage) judged() {
+	p.result.Call("removeAttribute", "aria-busy")
+	setStatus(p.doc, "live", importLive)
 }
 
 func (p *importPage) stale(msg string) {

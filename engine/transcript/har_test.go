@@ -1,8 +1,12 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -135,5 +139,39 @@ func TestHARBase64Content(t *testing.T) {
 	}
 	if _, err := Import(har("not base64!"), Options{}); err == nil || !strings.Contains(err.Error(), "HAR entry 1") || !strings.Contains(err.Error(), "base64") {
 		t.Errorf("a bad base64 body: err = %v, want a located error naming base64", err)
+	}
+}
+
+// TestHARCutShort: a HAR file cut short (head -c 700 file.har) is still
+// a HAR to Sniff, its first member "log" read token by token, and Import
+// says it is a HAR cut short, located where it ends (line and column),
+// not that it is no transcript at all (QA, the import page).
+func TestHARCutShort(t *testing.T) {
+	full, err := os.ReadFile("testdata/inspector-cancel.har")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := full[:700]
+	if f := Sniff(data); f != FormatHAR {
+		t.Fatalf("Sniff(a HAR cut short) = %q, want %q", f, FormatHAR)
+	}
+	line := 1 + bytes.Count(data, []byte("\n"))
+	col := 1 + len(data) - (bytes.LastIndexByte(data, '\n') + 1)
+	_, err = Import(data, Options{})
+	var te *Error
+	if !errors.As(err, &te) || !errors.Is(err, ErrTranscript) {
+		t.Fatalf("Import(a HAR cut short) = %v, want a *Error of ErrTranscript", err)
+	}
+	if te.Line != line || te.Column != col {
+		t.Errorf("located at line %d, column %d, want line %d, column %d (its end)", te.Line, te.Column, line, col)
+	}
+	want := fmt.Sprintf("line %d, column %d: bad transcript: this HAR file is cut short", line, col)
+	if msg := err.Error(); !strings.HasPrefix(msg, want) {
+		t.Errorf("Import(a HAR cut short) = %q, want it to start %q", msg, want)
+	}
+	// A broken HAR (not cut short) is located too.
+	bad := bytes.Replace(full, []byte(`"entries"`), []byte(`"entries" x`), 1)
+	if _, err := Import(bad, Options{}); !errors.As(err, &te) || te.Line == 0 || te.Column == 0 || !strings.Contains(err.Error(), "not a HAR file") {
+		t.Errorf("Import(a broken HAR) = %v, want a located \"not a HAR file\"", err)
 	}
 }

@@ -8,12 +8,15 @@ package transcript
 // MCP-Protocol-Version come from the headers.
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -85,7 +88,7 @@ type httpExchange struct {
 func parseHAR(data []byte, md *meta) ([]entry, error) {
 	var h harFile
 	if err := json.Unmarshal(data, &h); err != nil {
-		return nil, &Error{Err: fmt.Errorf("%w: not a HAR file: %v", ErrTranscript, strings.TrimPrefix(err.Error(), "json: "))}
+		return nil, harSyntaxErr(data, err)
 	}
 	if len(h.Log.Entries) > MaxLines {
 		return nil, &Error{Err: fmt.Errorf("%w: more than %s HAR entries", ErrTranscript, trace.Thousands(MaxLines))}
@@ -117,6 +120,37 @@ func parseHAR(data []byte, md *meta) ([]entry, error) {
 	}
 	sort.SliceStable(xs, func(a, b int) bool { return xs[a].start < xs[b].start })
 	return exchanges(xs, md, "HAR entry")
+}
+
+// harSyntaxErr locates an encoding/json error of a HAR file's data: where
+// its syntax breaks, or at its end when it is cut short (a download
+// stopped, head -c), which it then says.
+func harSyntaxErr(data []byte, err error) *Error {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return &Error{Err: fmt.Errorf("%w: not a HAR file: %v", ErrTranscript, strings.TrimPrefix(err.Error(), "json: "))}
+	}
+	off := int(min(max(se.Offset, 0), int64(len(data))))
+	if off == len(data) {
+		// Unmarshal's "unexpected end of JSON input": the document ends
+		// before its JSON value is complete.
+		line, col := lineColumn(data, off)
+		return &Error{Line: line, Column: col, Err: fmt.Errorf("%w: this HAR file is cut short: it ends before its JSON is complete (a download stopped, or only its start was copied)", ErrTranscript)}
+	}
+	// encoding/json's offset is just past the byte that broke it.
+	line, col := lineColumn(data, max(off-1, 0))
+	return &Error{Line: line, Column: col, Err: fmt.Errorf("%w: not a HAR file: %s", ErrTranscript, strings.TrimPrefix(se.Error(), "json: "))}
+}
+
+// lineColumn is the line and column (1-based; the column in characters)
+// of byte off of data.
+func lineColumn(data []byte, off int) (line, col int) {
+	before := data[:off]
+	line = 1 + bytes.Count(before, []byte{'\n'})
+	if i := bytes.LastIndexByte(before, '\n'); i >= 0 {
+		before = before[i+1:]
+	}
+	return line, 1 + utf8.RuneCount(before)
 }
 
 // exchanges turns exchanges into entries in time order.

@@ -65,7 +65,9 @@ const (
 //     (an ISO time with "Z" and two bracketed words; a local time with
 //     milliseconds and a bracketed level; "[STDIN] ", "[STDOUT] " or
 //     "[STDERR] ");
-//   - FormatHAR: a JSON object with a "log" member;
+//   - FormatHAR: a JSON object with a "log" member, or a document that
+//     starts as one (its first member "log" an object), complete or not:
+//     Import then says a HAR cut short is one;
 //   - FormatSSE: a first line "POST ", "GET ", "DELETE " ... " HTTP/1.1",
 //     "HTTP/1.1 200", or an SSE field ("data:", "event:", "id:", ": ");
 //   - FormatPython, FormatCSharp, FormatJava: any other first line, when
@@ -98,7 +100,7 @@ func Sniff(data []byte) Format {
 		return sniffSDK(data)
 	case jsonlLine(line):
 		return FormatJSONL
-	case harDoc(data):
+	case harStart(data) || harDoc(data):
 		return FormatHAR
 	}
 	return FormatScenario
@@ -129,6 +131,19 @@ func harDoc(data []byte) bool {
 	}
 	_, ok := head.Log["entries"]
 	return ok
+}
+
+// harStart reports whether data starts as a HAR file: a JSON object whose
+// first member is "log" and holds an object, read token by token, so that
+// a HAR cut short (a download stopped, head -c) is still one.
+func harStart(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for _, want := range []json.Token{json.Delim('{'), "log", json.Delim('{')} {
+		if tok, err := dec.Token(); err != nil || tok != want {
+			return false
+		}
+	}
+	return true
 }
 
 // bom is the UTF-8 byte order mark.

@@ -83,12 +83,18 @@ var ErrTranscript = errors.New("bad transcript")
 // Error locates an import error at a 1-based line ("line 3: ...").
 type Error struct {
 	Line int
-	Err  error
+	// Column is the column (1-based, in characters) within Line, for an
+	// error of a JSON document (a HAR file); 0 when the line is enough.
+	Column int
+	Err    error
 }
 
 func (e *Error) Error() string {
 	if e.Line == 0 {
 		return e.Err.Error()
+	}
+	if e.Column > 0 {
+		return fmt.Sprintf("line %d, column %d: %v", e.Line, e.Column, e.Err)
 	}
 	return fmt.Sprintf("line %d: %v", e.Line, e.Err)
 }

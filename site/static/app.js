@@ -293,12 +293,13 @@
     const tag = /^<([a-zA-Z][^\s/>]*)[^>]*>/.exec(block);
     return tag ? [tag[0] + "</" + tag[1] + ">", block] : [block, null];
   };
-  // mcplabLines(text) is how many lines text holds (the pieces between
-  // its newlines, as text.split("\n").length), counted without making
-  // them: for a 20,000-line transcript split made 20,000 strings on the
-  // page's thread (wasm/import.go's setText).
+  // mcplabLines(text) is how many lines text holds as the engine counts
+  // them (transcript's scanLines: a trailing newline does not start a
+  // line), counted without making them: for a 20,000-line transcript
+  // split made 20,000 strings on the page's thread (wasm/import.go's
+  // setText).
   globalThis.mcplabLines = (text) => {
-    let n = 1;
+    let n = text.length > 0 && !text.endsWith("\n") ? 1 : 0;
     for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
     return n;
   };
