@@ -197,9 +197,9 @@ func inferredRows(tr *trace.Trace) []inferredRow {
 	return rows
 }
 
-// ExampleName is the name of the import page's built-in example, as its
+// exampleName is the name of the import page's built-in example, as its
 // button says ("Load the Go SDK example").
-const ExampleName = "the Go SDK example"
+const exampleName = "the Go SDK example"
 
 // ImportFailedText is what the import page says when a transcript does
 // not import (why: the import's error): why, and what the result below it
@@ -207,7 +207,7 @@ const ExampleName = "the Go SDK example"
 // (example), else the last transcript that imported.
 func ImportFailedText(why string, example bool) string {
 	if example {
-		return fmt.Sprintf("Cannot import this transcript: %s. The result below is the built-in example (%s), not this transcript.", why, ExampleName)
+		return fmt.Sprintf("Cannot import this transcript: %s. The result below is the built-in example (%s), not this transcript.", why, exampleName)
 	}
 	return "Cannot import this transcript: " + why + ". The result below is the last one that imported."
 }

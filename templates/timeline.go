@@ -312,7 +312,6 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 
 	// arrows: group events by wire number, in order of first appearance.
 	multi := distinctIDs(tr) > 1
-	noIdle := noIdleClock(tr)
 	type wireEvents struct{ send, deliver, drop *trace.Event }
 	wires := map[int]*wireEvents{}
 	var wireOrder []int
@@ -357,9 +356,9 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	// where it takes fewer rows.
 	var lanes []markRows
 	var places []markPlace
-	t.Marks, places, lanes = f.placeMarks(markEvents, multi, noIdle, xOf, laneIndex, len(actors), false)
+	t.Marks, places, lanes = f.placeMarks(markEvents, multi, tr.Requests, xOf, laneIndex, len(actors), false)
 	if f.onceLabels {
-		once, oncePlaces, onceLanes := f.placeMarks(markEvents, multi, noIdle, xOf, laneIndex, len(actors), true)
+		once, oncePlaces, onceLanes := f.placeMarks(markEvents, multi, tr.Requests, xOf, laneIndex, len(actors), true)
 		for i, p := range oncePlaces {
 			if len(onceLanes[p.lane]) < len(lanes[p.lane]) {
 				t.Marks[i], places[i] = once[i], p
@@ -624,18 +623,26 @@ func markViolations(tr *trace.Trace, t *timeline) {
 // markPlace is where a mark was placed: its lane and its label row.
 type markPlace struct{ lane, row int }
 
-// noIdleClock is the ids (scenario.ID.String) of tr's requests without an idle
-// timeout: valid progress for them is activity that resets no idle clock
-// (DOMAIN.md §2), so its mark reads "activity", not "idle reset".
-func noIdleClock(tr *trace.Trace) map[string]bool {
-	out := map[string]bool{}
-	for _, r := range tr.Requests {
-		if r.IdleTimeoutMs <= 0 {
-			out[r.ID.String()] = true
+// idleClock reports whether the request id (scenario.ID.String) of reqs,
+// tr's requests, has an idle timeout: valid progress for one without is
+// activity that resets no idle clock (DOMAIN.md §2), so its mark reads
+// "activity", not "idle reset". It scans at most the first idleScan
+// requests (a run of more reads "idle reset" as before), so placing the
+// marks stays linear in them.
+func idleClock(reqs []trace.Request, id string) bool {
+	for _, r := range reqs[:min(len(reqs), idleScan)] {
+		if r.ID.String() == id {
+			return r.IdleTimeoutMs > 0
 		}
 	}
-	return out
+	return len(reqs) > idleScan
 }
+
+// idleScan bounds idleClock's scan (32 requests).
+const idleScan = 32
+
+
+
 
 // placeMarks makes the marks of events in f and gives each a label row on
 // its lane (laneIndex by actor, lanes of them) so that labels do not
@@ -644,7 +651,7 @@ func noIdleClock(tr *trace.Trace) map[string]bool {
 // label without the request id) its lane already shows and whose label
 // would not fit the lane's first row loses its label too (f.onceLabels);
 // the title keeps every label.
-func (f frame) placeMarks(events []*trace.Event, multi bool, noIdle map[string]bool, xOf func(int64) float64, laneIndex map[string]int, lanes int, once bool) ([]mark, []markPlace, []markRows) {
+func (f frame) placeMarks(events []*trace.Event, multi bool, reqs []trace.Request, xOf func(int64) float64, laneIndex map[string]int, lanes int, once bool) ([]mark, []markPlace, []markRows) {
 	rows := make([]markRows, lanes)
 	shown := make([]map[string]bool, lanes) // per lane, the words its labels show
 	places := make([]markPlace, 0, len(events))
@@ -656,7 +663,7 @@ func (f frame) placeMarks(events []*trace.Event, multi bool, noIdle map[string]b
 	}
 	for _, e := range events {
 		m := newMark(e, multi)
-		if e.Type == trace.TypeActivity && noIdle[m.ID] {
+		if e.Type == trace.TypeActivity && !idleClock(reqs, m.ID) {
 			m.Label = strings.Replace(m.Label, "idle reset", "activity", 1) // no idle clock to reset
 		}
 		m.X = xOf(m.At)
