@@ -641,9 +641,6 @@ func idleClock(reqs []trace.Request, id string) bool {
 // idleScan bounds idleClock's scan (32 requests).
 const idleScan = 32
 
-
-
-
 // placeMarks makes the marks of events in f and gives each a label row on
 // its lane (laneIndex by actor, lanes of them) so that labels do not
 // overlap (markRows: linear in the marks). Past maxMarkRows a mark whose
