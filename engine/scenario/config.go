@@ -30,6 +30,7 @@ func (d *decoder) scenario(root *object) *Scenario {
 	d.flow(root, s)
 	d.ledger(root, s)
 	d.steps(root, s)
+	d.explore(root, s)
 	d.unknown(root)
 	if d.err != nil {
 		return nil

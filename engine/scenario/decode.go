@@ -54,6 +54,9 @@ func Decode(data []byte) (*Scenario, error) {
 	}
 	d := &decoder{}
 	s := d.scenario(&object{path: "", members: root})
+	if d.err == nil && s.Explore != nil {
+		d.err = checkExplorePaths(body, s.Explore)
+	}
 	if d.err != nil {
 		d.err.locate(data)
 		return nil, d.err

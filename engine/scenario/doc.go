@@ -51,6 +51,18 @@
 //     elsewhere, not because its client has none, so the rule is not
 //     listed there. A race step's connections are independent clients
 //     (Scenario.Raced) and are not judged.
+//   - explore {vary: [{path, from, to, byMs?}], maxRuns?}: the race
+//     explorer's window (SCENARIO.md, Explore; package engine/explore reads
+//     it). Each vary entry names an integer member by the path errors use
+//     ("steps[2].at"; a member the document lacks is added, one it has must
+//     be an integer, each path once) and its values from, from+byMs, ... to,
+//     both ends included: from and to are 0..[MaxDurationMs] with from <=
+//     to, byMs 1..[MaxDurationMs] (default 1). At most [MaxExploreDims] (4)
+//     members vary; maxRuns is 1..1000000 ([MaxExploreRuns]), default
+//     100000 ([DefaultExploreRuns]). Running ignores it and the normalized
+//     form leaves it out (Scenario.Explore has no JSON name), so a scenario
+//     gives the same trace with or without it; its share link differs, as
+//     the link carries the document.
 //
 // Steps:
 //   - produce {id, everyMs, count, fromValue?, total?}: a server verb that

@@ -80,6 +80,10 @@ type Scenario struct {
 	// Herd is the reconnect-herd experiment, nil when absent.
 	Herd  *Herd  `json:"herd,omitempty"`
 	Steps []Step `json:"steps"`
+	// Explore is the race explorer's window (SCENARIO.md, Explore), nil
+	// when absent. Running ignores it, and the normalized form (a trace's
+	// "scenario") leaves it out, so adding it changes no trace.
+	Explore *Explore `json:"-"`
 }
 
 // Values of Herd.Strategy (SCENARIO.md, Herd experiment; package recovery
