@@ -46,7 +46,7 @@ func TestExploreDecodes(t *testing.T) {
 func TestExploreBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		rule, explore, path string
-		sentinel           error
+		sentinel            error
 	}{
 		{"explore is an object", `[]`, "explore", ErrType},
 		{"vary is required", `{}`, "explore.vary", ErrMissing},
