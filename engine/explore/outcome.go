@@ -1,0 +1,107 @@
+package explore
+
+import (
+	"hash/fnv"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// classify returns a run's outcome class key (SCENARIO.md, Explore: for
+// each request its state, the cause of its cancellation, the client's
+// outcome and whether a response was sent, then the failing rules), the
+// failing rules sorted, and the order of its events: a hash of each
+// event's actor, type, request, task, ends, wire number, signal, status
+// and cause, in trace order, times left out.
+//
+// A key reads "7 cancelled (cause client), client abandoned, no response;
+// fails: none"; requests follow the trace's order, separated by "; ". A
+// scenario with a ledger also counts its side effects ("side effects 2;"
+// before the rules): a retry that charges twice is a class of its own even
+// where the same rules fail.
+func classify(tr *trace.Trace) (key string, failing []string, sig uint64) {
+	var b strings.Builder
+	for _, r := range tr.Requests {
+		b.WriteString(r.ID.Raw())
+		b.WriteByte(' ')
+		b.WriteString(r.State)
+		if r.Cause != nil {
+			b.WriteString(" (cause ")
+			b.WriteString(*r.Cause)
+			b.WriteByte(')')
+		}
+		b.WriteString(", client ")
+		b.WriteString(r.ClientOutcome)
+		if len(r.Response) > 0 && string(r.Response) != "null" {
+			b.WriteString(", response sent; ")
+		} else {
+			b.WriteString(", no response; ")
+		}
+	}
+	if tr.Scenario != nil && tr.Scenario.Ledger != nil {
+		b.WriteString("side effects ")
+		b.WriteString(strconv.Itoa(tr.Ledger.Executions))
+		b.WriteString("; ")
+	}
+	for _, c := range tr.Checks {
+		if c.OK != nil && !*c.OK {
+			failing = append(failing, c.Rule)
+		}
+	}
+	sort.Strings(failing)
+	failing = dedupe(failing)
+	b.WriteString("fails: ")
+	if len(failing) == 0 {
+		b.WriteString("none")
+	}
+	b.WriteString(strings.Join(failing, ", "))
+
+	h := fnv.New64a()
+	var scratch []byte
+	for i := range tr.Events {
+		e := &tr.Events[i]
+		scratch = scratch[:0]
+		scratch = append(scratch, e.Actor...)
+		scratch = append(scratch, 0)
+		scratch = append(scratch, e.Type...)
+		scratch = append(scratch, 0)
+		if e.ID != nil {
+			scratch = append(scratch, e.ID.Raw()...)
+		}
+		scratch = append(scratch, 0)
+		scratch = append(scratch, e.TaskID...)
+		scratch = append(scratch, 0)
+		scratch = append(scratch, e.From...)
+		scratch = append(scratch, 0)
+		scratch = append(scratch, e.To...)
+		scratch = append(scratch, 0)
+		scratch = strconv.AppendInt(scratch, int64(e.Wire), 10)
+		scratch = append(scratch, 0)
+		scratch = append(scratch, e.Signal...)
+		scratch = append(scratch, 0)
+		scratch = append(scratch, e.Status...)
+		scratch = append(scratch, 0)
+		scratch = append(scratch, e.Cause...)
+		scratch = append(scratch, 1)
+		h.Write(scratch)
+	}
+	return b.String(), failing, h.Sum64()
+}
+
+// dedupe drops repeated neighbours of the sorted xs.
+func dedupe(xs []string) []string {
+	out := xs[:0]
+	for i, s := range xs {
+		if i == 0 || s != xs[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// thousands writes n with its digits grouped by commas (100,000).
+func thousands(n int64) string {
+	return trace.Thousands(n)
+}
