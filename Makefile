@@ -186,12 +186,15 @@ test-browser: chromium
 # The issue 11 budgets, read from the benchmark output: BenchmarkGrowth
 # reports t(10n)/t(n) ("growth", <= 13) and BenchmarkFloor a whole run over
 # stdlib generic decode+re-encode ("floor", <= 0.6), each pair timed
-# alternately in one benchmark.
+# alternately in one benchmark; BenchmarkExploreVsEntry the race
+# explorer's CPU time per run over entry.Run's on the same scenarios
+# ("explore/entry", <= 1.5).
 BENCH_BUDGETS = awk ' \
   function verdict(v, max) { return v <= max ? "ok" : "OVER BUDGET" } \
   { for (i = 2; i < NF; i++) { \
       if ($$(i+1) == "growth") printf "  growth  %-44s t(10n)/t(n) = %6.2f  (budget <= 13)   %s\n", $$1, $$i, verdict($$i, 13); \
-      if ($$(i+1) == "floor")  printf "  floor   %-44s run/stdlib  = %6.2f  (budget <= 0.6)  %s\n", $$1, $$i, verdict($$i, 0.6) } }'
+      if ($$(i+1) == "floor")  printf "  floor   %-44s run/stdlib  = %6.2f  (budget <= 0.6)  %s\n", $$1, $$i, verdict($$i, 0.6); \
+      if ($$(i+1) == "explore/entry") printf "  explore %-44s per run     = %6.2f  (budget <= 1.5)  %s\n", $$1, $$i, verdict($$i, 1.5) } }'
 
 # WebAssembly under Node over native on the lesson-sized runs (<= 3):
 # site/internal/wasmratio compiles the engine's tests natively and for

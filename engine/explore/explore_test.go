@@ -17,7 +17,7 @@ import (
 // ledgerOptions run the ledger lessons on the in-memory SQLite store.
 var ledgerOptions = engine.Options{OpenLedger: sqlite.NewMemory}
 
-func lesson(t *testing.T, name string) []byte {
+func lesson(t testing.TB, name string) []byte {
 	t.Helper()
 	ex, ok := examples.Get(name)
 	if !ok {
