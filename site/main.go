@@ -6,6 +6,7 @@
 //	mcplab serve [-dir dist] [-addr :8080] [-build]  serve dist/ (PORT overrides the port; -build builds it first)
 //	mcplab run FILE|-|LINK                  print the trace JSON of a scenario, share link or transcript
 //	mcplab review [-json] [-op ID] FILE|-|LINK  the reliability review of one call (engine/review)
+//	mcplab explore [-json] [-vary PATH=FROM..TO[/BY]]... FILE|-|LINK  every timing in a window (engine/explore)
 //	mcplab probe [flags] -- CMD | URL     drive a live MCP server through the lab's situations
 //	mcplab links                            the share link length of every built-in scenario
 //
@@ -51,8 +52,9 @@ func (e *internalError) Error() string { return e.err.Error() }
 func (e *internalError) Unwrap() error { return e.err }
 
 // exitCode maps an error returned by run to the process exit status: 2 for
-// usage and input errors, 3 for `run -checks` with a violated check, 4 for
-// an internal error (a bug: please report it), 1 for anything else.
+// usage and input errors, 3 for `run -checks` with a violated check or
+// `explore` with a counterexample, 4 for an internal error (a bug: please
+// report it), 1 for anything else.
 func exitCode(err error) int {
 	var ie *internalError
 	if errors.As(err, &ie) {
@@ -64,6 +66,10 @@ func exitCode(err error) int {
 	}
 	var cf *checksFailed
 	if errors.As(err, &cf) {
+		return 3
+	}
+	var ce *counterexamplesFound
+	if errors.As(err, &ce) {
 		return 3
 	}
 	return 1
@@ -87,6 +93,10 @@ commands:
                                     the reliability review of one call of a scenario (default: the
                                     first call) as Markdown, or JSON with -json (/review.schema.json):
                                     races, retry class, idempotency, flow control, recovery, failure cards
+  explore [-json] [-vary PATH=FROM..TO[/BY]]... [-max-runs N] [-link-base URL] FILE|-|LINK
+                                    run a scenario over every timing in a window (its "explore" member or
+                                    -vary): outcome classes and their regions, the smallest counterexample
+                                    of every failing rule with its link; exits 3 if one exists
   links                             the share link length of every built-in scenario
   version                           the mcplab build (its module version and commit) and Go toolchain,
                                     to quote in a bug report
@@ -97,8 +107,8 @@ commands:
 
 mcplab help COMMAND (or mcplab COMMAND -h) prints one command's usage and flags.
 
-exit status: 0 done, 1 failure, 2 bad input or usage, 3 a check failed (run -checks),
-4 internal error (a bug in mcplab: please report it)
+exit status: 0 done, 1 failure, 2 bad input or usage, 3 a check failed (run -checks; explore:
+a counterexample exists), 4 internal error (a bug in mcplab: please report it)
 `
 
 // run is the whole command: it dispatches args to a subcommand, writes its
@@ -131,6 +141,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdRun(args[1:], stdout, stderr)
 	case "review":
 		return cmdReview(args[1:], stdout, stderr)
+	case "explore":
+		return cmdExplore(args[1:], stdout, stderr)
 	case "links":
 		return cmdLinks(args[1:], stdout, stderr)
 	case "probe":
@@ -146,7 +158,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 
 // verbs are the commands dispatch runs, in usage's order (make help and
 // the Makefile's header list them all).
-var verbs = []string{"build", "serve", "run", "review", "probe", "links", "version"}
+var verbs = []string{"build", "serve", "run", "review", "explore", "probe", "links", "version"}
 
 // cmdHelp is `mcplab help [VERB]`: the general usage on stdout, or one
 // verb's usage and flags (what `mcplab VERB -h` prints, here on stdout).
