@@ -56,6 +56,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine"
@@ -263,7 +264,7 @@ var ErrExplore = errors.New("cannot explore")
 func Explore(data []byte, opts Options) (rep *Report, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			rep, err = nil, &entry.InternalError{Value: r}
+			rep, err = nil, &entry.InternalError{Value: r, Stack: debug.Stack()}
 		}
 	}()
 	res, err := entry.Decode(data, entry.Document{})
