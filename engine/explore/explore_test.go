@@ -274,9 +274,17 @@ func TestMaxRunsAndTheExhaustiveFlag(t *testing.T) {
 // take, a coarse grid past maxRuns, a grid past MaxPoints (a 10^9-point
 // window is refused only when its coarse grid is), a bad -vary.
 func TestErrorsAreLocated(t *testing.T) {
-	a := string(lesson(t, "a-cancel-then-complete"))
+	base, err := scenario.DeletePath(lesson(t, "a-cancel-then-complete"), "explore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := string(base)
 	with := func(explore string) []byte {
-		return []byte(strings.Replace(a, `"steps": [`, `"explore": `+explore+`, "steps": [`, 1))
+		b, err := scenario.SetPath(base, "explore", []byte(explore))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
 	}
 	for _, tc := range []struct {
 		rule string
