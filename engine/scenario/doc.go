@@ -51,15 +51,14 @@
 //     elsewhere, not because its client has none, so the rule is not
 //     listed there. A race step's connections are independent clients
 //     (Scenario.Raced) and are not judged.
-//
 //   - server.handlers (SCENARIO.md, "Handlers: the server decides when
 //     work ends"): an object keyed by tool name, "*" for any tool not
 //     named, at most [MaxHandlers] (100) entries, each name 1..256
 //     characters. Each [Handler] is the work a tools/call starts when its
 //     request reaches the server (after latencyMs.up and any proxy), or,
 //     when it holds a resource, when it gets it (waiting is not work):
-//     workMs (required, 1..[MaxDurationMs]; 0 or less is
-//     "server.handlers.crunch.workMs: must be > 0"), progressEveryMs
+//     workMs (required, 1..[MaxDurationMs]; 0 or less is the error
+//     server.handlers.crunch.workMs: must be > 0), progressEveryMs
 //     (1..[MaxDurationMs], at most [MaxProduceCount] (1000) updates a
 //     call: progress k at k x progressEveryMs ms of work for every k with
 //     k x progressEveryMs < workMs, total n, only when the call carries a
