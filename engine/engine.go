@@ -31,6 +31,7 @@ import (
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/handler"
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -52,6 +53,7 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 	}
 	w := newWorld(s, opts)
 	w.client = clientEnd{progress: w.clientProgressArrives, response: w.clientResponse, streamClosed: w.streamClosedBy}
+	w.handlers = handler.NewServer(&w.q, s.Server)
 	var err error
 	if w.ledger, err = ledger.Open(opts.OpenLedger, s.Ledger, s.Server.Policy); err != nil {
 		return nil, err

@@ -108,6 +108,7 @@ var engineRank = []string{
 	"engine/scenario",
 	"engine/trace",
 	"engine/coordinator",
+	"engine/handler",
 	"engine/tasks",
 	"engine/sse",
 	"engine/ledger",

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/handler"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -27,6 +28,7 @@ func (w *world) serverReceiveRequest(r *request) {
 		writing := func() bool { return r.srv.Writing && !r.srv.State().Terminal() }
 		r.keepalive.Start(&w.q, w.s.Server.KeepaliveEveryMs, writing, func(m sse.Msg) { w.out(r, m) })
 	}
+	w.startWork(r)
 }
 
 // serverSeesClose: the server observes r's HTTP stream close (DOMAIN.md §1).
@@ -44,6 +46,9 @@ func (w *world) serverCancel(r *request, cause, via string) {
 	w.tell(r, e)
 	if cancelled && !w.s.Server.Policy.RespondAfterCancel {
 		w.discardStream(r)
+	}
+	if cancelled {
+		w.handlers.Cancelled(r.work) // the handler stops at its next checkpoint
 	}
 }
 
@@ -121,5 +126,19 @@ func (w *world) answer(r *request, msg json.RawMessage, failed bool, note string
 		if then != nil {
 			then()
 		}
+	})
+}
+
+// startWork starts the handler of tools/call r when r reaches the server,
+// if its tool has one (server.handlers; package handler schedules it).
+func (w *world) startWork(r *request) {
+	h, ok := w.s.Server.HandlerFor(r.name)
+	if !ok || r.method != "tools/call" || r.task != "" {
+		return
+	}
+	r.work = w.handlers.Start(r.id.String(), r.token, h, handler.Hooks{
+		Tell:     func(e trace.Event) { w.tell(r, e) },
+		Progress: func(v, total float64) { w.serverSendProgress(r, scenario.Step{Progress: &v, Total: &total}) },
+		Complete: func(result json.RawMessage, e *jsonrpc.ErrorObject) { w.serverComplete(r, result, e) },
 	})
 }

@@ -27,9 +27,11 @@ type Server struct {
 // Policy is the server's known-broken switches that touch one request
 // (server.policy): RespondAfterCancel (it still sends progress and the
 // response after accepting a cancellation) and IgnoreDisconnect (it never
-// observes a closed stream; failure disconnect-unobserved, modelcontextprotocol/rust-sdk#857).
+// observes a closed stream; failure disconnect-unobserved, modelcontextprotocol/rust-sdk#857)
+// and HandlerIgnoresCancel (the handler swallows a cancellation and runs
+// its side effect anyway; failure cancel-swallowed, hahwul/gori#1103).
 type Policy struct {
-	RespondAfterCancel, IgnoreDisconnect bool
+	RespondAfterCancel, IgnoreDisconnect, HandlerIgnoresCancel bool
 }
 
 // NotArrived is the error event of a step acting (what: "Progress",
@@ -80,10 +82,12 @@ func (s *Server) SeesClose(id string, p Policy, is2025 bool) (e trace.Event, can
 }
 
 // Runs reports whether the handler's completion reaches its side effect:
-// the request is in progress, or cancelled under p.RespondAfterCancel.
+// the request is in progress, or cancelled under p.RespondAfterCancel or
+// p.HandlerIgnoresCancel (a handler that never observed the cancellation
+// commits).
 func (s *Server) Runs(p Policy) bool {
 	st := s.State()
-	return st == InProgress || st == Cancelled && p.RespondAfterCancel
+	return st == InProgress || st == Cancelled && (p.RespondAfterCancel || p.HandlerIgnoresCancel)
 }
 
 // Finish is the handler completing request id at now with msg, the
