@@ -136,7 +136,7 @@ func (w *world) startWork(r *request) {
 	if !ok || r.method != "tools/call" || r.task != "" {
 		return
 	}
-	r.work = w.handlers.Start(r.id.String(), r.token, h, handler.Hooks{
+	r.work = w.handlers.Start(r.id.String(), r.token, h, &r.srv, handler.Hooks{
 		Tell:     func(e trace.Event) { w.tell(r, e) },
 		Progress: func(v, total float64) { w.serverSendProgress(r, scenario.Step{Progress: &v, Total: &total}) },
 		Complete: func(result json.RawMessage, e *jsonrpc.ErrorObject) { w.serverComplete(r, result, e) },

@@ -10,7 +10,8 @@ import (
 )
 
 // Server is the server half of one request (DOMAIN.md §1): the Request
-// (its one terminal state), whether it has arrived, whether the server
+// (its one terminal state), whether it has arrived, whether its handler
+// stopped at a checkpoint (Stopped), whether the server
 // still writes its HTTP response stream (Writing), and Sent, the final
 // message the server put on the wire (requests[].response: nil when none
 // did, or it was lost before the wire).
@@ -22,6 +23,10 @@ type Server struct {
 	Arrived bool
 	Writing bool
 	Sent    json.RawMessage
+	// Stopped reports that the request's handler (package handler)
+	// returned at the checkpoint that observed its cancellation: nothing
+	// of its can happen any more.
+	Stopped bool
 }
 
 // Policy is the server's known-broken switches that touch one request

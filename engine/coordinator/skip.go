@@ -23,8 +23,9 @@ func StepActor(verb string) string {
 // silent drop):
 //   - progress, produce, complete or fail for a request that has not
 //     reached the server yet, or that has already completed or failed
-//     there (a cancelled request still reaches its handler's completion:
-//     that is the race, and the completion is suppressed);
+//     there, or whose handler stopped at a checkpoint (a cancelled request
+//     without a handler still reaches its scripted completion: that is
+//     the race, and the completion is suppressed);
 //   - cancel of a request the client has already finished (its result,
 //     its error, or its own abandonment);
 //   - retry of a request the client already has its result for (orig:
@@ -40,6 +41,8 @@ func Unhappening(st scenario.Step, id string, c *Client, s *Server, orig *Client
 		switch {
 		case s == nil || !s.Arrived:
 			return "Request " + id + " has not reached the server yet: the server cannot " + what + " it."
+		case s.Stopped:
+			return "Request " + id + "'s handler stopped at the checkpoint that observed its cancellation: it cannot " + what + " it any more."
 		case s.State() == Completed || s.State() == Failed:
 			return "Request " + id + " has already " + string(s.State()) + " at the server: its handler has returned, so it cannot " + what + " it again."
 		}

@@ -14,6 +14,7 @@ package handler
 import (
 	"strconv"
 
+	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -44,6 +45,7 @@ type Work struct {
 	// token's JSON text ("" for none); hooks reach the server (Server);
 	// waitSince is when it began waiting for its resource.
 	id, token string
+	srv       *coordinator.Server
 	hooks     Hooks
 	waitSince int64
 }

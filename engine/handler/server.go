@@ -3,6 +3,7 @@ package handler
 import (
 	"encoding/json"
 
+	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/sim"
@@ -36,13 +37,14 @@ func NewServer(q *sim.Queue, s scenario.Server) *Server {
 	return &Server{q: q, p: s.Policy, pool: NewPool[*Work](s.Resources)}
 }
 
-// Start is a call's request id (token: its progress token, nil for none)
-// reaching the server now, whose tool has handler h: its work
+// Start is a call's request id (token: its progress token, nil for none;
+// srv: its server half, told when the handler stops) reaching the server
+// now, whose tool has handler h: its work
 // starts at once, or when it gets the resource h holds (waiting is not
 // work).
-func (s *Server) Start(id string, token *scenario.ID, h scenario.Handler, hooks Hooks) *Work {
+func (s *Server) Start(id string, token *scenario.ID, h scenario.Handler, srv *coordinator.Server, hooks Hooks) *Work {
 	w := New(h)
-	w.id, w.hooks = id, hooks
+	w.id, w.srv, w.hooks = id, srv, hooks
 	if token != nil {
 		w.token = token.Raw()
 	}
@@ -151,6 +153,7 @@ func (s *Server) Cancelled(w *Work) {
 // releases its resource unless releaseOnCancel is false.
 func (s *Server) stop(w *Work) {
 	e, release := w.Stop(s.q.Now(), w.id, scenario.On(s.p.ReleaseOnCancel))
+	w.srv.Stopped = true
 	w.Flush() // a cancelled request's held notifications are never written
 	w.hooks.Tell(e)
 	if release {
