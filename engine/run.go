@@ -127,7 +127,6 @@ func (w *world) summary() *trace.Trace {
 		sum := coordinator.Summary(&r.cl, &r.srv)
 		sum.ID, sum.Method, sum.Name, sum.SentAt, sum.RetryOf, sum.Hints = r.id, r.method, r.name, r.sentAt, r.retryOf, r.hints
 		sum.RetryClass = recovery.RetryClass(r.effect, r.args)
-		sum.WastedWorkMs = r.work.Wasted()
 		tr.Requests = append(tr.Requests, sum)
 	}
 	return tr

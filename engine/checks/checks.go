@@ -108,6 +108,18 @@
 //     client that stops waiting for a request tells the server (a
 //     cancellation, or on HTTP closing the request's stream) before it
 //     drops the late response.
+//   - work-stops-after-cancel: once a cancellation reached the server, no
+//     side effect commits and no work follows the handler's first
+//     checkpoint after it; the detail gives each request's wastedWorkMs
+//     (handlers.go; failure cancel-swallowed). Null for a client or wire
+//     log in which the client cancelled.
+//   - resources-released: every resource a handler acquired is released
+//     when it returns, cancelled or not (handlers.go; failure
+//     resource-leaked-on-cancel).
+//   - notifications-not-held: the server writes a request's progress as
+//     its handler makes it, not when the handler returns (handlers.go;
+//     failure notifications-held). Null for an imported log whose every
+//     progress notification left with its request's response.
 //
 // # Layout and cost
 //
@@ -179,7 +191,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		oneExecutionPerKey, keyReuseRejected, defensiveCopy, noUnsafeRetry,
 		sseHeaders, proxyForwardsPromptly, herdAllReconnect, herdJittered, disconnectStopsWork,
 		resumeKeepsPosition, resumeReplaysOwnStream, droppedCallResumed, requestHasTimeout,
-		abandonTellsServer,
+		abandonTellsServer, workStopsAfterCancel, resourcesReleased, notificationsNotHeld,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)

@@ -23,10 +23,16 @@ type Server struct {
 	Arrived bool
 	Writing bool
 	Sent    json.RawMessage
-	// Stopped reports that the request's handler (package handler)
-	// returned at the checkpoint that observed its cancellation: nothing
-	// of its can happen any more.
+	// Stopped reports that the request's handler returned after its
+	// cancellation: at the checkpoint that observed it (package handler),
+	// or at its completion, suppressed. Nothing of its can happen any
+	// more.
 	Stopped bool
+	// WastedMs is the handler's work after its request's cancellation
+	// reached the server (requests[].wastedWorkMs): until the checkpoint
+	// that observed it, or, for a handler that reached its completion
+	// anyway (a scripted completion, handlerIgnoresCancel), until then.
+	WastedMs int64
 }
 
 // Policy is the server's known-broken switches that touch one request
@@ -104,10 +110,14 @@ func (s *Server) Runs(p Policy) bool {
 // first) or ignore event (a second completion), and nothing is sent.
 func (s *Server) Finish(now int64, id string, msg json.RawMessage, failed bool, code int64, ledger bool, p Policy) (e trace.Event, send bool) {
 	prev := s.State()
+	if prev == Cancelled && s.WastedMs == 0 {
+		s.WastedMs = now - s.At() // the handler worked on to its completion
+	}
 	resp, fresh := s.Complete(now, msg, failed)
 	e = trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore}
 	switch {
 	case prev == Cancelled && !p.RespondAfterCancel:
+		s.Stopped = true
 		e.Type, e.Message = trace.TypeSuppress, msg
 		e.Note = "The handler reaches completion, but request " + id + " was cancelled first: the response is suppressed."
 		return e, false
@@ -173,12 +183,12 @@ func (s *Server) Lost(lost []json.RawMessage) {
 }
 
 // Summary is a request's summary as far as its two halves know it
-// (SCENARIO.md, requests[]): the server's state and the response it put
-// on the wire; the client's outcome, when it ended, cause, reason, signal
+// (SCENARIO.md, requests[]): the server's state, the response it put
+// on the wire and the handler's wasted work; the client's outcome, when it ended, cause, reason, signal
 // (null when none) and deadlines. The runner adds which request it is.
 func Summary(c *Client, s *Server) trace.Request {
 	sum := trace.Request{State: string(s.State()), Response: s.Sent, ClientOutcome: c.Outcome, EndedAt: c.EndedAt, Reason: c.Reason,
-		IdleTimeoutMs: c.Deadlines.IdleMs, MaxTimeoutMs: c.Deadlines.MaxMs}
+		IdleTimeoutMs: c.Deadlines.IdleMs, MaxTimeoutMs: c.Deadlines.MaxMs, WastedWorkMs: s.WastedMs}
 	if c.Cause != "" {
 		cause := c.Cause
 		sum.Cause = &cause

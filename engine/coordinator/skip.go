@@ -42,7 +42,7 @@ func Unhappening(st scenario.Step, id string, c *Client, s *Server, orig *Client
 		case s == nil || !s.Arrived:
 			return "Request " + id + " has not reached the server yet: the server cannot " + what + " it."
 		case s.Stopped:
-			return "Request " + id + "'s handler stopped at the checkpoint that observed its cancellation: it cannot " + what + " it any more."
+			return "Request " + id + "'s handler has already returned after its cancellation: it cannot " + what + " it any more."
 		case s.State() == Completed || s.State() == Failed:
 			return "Request " + id + " has already " + string(s.State()) + " at the server: its handler has returned, so it cannot " + what + " it again."
 		}

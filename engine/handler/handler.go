@@ -50,15 +50,6 @@ type Work struct {
 	waitSince int64
 }
 
-// Wasted returns w's wasted work (requests[].wastedWorkMs), 0 for a call
-// without a handler (w nil).
-func (w *Work) Wasted() int64 {
-	if w == nil {
-		return 0
-	}
-	return w.WastedMs
-}
-
 // New is a handler for one call of h, not started.
 func New(h scenario.Handler) *Work { return &Work{H: h} }
 

@@ -153,7 +153,7 @@ func (s *Server) Cancelled(w *Work) {
 // releases its resource unless releaseOnCancel is false.
 func (s *Server) stop(w *Work) {
 	e, release := w.Stop(s.q.Now(), w.id, scenario.On(s.p.ReleaseOnCancel))
-	w.srv.Stopped = true
+	w.srv.Stopped, w.srv.WastedMs = true, w.WastedMs
 	w.Flush() // a cancelled request's held notifications are never written
 	w.hooks.Tell(e)
 	if release {
