@@ -62,10 +62,14 @@ func workStopsAfterCancel(v *view) (trace.Check, bool) {
 		end := e.Actor == trace.ActorServer && e.Type == trace.TypeCheckpoint ||
 			e.Actor == trace.ActorServer && e.Type == trace.TypeSuppress && v.msg(i).response ||
 			v.serverSends(i) && v.msg(i).response
+		s, ok := stopped[id]
+		if ok && end && v.serverSends(i) && e.At == v.ev[s].At {
+			continue // the framework's answer as the handler stops: no-message-after-cancel's subject, not work
+		}
 		if end || effect {
 			last[id] = e.At
 		}
-		switch _, ok := stopped[id]; {
+		switch {
 		case ok && (end || effect):
 			bad = append(bad, i) // work after the handler's first stop
 		case end:

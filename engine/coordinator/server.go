@@ -95,10 +95,11 @@ func (s *Server) SeesClose(id string, p Policy, is2025 bool) (e trace.Event, can
 // Runs reports whether the handler's completion reaches its side effect:
 // the request is in progress, or cancelled under p.RespondAfterCancel or
 // p.HandlerIgnoresCancel (a handler that never observed the cancellation
-// commits).
+// commits), unless the handler stopped at a checkpoint (Stopped: what
+// goes out then is its error, not its side effect).
 func (s *Server) Runs(p Policy) bool {
 	st := s.State()
-	return st == InProgress || st == Cancelled && (p.RespondAfterCancel || p.HandlerIgnoresCancel)
+	return st == InProgress || st == Cancelled && !s.Stopped && (p.RespondAfterCancel || p.HandlerIgnoresCancel)
 }
 
 // Finish is the handler completing request id at now with msg, the

@@ -23,6 +23,14 @@ type Hooks struct {
 	Complete func(result json.RawMessage, e *jsonrpc.ErrorObject)
 }
 
+// The error a framework under server.policy.respondAfterCancel writes for
+// a handler stopped by its cancellation (the Go SDK's "context canceled",
+// as JSON-RPC's internal error).
+const (
+	CancelledCode    = -32603
+	CancelledMessage = "context canceled"
+)
+
 // Server runs the server's handlers on the event queue under its
 // switches (server.policy: handlerIgnoresCancel, releaseOnCancel,
 // holdNotifications) with its resources (server.resources).
@@ -156,6 +164,12 @@ func (s *Server) stop(w *Work) {
 	w.srv.Stopped, w.srv.WastedMs = true, w.WastedMs
 	w.Flush() // a cancelled request's held notifications are never written
 	w.hooks.Tell(e)
+	if s.p.RespondAfterCancel {
+		// The framework answers the request it cancelled anyway, with
+		// the handler's error (DOMAIN.md §1: the Go SDK v1.8.0 and mcp-go
+		// v1.6.0 write "context canceled"); no side effect runs.
+		w.hooks.Complete(nil, &jsonrpc.ErrorObject{Code: CancelledCode, Message: CancelledMessage})
+	}
 	if release {
 		s.release(w)
 	}
