@@ -103,6 +103,13 @@ func (w *world) rawSend(st scenario.Step) {
 		return
 	}
 	w.send(trace.ActorClient, nil, msg, "The client sends a raw message.", func() {
+		if e, answer, dup := coordinator.Duplicate(msg, w.halves, w.http() && w.s.Server.Policy.RouteByIDOnly); dup {
+			w.emit(e)
+			if answer != nil {
+				w.send(trace.ActorServer, nil, answer, coordinator.DuplicateAnswerNote, func() { w.clientReceive(answer) })
+			}
+			return
+		}
 		if cancel, e := coordinator.ServerReceives(msg); !cancel {
 			w.emit(e)
 			return

@@ -51,7 +51,8 @@
 //   - cancellation-never-answered (mcplab addition): the server never
 //     answers a cancellation notification, valid or not.
 //   - one-response-per-request (mcplab addition): the server sends at most
-//     one final response per request.
+//     one final response per request (per request stream: a duplicate
+//     request sent under an id in flight is answered on its own).
 //   - initialize-not-cancelled (mcplab addition): under 2025-11-25 the client
 //     never cancels initialize.
 //   - no-last-event-id: under 2026-07-28 a client does not reconnect with
@@ -120,6 +121,10 @@
 //     its handler makes it, not when the handler returns (handlers.go;
 //     failure notifications-held). Null for an imported log whose every
 //     progress notification left with its request's response.
+//   - responses-routed-by-request: with two requests in flight under one
+//     id, each answer travels on its own request's stream (handlers.go;
+//     failure cross-wired-response). Null on stdio, where only the id
+//     routes a response.
 //
 // # Layout and cost
 //
@@ -192,6 +197,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		sseHeaders, proxyForwardsPromptly, herdAllReconnect, herdJittered, disconnectStopsWork,
 		resumeKeepsPosition, resumeReplaysOwnStream, droppedCallResumed, requestHasTimeout,
 		abandonTellsServer, workStopsAfterCancel, resourcesReleased, notificationsNotHeld,
+		responsesRoutedByRequest,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)

@@ -20,6 +20,7 @@ const (
 	WorkStopsAfterCancel = "work-stops-after-cancel"
 	ResourcesReleased    = "resources-released"
 	NotificationsNotHeld = "notifications-not-held"
+	ResponsesRoutedByReq = "responses-routed-by-request"
 )
 
 // workStopsAfterCancel: once a cancellation reached the server (its status
@@ -202,4 +203,54 @@ func notificationsNotHeld(v *view) (trace.Check, bool) {
 	return verdict(NotificationsNotHeld, bad, good,
 		"The server's transport held "+strconv.Itoa(len(bad))+" notification(s) ("+seqList(bad)+") until the handler returned: the client saw no progress while the work ran, so none of it could reset its idle clock (notifications-held).",
 		"The server wrote every progress notification as the handler made it.")
+}
+
+// responsesRoutedByRequest: when the client has two requests in flight
+// with one id (a second request sent with an id whose first request has
+// no response yet), each request's answer travels on its own stream
+// (failure cross-wired-response, modelcontextprotocol/typescript-sdk#2433,
+// modelcontextprotocol/python-sdk#3060): a response with that id sent off
+// the first request's stream is the duplicate's own answer only when the
+// server sends it as the duplicate arrives (a refusal); any other is the
+// first request's answer routed to the wrong stream. Listed when a
+// duplicate occurs; null on stdio, where one pipe carries every response
+// and only its id can route it.
+//
+// Rule: ResponsesRoutedByReq.
+func responsesRoutedByRequest(v *view) (trace.Check, bool) {
+	inFlight := map[string]bool{} // request id → sent by the client, no response yet
+	dupAt := map[string]int64{}   // request id → when the server met its duplicate
+	var good, bad []int
+	for i, e := range v.ev {
+		m := v.msg(i)
+		switch {
+		case v.clientSends(i) && m.method != "" && m.hasID && m.id != "":
+			if inFlight[m.id] {
+				good = append(good, i)
+			}
+			inFlight[m.id] = true
+		case e.Actor == trace.ActorServer && (e.Type == trace.TypeReject || e.Type == trace.TypeStart) && m.method != "" && inFlight[m.id]:
+			dupAt[m.id] = e.At
+		case v.serverSends(i) && m.response && m.id != "":
+			if at, dup := dupAt[m.id]; dup && idOf(e) != m.id && e.At != at {
+				bad = append(bad, i)
+			}
+			if idOf(e) == m.id {
+				delete(inFlight, m.id)
+			}
+		}
+	}
+	if len(good) == 0 {
+		return trace.Check{}, false
+	}
+	switch transportOf(v.tr) {
+	case trace.TransportHTTP:
+	case trace.TransportStdio:
+		return undecided(ResponsesRoutedByReq, "Two requests were in flight with one id ("+seqList(good)+"), but on stdio one pipe carries every response and only its id can route it: which request each answer went to cannot be told."), true
+	default:
+		return undecided(ResponsesRoutedByReq, "Two requests were in flight with one id ("+seqList(good)+"), but the trace does not say its transport: which request each answer went to cannot be told."), true
+	}
+	return verdict(ResponsesRoutedByReq, bad, good,
+		"A request's answer went out on another request's stream ("+seqList(bad)+"): the server routed responses by id alone, so two requests in flight with one id got each other's answers (cross-wired-response).",
+		"Two requests were in flight with one id, and each answer travelled on its own request's stream.")
 }

@@ -28,6 +28,10 @@ type Server struct {
 	// or at its completion, suppressed. Nothing of its can happen any
 	// more.
 	Stopped bool
+	// Rerouted reports that a duplicate of the request took over its route
+	// (Duplicate, server.policy.routeByIdOnly): its answer goes on the
+	// duplicate's stream.
+	Rerouted bool
 	// WastedMs is the handler's work after its request's cancellation
 	// reached the server (requests[].wastedWorkMs): until the checkpoint
 	// that observed it, or, for a handler that reached its completion

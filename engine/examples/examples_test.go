@@ -157,6 +157,8 @@ func TestBuiltInOutcomes(t *testing.T) {
 		"handler-checks-only-at-the-end":         {"§1 a loop without an await: 620 ms wasted, nothing sent", "cancelled", "abandoned", "client", "notifications/cancelled", 380, nil},
 		"handler-progress-streams":               {"§3 progress written as made keeps the idle clock reset", "completed", "result", "", "", 1220, nil},
 		"broken-hold-notifications":              {"§11 notifications-held (mastra-ai/mastra#14782): the idle timeout cuts the call", "cancelled", "abandoned", "idle-timeout", "close-stream", 400, []string{"notifications-not-held"}},
+		"responses-routed-by-request":            {"§1 a duplicate id is refused on its own stream; call 1 gets its own answer", "completed", "result", "", "", 520, nil},
+		"broken-route-by-id-only":                {"§11 cross-wired-response (modelcontextprotocol/typescript-sdk#2433): call 1's answer goes to the duplicate", "completed", "abandoned", "max-timeout", "close-stream", 2000, []string{"responses-routed-by-request"}},
 		"herd-reference-backoff":                 {"§10 the herd with the reference backoff", "", "", "", "", 0, nil},
 		"herd-no-backoff":                        {"§10 the herd in lockstep", "", "", "", "", 0, []string{"herd-all-reconnect", "herd-jittered"}},
 		"broken-herd-exponential-lockstep":       {"§11 lockstep-backoff: exponential backoff without jitter (bug-ops/zeph#4574)", "", "", "", "", 0, []string{"herd-jittered"}},

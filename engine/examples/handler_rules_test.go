@@ -10,7 +10,8 @@ import (
 // TestHandlerRulesOnTheEngine proves, for every server switch of the
 // handlers (SCENARIO.md, "Handlers: the server decides when work ends";
 // DOMAIN.md §11 cancel-swallowed, resource-leaked-on-cancel,
-// notifications-held, respond-after-cancel), that the rule it breaks
+// notifications-held, respond-after-cancel, cross-wired-response), that
+// the rule it breaks
 // passes on the correct built-in, fails on its broken- twin (the one
 // switch turned), and does not flag a legitimate case: the ordinary race,
 // in which the cancellation reaches the server after the handler finished.
@@ -30,6 +31,9 @@ func TestHandlerRulesOnTheEngine(t *testing.T) {
 		{"notifications-not-held", "handler-progress-streams", "broken-hold-notifications",
 			`{"mcplab":1,"latencyMs":{"up":10,"down":10},"server":{"handlers":{"crunch":{"workMs":600,"progressEveryMs":100}}},"steps":[{"at":0,"do":"call","id":7,"name":"crunch","progressToken":"p-7"},{"at":250,"do":"cancel","id":7}]}`, "true",
 			"progress stops with the cancellation: the handler made none after it, nothing was held"},
+		{"responses-routed-by-request", "responses-routed-by-request", "broken-route-by-id-only",
+			`{"mcplab":1,"transport":"streamable-http","latencyMs":{"up":10,"down":10},"server":{"handlers":{"lookup":{"workMs":50}}},"steps":[{"at":0,"do":"call","id":1,"name":"lookup"},{"at":100,"do":"send","message":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup"}}}]}`, absent,
+			"an id used again after its request was answered is no duplicate: nothing is in flight under it"},
 		{"no-message-after-cancel", "handler-cancel-propagates", "broken-handler-answers-after-cancel",
 			race, absent, "the race: the response left before the cancellation arrived, so the server never accepted it"},
 	}

@@ -36,21 +36,27 @@ const (
 // holdNotifications) with its resources (server.resources).
 type Server struct {
 	q    *sim.Queue
+	cfg  scenario.Server
 	p    scenario.ServerPolicy
 	pool *Pool[*Work]
 }
 
 // NewServer is the handlers of server s, scheduled on q.
 func NewServer(q *sim.Queue, s scenario.Server) *Server {
-	return &Server{q: q, p: s.Policy, pool: NewPool[*Work](s.Resources)}
+	return &Server{q: q, cfg: s, p: s.Policy, pool: NewPool[*Work](s.Resources)}
 }
 
-// Start is a call's request id (token: its progress token, nil for none;
-// srv: its server half, told when the handler stops) reaching the server
-// now, whose tool has handler h: its work
-// starts at once, or when it gets the resource h holds (waiting is not
-// work).
-func (s *Server) Start(id string, token *scenario.ID, h scenario.Handler, srv *coordinator.Server, hooks Hooks) *Work {
+// Start is request id of a call of tool (call: a tools/call that is no
+// task; token: its progress token, nil for none; srv: its server half,
+// told when the handler stops) reaching the server now. It returns nil
+// when tool has no handler (server.handlers, its own or "*"); else the
+// handler's work starts at once, or when it gets the resource it holds
+// (waiting is not work).
+func (s *Server) Start(tool string, call bool, id string, token *scenario.ID, srv *coordinator.Server, hooks Hooks) *Work {
+	h, ok := s.cfg.HandlerFor(tool)
+	if !ok || !call {
+		return nil
+	}
 	w := New(h)
 	w.id, w.srv, w.hooks = id, srv, hooks
 	if token != nil {
@@ -129,10 +135,12 @@ func (s *Server) end(w *Work) {
 // (DOMAIN.md §1): a handler waiting for its resource leaves the queue; a
 // working one notices at its next checkpoint (at once without
 // checkpoints), or under handlerIgnoresCancel passes that checkpoint and
-// works on (failure cancel-swallowed).
+// works on (failure cancel-swallowed). Nothing happens without a handler
+// (w nil), for a request its server half does not hold cancelled (a late
+// cancellation), or for a second cancellation.
 func (s *Server) Cancelled(w *Work) {
 	switch {
-	case w == nil || w.Done:
+	case w == nil || w.Done || w.CancelAt != nil || w.srv.State() != coordinator.Cancelled:
 		return
 	case !w.Begun:
 		s.pool.Leave(w.H.Holds, w)
