@@ -58,7 +58,7 @@
 //     request reaches the server (after latencyMs.up and any proxy), or,
 //     when it holds a resource, when it gets it (waiting is not work):
 //     workMs (required, 1..[MaxDurationMs]; 0 or less is the error
-//     server.handlers.crunch.workMs: must be > 0), progressEveryMs
+//     "server.handlers.crunch.workMs: must be >= 1"), progressEveryMs
 //     (1..[MaxDurationMs], at most [MaxProduceCount] (1000) updates a
 //     call: progress k at k x progressEveryMs ms of work for every k with
 //     k x progressEveryMs < workMs, total n, only when the call carries a

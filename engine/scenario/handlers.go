@@ -61,12 +61,9 @@ func (d *decoder) handler(path string, raw []byte) (Handler, bool) {
 		return Handler{}, false
 	}
 	var h Handler
-	w, ok := d.integer(o, "workMs", math.MinInt64, MaxDurationMs)
-	switch {
-	case d.err == nil && !ok:
+	w, ok := d.integer(o, "workMs", 1, MaxDurationMs)
+	if d.err == nil && !ok {
 		d.fail(errAt(o.sub("workMs"), ErrMissing, "a handler says how long it works"))
-	case d.err == nil && w <= 0:
-		d.fail(errAt(o.sub("workMs"), ErrValue, "must be > 0"))
 	}
 	h.WorkMs = w
 	if v, ok := d.integer(o, "progressEveryMs", 1, MaxDurationMs); ok {

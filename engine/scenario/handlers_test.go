@@ -20,7 +20,8 @@ func TestDecodeHandlers(t *testing.T) {
 		want          error
 	}{
 		{"workMs is required", srv(`{"handlers":{"crunch":{}}}`), "server.handlers.crunch.workMs: a handler says how long it works", ErrMissing},
-		{"workMs must be > 0", srv(`{"handlers":{"crunch":{"workMs":0}}}`), "server.handlers.crunch.workMs: must be > 0", ErrValue},
+		{"workMs must be >= 1", srv(`{"handlers":{"crunch":{"workMs":0}}}`), "server.handlers.crunch.workMs: must be >= 1", ErrValue},
+		{"workMs negative", srv(`{"handlers":{"crunch":{"workMs":-5}}}`), "server.handlers.crunch.workMs: must be >= 1", ErrValue},
 		{"workMs past a virtual day", srv(`{"handlers":{"crunch":{"workMs":86400001}}}`), "server.handlers.crunch.workMs: must be <= 86400000", ErrLimit},
 		{"at most 1000 progress updates a call", srv(`{"handlers":{"crunch":{"workMs":5000,"progressEveryMs":2}}}`), "server.handlers.crunch.progressEveryMs: must be >= 5: a call sends at most 1000 progress updates", ErrLimit},
 		{"progressEveryMs must be >= 1", srv(`{"handlers":{"crunch":{"workMs":50,"progressEveryMs":0}}}`), "server.handlers.crunch.progressEveryMs: must be >= 1", ErrValue},
