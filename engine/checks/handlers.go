@@ -219,25 +219,35 @@ func notificationsNotHeld(v *view) (trace.Check, bool) {
 // Rule: ResponsesRoutedByReq.
 func responsesRoutedByRequest(v *view) (trace.Check, bool) {
 	inFlight := map[string]bool{} // request id → sent by the client, no response yet
-	dupAt := map[string]int64{}   // request id → when the server met its duplicate
-	var good, bad []int
+	dupAt := map[string]int64{}   // request id → when its duplicate reached the server
+	answered := map[string]bool{} // request id → a response travelled on its own stream
+	var good, bad, off []int
 	for i, e := range v.ev {
 		m := v.msg(i)
 		switch {
 		case v.clientSends(i) && m.method != "" && m.hasID && m.id != "":
 			if inFlight[m.id] {
 				good = append(good, i)
+				dupAt[m.id] = e.At
 			}
 			inFlight[m.id] = true
-		case e.Actor == trace.ActorServer && (e.Type == trace.TypeReject || e.Type == trace.TypeStart) && m.method != "" && inFlight[m.id]:
-			dupAt[m.id] = e.At
+		case e.Type == trace.TypeDeliver && e.To == trace.ActorServer && m.method != "" && m.hasID:
+			if _, dup := dupAt[m.id]; dup {
+				dupAt[m.id] = e.At // the duplicate reaches the server: a refusal goes out now
+			}
 		case v.serverSends(i) && m.response && m.id != "":
 			if at, dup := dupAt[m.id]; dup && idOf(e) != m.id && e.At != at {
-				bad = append(bad, i)
+				off = append(off, i)
 			}
 			if idOf(e) == m.id {
 				delete(inFlight, m.id)
+				answered[m.id] = true
 			}
+		}
+	}
+	for _, i := range off {
+		if !answered[v.msg(i).id] { // the first request's own stream never got its answer
+			bad = append(bad, i)
 		}
 	}
 	if len(good) == 0 {
