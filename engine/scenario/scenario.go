@@ -320,13 +320,21 @@ type ServerPolicy struct {
 	ReleaseOnCancel *bool `json:"releaseOnCancel,omitempty"`
 	// HoldNotifications, when true, makes the server's transport write a
 	// request's notifications only when its handler returns (failure
-	// notifications-held, mastra-ai/mastra#14782).
+	// notifications-held, mastra-ai/mastra#14782): the progress a handler
+	// of server.handlers makes (scripted progress steps go out when the
+	// script says); a handler stopped by a cancellation never writes what
+	// was held.
 	HoldNotifications bool `json:"holdNotifications,omitempty"`
 	// RouteByIDOnly, when true, makes the server match responses to
 	// requests by JSON-RPC id alone: two requests in flight with one id
 	// get each other's answers (failure cross-wired-response,
 	// modelcontextprotocol/typescript-sdk#2433,
-	// modelcontextprotocol/python-sdk#3060).
+	// modelcontextprotocol/python-sdk#3060). The second request is a raw
+	// send step; on Streamable HTTP it takes over the id's route and the
+	// first request's answer goes out on its stream (the duplicate's own
+	// work is not simulated). Correct (false): the server refuses the
+	// duplicate with -32600 on the duplicate's own stream. No effect on
+	// stdio, where one pipe carries every response.
 	RouteByIDOnly bool `json:"routeByIdOnly,omitempty"`
 }
 
