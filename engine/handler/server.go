@@ -125,7 +125,11 @@ func (s *Server) end(w *Work) {
 	if e := w.H.Error; e != nil {
 		fail = &jsonrpc.ErrorObject{Code: e.Code, Message: e.Message}
 	}
-	w.hooks.Complete(w.H.Result, fail)
+	if st := w.srv.State(); st != coordinator.Completed && st != coordinator.Failed {
+		// Not when a scripted complete or fail step (exact timing), or a
+		// race's barrier, already answered the request for it.
+		w.hooks.Complete(w.H.Result, fail)
+	}
 	if release {
 		s.release(w)
 	}
