@@ -8,13 +8,15 @@
 // and evaluates package checks on the events. The rules, and the notes
 // that state them, live in the concept packages: coordinator (a request's
 // client half and server half, what each end makes of a raw message, the
-// deadline alarm), tasks (durable tasks), sse (a response stream's buffer
+// deadline alarm, which scripted steps cannot happen), handler (the
+// server's handlers: work, checkpoints, held resources), tasks (durable
+// tasks), sse (a response stream's buffer
 // and proxy with their clocks, keep-alives, the 2025-11-25 event store and
 // its replay), ledger (the idempotency ledger and its races), recovery
 // (listen streams, reconnects, herds, the resume cursor), jsonrpc (the
 // wire) and trace (the vocabulary, the bounded event log, the encoding). A
 // run past any bound (MaxActions, MaxEvents, MaxTraceBytes) fails with an
-// error and returns no trace, never a partial one (issue 12).
+// error and returns no trace, never a partial one.
 //
 // The runner's files stand in layers, each naming only what lies below it
 // (farm-studio look engine/): run.go (steps, summary) > listen.go >
@@ -31,6 +33,7 @@ import (
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/handler"
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -52,6 +55,7 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 	}
 	w := newWorld(s, opts)
 	w.client = clientEnd{progress: w.clientProgressArrives, response: w.clientResponse, streamClosed: w.streamClosedBy}
+	w.handlers = handler.NewServer(&w.q, s.Server)
 	var err error
 	if w.ledger, err = ledger.Open(opts.OpenLedger, s.Ledger, s.Server.Policy); err != nil {
 		return nil, err

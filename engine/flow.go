@@ -130,10 +130,7 @@ func (w *world) proxyIdleClose(r *request) {
 func (w *world) buffers() []trace.Buffer {
 	out := []trace.Buffer{}
 	for _, r := range w.order {
-		if r.st == nil {
-			continue
-		}
-		if b, ok := r.st.Summary(r.id, w.s.Buffer); ok {
+		if b, ok := r.st.Summary(r.id, w.s.Buffer); ok { // false without a buffered stream
 			out = append(out, b)
 		}
 	}

@@ -223,9 +223,37 @@ func genScenario(rng *rand.Rand) (string, bool) {
 		client = append(client, `"policy":{`+strings.Join(policy, ",")+`}`)
 	}
 	top = append(top, `"client":{`+strings.Join(client, ",")+`}`)
-	var server []string
+	var server, spolicy []string
 	if chance(0.15) {
-		server, clean = append(server, `"policy":{"respondAfterCancel":true}`), false
+		spolicy, clean = append(spolicy, `"respondAfterCancel":true`), false
+	}
+	handlerProgress := false
+	if chance(0.4) && !(http && is2025) {
+		// The server's handlers (SCENARIO.md, "Handlers"), alone or under
+		// the scripted steps, and their broken switches. Not under
+		// 2025-11-25 HTTP: a stream resumed after the server observed a
+		// cancellation replays what the event store kept, which this
+		// generator's invariants do not model yet.
+		h := fmt.Sprintf(`"workMs":%d`, 1+rng.IntN(8)*100)
+		if handlerProgress = chance(0.6); handlerProgress {
+			h += fmt.Sprintf(`,"progressEveryMs":%d`, 1+rng.IntN(4)*50)
+		}
+		if chance(0.6) {
+			h += fmt.Sprintf(`,"checkpointEveryMs":%d`, rng.IntN(4)*70)
+		}
+		if chance(0.5) {
+			h += `,"holds":"db-lock"`
+			server = append(server, fmt.Sprintf(`"resources":{"db-lock":%d}`, 1+rng.IntN(2)))
+		}
+		server = append(server, `"handlers":{"*":{`+h+`}}`)
+		for _, sw := range []string{`"handlerIgnoresCancel":true`, `"releaseOnCancel":false`, `"holdNotifications":true`, `"routeByIdOnly":true`} {
+			if chance(0.1) {
+				spolicy, clean = append(spolicy, sw), false
+			}
+		}
+	}
+	if len(spolicy) > 0 {
+		server = append(server, `"policy":{`+strings.Join(spolicy, ",")+`}`)
 	}
 	if http && chance(0.3) {
 		server = append(server, fmt.Sprintf(`"keepaliveEveryMs":%d`, 50+rng.IntN(6)*50))
@@ -273,6 +301,9 @@ func genScenario(rng *rand.Rand) (string, bool) {
 			// Values grow with time and, at equal times, with file order,
 			// so they strictly increase unless the generator means otherwise.
 			value := float64(when)*100 + float64(len(steps))
+			if handlerProgress {
+				clean = false // a handler's own 1, 2, ... under the same token do not increase past these
+			}
 			if chance(0.1) {
 				value, clean = float64(rng.IntN(3)), false
 			}
@@ -297,6 +328,7 @@ func genScenario(rng *rand.Rand) (string, bool) {
 				`{"jsonrpc":"2.0","method":"notifications/cancelled","params":[]}`,
 				`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}`,
 				`{"jsonrpc":"2.0","id":`+c.id+`,"result":{}}`,
+				`{"jsonrpc":"2.0","id":`+c.id+`,"method":"tools/call","params":{"name":"again"}}`,
 			)))
 		default:
 			clean = false

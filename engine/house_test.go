@@ -110,6 +110,7 @@ var engineRank = []string{
 	"engine/scenario",
 	"engine/trace",
 	"engine/coordinator",
+	"engine/handler",
 	"engine/tasks",
 	"engine/sse",
 	"engine/ledger",

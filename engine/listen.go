@@ -7,6 +7,7 @@ import (
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/sse"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -32,7 +33,7 @@ func (w *world) openListen(r *request, note string) {
 // listenSend puts msg on r's listen stream and records it for resumption.
 func (w *world) listenSend(r *request, msg json.RawMessage, note string) {
 	r.ls.Send(msg)
-	w.serverToClient(r, msg, note, func() { w.tell(r, r.ls.Arrive(r.id.String(), msg)) })
+	w.out(r, sse.MsgOf(msg, note, func() { w.tell(r, r.ls.Arrive(r.id.String(), msg)) }))
 }
 
 // notify sends a notification on listen stream st.Listen if the stream's
@@ -67,7 +68,7 @@ func (w *world) endListen(r *request, reason *string) {
 		return
 	}
 	resp := r.srv.Answer(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), json.RawMessage(`{"resultType":"complete"}`)), false)
-	w.serverToClient(r, resp, recovery.EndNote(r.id.String(), true), func() { w.clientListenEnded(r) })
+	w.out(r, sse.MsgOf(resp, recovery.EndNote(r.id.String(), true), func() { w.clientListenEnded(r) }))
 }
 
 // streamClosedBy is the client losing r's stream to actor (an idle-closing

@@ -147,7 +147,7 @@ func TestRules(t *testing.T) {
 			in:   sc(stdio, call7, `{"at":100,"do":"complete","id":7}`, cancel300),
 			want: func(t *testing.T, tr *trace.Trace) {
 				wantCount(t, tr, ev{actor: "client", typ: "accept", id: "7", at: 110}, 1, "the client takes the response")
-				wantCount(t, tr, ev{actor: "client", typ: "ignore", id: "7", at: 300}, 1, "nothing left to cancel")
+				wantCount(t, tr, ev{actor: "client", typ: "skip", id: "7", at: 300}, 1, "nothing left to cancel: the cancel step cannot happen")
 				wantCount(t, tr, ev{method: "notifications/cancelled", at: -1}, 0, "cancellations on the wire")
 				wantSummary(t, tr, "7", "state=completed", "response="+result7, "clientOutcome=result", "endedAt=110")
 				wantCheck(t, tr, "one-response-per-request", "true")
@@ -304,7 +304,7 @@ func TestRules(t *testing.T) {
 			name: "§3 progress stops after completion",
 			in:   sc("", call7, progressAt(50, 1), `{"at":100,"do":"complete","id":7}`, progressAt(200, 2)),
 			want: func(t *testing.T, tr *trace.Trace) {
-				wantCount(t, tr, ev{actor: "server", typ: "suppress", id: "7", at: 200}, 1, "progress after the response suppressed")
+				wantCount(t, tr, ev{actor: "server", typ: "skip", id: "7", at: 200}, 1, "progress after the response: the step cannot happen")
 				wantCount(t, tr, ev{actor: "server", typ: "send", method: "notifications/progress", at: -1}, 1, "progress on the wire")
 				wantCheck(t, tr, "no-progress-after-final", "true")
 			},

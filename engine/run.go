@@ -10,10 +10,12 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// step runs steps[i] at its time.
+// step runs steps[i] at its time, or tells why it cannot happen: a skip
+// event and an entry of skipped[] (coordinator.StepSkip).
 func (w *world) step(i int, st scenario.Step) {
-	if why := st.Unready(i, func(id scenario.ID) bool { return w.reqs[id.Raw()] != nil }, w.ledger != nil); why != "" {
-		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: why})
+	if e, skip, ok := coordinator.StepSkip(i, st, w.halves, w.ledger != nil); ok {
+		w.emit(e)
+		w.skipped = append(w.skipped, skip)
 		return
 	}
 	var r *request
@@ -25,6 +27,14 @@ func (w *world) step(i int, st scenario.Step) {
 		// but the runner lacks is a programming error made visible.
 		w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Note: fmt.Sprintf("steps[%d]: verb %q is not simulated", i, st.Do)})
 	}
+}
+
+// halves returns request id's client and server halves (nil: never sent).
+func (w *world) halves(id scenario.ID) (*coordinator.Client, *coordinator.Server) {
+	if r := w.reqs[id.Raw()]; r != nil {
+		return &r.cl, &r.srv
+	}
+	return nil, nil
 }
 
 // do runs the runner's move for a step verb (scenario.Verbs) and reports
@@ -79,11 +89,8 @@ func (w *world) do(st scenario.Step, r *request) bool {
 // produce sends st.Count progress values every st.EveryMs ms, each by the
 // same rules as a progress step.
 func (w *world) produce(r *request, st scenario.Step) {
-	for k := range st.Count {
-		if k == 0 {
-			w.serverSendProgress(r, st.Produced(0))
-			continue
-		}
+	w.serverSendProgress(r, st.Produced(0)) // count >= 1 (scenario.Decode)
+	for k := 1; k < st.Count; k++ {
 		w.q.Schedule(st.ProducedAt(k), func() { w.serverSendProgress(r, st.Produced(k)) })
 	}
 }
@@ -96,6 +103,13 @@ func (w *world) rawSend(st scenario.Step) {
 		return
 	}
 	w.send(trace.ActorClient, nil, msg, "The client sends a raw message.", func() {
+		if e, answer, dup := coordinator.Duplicate(msg, w.halves, w.http() && w.s.Server.Policy.RouteByIDOnly); dup {
+			w.emit(e)
+			if answer != nil {
+				w.send(trace.ActorServer, nil, answer, coordinator.DuplicateAnswerNote, func() { w.clientReceive(answer) })
+			}
+			return
+		}
 		if cancel, e := coordinator.ServerReceives(msg); !cancel {
 			w.emit(e)
 			return
@@ -115,6 +129,7 @@ func (w *world) summary() *trace.Trace {
 		Reconnects: w.reconnects,
 	}
 	tr.Events, tr.EndMs = w.log.Written()
+	tr.Skipped = w.skipped
 	for _, r := range w.order {
 		sum := coordinator.Summary(&r.cl, &r.srv)
 		sum.ID, sum.Method, sum.Name, sum.SentAt, sum.RetryOf, sum.Hints = r.id, r.method, r.name, r.sentAt, r.retryOf, r.hints

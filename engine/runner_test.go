@@ -37,8 +37,8 @@ func TestRefetchIDsPerReconnect(t *testing.T) {
 
 // The engine never panics on input (ARCHITECTURE.md): a mutate-result with
 // no ledger (issue 12's crasher) is refused by Decode, and a scenario value
-// that reaches the runner without one is an error event, not a nil
-// dereference.
+// that reaches the runner without one is a skip event (the step cannot
+// happen), not a nil dereference.
 func TestMutateResultWithoutLedger(t *testing.T) {
 	in := `{"mcplab":1,"steps":[{"at":0,"do":"call","id":1},{"at":1,"do":"mutate-result","of":1}]}`
 	s, err := scenario.Decode([]byte(in))
@@ -57,8 +57,8 @@ func TestMutateResultWithoutLedger(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if n := len(find(tr, ev{typ: "error", at: 1})); n != 1 {
-		t.Errorf("%d error events at 1 ms, want 1 naming the missing ledger", n)
+	if n := len(find(tr, ev{typ: "skip", at: 1})); n != 1 || len(tr.Skipped) != 1 || tr.Skipped[0].Step != 1 {
+		t.Errorf("%d skip events at 1 ms, skipped %+v; want steps[1] skipped, naming the missing ledger", n, tr.Skipped)
 	}
 }
 

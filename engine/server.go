@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/handler"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -27,6 +28,7 @@ func (w *world) serverReceiveRequest(r *request) {
 		writing := func() bool { return r.srv.Writing && !r.srv.State().Terminal() }
 		r.keepalive.Start(&w.q, w.s.Server.KeepaliveEveryMs, writing, func(m sse.Msg) { w.out(r, m) })
 	}
+	w.startWork(r)
 }
 
 // serverSeesClose: the server observes r's HTTP stream close (DOMAIN.md §1).
@@ -45,6 +47,7 @@ func (w *world) serverCancel(r *request, cause, via string) {
 	if cancelled && !w.s.Server.Policy.RespondAfterCancel {
 		w.discardStream(r)
 	}
+	w.handlers.Cancelled(r.work) // a cancelled request's handler stops at its next checkpoint
 }
 
 // serverReceiveCancel reads a client's notifications/cancelled (DOMAIN.md §1).
@@ -81,12 +84,6 @@ func (w *world) serverSendProgress(r *request, st scenario.Step) {
 	w.out(r, sse.Msg{Msg: msg, Note: note, Arrive: func() { w.client.progress(r, v) }, Progress: true, Token: r.token.Raw()})
 }
 
-// serverToClient sends msg on r's stream (HTTP, through the SSE buffer and
-// proxy when the scenario has them) or stdout (stdio).
-func (w *world) serverToClient(r *request, msg json.RawMessage, note string, arrive func()) {
-	w.out(r, sse.MsgOf(msg, note, arrive))
-}
-
 // serverComplete runs the handler's completion for r: a result, or an error
 // when e is set. The coordinator decides who won the race.
 func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.ErrorObject) {
@@ -109,17 +106,30 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.Er
 		return
 	}
 	r.keepalive.Stop()
-	w.serverToClient(r, r.srv.Sent, ev.Note, func() { w.client.response(r, failed) })
+	if r.srv.Rerouted { // routeByIdOnly: the answer goes on the duplicate's stream
+		w.send(trace.ActorServer, nil, r.srv.Sent, ev.Note, func() { w.clientReceive(r.srv.Sent) })
+		return
+	}
+	w.out(r, sse.MsgOf(r.srv.Sent, ev.Note, func() { w.client.response(r, failed) }))
 }
 
 // answer completes r at the server with msg (failed: an error) and sends
 // it on r's stream; the client takes it as r's response, then then runs
 // (when not nil).
 func (w *world) answer(r *request, msg json.RawMessage, failed bool, note string, then func()) {
-	w.serverToClient(r, r.srv.Answer(w.q.Now(), msg, failed), note, func() {
+	w.out(r, sse.MsgOf(r.srv.Answer(w.q.Now(), msg, failed), note, func() {
 		w.client.response(r, failed)
 		if then != nil {
 			then()
 		}
+	}))
+}
+
+// startWork starts r's handler, if its tool has one, as r reaches the server.
+func (w *world) startWork(r *request) {
+	r.work = w.handlers.Start(r.name, r.method == "tools/call" && r.task == "", r.id.String(), r.token, &r.srv, handler.Hooks{
+		Tell:     func(e trace.Event) { w.tell(r, e) },
+		Progress: func(v, total float64) { w.serverSendProgress(r, scenario.Step{Progress: &v, Total: &total}) },
+		Complete: func(result json.RawMessage, e *jsonrpc.ErrorObject) { w.serverComplete(r, result, e) },
 	})
 }

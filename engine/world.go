@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/handler"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/recovery"
@@ -48,6 +49,9 @@ type world struct {
 
 	// store is the server's event store under 2025-11-25 (resume.go).
 	store sse.EventStore[sse.Msg]
+
+	handlers *handler.Server // the server's handlers (server.handlers)
+	skipped  []trace.Skip    // the scripted steps that could not happen
 }
 
 // clientEnd is what the client does when something reaches it from the
@@ -88,6 +92,8 @@ type request struct {
 	ls *recovery.Listen
 	// st is the stream's flow-control state (SSE buffer, proxy), when any.
 	st *sse.Stream
+	// work is the handler of a call whose tool has one (server.handlers).
+	work *handler.Work
 }
 
 func newWorld(s *scenario.Scenario, opts Options) *world {

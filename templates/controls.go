@@ -177,6 +177,9 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 	server := controlGroup{ID: "controls-server", Title: "Server"}
 	ledger := controlGroup{ID: "controls-ledger", Title: "Idempotency ledger"}
 	for _, c := range policyControls("server.policy", reflect.ValueOf(s.Server.Policy)) {
+		if handlerPolicies[c.Path] && len(s.Server.Handlers) == 0 || c.Path == "server.policy.routeByIdOnly" && s.Transport != scenario.TransportHTTP {
+			continue // a handler's switches with handlers; response routing on Streamable HTTP
+		}
 		if ledgerPolicies[c.Path] {
 			showKeyless(&c, s)
 			ledger.Controls = append(ledger.Controls, c)
@@ -193,6 +196,7 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 		optionalControl("server.keepaliveEveryMs", "SSE keep-alive every", s.Server.KeepaliveEveryMs,
 			"Comment lines on open HTTP streams; they are not progress. 0 = none."),
 	)
+	server.Controls = append(server.Controls, handlerControls(s.Server)...)
 	if s.Herd != nil && len(s.Steps) == 0 {
 		// A pure herd experiment: nothing else of the scenario runs.
 		return []controlGroup{herdControls(s.Herd)}
@@ -249,6 +253,14 @@ var stepHelp = map[string]string{
 	"finish-task":   "When the worker finishes the task.",
 	"progress":      "When the server reports this progress.",
 	"produce":       "When the server starts reporting progress.",
+}
+
+// handlerPolicies are the server switches that act on the server's
+// handlers (server.handlers), shown only where the scenario has them.
+var handlerPolicies = map[string]bool{
+	"server.policy.handlerIgnoresCancel": true,
+	"server.policy.releaseOnCancel":      true,
+	"server.policy.holdNotifications":    true,
 }
 
 // ledgerPolicies are the server switches that only matter with a ledger;
@@ -368,6 +380,10 @@ var policyText = map[string][2]string{
 	"client.policy.timeouts":                    {"Call timeouts", "Whether every call carries an idle or a maximum timeout; “none” is broken on purpose: a silent server keeps the call waiting for ever."},
 	"server.policy.respondAfterCancel":          {"Respond after cancellation", "Broken on purpose: the server answers a request it was told to drop."},
 	"server.policy.ignoreDisconnect":            {"Ignore the client's disconnect", "Broken on purpose: the server keeps working after the stream closes, commits the side effect and writes into the closed stream."},
+	"server.policy.handlerIgnoresCancel":        {"Handler ignores cancellation", "Broken on purpose: the handler swallows the cancellation and its work and side effects run to the end (hahwul/gori#1103)."},
+	"server.policy.releaseOnCancel":             {"Release held resources on cancel", "Untick to break: a cancelled handler keeps its lock (no finally), and the next call that needs it waits."},
+	"server.policy.holdNotifications":           {"Hold notifications until the handler returns", "Broken on purpose: progress reaches the client only when the handler returns, so it cannot reset the idle timeout (mastra-ai/mastra#14782)."},
+	"server.policy.routeByIdOnly":               {"Route responses by id only", "Broken on purpose (Streamable HTTP): two requests in flight with one id get each other's answers (modelcontextprotocol/typescript-sdk#2433)."},
 	"server.policy.replayAllStreams":            {"Replay every stream's events", "Broken on purpose (2025-11-25): a resumed stream also gets the other streams' events, most of them a second time."},
 	"server.policy.dedupeBy":                    {"Deduplicate ledger calls by", "A new JSON-RPC id is not deduplication: by RPC id, a retried mutation runs twice."},
 	"server.policy.atomicLedger":                {"Atomic ledger (one transaction)", "Untick to break: check-then-act lets two workers both run the effect."},
@@ -641,4 +657,26 @@ func NewIndexEntry(name, title, summary, href string, tr *trace.Trace) IndexEntr
 	e.Verdict, e.Cards = v.Verdict, v.Cards
 	e.group = groupOf(name, title, tr, v.Verdict)
 	return e
+}
+
+// handlerControls are the server's handlers' timings (server.handlers),
+// in tool name order: how long each works, how often it reports progress
+// and how often it checks for a cancellation (0: never reports; notices
+// at once).
+func handlerControls(srv scenario.Server) []control {
+	names := make([]string, 0, len(srv.Handlers))
+	for name := range srv.Handlers {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var out []control
+	for _, name := range names {
+		h, path := srv.Handlers[name], "server.handlers."+name
+		out = append(out,
+			countControl(path+".workMs", "Work of "+name, h.WorkMs, 1, scenario.MaxDurationMs, "ms", "How long the handler works, from when the request reaches the server (or the handler gets its lock)."),
+			optionalControl(path+".progressEveryMs", "Progress every ("+name+")", h.ProgressEveryMs, "The handler reports progress this often, when the call carries a progress token. 0 = never."),
+			optionalControl(path+".checkpointEveryMs", "Checkpoint every ("+name+")", h.CheckpointEveryMs, "How often the handler looks for a cancellation (an await, ctx.Err()); the end of the work always is one. 0 = it notices at once."),
+		)
+	}
+	return out
 }

@@ -70,12 +70,14 @@ func TestControlsOfScenarioA(t *testing.T) {
 
 // TestEveryPolicyHasAControl: each switch of scenario.ClientPolicy and
 // scenario.ServerPolicy appears as a control (a checkbox for a bool, a
-// select for a string) on a scenario with a ledger, so a new policy is
-// never unreachable from a page.
+// select for a string) on a scenario with a ledger and handlers on
+// Streamable HTTP, so a new policy is never unreachable from a page.
 func TestEveryPolicyHasAControl(t *testing.T) {
 	tr := readTrace(t, "a-cancel-then-complete")
 	s := *tr.Scenario
 	s.Ledger = &scenario.Ledger{Replicas: 1, Shared: true}
+	s.Server.Handlers = map[string]scenario.Handler{"crunch": {WorkMs: 300}}
+	s.Transport = scenario.TransportHTTP
 	got := controlPaths(NewControls(&s, tr.EndMs))
 	for prefix, typ := range map[string]reflect.Type{
 		"client.policy": reflect.TypeFor[scenario.ClientPolicy](),
@@ -159,7 +161,7 @@ func TestControlsFollowTheScenario(t *testing.T) {
 		want, not []string
 	}{
 		{"a-cancel-then-complete", nil, []string{"server.policy.atomicLedger", "server.policy.dedupeBy", "ledger.replicas", "buffer.capacity", "proxy.buffering", "server.sseHeaders", "herd.strategy"}},
-		{"ledger-reopen-defensive-copy", []string{"server.policy.dedupeBy", "server.policy.atomicLedger", "server.policy.defensiveCopy", "server.policy.fingerprint", "ledger.replicas", "ledger.shared", "steps[3].at", "steps[4].at", "steps[2].at"}, []string{"buffer.capacity"}},
+		{"ledger-reopen-defensive-copy", []string{"server.policy.dedupeBy", "server.policy.atomicLedger", "server.policy.defensiveCopy", "server.policy.fingerprint", "ledger.replicas", "ledger.shared", "steps[3].at", "steps[5].at", "steps[2].at"}, []string{"buffer.capacity"}},
 		{"buffer-reference-coalesce", []string{"buffer.capacity", "buffer.policy", "consumer.drainEveryMs", "consumer.batch", "server.sseHeaders", "server.keepaliveEveryMs", "protocol"}, []string{"ledger.replicas", "server.policy.atomicLedger"}},
 		{"proxy-buffering-burst", []string{"proxy.buffering", "proxy.flushBytes", "proxy.idleCloseMs", "server.sseHeaders", "server.keepaliveEveryMs"}, []string{"buffer.capacity"}},
 		{"broken-task-ack-as-final", []string{"client.policy.treatTaskAckAsFinal", "steps[1].at", "steps[2].at", "steps[4].at"}, nil},

@@ -28,6 +28,10 @@ var ruleHeadlines = map[string]string{
 	"dropped-call-resumed":           "a dropped call left pending: never resumed, never reported failed",
 	"request-has-timeout":            "a call without a timeout: the client may wait forever",
 	"abandon-tells-server":           "the client stopped waiting without telling the server: it works on for nobody",
+	"work-stops-after-cancel":        "the handler swallowed the cancellation: its work and side effect ran on for nobody",
+	"resources-released":             "a cancelled handler kept its lock: the next call waits for nothing",
+	"notifications-not-held":         "the server held the progress back until the handler returned",
+	"responses-routed-by-request":    "cross-wired: a request's answer went to another request with the same id",
 }
 
 // tornDown reports whether the client tore a session down under a call

@@ -76,6 +76,16 @@ var tryIts = []tryIt{
 	{Name: "broken-proxy-ignores-no-buffering", Path: "proxy.buffering", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "each progress notification arrive as it is sent"},
 	{Name: "proxy-honours-no-buffering", Path: "server.sseHeaders", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "the proxy hold the progress until the final response"},
 	{Name: "broken-proxy-timeout-before-first-byte", Path: "server.sseHeaders", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the progress get through and keep the idle timeout from firing"},
+	{Name: "handler-cancel-propagates", Path: "server.policy.respondAfterCancel", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the framework answer the request it cancelled"},
+	{Name: "broken-handler-answers-after-cancel", Path: "server.policy.respondAfterCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server write nothing more after the cancellation"},
+	{Name: "handler-cancel-not-swallowed", Path: "server.policy.handlerIgnoresCancel", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the charge commit for a caller who left"},
+	{Name: "broken-handler-swallows-cancel", Path: "server.policy.handlerIgnoresCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the handler stop at its checkpoint, before the charge"},
+	{Name: "handler-releases-lock", Path: "server.policy.releaseOnCancel", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "call 2 wait for a lock nobody releases"},
+	{Name: "broken-handler-keeps-lock", Path: "server.policy.releaseOnCancel", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "call 2 get the lock as call 1 stops, and answer"},
+	{Name: "handler-progress-streams", Path: "server.policy.holdNotifications", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the idle timeout cut the call whose progress is held back"},
+	{Name: "broken-hold-notifications", Path: "server.policy.holdNotifications", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "each progress notification keep the call alive until it completes"},
+	{Name: "responses-routed-by-request", Path: "server.policy.routeByIdOnly", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "call 1's answer go to the other caller"},
+	{Name: "broken-route-by-id-only", Path: "server.policy.routeByIdOnly", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "call 1 get its own answer on its own stream"},
 	{Name: "herd-no-backoff", Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "every client get back in"},
 }
 

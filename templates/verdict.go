@@ -167,6 +167,10 @@ func brokenSwitches(s *scenario.Scenario) []string {
 		p.HTTPCancel == scenario.HTTPCancelPostNotification, "HTTP cancellation: POST notifications/cancelled")
 	sp := s.Server.Policy
 	add(sp.RespondAfterCancel, "Respond after cancellation")
+	add(sp.HandlerIgnoresCancel, "Handler ignores cancellation")
+	add(!scenario.On(sp.ReleaseOnCancel), "Release held resources on cancel off")
+	add(sp.HoldNotifications, "Hold notifications until the handler returns")
+	add(sp.RouteByIDOnly && s.Transport == scenario.TransportHTTP, "Route responses by id only")
 	add(sp.ReplayAllStreams && s.Protocol == scenario.Protocol20251125, "Replay every stream's events")
 	add(sp.DedupeBy == "rpc-id" || sp.DedupeBy == "none", "Deduplicate ledger calls by "+sp.DedupeBy)
 	add(!scenario.On(sp.AtomicLedger), "Atomic ledger off")

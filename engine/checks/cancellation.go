@@ -183,7 +183,10 @@ func oneResponsePerRequest(v *view) (trace.Check, bool) {
 			answered = false
 		}
 		if v.serverSends(i) && v.msg(i).response && v.msg(i).id != "" && !v.replay(i) {
-			key := strconv.Itoa(session) + "/" + v.msg(i).id
+			// Per request stream: a duplicate request with an id in flight
+			// is answered on its own stream (no event id), not on the
+			// first one's (responses-routed-by-request).
+			key := strconv.Itoa(session) + "/" + v.msg(i).id + "@" + idOf(v.ev[i])
 			if _, ok := seen[key]; ok {
 				bad = append(bad, i)
 			}

@@ -51,7 +51,8 @@
 //   - cancellation-never-answered (mcplab addition): the server never
 //     answers a cancellation notification, valid or not.
 //   - one-response-per-request (mcplab addition): the server sends at most
-//     one final response per request.
+//     one final response per request (per request stream: a duplicate
+//     request sent under an id in flight is answered on its own).
 //   - initialize-not-cancelled (mcplab addition): under 2025-11-25 the client
 //     never cancels initialize.
 //   - no-last-event-id: under 2026-07-28 a client does not reconnect with
@@ -108,6 +109,22 @@
 //     client that stops waiting for a request tells the server (a
 //     cancellation, or on HTTP closing the request's stream) before it
 //     drops the late response.
+//   - work-stops-after-cancel: once a cancellation reached the server, no
+//     side effect commits and no work follows the handler's first
+//     checkpoint after it; the detail gives each request's wastedWorkMs
+//     (handlers.go; failure cancel-swallowed). Null for a client or wire
+//     log in which the client cancelled.
+//   - resources-released: every resource a handler acquired is released
+//     when it returns, cancelled or not (handlers.go; failure
+//     resource-leaked-on-cancel).
+//   - notifications-not-held: the server writes a request's progress as
+//     its handler makes it, not when the handler returns (handlers.go;
+//     failure notifications-held). Null for an imported log whose every
+//     progress notification left with its request's response.
+//   - responses-routed-by-request: with two requests in flight under one
+//     id, each answer travels on its own request's stream (handlers.go;
+//     failure cross-wired-response). Null on stdio, where only the id
+//     routes a response.
 //
 // # Layout and cost
 //
@@ -179,7 +196,8 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		oneExecutionPerKey, keyReuseRejected, defensiveCopy, noUnsafeRetry,
 		sseHeaders, proxyForwardsPromptly, herdAllReconnect, herdJittered, disconnectStopsWork,
 		resumeKeepsPosition, resumeReplaysOwnStream, droppedCallResumed, requestHasTimeout,
-		abandonTellsServer,
+		abandonTellsServer, workStopsAfterCancel, resourcesReleased, notificationsNotHeld,
+		responsesRoutedByRequest,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/scenario"
 )
 
 // The reference timeline of DOMAIN.md §2: idle 500 ms, maximum 2000 ms,
@@ -74,4 +75,20 @@ func ExampleClient() {
 	// true idle-timeout close-stream abandoned false
 	// true true cancelled false
 	// false suppress true
+}
+
+// A scripted completion for request 7 before the request reached the
+// server cannot happen: it is skipped, with why, never dropped silently.
+func ExampleStepSkip() {
+	id := scenario.NewIntID(7)
+	st := scenario.Step{At: 5, Do: "complete", ID: &id}
+	var c coordinator.Client
+	var s coordinator.Server // not arrived
+	halves := func(scenario.ID) (*coordinator.Client, *coordinator.Server) { return &c, &s }
+	e, skip, ok := coordinator.StepSkip(3, st, halves, false)
+	fmt.Println(ok, e.Type, e.Actor, *e.Step)
+	fmt.Println(skip.Reason)
+	// Output:
+	// true skip server 3
+	// Request 7 has not reached the server yet: the server cannot complete it.
 }

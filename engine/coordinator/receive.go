@@ -112,5 +112,5 @@ func TransportOf(s *scenario.Scenario) Transport {
 // PolicyOf is the switches of server.policy p that touch one request
 // (Policy; SCENARIO.md).
 func PolicyOf(p scenario.ServerPolicy) Policy {
-	return Policy{RespondAfterCancel: p.RespondAfterCancel, IgnoreDisconnect: p.IgnoreDisconnect}
+	return Policy{RespondAfterCancel: p.RespondAfterCancel, IgnoreDisconnect: p.IgnoreDisconnect, HandlerIgnoresCancel: p.HandlerIgnoresCancel}
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // Server is the server half of one request (DOMAIN.md §1): the Request
-// (its one terminal state), whether it has arrived, whether the server
+// (its one terminal state), whether it has arrived, whether its handler
+// stopped at a checkpoint (Stopped), whether the server
 // still writes its HTTP response stream (Writing), and Sent, the final
 // message the server put on the wire (requests[].response: nil when none
 // did, or it was lost before the wire).
@@ -22,14 +23,30 @@ type Server struct {
 	Arrived bool
 	Writing bool
 	Sent    json.RawMessage
+	// Stopped reports that the request's handler returned after its
+	// cancellation: at the checkpoint that observed it (package handler),
+	// or at its completion, suppressed. Nothing of its can happen any
+	// more.
+	Stopped bool
+	// Rerouted reports that a duplicate of the request took over its route
+	// (Duplicate, server.policy.routeByIdOnly): its answer goes on the
+	// duplicate's stream.
+	Rerouted bool
+	// WastedMs is the handler's work after its request's cancellation
+	// reached the server (requests[].wastedWorkMs): until the checkpoint
+	// that observed it, or, for a handler that reached its completion
+	// anyway (a scripted completion, handlerIgnoresCancel), until then.
+	WastedMs int64
 }
 
 // Policy is the server's known-broken switches that touch one request
 // (server.policy): RespondAfterCancel (it still sends progress and the
 // response after accepting a cancellation) and IgnoreDisconnect (it never
-// observes a closed stream; failure disconnect-unobserved, modelcontextprotocol/rust-sdk#857).
+// observes a closed stream; failure disconnect-unobserved, modelcontextprotocol/rust-sdk#857)
+// and HandlerIgnoresCancel (the handler swallows a cancellation and runs
+// its side effect anyway; failure cancel-swallowed, hahwul/gori#1103).
 type Policy struct {
-	RespondAfterCancel, IgnoreDisconnect bool
+	RespondAfterCancel, IgnoreDisconnect, HandlerIgnoresCancel bool
 }
 
 // NotArrived is the error event of a step acting (what: "Progress",
@@ -80,10 +97,13 @@ func (s *Server) SeesClose(id string, p Policy, is2025 bool) (e trace.Event, can
 }
 
 // Runs reports whether the handler's completion reaches its side effect:
-// the request is in progress, or cancelled under p.RespondAfterCancel.
+// the request is in progress, or cancelled under p.RespondAfterCancel or
+// p.HandlerIgnoresCancel (a handler that never observed the cancellation
+// commits), unless the handler stopped at a checkpoint (Stopped: what
+// goes out then is its error, not its side effect).
 func (s *Server) Runs(p Policy) bool {
 	st := s.State()
-	return st == InProgress || st == Cancelled && p.RespondAfterCancel
+	return st == InProgress || st == Cancelled && !s.Stopped && (p.RespondAfterCancel || p.HandlerIgnoresCancel)
 }
 
 // Finish is the handler completing request id at now with msg, the
@@ -95,10 +115,14 @@ func (s *Server) Runs(p Policy) bool {
 // first) or ignore event (a second completion), and nothing is sent.
 func (s *Server) Finish(now int64, id string, msg json.RawMessage, failed bool, code int64, ledger bool, p Policy) (e trace.Event, send bool) {
 	prev := s.State()
+	if prev == Cancelled && s.WastedMs == 0 {
+		s.WastedMs = now - s.At() // the handler worked on to its completion
+	}
 	resp, fresh := s.Complete(now, msg, failed)
 	e = trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore}
 	switch {
 	case prev == Cancelled && !p.RespondAfterCancel:
+		s.Stopped = true
 		e.Type, e.Message = trace.TypeSuppress, msg
 		e.Note = "The handler reaches completion, but request " + id + " was cancelled first: the response is suppressed."
 		return e, false
@@ -164,12 +188,12 @@ func (s *Server) Lost(lost []json.RawMessage) {
 }
 
 // Summary is a request's summary as far as its two halves know it
-// (SCENARIO.md, requests[]): the server's state and the response it put
-// on the wire; the client's outcome, when it ended, cause, reason, signal
+// (SCENARIO.md, requests[]): the server's state, the response it put
+// on the wire and the handler's wasted work; the client's outcome, when it ended, cause, reason, signal
 // (null when none) and deadlines. The runner adds which request it is.
 func Summary(c *Client, s *Server) trace.Request {
 	sum := trace.Request{State: string(s.State()), Response: s.Sent, ClientOutcome: c.Outcome, EndedAt: c.EndedAt, Reason: c.Reason,
-		IdleTimeoutMs: c.Deadlines.IdleMs, MaxTimeoutMs: c.Deadlines.MaxMs}
+		IdleTimeoutMs: c.Deadlines.IdleMs, MaxTimeoutMs: c.Deadlines.MaxMs, WastedWorkMs: s.WastedMs}
 	if c.Cause != "" {
 		cause := c.Cause
 		sum.Cause = &cause

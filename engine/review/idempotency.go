@@ -80,7 +80,7 @@ func (r *reviewer) retryRun(id, title string, args json.RawMessage) (Evidence, e
 	sc, t, rid := r.own(), r.tick(), r.otherID("retry", 1)
 	opID := *r.op.ID
 	sc.Steps = []scenario.Step{withArgs(r.call(0, false), args),
-		{At: t, Do: "complete", ID: &opID},
+		{At: t, Do: "complete", ID: &opID}, lostAnswer(t, opID),
 		{At: 2 * t, Do: "retry", ID: &rid, Of: &opID},
 		{At: 3 * t, Do: "complete", ID: &rid}}
 	run, err := r.run(id, title, sc)
@@ -223,7 +223,7 @@ func (r *reviewer) idempotency() error {
 
 	// The reopen check.
 	sc = r.own()
-	sc.Steps = []scenario.Step{call, complete(t, opID), {At: 2 * t, Do: "reopen-ledger"}, retry(3 * t), complete(4*t, rid)}
+	sc.Steps = []scenario.Step{call, complete(t, opID), lostAnswer(t, opID), {At: 2 * t, Do: "reopen-ledger"}, retry(3 * t), complete(4*t, rid)}
 	if run, err = r.run("ledger-reopen", fmt.Sprintf("Key %q after closing and reopening the ledger", key), sc); err != nil {
 		return err
 	}
@@ -234,7 +234,7 @@ func (r *reviewer) idempotency() error {
 	var changedArgs map[string]json.RawMessage
 	_ = json.Unmarshal(changed, &changedArgs)
 	set, _ := json.Marshal(map[string]json.RawMessage{field: changedArgs[field]})
-	sc.Steps = []scenario.Step{call, complete(t, opID), {At: 2 * t, Do: "mutate-result", Of: &opID, Set: set}, retry(3 * t), complete(4*t, rid)}
+	sc.Steps = []scenario.Step{call, complete(t, opID), lostAnswer(t, opID), {At: 2 * t, Do: "mutate-result", Of: &opID, Set: set}, retry(3 * t), complete(4*t, rid)}
 	if run, err = r.run("ledger-mutation-alias", fmt.Sprintf("The caller edits the result of key %q, then retries", key), sc); err != nil {
 		return err
 	}
@@ -328,4 +328,14 @@ func changeArgs(args json.RawMessage) (json.RawMessage, string) {
 	}
 	b, _ := json.Marshal(m)
 	return b, field
+}
+
+// lostAnswer is the client giving up on request id at t, the moment the
+// server commits it and before the response reaches it: the answer is
+// lost, so the retry that follows is one a client makes (SCENARIO.md: a
+// call that got its answer is never retried; such a retry step would be
+// skipped).
+func lostAnswer(t int64, id scenario.ID) scenario.Step {
+	reason := "the client gave up before the answer arrived"
+	return scenario.Step{At: t, Do: "cancel", ID: &id, Reason: &reason}
 }

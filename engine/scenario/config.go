@@ -107,6 +107,12 @@ func (d *decoder) server(root *object, s *Scenario) {
 			s.Server.Policy.RespondAfterCancel, _ = d.boolean(p, "respondAfterCancel")
 			s.Server.Policy.IgnoreDisconnect, _ = d.boolean(p, "ignoreDisconnect")
 			s.Server.Policy.ReplayAllStreams, _ = d.boolean(p, "replayAllStreams")
+			s.Server.Policy.HandlerIgnoresCancel, _ = d.boolean(p, "handlerIgnoresCancel")
+			s.Server.Policy.HoldNotifications, _ = d.boolean(p, "holdNotifications")
+			s.Server.Policy.RouteByIDOnly, _ = d.boolean(p, "routeByIdOnly")
+			if v, ok := d.boolean(p, "releaseOnCancel"); ok && !v {
+				s.Server.Policy.ReleaseOnCancel = &v
+			}
 			if v := d.oneOf(p, "dedupeBy", "idempotency-key", "idempotency-key", "rpc-id", "none"); v != "idempotency-key" {
 				s.Server.Policy.DedupeBy = v
 			}
@@ -133,6 +139,7 @@ func (d *decoder) server(root *object, s *Scenario) {
 		}
 		s.Server.KeepaliveEveryMs = v
 	}
+	d.handlers(o, s)
 	d.unknown(o)
 }
 

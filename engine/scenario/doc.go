@@ -63,6 +63,34 @@
 //     form leaves it out (Scenario.Explore has no JSON name), so a scenario
 //     gives the same trace with or without it; its share link differs, as
 //     the link carries the document.
+//   - server.handlers (SCENARIO.md, "Handlers: the server decides when
+//     work ends"): an object keyed by tool name, "*" for any tool not
+//     named, at most [MaxHandlers] (100) entries, each name 1..256
+//     characters. Each [Handler] is the work a tools/call starts when its
+//     request reaches the server (after latencyMs.up and any proxy), or,
+//     when it holds a resource, when it gets it (waiting is not work):
+//     workMs (required, 1..[MaxDurationMs]; 0 or less is the error
+//     "server.handlers.crunch.workMs: must be >= 1"), progressEveryMs
+//     (1..[MaxDurationMs], at most [MaxProduceCount] (1000) updates a
+//     call: progress k at k x progressEveryMs ms of work for every k with
+//     k x progressEveryMs < workMs, total n, only when the call carries a
+//     progress token), checkpointEveryMs (0..[MaxDurationMs], default 0:
+//     the handler notices a cancellation the moment it arrives; else at
+//     every that many ms of work and always at the end, before the side
+//     effect commits), result (an object, default {"content": []}) or
+//     error {code (32-bit, required), message (<= [MaxTextLen])}, not
+//     both, and holds (a resource name, 1..256 characters). A task call
+//     (call.task) is the worker's, not a handler's. Omitted when absent.
+//     Scripted complete, progress and fail steps still act on such a
+//     call, for exact timing.
+//   - server.resources: {"name": capacity}, capacity
+//     1..[MaxResourceCapacity] (1000), at most [MaxHandlers] names; a
+//     resource a handler holds and this leaves out has capacity 1.
+//     Omitted when absent.
+//   - server.policy.handlerIgnoresCancel, holdNotifications and
+//     routeByIdOnly (booleans, default false, omitted when false) and
+//     releaseOnCancel (default true, stored only when false): the server
+//     switches of the third round, each documented on [ServerPolicy].
 //
 // Steps:
 //   - produce {id, everyMs, count, fromValue?, total?}: a server verb that

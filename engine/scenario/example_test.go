@@ -25,3 +25,12 @@ func Example() {
 	// steps[1].at: must be >= 0 (line 3, column 19: -5)
 	// cancel at 300 <nil>
 }
+
+// A call of a tool without a handler of its own runs the "*" handler.
+func ExampleServer_HandlerFor() {
+	s, _ := scenario.Decode([]byte(`{"mcplab":1,"server":{"handlers":{"crunch":{"workMs":300},"*":{"workMs":20}}},"steps":[]}`))
+	own, _ := s.Server.HandlerFor("crunch")
+	other, ok := s.Server.HandlerFor("lookup")
+	fmt.Println(own.WorkMs, other.WorkMs, ok)
+	// Output: 300 20 true
+}

@@ -51,8 +51,13 @@ const (
 	MaxPayloadBytes = 64 << 10
 	// MaxAffected bounds a drop step's affected list (ids to refetch).
 	MaxAffected = 1000
-	// MaxProduceCount bounds the progress values of one produce step.
+	// MaxProduceCount bounds the progress values of one produce step, and
+	// of one handler's call (Handler.ProgressEveryMs).
 	MaxProduceCount = 1000
+	// MaxHandlers bounds server.handlers and server.resources, entries each.
+	MaxHandlers = 100
+	// MaxResourceCapacity bounds a server.resources capacity.
+	MaxResourceCapacity = 1000
 )
 
 // Scenario is a decoded, validated and normalized scenario: every default is
@@ -215,6 +220,65 @@ type Server struct {
 	// resumption re-attaches it (a resumed stream restarts its keep-alive
 	// as a fresh one does). Keep-alive is not progress (DOMAIN.md §8).
 	KeepaliveEveryMs int64 `json:"keepaliveEveryMs,omitempty"`
+	// Handlers describe the work a tools/call starts when its request
+	// reaches the server, keyed by tool name, "*" for any tool not named
+	// (SCENARIO.md, "Handlers"; DOMAIN.md §1, the server's side of a
+	// cancellation). At most MaxHandlers; omitted when absent.
+	Handlers map[string]Handler `json:"handlers,omitempty"`
+	// Resources are the capacities of the named resources handlers hold
+	// (Handler.Holds): 1..MaxResourceCapacity each, at most MaxHandlers
+	// names; a resource a handler names and this leaves out has capacity
+	// 1. Omitted when absent.
+	Resources map[string]int `json:"resources,omitempty"`
+}
+
+// Handler is the work one tool's call does at the server (SCENARIO.md,
+// "Handlers: the server decides when work ends"). Times are virtual ms of
+// work, counted from when the handler starts: the request's arrival, or
+// when it gets the resource it Holds (waiting is not work).
+type Handler struct {
+	// WorkMs (required, 1..MaxDurationMs) is how long the handler works;
+	// then it completes with Result or fails with Error. A ledger tool's
+	// side effect commits at completion.
+	WorkMs int64 `json:"workMs"`
+	// ProgressEveryMs (1..MaxDurationMs; 0, the default, none) sends
+	// progress 1, 2, ... n at k x ProgressEveryMs of work for every k with
+	// k x ProgressEveryMs < WorkMs, total n, when the request carries a
+	// progress token; at most MaxProduceCount updates a call.
+	ProgressEveryMs int64 `json:"progressEveryMs,omitempty"`
+	// CheckpointEveryMs (0..MaxDurationMs; 0, the default: the handler
+	// notices a cancellation the moment it arrives) is how often the
+	// handler looks for a cancellation: every that many ms of work, and
+	// always at the end of the work, before the side effect commits.
+	CheckpointEveryMs int64 `json:"checkpointEveryMs,omitempty"`
+	// Result is the completion's result object (default {"content": []});
+	// Error, when set, makes the handler fail instead. Not both.
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *HandlerError   `json:"error,omitempty"`
+	// Holds names a resource the handler holds from its start to its end
+	// (Server.Resources gives its capacity, default 1).
+	Holds string `json:"holds,omitempty"`
+}
+
+// HandlerError is the JSON-RPC error a failing handler answers with:
+// Code a 32-bit integer, Message at most MaxTextLen characters.
+type HandlerError struct {
+	Code    int64  `json:"code"`
+	Message string `json:"message"`
+}
+
+// AnyTool is the key of Server.Handlers that describes every tool without
+// a handler of its own.
+const AnyTool = "*"
+
+// HandlerFor returns the handler a call of tool name runs: its own, else
+// AnyTool's; ok false when neither is configured.
+func (s *Server) HandlerFor(name string) (Handler, bool) {
+	if h, ok := s.Handlers[name]; ok {
+		return h, true
+	}
+	h, ok := s.Handlers[AnyTool]
+	return h, ok
 }
 
 // ServerPolicy holds the server's switches; the zero value is correct.
@@ -247,6 +311,35 @@ type ServerPolicy struct {
 	// (failure replay-other-streams, modelcontextprotocol/servers#4087). No effect under
 	// 2026-07-28.
 	ReplayAllStreams bool `json:"replayAllStreams,omitempty"`
+	// HandlerIgnoresCancel, when true, makes the handler never observe a
+	// cancellation (a swallowed CancelledError, a context never consulted):
+	// its work and side effects run to the end; whether its result reaches
+	// the wire still follows RespondAfterCancel (failure cancel-swallowed,
+	// hahwul/gori#1103, apify/apify-mcp-server#763).
+	HandlerIgnoresCancel bool `json:"handlerIgnoresCancel,omitempty"`
+	// ReleaseOnCancel false (broken) makes a cancelled handler keep its
+	// Holds resource (no finally): the next call that needs it waits until
+	// its own client gives up (failure resource-leaked-on-cancel); nil
+	// means true.
+	ReleaseOnCancel *bool `json:"releaseOnCancel,omitempty"`
+	// HoldNotifications, when true, makes the server's transport write a
+	// request's notifications only when its handler returns (failure
+	// notifications-held, mastra-ai/mastra#14782): the progress a handler
+	// of server.handlers makes (scripted progress steps go out when the
+	// script says); a handler stopped by a cancellation never writes what
+	// was held.
+	HoldNotifications bool `json:"holdNotifications,omitempty"`
+	// RouteByIDOnly, when true, makes the server match responses to
+	// requests by JSON-RPC id alone: two requests in flight with one id
+	// get each other's answers (failure cross-wired-response,
+	// modelcontextprotocol/typescript-sdk#2433,
+	// modelcontextprotocol/python-sdk#3060). The second request is a raw
+	// send step; on Streamable HTTP it takes over the id's route and the
+	// first request's answer goes out on its stream (the duplicate's own
+	// work is not simulated). Correct (false): the server refuses the
+	// duplicate with -32600 on the duplicate's own stream. No effect on
+	// stdio, where one pipe carries every response.
+	RouteByIDOnly bool `json:"routeByIdOnly,omitempty"`
 }
 
 // On reports a policy switch whose nil value means true.

@@ -139,6 +139,10 @@ func eventSize(e *Event) int {
 	if e.Line != 0 {
 		n += line + 4 + num
 	}
+	str("resource", e.Resource)
+	if e.Step != nil {
+		n += line + 4 + num
+	}
 	return n
 }
 
@@ -317,6 +321,10 @@ func (w *writer) trace(tr *Trace) {
 		o.member("source")
 		w.value(tr.Source, 1)
 	}
+	if len(tr.Skipped) > 0 {
+		o.member("skipped")
+		w.value(tr.Skipped, 1)
+	}
 	o.end('}')
 	w.out = append(w.out, '\n')
 	w.check()
@@ -393,6 +401,11 @@ func (w *writer) event(e *Event, i int) {
 	if e.Line != 0 {
 		o.member("line")
 		w.int(int64(e.Line))
+	}
+	w.omitEmpty(&o, "resource", e.Resource)
+	if e.Step != nil {
+		o.member("step")
+		w.int(int64(*e.Step))
 	}
 	o.end('}')
 }
@@ -491,6 +504,10 @@ func (w *writer) request(r *Request) {
 	if r.MaxTimeoutMs != 0 {
 		o.member("maxTimeoutMs")
 		w.int(r.MaxTimeoutMs)
+	}
+	if r.WastedWorkMs != 0 {
+		o.member("wastedWorkMs")
+		w.int(r.WastedWorkMs)
 	}
 	o.end('}')
 }

@@ -68,6 +68,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 	id := scenario.NewStringID("p-<7>")
 	num := scenario.NewIntID(7)
 	at, yes, no := int64(42), true, false
+	step0 := 0 // step 0 is written: a skip of the first step names it
 	cause, reason := CauseClient, "tab \t closed \"now\" \u2028\u2029 \x01 \xff é <&>"
 	full := &Trace{
 		Mcplab:   1,
@@ -78,14 +79,15 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 				Note:    reason},
 			{Seq: 1, At: 10, Actor: "server", Type: "deliver", ID: &id, TaskID: "t1", SentAt: &at, Signal: "close-stream",
 				Status: "done", Cause: cause, Headers: map[string]string{"b": "2", "a": "1", "Mcp-Session-Id": "s\n"},
-				Key: "k", Fingerprint: "f", Message: json.RawMessage(`[]`), Within: &Span{From: 3, To: 9}, Session: "s-1", EventID: "7\"\n", Line: 12},
-			{Seq: 2, At: 11, Actor: "", Type: ""},
+				Key: "k", Fingerprint: "f", Message: json.RawMessage(`[]`), Within: &Span{From: 3, To: 9}, Session: "s-1", EventID: "7\"\n", Line: 12, Resource: "db-<lock>"},
+			{Seq: 2, At: 10, Actor: "server", Type: TypeSkip, ID: &num, Step: &step0, Note: "why"},
+			{Seq: 3, At: 11, Actor: "", Type: ""},
 		},
 		Requests: []Request{
 			{ID: num, Method: "tools/call", Name: "crunch", State: "completed", Cause: &cause, Reason: &reason,
 				Signal: &cause, Response: json.RawMessage(`{"result":{}}`), ClientOutcome: OutcomeResult, RetryClass: RetrySafe,
 				SentAt: 3, EndedAt: &at, Hints: json.RawMessage(`{"readOnlyHint":true}`), RetryOf: &id,
-				IdleTimeoutMs: 5, MaxTimeoutMs: 6},
+				IdleTimeoutMs: 5, MaxTimeoutMs: 6, WastedWorkMs: 40},
 			{Method: "ping"},
 		},
 		Tasks:       []Task{{TaskID: "t1", Status: "working", History: [][2]any{{int64(1), "working"}}}},
@@ -99,12 +101,13 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 			{Rule: "b", OK: &no},
 			{Rule: "c", Events: []int{}},
 		},
-		EndMs:  11,
-		Source: &Source{Format: "jsonl", Clock: "ms", Protocol: "2025-11-25", ProtocolFrom: "the header line"},
+		EndMs:   11,
+		Source:  &Source{Format: "jsonl", Clock: "ms", Protocol: "2025-11-25", ProtocolFrom: "the header line"},
+		Skipped: []Skip{{Step: 0, Reason: "a <reason>"}},
 	}
 	// A delivery shares its send's message bytes (Encode copies what it
 	// wrote for the send).
-	full.Events = append(full.Events, Event{Seq: 3, At: 12, Actor: "server", Type: "deliver", Message: full.Events[0].Message})
+	full.Events = append(full.Events, Event{Seq: 4, At: 12, Actor: "server", Type: "deliver", Message: full.Events[0].Message})
 	// Every member of the trace, an event, a request and a check is set somewhere
 	// above: a member added to those types fails here until Encode writes
 	// it and this trace sets it.

@@ -21,6 +21,10 @@
 //     clock, note?}, clock "ms" or "order"); omitted for a simulation.
 //   - herdCompare: the same herd under every strategy, in
 //     recovery.Strategies order, when the scenario sets herd.compare.
+//   - skipped: [{step, reason}], the scripted steps that could not happen
+//     (a completion for a request that has not reached the server, a
+//     cancel of a finished request, ...), each also a skip event;
+//     omitted when none.
 //
 // events[] (version 1 already has seq, at, actor, type, id, taskId,
 // message, note and headers):
@@ -38,7 +42,10 @@
 //   - Event types beyond version 1's list: start, activity, accept
 //     (request lifecycle), enqueue (SSE buffer), hold (proxy), check, lock,
 //     wait, reopen (ledger), mutate (the caller edits a result),
-//     checkpoint (worker) and prime (a 2025-11-25 stream's priming event;
+//     checkpoint (worker; with actor server, a handler's), acquire and
+//     release (a handler's resource, named by resource; a handler waiting
+//     for one is a wait event with resource), skip (a scripted step that
+//     could not happen, with step, its index) and prime (a 2025-11-25 stream's priming event;
 //     its delivery carries signal "prime"). Under 2025-11-25 enqueue also
 //     marks an event the server keeps in its event store while the stream
 //     is closed, and reconnect a stream resumed with Last-Event-ID.
@@ -52,6 +59,8 @@
 //   - retryOf: the request a retry step sent again.
 //   - hints: the call's annotations as advertised, untrusted.
 //   - idleTimeoutMs, maxTimeoutMs: the client's deadlines for it, ms.
+//   - wastedWorkMs: the handler's work between a cancellation's arrival
+//     and the checkpoint that observed it, ms; omitted when 0.
 //
 // Elsewhere:
 //   - checks[].events: the seqs of the events that violate the rule (or
@@ -164,9 +173,33 @@ const (
 // Event types of durable tasks (actor "worker", DOMAIN.md §6).
 const (
 	// TypeCheckpoint: the worker reached a checkpoint and looked at the
-	// cancel flag.
+	// cancel flag; with actor "server", a handler reached the checkpoint
+	// that observes a cancellation (or, under handlerIgnoresCancel, passed
+	// it and worked on).
 	TypeCheckpoint = "checkpoint"
 )
+
+// Event types of the server's handlers (actor "server"; SCENARIO.md,
+// "Handlers: the server decides when work ends").
+const (
+	// TypeAcquire: a handler took the resource named Resource; its work
+	// starts.
+	TypeAcquire = "acquire"
+	// TypeRelease: a handler gave the resource named Resource back.
+	TypeRelease = "release"
+)
+
+// TypeSkip: a scripted step that could not happen (SCENARIO.md, "honest
+// time"): Step is its index, ID its request (a retry's new id), Actor the
+// side whose step it was, Note why. It is also an entry of Trace.Skipped.
+const TypeSkip = "skip"
+
+// Skip is an entry of Trace.Skipped: steps[Step] could not happen, and
+// Reason says why (the note of its skip event).
+type Skip struct {
+	Step   int    `json:"step"`
+	Reason string `json:"reason"`
+}
 
 // Task statuses (DOMAIN.md §6; the tasks extension).
 const (
@@ -245,6 +278,9 @@ type Trace struct {
 	EndMs int64 `json:"endMs"`
 	// Source describes an imported transcript; nil for a simulation.
 	Source *Source `json:"source,omitempty"`
+	// Skipped lists the scripted steps that could not happen, in the
+	// order their skip events occur; omitted when none.
+	Skipped []Skip `json:"skipped,omitempty"`
 }
 
 // Source says where an imported trace came from and how far it can be
@@ -343,6 +379,12 @@ type Event struct {
 	// cancellation). Pages cite it, not Seq, to a reader of the pasted
 	// file.
 	Line int `json:"line,omitempty"`
+	// Resource, on acquire, release and wait events of a handler, names
+	// the resource it holds or waits for (server.handlers.*.holds).
+	Resource string `json:"resource,omitempty"`
+	// Step, on a skip event, is the index of the scripted step that could
+	// not happen.
+	Step *int `json:"step,omitempty"`
 }
 
 // Span is an interval of virtual time [From, To], in ms.
@@ -382,6 +424,11 @@ type Request struct {
 	// IdleTimeoutMs and MaxTimeoutMs are the client's deadlines for it, 0 = none.
 	IdleTimeoutMs int64 `json:"idleTimeoutMs,omitempty"`
 	MaxTimeoutMs  int64 `json:"maxTimeoutMs,omitempty"`
+	// WastedWorkMs is the handler's work between the cancellation's
+	// arrival at the server and the checkpoint that observed it (all the
+	// work after the arrival when the handler ignores cancellations), ms;
+	// omitted when 0.
+	WastedWorkMs int64 `json:"wastedWorkMs,omitempty"`
 }
 
 // Ledger summarizes the idempotency ledger (DOMAIN.md §4), read back from

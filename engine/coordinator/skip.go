@@ -1,0 +1,110 @@
+package coordinator
+
+import (
+	"strconv"
+
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// StepActor is the side whose move scripted verb is (SCENARIO.md, Steps:
+// client verbs and server verbs): trace.ActorServer or trace.ActorClient.
+func StepActor(verb string) string {
+	switch verb {
+	case "progress", "produce", "complete", "fail", "notify", "end-listen", "drop", "checkpoint", "finish-task", "race", "reopen-ledger":
+		return trace.ActorServer
+	}
+	return trace.ActorClient
+}
+
+// Unhappening says why scripted step st, acting on request id (c and s
+// its client and server halves), cannot happen now, or "" when it can
+// (SCENARIO.md, "honest time": such a step becomes a skip event, never a
+// silent drop):
+//   - progress, produce, complete or fail for a request that has not
+//     reached the server yet, or that has already completed or failed
+//     there, or whose handler stopped at a checkpoint (a cancelled request
+//     without a handler still reaches its scripted completion: that is
+//     the race, and the completion is suppressed);
+//   - cancel of a request the client has already finished (its result,
+//     its error, or its own abandonment);
+//   - retry of a request the client already has its result for (orig:
+//     the retried request's client half; a call answered with an error
+//     may be retried, as its retry class says).
+func Unhappening(st scenario.Step, id string, c *Client, s *Server, orig *Client) string {
+	switch st.Do {
+	case "progress", "produce", "complete", "fail":
+		what := st.Do
+		if what == "progress" || what == "produce" {
+			what = "report progress for"
+		}
+		switch {
+		case s == nil || !s.Arrived:
+			return "Request " + id + " has not reached the server yet: the server cannot " + what + " it."
+		case s.Stopped:
+			return "Request " + id + "'s handler has already returned after its cancellation: it cannot " + what + " it any more."
+		case s.State() == Completed || s.State() == Failed:
+			return "Request " + id + " has already " + string(s.State()) + " at the server: its handler has returned, so it cannot " + what + " it again."
+		}
+	case "cancel":
+		if c != nil && !c.Pending() {
+			return "Request " + id + " is already " + trace.OutcomeWord(c.Outcome) + " at the client: there is nothing to cancel."
+		}
+	case "retry":
+		if orig != nil && orig.Outcome == trace.OutcomeResult {
+			return "Request " + st.Of.String() + " already has its result at the client: a call that got its answer is never retried, so request " + id + " is never sent."
+		}
+	}
+	return ""
+}
+
+// Skip is the skip event of steps[step], a move of actor (StepActor)
+// that cannot happen, with why (Unhappening, or NeverSent), and its entry
+// of the trace's skipped[].
+func Skip(step int, actor, why string) (trace.Event, trace.Skip) {
+	note := "steps[" + strconv.Itoa(step) + "] cannot happen: " + why
+	return trace.Event{Actor: actor, Type: trace.TypeSkip, Step: &step, Note: note}, trace.Skip{Step: step, Reason: why}
+}
+
+// NeverSent is why a step naming request id cannot happen when the client
+// never sent it: its own call or retry could not happen.
+func NeverSent(id string) string {
+	return "request " + id + " was never sent (its own retry could not happen), so nothing can act on it."
+}
+
+// StepSkip decides whether scripted step steps[i] st can happen now
+// (SCENARIO.md, "honest time"): when it cannot, skip is true with its
+// skip event (ID set) and its entry of skipped[]. halves looks up a
+// request's client and server halves by id (nil, nil: never sent);
+// hasLedger says the run has the scenario's ledger. A step naming a
+// request never sent (its retry was skipped), a ledger verb without a
+// ledger (scenario.Step.Unready), or a step Unhappening refuses is
+// skipped.
+func StepSkip(i int, st scenario.Step, halves func(scenario.ID) (*Client, *Server), hasLedger bool) (e trace.Event, entry trace.Skip, skip bool) {
+	actor := StepActor(st.Do)
+	sent := func(id scenario.ID) bool { c, _ := halves(id); return c != nil }
+	id := st.ID
+	if id == nil {
+		id = st.Of
+	}
+	why := st.Unready(i, sent, hasLedger)
+	switch {
+	case why != "" && id != nil && !sent(*id):
+		why = NeverSent(id.String())
+	case why == "" && st.Do == "retry":
+		orig, _ := halves(*st.Of)
+		why = Unhappening(st, st.ID.String(), nil, nil, orig)
+	case why == "" && st.ID != nil:
+		c, s := halves(*st.ID)
+		why = Unhappening(st, st.ID.String(), c, s, nil)
+	}
+	if why == "" {
+		return e, entry, false
+	}
+	e, entry = Skip(i, actor, why)
+	e.ID = st.ID
+	if e.ID == nil {
+		e.ID = id
+	}
+	return e, entry, true
+}

@@ -1,0 +1,60 @@
+package coordinator
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// TestUnhappening pins SCENARIO.md's steps that cannot happen ("honest
+// time"), each skipped with its reason, and the ones that can: the race's
+// completion after a cancellation, a cancel before the answer arrives, a
+// retry after an error or an abandonment.
+func TestUnhappening(t *testing.T) {
+	id, of := scenario.NewIntID(7), scenario.NewIntID(6)
+	arrived := func(st State) *Server { s := &Server{Arrived: true}; s.state = st; return s }
+	client := func(outcome string) *Client { return &Client{Outcome: outcome} }
+	tests := []struct {
+		name  string
+		do    string
+		c     *Client
+		s     *Server
+		orig  *Client
+		wants string // "" when the step can happen
+	}{
+		{"complete before the request arrives", "complete", client(trace.OutcomePending), &Server{}, nil, "has not reached the server yet"},
+		{"progress before the request arrives", "progress", client(trace.OutcomePending), &Server{}, nil, "has not reached the server yet"},
+		{"a second completion", "complete", client(trace.OutcomeResult), arrived(Completed), nil, "has already completed at the server"},
+		{"fail after a failure", "fail", client(trace.OutcomeError), arrived(Failed), nil, "has already failed at the server"},
+		{"progress after the handler stopped", "produce", client(trace.OutcomeAbandoned), &Server{Arrived: true, Stopped: true}, nil, "has already returned after its cancellation"},
+		{"the race: a completion after the cancellation", "complete", client(trace.OutcomeAbandoned), arrived(Cancelled), nil, ""},
+		{"cancel of an answered request", "cancel", client(trace.OutcomeResult), arrived(Completed), nil, "is already answered at the client"},
+		{"cancel of an abandoned request", "cancel", client(trace.OutcomeAbandoned), arrived(Cancelled), nil, "is already abandoned at the client"},
+		{"cancel before the answer arrives", "cancel", client(trace.OutcomePending), arrived(Completed), nil, ""},
+		{"retry of a call that got its result", "retry", nil, nil, client(trace.OutcomeResult), "already has its result at the client"},
+		{"retry after an error", "retry", nil, nil, client(trace.OutcomeError), ""},
+		{"retry after an abandonment", "retry", nil, nil, client(trace.OutcomeAbandoned), ""},
+	}
+	for _, tt := range tests {
+		st := scenario.Step{Do: tt.do, ID: &id, Of: &of}
+		got := Unhappening(st, id.String(), tt.c, tt.s, tt.orig)
+		if tt.wants == "" && got != "" || tt.wants != "" && !strings.Contains(got, tt.wants) {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.wants)
+		}
+	}
+}
+
+// TestStepSkipNeverSent: a step naming a request whose own retry was
+// skipped is skipped too, as the client's or the server's move.
+func TestStepSkipNeverSent(t *testing.T) {
+	id := scenario.NewIntID(8)
+	none := func(scenario.ID) (*Client, *Server) { return nil, nil }
+	for do, actor := range map[string]string{"cancel": trace.ActorClient, "complete": trace.ActorServer} {
+		e, skip, ok := StepSkip(4, scenario.Step{Do: do, ID: &id}, none, false)
+		if !ok || e.Actor != actor || e.ID == nil || e.ID.Raw() != "8" || skip.Step != 4 || !strings.Contains(skip.Reason, "was never sent") {
+			t.Errorf("%s of a request never sent: %v %+v %+v", do, ok, e, skip)
+		}
+	}
+}
