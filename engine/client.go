@@ -16,15 +16,28 @@ import (
 // call sends a new request (retry: a copy of orig under a new id) and
 // returns it.
 func (w *world) call(st scenario.Step, orig *request) *request {
+	return w.callAs(st, orig, nil)
+}
+
+// callAs is call, for a retry the retry policy makes when again is not
+// nil (decide.go): its token and arguments are the policy's and its note
+// says why.
+func (w *world) callAs(st scenario.Step, orig *request, again *policyRetry) *request {
 	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, task: st.Task, hints: st.Annotations}
+	r.root = r
 	var inherit *coordinator.Deadlines
 	note := coordinator.CallNote(r.id.String(), r.method, r.name)
 	r.effect = ledger.Effect(r.effect, r.name, w.s.Ledger != nil)
 	if orig != nil {
 		r.method, r.name, r.args, r.effect, r.hints = orig.method, orig.name, orig.args, orig.effect, orig.hints
 		r.retryOf, r.token = idPtr(orig.id), coordinator.RetryToken(orig.token, r.id)
+		r.root = orig.root
 		inherit = &orig.cl.Deadlines
 		note = coordinator.RetryNote(orig.id.String(), r.id.String())
+	}
+	if again != nil {
+		r.token, r.args = coordinator.RetryProgressToken(orig.token, again.n), again.args
+		note = again.note
 	}
 	if r.token != nil {
 		if other, ok := w.byToken[r.token.Raw()]; ok && other.cl.Pending() {
@@ -50,6 +63,9 @@ func (w *world) call(st scenario.Step, orig *request) *request {
 func (w *world) clientTimeout(r *request) {
 	if cause, e, due := r.cl.Timeout(w.q.Now(), r.token != nil); due {
 		w.tell(r, e)
+		if w.abandonSilently(r, string(cause)) {
+			return
+		}
 		reason := cause.Reason()
 		w.clientCancel(r, string(cause), &reason)
 	}
@@ -62,14 +78,18 @@ func (w *world) clientCancel(r *request, cause string, reason *string) {
 	if ended {
 		r.alarm.Stop()
 	}
+	var signalOut func()
 	switch signal {
 	case "":
 		w.tell(r, trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: note})
 	case trace.SignalCloseStream:
-		w.closeStream(trace.ActorClient, r, note, func() { w.serverSeesClose(r, cause) })
+		signalOut = func() { w.closeStream(trace.ActorClient, r, note, func() { w.serverSeesClose(r, cause) }) }
 	default:
 		msg := jsonrpc.NewCancel(r.id.Raw(), reason)
-		w.send(trace.ActorClient, idPtr(r.id), msg, note, func() { w.serverReceiveCancel(msg) })
+		signalOut = func() { w.send(trace.ActorClient, idPtr(r.id), msg, note, func() { w.serverReceiveCancel(msg) }) }
+	}
+	if signalOut != nil {
+		w.cancelled(r, cause, signalOut)
 	}
 }
 
@@ -86,6 +106,9 @@ func (w *world) disconnectBy(r *request, actor string) {
 	}
 	w.closeStream(actor, r, note, func() { w.serverSeesClose(r, trace.CauseDisconnect) })
 	w.afterDrop(r)
+	if ended {
+		w.retryPolicy(r)
+	}
 }
 
 // clientReceive handles a message from the server outside any request's
@@ -128,6 +151,9 @@ func (w *world) clientResponse(r *request, failed bool) {
 	}
 	r.alarm.Stop()
 	w.tell(r, e)
+	if failed && e.Type == trace.TypeAccept {
+		w.retryPolicy(r)
+	}
 }
 
 // clientListenEnded: the server ended listen stream r (recovery.Listen.Ended).

@@ -93,6 +93,9 @@ func (w *world) deliverToClient(r *request, h sse.Sent) {
 	if arrive && !h.M.Priming {
 		h.M.Arrive()
 	}
+	if arrive {
+		w.heardFrom(r)
+	}
 }
 
 // atProxy: a message reaches the proxy (DOMAIN.md §8), which forwards it,

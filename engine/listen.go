@@ -137,6 +137,10 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 		}
 		w.tell(nr, recovery.Reopens(nr.id.String(), delay))
 		w.openListen(nr, recovery.ReopenNote(nr.id.String(), r.id.String()))
+		if w.s.Client.Policy.SkipRefetch {
+			w.tell(nr, recovery.SkipsRefetch(nr.id.String(), plan.Refetch))
+			return
+		}
 		w.refetch(nth, plan.Refetch)
 	})
 }
