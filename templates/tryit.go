@@ -69,7 +69,7 @@ var tryIts = []tryIt{
 	{Name: "broken-replay-all-streams", Path: "server.policy.replayAllStreams", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the resumed stream replay only call 1's missed progress"},
 	{Name: "request-has-timeout", Path: "client.policy.timeouts", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the silent call wait for ever"},
 	{Name: "broken-no-timeout", Path: "client.policy.timeouts", Value: `"required"`, Observe: "verdict", From: "intended", To: "good", Watch: "the idle timeout cut the silent call at 1,000 ms"},
-	{Name: "flagship-with-idempotency-key", Path: "server.policy.dedupeBy", Value: `"rpc-id"`, Observe: "verdict", From: "good", To: "intended", Watch: "the retry with the new id 42 charge a second time"},
+	{Name: "flagship-with-idempotency-key", Path: "server.policy.dedupeBy", Value: `"rpc-id"`, Observe: "verdict", From: "good", To: "intended", Watch: "the retry with the new id \"41-r1\" charge a second time"},
 	{Name: "broken-buffer-unbounded", Path: "buffer.capacity", Value: "4", Observe: "verdict", From: "intended", To: "good", Watch: "the bounded buffer coalesce the stale progress"},
 	{Name: "broken-late-progress-fatal", Path: "client.policy.lateProgressIsError", Value: "false", Observe: "outcomes", From: "completed client-error", To: "completed completed", Watch: "the client ignore the late progress and call 2 complete"},
 	{Name: "late-progress-ignored", Path: "client.policy.lateProgressIsError", Value: "true", Observe: "outcomes", From: "completed completed", To: "completed client-error", Watch: "the late progress tear the session down and fail call 2"},
