@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/mcplab/mcplab/engine/ledger"
-	"github.com/mcplab/mcplab/engine/sim"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -33,29 +32,6 @@ var ErrTooLarge = trace.ErrTooLarge
 // bounds above; trace.BoundError says what it holds and how it reads.
 type BoundError = trace.BoundError
 
-// What to change, per bound.
-const (
-	fixSmaller = "make it smaller: fewer steps or produce values, fewer progress updates, a larger server.keepaliveEveryMs, shorter timeouts or an earlier last step"
-	fixPayload = "make its payloads smaller (results, messages, notes) or send fewer of them"
-)
-
-// boundError turns the error a run stopped with into a *BoundError when
-// it is one of the bounds: the queue's (sim.ErrTooManyActions: MaxActions)
-// or the log's (ErrTooLarge: MaxEvents when log holds more events than
-// that, else MaxTraceBytes of messages and notes). Any other error is
-// returned as it is.
-func boundError(err error, log *trace.Log) error {
-	switch {
-	case errors.Is(err, sim.ErrTooManyActions):
-		return &trace.BoundError{Bound: "MaxActions", Limit: MaxActions, Unit: "scheduled actions", Fix: fixSmaller + " (every step, delivery, deadline and keep-alive is an action)", Err: sim.ErrTooManyActions}
-	case errors.Is(err, ErrTooLarge) && len(log.Events) > MaxEvents:
-		return &trace.BoundError{Bound: "MaxEvents", Limit: MaxEvents, Unit: "events", Fix: fixSmaller, Err: ErrTooLarge}
-	case errors.Is(err, ErrTooLarge):
-		return &trace.BoundError{Bound: "MaxTraceBytes", Limit: MaxTraceBytes, Unit: "bytes of messages and notes", Fix: fixPayload, Err: ErrTooLarge}
-	}
-	return err
-}
-
 // ErrNoLedger is returned by Run for a scenario with a ledger when no
 // Options.OpenLedger was given (ledger.ErrNoLedger).
 var ErrNoLedger = ledger.ErrNoLedger
@@ -76,7 +52,7 @@ type Options struct {
 func Encode(tr *trace.Trace) ([]byte, error) {
 	out, err := trace.Encode(tr, MaxTraceBytes)
 	if errors.Is(err, ErrTooLarge) {
-		return nil, &trace.BoundError{Bound: "MaxTraceBytes", Limit: MaxTraceBytes, Unit: "bytes of trace JSON", Fix: fixPayload, Err: ErrTooLarge}
+		return nil, trace.EncodeBound(MaxTraceBytes)
 	}
 	return out, err
 }

@@ -54,4 +54,5 @@ func ExampleRun() {
 	// request 7: state cancelled, response null, client abandoned
 	// no-message-after-cancel: true
 	// cancellation-never-answered: true
+	// call-outcome-known: true
 }

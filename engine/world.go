@@ -88,16 +88,8 @@ type request struct {
 	ls *recovery.Listen
 	// st is the stream's flow-control state (SSE buffer, proxy), when any.
 	st *sse.Stream
-
-	// The client's decisions (decide.go): root is the call a call step
-	// sent that this request is or retries (nil for any other request),
-	// retries how many retries the retry policy made of root; heard
-	// whether r's response stream has delivered an SSE event, held the
-	// cancellation cancelAfterFirstEvent holds until it does.
-	root    *request
-	retries int
-	heard   bool
-	held    func()
+	// root is the call a call step sent that r is or retries (client.go).
+	root *request
 }
 
 func newWorld(s *scenario.Scenario, opts Options) *world {

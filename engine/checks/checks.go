@@ -104,10 +104,28 @@
 //     policy or any timeout (client default, a call step's, another
 //     request's) is stated; a trace stating none is not judged
 //     (resume.go).
-//   - abandon-tells-server (mcplab addition; imported transcripts): a
-//     client that stops waiting for a request tells the server (a
-//     cancellation, or on HTTP closing the request's stream) before it
-//     drops the late response.
+//   - abandon-tells-server (mcplab addition): a client that stops waiting
+//     for a request tells the server (a cancellation, or on HTTP closing
+//     the request's stream). On an imported transcript, judged where the
+//     client drops a late response; on a simulation, at every timeout the
+//     client acts on, and a silent abandonment (client.policy
+//     cancelOnAbandon false) fails (decisions.go).
+//   - maximum-bounds-progress: a request whose idle clock progress reset
+//     has a maximum timeout (decisions.go).
+//   - call-outcome-known: every tools/call ends for its client in a
+//     result, an error or its own abandonment; a call whose stream an
+//     intermediary closed, not resumed to an end nor retried, is lost
+//     (decisions.go).
+//   - cancel-not-blocked: on Streamable HTTP a cancellation goes out when
+//     the client decides, not when the response stream first speaks
+//     (decisions.go).
+//   - backoff-grows: a refused client's consecutive reconnect delays grow
+//     until the cap; a constant retry loop fails (decisions.go).
+//   - refetch-after-reconnect: a client that reopens a listen stream
+//     without Last-Event-ID refetches what it covers (decisions.go).
+//   - resume-replays-missed: under 2025-11-25 every message the client
+//     missed on a stream it resumed reaches it after the resumption
+//     (decisions.go).
 //
 // # Layout and cost
 //
@@ -180,6 +198,8 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		sseHeaders, proxyForwardsPromptly, herdAllReconnect, herdJittered, disconnectStopsWork,
 		resumeKeepsPosition, resumeReplaysOwnStream, droppedCallResumed, requestHasTimeout,
 		abandonTellsServer,
+		maximumBoundsProgress, callOutcomeKnown, cancelNotBlocked, backoffGrows,
+		refetchAfterReconnect, resumeReplaysMissed,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)

@@ -35,15 +35,39 @@ func (c *Client) Ending() string {
 	return ""
 }
 
-// NextRetry is the retry policy p deciding on a call that ended for the
-// client as c says, done retries of it made so far: the number (from 1)
-// of the retry it sends, and ok false when it sends none (no policy, an
-// ending p does not retry, or p.Max reached).
-func NextRetry(p *scenario.RetryPolicy, c *Client, done int) (n int, ok bool) {
-	if !p.Retries(c.Ending()) || done >= p.Max {
-		return 0, false
+// Retry is a retry the retry policy sends (client.policy.retry): the N-th
+// (from 1) of its call, under ID ("<root>-r<N>"), DelayMs after the call
+// ended, with progress token Token ("<token>-r<N>", nil when the call had
+// none), arguments Args (RetryArguments) and the note of its send.
+type Retry struct {
+	N       int
+	ID      scenario.ID
+	DelayMs int64
+	Token   *scenario.ID
+	Args    json.RawMessage
+	Note    string
+}
+
+// PlanRetry is the retry policy p deciding, once, on request id (as
+// notes say it), which has just ended for the client as c says: a retry of
+// root (the call a call step sent, whose id, arguments and token a retry
+// derives from), *done retries of it made so far (counted up when ok), or
+// ok false when it sends none: no policy, an ending p does not retry
+// (Ending: never a result), p.Max reached, or c decided already (a late
+// response to a call that timed out is no second ending). effect is the
+// call's side effect (a keyed mutation's retry note says the key goes
+// along).
+func (c *Client) PlanRetry(p *scenario.RetryPolicy, done *int, root scenario.ID, id string, args json.RawMessage, token *scenario.ID, effect *bool) (Retry, bool) {
+	ending := c.Ending()
+	if c.retryDecided || !p.Retries(ending) || *done >= p.Max {
+		return Retry{}, false
 	}
-	return done + 1, true
+	c.retryDecided = true
+	*done++
+	r := Retry{N: *done, ID: scenario.RetryID(root, *done), DelayMs: p.DelayMs, Token: RetryProgressToken(token, *done), Args: RetryArguments(args, *done, p.SameKey)}
+	_, keyed := idempotencyKey(args)
+	r.Note = PolicyRetryNote(id, r.ID.String(), ending, p.DelayMs, keyed && effect != nil && *effect, !p.SameKey)
+	return r, true
 }
 
 // RetryProgressToken is the progress token of a policy's n-th retry of a
@@ -66,9 +90,9 @@ func RetryArguments(args json.RawMessage, n int, sameKey bool) json.RawMessage {
 	if sameKey {
 		return args
 	}
+	key, ok := idempotencyKey(args)
 	var m map[string]json.RawMessage
-	var key string
-	if json.Unmarshal(args, &m) != nil || json.Unmarshal(m["idempotencyKey"], &key) != nil {
+	if !ok || json.Unmarshal(args, &m) != nil {
 		return args
 	}
 	m["idempotencyKey"], _ = json.Marshal(key + "-r" + strconv.Itoa(n)) // a string always encodes
@@ -105,15 +129,11 @@ func PolicyRetryNote(orig, id, ending string, delayMs int64, keyed, fresh bool) 
 // timeout) without telling the server (client.policy.cancelOnAbandon
 // false; failure abandon-silently, modelcontextprotocol/python-sdk#1458,
 // openai/codex#26956): the request ends abandoned, no signal goes out,
-// and on Streamable HTTP its stream stays open. ok false when the request
-// had already ended.
-func (c *Client) Abandon(now int64, id, cause string) (e trace.Event, ok bool) {
-	if !c.Pending() {
-		return e, false
-	}
+// and on Streamable HTTP its stream stays open.
+func (c *Client) Abandon(now int64, id, cause string) trace.Event {
 	c.End(now, trace.OutcomeAbandoned, cause)
 	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeAbandon, Cause: cause,
-		Note: "Policy cancelOnAbandon false: the client gives up on request " + id + " and sends no cancellation; the server is never told and works on for nobody (modelcontextprotocol/python-sdk#1458)."}, true
+		Note: "Policy cancelOnAbandon false: the client gives up on request " + id + " and sends no cancellation; the server is never told and works on for nobody (modelcontextprotocol/python-sdk#1458)."}
 }
 
 // AwaitAfterCancel is the client that has just cancelled request id
@@ -127,16 +147,46 @@ func (c *Client) AwaitAfterCancel(id string) trace.Event {
 		Note: "Policy awaitResponseAfterCancel: having cancelled request " + id + ", the client keeps waiting for its response; a server that honours the cancellation sends none, so the call never ends for the client (openai/codex#20925)."}
 }
 
-// CancelBlocked reports whether a client with policy cancelAfterFirstEvent
-// (on) must hold its cancellation of a request: on Streamable HTTP (http)
-// until the response stream has delivered its first SSE event (heard);
-// the headers alone do not count (modelcontextprotocol/rust-sdk#1193).
-func CancelBlocked(on, http, heard bool) bool { return on && http && !heard }
+// HoldCancel is the client that has just cancelled request id deciding
+// whether the cancellation must wait (hold): with policy
+// cancelAfterFirstEvent (on), on Streamable HTTP (http), until the
+// response stream has delivered its first SSE event; the headers alone do
+// not count (failure cancel-blocked, modelcontextprotocol/rust-sdk#1193).
+// A held cancellation (signal, what sends it) leaves the stream read, so
+// that event can arrive; e is the blocked event. Hears releases it.
+// Otherwise signal is left to the caller to run now.
+func (c *Client) HoldCancel(on, http bool, id string, signal func()) (e trace.Event, hold bool) {
+	if !on || !http || c.heard {
+		return e, false
+	}
+	c.held, c.heldReading, c.Reading = signal, c.Reading, true
+	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeBlocked, Cause: c.Cause,
+		Note: "Policy cancelAfterFirstEvent: the client decides to cancel request " + id + ", but its response stream has delivered no SSE event yet, so the cancellation waits for one (modelcontextprotocol/rust-sdk#1193)."}, true
+}
 
-// BlockedEvent is the client deciding to cancel request id (for cause)
-// but holding the cancellation until its stream first speaks (failure
-// cancel-blocked).
-func BlockedEvent(id, cause string) trace.Event {
-	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeBlocked, Cause: cause,
-		Note: "Policy cancelAfterFirstEvent: the client decides to cancel request " + id + ", but its response stream has delivered no SSE event yet, so the cancellation waits for one (modelcontextprotocol/rust-sdk#1193)."}
+// Hears is a delivery on the request's stream that reaches the client
+// (arrive: a message or a priming event; not a keep-alive comment, not a
+// message lost on a closed stream): it returns the cancellation
+// HoldCancel held, to send now (once; a no-op when none), the stream then
+// read as the cancellation left it.
+func (c *Client) Hears(arrive bool) (release func()) {
+	if !arrive || c.held == nil {
+		c.heard = c.heard || arrive
+		return func() {}
+	}
+	release, c.heard = c.held, true
+	c.held, c.Reading = nil, c.heldReading
+	return release
+}
+
+// idempotencyKey is the idempotencyKey string call arguments carry, ok
+// false when they carry none (DOMAIN.md §4).
+func idempotencyKey(args json.RawMessage) (key string, ok bool) {
+	var a struct {
+		Key *string `json:"idempotencyKey"`
+	}
+	if json.Unmarshal(args, &a) != nil || a.Key == nil {
+		return "", false
+	}
+	return *a.Key, true
 }

@@ -3,8 +3,6 @@ package recovery
 import (
 	"encoding/json"
 	"strings"
-
-	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // Refetch is one read a client makes after a reconnect to learn what a
@@ -79,18 +77,4 @@ func Admits(filter json.RawMessage, method string, params json.RawMessage) bool 
 		return false
 	}
 	return true
-}
-
-// SkipsRefetch is the client's event when it has reopened listen stream
-// id and refetches none of affected, keeping its cached lists
-// (client.policy.skipRefetch; failure skip-refetch,
-// docker/docker-agent#2244): whatever changed while the stream was down
-// stays unknown to it.
-func SkipsRefetch(id string, affected []string) trace.Event {
-	what := "its cached lists"
-	if len(affected) > 0 {
-		what = strings.Join(affected, ", ")
-	}
-	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore,
-		Note: "Policy skipRefetch: having reopened the stream as " + id + ", the client keeps " + what + " as cached and refetches nothing; a change it missed while the stream was down stays unknown (docker/docker-agent#2244)."}
 }

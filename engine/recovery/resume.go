@@ -95,10 +95,14 @@ func SentLastEventID(c *Cursor, forget, omit bool) string {
 	return token
 }
 
-// OmittedNote is the note of a client resuming stream id after a delayMs
-// backoff with a GET that omits Last-Event-ID although it had position
-// pos ("" for none) (modelcontextprotocol/inspector#723).
-func OmittedNote(id, pos string, delayMs int64) string {
+// ReconnectNote is ResumeNote, or with omit the note of a client resuming
+// stream id after a delayMs backoff with a GET that omits Last-Event-ID
+// although it had position pos ("" for none;
+// modelcontextprotocol/inspector#723).
+func ReconnectNote(id, token, pos string, delayMs int64, omit bool) string {
+	if !omit {
+		return ResumeNote(id, token, pos, delayMs)
+	}
 	had := "it has received no event id there"
 	if pos != "" {
 		had = "although it received event " + pos + " there"

@@ -254,6 +254,15 @@ type RetryPolicy struct {
 	SameKey bool `json:"sameKey"`
 }
 
+// CancelsOnAbandon reports whether the client tells the server when it
+// gives up on a call (CancelOnAbandon; nil means true).
+func (p *ClientPolicy) CancelsOnAbandon() bool { return On(p.CancelOnAbandon) }
+
+// ResumesDroppedCalls reports whether, under 2025-11-25, the client
+// resumes a dropped tools/call stream (ResumeDroppedCalls; nil means
+// true).
+func (p *ClientPolicy) ResumesDroppedCalls() bool { return On(p.ResumeDroppedCalls) }
+
 // Values of RetryPolicy.On: how a call ended for the client.
 const (
 	// RetryOnTimeout: its idle or maximum timeout fired.

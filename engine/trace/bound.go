@@ -1,6 +1,11 @@
 package trace
 
-import "strconv"
+import (
+	"errors"
+	"strconv"
+
+	"github.com/mcplab/mcplab/engine/sim"
+)
 
 // The error of a run stopped at one of the engine's bounds (issue 12;
 // engine.MaxActions, MaxEvents, MaxTraceBytes). It lives beside the Log
@@ -71,4 +76,33 @@ func Thousands(n int64) string {
 		s = "-" + s
 	}
 	return s
+}
+
+// What to change in a scenario, per bound.
+const (
+	fixSmaller = "make it smaller: fewer steps or produce values, fewer progress updates, a larger server.keepaliveEveryMs, shorter timeouts or an earlier last step"
+	fixPayload = "make its payloads smaller (results, messages, notes) or send fewer of them"
+)
+
+// RunBound turns the error a run stopped with into a *BoundError when it
+// is one of the engine's bounds: the queue's (sim.ErrTooManyActions:
+// maxActions scheduled actions) or the log's (ErrTooLarge: maxEvents when
+// the log holds more events than that, else maxBytes of messages and
+// notes). Any other error is returned as it is.
+func RunBound(err error, events, maxActions, maxEvents, maxBytes int) error {
+	switch {
+	case errors.Is(err, sim.ErrTooManyActions):
+		return &BoundError{Bound: "MaxActions", Limit: maxActions, Unit: "scheduled actions", Fix: fixSmaller + " (every step, delivery, deadline and keep-alive is an action)", Err: sim.ErrTooManyActions}
+	case errors.Is(err, ErrTooLarge) && events > maxEvents:
+		return &BoundError{Bound: "MaxEvents", Limit: maxEvents, Unit: "events", Fix: fixSmaller, Err: ErrTooLarge}
+	case errors.Is(err, ErrTooLarge):
+		return &BoundError{Bound: "MaxTraceBytes", Limit: maxBytes, Unit: "bytes of messages and notes", Fix: fixPayload, Err: ErrTooLarge}
+	}
+	return err
+}
+
+// EncodeBound is the *BoundError of a trace whose encoding went past
+// maxBytes (engine.MaxTraceBytes) of JSON.
+func EncodeBound(maxBytes int) *BoundError {
+	return &BoundError{Bound: "MaxTraceBytes", Limit: maxBytes, Unit: "bytes of trace JSON", Fix: fixPayload, Err: ErrTooLarge}
 }
