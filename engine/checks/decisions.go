@@ -373,8 +373,9 @@ func refetchMethod(method string) bool {
 }
 
 // resumeReplaysMissed (2025-11-25): when the client resumes a stream,
-// every message the server sent on it that the client missed (lost on the
-// closed stream) reaches the client after the resumption (DOMAIN.md §9;
+// every message the server wrote for it while it was closed under the
+// client (lost in transit, or kept only in the event store) reaches the
+// client after the resumption (DOMAIN.md §9;
 // failure resume-without-last-event-id, modelcontextprotocol/inspector#723,
 // and replay-nothing, modelcontextprotocol/typescript-sdk#943). Listed
 // when the client resumed a stream after missing a message on it; omitted
@@ -385,16 +386,22 @@ func resumeReplaysMissed(v *view) (trace.Check, bool) {
 	if v.under2026() || protocolOf(v.tr) == trace.Protocol20260728 {
 		return trace.Check{}, false
 	}
-	missed := map[string][]int{} // stream id → its drops since the last resumption
-	var owed []int               // drops whose stream the client resumed
+	down := map[string]bool{}    // streams closed under the client, not yet resumed
+	missed := map[string][]int{} // stream id → what it missed since it closed
+	var owed []int               // what the client missed on the streams it resumed
 	for i, e := range v.ev {
 		id := idOf(e)
 		switch {
-		case e.Type == trace.TypeDrop && e.To == trace.ActorClient && len(e.Message) > 0 && e.ID != nil:
+		case e.ID == nil:
+		case (e.Actor == trace.ActorNetwork || e.Actor == trace.ActorProxy) && e.Type == trace.TypeCloseStream:
+			down[id] = true
+		case down[id] && len(e.Message) > 0 && (e.Type == trace.TypeDrop && e.To == trace.ActorClient || e.Actor == trace.ActorServer && e.Type == trace.TypeEnqueue):
+			// Lost in transit, or kept only in the server's event store.
 			missed[id] = append(missed[id], i)
-		case e.Actor == trace.ActorClient && e.Type == trace.TypeReconnect && e.ID != nil:
+		case e.Actor == trace.ActorClient && e.Type == trace.TypeReconnect:
 			owed = append(owed, missed[id]...)
 			delete(missed, id)
+			down[id] = false
 		}
 	}
 	if len(owed) == 0 {
