@@ -269,6 +269,18 @@ func isBrokenValue(s *scenario.Scenario, path string) bool {
 		return p.ForgetResumeToken && s.Protocol == scenario.Protocol20251125
 	case "client.policy.timeouts":
 		return p.Timeouts == scenario.TimeoutsNone
+	case "client.policy.cancelOnAbandon":
+		return !p.CancelsOnAbandon()
+	case "client.policy.awaitResponseAfterCancel":
+		return p.AwaitResponseAfterCancel
+	case "client.policy.cancelAfterFirstEvent":
+		return p.CancelAfterFirstEvent && s.Transport == scenario.TransportHTTP
+	case "client.policy.omitLastEventId":
+		return p.OmitLastEventID && s.Protocol == scenario.Protocol20251125
+	case "client.policy.resumeDroppedCalls":
+		return !p.ResumesDroppedCalls() && s.Protocol == scenario.Protocol20251125
+	case "client.policy.skipRefetch":
+		return p.SkipRefetch
 	case "server.policy.replayAllStreams":
 		return sp.ReplayAllStreams && s.Protocol == scenario.Protocol20251125
 	case "client.policy.httpCancel":
