@@ -133,7 +133,9 @@
 // progress.go (§3), idempotency.go (§4–5), tasks.go (§6), backpressure.go
 // (§7–8), reconnect.go (§9–10); the rules for the failures of the field
 // (SCENARIO.md, "Switches for the failures real software shows") are in
-// field.go, herd.go, intermediary.go and resume.go. poll-interval-respected reads
+// field.go, herd.go, intermediary.go and resume.go; those of the client's
+// decisions (SCENARIO.md, "The client decides when it gives up, retries and
+// resumes") in decisions.go. poll-interval-respected reads
 // taskId and pollIntervalMs of task messages with encoding/json, a second
 // reading of those messages only. Evaluate first indexes the trace once
 // (view.go): each wire message is read once by jsonrpc.Parse (wire.go; a
