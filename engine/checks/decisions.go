@@ -83,14 +83,13 @@ func maximumBoundsProgress(v *view) (trace.Check, bool) {
 // closed (the network, an idle-closing proxy) and that the client neither
 // resumed nor ended nor retried is lost (failure call-lost-to-idle-close,
 // cloudflare/agents#898, and dropped-call-not-resumed,
-// zed-industries/zed#56775); a call the client still waits for when the
-// trace ends after cancelling it (failure await-after-cancel,
-// openai/codex#20925) never ended. A
-// call the client still waits for without having decided anything (no
-// timeout, no answer yet) is request-has-timeout's subject, not this
-// rule's. Listed for every tools/call the client sent; a log that may
-// simply stop, an import's, leaves a cancelled call still awaited there
-// undecided.
+// zed-industries/zed#56775); a call the client cancelled and still waits
+// for when the trace ends never ended (failure await-after-cancel,
+// openai/codex#20925). A call the client still waits for without having
+// decided anything (no timeout, no answer yet) is request-has-timeout's
+// subject, not this rule's. Listed when a call ended or was lost; an
+// import, a log that may simply stop, leaves a cancelled call still
+// awaited at its end undecided.
 //
 // Rule: CallOutcomeKnown.
 func callOutcomeKnown(v *view) (trace.Check, bool) {
@@ -147,8 +146,6 @@ func callOutcomeKnown(v *view) (trace.Check, bool) {
 	}
 	var bad, good, lost, open []int
 	for _, id := range order {
-		// Under 2026-07-28 a closed stream ends the call for the client
-		// too, but not in a result, an error or its own abandonment.
 		c := calls[id]
 		switch {
 		case c.ended:
