@@ -2,6 +2,7 @@ package examples_test
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -89,4 +90,31 @@ func sentWith(tr *trace.Trace, id scenario.ID, want string) bool {
 		}
 	}
 	return false
+}
+
+// TestRetryPolicyNeverRetriesAnAnsweredCall sweeps the flagship's
+// completion across its timeout (SCENARIO.md: a call that got a result is
+// never retried): wherever it falls, call 41 is either answered and not
+// retried, or abandoned at its 2,000 ms maximum and retried once as
+// "41-r1".
+func TestRetryPolicyNeverRetriesAnAnsweredCall(t *testing.T) {
+	flagship := examplestest.Get(t, "flagship-retry-charges-twice").JSON
+	for at := int64(1500); at <= 2500; at += 50 {
+		doc, err := scenario.Edit(flagship, "steps[3].at", scenario.ValueInteger, strconv.FormatInt(at, 10), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := examplestest.RunExample(t, examples.Example{Name: "flagship completing at " + strconv.FormatInt(at, 10), JSON: doc})
+		first := tr.Requests[0]
+		answered := first.ClientOutcome == trace.OutcomeResult
+		switch {
+		case answered && len(tr.Requests) != 1:
+			t.Errorf("completion at %d ms: call 41 was answered (%s) yet %d requests were sent", at, first.ClientOutcome, len(tr.Requests))
+		case !answered && (len(tr.Requests) != 2 || tr.Requests[1].ID.Raw() != `"41-r1"` || first.Cause == nil || *first.Cause != trace.CauseMaxTimeout):
+			t.Errorf("completion at %d ms: call 41 %s, %d requests; want abandoned at its maximum and retried once as \"41-r1\"", at, first.ClientOutcome, len(tr.Requests))
+		}
+		if answered != (at+10 < 2000) {
+			t.Errorf("completion at %d ms: answered %v, want %v (the response arrives 10 ms later, the maximum fires at 2,000 ms)", at, answered, at+10 < 2000)
+		}
+	}
 }
