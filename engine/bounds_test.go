@@ -28,7 +28,7 @@ func TestBoundErrorNamesEachBound(t *testing.T) {
 		{fmt.Errorf("%w: bytes", ErrTooLarge), &trace.Log{Bytes: MaxTraceBytes + 1}, ErrTooLarge,
 			"the scenario is valid, but its run went past the engine's bound of 33,554,432 bytes of messages and notes (MaxTraceBytes), so it has no trace; to run it, make its payloads smaller"},
 	} {
-		err := boundError(c.err, c.log)
+		err := trace.RunBound(c.err, len(c.log.Events), MaxActions, MaxEvents, MaxTraceBytes)
 		if !errors.Is(err, c.category) {
 			t.Errorf("%v: lost its category %v", err, c.category)
 		}
@@ -37,8 +37,8 @@ func TestBoundErrorNamesEachBound(t *testing.T) {
 		}
 	}
 	other := errors.New("ledger: cannot open")
-	if got := boundError(other, &trace.Log{}); got != other || trace.IsBoundMessage(got.Error()) {
-		t.Errorf("boundError(%v) = %v; want it unchanged", other, got)
+	if got := trace.RunBound(other, 0, MaxActions, MaxEvents, MaxTraceBytes); got != other || trace.IsBoundMessage(got.Error()) {
+		t.Errorf("trace.RunBound(%v) = %v; want it unchanged", other, got)
 	}
 }
 

@@ -13,18 +13,22 @@ import (
 // The client half of a request: package coordinator's Client decides each
 // move; the runner schedules the deadlines and sends the signals.
 
-// call sends a new request (retry: a copy of orig under a new id) and
-// returns it.
-func (w *world) call(st scenario.Step, orig *request) *request {
+// call sends a new request (retry: a copy of orig under a new id; again:
+// the retry policy's, with its token, arguments and note) and returns it.
+func (w *world) call(st scenario.Step, orig *request, again *coordinator.Retry) *request {
 	r := &request{id: *st.ID, method: st.Method, name: st.Name, args: st.Arguments, token: st.ProgressToken, effect: st.SideEffect, task: st.Task, hints: st.Annotations}
+	r.root = r
 	var inherit *coordinator.Deadlines
 	note := coordinator.CallNote(r.id.String(), r.method, r.name)
 	r.effect = ledger.Effect(r.effect, r.name, w.s.Ledger != nil)
 	if orig != nil {
 		r.method, r.name, r.args, r.effect, r.hints = orig.method, orig.name, orig.args, orig.effect, orig.hints
 		r.retryOf, r.token = idPtr(orig.id), coordinator.RetryToken(orig.token, r.id)
-		inherit = &orig.cl.Deadlines
+		inherit, r.root = &orig.cl.Deadlines, orig.root
 		note = coordinator.RetryNote(orig.id.String(), r.id.String())
+	}
+	if again != nil {
+		r.token, r.args, note = again.Token, again.Args, again.Note
 	}
 	if r.token != nil {
 		if other, ok := w.byToken[r.token.Raw()]; ok && other.cl.Pending() {
@@ -50,8 +54,24 @@ func (w *world) call(st scenario.Step, orig *request) *request {
 func (w *world) clientTimeout(r *request) {
 	if cause, e, due := r.cl.Timeout(w.q.Now(), r.token != nil); due {
 		w.tell(r, e)
+		if !w.s.Client.Policy.CancelsOnAbandon() {
+			r.alarm.Stop()
+			w.tell(r, r.cl.Abandon(w.q.Now(), r.id.String(), string(cause)))
+			w.retryPolicy(r)
+			return
+		}
 		reason := cause.Reason()
 		w.clientCancel(r, string(cause), &reason)
+	}
+}
+
+// retryPolicy: r just ended for the client; the retry policy may resend it (Client.PlanRetry).
+func (w *world) retryPolicy(r *request) {
+	if r.root == nil {
+		return
+	}
+	if again, ok := r.cl.PlanRetry(w.s.Client.Policy.Retry, &r.root.cl.Retries, r.root.id, r.id.String(), r.root.args, r.root.token, r.effect); ok && w.reqs[again.ID.Raw()] == nil {
+		w.q.Schedule(w.q.Now()+again.DelayMs, func() { w.call(scenario.Step{ID: &again.ID}, r, &again) })
 	}
 }
 
@@ -62,15 +82,27 @@ func (w *world) clientCancel(r *request, cause string, reason *string) {
 	if ended {
 		r.alarm.Stop()
 	}
+	var out func()
 	switch signal {
 	case "":
 		w.tell(r, trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: note})
+		return
 	case trace.SignalCloseStream:
-		w.closeStream(trace.ActorClient, r, note, func() { w.serverSeesClose(r, cause) })
+		out = func() { w.closeStream(trace.ActorClient, r, note, func() { w.serverSeesClose(r, cause) }) }
 	default:
 		msg := jsonrpc.NewCancel(r.id.Raw(), reason)
-		w.send(trace.ActorClient, idPtr(r.id), msg, note, func() { w.serverReceiveCancel(msg) })
+		out = func() { w.send(trace.ActorClient, idPtr(r.id), msg, note, func() { w.serverReceiveCancel(msg) }) }
 	}
+	// The signal may wait for the stream to speak; the client may wait on.
+	if e, hold := r.cl.HoldCancel(w.s.Client.Policy.CancelAfterFirstEvent, w.http(), r.id.String(), out); hold {
+		w.tell(r, e)
+	} else {
+		out()
+	}
+	if w.s.Client.Policy.AwaitResponseAfterCancel && !r.cl.Pending() {
+		w.tell(r, r.cl.AwaitAfterCancel(r.id.String()))
+	}
+	w.retryPolicy(r)
 }
 
 // disconnectBy closes r's HTTP stream on behalf of actor (the network, or an
@@ -86,6 +118,7 @@ func (w *world) disconnectBy(r *request, actor string) {
 	}
 	w.closeStream(actor, r, note, func() { w.serverSeesClose(r, trace.CauseDisconnect) })
 	w.afterDrop(r)
+	w.retryPolicy(r)
 }
 
 // clientReceive handles a message from the server outside any request's
@@ -128,6 +161,7 @@ func (w *world) clientResponse(r *request, failed bool) {
 	}
 	r.alarm.Stop()
 	w.tell(r, e)
+	w.retryPolicy(r)
 }
 
 // clientListenEnded: the server ended listen stream r (recovery.Listen.Ended).

@@ -62,7 +62,7 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 	}
 	defer w.ledger.Close()
 	if err = w.run(); err != nil {
-		return nil, boundError(err, &w.log)
+		return nil, trace.RunBound(err, len(w.log.Events), MaxActions, MaxEvents, MaxTraceBytes)
 	}
 	tr := w.summary()
 	tr.Herd, tr.HerdCompare = recovery.Herd(s.Herd)

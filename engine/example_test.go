@@ -55,4 +55,5 @@ func ExampleRun() {
 	// no-message-after-cancel: true
 	// cancellation-never-answered: true
 	// work-stops-after-cancel: true
+	// call-outcome-known: true
 }

@@ -93,6 +93,8 @@ func (w *world) deliverToClient(r *request, h sse.Sent) {
 	if arrive && !h.M.Priming {
 		h.M.Arrive()
 	}
+	r.cl.Hears(arrive)() // a cancellation held for the stream's first event goes
+
 }
 
 // atProxy: a message reaches the proxy (DOMAIN.md §8), which forwards it,

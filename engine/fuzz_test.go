@@ -205,6 +205,11 @@ func genScenario(rng *rand.Rand) (string, bool) {
 	if chance(0.6) {
 		client = append(client, fmt.Sprintf(`"maxTimeoutMs":%d`, max(idle, 200)+int64(rng.IntN(10)*100)))
 		defaults = true
+	} else if idle > 0 {
+		// An idle timeout without a maximum is the broken client of
+		// DOMAIN.md §2 (rule maximum-bounds-progress): progress can keep
+		// its calls alive for ever.
+		clean = false
 	}
 	var policy []string
 	if http && chance(0.2) {

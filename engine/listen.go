@@ -136,9 +136,9 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 			w.tell(r, recovery.IDTaken(nr.id.String()))
 			return
 		}
-		w.tell(nr, recovery.Reopens(nr.id.String(), delay))
+		w.tell(nr, recovery.Reopens(nr.id.String(), delay, w.s.Client.Policy.SkipRefetch))
 		w.openListen(nr, recovery.ReopenNote(nr.id.String(), r.id.String()))
-		w.refetch(nth, plan.Refetch)
+		w.refetch(nth, recovery.Refetched(plan.Refetch, w.s.Client.Policy.SkipRefetch))
 	})
 }
 

@@ -31,7 +31,7 @@ func (w *world) prime(r *request) {
 // client waits for it. Under 2025-11-25 the client resumes it after the
 // reference backoff, from the position it holds when the stream drops.
 func (w *world) afterDrop(r *request) {
-	if w.resumable() && r.ls == nil && r.cl.Pending() {
+	if w.resumable() && r.ls == nil && r.cl.Pending() && w.s.Client.Policy.ResumesDroppedCalls() {
 		w.resumeAfter(r, recovery.ResumeDelay(w.s.Client.ID))
 	}
 }
@@ -42,7 +42,7 @@ func (w *world) afterDrop(r *request) {
 // it will send ("" for none).
 func (w *world) resumeAfter(r *request, delay int64) string {
 	pos := r.cursor.Position()
-	token := r.cursor.Reconnect(w.s.Client.Policy.ForgetResumeToken)
+	token := recovery.SentLastEventID(&r.cursor, w.s.Client.Policy.ForgetResumeToken, w.s.Client.Policy.OmitLastEventID)
 	w.q.Schedule(w.q.Now()+delay, func() {
 		if r.cl.Pending() {
 			w.resumeStream(r, token, pos, delay)
@@ -57,7 +57,7 @@ func (w *world) resumeAfter(r *request, delay int64) string {
 // re-attached, its keep-alive restarted as on a fresh stream, or, without a token, a new standalone stream that resumes
 // nothing (modelcontextprotocol/typescript-sdk#2499).
 func (w *world) resumeStream(r *request, token, pos string, delay int64) {
-	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(r.id), Headers: recovery.ResumeHeaders(token), Note: recovery.ResumeNote(r.id.String(), token, pos, delay)})
+	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(r.id), Headers: recovery.ResumeHeaders(token), Note: recovery.ReconnectNote(r.id.String(), token, pos, delay, w.s.Client.Policy.OmitLastEventID)})
 	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
 		missed, e, ok := sse.Replay(&w.store, token, r.id.Raw(), r.id.String(), w.s.Server.Policy.ReplayAllStreams)
 		w.tell(r, e)

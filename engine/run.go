@@ -46,9 +46,9 @@ func (w *world) halves(id scenario.ID) (*coordinator.Client, *coordinator.Server
 func (w *world) do(st scenario.Step, r *request) bool {
 	switch st.Do {
 	case "call":
-		w.call(st, nil)
+		w.call(st, nil, nil)
 	case "retry":
-		w.call(st, w.reqs[st.Of.Raw()])
+		w.call(st, w.reqs[st.Of.Raw()], nil)
 	case "cancel":
 		w.clientCancel(r, trace.CauseClient, st.Reason)
 	case "disconnect":

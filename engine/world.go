@@ -94,6 +94,8 @@ type request struct {
 	st *sse.Stream
 	// work is the handler of a call whose tool has one (server.handlers).
 	work *handler.Work
+	// root is the call a call step sent that r is or retries (client.go).
+	root *request
 }
 
 func newWorld(s *scenario.Scenario, opts Options) *world {

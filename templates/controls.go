@@ -174,6 +174,7 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 				"Absolute budget from the request's start; nothing resets it. 0 = none."))
 	}
 	client.Controls = append(client.Controls, policyControls("client.policy", reflect.ValueOf(s.Client.Policy))...)
+	client.Controls = append(client.Controls, retryControls(s.Client.Policy.Retry)...)
 	server := controlGroup{ID: "controls-server", Title: "Server"}
 	ledger := controlGroup{ID: "controls-ledger", Title: "Idempotency ledger"}
 	for _, c := range policyControls("server.policy", reflect.ValueOf(s.Server.Policy)) {
@@ -377,6 +378,12 @@ var policyText = map[string][2]string{
 	"client.policy.lateProgressIsError":         {"Late progress is a protocol error", "Broken on purpose: the client tears its session down when progress arrives for a request it no longer tracks."},
 	"client.policy.ignoreProgress":              {"Idle clock ignores progress", "Broken on purpose: progress does not restart the idle timeout, so long calls that report progress are cut."},
 	"client.policy.forgetResumeToken":           {"Forget the resume position", "Broken on purpose (2025-11-25): a resumed stream that drops again before a new event is resumed without Last-Event-ID, and the call hangs."},
+	"client.policy.cancelOnAbandon":             {"Cancel when giving up", "Untick to break: at its timeout the client gives up without telling the server, which works on for nobody."},
+	"client.policy.awaitResponseAfterCancel":    {"Keep waiting after a cancel", "Broken on purpose: the client cancels and still waits for a response that never comes."},
+	"client.policy.cancelAfterFirstEvent":       {"Cancel only after the first event", "Broken on purpose (Streamable HTTP): the cancellation waits until the response stream has delivered an SSE event."},
+	"client.policy.omitLastEventId":             {"Resume without Last-Event-ID", "Broken on purpose (2025-11-25): a dropped stream is resumed with a GET that says nothing of what the client received."},
+	"client.policy.resumeDroppedCalls":          {"Resume dropped calls", "Untick to break (2025-11-25): a dropped call's stream is never resumed and the call hangs."},
+	"client.policy.skipRefetch":                 {"Skip the refetch", "Broken on purpose: after a reconnect the client keeps its cached lists and refetches nothing."},
 	"client.policy.timeouts":                    {"Call timeouts", "Whether every call carries an idle or a maximum timeout; “none” is broken on purpose: a silent server keeps the call waiting for ever."},
 	"server.policy.respondAfterCancel":          {"Respond after cancellation", "Broken on purpose: the server answers a request it was told to drop."},
 	"server.policy.ignoreDisconnect":            {"Ignore the client's disconnect", "Broken on purpose: the server keeps working after the stream closes, commits the side effect and writes into the closed stream."},
@@ -488,6 +495,20 @@ func selectControl(path, label, value, help string, opts ...option) control {
 	}
 	return control{ID: controlID(path), Path: path, Label: label, Kind: controlSelect,
 		ValueKind: scenario.ValueString, Value: value, Options: opts, Help: help}
+}
+
+// retryControls are the controls of a scenario's retry policy
+// (client.policy.retry), none when it has none: its delay, how many
+// retries and whether a retry keeps the call's idempotency key.
+func retryControls(p *scenario.RetryPolicy) []control {
+	if p == nil {
+		return nil
+	}
+	return []control{
+		numberControl("client.policy.retry.delayMs", "Retry delay", p.DelayMs, "How long after a call ended the client's retry policy sends it again."),
+		countControl("client.policy.retry.max", "Retries per call", int64(p.Max), 1, scenario.MaxRetries, "retries", "How many times the retry policy sends one call again."),
+		checkboxControl("client.policy.retry.sameKey", "Retry keeps the idempotency key", p.SameKey, "Untick and the client mints a fresh key per attempt: the ledger sees a new intent."),
+	}
 }
 
 // numberControl is a time in ms: 0 up to the decoder's bound on every

@@ -32,6 +32,12 @@ var ruleHeadlines = map[string]string{
 	"resources-released":             "a cancelled handler kept its lock: the next call waits for nothing",
 	"notifications-not-held":         "the server held the progress back until the handler returned",
 	"responses-routed-by-request":    "cross-wired: a request's answer went to another request with the same id",
+	"maximum-bounds-progress":        "progress keeps resetting the idle clock and no maximum bounds the call: it can run for ever",
+	"call-outcome-known":             "a call never ended for its client: no result, no error, no abandonment of its own",
+	"cancel-not-blocked":             "the cancellation waited for the response stream to speak: the server worked on meanwhile",
+	"backoff-grows":                  "the client retries at a constant rate: its backoff never grows while the server is down",
+	"refetch-after-reconnect":        "the client reconnected but refetched nothing: its lists are stale",
+	"resume-replays-missed":          "the client resumed the stream but what it missed never arrived",
 }
 
 // tornDown reports whether the client tore a session down under a call

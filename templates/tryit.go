@@ -65,11 +65,25 @@ var tryIts = []tryIt{
 	{Name: "broken-task-ack-as-final", Path: "client.policy.treatTaskAckAsFinal", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client keep polling until the worker really stops"},
 	{Name: "resume-keeps-position", Path: "client.policy.forgetResumeToken", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the second resume lose its position, so the report never arrives and the call hangs until its maximum"},
 	{Name: "broken-forget-resume-token", Path: "client.policy.forgetResumeToken", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the second resume send Last-Event-ID 2 again and the report arrive"},
+	{Name: "give-up-tells-server", Path: "client.policy.cancelOnAbandon", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "the client give up in silence and the server answer a call nobody waits for"},
+	{Name: "broken-abandon-silently", Path: "client.policy.cancelOnAbandon", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the timeout send notifications/cancelled and the server stop"},
+	{Name: "cancel-ends-the-wait", Path: "client.policy.awaitResponseAfterCancel", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the cancelled call never end for the client"},
+	{Name: "broken-await-after-cancel", Path: "client.policy.awaitResponseAfterCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the call end at the cancel"},
+	{Name: "cancel-before-first-event", Path: "client.policy.cancelAfterFirstEvent", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the close wait until the result is written"},
+	{Name: "broken-cancel-after-first-event", Path: "client.policy.cancelAfterFirstEvent", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the close go out at the timeout and the work stop"},
+	{Name: "resume-with-last-event-id", Path: "client.policy.omitLastEventId", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the resumed stream replay nothing"},
+	{Name: "broken-resume-without-last-event-id", Path: "client.policy.omitLastEventId", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the GET carry Last-Event-ID and the missed progress arrive"},
+	{Name: "dropped-call-resumed", Path: "client.policy.resumeDroppedCalls", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "the dropped call hang for ever"},
+	{Name: "broken-dropped-call-not-resumed", Path: "client.policy.resumeDroppedCalls", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the client resume the stream and get the result"},
+	{Name: "refetch-after-reconnect", Path: "client.policy.skipRefetch", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the client keep its stale tool list"},
+	{Name: "broken-skip-refetch", Path: "client.policy.skipRefetch", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client refetch tools/list after the reconnect"},
+	{Name: "retry-loop-backs-off", Path: "herd.strategy", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the client retry every 250 ms through the whole outage"},
+	{Name: "broken-constant-retry-loop", Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "the client's delays double while the server is down"},
 	{Name: "resume-replays-own-stream", Path: "server.policy.replayAllStreams", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "call 2's progress arrive a second time, on call 1's stream"},
 	{Name: "broken-replay-all-streams", Path: "server.policy.replayAllStreams", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the resumed stream replay only call 1's missed progress"},
 	{Name: "request-has-timeout", Path: "client.policy.timeouts", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the silent call wait for ever"},
 	{Name: "broken-no-timeout", Path: "client.policy.timeouts", Value: `"required"`, Observe: "verdict", From: "intended", To: "good", Watch: "the idle timeout cut the silent call at 1,000 ms"},
-	{Name: "flagship-with-idempotency-key", Path: "server.policy.dedupeBy", Value: `"rpc-id"`, Observe: "verdict", From: "good", To: "intended", Watch: "the retry with the new id 42 charge a second time"},
+	{Name: "flagship-with-idempotency-key", Path: "server.policy.dedupeBy", Value: `"rpc-id"`, Observe: "verdict", From: "good", To: "intended", Watch: "the retry with the new id \"41-r1\" charge a second time"},
 	{Name: "broken-buffer-unbounded", Path: "buffer.capacity", Value: "4", Observe: "verdict", From: "intended", To: "good", Watch: "the bounded buffer coalesce the stale progress"},
 	{Name: "broken-late-progress-fatal", Path: "client.policy.lateProgressIsError", Value: "false", Observe: "outcomes", From: "completed client-error", To: "completed completed", Watch: "the client ignore the late progress and call 2 complete"},
 	{Name: "late-progress-ignored", Path: "client.policy.lateProgressIsError", Value: "true", Observe: "outcomes", From: "completed completed", To: "completed client-error", Watch: "the late progress tear the session down and fail call 2"},
@@ -279,6 +293,18 @@ func isBrokenValue(s *scenario.Scenario, path string) bool {
 		return p.ForgetResumeToken && s.Protocol == scenario.Protocol20251125
 	case "client.policy.timeouts":
 		return p.Timeouts == scenario.TimeoutsNone
+	case "client.policy.cancelOnAbandon":
+		return !p.CancelsOnAbandon()
+	case "client.policy.awaitResponseAfterCancel":
+		return p.AwaitResponseAfterCancel
+	case "client.policy.cancelAfterFirstEvent":
+		return p.CancelAfterFirstEvent && s.Transport == scenario.TransportHTTP
+	case "client.policy.omitLastEventId":
+		return p.OmitLastEventID && s.Protocol == scenario.Protocol20251125
+	case "client.policy.resumeDroppedCalls":
+		return !p.ResumesDroppedCalls() && s.Protocol == scenario.Protocol20251125
+	case "client.policy.skipRefetch":
+		return p.SkipRefetch
 	case "server.policy.replayAllStreams":
 		return sp.ReplayAllStreams && s.Protocol == scenario.Protocol20251125
 	case "client.policy.httpCancel":

@@ -163,6 +163,12 @@ func brokenSwitches(s *scenario.Scenario) []string {
 	add(p.TreatTaskAckAsFinal, "Treat a tasks/cancel ack as final")
 	add(p.ForgetResumeToken && s.Protocol == scenario.Protocol20251125, "Forget the resume position")
 	add(p.Timeouts == scenario.TimeoutsNone, "Call timeouts: none")
+	add(!p.CancelsOnAbandon(), "Cancel when giving up: off")
+	add(p.AwaitResponseAfterCancel, "Keep waiting after a cancel")
+	add(p.CancelAfterFirstEvent && s.Transport == scenario.TransportHTTP, "Cancel only after the first event")
+	add(p.OmitLastEventID && s.Protocol == scenario.Protocol20251125, "Resume without Last-Event-ID")
+	add(!p.ResumesDroppedCalls() && s.Protocol == scenario.Protocol20251125, "Resume dropped calls: off")
+	add(p.SkipRefetch, "Skip the refetch")
 	add(s.Transport == scenario.TransportHTTP && s.Protocol == scenario.Protocol20260728 &&
 		p.HTTPCancel == scenario.HTTPCancelPostNotification, "HTTP cancellation: POST notifications/cancelled")
 	sp := s.Server.Policy

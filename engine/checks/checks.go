@@ -105,10 +105,6 @@
 //     policy or any timeout (client default, a call step's, another
 //     request's) is stated; a trace stating none is not judged
 //     (resume.go).
-//   - abandon-tells-server (mcplab addition; imported transcripts): a
-//     client that stops waiting for a request tells the server (a
-//     cancellation, or on HTTP closing the request's stream) before it
-//     drops the late response.
 //   - work-stops-after-cancel: once a cancellation reached the server, no
 //     side effect commits and no work follows the handler's first
 //     checkpoint after it; the detail gives each request's wastedWorkMs
@@ -125,6 +121,28 @@
 //     id, each answer travels on its own request's stream (handlers.go;
 //     failure cross-wired-response). Null on stdio, where only the id
 //     routes a response.
+//   - abandon-tells-server (mcplab addition): a client that stops waiting
+//     for a request tells the server (a cancellation, or on HTTP closing
+//     the request's stream). On an imported transcript, judged where the
+//     client drops a late response; on a simulation, at every timeout the
+//     client acts on, and a silent abandonment (client.policy
+//     cancelOnAbandon false) fails (decisions.go).
+//   - maximum-bounds-progress: a request whose idle clock progress reset
+//     has a maximum timeout (decisions.go).
+//   - call-outcome-known: every tools/call ends for its client in a
+//     result, an error or its own abandonment; a call whose stream an
+//     intermediary closed, not resumed to an end nor retried, is lost
+//     (decisions.go).
+//   - cancel-not-blocked: on Streamable HTTP a cancellation goes out when
+//     the client decides, not when the response stream first speaks
+//     (decisions.go).
+//   - backoff-grows: a refused client's consecutive reconnect delays grow
+//     until the cap; a constant retry loop fails (decisions.go).
+//   - refetch-after-reconnect: a client that reopens a listen stream
+//     without Last-Event-ID refetches what it covers (decisions.go).
+//   - resume-replays-missed: under 2025-11-25 every message the client
+//     missed on a stream it resumed reaches it after the resumption
+//     (decisions.go).
 //
 // # Layout and cost
 //
@@ -132,7 +150,9 @@
 // progress.go (§3), idempotency.go (§4–5), tasks.go (§6), backpressure.go
 // (§7–8), reconnect.go (§9–10); the rules for the failures of the field
 // (SCENARIO.md, "Switches for the failures real software shows") are in
-// field.go, herd.go, intermediary.go and resume.go. poll-interval-respected reads
+// field.go, herd.go, intermediary.go and resume.go; those of the client's
+// decisions (SCENARIO.md, "The client decides when it gives up, retries and
+// resumes") in decisions.go. poll-interval-respected reads
 // taskId and pollIntervalMs of task messages with encoding/json, a second
 // reading of those messages only. Evaluate first indexes the trace once
 // (view.go): each wire message is read once by jsonrpc.Parse (wire.go; a
@@ -198,6 +218,8 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		resumeKeepsPosition, resumeReplaysOwnStream, droppedCallResumed, requestHasTimeout,
 		abandonTellsServer, workStopsAfterCancel, resourcesReleased, notificationsNotHeld,
 		responsesRoutedByRequest,
+		maximumBoundsProgress, callOutcomeKnown, cancelNotBlocked, backoffGrows,
+		refetchAfterReconnect, resumeReplaysMissed,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)

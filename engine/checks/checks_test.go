@@ -446,7 +446,7 @@ func TestEvaluateEmptyAndOrder(t *testing.T) {
 		send(220, server, "7", resp7), timeout(2000, "7", trace.CauseMaxTimeout))
 	want := []string{checks.NoMessageAfterCancel, checks.HTTPCancelClosesStream, checks.ProgressIncreases, checks.NoProgressAfterFinal,
 		checks.MaxTimeoutEnforced, checks.IdleTimeoutEnforced, checks.ProgressResetsIdle, checks.ProgressTokenKnown, checks.CancellationNeverAnswered, checks.OneResponsePerRequest,
-		checks.RequestHasTimeout, checks.WorkStopsAfterCancel}
+		checks.RequestHasTimeout, checks.WorkStopsAfterCancel, checks.MaximumBoundsProgress, checks.CallOutcomeKnown}
 	var got []string
 	for _, c := range checks.Evaluate(tr) {
 		got = append(got, c.Rule)
@@ -474,4 +474,5 @@ func ExampleEvaluate() {
 	// cancellation-never-answered ok=true events=[1]
 	// one-response-per-request ok=true events=[]
 	// work-stops-after-cancel ok=true events=[2 3]
+	// call-outcome-known ok=true events=[1]
 }

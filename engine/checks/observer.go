@@ -165,7 +165,7 @@ func undecidedAt(seqs []int, c trace.Check) trace.Check {
 // Rule: AbandonTellsServer.
 func abandonTellsServer(v *view) (trace.Check, bool) {
 	if v.tr.Source == nil {
-		return trace.Check{}, false
+		return abandonTellsServerSimulated(v)
 	}
 	told := map[string]bool{}
 	var bad, good []int

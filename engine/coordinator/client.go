@@ -35,6 +35,14 @@ type Client struct {
 	Signal    string
 	Reading   bool
 	Deadlines Deadlines
+	// Retries counts the retries the retry policy made of the call this
+	// request is (PlanRetry's done, on the call a call step sent).
+	Retries int
+	// retryDecided: the retry policy has decided on the request
+	// (PlanRetry); heard: its stream delivered an SSE event; held: the
+	// cancellation waiting for one, heldReading what it leaves (HoldCancel).
+	retryDecided, heard, heldReading bool
+	held                             func()
 }
 
 // NewClient is a request the client sends at now under deadlines d; it

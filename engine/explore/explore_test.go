@@ -149,9 +149,9 @@ func TestCounterexamplesAreTheSmallestViolation(t *testing.T) {
 	}{
 		{"a server that answers after the cancel: no-message-after-cancel fails once the cancel arrives before the completion", "broken-respond-after-cancel",
 			[]scenario.Vary{{Path: "steps[2].at", From: 0, To: 600, ByMs: 1}, {Path: "latencyMs.up", From: 0, To: 40, ByMs: 4}}, nil},
-		{"the flagship retry is unsafe at every commit time", "flagship-retry-charges-twice",
+		{"the flagship retries, and charges twice, only where the commit misses the 2,000 ms timeout", "flagship-retry-charges-twice",
 			[]scenario.Vary{{Path: "steps[3].at", From: 1500, To: 2600, ByMs: 1}},
-			map[string]Values{"no-unsafe-retry": {{Path: "steps[3].at", Value: 1500}}}},
+			nil},
 	} {
 		data := lesson(t, tc.lesson)
 		rep := explore(t, data, Options{Engine: ledgerOptions, Vary: tc.vary})

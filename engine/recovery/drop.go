@@ -40,10 +40,25 @@ func IDTaken(newID string) trace.Event {
 
 // Reopens is the client reconnecting, after a delayMs backoff, with new
 // listen request newID (the reference plan: no Last-Event-ID, the same
-// filter); ReopenNote is the note of its request, replacing oldID.
-func Reopens(newID string, delayMs int64) trace.Event {
-	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect,
-		Note: "After a " + strconv.FormatInt(delayMs, 10) + " ms backoff the client reconnects with a new listen request " + newID + " (no Last-Event-ID) and restores its filter."}
+// filter); ReopenNote is the note of its request, replacing oldID. With
+// skipRefetch (client.policy.skipRefetch; failure skip-refetch,
+// docker/docker-agent#2244) the note says the client keeps its cached
+// lists and refetches nothing (Refetched).
+func Reopens(newID string, delayMs int64, skipRefetch bool) trace.Event {
+	note := "After a " + strconv.FormatInt(delayMs, 10) + " ms backoff the client reconnects with a new listen request " + newID + " (no Last-Event-ID) and restores its filter."
+	if skipRefetch {
+		note += " Policy skipRefetch: it keeps its cached lists and refetches nothing, so a change it missed while the stream was down stays unknown (docker/docker-agent#2244)."
+	}
+	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, Note: note}
+}
+
+// Refetched is what a client refetches after it reopened a listen stream:
+// the plan's affected ids, or nothing with skipRefetch (Reopens).
+func Refetched(affected []string, skipRefetch bool) []string {
+	if skipRefetch {
+		return nil
+	}
+	return affected
 }
 
 // ReopenNote is the note of new listen request newID, which replaces

@@ -26,6 +26,9 @@ type HerdConfig struct {
 	CapacityPerSecond int
 	MaxAttempts       int
 	BucketMs          int64
+	// OutageMs: every reconnect attempted before this virtual time is
+	// refused, whatever the capacity (herd.outageMs; 0 = none).
+	OutageMs int64
 }
 
 // Draw is one reconnect attempt of a sampled client (trace.HerdDraw).
@@ -174,7 +177,7 @@ func RunHerdWith(c HerdConfig, draws *Draws) Result {
 				second, inSecond = s, 0
 			}
 			a := int(attempt[i])
-			ok := inSecond < c.CapacityPerSecond
+			ok := t >= c.OutageMs && inSecond < c.CapacityPerSecond
 			if int(i) < shown {
 				draws := r.Sample[i].Draws
 				draws[len(draws)-1].Admitted = ok

@@ -77,7 +77,7 @@ func Herd(h *scenario.Herd) (*Result, []Result) {
 		return nil, nil
 	}
 	cfg := HerdConfig{Clients: h.Clients, Strategy: h.Strategy, BaseMs: h.BaseMs, CapMs: h.CapMs,
-		CapacityPerSecond: h.ServerCapacityPerSecond, MaxAttempts: h.MaxAttempts, BucketMs: h.BucketMs}
+		CapacityPerSecond: h.ServerCapacityPerSecond, MaxAttempts: h.MaxAttempts, BucketMs: h.BucketMs, OutageMs: h.OutageMs}
 	r, all := RunHerds(cfg, h.Compare)
 	return &r, all
 }

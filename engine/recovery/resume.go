@@ -79,3 +79,33 @@ func ResumeHeaders(token string) map[string]string {
 	}
 	return map[string]string{"Last-Event-ID": token}
 }
+
+// SentLastEventID is the Last-Event-ID a client sends when it resumes a
+// stream whose connection dropped, "" for none, and opens the next
+// connection with it (Cursor.Reconnect with forget). With omit, the broken
+// client of modelcontextprotocol/inspector#723
+// (client.policy.omitLastEventId; failure resume-without-last-event-id),
+// the GET carries none at all, whatever position it holds: the server
+// takes it for a new standalone stream and replays nothing.
+func SentLastEventID(c *Cursor, forget, omit bool) string {
+	token := c.Reconnect(forget)
+	if omit {
+		return ""
+	}
+	return token
+}
+
+// ReconnectNote is ResumeNote, or with omit the note of a client resuming
+// stream id after a delayMs backoff with a GET that omits Last-Event-ID
+// although it had position pos ("" for none;
+// modelcontextprotocol/inspector#723).
+func ReconnectNote(id, token, pos string, delayMs int64, omit bool) string {
+	if !omit {
+		return ResumeNote(id, token, pos, delayMs)
+	}
+	had := "it has received no event id there"
+	if pos != "" {
+		had = "although it received event " + pos + " there"
+	}
+	return "Policy omitLastEventId: after a " + strconv.FormatInt(delayMs, 10) + " ms backoff the client reconnects stream " + id + " with GET but sends no Last-Event-ID, " + had + ": the server cannot know what it missed (modelcontextprotocol/inspector#723)."
+}

@@ -11,7 +11,9 @@ import (
 
 // FailureIDs are the card ids in the order a review lists them: DOMAIN.md
 // §11's fourteen, then the ids of the field (SCENARIO.md, "Switches for the
-// failures real software shows").
+// failures real software shows"), then those of the client's decisions
+// (SCENARIO.md, "The client decides when it gives up, retries and
+// resumes").
 var FailureIDs = []string{
 	"http-client-posts-cancel", "respond-after-cancel", "progress-resets-every-deadline", "rpc-id-as-dedup",
 	"check-then-act", "ledger-not-shared", "mutable-stored-result", "key-reuse-changed-args",
@@ -20,6 +22,9 @@ var FailureIDs = []string{
 	"late-message-fatal", "ignore-progress", "forget-resume-token", "disconnect-unobserved",
 	"replay-other-streams", "lockstep-backoff", "no-timeout", "invented-progress-token",
 	"progress-on-wrong-stream", "proxy-idle-close-unhandled",
+	"abandon-silently", "await-after-cancel", "cancel-blocked", "resume-without-last-event-id",
+	"dropped-call-not-resumed", "skip-refetch", "no-maximum-under-progress", "call-lost-to-idle-close",
+	"constant-retry-loop",
 }
 
 // failures names each failure (DOMAIN.md §11, "failure").
@@ -48,6 +53,15 @@ var failures = map[string]string{
 	"invented-progress-token":        "progress for a token the client never sent",
 	"progress-on-wrong-stream":       "progress on another request's stream",
 	"proxy-idle-close-unhandled":     "a proxy closes a quiet stream for idleness",
+	"abandon-silently":               "the client gives up on a call without telling the server",
+	"await-after-cancel":             "the client keeps waiting for a request it cancelled",
+	"cancel-blocked":                 "a cancellation waits for the response stream's first event",
+	"resume-without-last-event-id":   "a dropped stream is resumed without Last-Event-ID (2025)",
+	"dropped-call-not-resumed":       "a dropped tool call is never resumed (2025)",
+	"skip-refetch":                   "after a reconnect the client refetches nothing",
+	"no-maximum-under-progress":      "progress resets an idle timeout that no maximum bounds",
+	"call-lost-to-idle-close":        "an intermediary closes a call's stream and the call is lost",
+	"constant-retry-loop":            "a client retries at a constant rate during an outage",
 }
 
 // cards judges every failure id.
@@ -270,7 +284,64 @@ func (r *reviewer) card(id string) Card {
 		}
 		return r.safe(se.Run, se.Finding)
 	}
+	if c, ok := r.decisionCard(id); ok {
+		return c
+	}
 	return Card{Status: NotApplicable, Why: "unknown failure id"}
+}
+
+// decisionCard judges the cards of the client's decisions (SCENARIO.md,
+// "The client decides when it gives up, retries and resumes"), ok false
+// for another id.
+func (r *reviewer) decisionCard(id string) (Card, bool) {
+	o, s := r.rep.Operation, r.s
+	switch id {
+	case "abandon-silently":
+		return r.byRule("The call has no maximum timeout, so no derived run has the client give up.", []string{"deadlines"}, checks.AbandonTellsServer), true
+	case "await-after-cancel":
+		return r.byRule("No derived run cancels the call.", allRaces, checks.CallOutcomeKnown), true
+	case "cancel-blocked":
+		switch {
+		case s.Transport != scenario.TransportHTTP:
+			return Card{Status: NotApplicable, Why: "On stdio a cancellation is a message of its own: no response stream holds it."}, true
+		case s.Client.Policy.CancelAfterFirstEvent:
+			return r.at("deadlines", "The client holds a cancellation until the call's response stream has delivered an SSE event (client.policy.cancelAfterFirstEvent): a quiet server is told only when it first writes, or never (modelcontextprotocol/rust-sdk#1193)."), true
+		}
+		if c := r.byRule("", []string{"deadlines"}, checks.CancelNotBlocked); c.Status != NotEvaluated {
+			return c, true
+		}
+		return r.safe("race-http-2026-cancel-first", "The client sends a cancellation the moment it decides, whether or not the response stream has spoken."), true
+	case "resume-without-last-event-id", "dropped-call-not-resumed", "call-lost-to-idle-close":
+		if s.Protocol == scenario.Protocol20260728 {
+			return Card{Status: NotApplicable, Why: "Under 2026-07-28 a closed stream ends the call: nothing is resumed, and the client knows the call failed."}, true
+		}
+		return Card{Status: NotEvaluated, Why: "No derived run drops the call's own stream; the built-in pages broken-resume-without-last-event-id and broken-dropped-call-not-resumed show it."}, true
+	case "skip-refetch":
+		if s.Protocol == scenario.Protocol20251125 {
+			return Card{Status: NotApplicable, Why: "Under 2025-11-25 a dropped listen stream is resumed with Last-Event-ID and its missed events replayed: nothing to refetch."}, true
+		}
+		return r.byRule("The reconnect run made no refetch check.", []string{"reconnect"}, checks.RefetchAfterReconnect), true
+	case "no-maximum-under-progress":
+		switch {
+		case o.IdleTimeoutMs == 0:
+			return Card{Status: NotApplicable, Why: "The call has no idle timeout: progress resets no clock."}, true
+		case o.MaxTimeoutMs == 0:
+			return r.at("race-stdio-cancel-first", fmt.Sprintf("Progress resets the call's %d ms idle timeout and no maximum timeout bounds it: a server that keeps reporting keeps it alive for ever.", o.IdleTimeoutMs)), true
+		}
+		return r.safe("deadlines", fmt.Sprintf("The call's %d ms maximum timeout bounds it whatever progress resets its %d ms idle timeout.", o.MaxTimeoutMs, o.IdleTimeoutMs)), true
+	case "constant-retry-loop":
+		if r.rep.Recovery.Herd == nil {
+			return missing(r.rep.Recovery.NotApplicable, r.rep.Recovery.NotEvaluated, "herd:"), true
+		}
+		if h := r.rep.Recovery.Herd; h.Strategy == "none" {
+			return r.at(h.Run, "Strategy none: a refused client waits the same delay after every refusal, however long the server stays down."), true
+		}
+		if c := r.byRule("", []string{"herd"}, checks.BackoffGrows); c.Status != NotEvaluated {
+			return c, true
+		}
+		return r.safe("herd", "Strategy "+r.rep.Recovery.Herd.Strategy+" lets a refused client's delays grow until the cap."), true
+	}
+	return Card{}, false
 }
 
 // missing is the card of a failure whose part the review did not show:

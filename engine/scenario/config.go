@@ -1,7 +1,10 @@
 package scenario
 
 import (
+	"encoding/json"
 	"math"
+	"slices"
+	"strconv"
 )
 
 func (d *decoder) scenario(root *object) *Scenario {
@@ -72,6 +75,7 @@ func (d *decoder) client(root *object, s *Scenario) {
 			s.Client.Policy.IgnoreProgress, _ = d.boolean(p, "ignoreProgress")
 			s.Client.Policy.ForgetResumeToken, _ = d.boolean(p, "forgetResumeToken")
 			s.Client.Policy.Timeouts = d.oneOf(p, "timeouts", "", "", TimeoutsRequired, TimeoutsNone)
+			d.decisions(p, &s.Client.Policy)
 			d.unknown(p)
 		}
 	}
@@ -177,6 +181,9 @@ func (d *decoder) herd(root *object, s *Scenario) {
 		h.BucketMs = v
 	}
 	h.Compare, _ = d.boolean(o, "compare")
+	if v, ok := d.integer(o, "outageMs", 0, MaxDurationMs); ok {
+		h.OutageMs = v
+	}
 	// Bound the work and the drawing a link can ask for (SCENARIO.md, Bad
 	// input): at most a million reconnect draws and MaxHerdBuckets buckets.
 	if d.err == nil && int64(h.Clients)*int64(h.MaxAttempts) > MaxHerdDraws {
@@ -268,4 +275,74 @@ func (d *decoder) ledger(root *object, s *Scenario) {
 	}
 	d.unknown(o)
 	s.Ledger = l
+}
+
+// decisions reads the client's decisions of client.policy (SCENARIO.md,
+// "The client decides when it gives up, retries and resumes"): the retry
+// policy and the switches, each stored only when it differs from the
+// correct default.
+func (d *decoder) decisions(p *object, cp *ClientPolicy) {
+	for _, sw := range []struct {
+		name string
+		dst  **bool
+	}{{"cancelOnAbandon", &cp.CancelOnAbandon}, {"resumeDroppedCalls", &cp.ResumeDroppedCalls}} {
+		if v, ok := d.boolean(p, sw.name); ok && !v {
+			*sw.dst = &v
+		}
+	}
+	cp.AwaitResponseAfterCancel, _ = d.boolean(p, "awaitResponseAfterCancel")
+	cp.CancelAfterFirstEvent, _ = d.boolean(p, "cancelAfterFirstEvent")
+	cp.OmitLastEventID, _ = d.boolean(p, "omitLastEventId")
+	cp.SkipRefetch, _ = d.boolean(p, "skipRefetch")
+	raw, ok := p.get("retry")
+	if !ok || d.err != nil {
+		return
+	}
+	o := d.obj("client.policy.retry", raw)
+	if o == nil {
+		return
+	}
+	r := &RetryPolicy{On: []string{RetryOnTimeout, RetryOnError, RetryOnDisconnect}, Max: 1, DelayMs: 100, SameKey: true}
+	if raw, ok := o.get("on"); ok {
+		r.On = d.retryOn(o.sub("on"), raw)
+	}
+	if v, ok := d.integer(o, "max", 1, MaxRetries); ok {
+		r.Max = int(v)
+	}
+	if v, ok := d.integer(o, "delayMs", 0, MaxDurationMs); ok {
+		r.DelayMs = v
+	}
+	if v, ok := d.boolean(o, "sameKey"); ok {
+		r.SameKey = v
+	}
+	d.unknown(o)
+	if d.err == nil {
+		cp.Retry = r
+	}
+}
+
+// retryOn reads client.policy.retry.on: an array of distinct RetryOn*
+// values, in the order given.
+func (d *decoder) retryOn(path string, raw json.RawMessage) []string {
+	var items []json.RawMessage
+	if isNull(raw) || json.Unmarshal(raw, &items) != nil {
+		d.fail(errAt(path, ErrType, "must be an array of \"timeout\", \"error\", \"disconnect\""))
+		return nil
+	}
+	allowed := []string{RetryOnTimeout, RetryOnError, RetryOnDisconnect}
+	out := make([]string, 0, len(items))
+	for i, item := range items {
+		at := path + "[" + strconv.Itoa(i) + "]"
+		var v string
+		if json.Unmarshal(item, &v) != nil || !slices.Contains(allowed, v) {
+			d.fail(errAt(at, ErrValue, "must be one of %s", quoteList(allowed)))
+			return nil
+		}
+		if slices.Contains(out, v) {
+			d.fail(errAt(at, ErrValue, "%q is listed twice", v))
+			return nil
+		}
+		out = append(out, v)
+	}
+	return out
 }

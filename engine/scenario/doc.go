@@ -91,6 +91,23 @@
 //     routeByIdOnly (booleans, default false, omitted when false) and
 //     releaseOnCancel (default true, stored only when false): the server
 //     switches of the third round, each documented on [ServerPolicy].
+//   - client.policy.retry {on, max, delayMs, sameKey} (SCENARIO.md, "The
+//     client decides when it gives up, retries and resumes";
+//     [RetryPolicy]): on lists "timeout", "error", "disconnect" (default
+//     all three, each at most once), max 1..[MaxRetries] (default 1),
+//     delayMs 0..[MaxDurationMs] (default 100), sameKey (default true).
+//     A call that ended for the client for a listed reason is re-sent
+//     under the string id "<id>-r<n>" ([RetryID]). A step may name such an
+//     id (n <= max) at or after the original call's time although no step
+//     creates it: the decoder accepts it because the policy may; whether
+//     the retry happens is the run's decision.
+//   - client.policy.cancelOnAbandon and resumeDroppedCalls (nil = true,
+//     stored only when false), awaitResponseAfterCancel,
+//     cancelAfterFirstEvent, omitLastEventId and skipRefetch (default
+//     false, omitted when false): the client's switches of the same
+//     section, each reproducing the report its field's doc cites.
+//   - herd.outageMs: 0..[MaxDurationMs], default 0 (omitted): the server
+//     refuses every reconnect attempted before it.
 //
 // Steps:
 //   - produce {id, everyMs, count, fromValue?, total?}: a server verb that

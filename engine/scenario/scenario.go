@@ -3,6 +3,7 @@ package scenario
 import (
 	_ "embed" // Schema
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -123,6 +124,12 @@ type Herd struct {
 	// Compare, when true, also runs the same herd under every strategy, so
 	// a page can draw them side by side (trace.herdCompare).
 	Compare bool `json:"compare,omitempty"`
+	// OutageMs: the server refuses every reconnect attempted before this
+	// virtual time, in ms (0..MaxDurationMs, default 0: no outage); an
+	// attempt at OutageMs or later is admitted within capacity. With
+	// Clients 1 a single client's retry loop can be judged
+	// (NousResearch/hermes-agent#43676; rule backoff-grows).
+	OutageMs int64 `json:"outageMs,omitempty"`
 }
 
 // Latency is the one-way network delay in virtual milliseconds, each >= 0.
@@ -196,6 +203,104 @@ type ClientPolicy struct {
 	// any timeout is stated, and does not apply to a scenario that states
 	// neither (see the package doc). Omitted when "".
 	Timeouts string `json:"timeouts,omitempty"`
+
+	// The client's decisions (SCENARIO.md, "The client decides when it
+	// gives up, retries and resumes"). Nil or false is correct for each.
+
+	// Retry, when not nil, re-sends a call that ended for the client for
+	// one of Retry.On (RetryPolicy). Nil: the client never retries on its
+	// own (a scripted retry step still does).
+	Retry *RetryPolicy `json:"retry,omitempty"`
+	// CancelOnAbandon false (broken) makes the client give up on a call at
+	// its timeout without telling the server: no cancellation, no closed
+	// stream (failure abandon-silently, modelcontextprotocol/python-sdk#1458,
+	// openai/codex#26956). Nil means true.
+	CancelOnAbandon *bool `json:"cancelOnAbandon,omitempty"`
+	// AwaitResponseAfterCancel, when true, makes the client keep waiting
+	// for the response to a request it cancelled: the call never ends for
+	// it (failure await-after-cancel, openai/codex#20925).
+	AwaitResponseAfterCancel bool `json:"awaitResponseAfterCancel,omitempty"`
+	// CancelAfterFirstEvent, when true on Streamable HTTP, holds the
+	// client's cancellation until the request's response stream has
+	// delivered its first SSE event; the headers alone do not count
+	// (failure cancel-blocked, modelcontextprotocol/rust-sdk#1193).
+	CancelAfterFirstEvent bool `json:"cancelAfterFirstEvent,omitempty"`
+	// OmitLastEventID, when true under 2025-11-25 on Streamable HTTP, makes
+	// the client resume a dropped stream with a GET that carries no
+	// Last-Event-ID: the server replays nothing (failure
+	// resume-without-last-event-id, modelcontextprotocol/inspector#723).
+	OmitLastEventID bool `json:"omitLastEventId,omitempty"`
+	// ResumeDroppedCalls false (broken) under 2025-11-25 leaves a dropped
+	// tools/call stream unresumed: the call hangs (failure
+	// dropped-call-not-resumed, zed-industries/zed#56775). Nil means true.
+	ResumeDroppedCalls *bool `json:"resumeDroppedCalls,omitempty"`
+	// SkipRefetch, when true, makes the client keep its cached lists after
+	// it reopens a dropped listen stream and refetch nothing (failure
+	// skip-refetch, docker/docker-agent#2244).
+	SkipRefetch bool `json:"skipRefetch,omitempty"`
+}
+
+// RetryPolicy is client.policy.retry (SCENARIO.md, "The client decides
+// when it gives up, retries and resumes"): a call that ended for the
+// client for one of On is sent again DelayMs later under a new JSON-RPC id
+// "<id>-r1", "<id>-r2", ... (RetryID; always a string), with the same
+// method, arguments and per-call timeouts, a new progress token
+// "<token>-r1" if it had one and, when SameKey is false, a fresh
+// idempotency key "<key>-r1" (a client that mints a key per attempt). At
+// most Max retries follow one call. A call that got a result is never
+// retried.
+type RetryPolicy struct {
+	// On lists the endings that are retried, each a RetryOn* value:
+	// default all three.
+	On []string `json:"on"`
+	// Max is how many times one call is retried: 1..MaxRetries, default 1.
+	Max int `json:"max"`
+	// DelayMs is the wait after the call ended, in virtual ms:
+	// 0..MaxDurationMs, default 100.
+	DelayMs int64 `json:"delayMs"`
+	// SameKey keeps the call's idempotency key on every retry; default
+	// true.
+	SameKey bool `json:"sameKey"`
+}
+
+// CancelsOnAbandon reports whether the client tells the server when it
+// gives up on a call (CancelOnAbandon; nil means true).
+func (p *ClientPolicy) CancelsOnAbandon() bool { return On(p.CancelOnAbandon) }
+
+// ResumesDroppedCalls reports whether, under 2025-11-25, the client
+// resumes a dropped tools/call stream (ResumeDroppedCalls; nil means
+// true).
+func (p *ClientPolicy) ResumesDroppedCalls() bool { return On(p.ResumeDroppedCalls) }
+
+// Values of RetryPolicy.On: how a call ended for the client.
+const (
+	// RetryOnTimeout: its idle or maximum timeout fired.
+	RetryOnTimeout = "timeout"
+	// RetryOnError: the server answered with a JSON-RPC error.
+	RetryOnError = "error"
+	// RetryOnDisconnect: its stream broke under it.
+	RetryOnDisconnect = "disconnect"
+)
+
+// MaxRetries bounds client.policy.retry.max: 10 retries of one call.
+const MaxRetries = 10
+
+// RetryID is the id of the n-th (from 1) retry a retry policy makes of
+// the call whose id is orig: the string "<orig>-r<n>", orig as a person
+// reads it without quotes ("41-r1" for 41 and for "41").
+func RetryID(orig ID, n int) ID {
+	text := orig.Raw()
+	var str string
+	if json.Unmarshal([]byte(text), &str) == nil {
+		text = str
+	}
+	return NewStringID(text + "-r" + strconv.Itoa(n))
+}
+
+// Retries reports whether p retries a call that ended for the client
+// for reason (a RetryOn* value); nil p retries nothing.
+func (p *RetryPolicy) Retries(reason string) bool {
+	return p != nil && slices.Contains(p.On, reason)
 }
 
 // Values of ClientPolicy.Timeouts.

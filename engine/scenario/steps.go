@@ -430,6 +430,9 @@ func (d *decoder) sentBy(o *object, field string, id *ID, at int64) {
 	}
 	sent, ok := d.known[id.Raw()]
 	if !ok {
+		sent, ok = d.retried(*id)
+	}
+	if !ok {
 		d.fail(errAt(o.sub(field), ErrUnknownID, "no earlier call has id %s", id))
 		return
 	}
@@ -516,4 +519,34 @@ func (st Step) Failure() (code int64, message string) {
 		message = *t
 	}
 	return code, message
+}
+
+// retried reports whether id is one client.policy.retry may create, the
+// string "<orig>-r<n>" (RetryID) of an earlier call orig with 1 <= n <=
+// retry.max, and when orig was sent: a step may name a retry before the
+// run decides whether it happens (a retry that never happens makes the
+// step one that cannot happen).
+func (d *decoder) retried(id ID) (int64, bool) {
+	p := d.s.Client.Policy.Retry
+	var text string
+	if p == nil || json.Unmarshal([]byte(id.Raw()), &text) != nil {
+		return 0, false
+	}
+	cut := strings.LastIndex(text, "-r")
+	if cut < 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(text[cut+2:])
+	if err != nil || n < 1 || n > p.Max || RetryID(NewStringID(text[:cut]), n) != id {
+		return 0, false
+	}
+	orig := NewStringID(text[:cut])
+	if sent, ok := d.known[orig.Raw()]; ok {
+		return sent, true
+	}
+	if num, err := parseID([]byte(text[:cut])); err == nil {
+		sent, ok := d.known[num.Raw()]
+		return sent, ok
+	}
+	return 0, false
 }

@@ -45,3 +45,16 @@ func ExampleEncode() {
 	// true true <nil>
 	// true
 }
+
+// A run stopped past the engine's bound of events is a *BoundError that
+// says the scenario is valid and what to change; any other error passes
+// unchanged.
+func ExampleRunBound() {
+	err := trace.RunBound(fmt.Errorf("%w: events", trace.ErrTooLarge), 100_001, 200_000, 100_000, 32<<20)
+	fmt.Println(trace.IsBoundMessage(err.Error()), err.(*trace.BoundError).Bound)
+	other := errors.New("ledger: cannot open")
+	fmt.Println(trace.RunBound(other, 0, 200_000, 100_000, 32<<20) == other)
+	// Output:
+	// true MaxEvents
+	// true
+}

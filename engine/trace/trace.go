@@ -170,6 +170,22 @@ const (
 	TypeMutate = "mutate"
 )
 
+// Event types of the client's decisions (SCENARIO.md, "The client decides
+// when it gives up, retries and resumes"), each the visible side of a
+// broken switch: a correct client's abandonment is its cancellation.
+const (
+	// TypeAbandon: the client gave up on a request without sending any
+	// cancellation (client.policy.cancelOnAbandon false).
+	TypeAbandon = "abandon"
+	// TypeAwait: the client cancelled a request and keeps waiting for its
+	// response (client.policy.awaitResponseAfterCancel).
+	TypeAwait = "await"
+	// TypeBlocked: the client decided to cancel a request but holds the
+	// cancellation until the response stream delivers its first event
+	// (client.policy.cancelAfterFirstEvent).
+	TypeBlocked = "blocked"
+)
+
 // Event types of durable tasks (actor "worker", DOMAIN.md §6).
 const (
 	// TypeCheckpoint: the worker reached a checkpoint and looked at the
