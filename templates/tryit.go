@@ -89,7 +89,7 @@ func observe(tr *trace.Trace, what string) string {
 	case "verdict":
 		return newVerdict(tr).Key
 	case "outcome":
-		return outcomeOf(r, scriptedCancels(tr)[r.ID.Raw()]).Key
+		return outcomeOf(r).Key
 	case "signal":
 		if r.Signal != nil {
 			return *r.Signal
@@ -99,10 +99,9 @@ func observe(tr *trace.Trace, what string) string {
 			return *r.Cause
 		}
 	case "outcomes":
-		cancels := scriptedCancels(tr)
 		keys := make([]string, len(tr.Requests))
 		for i, r := range tr.Requests {
-			keys[i] = outcomeOf(r, cancels[r.ID.Raw()]).Key
+			keys[i] = outcomeOf(r).Key
 		}
 		return strings.Join(keys, " ")
 	}
@@ -160,7 +159,7 @@ func raceTry(tr *trace.Trace) (tryIt, bool) {
 		if !ok || !ok2 {
 			continue
 		}
-		from := outcomeOf(r, true).Key
+		from := outcomeOf(r).Key
 		t := tryIt{Path: "steps[" + strconv.Itoa(i) + "].at", Observe: "outcome", From: from}
 		const httpCancel = "switch “Transport” to Streamable HTTP and see the cancellation travel as a closed stream instead of notifications/cancelled."
 		switch from {

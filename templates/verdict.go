@@ -310,7 +310,7 @@ func successText(tr *trace.Trace) string {
 		return "cancellation wins"
 	case r.Cause != nil && r.State == trace.StateCompleted:
 		return "completion wins: the server answered before it learned of the cancel"
-	case r.State == trace.StateCompleted && scriptedCancels(tr)[r.ID.Raw()]:
+	case r.Outcome == trace.OutcomeCompletionWins:
 		// The cancel step came after the answer: nothing was sent, and
 		// the story (the race) still has its outcome to announce.
 		return "completion wins: the answer came before the client cancelled"
