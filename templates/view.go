@@ -180,6 +180,7 @@ func NewView(tr *trace.Trace) View {
 		v.Events = append(v.Events, newEventRow(e))
 	}
 	v.Verdict, v.Cards = newVerdict(tr), append(groupOutcomes(v.Requests), taskCards(tr)...)
+	judgeCards(tr, v.Verdict, v.Cards)
 	return v
 }
 
