@@ -217,6 +217,8 @@ func outcomeOf(r trace.Request) outcome {
 		o.Text, o.Tone = "completed on the server, an error on the client", trace.StateFailed
 	case trace.OutcomeNeverDelivered:
 		o.Text, o.Tone = "completed on the server, never reached the client", trace.StateFailed
+	case trace.OutcomeCancelledClientWaits:
+		o.Text, o.Tone = "cancelled on the server; the client still waits", trace.StateCancelled
 	case trace.OutcomeCompletedUnseen:
 		o.Text = "completed on the server; this log cannot show whether the client got it"
 	case trace.OutcomeTimedOut:

@@ -86,7 +86,8 @@ func serverState(e *trace.Event) string {
 // cancelled (or, cancelledLate, decided to after its answer had come) and
 // the server completed it; a completed request the client did not get (an
 // error on the client's side, an answer never delivered, one it had let
-// go or timed out on) says so; otherwise the server's state. serverLog:
+// go or timed out on) says so, and so does a cancelled one its client still
+// waits for; otherwise the server's state. serverLog:
 // the trace is the server's own log, which cannot see the client, so a
 // completion it shows is OutcomeCompletedUnseen rather than never
 // delivered.
@@ -97,6 +98,8 @@ func OutcomeOf(r trace.Request, cancelledLate, serverLog bool) trace.Outcome {
 	switch {
 	case r.Signal != nil && r.State == trace.StateCancelled:
 		return trace.OutcomeCancellationWins
+	case r.State == trace.StateCancelled && r.ClientOutcome == trace.OutcomePending:
+		return trace.OutcomeCancelledClientWaits
 	case completed && r.ClientOutcome == trace.OutcomeError:
 		return trace.OutcomeClientError
 	case completed && r.ClientOutcome == trace.OutcomePending && serverLog:

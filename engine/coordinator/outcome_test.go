@@ -34,6 +34,7 @@ func TestOutcomeOf(t *testing.T) {
 		{"completed, the answer never reached the client", trace.Request{State: "completed", Response: resp, ClientOutcome: trace.OutcomePending}, false, false, trace.OutcomeNeverDelivered},
 		{"a server's own log cannot see the client", trace.Request{State: "completed", Response: resp, ClientOutcome: trace.OutcomePending}, false, true, trace.OutcomeCompletedUnseen},
 		{"completed, let go without a cancel", trace.Request{State: "completed", Response: resp, ClientOutcome: trace.OutcomeAbandoned}, false, false, trace.OutcomeCompletedAbandoned},
+		{"cancelled by a raw cancellation, the client still waits", trace.Request{State: "cancelled", ClientOutcome: trace.OutcomePending}, false, false, trace.OutcomeCancelledClientWaits},
 		{"cancelled without a signal: the state", trace.Request{State: "cancelled", Cause: strp("disconnect")}, false, false, trace.OutcomeCancelled},
 		{"failed: the state", trace.Request{State: "failed", ClientOutcome: trace.OutcomeError}, false, false, trace.OutcomeFailed},
 		{"in progress: the state", trace.Request{State: "in-progress", ClientOutcome: trace.OutcomePending}, false, false, trace.OutcomeInProgress},

@@ -448,6 +448,11 @@ const (
 	// OutcomeCompletedUnseen: a server's own log shows the request
 	// completed and cannot show whether the client got it.
 	OutcomeCompletedUnseen Outcome = "completed-unseen"
+	// OutcomeCancelledClientWaits: the server cancelled the request and its
+	// client still waits: nothing of the cancellation reached the client's
+	// view of the call (a cancellation sent raw, outside it), so the call
+	// never ends for it.
+	OutcomeCancelledClientWaits Outcome = "cancelled-client-waits"
 	// OutcomeCompletedAbandoned: the server completed the request after
 	// the client had let it go without cancelling it.
 	OutcomeCompletedAbandoned Outcome = "abandoned"
