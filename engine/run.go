@@ -130,12 +130,17 @@ func (w *world) summary() *trace.Trace {
 	}
 	tr.Events, tr.EndMs = w.log.Written()
 	tr.Skipped = w.skipped
-	for _, r := range w.order {
+	late := make([]bool, len(w.order))
+	for i, r := range w.order {
 		sum := coordinator.Summary(&r.cl, &r.srv)
 		sum.ID, sum.Method, sum.Name, sum.SentAt, sum.RetryOf, sum.Hints = r.id, r.method, r.name, r.sentAt, r.retryOf, r.hints
 		sum.RetryClass = recovery.RetryClass(r.effect, r.args)
 		tr.Requests = append(tr.Requests, sum)
+		late[i] = r.cl.CancelledLate
 	}
+	// The runner decides each request's outcome and the intervals of its
+	// states; the views only draw them.
+	coordinator.Decide(tr, late)
 	return tr
 }
 

@@ -340,7 +340,12 @@ func newMark(e *trace.Event, multi bool) mark {
 	case trace.TypeKeepalive:
 		m.Glyph = glyphKeepalive
 	case trace.TypeActivity:
-		m.Glyph, m.Label = glyphActivity, "idle reset"
+		// The engine says which clocks the progress restarted: without an
+		// idle clock it is activity that resets nothing (DOMAIN.md §2).
+		m.Glyph, m.Label = glyphActivity, "activity"
+		if e.Restarts == trace.RestartsIdle || e.Restarts == trace.RestartsIdleMax {
+			m.Label = "idle reset"
+		}
 	case trace.TypeAccept:
 		m.Glyph, m.Label = glyphAccept, "accepted"
 	case trace.TypeDrop:

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
+	"github.com/mcplab/mcplab/engine/scenario"
 )
 
 // markRowsUsed returns the most label rows any lane of tl uses: a mark in
@@ -189,5 +191,48 @@ func TestViolationNoteIsWholeOnAPhone(t *testing.T) {
 		if !found {
 			t.Errorf("%q frame: no note names no-unsafe-retry", tl.IDPrefix)
 		}
+	}
+}
+
+// TestActivityMarkPastManyRequests: the activity mark's words come from
+// the engine's event (restarts), not from a lookup among the requests, so
+// the fortieth request of a run reads like the first: "activity" when it
+// has no idle clock, "idle reset" when its own call sets one (the views
+// once looked at the first 32 requests only and said "idle reset" past
+// them).
+func TestActivityMarkPastManyRequests(t *testing.T) {
+	for _, tt := range []struct {
+		name, idle, want string
+	}{
+		{"no idle clock: activity resets nothing (DOMAIN.md §2)", "", "activity"},
+		{"its own idle timeout: the progress resets it", `,"idleTimeoutMs":5000`, "idle reset"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var steps []string
+			for i := 1; i < 40; i++ {
+				steps = append(steps, `{"at":0,"do":"call","id":`+strconv.Itoa(i)+`,"name":"t"}`)
+			}
+			steps = append(steps, `{"at":0,"do":"call","id":40,"name":"t","progressToken":"p"`+tt.idle+`}`, `{"at":100,"do":"progress","id":40,"progress":1}`)
+			s, err := scenario.Decode([]byte(`{"mcplab":1,"steps":[` + strings.Join(steps, ",") + `]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := engine.Run(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, m := range newTimeline(tr).Marks {
+				if m.Glyph == glyphActivity {
+					n++
+					if words := strings.TrimSuffix(m.Label, " (40)"); words != tt.want {
+						t.Errorf("request 40's activity mark reads %q, want %q", m.Label, tt.want)
+					}
+				}
+			}
+			if n != 1 {
+				t.Errorf("%d activity marks, want 1 (request 40's progress)", n)
+			}
+		})
 	}
 }

@@ -142,6 +142,10 @@ type timeline struct {
 	// Sessions are the sessions of an imported transcript that holds
 	// several, drawn as bands (sessions.go); nil otherwise.
 	Sessions []sessionBand
+	// States are the requests' state intervals as the engine decided them
+	// (trace.Request ClientStates, ServerStates), in words, for the time
+	// cursor: the wide layout only (the cursor reads #timeline).
+	States []requestStates
 }
 
 // nameX is the x where the lane names and the axis unit start.
@@ -261,6 +265,9 @@ func newNarrowTimeline(tr *trace.Trace) timeline { return layoutTimeline(tr, nar
 
 func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	t := timeline{Width: f.width, PlotLeft: f.left, PlotRight: f.right, IDPrefix: f.idPrefix, EndMs: tr.EndMs}
+	if f.idPrefix == "" {
+		t.States = newRequestStates(tr)
+	}
 
 	// lanes present, in canonical order, unknown actors after, sorted.
 	present := map[string]bool{trace.ActorClient: true, trace.ActorNetwork: true, trace.ActorServer: true}
@@ -356,9 +363,9 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	// where it takes fewer rows.
 	var lanes []markRows
 	var places []markPlace
-	t.Marks, places, lanes = f.placeMarks(markEvents, multi, tr.Requests, xOf, laneIndex, len(actors), false)
+	t.Marks, places, lanes = f.placeMarks(markEvents, multi, xOf, laneIndex, len(actors), false)
 	if f.onceLabels {
-		once, oncePlaces, onceLanes := f.placeMarks(markEvents, multi, tr.Requests, xOf, laneIndex, len(actors), true)
+		once, oncePlaces, onceLanes := f.placeMarks(markEvents, multi, xOf, laneIndex, len(actors), true)
 		for i, p := range oncePlaces {
 			if len(onceLanes[p.lane]) < len(lanes[p.lane]) {
 				t.Marks[i], places[i] = once[i], p
@@ -623,24 +630,6 @@ func markViolations(tr *trace.Trace, t *timeline) {
 // markPlace is where a mark was placed: its lane and its label row.
 type markPlace struct{ lane, row int }
 
-// idleClock reports whether the request id (scenario.ID.String) of reqs,
-// tr's requests, has an idle timeout: valid progress for one without is
-// activity that resets no idle clock (DOMAIN.md §2), so its mark reads
-// "activity", not "idle reset". It scans at most the first idleScan
-// requests (a run of more reads "idle reset" as before), so placing the
-// marks stays linear in them.
-func idleClock(reqs []trace.Request, id string) bool {
-	for _, r := range reqs[:min(len(reqs), idleScan)] {
-		if r.ID.String() == id {
-			return r.IdleTimeoutMs > 0
-		}
-	}
-	return len(reqs) > idleScan
-}
-
-// idleScan bounds idleClock's scan (32 requests).
-const idleScan = 32
-
 // placeMarks makes the marks of events in f and gives each a label row on
 // its lane (laneIndex by actor, lanes of them) so that labels do not
 // overlap (markRows: linear in the marks). Past maxMarkRows a mark whose
@@ -648,7 +637,7 @@ const idleScan = 32
 // label without the request id) its lane already shows and whose label
 // would not fit the lane's first row loses its label too (f.onceLabels);
 // the title keeps every label.
-func (f frame) placeMarks(events []*trace.Event, multi bool, reqs []trace.Request, xOf func(int64) float64, laneIndex map[string]int, lanes int, once bool) ([]mark, []markPlace, []markRows) {
+func (f frame) placeMarks(events []*trace.Event, multi bool, xOf func(int64) float64, laneIndex map[string]int, lanes int, once bool) ([]mark, []markPlace, []markRows) {
 	rows := make([]markRows, lanes)
 	shown := make([]map[string]bool, lanes) // per lane, the words its labels show
 	places := make([]markPlace, 0, len(events))
@@ -660,9 +649,6 @@ func (f frame) placeMarks(events []*trace.Event, multi bool, reqs []trace.Reques
 	}
 	for _, e := range events {
 		m := newMark(e, multi)
-		if e.Type == trace.TypeActivity && !idleClock(reqs, m.ID) {
-			m.Label = strings.Replace(m.Label, "idle reset", "activity", 1) // no idle clock to reset
-		}
 		m.X = xOf(m.At)
 		lo, hi := f.fitMark(&m)
 		li := laneIndex[m.Actor]

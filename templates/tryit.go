@@ -36,17 +36,17 @@ type tryIt struct {
 // (the playground's transfer budget). A scenario missing here gets raceTry when its script races a cancel against a completion,
 // else its notes' "Try:" part, else tryHint's general advice.
 var tryIts = []tryIt{
-	{Name: "c-progress-then-maximum", Path: "client.policy.progressResetsMax", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the hung work outlive its 2,000 ms maximum"},
-	{Name: "d-cancel-on-streamable-http", Path: "client.policy.httpCancel", Value: `"post-notification"`, Observe: "verdict", From: "good", To: "intended", Watch: "the client POST a cancellation the 2026-07-28 server does not expect", Also: "Or switch “Protocol revision” to 2025-11-25, where that POST is the rule."},
-	{Name: "buffer-reference-coalesce", Path: "buffer.policy", Value: `"drop-newest"`, Observe: "verdict", From: "good", To: "intended", Watch: "the full buffer lose the final response", Also: "Or change the production and drain rates and watch the buffer's depth."},
-	{Name: "herd-reference-backoff", Path: "herd.strategy", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the clients return in lockstep and give up", Also: "The chart below runs the same herd under every strategy, side by side."},
+	{Name: "c-progress-then-maximum", Path: "client.policy.progressResetsMax", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the hung work outlive its 2,000 ms maximum"},
+	{Name: "d-cancel-on-streamable-http", Path: "client.policy.httpCancel", Value: `"post-notification"`, Observe: "verdict", From: "good", To: "bad", Watch: "the client POST a cancellation the 2026-07-28 server does not expect", Also: "Or switch “Protocol revision” to 2025-11-25, where that POST is the rule."},
+	{Name: "buffer-reference-coalesce", Path: "buffer.policy", Value: `"drop-newest"`, Observe: "verdict", From: "good", To: "bad", Watch: "the full buffer lose the final response", Also: "Or change the production and drain rates and watch the buffer's depth."},
+	{Name: "herd-reference-backoff", Path: "herd.strategy", Value: `"none"`, Observe: "verdict", From: "good", To: "bad", Watch: "the clients return in lockstep and give up", Also: "The chart below runs the same herd under every strategy, side by side."},
 	{Name: "http-2025-post-cancel", Path: "protocol", Value: `"2026-07-28"`, Observe: "signal", From: trace.SignalNotification, To: trace.SignalCloseStream, Watch: "the cancellation travel as a closed stream instead of a POST"},
-	{Name: "key-reuse-rejected", Path: "server.policy.fingerprint", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "one key alias two intents"},
-	{Name: "ledger-keyed-race", Path: "server.policy.atomicLedger", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "both connections run the charge"},
-	{Name: "ledger-reopen-defensive-copy", Path: "server.policy.defensiveCopy", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "the caller's edit corrupt the replay"},
+	{Name: "key-reuse-rejected", Path: "server.policy.fingerprint", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "one key alias two intents"},
+	{Name: "ledger-keyed-race", Path: "server.policy.atomicLedger", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "both connections run the charge"},
+	{Name: "ledger-reopen-defensive-copy", Path: "server.policy.defensiveCopy", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "the caller's edit corrupt the replay"},
 	{Name: "proxy-buffering-burst", Path: "server.sseHeaders", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the proxy pass the progress on as it is sent"},
 	{Name: "stale-progress-ignored", Path: "client.policy.acceptNonIncreasingProgress", Value: "true", Observe: "cause", From: trace.CauseIdleTimeout, To: trace.CauseMaxTimeout, Watch: "the stuck server keep the request alive until its maximum"},
-	{Name: "task-cancel-ack-not-final", Path: "client.policy.treatTaskAckAsFinal", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the UI say stopped while the worker runs on"},
+	{Name: "task-cancel-ack-not-final", Path: "client.policy.treatTaskAckAsFinal", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the UI say stopped while the worker runs on"},
 	{Name: "broken-buffer-drops-final", Path: "buffer.policy", Value: `"evict-progress"`, Observe: "verdict", From: "intended", To: "good", Watch: "the final response get through"},
 	{Name: "broken-dedupe-by-rpc-id", Path: "server.policy.dedupeBy", Value: `"idempotency-key"`, Observe: "verdict", From: "intended", To: "good", Watch: "the retry charge once"},
 	{Name: "broken-defensive-copy", Path: "server.policy.defensiveCopy", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the replay return the committed result"},
@@ -63,42 +63,42 @@ var tryIts = []tryIt{
 	{Name: "broken-late-response-fatal", Path: "client.policy.lateResponseIsError", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client ignore the late response and keep its session"},
 	{Name: "broken-herd-exponential-lockstep", Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "jitter spread the clients out"},
 	{Name: "broken-task-ack-as-final", Path: "client.policy.treatTaskAckAsFinal", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client keep polling until the worker really stops"},
-	{Name: "resume-keeps-position", Path: "client.policy.forgetResumeToken", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the second resume lose its position, so the report never arrives and the call hangs until its maximum"},
+	{Name: "resume-keeps-position", Path: "client.policy.forgetResumeToken", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the second resume lose its position, so the report never arrives and the call hangs until its maximum"},
 	{Name: "broken-forget-resume-token", Path: "client.policy.forgetResumeToken", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the second resume send Last-Event-ID 2 again and the report arrive"},
-	{Name: "give-up-tells-server", Path: "client.policy.cancelOnAbandon", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "the client give up in silence and the server answer a call nobody waits for"},
+	{Name: "give-up-tells-server", Path: "client.policy.cancelOnAbandon", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "the client give up in silence and the server answer a call nobody waits for"},
 	{Name: "broken-abandon-silently", Path: "client.policy.cancelOnAbandon", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the timeout send notifications/cancelled and the server stop"},
-	{Name: "cancel-ends-the-wait", Path: "client.policy.awaitResponseAfterCancel", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the cancelled call never end for the client"},
+	{Name: "cancel-ends-the-wait", Path: "client.policy.awaitResponseAfterCancel", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the cancelled call never end for the client"},
 	{Name: "broken-await-after-cancel", Path: "client.policy.awaitResponseAfterCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the call end at the cancel"},
-	{Name: "cancel-before-first-event", Path: "client.policy.cancelAfterFirstEvent", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the close wait until the result is written"},
+	{Name: "cancel-before-first-event", Path: "client.policy.cancelAfterFirstEvent", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the close wait until the result is written"},
 	{Name: "broken-cancel-after-first-event", Path: "client.policy.cancelAfterFirstEvent", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the close go out at the timeout and the work stop"},
-	{Name: "resume-with-last-event-id", Path: "client.policy.omitLastEventId", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the resumed stream replay nothing"},
+	{Name: "resume-with-last-event-id", Path: "client.policy.omitLastEventId", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the resumed stream replay nothing"},
 	{Name: "broken-resume-without-last-event-id", Path: "client.policy.omitLastEventId", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the GET carry Last-Event-ID and the missed progress arrive"},
-	{Name: "dropped-call-resumed", Path: "client.policy.resumeDroppedCalls", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "the dropped call hang for ever"},
+	{Name: "dropped-call-resumed", Path: "client.policy.resumeDroppedCalls", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "the dropped call hang for ever"},
 	{Name: "broken-dropped-call-not-resumed", Path: "client.policy.resumeDroppedCalls", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the client resume the stream and get the result"},
-	{Name: "refetch-after-reconnect", Path: "client.policy.skipRefetch", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the client keep its stale tool list"},
+	{Name: "refetch-after-reconnect", Path: "client.policy.skipRefetch", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the client keep its stale tool list"},
 	{Name: "broken-skip-refetch", Path: "client.policy.skipRefetch", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client refetch tools/list after the reconnect"},
-	{Name: "retry-loop-backs-off", Path: "herd.strategy", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the client retry every 250 ms through the whole outage"},
+	{Name: "retry-loop-backs-off", Path: "herd.strategy", Value: `"none"`, Observe: "verdict", From: "good", To: "bad", Watch: "the client retry every 250 ms through the whole outage"},
 	{Name: "broken-constant-retry-loop", Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "the client's delays double while the server is down"},
-	{Name: "resume-replays-own-stream", Path: "server.policy.replayAllStreams", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "call 2's progress arrive a second time, on call 1's stream"},
+	{Name: "resume-replays-own-stream", Path: "server.policy.replayAllStreams", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "call 2's progress arrive a second time, on call 1's stream"},
 	{Name: "broken-replay-all-streams", Path: "server.policy.replayAllStreams", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the resumed stream replay only call 1's missed progress"},
-	{Name: "request-has-timeout", Path: "client.policy.timeouts", Value: `"none"`, Observe: "verdict", From: "good", To: "intended", Watch: "the silent call wait for ever"},
+	{Name: "request-has-timeout", Path: "client.policy.timeouts", Value: `"none"`, Observe: "verdict", From: "good", To: "bad", Watch: "the silent call wait for ever"},
 	{Name: "broken-no-timeout", Path: "client.policy.timeouts", Value: `"required"`, Observe: "verdict", From: "intended", To: "good", Watch: "the idle timeout cut the silent call at 1,000 ms"},
-	{Name: "flagship-with-idempotency-key", Path: "server.policy.dedupeBy", Value: `"rpc-id"`, Observe: "verdict", From: "good", To: "intended", Watch: "the retry with the new id \"41-r1\" charge a second time"},
+	{Name: "flagship-with-idempotency-key", Path: "server.policy.dedupeBy", Value: `"rpc-id"`, Observe: "verdict", From: "good", To: "bad", Watch: "the retry with the new id \"41-r1\" charge a second time"},
 	{Name: "broken-buffer-unbounded", Path: "buffer.capacity", Value: "4", Observe: "verdict", From: "intended", To: "good", Watch: "the bounded buffer coalesce the stale progress"},
 	{Name: "broken-late-progress-fatal", Path: "client.policy.lateProgressIsError", Value: "false", Observe: "outcomes", From: "completed client-error", To: "completed completed", Watch: "the client ignore the late progress and call 2 complete"},
 	{Name: "late-progress-ignored", Path: "client.policy.lateProgressIsError", Value: "true", Observe: "outcomes", From: "completed completed", To: "completed client-error", Watch: "the late progress tear the session down and fail call 2"},
 	{Name: "broken-proxy-ignores-no-buffering", Path: "proxy.buffering", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "each progress notification arrive as it is sent"},
-	{Name: "proxy-honours-no-buffering", Path: "server.sseHeaders", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "the proxy hold the progress until the final response"},
+	{Name: "proxy-honours-no-buffering", Path: "server.sseHeaders", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "the proxy hold the progress until the final response"},
 	{Name: "broken-proxy-timeout-before-first-byte", Path: "server.sseHeaders", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the progress get through and keep the idle timeout from firing"},
-	{Name: "handler-cancel-propagates", Path: "server.policy.respondAfterCancel", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the framework answer the request it cancelled"},
+	{Name: "handler-cancel-propagates", Path: "server.policy.respondAfterCancel", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the framework answer the request it cancelled"},
 	{Name: "broken-handler-answers-after-cancel", Path: "server.policy.respondAfterCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server write nothing more after the cancellation"},
-	{Name: "handler-cancel-not-swallowed", Path: "server.policy.handlerIgnoresCancel", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the charge commit for a caller who left"},
+	{Name: "handler-cancel-not-swallowed", Path: "server.policy.handlerIgnoresCancel", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the charge commit for a caller who left"},
 	{Name: "broken-handler-swallows-cancel", Path: "server.policy.handlerIgnoresCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the handler stop at its checkpoint, before the charge"},
-	{Name: "handler-releases-lock", Path: "server.policy.releaseOnCancel", Value: "false", Observe: "verdict", From: "good", To: "intended", Watch: "call 2 wait for a lock nobody releases"},
+	{Name: "handler-releases-lock", Path: "server.policy.releaseOnCancel", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "call 2 wait for a lock nobody releases"},
 	{Name: "broken-handler-keeps-lock", Path: "server.policy.releaseOnCancel", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "call 2 get the lock as call 1 stops, and answer"},
-	{Name: "handler-progress-streams", Path: "server.policy.holdNotifications", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "the idle timeout cut the call whose progress is held back"},
+	{Name: "handler-progress-streams", Path: "server.policy.holdNotifications", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the idle timeout cut the call whose progress is held back"},
 	{Name: "broken-hold-notifications", Path: "server.policy.holdNotifications", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "each progress notification keep the call alive until it completes"},
-	{Name: "responses-routed-by-request", Path: "server.policy.routeByIdOnly", Value: "true", Observe: "verdict", From: "good", To: "intended", Watch: "call 1's answer go to the other caller"},
+	{Name: "responses-routed-by-request", Path: "server.policy.routeByIdOnly", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "call 1's answer go to the other caller"},
 	{Name: "broken-route-by-id-only", Path: "server.policy.routeByIdOnly", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "call 1 get its own answer on its own stream"},
 	{Name: "herd-no-backoff", Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "every client get back in"},
 }
@@ -113,7 +113,7 @@ func observe(tr *trace.Trace, what string) string {
 	case "verdict":
 		return newVerdict(tr).Key
 	case "outcome":
-		return outcomeOf(r, scriptedCancels(tr)[r.ID.Raw()]).Key
+		return outcomeOf(r).Key
 	case "signal":
 		if r.Signal != nil {
 			return *r.Signal
@@ -123,10 +123,9 @@ func observe(tr *trace.Trace, what string) string {
 			return *r.Cause
 		}
 	case "outcomes":
-		cancels := scriptedCancels(tr)
 		keys := make([]string, len(tr.Requests))
 		for i, r := range tr.Requests {
-			keys[i] = outcomeOf(r, cancels[r.ID.Raw()]).Key
+			keys[i] = outcomeOf(r).Key
 		}
 		return strings.Join(keys, " ")
 	}
@@ -184,7 +183,7 @@ func raceTry(tr *trace.Trace) (tryIt, bool) {
 		if !ok || !ok2 {
 			continue
 		}
-		from := outcomeOf(r, true).Key
+		from := outcomeOf(r).Key
 		t := tryIt{Path: "steps[" + strconv.Itoa(i) + "].at", Observe: "outcome", From: from}
 		const httpCancel = "switch “Transport” to Streamable HTTP and see the cancellation travel as a closed stream instead of notifications/cancelled."
 		switch from {

@@ -30,6 +30,10 @@ type verdict struct {
 	Detail string
 	// Rule is the first failing check's rule, "" when none fails.
 	Rule string
+	// Edited says, when the scenario's title names an outcome or a charge
+	// the run on screen contradicts (an edit moved it), that the title is
+	// the original's and what this run shows instead; "" otherwise.
+	Edited string
 	// Where is the transport and protocol the run used ("stdio, protocol
 	// 2026-07-28"), "" for an imported transcript or a run with no message
 	// on the wire (a pure herd experiment).
@@ -75,7 +79,51 @@ func newVerdict(tr *trace.Trace) verdict {
 	if s := tr.Scenario; s != nil && s.Transport != "" && len(tr.Events) > 0 {
 		v.Where = transportLabel(s.Transport) + ", protocol " + s.Protocol
 	}
+	if claim := staleTitleClaim(tr); claim != "" {
+		v.Edited = "Edited: the title's “" + claim + "” is the original run's; this run shows " + v.Text + "."
+	}
 	return v
+}
+
+// staleTitleClaim is what the scenario's title claims that its run
+// contradicts, in the title's words, "" when nothing: an outcome ("cancellation
+// wins", "completion wins") no request of the run has, or a charge
+// ("charges once", "charges twice") the ledger's executions contradict. An
+// edit moves the run and keeps the title, so the page says the title is the
+// original's.
+func staleTitleClaim(tr *trace.Trace) string {
+	if tr.Scenario == nil {
+		return ""
+	}
+	title := strings.ToLower(tr.Scenario.Title)
+	has := func(o trace.Outcome) bool {
+		for _, r := range tr.Requests {
+			if r.Outcome == o {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range []struct {
+		words string
+		o     trace.Outcome
+	}{{"cancellation wins", trace.OutcomeCancellationWins}, {"completion wins", trace.OutcomeCompletionWins}} {
+		if strings.Contains(title, c.words) && !has(c.o) {
+			return c.words
+		}
+	}
+	n := tr.Ledger.Executions
+	for _, w := range []string{"charges once", "charged once"} {
+		if strings.Contains(title, w) && n > 1 {
+			return w
+		}
+	}
+	for _, w := range []string{"charges twice", "charged twice"} {
+		if strings.Contains(title, w) && n < 2 {
+			return w
+		}
+	}
+	return ""
 }
 
 // judge is newVerdict without Where.
@@ -132,19 +180,33 @@ func undecidedText(tr *trace.Trace) string {
 	return "cannot be decided from this transcript"
 }
 
-// intendedFailure reports whether the scenario asked for a failure of rule:
-// a known-broken switch is on, its title starts with "Broken", or the rule
-// is one only the script breaks. An imported transcript (no scenario) never
-// asks for one.
+// intendedFailure reports whether the scenario asked for a failure of rule.
+// A titled scenario asks by its title: "Broken …", or one of
+// failureStories, the built-ins whose failure is their story; a good
+// lesson a reader broke (a broken switch turned on, a step moved) keeps
+// its title and asks for nothing, so its failure is not "the failure this
+// page shows". An untitled scenario (the reader's own) asks by what it
+// does: a known-broken switch is on, or the rule is one only its script
+// breaks. An imported transcript (no scenario) never asks for one.
 func intendedFailure(s *scenario.Scenario, rule string) bool {
 	if s == nil {
 		// An imported transcript: real traffic asks for no failure.
 		return false
 	}
-	if scriptedRules[rule] {
-		return true
+	if s.Title != "" {
+		return strings.HasPrefix(s.Title, "Broken") || slices.Contains(failureStories, s.Title)
 	}
-	return strings.HasPrefix(s.Title, "Broken") || len(brokenSwitches(s)) > 0
+	return scriptedRules[rule] || len(brokenSwitches(s)) > 0
+}
+
+// failureStories are the titles of the built-ins not titled "Broken" whose
+// failing check is their story (TestFailureStoriesAreTheFailingBuiltIns
+// keeps the list to exactly those).
+var failureStories = []string{
+	"The flagship story: a retry with a new id charges twice",
+	"Late progress is ignored; the session survives",
+	"A buffering proxy delivers progress in one burst",
+	"A stuck server repeats its progress: the idle timeout still fires",
 }
 
 // brokenSwitches lists the known-broken settings that are on in s, by the
@@ -320,7 +382,7 @@ func successText(tr *trace.Trace) string {
 		return "cancellation wins"
 	case r.Cause != nil && r.State == trace.StateCompleted:
 		return "completion wins: the server answered before it learned of the cancel"
-	case r.State == trace.StateCompleted && scriptedCancels(tr)[r.ID.Raw()]:
+	case r.Outcome == trace.OutcomeCompletionWins:
 		// The cancel step came after the answer: nothing was sent, and
 		// the story (the race) still has its outcome to announce.
 		return "completion wins: the answer came before the client cancelled"
@@ -409,6 +471,66 @@ func groupOutcomes(rows []requestRow) []outcomeCard {
 		}
 	}
 	return cards
+}
+
+// toneNeutral is the card colour of an outcome the headline's judgement
+// neither praises nor blames (app.css .outcome-neutral, grey).
+const toneNeutral = "neutral"
+
+// judgeCards colours the cards by the judgement the headline makes, so no
+// card contradicts it: under a headline that passes (good, none) a card
+// is green for a result the client got and neutral otherwise, never red
+// or orange (a cancellation that won, a timeout that cut a silent call:
+// the story going right; green stays the colour of a result the client
+// got); under a failing one (bad, intended) a
+// card that would be green is red when a failing check implicates its
+// request or task (names one of its events, or no event at all: the whole
+// run) and neutral when none does, never green. An undecided headline
+// leaves the cards as their outcomes colour them.
+func judgeCards(tr *trace.Trace, v verdict, cards []outcomeCard) {
+	passing := v.Key == "good" || v.Key == "none"
+	failing := v.Key == "bad" || v.Key == "intended"
+	if !passing && !failing {
+		return
+	}
+	var implicated []trace.Event // events the failing checks name
+	whole := false
+	if failing {
+		for _, c := range tr.Checks {
+			if c.OK == nil || *c.OK {
+				continue
+			}
+			whole = whole || len(c.Events) == 0
+			for _, seq := range c.Events {
+				if seq >= 0 && seq < len(tr.Events) {
+					implicated = append(implicated, tr.Events[seq])
+				}
+			}
+		}
+	}
+	names := func(c outcomeCard) bool {
+		if whole {
+			return true
+		}
+		for _, e := range implicated {
+			if (c.Task != "" && e.TaskID == c.Task) || (c.Task == "" && e.ID != nil && e.ID.String() == c.ID) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range cards {
+		c := &cards[i]
+		green := c.Class() == "outcome-completed" || c.Class() == "outcome-completion-wins"
+		switch {
+		case passing && !green:
+			c.Tone = toneNeutral
+		case failing && green && names(*c):
+			c.Tone = trace.StateFailed
+		case failing && green:
+			c.Tone = toneNeutral
+		}
+	}
 }
 
 // idList joins ids ("1, 2, 3") or, past maxListedIDs, names the first

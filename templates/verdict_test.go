@@ -41,13 +41,16 @@ func TestVerdict(t *testing.T) {
 		// outcome, and the headline says so, not "every check passes".
 		{"a-cancel-then-complete", [][2]string{{"steps[2].at", "420"}}, "good", "completion wins: the answer came before the client cancelled"},
 		{"c-progress-then-maximum", nil, "good", "the maximum timeout cut the request at 2,000 ms"},
-		{"c-progress-then-maximum", [][2]string{{"client.policy.progressResetsMax", "true"}}, "intended", "the request outlived its 2,000 ms maximum"},
+		// A good lesson the reader broke: the failure is not the page's
+		// ("what went wrong", not "the failure this page shows").
+		{"c-progress-then-maximum", [][2]string{{"client.policy.progressResetsMax", "true"}}, "bad", "the request outlived its 2,000 ms maximum"},
 		{"herd-no-backoff", nil, "intended", "the herd never fully recovers: 4,000 of 10,000 clients gave up"},
 		// QA: every client got back, in lockstep waves; the headline says
 		// the waves, not "never recovers".
 		{"broken-herd-exponential-lockstep", nil, "intended", "the herd retries in synchronized waves: 10,000 reconnects in one 100 ms burst, against 2,000 a second"},
-		// Exponential without jitter is a known-broken switch, like none.
-		{"herd-reference-backoff", [][2]string{{"herd.strategy", `"exponential"`}}, "intended", "the herd retries in synchronized waves: 10,000 reconnects in one 100 ms burst, against 2,000 a second"},
+		// Exponential without jitter is a known-broken switch, like none;
+		// switched on a good page, it is the reader's failure, not the page's.
+		{"herd-reference-backoff", [][2]string{{"herd.strategy", `"exponential"`}}, "bad", "the herd retries in synchronized waves: 10,000 reconnects in one 100 ms burst, against 2,000 a second"},
 		{"herd-reference-backoff", nil, "good", "all 10,000 clients reconnected by 7,518 ms"},
 	}
 	for _, tt := range tests {
@@ -135,12 +138,15 @@ func TestTaskCardsAndCardIDs(t *testing.T) {
 	for _, c := range []struct {
 		name, key, class, detail string
 	}{
-		{"task-cancel-ack-not-final", "task-cancelled", "outcome-cancelled", "Task task-42 ended cancelled at the worker at 600 ms, after the client asked to cancel it; the client last saw it cancelled"},
+		// Under a passing headline the cancelled task's card is neutral,
+		// not the cancellation's orange (judgeCards); under the broken
+		// page's failing one it keeps it.
+		{"task-cancel-ack-not-final", "task-cancelled", "outcome-neutral", "Task task-42 ended cancelled at the worker at 600 ms, after the client asked to cancel it; the client last saw it cancelled"},
 		{"task-finishes-before-cancel", "task-completed", "outcome-completed", "Task task-42 ended completed at the worker at 500 ms, after the client asked to cancel it; the client last saw it completed"},
 		{"broken-task-ack-as-final", "task-cancelled", "outcome-cancelled", "the client last saw it stopped"},
 		// 2025-11-25: tasks/cancel cancels at once (no recorded intent);
 		// the card says the client asked, as the 2026 cards do (QA).
-		{"task-2025-cancel", "task-cancelled", "outcome-cancelled", "Task task-42 ended cancelled at the worker at 410 ms, after the client asked to cancel it; the client last saw it cancelled"},
+		{"task-2025-cancel", "task-cancelled", "outcome-neutral", "Task task-42 ended cancelled at the worker at 410 ms, after the client asked to cancel it; the client last saw it cancelled"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tr := runEdited(t, c.name)

@@ -86,8 +86,9 @@ type outcome struct {
 	// "client-error" (the server completed it, the client got an error),
 	// "never-delivered" (the server completed it, the client still waits),
 	// "completed-unseen" (a server's own log shows it completed and cannot
-	// show the client: unseenByServerLog), "abandoned" (the server
-	// completed it, the client had let it go), or the request state.
+	// show the client), "abandoned" (the server completed it, the client
+	// had let it go), or the request state: the engine's decision
+	// (trace.Outcome), drawn as it is.
 	Key  string
 	Text string // e.g. "cancellation wins"
 	// Detail says what the trace recorded, in one sentence.
@@ -155,13 +156,8 @@ func NewView(tr *trace.Trace) View {
 		tr = &trace.Trace{}
 	}
 	v := View{Timeline: newTimeline(tr), narrow: sync.OnceValue(func() timeline { return newNarrowTimeline(tr) })}
-	cancels := scriptedCancels(tr)
-	serverLog := tr.Source != nil && tr.Source.Side == trace.ActorServer
 	for _, r := range tr.Requests {
-		row := newRequestRow(r, cancels[r.ID.Raw()])
-		if serverLog && row.Outcome.Key == "never-delivered" {
-			row.Outcome = unseenByServerLog(row.Outcome)
-		}
+		row := newRequestRow(r)
 		v.Requests = append(v.Requests, row)
 		v.Outcomes = append(v.Outcomes, row.Outcome)
 	}
@@ -184,6 +180,7 @@ func NewView(tr *trace.Trace) View {
 		v.Events = append(v.Events, newEventRow(e))
 	}
 	v.Verdict, v.Cards = newVerdict(tr), append(groupOutcomes(v.Requests), taskCards(tr)...)
+	judgeCards(tr, v.Verdict, v.Cards)
 	return v
 }
 
@@ -196,48 +193,48 @@ func (v View) NarrowTimeline() timeline {
 	return v.narrow()
 }
 
-// outcomeOf reads the headline of a request from its summary:
-// "cancellation wins" when a cancellation signal was sent and the state is
-// cancelled ("max timeout, cancellation wins" when a timeout of the
-// client's sent it); "completion wins" when a cancellation was attempted but the
-// state is completed; otherwise the state. A cancellation counts as
-// attempted when the request records a cause or a signal, or when
-// cancelScripted says the scenario has a cancel step for it that came too
-// late to send anything (the client already had its answer).
-func outcomeOf(r trace.Request, cancelScripted bool) outcome {
-	o := outcome{ID: r.ID.String(), Key: r.State, Text: r.State}
-	attempted := r.Signal != nil || r.Cause != nil || cancelScripted
-	switch {
-	case r.Signal != nil && r.State == trace.StateCancelled:
-		o.Key, o.Text = "cancellation-wins", "cancellation wins"
-		if r.Cause != nil && (*r.Cause == trace.CauseMaxTimeout || *r.Cause == trace.CauseIdleTimeout) {
-			// The client's own timeout cancelled it (QA: scenario C's
-			// card read "cancellation wins" as if someone had cancelled).
-			o.Text = strings.ReplaceAll(string(*r.Cause), "-", " ") + ", cancellation wins"
-		}
-	case r.State == trace.StateCompleted && r.ClientOutcome == trace.OutcomeError:
-		// The server finished, but the client reports an error (a session
-		// torn down under it): not a success, whatever the server did.
-		o.Key, o.Text, o.Tone = "client-error", "completed on the server, an error on the client", trace.StateFailed
-	case r.State == trace.StateCompleted && r.ClientOutcome == trace.OutcomePending:
-		// The server finished, but its answer never reached the client
-		// (a buffer dropped the final): the client still waits.
-		o.Key, o.Text, o.Tone = "never-delivered", "completed on the server, never reached the client", trace.StateFailed
-	case r.State == trace.StateCompleted && r.ClientOutcome == trace.OutcomeAbandoned:
-		// The server finished, but the client had already let the request
-		// go: its result reaches nobody, so the card is not green.
-		o.Tone = trace.StateCancelled
-		switch {
-		case r.Cause != nil && (*r.Cause == trace.CauseMaxTimeout || *r.Cause == trace.CauseIdleTimeout):
-			o.Key, o.Text, o.Tone = "timed-out", "timed out: completed on the server, abandoned by the client", trace.StateFailed
-		case attempted:
-			o.Key, o.Text = "completion-wins", "completion wins: completed on the server, abandoned by the client"
-		default:
-			o.Key, o.Text = "abandoned", "completed on the server, abandoned by the client"
-		}
-	case attempted && r.State == trace.StateCompleted:
-		o.Key, o.Text = "completion-wins", "completion wins"
+// outcomeOf writes the headline of a request from the outcome the engine
+// decided (trace.Request.Outcome, coordinator.Decide) and its summary: the
+// words, the detail sentence, and the colour class of a card that is not
+// its key's own. It decides nothing: a trace without an outcome (one
+// written before the engine decided it) reads as the server's state.
+func outcomeOf(r trace.Request) outcome {
+	key := string(r.Outcome)
+	if key == "" {
+		key = r.State
 	}
+	o := outcome{ID: r.ID.String(), Key: key, Text: key}
+	timedOut := r.Cause != nil && (*r.Cause == trace.CauseMaxTimeout || *r.Cause == trace.CauseIdleTimeout)
+	abandoned := r.ClientOutcome == trace.OutcomeAbandoned
+	switch trace.Outcome(key) {
+	case trace.OutcomeCancellationWins:
+		o.Text = "cancellation wins"
+		if timedOut {
+			// The client's own timeout cancelled it: nobody pressed cancel.
+			o.Text = strings.ReplaceAll(*r.Cause, "-", " ") + ", cancellation wins"
+		}
+	case trace.OutcomeClientError:
+		o.Text, o.Tone = "completed on the server, an error on the client", trace.StateFailed
+	case trace.OutcomeNeverDelivered:
+		o.Text, o.Tone = "completed on the server, never reached the client", trace.StateFailed
+	case trace.OutcomeCancelledClientWaits:
+		o.Text, o.Tone = "cancelled on the server; the client still waits", trace.StateCancelled
+	case trace.OutcomeCompletedUnseen:
+		o.Text = "completed on the server; this log cannot show whether the client got it"
+	case trace.OutcomeTimedOut:
+		o.Text, o.Tone = "timed out: completed on the server, abandoned by the client", trace.StateFailed
+	case trace.OutcomeCompletedAbandoned:
+		o.Text, o.Tone = "completed on the server, abandoned by the client", trace.StateCancelled
+	case trace.OutcomeCompletionWins:
+		o.Text = "completion wins"
+		if abandoned {
+			// Its result reaches nobody, so the card is not green.
+			o.Text, o.Tone = "completion wins: completed on the server, abandoned by the client", trace.StateCancelled
+		}
+	}
+	// The engine's completion-wins with nothing sent: the cancel came
+	// after the answer.
+	cancelledLate := o.Key == string(trace.OutcomeCompletionWins) && r.Cause == nil && r.Signal == nil
 	var b strings.Builder
 	// The id as the card's title names it (plainID): the card reads
 	// "Request tasks/cancel-2" above "Request tasks/cancel-2 ended ...".
@@ -251,7 +248,7 @@ func outcomeOf(r trace.Request, cancelScripted bool) outcome {
 		b.WriteString("; " + unsignalledEnd(*r.Cause))
 	case r.Cause != nil:
 		fmt.Fprintf(&b, "; cancellation attempted (%s, signal %s)", *r.Cause, *r.Signal)
-	case cancelScripted:
+	case cancelledLate:
 		b.WriteString("; the client's cancel came after it had its answer, so no cancellation was sent")
 	}
 	if len(r.Response) == 0 || string(r.Response) == "null" {
@@ -259,22 +256,14 @@ func outcomeOf(r trace.Request, cancelScripted bool) outcome {
 	} else {
 		b.WriteString("; the server sent a response")
 	}
-	if r.ClientOutcome != "" {
+	switch {
+	case o.Key == string(trace.OutcomeCompletedUnseen):
+		b.WriteString("; the client's side is not in this log (a server's own log)")
+	case r.ClientOutcome != "":
 		fmt.Fprintf(&b, "; client outcome: %s", r.ClientOutcome)
 	}
 	b.WriteString(".")
 	o.Detail = b.String()
-	return o
-}
-
-// unseenByServerLog is the outcome of a request a server's own log shows
-// completed with no sign of the client's receipt (QA: the import page's
-// Go SDK example, written by the server, headlined its first request
-// "never reached the client"): that log cannot see the client, so the
-// outcome says so, in a neutral colour, rather than that it never arrived.
-func unseenByServerLog(o outcome) outcome {
-	o.Key, o.Text, o.Tone = "completed-unseen", "completed on the server; this log cannot show whether the client got it", ""
-	o.Detail = strings.Replace(o.Detail, "; client outcome: pending", "; the client's side is not in this log (a server's own log)", 1)
 	return o
 }
 
@@ -302,26 +291,11 @@ func unsignalledEnd(cause string) string {
 	return cause + ", no cancellation sent"
 }
 
-// scriptedCancels returns the raw ids of the requests the trace's scenario
-// has a cancel step for.
-func scriptedCancels(tr *trace.Trace) map[string]bool {
-	out := map[string]bool{}
-	if tr.Scenario == nil {
-		return out
-	}
-	for _, st := range tr.Scenario.Steps {
-		if st.Do == "cancel" && st.ID != nil {
-			out[st.ID.Raw()] = true
-		}
-	}
-	return out
-}
-
-func newRequestRow(r trace.Request, cancelScripted bool) requestRow {
+func newRequestRow(r trace.Request) requestRow {
 	row := requestRow{
 		ID: r.ID.String(), Method: r.Method, Name: r.Name, State: r.State,
 		ClientOutcome: r.ClientOutcome, RetryClass: r.RetryClass, SentAt: r.SentAt,
-		Outcome: outcomeOf(r, cancelScripted),
+		Outcome: outcomeOf(r),
 	}
 	if r.Cause != nil {
 		row.Cause = *r.Cause

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -48,7 +49,9 @@ const smallTrace = `{
   "requests": [
     {"id": 7, "method": "tools/call", "name": "crunch", "state": "cancelled", "cause": "client", "reason": "bored",
      "signal": "notifications/cancelled", "response": null, "clientOutcome": "abandoned", "retryClass": "safe",
-     "sentAt": 0, "endedAt": 300, "idleTimeoutMs": 500}
+     "sentAt": 0, "endedAt": 300, "idleTimeoutMs": 500, "outcome": "cancellation-wins",
+     "clientStates": [{"at": 0, "state": "waiting"}, {"at": 300, "state": "cancelled"}],
+     "serverStates": [{"at": 10, "state": "in-progress"}, {"at": 310, "state": "cancelled"}]}
   ],
   "ledger": {"executions": 0, "records": []},
   "tasks": [], "buffers": [], "reconnects": [], "herd": null,
@@ -307,7 +310,8 @@ func TestFormatNum(t *testing.T) {
 	}
 }
 
-// TestOutcomeOf: the headline of a request is read from its summary alone.
+// TestOutcomeOf: the headline of a request is the words of the outcome the
+// engine decided (coordinator.OutcomeOf) from its summary.
 func TestOutcomeOf(t *testing.T) {
 	str := func(s string) *string { return &s }
 	resp := json.RawMessage(`{"jsonrpc":"2.0","id":7,"result":{}}`)
@@ -335,7 +339,8 @@ func TestOutcomeOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := outcomeOf(tt.r, tt.scripted)
+			tt.r.Outcome = coordinator.OutcomeOf(tt.r, tt.scripted, false)
+			o := outcomeOf(tt.r)
 			if o.Key != tt.key || o.Text != tt.text {
 				t.Errorf("OutcomeOf = %q/%q, want %q/%q", o.Key, o.Text, tt.key, tt.text)
 			}

@@ -22,7 +22,9 @@ type Transport struct {
 // ends), when it ended (EndedAt, ms), why (Cause, trace.Cause*), the
 // Reason it sent and the Signal that carried the cancellation
 // (trace.Signal*, "" for none), whether the client still reads its HTTP
-// response stream (Reading) and its two Deadlines.
+// response stream (Reading), its two Deadlines, and CancelledLate: the
+// client decided to cancel after the request had ended for it (its answer
+// came first, so nothing was sent; the race's outcome is still decided).
 //
 // Each move is handed the virtual time and the request's id as notes say
 // it, changes the half and returns what the runner does next: the event
@@ -43,6 +45,9 @@ type Client struct {
 	// cancellation waiting for one, heldReading what it leaves (HoldCancel).
 	retryDecided, heard, heldReading bool
 	held                             func()
+	// CancelledLate: a cancellation the client decided on after the
+	// request had ended for it.
+	CancelledLate bool
 }
 
 // NewClient is a request the client sends at now under deadlines d; it
@@ -92,6 +97,7 @@ func (c *Client) Cancel(now int64, id, method, cause string, reason *string, t T
 	initialize := t.Is2025 && method == "initialize"
 	switch {
 	case !c.Pending():
+		c.CancelledLate = true
 		return "", "Request " + id + " is already " + trace.OutcomeWord(c.Outcome) + " at the client; there is nothing to cancel.", false
 	case initialize && cause == trace.CauseClient:
 		return "", "Under 2025-11-25 initialize must never be cancelled: the client sends no cancellation and keeps waiting.", false

@@ -1,7 +1,9 @@
 // Package coordinator implements the life of one MCP request (DOMAIN.md
 // §1–3): the server's single terminal state and the cancel/complete race,
 // the client's two deadlines (idle and maximum timeout), monotonic progress,
-// and the validation of incoming cancellation notifications.
+// and the validation of incoming cancellation notifications; and, once a
+// run or an import is summarized, each request's outcome from both sides
+// and the intervals of its states (Decide), which the views only draw.
 //
 // Every function is handed the virtual time ("now", in ms); nothing here
 // reads a clock. A request is split into its client half (Client: outcome,

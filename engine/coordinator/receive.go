@@ -98,6 +98,7 @@ func (c *Client) ProgressArrives(now int64, p *Progress, idRaw, id string, v flo
 	e = trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: note}
 	if activity {
 		e.Type = trace.TypeActivity
+		e.Restarts = c.Deadlines.Restarts()
 		c.Deadlines.Activity(now)
 	}
 	return e, activity, ""

@@ -79,7 +79,8 @@ func NeverSent(id string) string {
 // hasLedger says the run has the scenario's ledger. A step naming a
 // request never sent (its retry was skipped), a ledger verb without a
 // ledger (scenario.Step.Unready), or a step Unhappening refuses is
-// skipped.
+// skipped; a skipped cancel of a request that ended for its client marks
+// it CancelledLate.
 func StepSkip(i int, st scenario.Step, halves func(scenario.ID) (*Client, *Server), hasLedger bool) (e trace.Event, entry trace.Skip, skip bool) {
 	actor := StepActor(st.Do)
 	sent := func(id scenario.ID) bool { c, _ := halves(id); return c != nil }
@@ -96,7 +97,11 @@ func StepSkip(i int, st scenario.Step, halves func(scenario.ID) (*Client, *Serve
 		why = Unhappening(st, st.ID.String(), nil, nil, orig)
 	case why == "" && st.ID != nil:
 		c, s := halves(*st.ID)
-		why = Unhappening(st, st.ID.String(), c, s, nil)
+		if why = Unhappening(st, st.ID.String(), c, s, nil); why != "" && st.Do == "cancel" {
+			// The client decided to cancel after the request had ended for
+			// it: the outcome names the race completion won (Decide).
+			c.CancelledLate = true
+		}
 	}
 	if why == "" {
 		return e, entry, false

@@ -377,6 +377,7 @@ func (w *writer) event(e *Event, i int) {
 	w.omitEmpty(&o, "signal", e.Signal)
 	w.omitEmpty(&o, "status", e.Status)
 	w.omitEmpty(&o, "cause", e.Cause)
+	w.omitEmpty(&o, "restarts", e.Restarts)
 	if len(e.Headers) > 0 {
 		o.member("headers")
 		w.headers(e.Headers)
@@ -509,7 +510,32 @@ func (w *writer) request(r *Request) {
 		o.member("wastedWorkMs")
 		w.int(r.WastedWorkMs)
 	}
+	o.member("outcome")
+	w.str(string(r.Outcome))
+	o.member("clientStates")
+	w.states(r.ClientStates)
+	o.member("serverStates")
+	w.states(r.ServerStates)
 	o.end('}')
+}
+
+// states writes a request's state changes at depth 3, each at 4.
+func (w *writer) states(changes []StateChange) {
+	if changes == nil {
+		w.out = append(w.out, "null"...)
+		return
+	}
+	a := w.begin(3, '[')
+	for _, c := range changes {
+		a.elem()
+		o := w.begin(4, '{')
+		o.member("at")
+		w.int(c.At)
+		o.member("state")
+		w.str(c.State)
+		o.end('}')
+	}
+	a.end(']')
 }
 
 // checks writes tr.Checks at depth 1.

@@ -39,6 +39,9 @@
 //     status events.
 //   - key, fingerprint: on ledger events, the idempotency key and the
 //     SHA-256 of the canonical arguments.
+//   - restarts: on an activity event, the client's deadline clocks the
+//     progress restarted ("idle", "max" or "idle max"); absent when it
+//     restarted none (the request has no idle clock, DOMAIN.md §2).
 //   - Event types beyond version 1's list: start, activity, accept
 //     (request lifecycle), enqueue (SSE buffer), hold (proxy), check, lock,
 //     wait, reopen (ledger), mutate (the caller edits a result),
@@ -61,6 +64,13 @@
 //   - idleTimeoutMs, maxTimeoutMs: the client's deadlines for it, ms.
 //   - wastedWorkMs: the handler's work between a cancellation's arrival
 //     and the checkpoint that observed it, ms; omitted when 0.
+//   - outcome: the engine's decision of what happened to it, from both
+//     sides (an Outcome: "cancellation-wins", "completion-wins", ...);
+//     views draw it and never decide it again (always).
+//   - clientStates, serverStates: the intervals of its states as each side
+//     saw them, [{at, state}...], each holding from its at until the next
+//     one's (always; serverStates is empty when the trace shows nothing of
+//     the server's handling).
 //
 // Elsewhere:
 //   - checks[].events: the seqs of the events that violate the rule (or
@@ -366,6 +376,12 @@ type Event struct {
 	Status string `json:"status,omitempty"`
 	// Cause is why, on timeout and status events (a Cause* value).
 	Cause string `json:"cause,omitempty"`
+	// Restarts, on an activity event, names the client's deadline clocks
+	// the progress restarted (Restarts*); "" when it restarted none: valid
+	// progress for a request without an idle clock is activity that resets
+	// nothing (DOMAIN.md §2), so a view labels it "activity", not "idle
+	// reset".
+	Restarts string `json:"restarts,omitempty"`
 	// Headers are the HTTP response headers on the event that opens a
 	// Streamable HTTP response stream.
 	Headers map[string]string `json:"headers,omitempty"`
@@ -445,7 +461,95 @@ type Request struct {
 	// work after the arrival when the handler ignores cancellations), ms;
 	// omitted when 0.
 	WastedWorkMs int64 `json:"wastedWorkMs,omitempty"`
+	// Outcome is what happened to the request, decided from both sides'
+	// views of it (coordinator.Decide): who won the cancellation race, or
+	// how the client's view and the server's differ, else the server's
+	// state. Views draw it; they never decide it again.
+	Outcome Outcome `json:"outcome"`
+	// ClientStates are the request's states as the client saw them
+	// (Client*), from its send: each holds from its At until the next
+	// one's, the last to the end of the run.
+	ClientStates []StateChange `json:"clientStates"`
+	// ServerStates are the request's states as the server's handling
+	// shows them (State*: in-progress from its start, then the status it
+	// ended in); empty when the trace shows none of it (a client's log).
+	ServerStates []StateChange `json:"serverStates"`
 }
+
+// StateChange is one interval of a request's states: State holds from At
+// (virtual ms) until the next change's At.
+type StateChange struct {
+	At    int64  `json:"at"`
+	State string `json:"state"`
+}
+
+// Outcome is a request's outcome as the engine decides it
+// (requests[].outcome), read from both sides: not the client's own
+// outcome (clientOutcome, Outcome{Result,Error,Abandoned,Pending}) nor
+// the server's state alone.
+type Outcome string
+
+// Outcomes of a request (requests[].outcome). The last four are the
+// server's state, when neither a race nor a disagreement between the two
+// sides has more to say.
+const (
+	// OutcomeCancellationWins: a cancellation signal was sent and the
+	// server cancelled the request (DOMAIN.md §1, the race).
+	OutcomeCancellationWins Outcome = "cancellation-wins"
+	// OutcomeCompletionWins: the client cancelled (or decided to, after
+	// its answer had come) and the server completed the request anyway.
+	OutcomeCompletionWins Outcome = "completion-wins"
+	// OutcomeTimedOut: the client's idle or maximum timeout gave up on a
+	// request the server then completed.
+	OutcomeTimedOut Outcome = "timed-out"
+	// OutcomeClientError: the server completed the request, the client
+	// got an error (a session torn down under it).
+	OutcomeClientError Outcome = "client-error"
+	// OutcomeNeverDelivered: the server completed the request, its answer
+	// never reached the client, which still waits.
+	OutcomeNeverDelivered Outcome = "never-delivered"
+	// OutcomeCompletedUnseen: a server's own log shows the request
+	// completed and cannot show whether the client got it.
+	OutcomeCompletedUnseen Outcome = "completed-unseen"
+	// OutcomeCancelledClientWaits: the server cancelled the request and its
+	// client still waits: nothing of the cancellation reached the client's
+	// view of the call (a cancellation sent raw, outside it), so the call
+	// never ends for it.
+	OutcomeCancelledClientWaits Outcome = "cancelled-client-waits"
+	// OutcomeCompletedAbandoned: the server completed the request after
+	// the client had let it go without cancelling it.
+	OutcomeCompletedAbandoned Outcome = "abandoned"
+	OutcomeInProgress         Outcome = StateInProgress
+	OutcomeCompleted          Outcome = StateCompleted
+	OutcomeFailed             Outcome = StateFailed
+	OutcomeCancelled          Outcome = StateCancelled
+)
+
+// Client states of a request (requests[].clientStates).
+const (
+	// ClientWaiting: sent, no answer yet.
+	ClientWaiting = "waiting"
+	// ClientResult and ClientError: the final response arrived and the
+	// client accepted it.
+	ClientResult = "result"
+	ClientError  = "error"
+	// ClientTimedOut: the client's idle or maximum timeout gave up on it
+	// (the request's cause says which).
+	ClientTimedOut = "timed-out"
+	// ClientCancelled: the client gave up and sent a cancellation signal.
+	ClientCancelled = "cancelled"
+	// ClientDisconnected: its stream broke and the client gave it up.
+	ClientDisconnected = "disconnected"
+	// ClientAbandoned: the client let it go and signalled nothing.
+	ClientAbandoned = "abandoned"
+)
+
+// Deadline clocks an activity event restarted (Event.Restarts).
+const (
+	RestartsIdle    = "idle"
+	RestartsMax     = "max"
+	RestartsIdleMax = "idle max"
+)
 
 // Ledger summarizes the idempotency ledger (DOMAIN.md §4), read back from
 // the database at the end of the run.

@@ -56,6 +56,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -219,6 +220,7 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 		side = md.observer
 	}
 	tr := build(entries, format, side, md, opts)
+	coordinator.Decide(tr, nil)
 	tr.Checks = checks.Evaluate(tr)
 	if md.readsOnly {
 		for i, c := range tr.Checks {

@@ -74,35 +74,25 @@
   };
 
   // requestsAt lists, under the cursor, each request's state at time t as
-  // each side saw it, and its next deadline: the client's state is the
-  // last of its outcomes at or before t (a result or error arrived, a
-  // deadline fired, a cancel sent unless a deadline fired first; data-seq
-  // orders them), the server's the
-  // last status mark (a start mark means working); a pending request's
-  // next deadlines are the expiry of the idle window holding t and the
+  // each side saw it, and its next deadline. The engine decided the
+  // states (trace requests[].clientStates, serverStates); the timeline
+  // carries them as [[at, words]...] (data-client-states,
+  // data-server-states) and this only finds the one holding t: before a
+  // request's first state it is "not sent yet". A pending request's next
+  // deadlines are the expiry of the idle window holding t and the
   // maximum deadline (data-expiry, data-max-at), in ms from t.
+  const stateAt = (json, t, before) => {
+    let s = before;
+    for (const [at, words] of JSON.parse(json || "[]")) if (at <= t) s = words;
+    return s;
+  };
   const requestsAt = (svg, t) => {
     const list = document.getElementById("time-cursor-requests");
     if (!list) return;
-    const at = (el) => Number(el.dataset.at), seq = (el) => Number(el.dataset.seq);
     const items = [];
-    for (const req of svg.querySelectorAll('[data-type="wire"][data-kind="request"][data-id]')) {
-      const id = req.dataset.id, sel = '[data-id="' + CSS.escape(id) + '"]';
-      let client = Number(req.dataset.sentAt) > t ? "not sent yet" : "pending", server = "";
-      const events = [...svg.querySelectorAll(sel)].filter((el) => el.dataset.seq !== undefined).sort((a, b) => seq(a) - seq(b));
-      for (const el of events) {
-        const done = el.dataset.type === "wire" ? Number(el.dataset.at) <= t && el.dataset.delivered === "true" : at(el) <= t;
-        if (!done) continue;
-        const k = el.dataset.kind, g = el.dataset.glyph;
-        let s = "";
-        if (el.dataset.type === "wire" && el.dataset.to === "client" && (k === "result" || k === "error")) s = k === "result" ? "completed" : "failed";
-        else if (k === "cancel" && el.dataset.actor === "client" && client === "pending") s = "cancelled";
-        else if (g === "timeout" && el.dataset.actor === "client") s = "timed out" + (el.dataset.cause ? " (" + el.dataset.cause + ")" : "");
-        if (s) client = s;
-      }
-      for (const m of svg.querySelectorAll('.marks ' + sel + '[data-glyph="start"], .marks ' + sel + '[data-status]')) {
-        if (at(m) <= t) server = m.dataset.status || "working";
-      }
+    for (const req of svg.querySelectorAll(".request-states [data-request-id]")) {
+      const id = req.dataset.requestId;
+      const client = stateAt(req.dataset.clientStates, t, "not sent yet"), server = stateAt(req.dataset.serverStates, t, "");
       let next = "";
       const d = svg.querySelector('.deadline[data-deadline-id="' + CSS.escape(id) + '"]');
       if (d && client === "pending" && t !== Infinity) {
