@@ -364,7 +364,12 @@ const (
 	call7     = `{"at":0,"do":"call","id":7,"name":"crunch","progressToken":"p-7"}`
 	cancel300 = `{"at":300,"do":"cancel","id":7,"reason":"User closed the operation"}`
 	done320   = `{"at":320,"do":"complete","id":7,"result":{"content":[]}}`
-	result7   = `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`
+	// result7 is request 7's empty result as 2026-07-28 writes it
+	// (resultType and serverInfo on every result).
+	result7 = `{"jsonrpc":"2.0","id":7,"result":{"content":[],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcplab-server","version":"1.0.0"}}}}`
+	// result7of2025 is the same result as 2025-11-25 writes it (no
+	// resultType: that revision's Result has none).
+	result7of2025 = `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`
 )
 
 func progressAt(at int64, v float64) string {

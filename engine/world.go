@@ -142,6 +142,9 @@ func (w *world) send(from string, id *scenario.ID, msg json.RawMessage, note str
 // sendAbout is send with the send event's ID, TaskID and Headers taken
 // from about (the delivery keeps ID and TaskID).
 func (w *world) sendAbout(from string, about trace.Event, msg json.RawMessage, note string, arrive func()) {
+	if from == trace.ActorClient {
+		msg, about.Headers = w.era().Post(msg, about.ID != nil, w.http(), "", about.Headers)
+	}
 	about.Actor, about.Type, about.From, about.Message, about.Note = from, trace.TypeSend, from, msg, note
 	w.transmit(about, "", arrive)
 }

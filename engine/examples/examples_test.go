@@ -257,7 +257,7 @@ func TestFlowAndTaskExamples(t *testing.T) {
 		}
 	}
 	want := []string{`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"imp-1","progress":5,"total":5}}`,
-		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"imported 5 batches"}]}}`}
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"imported 5 batches"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcplab-server","version":"1.0.0"}}}}`}
 	if fmt.Sprint(delivered) != fmt.Sprint(want) || b.DroppedProgress != 5 || !b.NeedsRefetch || b.MaxDepth > b.Capacity || b.FinalsDelivered != 1 {
 		t.Errorf("buffer: delivered %v, dropped %d, refetch %v, max depth %d; want [progress 5, final], 5, true, <= 3", delivered, b.DroppedProgress, b.NeedsRefetch, b.MaxDepth)
 	}
