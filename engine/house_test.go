@@ -114,6 +114,7 @@ var engineRank = []string{
 	"engine/ledger/sqlite",
 	"engine/recovery",
 	"engine/checks",
+	"engine/checks/schema",
 	"engine/transcript",
 	"engine",
 	"engine/entry",
