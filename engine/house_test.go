@@ -107,6 +107,7 @@ var engineRank = []string{
 	"engine/jsonrpc",
 	"engine/scenario",
 	"engine/trace",
+	"engine/session",
 	"engine/coordinator",
 	"engine/tasks",
 	"engine/sse",

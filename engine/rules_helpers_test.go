@@ -67,6 +67,7 @@ func checkInvariants(t *testing.T, tr *trace.Trace) {
 	buffering := proxyBuffers(t, s)
 	origins := map[int]*origin{}
 	cancelled := map[string]int{} // request id → seq of the server's cancelled status
+	retired := false              // a 404 for a retired session was seen
 	finals := map[string]json.RawMessage{}
 	eventIDs := map[string]bool{} // SSE event ids sent: a send repeating one is a replay after Last-Event-ID
 	for i, e := range tr.Events {
@@ -117,6 +118,14 @@ func checkInvariants(t *testing.T, tr *trace.Trace) {
 				}
 				cancelled[idText(e.ID)] = i
 			}
+		}
+		// After a retired session's 404 the client re-issues what was in
+		// flight under the same id: the request's life starts again.
+		if e.Status == "404" {
+			retired = true
+		}
+		if retired && e.Type == trace.TypeSend && e.From == trace.ActorClient && e.ID != nil {
+			delete(cancelled, e.ID.Raw())
 		}
 		serverWire := (e.Type == trace.TypeSend || e.Type == trace.TypeKeepalive) && e.From == trace.ActorServer
 		if serverWire && e.ID != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/session"
 	"github.com/mcplab/mcplab/engine/sim"
 	"github.com/mcplab/mcplab/engine/sse"
 	"github.com/mcplab/mcplab/engine/tasks"
@@ -48,6 +49,8 @@ type world struct {
 
 	// store is the server's event store under 2025-11-25 (resume.go).
 	store sse.EventStore[sse.Msg]
+	// sess is the 2025-11-25 lifecycle (session.go).
+	sess session.Lifecycle
 }
 
 // clientEnd is what the client does when something reaches it from the
@@ -92,7 +95,7 @@ type request struct {
 
 func newWorld(s *scenario.Scenario, opts Options) *world {
 	return &world{s: s, opts: opts, log: trace.Log{Events: make([]trace.Event, 0, trace.EventsHint(s, MaxEvents)), MaxEvents: MaxEvents, MaxBytes: MaxTraceBytes}, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{},
-		tp: coordinator.TransportOf(s), policy: coordinator.PolicyOf(s.Server.Policy)}
+		tp: coordinator.TransportOf(s), policy: coordinator.PolicyOf(s.Server.Policy), sess: session.New(s)}
 }
 
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
@@ -143,7 +146,7 @@ func (w *world) send(from string, id *scenario.ID, msg json.RawMessage, note str
 // from about (the delivery keeps ID and TaskID).
 func (w *world) sendAbout(from string, about trace.Event, msg json.RawMessage, note string, arrive func()) {
 	if from == trace.ActorClient {
-		msg, about.Headers = w.era().Post(msg, about.ID != nil, w.http(), "", about.Headers)
+		msg, about.Headers = w.era().Post(msg, about.ID != nil, w.http(), w.sess.Client, about.Headers)
 	}
 	about.Actor, about.Type, about.From, about.Message, about.Note = from, trace.TypeSend, from, msg, note
 	w.transmit(about, "", arrive)

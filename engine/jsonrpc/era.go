@@ -186,7 +186,8 @@ func (e Era) Result(method, id string, msg json.RawMessage) json.RawMessage {
 // PostHeaders are the HTTP request headers of the POST that carries the
 // client's msg (a request or notification): MCP-Protocol-Version on every
 // one (under 2025-11-25 all but initialize, which negotiates it);
-// Mcp-Session-Id when session is not "" (2025-11-25); under 2026-07-28
+// Mcp-Session-Id when session is not "" (2025-11-25; not on initialize,
+// which opens a new session); under 2026-07-28
 // Mcp-Method and, for tools/call and prompts/get (params.name) and
 // resources/read (params.uri), Mcp-Name. nil for msg that is not JSON-RPC.
 func (e Era) PostHeaders(msg json.RawMessage, session string) map[string]string {
@@ -198,7 +199,7 @@ func (e Era) PostHeaders(msg json.RawMessage, session string) map[string]string 
 	if e.Stateless() || m.Method != MethodInitialize {
 		h[HeaderProtocolVersion] = e.version()
 	}
-	if session != "" && !e.Stateless() {
+	if session != "" && !e.Stateless() && m.Method != MethodInitialize {
 		h[HeaderSessionID] = session
 	}
 	if e.Stateless() {
@@ -346,3 +347,33 @@ func (e Era) Post(msg json.RawMessage, built, http bool, session string, have ma
 	}
 	return msg, h
 }
+
+// CodeInvalidRequest is JSON-RPC's "Invalid Request" (JSON-RPC 2.0 §5.1),
+// which a 2025-11-25 server answers a request with before its session is
+// initialized.
+const CodeInvalidRequest = -32600
+
+// NewInitialize builds 2025-11-25's initialize request with id (JSON
+// text): the client offers that revision, declares no capabilities and
+// names itself (basic/lifecycle, "Initialization").
+func NewInitialize(id string) json.RawMessage {
+	return NewRequest(id, MethodInitialize, Marshal(struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+		ClientInfo      json.RawMessage `json:"clientInfo"`
+	}{Revision20251125, json.RawMessage(`{}`), clientInfo}))
+}
+
+// NewInitializeResult builds the server's answer to initialize id: the
+// revision it agrees to, its capabilities (tools) and its name.
+func NewInitializeResult(id string) json.RawMessage {
+	return NewResult(id, Marshal(struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+		ServerInfo      json.RawMessage `json:"serverInfo"`
+	}{Revision20251125, json.RawMessage(`{"tools":{}}`), serverInfo}))
+}
+
+// NewInitialized builds notifications/initialized, which the client sends
+// once it has the initialize result and before any other request.
+func NewInitialized() json.RawMessage { return NewNotification(MethodInitialized, nil) }

@@ -93,6 +93,8 @@ func TestEraPostHeaders(t *testing.T) {
 			"map[MCP-Protocol-Version:2026-07-28 Mcp-Method:tools/list]"},
 		{"2025 initialize carries neither", Revision20251125, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`, "",
 			"map[]"},
+		{"2025 initialize after a 404 carries no old session", Revision20251125, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`, "s-1",
+			"map[]"},
 		{"2025 later request carries the session", Revision20251125, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"crunch"}}`, "s-1",
 			"map[MCP-Protocol-Version:2025-11-25 Mcp-Session-Id:s-1]"},
 		{"not JSON-RPC", Revision20260728, `"x"`, "", "map[]"},

@@ -71,6 +71,9 @@ func (d *decoder) client(root *object, s *Scenario) {
 			s.Client.Policy.IgnoreProgress, _ = d.boolean(p, "ignoreProgress")
 			s.Client.Policy.ForgetResumeToken, _ = d.boolean(p, "forgetResumeToken")
 			s.Client.Policy.Timeouts = d.oneOf(p, "timeouts", "", "", TimeoutsRequired, TimeoutsNone)
+			if v, ok := d.boolean(p, "reinitializeOnNotFound"); ok && !v {
+				s.Client.Policy.ReinitializeOnNotFound = &v
+			}
 			d.unknown(p)
 		}
 	}
@@ -106,6 +109,8 @@ func (d *decoder) server(root *object, s *Scenario) {
 			s.Server.Policy.RespondAfterCancel, _ = d.boolean(p, "respondAfterCancel")
 			s.Server.Policy.IgnoreDisconnect, _ = d.boolean(p, "ignoreDisconnect")
 			s.Server.Policy.ReplayAllStreams, _ = d.boolean(p, "replayAllStreams")
+			s.Server.Policy.ReplayNothing, _ = d.boolean(p, "replayNothing")
+			s.Server.Policy.AsyncInitialized, _ = d.boolean(p, "asyncInitialized")
 			if v := d.oneOf(p, "dedupeBy", "idempotency-key", "idempotency-key", "rpc-id", "none"); v != "idempotency-key" {
 				s.Server.Policy.DedupeBy = v
 			}

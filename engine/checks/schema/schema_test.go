@@ -22,24 +22,27 @@ var eras = []struct{ protocol, transport string }{
 }
 
 // variant is ex with its protocol and transport set; ok is false when
-// the scenario exists only on its own transport (a buffer, a proxy, a
-// disconnect, keep-alives are Streamable HTTP's) and transport is the
-// other one.
+// the scenario exists only on its own transport or revision (a buffer, a
+// proxy, a disconnect, keep-alives are Streamable HTTP's; end-session is
+// 2025-11-25's) and the variant is another.
 func variant(t *testing.T, ex examples.Example, protocol, transport string) (examples.Example, bool) {
 	t.Helper()
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(ex.JSON, &doc); err != nil {
 		t.Fatalf("%s: %v", ex.Name, err)
 	}
-	own := scenario.TransportStdio
+	own, ownProtocol := scenario.TransportStdio, scenario.Protocol20260728
 	if v, ok := doc["transport"]; ok {
 		_ = json.Unmarshal(v, &own)
+	}
+	if v, ok := doc["protocol"]; ok {
+		_ = json.Unmarshal(v, &ownProtocol)
 	}
 	doc["protocol"], _ = json.Marshal(protocol)
 	doc["transport"], _ = json.Marshal(transport)
 	ex.JSON, _ = json.Marshal(doc)
 	if _, err := scenario.Decode(ex.JSON); err != nil {
-		if transport != own {
+		if transport != own || protocol != ownProtocol {
 			return ex, false
 		}
 		t.Fatalf("%s as %s on %s: %v", ex.Name, protocol, transport, err)
