@@ -74,7 +74,7 @@ func initializedBeforeRequests(v *view) (trace.Check, bool) {
 		case e.Type == trace.TypeDeliver && e.To == trace.ActorServer && w.hasID && !w.response && w.method != jsonrpc.MethodInitialize:
 			after[w.id] = serverReady
 		case v.serverSends(i) && w.response && after[w.id]:
-			if m, err := jsonrpc.Parse(e.Message); err == nil && m.Kind == jsonrpc.Error && strings.Contains(strings.ToLower(m.ErrorMessage), "initialized") {
+			if m, err := jsonrpc.Parse(e.Message); err == nil && m.Kind == jsonrpc.Error && notInitialized(m.ErrorMessage) {
 				rejected = append(rejected, i)
 			}
 		}
@@ -162,6 +162,24 @@ func sessionRecovered(v *view) (trace.Check, bool) {
 		return fail(SessionRecovered, "The client re-issued a request with other arguments (a new idempotency key): the server cannot tell it is the same work.", changed...), true
 	}
 	return pass(SessionRecovered, fmt.Sprintf("After the 404 the client initialized again and re-issued the %d call(s) in flight once each, with the same ids and arguments.", len(inFlight)), found, reinit), true
+}
+
+// notInitialized reports whether an error message says the server was not
+// initialized ("Server not initialized", "not initialized"): it holds
+// "initialized" in any ASCII case. (An ASCII fold, not strings.ToLower,
+// which would link Unicode's case tables into the browser binaries.)
+func notInitialized(msg string) bool {
+	const word = "initialized"
+	for i := 0; i+len(word) <= len(msg); i++ {
+		j := 0
+		for j < len(word) && msg[i+j]|0x20 == word[j] {
+			j++
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
 }
 
 // compactJSON is raw without insignificant whitespace (raw itself when
