@@ -38,15 +38,21 @@ func (w *world) call(st scenario.Step, orig *request, again *coordinator.Retry) 
 	}
 	r.cl.Deadlines = coordinator.CallDeadlines(w.q.Now(), &w.s.Client, inherit, st)
 	w.register(r)
-	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), note, func() {
-		w.serverReceiveRequest(r)
-		if r.task != "" {
-			w.createTask(r) // a task-augmented call
-		}
-	})
+	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), note, func() { w.arrive(r) })
 	r.alarm.Set(&w.q, &r.cl, func() { w.clientTimeout(r) })
 	r.alarm.Arm()
 	return r
+}
+
+// arrive is call r reaching the server (unless its session refuses it).
+func (w *world) arrive(r *request) {
+	if w.sessionRefuses(r) {
+		return
+	}
+	w.serverReceiveRequest(r)
+	if r.task != "" {
+		w.createTask(r) // a task-augmented call
+	}
 }
 
 // clientTimeout: r's alarm rang; the client gives up on r if a deadline

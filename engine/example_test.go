@@ -44,13 +44,13 @@ func ExampleRun() {
 		fmt.Printf("%s: %v\n", c.Rule, *c.OK)
 	}
 	// Output:
-	// at 0: client send {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"crunch","arguments":{}}}
-	// at 10: network deliver {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"crunch","arguments":{}}}
+	// at 0: client send {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"crunch","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcplab-client","version":"1.0.0"}}}}
+	// at 10: network deliver {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"crunch","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcplab-client","version":"1.0.0"}}}}
 	// at 10: server start
 	// at 300: client send {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"User closed the operation"}}
 	// at 310: network deliver {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"User closed the operation"}}
 	// at 310: server status
-	// at 320: server suppress {"jsonrpc":"2.0","id":7,"result":{"content":[]}}
+	// at 320: server suppress {"jsonrpc":"2.0","id":7,"result":{"content":[],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcplab-server","version":"1.0.0"}}}}
 	// request 7: state cancelled, response null, client abandoned
 	// no-message-after-cancel: true
 	// cancellation-never-answered: true

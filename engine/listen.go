@@ -67,7 +67,7 @@ func (w *world) endListen(r *request, reason *string) {
 		w.send(trace.ActorServer, idPtr(r.id), msg, recovery.EndNote(r.id.String(), false), func() { w.clientListenEnded(r) })
 		return
 	}
-	resp := r.srv.Answer(w.q.Now(), jsonrpc.NewResult(r.id.Raw(), json.RawMessage(`{"resultType":"complete"}`)), false)
+	resp := r.srv.Answer(w.q.Now(), w.era().Result(r.method, r.id.Raw(), jsonrpc.NewResult(r.id.Raw(), json.RawMessage(`{"resultType":"complete"}`))), false)
 	w.out(r, sse.MsgOf(resp, recovery.EndNote(r.id.String(), true), func() { w.clientListenEnded(r) }))
 }
 

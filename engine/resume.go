@@ -60,6 +60,9 @@ func (w *world) resumeStream(r *request, token, pos string, delay int64) {
 	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(r.id), Headers: recovery.ResumeHeaders(token), Note: recovery.ReconnectNote(r.id.String(), token, pos, delay, w.s.Client.Policy.OmitLastEventID)})
 	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
 		missed, e, ok := sse.Replay(&w.store, token, r.id.Raw(), r.id.String(), w.s.Server.Policy.ReplayAllStreams)
+		if ok && w.s.Server.Policy.ReplayNothing {
+			missed, e = sse.ReplayNothing(r.id.String(), token, len(missed))
+		}
 		w.tell(r, e)
 		if !ok {
 			return

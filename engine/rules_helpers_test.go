@@ -67,6 +67,7 @@ func checkInvariants(t *testing.T, tr *trace.Trace) {
 	buffering := proxyBuffers(t, s)
 	origins := map[int]*origin{}
 	cancelled := map[string]int{} // request id → seq of the server's cancelled status
+	retired := false              // a 404 for a retired session was seen
 	finals := map[string]json.RawMessage{}
 	eventIDs := map[string]bool{} // SSE event ids sent: a send repeating one is a replay after Last-Event-ID
 	for i, e := range tr.Events {
@@ -117,6 +118,14 @@ func checkInvariants(t *testing.T, tr *trace.Trace) {
 				}
 				cancelled[idText(e.ID)] = i
 			}
+		}
+		// After a retired session's 404 the client re-issues what was in
+		// flight under the same id: the request's life starts again.
+		if e.Status == "404" {
+			retired = true
+		}
+		if retired && e.Type == trace.TypeSend && e.From == trace.ActorClient && e.ID != nil {
+			delete(cancelled, e.ID.Raw())
 		}
 		serverWire := (e.Type == trace.TypeSend || e.Type == trace.TypeKeepalive) && e.From == trace.ActorServer
 		if serverWire && e.ID == nil && s.Server.Policy.RouteByIDOnly && isFinal(e.Message) && e.Note != "The server sends a raw message." {
@@ -372,7 +381,12 @@ const (
 	call7     = `{"at":0,"do":"call","id":7,"name":"crunch","progressToken":"p-7"}`
 	cancel300 = `{"at":300,"do":"cancel","id":7,"reason":"User closed the operation"}`
 	done320   = `{"at":320,"do":"complete","id":7,"result":{"content":[]}}`
-	result7   = `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`
+	// result7 is request 7's empty result as 2026-07-28 writes it
+	// (resultType and serverInfo on every result).
+	result7 = `{"jsonrpc":"2.0","id":7,"result":{"content":[],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcplab-server","version":"1.0.0"}}}}`
+	// result7of2025 is the same result as 2025-11-25 writes it (no
+	// resultType: that revision's Result has none).
+	result7of2025 = `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`
 )
 
 func progressAt(at int64, v float64) string {

@@ -76,6 +76,8 @@ func (w *world) do(st scenario.Step, r *request) bool {
 		w.taskStep(st)
 	case "race":
 		w.race(st)
+	case "end-session":
+		w.endSession()
 	case "reopen-ledger":
 		w.emit(w.ledger.ReopenEvent())
 	case "mutate-result":
@@ -144,12 +146,15 @@ func (w *world) summary() *trace.Trace {
 	return tr
 }
 
-// run schedules every step at its time, in file order, and runs the queue.
+// run schedules every step at its time, in file order, once the lifecycle
+// has reached t = 0, and runs the queue.
 func (w *world) run() error {
-	for i := range w.s.Steps {
-		at := w.s.Steps[i].At
-		w.lastStepAt = max(w.lastStepAt, at)
-		w.q.Schedule(at, func() { w.step(i, w.s.Steps[i]) })
-	}
+	w.lifecycle(func() {
+		for i := range w.s.Steps {
+			at := w.s.Steps[i].At
+			w.lastStepAt = max(w.lastStepAt, at)
+			w.q.Schedule(at, func() { w.step(i, w.s.Steps[i]) })
+		}
+	})
 	return w.q.Run(MaxActions)
 }

@@ -100,6 +100,7 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.Er
 		w.tell(r, rep.Event())
 		msg, failed = rep.Response(r.id.Raw())
 	}
+	msg = w.era().Result(r.method, r.id.Raw(), msg)
 	ev, send := r.srv.Finish(w.q.Now(), r.id.String(), msg, failed, code, isLedger, w.policy)
 	if !send {
 		w.tell(r, ev)
@@ -117,7 +118,7 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.Er
 // it on r's stream; the client takes it as r's response, then then runs
 // (when not nil).
 func (w *world) answer(r *request, msg json.RawMessage, failed bool, note string, then func()) {
-	w.out(r, sse.MsgOf(r.srv.Answer(w.q.Now(), msg, failed), note, func() {
+	w.out(r, sse.MsgOf(r.srv.Answer(w.q.Now(), w.era().Result(r.method, r.id.Raw(), msg), failed), note, func() {
 		w.client.response(r, failed)
 		if then != nil {
 			then()

@@ -10,6 +10,7 @@ import (
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/session"
 	"github.com/mcplab/mcplab/engine/sim"
 	"github.com/mcplab/mcplab/engine/sse"
 	"github.com/mcplab/mcplab/engine/tasks"
@@ -52,6 +53,8 @@ type world struct {
 
 	handlers *handler.Server // the server's handlers (server.handlers)
 	skipped  []trace.Skip    // the scripted steps that could not happen
+	// sess is the 2025-11-25 lifecycle (session.go).
+	sess session.Lifecycle
 }
 
 // clientEnd is what the client does when something reaches it from the
@@ -100,7 +103,7 @@ type request struct {
 
 func newWorld(s *scenario.Scenario, opts Options) *world {
 	return &world{s: s, opts: opts, log: trace.Log{Events: make([]trace.Event, 0, trace.EventsHint(s, MaxEvents)), MaxEvents: MaxEvents, MaxBytes: MaxTraceBytes}, reqs: map[string]*request{}, byToken: map[string]*request{}, reconnects: []trace.Reconnect{},
-		tp: coordinator.TransportOf(s), policy: coordinator.PolicyOf(s.Server.Policy)}
+		tp: coordinator.TransportOf(s), policy: coordinator.PolicyOf(s.Server.Policy), sess: session.New(s)}
 }
 
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
@@ -150,6 +153,9 @@ func (w *world) send(from string, id *scenario.ID, msg json.RawMessage, note str
 // sendAbout is send with the send event's ID, TaskID and Headers taken
 // from about (the delivery keeps ID and TaskID).
 func (w *world) sendAbout(from string, about trace.Event, msg json.RawMessage, note string, arrive func()) {
+	if from == trace.ActorClient {
+		msg, about.Headers = w.era().Post(msg, about.ID != nil, w.http(), w.sess.Client, about.Headers)
+	}
 	about.Actor, about.Type, about.From, about.Message, about.Note = from, trace.TypeSend, from, msg, note
 	w.transmit(about, "", arrive)
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/checks/schema"
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -347,7 +348,12 @@ func runScenario(data []byte, checks bool, stdout, stderr io.Writer) error {
 // writeTrace writes tr's JSON to stdout and, if checks, one line per check
 // to stderr ("pass  rule", "FAIL  rule: detail", "  ?   rule: why") and a
 // count; it returns a checksFailed error if any check is violated.
+//
+// The native command adds rule message-valid (package checks/schema),
+// which the browser binaries do not link: its validator and the two
+// official schemas would cost the pages their transfer budget.
 func writeTrace(tr *trace.Trace, checks bool, stdout, stderr io.Writer) error {
+	tr.Checks = append(tr.Checks, schema.Check(tr))
 	out, err := engine.Encode(tr)
 	var be *engine.BoundError
 	if errors.As(err, &be) {

@@ -375,7 +375,7 @@ func TestUnsafeRetryHeadlineCountsExecutions(t *testing.T) {
 // says no check applies, under the neutral key "none" (the undecided
 // colour), and its detail that nothing was judged.
 func TestVerdictWhenNoCheckApplies(t *testing.T) {
-	tr := examplestest.RunExample(t, examples.Example{Name: "one-call", JSON: []byte(`{"mcplab":1,"protocol":"2025-11-25","transport":"stdio","steps":[{"at":0,"do":"call","id":1,"name":"x"}]}`)})
+	tr := examplestest.RunExample(t, examples.Example{Name: "one-call", JSON: []byte(`{"mcplab":1,"protocol":"2026-07-28","transport":"stdio","steps":[{"at":0,"do":"call","id":1,"name":"x"}]}`)})
 	if len(tr.Checks) != 0 {
 		t.Fatalf("the run has %d checks; the test wants one no check applies to", len(tr.Checks))
 	}

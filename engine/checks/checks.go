@@ -55,6 +55,12 @@
 //     request sent under an id in flight is answered on its own).
 //   - initialize-not-cancelled (mcplab addition): under 2025-11-25 the client
 //     never cancels initialize.
+//   - initialized-before-requests: after each initialize the client sends
+//     no request but ping before notifications/initialized, and the server
+//     rejects nothing that follows it as not initialized (lifecycle.go).
+//   - session-recovered: after a retired session's 404 the client
+//     initializes again and re-issues what was in flight once, with the
+//     same ids and arguments (lifecycle.go).
 //   - no-last-event-id: under 2026-07-28 a client does not reconnect with
 //     Last-Event-ID (the server keeps no event ids to resume from).
 //   - reconnect-new-request-and-refetch (mcplab addition): under 2026-07-28,
@@ -220,6 +226,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		responsesRoutedByRequest,
 		maximumBoundsProgress, callOutcomeKnown, cancelNotBlocked, backoffGrows,
 		refetchAfterReconnect, resumeReplaysMissed,
+		initializedBeforeRequests, sessionRecovered,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)

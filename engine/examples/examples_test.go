@@ -159,6 +159,12 @@ func TestBuiltInOutcomes(t *testing.T) {
 		"broken-hold-notifications":              {"§11 notifications-held (mastra-ai/mastra#14782): the idle timeout cuts the call", "cancelled", "abandoned", "idle-timeout", "close-stream", 400, []string{"notifications-not-held"}},
 		"responses-routed-by-request":            {"§1 a duplicate id is refused on its own stream; call 1 gets its own answer", "completed", "result", "", "", 520, nil},
 		"broken-route-by-id-only":                {"§11 cross-wired-response (modelcontextprotocol/typescript-sdk#2433): call 1's answer goes to the duplicate", "completed", "abandoned", "max-timeout", "close-stream", 2000, []string{"responses-routed-by-request"}},
+		"session-expired-reinitialize":           {"2025-11-25 a retired session: 404, initialize again, re-issue once", "completed", "result", "", "", 410, nil},
+		"broken-session-not-found-as-failure":    {"§11 session-not-found-as-failure (anthropics/claude-code#83404): the call ends in an error", "completed", "error", "", "", 130, []string{"session-recovered"}},
+		"initialized-before-requests":            {"2025-11-25 notifications/initialized is applied before the first call", "completed", "result", "", "", 210, nil},
+		"broken-async-initialized":               {"§11 async-initialized (tachyonmcp/tachyon#11): the first call is rejected", "failed", "error", "", "", 20, []string{"initialized-before-requests"}},
+		"resume-replays-missed":                  {"§9 2025-11-25 a resumed stream replays what the client missed", "completed", "result", "", "", 410, nil},
+		"broken-replay-nothing":                  {"§11 replay-nothing (modelcontextprotocol/typescript-sdk#943): the missed progress never arrives", "completed", "result", "", "", 410, []string{"resume-replays-missed"}},
 		"herd-reference-backoff":                 {"§10 the herd with the reference backoff", "", "", "", "", 0, nil},
 		"herd-no-backoff":                        {"§10 the herd in lockstep", "", "", "", "", 0, []string{"herd-all-reconnect", "herd-jittered"}},
 		"broken-herd-exponential-lockstep":       {"§11 lockstep-backoff: exponential backoff without jitter (bug-ops/zeph#4574)", "", "", "", "", 0, []string{"herd-jittered"}},
@@ -283,7 +289,7 @@ func TestFlowAndTaskExamples(t *testing.T) {
 		}
 	}
 	want := []string{`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"imp-1","progress":5,"total":5}}`,
-		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"imported 5 batches"}]}}`}
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"imported 5 batches"}],"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcplab-server","version":"1.0.0"}}}}`}
 	if fmt.Sprint(delivered) != fmt.Sprint(want) || b.DroppedProgress != 5 || !b.NeedsRefetch || b.MaxDepth > b.Capacity || b.FinalsDelivered != 1 {
 		t.Errorf("buffer: delivered %v, dropped %d, refetch %v, max depth %d; want [progress 5, final], 5, true, <= 3", delivered, b.DroppedProgress, b.NeedsRefetch, b.MaxDepth)
 	}

@@ -76,6 +76,9 @@ func (d *decoder) client(root *object, s *Scenario) {
 			s.Client.Policy.ForgetResumeToken, _ = d.boolean(p, "forgetResumeToken")
 			s.Client.Policy.Timeouts = d.oneOf(p, "timeouts", "", "", TimeoutsRequired, TimeoutsNone)
 			d.decisions(p, &s.Client.Policy)
+			if v, ok := d.boolean(p, "reinitializeOnNotFound"); ok && !v {
+				s.Client.Policy.ReinitializeOnNotFound = &v
+			}
 			d.unknown(p)
 		}
 	}
@@ -117,6 +120,8 @@ func (d *decoder) server(root *object, s *Scenario) {
 			if v, ok := d.boolean(p, "releaseOnCancel"); ok && !v {
 				s.Server.Policy.ReleaseOnCancel = &v
 			}
+			s.Server.Policy.ReplayNothing, _ = d.boolean(p, "replayNothing")
+			s.Server.Policy.AsyncInitialized, _ = d.boolean(p, "asyncInitialized")
 			if v := d.oneOf(p, "dedupeBy", "idempotency-key", "idempotency-key", "rpc-id", "none"); v != "idempotency-key" {
 				s.Server.Policy.DedupeBy = v
 			}

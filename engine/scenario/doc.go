@@ -36,6 +36,11 @@
 //   - client.policy.forgetResumeToken and server.policy.replayAllStreams
 //     (2025-11-25 resumption; modelcontextprotocol/typescript-sdk#2499, modelcontextprotocol/servers#4087): booleans,
 //     default false, omitted when false; no effect under 2026-07-28.
+//   - server.policy.replayNothing (modelcontextprotocol/typescript-sdk#943)
+//     and server.policy.asyncInitialized (tachyonmcp/tachyon#11): booleans,
+//     default false, omitted when false; no effect under 2026-07-28.
+//   - client.policy.reinitializeOnNotFound (anthropics/claude-code#83404):
+//     default true, stored only when false; with end-session.
 //   - client.policy.timeouts: "required", "none" or "" (the default,
 //     omitted): the client's timeout policy for tools/call. "required":
 //     every call must carry an idle or a maximum timeout; "none" (the
@@ -110,6 +115,9 @@
 //     refuses every reconnect attempted before it.
 //
 // Steps:
+//   - end-session {}: a server verb (2025-11-25 on streamable-http only,
+//     else an error at steps[i].do) that retires the session; see
+//     SCENARIO.md "Sessions (2025-11-25)" and package session.
 //   - produce {id, everyMs, count, fromValue?, total?}: a server verb that
 //     sends count progress values fromValue, fromValue+1, ... (fromValue
 //     defaults to 0) for request id, one every everyMs virtual ms starting at

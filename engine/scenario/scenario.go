@@ -155,6 +155,11 @@ type Client struct {
 // ClientPolicy holds the client's switches. The zero value of each bool is
 // the correct behaviour; HTTPCancel defaults to the protocol's correct signal.
 type ClientPolicy struct {
+	// ReinitializeOnNotFound, false under 2025-11-25 on Streamable HTTP,
+	// makes the client take a retired session's 404 as its calls' failure
+	// instead of initializing again and re-issuing them
+	// (anthropics/claude-code#83404). nil is the default, true.
+	ReinitializeOnNotFound *bool `json:"reinitializeOnNotFound,omitempty"`
 	// HTTPCancel is how a Streamable HTTP client cancels: HTTPCancelCloseStream
 	// (correct under 2026-07-28) or HTTPCancelPostNotification (correct
 	// under 2025-11-25).
@@ -445,6 +450,14 @@ type ServerPolicy struct {
 	// duplicate with -32600 on the duplicate's own stream. No effect on
 	// stdio, where one pipe carries every response.
 	RouteByIDOnly bool `json:"routeByIdOnly,omitempty"`
+	// ReplayNothing, when true under 2025-11-25, makes the server's event
+	// store unable to map a Last-Event-ID to its stream: a resumed stream
+	// replays nothing (modelcontextprotocol/typescript-sdk#943).
+	ReplayNothing bool `json:"replayNothing,omitempty"`
+	// AsyncInitialized, when true under 2025-11-25, makes the server
+	// acknowledge notifications/initialized before applying it: a request
+	// sent right after it is rejected (tachyonmcp/tachyon#11).
+	AsyncInitialized bool `json:"asyncInitialized,omitempty"`
 }
 
 // On reports a policy switch whose nil value means true.

@@ -36,6 +36,7 @@ var Verbs = map[string][]string{
 	"mutate-result": {"of", "set"},
 	"checkpoint":    {"taskId"},
 	"finish-task":   {"taskId", "result"},
+	"end-session":   {},
 }
 
 func (d *decoder) steps(root *object, s *Scenario) {
@@ -144,6 +145,10 @@ func (d *decoder) stepInto(o *object, st *Step) {
 		d.drop(o, st)
 	case "send":
 		d.send(o, st)
+	case "end-session":
+		if d.err == nil && (d.s.Transport != TransportHTTP || d.s.Protocol != Protocol20251125) {
+			d.fail(errAt(o.sub("do"), ErrValue, "end-session retires a 2025-11-25 Streamable HTTP session; this scenario is %s on %s", d.s.Protocol, d.s.Transport))
+		}
 	case "disconnect":
 		if d.err == nil && d.s.Transport != TransportHTTP {
 			d.fail(errAt(o.sub("do"), ErrValue, "disconnect closes an HTTP stream; this scenario's transport is %s", d.s.Transport))

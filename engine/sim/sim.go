@@ -51,6 +51,15 @@ func (q *Queue) Abort(err error) {
 	}
 }
 
+// Begin sets the clock to at (ms; negative for a lifecycle that precedes
+// t = 0, the 2025-11-25 handshake) when nothing has been scheduled yet;
+// afterwards it does nothing.
+func (q *Queue) Begin(at int64) {
+	if q.seq == 0 {
+		q.now = at
+	}
+}
+
 // Now returns the current virtual time in ms: the due time of the action
 // being run, or of the last one run.
 func (q *Queue) Now() int64 { return q.now }

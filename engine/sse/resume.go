@@ -114,6 +114,15 @@ func Replay(store *EventStore[Msg], lastID, stream, name string, allStreams bool
 	return missed, trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, Note: ReplayNote(name, lastID, len(missed), allStreams)}, true
 }
 
+// ReplayNothing is Replay's answer under server.policy.replayNothing
+// (modelcontextprotocol/typescript-sdk#943): the event store cannot map
+// Last-Event-ID lastID to stream name's events, so the n events missed
+// are not replayed; the stream re-attaches with nothing.
+func ReplayNothing(name, lastID string, n int) ([]StoredEvent[Msg], trace.Event) {
+	return nil, trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus,
+		Note: "Policy replayNothing: the server cannot map Last-Event-ID " + lastID + " to stream " + name + ", so it resumes the stream and replays none of the " + strconv.Itoa(n) + " event(s) the client missed (modelcontextprotocol/typescript-sdk#943)."}
+}
+
 // ReplayNote says what the server does on a GET with Last-Event-ID token
 // for stream id: it replays n events, of that stream only or, with
 // allStreams (modelcontextprotocol/servers#4087), of every stream.

@@ -23,7 +23,7 @@ func Example() {
 	// checkpoint cancels: true cancelled
 	// finish changes it: false cancelled
 	// client polls: false
-	// {"taskId":"task-1","status":"cancelled","pollIntervalMs":500}
+	// {"taskId":"task-1","status":"cancelled","createdAt":"1970-01-01T00:00:00.000Z","lastUpdatedAt":"1970-01-01T00:00:00.300Z","ttl":null,"pollIntervalMs":500}
 	// [[0 working] [300 cancelled]]
 }
 

@@ -39,7 +39,7 @@ func TestServeCancelByProtocol(t *testing.T) {
 func TestCreateResultShape(t *testing.T) {
 	task := tasks.New("t-9", 0)
 	got := string(task.CreateResult(250))
-	if want := `{"resultType":"task","task":{"taskId":"t-9","status":"working","pollIntervalMs":250}}`; got != want {
+	if want := `{"resultType":"task","task":{"taskId":"t-9","status":"working","createdAt":"1970-01-01T00:00:00.000Z","lastUpdatedAt":"1970-01-01T00:00:00.000Z","ttl":null,"pollIntervalMs":250}}`; got != want {
 		t.Fatalf("CreateResult = %s; want %s", got, want)
 	}
 }

@@ -25,6 +25,7 @@ package tasks
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -94,15 +95,29 @@ func (t *Task) Finish(now int64, result json.RawMessage) bool {
 }
 
 // Wire returns the Task object a server puts on the wire:
-// {"taskId","status","pollIntervalMs","result"?}.
+// {"taskId","status","createdAt","lastUpdatedAt","ttl","pollIntervalMs",
+// "result"?}. createdAt and lastUpdatedAt (ISO 8601, which the 2025-11-25
+// schema's Task requires) are the virtual times of its first and last
+// status as instants from the Unix epoch; ttl is null (kept for as long
+// as the run lasts).
 func (t *Task) Wire(pollIntervalMs int64) json.RawMessage {
 	b, _ := json.Marshal(struct {
 		TaskID         string          `json:"taskId"`
 		Status         string          `json:"status"`
+		CreatedAt      string          `json:"createdAt"`
+		LastUpdatedAt  string          `json:"lastUpdatedAt"`
+		TTL            *int64          `json:"ttl"`
 		PollIntervalMs int64           `json:"pollIntervalMs"`
 		Result         json.RawMessage `json:"result,omitempty"`
-	}{t.ID, t.status, pollIntervalMs, t.result})
+	}{t.ID, t.status, instant(t.history[0][0]), instant(t.history[len(t.history)-1][0]), nil, pollIntervalMs, t.result})
 	return b
+}
+
+// instant writes virtual time at (ms, an int64 in a history entry) as an
+// ISO 8601 instant from the Unix epoch: 250 is 1970-01-01T00:00:00.250Z.
+func instant(at any) string {
+	ms, _ := at.(int64)
+	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
 // Summary is the task's trace summary.

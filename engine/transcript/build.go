@@ -75,8 +75,14 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		return strconv.Itoa(session) + "\x00" + id
 	}
 	lastResponse := map[string]int{} // request key → index of the event that handed its last response to the client
-	var rtt, rttInit int64 = -1, -1  // slowest answered ping, initialize
-	rttWhat, initWhat := "", ""
+	var rtt int64 = -1               // slowest answered ping
+	rttWhat := ""
+	// Without a ping, the fastest answered exchange of any other method:
+	// never initialize for its own sake, whose answer includes the
+	// server's start-up (1,091 ms where tools/list took 5 ms), but
+	// whichever exchange was quickest, which bounds the path best.
+	var rttAny int64 = -1
+	anyWhat := ""
 	for i, en := range es {
 		at := int64(i)
 		if timed {
@@ -188,9 +194,9 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 						rtt, rttWhat = d, fmt.Sprintf("the slowest answered ping (id %s)", r.sum.ID)
 					}
 				}
-				if !r.finished && (r.sum.Method == jsonrpc.MethodInitialize || r.sum.Method == jsonrpc.MethodDiscover) && timed {
-					if d := at - r.sum.SentAt; d > rttInit {
-						rttInit, initWhat = d, fmt.Sprintf("the slowest answered %s (id %s; no ping was answered)", r.sum.Method, r.sum.ID)
+				if !r.finished && r.sum.Method != methodPing && timed {
+					if d := at - r.sum.SentAt; rttAny < 0 || d < rttAny {
+						rttAny, anyWhat = d, fmt.Sprintf("the fastest answered exchange, %s (id %s; no ping was answered)", jsonrpc.Describe(r.sum.Method, r.sum.Name), r.sum.ID)
 					}
 				}
 				if r.version != "" && m.Result != nil && src.Protocol == "" && supports(m.Result, r.version) {
@@ -255,7 +261,7 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		tr.EndMs = tr.Events[n-1].At
 	}
 	if rtt < 0 {
-		rtt, rttWhat = rttInit, initWhat
+		rtt, rttWhat = rttAny, anyWhat
 	}
 	switch {
 	case opts.LatencyMs > 0:

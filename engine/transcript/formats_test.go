@@ -328,3 +328,36 @@ func TestWholeSecondTimesSaySo(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundTripFromFastestExchange proves the import's round trip without
+// a ping is the fastest answered exchange, not initialize, whose answer
+// includes the server's start-up: a stdio log whose initialize took
+// 1,091 ms and whose tools/list took 5 ms gives 5 ms (plus the clock's
+// 1 ms); with initialize the only exchange, initialize it is.
+func TestRoundTripFromFastestExchange(t *testing.T) {
+	initialize := []string{
+		`2025/06/09 23:52:00.000000 write: {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+		`2025/06/09 23:52:01.091000 read: {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`,
+	}
+	list := []string{
+		`2025/06/09 23:52:01.100000 write: {"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`2025/06/09 23:52:01.105000 read: {"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`,
+	}
+	for _, c := range []struct {
+		name    string
+		lines   []string
+		latency int64
+		from    string
+	}{
+		{"tools/list answered in 5 ms", append(append([]string{}, initialize...), list...), 6, "tools/list (id 2"},
+		{"initialize alone", initialize, 1092, "initialize (id 1"},
+	} {
+		tr, err := Import([]byte(strings.Join(c.lines, "\n")+"\n"), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if tr.Source.LatencyMs != c.latency || !strings.Contains(tr.Source.Note, "the fastest answered exchange, "+c.from) {
+			t.Errorf("%s: round trip %d ms (%s), want %d from %s", c.name, tr.Source.LatencyMs, tr.Source.Note, c.latency, c.from)
+		}
+	}
+}

@@ -261,7 +261,7 @@ func TestGoSDKDiscoverRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := tr.Source
-	if src.LatencyMs != 73 || !strings.Contains(src.Note, "the slowest answered server/discover (id 1") {
+	if src.LatencyMs != 73 || !strings.Contains(src.Note, "the fastest answered exchange, server/discover (id 1") {
 		t.Errorf("round trip %d ms, note %q: want 73 ms from the answered server/discover", src.LatencyMs, src.Note)
 	}
 	if src.Protocol != "2026-07-28" || src.ProtocolFrom != "the version the client's server/discover named (line 1), answered by the server (line 2)" {

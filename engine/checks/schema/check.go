@@ -1,0 +1,151 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// Check judges rule message-valid on tr: every wire message an event of
+// tr carries (a send, deliver, replay or suppress event's; not the
+// ledger's or the worker's records) is valid against the schema of tr's revision (an imported
+// trace's Source.Protocol, else its scenario's protocol). It leaves out
+// what the scenario sends raw with a send step and any malformed
+// notifications/cancelled (a probe's deliberate ones: their point is to
+// be malformed). It fails naming the first invalid message's event and
+// the JSON Pointer of its first failing value, passes when every message
+// is valid, and is undecided for a transcript whose revision is unknown
+// or has no embedded schema.
+func Check(tr *trace.Trace) trace.Check {
+	rev := ""
+	if tr.Scenario != nil {
+		rev = tr.Scenario.Protocol
+	}
+	if tr.Source != nil {
+		rev = tr.Source.Protocol
+		if rev == "" {
+			return undecided("The transcript does not say its protocol revision, so no schema can judge its messages.")
+		}
+	}
+	if revs, err := load(); err != nil || revs[rev] == nil {
+		return undecided(fmt.Sprintf("No official schema for protocol revision %q is embedded (have %s and %s): its messages cannot be judged.", rev, Revisions[0], Revisions[1]))
+	}
+	raw := rawSends(tr)
+	methods := map[string]string{} // request id text -> method, the latest request
+	type key struct{ msg, method string }
+	judged := map[key]bool{}
+	checked, left := 0, 0
+	var firstBad *trace.Event
+	var firstProblem error
+	bad := 0
+	for i := range tr.Events {
+		e := &tr.Events[i]
+		if len(e.Message) == 0 || !wireTypes[e.Type] || e.Actor == trace.ActorLedger || e.Actor == trace.ActorWorker {
+			continue // a ledger record or replay, a client's mutation: not wire messages
+		}
+		if raw[compact(e.Message)] {
+			left++
+			continue
+		}
+		m, err := jsonrpc.Parse(e.Message)
+		if err == nil && m.Method == jsonrpc.MethodCancelled {
+			if _, cerr := jsonrpc.ParseCancellation(e.Message); cerr != nil {
+				left++
+				continue
+			}
+		}
+		method := ""
+		switch {
+		case err == nil && m.Kind == jsonrpc.Request:
+			methods[m.ID] = m.Method
+		case err == nil && (m.Kind == jsonrpc.Response || m.Kind == jsonrpc.Error):
+			method = methods[m.ID]
+		}
+		k := key{string(e.Message), method}
+		if ok, seen := judged[k]; seen {
+			if !ok {
+				bad++
+			}
+			checked++
+			continue
+		}
+		verr := Validate(rev, e.Message, method)
+		var p *Problem
+		if verr != nil && !errors.As(verr, &p) {
+			return undecided("The schema could not judge the messages: " + verr.Error())
+		}
+		judged[k] = verr == nil
+		checked++
+		if verr != nil {
+			bad++
+			if firstBad == nil {
+				firstBad, firstProblem = e, verr
+			}
+		}
+	}
+	if firstBad != nil {
+		return fail(fmt.Sprintf("%s is not a valid %s message %s; %d of %d messages are invalid.", where(firstBad), rev, firstProblem, bad, checked), firstBad.Seq)
+	}
+	detail := fmt.Sprintf("All %d messages are valid against the %s schema", checked, rev)
+	if left > 0 {
+		detail += fmt.Sprintf(" (%d left out: raw sends and malformed cancellations, whose point is to be malformed)", left)
+	}
+	return pass(detail + ".")
+}
+
+// wireTypes are the event types whose message is one on the wire (sent,
+// delivered, replayed) or one the server would have put there
+// (suppressed).
+var wireTypes = map[string]bool{trace.TypeSend: true, trace.TypeDeliver: true, trace.TypeReplay: true, trace.TypeSuppress: true}
+
+// where names event e for a reader: its seq, type and actor, and the
+// transcript line it was read from.
+func where(e *trace.Event) string {
+	s := "Event " + strconv.Itoa(e.Seq) + " (" + e.Actor + " " + e.Type
+	if e.Line > 0 {
+		s += ", line " + strconv.Itoa(e.Line)
+	}
+	return s + ")"
+}
+
+// rawSends are the compact texts of what the scenario's send steps put on
+// the wire as written.
+func rawSends(tr *trace.Trace) map[string]bool {
+	raw := map[string]bool{}
+	if tr.Scenario == nil {
+		return raw
+	}
+	for _, st := range tr.Scenario.Steps {
+		if st.Do == "send" && len(st.Message) > 0 {
+			raw[compact(st.Message)] = true
+		}
+	}
+	return raw
+}
+
+func compact(msg json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, msg) != nil {
+		return string(msg)
+	}
+	return b.String()
+}
+
+func pass(detail string) trace.Check {
+	t := true
+	return trace.Check{Rule: Rule, OK: &t, Detail: detail}
+}
+
+func fail(detail string, seq int) trace.Check {
+	f := false
+	return trace.Check{Rule: Rule, OK: &f, Detail: detail, Events: []int{seq}}
+}
+
+func undecided(detail string) trace.Check {
+	return trace.Check{Rule: Rule, Detail: detail}
+}

@@ -1,0 +1,312 @@
+// Package schema judges the rule message-valid: every message of a trace
+// or transcript is valid against the official JSON Schema of the protocol
+// revision it claims (SCENARIO.md, "The wire of each revision"), the
+// specification's schema/2025-11-25/schema.json and
+// schema/2026-07-28/schema.json, embedded from spec/ (see
+// spec/SOURCE.md for their commit and licence).
+//
+// It lives apart from package checks because it links a JSON Schema
+// validator (github.com/santhosh-tekuri/jsonschema/v6) and the two
+// schemas (355 KB): the browser binaries, which link checks, stay under
+// their transfer budget without them. The native command, the import
+// page's native build and the tests call [Check]; checks.Evaluate does
+// not.
+//
+// A message is judged against the definition its method names: a request
+// or notification against the schema's definition whose method is that
+// constant (CallToolRequest for tools/call), a response against
+// JSONRPCResultResponse and its result against the request's result
+// definition (CallToolResult), an error against JSONRPCErrorResponse. A
+// method the core schema does not define (an extension's, such as the
+// tasks extension's tasks/get) is judged as a JSONRPCRequest or
+// JSONRPCNotification, and under 2026-07-28 a request's params as
+// RequestParams (every request carries _meta there).
+package schema
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+)
+
+// Rule is the rule's stable id.
+const Rule = "message-valid"
+
+//go:embed spec/2025-11-25/schema.json spec/2026-07-28/schema.json
+var spec embed.FS
+
+// Revisions are the revisions whose schemas are embedded.
+var Revisions = []string{jsonrpc.Revision20251125, jsonrpc.Revision20260728}
+
+// Problem is why a message is invalid: Pointer is the JSON Pointer
+// (RFC 6901) of the first failing value in the message ("" for the
+// message itself), Definition the schema definition it was judged by,
+// Reason the validator's words.
+type Problem struct {
+	Pointer    string
+	Definition string
+	Reason     string
+}
+
+// Error implements error: `at /params/_meta: ... (CallToolRequest)`.
+func (p *Problem) Error() string {
+	ptr := p.Pointer
+	if ptr == "" {
+		ptr = "the message"
+	}
+	return fmt.Sprintf("at %s: %s (%s)", ptr, p.Reason, p.Definition)
+}
+
+// revision is one compiled schema: its compiler, the definitions compiled
+// so far by name, and the method each request and notification definition
+// fixes.
+type revision struct {
+	mu        sync.Mutex // guards defs: tests validate in parallel
+	url       string
+	compiler  *jsonschema.Compiler
+	defs      map[string]*jsonschema.Schema
+	requests  map[string]string // method -> definition name
+	notifies  map[string]string // method -> definition name
+	available map[string]bool   // every definition name
+}
+
+var (
+	loadOnce  sync.Once
+	loaded    map[string]*revision
+	loadError error
+)
+
+// load reads and indexes both embedded schemas once.
+func load() (map[string]*revision, error) {
+	loadOnce.Do(func() {
+		loaded = map[string]*revision{}
+		for _, rev := range Revisions {
+			r, err := newRevision(rev)
+			if err != nil {
+				loadError = err
+				return
+			}
+			loaded[rev] = r
+		}
+	})
+	return loaded, loadError
+}
+
+func newRevision(rev string) (*revision, error) {
+	raw, err := spec.ReadFile("spec/" + rev + "/schema.json")
+	if err != nil {
+		return nil, err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("schema %s: %w", rev, err)
+	}
+	r := &revision{url: "https://modelcontextprotocol.io/schema/" + rev + "/schema.json", compiler: jsonschema.NewCompiler(),
+		defs: map[string]*jsonschema.Schema{}, requests: map[string]string{}, notifies: map[string]string{}, available: map[string]bool{}}
+	if err := r.compiler.AddResource(r.url, doc); err != nil {
+		return nil, fmt.Errorf("schema %s: %w", rev, err)
+	}
+	var index struct {
+		Defs map[string]struct {
+			Properties struct {
+				Method struct {
+					Const *string `json:"const"`
+				} `json:"method"`
+			} `json:"properties"`
+			Required []string `json:"required"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(raw, &index); err != nil {
+		return nil, fmt.Errorf("schema %s: %w", rev, err)
+	}
+	for name, d := range index.Defs {
+		r.available[name] = true
+		if d.Properties.Method.Const == nil {
+			continue
+		}
+		m := *d.Properties.Method.Const
+		if contains(d.Required, "id") {
+			r.requests[m] = name
+		} else {
+			r.notifies[m] = name
+		}
+	}
+	return r, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// def compiles (once) and returns definition name.
+func (r *revision) def(name string) (*jsonschema.Schema, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.defs[name]; ok {
+		return s, nil
+	}
+	s, err := r.compiler.Compile(r.url + "#/$defs/" + name)
+	if err != nil {
+		return nil, err
+	}
+	r.defs[name] = s
+	return s, nil
+}
+
+// resultDef is the definition of result, the result of a request for
+// method: a task handle (a "task" member) is 2025-11-25's CreateTaskResult
+// and, where tasks are an extension (2026-07-28), a Result; otherwise its
+// request definition's name with Result for Request (CallToolRequest:
+// CallToolResult), EmptyResult when there is no such definition (ping),
+// Result for a method the schema does not define.
+func (r *revision) resultDef(method string, result any) string {
+	if member(result, "task") != nil {
+		if r.available["CreateTaskResult"] {
+			return "CreateTaskResult"
+		}
+		return "Result"
+	}
+	if req, ok := r.requests[method]; ok {
+		if name := strings.TrimSuffix(req, "Request") + "Result"; r.available[name] {
+			return name
+		}
+		return "EmptyResult"
+	}
+	return "Result"
+}
+
+// Validate judges msg against revision rev's schema; method is, for a
+// response, the method of the request it answers ("" when unknown: its
+// result is judged as a Result). It returns nil for a valid message, a
+// *Problem for an invalid one, and another error for a revision with no
+// embedded schema.
+func Validate(rev string, msg json.RawMessage, method string) error {
+	revs, err := load()
+	if err != nil {
+		return err
+	}
+	r := revs[rev]
+	if r == nil {
+		return fmt.Errorf("no schema for protocol revision %q (have %s)", rev, strings.Join(Revisions, ", "))
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(msg))
+	if err != nil {
+		return &Problem{Definition: "JSONRPCMessage", Reason: "not JSON: " + err.Error()}
+	}
+	m, _ := jsonrpc.Parse(msg)
+	type judge struct {
+		def  string
+		at   string // the member judged, "" for the whole message
+		part any
+	}
+	var judges []judge
+	switch m.Kind {
+	case jsonrpc.Request:
+		if d, ok := r.requests[m.Method]; ok {
+			judges = append(judges, judge{def: d, part: inst})
+		} else {
+			judges = append(judges, judge{def: "JSONRPCRequest", part: inst})
+			if rev == jsonrpc.Revision20260728 {
+				judges = append(judges, judge{def: "RequestParams", at: "params", part: member(inst, "params")})
+			}
+		}
+	case jsonrpc.Notification:
+		d, ok := r.notifies[m.Method]
+		if !ok {
+			d = "JSONRPCNotification"
+		}
+		judges = append(judges, judge{def: d, part: inst})
+	case jsonrpc.Response:
+		judges = append(judges, judge{def: "JSONRPCResultResponse", part: inst},
+			judge{def: r.resultDef(method, member(inst, "result")), at: "result", part: member(inst, "result")})
+	case jsonrpc.Error:
+		judges = append(judges, judge{def: "JSONRPCErrorResponse", part: inst})
+	default:
+		judges = append(judges, judge{def: "JSONRPCMessage", part: inst})
+	}
+	for _, j := range judges {
+		s, err := r.def(j.def)
+		if err != nil {
+			return err
+		}
+		if j.part == nil {
+			return &Problem{Pointer: "/" + j.at, Definition: j.def, Reason: "missing"}
+		}
+		if err := s.Validate(j.part); err != nil {
+			ve, ok := err.(*jsonschema.ValidationError)
+			if !ok {
+				return err
+			}
+			p := first(ve)
+			if j.at != "" {
+				p.Pointer = "/" + j.at + p.Pointer
+			}
+			p.Definition = j.def
+			return p
+		}
+	}
+	return nil
+}
+
+// member is obj[key] of a decoded object, nil when absent.
+func member(v any, key string) any {
+	if o, ok := v.(map[string]any); ok {
+		return o[key]
+	}
+	return nil
+}
+
+var printer = message.NewPrinter(language.English)
+
+// first is the failing value the deepest leaf of e's causes names (ties:
+// the least pointer, so the answer never depends on the order the
+// validator met the properties in).
+func first(e *jsonschema.ValidationError) *Problem {
+	var best *jsonschema.ValidationError
+	var bestPtr string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			ptr := pointer(e.InstanceLocation)
+			if best == nil || len(e.InstanceLocation) > len(best.InstanceLocation) ||
+				len(e.InstanceLocation) == len(best.InstanceLocation) && ptr < bestPtr {
+				best, bestPtr = e, ptr
+			}
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(e)
+	reason := ""
+	if best.ErrorKind != nil {
+		reason = best.ErrorKind.LocalizedString(printer)
+	}
+	return &Problem{Pointer: bestPtr, Reason: reason}
+}
+
+// pointer writes a location as a JSON Pointer (RFC 6901 §3: ~ as ~0,
+// / as ~1).
+func pointer(loc []string) string {
+	var b strings.Builder
+	for _, t := range loc {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
+	}
+	return b.String()
+}

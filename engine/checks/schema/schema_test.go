@@ -1,0 +1,150 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/checks/schema"
+	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
+	"github.com/mcplab/mcplab/engine/scenario"
+)
+
+// eras are the four wires every built-in runs on.
+var eras = []struct{ protocol, transport string }{
+	{scenario.Protocol20260728, scenario.TransportStdio},
+	{scenario.Protocol20260728, scenario.TransportHTTP},
+	{scenario.Protocol20251125, scenario.TransportStdio},
+	{scenario.Protocol20251125, scenario.TransportHTTP},
+}
+
+// variant is ex with its protocol and transport set; ok is false when
+// the scenario exists only on its own transport or revision (a buffer, a
+// proxy, a disconnect, keep-alives are Streamable HTTP's; end-session is
+// 2025-11-25's) and the variant is another.
+func variant(t *testing.T, ex examples.Example, protocol, transport string) (examples.Example, bool) {
+	t.Helper()
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(ex.JSON, &doc); err != nil {
+		t.Fatalf("%s: %v", ex.Name, err)
+	}
+	own, ownProtocol := scenario.TransportStdio, scenario.Protocol20260728
+	if v, ok := doc["transport"]; ok {
+		_ = json.Unmarshal(v, &own)
+	}
+	if v, ok := doc["protocol"]; ok {
+		_ = json.Unmarshal(v, &ownProtocol)
+	}
+	doc["protocol"], _ = json.Marshal(protocol)
+	doc["transport"], _ = json.Marshal(transport)
+	ex.JSON, _ = json.Marshal(doc)
+	if _, err := scenario.Decode(ex.JSON); err != nil {
+		if transport != own || protocol != ownProtocol {
+			return ex, false
+		}
+		t.Fatalf("%s as %s on %s: %v", ex.Name, protocol, transport, err)
+	}
+	return ex, true
+}
+
+// TestEveryBuiltInIsValidInBothEras proves SCENARIO.md "The wire of each
+// revision": every message of every built-in scenario, run in both
+// revisions on both transports, is valid against that revision's official
+// schema (a failure names the scenario, the event and the pointer).
+func TestEveryBuiltInIsValidInBothEras(t *testing.T) {
+	all := examples.All()
+	if len(all) < 40 {
+		t.Fatalf("only %d built-ins", len(all))
+	}
+	for _, ex := range all {
+		for _, era := range eras {
+			t.Run(ex.Name+"/"+era.protocol+"/"+era.transport, func(t *testing.T) {
+				v, ok := variant(t, ex, era.protocol, era.transport)
+				if !ok {
+					return // only on its own transport, which another case runs
+				}
+				c := schema.Check(examplestest.RunExample(t, v))
+				if c.OK == nil || !*c.OK {
+					t.Errorf("%s: %s", c.Rule, c.Detail)
+				}
+			})
+		}
+	}
+}
+
+// TestValidate proves the rule judges a message by its method's definition
+// and names the first failing JSON Pointer.
+func TestValidate(t *testing.T) {
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	for _, c := range []struct {
+		name, rev, msg, method string
+		pointer                string // "" with ok: valid
+		ok                     bool
+	}{
+		{"2026 tools/call with _meta is valid", "2026-07-28", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x",` + meta + `}}`, "", "", true},
+		{"2026 tools/call without _meta is not", "2026-07-28", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`, "", "/params", false},
+		{"2026 _meta without clientCapabilities", "2026-07-28", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, "", "/params/_meta", false},
+		{"2025 tools/call without _meta is valid", "2025-11-25", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`, "", "", true},
+		{"2026 result without resultType", "2026-07-28", `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`, "tools/call", "/result", false},
+		{"2026 tools/list result without ttlMs", "2026-07-28", `{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete","cacheScope":"private"}}`, "tools/list", "/result", false},
+		{"2026 cacheScope outside its enum", "2026-07-28", `{"jsonrpc":"2.0","id":1,"result":{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":"shared"}}`, "tools/list", "/result/cacheScope", false},
+		{"2025 result without resultType is valid", "2025-11-25", `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`, "tools/call", "", true},
+		{"progress value not a number", "2025-11-25", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":"1"}}`, "", "/params/progress", false},
+		{"2026 extension request needs _meta", "2026-07-28", `{"jsonrpc":"2.0","id":"t","method":"tasks/get","params":{"taskId":"a"}}`, "", "/params", false},
+		{"2025 initialize", "2025-11-25", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`, "", "", true},
+		{"2025 initialize without clientInfo", "2025-11-25", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`, "", "/params", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := schema.Validate(c.rev, json.RawMessage(c.msg), c.method)
+			if c.ok {
+				if err != nil {
+					t.Fatalf("want valid, got %v", err)
+				}
+				return
+			}
+			var p *schema.Problem
+			if !errors.As(err, &p) {
+				t.Fatalf("want a *Problem, got %v", err)
+			}
+			if p.Pointer != c.pointer {
+				t.Errorf("pointer %q, want %q (%v)", p.Pointer, c.pointer, p)
+			}
+		})
+	}
+}
+
+// TestCheckFailsAndLeavesOut proves the rule fails a trace with an
+// invalid message naming its event, and leaves out raw sends.
+func TestCheckFailsAndLeavesOut(t *testing.T) {
+	tr := examplestest.Run(t, "a-cancel-then-complete")
+	if c := schema.Check(tr); c.OK == nil || !*c.OK {
+		t.Fatalf("the built-in fails: %s", c.Detail)
+	}
+	// Strip the first request's _meta: the rule names that event.
+	for i := range tr.Events {
+		if tr.Events[i].Type == "send" && strings.Contains(string(tr.Events[i].Message), `"method":"tools/call"`) {
+			tr.Events[i].Message = json.RawMessage(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"crunch","arguments":{}}}`)
+			c := schema.Check(tr)
+			if c.OK == nil || *c.OK || len(c.Events) != 1 || c.Events[0] != tr.Events[i].Seq || !strings.Contains(c.Detail, "at /params") {
+				t.Errorf("got %+v, want a failure at event %d naming /params", c, tr.Events[i].Seq)
+			}
+			break
+		}
+	}
+	// A raw send is left out.
+	raw := `{"mcplab":1,"steps":[{"at":0,"do":"call","id":7,"name":"crunch"},{"at":5,"do":"send","message":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{"id":7}}}},{"at":10,"do":"send","message":{"jsonrpc":"2.0","id":9,"method":"tools/call"}},{"at":50,"do":"complete","id":7}]}`
+	s, err := scenario.Decode([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err = engine.Run(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := schema.Check(tr); c.OK == nil || !*c.OK || !strings.Contains(c.Detail, "left out") {
+		t.Errorf("raw sends: %+v", c)
+	}
+}

@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"encoding/json"
+
+	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/session"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// The protocol eras' runner glue: jsonrpc.Era writes each revision's wire;
+// package session decides the 2025-11-25 lifecycle, through the world as
+// its session.Wire (SCENARIO.md, "Sessions (2025-11-25)").
+
+func (w *world) era() jsonrpc.Era          { return jsonrpc.Era{Revision: w.s.Protocol} }
+func (w *world) Emit(e trace.Event)        { w.emit(e) }
+func (w *world) After(ms int64, fn func()) { w.q.Schedule(w.q.Now()+ms, fn) }
+func (w *world) Now() int64                { return w.q.Now() }
+func (w *world) Latency() (int64, int64)   { return w.s.LatencyMs.Up, w.s.LatencyMs.Down }
+func (w *world) Send(from string, id *scenario.ID, msg json.RawMessage, h map[string]string, note string, arrive func()) {
+	w.sendAbout(from, trace.Event{ID: id, Headers: h}, msg, note, arrive)
+}
+
+// lifecycle runs the 2025-11-25 handshake before t = 0, then start.
+func (w *world) lifecycle(start func()) {
+	if !w.is2025() {
+		start()
+		return
+	}
+	w.q.Begin(session.Start(w.s))
+	w.sess.Handshake(w, start)
+}
+
+// endSession retires the session: the server forgets every call in
+// flight, whose stream ends; the client meets 404 (session.Lost).
+func (w *world) endSession() {
+	e, ok := w.sess.Retire()
+	w.emit(e)
+	var ids []string
+	for _, r := range w.order {
+		if ok && r.ls == nil && r.srv.Arrived && !r.srv.State().Terminal() && r.cl.Pending() {
+			w.tell(r, session.Forgotten(r.id.String()))
+			w.discardStream(r)
+			ids = append(ids, r.id.Raw())
+		}
+	}
+	if len(ids) > 0 {
+		w.sess.Lost(w, ids, w.reissue, w.lostCall)
+	}
+}
+
+// reissue sends call id again, once, to a fresh server half (same id,
+// arguments and key); lostCall ends it for its client with the 404.
+func (w *world) reissue(id string) {
+	r := w.reqs[id]
+	r.srv = coordinator.Server{}
+	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), session.ReissueNote(r.id.String()), func() { w.arrive(r) })
+}
+func (w *world) lostCall(id string) { w.clientResponse(w.reqs[id], true) }
+
+// sessionRefuses answers r on arrival when its session cannot serve it.
+func (w *world) sessionRefuses(r *request) bool {
+	switch {
+	case w.sess.Retired() && !w.sess.Recovering:
+		w.tell(r, session.NotFound(w.sess.Client, "request "+r.id.String()))
+		w.After(w.s.LatencyMs.Down, func() { w.sess.NotFound(w, []string{r.id.Raw()}, w.reissue, w.lostCall) })
+	case w.sess.Rejects(w.q.Now()):
+		w.serverReceiveRequest(r)
+		w.answer(r, jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: jsonrpc.CodeInvalidRequest, Message: session.ErrNotInitialized}), true, session.RejectNote(r.id.String()), nil)
+	default:
+		return false
+	}
+	return true
+}

@@ -1,0 +1,78 @@
+package session
+
+import (
+	"encoding/json"
+
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// Wire is what the lifecycle needs of the runner: put a message on the
+// wire (from an actor, about a request id or none, with HTTP headers, a
+// note, and what happens when it arrives), emit an event, schedule ms
+// from now, the current virtual time and the latencies (ms).
+type Wire interface {
+	Send(from string, id *scenario.ID, msg json.RawMessage, headers map[string]string, note string, arrive func())
+	Emit(e trace.Event)
+	After(ms int64, fn func())
+	Now() int64
+	Latency() (up, down int64)
+}
+
+// Handshake runs initialize, its result and notifications/initialized on
+// w, then then: the client sends notifications/initialized the moment the
+// result arrives, before then runs (SCENARIO.md, "Sessions": at t = 0
+// before the steps at 0).
+func (l *Lifecycle) Handshake(w Wire, then func()) {
+	id := l.Next()
+	w.Send(trace.ActorClient, &id, jsonrpc.NewInitialize(id.Raw()), nil, InitializeNote(id.String()), func() {
+		headers := l.Open()
+		sess := ""
+		if l.HTTP {
+			sess = l.live
+		}
+		w.Send(trace.ActorServer, &id, jsonrpc.NewInitializeResult(id.Raw()), headers, ResultNote(sess), func() {
+			l.Joined()
+			w.Send(trace.ActorClient, nil, jsonrpc.NewInitialized(), nil, InitializedNote(), func() {
+				l.Initialized(w.Now())
+			})
+			then()
+		})
+	})
+}
+
+// Lost is the server retiring the session with in-flight requests ids
+// (JSON texts, in the order the client sent them): the client sees the
+// first stream end after the latency, re-opens it and meets 404; then it
+// recovers (Recover): with Reinitialize a new handshake and reissue(id)
+// for each, else fail(id) for each.
+func (l *Lifecycle) Lost(w Wire, ids []string, reissue, fail func(id string)) {
+	up, down := w.Latency()
+	old := l.Client
+	w.After(down, func() {
+		w.Emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, Headers: map[string]string{jsonrpc.HeaderSessionID: old, jsonrpc.HeaderProtocolVersion: jsonrpc.Revision20251125},
+			Note: "The client sees its response stream end and re-opens it (GET) in session " + old + "."})
+		w.After(up, func() {
+			w.Emit(NotFound(old, "the stream"))
+			w.After(down, func() { l.NotFound(w, ids, reissue, fail) })
+		})
+	})
+}
+
+// NotFound is the client meeting 404 with requests ids in flight.
+func (l *Lifecycle) NotFound(w Wire, ids []string, reissue, fail func(id string)) {
+	e, reinit := l.Recover()
+	w.Emit(e)
+	if !reinit {
+		for _, id := range ids {
+			fail(id)
+		}
+		return
+	}
+	l.Handshake(w, func() {
+		for _, id := range ids {
+			reissue(id)
+		}
+	})
+}
