@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcplab/mcplab/engine/trace"
@@ -35,7 +36,13 @@ type Tee struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+
+	pid atomic.Int64
 }
+
+// PID is the server's process id (its process group's) once Run started
+// it, 0 before.
+func (t *Tee) PID() int { return int(t.pid.Load()) }
 
 // Run runs the server until it exits, the client closes its input (the
 // server then gets StopGrace to leave) or ctx ends; then the server's
@@ -62,6 +69,7 @@ func (t *Tee) Run(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("starting %s: %w", t.Argv[0], err)
 	}
 	defer killGroup(cmd)
+	t.pid.Store(int64(cmd.Process.Pid))
 	exited := make(chan error, 1)
 	serverDone := make(chan struct{})
 	go func() {
