@@ -104,9 +104,6 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("mcplab proxy: request body past %d bytes", MaxMessage), http.StatusRequestEntityTooLarge)
 		return
 	}
-	if v := r.Header.Get("MCP-Protocol-Version"); v != "" {
-		p.Rec.SetProtocol(v)
-	}
 	// The client's messages, seen on its hop as they arrived.
 	msgs := Messages(body)
 	wires := make([]int, len(msgs))
@@ -275,6 +272,13 @@ func (p *HTTPProxy) relaySSE(ctx context.Context, cancel context.CancelFunc, w h
 	release := func(wire int, why string) bool {
 		if len(held) == 0 {
 			return true
+		}
+		if len(held) == 1 && held[0].wires != nil && held[0].wires[len(held[0].wires)-1] == wire {
+			// Only the message that releases the stream: nothing was held
+			// back, so there is no flush to tell.
+			ok := write(held[0])
+			held, heldBytes = nil, 0
+			return ok
 		}
 		n := 0
 		for _, h := range held {

@@ -451,3 +451,74 @@ func TestProxyFaults(t *testing.T) {
 		t.Errorf("drop-stream on stdio: %v", err)
 	}
 }
+
+// TestProxyHTTPFaultTimings: each remaining fault reproduced with its
+// timing on a real Go SDK session: latency delays every message on both
+// ways by at least its ms (each delivery's time minus its send's), strip
+// removes X-Accel-Buffering from what the client gets while the server
+// sent it, idle-close breaks the call's stream once it has been quiet for
+// its ms (the tool is quiet progressGapMs between notifications) and the
+// call is lost.
+func TestProxyHTTPFaultTimings(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, faults string
+		lost         bool
+		check        func(t *testing.T, run *httpRun, tr *trace.Trace)
+	}{
+		{"latency=80 each way", "latency=80", false, func(t *testing.T, run *httpRun, tr *trace.Trace) {
+			n := 0
+			for _, e := range tr.Events {
+				if e.Type == trace.TypeDeliver && e.SentAt != nil {
+					n++
+					if d := e.At - *e.SentAt; d < 80 {
+						t.Errorf("wire %d (%s→%s) delivered %d ms after it was sent, want at least 80", e.Wire, e.From, e.To, d)
+					}
+				}
+			}
+			if n < 6 {
+				t.Errorf("%d deliveries, want both ways of the whole session", n)
+			}
+		}},
+		{"strip=x-accel-buffering", "strip=x-accel-buffering", false, func(t *testing.T, run *httpRun, tr *trace.Trace) {
+			srv, cl := run.server.byRequest(), run.client.byRequest()
+			streams := 0
+			for key, s := range srv {
+				if c := cl[key]; c != nil && s.header.Get("Content-Type") == "text/event-stream" {
+					streams++
+					if s.header.Get("X-Accel-Buffering") != "no" || c.header.Get("X-Accel-Buffering") != "" {
+						t.Errorf("%.60s: X-Accel-Buffering %q from the server, %q at the client; want it stripped", key, s.header.Get("X-Accel-Buffering"), c.header.Get("X-Accel-Buffering"))
+					}
+				}
+			}
+			if streams == 0 {
+				t.Error("no response stream to strip")
+			}
+		}},
+		{"idle-close=40", "idle-close=40", true, func(t *testing.T, run *httpRun, tr *trace.Trace) {
+			lastSend := int64(-1)
+			for _, e := range tr.Events {
+				if e.Actor == trace.ActorServer && e.Type == trace.TypeSend {
+					lastSend = e.At
+				}
+				if e.Actor == trace.ActorProxy && e.Type == trace.TypeCloseStream {
+					if !strings.Contains(e.Note, "idle-close") || e.At-lastSend < 40 {
+						t.Errorf("the proxy closed the stream at %d ms, %d ms after the server's last send (%s); want at least 40, by idle-close", e.At, e.At-lastSend, e.Note)
+					}
+					return
+				}
+			}
+			t.Error("no proxy close-stream event")
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			run := runHTTP(t, c.faults, false)
+			if lost := run.callErr != nil; lost != c.lost {
+				t.Errorf("call error %v, want lost=%v", run.callErr, c.lost)
+			}
+			c.check(t, run, judge(t, run.rec))
+		})
+	}
+}

@@ -33,8 +33,10 @@ type Header struct {
 	Observer string `json:"observer"`
 	// Transport is "stdio" or "streamable-http".
 	Transport string `json:"transport,omitempty"`
-	// Protocol is the revision the client named (MCP-Protocol-Version), ""
-	// to let the importer read it from initialize.
+	// Protocol is the revision the session speaks, "" to let the importer
+	// read it from initialize or server/discover and the server's answer
+	// (a client's first MCP-Protocol-Version header may name a revision
+	// the server then refuses).
 	Protocol string `json:"protocol,omitempty"`
 	// Session is the Mcp-Session-Id the server gave, "" if none.
 	Session string `json:"session,omitempty"`
@@ -83,7 +85,8 @@ func (r *Recorder) SetSession(id string) {
 	}
 }
 
-// SetProtocol records the revision the client named (the first one wins).
+// SetProtocol records the revision the session speaks, once known (the
+// first one given wins).
 func (r *Recorder) SetProtocol(v string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -149,6 +149,13 @@ func (t *Tee) relay(ctx context.Context, from string, r io.Reader, w io.Writer) 
 					last = ev.wires[n-1]
 				}
 				if final || t.Faults.BufferBytes > 0 && heldBytes >= t.Faults.BufferBytes {
+					if len(held) == 1 && final { // nothing was held back
+						if !write(ev) {
+							return
+						}
+						held, heldBytes = nil, 0
+						continue
+					}
 					t.Rec.Event(trace.ActorProxy, trace.TypeFlush, "", last, nil, fmt.Sprintf("The tee flushes %d held line(s), %d bytes, at once.", len(held), heldBytes))
 					for _, h := range held {
 						if !write(h) {

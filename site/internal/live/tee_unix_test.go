@@ -20,11 +20,28 @@ import (
 )
 
 // TestProxyStdioTee: a real Go SDK client talks to a real Go SDK server
-// launched by the tee; the client reads exactly the bytes the server wrote,
-// the transcript imports with no failing rule, and once the client closes
-// its side the server's process group is gone.
+// launched by the tee; with and without faults the client reads exactly
+// the bytes the server wrote, the transcript imports with no failing rule
+// (buffer=final shows the tee's three holds of the call's progress), and
+// once the client closes its side the server's process group is gone.
 func TestProxyStdioTee(t *testing.T) {
 	t.Parallel()
+	for _, c := range []struct {
+		faults string
+		holds  int
+	}{{"", 0}, {"buffer=final", 3}, {"latency=30", 0}} {
+		t.Run("faults="+c.faults, func(t *testing.T) {
+			t.Parallel()
+			f, err := ParseFaults(c.faults)
+			if err != nil {
+				t.Fatal(err)
+			}
+			teeSession(t, f, c.holds)
+		})
+	}
+}
+
+func teeSession(t *testing.T, faults Faults, wantHolds int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	out := t.TempDir() + "/server-stdout"
@@ -35,7 +52,7 @@ func TestProxyStdioTee(t *testing.T) {
 	c2pR, c2pW := io.Pipe() // client → tee
 	p2cR, p2cW := io.Pipe() // tee → client
 	rec := NewRecorder(Header{Observer: trace.ObserverWire, Transport: scenario.TransportStdio, Proxy: "mcplab proxy"})
-	tee := &Tee{Argv: []string{"env", liveServerEnv + "=stdio", liveOutEnv + "=" + out, exe}, Rec: rec, Stdin: c2pR, Stdout: p2cW, Stderr: io.Discard}
+	tee := &Tee{Argv: []string{"env", liveServerEnv + "=stdio", liveOutEnv + "=" + out, exe}, Faults: faults, Rec: rec, Stdin: c2pR, Stdout: p2cW, Stderr: io.Discard}
 	ended := make(chan string, 1)
 	go func() {
 		why, err := tee.Run(ctx)
@@ -81,6 +98,15 @@ func TestProxyStdioTee(t *testing.T) {
 		t.Errorf("the server's process group %d still runs %s after: %s", tee.PID(), left, why)
 	}
 	tr := judge(t, rec)
+	holds := 0
+	for _, e := range tr.Events {
+		if e.Actor == trace.ActorProxy && e.Type == trace.TypeHold {
+			holds++
+		}
+	}
+	if holds != wantHolds {
+		t.Errorf("%d holds on the timeline, want %d", holds, wantHolds)
+	}
 	if len(tr.Requests) < 2 {
 		t.Errorf("the transcript holds %d requests, want initialize and the call", len(tr.Requests))
 	}
