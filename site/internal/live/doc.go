@@ -1,10 +1,12 @@
 // Package live is everything of mcplab that talks to a real peer
 // (ARCHITECTURE.md, "Outside engine/"): the recording proxy between a real
-// client and a real server (proxy.go, tee.go), on one connection and
-// recorder layer that mock and probe-client share: a Recorder writes what
+// client and a real server (proxy.go for Streamable HTTP, tee.go for
+// stdio), on one connection and recorder layer for every live verb: a
+// child process in its own process group (process_*.go), SSE events and
+// stdio lines relayed byte for byte, and a Recorder that writes what
 // crossed the wire, with real times, as the lab's JSON Lines that
-// engine/transcript imports and the checks judge; every wire message is
-// read by engine/jsonrpc.
+// engine/transcript imports and the checks judge (Messages reads every
+// wire message with engine/jsonrpc).
 //
 // Bounds: a message (a line on stdio, an SSE event or a JSON body on
 // Streamable HTTP) is at most MaxMessage bytes (a longer one passes through
