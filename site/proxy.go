@@ -55,6 +55,10 @@ start, the transcript could not be written), 2 bad usage or -faults.`
 func cmdProxy(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), live.Signals...)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // the next signal has its default effect: it kills the proxy
+	}()
 	return proxyMain(ctx, args, os.Stdin, stdout, stderr, nil)
 }
 
@@ -168,13 +172,13 @@ func proxyReport(rec *live.Recorder, dir string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if rec.Len() == 0 {
+		fmt.Fprintf(stderr, "mcplab proxy: transcript %s: nothing crossed the proxy, so no verdicts\n", path)
+		return nil
+	}
 	fmt.Fprintf(stderr, "mcplab proxy: transcript %s (%d records; judge it again with mcplab run -checks %s)\n", path, rec.Len(), path)
 	if n := rec.Cut(); n > 0 {
 		fmt.Fprintf(stderr, "mcplab proxy: %d records past the transcript's %d lines were passed on but not recorded\n", n, transcript.MaxLines)
-	}
-	if rec.Len() == 0 {
-		fmt.Fprintln(stderr, "mcplab proxy: nothing crossed the proxy: no verdicts")
-		return nil
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
