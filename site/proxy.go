@@ -178,7 +178,7 @@ func proxyReport(rec *live.Recorder, dir string, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "mcplab proxy: transcript %s (%d records; judge it again with mcplab run -checks %s)\n", path, rec.Len(), path)
 	if n := rec.Cut(); n > 0 {
-		fmt.Fprintf(stderr, "mcplab proxy: %d records past the transcript's %d lines were passed on but not recorded\n", n, transcript.MaxLines)
+		fmt.Fprintf(stderr, "mcplab proxy: %d records past the transcript's limits (%d lines, 4 MiB) were passed on but not recorded\n", n, transcript.MaxLines)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

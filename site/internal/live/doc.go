@@ -10,8 +10,9 @@
 //
 // Bounds: a message (a line on stdio, an SSE event or a JSON body on
 // Streamable HTTP) is at most MaxMessage bytes (a longer one passes through
-// unrecorded); a transcript at most transcript.MaxLines lines (the rest
-// passes through unrecorded, and the transcript says so); a child process
+// unrecorded); a transcript at most transcript.MaxLines lines and
+// transcript.MaxBytes bytes, the importer's limits (the rest passes
+// through unrecorded, and the proxy says how much); a child process
 // is given StopGrace to leave after its input closes, then its process
 // group is killed.
 package live

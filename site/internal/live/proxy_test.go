@@ -610,3 +610,37 @@ func TestProxyConcurrentStreams(t *testing.T) {
 		t.Errorf("progress-increases %s, want pass (every stream's progress in order)", v)
 	}
 }
+
+// TestProxyRecorderLimits: past the importer's limits (transcript.MaxLines
+// lines, transcript.MaxBytes bytes) the recorder keeps what came first,
+// counts the rest and its transcript still imports.
+func TestProxyRecorderLimits(t *testing.T) {
+	t.Parallel()
+	big := `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("x", 200_000) + `"}}`
+	cases := []struct {
+		name    string
+		message string
+		n       int
+	}{
+		{"lines", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`, transcript.MaxLines},
+		{"bytes", big, 30},
+	}
+	for _, c := range cases {
+		rec := NewRecorder(Header{Observer: trace.ObserverWire})
+		m := Messages([]byte(c.message))
+		if len(m) != 1 {
+			t.Fatalf("%s: Messages read %d messages", c.name, len(m))
+		}
+		for i := 0; i < c.n; i++ {
+			w, _ := rec.Sent(trace.ActorServer, m[0], "")
+			rec.Delivered(trace.ActorServer, m[0], w, "")
+		}
+		data := rec.Bytes()
+		if rec.Cut() == 0 || rec.Len()+rec.Cut() != 2*c.n || len(data) > transcript.MaxBytes || bytes.Count(data, []byte("\n")) > transcript.MaxLines {
+			t.Errorf("%s: kept %d, cut %d, %d bytes", c.name, rec.Len(), rec.Cut(), len(data))
+		}
+		if _, err := transcript.Import(data, transcript.Options{}); err != nil {
+			t.Errorf("%s: the cut transcript does not import: %v", c.name, err)
+		}
+	}
+}

@@ -65,13 +65,19 @@ type line struct {
 type Recorder struct {
 	mu     sync.Mutex
 	header Header
-	lines  []line
+	lines  [][]byte // each record's line, encoded
+	size   int      // the lines' bytes
 	wire   int
-	// cut counts the lines past transcript.MaxLines not kept.
+	// cut counts the records not kept: past transcript.MaxLines lines or
+	// transcript.MaxBytes bytes (less headerRoom), the importer's limits.
 	cut  int
 	last time.Time
 	now  func() time.Time
 }
+
+// headerRoom is the room kept for the header line within
+// transcript.MaxBytes: 4 KiB (4,096 bytes).
+const headerRoom = 4 << 10
 
 // NewRecorder returns a Recorder whose header is h.
 func NewRecorder(h Header) *Recorder { return &Recorder{header: h, now: time.Now} }
@@ -102,13 +108,26 @@ func (r *Recorder) add(l line) time.Time {
 		t = r.last
 	}
 	r.last = t
-	if len(r.lines)+1 >= transcript.MaxLines { // the header is a line too
+	l.T = t.UTC().Format(time.RFC3339Nano)
+	b, err := encodeLine(l)
+	// Once one record is cut every later one is (a delivery must not
+	// outlive its send); the header is a line too.
+	if err != nil || r.cut > 0 || len(r.lines)+1 >= transcript.MaxLines || r.size+len(b) > transcript.MaxBytes-headerRoom {
 		r.cut++
 		return t
 	}
-	l.T = t.UTC().Format(time.RFC3339Nano)
-	r.lines = append(r.lines, l)
+	r.lines = append(r.lines, b)
+	r.size += len(b)
 	return t
+}
+
+// encodeLine is v as one JSON line (HTML characters as written).
+func encodeLine(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
+	return b.Bytes(), err
 }
 
 // Message is one wire message as the recorder read it (engine/jsonrpc).
@@ -196,17 +215,17 @@ func rawID(id string) json.RawMessage {
 func (r *Recorder) Bytes() []byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(r.header)
+	head, _ := encodeLine(r.header)
+	b := bytes.NewBuffer(make([]byte, 0, len(head)+r.size))
+	b.Write(head)
 	for _, l := range r.lines {
-		_ = enc.Encode(l)
+		b.Write(l)
 	}
 	return b.Bytes()
 }
 
-// Cut is how many records past transcript.MaxLines were not kept.
+// Cut is how many records were not kept (past transcript.MaxLines lines
+// or transcript.MaxBytes bytes).
 func (r *Recorder) Cut() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
