@@ -644,3 +644,26 @@ func TestProxyRecorderLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestProxyRecorderOneView: a one-view recorder (a mock's server side)
+// writes plain message lines that import with its header's observer, the
+// server's reads and writes in its order: a result after the server read
+// the call's cancellation fails no-message-after-cancel.
+func TestProxyRecorderOneView(t *testing.T) {
+	t.Parallel()
+	rec := NewRecorder(Header{Observer: trace.ObserverServer, Transport: scenario.TransportStdio, Protocol: "2025-11-25"})
+	for _, m := range []struct{ from, msg string }{
+		{trace.ActorClient, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`},
+		{trace.ActorClient, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`},
+		{trace.ActorServer, `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`},
+	} {
+		rec.Saw(m.from, Messages([]byte(m.msg))[0])
+	}
+	tr := judge(t, rec)
+	if tr.Source.Observer != trace.ObserverServer {
+		t.Errorf("observer %q, want server", tr.Source.Observer)
+	}
+	if v := verdictOf(tr, checks.NoMessageAfterCancel); v != "fail" {
+		t.Errorf("no-message-after-cancel %s, want fail", v)
+	}
+}

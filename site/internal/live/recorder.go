@@ -181,6 +181,14 @@ func (r *Recorder) Sent(from string, m Message, stream string) (int, time.Time) 
 	return r.wire, r.add(line{From: from, Hop: hop, Wire: r.wire, ID: rawID(stream), Message: m.Raw})
 }
 
+// Saw records m as a one-view recorder saw it (a mock's server side, a
+// client's side: the header's Observer), from its sender, without hops.
+func (r *Recorder) Saw(from string, m Message) time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.add(line{From: from, Message: m.Raw})
+}
+
 // Delivered records that the proxy handed wire message w (from from) on
 // over the other hop.
 func (r *Recorder) Delivered(from string, m Message, w int, stream string) time.Time {
