@@ -8,9 +8,10 @@
 // engine/transcript imports and the checks judge (Messages reads every
 // wire message with engine/jsonrpc).
 //
-// Bounds: a message (a line on stdio, an SSE event or a JSON body on
-// Streamable HTTP) is at most MaxMessage bytes (a longer one passes through
-// unrecorded); a transcript at most transcript.MaxLines lines and
+// Bounds: a message (a line on stdio, an SSE event or a response body on
+// Streamable HTTP) is recorded up to MaxMessage bytes (a longer one passes
+// through unrecorded; a request body past it is refused with 413, as the
+// proxy holds each request whole before forwarding it); a transcript at most transcript.MaxLines lines and
 // transcript.MaxBytes bytes, the importer's limits (the rest passes
 // through unrecorded, and the proxy says how much); a child process
 // is given StopGrace to leave after its input closes, then its process

@@ -21,7 +21,7 @@ import (
 // hopByHop are the connection-specific headers of RFC 9110 §7.6.1 that a
 // proxy does not forward (plus those the Connection header lists); every
 // other header passes unchanged.
-var hopByHop = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Te", "Trailer", "Transfer-Encoding", "Upgrade"}
+var hopByHop = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Te", "Transfer-Encoding", "Upgrade"}
 
 // copyHeaders copies src into dst without the hop-by-hop headers.
 func copyHeaders(dst, src http.Header) {
@@ -175,7 +175,8 @@ func firstValues(h http.Header) map[string]string {
 // relayBody forwards a whole body (JSON, or anything else) after the
 // latency, recording the messages in it on both hops.
 func (p *HTTPProxy) relayBody(ctx context.Context, w http.ResponseWriter, body io.Reader, stream string) {
-	data, err := io.ReadAll(io.LimitReader(body, MaxMessage+1))
+	// A body the server broke off is passed on as far as it came.
+	data, _ := io.ReadAll(io.LimitReader(body, MaxMessage+1))
 	msgs := Messages(data)
 	wires := make([]int, len(msgs))
 	for i, m := range msgs {
@@ -193,7 +194,6 @@ func (p *HTTPProxy) relayBody(ctx context.Context, w http.ResponseWriter, body i
 	for i, m := range msgs {
 		p.Rec.Delivered(trace.ActorServer, m, wires[i], stream)
 	}
-	_ = err
 }
 
 // heldEvent is an SSE event the proxy holds (buffer=) with its messages.

@@ -667,3 +667,30 @@ func TestProxyRecorderOneView(t *testing.T) {
 		t.Errorf("no-message-after-cancel %s, want fail", v)
 	}
 }
+
+// TestProxyHopByHopHeaders: RFC 9110 §7.6.1: the connection-specific
+// headers (and those the Connection header names) stay on their hop;
+// every end-to-end header passes with all its values.
+func TestProxyHopByHopHeaders(t *testing.T) {
+	t.Parallel()
+	src := http.Header{}
+	for k, v := range map[string][]string{
+		"Connection": {"keep-alive, X-Hop"}, "X-Hop": {"1"}, "Keep-Alive": {"timeout=5"}, "Te": {"trailers"}, "Transfer-Encoding": {"chunked"},
+		"Upgrade": {"h2c"}, "Proxy-Connection": {"keep-alive"},
+		"Mcp-Session-Id": {"abc"}, "X-Accel-Buffering": {"no"}, "Set-Cookie": {"a=1", "b=2"}, "Authorization": {"Bearer t"},
+	} {
+		src[k] = v
+	}
+	dst := http.Header{}
+	copyHeaders(dst, src)
+	for _, gone := range []string{"Connection", "X-Hop", "Keep-Alive", "Te", "Transfer-Encoding", "Upgrade", "Proxy-Connection"} {
+		if v := dst.Values(gone); len(v) > 0 {
+			t.Errorf("%s passed (%q): it is hop-by-hop", gone, v)
+		}
+	}
+	for _, kept := range []string{"Mcp-Session-Id", "X-Accel-Buffering", "Set-Cookie", "Authorization"} {
+		if got, want := strings.Join(dst.Values(kept), "|"), strings.Join(src.Values(kept), "|"); got != want {
+			t.Errorf("%s = %q, want %q unchanged", kept, got, want)
+		}
+	}
+}
