@@ -94,7 +94,7 @@ func proxyMain(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			return &usageError{fmt.Errorf("%s: want the server's http:// or https:// URL", rest[0])}
 		}
 	default:
-		if err := faults.StdioOnly(); err != nil {
+		if err := faults.CheckStdio(); err != nil {
 			return &usageError{err}
 		}
 	}

@@ -132,10 +132,10 @@ func ParseFaults(spec string) (Faults, error) {
 // Buffering reports whether response streams are held (buffer=).
 func (f Faults) Buffering() bool { return f.BufferFinal || f.BufferBytes > 0 }
 
-// StdioOnly returns an error naming the first fault that needs Streamable
+// CheckStdio returns an error naming the first fault that needs Streamable
 // HTTP's response streams or headers (idle-close, drop-stream, strip): a
 // stdio tee injects latency and buffer only.
-func (f Faults) StdioOnly() error {
+func (f Faults) CheckStdio() error {
 	switch {
 	case f.IdleCloseMs > 0:
 		return fmt.Errorf("%w: idle-close needs Streamable HTTP (a stdio server has no response streams)", ErrFaults)

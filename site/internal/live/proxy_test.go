@@ -449,7 +449,7 @@ func TestProxyFaults(t *testing.T) {
 			}
 		}
 	}
-	if err := (Faults{DropStreamMs: 5}).StdioOnly(); err == nil || !strings.Contains(err.Error(), "drop-stream needs Streamable HTTP") {
+	if err := (Faults{DropStreamMs: 5}).CheckStdio(); err == nil || !strings.Contains(err.Error(), "drop-stream needs Streamable HTTP") {
 		t.Errorf("drop-stream on stdio: %v", err)
 	}
 }

@@ -28,7 +28,7 @@ const StopGrace = 2 * time.Second
 type Tee struct {
 	// Argv is the server command.
 	Argv []string
-	// Faults: latency and buffer (Faults.StdioOnly refuses the others).
+	// Faults: latency and buffer (Faults.CheckStdio refuses the others).
 	Faults Faults
 	// Rec records the wire.
 	Rec *Recorder
@@ -51,7 +51,7 @@ func (t *Tee) Run(ctx context.Context) (string, error) {
 	if len(t.Argv) == 0 {
 		return "", errors.New("no server command")
 	}
-	if err := t.Faults.StdioOnly(); err != nil {
+	if err := t.Faults.CheckStdio(); err != nil {
 		return "", err
 	}
 	cmd := exec.Command(t.Argv[0], t.Argv[1:]...)
