@@ -8,6 +8,7 @@
 //	mcplab review [-json] [-op ID] FILE|-|LINK  the reliability review of one call (engine/review)
 //	mcplab explore [-json] [-vary PATH=FROM..TO[/BY]]... FILE|-|LINK  every timing in a window (engine/explore)
 //	mcplab probe [flags] -- CMD | URL     drive a live MCP server through the lab's situations
+//	mcplab proxy [flags] URL | -- CMD     record (and fault) the path between a real client and server
 //	mcplab links                            the share link length of every built-in scenario
 //
 // The build is deterministic apart from the wasm binary's toolchain: the
@@ -104,6 +105,9 @@ commands:
         [-header 'Name: value'...] -- COMMAND [ARG...] | URL
                                     drive a live MCP server (stdio or Streamable HTTP) through the
                                     lab's situations, judge each transcript; -checks exits 3 on a violation
+  proxy [-listen ADDR] [-faults SPEC] [-out DIR] (URL | -- SERVER COMMAND...)
+                                    sit between a real client and server (Streamable HTTP or stdio),
+                                    inject intermediary faults, record both hops and judge them on exit
 
 mcplab help COMMAND (or mcplab COMMAND -h) prints one command's usage and flags.
 
@@ -147,6 +151,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdLinks(args[1:], stdout, stderr)
 	case "probe":
 		return cmdProbe(args[1:], stdout, stderr)
+	case "proxy":
+		return cmdProxy(args[1:], stdout, stderr)
 	case "version", "-version", "--version":
 		return cmdVersion(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -158,7 +164,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 
 // verbs are the commands dispatch runs, in usage's order (make help and
 // the Makefile's header list them all).
-var verbs = []string{"build", "serve", "run", "review", "explore", "probe", "links", "version"}
+var verbs = []string{"build", "serve", "run", "review", "explore", "probe", "proxy", "links", "version"}
 
 // cmdHelp is `mcplab help [VERB]`: the general usage on stdout, or one
 // verb's usage and flags (what `mcplab VERB -h` prints, here on stdout).

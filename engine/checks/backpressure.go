@@ -65,16 +65,19 @@ func finalNeverDropped(v *view) (trace.Check, bool) {
 
 // sseHeaders: a Streamable HTTP response stream carries Cache-Control:
 // no-cache and X-Accel-Buffering: no, so compatible proxies forward each
-// event at once instead of buffering it (DOMAIN.md §8).
+// event at once instead of buffering it (DOMAIN.md §8). Cache-Control is a
+// list of directives (RFC 9111 §5.2): "no-cache, no-transform", as the Go
+// SDK's server writes it, says no-cache too; the media type may carry
+// parameters ("text/event-stream; charset=utf-8").
 //
 // Rule: SSEHeaders.
 func sseHeaders(v *view) (trace.Check, bool) {
 	var bad, good []int
 	for i, e := range v.ev {
-		if e.Actor != trace.ActorServer || e.Headers == nil || e.Headers["Content-Type"] != "text/event-stream" {
+		if e.Actor != trace.ActorServer || e.Headers == nil || !isEventStream(e.Headers["Content-Type"]) {
 			continue
 		}
-		if e.Headers["Cache-Control"] == "no-cache" && e.Headers["X-Accel-Buffering"] == "no" {
+		if hasDirective(e.Headers["Cache-Control"], "no-cache") && e.Headers["X-Accel-Buffering"] == "no" {
 			good = append(good, i)
 		} else {
 			bad = append(bad, i)
@@ -83,4 +86,22 @@ func sseHeaders(v *view) (trace.Check, bool) {
 	return verdict(SSEHeaders, bad, good,
 		strconv.Itoa(len(bad))+" response stream(s) opened without Cache-Control: no-cache and X-Accel-Buffering: no ("+seqList(bad)+"): a proxy may buffer them, so progress arrives in bursts or after the client's timeout.",
 		"Every response stream carried Cache-Control: no-cache and X-Accel-Buffering: no.")
+}
+
+// isEventStream reports whether a Content-Type is text/event-stream, with
+// or without parameters, in any case (media types are case-insensitive).
+func isEventStream(ct string) bool {
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.EqualFold(strings.TrimSpace(mt), "text/event-stream")
+}
+
+// hasDirective reports whether a Cache-Control value lists directive
+// (comma-separated, case-insensitive, RFC 9111 §5.2).
+func hasDirective(value, directive string) bool {
+	for _, d := range strings.Split(value, ",") {
+		if name, _, _ := strings.Cut(strings.TrimSpace(d), "="); strings.EqualFold(name, directive) {
+			return true
+		}
+	}
+	return false
 }

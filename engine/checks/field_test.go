@@ -346,3 +346,34 @@ func TestLockstepHerdDetail(t *testing.T) {
 		t.Errorf("herd-all-reconnect %s %q", ok, d)
 	}
 }
+
+// TestSSEHeaders proves sse-headers (DOMAIN.md §8) on the headers real
+// servers write: Cache-Control is a list of directives, so the Go SDK's
+// "no-cache, no-transform" says no-cache; a stream without
+// X-Accel-Buffering: no fails, and so does one that may be cached.
+func TestSSEHeaders(t *testing.T) {
+	http26 := mustScenario(t, `"transport":"streamable-http","protocol":"2026-07-28"`)
+	start := func(h map[string]string) trace.Event {
+		e := act(10, server, trace.TypeStart, "7")
+		e.Headers = h
+		return e
+	}
+	tests := []struct {
+		name, want string
+		headers    map[string]string
+	}{
+		{"no-cache alone", "true", map[string]string{"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}},
+		{"no-cache among directives (the Go SDK's)", "true", map[string]string{"Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no"}},
+		{"without X-Accel-Buffering", "false", map[string]string{"Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform"}},
+		{"cacheable", "false", map[string]string{"Content-Type": "text/event-stream", "Cache-Control": "max-age=60", "X-Accel-Buffering": "no"}},
+		{"a JSON response is no stream", absent, map[string]string{"Content-Type": "application/json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := build(http26, nil, send(0, client, "7", req7), start(tt.headers))
+			if got := verdictOf(t, tr, checks.SSEHeaders); got != tt.want {
+				t.Errorf("ok=%s, want %s", got, tt.want)
+			}
+		})
+	}
+}

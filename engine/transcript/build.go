@@ -75,7 +75,12 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		return strconv.Itoa(session) + "\x00" + id
 	}
 	lastResponse := map[string]int{} // request key → index of the event that handed its last response to the client
-	var rtt int64 = -1               // slowest answered ping
+	type sent struct {
+		wire int
+		at   int64
+	}
+	hops := map[int]sent{} // a two-hop transcript's wire number → its send (hops.go)
+	var rtt int64 = -1     // slowest answered ping
 	rttWhat := ""
 	// Without a ping, the fastest answered exchange of any other method:
 	// never initialize for its own sake, whose answer includes the
@@ -94,6 +99,31 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 			_ = json.Unmarshal([]byte(en.ref), &id)
 			k := key(en.session, en.ref)
 			switch en.kind {
+			case kindEvent:
+				ev := trace.Event{At: at, Actor: en.actor, Type: en.typ, Headers: en.headers, Note: fmt.Sprintf("Line %d.", en.line), Line: en.line}
+				if en.note != "" {
+					ev.Note += " " + en.note
+				}
+				if en.ref != "" {
+					ev.ID = &id
+				}
+				if s, ok := hops[en.wire]; ok {
+					ev.Wire = s.wire
+				}
+				if en.typ == trace.TypeCloseStream {
+					ev.Signal = trace.SignalCloseStream
+					if r := reqs[k]; r != nil && !r.finished && r.sum.Cause == nil {
+						cause, sig := trace.CauseDisconnect, trace.SignalCloseStream
+						if en.actor == trace.ActorClient {
+							cause = trace.CauseClient
+							r.sum.ClientOutcome = trace.OutcomeAbandoned
+							end := at
+							r.sum.EndedAt = &end
+						}
+						r.sum.Cause, r.sum.Signal = &cause, &sig
+					}
+				}
+				emit(ev)
 			case kindIgnore:
 				// The client's log says it dropped a message for ref: its
 				// reaction to the delivery just before (same time).
@@ -142,21 +172,53 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		if en.within != nil && timed {
 			within = &trace.Span{From: en.within.From - base, To: en.within.To - base}
 		}
-		wire++
 		note := fmt.Sprintf("Line %d.", en.line)
 		if en.note != "" {
 			note += " " + en.note
 		}
+		if idp == nil && en.ref != "" {
+			// A notification on a request's response stream belongs to
+			// that request's lane (a two-hop transcript names it).
+			var id scenario.ID
+			_ = json.Unmarshal([]byte(en.ref), &id)
+			idp = &id
+		}
 		switch {
+		case en.hop != "" && en.near():
+			wire++
+			hops[en.wire] = sent{wire: wire, at: at}
+			emit(trace.Event{At: at, Actor: en.from, Type: trace.TypeSend, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note + " Seen on the " + en.hop + " hop.", Line: en.line})
+		case en.hop != "":
+			s := hops[en.wire] // checkHops: the send came first
+			sentAt := s.at
+			emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: s.wire, SentAt: &sentAt, Message: en.message,
+				Note: fmt.Sprintf("%s Handed on to the %s on the %s hop, %d ms after it was sent.", note, to, en.hop, at-sentAt), Line: en.line})
 		case en.side == "" || en.dir == dirWrite:
+			wire++
 			emit(trace.Event{At: at, Actor: en.from, Type: trace.TypeSend, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note, Within: within, Line: en.line})
 			if en.side == "" {
 				emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, SentAt: &at, Message: en.message, Note: "Delivered (the transcript records one time per message).", Within: within, Line: en.line})
 			}
 		default: // read
+			wire++
 			emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note + " Read by the " + to + ".", Line: en.line})
 		}
 		k := key(en.session, idText)
+		if en.hop == HopServer {
+			// The server's side of a two-hop transcript: what the server
+			// put on the wire for a request; the client's outcome is read
+			// from the client's hop, where the client got it (or never).
+			if r := reqs[k]; r != nil && en.from == trace.ActorServer && hasID && m.Method == "" && (m.Result != nil || m.Error != nil) {
+				r.sum.Response = en.message
+				if !r.cancelled {
+					r.sum.State = trace.StateCompleted
+					if m.Error != nil {
+						r.sum.State = trace.StateFailed
+					}
+				}
+			}
+			continue
+		}
 		// What the receiving server observed: a valid cancellation it read
 		// for a request in progress (only a log that shows the server's reads
 		// can say so: a server-side log, or both sides' logs).

@@ -34,6 +34,10 @@ func jsonlHeader(n int, line string, md *meta) (bool, error) {
 		Transport string `json:"transport"`
 		Protocol  string `json:"protocol"`
 		Session   string `json:"session"`
+		// Proxy names the recording intermediary between the two sides
+		// and its faults ("mcplab proxy -faults buffer=final"): the
+		// message lines then carry hop and wire (hops.go).
+		Proxy string `json:"proxy"`
 	}
 	dec := json.NewDecoder(strings.NewReader(line))
 	dec.DisallowUnknownFields()
@@ -52,6 +56,9 @@ func jsonlHeader(n int, line string, md *meta) (bool, error) {
 	}
 	md.observer, md.transport, md.protocol, md.session = h.Observer, h.Transport, h.Protocol, h.Session
 	md.notes = append(md.notes, fmt.Sprintf("The header line (line %d) says the %s recorded it.", n, h.Observer))
+	if h.Proxy != "" {
+		md.notes = append(md.notes, fmt.Sprintf("Recorded by an intermediary between client and server (%s): each message is drawn where its sender put it on the wire and where the intermediary handed it on, with what the intermediary held, flushed or broke in between.", h.Proxy))
+	}
 	if h.Transport != "" {
 		md.notes = append(md.notes, fmt.Sprintf("Transport %s: from the header line.", h.Transport))
 	}

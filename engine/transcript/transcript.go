@@ -26,7 +26,12 @@
 //     "message": {...}}, after an optional header line {"observer":
 //     "client"|"server"|"wire", "transport": "stdio"|"streamable-http",
 //     "protocol": "...", "session": "..."} (JSON Schema: Schema). Without
-//     the header the observer is the wire.
+//     the header the observer is the wire. A recording intermediary
+//     (mcplab proxy) writes each message on both hops, "hop":
+//     "client-proxy" | "proxy-server" with one "wire" number, and its own
+//     events as lines {"t", "actor", "type", "id", "wire", "headers",
+//     "note"}: the server opening a stream, the proxy's hold, flush, drop
+//     and close-stream (hops.go).
 //
 // Judge only what the observer could see. A server's own log shows what
 // the server read before it wrote, so a response written after the server
@@ -174,6 +179,15 @@ type entry struct {
 	session string          // the HTTP session (Mcp-Session-Id), "" if unknown
 	within  *trace.Span     // the HAR exchange a response streamed in (absolute ms), nil when at is exact
 	note    string          // what the line was, for the event's note
+	// hop is the hop of the path a recording intermediary saw the message
+	// on (HopClient, HopServer), "" when the transcript has one view; wire
+	// numbers the message on both its hops (hops.go). A message line's
+	// ref is then the request whose response stream carries it.
+	hop  string
+	wire int
+	// actor, typ and headers are an event line's (kindEvent).
+	actor, typ string
+	headers    map[string]string
 }
 
 // Import parses data, in any format [Sniff] names, and returns its trace
@@ -407,11 +421,14 @@ func parseLines(data []byte, format string, md *meta) ([]entry, error) {
 		if err != nil {
 			return err
 		}
-		if e.message != nil {
+		if e.message != nil || e.kind == kindEvent {
 			out = append(out, e)
 		}
 		return nil
 	})
+	if err == nil && format == FormatJSONL {
+		err = checkHops(out)
+	}
 	return out, err
 }
 
@@ -460,11 +477,7 @@ func compact(s string) json.RawMessage {
 const bareMessageText = `a JSON-RPC message by itself, which does not say who sent it: the lab's JSON Lines wrap each message as {"from":"client","message":{...}} ("server" for what the server sent; an optional "t" is its time), or paste the log it was copied from`
 
 func jsonlEntry(n int, line string) (entry, error) {
-	var r struct {
-		T       json.RawMessage `json:"t"`
-		From    string          `json:"from"`
-		Message json.RawMessage `json:"message"`
-	}
+	var r jsonlRecord
 	if bareMessage(line) {
 		return entry{}, lineErr(n, "%s", bareMessageText)
 	}
@@ -476,6 +489,9 @@ func jsonlEntry(n int, line string) (entry, error) {
 	if err := checkLineKeys(n, line); err != nil {
 		return entry{}, err
 	}
+	if r.Type != "" || r.Actor != "" {
+		return eventEntry(n, &r)
+	}
 	if r.From != trace.ActorClient && r.From != trace.ActorServer {
 		return entry{}, lineErr(n, "from must be \"client\" or \"server\"")
 	}
@@ -486,6 +502,9 @@ func jsonlEntry(n int, line string) (entry, error) {
 		return entry{}, lineErr(n, "message must be a JSON-RPC object")
 	}
 	e := entry{line: n, dir: dirWrite, from: r.From, message: compact(string(r.Message))}
+	if err := hopFields(n, &r, &e); err != nil {
+		return entry{}, err
+	}
 	if len(r.T) > 0 {
 		at, err := parseTime(r.T)
 		if err != nil {

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+	"github.com/mcplab/mcplab/engine/transcript"
+	"github.com/mcplab/mcplab/site/internal/live"
+)
+
+// proxyDefaultListen is where `mcplab proxy` listens unless told: a
+// loopback address, so nothing off this machine reaches the server
+// through it.
+const proxyDefaultListen = "127.0.0.1:7331"
+
+// proxyTranscript is the transcript's file name in -out.
+const proxyTranscript = "proxy.jsonl"
+
+const proxyUsage = `usage: mcplab proxy [-listen ADDR] [-faults SPEC] [-out DIR] (URL | -- SERVER COMMAND...)
+
+Sits between a real MCP client and a real server and records the wire on
+both hops, client-proxy and proxy-server, with real times: a reverse proxy
+for a Streamable HTTP server at URL (point the client at http://ADDR plus
+URL's path), or, with -- SERVER COMMAND, a tee for stdio (give the client
+"mcplab proxy -- SERVER COMMAND" as its server command). Every byte passes
+unchanged (HTTP: bodies, status codes and end-to-end headers; RFC 9110
+hop-by-hop headers aside) unless -faults says otherwise:
+  buffer=final | buffer=N   hold a response stream until its final response or N bytes
+  idle-close=MS             break a response stream after MS ms without a byte (HTTP)
+  latency=MS                delay every message MS ms, each way
+  drop-stream=MS            break a response stream MS ms after it opens (HTTP)
+  strip=x-accel-buffering   remove that response header (HTTP)
+(comma-separated, e.g. -faults buffer=final,latency=50).
+On SIGINT or SIGTERM (stdio: also when the server or the client ends) it
+writes DIR/proxy.jsonl, the lab's JSON Lines that mcplab run and the
+/import/ page judge, and prints its path and the verdicts on stderr. A
+stdio server runs in its own process group, killed at the end.
+-listen is loopback unless a host is named; ":PORT" alone is refused.
+
+Exit status: 0 done, 1 failure (the address is taken, the server could not
+start, the transcript could not be written), 2 bad usage or -faults.`
+
+// cmdProxy is `mcplab proxy`: it ends on the first of live.Signals (a
+// second one kills it).
+func cmdProxy(args []string, stdout, stderr io.Writer) error {
+	ctx, stop := signal.NotifyContext(context.Background(), live.Signals...)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // the next signal has its default effect: it kills the proxy
+	}()
+	return proxyMain(ctx, args, os.Stdin, stdout, stderr, nil)
+}
+
+// proxyMain runs the proxy until ctx ends (stdio: or the session ends),
+// then writes the transcript and the verdicts. ready, if not nil, gets
+// the proxy's URL once it listens (Streamable HTTP).
+func proxyMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, ready func(string)) error {
+	fs := flag.NewFlagSet("proxy", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", proxyDefaultListen, "the `address` the proxy serves Streamable HTTP on (loopback unless a host is named)")
+	spec := fs.String("faults", "", "comma-separated intermediary `faults`: buffer=final, buffer=N, idle-close=MS, latency=MS, drop-stream=MS, strip=x-accel-buffering")
+	out := fs.String("out", "", "`directory` for the transcript (default: a new temporary directory, printed)")
+	fs.Usage = func() { fmt.Fprintln(stderr, proxyUsage); fs.PrintDefaults() }
+	if err := parseFlagsOnce(fs, args); err != nil {
+		return err
+	}
+	faults, err := live.ParseFaults(*spec)
+	if err != nil {
+		return &usageError{err}
+	}
+	rest := fs.Args()
+	var target *url.URL
+	switch {
+	case len(rest) == 0:
+		fs.Usage()
+		return &usageError{errors.New("proxy needs a server: a Streamable HTTP URL, or -- SERVER COMMAND [ARG...] for stdio")}
+	case strings.Contains(rest[0], "://"):
+		if len(rest) > 1 {
+			return &usageError{fmt.Errorf("flags go before the URL (mcplab proxy [flags] URL); after %s came %s", rest[0], strings.Join(rest[1:], " "))}
+		}
+		target, err = url.Parse(rest[0])
+		if err != nil || (target.Scheme != "http" && target.Scheme != "https") || target.Host == "" {
+			return &usageError{fmt.Errorf("%s: want the server's http:// or https:// URL", rest[0])}
+		}
+	default:
+		if err := faults.CheckStdio(); err != nil {
+			return &usageError{err}
+		}
+	}
+	name := "mcplab proxy"
+	if faults.String() != "" {
+		name += " -faults " + faults.String()
+	}
+	dir := *out
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "mcplab-proxy-"); err != nil {
+			return err
+		}
+	}
+	var rec *live.Recorder
+	if target != nil {
+		ln, err := proxyListen(*listen, fs, stderr)
+		if err != nil {
+			return err
+		}
+		rec = live.NewRecorder(live.Header{Observer: trace.ObserverWire, Transport: scenario.TransportHTTP, Proxy: name})
+		p := &live.HTTPProxy{Target: target, Faults: faults, Rec: rec}
+		self := "http://" + ln.Addr().String() + target.EscapedPath()
+		fmt.Fprintf(stderr, "mcplab proxy: %s → %s (faults: %s); stop it (Ctrl-C) to write the transcript\n", self, target, orNone(faults.String()))
+		if ready != nil {
+			ready(self)
+		}
+		if err := p.Serve(ctx, ln); err != nil {
+			return err
+		}
+		fmt.Fprintln(stderr, "mcplab proxy: stopped")
+	} else {
+		rec = live.NewRecorder(live.Header{Observer: trace.ObserverWire, Transport: scenario.TransportStdio, Proxy: name})
+		tee := &live.Tee{Argv: rest, Faults: faults, Rec: rec, Stdin: stdin, Stdout: stdout, Stderr: stderr}
+		why, err := tee.Run(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "mcplab proxy: %s\n", why)
+	}
+	return proxyReport(rec, dir, stderr)
+}
+
+// proxyListen checks -listen and listens there: a host must be named
+// (":PORT" alone would listen on every interface); a non-loopback one is
+// allowed because it was named, with a warning.
+func proxyListen(addr string, fs *flag.FlagSet, stderr io.Writer) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, &usageError{fmt.Errorf("-listen %q: want HOST:PORT, such as %s", addr, proxyDefaultListen)}
+	}
+	if host == "" {
+		return nil, &usageError{fmt.Errorf("-listen %q listens on every interface: name the host, 127.0.0.1%s (loopback), or 0.0.0.0%s if you mean every interface", addr, addr, addr)}
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		fmt.Fprintf(stderr, "mcplab proxy: warning: %s is not a loopback address: whoever reaches it can talk to the server through the proxy\n", host)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("-listen %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// proxyReport writes the transcript into dir and prints where it is and
+// its verdicts (as `mcplab run -checks` prints them) on stderr.
+func proxyReport(rec *live.Recorder, dir string, stderr io.Writer) error {
+	path, err := rec.WriteFile(dir, proxyTranscript)
+	if err != nil {
+		return err
+	}
+	if rec.Len() == 0 {
+		fmt.Fprintf(stderr, "mcplab proxy: transcript %s: nothing crossed the proxy, so no verdicts\n", path)
+		return nil
+	}
+	fmt.Fprintf(stderr, "mcplab proxy: transcript %s (%d records; judge it again with mcplab run -checks %s)\n", path, rec.Len(), path)
+	if n := rec.Cut(); n > 0 {
+		fmt.Fprintf(stderr, "mcplab proxy: %d records past the transcript's limits (%d lines, 4 MiB) were passed on but not recorded\n", n, transcript.MaxLines)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	tr, err := transcript.Import(data, transcript.Options{})
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	var pass, fail, undecided int
+	for _, c := range tr.Checks {
+		switch {
+		case c.OK == nil:
+			undecided++
+			fmt.Fprintf(stderr, "  ?   %s: %s\n", c.Rule, citeLines(tr, c.Detail))
+		case *c.OK:
+			pass++
+			fmt.Fprintf(stderr, "pass  %s\n", c.Rule)
+		default:
+			fail++
+			fmt.Fprintf(stderr, "FAIL  %s: %s\n", c.Rule, citeLines(tr, c.Detail))
+		}
+	}
+	fmt.Fprintf(stderr, "checks: %d pass, %d fail, %d undecided\n", pass, fail, undecided)
+	return nil
+}
