@@ -1,15 +1,13 @@
 //go:build js && wasm
 
-package main
+package page
 
 import (
-	"bytes"
-	"context"
 	"strconv"
 	"strings"
 	"syscall/js"
 
-	"github.com/a-h/templ"
+	"github.com/mcplab/mcplab/wasm/bridge"
 )
 
 // DOM helpers shared by the pages' glue.
@@ -27,7 +25,7 @@ func on(el js.Value, event string, fail func(error), handler func(ev js.Value)) 
 		return
 	}
 	el.Call("addEventListener", event, js.FuncOf(func(_ js.Value, args []js.Value) any {
-		defer recoverInto(fail)
+		defer bridge.Recover(fail)
 		var ev js.Value
 		if len(args) > 0 {
 			ev = args[0]
@@ -44,7 +42,7 @@ func then(promise js.Value, fail func(error), fulfilled func(v js.Value), reject
 	ok = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		defer ok.Release()
 		defer bad.Release()
-		defer recoverInto(fail)
+		defer bridge.Recover(fail)
 		var v js.Value
 		if len(args) > 0 {
 			v = args[0]
@@ -55,7 +53,7 @@ func then(promise js.Value, fail func(error), fulfilled func(v js.Value), reject
 	bad = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		defer ok.Release()
 		defer bad.Release()
-		defer recoverInto(fail)
+		defer bridge.Recover(fail)
 		msg := "unknown error"
 		if len(args) > 0 && args[0].Truthy() {
 			msg = args[0].Call("toString").String()
@@ -64,16 +62,6 @@ func then(promise js.Value, fail func(error), fulfilled func(v js.Value), reject
 		return nil
 	})
 	promise.Call("then", ok, bad)
-}
-
-// renderHTML renders a component to a string for innerHTML. templ escapes
-// every text and attribute value, so scenario text never becomes markup.
-func renderHTML(c templ.Component) (string, error) {
-	var buf bytes.Buffer
-	if err := c.Render(context.Background(), &buf); err != nil {
-		return "", err
-	}
-	return buf.String(), nil
 }
 
 // replaceFragment rewrites the address bar's fragment without a new
@@ -103,7 +91,7 @@ var address addressBar
 // addressBar is the address bar's state: when it was last rewritten and
 // the URL that waits for its turn.
 type addressBar struct {
-	lastMs  float64 // when the bar was last rewritten (now()); 0: never
+	lastMs  float64 // when the bar was last rewritten (bridge.Now()); 0: never
 	pending string  // the URL it waits to show; "" for none
 	waiting bool    // a timer will show pending
 	timer   js.Func // shows pending; made once
@@ -112,7 +100,7 @@ type addressBar struct {
 // set shows url in the address bar now, or once addressEveryMs have passed
 // since the last rewrite (and then the newest URL set by then).
 func (a *addressBar) set(url string) {
-	wait := a.lastMs + addressEveryMs - now()
+	wait := a.lastMs + addressEveryMs - bridge.Now()
 	if a.lastMs == 0 || wait <= 0 {
 		a.pending = ""
 		a.show(url)
@@ -138,7 +126,7 @@ func (a *addressBar) set(url string) {
 
 // show rewrites the address bar.
 func (a *addressBar) show(url string) {
-	a.lastMs = now()
+	a.lastMs = bridge.Now()
 	js.Global().Get("history").Call("replaceState", js.Null(), "", url)
 }
 
@@ -242,4 +230,25 @@ func keepAnchors(doc, container js.Value, fail func(error)) {
 		}
 		row.Call("scrollIntoView", js.ValueOf(map[string]any{"block": "center", "behavior": behavior}))
 	})
+}
+
+// showFatal shows an error that stopped a page from starting and marks the
+// page as failed, without killing it: the prerendered content stays.
+func showFatal(doc js.Value, err error) {
+	if box := doc.Call("getElementById", "lab-error"); box.Truthy() {
+		box.Set("textContent", "Simulator error: "+err.Error())
+		box.Set("hidden", false)
+	}
+	doc.Get("documentElement").Get("dataset").Set("ready", "error")
+}
+
+// ShowFatal is showFatal for a binary's main (bridge.Binary.Fatal).
+func ShowFatal(doc js.Value, err error) { showFatal(doc, err) }
+
+// trimFragment is href without its fragment.
+func trimFragment(href string) string {
+	if i := strings.IndexByte(href, '#'); i >= 0 {
+		return href[:i]
+	}
+	return href
 }

@@ -1,6 +1,9 @@
-//go:build js && wasm && ledger
+//go:build js && wasm
 
-package main
+// Package jsledger is the idempotency ledger in the browser (DOMAIN.md
+// §4): a ledger.Store on SQLite's own WebAssembly build, for ledger.wasm's
+// runs (engine.Options.OpenLedger = Open).
+package jsledger
 
 import (
 	"encoding/json"
@@ -51,7 +54,7 @@ func sqliteAPI() (js.Value, error) {
 	return api, nil
 }
 
-// jsPool holds the emptied ledgers newJSLedger hands out first: the pool
+// jsPool holds the emptied ledgers Open hands out first: the pool
 // engine/ledger/sqlite keeps natively (ledger.Pool: at most
 // ledger.PoolLedgers = 4 ledgers, each keeping at most ledger.PoolConns = 4
 // idle connections with their prepared statements), here over jsDB. A
@@ -61,10 +64,10 @@ func sqliteAPI() (js.Value, error) {
 // statement).
 var jsPool = ledger.NewPool(openJSDB)
 
-// newJSLedger opens a fresh, empty in-memory ledger: the engine's
+// Open opens a fresh, empty in-memory ledger: the engine's
 // Options.OpenLedger in ledger.wasm. It is an emptied one from jsPool when
 // there is one, else a new database (openJSDB).
-func newJSLedger() (ledger.Store, error) { return jsPool.Open() }
+func Open() (ledger.Store, error) { return jsPool.Open() }
 
 // jsDB is one memdb database of the browser's SQLite (ledger.DB).
 type jsDB struct {

@@ -1,6 +1,6 @@
-//go:build js && wasm && transcript
+//go:build js && wasm
 
-package main
+package page
 
 import (
 	"errors"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/templates"
+	"github.com/mcplab/mcplab/wasm/bridge"
+	"github.com/mcplab/mcplab/wasm/protocol"
 )
 
 // The transcript import page (templates.ImportPage): the textarea's text
@@ -111,10 +113,8 @@ func (p *importPage) clearBig() {
 	}
 }
 
-func init() { startImport = startImportPage }
-
-// startImportPage wires the import page found in doc.
-func startImportPage(doc js.Value) {
+// StartImport wires the transcript import page found in doc (#import).
+func StartImport(doc js.Value) {
 	p := &importPage{
 		doc:    doc,
 		input:  byID(doc, "imp-input"),
@@ -145,7 +145,7 @@ func startImportPage(doc js.Value) {
 	// issue 12's 50 ms.
 	var pasted js.Value
 	readPaste := js.FuncOf(func(js.Value, []js.Value) any {
-		defer recoverInto(fail)
+		defer bridge.Recover(fail)
 		text := pasted
 		pasted = js.Undefined()
 		if text.Type() == js.TypeString {
@@ -235,8 +235,7 @@ func (p *importPage) update(then func(ok bool)) {
 		return
 	}
 	example := p.example
-	req := map[string]any{"page": "import", "text": text, "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy(), "window": p.window}
-	p.addFields(req)
+	req := p.request(false, text)
 	busy := strOf(text).Length() >= busyText
 	if busy {
 		p.judging(text)
@@ -261,34 +260,35 @@ func (p *importPage) update(then func(ok bool)) {
 // apply shows one answer of the worker; false when it holds no result.
 func (p *importPage) apply(r answer) bool {
 	switch {
-	case r.Stopped:
-		p.stale(stoppedText(r.BudgetMs))
+	case r.Stopped() > 0:
+		p.stale(stoppedText(r.Stopped()))
 		return false
-	case r.Err() != "":
-		p.stale(templates.ImportFailedText(r.Err(), p.shown))
+	case r.Err != nil:
+		p.stale(templates.ImportFailedText(r.Err.Message, p.shown))
 		return false
 	}
+	reply := protocol.ReadImportReply(r.Object())
 	out := p.output()
 	// The head goes from the reply to the DOM as a JavaScript string,
 	// never copied through Go; its digest says whether it changed.
-	if sum := r.Str("headSum"); sum != p.head {
+	if sum := reply.HeadSum; sum != p.head {
 		for prev := out.Get("previousSibling"); prev.Truthy(); prev = out.Get("previousSibling") {
 			prev.Call("remove") // the pager too: showPager puts it back
 		}
 		out.Call("insertAdjacentHTML", "beforebegin", r.Get("head"))
 		p.head = sum
 	}
-	p.showPager(out, r.Get("window"))
+	p.showPager(out, reply.Window)
 	p.pane.show(readOutput(r.Get("out")))
 	p.result.Get("dataset").Delete("stale")
 	showLabError(p.doc, "")
 	href := trimFragment(p.link.Call("getAttribute", "href").String())
 	p.linkLater = false
-	switch frag := r.Str("fragment"); {
+	switch frag := reply.Fragment; {
 	case frag != "":
 		p.link.Set("href", href+"#"+frag)
 		p.link.Call("removeAttribute", "aria-disabled")
-	case r.Get("window").Get("count").Int() > 1:
+	case reply.Window.Count > 1:
 		// A long trace: followLink asks for the link when it is followed.
 		p.link.Set("href", href)
 		p.link.Call("removeAttribute", "aria-disabled")
@@ -331,11 +331,8 @@ func (p *importPage) output() js.Value {
 // showPager puts the pager of a long trace (win: api_import.go's windowOf)
 // just before out, or takes it away when the trace fits in one window:
 // "Events 501–1000 of 20000", and buttons for the pages before and after.
-func (p *importPage) showPager(out, win js.Value) {
-	count := 1
-	if win.Truthy() {
-		count = win.Get("count").Int()
-	}
+func (p *importPage) showPager(out js.Value, win protocol.Window) {
+	count := win.Count
 	if count <= 1 {
 		if p.pager.Truthy() {
 			p.pager.Call("remove")
@@ -359,11 +356,11 @@ func (p *importPage) showPager(out, win js.Value) {
 		on(prev, "click", p.fail, func(js.Value) { p.turn(-1) })
 		on(next, "click", p.fail, func(js.Value) { p.turn(+1) })
 	}
-	index := win.Get("index").Int()
+	index := win.Index
 	p.window = index
 	byIDIn(p.pager, "imp-window-text").Set("textContent", fmt.Sprintf(
 		"Events %d–%d of %d, page %d of %d: the timeline and the tables show %d events at a time; the checks judge them all.",
-		win.Get("first").Int(), win.Get("last").Int(), win.Get("total").Int(), index+1, count, win.Get("last").Int()-win.Get("first").Int()+1))
+		win.First, win.Last, win.Total, index+1, count, win.Last-win.First+1))
 	byIDIn(p.pager, "imp-window-prev").Set("disabled", index == 0)
 	byIDIn(p.pager, "imp-window-next").Set("disabled", index == count-1)
 	if !out.Get("previousSibling").Equal(p.pager) {
@@ -414,11 +411,22 @@ func (p *importPage) fail(err error) {
 	showLabError(p.doc, fmt.Sprintf("Simulator error: %v. The page still works.", err))
 }
 
-// addFields puts the options' fields into an import request, by key.
-func (p *importPage) addFields(req map[string]any) {
-	for k, f := range p.fields {
-		if f.Truthy() {
-			req[k] = f.Get("value").String()
+// request is the import request of the page's fields (protocol.ImportRequest),
+// with text, the transcript, left a JavaScript string: it goes to the
+// worker without a copy into Go. link asks for the scenario link only.
+func (p *importPage) request(link bool, text js.Value) map[string]any {
+	field := func(k string) string {
+		if f := p.fields[k]; f.Truthy() {
+			return f.Get("value").String()
 		}
+		return ""
 	}
+	req := protocol.ImportRequest{
+		Side: p.side.Get("value").String(), Observer: field("observer"), Zone: field("zone"),
+		Latency: field("latency"), MaxTimeout: field("maxTimeout"),
+		Redact: p.redact.Get("checked").Truthy(), Window: p.window, Link: link,
+	}
+	f := req.Fields()
+	f["text"] = text
+	return f
 }

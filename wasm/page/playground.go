@@ -1,6 +1,6 @@
-//go:build js && wasm && !transcript && (playground || ledger)
+//go:build js && wasm
 
-package main
+package page
 
 import (
 	"errors"
@@ -10,6 +10,9 @@ import (
 
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
+	"github.com/mcplab/mcplab/wasm/bridge"
+	"github.com/mcplab/mcplab/wasm/protocol"
+	"github.com/mcplab/mcplab/wasm/worker"
 )
 
 // The playground (templates.PlaygroundPage): the editor's text is the
@@ -54,14 +57,11 @@ type playground struct {
 	// when it ran, else "" (templates.NewEmbed's neutral title).
 	fragment   string
 	shareTitle string
-	stopped    bool // #lab-error says a run was stopped
-	bound      bool // #pg-error says the last run went past an engine bound
-	workerDown bool // the last answer was the worker's own failure (answer.WorkerFailed)
-	// empty is true while no run is on screen: a link's scenario did not
-	// run and the prerendered default is gone (showNothing); messages
-	// then say nothing has run, not that the last run is shown.
-	empty      bool
-	ready      bool     // the page is wired: #lab-status speaks of runs
+	// state is what the answers so far left on the page, which decides
+	// the status line; status is the line last written (StatusLoading
+	// until then), so an edit that changes nothing writes nothing.
+	state      PlaygroundState
+	status     Status
 	shareTimer js.Value // the pending setTimeout id of shareLater, or null
 	shareFn    js.Func  // its callback, made once
 	// setPending is true while the code editor has not been told of the
@@ -70,13 +70,8 @@ type playground struct {
 	setFn      js.Func
 }
 
-// The playground is not in import.wasm (-tags transcript): the import page
-// has no use for it, and leaving it out keeps that page under the transfer
-// budget.
-func init() { startPlayground = startPlaygroundPage }
-
-// startPlaygroundPage wires the playground found in doc.
-func startPlaygroundPage(doc js.Value) {
+// StartPlayground wires the playground found in doc (#playground).
+func StartPlayground(doc js.Value) {
 	p := &playground{
 		doc:      doc,
 		editor:   byID(doc, "pg-editor"),
@@ -118,10 +113,8 @@ func startPlaygroundPage(doc js.Value) {
 	on(p.embedSel, "change", fail, func(js.Value) { p.showEmbed() })
 	// The host page's sizing snippet names this lab's origin, so it works
 	// as copied (prerendered, it holds templates.HostOrigin).
-	// (The page's own text: templates.HostSnippetFor would link
-	// HostSnippet, about 0.9 KB of wasm, for this line.)
 	if hs := byID(doc, "pg-host-snippet"); hs.Truthy() {
-		hs.Set("textContent", strings.Replace(hs.Get("textContent").String(), templates.HostOrigin, js.Global().Get("location").Get("origin").String(), 1))
+		hs.Set("textContent", templates.HostSnippetFor(js.Global().Get("location").Get("origin").String()))
 	}
 	// The picker (#pg-pick): Open (or Enter) follows the chosen built-in's
 	// link, #example=NAME (a hashchange, opened above), or
@@ -159,7 +152,7 @@ func startPlaygroundPage(doc js.Value) {
 
 	p.open(js.Global().Get("location").Get("hash").String(), func() {
 		enable(doc, "pg-pick-select", "pg-pick-open", "pg-editor", "lab-controls", "pg-copy-link", "pg-download", "pg-file", "pg-embed-format", "pg-copy-embed")
-		p.ready = true
+		p.state = p.state.Wire()
 		p.showLive()
 		doc.Get("documentElement").Get("dataset").Set("ready", "1")
 	})
@@ -170,7 +163,7 @@ func startPlaygroundPage(doc js.Value) {
 // then (may be nil) follows the answer. A bad link keeps the editor as it
 // is and says why; the page stays usable.
 func (p *playground) open(hash string, then func()) {
-	defer recoverInto(p.fail)
+	defer bridge.Recover(p.fail)
 	showLabError(p.doc, "")
 	after := func(bool) {
 		if then != nil {
@@ -204,7 +197,7 @@ func (p *playground) open(hash string, then func()) {
 					why = m
 				}
 				p.title.Set("textContent", brokenLinkTitle)
-				p.empty = true
+				p.state = p.state.Nothing()
 				showLabError(p.doc, m)
 				p.showNothing(why)
 				after(false)
@@ -225,7 +218,11 @@ func (p *playground) open(hash string, then func()) {
 		p.pick(strings.TrimPrefix(hash, "#example="))
 	}
 	first := p.scenarioTitle == ""
-	p.empty = first && hash != "" && hash != "#" // unless it runs (apply)
+	if first && hash != "" && hash != "#" {
+		p.state = p.state.Nothing() // unless it runs (apply)
+	} else {
+		p.state.Output = OutputRun
+	}
 	p.update(true, func(ok bool) {
 		if !ok && first {
 			// The link's scenario is invalid, or valid but too large to
@@ -234,9 +231,9 @@ func (p *playground) open(hash string, then func()) {
 			// failure) neither are the output and the controls: the
 			// prerendered default's would look like the link's run.
 			switch {
-			case p.workerDown:
+			case p.state.Worker == TroubleDown:
 				p.title.Set("textContent", workerLinkTitle)
-			case p.bound:
+			case p.state.Editor == SaidBound:
 				p.title.Set("textContent", boundLinkTitle)
 				p.showNothing(p.errText.Get("textContent").String())
 			default:
@@ -290,7 +287,7 @@ func (p *playground) setEditor(text string) {
 	p.setPending = true
 	if p.setFn.IsUndefined() {
 		p.setFn = js.FuncOf(func(js.Value, []js.Value) any {
-			defer recoverInto(p.fail)
+			defer bridge.Recover(p.fail)
 			p.flushEditor()
 			return nil
 		})
@@ -368,25 +365,26 @@ func (p *playground) onControl(el js.Value) {
 // ran or not: the link is what the editor holds.
 func (p *playground) sharedLater(bool) { p.shareLater() }
 
-// update sends the editor's text to the worker (api_playground.go) and
-// shows the answer: on success the run (pane: the headline and charts at
-// once, the tables after the next frame) and, when withControls, the
-// control panel; on error it keeps the last good output, marked stale,
-// and shows where the error is; a run stopped past its budget says so.
-// then (may be nil) hears whether a run is on screen; it is not called
-// when a newer edit replaced this one before it ran.
+// update sends the editor's text to the worker (wasm/worker's
+// Playground) and shows the answer: on success the run (pane: the
+// headline and charts at once, the tables after the next frame) and, when
+// withControls, the control panel; on error it keeps the last good
+// output, marked stale, and shows where the error is; a run stopped past
+// its budget says so. then (may be nil) hears whether a run is on screen;
+// it is not called when a newer edit replaced this one before it ran.
 func (p *playground) update(withControls bool, then func(ok bool)) {
-	req := map[string]any{"page": "playground", "text": p.editor.Get("value").String(), "controls": withControls}
-	ask(req, p.fail, func(r answer) {
-		ok := p.apply(r)
+	req := protocol.PlaygroundRequest{Text: p.editor.Get("value").String(), Controls: withControls}
+	ask(req.Fields(), p.fail, func(r answer) {
+		reply := protocol.ReadPlaygroundReply(r.Object())
+		ok := p.apply(r, reply)
 		if !ok {
-			// The link is the editor's text though it did not run (QA: it
-			// kept the last run's, sharing another scenario): the worker's
-			// reply carries it, else (stopped, the worker down) it is made
-			// here; none while the page reloads into ledger.wasm.
-			p.fragment, p.shareTitle = r.Str("fragment"), ""
-			if p.fragment == "" && !r.Get("noLedger").Truthy() {
-				p.fragment = shareOf([]byte(req["text"].(string)))
+			// The link is the editor's text though it did not run: the
+			// worker's reply carries it, else (stopped, the worker down)
+			// it is made here; none while the page reloads into
+			// ledger.wasm.
+			p.fragment, p.shareTitle = reply.Fragment, ""
+			if p.fragment == "" && (reply.Err == nil || reply.Err.Kind != protocol.KindNoLedger) {
+				p.fragment = worker.ShareOf([]byte(req.Text))
 			}
 		}
 		if then != nil {
@@ -396,70 +394,77 @@ func (p *playground) update(withControls bool, then func(ok bool)) {
 }
 
 // apply shows one answer of the worker; false when it holds no run.
-func (p *playground) apply(r answer) bool {
-	switch {
-	case r.Stopped:
-		showLabError(p.doc, stoppedText(r.BudgetMs))
-		p.stopped = true
-		p.output.Get("dataset").Set("stale", "1")
-		p.output.Get("dataset").Set("stopped", "1")
-		return false
-	case r.Get("noLedger").Truthy() && switchToLedger([]byte(r.Str("canon"))):
-		return false
-	case r.Get("editorError").Truthy():
-		e := readEditorError(r.Get("editorError"))
-		if text, ok := boundText(e.Message); ok {
-			p.showBound(text)
-		} else {
-			p.showError(e)
-		}
-		return false
-	case r.WorkerFailed():
-		// Not the scenario's fault: nothing in the editor is marked.
-		p.workerDown = true
-		showLabError(p.doc, workerText(r.Err()))
-		p.output.Get("dataset").Set("stale", "1")
-		p.showLive()
-		return false
-	case r.Err() != "":
-		p.showError(templates.EditorError{Message: r.Err()})
+func (p *playground) apply(r answer, reply protocol.PlaygroundReply) bool {
+	if e := reply.Err; e != nil {
+		p.showFailure(e, reply.Canon)
 		return false
 	}
-	p.workerDown, p.empty = false, false
-	start := now()
+	prev := p.state
+	p.state = p.state.Ran()
+	start := bridge.Now()
 	p.pane.show(readOutput(r.Get("out")))
 	if panel := r.Get("controls"); panel.Type() == js.TypeString {
 		p.controls.Set("innerHTML", panel)
 	}
 	ds := p.output.Get("dataset")
 	ds.Set("renderMs", strconv.FormatFloat(r.Get("ms").Float(), 'f', 1, 64))
-	ds.Set("applyMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
+	ds.Set("applyMs", strconv.FormatFloat(bridge.Now()-start, 'f', 1, 64))
 	ds.Delete("stale")
 	ds.Delete("stopped")
-	paused := p.lastErr.Message != "" || p.bound
-	p.clearError()
-	if paused {
-		p.showLive()
+	if prev.Editor != SaidNothing {
+		p.clearError() // only when one is shown: no message to the editor per edit
 	}
+	p.showLive()
 	if p.ctlErr.Message != "" {
 		p.showError(p.ctlErr) // a control's refused value, until an edit applies
 	}
-	if p.stopped { // the stopped message goes; a broken link's stays
+	if prev.Worker == TroubleStopped { // the stopped message goes; a broken link's stays
 		showLabError(p.doc, "")
-		p.stopped = false
 	}
 
-	p.scenarioTitle = r.Str("title")
+	p.scenarioTitle = reply.Title
 	if p.scenarioTitle == "" {
 		p.scenarioTitle = "Untitled scenario"
 	}
 	p.title.Set("textContent", p.scenarioTitle) // text, never markup
-	p.fragment, p.shareTitle = r.Str("fragment"), p.scenarioTitle
+	p.fragment, p.shareTitle = reply.Fragment, p.scenarioTitle
 	return true
 }
 
+// showFailure shows an answer's error by its kind: a run stopped past its
+// budget or the worker's failure in #lab-error, the reload into
+// ledger.wasm (with canon, the scenario's canonical JSON), a bound or a
+// located error under the editor.
+func (p *playground) showFailure(e *protocol.Error, canon string) {
+	switch {
+	case e.Kind == protocol.KindWorkerStopped && e.BudgetMs > 0:
+		showLabError(p.doc, stoppedText(e.BudgetMs))
+		p.state = p.state.Stopped()
+		p.output.Get("dataset").Set("stale", "1")
+		p.output.Get("dataset").Set("stopped", "1")
+	case e.Kind == protocol.KindWorkerStopped:
+		// Not the scenario's fault: nothing in the editor is marked.
+		p.state = p.state.WorkerFailed()
+		showLabError(p.doc, workerText(e.Message))
+		p.output.Get("dataset").Set("stale", "1")
+		p.showLive()
+	case e.Kind == protocol.KindNoLedger && switchToLedger([]byte(canon)):
+	default:
+		if text, ok := boundText(e); ok {
+			p.showBound(text)
+		} else {
+			p.showError(editorError(e))
+		}
+	}
+}
+
+// editorError is e as templates.EditorError, for the editor's marks.
+func editorError(e *protocol.Error) templates.EditorError {
+	return templates.EditorError{Message: e.Message, Path: e.Place.Path, Line: e.Place.Line, Col: e.Place.Col, Start: e.Place.Start, End: e.Place.End}
+}
+
 func (p *playground) showError(e templates.EditorError) {
-	p.lastErr, p.bound = e, false
+	p.lastErr, p.state = e, p.state.Invalid()
 	msg := e.Message
 	if w := e.Where(); w != "" && !strings.Contains(msg, w) {
 		msg = w + ": " + msg // a syntax error names its place already
@@ -482,7 +487,7 @@ func (p *playground) showError(e templates.EditorError) {
 // valid (showLive).
 func (p *playground) showBound(text string) {
 	p.clearError()
-	p.bound = true
+	p.state = p.state.Bound()
 	p.errText.Set("textContent", strings.TrimSuffix(text, lastFinishedNote)+p.outputNote(lastFinishedNote))
 	p.errBox.Set("hidden", false)
 	byID(p.doc, "pg-error-goto").Set("hidden", true)
@@ -496,7 +501,7 @@ const nothingRanNote = " Nothing has run yet."
 // outputNote is note (what the output keeps: the last run) or, while no
 // run is on screen, nothingRanNote.
 func (p *playground) outputNote(note string) string {
-	if p.empty {
+	if p.state.Output == OutputNothing {
 		return nothingRanNote
 	}
 	return note
@@ -530,7 +535,7 @@ func (p *playground) showNothing(why string) {
 }
 
 func (p *playground) clearError() {
-	p.lastErr, p.bound = templates.EditorError{}, false
+	p.lastErr, p.state.Editor = templates.EditorError{}, SaidNothing
 	p.errBox.Set("hidden", true)
 	p.errText.Set("textContent", "")
 	p.editor.Call("removeAttribute", "aria-invalid")
@@ -569,8 +574,7 @@ func (p *playground) showErrorInEditor() {
 	p.editor.Call("focus")
 	p.editor.Call("setSelectionRange", e.Start, max(e.End, e.Start+1))
 	lh := js.Global().Call("getComputedStyle", p.editor).Get("lineHeight").String()
-	// "18px", or "normal" (then the default); fmt.Sscanf would link fmt's
-	// scanner, ~57 KB of wasm, for this one line.
+	// "18px", or "normal" (then the default).
 	px, err := strconv.ParseFloat(strings.TrimSuffix(lh, "px"), 64)
 	if err != nil || px <= 0 {
 		px = 18
@@ -578,34 +582,23 @@ func (p *playground) showErrorInEditor() {
 	p.editor.Set("scrollTop", float64(max(e.Line-4, 0))*px)
 }
 
-func (p *playground) say(text string) { setStatus(p.doc, "live", text) }
+// say writes text in #lab-status; the next change of status writes over
+// it.
+func (p *playground) say(text string) {
+	p.status = StatusLoading
+	setStatus(p.doc, "live", text)
+}
 
-// showLive says in #lab-status whether edits re-run (issue 13, item 7):
-// live while the scenario is valid, paused while the JSON is invalid (the
-// output is then the last valid run) or while a valid scenario's run went
-// past one of the engine's bounds (the output is then the last run that
-// finished), waiting when either stopped a link's first run so nothing
-// has run (p.empty), or that the simulator itself could not run
-// (workerDown). Before the page is wired it says nothing: the loading
-// status stands.
+// showLive says in #lab-status whether edits re-run (PlaygroundState's
+// Status), when that changed since it last said it. Before the page is
+// wired it says nothing: the loading status stands.
 func (p *playground) showLive() {
-	switch {
-	case !p.ready:
-	case p.lastErr.Message != "" && p.empty:
-		setStatus(p.doc, "paused", "Waiting: the scenario is invalid, so nothing has run yet. Fix it and every change runs it.")
-	case p.lastErr.Message != "":
-		setStatus(p.doc, "paused", "Paused: the scenario is invalid, so it does not re-run; the output is the last valid run. Fix it to go live again.")
-	case p.bound && p.empty:
-		setStatus(p.doc, "paused", "Waiting: the scenario is valid, but its run went past one of the engine's bounds (the message under the editor names it), so nothing has run yet. Make it smaller and every change runs it.")
-	case p.bound:
-		setStatus(p.doc, "paused", "Paused: the scenario is valid, but its run went past one of the engine's bounds (the message under the editor names it); the output is the last run that finished. Make the scenario smaller to go live again.")
-	case p.workerDown:
-		setStatus(p.doc, "error", "The simulator could not run; the message on the page says why. Reload the page to try again.")
-	case p.empty: // a damaged link opened nothing
-		setStatus(p.doc, "live", "Live: nothing has run yet, since the link could not be opened; every change runs the scenario in your browser, off the page's thread.")
-	default:
-		setStatus(p.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
+	st := p.state.Status()
+	if st == p.status {
+		return
 	}
+	p.status = st
+	setStatus(p.doc, st.State(), st.Text())
 }
 
 // fail shows an internal error (a recovered panic); the page lives on.

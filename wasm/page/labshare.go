@@ -1,6 +1,6 @@
-//go:build js && wasm && !transcript && (ledger || !playground)
+//go:build js && wasm
 
-package main
+package page
 
 import (
 	"errors"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
+	"github.com/mcplab/mcplab/wasm/protocol"
+	"github.com/mcplab/mcplab/wasm/worker"
 )
 
 // Sharing from a scenario page (issue 13, item 5): a page opened with a
@@ -178,7 +180,7 @@ func (l *lab) describeLink(s, own *scenario.Scenario) error {
 	if !fs.Truthy() || !h1.Truthy() {
 		return errors.New("the page has no #lab h1 or #lab-controls")
 	}
-	panel, err := renderHTML(templates.ControlPanel(templates.NewControls(s, 0)))
+	panel, err := worker.RenderHTML(templates.ControlPanel(templates.NewControls(s, 0)))
 	if err != nil {
 		return err
 	}
@@ -257,7 +259,8 @@ func (l *lab) describeLink(s, own *scenario.Scenario) error {
 // dropLink undoes openLink after the linked scenario's first run failed
 // with why: the page's own scenario, heading and controls come back, and
 // #lab-error says why the link did not run. False when no link was open.
-func (l *lab) dropLink(why string) bool {
+func (l *lab) dropLink(e *protocol.Error) bool {
+	why := e.Message
 	if l.own == "" {
 		return false
 	}
@@ -275,7 +278,7 @@ func (l *lab) dropLink(why string) bool {
 	}
 	l.setControls(s)
 	l.linkNote = "This link cannot be run on this page: " + why + ". The page shows its own scenario."
-	if strings.Contains(why, "SQLite ledger") {
+	if e.Kind == protocol.KindNoLedger {
 		l.linkNote += " Open the link in the playground, which loads the build with SQLite: “Open in playground” does."
 		l.ledgerLink = js.Global().Get("location").Get("hash").String()
 	}

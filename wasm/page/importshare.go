@@ -1,11 +1,12 @@
-//go:build js && wasm && transcript
+//go:build js && wasm
 
-package main
+package page
 
 import (
 	"syscall/js"
 
 	"github.com/mcplab/mcplab/templates"
+	"github.com/mcplab/mcplab/wasm/protocol"
 )
 
 // Sharing from the import page (issue 13, item 5). A share link carries a
@@ -50,16 +51,14 @@ func (p *importPage) scenarioLink(say func(string), then func(href string)) {
 		return
 	}
 	say("Making the scenario of this transcript…")
-	req := map[string]any{"page": "import", "link": true, "text": p.text(), "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy()}
-	p.addFields(req)
-	ask(req, p.fail, func(r answer) {
+	ask(p.request(true, p.text()), p.fail, func(r answer) {
 		switch {
-		case r.Stopped:
+		case r.Stopped() > 0:
 			showLabError(p.doc, "Making the scenario of this transcript was stopped: it took longer than the limit for one run in this page.")
-		case r.Err() != "":
-			showLabError(p.doc, "Cannot make a scenario of this transcript: "+r.Err()+".")
+		case r.Err != nil:
+			showLabError(p.doc, "Cannot make a scenario of this transcript: "+r.Err.Message+".")
 		default:
-			href := trimFragment(p.link.Call("getAttribute", "href").String()) + "#" + r.Str("fragment")
+			href := trimFragment(p.link.Call("getAttribute", "href").String()) + "#" + protocol.ReadImportReply(r.Object()).Fragment
 			p.link.Set("href", href)
 			then(href)
 		}

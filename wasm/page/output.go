@@ -1,11 +1,13 @@
 //go:build js && wasm
 
-package main
+package page
 
 import (
 	"strconv"
 	"strings"
 	"syscall/js"
+
+	"github.com/mcplab/mcplab/wasm/bridge"
 )
 
 // pane keeps #lab-output in step with the latest run, block by block
@@ -59,7 +61,7 @@ const laterMaxMs = 120
 func newPane(el js.Value, fail func(error), settled func()) *pane {
 	p := &pane{el: el, fail: fail, settled: settled, waiting: js.Null(), stale: map[string]bool{}, onScreen: map[string]string{}}
 	p.laterFn = js.FuncOf(func(js.Value, []js.Value) any {
-		defer recoverInto(p.fail)
+		defer bridge.Recover(p.fail)
 		p.waiting = js.Null()
 		p.drawLater()
 		return nil
@@ -342,7 +344,7 @@ func (p *pane) drawLater() {
 	if p.later == nil || (output{Parts: p.later}).pending() {
 		return // fill schedules it again
 	}
-	start := now()
+	start := bridge.Now()
 	kids := p.el.Get("firstElementChild").Get("children")
 	for i, part := range p.later {
 		if len(part.Views) > 0 {
@@ -364,7 +366,7 @@ func (p *pane) drawLater() {
 			}
 		}
 	}
-	p.el.Get("dataset").Set("laterMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
+	p.el.Get("dataset").Set("laterMs", strconv.FormatFloat(bridge.Now()-start, 'f', 1, 64))
 	p.settle()
 }
 
@@ -483,6 +485,3 @@ func cancelAfterNextFrame(h js.Value) {
 		g.Call("clearTimeout", h.Index(1))
 	}
 }
-
-// now is performance.now() in milliseconds.
-func now() float64 { return js.Global().Get("performance").Call("now").Float() }

@@ -1,6 +1,6 @@
-//go:build js && wasm && ledger && !transcript
+//go:build js && wasm
 
-package main
+package page
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 	"github.com/mcplab/mcplab/engine/review"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
+	"github.com/mcplab/mcplab/wasm/protocol"
 )
 
 // The review page (templates.ReviewPage, issue 16): the user pastes or
@@ -24,8 +25,6 @@ import (
 // which "Copy link" copies: opened anywhere, the page reviews it again. An
 // invalid scenario keeps the last review on screen, marked stale, and says
 // what is wrong and where (line and column, as the playground does).
-
-func init() { startReviewPage = startReviewLive }
 
 // reviewPartBudgetMs is how long one part of a review may take in the
 // worker before app.js stops it (mcplabEngine.budgetMs, 20 s on other
@@ -58,9 +57,10 @@ type reviewPage struct {
 	empty bool
 }
 
-// startReviewLive wires the review page found in doc and, when the address
-// carries a scenario (#s=...&op=ID or #example=NAME), reviews it.
-func startReviewLive(doc js.Value) {
+// StartReview wires the review page found in doc (#review-live) and, when
+// the address carries a scenario (#s=...&op=ID or #example=NAME), reviews
+// it.
+func StartReview(doc js.Value) {
 	live := byID(doc, "review-live")
 	p := &reviewPage{
 		doc: doc, input: byID(doc, "review-input"), opSel: byID(doc, "review-op"), body: byID(doc, "review-body"),
@@ -192,19 +192,20 @@ func (p *reviewPage) name(example, other, text string) {
 // invalid text shows its located error while the user types.
 func (p *reviewPage) listCalls() {
 	text := p.input.Get("value").String()
-	ask(map[string]any{"page": "review", "action": "calls", "text": text}, p.fail, func(r answer) {
-		if r.Stopped || text != p.input.Get("value").String() {
+	ask(protocol.ReviewRequest{Action: protocol.ReviewCalls, Text: text}.Fields(), p.fail, func(r answer) {
+		if r.Stopped() > 0 || text != p.input.Get("value").String() {
 			return // a newer edit asks again
 		}
-		if r.Get("editorError").Truthy() {
-			p.showError(readEditorError(r.Get("editorError")))
+		reply := protocol.ReadReviewCallList(r.Object())
+		if reply.Err != nil && reply.Err.Kind != protocol.KindInternal && reply.Err.Kind != protocol.KindWorkerStopped {
+			p.showError(editorError(reply.Err))
 			// No calls to pick in a text that does not read: the
 			// picker is emptied, not left on the last scenario's.
 			p.setOps(nil, "")
 			p.opSel.Set("disabled", true)
 			return
 		}
-		if r.Err() != "" {
+		if reply.Err != nil {
 			return
 		}
 		p.clearError()
@@ -212,13 +213,9 @@ func (p *reviewPage) listCalls() {
 		if p.edited {
 			p.name("", "your scenario", text)
 		}
-		ops := r.Get("ops")
-		list := make([]string, ops.Length())
-		cur, keep := p.opSel.Get("value").String(), false
-		for i := range list {
-			list[i] = ops.Index(i).String()
-			keep = keep || list[i] == cur
-		}
+		list := reply.Ops
+		cur := p.opSel.Get("value").String()
+		keep := slices.Contains(list, cur)
 		if !keep && len(list) > 0 {
 			cur = list[0]
 		}
@@ -237,75 +234,68 @@ func (p *reviewPage) run() {
 	p.body.Get("dataset").Set("state", "running")
 	p.showProgress(0, 0, "Starting the review…")
 	base := js.Global().Get("URL").New(p.root+"playground/", js.Global().Get("location").Get("href")).Get("href").String()
-	req := map[string]any{"page": "review", "action": "start", "text": p.input.Get("value").String(), "op": p.opSel.Get("value").String(), "linkBase": base, "opMayBeStale": p.edited}
-	ask(req, p.fail, func(r answer) {
+	req := protocol.ReviewRequest{Action: protocol.ReviewStart, Text: p.input.Get("value").String(), Op: p.opSel.Get("value").String(), LinkBase: base, OpMayBeStale: p.edited}
+	ask(req.Fields(), p.fail, func(r answer) {
 		if gen != p.gen {
 			return
 		}
-		switch {
-		case r.Stopped:
-			p.stop(stoppedText(r.BudgetMs))
+		reply := protocol.ReadReviewStarted(r.Object())
+		switch e := reply.Err; {
+		case r.Stopped() > 0:
+			p.stop(stoppedText(r.Stopped()))
 			return
-		case r.Get("editorError").Truthy():
-			p.showError(readEditorError(r.Get("editorError")))
-			if ops := r.Get("ops"); ops.Type() == js.TypeObject {
+		case e != nil && e.Kind != protocol.KindInternal && e.Kind != protocol.KindWorkerStopped:
+			p.showError(editorError(e))
+			if reply.Ops != nil {
 				// A call the scenario lacks (a link's &op=): the picker
 				// lists the calls it has, none chosen.
-				list := make([]string, ops.Length())
-				for i := range list {
-					list[i] = ops.Index(i).String()
-				}
-				p.setOps(list, "")
+				p.setOps(reply.Ops, "")
 			}
 			p.stop("")
 			return
-		case r.Err() != "":
-			p.stop("The review failed: " + r.Err())
+		case e != nil:
+			p.stop("The review failed: " + e.Message)
 			return
 		}
 		p.clearError()
 		p.edited = false
-		ops := r.Get("ops")
-		list := make([]string, ops.Length())
-		for i := range list {
-			list[i] = ops.Index(i).String()
-		}
-		op := r.Str("op")
+		list, op := reply.Ops, reply.Op
 		p.setOps(list, op)
-		frag := r.Str("fragment")
+		frag := reply.Fragment
 		if len(list) > 0 && op != list[0] { // the first call needs no &op=
 			frag = review.LinkFragment(frag, op)
 		}
-		p.step(gen, r.Get("token").Int(), r.Get("parts"), frag)
+		p.step(gen, reply.Token, reply.Parts, frag)
 	})
 }
 
 // step asks for the next part of review token and shows the progress;
 // after the last it shows the review and rewrites the address bar to the
 // review's link (fragment frag).
-func (p *reviewPage) step(gen, token int, parts js.Value, frag string) {
-	ask(map[string]any{"page": "review", "action": "step", "token": token, "root": p.root}, p.fail, func(r answer) {
+func (p *reviewPage) step(gen, token int, parts []string, frag string) {
+	ask(protocol.ReviewRequest{Action: protocol.ReviewStep, Token: token, Root: p.root}.Fields(), p.fail, func(r answer) {
 		if gen != p.gen {
 			return
 		}
 		switch {
-		case r.Stopped:
-			p.stop(stoppedText(r.BudgetMs))
+		case r.Stopped() > 0:
+			p.stop(stoppedText(r.Stopped()))
 			return
-		case r.Err() != "":
-			p.stop("The review failed: " + r.Err())
+		case r.Err != nil:
+			p.stop("The review failed: " + r.Err.Message)
 			return
 		}
-		n, runs := r.Get("step").Int(), r.Get("runs").Int()
-		if !r.Get("done").Truthy() {
-			p.showProgress(n, runs, fmt.Sprintf("Part %d of %d done (%s): %d derived runs so far; next, %s…", n, parts.Length(), parts.Index(n-1).String(), runs, parts.Index(n).String()))
+		reply := protocol.ReadReviewProgress(r.Object())
+		n, runs := reply.Step, reply.Runs
+		if !reply.Done {
+			p.showProgress(n, runs, fmt.Sprintf("Part %d of %d done (%s): %d derived runs so far; next, %s…", n, len(parts), parts[n-1], runs, parts[n]))
 			p.step(gen, token, parts, frag)
 			return
 		}
 		if el := p.body.Get("firstElementChild"); el.Truthy() && el.Get("id").String() != "review-nothing" {
-			js.Global().Call("mcplabMorph", el, r.Str("html"))
+			js.Global().Call("mcplabMorph", el, reply.HTML)
 		} else {
-			p.body.Set("innerHTML", r.Str("html"))
+			p.body.Set("innerHTML", reply.HTML)
 		}
 		url := replaceFragment(frag)
 		p.link.Set("value", url)

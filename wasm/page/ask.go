@@ -1,10 +1,13 @@
 //go:build js && wasm
 
-package main
+package page
 
 import (
 	"fmt"
 	"syscall/js"
+
+	"github.com/mcplab/mcplab/wasm/bridge"
+	"github.com/mcplab/mcplab/wasm/protocol"
 )
 
 // What every page controller shares: the way to the engine worker.
@@ -12,33 +15,17 @@ import (
 // answer is the worker's reply to one request, as ask hands it over.
 type answer struct {
 	js.Value
-	// Stopped is true when the run took longer than BudgetMs and app.js
-	// stopped it (terminating the worker); Err is set when the worker
-	// failed or the request did (a bad scenario: the reply's own error).
-	Stopped  bool
-	BudgetMs float64
-	// More is true for the first of a request's two replies (serveLab's
-	// picture); the second follows (its tables).
+	// Err is the reply's error (protocol.ReadError: the request's own,
+	// or, from app.js's bridge, the worker stopped past its budget or
+	// failed), nil when it holds none.
+	Err *protocol.Error
+	// More is true for the first of a request's two replies (a scenario
+	// page's picture); the second follows (its tables).
 	More bool
 }
 
-// Err is the reply's error message, "" when there is none.
-func (a answer) Err() string {
-	if e := a.Get("error"); e.Type() == js.TypeString {
-		return e.String()
-	}
-	return ""
-}
-
-// WorkerFailed reports whether the error is the worker's own (it did not
-// start or stopped: app.js's {error, worker: true}), not the request's.
-func (a answer) WorkerFailed() bool { return a.Get("worker").Truthy() }
-
-// workerText is what a page says when the worker failed (WorkerFailed):
-// the simulator, not the scenario, could not run.
-func workerText(msg string) string {
-	return "The simulator could not run here (" + msg + "). The output shows the last run that finished; reload the page to try again."
-}
+// Object is the reply as a protocol.Object, for the protocol's readers.
+func (a answer) Object() protocol.Object { return bridge.Object{Value: a.Value} }
 
 // Str is the reply's string field name, "" when it has none.
 func (a answer) Str(name string) string {
@@ -46,6 +33,26 @@ func (a answer) Str(name string) string {
 		return v.String()
 	}
 	return ""
+}
+
+// Stopped is the budget in ms a run was stopped past, 0 when it was not.
+func (a answer) Stopped() float64 {
+	if a.Err != nil && a.Err.Kind == protocol.KindWorkerStopped {
+		return a.Err.BudgetMs
+	}
+	return 0
+}
+
+// WorkerFailed reports whether the worker itself failed (it did not start
+// or stopped: no fault of the request), not past a budget.
+func (a answer) WorkerFailed() bool {
+	return a.Err != nil && a.Err.Kind == protocol.KindWorkerStopped && a.Err.BudgetMs == 0
+}
+
+// workerText is what a page says when the worker failed (WorkerFailed):
+// the simulator, not the scenario, could not run.
+func workerText(msg string) string {
+	return "The simulator could not run here (" + msg + "). The output shows the last run that finished; reload the page to try again."
 }
 
 // ask sends req to the engine worker through app.js's mcplabEngine (one
@@ -57,7 +64,8 @@ func (a answer) Str(name string) string {
 func ask(req map[string]any, fail func(error), done func(answer)) {
 	engine := js.Global().Get("mcplabEngine")
 	if engine.Type() != js.TypeObject {
-		done(answer{Value: js.ValueOf(map[string]any{"error": "app.js's engine bridge (mcplabEngine) is missing"})})
+		msg := "app.js's engine bridge (mcplabEngine) is missing"
+		done(answer{Value: js.ValueOf(map[string]any{"error": msg}), Err: &protocol.Error{Kind: protocol.KindWorkerStopped, Message: msg}})
 		return
 	}
 	if answerFn.IsUndefined() {
@@ -65,12 +73,8 @@ func ask(req map[string]any, fail func(error), done func(answer)) {
 	}
 	asked++
 	asks[asked] = func(v js.Value) {
-		defer recoverInto(fail)
-		r := answer{Value: v, More: v.Get("more").Truthy()}
-		if v.Get("stopped").Truthy() {
-			r.Stopped, r.BudgetMs = true, v.Get("budgetMs").Float()
-		}
-		done(r)
+		defer bridge.Recover(fail)
+		done(answer{Value: v, Err: protocol.ReadError(bridge.Object{Value: v}), More: v.Get("more").Truthy()})
 	}
 	engine.Call("request", req, answerFn.Call("bind", js.Null(), asked))
 }

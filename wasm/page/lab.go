@@ -1,6 +1,6 @@
-//go:build js && wasm && !transcript && (ledger || !playground)
+//go:build js && wasm
 
-package main
+package page
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"syscall/js"
 
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/wasm/bridge"
+	"github.com/mcplab/mcplab/wasm/protocol"
 )
 
 // The scenario page (templates.ScenarioPage, a #lab element): it wires
@@ -64,10 +66,8 @@ type lab struct {
 	renderFirst bool
 }
 
-func init() { startLab = startLabPage }
-
-// startLabPage wires the scenario page found in doc.
-func startLabPage(doc js.Value) {
+// StartLab wires the scenario page found in doc (#lab).
+func StartLab(doc js.Value) {
 	l := &lab{
 		doc:      doc,
 		root:     doc.Get("documentElement"),
@@ -133,24 +133,19 @@ func (l *lab) onChange(el js.Value) {
 // screen, once the pane knows it, so the worker renders only that one in
 // the first step. first starts the page, once the whole run is there.
 func (l *lab) rerun(first bool) {
-	req := map[string]any{"page": "lab", "text": l.script.Get("textContent").String()}
-	if shown, ok := l.pane.shownView("timeline"); ok {
-		req["shown"] = shown
-	}
-	adopt := first && !l.edited && !l.renderFirst
-	if adopt {
-		// The page shows this scenario's run, prerendered: the worker
-		// need only run it (api_lab.go's adoptReply).
-		req["adopt"] = true
-	}
-	ask(req, l.fail, func(r answer) {
+	req := protocol.LabRequest{Text: l.script.Get("textContent").String()}
+	req.Shown, req.ShownKnown = l.pane.shownView("timeline")
+	// The page shows this scenario's run, prerendered: the worker need
+	// only run it (protocol.LabAdopt).
+	req.Adopt = first && !l.edited && !l.renderFirst
+	ask(req.Fields(), l.fail, func(r answer) {
 		if r.More {
 			l.apply(r)
 			return
 		}
 		var ok bool
-		if keys := r.Get("adopt"); adopt && keys.Type() == js.TypeObject {
-			if !l.adopt(r, keys) {
+		if a, isAdopt := protocol.ReadLabAdopt(r.Object()); req.Adopt && isAdopt {
+			if !l.adopt(r, a) {
 				l.renderFirst = true // the output on screen is not the prerendered one
 				l.rerun(true)
 				return
@@ -180,7 +175,7 @@ func (l *lab) rerun(first bool) {
 // cannot run here gives the page its own back (dropLink) and runs it;
 // else the page is marked failed.
 func (l *lab) failed(r answer) {
-	if r.Err() != "" && l.dropLink(r.Err()) {
+	if r.Err != nil && r.Stopped() == 0 && l.dropLink(r.Err) {
 		l.rerun(true)
 		return
 	}
@@ -193,12 +188,9 @@ func (l *lab) failed(r answer) {
 // rendered (api_lab.go's adoptReply): the pane keeps the prerendered
 // output as that run's (pane.adopt). False when the output on screen is
 // not the prerendered one (then the page asks for a full render).
-func (l *lab) adopt(r answer, keys js.Value) bool {
-	list := make([]string, keys.Length())
-	for i := range list {
-		list[i] = keys.Index(i).String()
-	}
-	l.fragment = r.Str("fragment")
+func (l *lab) adopt(r answer, a protocol.LabAdopt) bool {
+	list := a.Keys
+	l.fragment = a.Fragment
 	ds := l.output.Get("dataset")
 	ds.Set("renderMs", strconv.FormatFloat(r.Get("ms").Float(), 'f', 1, 64))
 	if !l.pane.adopt(list) {
@@ -211,26 +203,26 @@ func (l *lab) adopt(r answer, keys js.Value) bool {
 // apply shows one answer of the worker, or the first step of one; false
 // when it holds no run.
 func (l *lab) apply(r answer) bool {
-	switch {
-	case r.Stopped:
-		l.showError(stoppedText(r.BudgetMs))
+	if ms := r.Stopped(); ms > 0 {
+		l.showError(stoppedText(ms))
 		l.output.Get("dataset").Set("stopped", "1")
 		return false
-	case r.Err() != "":
-		if text, ok := boundText(r.Err()); ok {
+	}
+	if r.Err != nil {
+		if text, ok := boundText(r.Err); ok {
 			l.showError(text) // valid, but past one of the engine's bounds
 		} else if r.WorkerFailed() {
-			l.showError(workerText(r.Err()))
+			l.showError(workerText(r.Err.Message))
 		} else {
-			l.showError("Invalid scenario: " + r.Err() + ". The output shows the last valid run.")
+			l.showError("Invalid scenario: " + r.Err.Message + ". The output shows the last valid run.")
 		}
 		return false
 	}
-	start := now()
+	start := bridge.Now()
 	l.pane.show(readOutput(r.Get("out")))
 	ds := l.output.Get("dataset")
 	ds.Set("renderMs", strconv.FormatFloat(r.Get("ms").Float(), 'f', 1, 64))
-	ds.Set("applyMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
+	ds.Set("applyMs", strconv.FormatFloat(bridge.Now()-start, 'f', 1, 64))
 	ds.Delete("stale")
 	ds.Delete("stopped")
 	showLabError(l.doc, l.linkNote)
@@ -248,10 +240,10 @@ func (l *lab) apply(r answer) bool {
 // stopped run).
 func (l *lab) finish(r answer) bool {
 	fill := r.Get("fill")
-	if r.Stopped || r.Err() != "" || fill.Type() != js.TypeObject {
+	if r.Err != nil || fill.Type() != js.TypeObject {
 		return l.apply(r)
 	}
-	l.fragment = r.Str("fragment")
+	l.fragment = protocol.ReadLabFragment(r.Object())
 	l.pane.fill(fill)
 	return true
 }

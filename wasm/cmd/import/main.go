@@ -1,0 +1,33 @@
+//go:build js && wasm
+
+// Command import is import.wasm, which only the transcript import page
+// loads: its controller (wasm/page.StartImport) and, in its worker, the
+// transcript importer (wasm/worker's Import). It runs no scenario.
+package main
+
+import (
+	"github.com/mcplab/mcplab/wasm/bridge"
+	"github.com/mcplab/mcplab/wasm/page"
+	"github.com/mcplab/mcplab/wasm/protocol"
+	"github.com/mcplab/mcplab/wasm/worker"
+)
+
+func main() {
+	s := &worker.Server{}
+	bridge.Main(bridge.Binary{
+		Server:   s,
+		Handlers: worker.Handlers{protocol.PageImport: s.Import},
+		API:      []bridge.Func{bridge.ShareFunc, {Name: "import", Result: "trace", Do: importJSON}},
+		Pages:    []bridge.Page{{ID: "import", Start: page.StartImport}},
+		Fatal:    page.ShowFatal,
+	})
+}
+
+// importJSON is mcplab.import(text, side).
+func importJSON(args []string) (string, error) {
+	side := ""
+	if len(args) > 1 {
+		side = args[1]
+	}
+	return worker.ImportJSON(args[0], side)
+}
