@@ -138,34 +138,7 @@ func StartImport(doc js.Value) {
 		p.example = false
 		p.update(nil)
 	})
-	// A large paste is kept out of the textarea (setText), and read in
-	// the next task: the paste's own task (the browser's copy of the
-	// clipboard's text, 2 MB for 20,000 lines) and the request's (its copy
-	// to the worker) were one task of 50-65 ms of the page's CPU, over
-	// issue 12's 50 ms.
-	var pasted js.Value
-	readPaste := js.FuncOf(func(js.Value, []js.Value) any {
-		defer bridge.Recover(fail)
-		text := pasted
-		pasted = js.Undefined()
-		if text.Type() == js.TypeString {
-			p.setText(text)
-			p.example = false
-			p.update(nil)
-		}
-		return nil
-	})
-	on(p.input, "paste", fail, func(ev js.Value) {
-		data := ev.Get("clipboardData")
-		if !data.Truthy() {
-			return
-		}
-		if text := data.Call("getData", "text/plain"); strOf(text).Length() >= largeText {
-			ev.Call("preventDefault")
-			pasted = text
-			js.Global().Call("setTimeout", readPaste, 0)
-		}
-	})
+	p.wirePaste()
 	on(p.side, "change", fail, func(js.Value) { p.update(nil) })
 	for _, f := range p.fields {
 		if f.Truthy() {
@@ -429,4 +402,38 @@ func (p *importPage) request(link bool, text js.Value) map[string]any {
 	f := req.Fields()
 	f["text"] = text
 	return f
+}
+
+// wirePaste keeps a large paste out of the textarea (setText), read in
+// the next task.
+func (p *importPage) wirePaste() {
+	fail := p.fail
+	// Read in
+	// the next task: the paste's own task (the browser's copy of the
+	// clipboard's text, 2 MB for 20,000 lines) and the request's (its copy
+	// to the worker) were one task of 50-65 ms of the page's CPU, over
+	// issue 12's 50 ms.
+	var pasted js.Value
+	readPaste := js.FuncOf(func(js.Value, []js.Value) any {
+		defer bridge.Recover(fail)
+		text := pasted
+		pasted = js.Undefined()
+		if text.Type() == js.TypeString {
+			p.setText(text)
+			p.example = false
+			p.update(nil)
+		}
+		return nil
+	})
+	on(p.input, "paste", fail, func(ev js.Value) {
+		data := ev.Get("clipboardData")
+		if !data.Truthy() {
+			return
+		}
+		if text := data.Call("getData", "text/plain"); strOf(text).Length() >= largeText {
+			ev.Call("preventDefault")
+			pasted = text
+			js.Global().Call("setTimeout", readPaste, 0)
+		}
+	})
 }

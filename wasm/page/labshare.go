@@ -196,33 +196,7 @@ func (l *lab) describeLink(s, own *scenario.Scenario) error {
 	h1.Set("textContent", heading)
 	l.doc.Set("title", heading+" · mcplab")
 
-	para := func(class, text string) js.Value {
-		p := l.doc.Call("createElement", "p")
-		p.Set("className", class)
-		p.Set("textContent", text)
-		return p
-	}
-	loc := js.Global().Get("location")
-	back := l.doc.Call("createElement", "a")
-	back.Set("href", loc.Get("pathname").String()+loc.Get("search").String())
-	back.Set("textContent", "Open this page's own scenario")
-	note := para("summary link-note", "This page was opened with a link to "+what+" (“"+ownHeading+"”): the heading, controls and output are the link's. ")
-	note.Set("id", "lab-link-note")
-	note.Call("append", back, ".")
-	added := []js.Value{note}
-	if s.Notes != own.Notes {
-		about, try := templates.SplitNotes(s.Notes)
-		if about != "" {
-			added = append(added, para("summary", about))
-		}
-		if try != "" {
-			p := para("try", " "+try)
-			strong := l.doc.Call("createElement", "strong")
-			strong.Set("textContent", "Try it:")
-			p.Call("prepend", strong)
-			added = append(added, p)
-		}
-	}
+	added := l.linkNotes(s, own, ownHeading, what)
 	var hidden []js.Value
 	for _, sel := range []string{"#lab > p.summary", "#lab > p.try"} {
 		if el := l.doc.Call("querySelector", sel); el.Truthy() {
@@ -341,4 +315,38 @@ func (l *lab) shareURL(query string) string {
 		url += "#" + l.fragment
 	}
 	return url
+}
+
+// linkNotes makes the paragraphs describeLink puts under the heading: the
+// note that the link holds what (not the page's own, ownHeading), with a
+// link back, and s's notes when they are not the page's.
+func (l *lab) linkNotes(s, own *scenario.Scenario, ownHeading, what string) []js.Value {
+	para := func(class, text string) js.Value {
+		p := l.doc.Call("createElement", "p")
+		p.Set("className", class)
+		p.Set("textContent", text)
+		return p
+	}
+	loc := js.Global().Get("location")
+	back := l.doc.Call("createElement", "a")
+	back.Set("href", loc.Get("pathname").String()+loc.Get("search").String())
+	back.Set("textContent", "Open this page's own scenario")
+	note := para("summary link-note", "This page was opened with a link to "+what+" (“"+ownHeading+"”): the heading, controls and output are the link's. ")
+	note.Set("id", "lab-link-note")
+	note.Call("append", back, ".")
+	added := []js.Value{note}
+	if s.Notes != own.Notes {
+		about, try := templates.SplitNotes(s.Notes)
+		if about != "" {
+			added = append(added, para("summary", about))
+		}
+		if try != "" {
+			p := para("try", " "+try)
+			strong := l.doc.Call("createElement", "strong")
+			strong.Set("textContent", "Try it:")
+			p.Call("prepend", strong)
+			added = append(added, p)
+		}
+	}
+	return added
 }

@@ -116,39 +116,7 @@ func StartPlayground(doc js.Value) {
 	if hs := byID(doc, "pg-host-snippet"); hs.Truthy() {
 		hs.Set("textContent", templates.HostSnippetFor(js.Global().Get("location").Get("origin").String()))
 	}
-	// The picker (#pg-pick): Open (or Enter) follows the chosen built-in's
-	// link, #example=NAME (a hashchange, opened above), or
-	// ?ledger=1#example=NAME (a reload with ledger.wasm) when it needs the
-	// SQLite build this binary lacks.
-	on(byID(doc, "pg-pick"), "submit", fail, func(ev js.Value) {
-		ev.Call("preventDefault")
-		sel := byID(doc, "pg-pick-select")
-		i := sel.Get("selectedIndex").Int()
-		if i < 0 {
-			return
-		}
-		opt := sel.Get("options").Index(i)
-		if href := opt.Get("dataset").Get("href").String(); href != "" {
-			js.Global().Get("location").Call("assign", href)
-		}
-	})
-	on(byID(doc, "pg-download"), "click", fail, func(js.Value) {
-		download(doc, slug(p.scenarioTitle)+".json", "application/json", p.editor.Get("value").String())
-	})
-	file := byID(doc, "pg-file")
-	on(file, "change", fail, func(js.Value) {
-		readFile(file.Get("files"), scenario.MaxBytes, fail, func(name, text string) {
-			p.setEditor(text)
-			p.pick("")
-			file.Set("value", "")
-			p.update(true, func(ok bool) {
-				p.shareNow()
-				if ok {
-					p.say("Opened " + name + ".")
-				}
-			})
-		}, func(msg string) { showLabError(doc, msg) })
-	})
+	p.wireOpen()
 
 	p.open(js.Global().Get("location").Get("hash").String(), func() {
 		enable(doc, "pg-pick-select", "pg-pick-open", "pg-editor", "lab-controls", "pg-copy-link", "pg-download", "pg-file", "pg-embed-format", "pg-copy-embed")
@@ -173,43 +141,7 @@ func (p *playground) open(hash string, then func()) {
 	if hash != "" && hash != "#" {
 		text, err := linkText(hash)
 		if err != nil {
-			// Leave the address bar as it is, so the broken link can be
-			// reloaded and inspected; the editor keeps what it shows.
-			// An iframe has no editor or address bar to speak of.
-			embed := p.doc.Get("documentElement").Get("dataset").Get("embed").Truthy()
-			msg := func(shown string) string {
-				if embed {
-					return "This link cannot be opened: " + err.Error() + ". Showing " + shown + " instead."
-				}
-				return "This link cannot be opened: " + err.Error() + ". The editor shows " + shown + "; the address bar keeps the broken link until you edit."
-			}
-			if p.scenarioTitle == "" {
-				// Nothing has run: the output and controls on screen are
-				// the prerendered default's, which would look like the
-				// link's run. None runs; the page says why (README: a
-				// damaged link shows no run, never the default's output).
-				m := msg("the default scenario, “" + p.title.Get("textContent").String() + "”")
-				// The output says nothing ran and points at the message,
-				// which it does not repeat; an embed shows it whole.
-				why := "The link cannot be opened (the message above says why)."
-				if embed {
-					m = "This link cannot be opened: " + err.Error() + "."
-					why = m
-				}
-				p.title.Set("textContent", brokenLinkTitle)
-				p.state = p.state.Nothing()
-				showLabError(p.doc, m)
-				p.showNothing(why)
-				after(false)
-				return
-			}
-			p.update(true, func(ok bool) {
-				// The page was asked for something else: its title says
-				// so, not the name of the scenario that runs.
-				p.title.Set("textContent", brokenLinkTitle)
-				showLabError(p.doc, msg("the scenario that was already there"))
-				after(ok)
-			})
+			p.openBroken(err, after)
 			return
 		}
 		p.setEditor(text)
@@ -604,4 +536,87 @@ func (p *playground) showLive() {
 // fail shows an internal error (a recovered panic); the page lives on.
 func (p *playground) fail(err error) {
 	showLabError(p.doc, "Simulator error: "+err.Error()+". The page still works; the last valid run is shown.")
+}
+
+// wireOpen wires the ways to open another scenario: the built-in picker,
+// the download of the editor's text and the file chooser.
+func (p *playground) wireOpen() {
+	doc, fail := p.doc, p.fail
+	// The picker (#pg-pick): Open (or Enter) follows the chosen built-in's
+	// link, #example=NAME (a hashchange, opened above), or
+	// ?ledger=1#example=NAME (a reload with ledger.wasm) when it needs the
+	// SQLite build this binary lacks.
+	on(byID(doc, "pg-pick"), "submit", fail, func(ev js.Value) {
+		ev.Call("preventDefault")
+		sel := byID(doc, "pg-pick-select")
+		i := sel.Get("selectedIndex").Int()
+		if i < 0 {
+			return
+		}
+		opt := sel.Get("options").Index(i)
+		if href := opt.Get("dataset").Get("href").String(); href != "" {
+			js.Global().Get("location").Call("assign", href)
+		}
+	})
+	on(byID(doc, "pg-download"), "click", fail, func(js.Value) {
+		download(doc, slug(p.scenarioTitle)+".json", "application/json", p.editor.Get("value").String())
+	})
+	file := byID(doc, "pg-file")
+	on(file, "change", fail, func(js.Value) {
+		readFile(file.Get("files"), scenario.MaxBytes, fail, func(name, text string) {
+			p.setEditor(text)
+			p.pick("")
+			file.Set("value", "")
+			p.update(true, func(ok bool) {
+				p.shareNow()
+				if ok {
+					p.say("Opened " + name + ".")
+				}
+			})
+		}, func(msg string) { showLabError(doc, msg) })
+	})
+
+}
+
+// openBroken handles a link that cannot be opened (err): the address bar
+// keeps it, so it can be reloaded and inspected; the editor keeps what it
+// shows; then after hears whether a run is on screen.
+func (p *playground) openBroken(err error, after func(bool)) {
+	// Leave the address bar as it is, so the broken link can be
+	// reloaded and inspected; the editor keeps what it shows.
+	// An iframe has no editor or address bar to speak of.
+	embed := p.doc.Get("documentElement").Get("dataset").Get("embed").Truthy()
+	msg := func(shown string) string {
+		if embed {
+			return "This link cannot be opened: " + err.Error() + ". Showing " + shown + " instead."
+		}
+		return "This link cannot be opened: " + err.Error() + ". The editor shows " + shown + "; the address bar keeps the broken link until you edit."
+	}
+	if p.scenarioTitle == "" {
+		// Nothing has run: the output and controls on screen are
+		// the prerendered default's, which would look like the
+		// link's run. None runs; the page says why (README: a
+		// damaged link shows no run, never the default's output).
+		m := msg("the default scenario, “" + p.title.Get("textContent").String() + "”")
+		// The output says nothing ran and points at the message,
+		// which it does not repeat; an embed shows it whole.
+		why := "The link cannot be opened (the message above says why)."
+		if embed {
+			m = "This link cannot be opened: " + err.Error() + "."
+			why = m
+		}
+		p.title.Set("textContent", brokenLinkTitle)
+		p.state = p.state.Nothing()
+		showLabError(p.doc, m)
+		p.showNothing(why)
+		after(false)
+		return
+	}
+	p.update(true, func(ok bool) {
+		// The page was asked for something else: its title says
+		// so, not the name of the scenario that runs.
+		p.title.Set("textContent", brokenLinkTitle)
+		showLabError(p.doc, msg("the scenario that was already there"))
+		after(ok)
+	})
 }
