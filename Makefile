@@ -257,7 +257,7 @@ npm:
 # `make test`) rebuilds it into a temporary file and compares. The same
 # lockfile pins the browser's SQLite (@sqlite.org/sqlite-wasm), which
 # build-sqlite.mjs bundles into site/static/sqlite.js beside sqlite3.wasm
-# for ledger.wasm's worker (wasm/ledgerdb.go; TestSQLiteBundleIsCurrent).
+# for ledger.wasm's worker (wasm/jsledger/jsledger.go; TestSQLiteBundleIsCurrent).
 editor:
 	@command -v npm >/dev/null || { echo "FAIL: npm is missing; run: apt-get install -y nodejs npm" >&2; exit 1; }
 	@echo "==> npm ci in site/editor (versions from site/editor/package-lock.json)"
