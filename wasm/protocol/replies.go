@@ -5,12 +5,13 @@ func failed(err *Error) bool { return err != nil }
 
 // PlaygroundReply answers a PlaygroundRequest:
 //
-//	{out: Output, title, canon, fragment?, controls?}   the run
-//	{error, kind, place?, fragment?, canon?}            it did not run
+//	{out: Output, title, fragment?, controls?}   the run
+//	{error, kind, place?, fragment?}             it did not run
+//	{error, kind: "no ledger", canon}            it needs ledger.wasm
 //
 // Fragment is the share fragment of the editor's text whether it ran or
-// not (its canonical link when it is JSON); Canon is its canonical JSON
-// (with KindNoLedger, what the page reloads into ledger.wasm with).
+// not (its canonical link when it is JSON); Canon is its canonical JSON,
+// which the page reloads into ledger.wasm with.
 type PlaygroundReply struct {
 	Err      *Error
 	Out      *Output

@@ -33,7 +33,7 @@ func (s *Server) Playground(r protocol.Request) protocol.Reply {
 	if err != nil {
 		return protocol.PlaygroundReply{Err: protocol.Internal("rendering the trace", err), Fragment: ShareOf(text)}
 	}
-	reply := protocol.PlaygroundReply{Out: out, Title: res.Scenario.Title, Canon: string(res.Canonical)}
+	reply := protocol.PlaygroundReply{Out: out, Title: res.Scenario.Title}
 	if frag, err := scenario.ShareFragment(res.Canonical); err == nil {
 		reply.Fragment = frag
 	}
