@@ -23,18 +23,22 @@ const module = "github.com/mcplab/mcplab/"
 // layers is wasm/'s package map, bottom first: a package may import only
 // packages of lower layers (ARCHITECTURE.md: protocol, then the worker
 // over it, the JavaScript boundary, the page's DOM glue, one main per
-// binary on top).
+// binary on top). The transcript importer's halves are packages of their
+// own (worker/importer, page/importpage), so only import.wasm imports the
+// transcript reader and runs its package's initialization.
 var layers = map[string]int{
-	"wasm/internal/wire":  0,
-	"wasm/protocol":       1,
-	"wasm/worker":         2,
-	"wasm/jsledger":       2,
-	"wasm/bridge":         3,
-	"wasm/page":           4,
-	"wasm/cmd/lab":        5,
-	"wasm/cmd/playground": 5,
-	"wasm/cmd/ledger":     5,
-	"wasm/cmd/import":     5,
+	"wasm/internal/wire":   0,
+	"wasm/protocol":        1,
+	"wasm/worker":          2,
+	"wasm/jsledger":        2,
+	"wasm/worker/importer": 3,
+	"wasm/bridge":          3,
+	"wasm/page":            4,
+	"wasm/page/importpage": 5,
+	"wasm/cmd/lab":         6,
+	"wasm/cmd/playground":  6,
+	"wasm/cmd/ledger":      6,
+	"wasm/cmd/import":      6,
 }
 
 // maxBackUp is how many imports may run back up (or sideways) the map:
@@ -94,7 +98,7 @@ func TestImportsRunDownTheMap(t *testing.T) {
 // (tested natively), and neither does the worker.
 func TestProtocolAndWorkerHaveNoJS(t *testing.T) {
 	files(t, func(pkg, path string, _ *token.FileSet, f *ast.File) {
-		if pkg != "wasm/protocol" && pkg != "wasm/worker" {
+		if pkg != "wasm/protocol" && pkg != "wasm/worker" && pkg != "wasm/worker/importer" {
 			return
 		}
 		for _, imp := range f.Imports {

@@ -12,15 +12,15 @@ import (
 
 // DOM helpers shared by the pages' glue.
 
-// byID returns document.getElementById(id) (undefined-safe: check Truthy).
-func byID(doc js.Value, id string) js.Value { return doc.Call("getElementById", id) }
+// ByID returns document.getElementById(id) (undefined-safe: check Truthy).
+func ByID(doc js.Value, id string) js.Value { return doc.Call("getElementById", id) }
 
-// byIDIn returns the element with id id inside el (null if none).
-func byIDIn(el js.Value, id string) js.Value { return el.Call("querySelector", `[id="`+id+`"]`) }
+// ByIDIn returns the element with id id inside el (null if none).
+func ByIDIn(el js.Value, id string) js.Value { return el.Call("querySelector", `[id="`+id+`"]`) }
 
-// on adds an event listener whose handler runs under recover: a panic in
+// On adds an event listener whose handler runs under recover: a panic in
 // it becomes fail(err), never a dead page.
-func on(el js.Value, event string, fail func(error), handler func(ev js.Value)) {
+func On(el js.Value, event string, fail func(error), handler func(ev js.Value)) {
 	if !el.Truthy() {
 		return
 	}
@@ -130,10 +130,10 @@ func (a *addressBar) show(url string) {
 	js.Global().Get("history").Call("replaceState", js.Null(), "", url)
 }
 
-// copyText puts text on the clipboard and reports in status what happened;
+// CopyText puts text on the clipboard and reports in status what happened;
 // where the clipboard is refused (no permission, not a secure context) it
 // selects the field instead so Ctrl+C copies it.
-func copyText(text string, field js.Value, fail func(error), say func(string)) {
+func CopyText(text string, field js.Value, fail func(error), say func(string)) {
 	clip := js.Global().Get("navigator").Get("clipboard")
 	fallback := func(string) {
 		if field.Truthy() {
@@ -162,9 +162,9 @@ func download(doc js.Value, name, mime, text string) {
 	js.Global().Get("URL").Call("revokeObjectURL", url)
 }
 
-// readFile reads the first file of a FileList (an <input type=file> or a
+// ReadFile reads the first file of a FileList (an <input type=file> or a
 // drop) as text, refusing one larger than limit bytes.
-func readFile(files js.Value, limit int, fail func(error), done func(name, text string), bad func(msg string)) {
+func ReadFile(files js.Value, limit int, fail func(error), done func(name, text string), bad func(msg string)) {
 	if !files.Truthy() || files.Length() == 0 {
 		return
 	}
@@ -177,17 +177,17 @@ func readFile(files js.Value, limit int, fail func(error), done func(name, text 
 	then(f.Call("text"), fail, func(v js.Value) { done(name, v.String()) }, func(msg string) { bad("cannot read " + name + ": " + msg) })
 }
 
-// setStatus writes a page's #lab-status line.
-func setStatus(doc js.Value, state, text string) {
-	if st := byID(doc, "lab-status"); st.Truthy() {
+// SetStatus writes a page's #lab-status line.
+func SetStatus(doc js.Value, state, text string) {
+	if st := ByID(doc, "lab-status"); st.Truthy() {
 		st.Set("textContent", text)
 		st.Get("dataset").Set("state", state)
 	}
 }
 
-// showLabError shows (or, with "", hides) a page's #lab-error box.
-func showLabError(doc js.Value, text string) {
-	box := byID(doc, "lab-error")
+// ShowLabError shows (or, with "", hides) a page's #lab-error box.
+func ShowLabError(doc js.Value, text string) {
+	box := ByID(doc, "lab-error")
 	if !box.Truthy() {
 		return
 	}
@@ -195,27 +195,27 @@ func showLabError(doc js.Value, text string) {
 	box.Set("hidden", text == "")
 }
 
-// enable turns on the elements with the given ids (disabled until the wasm
+// Enable turns on the elements with the given ids (disabled until the wasm
 // runs).
-func enable(doc js.Value, ids ...string) {
+func Enable(doc js.Value, ids ...string) {
 	for _, id := range ids {
-		if el := byID(doc, id); el.Truthy() {
+		if el := ByID(doc, id); el.Truthy() {
 			el.Set("disabled", false)
 		}
 	}
 }
 
-// keepAnchors makes in-page links to events (#event-N) inside container
+// KeepAnchors makes in-page links to events (#event-N) inside container
 // scroll to and highlight their row without touching the fragment, which
 // holds the page's share link.
-func keepAnchors(doc, container js.Value, fail func(error)) {
-	on(container, "click", fail, func(ev js.Value) {
+func KeepAnchors(doc, container js.Value, fail func(error)) {
+	On(container, "click", fail, func(ev js.Value) {
 		a := ev.Get("target").Call("closest", `a[href^="#event-"]`)
 		if !a.Truthy() {
 			return
 		}
 		ev.Call("preventDefault")
-		row := byID(doc, strings.TrimPrefix(a.Call("getAttribute", "href").String(), "#"))
+		row := ByID(doc, strings.TrimPrefix(a.Call("getAttribute", "href").String(), "#"))
 		if !row.Truthy() {
 			return
 		}
@@ -245,8 +245,8 @@ func showFatal(doc js.Value, err error) {
 // ShowFatal is showFatal for a binary's main (bridge.Binary.Fatal).
 func ShowFatal(doc js.Value, err error) { showFatal(doc, err) }
 
-// trimFragment is href without its fragment.
-func trimFragment(href string) string {
+// TrimFragment is href without its fragment.
+func TrimFragment(href string) string {
 	if i := strings.IndexByte(href, '#'); i >= 0 {
 		return href[:i]
 	}

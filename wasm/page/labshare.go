@@ -67,7 +67,7 @@ func (l *lab) openData(data []byte, err error) {
 	}
 	if err != nil {
 		l.linkNote = "This link cannot be opened: " + err.Error() + ". The page shows its own scenario."
-		showLabError(l.doc, l.linkNote)
+		ShowLabError(l.doc, l.linkNote)
 		return
 	}
 	l.own = l.script.Get("textContent").String()
@@ -175,7 +175,7 @@ func sameScenario(own, linked *scenario.Scenario) bool {
 // every label and slider range is s's (startLabPage then wires it).
 // l.undoLink puts the page's own back (dropLink).
 func (l *lab) describeLink(s, own *scenario.Scenario) error {
-	fs := byID(l.doc, "lab-controls")
+	fs := ByID(l.doc, "lab-controls")
 	h1 := l.doc.Call("querySelector", "#lab h1")
 	if !fs.Truthy() || !h1.Truthy() {
 		return errors.New("the page has no #lab h1 or #lab-controls")
@@ -263,7 +263,7 @@ func (l *lab) dropLink(e *protocol.Error) bool {
 func (l *lab) setControls(s *scenario.Scenario) {
 	for _, g := range templates.NewControls(s, 0) {
 		for _, c := range g.Controls {
-			el := byID(l.doc, c.ID)
+			el := ByID(l.doc, c.ID)
 			if !el.Truthy() {
 				continue
 			}
@@ -275,7 +275,7 @@ func (l *lab) setControls(s *scenario.Scenario) {
 				el.Set("max", c.Max)
 			}
 			el.Set("value", c.Value)
-			if out := byID(l.doc, c.ID+"-value"); out.Truthy() {
+			if out := ByID(l.doc, c.ID+"-value"); out.Truthy() {
 				out.Set("textContent", c.Value+" "+out.Get("dataset").Get("unit").String())
 			}
 		}
@@ -285,16 +285,16 @@ func (l *lab) setControls(s *scenario.Scenario) {
 // wireShare wires "Copy link" and "Copy embed".
 func (l *lab) wireShare() {
 	say := func(msg string) {
-		if st := byID(l.doc, "lab-share-status"); st.Truthy() {
+		if st := ByID(l.doc, "lab-share-status"); st.Truthy() {
 			st.Set("textContent", msg)
 		}
 	}
-	on(byID(l.doc, "lab-copy-link"), "click", l.fail, func(js.Value) {
-		copyText(l.shareURL(""), js.Null(), l.fail, say)
+	On(ByID(l.doc, "lab-copy-link"), "click", l.fail, func(js.Value) {
+		CopyText(l.shareURL(""), js.Null(), l.fail, say)
 	})
-	on(byID(l.doc, "lab-copy-embed"), "click", l.fail, func(js.Value) {
+	On(ByID(l.doc, "lab-copy-embed"), "click", l.fail, func(js.Value) {
 		title := strings.TrimSuffix(l.doc.Get("title").String(), " · mcplab")
-		copyText(templates.NewEmbed(l.shareURL("embed=1"), title).HTML, js.Null(), l.fail, say)
+		CopyText(templates.NewEmbed(l.shareURL("embed=1"), title).HTML, js.Null(), l.fail, say)
 	})
 }
 

@@ -46,7 +46,7 @@ type playground struct {
 	link     js.Value // input#pg-link
 	embedSel js.Value // select#pg-embed-format
 	embedBox js.Value // textarea#pg-embed
-	pane     *pane    // what #lab-output shows
+	pane     *Pane    // what #lab-output shows
 
 	lastErr       templates.EditorError
 	ctlErr        templates.EditorError // a control's value scenario.Edit refused (onControl), shown over every later answer until an edit applies
@@ -74,52 +74,52 @@ type playground struct {
 func StartPlayground(doc js.Value) {
 	p := &playground{
 		doc:      doc,
-		editor:   byID(doc, "pg-editor"),
-		output:   byID(doc, "lab-output"),
-		controls: byID(doc, "lab-controls"),
-		errBox:   byID(doc, "pg-error"),
-		errText:  byID(doc, "pg-error-text"),
-		title:    byID(doc, "pg-title"),
-		link:     byID(doc, "pg-link"),
-		embedSel: byID(doc, "pg-embed-format"),
-		embedBox: byID(doc, "pg-embed"),
+		editor:   ByID(doc, "pg-editor"),
+		output:   ByID(doc, "lab-output"),
+		controls: ByID(doc, "lab-controls"),
+		errBox:   ByID(doc, "pg-error"),
+		errText:  ByID(doc, "pg-error-text"),
+		title:    ByID(doc, "pg-title"),
+		link:     ByID(doc, "pg-link"),
+		embedSel: ByID(doc, "pg-embed-format"),
+		embedBox: ByID(doc, "pg-embed"),
 	}
 	if !p.editor.Truthy() || !p.output.Truthy() || !p.controls.Truthy() {
 		showFatal(doc, errors.New("the page has no #pg-editor, #lab-output or #lab-controls"))
 		return
 	}
 	fail := p.fail
-	p.pane = newPane(p.output, fail, nil)
-	on(p.editor, "input", fail, func(js.Value) {
+	p.pane = NewPane(p.output, fail, nil)
+	On(p.editor, "input", fail, func(js.Value) {
 		p.ctlErr = templates.EditorError{}
 		p.update(true, p.sharedLater)
 	})
 	// One listener for every control, present and future: the panel is
 	// re-rendered when the scenario's shape changes.
-	on(p.controls, "input", fail, func(ev js.Value) { p.onControl(ev.Get("target")) })
-	on(js.Global(), "hashchange", fail, func(js.Value) {
+	On(p.controls, "input", fail, func(ev js.Value) { p.onControl(ev.Get("target")) })
+	On(js.Global(), "hashchange", fail, func(js.Value) {
 		if hash := js.Global().Get("location").Get("hash").String(); isShareHash(hash) {
 			p.open(hash, nil)
 		}
 	})
-	keepAnchors(doc, p.output, fail)
-	on(byID(doc, "pg-error-goto"), "click", fail, func(js.Value) { p.showErrorInEditor() })
-	on(byID(doc, "pg-copy-link"), "click", fail, func(js.Value) {
-		copyText(p.link.Get("value").String(), p.link, fail, p.say)
+	KeepAnchors(doc, p.output, fail)
+	On(ByID(doc, "pg-error-goto"), "click", fail, func(js.Value) { p.showErrorInEditor() })
+	On(ByID(doc, "pg-copy-link"), "click", fail, func(js.Value) {
+		CopyText(p.link.Get("value").String(), p.link, fail, p.say)
 	})
-	on(byID(doc, "pg-copy-embed"), "click", fail, func(js.Value) {
-		copyText(p.embedBox.Get("value").String(), p.embedBox, fail, p.say)
+	On(ByID(doc, "pg-copy-embed"), "click", fail, func(js.Value) {
+		CopyText(p.embedBox.Get("value").String(), p.embedBox, fail, p.say)
 	})
-	on(p.embedSel, "change", fail, func(js.Value) { p.showEmbed() })
+	On(p.embedSel, "change", fail, func(js.Value) { p.showEmbed() })
 	// The host page's sizing snippet names this lab's origin, so it works
 	// as copied (prerendered, it holds templates.HostOrigin).
-	if hs := byID(doc, "pg-host-snippet"); hs.Truthy() {
+	if hs := ByID(doc, "pg-host-snippet"); hs.Truthy() {
 		hs.Set("textContent", templates.HostSnippetFor(js.Global().Get("location").Get("origin").String()))
 	}
 	p.wireOpen()
 
 	p.open(js.Global().Get("location").Get("hash").String(), func() {
-		enable(doc, "pg-pick-select", "pg-pick-open", "pg-editor", "lab-controls", "pg-copy-link", "pg-download", "pg-file", "pg-embed-format", "pg-copy-embed")
+		Enable(doc, "pg-pick-select", "pg-pick-open", "pg-editor", "lab-controls", "pg-copy-link", "pg-download", "pg-file", "pg-embed-format", "pg-copy-embed")
 		p.state = p.state.Wire()
 		p.showLive()
 		doc.Get("documentElement").Get("dataset").Set("ready", "1")
@@ -132,7 +132,7 @@ func StartPlayground(doc js.Value) {
 // is and says why; the page stays usable.
 func (p *playground) open(hash string, then func()) {
 	defer bridge.Recover(p.fail)
-	showLabError(p.doc, "")
+	ShowLabError(p.doc, "")
 	after := func(bool) {
 		if then != nil {
 			then()
@@ -183,7 +183,7 @@ func (p *playground) open(hash string, then func()) {
 // fragment), its placeholder "None (a scenario of your own)", so the
 // picker never names a built-in the editor does not hold.
 func (p *playground) pick(name string) {
-	sel := byID(p.doc, "pg-pick-select")
+	sel := ByID(p.doc, "pg-pick-select")
 	if !sel.Truthy() {
 		return
 	}
@@ -272,7 +272,7 @@ func (p *playground) onControl(el js.Value) {
 	}
 	path, kind := ds.Get("path").String(), ds.Get("kind").String()
 	value := el.Get("value").String()
-	if out := byID(p.doc, el.Get("id").String()+"-value"); out.Truthy() {
+	if out := ByID(p.doc, el.Get("id").String()+"-value"); out.Truthy() {
 		out.Set("textContent", value+" "+out.Get("dataset").Get("unit").String())
 	}
 	next, err := scenario.Edit([]byte(p.editor.Get("value").String()), path, kind, value, el.Get("checked").Truthy())
@@ -306,7 +306,7 @@ func (p *playground) sharedLater(bool) { p.shareLater() }
 // it is not called when a newer edit replaced this one before it ran.
 func (p *playground) update(withControls bool, then func(ok bool)) {
 	req := protocol.PlaygroundRequest{Text: p.editor.Get("value").String(), Controls: withControls}
-	ask(req.Fields(), p.fail, func(r answer) {
+	Ask(req.Fields(), p.fail, func(r Answer) {
 		reply := protocol.ReadPlaygroundReply(r.Object())
 		ok := p.apply(r, reply)
 		if !ok {
@@ -326,7 +326,7 @@ func (p *playground) update(withControls bool, then func(ok bool)) {
 }
 
 // apply shows one answer of the worker; false when it holds no run.
-func (p *playground) apply(r answer, reply protocol.PlaygroundReply) bool {
+func (p *playground) apply(r Answer, reply protocol.PlaygroundReply) bool {
 	if e := reply.Err; e != nil {
 		p.showFailure(e, reply.Canon)
 		return false
@@ -334,7 +334,7 @@ func (p *playground) apply(r answer, reply protocol.PlaygroundReply) bool {
 	prev := p.state
 	p.state = p.state.Ran()
 	start := bridge.Now()
-	p.pane.show(readOutput(r.Get("out")))
+	p.pane.Show(ReadOutput(r.Get("out")))
 	if panel := r.Get("controls"); panel.Type() == js.TypeString {
 		p.controls.Set("innerHTML", panel)
 	}
@@ -351,7 +351,7 @@ func (p *playground) apply(r answer, reply protocol.PlaygroundReply) bool {
 		p.showError(p.ctlErr) // a control's refused value, until an edit applies
 	}
 	if prev.Worker == TroubleStopped { // the stopped message goes; a broken link's stays
-		showLabError(p.doc, "")
+		ShowLabError(p.doc, "")
 	}
 
 	p.scenarioTitle = reply.Title
@@ -370,14 +370,14 @@ func (p *playground) apply(r answer, reply protocol.PlaygroundReply) bool {
 func (p *playground) showFailure(e *protocol.Error, canon string) {
 	switch {
 	case e.Kind == protocol.KindWorkerStopped && e.BudgetMs > 0:
-		showLabError(p.doc, stoppedText(e.BudgetMs))
+		ShowLabError(p.doc, StoppedText(e.BudgetMs))
 		p.state = p.state.Stopped()
 		p.output.Get("dataset").Set("stale", "1")
 		p.output.Get("dataset").Set("stopped", "1")
 	case e.Kind == protocol.KindWorkerStopped:
 		// Not the scenario's fault: nothing in the editor is marked.
 		p.state = p.state.WorkerFailed()
-		showLabError(p.doc, workerText(e.Message))
+		ShowLabError(p.doc, workerText(e.Message))
 		p.output.Get("dataset").Set("stale", "1")
 		p.showLive()
 	case e.Kind == protocol.KindNoLedger && switchToLedger([]byte(canon)):
@@ -404,7 +404,7 @@ func (p *playground) showError(e templates.EditorError) {
 	p.errText.Set("textContent", msg+"."+p.outputNote(" The output shows the last valid run."))
 	p.diagnose(e, msg)
 	p.errBox.Set("hidden", false)
-	byID(p.doc, "pg-error-goto").Set("hidden", e.Line == 0)
+	ByID(p.doc, "pg-error-goto").Set("hidden", e.Line == 0)
 	p.editor.Call("setAttribute", "aria-invalid", "true")
 	p.output.Get("dataset").Set("stale", "1")
 	p.showLive()
@@ -422,7 +422,7 @@ func (p *playground) showBound(text string) {
 	p.state = p.state.Bound()
 	p.errText.Set("textContent", strings.TrimSuffix(text, lastFinishedNote)+p.outputNote(lastFinishedNote))
 	p.errBox.Set("hidden", false)
-	byID(p.doc, "pg-error-goto").Set("hidden", true)
+	ByID(p.doc, "pg-error-goto").Set("hidden", true)
 	p.output.Get("dataset").Set("stale", "1")
 	p.showLive()
 }
@@ -518,7 +518,7 @@ func (p *playground) showErrorInEditor() {
 // it.
 func (p *playground) say(text string) {
 	p.status = StatusLoading
-	setStatus(p.doc, "live", text)
+	SetStatus(p.doc, "live", text)
 }
 
 // showLive says in #lab-status whether edits re-run (PlaygroundState's
@@ -530,12 +530,12 @@ func (p *playground) showLive() {
 		return
 	}
 	p.status = st
-	setStatus(p.doc, st.State(), st.Text())
+	SetStatus(p.doc, st.State(), st.Text())
 }
 
 // fail shows an internal error (a recovered panic); the page lives on.
 func (p *playground) fail(err error) {
-	showLabError(p.doc, "Simulator error: "+err.Error()+". The page still works; the last valid run is shown.")
+	ShowLabError(p.doc, "Simulator error: "+err.Error()+". The page still works; the last valid run is shown.")
 }
 
 // wireOpen wires the ways to open another scenario: the built-in picker,
@@ -546,9 +546,9 @@ func (p *playground) wireOpen() {
 	// link, #example=NAME (a hashchange, opened above), or
 	// ?ledger=1#example=NAME (a reload with ledger.wasm) when it needs the
 	// SQLite build this binary lacks.
-	on(byID(doc, "pg-pick"), "submit", fail, func(ev js.Value) {
+	On(ByID(doc, "pg-pick"), "submit", fail, func(ev js.Value) {
 		ev.Call("preventDefault")
-		sel := byID(doc, "pg-pick-select")
+		sel := ByID(doc, "pg-pick-select")
 		i := sel.Get("selectedIndex").Int()
 		if i < 0 {
 			return
@@ -558,12 +558,12 @@ func (p *playground) wireOpen() {
 			js.Global().Get("location").Call("assign", href)
 		}
 	})
-	on(byID(doc, "pg-download"), "click", fail, func(js.Value) {
+	On(ByID(doc, "pg-download"), "click", fail, func(js.Value) {
 		download(doc, slug(p.scenarioTitle)+".json", "application/json", p.editor.Get("value").String())
 	})
-	file := byID(doc, "pg-file")
-	on(file, "change", fail, func(js.Value) {
-		readFile(file.Get("files"), scenario.MaxBytes, fail, func(name, text string) {
+	file := ByID(doc, "pg-file")
+	On(file, "change", fail, func(js.Value) {
+		ReadFile(file.Get("files"), scenario.MaxBytes, fail, func(name, text string) {
 			p.setEditor(text)
 			p.pick("")
 			file.Set("value", "")
@@ -573,7 +573,7 @@ func (p *playground) wireOpen() {
 					p.say("Opened " + name + ".")
 				}
 			})
-		}, func(msg string) { showLabError(doc, msg) })
+		}, func(msg string) { ShowLabError(doc, msg) })
 	})
 
 }
@@ -607,7 +607,7 @@ func (p *playground) openBroken(err error, after func(bool)) {
 		}
 		p.title.Set("textContent", brokenLinkTitle)
 		p.state = p.state.Nothing()
-		showLabError(p.doc, m)
+		ShowLabError(p.doc, m)
 		p.showNothing(why)
 		after(false)
 		return
@@ -616,7 +616,7 @@ func (p *playground) openBroken(err error, after func(bool)) {
 		// The page was asked for something else: its title says
 		// so, not the name of the scenario that runs.
 		p.title.Set("textContent", brokenLinkTitle)
-		showLabError(p.doc, msg("the scenario that was already there"))
+		ShowLabError(p.doc, msg("the scenario that was already there"))
 		after(ok)
 	})
 }

@@ -84,7 +84,7 @@ func (p *playground) shareNow() {
 	}
 	p.embed = templates.NewEmbed(src+"#"+frag, p.shareTitle)
 	p.showEmbed()
-	if full := byID(p.doc, "pg-open-full"); full.Truthy() {
+	if full := ByID(p.doc, "pg-open-full"); full.Truthy() {
 		full.Set("href", loc.Get("pathname").String()+"#"+frag)
 	}
 }

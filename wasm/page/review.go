@@ -61,11 +61,11 @@ type reviewPage struct {
 // the address carries a scenario (#s=...&op=ID or #example=NAME), reviews
 // it.
 func StartReview(doc js.Value) {
-	live := byID(doc, "review-live")
+	live := ByID(doc, "review-live")
 	p := &reviewPage{
-		doc: doc, input: byID(doc, "review-input"), opSel: byID(doc, "review-op"), body: byID(doc, "review-body"),
-		errBox: byID(doc, "review-error"), errText: byID(doc, "review-error-text"), link: byID(doc, "review-link"),
-		progress: byID(doc, "review-progress"), bar: byID(doc, "review-progress-bar"), progText: byID(doc, "review-progress-text"),
+		doc: doc, input: ByID(doc, "review-input"), opSel: ByID(doc, "review-op"), body: ByID(doc, "review-body"),
+		errBox: ByID(doc, "review-error"), errText: ByID(doc, "review-error-text"), link: ByID(doc, "review-link"),
+		progress: ByID(doc, "review-progress"), bar: ByID(doc, "review-progress-bar"), progText: ByID(doc, "review-progress-text"),
 		root: live.Get("dataset").Get("root").String(),
 	}
 	if !p.input.Truthy() || !p.body.Truthy() || !p.opSel.Truthy() {
@@ -76,29 +76,29 @@ func StartReview(doc js.Value) {
 		engine.Set("budgetMs", reviewPartBudgetMs)
 	}
 	fail := p.fail
-	on(byID(doc, "review-run"), "click", fail, func(js.Value) { p.run() })
-	on(p.opSel, "change", fail, func(js.Value) { p.run() })
-	on(p.input, "input", fail, func(js.Value) {
+	On(ByID(doc, "review-run"), "click", fail, func(js.Value) { p.run() })
+	On(p.opSel, "change", fail, func(js.Value) { p.run() })
+	On(p.input, "input", fail, func(js.Value) {
 		p.edited = true
 		p.listCalls()
 	})
-	on(p.input, "keydown", fail, func(ev js.Value) {
+	On(p.input, "keydown", fail, func(ev js.Value) {
 		if ev.Get("key").String() == "Enter" && (ev.Get("ctrlKey").Truthy() || ev.Get("metaKey").Truthy()) {
 			ev.Call("preventDefault")
 			p.run()
 		}
 	})
-	on(byID(doc, "review-error-goto"), "click", fail, func(js.Value) { p.showErrorInEditor() })
-	on(byID(doc, "review-copy-link"), "click", fail, func(js.Value) {
-		copyText(p.link.Get("value").String(), p.link, fail, p.say)
+	On(ByID(doc, "review-error-goto"), "click", fail, func(js.Value) { p.showErrorInEditor() })
+	On(ByID(doc, "review-copy-link"), "click", fail, func(js.Value) {
+		CopyText(p.link.Get("value").String(), p.link, fail, p.say)
 	})
-	on(byID(doc, "review-copy-md"), "click", fail, func(js.Value) {
-		md := byID(doc, "review-markdown")
-		copyText(md.Get("value").String(), md, fail, p.say)
+	On(ByID(doc, "review-copy-md"), "click", fail, func(js.Value) {
+		md := ByID(doc, "review-markdown")
+		CopyText(md.Get("value").String(), md, fail, p.say)
 	})
-	on(js.Global(), "hashchange", fail, func(js.Value) { p.open() })
+	On(js.Global(), "hashchange", fail, func(js.Value) { p.open() })
 	p.link.Set("value", js.Global().Get("location").Get("href").String())
-	enable(doc, "review-input", "review-op", "review-run", "review-copy-link", "review-copy-md")
+	Enable(doc, "review-input", "review-op", "review-run", "review-copy-link", "review-copy-md")
 	if !p.open() {
 		p.say(liveText)
 		markReady(doc, fail)
@@ -122,12 +122,12 @@ func (p *reviewPage) open() bool {
 	}
 	text, err := linkText(share)
 	if err != nil {
-		showLabError(p.doc, "This link cannot be opened: "+err.Error()+".")
+		ShowLabError(p.doc, "This link cannot be opened: "+err.Error()+".")
 		p.name("", "link that cannot be opened", "")
 		p.empty = true
 		p.showNothing()
 		p.body.Get("dataset").Set("state", "error")
-		setStatus(p.doc, "error", "The link cannot be opened, so nothing was reviewed. The editor holds this page's own scenario: press Review (Ctrl+Enter) to review it, or paste yours.")
+		SetStatus(p.doc, "error", "The link cannot be opened, so nothing was reviewed. The editor holds this page's own scenario: press Review (Ctrl+Enter) to review it, or paste yours.")
 		markReady(p.doc, p.fail)
 		return true
 	}
@@ -192,7 +192,7 @@ func (p *reviewPage) name(example, other, text string) {
 // invalid text shows its located error while the user types.
 func (p *reviewPage) listCalls() {
 	text := p.input.Get("value").String()
-	ask(protocol.ReviewRequest{Action: protocol.ReviewCalls, Text: text}.Fields(), p.fail, func(r answer) {
+	Ask(protocol.ReviewRequest{Action: protocol.ReviewCalls, Text: text}.Fields(), p.fail, func(r Answer) {
 		if r.Stopped() > 0 || text != p.input.Get("value").String() {
 			return // a newer edit asks again
 		}
@@ -229,20 +229,20 @@ func (p *reviewPage) listCalls() {
 func (p *reviewPage) run() {
 	p.gen++
 	gen := p.gen
-	showLabError(p.doc, "")
+	ShowLabError(p.doc, "")
 	p.body.Get("dataset").Set("stale", "1")
 	p.body.Get("dataset").Set("state", "running")
 	p.showProgress(0, 0, "Starting the review…")
 	base := js.Global().Get("URL").New(p.root+"playground/", js.Global().Get("location").Get("href")).Get("href").String()
 	req := protocol.ReviewRequest{Action: protocol.ReviewStart, Text: p.input.Get("value").String(), Op: p.opSel.Get("value").String(), LinkBase: base, OpMayBeStale: p.edited}
-	ask(req.Fields(), p.fail, func(r answer) {
+	Ask(req.Fields(), p.fail, func(r Answer) {
 		if gen != p.gen {
 			return
 		}
 		reply := protocol.ReadReviewStarted(r.Object())
 		switch e := reply.Err; {
 		case r.Stopped() > 0:
-			p.stop(stoppedText(r.Stopped()))
+			p.stop(StoppedText(r.Stopped()))
 			return
 		case e != nil && e.Kind != protocol.KindInternal && e.Kind != protocol.KindWorkerStopped:
 			p.showError(editorError(e))
@@ -273,13 +273,13 @@ func (p *reviewPage) run() {
 // after the last it shows the review and rewrites the address bar to the
 // review's link (fragment frag).
 func (p *reviewPage) step(gen, token int, parts []string, frag string) {
-	ask(protocol.ReviewRequest{Action: protocol.ReviewStep, Token: token, Root: p.root}.Fields(), p.fail, func(r answer) {
+	Ask(protocol.ReviewRequest{Action: protocol.ReviewStep, Token: token, Root: p.root}.Fields(), p.fail, func(r Answer) {
 		if gen != p.gen {
 			return
 		}
 		switch {
 		case r.Stopped() > 0:
-			p.stop(stoppedText(r.Stopped()))
+			p.stop(StoppedText(r.Stopped()))
 			return
 		case r.Err != nil:
 			p.stop("The review failed: " + r.Err.Message)
@@ -315,14 +315,14 @@ func (p *reviewPage) step(gen, token int, parts []string, frag string) {
 // says the review did not finish.
 func (p *reviewPage) stop(msg string) {
 	if msg != "" {
-		showLabError(p.doc, msg)
+		ShowLabError(p.doc, msg)
 	}
 	p.progress.Set("hidden", true)
 	if p.empty {
 		p.showNothing()
 	}
 	p.body.Get("dataset").Set("state", "error")
-	setStatus(p.doc, "error", "The review did not finish; the message on the page says why. Edit the scenario or pick a call, then press Review.")
+	SetStatus(p.doc, "error", "The review did not finish; the message on the page says why. Edit the scenario or pick a call, then press Review.")
 	markReady(p.doc, p.fail)
 }
 
@@ -384,7 +384,7 @@ func (p *reviewPage) showError(e templates.EditorError) {
 	p.errBox.Set("hidden", false)
 	p.errBox.Get("dataset").Set("line", strconv.Itoa(e.Line))
 	p.errBox.Get("dataset").Set("col", strconv.Itoa(e.Col))
-	byID(p.doc, "review-error-goto").Set("hidden", e.Line == 0)
+	ByID(p.doc, "review-error-goto").Set("hidden", e.Line == 0)
 	p.input.Call("setAttribute", "aria-invalid", "true")
 }
 
@@ -406,8 +406,8 @@ func (p *reviewPage) showErrorInEditor() {
 	p.input.Set("scrollTop", float64(max(e.Line-4, 0))*18)
 }
 
-func (p *reviewPage) say(text string) { setStatus(p.doc, "live", text) }
+func (p *reviewPage) say(text string) { SetStatus(p.doc, "live", text) }
 
 func (p *reviewPage) fail(err error) {
-	showLabError(p.doc, "Simulator error: "+err.Error()+". The page still works; the last review is shown.")
+	ShowLabError(p.doc, "Simulator error: "+err.Error()+". The page still works; the last review is shown.")
 }

@@ -33,8 +33,8 @@ func HTMLSum(s string) string {
 	return strconv.Itoa(len(s)) + ":" + strconv.FormatUint(h.Sum64(), 16)
 }
 
-// render renders tr's output whole (protocol.Output).
-func render(tr *trace.Trace) (*protocol.Output, error) {
+// Render renders tr's output whole (protocol.Output).
+func Render(tr *trace.Trace) (*protocol.Output, error) {
 	out, _, err := split(tr, false, "", false)
 	return out, err
 }

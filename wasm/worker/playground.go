@@ -29,7 +29,7 @@ func (s *Server) Playground(r protocol.Request) protocol.Reply {
 		reply.Fragment = ShareOf(text)
 		return reply
 	}
-	out, err := render(res.Trace)
+	out, err := Render(res.Trace)
 	if err != nil {
 		return protocol.PlaygroundReply{Err: protocol.Internal("rendering the trace", err), Fragment: ShareOf(text)}
 	}

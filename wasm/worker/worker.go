@@ -24,7 +24,6 @@ type Server struct {
 	Options engine.Options
 
 	rest      func() protocol.Reply // the second step of the last request, if any
-	imported  imported
 	reviewing reviewing
 }
 

@@ -1,24 +1,26 @@
 //go:build js && wasm
 
 // Command import is import.wasm, which only the transcript import page
-// loads: its controller (wasm/page.StartImport) and, in its worker, the
-// transcript importer (wasm/worker's Import). It runs no scenario.
+// loads: its controller (wasm/page/importpage) and, in its worker, the
+// transcript importer (wasm/worker/importer). It runs no scenario.
 package main
 
 import (
 	"github.com/mcplab/mcplab/wasm/bridge"
 	"github.com/mcplab/mcplab/wasm/page"
+	"github.com/mcplab/mcplab/wasm/page/importpage"
 	"github.com/mcplab/mcplab/wasm/protocol"
 	"github.com/mcplab/mcplab/wasm/worker"
+	"github.com/mcplab/mcplab/wasm/worker/importer"
 )
 
 func main() {
-	s := &worker.Server{}
+	imp := &importer.Server{}
 	bridge.Main(bridge.Binary{
-		Server:   s,
-		Handlers: worker.Handlers{protocol.PageImport: s.Import},
+		Server:   &worker.Server{},
+		Handlers: worker.Handlers{protocol.PageImport: imp.Import},
 		API:      []bridge.Func{bridge.ShareFunc, {Name: "import", Result: "trace", Do: importJSON}},
-		Pages:    []bridge.Page{{ID: "import", Start: page.StartImport}},
+		Pages:    []bridge.Page{{ID: "import", Start: importpage.StartImport}},
 		Fatal:    page.ShowFatal,
 	})
 }
@@ -29,5 +31,5 @@ func importJSON(args []string) (string, error) {
 	if len(args) > 1 {
 		side = args[1]
 	}
-	return worker.ImportJSON(args[0], side)
+	return importer.ImportJSON(args[0], side)
 }

@@ -1,11 +1,12 @@
 //go:build js && wasm
 
-package page
+package importpage
 
 import (
 	"syscall/js"
 
 	"github.com/mcplab/mcplab/templates"
+	"github.com/mcplab/mcplab/wasm/page"
 	"github.com/mcplab/mcplab/wasm/protocol"
 )
 
@@ -23,16 +24,16 @@ const embedTitle = "Replay of an imported MCP transcript"
 // wireShare wires #imp-copy-link and #imp-copy-embed.
 func (p *importPage) wireShare() {
 	say := func(msg string) {
-		if st := byID(p.doc, "imp-share-status"); st.Truthy() {
+		if st := page.ByID(p.doc, "imp-share-status"); st.Truthy() {
 			st.Set("textContent", msg)
 		}
 	}
-	on(byID(p.doc, "imp-copy-link"), "click", p.fail, func(js.Value) {
-		p.scenarioLink(say, func(href string) { copyText(absoluteURL(href, ""), js.Null(), p.fail, say) })
+	page.On(page.ByID(p.doc, "imp-copy-link"), "click", p.fail, func(js.Value) {
+		p.scenarioLink(say, func(href string) { page.CopyText(absoluteURL(href, ""), js.Null(), p.fail, say) })
 	})
-	on(byID(p.doc, "imp-copy-embed"), "click", p.fail, func(js.Value) {
+	page.On(page.ByID(p.doc, "imp-copy-embed"), "click", p.fail, func(js.Value) {
 		p.scenarioLink(say, func(href string) {
-			copyText(templates.NewEmbed(absoluteURL(href, "?embed=1"), embedTitle).HTML, js.Null(), p.fail, say)
+			page.CopyText(templates.NewEmbed(absoluteURL(href, "?embed=1"), embedTitle).HTML, js.Null(), p.fail, say)
 		})
 	})
 }
@@ -51,14 +52,14 @@ func (p *importPage) scenarioLink(say func(string), then func(href string)) {
 		return
 	}
 	say("Making the scenario of this transcript…")
-	ask(p.request(true, p.text()), p.fail, func(r answer) {
+	page.Ask(p.request(true, p.text()), p.fail, func(r page.Answer) {
 		switch {
 		case r.Stopped() > 0:
-			showLabError(p.doc, "Making the scenario of this transcript was stopped: it took longer than the limit for one run in this page.")
+			page.ShowLabError(p.doc, "Making the scenario of this transcript was stopped: it took longer than the limit for one run in this page.")
 		case r.Err != nil:
-			showLabError(p.doc, "Cannot make a scenario of this transcript: "+r.Err.Message+".")
+			page.ShowLabError(p.doc, "Cannot make a scenario of this transcript: "+r.Err.Message+".")
 		default:
-			href := trimFragment(p.link.Call("getAttribute", "href").String()) + "#" + protocol.ReadImportReply(r.Object()).Fragment
+			href := page.TrimFragment(p.link.Call("getAttribute", "href").String()) + "#" + protocol.ReadImportReply(r.Object()).Fragment
 			p.link.Set("href", href)
 			then(href)
 		}

@@ -1,6 +1,9 @@
 //go:build js && wasm
 
-package page
+// Package importpage is the transcript import page's controller
+// (templates.ImportPage), over the page glue of package page: only
+// import.wasm links it, and with it the transcript reader.
+package importpage
 
 import (
 	"errors"
@@ -10,6 +13,7 @@ import (
 	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/templates"
 	"github.com/mcplab/mcplab/wasm/bridge"
+	"github.com/mcplab/mcplab/wasm/page"
 	"github.com/mcplab/mcplab/wasm/protocol"
 )
 
@@ -27,16 +31,16 @@ import (
 
 type importPage struct {
 	doc    js.Value
-	input  js.Value // textarea#imp-input
-	side   js.Value // select#imp-side
-	redact js.Value // input#imp-redact
-	result js.Value // #imp-result
-	link   js.Value // a#imp-to-scenario
-	pane   *pane    // #imp-result's #lab-output, once a result is shown
-	head   string   // the digest of the ImportHead HTML on screen (api.go's htmlSum)
-	gen    int      // counts the changes, so an answer to an older one is dropped
-	window int      // the page of events shown (api_import.go's windowOf)
-	pager  js.Value // nav#imp-window, made by showPager, or undefined
+	input  js.Value   // textarea#imp-input
+	side   js.Value   // select#imp-side
+	redact js.Value   // input#imp-redact
+	result js.Value   // #imp-result
+	link   js.Value   // a#imp-to-scenario
+	pane   *page.Pane // #imp-result's #lab-output, once a result is shown
+	head   string     // the digest of the ImportHead HTML on screen (api.go's htmlSum)
+	gen    int        // counts the changes, so an answer to an older one is dropped
+	window int        // the page of events shown (api_import.go's windowOf)
+	pager  js.Value   // nav#imp-window, made by showPager, or undefined
 	// linkLater is true when the scenario link is made when followed
 	// (followLink): the trace is longer than one window.
 	linkLater bool
@@ -117,48 +121,48 @@ func (p *importPage) clearBig() {
 func StartImport(doc js.Value) {
 	p := &importPage{
 		doc:    doc,
-		input:  byID(doc, "imp-input"),
-		side:   byID(doc, "imp-side"),
-		fields: map[string]js.Value{"observer": byID(doc, "imp-observer"), "zone": byID(doc, "imp-zone"), "latency": byID(doc, "imp-latency"), "maxTimeout": byID(doc, "imp-max-timeout")},
-		redact: byID(doc, "imp-redact"),
-		result: byID(doc, "imp-result"),
-		link:   byID(doc, "imp-to-scenario"),
+		input:  page.ByID(doc, "imp-input"),
+		side:   page.ByID(doc, "imp-side"),
+		fields: map[string]js.Value{"observer": page.ByID(doc, "imp-observer"), "zone": page.ByID(doc, "imp-zone"), "latency": page.ByID(doc, "imp-latency"), "maxTimeout": page.ByID(doc, "imp-max-timeout")},
+		redact: page.ByID(doc, "imp-redact"),
+		result: page.ByID(doc, "imp-result"),
+		link:   page.ByID(doc, "imp-to-scenario"),
 		// The prerendered result is the example's, and so is the text.
 		example: true,
 		shown:   true,
 	}
 	if !p.input.Truthy() || !p.result.Truthy() {
-		showFatal(doc, errors.New("the page has no #imp-input or #imp-result"))
+		page.ShowFatal(doc, errors.New("the page has no #imp-input or #imp-result"))
 		return
 	}
 	fail := p.fail
 	p.placeholder = p.input.Get("placeholder").String()
-	on(p.input, "input", fail, func(js.Value) {
+	page.On(p.input, "input", fail, func(js.Value) {
 		p.clearBig() // typed over the large transcript: the box holds it now
 		p.example = false
 		p.update(nil)
 	})
 	p.wirePaste()
-	on(p.side, "change", fail, func(js.Value) { p.update(nil) })
+	page.On(p.side, "change", fail, func(js.Value) { p.update(nil) })
 	for _, f := range p.fields {
 		if f.Truthy() {
-			on(f, "change", fail, func(js.Value) { p.update(nil) })
+			page.On(f, "change", fail, func(js.Value) { p.update(nil) })
 		}
 	}
-	on(p.redact, "change", fail, func(js.Value) { p.update(nil) })
+	page.On(p.redact, "change", fail, func(js.Value) { p.update(nil) })
 	// Drop a file on the textarea: read it here, never upload it.
-	on(p.input, "dragover", fail, func(ev js.Value) { ev.Call("preventDefault") })
-	on(p.input, "drop", fail, func(ev js.Value) {
+	page.On(p.input, "dragover", fail, func(ev js.Value) { ev.Call("preventDefault") })
+	page.On(p.input, "drop", fail, func(ev js.Value) {
 		ev.Call("preventDefault")
 		p.load(ev.Get("dataTransfer").Get("files"))
 	})
-	file := byID(doc, "imp-file")
-	on(file, "change", fail, func(js.Value) {
+	file := page.ByID(doc, "imp-file")
+	page.On(file, "change", fail, func(js.Value) {
 		p.load(file.Get("files"))
 		file.Set("value", "")
 	})
-	on(byID(doc, "imp-example"), "click", fail, func(js.Value) {
-		if ex := byID(doc, "transcript-example"); ex.Truthy() {
+	page.On(page.ByID(doc, "imp-example"), "click", fail, func(js.Value) {
+		if ex := page.ByID(doc, "transcript-example"); ex.Truthy() {
 			p.setText(js.Global().Get("JSON").Call("parse", ex.Get("textContent")))
 			p.example = true
 			p.side.Set("value", "")
@@ -170,27 +174,27 @@ func StartImport(doc js.Value) {
 			p.update(nil)
 		}
 	})
-	keepAnchors(doc, p.result, fail)
-	on(p.link, "click", fail, p.followLink)
+	page.KeepAnchors(doc, p.result, fail)
+	page.On(p.link, "click", fail, p.followLink)
 	p.wireShare()
 	p.update(func(bool) {
-		enable(doc, "imp-input", "imp-side", "imp-observer", "imp-zone", "imp-latency", "imp-max-timeout", "imp-redact", "imp-file", "imp-example", "imp-copy-link", "imp-copy-embed")
-		setStatus(doc, "live", importLive)
+		page.Enable(doc, "imp-input", "imp-side", "imp-observer", "imp-zone", "imp-latency", "imp-max-timeout", "imp-redact", "imp-file", "imp-example", "imp-copy-link", "imp-copy-embed")
+		page.SetStatus(doc, "live", importLive)
 		doc.Get("documentElement").Get("dataset").Set("ready", "1")
 	})
 }
 
 // load reads a dropped or chosen file into the textarea and imports it.
 func (p *importPage) load(files js.Value) {
-	readFile(files, transcript.MaxBytes, p.fail, func(name, text string) {
+	page.ReadFile(files, transcript.MaxBytes, p.fail, func(name, text string) {
 		p.setText(js.ValueOf(text))
 		p.example = false
 		p.update(func(ok bool) {
 			if ok {
-				setStatus(p.doc, "live", "Judged "+name+" in your browser.")
+				page.SetStatus(p.doc, "live", "Judged "+name+" in your browser.")
 			}
 		})
-	}, func(msg string) { showLabError(p.doc, msg) })
+	}, func(msg string) { page.ShowLabError(p.doc, msg) })
 }
 
 // update sends the textarea's transcript to the worker and shows the
@@ -213,7 +217,7 @@ func (p *importPage) update(then func(ok bool)) {
 	if busy {
 		p.judging(text)
 	}
-	ask(req, p.fail, func(r answer) {
+	page.Ask(req, p.fail, func(r page.Answer) {
 		if gen != p.gen {
 			return // the text changed since (emptied: nothing was asked)
 		}
@@ -231,10 +235,10 @@ func (p *importPage) update(then func(ok bool)) {
 }
 
 // apply shows one answer of the worker; false when it holds no result.
-func (p *importPage) apply(r answer) bool {
+func (p *importPage) apply(r page.Answer) bool {
 	switch {
 	case r.Stopped() > 0:
-		p.stale(stoppedText(r.Stopped()))
+		p.stale(page.StoppedText(r.Stopped()))
 		return false
 	case r.Err != nil:
 		p.stale(templates.ImportFailedText(r.Err.Message, p.shown))
@@ -252,10 +256,10 @@ func (p *importPage) apply(r answer) bool {
 		p.head = sum
 	}
 	p.showPager(out, reply.Window)
-	p.pane.show(readOutput(r.Get("out")))
+	p.pane.Show(page.ReadOutput(r.Get("out")))
 	p.result.Get("dataset").Delete("stale")
-	showLabError(p.doc, "")
-	href := trimFragment(p.link.Call("getAttribute", "href").String())
+	page.ShowLabError(p.doc, "")
+	href := page.TrimFragment(p.link.Call("getAttribute", "href").String())
 	p.linkLater = false
 	switch frag := reply.Fragment; {
 	case frag != "":
@@ -279,7 +283,7 @@ func (p *importPage) followLink(ev js.Value) {
 		return
 	}
 	ev.Call("preventDefault")
-	say := func(msg string) { setStatus(p.doc, "live", msg) }
+	say := func(msg string) { page.SetStatus(p.doc, "live", msg) }
 	p.scenarioLink(say, func(href string) { js.Global().Get("location").Call("assign", href) })
 }
 
@@ -295,8 +299,8 @@ func (p *importPage) output() js.Value {
 		p.result.Call("appendChild", out)
 		p.head, p.pane = "", nil
 	}
-	if p.pane == nil || !p.pane.el.Equal(out) {
-		p.pane = newPane(out, p.fail, nil)
+	if p.pane == nil || !p.pane.El().Equal(out) {
+		p.pane = page.NewPane(out, p.fail, nil)
 	}
 	return out
 }
@@ -326,16 +330,16 @@ func (p *importPage) showPager(out js.Value, win protocol.Window) {
 		prev.Set("textContent", "← Earlier events")
 		next.Set("textContent", "Later events →")
 		p.pager.Call("append", text, " ", prev, " ", next)
-		on(prev, "click", p.fail, func(js.Value) { p.turn(-1) })
-		on(next, "click", p.fail, func(js.Value) { p.turn(+1) })
+		page.On(prev, "click", p.fail, func(js.Value) { p.turn(-1) })
+		page.On(next, "click", p.fail, func(js.Value) { p.turn(+1) })
 	}
 	index := win.Index
 	p.window = index
-	byIDIn(p.pager, "imp-window-text").Set("textContent", fmt.Sprintf(
+	page.ByIDIn(p.pager, "imp-window-text").Set("textContent", fmt.Sprintf(
 		"Events %d–%d of %d, page %d of %d: the timeline and the tables show %d events at a time; the checks judge them all.",
 		win.First, win.Last, win.Total, index+1, count, win.Last-win.First+1))
-	byIDIn(p.pager, "imp-window-prev").Set("disabled", index == 0)
-	byIDIn(p.pager, "imp-window-next").Set("disabled", index == count-1)
+	page.ByIDIn(p.pager, "imp-window-prev").Set("disabled", index == 0)
+	page.ByIDIn(p.pager, "imp-window-next").Set("disabled", index == count-1)
 	if !out.Get("previousSibling").Equal(p.pager) {
 		out.Call("before", p.pager)
 	}
@@ -365,23 +369,23 @@ const busyText = 64 << 10
 func (p *importPage) judging(text js.Value) {
 	p.result.Get("dataset").Set("stale", "1")
 	p.result.Call("setAttribute", "aria-busy", "true")
-	setStatus(p.doc, "busy", templates.ImportJudgingText(js.Global().Call("mcplabLines", text).Int()))
+	page.SetStatus(p.doc, "busy", templates.ImportJudgingText(js.Global().Call("mcplabLines", text).Int()))
 }
 
 // judged ends judging: the answer has come.
 func (p *importPage) judged() {
 	p.result.Call("removeAttribute", "aria-busy")
-	setStatus(p.doc, "live", importLive)
+	page.SetStatus(p.doc, "live", importLive)
 }
 
 func (p *importPage) stale(msg string) {
-	showLabError(p.doc, msg)
+	page.ShowLabError(p.doc, msg)
 	p.result.Get("dataset").Set("stale", "1")
 }
 
 // fail shows an internal error (a recovered panic); the page lives on.
 func (p *importPage) fail(err error) {
-	showLabError(p.doc, fmt.Sprintf("Simulator error: %v. The page still works.", err))
+	page.ShowLabError(p.doc, fmt.Sprintf("Simulator error: %v. The page still works.", err))
 }
 
 // request is the import request of the page's fields (protocol.ImportRequest),
@@ -425,7 +429,7 @@ func (p *importPage) wirePaste() {
 		}
 		return nil
 	})
-	on(p.input, "paste", fail, func(ev js.Value) {
+	page.On(p.input, "paste", fail, func(ev js.Value) {
 		data := ev.Get("clipboardData")
 		if !data.Truthy() {
 			return

@@ -1,4 +1,7 @@
-package worker
+// Package importer answers the transcript import page's requests in the
+// engine worker (protocol.ImportRequest): only import.wasm links it, and
+// with it the transcript reader.
+package importer
 
 import (
 	"github.com/mcplab/mcplab/engine"
@@ -6,12 +9,13 @@ import (
 	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/templates"
 	"github.com/mcplab/mcplab/wasm/protocol"
+	"github.com/mcplab/mcplab/wasm/worker"
 )
 
-// imported is the worker's last import: its transcript, options and
-// trace, so turning the page of the same transcript, or asking for its
-// link, costs no import.
-type imported struct {
+// Server is the import page's server in the worker. It keeps the last
+// import: its transcript, options and trace, so turning the page of the
+// same transcript, or asking for its link, costs no import.
+type Server struct {
 	text string
 	opts [5]string // side, observer, zone, latency, maxTimeout
 	tr   *trace.Trace
@@ -33,8 +37,8 @@ const WindowEvents = 250
 func (s *Server) Import(r protocol.Request) protocol.Reply {
 	req := r.(protocol.ImportRequest)
 	opts := [5]string{req.Side, req.Observer, req.Zone, req.Latency, req.MaxTimeout}
-	if s.imported.tr == nil || s.imported.text != req.Text || s.imported.opts != opts {
-		s.imported.tr = nil
+	if s.tr == nil || s.text != req.Text || s.opts != opts {
+		s.tr = nil
 		o, err := transcript.OptionsOf(opts[0], opts[1], opts[2], opts[3], opts[4])
 		if err != nil {
 			return protocol.ImportReply{Err: protocol.Fail(err, protocol.Place{})}
@@ -43,9 +47,9 @@ func (s *Server) Import(r protocol.Request) protocol.Reply {
 		if err != nil {
 			return protocol.ImportReply{Err: protocol.Fail(err, protocol.Place{})}
 		}
-		s.imported = imported{text: req.Text, opts: opts, tr: tr}
+		s.text, s.opts, s.tr = req.Text, opts, tr
 	}
-	tr := s.imported.tr
+	tr := s.tr
 	if req.Link {
 		frag, err := transcript.ShareFragment(tr, req.Redact)
 		if err != nil {
@@ -54,15 +58,15 @@ func (s *Server) Import(r protocol.Request) protocol.Reply {
 		return protocol.ImportReply{Fragment: frag}
 	}
 	shown, win := WindowOf(tr, req.Window)
-	head, err := RenderHTML(templates.ImportHead(tr))
+	head, err := worker.RenderHTML(templates.ImportHead(tr))
 	if err != nil {
 		return protocol.ImportReply{Err: protocol.Internal("rendering the trace", err)}
 	}
-	out, err := render(shown)
+	out, err := worker.Render(shown)
 	if err != nil {
 		return protocol.ImportReply{Err: protocol.Internal("rendering the trace", err)}
 	}
-	reply := protocol.ImportReply{Head: head, HeadSum: HTMLSum(head), Out: out, Window: win}
+	reply := protocol.ImportReply{Head: head, HeadSum: worker.HTMLSum(head), Out: out, Window: win}
 	if shown == tr {
 		if frag, err := transcript.ShareFragment(tr, req.Redact); err == nil {
 			reply.Fragment = frag
