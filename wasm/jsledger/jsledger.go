@@ -22,8 +22,8 @@ import (
 // ledger.wasm (site/static/sqlite.js, built from site/editor/sqlite.js) and
 // exposes as self.mcplabSQLite (the page loads it too, for mcplab.run). V8 compiles that SQLite to machine code;
 // ncruces/go-sqlite3, which native builds keep (engine/ledger/sqlite), would
-// run it in wazero's interpreter inside this binary, 40-100x slower
-// (issue 11). Both are SQLite 3.54.1 and run the same SQL (ledger.SQL*), so
+// run it in wazero's interpreter inside this binary, 40-100x slower.
+// Both are SQLite 3.54.1 and run the same SQL (ledger.SQL*), so
 // a run's trace is byte for byte the native one (the site's browser tests
 // compare every ledger page with its prerendered run).
 //
@@ -59,7 +59,7 @@ func sqliteAPI() (js.Value, error) {
 // ledger.PoolLedgers = 4 ledgers, each keeping at most ledger.PoolConns = 4
 // idle connections with their prepared statements), here over jsDB. A
 // lesson page re-runs its scenario on every control change, within a frame
-// (issue 11), and creating the schema is most of a small ledger run's
+// (16 ms), and creating the schema is most of a small ledger run's
 // SQLite time (about 0.4 ms of two CREATE TABLEs, against 10-30 us per
 // statement).
 var jsPool = ledger.NewPool(openJSDB)

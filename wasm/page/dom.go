@@ -82,7 +82,7 @@ func replaceFragment(frag string) string {
 // a few hundred rewrites in a few seconds (Chromium ignores those past
 // 200 in 10 s, with a console warning; Safari throws past 100 in 30 s),
 // which would leave the bar on a stale link. Each rewrite also costs the
-// page a few ms (issue 11: a change within a frame).
+// page a few ms, where a change has one frame (16 ms).
 const addressEveryMs = 250
 
 // address throttles the rewrites of the address bar (replaceFragment).

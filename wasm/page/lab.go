@@ -228,8 +228,8 @@ func (l *lab) apply(r Answer) bool {
 	ShowLabError(l.doc, l.linkNote)
 	if l.ctlErr != "" {
 		// The answer of a run still under way when a control's value was
-		// refused: that value is not in this run (QA: 7.5 ms seemed to
-		// run as 7, the error gone).
+		// refused: that value is not in this run, and without the error
+		// 7.5 ms would seem to run as 7.
 		l.showError(l.ctlErr)
 	}
 	return true

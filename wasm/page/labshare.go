@@ -14,7 +14,7 @@ import (
 	"github.com/mcplab/mcplab/wasm/worker"
 )
 
-// Sharing from a scenario page (issue 13, item 5): a page opened with a
+// Sharing from a scenario page: a page opened with a
 // #s= link runs the linked scenario with its controls set to match (and,
 // when the link holds another scenario, says so and takes that scenario's
 // heading, notes and controls: describeLink); every

@@ -194,8 +194,8 @@ func (p *playground) pick(name string) {
 }
 
 // The playground's title (#pg-title) when a link opened nothing that ran:
-// neutral, never the prerendered default scenario's name (issue 13's QA:
-// a broken link kept scenario A's title over the error).
+// neutral, never the prerendered default scenario's name, which would
+// stand over the error as if the link had opened it.
 const (
 	brokenLinkTitle  = "This link cannot be opened"
 	invalidLinkTitle = "The linked scenario is not valid"
@@ -208,7 +208,7 @@ const (
 // task of its own: CodeMirror's replacement of its document reads the
 // page's selection, which lays the page out, and with the run's request
 // in the same task a share link of the heaviest herd was one task of up
-// to 62 ms of the page's CPU (issue 12's 50 ms). The textarea holds the
+// to 62 ms of the page's CPU, past a task's 50 ms. The textarea holds the
 // text at once; any other message to the code editor (tellEditor) is
 // sent after the text it refers to.
 func (p *playground) setEditor(text string) {
@@ -280,7 +280,7 @@ func (p *playground) onControl(el js.Value) {
 		// A value the control's kind refuses (7.5 ms), or JSON the
 		// controls cannot edit; said again over the answer of a run
 		// still under way (apply), which would otherwise clear it and
-		// look like the value was taken (QA: 7.5 seemed to run as 7).
+		// look like the value was taken (7.5 would seem to run as 7).
 		p.ctlErr = templates.EditorError{Message: "The controls cannot edit the JSON until it is valid again: " + err.Error()}
 		if errors.Is(err, scenario.ErrValue) {
 			p.ctlErr = templates.EditorError{Message: err.Error(), Path: path}

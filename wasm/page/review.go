@@ -16,7 +16,7 @@ import (
 	"github.com/mcplab/mcplab/wasm/protocol"
 )
 
-// The review page (templates.ReviewPage, issue 16): the user pastes or
+// The review page (templates.ReviewPage): the user pastes or
 // edits a scenario in #review-input, picks the call in #review-op and
 // presses Review (or Ctrl+Enter); the worker reviews it part by part
 // (api_review.go) while #review-progress counts the parts and derived

@@ -92,8 +92,7 @@ func (p *importPage) setText(text js.Value) {
 // hasBig reports whether a large transcript is kept out of the textarea.
 // It asks the type, never Truthy: syscall/js's Truthy of a string copies
 // the whole string into Go to compare it with "", and for a 20,000-line
-// transcript that copy was the paste's longest task on the main thread
-// (issue 12).
+// transcript that copy was the paste's longest task on the main thread.
 func (p *importPage) hasBig() bool { return p.big.Type() == js.TypeString }
 
 // blank reports whether text (a JavaScript string) holds only white space
@@ -363,8 +362,8 @@ const busyText = 64 << 10
 // judging marks the result on screen as not the answer to text (a
 // JavaScript string) while the worker judges it: dimmed (data-stale, as
 // a result that failed is) and aria-busy, the status saying "Judging
-// 20,000 lines…" (QA: 8-11 s for 20,000 lines showed the previous
-// verdict, bright, under the live status). judged undoes it when the
+// 20,000 lines…" (8-11 s for 20,000 lines would otherwise show the
+// previous verdict, bright, under the live status). judged undoes it when the
 // answer comes; apply then shows the result, or keeps it stale and says why.
 func (p *importPage) judging(text js.Value) {
 	p.result.Get("dataset").Set("stale", "1")
@@ -415,8 +414,8 @@ func (p *importPage) wirePaste() {
 	// Read in
 	// the next task: the paste's own task (the browser's copy of the
 	// clipboard's text, 2 MB for 20,000 lines) and the request's (its copy
-	// to the worker) were one task of 50-65 ms of the page's CPU, over
-	// issue 12's 50 ms.
+	// to the worker) were one task of 50-65 ms of the page's CPU, over a
+	// task's 50 ms.
 	var pasted js.Value
 	readPaste := js.FuncOf(func(js.Value, []js.Value) any {
 		defer bridge.Recover(fail)

@@ -10,7 +10,7 @@ import (
 	"github.com/mcplab/mcplab/wasm/protocol"
 )
 
-// Sharing from the import page (issue 13, item 5). A share link carries a
+// Sharing from the import page. A share link carries a
 // scenario (#s=, SCENARIO.md "Sharing"), not a transcript, and the page
 // says so (#imp-share-help): "Copy link" copies the absolute link of the
 // scenario that replays the transcript (a#imp-to-scenario's, redacted
