@@ -18,21 +18,29 @@ type Request interface {
 // keyPage is the field every request names its page by.
 const keyPage = "page"
 
-// ReadRequest reads a request the worker received, by its page; an
-// object that names no page this package knows is an error.
-func ReadRequest(o Object) (Request, error) {
+// PageOf is the page a request the worker received names; the server of
+// that page reads the rest (ReadPlaygroundRequest, ReadLabRequest,
+// ReadImportRequest, ReadReviewRequest), so a binary reads only the
+// requests of the pages it serves.
+func PageOf(o Object) Page {
 	page, _ := o.Str(keyPage)
-	switch Page(page) {
+	return Page(page)
+}
+
+// ReadRequest reads a request by its page (PageOf); an object that names
+// no page this package knows is an error.
+func ReadRequest(o Object) (Request, error) {
+	switch PageOf(o) {
 	case PageLab:
-		return readLab(o), nil
+		return ReadLabRequest(o), nil
 	case PagePlayground:
-		return PlaygroundRequest{Text: str(o, "text"), Controls: o.Truthy("controls")}, nil
+		return ReadPlaygroundRequest(o), nil
 	case PageImport:
-		return readImport(o), nil
+		return ReadImportRequest(o), nil
 	case PageReview:
-		return readReview(o), nil
+		return ReadReviewRequest(o), nil
 	}
-	return nil, fmt.Errorf("no page %q asks this worker", page)
+	return nil, fmt.Errorf("no page %q asks this worker", PageOf(o))
 }
 
 // fields starts a request's fields with its page.
@@ -49,6 +57,11 @@ type PlaygroundRequest struct {
 
 // Page implements Request.
 func (PlaygroundRequest) Page() Page { return PagePlayground }
+
+// ReadPlaygroundRequest reads a PlaygroundRequest.
+func ReadPlaygroundRequest(o Object) PlaygroundRequest {
+	return PlaygroundRequest{Text: str(o, "text"), Controls: o.Truthy("controls")}
+}
 
 // Fields implements Request.
 func (r PlaygroundRequest) Fields() map[string]any {
@@ -86,7 +99,8 @@ func (r LabRequest) Fields() map[string]any {
 	return f
 }
 
-func readLab(o Object) LabRequest {
+// ReadLabRequest reads a LabRequest.
+func ReadLabRequest(o Object) LabRequest {
 	shown, known := o.Str("shown")
 	return LabRequest{Text: str(o, "text"), Shown: shown, ShownKnown: known, Adopt: o.Truthy("adopt")}
 }
@@ -123,7 +137,8 @@ func (r ImportRequest) Fields() map[string]any {
 	return f
 }
 
-func readImport(o Object) ImportRequest {
+// ReadImportRequest reads an ImportRequest.
+func ReadImportRequest(o Object) ImportRequest {
 	return ImportRequest{
 		Text: str(o, "text"), Side: str(o, "side"), Observer: str(o, "observer"), Zone: str(o, "zone"),
 		Latency: str(o, "latency"), MaxTimeout: str(o, "maxTimeout"),
@@ -176,7 +191,8 @@ func (r ReviewRequest) Fields() map[string]any {
 	return f
 }
 
-func readReview(o Object) ReviewRequest {
+// ReadReviewRequest reads a ReviewRequest.
+func ReadReviewRequest(o Object) ReviewRequest {
 	return ReviewRequest{
 		Action: ReviewAction(str(o, "action")), Text: str(o, "text"), Op: str(o, "op"),
 		OpMayBeStale: o.Truthy("opMayBeStale"), LinkBase: str(o, "linkBase"),

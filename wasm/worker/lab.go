@@ -15,8 +15,8 @@ import (
 // page's first run of its own scenario, which it shows prerendered) the
 // answer is one protocol.LabAdopt. A scenario that does not run is one
 // LabPicture with its error.
-func (s *Server) Lab(r protocol.Request) protocol.Reply {
-	req := r.(protocol.LabRequest)
+func (s *Server) Lab(o protocol.Object) protocol.Reply {
+	req := protocol.ReadLabRequest(o)
 	data := []byte(req.Text)
 	tr, err := s.run(data)
 	if err != nil {
@@ -25,7 +25,7 @@ func (s *Server) Lab(r protocol.Request) protocol.Reply {
 	if req.Adopt {
 		return adopt(tr, data)
 	}
-	out, rest, err := split(tr, true, req.Shown, req.ShownKnown)
+	out, rest, err := split(tr, req.Shown, req.ShownKnown)
 	if err != nil {
 		return protocol.LabPicture{Err: protocol.Internal("rendering the trace", err)}
 	}

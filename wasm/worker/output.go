@@ -35,8 +35,37 @@ func HTMLSum(s string) string {
 
 // Render renders tr's output whole (protocol.Output).
 func Render(tr *trace.Trace) (*protocol.Output, error) {
-	out, _, err := split(tr, false, "", false)
-	return out, err
+	v := templates.NewView(tr)
+	out, err := shell(v)
+	if err != nil {
+		return nil, err
+	}
+	for _, part := range templates.OutputParts(v, templates.NewCharts(tr, v)) {
+		p := protocol.Part{Key: part.Key, Later: part.Later, Views: make([]protocol.View, len(part.Views))}
+		for j, view := range part.Views {
+			if p.Views[j], err = renderView(view); err != nil {
+				return nil, err
+			}
+		}
+		if err := renderBlock(&p, part); err != nil {
+			return nil, err
+		}
+		out.Parts = append(out.Parts, p)
+	}
+	return out, nil
+}
+
+// shell is an Output with v's div#output, empty, and its attributes.
+func shell(v templates.View) (*protocol.Output, error) {
+	s, err := RenderHTML(templates.OutputWith(v, nil))
+	if err != nil {
+		return nil, err
+	}
+	out := &protocol.Output{Shell: s}
+	for _, a := range v.OutputData() {
+		out.Attrs = append(out.Attrs, [2]string{a[0], a[1]})
+	}
+	return out, nil
 }
 
 // left is what the second step of a split render draws of one block: the
@@ -47,27 +76,22 @@ type left struct {
 	views []int
 }
 
-// split renders a trace's output, all of it when twoSteps is false
-// (render), else in two steps (a lesson page shows a control change
-// within a frame): out holds what a reader watches while dragging a
-// control (the blocks that are not Later, and of the timeline's views
-// only the one with id shown when known is true), the rest Pending; rest
-// renders the fill (protocol.LabFill), nil when nothing was left.
-func split(tr *trace.Trace, twoSteps bool, shown string, known bool) (out *protocol.Output, rest func() ([]protocol.Part, error), err error) {
+// split renders a trace's output in two steps (a lesson page shows a
+// control change within a frame): out holds what a reader watches while
+// dragging a control (the blocks that are not Later, and of the
+// timeline's views only the one with id shown when known is true), the
+// rest Pending; rest renders the fill (protocol.LabFill), nil when
+// nothing was left.
+func split(tr *trace.Trace, shown string, known bool) (out *protocol.Output, rest func() ([]protocol.Part, error), err error) {
 	v := templates.NewView(tr)
 	parts := templates.OutputParts(v, templates.NewCharts(tr, v))
-	out = &protocol.Output{}
-	if out.Shell, err = RenderHTML(templates.OutputWith(v, nil)); err != nil {
+	if out, err = shell(v); err != nil {
 		return nil, nil, err
 	}
-	for _, a := range v.OutputData() {
-		out.Attrs = append(out.Attrs, [2]string{a[0], a[1]})
-	}
-	known = known && twoSteps
 	var later []left
 	out.Parts = make([]protocol.Part, len(parts))
 	for i, part := range parts {
-		if twoSteps && part.Later {
+		if part.Later {
 			out.Parts[i] = protocol.Part{Key: part.Key, Later: true, Pending: true}
 			later = append(later, left{part: i, whole: true})
 			continue

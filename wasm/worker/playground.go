@@ -13,8 +13,8 @@ import (
 // A scenario error is located in the text as typed; every reply carries
 // the text's share fragment, run or not (the page shares what its editor
 // holds, not the last run).
-func (s *Server) Playground(r protocol.Request) protocol.Reply {
-	req := r.(protocol.PlaygroundRequest)
+func (s *Server) Playground(o protocol.Object) protocol.Reply {
+	req := protocol.ReadPlaygroundRequest(o)
 	text := []byte(req.Text)
 	res, err := entry.Run(text, entry.Document{Options: s.Options, Canonical: true})
 	if err != nil {

@@ -24,8 +24,8 @@ type reviewing struct {
 // Review answers a protocol.ReviewRequest by its action: ReviewStart
 // (protocol.ReviewStarted), ReviewCalls (protocol.ReviewCallList) or
 // ReviewStep (protocol.ReviewProgress).
-func (s *Server) Review(r protocol.Request) protocol.Reply {
-	req := r.(protocol.ReviewRequest)
+func (s *Server) Review(o protocol.Object) protocol.Reply {
+	req := protocol.ReadReviewRequest(o)
 	switch req.Action {
 	case protocol.ReviewStart:
 		return s.reviewStart(req)

@@ -27,8 +27,9 @@ type Server struct {
 	reviewing reviewing
 }
 
-// Handler answers one page's requests (a method value of Server).
-type Handler func(protocol.Request) protocol.Reply
+// Handler answers one page's requests (a method value of Server), read
+// from the object the worker received.
+type Handler func(protocol.Object) protocol.Reply
 
 // Handlers are the pages a binary serves, by page.
 type Handlers map[protocol.Page]Handler
@@ -39,15 +40,12 @@ type Handlers map[protocol.Page]Handler
 // failure.
 func (s *Server) Serve(h Handlers, o protocol.Object) (r protocol.Reply, more bool) {
 	s.rest = nil
-	req, err := protocol.ReadRequest(o)
-	if err != nil {
-		return protocol.Failure{Err: &protocol.Error{Kind: protocol.KindInternal, Message: err.Error()}}, false
-	}
-	handle, ok := h[req.Page()]
+	page := protocol.PageOf(o)
+	handle, ok := h[page]
 	if !ok {
-		return protocol.Failure{Err: &protocol.Error{Kind: protocol.KindInternal, Message: fmt.Sprintf("this simulator serves no page %q", req.Page())}}, false
+		return protocol.Failure{Err: &protocol.Error{Kind: protocol.KindInternal, Message: fmt.Sprintf("this simulator serves no page %q", page)}}, false
 	}
-	r = handle(req)
+	r = handle(o)
 	return r, s.rest != nil && !r.Failed()
 }
 

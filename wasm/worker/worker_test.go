@@ -172,3 +172,39 @@ func TestServeRefusesPagesNotServed(t *testing.T) {
 		}
 	}
 }
+
+// Rule: the two steps of a scenario page's run draw, in the end, the same
+// blocks and views, byte for byte, as the playground's run in one step.
+func TestTwoStepsDrawWhatOneStepDraws(t *testing.T) {
+	s := &Server{}
+	text := example(t, exampleA)
+	one := s.Playground(protocol.Map(protocol.PlaygroundRequest{Text: text}.Fields())).(protocol.PlaygroundReply).Out
+	pic := s.Lab(protocol.Map(protocol.LabRequest{Text: text, ShownKnown: true}.Fields())).(protocol.LabPicture).Out
+	fill := s.More().(protocol.LabFill).Fill
+	sums := map[string]string{}
+	for _, parts := range [][]protocol.Part{pic.Parts, fill} {
+		for _, p := range parts {
+			if p.Sum != "" {
+				sums[p.Key] = p.Sum
+			}
+			for _, v := range p.Views {
+				if v.Sum != "" {
+					sums[p.Key+"/"+v.ID] = v.Sum
+				}
+			}
+		}
+	}
+	if one.Shell != pic.Shell || len(one.Parts) != len(pic.Parts) {
+		t.Fatalf("shells differ or %d parts against %d", len(one.Parts), len(pic.Parts))
+	}
+	for _, p := range one.Parts {
+		if sums[p.Key] != p.Sum {
+			t.Errorf("block %s: two steps drew %q, one step %q", p.Key, sums[p.Key], p.Sum)
+		}
+		for _, v := range p.Views {
+			if sums[p.Key+"/"+v.ID] != v.Sum {
+				t.Errorf("view %s/%s: two steps drew %q, one step %q", p.Key, v.ID, sums[p.Key+"/"+v.ID], v.Sum)
+			}
+		}
+	}
+}

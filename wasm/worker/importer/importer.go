@@ -34,8 +34,8 @@ const WindowEvents = 250
 // trace fits in one window: for a longer one it costs seconds (20,000
 // events, 7.5 s natively), so the page asks for it with Link when the
 // link is followed.
-func (s *Server) Import(r protocol.Request) protocol.Reply {
-	req := r.(protocol.ImportRequest)
+func (s *Server) Import(o protocol.Object) protocol.Reply {
+	req := protocol.ReadImportRequest(o)
 	opts := [5]string{req.Side, req.Observer, req.Zone, req.Latency, req.MaxTimeout}
 	if s.tr == nil || s.text != req.Text || s.opts != opts {
 		s.tr = nil

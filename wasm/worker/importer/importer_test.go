@@ -12,11 +12,7 @@ import (
 
 func serve(t *testing.T, s *Server, req protocol.Request) protocol.Reply {
 	t.Helper()
-	r, err := protocol.ReadRequest(protocol.Map(req.Fields()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s.Import(r)
+	return s.Import(protocol.Map(req.Fields()))
 }
 
 // Rule: the import page gets the judged transcript, one window of it, and
