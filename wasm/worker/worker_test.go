@@ -177,7 +177,11 @@ func TestServeRefusesPagesNotServed(t *testing.T) {
 // blocks and views, byte for byte, as the playground's run in one step.
 func TestTwoStepsDrawWhatOneStepDraws(t *testing.T) {
 	s := &Server{}
-	text := example(t, exampleA)
+	canon, err := scenario.Canonical([]byte(example(t, exampleA)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(canon) // the playground runs the canonical form
 	one := s.Playground(protocol.Map(protocol.PlaygroundRequest{Text: text}.Fields())).(protocol.PlaygroundReply).Out
 	pic := s.Lab(protocol.Map(protocol.LabRequest{Text: text, ShownKnown: true}.Fields())).(protocol.LabPicture).Out
 	fill := s.More().(protocol.LabFill).Fill
