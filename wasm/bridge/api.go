@@ -13,13 +13,15 @@ var ShareFunc = Func{Name: "share", Result: "fragment", Do: func(args []string) 
 	return scenario.ShareFragment([]byte(args[0]))
 }}
 
-// ScenarioAPI is globalThis.mcplab of a binary that runs scenarios:
-// run(json) the trace JSON, render(json) templates.Output's HTML, and
-// share(json).
-func ScenarioAPI(s *worker.Server) []Func {
-	return []Func{
-		{Name: "run", Result: "trace", Do: func(args []string) (string, error) { return s.RunJSON(args[0]) }},
-		{Name: "render", Result: "html", Do: func(args []string) (string, error) { return s.RenderJSON(args[0]) }},
-		ShareFunc,
-	}
+// RunFunc is mcplab.run(json): the trace JSON of a scenario document
+// (worker.Server.RunJSON).
+func RunFunc(s *worker.Server) Func {
+	return Func{Name: "run", Result: "trace", Do: func(args []string) (string, error) { return s.RunJSON(args[0]) }}
+}
+
+// RenderFunc is mcplab.render(json): templates.Output's HTML of a scenario
+// document (worker.Server.RenderJSON), which the scenario pages' tests
+// compare with the prerendered output.
+func RenderFunc(s *worker.Server) Func {
+	return Func{Name: "render", Result: "html", Do: func(args []string) (string, error) { return s.RenderJSON(args[0]) }}
 }

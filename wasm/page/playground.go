@@ -112,9 +112,9 @@ func StartPlayground(doc js.Value) {
 	})
 	On(p.embedSel, "change", fail, func(js.Value) { p.showEmbed() })
 	// The host page's sizing snippet names this lab's origin, so it works
-	// as copied (prerendered, it holds templates.HostOrigin).
+	// as copied: the page's text holds it with templates.HostOrigin.
 	if hs := ByID(doc, "pg-host-snippet"); hs.Truthy() {
-		hs.Set("textContent", templates.HostSnippetFor(js.Global().Get("location").Get("origin").String()))
+		hs.Set("textContent", strings.Replace(hs.Get("textContent").String(), templates.HostOrigin, js.Global().Get("location").Get("origin").String(), 1))
 	}
 	p.wireOpen()
 

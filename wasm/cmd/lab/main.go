@@ -18,7 +18,7 @@ func main() {
 	bridge.Main(bridge.Binary{
 		Server:   s,
 		Handlers: worker.Handlers{protocol.PageLab: s.Lab},
-		API:      bridge.ScenarioAPI(s),
+		API:      []bridge.Func{bridge.RunFunc(s), bridge.RenderFunc(s), bridge.ShareFunc},
 		Pages:    []bridge.Page{{ID: "lab", Start: page.StartLab}},
 		Fatal:    page.ShowFatal,
 	})

@@ -25,7 +25,7 @@ func main() {
 			protocol.PagePlayground: s.Playground,
 			protocol.PageReview:     s.Review,
 		},
-		API: bridge.ScenarioAPI(s),
+		API: []bridge.Func{bridge.RunFunc(s), bridge.RenderFunc(s), bridge.ShareFunc},
 		Pages: []bridge.Page{
 			{ID: "playground", Start: page.StartPlayground},
 			{ID: "review-live", Start: page.StartReview},

@@ -18,7 +18,7 @@ func main() {
 	bridge.Main(bridge.Binary{
 		Server:   s,
 		Handlers: worker.Handlers{protocol.PagePlayground: s.Playground},
-		API:      bridge.ScenarioAPI(s),
+		API:      []bridge.Func{bridge.RunFunc(s), bridge.ShareFunc},
 		Pages:    []bridge.Page{{ID: "playground", Start: page.StartPlayground}},
 		Fatal:    page.ShowFatal,
 	})
