@@ -114,17 +114,14 @@ vet:
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go'))"; if [ -n "$$unformatted" ]; then echo "FAIL: gofmt would change these files (run make fmt):" >&2; echo "$$unformatted" >&2; exit 1; fi
 	@echo "==> go vet ./..."
 	$(GO) vet ./...
-	@echo "==> GOOS=js GOARCH=wasm go vet ./wasm/... (main.wasm, and with -tags playground, -tags ledger and -tags transcript)"
+	@echo "==> GOOS=js GOARCH=wasm go vet ./wasm/... (every browser binary: wasm/cmd/<page>)"
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/...
-	GOOS=js GOARCH=wasm $(GO) vet -tags playground ./wasm/...
-	GOOS=js GOARCH=wasm $(GO) vet -tags ledger ./wasm/...
-	GOOS=js GOARCH=wasm $(GO) vet -tags transcript ./wasm/...
 
 test-native:
 	@echo "==> go test -race ./engine/... ./templates/..."
 	$(GO) test -race ./engine/... ./templates/...
-	@echo "==> go test ./site/internal/... ./wasm/internal/... (the templ trim of the wasm build, the worker's reply writer)"
-	$(GO) test ./site/internal/... ./wasm/internal/...
+	@echo "==> go test ./site/internal/... ./wasm/... (the templ trim of the wasm build; the protocol, the worker and the page state, natively)"
+	$(GO) test ./site/internal/... ./wasm/...
 
 # The same engine tests, golden traces included, compiled to js/wasm and run
 # under Node: a wasm trace that differs by one byte from the native golden
@@ -263,7 +260,7 @@ npm:
 # `make test`) rebuilds it into a temporary file and compares. The same
 # lockfile pins the browser's SQLite (@sqlite.org/sqlite-wasm), which
 # build-sqlite.mjs bundles into site/static/sqlite.js beside sqlite3.wasm
-# for ledger.wasm's worker (wasm/ledgerdb.go; TestSQLiteBundleIsCurrent).
+# for ledger.wasm's worker (wasm/jsledger/jsledger.go; TestSQLiteBundleIsCurrent).
 editor:
 	@command -v npm >/dev/null || { echo "FAIL: npm is missing; run: apt-get install -y nodejs npm" >&2; exit 1; }
 	@echo "==> npm ci in site/editor (versions from site/editor/package-lock.json)"

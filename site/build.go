@@ -85,10 +85,10 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 
 // build writes the whole site into the directory out (created if missing):
 //
-//	main.wasm        the engine and templates for GOOS=js (go build -trimpath -buildvcs=false -ldflags=-s -w ./wasm)
-//	playground.wasm  the same with the playground (-tags playground), for playground/
-//	ledger.wasm      the same with the playground and the SQLite ledger (-tags ledger), if a scenario has a ledger
-//	import.wasm      the transcript importer, without the playground and the scenario runner (-tags transcript), for import/
+//	main.wasm        the engine and templates for GOOS=js (go build -trimpath -buildvcs=false -ldflags=-s -w ./wasm/cmd/lab)
+//	playground.wasm  the playground (./wasm/cmd/playground), for playground/
+//	ledger.wasm      the scenario page, the playground and the review with the SQLite ledger (./wasm/cmd/ledger), if a scenario has a ledger
+//	import.wasm      the transcript importer (./wasm/cmd/import), for import/
 //	wasm_exec.js     $(go env GOROOT)/lib/wasm's, with fast text codecs (wasmexec.go)
 //	app.css, app.js, favicon.svg   from site/static (app.css without its
 //	                               comments: servedCSS; the hand-written

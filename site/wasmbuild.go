@@ -17,38 +17,29 @@ import (
 	"github.com/mcplab/mcplab/site/internal/trim"
 )
 
-// wasmPackage is the import path of the browser entry point.
-const wasmPackage = "github.com/mcplab/mcplab/wasm"
+// wasmPackages are the browser binaries' mains, one per page
+// (wasm/cmd/<page>), as go list reads the pattern: the templ trim covers
+// what any of them links.
+const wasmPackages = "github.com/mcplab/mcplab/wasm/cmd/..."
 
-// wasmBinary is one build of the browser entry point.
+// wasmBinary is one browser binary: the main package each page loads.
 type wasmBinary struct {
 	file string // name in the site root
-	tags string // go build -tags
+	pkg  string // its main package (wasm/cmd/<page>)
 }
 
 var (
-	// mainWasm is the simulator without SQLite: every page that needs no ledger.
-	mainWasm = wasmBinary{file: "main.wasm"}
-	// playgroundWasm also links the playground (wasm/playground.go), and
-	// not the scenario page's controller (wasm/lab.go, labshare.go, 14 KB
-	// of brotli): only the playground loads it, so a scenario page saves
-	// its ~40 KB of brotli (the code editor, the built-in scenarios' JSON)
-	// and the playground stays under its 1.5 MB transfer budget.
-	playgroundWasm = wasmBinary{file: "playground.wasm", tags: "playground"}
-	// ledgerWasm links the ledger on the browser's SQLite (wasm/ledger.go,
-	// wasm/ledgerdb.go: SQLite itself is site/static/sqlite.js and
-	// sqlite3.wasm, loaded beside it), the review and the playground: only
-	// pages of scenarios with a ledger load it, and the playground for
-	// such a scenario. Built like the others (wasmGCFlags): 1.41 MB of
-	// brotli, with SQLite's 0.41 MB beside it. It kept inlining while it
-	// linked ncruces/go-sqlite3, whose interpreter loop inlining sped up;
-	// without it a ledger page's worker run and render measured the same
-	// (11-13 ms against 13-15 ms, load 3) for 0.11 MB less to download.
-	ledgerWasm = wasmBinary{file: "ledger.wasm", tags: "ledger"}
-	// importWasm links the transcript importer (wasm/import.go) and not the
-	// playground: only the import page loads it, so every other page saves
-	// the importer's ~30 KB of brotli and the import page the playground's.
-	importWasm = wasmBinary{file: "import.wasm", tags: "transcript"}
+	// mainWasm is the scenario pages' simulator without SQLite.
+	mainWasm = wasmBinary{file: "main.wasm", pkg: "github.com/mcplab/mcplab/wasm/cmd/lab"}
+	// playgroundWasm is the playground's (wasm/cmd/playground).
+	playgroundWasm = wasmBinary{file: "playground.wasm", pkg: "github.com/mcplab/mcplab/wasm/cmd/playground"}
+	// ledgerWasm runs the ledger on the browser's SQLite (wasm/jsledger:
+	// SQLite itself is site/static/sqlite.js and sqlite3.wasm, loaded
+	// beside it): the pages of scenarios with a ledger, the playground for
+	// such a scenario, and the review page load it.
+	ledgerWasm = wasmBinary{file: "ledger.wasm", pkg: "github.com/mcplab/mcplab/wasm/cmd/ledger"}
+	// importWasm is the transcript import page's (wasm/cmd/import).
+	importWasm = wasmBinary{file: "import.wasm", pkg: "github.com/mcplab/mcplab/wasm/cmd/import"}
 )
 
 // wasmLDFlags are the link flags of every wasm binary: no symbol table, no
@@ -97,7 +88,7 @@ func buildWasm(ctx context.Context, binaries []wasmBinary, cache *buildCache, lo
 		defer os.RemoveAll(tmp)
 		trimRoot = tmp
 	}
-	modfile, reused, err := trim.Modfile(trimRoot, wasmPackage)
+	modfile, reused, err := trim.Modfile(trimRoot, wasmPackages)
 	switch {
 	case err != nil:
 		log.linef("trim", "warning: cannot trim templ's net/http and html/template helpers out of the wasm (%v); linking templ whole, which adds about 0.6 MB to every page's transfer", err)
@@ -136,14 +127,11 @@ func buildOneWasm(ctx context.Context, b wasmBinary, modfile, toolchain string, 
 	if modfile != "" {
 		flags = append(flags, "-modfile", modfile)
 	}
-	if b.tags != "" {
-		flags = append(flags, "-tags", b.tags)
-	}
 	// Say so when checking takes long: that is go compiling.
 	slow := time.AfterFunc(3*time.Second, func() {
 		log.linef("wasm", "%s: compiling the packages it links (GOOS=js GOARCH=wasm go list -export %s)…", b.file, strings.Join(flags, " "))
 	})
-	key, err := wasmKey(ctx, flags, toolchain)
+	key, err := wasmKey(ctx, b.pkg, flags, toolchain)
 	slow.Stop()
 	if err != nil {
 		return err
@@ -153,7 +141,7 @@ func buildOneWasm(ctx context.Context, b wasmBinary, modfile, toolchain string, 
 	how := "up to date"
 	if !ok {
 		log.linef("wasm", "%s: linking…", b.file)
-		if data, err = linkWasm(ctx, flags); err != nil {
+		if data, err = linkWasm(ctx, b.pkg, flags); err != nil {
 			return err
 		}
 		cache.put("wasm", name, data)
@@ -188,12 +176,12 @@ func goToolchain(ctx context.Context) (string, error) {
 	return fmt.Sprintf("%s\ngo.mod %d\n%s\ngo.sum %d\n%s", out, len(mod), mod, len(sum), sum), nil
 }
 
-// wasmKey returns the cache key of wasmPackage built for js/wasm with the
+// wasmKey returns the cache key of pkg built for js/wasm with the
 // go build flags (see buildWasm): a hex SHA-256 over toolchain, flags,
 // wasmLDFlags and the import path and content ID of every package linked.
-func wasmKey(ctx context.Context, flags []string, toolchain string) (string, error) {
+func wasmKey(ctx context.Context, pkg string, flags []string, toolchain string) (string, error) {
 	args := append([]string{"list", "-deps", "-export", "-f", "{{.ImportPath}} {{.BuildID}}"}, flags...)
-	args = append(args, wasmPackage)
+	args = append(args, pkg)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	var stderr bytes.Buffer
@@ -203,7 +191,7 @@ func wasmKey(ctx context.Context, flags []string, toolchain string) (string, err
 		return "", fmt.Errorf("build: GOOS=js GOARCH=wasm go %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "mcplab wasm 2\n%s\nflags %q\nldflags %q\n", toolchain, flags, wasmLDFlags)
+	fmt.Fprintf(h, "mcplab wasm 3\n%s\nflags %q\nldflags %q\n", toolchain, flags, wasmLDFlags)
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		pkg, id, _ := strings.Cut(line, " ")
 		if id == "" && pkg != "unsafe" { // unsafe is the one package with nothing to compile
@@ -218,9 +206,9 @@ func wasmKey(ctx context.Context, flags []string, toolchain string) (string, err
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// linkWasm runs `go build` of wasmPackage for js/wasm with flags and
+// linkWasm runs `go build` of pkg for js/wasm with flags and
 // wasmLDFlags into a temporary file and returns the binary.
-func linkWasm(ctx context.Context, flags []string) ([]byte, error) {
+func linkWasm(ctx context.Context, pkg string, flags []string) ([]byte, error) {
 	dir, err := os.MkdirTemp("", "mcplab-wasm-")
 	if err != nil {
 		return nil, fmt.Errorf("build: %w", err)
@@ -228,7 +216,7 @@ func linkWasm(ctx context.Context, flags []string) ([]byte, error) {
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "out.wasm")
 	args := append([]string{"build", "-ldflags=" + wasmLDFlags}, flags...)
-	args = append(args, "-o", bin, wasmPackage)
+	args = append(args, "-o", bin, pkg)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -111,7 +111,7 @@ func (p Page) splitNotes() (notes, try string) {
 // SplitNotes splits a scenario's notes at "Try:" into what the scenario
 // shows and what to try, with the first letter of the latter capitalized;
 // a scenario page shows the first as its summary and the second as its
-// "Try it" (the page of a linked scenario too, wasm/labshare.go).
+// "Try it" (the page of a linked scenario too, wasm/page/labshare.go).
 func SplitNotes(notes string) (about, try string) {
 	before, after, ok := strings.Cut(notes, "Try:")
 	if !ok {

@@ -385,7 +385,7 @@ func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c =
 // the wasm re-runs on every change, plus share, embed, download and open
 // buttons and the built-in scenarios to start from. It is prerendered on
 // p.Scenario so it reads without JavaScript. Element ids are the wasm's
-// contract (wasm/playground.go): #playground, #pg-editor, #pg-error,
+// contract (wasm/page/playground.go): #playground, #pg-editor, #pg-error,
 // #lab-controls, #lab-output, #pg-link, #pg-embed.
 //
 // Its model (title, controls, Output) is built here, once, before
@@ -414,7 +414,7 @@ type playgroundPage struct {
 // lab's JSON Lines, choose the side, and the wasm imports it
 // (transcript.Import) and draws the same Output the simulator's pages draw,
 // with the violations listed first and linked to their events. Prerendered
-// on p's example. Element ids are the wasm's contract (wasm/import.go).
+// on p's example. Element ids are the wasm's contract (wasm/page/import.go).
 func ImportPage(p Import) templ.Component { return importPageView(p, ImportResult(p.Trace)) }
 
 // ImportResult is what the import page re-renders after each import: where
@@ -434,7 +434,7 @@ func ImportResult(tr *trace.Trace) templ.Component {
 // ImportHead is the part of ImportResult above #lab-output: where the
 // transcript came from (#imp-source) and its violations linked to their
 // events (#imp-violations). The wasm renders it apart from the Output,
-// which it patches block by block (wasm/api_import.go).
+// which it patches block by block (wasm/worker/import.go).
 func ImportHead(tr *trace.Trace) templ.Component {
 	return importHeadView(importResult{Trace: tr, Source: sourceText(tr.Source), Violations: violations(tr), Inferred: inferredRows(tr)})
 }

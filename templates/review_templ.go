@@ -14,7 +14,7 @@ import "github.com/mcplab/mcplab/engine/review"
 // ReviewPage is the reliability review of one call (issue 16): a live
 // panel where the user pastes or edits their own scenario and picks the
 // call (reviewLive; the wasm reviews it in the engine worker on the SQLite
-// build, wasm/review.go), a picker of the built-in scenarios reviewed at
+// build, wasm/page/review.go), a picker of the built-in scenarios reviewed at
 // build time, and the review itself (ReviewBody, prerendered for the
 // page's built-in scenario, so the page reads without a script). Elements a
 // test reads carry ids: #review-input, #review-op, #review-run,

@@ -12,7 +12,7 @@
 // depend on it without linking SQLite into every WebAssembly page;
 // binaries that run ledger scenarios pass a Store: natively one opened by
 // package ledger/sqlite, in the browser one on SQLite's own WebAssembly
-// build (wasm/ledgerdb.go). Both run the SQL of sql.go, and both hand
+// build (wasm/jsledger/jsledger.go). Both run the SQL of sql.go, and both hand
 // out their in-memory ledgers through one Pool (pool.go), written once
 // over DB and RawConn, the little each binding implements: open a
 // connection, run a statement, roll back, close for real.

@@ -10,7 +10,7 @@ import (
 // browser (issue 11: a ledger lesson page re-runs its scenario on every
 // control change, within a 16 ms frame): every new database runs the
 // schema, every connection opens SQLite and prepares its statements. So
-// both SQLite bindings (package ledger/sqlite natively, wasm/ledgerdb.go in
+// both SQLite bindings (package ledger/sqlite natively, wasm/jsledger/jsledger.go in
 // the browser) hand out their in-memory ledgers through one Pool: a closed
 // connection goes back to its ledger, open, with its prepared statements,
 // and a closed ledger goes back to the pool once emptied (SQLEmptyRecords

@@ -4,7 +4,7 @@ import "encoding/json"
 
 // The SQL form of a ledger (DOMAIN.md §4), shared by every Store on SQLite:
 // package ledger/sqlite natively (ncruces/go-sqlite3) and the browser's
-// SQLite (wasm/ledgerdb.go, SQLite's own WebAssembly build), so the two
+// SQLite (wasm/jsledger/jsledger.go, SQLite's own WebAssembly build), so the two
 // cannot drift apart. Statements with parameters bind them 1..n in the
 // order the columns are listed; integers are 64-bit, times in virtual ms.
 const (

@@ -1,9 +1,9 @@
 // mcplab page loader. On a page with a simulator ([data-wasm]: a scenario
 // page, the playground, the import page) it compiles the Go engine and
 // templates built for WebAssembly (wasm/) once, runs it on the page, where
-// it wires the controls and patches the DOM (wasm/page.go and the page
+// it wires the controls and patches the DOM (wasm/page and its page
 // controllers), and hands the same compiled module to a Web Worker
-// (worker.js), where every run and render happens (wasm/api.go), so the
+// (worker.js), where every run and render happens (wasm/bridge/bridge.go), so the
 // page never freezes. The wasm sets <html data-ready="1"> after its first
 // render. In an iframe (?embed=1) it tells the parent when the lab is ready
 // and how tall it is. It also gives the wasm mcplabMorph, which patches a
@@ -390,10 +390,10 @@
   };
 
   // mcplabEngine is the bridge to the engine worker (worker.js), used by
-  // the wasm on the page (wasm/bridge.go):
+  // the wasm on the page (wasm/page/ask.go):
   //
   //   mcplabEngine.request(req, done)  queue req (a plain object, see
-  //       wasm/api.go's serve) for the worker; done(reply) is called once
+  //       wasm/protocol's request types) for the worker; done(reply) is called once
   //       with the worker's reply, or {stopped: true, budgetMs} when the
   //       run took longer than budgetMs and was stopped, or {error}
   //       ({error, worker: true} when the worker itself failed, e.g. its
@@ -542,7 +542,7 @@
       this.finish(r.done, reply);
     },
     // unwire reads a reply as the simulator puts it on the wire
-    // (wasm/api.go's toWire: {bytes, more, error}, the reply as JSON in
+    // (wasm/bridge/bridge.go's toWire: {bytes, more, error}, the reply as JSON in
     // UTF-8). worker.js reads it there, off this thread, and posts the
     // object; a reply that still comes as bytes is read here.
     unwire(reply) {
@@ -563,7 +563,7 @@
   });
 
   // A scenario page reads a #s= (or #example=) link when it starts
-  // (wasm/labshare.go). A link pasted into the address bar of the page,
+  // (wasm/page/labshare.go). A link pasted into the address bar of the page,
   // already open, changes only the fragment, which starts nothing: the page
   // then loads again, to open the link as a fresh load does. The page's
   // own rewrites of the bar (history.replaceState) fire no hashchange.
@@ -615,7 +615,7 @@
     );
   };
   // ledger.wasm runs its idempotency ledger on the browser's SQLite
-  // (sqlite.js, SQLite's own WebAssembly build: wasm/ledgerdb.go), which the
+  // (sqlite.js, SQLite's own WebAssembly build: wasm/jsledger/jsledger.go), which the
   // worker loads for its runs (worker.js) and the page loads too, at the
   // same time as the simulator, for the synchronous mcplab.run. The page's
   // Go does not wait for it (its controls and first request need none);
@@ -640,7 +640,7 @@
     sqlite.catch(fail);
   }
   // warmRequest is the request a scenario page's first run will make
-  // (wasm/lab.go: its own scenario, from script#scenario-json, whose
+  // (wasm/page/lab.go: its own scenario, from script#scenario-json, whose
   // prerendered output it adopts), which the worker runs as soon as it
   // starts, while the page's Go starts, and keeps for that first request
   // (worker.js); none elsewhere.

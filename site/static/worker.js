@@ -5,10 +5,10 @@
 //
 //   {sqlite}       (ledger.wasm) load the browser's SQLite (sqlite.js and
 //                  sqlite3.wasm, SQLite's own WebAssembly build, as
-//                  self.mcplabSQLite: wasm/ledgerdb.go); the page sends
+//                  self.mcplabSQLite: wasm/jsledger/jsledger.go); the page sends
 //                  it before its compile of the module is done;
 //   {module}       once: instantiate it and start the Go program, which
-//                  sets self.mcplabServe (wasm/api.go), and answer
+//                  sets self.mcplabServe (wasm/bridge/bridge.go), and answer
 //                  {ready: true} once SQLite too is loaded, if asked
 //                  ({module, sqlite} in one message does both); with
 //                  warm (a scenario page's first request, made early:
@@ -20,7 +20,7 @@
 //                  run: the picture first), by a second message
 //                  {id, reply: mcplabServeMore()} (the tables) once the
 //                  page has drawn the first (later, below). A reply is
-//                  posted as the object whose JSON wasm/api.go's toWire
+//                  posted as the object whose JSON wasm/bridge/bridge.go's toWire
 //                  encodes ({bytes, more, error}, read here by unwire), or
 //                  {error} when this script itself cannot serve;
 //   {more: id}     the page drew the first step of request id: make the
@@ -233,7 +233,7 @@ const warming = {
   after(req, reply) {
     const page = req && req.page;
     // A page's first run of its own scenario renders nothing (adopt:
-    // wasm/api_lab.go): the warm-up renders, as every change will.
+    // wasm/worker/lab.go): the warm-up renders, as every change will.
     if (page === "lab" && reply && !reply.error) this.req = { page, text: req.text };
     this.schedule();
   },

@@ -21,7 +21,7 @@
 // compiled to WebAssembly, it runs SQLite in wazero's interpreter, which
 // made ledger.wasm 4 MB of brotli and a ledger lesson page 13 s to be
 // ready (issue 11); ledger.wasm uses SQLite's own WebAssembly build, the
-// same release (wasm/ledgerdb.go).
+// same release (wasm/jsledger/jsledger.go).
 package sqlite
 
 import (

@@ -13,7 +13,7 @@ import (
 )
 
 // wasmPackage is the site's browser entry point, the package the trim is for.
-const wasmPackage = "github.com/mcplab/mcplab/wasm"
+const wasmPackage = "github.com/mcplab/mcplab/wasm/cmd/lab"
 
 // TestModfile proves the trim described in the package doc: with
 // its go.mod, the browser entry point (wasmPackage) compiles for js/wasm and

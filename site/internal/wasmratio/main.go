@@ -30,7 +30,7 @@
 // The budget applies to `go test`'s build, which inlines as usual. The site
 // ships its wasm without inlining outside the Go runtime (wasmGCFlags in
 // site/wasmbuild.go, for size) and main.wasm runs with GOGC=400
-// (wasm/gc.go); -shipped (on by default) measures that build too, as a
+// (wasm/bridge/gc.go); -shipped (on by default) measures that build too, as a
 // third side of each round, and prints its ratio beside the budgeted one.
 //
 // -base DIR measures a second checkout of the repository beside this one,
@@ -65,7 +65,7 @@ import (
 // keeps the two lists equal.
 var shippedGCFlags = []string{"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=internal/runtime/...="}
 
-// shippedGOGC is main.wasm's collector setting (wasm/gc.go: GOGC=400).
+// shippedGOGC is main.wasm's collector setting (wasm/bridge/gc.go: GOGC=400).
 const shippedGOGC = "400"
 
 func main() {

@@ -113,12 +113,12 @@ func TestShippedFlagsMatchTheSiteBuild(t *testing.T) {
 	if strings.Join(want, " ") != strings.Join(shippedGCFlags, " ") {
 		t.Errorf("shippedGCFlags = %q, site/wasmbuild.go's wasmGCFlags = %q", shippedGCFlags, want)
 	}
-	gc, err := os.ReadFile("../../../wasm/gc.go")
+	gc, err := os.ReadFile("../../../wasm/bridge/gc.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(gc), "debug.SetGCPercent("+shippedGOGC+")") {
-		t.Errorf("wasm/gc.go does not set GOGC=%s", shippedGOGC)
+		t.Errorf("wasm/bridge/gc.go does not set GOGC=%s", shippedGOGC)
 	}
 }
 

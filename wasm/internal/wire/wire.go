@@ -1,5 +1,5 @@
 // Package wire writes the engine worker's replies to the page as JSON
-// (wasm/api.go's wire): the values the worker's servers build, maps of
+// (wasm/protocol's replies): the values the worker's servers build, maps of
 // strings, numbers, booleans and lists, whose strings are mostly HTML.
 //
 // encoding/json writes the same text, but compiled to js/wasm its

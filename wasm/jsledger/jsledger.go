@@ -1,6 +1,9 @@
-//go:build js && wasm && ledger
+//go:build js && wasm
 
-package main
+// Package jsledger is the idempotency ledger in the browser (DOMAIN.md
+// §4): a ledger.Store on SQLite's own WebAssembly build, for ledger.wasm's
+// runs (engine.Options.OpenLedger = Open).
+package jsledger
 
 import (
 	"encoding/json"
@@ -19,8 +22,8 @@ import (
 // ledger.wasm (site/static/sqlite.js, built from site/editor/sqlite.js) and
 // exposes as self.mcplabSQLite (the page loads it too, for mcplab.run). V8 compiles that SQLite to machine code;
 // ncruces/go-sqlite3, which native builds keep (engine/ledger/sqlite), would
-// run it in wazero's interpreter inside this binary, 40-100x slower
-// (issue 11). Both are SQLite 3.54.1 and run the same SQL (ledger.SQL*), so
+// run it in wazero's interpreter inside this binary, 40-100x slower.
+// Both are SQLite 3.54.1 and run the same SQL (ledger.SQL*), so
 // a run's trace is byte for byte the native one (the site's browser tests
 // compare every ledger page with its prerendered run).
 //
@@ -51,20 +54,20 @@ func sqliteAPI() (js.Value, error) {
 	return api, nil
 }
 
-// jsPool holds the emptied ledgers newJSLedger hands out first: the pool
+// jsPool holds the emptied ledgers Open hands out first: the pool
 // engine/ledger/sqlite keeps natively (ledger.Pool: at most
 // ledger.PoolLedgers = 4 ledgers, each keeping at most ledger.PoolConns = 4
 // idle connections with their prepared statements), here over jsDB. A
 // lesson page re-runs its scenario on every control change, within a frame
-// (issue 11), and creating the schema is most of a small ledger run's
+// (16 ms), and creating the schema is most of a small ledger run's
 // SQLite time (about 0.4 ms of two CREATE TABLEs, against 10-30 us per
 // statement).
 var jsPool = ledger.NewPool(openJSDB)
 
-// newJSLedger opens a fresh, empty in-memory ledger: the engine's
+// Open opens a fresh, empty in-memory ledger: the engine's
 // Options.OpenLedger in ledger.wasm. It is an emptied one from jsPool when
 // there is one, else a new database (openJSDB).
-func newJSLedger() (ledger.Store, error) { return jsPool.Open() }
+func Open() (ledger.Store, error) { return jsPool.Open() }
 
 // jsDB is one memdb database of the browser's SQLite (ledger.DB).
 type jsDB struct {

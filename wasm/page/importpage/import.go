@@ -1,6 +1,9 @@
-//go:build js && wasm && transcript
+//go:build js && wasm
 
-package main
+// Package importpage is the transcript import page's controller
+// (templates.ImportPage), over the page glue of package page: only
+// import.wasm links it, and with it the transcript reader.
+package importpage
 
 import (
 	"errors"
@@ -9,6 +12,9 @@ import (
 
 	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/templates"
+	"github.com/mcplab/mcplab/wasm/bridge"
+	"github.com/mcplab/mcplab/wasm/page"
+	"github.com/mcplab/mcplab/wasm/protocol"
 )
 
 // The transcript import page (templates.ImportPage): the textarea's text
@@ -25,16 +31,16 @@ import (
 
 type importPage struct {
 	doc    js.Value
-	input  js.Value // textarea#imp-input
-	side   js.Value // select#imp-side
-	redact js.Value // input#imp-redact
-	result js.Value // #imp-result
-	link   js.Value // a#imp-to-scenario
-	pane   *pane    // #imp-result's #lab-output, once a result is shown
-	head   string   // the digest of the ImportHead HTML on screen (api.go's htmlSum)
-	gen    int      // counts the changes, so an answer to an older one is dropped
-	window int      // the page of events shown (api_import.go's windowOf)
-	pager  js.Value // nav#imp-window, made by showPager, or undefined
+	input  js.Value   // textarea#imp-input
+	side   js.Value   // select#imp-side
+	redact js.Value   // input#imp-redact
+	result js.Value   // #imp-result
+	link   js.Value   // a#imp-to-scenario
+	pane   *page.Pane // #imp-result's #lab-output, once a result is shown
+	head   string     // the digest of the ImportHead HTML on screen (api.go's htmlSum)
+	gen    int        // counts the changes, so an answer to an older one is dropped
+	window int        // the page of events shown (api_import.go's windowOf)
+	pager  js.Value   // nav#imp-window, made by showPager, or undefined
 	// linkLater is true when the scenario link is made when followed
 	// (followLink): the trace is longer than one window.
 	linkLater bool
@@ -86,8 +92,7 @@ func (p *importPage) setText(text js.Value) {
 // hasBig reports whether a large transcript is kept out of the textarea.
 // It asks the type, never Truthy: syscall/js's Truthy of a string copies
 // the whole string into Go to compare it with "", and for a 20,000-line
-// transcript that copy was the paste's longest task on the main thread
-// (issue 12).
+// transcript that copy was the paste's longest task on the main thread.
 func (p *importPage) hasBig() bool { return p.big.Type() == js.TypeString }
 
 // blank reports whether text (a JavaScript string) holds only white space
@@ -111,81 +116,52 @@ func (p *importPage) clearBig() {
 	}
 }
 
-func init() { startImport = startImportPage }
-
-// startImportPage wires the import page found in doc.
-func startImportPage(doc js.Value) {
+// StartImport wires the transcript import page found in doc (#import).
+func StartImport(doc js.Value) {
 	p := &importPage{
 		doc:    doc,
-		input:  byID(doc, "imp-input"),
-		side:   byID(doc, "imp-side"),
-		fields: map[string]js.Value{"observer": byID(doc, "imp-observer"), "zone": byID(doc, "imp-zone"), "latency": byID(doc, "imp-latency"), "maxTimeout": byID(doc, "imp-max-timeout")},
-		redact: byID(doc, "imp-redact"),
-		result: byID(doc, "imp-result"),
-		link:   byID(doc, "imp-to-scenario"),
+		input:  page.ByID(doc, "imp-input"),
+		side:   page.ByID(doc, "imp-side"),
+		fields: map[string]js.Value{"observer": page.ByID(doc, "imp-observer"), "zone": page.ByID(doc, "imp-zone"), "latency": page.ByID(doc, "imp-latency"), "maxTimeout": page.ByID(doc, "imp-max-timeout")},
+		redact: page.ByID(doc, "imp-redact"),
+		result: page.ByID(doc, "imp-result"),
+		link:   page.ByID(doc, "imp-to-scenario"),
 		// The prerendered result is the example's, and so is the text.
 		example: true,
 		shown:   true,
 	}
 	if !p.input.Truthy() || !p.result.Truthy() {
-		showFatal(doc, errors.New("the page has no #imp-input or #imp-result"))
+		page.ShowFatal(doc, errors.New("the page has no #imp-input or #imp-result"))
 		return
 	}
 	fail := p.fail
 	p.placeholder = p.input.Get("placeholder").String()
-	on(p.input, "input", fail, func(js.Value) {
+	page.On(p.input, "input", fail, func(js.Value) {
 		p.clearBig() // typed over the large transcript: the box holds it now
 		p.example = false
 		p.update(nil)
 	})
-	// A large paste is kept out of the textarea (setText), and read in
-	// the next task: the paste's own task (the browser's copy of the
-	// clipboard's text, 2 MB for 20,000 lines) and the request's (its copy
-	// to the worker) were one task of 50-65 ms of the page's CPU, over
-	// issue 12's 50 ms.
-	var pasted js.Value
-	readPaste := js.FuncOf(func(js.Value, []js.Value) any {
-		defer recoverInto(fail)
-		text := pasted
-		pasted = js.Undefined()
-		if text.Type() == js.TypeString {
-			p.setText(text)
-			p.example = false
-			p.update(nil)
-		}
-		return nil
-	})
-	on(p.input, "paste", fail, func(ev js.Value) {
-		data := ev.Get("clipboardData")
-		if !data.Truthy() {
-			return
-		}
-		if text := data.Call("getData", "text/plain"); strOf(text).Length() >= largeText {
-			ev.Call("preventDefault")
-			pasted = text
-			js.Global().Call("setTimeout", readPaste, 0)
-		}
-	})
-	on(p.side, "change", fail, func(js.Value) { p.update(nil) })
+	p.wirePaste()
+	page.On(p.side, "change", fail, func(js.Value) { p.update(nil) })
 	for _, f := range p.fields {
 		if f.Truthy() {
-			on(f, "change", fail, func(js.Value) { p.update(nil) })
+			page.On(f, "change", fail, func(js.Value) { p.update(nil) })
 		}
 	}
-	on(p.redact, "change", fail, func(js.Value) { p.update(nil) })
+	page.On(p.redact, "change", fail, func(js.Value) { p.update(nil) })
 	// Drop a file on the textarea: read it here, never upload it.
-	on(p.input, "dragover", fail, func(ev js.Value) { ev.Call("preventDefault") })
-	on(p.input, "drop", fail, func(ev js.Value) {
+	page.On(p.input, "dragover", fail, func(ev js.Value) { ev.Call("preventDefault") })
+	page.On(p.input, "drop", fail, func(ev js.Value) {
 		ev.Call("preventDefault")
 		p.load(ev.Get("dataTransfer").Get("files"))
 	})
-	file := byID(doc, "imp-file")
-	on(file, "change", fail, func(js.Value) {
+	file := page.ByID(doc, "imp-file")
+	page.On(file, "change", fail, func(js.Value) {
 		p.load(file.Get("files"))
 		file.Set("value", "")
 	})
-	on(byID(doc, "imp-example"), "click", fail, func(js.Value) {
-		if ex := byID(doc, "transcript-example"); ex.Truthy() {
+	page.On(page.ByID(doc, "imp-example"), "click", fail, func(js.Value) {
+		if ex := page.ByID(doc, "transcript-example"); ex.Truthy() {
 			p.setText(js.Global().Get("JSON").Call("parse", ex.Get("textContent")))
 			p.example = true
 			p.side.Set("value", "")
@@ -197,27 +173,27 @@ func startImportPage(doc js.Value) {
 			p.update(nil)
 		}
 	})
-	keepAnchors(doc, p.result, fail)
-	on(p.link, "click", fail, p.followLink)
+	page.KeepAnchors(doc, p.result, fail)
+	page.On(p.link, "click", fail, p.followLink)
 	p.wireShare()
 	p.update(func(bool) {
-		enable(doc, "imp-input", "imp-side", "imp-observer", "imp-zone", "imp-latency", "imp-max-timeout", "imp-redact", "imp-file", "imp-example", "imp-copy-link", "imp-copy-embed")
-		setStatus(doc, "live", importLive)
+		page.Enable(doc, "imp-input", "imp-side", "imp-observer", "imp-zone", "imp-latency", "imp-max-timeout", "imp-redact", "imp-file", "imp-example", "imp-copy-link", "imp-copy-embed")
+		page.SetStatus(doc, "live", importLive)
 		doc.Get("documentElement").Get("dataset").Set("ready", "1")
 	})
 }
 
 // load reads a dropped or chosen file into the textarea and imports it.
 func (p *importPage) load(files js.Value) {
-	readFile(files, transcript.MaxBytes, p.fail, func(name, text string) {
+	page.ReadFile(files, transcript.MaxBytes, p.fail, func(name, text string) {
 		p.setText(js.ValueOf(text))
 		p.example = false
 		p.update(func(ok bool) {
 			if ok {
-				setStatus(p.doc, "live", "Judged "+name+" in your browser.")
+				page.SetStatus(p.doc, "live", "Judged "+name+" in your browser.")
 			}
 		})
-	}, func(msg string) { showLabError(p.doc, msg) })
+	}, func(msg string) { page.ShowLabError(p.doc, msg) })
 }
 
 // update sends the textarea's transcript to the worker and shows the
@@ -235,13 +211,12 @@ func (p *importPage) update(then func(ok bool)) {
 		return
 	}
 	example := p.example
-	req := map[string]any{"page": "import", "text": text, "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy(), "window": p.window}
-	p.addFields(req)
+	req := p.request(false, text)
 	busy := strOf(text).Length() >= busyText
 	if busy {
 		p.judging(text)
 	}
-	ask(req, p.fail, func(r answer) {
+	page.Ask(req, p.fail, func(r page.Answer) {
 		if gen != p.gen {
 			return // the text changed since (emptied: nothing was asked)
 		}
@@ -259,36 +234,37 @@ func (p *importPage) update(then func(ok bool)) {
 }
 
 // apply shows one answer of the worker; false when it holds no result.
-func (p *importPage) apply(r answer) bool {
+func (p *importPage) apply(r page.Answer) bool {
 	switch {
-	case r.Stopped:
-		p.stale(stoppedText(r.BudgetMs))
+	case r.Stopped() > 0:
+		p.stale(page.StoppedText(r.Stopped()))
 		return false
-	case r.Err() != "":
-		p.stale(templates.ImportFailedText(r.Err(), p.shown))
+	case r.Err != nil:
+		p.stale(templates.ImportFailedText(r.Err.Message, p.shown))
 		return false
 	}
+	reply := protocol.ReadImportReply(r.Object())
 	out := p.output()
 	// The head goes from the reply to the DOM as a JavaScript string,
 	// never copied through Go; its digest says whether it changed.
-	if sum := r.Str("headSum"); sum != p.head {
+	if sum := reply.HeadSum; sum != p.head {
 		for prev := out.Get("previousSibling"); prev.Truthy(); prev = out.Get("previousSibling") {
 			prev.Call("remove") // the pager too: showPager puts it back
 		}
 		out.Call("insertAdjacentHTML", "beforebegin", r.Get("head"))
 		p.head = sum
 	}
-	p.showPager(out, r.Get("window"))
-	p.pane.show(readOutput(r.Get("out")))
+	p.showPager(out, reply.Window)
+	p.pane.Show(page.ReadOutput(r.Get("out")))
 	p.result.Get("dataset").Delete("stale")
-	showLabError(p.doc, "")
-	href := trimFragment(p.link.Call("getAttribute", "href").String())
+	page.ShowLabError(p.doc, "")
+	href := page.TrimFragment(p.link.Call("getAttribute", "href").String())
 	p.linkLater = false
-	switch frag := r.Str("fragment"); {
+	switch frag := reply.Fragment; {
 	case frag != "":
 		p.link.Set("href", href+"#"+frag)
 		p.link.Call("removeAttribute", "aria-disabled")
-	case r.Get("window").Get("count").Int() > 1:
+	case reply.Window.Count > 1:
 		// A long trace: followLink asks for the link when it is followed.
 		p.link.Set("href", href)
 		p.link.Call("removeAttribute", "aria-disabled")
@@ -306,7 +282,7 @@ func (p *importPage) followLink(ev js.Value) {
 		return
 	}
 	ev.Call("preventDefault")
-	say := func(msg string) { setStatus(p.doc, "live", msg) }
+	say := func(msg string) { page.SetStatus(p.doc, "live", msg) }
 	p.scenarioLink(say, func(href string) { js.Global().Get("location").Call("assign", href) })
 }
 
@@ -322,8 +298,8 @@ func (p *importPage) output() js.Value {
 		p.result.Call("appendChild", out)
 		p.head, p.pane = "", nil
 	}
-	if p.pane == nil || !p.pane.el.Equal(out) {
-		p.pane = newPane(out, p.fail, nil)
+	if p.pane == nil || !p.pane.El().Equal(out) {
+		p.pane = page.NewPane(out, p.fail, nil)
 	}
 	return out
 }
@@ -331,11 +307,8 @@ func (p *importPage) output() js.Value {
 // showPager puts the pager of a long trace (win: api_import.go's windowOf)
 // just before out, or takes it away when the trace fits in one window:
 // "Events 501–1000 of 20000", and buttons for the pages before and after.
-func (p *importPage) showPager(out, win js.Value) {
-	count := 1
-	if win.Truthy() {
-		count = win.Get("count").Int()
-	}
+func (p *importPage) showPager(out js.Value, win protocol.Window) {
+	count := win.Count
 	if count <= 1 {
 		if p.pager.Truthy() {
 			p.pager.Call("remove")
@@ -356,16 +329,16 @@ func (p *importPage) showPager(out, win js.Value) {
 		prev.Set("textContent", "← Earlier events")
 		next.Set("textContent", "Later events →")
 		p.pager.Call("append", text, " ", prev, " ", next)
-		on(prev, "click", p.fail, func(js.Value) { p.turn(-1) })
-		on(next, "click", p.fail, func(js.Value) { p.turn(+1) })
+		page.On(prev, "click", p.fail, func(js.Value) { p.turn(-1) })
+		page.On(next, "click", p.fail, func(js.Value) { p.turn(+1) })
 	}
-	index := win.Get("index").Int()
+	index := win.Index
 	p.window = index
-	byIDIn(p.pager, "imp-window-text").Set("textContent", fmt.Sprintf(
+	page.ByIDIn(p.pager, "imp-window-text").Set("textContent", fmt.Sprintf(
 		"Events %d–%d of %d, page %d of %d: the timeline and the tables show %d events at a time; the checks judge them all.",
-		win.Get("first").Int(), win.Get("last").Int(), win.Get("total").Int(), index+1, count, win.Get("last").Int()-win.Get("first").Int()+1))
-	byIDIn(p.pager, "imp-window-prev").Set("disabled", index == 0)
-	byIDIn(p.pager, "imp-window-next").Set("disabled", index == count-1)
+		win.First, win.Last, win.Total, index+1, count, win.Last-win.First+1))
+	page.ByIDIn(p.pager, "imp-window-prev").Set("disabled", index == 0)
+	page.ByIDIn(p.pager, "imp-window-next").Set("disabled", index == count-1)
 	if !out.Get("previousSibling").Equal(p.pager) {
 		out.Call("before", p.pager)
 	}
@@ -389,36 +362,81 @@ const busyText = 64 << 10
 // judging marks the result on screen as not the answer to text (a
 // JavaScript string) while the worker judges it: dimmed (data-stale, as
 // a result that failed is) and aria-busy, the status saying "Judging
-// 20,000 lines…" (QA: 8-11 s for 20,000 lines showed the previous
-// verdict, bright, under the live status). judged undoes it when the
+// 20,000 lines…" (8-11 s for 20,000 lines would otherwise show the
+// previous verdict, bright, under the live status). judged undoes it when the
 // answer comes; apply then shows the result, or keeps it stale and says why.
 func (p *importPage) judging(text js.Value) {
 	p.result.Get("dataset").Set("stale", "1")
 	p.result.Call("setAttribute", "aria-busy", "true")
-	setStatus(p.doc, "busy", templates.ImportJudgingText(js.Global().Call("mcplabLines", text).Int()))
+	page.SetStatus(p.doc, "busy", templates.ImportJudgingText(js.Global().Call("mcplabLines", text).Int()))
 }
 
 // judged ends judging: the answer has come.
 func (p *importPage) judged() {
 	p.result.Call("removeAttribute", "aria-busy")
-	setStatus(p.doc, "live", importLive)
+	page.SetStatus(p.doc, "live", importLive)
 }
 
 func (p *importPage) stale(msg string) {
-	showLabError(p.doc, msg)
+	page.ShowLabError(p.doc, msg)
 	p.result.Get("dataset").Set("stale", "1")
 }
 
 // fail shows an internal error (a recovered panic); the page lives on.
 func (p *importPage) fail(err error) {
-	showLabError(p.doc, fmt.Sprintf("Simulator error: %v. The page still works.", err))
+	page.ShowLabError(p.doc, fmt.Sprintf("Simulator error: %v. The page still works.", err))
 }
 
-// addFields puts the options' fields into an import request, by key.
-func (p *importPage) addFields(req map[string]any) {
-	for k, f := range p.fields {
-		if f.Truthy() {
-			req[k] = f.Get("value").String()
+// request is the import request of the page's fields (protocol.ImportRequest),
+// with text, the transcript, left a JavaScript string: it goes to the
+// worker without a copy into Go. link asks for the scenario link only.
+func (p *importPage) request(link bool, text js.Value) map[string]any {
+	field := func(k string) string {
+		if f := p.fields[k]; f.Truthy() {
+			return f.Get("value").String()
 		}
+		return ""
 	}
+	req := protocol.ImportRequest{
+		Side: p.side.Get("value").String(), Observer: field("observer"), Zone: field("zone"),
+		Latency: field("latency"), MaxTimeout: field("maxTimeout"),
+		Redact: p.redact.Get("checked").Truthy(), Window: p.window, Link: link,
+	}
+	f := req.Fields()
+	f["text"] = text
+	return f
+}
+
+// wirePaste keeps a large paste out of the textarea (setText), read in
+// the next task.
+func (p *importPage) wirePaste() {
+	fail := p.fail
+	// Read in
+	// the next task: the paste's own task (the browser's copy of the
+	// clipboard's text, 2 MB for 20,000 lines) and the request's (its copy
+	// to the worker) were one task of 50-65 ms of the page's CPU, over a
+	// task's 50 ms.
+	var pasted js.Value
+	readPaste := js.FuncOf(func(js.Value, []js.Value) any {
+		defer bridge.Recover(fail)
+		text := pasted
+		pasted = js.Undefined()
+		if text.Type() == js.TypeString {
+			p.setText(text)
+			p.example = false
+			p.update(nil)
+		}
+		return nil
+	})
+	page.On(p.input, "paste", fail, func(ev js.Value) {
+		data := ev.Get("clipboardData")
+		if !data.Truthy() {
+			return
+		}
+		if text := data.Call("getData", "text/plain"); strOf(text).Length() >= largeText {
+			ev.Call("preventDefault")
+			pasted = text
+			js.Global().Call("setTimeout", readPaste, 0)
+		}
+	})
 }

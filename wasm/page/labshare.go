@@ -1,6 +1,6 @@
-//go:build js && wasm && !transcript && (ledger || !playground)
+//go:build js && wasm
 
-package main
+package page
 
 import (
 	"errors"
@@ -10,9 +10,11 @@ import (
 
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
+	"github.com/mcplab/mcplab/wasm/protocol"
+	"github.com/mcplab/mcplab/wasm/worker"
 )
 
-// Sharing from a scenario page (issue 13, item 5): a page opened with a
+// Sharing from a scenario page: a page opened with a
 // #s= link runs the linked scenario with its controls set to match (and,
 // when the link holds another scenario, says so and takes that scenario's
 // heading, notes and controls: describeLink); every
@@ -65,7 +67,7 @@ func (l *lab) openData(data []byte, err error) {
 	}
 	if err != nil {
 		l.linkNote = "This link cannot be opened: " + err.Error() + ". The page shows its own scenario."
-		showLabError(l.doc, l.linkNote)
+		ShowLabError(l.doc, l.linkNote)
 		return
 	}
 	l.own = l.script.Get("textContent").String()
@@ -173,12 +175,12 @@ func sameScenario(own, linked *scenario.Scenario) bool {
 // every label and slider range is s's (startLabPage then wires it).
 // l.undoLink puts the page's own back (dropLink).
 func (l *lab) describeLink(s, own *scenario.Scenario) error {
-	fs := byID(l.doc, "lab-controls")
+	fs := ByID(l.doc, "lab-controls")
 	h1 := l.doc.Call("querySelector", "#lab h1")
 	if !fs.Truthy() || !h1.Truthy() {
 		return errors.New("the page has no #lab h1 or #lab-controls")
 	}
-	panel, err := renderHTML(templates.ControlPanel(templates.NewControls(s, 0)))
+	panel, err := worker.RenderHTML(templates.ControlPanel(templates.NewControls(s, 0)))
 	if err != nil {
 		return err
 	}
@@ -194,33 +196,7 @@ func (l *lab) describeLink(s, own *scenario.Scenario) error {
 	h1.Set("textContent", heading)
 	l.doc.Set("title", heading+" · mcplab")
 
-	para := func(class, text string) js.Value {
-		p := l.doc.Call("createElement", "p")
-		p.Set("className", class)
-		p.Set("textContent", text)
-		return p
-	}
-	loc := js.Global().Get("location")
-	back := l.doc.Call("createElement", "a")
-	back.Set("href", loc.Get("pathname").String()+loc.Get("search").String())
-	back.Set("textContent", "Open this page's own scenario")
-	note := para("summary link-note", "This page was opened with a link to "+what+" (“"+ownHeading+"”): the heading, controls and output are the link's. ")
-	note.Set("id", "lab-link-note")
-	note.Call("append", back, ".")
-	added := []js.Value{note}
-	if s.Notes != own.Notes {
-		about, try := templates.SplitNotes(s.Notes)
-		if about != "" {
-			added = append(added, para("summary", about))
-		}
-		if try != "" {
-			p := para("try", " "+try)
-			strong := l.doc.Call("createElement", "strong")
-			strong.Set("textContent", "Try it:")
-			p.Call("prepend", strong)
-			added = append(added, p)
-		}
-	}
+	added := l.linkNotes(s, own, ownHeading, what)
 	var hidden []js.Value
 	for _, sel := range []string{"#lab > p.summary", "#lab > p.try"} {
 		if el := l.doc.Call("querySelector", sel); el.Truthy() {
@@ -257,7 +233,8 @@ func (l *lab) describeLink(s, own *scenario.Scenario) error {
 // dropLink undoes openLink after the linked scenario's first run failed
 // with why: the page's own scenario, heading and controls come back, and
 // #lab-error says why the link did not run. False when no link was open.
-func (l *lab) dropLink(why string) bool {
+func (l *lab) dropLink(e *protocol.Error) bool {
+	why := e.Message
 	if l.own == "" {
 		return false
 	}
@@ -275,7 +252,7 @@ func (l *lab) dropLink(why string) bool {
 	}
 	l.setControls(s)
 	l.linkNote = "This link cannot be run on this page: " + why + ". The page shows its own scenario."
-	if strings.Contains(why, "SQLite ledger") {
+	if e.Kind == protocol.KindNoLedger {
 		l.linkNote += " Open the link in the playground, which loads the build with SQLite: “Open in playground” does."
 		l.ledgerLink = js.Global().Get("location").Get("hash").String()
 	}
@@ -286,7 +263,7 @@ func (l *lab) dropLink(why string) bool {
 func (l *lab) setControls(s *scenario.Scenario) {
 	for _, g := range templates.NewControls(s, 0) {
 		for _, c := range g.Controls {
-			el := byID(l.doc, c.ID)
+			el := ByID(l.doc, c.ID)
 			if !el.Truthy() {
 				continue
 			}
@@ -298,7 +275,7 @@ func (l *lab) setControls(s *scenario.Scenario) {
 				el.Set("max", c.Max)
 			}
 			el.Set("value", c.Value)
-			if out := byID(l.doc, c.ID+"-value"); out.Truthy() {
+			if out := ByID(l.doc, c.ID+"-value"); out.Truthy() {
 				out.Set("textContent", c.Value+" "+out.Get("dataset").Get("unit").String())
 			}
 		}
@@ -308,16 +285,16 @@ func (l *lab) setControls(s *scenario.Scenario) {
 // wireShare wires "Copy link" and "Copy embed".
 func (l *lab) wireShare() {
 	say := func(msg string) {
-		if st := byID(l.doc, "lab-share-status"); st.Truthy() {
+		if st := ByID(l.doc, "lab-share-status"); st.Truthy() {
 			st.Set("textContent", msg)
 		}
 	}
-	on(byID(l.doc, "lab-copy-link"), "click", l.fail, func(js.Value) {
-		copyText(l.shareURL(""), js.Null(), l.fail, say)
+	On(ByID(l.doc, "lab-copy-link"), "click", l.fail, func(js.Value) {
+		CopyText(l.shareURL(""), js.Null(), l.fail, say)
 	})
-	on(byID(l.doc, "lab-copy-embed"), "click", l.fail, func(js.Value) {
+	On(ByID(l.doc, "lab-copy-embed"), "click", l.fail, func(js.Value) {
 		title := strings.TrimSuffix(l.doc.Get("title").String(), " · mcplab")
-		copyText(templates.NewEmbed(l.shareURL("embed=1"), title).HTML, js.Null(), l.fail, say)
+		CopyText(templates.NewEmbed(l.shareURL("embed=1"), title).HTML, js.Null(), l.fail, say)
 	})
 }
 
@@ -338,4 +315,38 @@ func (l *lab) shareURL(query string) string {
 		url += "#" + l.fragment
 	}
 	return url
+}
+
+// linkNotes makes the paragraphs describeLink puts under the heading: the
+// note that the link holds what (not the page's own, ownHeading), with a
+// link back, and s's notes when they are not the page's.
+func (l *lab) linkNotes(s, own *scenario.Scenario, ownHeading, what string) []js.Value {
+	para := func(class, text string) js.Value {
+		p := l.doc.Call("createElement", "p")
+		p.Set("className", class)
+		p.Set("textContent", text)
+		return p
+	}
+	loc := js.Global().Get("location")
+	back := l.doc.Call("createElement", "a")
+	back.Set("href", loc.Get("pathname").String()+loc.Get("search").String())
+	back.Set("textContent", "Open this page's own scenario")
+	note := para("summary link-note", "This page was opened with a link to "+what+" (“"+ownHeading+"”): the heading, controls and output are the link's. ")
+	note.Set("id", "lab-link-note")
+	note.Call("append", back, ".")
+	added := []js.Value{note}
+	if s.Notes != own.Notes {
+		about, try := templates.SplitNotes(s.Notes)
+		if about != "" {
+			added = append(added, para("summary", about))
+		}
+		if try != "" {
+			p := para("try", " "+try)
+			strong := l.doc.Call("createElement", "strong")
+			strong.Set("textContent", "Try it:")
+			p.Call("prepend", strong)
+			added = append(added, p)
+		}
+	}
+	return added
 }

@@ -1,6 +1,6 @@
-//go:build js && wasm && !transcript && (ledger || !playground)
+//go:build js && wasm
 
-package main
+package page
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"syscall/js"
 
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/wasm/bridge"
+	"github.com/mcplab/mcplab/wasm/protocol"
 )
 
 // The scenario page (templates.ScenarioPage, a #lab element): it wires
@@ -34,7 +36,7 @@ type lab struct {
 	script   js.Value // script#scenario-json: the current scenario
 	output   js.Value // #lab-output
 	errorBox js.Value // #lab-error
-	pane     *pane    // what #lab-output shows
+	pane     *Pane    // what #lab-output shows
 	fragment string   // the share fragment of the run on screen
 	// edited is true once the scenario differs from the page's own (an
 	// edit, or a #s= link opened): from then on every run rewrites the
@@ -64,25 +66,23 @@ type lab struct {
 	renderFirst bool
 }
 
-func init() { startLab = startLabPage }
-
-// startLabPage wires the scenario page found in doc.
-func startLabPage(doc js.Value) {
+// StartLab wires the scenario page found in doc (#lab).
+func StartLab(doc js.Value) {
 	l := &lab{
 		doc:      doc,
 		root:     doc.Get("documentElement"),
-		script:   byID(doc, "scenario-json"),
-		output:   byID(doc, "lab-output"),
-		errorBox: byID(doc, "lab-error"),
+		script:   ByID(doc, "scenario-json"),
+		output:   ByID(doc, "lab-output"),
+		errorBox: ByID(doc, "lab-error"),
 	}
 	if !l.script.Truthy() || !l.output.Truthy() {
 		l.fail(errors.New("the page has no script#scenario-json or #lab-output"))
 		return
 	}
-	l.pane = newPane(l.output, l.fail, l.settled)
+	l.pane = NewPane(l.output, l.fail, l.settled)
 	l.openLink(func() {
 		l.wireShare()
-		keepAnchors(doc, l.output, l.fail)
+		KeepAnchors(doc, l.output, l.fail)
 		l.wireControls(doc)
 		l.rerun(true)
 	})
@@ -97,7 +97,7 @@ func (l *lab) wireControls(root js.Value) {
 		if t := el.Get("type").String(); t == "range" || t == "number" {
 			event = "input"
 		}
-		on(el, event, l.fail, func(js.Value) { l.onChange(el) })
+		On(el, event, l.fail, func(js.Value) { l.onChange(el) })
 	}
 }
 
@@ -106,7 +106,7 @@ func (l *lab) onChange(el js.Value) {
 	ds := el.Get("dataset")
 	path, kind := ds.Get("path").String(), ds.Get("kind").String()
 	value := el.Get("value").String()
-	if out := byID(l.doc, el.Get("id").String()+"-value"); out.Truthy() {
+	if out := ByID(l.doc, el.Get("id").String()+"-value"); out.Truthy() {
 		out.Set("textContent", value+" "+out.Get("dataset").Get("unit").String())
 	}
 	l.linkNote, l.ledgerLink, l.ctlErr = "", "", ""
@@ -133,24 +133,19 @@ func (l *lab) onChange(el js.Value) {
 // screen, once the pane knows it, so the worker renders only that one in
 // the first step. first starts the page, once the whole run is there.
 func (l *lab) rerun(first bool) {
-	req := map[string]any{"page": "lab", "text": l.script.Get("textContent").String()}
-	if shown, ok := l.pane.shownView("timeline"); ok {
-		req["shown"] = shown
-	}
-	adopt := first && !l.edited && !l.renderFirst
-	if adopt {
-		// The page shows this scenario's run, prerendered: the worker
-		// need only run it (api_lab.go's adoptReply).
-		req["adopt"] = true
-	}
-	ask(req, l.fail, func(r answer) {
+	req := protocol.LabRequest{Text: l.script.Get("textContent").String()}
+	req.Shown, req.ShownKnown = l.pane.shownView("timeline")
+	// The page shows this scenario's run, prerendered: the worker need
+	// only run it (protocol.LabAdopt).
+	req.Adopt = first && !l.edited && !l.renderFirst
+	Ask(req.Fields(), l.fail, func(r Answer) {
 		if r.More {
 			l.apply(r)
 			return
 		}
 		var ok bool
-		if keys := r.Get("adopt"); adopt && keys.Type() == js.TypeObject {
-			if !l.adopt(r, keys) {
+		if a, isAdopt := protocol.ReadLabAdopt(r.Object()); req.Adopt && isAdopt {
+			if !l.adopt(r, a) {
 				l.renderFirst = true // the output on screen is not the prerendered one
 				l.rerun(true)
 				return
@@ -167,11 +162,11 @@ func (l *lab) rerun(first bool) {
 			return
 		}
 		l.own = ""
-		if fs := byID(l.doc, "lab-controls"); fs.Truthy() {
+		if fs := ByID(l.doc, "lab-controls"); fs.Truthy() {
 			fs.Set("disabled", false)
 		}
-		enable(l.doc, "lab-copy-link", "lab-copy-embed")
-		setStatus(l.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
+		Enable(l.doc, "lab-copy-link", "lab-copy-embed")
+		SetStatus(l.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
 		markReady(l.doc, l.fail)
 	})
 }
@@ -179,65 +174,62 @@ func (l *lab) rerun(first bool) {
 // failed handles a first run that did not run (r): a link's scenario that
 // cannot run here gives the page its own back (dropLink) and runs it;
 // else the page is marked failed.
-func (l *lab) failed(r answer) {
-	if r.Err() != "" && l.dropLink(r.Err()) {
+func (l *lab) failed(r Answer) {
+	if r.Err != nil && r.Stopped() == 0 && l.dropLink(r.Err) {
 		l.rerun(true)
 		return
 	}
 	l.own = ""
 	l.root.Get("dataset").Set("ready", "error")
-	setStatus(l.doc, "error", "The scenario did not run; see the message below.")
+	SetStatus(l.doc, "error", "The scenario did not run; see the message below.")
 }
 
 // adopt takes the first answer for the page's own scenario, run but not
 // rendered (api_lab.go's adoptReply): the pane keeps the prerendered
 // output as that run's (pane.adopt). False when the output on screen is
 // not the prerendered one (then the page asks for a full render).
-func (l *lab) adopt(r answer, keys js.Value) bool {
-	list := make([]string, keys.Length())
-	for i := range list {
-		list[i] = keys.Index(i).String()
-	}
-	l.fragment = r.Str("fragment")
+func (l *lab) adopt(r Answer, a protocol.LabAdopt) bool {
+	list := a.Keys
+	l.fragment = a.Fragment
 	ds := l.output.Get("dataset")
 	ds.Set("renderMs", strconv.FormatFloat(r.Get("ms").Float(), 'f', 1, 64))
 	if !l.pane.adopt(list) {
 		return false
 	}
-	showLabError(l.doc, l.linkNote)
+	ShowLabError(l.doc, l.linkNote)
 	return true
 }
 
 // apply shows one answer of the worker, or the first step of one; false
 // when it holds no run.
-func (l *lab) apply(r answer) bool {
-	switch {
-	case r.Stopped:
-		l.showError(stoppedText(r.BudgetMs))
+func (l *lab) apply(r Answer) bool {
+	if ms := r.Stopped(); ms > 0 {
+		l.showError(StoppedText(ms))
 		l.output.Get("dataset").Set("stopped", "1")
 		return false
-	case r.Err() != "":
-		if text, ok := boundText(r.Err()); ok {
+	}
+	if r.Err != nil {
+		if text, ok := boundText(r.Err); ok {
 			l.showError(text) // valid, but past one of the engine's bounds
 		} else if r.WorkerFailed() {
-			l.showError(workerText(r.Err()))
+			l.showError(workerText(r.Err.Message))
 		} else {
-			l.showError("Invalid scenario: " + r.Err() + ". The output shows the last valid run.")
+			l.showError("Invalid scenario: " + r.Err.Message + ". The output shows the last valid run.")
 		}
 		return false
 	}
-	start := now()
-	l.pane.show(readOutput(r.Get("out")))
+	start := bridge.Now()
+	l.pane.Show(ReadOutput(r.Get("out")))
 	ds := l.output.Get("dataset")
 	ds.Set("renderMs", strconv.FormatFloat(r.Get("ms").Float(), 'f', 1, 64))
-	ds.Set("applyMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
+	ds.Set("applyMs", strconv.FormatFloat(bridge.Now()-start, 'f', 1, 64))
 	ds.Delete("stale")
 	ds.Delete("stopped")
-	showLabError(l.doc, l.linkNote)
+	ShowLabError(l.doc, l.linkNote)
 	if l.ctlErr != "" {
 		// The answer of a run still under way when a control's value was
-		// refused: that value is not in this run (QA: 7.5 ms seemed to
-		// run as 7, the error gone).
+		// refused: that value is not in this run, and without the error
+		// 7.5 ms would seem to run as 7.
 		l.showError(l.ctlErr)
 	}
 	return true
@@ -246,12 +238,12 @@ func (l *lab) apply(r answer) bool {
 // finish takes a request's last answer: the second step of a run (its
 // fill and share fragment), or an answer in one step (apply: an error, a
 // stopped run).
-func (l *lab) finish(r answer) bool {
+func (l *lab) finish(r Answer) bool {
 	fill := r.Get("fill")
-	if r.Stopped || r.Err() != "" || fill.Type() != js.TypeObject {
+	if r.Err != nil || fill.Type() != js.TypeObject {
 		return l.apply(r)
 	}
-	l.fragment = r.Str("fragment")
+	l.fragment = protocol.ReadLabFragment(r.Object())
 	l.pane.fill(fill)
 	return true
 }
@@ -271,9 +263,9 @@ func (l *lab) settled() {
 	if l.edited {
 		replaceFragment(l.fragment)
 	}
-	if link := byID(l.doc, "open-playground"); link.Truthy() {
+	if link := ByID(l.doc, "open-playground"); link.Truthy() {
 		if l.playHref == "" {
-			l.playHref = trimFragment(link.Call("getAttribute", "href").String())
+			l.playHref = TrimFragment(link.Call("getAttribute", "href").String())
 		}
 		if l.ledgerLink != "" {
 			u := js.Global().Get("URL").New(l.playHref, js.Global().Get("location").Get("href"))
@@ -284,7 +276,7 @@ func (l *lab) settled() {
 			link.Set("href", l.playHref+"#"+l.fragment)
 		}
 	}
-	if link := byID(l.doc, "review-operation"); link.Truthy() && l.edited {
+	if link := ByID(l.doc, "review-operation"); link.Truthy() && l.edited {
 		if base := link.Get("dataset").Get("edited"); base.Truthy() {
 			link.Set("href", base.String()+"#"+l.fragment)
 		}
@@ -293,11 +285,11 @@ func (l *lab) settled() {
 
 // showError shows msg in #lab-error and marks the output stale.
 func (l *lab) showError(msg string) {
-	showLabError(l.doc, msg)
+	ShowLabError(l.doc, msg)
 	l.output.Get("dataset").Set("stale", "1")
 }
 
 // fail reports an internal error (a panic) without killing the page.
 func (l *lab) fail(err error) {
-	showLabError(l.doc, "Simulator error: "+err.Error())
+	ShowLabError(l.doc, "Simulator error: "+err.Error())
 }

@@ -1,33 +1,31 @@
 //go:build js && wasm
 
-package main
+package page
 
 import (
-	"bytes"
-	"context"
 	"strconv"
 	"strings"
 	"syscall/js"
 
-	"github.com/a-h/templ"
+	"github.com/mcplab/mcplab/wasm/bridge"
 )
 
 // DOM helpers shared by the pages' glue.
 
-// byID returns document.getElementById(id) (undefined-safe: check Truthy).
-func byID(doc js.Value, id string) js.Value { return doc.Call("getElementById", id) }
+// ByID returns document.getElementById(id) (undefined-safe: check Truthy).
+func ByID(doc js.Value, id string) js.Value { return doc.Call("getElementById", id) }
 
-// byIDIn returns the element with id id inside el (null if none).
-func byIDIn(el js.Value, id string) js.Value { return el.Call("querySelector", `[id="`+id+`"]`) }
+// ByIDIn returns the element with id id inside el (null if none).
+func ByIDIn(el js.Value, id string) js.Value { return el.Call("querySelector", `[id="`+id+`"]`) }
 
-// on adds an event listener whose handler runs under recover: a panic in
+// On adds an event listener whose handler runs under recover: a panic in
 // it becomes fail(err), never a dead page.
-func on(el js.Value, event string, fail func(error), handler func(ev js.Value)) {
+func On(el js.Value, event string, fail func(error), handler func(ev js.Value)) {
 	if !el.Truthy() {
 		return
 	}
 	el.Call("addEventListener", event, js.FuncOf(func(_ js.Value, args []js.Value) any {
-		defer recoverInto(fail)
+		defer bridge.Recover(fail)
 		var ev js.Value
 		if len(args) > 0 {
 			ev = args[0]
@@ -44,7 +42,7 @@ func then(promise js.Value, fail func(error), fulfilled func(v js.Value), reject
 	ok = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		defer ok.Release()
 		defer bad.Release()
-		defer recoverInto(fail)
+		defer bridge.Recover(fail)
 		var v js.Value
 		if len(args) > 0 {
 			v = args[0]
@@ -55,7 +53,7 @@ func then(promise js.Value, fail func(error), fulfilled func(v js.Value), reject
 	bad = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		defer ok.Release()
 		defer bad.Release()
-		defer recoverInto(fail)
+		defer bridge.Recover(fail)
 		msg := "unknown error"
 		if len(args) > 0 && args[0].Truthy() {
 			msg = args[0].Call("toString").String()
@@ -64,16 +62,6 @@ func then(promise js.Value, fail func(error), fulfilled func(v js.Value), reject
 		return nil
 	})
 	promise.Call("then", ok, bad)
-}
-
-// renderHTML renders a component to a string for innerHTML. templ escapes
-// every text and attribute value, so scenario text never becomes markup.
-func renderHTML(c templ.Component) (string, error) {
-	var buf bytes.Buffer
-	if err := c.Render(context.Background(), &buf); err != nil {
-		return "", err
-	}
-	return buf.String(), nil
 }
 
 // replaceFragment rewrites the address bar's fragment without a new
@@ -94,7 +82,7 @@ func replaceFragment(frag string) string {
 // a few hundred rewrites in a few seconds (Chromium ignores those past
 // 200 in 10 s, with a console warning; Safari throws past 100 in 30 s),
 // which would leave the bar on a stale link. Each rewrite also costs the
-// page a few ms (issue 11: a change within a frame).
+// page a few ms, where a change has one frame (16 ms).
 const addressEveryMs = 250
 
 // address throttles the rewrites of the address bar (replaceFragment).
@@ -103,7 +91,7 @@ var address addressBar
 // addressBar is the address bar's state: when it was last rewritten and
 // the URL that waits for its turn.
 type addressBar struct {
-	lastMs  float64 // when the bar was last rewritten (now()); 0: never
+	lastMs  float64 // when the bar was last rewritten (bridge.Now()); 0: never
 	pending string  // the URL it waits to show; "" for none
 	waiting bool    // a timer will show pending
 	timer   js.Func // shows pending; made once
@@ -112,7 +100,7 @@ type addressBar struct {
 // set shows url in the address bar now, or once addressEveryMs have passed
 // since the last rewrite (and then the newest URL set by then).
 func (a *addressBar) set(url string) {
-	wait := a.lastMs + addressEveryMs - now()
+	wait := a.lastMs + addressEveryMs - bridge.Now()
 	if a.lastMs == 0 || wait <= 0 {
 		a.pending = ""
 		a.show(url)
@@ -138,14 +126,14 @@ func (a *addressBar) set(url string) {
 
 // show rewrites the address bar.
 func (a *addressBar) show(url string) {
-	a.lastMs = now()
+	a.lastMs = bridge.Now()
 	js.Global().Get("history").Call("replaceState", js.Null(), "", url)
 }
 
-// copyText puts text on the clipboard and reports in status what happened;
+// CopyText puts text on the clipboard and reports in status what happened;
 // where the clipboard is refused (no permission, not a secure context) it
 // selects the field instead so Ctrl+C copies it.
-func copyText(text string, field js.Value, fail func(error), say func(string)) {
+func CopyText(text string, field js.Value, fail func(error), say func(string)) {
 	clip := js.Global().Get("navigator").Get("clipboard")
 	fallback := func(string) {
 		if field.Truthy() {
@@ -174,9 +162,9 @@ func download(doc js.Value, name, mime, text string) {
 	js.Global().Get("URL").Call("revokeObjectURL", url)
 }
 
-// readFile reads the first file of a FileList (an <input type=file> or a
+// ReadFile reads the first file of a FileList (an <input type=file> or a
 // drop) as text, refusing one larger than limit bytes.
-func readFile(files js.Value, limit int, fail func(error), done func(name, text string), bad func(msg string)) {
+func ReadFile(files js.Value, limit int, fail func(error), done func(name, text string), bad func(msg string)) {
 	if !files.Truthy() || files.Length() == 0 {
 		return
 	}
@@ -189,17 +177,17 @@ func readFile(files js.Value, limit int, fail func(error), done func(name, text 
 	then(f.Call("text"), fail, func(v js.Value) { done(name, v.String()) }, func(msg string) { bad("cannot read " + name + ": " + msg) })
 }
 
-// setStatus writes a page's #lab-status line.
-func setStatus(doc js.Value, state, text string) {
-	if st := byID(doc, "lab-status"); st.Truthy() {
+// SetStatus writes a page's #lab-status line.
+func SetStatus(doc js.Value, state, text string) {
+	if st := ByID(doc, "lab-status"); st.Truthy() {
 		st.Set("textContent", text)
 		st.Get("dataset").Set("state", state)
 	}
 }
 
-// showLabError shows (or, with "", hides) a page's #lab-error box.
-func showLabError(doc js.Value, text string) {
-	box := byID(doc, "lab-error")
+// ShowLabError shows (or, with "", hides) a page's #lab-error box.
+func ShowLabError(doc js.Value, text string) {
+	box := ByID(doc, "lab-error")
 	if !box.Truthy() {
 		return
 	}
@@ -207,27 +195,27 @@ func showLabError(doc js.Value, text string) {
 	box.Set("hidden", text == "")
 }
 
-// enable turns on the elements with the given ids (disabled until the wasm
+// Enable turns on the elements with the given ids (disabled until the wasm
 // runs).
-func enable(doc js.Value, ids ...string) {
+func Enable(doc js.Value, ids ...string) {
 	for _, id := range ids {
-		if el := byID(doc, id); el.Truthy() {
+		if el := ByID(doc, id); el.Truthy() {
 			el.Set("disabled", false)
 		}
 	}
 }
 
-// keepAnchors makes in-page links to events (#event-N) inside container
+// KeepAnchors makes in-page links to events (#event-N) inside container
 // scroll to and highlight their row without touching the fragment, which
 // holds the page's share link.
-func keepAnchors(doc, container js.Value, fail func(error)) {
-	on(container, "click", fail, func(ev js.Value) {
+func KeepAnchors(doc, container js.Value, fail func(error)) {
+	On(container, "click", fail, func(ev js.Value) {
 		a := ev.Get("target").Call("closest", `a[href^="#event-"]`)
 		if !a.Truthy() {
 			return
 		}
 		ev.Call("preventDefault")
-		row := byID(doc, strings.TrimPrefix(a.Call("getAttribute", "href").String(), "#"))
+		row := ByID(doc, strings.TrimPrefix(a.Call("getAttribute", "href").String(), "#"))
 		if !row.Truthy() {
 			return
 		}
@@ -242,4 +230,25 @@ func keepAnchors(doc, container js.Value, fail func(error)) {
 		}
 		row.Call("scrollIntoView", js.ValueOf(map[string]any{"block": "center", "behavior": behavior}))
 	})
+}
+
+// showFatal shows an error that stopped a page from starting and marks the
+// page as failed, without killing it: the prerendered content stays.
+func showFatal(doc js.Value, err error) {
+	if box := doc.Call("getElementById", "lab-error"); box.Truthy() {
+		box.Set("textContent", "Simulator error: "+err.Error())
+		box.Set("hidden", false)
+	}
+	doc.Get("documentElement").Get("dataset").Set("ready", "error")
+}
+
+// ShowFatal is showFatal for a binary's main (bridge.Binary.Fatal).
+func ShowFatal(doc js.Value, err error) { showFatal(doc, err) }
+
+// TrimFragment is href without its fragment.
+func TrimFragment(href string) string {
+	if i := strings.IndexByte(href, '#'); i >= 0 {
+		return href[:i]
+	}
+	return href
 }

@@ -1,38 +1,53 @@
 //go:build js && wasm
 
-package main
+package page
 
 import (
 	"fmt"
 	"syscall/js"
+
+	"github.com/mcplab/mcplab/wasm/bridge"
+	"github.com/mcplab/mcplab/wasm/protocol"
 )
 
 // What every page controller shares: the way to the engine worker.
 
-// answer is the worker's reply to one request, as ask hands it over.
-type answer struct {
+// Answer is the worker's reply to one request, as ask hands it over.
+type Answer struct {
 	js.Value
-	// Stopped is true when the run took longer than BudgetMs and app.js
-	// stopped it (terminating the worker); Err is set when the worker
-	// failed or the request did (a bad scenario: the reply's own error).
-	Stopped  bool
-	BudgetMs float64
-	// More is true for the first of a request's two replies (serveLab's
-	// picture); the second follows (its tables).
+	// Err is the reply's error (protocol.ReadError: the request's own,
+	// or, from app.js's bridge, the worker stopped past its budget or
+	// failed), nil when it holds none.
+	Err *protocol.Error
+	// More is true for the first of a request's two replies (a scenario
+	// page's picture); the second follows (its tables).
 	More bool
 }
 
-// Err is the reply's error message, "" when there is none.
-func (a answer) Err() string {
-	if e := a.Get("error"); e.Type() == js.TypeString {
-		return e.String()
+// Object is the reply as a protocol.Object, for the protocol's readers.
+func (a Answer) Object() protocol.Object { return bridge.Object{Value: a.Value} }
+
+// Str is the reply's string field name, "" when it has none.
+func (a Answer) Str(name string) string {
+	if v := a.Get(name); v.Type() == js.TypeString {
+		return v.String()
 	}
 	return ""
 }
 
-// WorkerFailed reports whether the error is the worker's own (it did not
-// start or stopped: app.js's {error, worker: true}), not the request's.
-func (a answer) WorkerFailed() bool { return a.Get("worker").Truthy() }
+// Stopped is the budget in ms a run was stopped past, 0 when it was not.
+func (a Answer) Stopped() float64 {
+	if a.Err != nil && a.Err.Kind == protocol.KindWorkerStopped {
+		return a.Err.BudgetMs
+	}
+	return 0
+}
+
+// WorkerFailed reports whether the worker itself failed (it did not start
+// or stopped: no fault of the request), not past a budget.
+func (a Answer) WorkerFailed() bool {
+	return a.Err != nil && a.Err.Kind == protocol.KindWorkerStopped && a.Err.BudgetMs == 0
+}
 
 // workerText is what a page says when the worker failed (WorkerFailed):
 // the simulator, not the scenario, could not run.
@@ -40,24 +55,17 @@ func workerText(msg string) string {
 	return "The simulator could not run here (" + msg + "). The output shows the last run that finished; reload the page to try again."
 }
 
-// Str is the reply's string field name, "" when it has none.
-func (a answer) Str(name string) string {
-	if v := a.Get(name); v.Type() == js.TypeString {
-		return v.String()
-	}
-	return ""
-}
-
-// ask sends req to the engine worker through app.js's mcplabEngine (one
+// Ask sends req to the engine worker through app.js's mcplabEngine (one
 // request at a time; while one runs, a newer request replaces the waiting
 // one, whose done is never called) and calls done with the answer (twice
 // when the first says More), under
 // recover (a panic goes to fail). Without the bridge it answers at once
 // with an error.
-func ask(req map[string]any, fail func(error), done func(answer)) {
+func Ask(req map[string]any, fail func(error), done func(Answer)) {
 	engine := js.Global().Get("mcplabEngine")
 	if engine.Type() != js.TypeObject {
-		done(answer{Value: js.ValueOf(map[string]any{"error": "app.js's engine bridge (mcplabEngine) is missing"})})
+		msg := "app.js's engine bridge (mcplabEngine) is missing"
+		done(Answer{Value: js.ValueOf(map[string]any{"error": msg}), Err: &protocol.Error{Kind: protocol.KindWorkerStopped, Message: msg}})
 		return
 	}
 	if answerFn.IsUndefined() {
@@ -65,12 +73,8 @@ func ask(req map[string]any, fail func(error), done func(answer)) {
 	}
 	asked++
 	asks[asked] = func(v js.Value) {
-		defer recoverInto(fail)
-		r := answer{Value: v, More: v.Get("more").Truthy()}
-		if v.Get("stopped").Truthy() {
-			r.Stopped, r.BudgetMs = true, v.Get("budgetMs").Float()
-		}
-		done(r)
+		defer bridge.Recover(fail)
+		done(Answer{Value: v, Err: protocol.ReadError(bridge.Object{Value: v}), More: v.Get("more").Truthy()})
 	}
 	engine.Call("request", req, answerFn.Call("bind", js.Null(), asked))
 }
@@ -103,14 +107,14 @@ func onAnswer(_ js.Value, args []js.Value) any {
 	return nil
 }
 
-// stoppedText says that a run past its budget was stopped, for the box
+// StoppedText says that a run past its budget was stopped, for the box
 // beside the output (#lab-error).
-func stoppedText(budgetMs float64) string {
+func StoppedText(budgetMs float64) string {
 	return fmt.Sprintf("This run was stopped: it took longer than %.0f s, the limit for one run in this page. The output shows the last run that finished; change the scenario to try again.", budgetMs/1000)
 }
 
 // markReady sets <html data-ready="1"> (the page has run and shown its
-// first answer) once the page's own SQLite has loaded, where it loads one
+// first Answer) once the page's own SQLite has loaded, where it loads one
 // (ledger.wasm: app.js's mcplabSQLiteLoading, for the synchronous
 // mcplab.run, which tests and scripts call once the page is ready); the
 // page does not wait for it to start, so its controls and its first

@@ -1,14 +1,16 @@
-//go:build js && wasm && transcript
+//go:build js && wasm
 
-package main
+package importpage
 
 import (
 	"syscall/js"
 
 	"github.com/mcplab/mcplab/templates"
+	"github.com/mcplab/mcplab/wasm/page"
+	"github.com/mcplab/mcplab/wasm/protocol"
 )
 
-// Sharing from the import page (issue 13, item 5). A share link carries a
+// Sharing from the import page. A share link carries a
 // scenario (#s=, SCENARIO.md "Sharing"), not a transcript, and the page
 // says so (#imp-share-help): "Copy link" copies the absolute link of the
 // scenario that replays the transcript (a#imp-to-scenario's, redacted
@@ -22,16 +24,16 @@ const embedTitle = "Replay of an imported MCP transcript"
 // wireShare wires #imp-copy-link and #imp-copy-embed.
 func (p *importPage) wireShare() {
 	say := func(msg string) {
-		if st := byID(p.doc, "imp-share-status"); st.Truthy() {
+		if st := page.ByID(p.doc, "imp-share-status"); st.Truthy() {
 			st.Set("textContent", msg)
 		}
 	}
-	on(byID(p.doc, "imp-copy-link"), "click", p.fail, func(js.Value) {
-		p.scenarioLink(say, func(href string) { copyText(absoluteURL(href, ""), js.Null(), p.fail, say) })
+	page.On(page.ByID(p.doc, "imp-copy-link"), "click", p.fail, func(js.Value) {
+		p.scenarioLink(say, func(href string) { page.CopyText(absoluteURL(href, ""), js.Null(), p.fail, say) })
 	})
-	on(byID(p.doc, "imp-copy-embed"), "click", p.fail, func(js.Value) {
+	page.On(page.ByID(p.doc, "imp-copy-embed"), "click", p.fail, func(js.Value) {
 		p.scenarioLink(say, func(href string) {
-			copyText(templates.NewEmbed(absoluteURL(href, "?embed=1"), embedTitle).HTML, js.Null(), p.fail, say)
+			page.CopyText(templates.NewEmbed(absoluteURL(href, "?embed=1"), embedTitle).HTML, js.Null(), p.fail, say)
 		})
 	})
 }
@@ -50,16 +52,14 @@ func (p *importPage) scenarioLink(say func(string), then func(href string)) {
 		return
 	}
 	say("Making the scenario of this transcript…")
-	req := map[string]any{"page": "import", "link": true, "text": p.text(), "side": p.side.Get("value").String(), "redact": p.redact.Get("checked").Truthy()}
-	p.addFields(req)
-	ask(req, p.fail, func(r answer) {
+	page.Ask(p.request(true, p.text()), p.fail, func(r page.Answer) {
 		switch {
-		case r.Stopped:
-			showLabError(p.doc, "Making the scenario of this transcript was stopped: it took longer than the limit for one run in this page.")
-		case r.Err() != "":
-			showLabError(p.doc, "Cannot make a scenario of this transcript: "+r.Err()+".")
+		case r.Stopped() > 0:
+			page.ShowLabError(p.doc, "Making the scenario of this transcript was stopped: it took longer than the limit for one run in this page.")
+		case r.Err != nil:
+			page.ShowLabError(p.doc, "Cannot make a scenario of this transcript: "+r.Err.Message+".")
 		default:
-			href := trimFragment(p.link.Call("getAttribute", "href").String()) + "#" + r.Str("fragment")
+			href := page.TrimFragment(p.link.Call("getAttribute", "href").String()) + "#" + protocol.ReadImportReply(r.Object()).Fragment
 			p.link.Set("href", href)
 			then(href)
 		}

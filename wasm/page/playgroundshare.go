@@ -1,6 +1,6 @@
-//go:build js && wasm && !transcript && (playground || ledger)
+//go:build js && wasm
 
-package main
+package page
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
+	"github.com/mcplab/mcplab/wasm/bridge"
 )
 
 // The playground's links: the fragment a page is opened with (linkText),
@@ -50,7 +51,7 @@ func (p *playground) shareLater() {
 	}
 	if p.shareFn.IsUndefined() {
 		p.shareFn = js.FuncOf(func(js.Value, []js.Value) any {
-			defer recoverInto(p.fail)
+			defer bridge.Recover(p.fail)
 			p.shareTimer = js.Null()
 			p.shareNow()
 			return nil
@@ -83,7 +84,7 @@ func (p *playground) shareNow() {
 	}
 	p.embed = templates.NewEmbed(src+"#"+frag, p.shareTitle)
 	p.showEmbed()
-	if full := byID(p.doc, "pg-open-full"); full.Truthy() {
+	if full := ByID(p.doc, "pg-open-full"); full.Truthy() {
 		full.Set("href", loc.Get("pathname").String()+"#"+frag)
 	}
 }

@@ -1,6 +1,6 @@
-//go:build js && wasm && !transcript && (playground || ledger)
+//go:build js && wasm
 
-package main
+package page
 
 import (
 	"errors"
@@ -10,6 +10,9 @@ import (
 
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
+	"github.com/mcplab/mcplab/wasm/bridge"
+	"github.com/mcplab/mcplab/wasm/protocol"
+	"github.com/mcplab/mcplab/wasm/worker"
 )
 
 // The playground (templates.PlaygroundPage): the editor's text is the
@@ -43,7 +46,7 @@ type playground struct {
 	link     js.Value // input#pg-link
 	embedSel js.Value // select#pg-embed-format
 	embedBox js.Value // textarea#pg-embed
-	pane     *pane    // what #lab-output shows
+	pane     *Pane    // what #lab-output shows
 
 	lastErr       templates.EditorError
 	ctlErr        templates.EditorError // a control's value scenario.Edit refused (onControl), shown over every later answer until an edit applies
@@ -54,14 +57,11 @@ type playground struct {
 	// when it ran, else "" (templates.NewEmbed's neutral title).
 	fragment   string
 	shareTitle string
-	stopped    bool // #lab-error says a run was stopped
-	bound      bool // #pg-error says the last run went past an engine bound
-	workerDown bool // the last answer was the worker's own failure (answer.WorkerFailed)
-	// empty is true while no run is on screen: a link's scenario did not
-	// run and the prerendered default is gone (showNothing); messages
-	// then say nothing has run, not that the last run is shown.
-	empty      bool
-	ready      bool     // the page is wired: #lab-status speaks of runs
+	// state is what the answers so far left on the page, which decides
+	// the status line; status is the line last written (StatusLoading
+	// until then), so an edit that changes nothing writes nothing.
+	state      PlaygroundState
+	status     Status
 	shareTimer js.Value // the pending setTimeout id of shareLater, or null
 	shareFn    js.Func  // its callback, made once
 	// setPending is true while the code editor has not been told of the
@@ -70,96 +70,57 @@ type playground struct {
 	setFn      js.Func
 }
 
-// The playground is not in import.wasm (-tags transcript): the import page
-// has no use for it, and leaving it out keeps that page under the transfer
-// budget.
-func init() { startPlayground = startPlaygroundPage }
-
-// startPlaygroundPage wires the playground found in doc.
-func startPlaygroundPage(doc js.Value) {
+// StartPlayground wires the playground found in doc (#playground).
+func StartPlayground(doc js.Value) {
 	p := &playground{
 		doc:      doc,
-		editor:   byID(doc, "pg-editor"),
-		output:   byID(doc, "lab-output"),
-		controls: byID(doc, "lab-controls"),
-		errBox:   byID(doc, "pg-error"),
-		errText:  byID(doc, "pg-error-text"),
-		title:    byID(doc, "pg-title"),
-		link:     byID(doc, "pg-link"),
-		embedSel: byID(doc, "pg-embed-format"),
-		embedBox: byID(doc, "pg-embed"),
+		editor:   ByID(doc, "pg-editor"),
+		output:   ByID(doc, "lab-output"),
+		controls: ByID(doc, "lab-controls"),
+		errBox:   ByID(doc, "pg-error"),
+		errText:  ByID(doc, "pg-error-text"),
+		title:    ByID(doc, "pg-title"),
+		link:     ByID(doc, "pg-link"),
+		embedSel: ByID(doc, "pg-embed-format"),
+		embedBox: ByID(doc, "pg-embed"),
 	}
 	if !p.editor.Truthy() || !p.output.Truthy() || !p.controls.Truthy() {
 		showFatal(doc, errors.New("the page has no #pg-editor, #lab-output or #lab-controls"))
 		return
 	}
 	fail := p.fail
-	p.pane = newPane(p.output, fail, nil)
-	on(p.editor, "input", fail, func(js.Value) {
+	p.pane = NewPane(p.output, fail, nil)
+	On(p.editor, "input", fail, func(js.Value) {
 		p.ctlErr = templates.EditorError{}
 		p.update(true, p.sharedLater)
 	})
 	// One listener for every control, present and future: the panel is
 	// re-rendered when the scenario's shape changes.
-	on(p.controls, "input", fail, func(ev js.Value) { p.onControl(ev.Get("target")) })
-	on(js.Global(), "hashchange", fail, func(js.Value) {
+	On(p.controls, "input", fail, func(ev js.Value) { p.onControl(ev.Get("target")) })
+	On(js.Global(), "hashchange", fail, func(js.Value) {
 		if hash := js.Global().Get("location").Get("hash").String(); isShareHash(hash) {
 			p.open(hash, nil)
 		}
 	})
-	keepAnchors(doc, p.output, fail)
-	on(byID(doc, "pg-error-goto"), "click", fail, func(js.Value) { p.showErrorInEditor() })
-	on(byID(doc, "pg-copy-link"), "click", fail, func(js.Value) {
-		copyText(p.link.Get("value").String(), p.link, fail, p.say)
+	KeepAnchors(doc, p.output, fail)
+	On(ByID(doc, "pg-error-goto"), "click", fail, func(js.Value) { p.showErrorInEditor() })
+	On(ByID(doc, "pg-copy-link"), "click", fail, func(js.Value) {
+		CopyText(p.link.Get("value").String(), p.link, fail, p.say)
 	})
-	on(byID(doc, "pg-copy-embed"), "click", fail, func(js.Value) {
-		copyText(p.embedBox.Get("value").String(), p.embedBox, fail, p.say)
+	On(ByID(doc, "pg-copy-embed"), "click", fail, func(js.Value) {
+		CopyText(p.embedBox.Get("value").String(), p.embedBox, fail, p.say)
 	})
-	on(p.embedSel, "change", fail, func(js.Value) { p.showEmbed() })
+	On(p.embedSel, "change", fail, func(js.Value) { p.showEmbed() })
 	// The host page's sizing snippet names this lab's origin, so it works
-	// as copied (prerendered, it holds templates.HostOrigin).
-	// (The page's own text: templates.HostSnippetFor would link
-	// HostSnippet, about 0.9 KB of wasm, for this line.)
-	if hs := byID(doc, "pg-host-snippet"); hs.Truthy() {
+	// as copied: the page's text holds it with templates.HostOrigin.
+	if hs := ByID(doc, "pg-host-snippet"); hs.Truthy() {
 		hs.Set("textContent", strings.Replace(hs.Get("textContent").String(), templates.HostOrigin, js.Global().Get("location").Get("origin").String(), 1))
 	}
-	// The picker (#pg-pick): Open (or Enter) follows the chosen built-in's
-	// link, #example=NAME (a hashchange, opened above), or
-	// ?ledger=1#example=NAME (a reload with ledger.wasm) when it needs the
-	// SQLite build this binary lacks.
-	on(byID(doc, "pg-pick"), "submit", fail, func(ev js.Value) {
-		ev.Call("preventDefault")
-		sel := byID(doc, "pg-pick-select")
-		i := sel.Get("selectedIndex").Int()
-		if i < 0 {
-			return
-		}
-		opt := sel.Get("options").Index(i)
-		if href := opt.Get("dataset").Get("href").String(); href != "" {
-			js.Global().Get("location").Call("assign", href)
-		}
-	})
-	on(byID(doc, "pg-download"), "click", fail, func(js.Value) {
-		download(doc, slug(p.scenarioTitle)+".json", "application/json", p.editor.Get("value").String())
-	})
-	file := byID(doc, "pg-file")
-	on(file, "change", fail, func(js.Value) {
-		readFile(file.Get("files"), scenario.MaxBytes, fail, func(name, text string) {
-			p.setEditor(text)
-			p.pick("")
-			file.Set("value", "")
-			p.update(true, func(ok bool) {
-				p.shareNow()
-				if ok {
-					p.say("Opened " + name + ".")
-				}
-			})
-		}, func(msg string) { showLabError(doc, msg) })
-	})
+	p.wireOpen()
 
 	p.open(js.Global().Get("location").Get("hash").String(), func() {
-		enable(doc, "pg-pick-select", "pg-pick-open", "pg-editor", "lab-controls", "pg-copy-link", "pg-download", "pg-file", "pg-embed-format", "pg-copy-embed")
-		p.ready = true
+		Enable(doc, "pg-pick-select", "pg-pick-open", "pg-editor", "lab-controls", "pg-copy-link", "pg-download", "pg-file", "pg-embed-format", "pg-copy-embed")
+		p.state = p.state.Wire()
 		p.showLive()
 		doc.Get("documentElement").Get("dataset").Set("ready", "1")
 	})
@@ -170,8 +131,8 @@ func startPlaygroundPage(doc js.Value) {
 // then (may be nil) follows the answer. A bad link keeps the editor as it
 // is and says why; the page stays usable.
 func (p *playground) open(hash string, then func()) {
-	defer recoverInto(p.fail)
-	showLabError(p.doc, "")
+	defer bridge.Recover(p.fail)
+	ShowLabError(p.doc, "")
 	after := func(bool) {
 		if then != nil {
 			then()
@@ -180,43 +141,7 @@ func (p *playground) open(hash string, then func()) {
 	if hash != "" && hash != "#" {
 		text, err := linkText(hash)
 		if err != nil {
-			// Leave the address bar as it is, so the broken link can be
-			// reloaded and inspected; the editor keeps what it shows.
-			// An iframe has no editor or address bar to speak of.
-			embed := p.doc.Get("documentElement").Get("dataset").Get("embed").Truthy()
-			msg := func(shown string) string {
-				if embed {
-					return "This link cannot be opened: " + err.Error() + ". Showing " + shown + " instead."
-				}
-				return "This link cannot be opened: " + err.Error() + ". The editor shows " + shown + "; the address bar keeps the broken link until you edit."
-			}
-			if p.scenarioTitle == "" {
-				// Nothing has run: the output and controls on screen are
-				// the prerendered default's, which would look like the
-				// link's run. None runs; the page says why (README: a
-				// damaged link shows no run, never the default's output).
-				m := msg("the default scenario, “" + p.title.Get("textContent").String() + "”")
-				// The output says nothing ran and points at the message,
-				// which it does not repeat; an embed shows it whole.
-				why := "The link cannot be opened (the message above says why)."
-				if embed {
-					m = "This link cannot be opened: " + err.Error() + "."
-					why = m
-				}
-				p.title.Set("textContent", brokenLinkTitle)
-				p.empty = true
-				showLabError(p.doc, m)
-				p.showNothing(why)
-				after(false)
-				return
-			}
-			p.update(true, func(ok bool) {
-				// The page was asked for something else: its title says
-				// so, not the name of the scenario that runs.
-				p.title.Set("textContent", brokenLinkTitle)
-				showLabError(p.doc, msg("the scenario that was already there"))
-				after(ok)
-			})
+			p.openBroken(err, after)
 			return
 		}
 		p.setEditor(text)
@@ -225,7 +150,11 @@ func (p *playground) open(hash string, then func()) {
 		p.pick(strings.TrimPrefix(hash, "#example="))
 	}
 	first := p.scenarioTitle == ""
-	p.empty = first && hash != "" && hash != "#" // unless it runs (apply)
+	if first && hash != "" && hash != "#" {
+		p.state = p.state.Nothing() // unless it runs (apply)
+	} else {
+		p.state.Output = OutputRun
+	}
 	p.update(true, func(ok bool) {
 		if !ok && first {
 			// The link's scenario is invalid, or valid but too large to
@@ -234,9 +163,9 @@ func (p *playground) open(hash string, then func()) {
 			// failure) neither are the output and the controls: the
 			// prerendered default's would look like the link's run.
 			switch {
-			case p.workerDown:
+			case p.state.Worker == TroubleDown:
 				p.title.Set("textContent", workerLinkTitle)
-			case p.bound:
+			case p.state.Editor == SaidBound:
 				p.title.Set("textContent", boundLinkTitle)
 				p.showNothing(p.errText.Get("textContent").String())
 			default:
@@ -254,7 +183,7 @@ func (p *playground) open(hash string, then func()) {
 // fragment), its placeholder "None (a scenario of your own)", so the
 // picker never names a built-in the editor does not hold.
 func (p *playground) pick(name string) {
-	sel := byID(p.doc, "pg-pick-select")
+	sel := ByID(p.doc, "pg-pick-select")
 	if !sel.Truthy() {
 		return
 	}
@@ -265,8 +194,8 @@ func (p *playground) pick(name string) {
 }
 
 // The playground's title (#pg-title) when a link opened nothing that ran:
-// neutral, never the prerendered default scenario's name (issue 13's QA:
-// a broken link kept scenario A's title over the error).
+// neutral, never the prerendered default scenario's name, which would
+// stand over the error as if the link had opened it.
 const (
 	brokenLinkTitle  = "This link cannot be opened"
 	invalidLinkTitle = "The linked scenario is not valid"
@@ -279,7 +208,7 @@ const (
 // task of its own: CodeMirror's replacement of its document reads the
 // page's selection, which lays the page out, and with the run's request
 // in the same task a share link of the heaviest herd was one task of up
-// to 62 ms of the page's CPU (issue 12's 50 ms). The textarea holds the
+// to 62 ms of the page's CPU, past a task's 50 ms. The textarea holds the
 // text at once; any other message to the code editor (tellEditor) is
 // sent after the text it refers to.
 func (p *playground) setEditor(text string) {
@@ -290,7 +219,7 @@ func (p *playground) setEditor(text string) {
 	p.setPending = true
 	if p.setFn.IsUndefined() {
 		p.setFn = js.FuncOf(func(js.Value, []js.Value) any {
-			defer recoverInto(p.fail)
+			defer bridge.Recover(p.fail)
 			p.flushEditor()
 			return nil
 		})
@@ -343,7 +272,7 @@ func (p *playground) onControl(el js.Value) {
 	}
 	path, kind := ds.Get("path").String(), ds.Get("kind").String()
 	value := el.Get("value").String()
-	if out := byID(p.doc, el.Get("id").String()+"-value"); out.Truthy() {
+	if out := ByID(p.doc, el.Get("id").String()+"-value"); out.Truthy() {
 		out.Set("textContent", value+" "+out.Get("dataset").Get("unit").String())
 	}
 	next, err := scenario.Edit([]byte(p.editor.Get("value").String()), path, kind, value, el.Get("checked").Truthy())
@@ -351,7 +280,7 @@ func (p *playground) onControl(el js.Value) {
 		// A value the control's kind refuses (7.5 ms), or JSON the
 		// controls cannot edit; said again over the answer of a run
 		// still under way (apply), which would otherwise clear it and
-		// look like the value was taken (QA: 7.5 seemed to run as 7).
+		// look like the value was taken (7.5 would seem to run as 7).
 		p.ctlErr = templates.EditorError{Message: "The controls cannot edit the JSON until it is valid again: " + err.Error()}
 		if errors.Is(err, scenario.ErrValue) {
 			p.ctlErr = templates.EditorError{Message: err.Error(), Path: path}
@@ -368,25 +297,26 @@ func (p *playground) onControl(el js.Value) {
 // ran or not: the link is what the editor holds.
 func (p *playground) sharedLater(bool) { p.shareLater() }
 
-// update sends the editor's text to the worker (api_playground.go) and
-// shows the answer: on success the run (pane: the headline and charts at
-// once, the tables after the next frame) and, when withControls, the
-// control panel; on error it keeps the last good output, marked stale,
-// and shows where the error is; a run stopped past its budget says so.
-// then (may be nil) hears whether a run is on screen; it is not called
-// when a newer edit replaced this one before it ran.
+// update sends the editor's text to the worker (wasm/worker's
+// Playground) and shows the answer: on success the run (pane: the
+// headline and charts at once, the tables after the next frame) and, when
+// withControls, the control panel; on error it keeps the last good
+// output, marked stale, and shows where the error is; a run stopped past
+// its budget says so. then (may be nil) hears whether a run is on screen;
+// it is not called when a newer edit replaced this one before it ran.
 func (p *playground) update(withControls bool, then func(ok bool)) {
-	req := map[string]any{"page": "playground", "text": p.editor.Get("value").String(), "controls": withControls}
-	ask(req, p.fail, func(r answer) {
-		ok := p.apply(r)
+	req := protocol.PlaygroundRequest{Text: p.editor.Get("value").String(), Controls: withControls}
+	Ask(req.Fields(), p.fail, func(r Answer) {
+		reply := protocol.ReadPlaygroundReply(r.Object())
+		ok := p.apply(r, reply)
 		if !ok {
-			// The link is the editor's text though it did not run (QA: it
-			// kept the last run's, sharing another scenario): the worker's
-			// reply carries it, else (stopped, the worker down) it is made
-			// here; none while the page reloads into ledger.wasm.
-			p.fragment, p.shareTitle = r.Str("fragment"), ""
-			if p.fragment == "" && !r.Get("noLedger").Truthy() {
-				p.fragment = shareOf([]byte(req["text"].(string)))
+			// The link is the editor's text though it did not run: the
+			// worker's reply carries it, else (stopped, the worker down)
+			// it is made here; none while the page reloads into
+			// ledger.wasm.
+			p.fragment, p.shareTitle = reply.Fragment, ""
+			if p.fragment == "" && (reply.Err == nil || reply.Err.Kind != protocol.KindNoLedger) {
+				p.fragment = worker.ShareOf([]byte(req.Text))
 			}
 		}
 		if then != nil {
@@ -396,70 +326,77 @@ func (p *playground) update(withControls bool, then func(ok bool)) {
 }
 
 // apply shows one answer of the worker; false when it holds no run.
-func (p *playground) apply(r answer) bool {
-	switch {
-	case r.Stopped:
-		showLabError(p.doc, stoppedText(r.BudgetMs))
-		p.stopped = true
-		p.output.Get("dataset").Set("stale", "1")
-		p.output.Get("dataset").Set("stopped", "1")
-		return false
-	case r.Get("noLedger").Truthy() && switchToLedger([]byte(r.Str("canon"))):
-		return false
-	case r.Get("editorError").Truthy():
-		e := readEditorError(r.Get("editorError"))
-		if text, ok := boundText(e.Message); ok {
-			p.showBound(text)
-		} else {
-			p.showError(e)
-		}
-		return false
-	case r.WorkerFailed():
-		// Not the scenario's fault: nothing in the editor is marked.
-		p.workerDown = true
-		showLabError(p.doc, workerText(r.Err()))
-		p.output.Get("dataset").Set("stale", "1")
-		p.showLive()
-		return false
-	case r.Err() != "":
-		p.showError(templates.EditorError{Message: r.Err()})
+func (p *playground) apply(r Answer, reply protocol.PlaygroundReply) bool {
+	if e := reply.Err; e != nil {
+		p.showFailure(e, reply.Canon)
 		return false
 	}
-	p.workerDown, p.empty = false, false
-	start := now()
-	p.pane.show(readOutput(r.Get("out")))
+	prev := p.state
+	p.state = p.state.Ran()
+	start := bridge.Now()
+	p.pane.Show(ReadOutput(r.Get("out")))
 	if panel := r.Get("controls"); panel.Type() == js.TypeString {
 		p.controls.Set("innerHTML", panel)
 	}
 	ds := p.output.Get("dataset")
 	ds.Set("renderMs", strconv.FormatFloat(r.Get("ms").Float(), 'f', 1, 64))
-	ds.Set("applyMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
+	ds.Set("applyMs", strconv.FormatFloat(bridge.Now()-start, 'f', 1, 64))
 	ds.Delete("stale")
 	ds.Delete("stopped")
-	paused := p.lastErr.Message != "" || p.bound
-	p.clearError()
-	if paused {
-		p.showLive()
+	if prev.Editor != SaidNothing {
+		p.clearError() // only when one is shown: no message to the editor per edit
 	}
+	p.showLive()
 	if p.ctlErr.Message != "" {
 		p.showError(p.ctlErr) // a control's refused value, until an edit applies
 	}
-	if p.stopped { // the stopped message goes; a broken link's stays
-		showLabError(p.doc, "")
-		p.stopped = false
+	if prev.Worker == TroubleStopped { // the stopped message goes; a broken link's stays
+		ShowLabError(p.doc, "")
 	}
 
-	p.scenarioTitle = r.Str("title")
+	p.scenarioTitle = reply.Title
 	if p.scenarioTitle == "" {
 		p.scenarioTitle = "Untitled scenario"
 	}
 	p.title.Set("textContent", p.scenarioTitle) // text, never markup
-	p.fragment, p.shareTitle = r.Str("fragment"), p.scenarioTitle
+	p.fragment, p.shareTitle = reply.Fragment, p.scenarioTitle
 	return true
 }
 
+// showFailure shows an answer's error by its kind: a run stopped past its
+// budget or the worker's failure in #lab-error, the reload into
+// ledger.wasm (with canon, the scenario's canonical JSON), a bound or a
+// located error under the editor.
+func (p *playground) showFailure(e *protocol.Error, canon string) {
+	switch {
+	case e.Kind == protocol.KindWorkerStopped && e.BudgetMs > 0:
+		ShowLabError(p.doc, StoppedText(e.BudgetMs))
+		p.state = p.state.Stopped()
+		p.output.Get("dataset").Set("stale", "1")
+		p.output.Get("dataset").Set("stopped", "1")
+	case e.Kind == protocol.KindWorkerStopped:
+		// Not the scenario's fault: nothing in the editor is marked.
+		p.state = p.state.WorkerFailed()
+		ShowLabError(p.doc, workerText(e.Message))
+		p.output.Get("dataset").Set("stale", "1")
+		p.showLive()
+	case e.Kind == protocol.KindNoLedger && switchToLedger([]byte(canon)):
+	default:
+		if text, ok := boundText(e); ok {
+			p.showBound(text)
+		} else {
+			p.showError(editorError(e))
+		}
+	}
+}
+
+// editorError is e as templates.EditorError, for the editor's marks.
+func editorError(e *protocol.Error) templates.EditorError {
+	return templates.EditorError{Message: e.Message, Path: e.Place.Path, Line: e.Place.Line, Col: e.Place.Col, Start: e.Place.Start, End: e.Place.End}
+}
+
 func (p *playground) showError(e templates.EditorError) {
-	p.lastErr, p.bound = e, false
+	p.lastErr, p.state = e, p.state.Invalid()
 	msg := e.Message
 	if w := e.Where(); w != "" && !strings.Contains(msg, w) {
 		msg = w + ": " + msg // a syntax error names its place already
@@ -467,7 +404,7 @@ func (p *playground) showError(e templates.EditorError) {
 	p.errText.Set("textContent", msg+"."+p.outputNote(" The output shows the last valid run."))
 	p.diagnose(e, msg)
 	p.errBox.Set("hidden", false)
-	byID(p.doc, "pg-error-goto").Set("hidden", e.Line == 0)
+	ByID(p.doc, "pg-error-goto").Set("hidden", e.Line == 0)
 	p.editor.Call("setAttribute", "aria-invalid", "true")
 	p.output.Get("dataset").Set("stale", "1")
 	p.showLive()
@@ -482,10 +419,10 @@ func (p *playground) showError(e templates.EditorError) {
 // valid (showLive).
 func (p *playground) showBound(text string) {
 	p.clearError()
-	p.bound = true
+	p.state = p.state.Bound()
 	p.errText.Set("textContent", strings.TrimSuffix(text, lastFinishedNote)+p.outputNote(lastFinishedNote))
 	p.errBox.Set("hidden", false)
-	byID(p.doc, "pg-error-goto").Set("hidden", true)
+	ByID(p.doc, "pg-error-goto").Set("hidden", true)
 	p.output.Get("dataset").Set("stale", "1")
 	p.showLive()
 }
@@ -496,7 +433,7 @@ const nothingRanNote = " Nothing has run yet."
 // outputNote is note (what the output keeps: the last run) or, while no
 // run is on screen, nothingRanNote.
 func (p *playground) outputNote(note string) string {
-	if p.empty {
+	if p.state.Output == OutputNothing {
 		return nothingRanNote
 	}
 	return note
@@ -530,7 +467,7 @@ func (p *playground) showNothing(why string) {
 }
 
 func (p *playground) clearError() {
-	p.lastErr, p.bound = templates.EditorError{}, false
+	p.lastErr, p.state.Editor = templates.EditorError{}, SaidNothing
 	p.errBox.Set("hidden", true)
 	p.errText.Set("textContent", "")
 	p.editor.Call("removeAttribute", "aria-invalid")
@@ -569,8 +506,7 @@ func (p *playground) showErrorInEditor() {
 	p.editor.Call("focus")
 	p.editor.Call("setSelectionRange", e.Start, max(e.End, e.Start+1))
 	lh := js.Global().Call("getComputedStyle", p.editor).Get("lineHeight").String()
-	// "18px", or "normal" (then the default); fmt.Sscanf would link fmt's
-	// scanner, ~57 KB of wasm, for this one line.
+	// "18px", or "normal" (then the default).
 	px, err := strconv.ParseFloat(strings.TrimSuffix(lh, "px"), 64)
 	if err != nil || px <= 0 {
 		px = 18
@@ -578,37 +514,109 @@ func (p *playground) showErrorInEditor() {
 	p.editor.Set("scrollTop", float64(max(e.Line-4, 0))*px)
 }
 
-func (p *playground) say(text string) { setStatus(p.doc, "live", text) }
+// say writes text in #lab-status; the next change of status writes over
+// it.
+func (p *playground) say(text string) {
+	p.status = StatusLoading
+	SetStatus(p.doc, "live", text)
+}
 
-// showLive says in #lab-status whether edits re-run (issue 13, item 7):
-// live while the scenario is valid, paused while the JSON is invalid (the
-// output is then the last valid run) or while a valid scenario's run went
-// past one of the engine's bounds (the output is then the last run that
-// finished), waiting when either stopped a link's first run so nothing
-// has run (p.empty), or that the simulator itself could not run
-// (workerDown). Before the page is wired it says nothing: the loading
-// status stands.
+// showLive says in #lab-status whether edits re-run (PlaygroundState's
+// Status), when that changed since it last said it. Before the page is
+// wired it says nothing: the loading status stands.
 func (p *playground) showLive() {
-	switch {
-	case !p.ready:
-	case p.lastErr.Message != "" && p.empty:
-		setStatus(p.doc, "paused", "Waiting: the scenario is invalid, so nothing has run yet. Fix it and every change runs it.")
-	case p.lastErr.Message != "":
-		setStatus(p.doc, "paused", "Paused: the scenario is invalid, so it does not re-run; the output is the last valid run. Fix it to go live again.")
-	case p.bound && p.empty:
-		setStatus(p.doc, "paused", "Waiting: the scenario is valid, but its run went past one of the engine's bounds (the message under the editor names it), so nothing has run yet. Make it smaller and every change runs it.")
-	case p.bound:
-		setStatus(p.doc, "paused", "Paused: the scenario is valid, but its run went past one of the engine's bounds (the message under the editor names it); the output is the last run that finished. Make the scenario smaller to go live again.")
-	case p.workerDown:
-		setStatus(p.doc, "error", "The simulator could not run; the message on the page says why. Reload the page to try again.")
-	case p.empty: // a damaged link opened nothing
-		setStatus(p.doc, "live", "Live: nothing has run yet, since the link could not be opened; every change runs the scenario in your browser, off the page's thread.")
-	default:
-		setStatus(p.doc, "live", "Live: every change re-runs the scenario in your browser, off the page's thread.")
+	st := p.state.Status()
+	if st == p.status {
+		return
 	}
+	p.status = st
+	SetStatus(p.doc, st.State(), st.Text())
 }
 
 // fail shows an internal error (a recovered panic); the page lives on.
 func (p *playground) fail(err error) {
-	showLabError(p.doc, "Simulator error: "+err.Error()+". The page still works; the last valid run is shown.")
+	ShowLabError(p.doc, "Simulator error: "+err.Error()+". The page still works; the last valid run is shown.")
+}
+
+// wireOpen wires the ways to open another scenario: the built-in picker,
+// the download of the editor's text and the file chooser.
+func (p *playground) wireOpen() {
+	doc, fail := p.doc, p.fail
+	// The picker (#pg-pick): Open (or Enter) follows the chosen built-in's
+	// link, #example=NAME (a hashchange, opened above), or
+	// ?ledger=1#example=NAME (a reload with ledger.wasm) when it needs the
+	// SQLite build this binary lacks.
+	On(ByID(doc, "pg-pick"), "submit", fail, func(ev js.Value) {
+		ev.Call("preventDefault")
+		sel := ByID(doc, "pg-pick-select")
+		i := sel.Get("selectedIndex").Int()
+		if i < 0 {
+			return
+		}
+		opt := sel.Get("options").Index(i)
+		if href := opt.Get("dataset").Get("href").String(); href != "" {
+			js.Global().Get("location").Call("assign", href)
+		}
+	})
+	On(ByID(doc, "pg-download"), "click", fail, func(js.Value) {
+		download(doc, slug(p.scenarioTitle)+".json", "application/json", p.editor.Get("value").String())
+	})
+	file := ByID(doc, "pg-file")
+	On(file, "change", fail, func(js.Value) {
+		ReadFile(file.Get("files"), scenario.MaxBytes, fail, func(name, text string) {
+			p.setEditor(text)
+			p.pick("")
+			file.Set("value", "")
+			p.update(true, func(ok bool) {
+				p.shareNow()
+				if ok {
+					p.say("Opened " + name + ".")
+				}
+			})
+		}, func(msg string) { ShowLabError(doc, msg) })
+	})
+
+}
+
+// openBroken handles a link that cannot be opened (err): the address bar
+// keeps it, so it can be reloaded and inspected; the editor keeps what it
+// shows; then after hears whether a run is on screen.
+func (p *playground) openBroken(err error, after func(bool)) {
+	// Leave the address bar as it is, so the broken link can be
+	// reloaded and inspected; the editor keeps what it shows.
+	// An iframe has no editor or address bar to speak of.
+	embed := p.doc.Get("documentElement").Get("dataset").Get("embed").Truthy()
+	msg := func(shown string) string {
+		if embed {
+			return "This link cannot be opened: " + err.Error() + ". Showing " + shown + " instead."
+		}
+		return "This link cannot be opened: " + err.Error() + ". The editor shows " + shown + "; the address bar keeps the broken link until you edit."
+	}
+	if p.scenarioTitle == "" {
+		// Nothing has run: the output and controls on screen are
+		// the prerendered default's, which would look like the
+		// link's run. None runs; the page says why (README: a
+		// damaged link shows no run, never the default's output).
+		m := msg("the default scenario, “" + p.title.Get("textContent").String() + "”")
+		// The output says nothing ran and points at the message,
+		// which it does not repeat; an embed shows it whole.
+		why := "The link cannot be opened (the message above says why)."
+		if embed {
+			m = "This link cannot be opened: " + err.Error() + "."
+			why = m
+		}
+		p.title.Set("textContent", brokenLinkTitle)
+		p.state = p.state.Nothing()
+		ShowLabError(p.doc, m)
+		p.showNothing(why)
+		after(false)
+		return
+	}
+	p.update(true, func(ok bool) {
+		// The page was asked for something else: its title says
+		// so, not the name of the scenario that runs.
+		p.title.Set("textContent", brokenLinkTitle)
+		ShowLabError(p.doc, msg("the scenario that was already there"))
+		after(ok)
+	})
 }

@@ -1,14 +1,16 @@
 //go:build js && wasm
 
-package main
+package page
 
 import (
 	"strconv"
 	"strings"
 	"syscall/js"
+
+	"github.com/mcplab/mcplab/wasm/bridge"
 )
 
-// pane keeps #lab-output in step with the latest run, block by block
+// Pane keeps #lab-output in step with the latest run, block by block
 // (templates.OutputPart, rendered to HTML in the worker: api.go's
 // outputReply, read by readOutput), so a change costs what it changes:
 //
@@ -34,7 +36,7 @@ import (
 // While something waits, #lab-output has data-pending="1"; when it is
 // drawn the attribute goes, data-later-ms says what drawing it cost, and
 // settled runs (the share link, which should follow the tables).
-type pane struct {
+type Pane struct {
 	el      js.Value // #lab-output
 	fail    func(error)
 	settled func()
@@ -54,12 +56,15 @@ type pane struct {
 // laterMaxMs bounds how long the later blocks may trail the picture.
 const laterMaxMs = 120
 
-// newPane manages el (#lab-output); fail reports a panic in the later
+// El is the element the pane keeps.
+func (p *Pane) El() js.Value { return p.el }
+
+// NewPane manages el (#lab-output); fail reports a panic in the later
 // task, settled (may be nil) runs whenever the whole run is on screen.
-func newPane(el js.Value, fail func(error), settled func()) *pane {
-	p := &pane{el: el, fail: fail, settled: settled, waiting: js.Null(), stale: map[string]bool{}, onScreen: map[string]string{}}
+func NewPane(el js.Value, fail func(error), settled func()) *Pane {
+	p := &Pane{el: el, fail: fail, settled: settled, waiting: js.Null(), stale: map[string]bool{}, onScreen: map[string]string{}}
 	p.laterFn = js.FuncOf(func(js.Value, []js.Value) any {
-		defer recoverInto(p.fail)
+		defer bridge.Recover(p.fail)
 		p.waiting = js.Null()
 		p.drawLater()
 		return nil
@@ -96,8 +101,8 @@ type output struct {
 	Parts []outPart
 }
 
-// readOutput reads a reply's "out" (api.go's outputReply) into Go.
-func readOutput(v js.Value) output {
+// ReadOutput reads a reply's "out" (api.go's outputReply) into Go.
+func ReadOutput(v js.Value) output {
 	var o output
 	attrs := v.Get("attrs")
 	for i := 0; i < attrs.Length(); i++ {
@@ -154,7 +159,7 @@ func (o output) pending() bool {
 // another shape that waited for them is now drawn whole; otherwise the
 // later task draws them after the next frame, as show would have. A fill
 // with nothing to fill (its run was replaced since) changes nothing.
-func (p *pane) fill(v js.Value) {
+func (p *Pane) fill(v js.Value) {
 	target := p.later
 	if p.awaiting != nil {
 		target = p.awaiting.Parts
@@ -192,8 +197,8 @@ func (p *pane) fill(v js.Value) {
 	}
 }
 
-// show puts a run on screen: what is watched now, the rest later.
-func (p *pane) show(o output) {
+// Show puts a run on screen: what is watched now, the rest later.
+func (p *Pane) Show(o output) {
 	parts := o.Parts
 	wrapper := p.el.Get("firstElementChild")
 	if !p.sameShape(parts, wrapper) {
@@ -249,7 +254,7 @@ func (p *pane) show(o output) {
 }
 
 // sameShape reports whether the blocks on screen are the ones of parts.
-func (p *pane) sameShape(parts []outPart, wrapper js.Value) bool {
+func (p *Pane) sameShape(parts []outPart, wrapper js.Value) bool {
 	if len(parts) != len(p.keys) || !wrapper.Truthy() || wrapper.Get("id").String() != "output" ||
 		wrapper.Get("children").Length() != len(parts) {
 		return false
@@ -272,7 +277,7 @@ func (p *pane) sameShape(parts []outPart, wrapper js.Value) bool {
 // styled and laid out in one task of 180 ms of CPU, 1.7-2.1 s on a loaded
 // machine, when a share link opened it in the playground (the output's
 // shape changes: TestHerdShareLinkNeverBlocksThePage).
-func (p *pane) showAll(o output) {
+func (p *Pane) showAll(o output) {
 	p.cancelLater()
 	keys, html := make([]string, len(o.Parts)), make([]string, len(o.Parts))
 	views := map[string]string{}
@@ -320,7 +325,7 @@ func (p *pane) showAll(o output) {
 }
 
 // draw patches el, block i, with part's HTML if it changed.
-func (p *pane) draw(el js.Value, i int, part outPart) {
+func (p *Pane) draw(el js.Value, i int, part outPart) {
 	if part.Sum != p.html[i] {
 		patch(el, part.Src)
 		p.html[i] = part.Sum
@@ -328,7 +333,7 @@ func (p *pane) draw(el js.Value, i int, part outPart) {
 }
 
 // drawView patches el with a view's HTML if it changed.
-func (p *pane) drawView(el js.Value, view outView) {
+func (p *Pane) drawView(el js.Value, view outView) {
 	if view.Sum != p.views[view.ID] {
 		patch(el, view.Src)
 		p.views[view.ID] = view.Sum
@@ -338,11 +343,11 @@ func (p *pane) drawView(el js.Value, view outView) {
 
 // drawLater draws what the newest run left for later: the later blocks
 // and the views that were hidden.
-func (p *pane) drawLater() {
+func (p *Pane) drawLater() {
 	if p.later == nil || (output{Parts: p.later}).pending() {
 		return // fill schedules it again
 	}
-	start := now()
+	start := bridge.Now()
 	kids := p.el.Get("firstElementChild").Get("children")
 	for i, part := range p.later {
 		if len(part.Views) > 0 {
@@ -364,12 +369,12 @@ func (p *pane) drawLater() {
 			}
 		}
 	}
-	p.el.Get("dataset").Set("laterMs", strconv.FormatFloat(now()-start, 'f', 1, 64))
+	p.el.Get("dataset").Set("laterMs", strconv.FormatFloat(bridge.Now()-start, 'f', 1, 64))
 	p.settle()
 }
 
 // flush draws what waits now, so what follows sees the whole run.
-func (p *pane) flush() {
+func (p *Pane) flush() {
 	if p.waiting.IsNull() {
 		return
 	}
@@ -379,7 +384,7 @@ func (p *pane) flush() {
 }
 
 // cancelLater forgets what waits (a full render replaces it).
-func (p *pane) cancelLater() {
+func (p *Pane) cancelLater() {
 	if !p.waiting.IsNull() {
 		cancelAfterNextFrame(p.waiting)
 		p.waiting = js.Null()
@@ -389,7 +394,7 @@ func (p *pane) cancelLater() {
 	clear(p.onScreen)
 }
 
-func (p *pane) settle() {
+func (p *Pane) settle() {
 	p.later = nil
 	p.el.Get("dataset").Delete("pending")
 	if p.settled != nil {
@@ -399,7 +404,7 @@ func (p *pane) settle() {
 
 // viewOnScreen finds which of part's views (in block) the page shows, ""
 // if none, and remembers it for the next change.
-func (p *pane) viewOnScreen(block js.Value, part outPart) string {
+func (p *Pane) viewOnScreen(block js.Value, part outPart) string {
 	shown := ""
 	for _, view := range part.Views {
 		if el := viewElement(block, view.ID); el.Truthy() && visible(el) {
@@ -417,7 +422,7 @@ func (p *pane) viewOnScreen(block js.Value, part outPart) string {
 // so the next run patches every block it draws (mcplabMorph keeps what
 // did not change). False, and nothing changed, when the output on screen
 // is not div#output with one element per key.
-func (p *pane) adopt(keys []string) bool {
+func (p *Pane) adopt(keys []string) bool {
 	wrapper := p.el.Get("firstElementChild")
 	if !wrapper.Truthy() || wrapper.Get("id").String() != "output" || wrapper.Get("children").Length() != len(keys) {
 		return false
@@ -430,7 +435,7 @@ func (p *pane) adopt(keys []string) bool {
 
 // shownView is the id of the view of block key the page showed when the
 // pane last looked ("" for none), and whether it has looked.
-func (p *pane) shownView(key string) (string, bool) {
+func (p *Pane) shownView(key string) (string, bool) {
 	id, ok := p.onScreen[key]
 	return id, ok
 }
@@ -483,6 +488,3 @@ func cancelAfterNextFrame(h js.Value) {
 		g.Call("clearTimeout", h.Index(1))
 	}
 }
-
-// now is performance.now() in milliseconds.
-func now() float64 { return js.Global().Get("performance").Call("now").Float() }

@@ -1,6 +1,6 @@
-//go:build js && wasm && ledger && !transcript
+//go:build js && wasm
 
-package main
+package page
 
 import (
 	"encoding/json"
@@ -13,9 +13,10 @@ import (
 	"github.com/mcplab/mcplab/engine/review"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
+	"github.com/mcplab/mcplab/wasm/protocol"
 )
 
-// The review page (templates.ReviewPage, issue 16): the user pastes or
+// The review page (templates.ReviewPage): the user pastes or
 // edits a scenario in #review-input, picks the call in #review-op and
 // presses Review (or Ctrl+Enter); the worker reviews it part by part
 // (api_review.go) while #review-progress counts the parts and derived
@@ -24,8 +25,6 @@ import (
 // which "Copy link" copies: opened anywhere, the page reviews it again. An
 // invalid scenario keeps the last review on screen, marked stale, and says
 // what is wrong and where (line and column, as the playground does).
-
-func init() { startReviewPage = startReviewLive }
 
 // reviewPartBudgetMs is how long one part of a review may take in the
 // worker before app.js stops it (mcplabEngine.budgetMs, 20 s on other
@@ -58,14 +57,15 @@ type reviewPage struct {
 	empty bool
 }
 
-// startReviewLive wires the review page found in doc and, when the address
-// carries a scenario (#s=...&op=ID or #example=NAME), reviews it.
-func startReviewLive(doc js.Value) {
-	live := byID(doc, "review-live")
+// StartReview wires the review page found in doc (#review-live) and, when
+// the address carries a scenario (#s=...&op=ID or #example=NAME), reviews
+// it.
+func StartReview(doc js.Value) {
+	live := ByID(doc, "review-live")
 	p := &reviewPage{
-		doc: doc, input: byID(doc, "review-input"), opSel: byID(doc, "review-op"), body: byID(doc, "review-body"),
-		errBox: byID(doc, "review-error"), errText: byID(doc, "review-error-text"), link: byID(doc, "review-link"),
-		progress: byID(doc, "review-progress"), bar: byID(doc, "review-progress-bar"), progText: byID(doc, "review-progress-text"),
+		doc: doc, input: ByID(doc, "review-input"), opSel: ByID(doc, "review-op"), body: ByID(doc, "review-body"),
+		errBox: ByID(doc, "review-error"), errText: ByID(doc, "review-error-text"), link: ByID(doc, "review-link"),
+		progress: ByID(doc, "review-progress"), bar: ByID(doc, "review-progress-bar"), progText: ByID(doc, "review-progress-text"),
 		root: live.Get("dataset").Get("root").String(),
 	}
 	if !p.input.Truthy() || !p.body.Truthy() || !p.opSel.Truthy() {
@@ -76,29 +76,29 @@ func startReviewLive(doc js.Value) {
 		engine.Set("budgetMs", reviewPartBudgetMs)
 	}
 	fail := p.fail
-	on(byID(doc, "review-run"), "click", fail, func(js.Value) { p.run() })
-	on(p.opSel, "change", fail, func(js.Value) { p.run() })
-	on(p.input, "input", fail, func(js.Value) {
+	On(ByID(doc, "review-run"), "click", fail, func(js.Value) { p.run() })
+	On(p.opSel, "change", fail, func(js.Value) { p.run() })
+	On(p.input, "input", fail, func(js.Value) {
 		p.edited = true
 		p.listCalls()
 	})
-	on(p.input, "keydown", fail, func(ev js.Value) {
+	On(p.input, "keydown", fail, func(ev js.Value) {
 		if ev.Get("key").String() == "Enter" && (ev.Get("ctrlKey").Truthy() || ev.Get("metaKey").Truthy()) {
 			ev.Call("preventDefault")
 			p.run()
 		}
 	})
-	on(byID(doc, "review-error-goto"), "click", fail, func(js.Value) { p.showErrorInEditor() })
-	on(byID(doc, "review-copy-link"), "click", fail, func(js.Value) {
-		copyText(p.link.Get("value").String(), p.link, fail, p.say)
+	On(ByID(doc, "review-error-goto"), "click", fail, func(js.Value) { p.showErrorInEditor() })
+	On(ByID(doc, "review-copy-link"), "click", fail, func(js.Value) {
+		CopyText(p.link.Get("value").String(), p.link, fail, p.say)
 	})
-	on(byID(doc, "review-copy-md"), "click", fail, func(js.Value) {
-		md := byID(doc, "review-markdown")
-		copyText(md.Get("value").String(), md, fail, p.say)
+	On(ByID(doc, "review-copy-md"), "click", fail, func(js.Value) {
+		md := ByID(doc, "review-markdown")
+		CopyText(md.Get("value").String(), md, fail, p.say)
 	})
-	on(js.Global(), "hashchange", fail, func(js.Value) { p.open() })
+	On(js.Global(), "hashchange", fail, func(js.Value) { p.open() })
 	p.link.Set("value", js.Global().Get("location").Get("href").String())
-	enable(doc, "review-input", "review-op", "review-run", "review-copy-link", "review-copy-md")
+	Enable(doc, "review-input", "review-op", "review-run", "review-copy-link", "review-copy-md")
 	if !p.open() {
 		p.say(liveText)
 		markReady(doc, fail)
@@ -122,12 +122,12 @@ func (p *reviewPage) open() bool {
 	}
 	text, err := linkText(share)
 	if err != nil {
-		showLabError(p.doc, "This link cannot be opened: "+err.Error()+".")
+		ShowLabError(p.doc, "This link cannot be opened: "+err.Error()+".")
 		p.name("", "link that cannot be opened", "")
 		p.empty = true
 		p.showNothing()
 		p.body.Get("dataset").Set("state", "error")
-		setStatus(p.doc, "error", "The link cannot be opened, so nothing was reviewed. The editor holds this page's own scenario: press Review (Ctrl+Enter) to review it, or paste yours.")
+		SetStatus(p.doc, "error", "The link cannot be opened, so nothing was reviewed. The editor holds this page's own scenario: press Review (Ctrl+Enter) to review it, or paste yours.")
 		markReady(p.doc, p.fail)
 		return true
 	}
@@ -192,19 +192,20 @@ func (p *reviewPage) name(example, other, text string) {
 // invalid text shows its located error while the user types.
 func (p *reviewPage) listCalls() {
 	text := p.input.Get("value").String()
-	ask(map[string]any{"page": "review", "action": "calls", "text": text}, p.fail, func(r answer) {
-		if r.Stopped || text != p.input.Get("value").String() {
+	Ask(protocol.ReviewRequest{Action: protocol.ReviewCalls, Text: text}.Fields(), p.fail, func(r Answer) {
+		if r.Stopped() > 0 || text != p.input.Get("value").String() {
 			return // a newer edit asks again
 		}
-		if r.Get("editorError").Truthy() {
-			p.showError(readEditorError(r.Get("editorError")))
+		reply := protocol.ReadReviewCallList(r.Object())
+		if reply.Err != nil && reply.Err.Kind != protocol.KindInternal && reply.Err.Kind != protocol.KindWorkerStopped {
+			p.showError(editorError(reply.Err))
 			// No calls to pick in a text that does not read: the
 			// picker is emptied, not left on the last scenario's.
 			p.setOps(nil, "")
 			p.opSel.Set("disabled", true)
 			return
 		}
-		if r.Err() != "" {
+		if reply.Err != nil {
 			return
 		}
 		p.clearError()
@@ -212,13 +213,9 @@ func (p *reviewPage) listCalls() {
 		if p.edited {
 			p.name("", "your scenario", text)
 		}
-		ops := r.Get("ops")
-		list := make([]string, ops.Length())
-		cur, keep := p.opSel.Get("value").String(), false
-		for i := range list {
-			list[i] = ops.Index(i).String()
-			keep = keep || list[i] == cur
-		}
+		list := reply.Ops
+		cur := p.opSel.Get("value").String()
+		keep := slices.Contains(list, cur)
 		if !keep && len(list) > 0 {
 			cur = list[0]
 		}
@@ -232,80 +229,73 @@ func (p *reviewPage) listCalls() {
 func (p *reviewPage) run() {
 	p.gen++
 	gen := p.gen
-	showLabError(p.doc, "")
+	ShowLabError(p.doc, "")
 	p.body.Get("dataset").Set("stale", "1")
 	p.body.Get("dataset").Set("state", "running")
 	p.showProgress(0, 0, "Starting the review…")
 	base := js.Global().Get("URL").New(p.root+"playground/", js.Global().Get("location").Get("href")).Get("href").String()
-	req := map[string]any{"page": "review", "action": "start", "text": p.input.Get("value").String(), "op": p.opSel.Get("value").String(), "linkBase": base, "opMayBeStale": p.edited}
-	ask(req, p.fail, func(r answer) {
+	req := protocol.ReviewRequest{Action: protocol.ReviewStart, Text: p.input.Get("value").String(), Op: p.opSel.Get("value").String(), LinkBase: base, OpMayBeStale: p.edited}
+	Ask(req.Fields(), p.fail, func(r Answer) {
 		if gen != p.gen {
 			return
 		}
-		switch {
-		case r.Stopped:
-			p.stop(stoppedText(r.BudgetMs))
+		reply := protocol.ReadReviewStarted(r.Object())
+		switch e := reply.Err; {
+		case r.Stopped() > 0:
+			p.stop(StoppedText(r.Stopped()))
 			return
-		case r.Get("editorError").Truthy():
-			p.showError(readEditorError(r.Get("editorError")))
-			if ops := r.Get("ops"); ops.Type() == js.TypeObject {
+		case e != nil && e.Kind != protocol.KindInternal && e.Kind != protocol.KindWorkerStopped:
+			p.showError(editorError(e))
+			if reply.Ops != nil {
 				// A call the scenario lacks (a link's &op=): the picker
 				// lists the calls it has, none chosen.
-				list := make([]string, ops.Length())
-				for i := range list {
-					list[i] = ops.Index(i).String()
-				}
-				p.setOps(list, "")
+				p.setOps(reply.Ops, "")
 			}
 			p.stop("")
 			return
-		case r.Err() != "":
-			p.stop("The review failed: " + r.Err())
+		case e != nil:
+			p.stop("The review failed: " + e.Message)
 			return
 		}
 		p.clearError()
 		p.edited = false
-		ops := r.Get("ops")
-		list := make([]string, ops.Length())
-		for i := range list {
-			list[i] = ops.Index(i).String()
-		}
-		op := r.Str("op")
+		list, op := reply.Ops, reply.Op
 		p.setOps(list, op)
-		frag := r.Str("fragment")
+		frag := reply.Fragment
 		if len(list) > 0 && op != list[0] { // the first call needs no &op=
 			frag = review.LinkFragment(frag, op)
 		}
-		p.step(gen, r.Get("token").Int(), r.Get("parts"), frag)
+		p.step(gen, reply.Token, reply.Parts, frag)
 	})
 }
 
 // step asks for the next part of review token and shows the progress;
 // after the last it shows the review and rewrites the address bar to the
 // review's link (fragment frag).
-func (p *reviewPage) step(gen, token int, parts js.Value, frag string) {
-	ask(map[string]any{"page": "review", "action": "step", "token": token, "root": p.root}, p.fail, func(r answer) {
+func (p *reviewPage) step(gen, token int, parts []string, frag string) {
+	Ask(protocol.ReviewRequest{Action: protocol.ReviewStep, Token: token, Root: p.root}.Fields(), p.fail, func(r Answer) {
 		if gen != p.gen {
 			return
 		}
 		switch {
-		case r.Stopped:
-			p.stop(stoppedText(r.BudgetMs))
+		case r.Stopped() > 0:
+			p.stop(StoppedText(r.Stopped()))
 			return
-		case r.Err() != "":
-			p.stop("The review failed: " + r.Err())
+		case r.Err != nil:
+			p.stop("The review failed: " + r.Err.Message)
 			return
 		}
-		n, runs := r.Get("step").Int(), r.Get("runs").Int()
-		if !r.Get("done").Truthy() {
-			p.showProgress(n, runs, fmt.Sprintf("Part %d of %d done (%s): %d derived runs so far; next, %s…", n, parts.Length(), parts.Index(n-1).String(), runs, parts.Index(n).String()))
+		reply := protocol.ReadReviewProgress(r.Object())
+		n, runs := reply.Step, reply.Runs
+		if !reply.Done {
+			p.showProgress(n, runs, fmt.Sprintf("Part %d of %d done (%s): %d derived runs so far; next, %s…", n, len(parts), parts[n-1], runs, parts[n]))
 			p.step(gen, token, parts, frag)
 			return
 		}
 		if el := p.body.Get("firstElementChild"); el.Truthy() && el.Get("id").String() != "review-nothing" {
-			js.Global().Call("mcplabMorph", el, r.Str("html"))
+			js.Global().Call("mcplabMorph", el, reply.HTML)
 		} else {
-			p.body.Set("innerHTML", r.Str("html"))
+			p.body.Set("innerHTML", reply.HTML)
 		}
 		url := replaceFragment(frag)
 		p.link.Set("value", url)
@@ -325,14 +315,14 @@ func (p *reviewPage) step(gen, token int, parts js.Value, frag string) {
 // says the review did not finish.
 func (p *reviewPage) stop(msg string) {
 	if msg != "" {
-		showLabError(p.doc, msg)
+		ShowLabError(p.doc, msg)
 	}
 	p.progress.Set("hidden", true)
 	if p.empty {
 		p.showNothing()
 	}
 	p.body.Get("dataset").Set("state", "error")
-	setStatus(p.doc, "error", "The review did not finish; the message on the page says why. Edit the scenario or pick a call, then press Review.")
+	SetStatus(p.doc, "error", "The review did not finish; the message on the page says why. Edit the scenario or pick a call, then press Review.")
 	markReady(p.doc, p.fail)
 }
 
@@ -394,7 +384,7 @@ func (p *reviewPage) showError(e templates.EditorError) {
 	p.errBox.Set("hidden", false)
 	p.errBox.Get("dataset").Set("line", strconv.Itoa(e.Line))
 	p.errBox.Get("dataset").Set("col", strconv.Itoa(e.Col))
-	byID(p.doc, "review-error-goto").Set("hidden", e.Line == 0)
+	ByID(p.doc, "review-error-goto").Set("hidden", e.Line == 0)
 	p.input.Call("setAttribute", "aria-invalid", "true")
 }
 
@@ -416,8 +406,8 @@ func (p *reviewPage) showErrorInEditor() {
 	p.input.Set("scrollTop", float64(max(e.Line-4, 0))*18)
 }
 
-func (p *reviewPage) say(text string) { setStatus(p.doc, "live", text) }
+func (p *reviewPage) say(text string) { SetStatus(p.doc, "live", text) }
 
 func (p *reviewPage) fail(err error) {
-	showLabError(p.doc, "Simulator error: "+err.Error()+". The page still works; the last review is shown.")
+	ShowLabError(p.doc, "Simulator error: "+err.Error()+". The page still works; the last review is shown.")
 }
