@@ -285,7 +285,10 @@ func consoleText(args []*runtime.RemoteObject) string {
 func newTab(t *testing.T, origin string) (context.Context, *pageWatch) {
 	t.Helper()
 	if origin == siteURL {
-		ensureSite(t) // before the tab's deadline starts: a cold build takes minutes
+		// Before the tab's deadline starts: a cold build takes minutes.
+		// The compressed copies may follow while the test runs: a test
+		// that measures transfer calls ensureSite first.
+		ensureSiteWritten(t)
 	}
 	ensureBrowser(t)
 	tabCtx, cancelTab := chromedp.NewContext(browserCtx)

@@ -459,6 +459,11 @@ const editorBudget = 120_000
 // 1,589,728 before the engine's own SHA-256 and the wasm's build without
 // inlining outside the runtime: see wasmGCFlags).
 func TestEditorLoadsOnlyOnThePlayground(t *testing.T) {
+	// Parallel: it runs after the sequential tests, by when the compressed
+	// copies whose transfer it measures are written (ensureSite waits
+	// for them if not); a tab of its own, with the cache off.
+	t.Parallel()
+	ensureSite(t)
 	ctx, w := openTab(t, siteURL)
 	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
 		t.Fatal(err)

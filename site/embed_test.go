@@ -44,7 +44,7 @@ func hostPage(origin, src string) string {
 // origin, as the watcher requires.
 func serveHost(t *testing.T, src string) *httptest.Server {
 	t.Helper()
-	ensureSite(t) // before the tab's deadline starts: a cold build takes minutes
+	ensureSiteWritten(t) // before the tab's deadline starts: a cold build takes minutes
 	target, err := url.Parse(siteURL)
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +112,7 @@ func TestEmbedHostPageResizes(t *testing.T) {
 // named the wrong origin would have its messages dropped, and the host's
 // documented snippet, which accepts only the lab's origin, sizes the frame.
 func TestEmbedCrossOriginParent(t *testing.T) {
-	ensureSite(t)
+	ensureSiteWritten(t)
 	src := siteURL + "/s/" + scenarioA + "/?embed=1"
 	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -190,7 +190,7 @@ func TestEmbedThemeScreenshots(t *testing.T) {
 // does: "Review this operation" no longer navigates inside the lesson's
 // frame, also once an edit re-points it at the live review page.
 func TestEmbedOutwardLinksOpenNewTab(t *testing.T) {
-	ensureSite(t)
+	ensureSiteWritten(t)
 	ctx, _ := openTab(t, siteURL)
 	navigate(t, ctx, siteURL+"/s/"+scenarioA+"/?embed=1")
 	waitFor(t, ctx, "the embedded lab ready", `document.documentElement.dataset.ready === "1"`)

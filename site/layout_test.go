@@ -123,6 +123,7 @@ func TestLayoutPhone(t *testing.T) {
 	const width, height = 360, 780
 	for _, pg := range layoutPages {
 		t.Run(pg.name, func(t *testing.T) {
+			t.Parallel() // a tab each, two pages at a time (go test -parallel): the pages share nothing
 			ctx := openAt(t, pg.name, pg.path, pg.wasm, width, height)
 			l := evalJSON[phoneLayout](t, ctx, phoneJS)
 			if l.InnerWidth != width {
@@ -175,6 +176,7 @@ const wideJS = `(() => {
 func TestLayoutWide(t *testing.T) {
 	for _, pg := range layoutPages {
 		t.Run(pg.name, func(t *testing.T) {
+			t.Parallel() // a tab each, two pages at a time (go test -parallel): the pages share nothing
 			ctx := openAt(t, pg.name, pg.path, pg.wasm, 1280, 900)
 			type wide struct {
 				ScrollWidth, InnerWidth float64
@@ -240,6 +242,7 @@ func TestLayoutLabelsDoNotOverlap(t *testing.T) {
 	for _, width := range []int64{1280, 390} {
 		for _, pg := range labelPages {
 			t.Run(fmt.Sprintf("%s-%d", pg.name, width), func(t *testing.T) {
+				t.Parallel() // a tab each, two pages at a time (go test -parallel): the pages share nothing
 				ctx := openAt(t, pg.name, pg.path, pg.wasm, width, 900)
 				type result struct {
 					ScrollWidth, InnerWidth float64

@@ -60,6 +60,7 @@ func nativeTrace(t *testing.T, ex examples.Example) ([]byte, *trace.Trace) {
 func TestScenarioPagesMatchNativeTrace(t *testing.T) {
 	for _, ex := range examples.All() {
 		t.Run(ex.Name, func(t *testing.T) {
+			t.Parallel() // a tab each, two pages at a time (go test -parallel): the pages share nothing
 			_, tr := nativeTrace(t, ex)
 			ctx, _ := openTab(t, siteURL)
 			navigate(t, ctx, pageURL(ex.Name))
@@ -480,6 +481,7 @@ func TestIndexListsEveryScenario(t *testing.T) {
 func TestPagesWithoutJavaScript(t *testing.T) {
 	for _, ex := range examples.All() {
 		t.Run(ex.Name, func(t *testing.T) {
+			t.Parallel() // a tab each, two pages at a time (go test -parallel): the pages share nothing
 			_, tr := nativeTrace(t, ex)
 			ctx, w := openTab(t, siteURL)
 			if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
@@ -554,6 +556,11 @@ func TestWasmDownloadStartsWhileThePageIsRead(t *testing.T) {
 // a page that needs no SQLite (enforced: bytes do not).
 func TestNoRequestLeavesTheOrigin(t *testing.T) {
 	const budget = transferBudget
+	// Parallel: it runs after the sequential tests, by when the compressed
+	// copies whose transfer it measures are written (ensureSite waits
+	// for them if not); a tab of its own, with the cache off.
+	t.Parallel()
+	ensureSite(t)
 	ctx, w := openTab(t, siteURL)
 	// A cold load: the browser's cache is shared by every tab of the binary.
 	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {

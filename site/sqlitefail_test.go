@@ -15,7 +15,7 @@ import (
 // failed). Build with -sASSERTIONS ...", nor calls the scenario invalid;
 // nor does the playground with the SQLite build (QA).
 func TestLedgerPageSaysWhySQLiteDidNotLoad(t *testing.T) {
-	ensureSite(t)
+	ensureSiteWritten(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/sqlite3.wasm") {
 			http.NotFound(w, r)

@@ -88,6 +88,10 @@ func verdict(tr *trace.Trace, rule string) string {
 // only where the SDK really broke the rule (the maximum timeout it enforces
 // late and silently).
 func TestTypeScriptSDKLogs(t *testing.T) {
+	// Parallel, like the probe tests: npm ci and the peers' real-time
+	// exchanges wait on the network and the clock, not the CPU, so they
+	// overlap the other parallel tests rather than hold up the suite.
+	t.Parallel()
 	dir := tsPeerLogs(t)
 	type want struct {
 		rule    string
@@ -221,6 +225,10 @@ func checkText(tr *trace.Trace, rule string) string {
 // max-timeout-enforced and exits 3; the race's log never fails
 // no-message-after-cancel.
 func TestTypeScriptSDKLogsCLI(t *testing.T) {
+	// Parallel, like the probe tests: npm ci and the peers' real-time
+	// exchanges wait on the network and the clock, not the CPU, so they
+	// overlap the other parallel tests rather than hold up the suite.
+	t.Parallel()
 	dir := tsPeerLogs(t)
 	maxLog := filepath.Join(dir, "max-timeout", "claude.log")
 	var out, errb bytes.Buffer
