@@ -22,13 +22,11 @@ func (w *world) openStream(r *request) {
 // out sends a server message on r's stream through the SSE buffer when the
 // scenario has one (DOMAIN.md §7), else straight to the network.
 func (w *world) out(r *request, m sse.Msg) {
-	if w.resumable() {
-		// A stream closed at the server (it saw the drop) keeps m only in
-		// the event store, for a resumption to replay (resume.go).
-		if kept, lost := sse.Keep(&w.store, &m, r.id.Raw(), r.id.String(), r.ls == nil && !r.srv.Writing && r.srv.Arrived); kept != nil {
-			w.told(r, kept, lost)
-			return
-		}
+	// A stream closed at the server (it saw the drop) keeps m only in the
+	// event store, for a resumption to replay (resume.go).
+	if kept, lost := sse.Keep(w.resumable(), &w.store, &m, r.id.Raw(), r.id.String(), r.ls == nil && !r.srv.Writing && r.srv.Arrived); kept != nil {
+		w.told(r, kept, lost)
+		return
 	}
 	if r.st == nil || r.st.Buf == nil || m.Comment != "" {
 		w.wireOut(r, m)
@@ -82,12 +80,9 @@ func (w *world) wireOut(r *request, m sse.Msg) {
 // stream the client no longer reads).
 func (w *world) deliverToClient(r *request, h sse.Sent) {
 	e, arrive := r.cl.Deliver(w.q.Now(), h.SentAt, r.id.String(), h.M.Comment != "", w.tp)
-	e.Wire, e.Message, e.EventID = h.Wire, h.M.Msg, h.M.EventID
+	h.Delivered(&e, arrive, r.id.String(), w.q.Now())
 	if arrive {
 		r.cursor.Received(h.M.EventID)
-	}
-	if arrive && h.M.Priming {
-		e.Signal, e.Note = trace.SignalPrime, sse.PrimedNote(r.id.String(), h.M.EventID, w.q.Now()-h.SentAt)
 	}
 	w.tell(r, e)
 	if arrive && !h.M.Priming {

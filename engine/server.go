@@ -60,10 +60,8 @@ func (w *world) serverReceiveCancel(msg json.RawMessage) {
 	}
 	via, e, about, ok := coordinator.ReadCancel(msg, c, err, srv, method, w.tp)
 	switch {
-	case ok && r.cl.Cause != "":
-		w.serverCancel(r, r.cl.Cause, via)
 	case ok:
-		w.serverCancel(r, trace.CauseClient, via)
+		w.serverCancel(r, r.cl.CancelCause(), via)
 	case about:
 		w.tell(r, e)
 	default:

@@ -2,6 +2,17 @@ package recovery
 
 import "strconv"
 
+// Resumption under 2025-11-25 (DOMAIN.md §9; SCENARIO.md, "Switches for
+// the failures real software shows"): the server writes every SSE event of
+// every stream into its event store (sse.EventStore) under an event id; a
+// request's response stream opens with a priming event that carries only
+// an id; the client keeps its position per stream (Cursor) and,
+// when the network or a proxy drops a stream it still waits on, reconnects
+// with GET and Last-Event-ID after the reference backoff; the server
+// replays the events after it and re-attaches the stream, so the call
+// completes instead of staying pending. client.policy.forgetResumeToken
+// and server.policy.replayAllStreams break the two halves.
+
 // Cursor is a 2025-11-25 client's resume position on one stream: the id of
 // the last SSE event it received there, which it sends as Last-Event-ID
 // when the stream drops and it reconnects with GET (DOMAIN.md §9;
@@ -72,7 +83,11 @@ func ResumeNote(id, token, pos string, delayMs int64) string {
 }
 
 // ResumeHeaders are the headers of the client's resuming GET: Last-Event-ID
-// token, or none for "" (a GET that resumes nothing).
+// token, or none for "" (a GET that resumes nothing). The server answers
+// one latency later: the events after token replayed and the stream
+// re-attached (Reattach), its keep-alive restarted as on a fresh stream,
+// or, without a token, a new standalone stream that resumes nothing
+// (modelcontextprotocol/typescript-sdk#2499).
 func ResumeHeaders(token string) map[string]string {
 	if token == "" {
 		return nil

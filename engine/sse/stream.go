@@ -201,3 +201,14 @@ func (s *Stream) Summary(id scenario.ID, cfg *scenario.Buffer) (b trace.Buffer, 
 	return trace.Buffer{Stream: id, Policy: policy, Capacity: s.Buf.Capacity(), MaxDepth: st.MaxDepth, DroppedProgress: st.DroppedProgress, Coalesced: st.Coalesced,
 		DroppedFinals: st.DroppedFinals, NeedsRefetch: st.NeedsRefetch, FinalsDelivered: st.FinalsDelivered, Depth: s.Buf.Depth()}, true
 }
+
+// Delivered completes e, the network's event for h reaching the client at
+// now (coordinator.Client.Deliver), with h's wire number, message and
+// event id; a priming event that reaches the client (arrive) of stream
+// name is the prime signal, and its note says so (PrimedNote).
+func (h Sent) Delivered(e *trace.Event, arrive bool, name string, now int64) {
+	e.Wire, e.Message, e.EventID = h.Wire, h.M.Msg, h.M.EventID
+	if arrive && h.M.Priming {
+		e.Signal, e.Note = trace.SignalPrime, PrimedNote(name, h.M.EventID, now-h.SentAt)
+	}
+}
