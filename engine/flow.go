@@ -109,9 +109,7 @@ func (w *world) atProxy(r *request, h sse.Sent) {
 	}
 }
 
-// proxyIdleClose: the proxy closes r's stream after no byte passed for its
-// idle time (DOMAIN.md §8), unless the client stopped reading it or the
-// request already ended.
+// proxyIdleClose: the proxy closes r's idle stream (sse.Stream.IdleClose).
 func (w *world) proxyIdleClose(r *request) {
 	if !r.cl.Reading || r.srv.State().Terminal() {
 		return
@@ -121,15 +119,4 @@ func (w *world) proxyIdleClose(r *request) {
 	e.Wire = w.wire
 	w.tell(r, e)
 	w.client.streamClosed(r, trace.ActorProxy)
-}
-
-// buffers summarizes every buffered stream, in request order.
-func (w *world) buffers() []trace.Buffer {
-	out := []trace.Buffer{}
-	for _, r := range w.order {
-		if b, ok := r.st.Summary(r.id, w.s.Buffer); ok { // false without a buffered stream
-			out = append(out, b)
-		}
-	}
-	return out
 }

@@ -39,31 +39,26 @@ func (w *world) listenSend(r *request, msg json.RawMessage, note string) {
 // notify sends a notification on listen stream st.Listen if the stream's
 // filter admits it.
 func (w *world) notify(st scenario.Step) {
+	r := w.reqs[st.Listen.Raw()]
 	var ls *recovery.Listen
-	if r := w.reqs[st.Listen.Raw()]; r != nil {
+	if r != nil {
 		ls = r.ls
 	}
-	if e, ok := ls.Notify(st.Listen.String(), st.Method, st.Params); !ok {
-		e.ID = idPtr(*st.Listen)
+	if e, msg, note, ok := ls.Notification(*st.Listen, st.Method, st.Params); ok {
+		w.listenSend(r, msg, note)
+	} else {
 		w.emit(e)
-		return
 	}
-	r := w.reqs[st.Listen.Raw()]
-	w.listenSend(r, jsonrpc.NewNotification(st.Method, recovery.Tag(st.Params, r.id.Raw())), recovery.NotifyNote(st.Method, r.id.String()))
 }
 
-// endListen ends listen stream r gracefully: on stdio with a server-sent
-// notifications/cancelled (its one legitimate use), on HTTP with the listen
-// result and the end of the stream (DOMAIN.md §1).
+// endListen ends listen stream r gracefully (recovery.EndNote says how).
 func (w *world) endListen(r *request, reason *string) {
 	if e, ok := r.ls.End(r.id.String()); !ok {
 		w.tell(r, e)
 		return
 	}
 	if !w.http() {
-		r.srv.Cancel(w.q.Now())
-		r.cl.Cause = trace.CauseServer
-		msg := jsonrpc.NewCancel(r.id.Raw(), reason)
+		msg := recovery.EndOnStdio(&r.cl, &r.srv, w.q.Now(), r.id.Raw(), reason)
 		w.send(trace.ActorServer, idPtr(r.id), msg, recovery.EndNote(r.id.String(), false), func() { w.clientListenEnded(r) })
 		return
 	}

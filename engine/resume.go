@@ -20,8 +20,7 @@ func (w *world) prime(r *request) {
 }
 
 // afterDrop: the network or a proxy closed r's response stream while the
-// client waits for it. Under 2025-11-25 the client resumes it after the
-// reference backoff, from the position it holds when the stream drops.
+// client waits for it (recovery.ResumeDelay).
 func (w *world) afterDrop(r *request) {
 	if w.resumable() && r.ls == nil && r.cl.Pending() && w.s.Client.Policy.ResumesDroppedCalls() {
 		w.resumeAfter(r, recovery.ResumeDelay(w.s.Client.ID))

@@ -124,7 +124,7 @@ func (w *world) summary() *trace.Trace {
 		Requests:   make([]trace.Request, 0, len(w.order)),
 		Ledger:     w.ledger.Trace(),
 		Tasks:      w.tasks.Summary(),
-		Buffers:    w.buffers(),
+		Buffers:    []trace.Buffer{},
 		Reconnects: w.reconnects,
 	}
 	tr.Events, tr.EndMs = w.log.Written()
@@ -136,6 +136,9 @@ func (w *world) summary() *trace.Trace {
 		sum.RetryClass = recovery.RetryClass(r.effect, r.args)
 		tr.Requests = append(tr.Requests, sum)
 		late[i] = r.cl.CancelledLate
+		if b, ok := r.st.Summary(r.id, w.s.Buffer); ok { // false without a buffered stream
+			tr.Buffers = append(tr.Buffers, b)
+		}
 	}
 	// The runner decides each request's outcome and the intervals of its
 	// states; the views only draw them.

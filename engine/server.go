@@ -17,11 +17,7 @@ import (
 // wire (clientEnd).
 
 func (w *world) serverReceiveRequest(r *request) {
-	var headers map[string]string
-	if w.http() {
-		headers = sse.Headers(w.sseHeaders())
-	}
-	w.tell(r, r.srv.Start(r.id.String(), headers, w.sseHeaders()))
+	w.tell(r, r.srv.Start(r.id.String(), sse.Headers(w.http(), w.sseHeaders()), w.sseHeaders()))
 	if w.http() {
 		w.openStream(r)
 		w.prime(r)

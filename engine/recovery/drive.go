@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -56,4 +57,15 @@ func Reattach(cl *coordinator.Client, srv *coordinator.Server, l *Listen) {
 	if l != nil {
 		l.Serving, l.Reading = true, true
 	}
+}
+
+// EndOnStdio is the server ending listen stream rawID (its JSON-RPC id
+// text) on stdio at now (DOMAIN.md §1): its half stops (srv), the client
+// will record the server as the cause (cl), and the message is the
+// server-sent notifications/cancelled with reason (nil for none), the one
+// cancellation a server may send.
+func EndOnStdio(cl *coordinator.Client, srv *coordinator.Server, now int64, rawID string, reason *string) json.RawMessage {
+	srv.Cancel(now)
+	cl.Cause = trace.CauseServer
+	return jsonrpc.NewCancel(rawID, reason)
 }

@@ -66,7 +66,10 @@ func (c *Cursor) Reconnect(forget bool) string {
 
 // ResumeDelay is how long a client waits before it resumes a dropped
 // stream, in ms: the reference backoff's first attempt for clientID
-// (DOMAIN.md §10), as for a listen stream's reconnect.
+// (DOMAIN.md §10), as for a listen stream's reconnect. Under 2025-11-25 a
+// client whose response stream the network or a proxy closed while it
+// waits resumes it after this delay, from the position it holds when the
+// stream drops.
 func ResumeDelay(clientID string) int64 { return ReferenceDelay(clientID, 0) }
 
 // ResumeNote says what the client does when it resumes stream id with

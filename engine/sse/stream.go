@@ -85,7 +85,9 @@ func Open(now int64, buf *scenario.Buffer, proxy *scenario.Proxy, noBuffering bo
 }
 
 // IdleClose is the proxy's close-stream event (without ID or wire) when no
-// byte passed through it for IdleCloseMs (DOMAIN.md §8).
+// byte passed through it for IdleCloseMs (DOMAIN.md §8), unless the client
+// stopped reading the stream or the request already ended (the runner
+// does not close it then).
 func (s *Stream) IdleClose() trace.Event {
 	return trace.Event{Actor: trace.ActorProxy, Type: trace.TypeCloseStream, Signal: trace.SignalCloseStream,
 		Note: "No byte passed for " + strconv.FormatInt(s.Proxy.IdleCloseMs, 10) + " ms: the proxy closes the idle stream."}
