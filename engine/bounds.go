@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"errors"
-
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -32,11 +30,6 @@ var ErrTooLarge = trace.ErrTooLarge
 // bounds above; trace.BoundError says what it holds and how it reads.
 type BoundError = trace.BoundError
 
-// boundError is trace.RunBound with the runner's bounds.
-func boundError(err error, log *trace.Log) error {
-	return trace.RunBound(err, len(log.Events), MaxActions, MaxEvents, MaxTraceBytes)
-}
-
 // ErrNoLedger is returned by Run for a scenario with a ledger when no
 // Options.OpenLedger was given (ledger.ErrNoLedger).
 var ErrNoLedger = ledger.ErrNoLedger
@@ -54,10 +47,4 @@ type Options struct {
 // trailing newline, HTML characters not escaped; trace.Encode). Past
 // MaxTraceBytes it fails with a *BoundError (errors.Is ErrTooLarge) and
 // returns no bytes.
-func Encode(tr *trace.Trace) ([]byte, error) {
-	out, err := trace.Encode(tr, MaxTraceBytes)
-	if errors.Is(err, ErrTooLarge) {
-		return nil, trace.EncodeBound(MaxTraceBytes)
-	}
-	return out, err
-}
+func Encode(tr *trace.Trace) ([]byte, error) { return trace.EncodeWithin(tr, MaxTraceBytes) }

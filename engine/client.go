@@ -99,14 +99,8 @@ func (w *world) clientCancel(r *request, cause string, reason *string) {
 		msg := jsonrpc.NewCancel(r.id.Raw(), reason)
 		out = func() { w.send(trace.ActorClient, idPtr(r.id), msg, note, func() { w.serverReceiveCancel(msg) }) }
 	}
-	// The signal may wait for the stream to speak; the client may wait on.
-	if e, hold := r.cl.HoldCancel(w.s.Client.Policy.CancelAfterFirstEvent, w.http(), r.id.String(), out); hold {
+	for _, e := range r.cl.SendCancel(w.s.Client.Policy.CancelAfterFirstEvent, w.http(), w.s.Client.Policy.AwaitResponseAfterCancel, r.id.String(), out) {
 		w.tell(r, e)
-	} else {
-		out()
-	}
-	if w.s.Client.Policy.AwaitResponseAfterCancel && !r.cl.Pending() {
-		w.tell(r, r.cl.AwaitAfterCancel(r.id.String()))
 	}
 	w.retryPolicy(r)
 }
@@ -177,12 +171,9 @@ func (w *world) clientListenEnded(r *request) {
 	w.tell(r, e)
 }
 
-// teardown is the client treating what it just received as a protocol
-// error (client.policy lateResponseIsError, lateProgressIsError: failure
-// late-message-fatal, anthropics/claude-code#51073,
-// modelcontextprotocol/typescript-sdk#2580): it tears down the session, and every call still in
-// flight on it fails with an error, its stream (Streamable HTTP) closed.
-// about is the request the late message concerns, nil if none is known.
+// teardown is the client tearing down the session over what
+// (coordinator.TearingDown); about is the request the late message
+// concerns, nil if none is known.
 func (w *world) teardown(about *request, what string) {
 	e := coordinator.TearingDown(what)
 	if about != nil {

@@ -22,13 +22,11 @@ func (w *world) openStream(r *request) {
 // out sends a server message on r's stream through the SSE buffer when the
 // scenario has one (DOMAIN.md §7), else straight to the network.
 func (w *world) out(r *request, m sse.Msg) {
-	if w.resumable() {
-		// A stream closed at the server (it saw the drop) keeps m only in
-		// the event store, for a resumption to replay (resume.go).
-		if kept, lost := sse.Keep(&w.store, &m, r.id.Raw(), r.id.String(), r.ls == nil && !r.srv.Writing && r.srv.Arrived); kept != nil {
-			w.told(r, kept, lost)
-			return
-		}
+	// A stream closed at the server (it saw the drop) keeps m only in the
+	// event store, for a resumption to replay (resume.go).
+	if kept, lost := sse.Keep(w.resumable(), &w.store, &m, r.id.Raw(), r.id.String(), r.ls == nil && !r.srv.Writing && r.srv.Arrived); kept != nil {
+		w.told(r, kept, lost)
+		return
 	}
 	if r.st == nil || r.st.Buf == nil || m.Comment != "" {
 		w.wireOut(r, m)
@@ -82,12 +80,9 @@ func (w *world) wireOut(r *request, m sse.Msg) {
 // stream the client no longer reads).
 func (w *world) deliverToClient(r *request, h sse.Sent) {
 	e, arrive := r.cl.Deliver(w.q.Now(), h.SentAt, r.id.String(), h.M.Comment != "", w.tp)
-	e.Wire, e.Message, e.EventID = h.Wire, h.M.Msg, h.M.EventID
+	h.Delivered(&e, arrive, r.id.String(), w.q.Now())
 	if arrive {
 		r.cursor.Received(h.M.EventID)
-	}
-	if arrive && h.M.Priming {
-		e.Signal, e.Note = trace.SignalPrime, sse.PrimedNote(r.id.String(), h.M.EventID, w.q.Now()-h.SentAt)
 	}
 	w.tell(r, e)
 	if arrive && !h.M.Priming {
@@ -114,9 +109,7 @@ func (w *world) atProxy(r *request, h sse.Sent) {
 	}
 }
 
-// proxyIdleClose: the proxy closes r's stream after no byte passed for its
-// idle time (DOMAIN.md §8), unless the client stopped reading it or the
-// request already ended.
+// proxyIdleClose: the proxy closes r's idle stream (sse.Stream.IdleClose).
 func (w *world) proxyIdleClose(r *request) {
 	if !r.cl.Reading || r.srv.State().Terminal() {
 		return
@@ -126,15 +119,4 @@ func (w *world) proxyIdleClose(r *request) {
 	e.Wire = w.wire
 	w.tell(r, e)
 	w.client.streamClosed(r, trace.ActorProxy)
-}
-
-// buffers summarizes every buffered stream, in request order.
-func (w *world) buffers() []trace.Buffer {
-	out := []trace.Buffer{}
-	for _, r := range w.order {
-		if b, ok := r.st.Summary(r.id, w.s.Buffer); ok { // false without a buffered stream
-			out = append(out, b)
-		}
-	}
-	return out
 }

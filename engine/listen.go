@@ -39,31 +39,26 @@ func (w *world) listenSend(r *request, msg json.RawMessage, note string) {
 // notify sends a notification on listen stream st.Listen if the stream's
 // filter admits it.
 func (w *world) notify(st scenario.Step) {
+	r := w.reqs[st.Listen.Raw()]
 	var ls *recovery.Listen
-	if r := w.reqs[st.Listen.Raw()]; r != nil {
+	if r != nil {
 		ls = r.ls
 	}
-	if e, ok := ls.Notify(st.Listen.String(), st.Method, st.Params); !ok {
-		e.ID = idPtr(*st.Listen)
+	if e, msg, note, ok := ls.Notification(*st.Listen, st.Method, st.Params); ok {
+		w.listenSend(r, msg, note)
+	} else {
 		w.emit(e)
-		return
 	}
-	r := w.reqs[st.Listen.Raw()]
-	w.listenSend(r, jsonrpc.NewNotification(st.Method, recovery.Tag(st.Params, r.id.Raw())), recovery.NotifyNote(st.Method, r.id.String()))
 }
 
-// endListen ends listen stream r gracefully: on stdio with a server-sent
-// notifications/cancelled (its one legitimate use), on HTTP with the listen
-// result and the end of the stream (DOMAIN.md §1).
+// endListen ends listen stream r gracefully (recovery.EndNote says how).
 func (w *world) endListen(r *request, reason *string) {
 	if e, ok := r.ls.End(r.id.String()); !ok {
 		w.tell(r, e)
 		return
 	}
 	if !w.http() {
-		r.srv.Cancel(w.q.Now())
-		r.cl.Cause = trace.CauseServer
-		msg := jsonrpc.NewCancel(r.id.Raw(), reason)
+		msg := recovery.EndOnStdio(&r.cl, &r.srv, w.q.Now(), r.id.Raw(), reason)
 		w.send(trace.ActorServer, idPtr(r.id), msg, recovery.EndNote(r.id.String(), false), func() { w.clientListenEnded(r) })
 		return
 	}
@@ -72,10 +67,8 @@ func (w *world) endListen(r *request, reason *string) {
 }
 
 // streamClosedBy is the client losing r's stream to actor (an idle-closing
-// proxy). A listen stream goes through the reconnect plan exactly as after
-// a drop (failure proxy-idle-close-unhandled, trigger.dev#2134,
-// opencode#29190): the client cannot know what it missed, so it refetches
-// everything its filter covers. Any other stream is disconnected.
+// proxy): a listen stream is dropped (recovery.Covered), any other one
+// disconnected.
 func (w *world) streamClosedBy(r *request, actor string) {
 	if r.ls != nil && r.ls.Reading {
 		w.dropBy(r, recovery.Covered(r.ls.Filter), actor)
@@ -84,11 +77,8 @@ func (w *world) streamClosedBy(r *request, actor string) {
 	w.disconnectBy(r, actor)
 }
 
-// dropBy breaks the transport under stream r (a fault, not an intent), on
-// behalf of actor (the network, or an idle-closing proxy). A listen stream
-// is recovered by the reference plan either way (DOMAIN.md §9; SCENARIO.md,
-// "Switches for the failures real software shows"); any other request's
-// stream is a disconnect.
+// dropBy breaks the transport under stream r on behalf of actor (the
+// network, or an idle-closing proxy; recovery.Reconnect).
 func (w *world) dropBy(r *request, affected []string, actor string) {
 	if r.ls == nil {
 		if w.http() {
@@ -142,26 +132,10 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 	})
 }
 
-// resume reconnects by resending the stream's position (Last-Event-ID)
-// where the stream carries no SSE event ids: on stdio under 2025-11-25,
-// where the server replays that stream's missed events, and with policy
-// sendLastEventId under 2026-07-28, where the server keeps no event ids.
-// On Streamable HTTP under 2025-11-25 resumeStream (resume.go) resumes
-// from the server's event store.
+// resume reconnects listen stream r from the position the client holds
+// (recovery.Listen.ResumeOn says where and how).
 func (w *world) resume(r *request) {
-	e, last, missed := r.ls.Resume(r.id.String(), w.is2025())
-	w.tell(r, e)
-	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
-		if !w.is2025() {
-			w.tell(r, recovery.StaleResume())
-			return
-		}
-		r.cl.Reading, r.srv.Writing = w.http(), w.http()
-		w.tell(r, r.ls.Resumed(r.id.String(), last, len(missed)))
-		for _, m := range missed {
-			w.listenSend(r, m, "Replayed after Last-Event-ID.")
-		}
-	})
+	r.ls.ResumeOn(w, &r.id, w.is2025(), w.http(), &r.cl.Reading, &r.srv.Writing, func(m json.RawMessage, note string) { w.listenSend(r, m, note) })
 }
 
 // refetch reads each affected id from its authoritative method (DOMAIN.md §9).

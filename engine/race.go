@@ -8,10 +8,8 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// race: n independent connections start the same call behind a barrier
-// (DOMAIN.md §4). ledger.Server.RaceCalls drives their transaction phases
-// in a fixed interleaving, SQLite's locks decide who waits, and returns
-// the schedule and the answers; the runner tells them as events.
+// race sends a race step's n calls and, once all have arrived, tells the
+// schedule and the answers of ledger.Server.RaceCalls as events.
 func (w *world) race(st scenario.Step) {
 	call := *st.Call
 	reqs := make([]*request, st.Connections)

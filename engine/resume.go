@@ -6,16 +6,8 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// Resumption under 2025-11-25 (DOMAIN.md §9; SCENARIO.md, "Switches for
-// the failures real software shows"): the server writes every SSE event of
-// every stream into its event store (sse.EventStore) under an event id; a
-// request's response stream opens with a priming event that carries only
-// an id; the client keeps its position per stream (recovery.Cursor) and,
-// when the network or a proxy drops a stream it still waits on, reconnects
-// with GET and Last-Event-ID after the reference backoff; the server
-// replays the events after it and re-attaches the stream, so the call
-// completes instead of staying pending. client.policy.forgetResumeToken
-// and server.policy.replayAllStreams break the two halves.
+// Resumption under 2025-11-25: package recovery states its rules (the
+// Cursor, the reconnect), package sse the event store and its replay.
 
 // prime sends r's priming event on a resumable stream (sse.Prime).
 func (w *world) prime(r *request) {
@@ -28,8 +20,7 @@ func (w *world) prime(r *request) {
 }
 
 // afterDrop: the network or a proxy closed r's response stream while the
-// client waits for it. Under 2025-11-25 the client resumes it after the
-// reference backoff, from the position it holds when the stream drops.
+// client waits for it (recovery.ResumeDelay).
 func (w *world) afterDrop(r *request) {
 	if w.resumable() && r.ls == nil && r.cl.Pending() && w.s.Client.Policy.ResumesDroppedCalls() {
 		w.resumeAfter(r, recovery.ResumeDelay(w.s.Client.ID))
@@ -52,25 +43,17 @@ func (w *world) resumeAfter(r *request, delay int64) string {
 }
 
 // resumeStream is the client's GET for stream r with Last-Event-ID token
-// ("" for none; pos is the position it had), and the server's answer one
-// latency later: the events after token replayed and the stream
-// re-attached, its keep-alive restarted as on a fresh stream, or, without a token, a new standalone stream that resumes
-// nothing (modelcontextprotocol/typescript-sdk#2499).
+// ("" for none; pos is the position it had; recovery.ResumeHeaders), and
+// the server's answer one latency later (sse.ReplayUnder).
 func (w *world) resumeStream(r *request, token, pos string, delay int64) {
 	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(r.id), Headers: recovery.ResumeHeaders(token), Note: recovery.ReconnectNote(r.id.String(), token, pos, delay, w.s.Client.Policy.OmitLastEventID)})
 	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
-		missed, e, ok := sse.Replay(&w.store, token, r.id.Raw(), r.id.String(), w.s.Server.Policy.ReplayAllStreams)
-		if ok && w.s.Server.Policy.ReplayNothing {
-			missed, e = sse.ReplayNothing(r.id.String(), token, len(missed))
-		}
+		missed, e, ok := sse.ReplayUnder(&w.store, token, r.id.Raw(), r.id.String(), w.s.Server.Policy.ReplayAllStreams, w.s.Server.Policy.ReplayNothing)
 		w.tell(r, e)
 		if !ok {
 			return
 		}
-		r.cl.Reading, r.srv.Writing = true, true
-		if r.ls != nil {
-			r.ls.Serving, r.ls.Reading = true, true
-		}
+		recovery.Reattach(&r.cl, &r.srv, r.ls)
 		r.keepalive.Restart()
 		for _, ev := range missed {
 			if owner := w.reqs[ev.Stream]; ev.Data.Final && owner != nil && owner.srv.Sent == nil {

@@ -73,7 +73,7 @@ func (w *world) do(st scenario.Step, r *request) bool {
 	case "drop":
 		w.dropBy(r, st.Affected, trace.ActorNetwork)
 	case "task-get", "task-cancel", "checkpoint", "finish-task":
-		w.taskStep(st)
+		w.tasks.Step(w, w.taskRequest, st, w.is2025(), w.s.Client.Policy.TreatTaskAckAsFinal)
 	case "race":
 		w.race(st)
 	case "end-session":
@@ -105,18 +105,15 @@ func (w *world) rawSend(st scenario.Step) {
 		return
 	}
 	w.send(trace.ActorClient, nil, msg, "The client sends a raw message.", func() {
-		if e, answer, dup := coordinator.Duplicate(msg, w.halves, w.http() && w.s.Server.Policy.RouteByIDOnly); dup {
-			w.emit(e)
-			if answer != nil {
-				w.send(trace.ActorServer, nil, answer, coordinator.DuplicateAnswerNote, func() { w.clientReceive(answer) })
-			}
+		e, answer, cancel := coordinator.ServerReads(msg, w.halves, w.http() && w.s.Server.Policy.RouteByIDOnly)
+		if cancel {
+			w.serverReceiveCancel(msg)
 			return
 		}
-		if cancel, e := coordinator.ServerReceives(msg); !cancel {
-			w.emit(e)
-			return
+		w.emit(e)
+		if answer != nil {
+			w.send(trace.ActorServer, nil, answer, coordinator.DuplicateAnswerNote, func() { w.clientReceive(answer) })
 		}
-		w.serverReceiveCancel(msg)
 	})
 }
 
@@ -127,7 +124,7 @@ func (w *world) summary() *trace.Trace {
 		Requests:   make([]trace.Request, 0, len(w.order)),
 		Ledger:     w.ledger.Trace(),
 		Tasks:      w.tasks.Summary(),
-		Buffers:    w.buffers(),
+		Buffers:    []trace.Buffer{},
 		Reconnects: w.reconnects,
 	}
 	tr.Events, tr.EndMs = w.log.Written()
@@ -139,6 +136,9 @@ func (w *world) summary() *trace.Trace {
 		sum.RetryClass = recovery.RetryClass(r.effect, r.args)
 		tr.Requests = append(tr.Requests, sum)
 		late[i] = r.cl.CancelledLate
+		if b, ok := r.st.Summary(r.id, w.s.Buffer); ok { // false without a buffered stream
+			tr.Buffers = append(tr.Buffers, b)
+		}
 	}
 	// The runner decides each request's outcome and the intervals of its
 	// states; the views only draw them.

@@ -17,11 +17,7 @@ import (
 // wire (clientEnd).
 
 func (w *world) serverReceiveRequest(r *request) {
-	var headers map[string]string
-	if w.http() {
-		headers = sse.Headers(w.sseHeaders())
-	}
-	w.tell(r, r.srv.Start(r.id.String(), headers, w.sseHeaders()))
+	w.tell(r, r.srv.Start(r.id.String(), sse.Headers(w.http(), w.sseHeaders()), w.sseHeaders()))
 	if w.http() {
 		w.openStream(r)
 		w.prime(r)
@@ -60,10 +56,8 @@ func (w *world) serverReceiveCancel(msg json.RawMessage) {
 	}
 	via, e, about, ok := coordinator.ReadCancel(msg, c, err, srv, method, w.tp)
 	switch {
-	case ok && r.cl.Cause != "":
-		w.serverCancel(r, r.cl.Cause, via)
 	case ok:
-		w.serverCancel(r, trace.CauseClient, via)
+		w.serverCancel(r, r.cl.CancelCause(), via)
 	case about:
 		w.tell(r, e)
 	default:

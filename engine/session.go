@@ -64,8 +64,7 @@ func (w *world) lostCall(id string) { w.clientResponse(w.reqs[id], true) }
 func (w *world) sessionRefuses(r *request) bool {
 	switch {
 	case w.sess.Retired() && !w.sess.Recovering:
-		w.tell(r, session.NotFound(w.sess.Client, "request "+r.id.String()))
-		w.After(w.s.LatencyMs.Down, func() { w.sess.NotFound(w, []string{r.id.Raw()}, w.reissue, w.lostCall) })
+		w.sess.Refuse(w, r.id, w.reissue, w.lostCall)
 	case w.sess.Rejects(w.q.Now()):
 		w.serverReceiveRequest(r)
 		w.answer(r, jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: jsonrpc.CodeInvalidRequest, Message: session.ErrNotInitialized}), true, session.RejectNote(r.id.String()), nil)

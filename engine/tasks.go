@@ -7,10 +7,8 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// Durable tasks (DOMAIN.md §6; the tasks extension io.modelcontextprotocol/tasks).
-// A task's state lives apart from any request or connection: closing the
-// HTTP stream that created it never deletes it. Package tasks decides and
-// says why; the runner sends, schedules and emits.
+// Durable tasks (DOMAIN.md §6): package tasks decides and says why (its
+// Poll and Step drive the client), the runner sends and answers.
 
 // createTask answers a task-augmented call: the server creates the durable
 // task and replies at once with CreateTaskResult (resultType "task").
@@ -19,7 +17,7 @@ func (w *world) createTask(r *request) {
 	w.emit(t.Created(r.id.String()))
 	w.answer(r, jsonrpc.NewResult(r.id.Raw(), t.CreateResult(tasks.Interval(w.s.Server.PollIntervalMs))), false, tasks.HandleNote(r.id.String()), func() {
 		t.Client.Status = trace.TaskWorking
-		w.schedulePoll(t)
+		t.Poll(w, w.taskRequest, tasks.Interval(w.s.Server.PollIntervalMs), w.lastStepAt)
 	})
 }
 
@@ -37,51 +35,4 @@ func (w *world) taskRequest(t *tasks.Entry, method string, note string, onAnswer
 		wire, failed := reply.Response(r.id.Raw())
 		w.answer(r, wire, failed, tasks.AnswerNote(method, t.ID), func() { onAnswer(reply) })
 	})
-}
-
-// schedulePoll polls t with tasks/get every pollIntervalMs until the client
-// sees a terminal status (DOMAIN.md §6); tasks.NextPoll bounds it.
-func (w *world) schedulePoll(t *tasks.Entry) {
-	if !t.Client.Polling() {
-		return
-	}
-	at, ok := tasks.NextPoll(w.q.Now(), tasks.Interval(w.s.Server.PollIntervalMs), w.lastStepAt)
-	if !ok {
-		w.emit(t.Client.StopPolling(t.ID))
-		return
-	}
-	w.q.Schedule(at, func() {
-		if !t.Client.Polling() {
-			return
-		}
-		t.Client.Polls++
-		w.taskRequest(t, "tasks/get", "The client polls the task at its pollIntervalMs.", func(resp tasks.Reply) {
-			if e, terminal := t.Client.Polled(t.ID, resp); terminal {
-				w.emit(e)
-				return
-			}
-			w.schedulePoll(t)
-		})
-	})
-}
-
-// taskStep runs the task verbs.
-func (w *world) taskStep(st scenario.Step) {
-	t := w.tasks.Get(st.TaskID)
-	switch {
-	case t == nil:
-		w.emit(tasks.Missing(st.TaskID, st.Do))
-	case st.Do == "task-get":
-		w.taskRequest(t, "tasks/get", tasks.AskNote("tasks/get", t.ID), func(resp tasks.Reply) {
-			t.Client.Status = tasks.StatusOf(resp.Result)
-		})
-	case st.Do == "task-cancel":
-		w.taskRequest(t, "tasks/cancel", tasks.AskNote("tasks/cancel", t.ID), func(resp tasks.Reply) {
-			if e, ok := t.Client.Cancelled(t.ID, resp, w.is2025(), w.s.Client.Policy.TreatTaskAckAsFinal); ok {
-				w.emit(e)
-			}
-		})
-	default: // checkpoint, finish-task
-		w.emit(t.Work(w.q.Now(), st.Do, st.Result))
-	}
 }

@@ -50,8 +50,10 @@ func TokenInUse(token, other string) trace.Event {
 
 // TearingDown is the client's error when it treats what as a protocol error
 // and tears down the session (client.policy lateResponseIsError,
-// lateProgressIsError; failure late-message-fatal): every call in flight
-// on it fails (Client.TearDown).
+// lateProgressIsError; failure late-message-fatal,
+// anthropics/claude-code#51073, modelcontextprotocol/typescript-sdk#2580):
+// every call in flight on it fails with an error (Client.TearDown), its
+// stream (Streamable HTTP) closed.
 func TearingDown(what string) trace.Event {
 	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeError, Cause: trace.CauseSessionTeardown,
 		Note: "Policy: the client treats " + what + " as a protocol error and tears down the session; every call in flight on it fails."}

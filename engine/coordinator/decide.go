@@ -190,3 +190,32 @@ func idempotencyKey(args json.RawMessage) (key string, ok bool) {
 	}
 	return *a.Key, true
 }
+
+// SendCancel sends the cancellation of request id on its way: out, the
+// signal, runs now or waits for the stream to speak (HoldCancel under
+// policy cancelAfterFirstEvent, hold, on Streamable HTTP, http); then,
+// under policy awaitResponseAfterCancel (await), a client the cancellation
+// ended waits on (AwaitAfterCancel). It returns the events that tell it,
+// in order, without ID.
+func (c *Client) SendCancel(hold, http, await bool, id string, out func()) []trace.Event {
+	var told []trace.Event
+	if e, held := c.HoldCancel(hold, http, id, out); held {
+		told = append(told, e)
+	} else {
+		out()
+	}
+	if await && !c.Pending() {
+		told = append(told, c.AwaitAfterCancel(id))
+	}
+	return told
+}
+
+// CancelCause is the cause the server records for a cancellation this
+// client sent: the client's own (a deadline's, or the server's for a
+// listen stream it ended), else trace.CauseClient, an explicit cancel.
+func (c *Client) CancelCause() string {
+	if c.Cause != "" {
+		return c.Cause
+	}
+	return trace.CauseClient
+}

@@ -66,6 +66,19 @@ func ClientReceives(msg json.RawMessage, listening func(id string) bool, known f
 	return Receipt{Kind: Ignored, Event: ClientIgnores(msg, m, peer)}
 }
 
+// ServerReads is the server reading msg, a raw message from the client
+// outside any request (DOMAIN.md §1): a duplicate of a request in flight
+// (Duplicate: its event e and, unless routeByIDOnly takes it, answer, the
+// error for it), a notifications/cancelled (cancel: the caller reads it
+// with ReadCancel), or anything else, ignored with e (ServerReceives).
+func ServerReads(msg json.RawMessage, halves func(scenario.ID) (*Client, *Server), routeByIDOnly bool) (e trace.Event, answer json.RawMessage, cancel bool) {
+	if e, answer, dup := Duplicate(msg, halves, routeByIDOnly); dup {
+		return e, answer, false
+	}
+	cancel, e = ServerReceives(msg)
+	return e, nil, cancel
+}
+
 // ServerReceives classifies msg, a message from the client outside any
 // request, at the server (DOMAIN.md §1): cancel reports a
 // notifications/cancelled (the caller reads it with ReadCancel); anything

@@ -98,7 +98,9 @@ type Answer struct {
 // refused a call (the race then does not start, and the others get no
 // answer); none when a round ended on a database error. err is a
 // connection that could not open (nothing ran). The connections are
-// closed before it returns.
+// closed before it returns. The n connections start the same call behind
+// the barrier; RaceCalls drives their transaction phases in a fixed
+// interleaving, and SQLite's locks decide who waits.
 func (s *Server) RaceCalls(now int64, calls []Call) (events []RaceEvent, answers []Answer, err error) {
 	events, answered, err := s.race(now, calls)
 	replies := make([]Answer, len(calls))

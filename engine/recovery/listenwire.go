@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -41,7 +42,8 @@ func NotifyNote(method, id string) string {
 
 // EndNote is the note of the server ending listen stream id gracefully: on
 // stdio with notifications/cancelled, the one cancellation a server may
-// send; on Streamable HTTP (http) with its result, then the stream closes.
+// send; on Streamable HTTP (http) with its result, then the stream closes
+// (DOMAIN.md §1).
 func EndNote(id string, http bool) string {
 	if http {
 		return "The server ends listen stream " + id + " gracefully with its result; the stream then closes."
@@ -66,4 +68,16 @@ func RefetchID(n, k int) string {
 // Note is the note of the client sending f.
 func (f Refetch) Note() string {
 	return "The client refetches " + f.Of + " from the authoritative " + f.Method + "."
+}
+
+// Notification is the server sending notification method with params on
+// listen stream id (l nil: no such stream): ok, the message tagged with
+// the stream's subscription id (Tag) and its note (NotifyNote), or the
+// suppression event, with its ID, saying why not (Notify).
+func (l *Listen) Notification(id scenario.ID, method string, params json.RawMessage) (e trace.Event, msg json.RawMessage, note string, ok bool) {
+	if e, ok = l.Notify(id.String(), method, params); !ok {
+		e.ID = &id
+		return e, nil, "", false
+	}
+	return e, jsonrpc.NewNotification(method, Tag(params, id.Raw())), NotifyNote(method, id.String()), true
 }

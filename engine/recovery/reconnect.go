@@ -8,7 +8,10 @@ import (
 )
 
 // Reconnect is what a client records when listen stream previousID drops
-// (DOMAIN.md §9): the reference plan (NewPlan) after the reference delay
+// (DOMAIN.md §9; SCENARIO.md, "Switches for the failures real software
+// shows"), a fault, not an intent, whether the network or an idle-closing
+// proxy broke it; any other request's stream is a disconnect. A listen
+// stream is recovered by the reference plan (NewPlan) after the reference delay
 // for clientID, or, when resume (2025-11-25, or policy sendLastEventId),
 // the same stream resumed with Last-Event-ID and nothing refetched.
 func Reconnect(previousID string, affected []string, clientID string, resume bool) (trace.Reconnect, Plan) {
@@ -56,7 +59,10 @@ func RunHerds(c HerdConfig, compare bool) (Result, []Result) {
 // Covered lists what a listen filter covers, as Refetches reads it: each
 // subscribed resource URI (resourceSubscriptions), then "tools" when the
 // filter asks for tool list changes (toolsListChanged). A client that lost
-// a stream without knowing what it missed refetches all of it.
+// a stream without knowing what it missed refetches all of it: a listen
+// stream an idle-closing proxy closed goes through the reconnect plan
+// exactly as after a drop (failure proxy-idle-close-unhandled,
+// trigger.dev#2134, opencode#29190).
 func Covered(filter json.RawMessage) []string {
 	var f struct {
 		Tools     bool     `json:"toolsListChanged"`

@@ -2,6 +2,17 @@ package recovery
 
 import "strconv"
 
+// Resumption under 2025-11-25 (DOMAIN.md §9; SCENARIO.md, "Switches for
+// the failures real software shows"): the server writes every SSE event of
+// every stream into its event store (sse.EventStore) under an event id; a
+// request's response stream opens with a priming event that carries only
+// an id; the client keeps its position per stream (Cursor) and,
+// when the network or a proxy drops a stream it still waits on, reconnects
+// with GET and Last-Event-ID after the reference backoff; the server
+// replays the events after it and re-attaches the stream, so the call
+// completes instead of staying pending. client.policy.forgetResumeToken
+// and server.policy.replayAllStreams break the two halves.
+
 // Cursor is a 2025-11-25 client's resume position on one stream: the id of
 // the last SSE event it received there, which it sends as Last-Event-ID
 // when the stream drops and it reconnects with GET (DOMAIN.md §9;
@@ -55,7 +66,10 @@ func (c *Cursor) Reconnect(forget bool) string {
 
 // ResumeDelay is how long a client waits before it resumes a dropped
 // stream, in ms: the reference backoff's first attempt for clientID
-// (DOMAIN.md §10), as for a listen stream's reconnect.
+// (DOMAIN.md §10), as for a listen stream's reconnect. Under 2025-11-25 a
+// client whose response stream the network or a proxy closed while it
+// waits resumes it after this delay, from the position it holds when the
+// stream drops.
 func ResumeDelay(clientID string) int64 { return ReferenceDelay(clientID, 0) }
 
 // ResumeNote says what the client does when it resumes stream id with
@@ -72,7 +86,11 @@ func ResumeNote(id, token, pos string, delayMs int64) string {
 }
 
 // ResumeHeaders are the headers of the client's resuming GET: Last-Event-ID
-// token, or none for "" (a GET that resumes nothing).
+// token, or none for "" (a GET that resumes nothing). The server answers
+// one latency later: the events after token replayed and the stream
+// re-attached (Reattach), its keep-alive restarted as on a fresh stream,
+// or, without a token, a new standalone stream that resumes nothing
+// (modelcontextprotocol/typescript-sdk#2499).
 func ResumeHeaders(token string) map[string]string {
 	if token == "" {
 		return nil

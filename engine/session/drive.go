@@ -76,3 +76,14 @@ func (l *Lifecycle) NotFound(w Wire, ids []string, reissue, fail func(id string)
 		}
 	})
 }
+
+// Refuse is the server meeting request id on the retired session with
+// 404 (NotFound), and the client meeting it one downward latency later
+// with that request in flight (Lifecycle.NotFound).
+func (l *Lifecycle) Refuse(w Wire, id scenario.ID, reissue, fail func(id string)) {
+	e := NotFound(l.Client, "request "+id.String())
+	e.ID = &id
+	w.Emit(e)
+	_, down := w.Latency()
+	w.After(down, func() { l.NotFound(w, []string{id.Raw()}, reissue, fail) })
+}

@@ -9,8 +9,12 @@ const KeepaliveComment = ":\r\n"
 // Headers are the response headers of a Streamable HTTP response stream
 // (DOMAIN.md §8): with noBuffering (the reference) the server also sends
 // Cache-Control: no-cache and X-Accel-Buffering: no, which tells a proxy
-// that honours it not to hold the stream.
-func Headers(noBuffering bool) map[string]string {
+// that honours it not to hold the stream. On stdio (http false) there are
+// no headers: nil.
+func Headers(http, noBuffering bool) map[string]string {
+	if !http {
+		return nil
+	}
 	if !noBuffering {
 		return map[string]string{"Content-Type": "text/event-stream"}
 	}

@@ -36,3 +36,23 @@ func TestNextDrainOnTheGrid(t *testing.T) {
 		t.Error("CapText: want unbounded for 0, the number otherwise")
 	}
 }
+
+// TestHeaders: a Streamable HTTP response stream carries its SSE headers,
+// with the no-buffering pair by reference (DOMAIN.md §8); stdio has none.
+func TestHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		rule              string
+		http, noBuffering bool
+		want              int
+		wantAccel         string
+	}{
+		{"stdio has no response headers", false, true, 0, ""},
+		{"the reference stream tells proxies not to buffer", true, true, 3, "no"},
+		{"sseHeaders false sends the content type alone", true, false, 1, ""},
+	} {
+		h := sse.Headers(tc.http, tc.noBuffering)
+		if len(h) != tc.want || h["X-Accel-Buffering"] != tc.wantAccel || (tc.http && h["Content-Type"] != "text/event-stream") {
+			t.Errorf("%s: Headers(%v, %v) = %v; want %d headers, X-Accel-Buffering %q", tc.rule, tc.http, tc.noBuffering, h, tc.want, tc.wantAccel)
+		}
+	}
+}

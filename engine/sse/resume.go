@@ -70,9 +70,11 @@ func PrimedNote(id, eventID string, afterMs int64) string {
 // When the stream is closed at the server (closed: it saw the drop), *m
 // goes only into the store: Keep returns the event that says so (Kept,
 // without ID) and the final response it holds back from the wire;
-// otherwise nil, and the caller sends *m on.
-func Keep(store *EventStore[Msg], m *Msg, stream, name string, closed bool) (events []trace.Event, lost []json.RawMessage) {
-	if m.Comment != "" {
+// otherwise nil, and the caller sends *m on. Only resumable streams
+// (Streamable HTTP under 2025-11-25, on) carry event ids: on others Keep
+// does nothing.
+func Keep(on bool, store *EventStore[Msg], m *Msg, stream, name string, closed bool) (events []trace.Event, lost []json.RawMessage) {
+	if !on || m.Comment != "" {
 		return nil, nil
 	}
 	m.EventID = store.Append(stream, *m)
@@ -112,6 +114,17 @@ func Replay(store *EventStore[Msg], lastID, stream, name string, allStreams bool
 		missed[i].Data = Replayed(missed[i], lastID)
 	}
 	return missed, trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, Note: ReplayNote(name, lastID, len(missed), allStreams)}, true
+}
+
+// ReplayUnder is Replay under server.policy: replayAllStreams
+// (allStreams) and replayNothing (nothing: ReplayNothing's answer in place
+// of a replay that would succeed).
+func ReplayUnder(store *EventStore[Msg], lastID, stream, name string, allStreams, nothing bool) (missed []StoredEvent[Msg], e trace.Event, ok bool) {
+	missed, e, ok = Replay(store, lastID, stream, name, allStreams)
+	if ok && nothing {
+		missed, e = ReplayNothing(name, lastID, len(missed))
+	}
+	return missed, e, ok
 }
 
 // ReplayNothing is Replay's answer under server.policy.replayNothing

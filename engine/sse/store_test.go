@@ -55,16 +55,20 @@ func TestEventStoreReplay(t *testing.T) {
 // only what reached the wire).
 func TestKeepStoresEveryEventAndHoldsBackOnAClosedStream(t *testing.T) {
 	var store EventStore[Msg]
+	plain := Msg{Msg: []byte(`{"p":0}`), Progress: true}
+	if kept, lost := Keep(false, &store, &plain, `"a"`, `"a"`, true); kept != nil || lost != nil || plain.EventID != "" || store.Len() != 0 {
+		t.Errorf("stream that does not resume: kept %v, lost %v, event id %q, %d stored; want nothing stored, kept back or numbered", kept, lost, plain.EventID, store.Len())
+	}
 	open := Msg{Msg: []byte(`{"p":1}`), Progress: true}
-	if kept, lost := Keep(&store, &open, `"a"`, `"a"`, false); kept != nil || lost != nil || open.EventID != "1" {
+	if kept, lost := Keep(true, &store, &open, `"a"`, `"a"`, false); kept != nil || lost != nil || open.EventID != "1" {
 		t.Errorf("open stream: kept %v, lost %v, event id %q; want nothing kept back and id 1", kept, lost, open.EventID)
 	}
 	comment := Keepalive()
-	if kept, _ := Keep(&store, &comment, `"a"`, `"a"`, true); kept != nil || comment.EventID != "" || store.Len() != 1 {
+	if kept, _ := Keep(true, &store, &comment, `"a"`, `"a"`, true); kept != nil || comment.EventID != "" || store.Len() != 1 {
 		t.Errorf("keep-alive: kept %v, event id %q, %d stored; want it neither stored nor kept back", kept, comment.EventID, store.Len())
 	}
 	final := Msg{Msg: []byte(`{"result":{}}`), Final: true}
-	kept, lost := Keep(&store, &final, `"a"`, `"a"`, true)
+	kept, lost := Keep(true, &store, &final, `"a"`, `"a"`, true)
 	if len(kept) != 1 || kept[0].EventID != "2" || len(lost) != 1 || string(lost[0]) != `{"result":{}}` {
 		t.Errorf("closed stream: kept %v, lost %q; want one enqueue of event 2 and the final held back", kept, lost)
 	}
@@ -81,7 +85,7 @@ func TestReplay(t *testing.T) {
 	var store EventStore[Msg]
 	for _, w := range []struct{ stream, msg string }{{`"a"`, "a1"}, {`"b"`, "b1"}, {`"a"`, "a2"}, {`"a"`, "a3"}} {
 		m := Msg{Msg: []byte(w.msg)}
-		Keep(&store, &m, w.stream, w.stream, false)
+		Keep(true, &store, &m, w.stream, w.stream, false)
 	}
 	missed, e, ok := Replay(&store, "1", `"a"`, `"a"`, false)
 	if !ok || len(missed) != 2 || string(missed[0].Data.Msg) != "a2" || missed[0].Data.EventID != "3" || missed[1].Data.EventID != "4" || e.Type != "status" {

@@ -85,7 +85,9 @@ func Open(now int64, buf *scenario.Buffer, proxy *scenario.Proxy, noBuffering bo
 }
 
 // IdleClose is the proxy's close-stream event (without ID or wire) when no
-// byte passed through it for IdleCloseMs (DOMAIN.md §8).
+// byte passed through it for IdleCloseMs (DOMAIN.md §8), unless the client
+// stopped reading the stream or the request already ended (the runner
+// does not close it then).
 func (s *Stream) IdleClose() trace.Event {
 	return trace.Event{Actor: trace.ActorProxy, Type: trace.TypeCloseStream, Signal: trace.SignalCloseStream,
 		Note: "No byte passed for " + strconv.FormatInt(s.Proxy.IdleCloseMs, 10) + " ms: the proxy closes the idle stream."}
@@ -200,4 +202,15 @@ func (s *Stream) Summary(id scenario.ID, cfg *scenario.Buffer) (b trace.Buffer, 
 	st := s.Buf.Stats()
 	return trace.Buffer{Stream: id, Policy: policy, Capacity: s.Buf.Capacity(), MaxDepth: st.MaxDepth, DroppedProgress: st.DroppedProgress, Coalesced: st.Coalesced,
 		DroppedFinals: st.DroppedFinals, NeedsRefetch: st.NeedsRefetch, FinalsDelivered: st.FinalsDelivered, Depth: s.Buf.Depth()}, true
+}
+
+// Delivered completes e, the network's event for h reaching the client at
+// now (coordinator.Client.Deliver), with h's wire number, message and
+// event id; a priming event that reaches the client (arrive) of stream
+// name is the prime signal, and its note says so (PrimedNote).
+func (h Sent) Delivered(e *trace.Event, arrive bool, name string, now int64) {
+	e.Wire, e.Message, e.EventID = h.Wire, h.M.Msg, h.M.EventID
+	if arrive && h.M.Priming {
+		e.Signal, e.Note = trace.SignalPrime, PrimedNote(name, h.M.EventID, now-h.SentAt)
+	}
 }

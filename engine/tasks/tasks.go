@@ -5,6 +5,8 @@
 // the last status seen, polling).
 //
 // Rules:
+//   - a task's state lives apart from any request or connection: closing
+//     the HTTP stream that created it never deletes it;
 //   - a task starts working; completed, failed and cancelled are terminal
 //     (trace.Terminal) and never change again;
 //   - under 2026-07-28 tasks/cancel only records the intent (the cancel

@@ -106,3 +106,14 @@ func RunBound(err error, events, maxActions, maxEvents, maxBytes int) error {
 func EncodeBound(maxBytes int) *BoundError {
 	return &BoundError{Bound: "MaxTraceBytes", Limit: maxBytes, Unit: "bytes of trace JSON", Fix: fixPayload, Err: ErrTooLarge}
 }
+
+// EncodeWithin is Encode under maxBytes, whose overflow is the
+// *BoundError EncodeBound (errors.Is ErrTooLarge) with no bytes; any other
+// error is returned as it is.
+func EncodeWithin(tr *Trace, maxBytes int) ([]byte, error) {
+	out, err := Encode(tr, maxBytes)
+	if errors.Is(err, ErrTooLarge) {
+		return nil, EncodeBound(maxBytes)
+	}
+	return out, err
+}
