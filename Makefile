@@ -205,9 +205,12 @@ chromium:
 # -v, filtered: one "=== RUN" line per test as it starts and its result as
 # it ends, so a long run shows where it is (the site build's progress lines
 # come first, from the first test that needs the site).
+# -timeout=40m: a hung test still ends the run well inside CI's 90 minutes,
+# while a slow but passing suite on a loaded machine (the whole suite takes
+# a few minutes on two idle cores) is not killed halfway.
 test-browser: chromium
 	@echo "==> go test -v ./site (chromedp, headless $(CHROME)); one line per test as it runs"
-	$(GO) test -count=1 -v -timeout=15m ./site 2>&1 | grep --line-buffered -v -E '^=== (PAUSE|CONT) '
+	$(GO) test -count=1 -v -timeout=40m ./site 2>&1 | grep --line-buffered -v -E '^=== (PAUSE|CONT) '
 
 ## ---- other verbs --------------------------------------------------------
 
