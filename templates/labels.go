@@ -353,6 +353,10 @@ func newMark(e *trace.Event, multi bool) mark {
 	case trace.TypeCloseStream:
 		m.Glyph, m.Label = glyphClose, "close stream"
 		m.Signal = cmp(m.Signal, trace.SignalCloseStream)
+	case trace.TypeSkip:
+		// A step with no message on the wire: its label says it never
+		// happened, its title (the note) why.
+		m.Glyph, m.Label = glyphSkip, "skipped"
 	case glyphHold:
 		m.Glyph, m.Label = glyphHold, "held"
 	case glyphFlush:

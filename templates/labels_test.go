@@ -2,8 +2,11 @@ package templates
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // TestNarrowToolCallKeepsWords: on a phone (the narrow frame, 380 units)
@@ -98,5 +101,33 @@ func TestTooltipJSONShowsMarkup(t *testing.T) {
 		if got := shownJSON([]byte(c.in)); got != c.want {
 			t.Errorf("shownJSON(%s) = %s, want %s", c.in, got, c.want)
 		}
+	}
+}
+
+// TestSkipDrawnAsSkipped: a scripted step that could not happen (a skip
+// event, SCENARIO.md honest time) has no message, so the timeline draws
+// it as a mark of its own, labelled "skipped", with the event's note (why
+// it could not happen) in its title and a legend entry for its glyph.
+func TestSkipDrawnAsSkipped(t *testing.T) {
+	tr := runEdited(t, "broken-async-initialized")
+	if len(tr.Skipped) == 0 {
+		t.Fatal("broken-async-initialized skips no step")
+	}
+	tl := NewView(tr).Timeline
+	found := false
+	for _, m := range tl.Marks {
+		if m.Type != trace.TypeSkip {
+			continue
+		}
+		found = true
+		if m.Glyph != glyphSkip || !strings.HasPrefix(m.Label, "skipped") || !strings.Contains(m.Title, tr.Skipped[0].Reason) {
+			t.Errorf("skip mark: glyph %q, label %q, title %q; want %q, \"skipped\", the reason %q", m.Glyph, m.Label, m.Title, glyphSkip, tr.Skipped[0].Reason)
+		}
+	}
+	if !found {
+		t.Error("the timeline draws no mark for the skip event")
+	}
+	if !slices.ContainsFunc(tl.Legend, func(it legendItem) bool { return it.Glyph == glyphSkip }) {
+		t.Error("the legend does not explain the skip glyph")
 	}
 }

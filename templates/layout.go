@@ -384,6 +384,7 @@ var legendOrder = []legendItem{
 	{Glyph: glyphClose, Text: "stream closed"},
 	{Glyph: glyphHold, Text: "proxy holds the message"},
 	{Glyph: glyphFlush, Text: "proxy flushes what it held"},
+	{Glyph: glyphSkip, Text: "scripted step that could not happen"},
 	{Glyph: glyphOther, Text: "other event"},
 	{Glyph: glyphIdleWindow, Text: "idle window (to its deadline)"},
 	{Glyph: glyphMaxDeadline, Text: "maximum deadline"},

@@ -94,6 +94,7 @@ const (
 	glyphClose     = "close"     // a stream close that is not a wire message
 	glyphHold      = "hold"      // a buffering proxy holds a message
 	glyphFlush     = "flush"     // a buffering proxy forwards what it held
+	glyphSkip      = "skip"      // a scripted step that could not happen
 	glyphOther     = "other"     // any other event type
 
 	// legend-only glyphs of what deadlines.go draws

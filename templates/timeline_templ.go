@@ -3488,23 +3488,28 @@ func glyph(g string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
+		case glyphSkip:
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 303, "<path class=\"shape stroke\" d=\"M-6,-5 L-1,0 L-6,5 M0,-5 L5,0 L0,5\"></path>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
 		case glyphIdleWindow:
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 303, "<rect class=\"shape idle-window\" x=\"-12\" y=\"-4\" width=\"16\" height=\"8\"></rect> <path class=\"shape stroke\" d=\"M8,-6 V6\"></path>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 304, "<rect class=\"shape idle-window\" x=\"-12\" y=\"-4\" width=\"16\" height=\"8\"></rect> <path class=\"shape stroke\" d=\"M8,-6 V6\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		case glyphMaxDeadline:
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 304, "<path class=\"shape stroke max-line\" d=\"M-12,0 H8 M8,-6 V6\"></path>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 305, "<path class=\"shape stroke max-line\" d=\"M-12,0 H8 M8,-6 V6\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		case glyphViolation:
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 305, "<circle class=\"shape hollow flag-ring\" r=\"7\"></circle>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 306, "<circle class=\"shape hollow flag-ring\" r=\"7\"></circle>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		default:
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 306, "<circle class=\"shape\" r=\"3.5\"></circle>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 307, "<circle class=\"shape\" r=\"3.5\"></circle>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -56,8 +56,12 @@ var outcomeWords = []struct {
 }
 
 // contradictions lists what the page of tr (its view v) says that tr
-// contradicts: a green headline over a failing check; "charged twice"
-// with fewer than two executions, "charged once" with more than one; a
+// contradicts: a green headline over a failing check; a green headline
+// over a skipped step that does not name the skipped steps, or any
+// headline that does not say how many steps could not happen; "charged
+// twice" anywhere in the headline or the cards with fewer than two
+// executions, "charged once" with more than one; a retry of a call the
+// client already has the result of; a
 // headline naming an outcome no request of the run has; a title that
 // names one (or a charge) the run contradicts with no word on the page
 // that the title is the original's; "the failure this page shows" on a
@@ -80,8 +84,40 @@ func contradictions(tr *trace.Trace, v View, builtInIntended bool) []string {
 		out = append(out, fmt.Sprintf("a %s headline %q over %d failing checks", v.Verdict.Key, v.Verdict.Text, v.Fail))
 	}
 	text := v.Verdict.Text
-	if n := tr.Ledger.Executions; strings.Contains(text, "charged twice") && n < 2 {
-		out = append(out, fmt.Sprintf("%q with %d ledger executions", text, n))
+	if n := len(tr.Skipped); n > 0 {
+		// Honest time: the headline says how many scripted steps could
+		// not happen; a green one that does not is the contradiction.
+		count := strconv.Itoa(n) + " scripted step"
+		switch {
+		case passing && !strings.Contains(text, count):
+			out = append(out, fmt.Sprintf("a %s headline %q over %d skipped steps (the first: %s)", v.Verdict.Key, text, n, tr.Skipped[0].Reason))
+		case !strings.Contains(text, count) && !strings.Contains(v.Verdict.Skipped, count):
+			out = append(out, fmt.Sprintf("the %s headline %q does not say %d steps could not happen", v.Verdict.Key, text, n))
+		}
+	}
+	// Every word of the headline and the cards, but the note that the
+	// title's claim is the original's (it quotes the claim on purpose).
+	words := []string{text, v.Verdict.Detail, v.Verdict.Skipped}
+	for _, c := range v.Cards {
+		words = append(words, c.Text, c.Detail)
+	}
+	if n := tr.Ledger.Executions; n < 2 {
+		for _, w := range words {
+			if strings.Contains(w, "charged twice") {
+				out = append(out, fmt.Sprintf("%q with %d ledger executions", w, n))
+			}
+		}
+	}
+	answered := map[string]bool{}
+	for _, r := range tr.Requests {
+		answered[r.ID.String()] = r.ClientOutcome == trace.OutcomeResult
+	}
+	for _, r := range tr.Requests {
+		if r.RetryOf != nil && answered[r.RetryOf.String()] {
+			// A call that got its answer is never retried (SCENARIO.md,
+			// client.policy.retry): the engine skips such a retry step.
+			out = append(out, fmt.Sprintf("request %s retries request %s, which the client already has the result of", r.ID, r.RetryOf))
+		}
 	}
 	if n := tr.Ledger.Executions; strings.Contains(text, "charged once") && n != 1 {
 		out = append(out, fmt.Sprintf("%q with %d ledger executions", text, n))
@@ -139,10 +175,12 @@ func cardColour(class string) string {
 // headline, its label, the title's claim and the cards never say what the
 // run on screen contradicts (contradictions). An edit the scenario's
 // rules refuse (a located error on the page, not a headline) is left out;
-// the test fails if most are.
+// the test fails if most are, or if no run skips a step or retries a call
+// (the properties of honest time and of the retry policy would go
+// untested).
 func TestPagesNeverContradictTheirRun(t *testing.T) {
 	opts := engine.Options{OpenLedger: sqlite.NewMemory}
-	runs, refused := 0, 0
+	runs, refused, skipping, retrying := 0, 0, 0, 0
 	for _, ex := range examples.All() {
 		t.Run(ex.Name, func(t *testing.T) {
 			res, err := entry.Run(ex.JSON, entry.Document{Options: opts})
@@ -155,6 +193,12 @@ func TestPagesNeverContradictTheirRun(t *testing.T) {
 				t.Errorf("as built: %q over %q: a built-in that fails fails on purpose", builtIn.Label(), builtIn.Text)
 			}
 			check := func(what string, tr *trace.Trace) {
+				if len(tr.Skipped) > 0 {
+					skipping++
+				}
+				if slices.ContainsFunc(tr.Requests, func(r trace.Request) bool { return r.RetryOf != nil }) {
+					retrying++
+				}
 				for _, c := range contradictions(tr, NewView(tr), intended) {
 					t.Errorf("%s: %s", what, c)
 				}
@@ -183,7 +227,10 @@ func TestPagesNeverContradictTheirRun(t *testing.T) {
 	if runs < 1000 || refused > runs/4 {
 		t.Errorf("%d edited runs, %d edits refused: the sweep does not cover the pages' controls", runs, refused)
 	}
-	t.Logf("%d edited runs, %d edits refused", runs, refused)
+	if skipping == 0 || retrying == 0 {
+		t.Errorf("%d runs skip a step, %d retry a call: the sweep never tests the skipped-step or the retry property", skipping, retrying)
+	}
+	t.Logf("%d edited runs, %d edits refused, %d runs skip a step, %d retry a call", runs, refused, skipping, retrying)
 }
 
 // TestEditedTitleSaysItIsTheOriginals: an edit that moves the run away

@@ -38,6 +38,11 @@ type verdict struct {
 	// 2026-07-28"), "" for an imported transcript or a run with no message
 	// on the wire (a pure herd experiment).
 	Where string
+	// Skipped says how many scripted steps could not happen and the first
+	// one's reason (skippedText), under a headline that names a failure or
+	// an undecided check; "" when no step was skipped, and under a
+	// passing headline, whose Text is that sentence itself.
+	Skipped string
 }
 
 // Intended reports a failure the scenario shows on purpose.
@@ -82,7 +87,39 @@ func newVerdict(tr *trace.Trace) verdict {
 	if claim := staleTitleClaim(tr); claim != "" {
 		v.Edited = "Edited: the title's “" + claim + "” is the original run's; this run shows " + v.Text + "."
 	}
+	if len(tr.Skipped) > 0 {
+		// Honest time (SCENARIO.md): a run whose script asked for what
+		// could not happen never passes unqualified. A passing headline
+		// becomes the skipped steps, its story the detail; a failing or
+		// undecided one keeps its words and says them under it.
+		v.Skipped = skippedText(tr.Skipped)
+		if v.Key == "good" || v.Key == "none" {
+			if v.Text != everyCheckPasses && v.Text != noCheckApplies {
+				v.Detail = strings.ToUpper(v.Text[:1]) + v.Text[1:] + ". " + v.Detail
+			}
+			v.Text, v.Skipped = v.Skipped, ""
+		}
+	}
 	return v
+}
+
+// skippedText says how many scripted steps could not happen and why the
+// first could not, in a headline's lower case: "2 scripted steps could
+// not happen: request 1 has not reached the server yet: …".
+func skippedText(skipped []trace.Skip) string {
+	n := len(skipped)
+	s := trace.Thousands(int64(n)) + " scripted steps could not happen"
+	if n == 1 {
+		s = "1 scripted step could not happen"
+	}
+	why := strings.TrimSuffix(skipped[0].Reason, ".")
+	if len(why) > 1 && why[0] >= 'A' && why[0] <= 'Z' && why[1] >= 'a' && why[1] <= 'z' {
+		why = strings.ToLower(why[:1]) + why[1:]
+	}
+	if why == "" {
+		return s
+	}
+	return s + ": " + why
 }
 
 // staleTitleClaim is what the scenario's title claims that its run
@@ -159,7 +196,7 @@ func judge(tr *trace.Trace) verdict {
 		// story in a neutral colour and claims no pass.
 		text := successText(tr)
 		if text == everyCheckPasses {
-			text = "no check applies to this run"
+			text = noCheckApplies
 		}
 		return verdict{Key: "none", Text: text, Detail: successDetail(tr)}
 	}
@@ -169,6 +206,10 @@ func judge(tr *trace.Trace) verdict {
 // everyCheckPasses is successText's headline when the run has no story of
 // its own to tell.
 const everyCheckPasses = "every check passes"
+
+// noCheckApplies is the headline of a run no rule judged and that has no
+// story of its own to tell.
+const noCheckApplies = "no check applies to this run"
 
 // undecidedText is the headline of a transcript whose checks cannot all
 // be decided: a one-sided log (a client's or a server's own) lacks the

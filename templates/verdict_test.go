@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
 )
@@ -38,8 +39,10 @@ func TestVerdict(t *testing.T) {
 		{"flagship-with-idempotency-key", nil, "good", "charged once: 1 execution for every retry"},
 		{"a-cancel-then-complete", nil, "good", "cancellation wins: no response"},
 		// A's Try-it (the cancel 100 ms past the completion) flips the
-		// outcome, and the headline says so, not "every check passes".
-		{"a-cancel-then-complete", [][2]string{{"steps[2].at", "420"}}, "good", "completion wins: the answer came before the client cancelled"},
+		// outcome; the cancel step then has nothing to cancel, so the
+		// headline says the step could not happen (SCENARIO.md, honest
+		// time), and the story moves to the detail (TestSkippedHeadline).
+		{"a-cancel-then-complete", [][2]string{{"steps[2].at", "420"}}, "good", "1 scripted step could not happen: request 7 is already answered at the client: there is nothing to cancel"},
 		{"c-progress-then-maximum", nil, "good", "the maximum timeout cut the request at 2,000 ms"},
 		// A good lesson the reader broke: the failure is not the page's
 		// ("what went wrong", not "the failure this page shows").
@@ -425,5 +428,77 @@ func TestServerLogCannotSayTheClientNeverGotIt(t *testing.T) {
 	}
 	if unseen == 0 {
 		t.Errorf("no request reads completed-unseen; outcomes %+v", v.Outcomes)
+	}
+}
+
+// TestSkippedHeadline: a run whose script asked for steps that could not
+// happen says so in its headline (SCENARIO.md, honest time): how many, in
+// the singular or the plural with thousands separated, and the first
+// one's reason in a headline's lower case without its full stop. A
+// passing headline becomes that sentence and keeps its story in the
+// detail; a failing one keeps its failure and says the skipped steps
+// under it; a run with no skipped step says nothing of the kind.
+func TestSkippedHeadline(t *testing.T) {
+	const (
+		notReached = "Request 1 has not reached the server yet: the server cannot complete it."
+		neverSent  = "request 3-r1 was never sent (its own retry could not happen), so nothing can act on it."
+		noLedger   = "steps[4]: reset-ledger needs the scenario's ledger, and it has none; step skipped."
+	)
+	pass, fail := true, false
+	skips := func(n int, first string) []trace.Skip {
+		out := make([]trace.Skip, n)
+		for i := range out {
+			out[i] = trace.Skip{Step: i, Reason: "Request 9 is already completed at the client: there is nothing to cancel."}
+		}
+		if n > 0 {
+			out[0].Reason = first
+		}
+		return out
+	}
+	completionWins := []trace.Request{{ID: scenario.NewIntID(7), Outcome: trace.OutcomeCompletionWins}}
+	tests := []struct {
+		name     string
+		skipped  []trace.Skip
+		ok       *bool // the one check's result; nil: no check applies
+		requests []trace.Request
+		key      string
+		text     string
+		skipLine string
+		detail   string
+	}{
+		{"one step, singular, its reason lower-cased", skips(1, notReached), &pass, nil,
+			"good", "1 scripted step could not happen: request 1 has not reached the server yet: the server cannot complete it", "",
+			"The one check that applies passes."},
+		{"two steps, plural, the first one's reason", skips(2, notReached), &pass, nil,
+			"good", "2 scripted steps could not happen: request 1 has not reached the server yet: the server cannot complete it", "",
+			"The one check that applies passes."},
+		{"thousands separated", skips(1234, neverSent), &pass, nil,
+			"good", "1,234 scripted steps could not happen: request 3-r1 was never sent (its own retry could not happen), so nothing can act on it", "",
+			"The one check that applies passes."},
+		{"a located reason keeps its path", skips(1, noLedger), &pass, nil,
+			"good", "1 scripted step could not happen: steps[4]: reset-ledger needs the scenario's ledger, and it has none; step skipped", "",
+			"The one check that applies passes."},
+		{"the story moves to the detail", skips(1, notReached), &pass, completionWins,
+			"good", "1 scripted step could not happen: request 1 has not reached the server yet: the server cannot complete it", "",
+			"Completion wins: the answer came before the client cancelled. The one check that applies passes."},
+		{"no check applies", skips(3, notReached), nil, nil,
+			"none", "3 scripted steps could not happen: request 1 has not reached the server yet: the server cannot complete it", "",
+			"No rule applied to this run, so nothing in it is judged."},
+		{"a failure keeps its headline", skips(2, neverSent), &fail, nil,
+			"bad", ruleHeadlines["request-has-timeout"], "2 scripted steps could not happen: request 3-r1 was never sent (its own retry could not happen), so nothing can act on it",
+			"the call has no timeout"},
+		{"no skipped step", nil, &pass, completionWins,
+			"good", "completion wins: the answer came before the client cancelled", "",
+			"The one check that applies passes."},
+	}
+	for _, tt := range tests {
+		tr := &trace.Trace{Scenario: &scenario.Scenario{}, Requests: tt.requests, Skipped: tt.skipped}
+		if tt.ok != nil {
+			tr.Checks = []trace.Check{{Rule: "request-has-timeout", OK: tt.ok, Detail: "the call has no timeout"}}
+		}
+		v := newVerdict(tr)
+		if v.Key != tt.key || v.Text != tt.text || v.Skipped != tt.skipLine || v.Detail != tt.detail {
+			t.Errorf("%s:\n got %s %q, skipped %q, detail %q\nwant %s %q, skipped %q, detail %q", tt.name, v.Key, v.Text, v.Skipped, v.Detail, tt.key, tt.text, tt.skipLine, tt.detail)
+		}
 	}
 }
