@@ -59,5 +59,7 @@ func TestWindowOf(t *testing.T) {
 	}
 }
 
-// manyEvents is a scenario of about 1,500 events: six windows.
-const manyEvents = `{"mcplab":1,"title":"Many events","protocol":"2026-07-28","transport":"stdio","latencyMs":{"up":10,"down":10},"steps":[{"at":0,"do":"call","id":7,"name":"crunch","progressToken":"p-7"},{"at":0,"do":"produce","id":7,"count":500,"everyMs":1,"fromValue":0}]}`
+// manyEvents is a scenario of about 1,500 events: six windows. Its
+// progress starts once the call has reached the server (at 10 ms), since
+// progress for a request not yet there is a skipped step.
+const manyEvents = `{"mcplab":1,"title":"Many events","protocol":"2026-07-28","transport":"stdio","latencyMs":{"up":10,"down":10},"steps":[{"at":0,"do":"call","id":7,"name":"crunch","progressToken":"p-7"},{"at":20,"do":"produce","id":7,"count":500,"everyMs":1,"fromValue":0}]}`
