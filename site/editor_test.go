@@ -189,13 +189,24 @@ type editorState struct {
 
 // selectInEditor focuses the code editor and selects the first occurrence
 // of text inside the line that contains marker, as a reader's drag would
-// (the DOM selection, which CodeMirror reads).
+// (the DOM selection, which CodeMirror reads). CodeMirror draws only the
+// lines near the window and the editor's own scroll position (an example
+// with a long "notes" and an "explore" block puts its steps below them), so
+// until the line is drawn it brings the editor into the window and scrolls
+// it on by half a screen, from the top again after its end, as a reader
+// looking for the line would.
 func selectInEditor(t *testing.T, ctx context.Context, marker, text string) {
 	t.Helper()
 	js := fmt.Sprintf(`(() => {
   const content = document.querySelector("#playground .cm-content");
   const line = Array.from(content.querySelectorAll(".cm-line")).find((l) => l.textContent.includes(%q));
-  if (!line) return false;
+  if (!line) {
+    const scroller = document.querySelector("#playground .cm-scroller");
+    document.querySelector("#playground .cm-editor").scrollIntoView({block: "nearest"});
+    const next = scroller.scrollTop + Math.max(1, scroller.clientHeight / 2);
+    scroller.scrollTop = next > scroller.scrollHeight - scroller.clientHeight + 1 ? 0 : next;
+    return false;
+  }
   const walk = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
   for (let n = walk.nextNode(); n; n = walk.nextNode()) {
     const i = n.data.indexOf(%q);
@@ -205,10 +216,11 @@ func selectInEditor(t *testing.T, ctx context.Context, marker, text string) {
       return true;
     }
   }
-  return false;
+  return "absent";
 })()`, marker, text, len(text))
-	if !evalJSON[bool](t, ctx, js) {
-		t.Fatalf("no %q in the editor's line holding %q", text, marker)
+	// "absent" is truthy too: the line is drawn but text is not in it.
+	if got, err := pollJS[any](ctx, js, readyTimeout); err != nil || got != true {
+		t.Fatalf("no %q in the editor's line holding %q (%v)", text, marker, err)
 	}
 	waitFor(t, ctx, "the editor to take the selection", fmt.Sprintf(`getSelection().toString() === %q`, text))
 }
@@ -414,7 +426,8 @@ func TestPlaygroundCodeEditorLayout(t *testing.T) {
 			}](t, ctx, `(() => {
   const ed = document.querySelector("#playground .cm-editor").getBoundingClientRect();
   const panel = document.querySelector("#playground .editor").getBoundingClientRect();
-  const row = document.querySelector("#playground .cm-line").getBoundingClientRect().height;
+  // One row: the shortest drawn line (a long line wraps over several).
+  const row = Math.min(...Array.from(document.querySelectorAll("#playground .cm-line"), (l) => l.getBoundingClientRect().height).filter((h) => h > 0));
   const lines = Math.floor(document.querySelector("#playground .cm-scroller").clientHeight / row);
   return {overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
     editorW: ed.width, panelW: panel.width, lines, editorTop: ed.top + scrollY, editorLeft: ed.left};

@@ -10,8 +10,10 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
@@ -48,7 +50,10 @@ stdio server runs in its own process group, killed at the end.
 -listen is loopback unless a host is named; ":PORT" alone is refused.
 
 Exit status: 0 done, 1 failure (the address is taken, the server could not
-start, the transcript could not be written), 2 bad usage or -faults.`
+start, the transcript could not be written), 2 bad input or usage (such as
+a bad -faults), 3 a check failed (a verdict is FAIL; the transcript is
+written all the same), 4 internal error (a bug in mcplab while judging the
+transcript: please report it).`
 
 // cmdProxy is `mcplab proxy`: it ends on the first of live.Signals (a
 // second one kills it).
@@ -166,8 +171,16 @@ func orNone(s string) string {
 }
 
 // proxyReport writes the transcript into dir and prints where it is and
-// its verdicts (as `mcplab run -checks` prints them) on stderr.
-func proxyReport(rec *live.Recorder, dir string, stderr io.Writer) error {
+// its verdicts (as `mcplab run -checks` prints them) on stderr. As with
+// `run -checks`, a violated check is a checksFailed error (exit 3) and a
+// panic while judging (a bug in the lab, never the traffic's fault) is an
+// internalError (exit 4).
+func proxyReport(rec *live.Recorder, dir string, stderr io.Writer) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &internalError{&entry.InternalError{Value: r, Stack: debug.Stack()}}
+		}
+	}()
 	path, err := rec.WriteFile(dir, proxyTranscript)
 	if err != nil {
 		return err
@@ -188,7 +201,8 @@ func proxyReport(rec *live.Recorder, dir string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	var pass, fail, undecided int
+	var pass, undecided int
+	var failed []string
 	for _, c := range tr.Checks {
 		switch {
 		case c.OK == nil:
@@ -198,10 +212,13 @@ func proxyReport(rec *live.Recorder, dir string, stderr io.Writer) error {
 			pass++
 			fmt.Fprintf(stderr, "pass  %s\n", c.Rule)
 		default:
-			fail++
+			failed = append(failed, c.Rule)
 			fmt.Fprintf(stderr, "FAIL  %s: %s\n", c.Rule, citeLines(tr, c.Detail))
 		}
 	}
-	fmt.Fprintf(stderr, "checks: %d pass, %d fail, %d undecided\n", pass, fail, undecided)
+	fmt.Fprintf(stderr, "checks: %d pass, %d fail, %d undecided\n", pass, len(failed), undecided)
+	if len(failed) > 0 {
+		return &checksFailed{rules: failed}
+	}
 	return nil
 }
