@@ -130,7 +130,9 @@ func resumeReplaysOwnStream(v *view) (trace.Check, bool) {
 // running it and kept its events, so the timeout hides an outcome the
 // client could have fetched; a call resumed and then timed out passes.
 // Judged from the events alone, so an imported transcript is judged the
-// same way. Listed when such a stream drops; null when the trace does not
+// same way, undecided when a log that records none of the client's
+// timeouts (a server's or a wire's) shows a dropped call cancelled without
+// a resumption: a timeout's cancellation looks the same. Listed when such a stream drops; null when the trace does not
 // say the revision; omitted under 2026-07-28, where the drop is the
 // cancellation.
 //
@@ -141,7 +143,7 @@ func droppedCallResumed(v *view) (trace.Check, bool) {
 	}
 	done := map[string]bool{}
 	open := map[string]int{} // call id → the close of its stream, while unresolved
-	var good, timedOut []int
+	var good, timedOut, unsure []int
 	seen := false
 	for i, e := range v.ev {
 		id := idOf(e)
@@ -168,8 +170,12 @@ func droppedCallResumed(v *view) (trace.Check, bool) {
 				id = m.cancelOf
 			}
 			done[id] = true
-			if _, ok := open[id]; ok {
-				good = append(good, i)
+			if j, ok := open[id]; ok {
+				if m.cancelOf != "" && !v.recordsClientTimeouts() {
+					unsure = append(unsure, j) // a timeout's cancellation looks the same
+				} else {
+					good = append(good, i)
+				}
 				delete(open, id)
 			}
 		case (e.Actor == trace.ActorNetwork || e.Actor == trace.ActorProxy) && e.Type == trace.TypeCloseStream &&
@@ -189,6 +195,9 @@ func droppedCallResumed(v *view) (trace.Check, bool) {
 	if v.tr.Scenario == nil {
 		return undecided(DroppedCallResumed, "The transcript does not say which protocol revision was in use; only under 2025-11-25 is a dropped call stream resumed rather than cancelled."), true
 	}
+	if len(open) == 0 && len(timedOut) == 0 && len(unsure) > 0 {
+		return undecided(DroppedCallResumed, "The client cancelled call(s) whose stream had dropped without resuming them ("+seqList(unsure)+"), but this "+v.tr.Source.Observer+" log records none of the client's timeouts: whether the client gave up by its own timeout on a call it could have resumed cannot be told."), true
+	}
 	var pending []int
 	for _, i := range open {
 		pending = append(pending, i)
@@ -206,6 +215,21 @@ func droppedCallResumed(v *view) (trace.Check, bool) {
 	return verdict(DroppedCallResumed, bad, good,
 		strings.TrimPrefix(detail, " "),
 		"Every dropped call stream was resumed with Last-Event-ID, or its call reported failed.")
+}
+
+// recordsClientTimeouts reports whether the trace shows the client's
+// timeouts: a simulation and a client's own log do; another observer's log
+// does only when it holds a client timeout event (both sides' logs).
+func (v *view) recordsClientTimeouts() bool {
+	if v.tr.Source == nil || v.tr.Source.Observer == trace.ObserverClient {
+		return true
+	}
+	for _, e := range v.ev {
+		if e.Actor == trace.ActorClient && e.Type == trace.TypeTimeout {
+			return true
+		}
+	}
+	return false
 }
 
 // requestHasTimeout: a tools/call request carries an idle or a maximum
