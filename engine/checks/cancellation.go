@@ -88,13 +88,21 @@ func httpCancelSignal(v *view) (trace.Check, bool) {
 }
 
 // lateResponseIgnored: the client ignores any response that arrives for a
-// request it abandoned (DOMAIN.md §1).
+// request it abandoned (DOMAIN.md §1): timed out on, cancelled, or closed
+// the stream of. A client that cancelled and then kept waiting (an await
+// event, failure await-after-cancel, openai/codex#20925) and took the
+// answer fails too, and the detail says so rather than calling the request
+// abandoned; the detail cites the client's use of each response.
 //
 // Rule: LateResponseIgnored.
 func lateResponseIgnored(v *view) (trace.Check, bool) {
 	abandoned := make(map[string]bool, len(v.tr.Requests))
-	var bad, good []int
+	awaited := map[string]bool{} // cancelled, then kept waiting
+	var bad, good, waited []int
 	for i, e := range v.ev {
+		if e.Actor == trace.ActorClient && e.Type == trace.TypeAwait && abandoned[idOf(e)] {
+			awaited[idOf(e)] = true
+		}
 		if e.Actor == trace.ActorClient && (e.Type == trace.TypeTimeout || e.Type == trace.TypeCloseStream ||
 			(v.clientSends(i) && v.msg(i).cancelOf != "")) {
 			id := idOf(e)
@@ -110,12 +118,24 @@ func lateResponseIgnored(v *view) (trace.Check, bool) {
 				return undecided(LateResponseIgnored, "The trace does not show how the client treated a late response."), true
 			case v.ev[react].Type == trace.TypeIgnore:
 				good = append(good, react)
+			case awaited[v.msg(i).id]:
+				bad = append(bad, react)
+				waited = append(waited, react)
 			default:
 				bad = append(bad, react)
 			}
 		}
 	}
-	return verdict(LateResponseIgnored, bad, good, "The client used a response for a request it had abandoned.", "The client ignored "+strconv.Itoa(len(good))+" late response(s) for abandoned requests.")
+	detail := "The client used a response for a request it had given up on (" + seqList(bad) + "): a request it timed out on, cancelled or closed the stream of is over for it, and any answer that still comes is ignored."
+	if len(waited) > 0 {
+		detail = "The client used a response for a request it had cancelled (" + seqList(bad) + ")"
+		if len(waited) == len(bad) {
+			detail += ": it cancelled and kept waiting (failure await-after-cancel, openai/codex#20925), so it took an answer the server should not have sent after accepting the cancellation; a cancelled request's answer is ignored."
+		} else {
+			detail += "; at " + seqList(waited) + " it had cancelled and kept waiting (failure await-after-cancel, openai/codex#20925). A request the client gave up on is over for it, and any answer that still comes is ignored."
+		}
+	}
+	return verdict(LateResponseIgnored, bad, good, detail, "The client ignored "+strconv.Itoa(len(good))+" late response(s) for abandoned requests.")
 }
 
 // serverCancelOnlyForListen: a server-sent notifications/cancelled only

@@ -309,6 +309,9 @@ func TestChecks(t *testing.T) {
 		{"late response used", checks.LateResponseIgnored, build(stdio, nil,
 			send(0, client, "7", req7), timeout(500, "7", trace.CauseIdleTimeout), deliver(600, 590, client, resp7), act(600, client, trace.TypeAccept, "7")),
 			"false", []int{3}},
+		{"openai/codex#20925: cancelled, kept waiting, then used the answer", checks.LateResponseIgnored, build(stdio, nil,
+			send(0, client, "7", req7), send(100, client, "7", cancel7), act(100, client, trace.TypeAwait, "7"), deliver(520, 510, client, resp7), act(520, client, trace.TypeAccept, "7")),
+			"false", []int{4}},
 		{"late response with no recorded reaction", checks.LateResponseIgnored, build(stdio, nil,
 			send(0, client, "7", req7), timeout(500, "7", trace.CauseIdleTimeout), deliver(600, 590, client, resp7)),
 			"null", nil},
@@ -475,4 +478,41 @@ func ExampleEvaluate() {
 	// one-response-per-request ok=true events=[]
 	// work-stops-after-cancel ok=true events=[2 3]
 	// call-outcome-known ok=true events=[1]
+}
+
+// TestLateResponseDetail: late-response-ignored's detail cites the event
+// where the client used the answer and says what the client did (DOMAIN.md
+// §1): a client that cancelled and kept waiting is not called one that
+// abandoned the request.
+func TestLateResponseDetail(t *testing.T) {
+	stdio := mustScenario(t, `"transport":"stdio"`)
+	tests := []struct {
+		name, says, never string
+		tr                *trace.Trace
+	}{
+		{"cancelled and kept waiting (await-after-cancel)", "cancelled (#4): it cancelled and kept waiting", "given up on",
+			build(stdio, nil, send(0, client, "7", req7), send(100, client, "7", cancel7), act(100, client, trace.TypeAwait, "7"), deliver(520, 510, client, resp7), act(520, client, trace.TypeAccept, "7"))},
+		{"timed out, then used the answer", "given up on (#3)", "kept waiting",
+			build(stdio, nil, send(0, client, "7", req7), timeout(500, "7", trace.CauseIdleTimeout), deliver(600, 590, client, resp7), act(600, client, trace.TypeAccept, "7"))},
+	}
+	for _, tt := range tests {
+		t.Run(checks.LateResponseIgnored+"/"+tt.name, func(t *testing.T) {
+			found := false
+			for _, c := range checks.Evaluate(tt.tr) {
+				if c.Rule != checks.LateResponseIgnored {
+					continue
+				}
+				found = true
+				if c.OK == nil || *c.OK {
+					t.Fatalf("%s passed or undecided: %s", checks.LateResponseIgnored, c.Detail)
+				}
+				if !strings.Contains(c.Detail, tt.says) || strings.Contains(c.Detail, tt.never) {
+					t.Errorf("detail %q: want %q and not %q", c.Detail, tt.says, tt.never)
+				}
+			}
+			if !found {
+				t.Fatalf("%s not listed", checks.LateResponseIgnored)
+			}
+		})
+	}
 }

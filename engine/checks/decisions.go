@@ -3,6 +3,7 @@ package checks
 import (
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -279,37 +280,146 @@ func (v *view) abandonsAt(i int) bool {
 // beyond the delay just waited, unless that window had reached the cap. A
 // constant retry loop fails (herd.strategy "none"; failure
 // constant-retry-loop, NousResearch/hermes-agent#43676). Judged on the
-// herd's sampled clients; listed when one was refused at least once.
+// herd's sampled clients (listed when one was refused at least once) and,
+// from the events alone, on one call's consecutive policy retries
+// (retryDelays: "<id>-r1", "<id>-r2", …): the wait before each retry is
+// longer than the wait before the one before, unless that wait had already
+// grown to the largest of the call's waits (its cap). A call retried once
+// has no consecutive waits and is not judged.
 //
 // Rule: BackoffGrows.
 func backoffGrows(v *view) (trace.Check, bool) {
-	h := v.tr.Herd
-	if h == nil || v.tr.Scenario == nil || v.tr.Scenario.Herd == nil {
-		return trace.Check{}, false
-	}
-	capMs := v.tr.Scenario.Herd.CapMs
 	judged, flat := 0, 0
-	example := ""
-	for _, s := range h.Sample {
-		for k := 1; k < len(s.Draws); k++ {
-			prev, next := s.Draws[k-1], s.Draws[k]
-			judged++
-			if next.WindowMs[1] > prev.DelayMs || prev.WindowMs[1] >= capMs {
+	var details []string
+	var good []int
+	if h := v.tr.Herd; h != nil && v.tr.Scenario != nil && v.tr.Scenario.Herd != nil {
+		capMs := v.tr.Scenario.Herd.CapMs
+		herdJudged, herdFlat := 0, 0
+		example := ""
+		for _, s := range h.Sample {
+			for k := 1; k < len(s.Draws); k++ {
+				prev, next := s.Draws[k-1], s.Draws[k]
+				herdJudged++
+				if next.WindowMs[1] > prev.DelayMs || prev.WindowMs[1] >= capMs {
+					continue
+				}
+				herdFlat++
+				if example == "" {
+					example = s.ClientID + " waited " + strconv.FormatInt(prev.DelayMs, 10) + " ms before attempt " + strconv.Itoa(prev.Attempt) + " and again at most " + strconv.FormatInt(next.WindowMs[1], 10) + " ms before attempt " + strconv.Itoa(next.Attempt)
+				}
+			}
+		}
+		judged, flat = herdJudged, herdFlat
+		if herdFlat > 0 {
+			details = append(details, "With strategy "+h.Strategy+" a refused client's backoff does not grow below the "+strconv.FormatInt(capMs, 10)+" ms cap in "+strconv.Itoa(herdFlat)+" of "+strconv.Itoa(herdJudged)+" retries ("+example+"): a constant retry loop hammers a recovering server (failure constant-retry-loop, NousResearch/hermes-agent#43676).")
+		} else if herdJudged > 0 {
+			details = append(details, "Each refused client's next backoff window reached beyond the delay it had just waited, until the "+strconv.FormatInt(capMs, 10)+" ms cap ("+strconv.Itoa(herdJudged)+" retries of the sampled clients).")
+		}
+	}
+	var bad []int
+	retried, example := 0, ""
+	for _, chain := range v.retryDelays() {
+		top := int64(0)
+		for _, r := range chain {
+			top = max(top, r.delayMs)
+		}
+		for k := 1; k < len(chain); k++ {
+			prev, next := chain[k-1], chain[k]
+			retried++
+			capped := prev.delayMs == top && prev.delayMs > chain[0].delayMs && next.delayMs >= prev.delayMs
+			if next.delayMs > prev.delayMs || capped {
+				good = append(good, next.send)
 				continue
 			}
-			flat++
+			bad = append(bad, next.send)
 			if example == "" {
-				example = s.ClientID + " waited " + strconv.FormatInt(prev.DelayMs, 10) + " ms before attempt " + strconv.Itoa(prev.Attempt) + " and again at most " + strconv.FormatInt(next.WindowMs[1], 10) + " ms before attempt " + strconv.Itoa(next.Attempt)
+				example = "request " + prev.id + " was sent " + strconv.FormatInt(prev.delayMs, 10) + " ms after the attempt before it ended, and " + next.id + " " + strconv.FormatInt(next.delayMs, 10) + " ms after"
 			}
 		}
 	}
-	if judged == 0 {
+	if retried > 0 && len(bad) > 0 {
+		details = append(details, "A call's retries do not back off in "+strconv.Itoa(len(bad))+" of "+strconv.Itoa(retried)+" consecutive retries ("+example+"; "+seqList(bad)+"): a constant retry loop hammers a failing server (failure constant-retry-loop, NousResearch/hermes-agent#43676).")
+	} else if retried > 0 {
+		details = append(details, "Each call's wait before a retry grew on the wait before the one before, until its cap ("+strconv.Itoa(retried)+" consecutive retries).")
+	}
+	if judged+retried == 0 {
 		return trace.Check{}, false
 	}
-	if flat > 0 {
-		return fail(BackoffGrows, "With strategy "+h.Strategy+" a refused client's backoff does not grow below the "+strconv.FormatInt(capMs, 10)+" ms cap in "+strconv.Itoa(flat)+" of "+strconv.Itoa(judged)+" retries ("+example+"): a constant retry loop hammers a recovering server (failure constant-retry-loop, NousResearch/hermes-agent#43676)."), true
+	if flat > 0 || len(bad) > 0 {
+		return fail(BackoffGrows, strings.Join(details, " "), bad...), true
 	}
-	return pass(BackoffGrows, "Each refused client's next backoff window reached beyond the delay it had just waited, until the "+strconv.FormatInt(capMs, 10)+" ms cap ("+strconv.Itoa(judged)+" retries of the sampled clients)."), true
+	return pass(BackoffGrows, strings.Join(details, " "), good...), true
+}
+
+// retryAttempt is one policy retry of a call: its id, its send event and
+// how long after the previous attempt ended for the client it went out (ms).
+type retryAttempt struct {
+	id      string
+	send    int
+	delayMs int64
+}
+
+// retryDelays lists, per call in the order its first retry went out, the
+// client's policy retries ("<id>-r1", "<id>-r2", …, SCENARIO.md
+// client.policy.retry) whose previous attempt the trace shows, each with
+// the wait since that attempt's last client event before the retry (its
+// answer, timeout or cancellation). A chain stops at the first retry whose
+// previous attempt was never sent.
+func (v *view) retryDelays() [][]retryAttempt {
+	sent := map[string]int{}       // request id (unquoted) → its send event
+	lastClient := map[string]int{} // request id → its latest client event so far
+	chains := map[string][]retryAttempt{}
+	var order []string
+	for i, e := range v.ev {
+		m := v.msg(i)
+		if v.clientSends(i) && m.hasID && !m.response && m.method == jsonrpc.MethodToolsCall {
+			id := jsonrpc.Unquote(m.id)
+			if _, ok := sent[id]; !ok {
+				sent[id] = i
+				if base, n, ok := retryIDOf(id); ok {
+					prevID := base
+					if n > 1 {
+						prevID = base + "-r" + strconv.Itoa(n-1)
+					}
+					last, had := lastClient[prevID]
+					if _, ok := sent[prevID]; ok && had && len(chains[base]) == n-1 {
+						if n == 1 {
+							order = append(order, base)
+						}
+						chains[base] = append(chains[base], retryAttempt{id: strconv.Quote(id), send: i, delayMs: e.At - v.ev[last].At})
+					}
+				}
+			}
+		}
+		if e.Actor == trace.ActorClient && e.ID != nil {
+			id := jsonrpc.Unquote(idOf(e))
+			if m.cancelOf != "" {
+				id = jsonrpc.Unquote(m.cancelOf)
+			}
+			if _, ok := sent[id]; ok && i != sent[id] {
+				lastClient[id] = i
+			}
+		}
+	}
+	out := make([][]retryAttempt, 0, len(order))
+	for _, base := range order {
+		out = append(out, chains[base])
+	}
+	return out
+}
+
+// retryIDOf splits a policy retry's id "<base>-r<n>" (n ≥ 1) into its base
+// and n; ok is false for any other id.
+func retryIDOf(id string) (base string, n int, ok bool) {
+	k := strings.LastIndex(id, "-r")
+	if k <= 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(id[k+2:])
+	if err != nil || n < 1 || strconv.Itoa(n) != id[k+2:] {
+		return "", 0, false
+	}
+	return id[:k], n, true
 }
 
 // refetchAfterReconnect: a client that reopens a dropped listen stream

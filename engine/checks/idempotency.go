@@ -105,7 +105,10 @@ func defensiveCopy(v *view) (trace.Check, bool) {
 
 // noUnsafeRetry: an unsafe mutation (a side effect without an idempotency
 // key) is never retried automatically; a new JSON-RPC id is not
-// deduplication (DOMAIN.md §4–5, §12 statement 6).
+// deduplication (DOMAIN.md §4–5, §12 statement 6). The retry itself is the
+// fault, so it fails however many effects ran; its detail says what the
+// ledger shows (unsafeRetryCost), never that an effect ran again when it
+// did not.
 //
 // Rule: NoUnsafeRetry.
 func noUnsafeRetry(v *view) (trace.Check, bool) {
@@ -124,11 +127,21 @@ func noUnsafeRetry(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	if len(bad) > 0 {
-		executions := strconv.Itoa(v.tr.Ledger.Executions) + " executions"
-		if v.tr.Ledger.Executions == 1 {
-			executions = "1 execution"
-		}
-		return fail(NoUnsafeRetry, "An unsafe mutation was retried with a new JSON-RPC id ("+strings.Join(bad, "; ")+"): without an idempotency key the effect runs again ("+executions+")."), true
+		return fail(NoUnsafeRetry, "An unsafe mutation was retried with a new JSON-RPC id ("+strings.Join(bad, "; ")+"): the retry was sent without an idempotency key, so nothing stops its effect from running twice. "+unsafeRetryCost(v.tr.Ledger.Executions)), true
 	}
 	return pass(NoUnsafeRetry, "Every retry was of a safe read or carried its idempotency key."), true
+}
+
+// unsafeRetryCost says what an unsafe retry cost this time, from the
+// ledger's count of side effects that ran: two or more ran the effect
+// again (a double charge); one or none did not, this time, because no
+// more than one attempt committed.
+func unsafeRetryCost(executions int) string {
+	switch executions {
+	case 0:
+		return "Here no attempt committed its side effect, so no double charge happened this time."
+	case 1:
+		return "Here only one attempt committed its side effect (1 execution), so no double charge happened this time."
+	}
+	return "Here the effect ran again: the ledger counts " + strconv.Itoa(executions) + " executions."
 }

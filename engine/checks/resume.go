@@ -9,6 +9,7 @@ package checks
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -121,11 +122,19 @@ func resumeReplaysOwnStream(v *view) (trace.Check, bool) {
 // droppedCallResumed (mcplab addition): under 2025-11-25 a disconnect is
 // not a cancellation, so when the network or a proxy closes the response
 // stream of a tools/call the client still waits for, the client resumes
-// it (a reconnect with Last-Event-ID), or reports the call failed (a
-// timeout or an error); it never leaves it pending silently (the bug of
-// issue 14: a dropped call stayed pending for ever). Listed when such a
-// stream drops; null when the trace does not say the revision; omitted
-// under 2026-07-28, where the drop is the cancellation.
+// it (a reconnect with Last-Event-ID), or reports the call failed (an
+// error); it never leaves it pending silently (a dropped call stays
+// pending for ever). A call the client ends by its own timeout without
+// ever resuming its dropped stream fails too (failure
+// dropped-call-not-resumed, zed-industries/zed#56775): the server kept
+// running it and kept its events, so the timeout hides an outcome the
+// client could have fetched; a call resumed and then timed out passes.
+// Judged from the events alone, so an imported transcript is judged the
+// same way, undecided when a log that records none of the client's
+// timeouts (a server's or a wire's) shows a dropped call cancelled without
+// a resumption: a timeout's cancellation looks the same. Listed when such a stream drops; null when the trace does not
+// say the revision; omitted under 2026-07-28, where the drop is the
+// cancellation.
 //
 // Rule: DroppedCallResumed.
 func droppedCallResumed(v *view) (trace.Check, bool) {
@@ -134,7 +143,7 @@ func droppedCallResumed(v *view) (trace.Check, bool) {
 	}
 	done := map[string]bool{}
 	open := map[string]int{} // call id → the close of its stream, while unresolved
-	var good []int
+	var good, timedOut, unsure []int
 	seen := false
 	for i, e := range v.ev {
 		id := idOf(e)
@@ -146,14 +155,27 @@ func droppedCallResumed(v *view) (trace.Check, bool) {
 				good = append(good, i)
 				delete(open, m.id)
 			}
-		case e.Actor == trace.ActorClient && (e.Type == trace.TypeTimeout || e.Type == trace.TypeError || e.Type == trace.TypeCloseStream ||
+		case e.Actor == trace.ActorClient && e.Type == trace.TypeTimeout:
+			done[id] = true
+			if j, ok := open[id]; ok {
+				// The client gave up on a call the server kept running
+				// and never asked for its stream again: the result the
+				// server kept is lost to it.
+				timedOut = append(timedOut, j)
+				delete(open, id)
+			}
+		case e.Actor == trace.ActorClient && (e.Type == trace.TypeError || e.Type == trace.TypeCloseStream ||
 			v.clientSends(i) && m.cancelOf != ""):
 			if m.cancelOf != "" {
 				id = m.cancelOf
 			}
 			done[id] = true
-			if _, ok := open[id]; ok {
-				good = append(good, i)
+			if j, ok := open[id]; ok {
+				if m.cancelOf != "" && !v.recordsClientTimeouts() {
+					unsure = append(unsure, j) // a timeout's cancellation looks the same
+				} else {
+					good = append(good, i)
+				}
 				delete(open, id)
 			}
 		case (e.Actor == trace.ActorNetwork || e.Actor == trace.ActorProxy) && e.Type == trace.TypeCloseStream &&
@@ -173,14 +195,41 @@ func droppedCallResumed(v *view) (trace.Check, bool) {
 	if v.tr.Scenario == nil {
 		return undecided(DroppedCallResumed, "The transcript does not say which protocol revision was in use; only under 2025-11-25 is a dropped call stream resumed rather than cancelled."), true
 	}
-	var bad []int
-	for _, i := range open {
-		bad = append(bad, i)
+	if len(open) == 0 && len(timedOut) == 0 && len(unsure) > 0 {
+		return undecided(DroppedCallResumed, "The client cancelled call(s) whose stream had dropped without resuming them ("+seqList(unsure)+"), but this "+v.tr.Source.Observer+" log records none of the client's timeouts: whether the client gave up by its own timeout on a call it could have resumed cannot be told."), true
 	}
+	var pending []int
+	for _, i := range open {
+		pending = append(pending, i)
+	}
+	sort.Ints(pending)
+	bad := append(append([]int{}, pending...), timedOut...)
 	sort.Ints(bad)
+	detail := ""
+	if len(pending) > 0 {
+		detail += " A call's stream dropped and the client neither resumed it with Last-Event-ID nor reported it failed (" + seqList(pending) + "): the call stays pending for ever, although under 2025-11-25 the server kept running it."
+	}
+	if len(timedOut) > 0 {
+		detail += " A call's stream dropped and the client never resumed it with Last-Event-ID before its own timeout ended the call (" + seqList(timedOut) + "): under 2025-11-25 the server kept running it and kept its events, so the outcome the client could have fetched is lost to it (failure dropped-call-not-resumed, zed-industries/zed#56775)."
+	}
 	return verdict(DroppedCallResumed, bad, good,
-		"A call's stream dropped and the client neither resumed it with Last-Event-ID nor reported it failed ("+seqList(bad)+"): the call stays pending for ever, although under 2025-11-25 the server kept running it.",
+		strings.TrimPrefix(detail, " "),
 		"Every dropped call stream was resumed with Last-Event-ID, or its call reported failed.")
+}
+
+// recordsClientTimeouts reports whether the trace shows the client's
+// timeouts: a simulation and a client's own log do; another observer's log
+// does only when it holds a client timeout event (both sides' logs).
+func (v *view) recordsClientTimeouts() bool {
+	if v.tr.Source == nil || v.tr.Source.Observer == trace.ObserverClient {
+		return true
+	}
+	for _, e := range v.ev {
+		if e.Actor == trace.ActorClient && e.Type == trace.TypeTimeout {
+			return true
+		}
+	}
+	return false
 }
 
 // requestHasTimeout: a tools/call request carries an idle or a maximum

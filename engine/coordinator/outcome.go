@@ -84,7 +84,9 @@ func serverState(e *trace.Event) string {
 // the race; SCENARIO.md requests[]): cancellation wins when a signal was
 // sent and the server cancelled it; completion wins when the client
 // cancelled (or, cancelledLate, decided to after its answer had come) and
-// the server completed it; a completed request the client did not get (an
+// the server completed it, and also when the server cancelled it but
+// answered anyway and the client accepted that result (the outcome follows
+// what the client did); a completed request the client did not get (an
 // error on the client's side, an answer never delivered, one it had let
 // go or timed out on) says so, and so does a cancelled one its client still
 // waits for; otherwise the server's state. serverLog:
@@ -96,6 +98,10 @@ func OutcomeOf(r trace.Request, cancelledLate, serverLog bool) trace.Outcome {
 	timedOut := r.Cause != nil && (*r.Cause == trace.CauseMaxTimeout || *r.Cause == trace.CauseIdleTimeout)
 	completed := r.State == trace.StateCompleted
 	switch {
+	case r.Signal != nil && r.State == trace.StateCancelled && r.ClientOutcome == trace.OutcomeResult:
+		// The server cancelled the request yet answered it anyway, and
+		// the client took that result: for the client completion won.
+		return trace.OutcomeCompletionWins
 	case r.Signal != nil && r.State == trace.StateCancelled:
 		return trace.OutcomeCancellationWins
 	case r.State == trace.StateCancelled && r.ClientOutcome == trace.OutcomePending:

@@ -24,6 +24,9 @@ func TestOutcomeOf(t *testing.T) {
 		want            trace.Outcome
 	}{
 		{"a signal and a cancelled server: cancellation wins", trace.Request{State: "cancelled", Cause: strp("client"), Signal: strp(trace.SignalNotification), ClientOutcome: trace.OutcomeAbandoned}, false, false, trace.OutcomeCancellationWins},
+		{"cancelled by the server yet answered, and the client took the result: completion wins for the client", trace.Request{State: "cancelled", Cause: strp("client"), Signal: strp(trace.SignalNotification), Response: resp, ClientOutcome: trace.OutcomeResult}, false, false, trace.OutcomeCompletionWins},
+		{"cancelled, answered with an error the client took: cancellation wins", trace.Request{State: "cancelled", Cause: strp("client"), Signal: strp(trace.SignalNotification), ClientOutcome: trace.OutcomeError}, false, false, trace.OutcomeCancellationWins},
+		{"a listen stream the server ended, its end accepted: the state (no client signal)", trace.Request{State: "cancelled", Cause: strp("server"), ClientOutcome: trace.OutcomeResult}, false, false, trace.OutcomeCancelled},
 		{"a closed stream is a signal too (2026-07-28 HTTP)", trace.Request{State: "cancelled", Cause: strp("client"), Signal: strp(trace.SignalCloseStream)}, false, false, trace.OutcomeCancellationWins},
 		{"the maximum timeout's cancellation wins (scenario C)", trace.Request{State: "cancelled", Cause: strp(trace.CauseMaxTimeout), Signal: strp(trace.SignalNotification)}, false, false, trace.OutcomeCancellationWins},
 		{"the server completed over a sent signal: completion wins", trace.Request{State: "completed", Cause: strp("client"), Signal: strp(trace.SignalNotification), Response: resp, ClientOutcome: trace.OutcomeAbandoned}, false, false, trace.OutcomeCompletionWins},
