@@ -59,25 +59,26 @@ func Unhappening(st scenario.Step, id string, c *Client, s *Server, orig *Client
 }
 
 // Skip is the skip event of steps[step], a move of actor (StepActor)
-// that cannot happen, with why (Unhappening, or NeverSent), and its entry
+// that cannot happen, with why (Unhappening, or NotSentYet), and its entry
 // of the trace's skipped[].
 func Skip(step int, actor, why string) (trace.Event, trace.Skip) {
 	note := "steps[" + strconv.Itoa(step) + "] cannot happen: " + why
 	return trace.Event{Actor: actor, Type: trace.TypeSkip, Step: &step, Note: note}, trace.Skip{Step: step, Reason: why}
 }
 
-// NeverSent is why a step naming request id cannot happen when the client
-// never sent it: its own call or retry could not happen.
-func NeverSent(id string) string {
-	return "request " + id + " was never sent (its own retry could not happen), so nothing can act on it."
+// NotSentYet is why a step at atMs (virtual ms) naming request id cannot
+// happen when the client has not sent it by then: its own call or retry
+// has not happened, or could not, or the retry policy sends it later.
+func NotSentYet(id string, atMs int64) string {
+	return "request " + id + " has not been sent yet at " + strconv.FormatInt(atMs, 10) + " ms, so nothing can act on it then."
 }
 
 // StepSkip decides whether scripted step steps[i] st can happen now
 // (SCENARIO.md, "honest time"): when it cannot, skip is true with its
 // skip event (ID set) and its entry of skipped[]. halves looks up a
-// request's client and server halves by id (nil, nil: never sent);
+// request's client and server halves by id (nil, nil: not sent);
 // hasLedger says the run has the scenario's ledger. A step naming a
-// request never sent (its retry was skipped), a ledger verb without a
+// request not sent by its time (its retry was skipped, or comes later), a ledger verb without a
 // ledger (scenario.Step.Unready), or a step Unhappening refuses is
 // skipped; a skipped cancel of a request that ended for its client marks
 // it CancelledLate.
@@ -91,7 +92,7 @@ func StepSkip(i int, st scenario.Step, halves func(scenario.ID) (*Client, *Serve
 	why := st.Unready(i, sent, hasLedger)
 	switch {
 	case why != "" && id != nil && !sent(*id):
-		why = NeverSent(id.String())
+		why = NotSentYet(id.String(), st.At)
 	case why == "" && st.Do == "retry":
 		orig, _ := halves(*st.Of)
 		why = Unhappening(st, st.ID.String(), nil, nil, orig)

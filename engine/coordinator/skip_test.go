@@ -46,14 +46,16 @@ func TestUnhappening(t *testing.T) {
 	}
 }
 
-// TestStepSkipNeverSent: a step naming a request whose own retry was
-// skipped is skipped too, as the client's or the server's move.
-func TestStepSkipNeverSent(t *testing.T) {
+// TestStepSkipNotSentYet: a step naming a request not sent by the step's
+// time (its own retry was skipped, or the retry policy sends it later) is
+// skipped too, as the client's or the server's move, and its reason says
+// the request is not sent yet at that time, never that it is never sent.
+func TestStepSkipNotSentYet(t *testing.T) {
 	id := scenario.NewIntID(8)
 	none := func(scenario.ID) (*Client, *Server) { return nil, nil }
 	for do, actor := range map[string]string{"cancel": trace.ActorClient, "complete": trace.ActorServer} {
-		e, skip, ok := StepSkip(4, scenario.Step{Do: do, ID: &id}, none, false)
-		if !ok || e.Actor != actor || e.ID == nil || e.ID.Raw() != "8" || skip.Step != 4 || !strings.Contains(skip.Reason, "was never sent") {
+		e, skip, ok := StepSkip(4, scenario.Step{At: 150, Do: do, ID: &id}, none, false)
+		if !ok || e.Actor != actor || e.ID == nil || e.ID.Raw() != "8" || skip.Step != 4 || skip.Reason != "request 8 has not been sent yet at 150 ms, so nothing can act on it then." {
 			t.Errorf("%s of a request never sent: %v %+v %+v", do, ok, e, skip)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/sim"
 )
 
 // TestProgressCadence pins SCENARIO.md's cadence: progress k at
@@ -94,5 +95,48 @@ func TestPoolFirstComeFirstServed(t *testing.T) {
 	}
 	if c := NewPool[int](nil).Capacity("lock"); c != 1 {
 		t.Errorf("an unlisted resource has capacity %d, want 1", c)
+	}
+}
+
+// TestFate pins what the server's status note says a handler does about
+// a cancellation observed at 260 ms (DOMAIN.md §1): it stops now without
+// checkpoints, at its next checkpoint otherwise, leaves its resource's
+// queue when it has not started, and works on to the end under
+// handlerIgnoresCancel; respondAfterCancel still answers; without a
+// handler only what is sent.
+func TestFate(t *testing.T) {
+	tests := []struct {
+		name   string
+		h      scenario.Handler
+		begun  bool
+		policy scenario.ServerPolicy
+		want   string
+	}{
+		{"no checkpoints: it stops now", scenario.Handler{WorkMs: 600}, true, scenario.ServerPolicy{},
+			"its handler stops now; nothing more is sent for it."},
+		{"a checkpoint later than the arrival", scenario.Handler{WorkMs: 800, CheckpointEveryMs: 10000}, true, scenario.ServerPolicy{},
+			"its handler works on until its next checkpoint at 810 ms, then stops; nothing more is sent for it."},
+		{"the next checkpoint", scenario.Handler{WorkMs: 800, CheckpointEveryMs: 100}, true, scenario.ServerPolicy{RespondAfterCancel: true},
+			"its handler works on until its next checkpoint at 310 ms, then stops; policy respondAfterCancel: the server still answers it."},
+		{"handlerIgnoresCancel: to the end", scenario.Handler{WorkMs: 800, CheckpointEveryMs: 100}, true, scenario.ServerPolicy{HandlerIgnoresCancel: true},
+			"its handler ignores the cancellation (policy handlerIgnoresCancel) and works on to the end at 810 ms."},
+		{"waiting for its resource", scenario.Handler{WorkMs: 800, Holds: "db-lock"}, false, scenario.ServerPolicy{HandlerIgnoresCancel: true},
+			"its handler, still waiting for db-lock, leaves the queue and never starts; nothing more is sent for it."},
+	}
+	for _, tt := range tests {
+		var q sim.Queue
+		q.Begin(260)
+		s := NewServer(&q, scenario.Server{Policy: tt.policy})
+		w := New(tt.h)
+		if tt.begun {
+			w.Begin(10)
+		}
+		if got := s.Fate(w); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	var q sim.Queue
+	if got := NewServer(&q, scenario.Server{Policy: scenario.ServerPolicy{RespondAfterCancel: true}}).Fate(nil); got != "policy respondAfterCancel: the server still answers it." {
+		t.Errorf("no handler: %q", got)
 	}
 }
