@@ -48,7 +48,11 @@ func Unhappening(st scenario.Step, id string, c *Client, s *Server, orig *Client
 		case s.Stopped:
 			return "Request " + id + "'s handler has already returned after its cancellation: it cannot " + what + " it any more."
 		case s.State() == Completed || s.State() == Failed:
-			return "Request " + id + " has already " + string(s.State()) + " at the server: its handler has returned, so it cannot " + what + " it again."
+			again := ""
+			if string(s.State()) == what+"d" || string(s.State()) == what+"ed" {
+				again = " again"
+			}
+			return "Request " + id + " has already " + string(s.State()) + " at the server, so the server cannot " + what + " it" + again + "."
 		}
 	case "disconnect":
 		if c != nil && !c.Reading {

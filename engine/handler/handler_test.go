@@ -1,8 +1,14 @@
 package handler
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/trace"
 
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/sim"
@@ -138,5 +144,37 @@ func TestFate(t *testing.T) {
 	var q sim.Queue
 	if got := NewServer(&q, scenario.Server{Policy: scenario.ServerPolicy{RespondAfterCancel: true}}).Fate(nil); got != "policy respondAfterCancel: the server still answers it." {
 		t.Errorf("no handler: %q", got)
+	}
+}
+
+// TestAnsweredWhileWaitingNeverTakesTheResource: a scripted completion of
+// a call whose handler waits for its resource withdraws the handler: when
+// the holder releases the resource, the answered call leaves the queue
+// without taking it, its work never starts, and the next waiting call
+// gets it.
+func TestAnsweredWhileWaitingNeverTakesTheResource(t *testing.T) {
+	var q sim.Queue
+	s := NewServer(&q, scenario.Server{Resources: map[string]int{"lock": 1},
+		Handlers: map[string]scenario.Handler{"x": {WorkMs: 300, Holds: "lock"}}})
+	var got []string
+	srvs := make([]coordinator.Server, 3)
+	works := make([]*Work, 3)
+	for i := range srvs {
+		id := fmt.Sprint(i + 1)
+		hooks := Hooks{Tell: func(e trace.Event) { got = append(got, id+" "+e.Type) },
+			Complete: func(json.RawMessage, *jsonrpc.ErrorObject) {
+				srvs[i].Finish(q.Now(), id, []byte(`{}`), false, 0, false, coordinator.Policy{})
+				got = append(got, id+" answered")
+			}}
+		srvs[i].Arrived = true
+		works[i] = s.Start("x", true, id, nil, &srvs[i], hooks)
+	}
+	srvs[1].Finish(100, "2", []byte(`{}`), false, 0, false, coordinator.Policy{}) // the scripted complete step
+	if err := q.Run(1000); err != nil {
+		t.Fatal(err)
+	}
+	want := "1 acquire,2 wait,3 wait,1 answered,1 release,2 ignore,3 acquire,3 answered,3 release"
+	if g := strings.Join(got, ","); g != want || works[1].Begun || !works[1].Done {
+		t.Errorf("events %s (request 2 begun %v, done %v), want %s", g, works[1].Begun, works[1].Done, want)
 	}
 }

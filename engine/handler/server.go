@@ -216,11 +216,17 @@ func (s *Server) stop(w *Work) {
 }
 
 // release gives w's resource back; the first handler waiting for it
-// starts its work now.
+// whose request is not answered yet starts its work now.
 func (s *Server) release(w *Work) {
 	name := w.H.Holds
 	w.hooks.Tell(ReleaseEvent(w.id, name))
 	next, ok := s.pool.Release(name)
+	for ok && (next.srv.State() == coordinator.Completed || next.srv.State() == coordinator.Failed) {
+		// A scripted complete or fail step answered its request while it
+		// waited: it never takes the resource, which goes to the next.
+		next.hooks.Tell(next.Answered(next.id))
+		next, ok = s.pool.Release(name)
+	}
 	if !ok {
 		return
 	}
