@@ -13,7 +13,7 @@ import (
 // step runs steps[i] at its time, or tells why it cannot happen: a skip
 // event and an entry of skipped[] (coordinator.StepSkip).
 func (w *world) step(i int, st scenario.Step) {
-	if e, skip, ok := coordinator.StepSkip(i, st, w.halves, w.ledger != nil); ok {
+	if e, skip, ok := coordinator.StepSkip(i, st, w.halves, w.ledger != nil, w.sess.HTTP && w.sess.Client != "" && !w.sess.Retired()); ok {
 		w.emit(e)
 		w.skipped = append(w.skipped, skip)
 		return

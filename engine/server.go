@@ -38,7 +38,7 @@ func (w *world) serverSeesClose(r *request, cause string) {
 
 // serverCancel applies an observed cancellation to r.
 func (w *world) serverCancel(r *request, cause, via string) {
-	e, cancelled := r.srv.ObserveCancel(w.q.Now(), r.id.String(), cause, via)
+	e, cancelled := r.srv.ObserveCancel(w.q.Now(), r.id.String(), cause, via, w.handlers.Fate(r.work))
 	w.tell(r, e)
 	if cancelled && !w.s.Server.Policy.RespondAfterCancel {
 		w.discardStream(r)

@@ -67,7 +67,7 @@ func ExampleClient() {
 	var s coordinator.Server
 	s.Arrived, s.Writing = true, true
 	_, cancel := s.SeesClose("1", coordinator.Policy{}, false)
-	e, cancelled := s.ObserveCancel(510, "1", string(cause), "stream close")
+	e, cancelled := s.ObserveCancel(510, "1", string(cause), "stream close", "")
 	fmt.Println(cancel, cancelled, e.Status, s.Writing)
 	e, send := s.Finish(600, "1", []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`), false, 0, false, coordinator.Policy{})
 	fmt.Println(send, e.Type, s.Sent == nil)
@@ -85,7 +85,7 @@ func ExampleStepSkip() {
 	var c coordinator.Client
 	var s coordinator.Server // not arrived
 	halves := func(scenario.ID) (*coordinator.Client, *coordinator.Server) { return &c, &s }
-	e, skip, ok := coordinator.StepSkip(3, st, halves, false)
+	e, skip, ok := coordinator.StepSkip(3, st, halves, false, true)
 	fmt.Println(ok, e.Type, e.Actor, *e.Step)
 	fmt.Println(skip.Reason)
 	// Output:

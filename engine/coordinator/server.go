@@ -60,8 +60,10 @@ func NotArrived(id, what string) trace.Event {
 // now, via a named signal, for cause (DOMAIN.md §1, the race): an ignore
 // event when the request has not arrived or has already ended (a late
 // cancellation: nothing is sent); else the request is cancelled
-// (cancelled true) and the event is its status change.
-func (s *Server) ObserveCancel(now int64, id, cause, via string) (e trace.Event, cancelled bool) {
+// (cancelled true) and the event is its status change, its note ending
+// with fate, what the request's handler does about it (handler.Server's
+// Fate; "" for no handler: nothing more is sent).
+func (s *Server) ObserveCancel(now int64, id, cause, via, fate string) (e trace.Event, cancelled bool) {
 	e = trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore}
 	switch {
 	case !s.Arrived:
@@ -70,7 +72,10 @@ func (s *Server) ObserveCancel(now int64, id, cause, via string) (e trace.Event,
 		e.Note = "Late cancellation (" + via + "): request " + id + " already " + string(s.State()) + "; the server ignores it and sends nothing."
 	default:
 		e.Type, e.Status, e.Cause = trace.TypeStatus, trace.StateCancelled, cause
-		e.Note = "The server observes the cancellation (" + via + "): request " + id + " is cancelled; the handler stops and nothing more is sent for it."
+		if fate == "" {
+			fate = "nothing more is sent for it."
+		}
+		e.Note = "The server observes the cancellation (" + via + "): request " + id + " is cancelled; " + fate
 		return e, true
 	}
 	return e, false

@@ -8,11 +8,14 @@ import (
 )
 
 // StepActor is the side whose move scripted verb is (SCENARIO.md, Steps:
-// client verbs and server verbs): trace.ActorServer or trace.ActorClient.
+// client verbs and server verbs): trace.ActorServer, trace.ActorNetwork
+// (a disconnect) or trace.ActorClient.
 func StepActor(verb string) string {
 	switch verb {
-	case "progress", "produce", "complete", "fail", "notify", "end-listen", "drop", "checkpoint", "finish-task", "race", "reopen-ledger":
+	case "progress", "produce", "complete", "fail", "notify", "end-listen", "drop", "checkpoint", "finish-task", "race", "reopen-ledger", "end-session":
 		return trace.ActorServer
+	case "disconnect":
+		return trace.ActorNetwork
 	}
 	return trace.ActorClient
 }
@@ -28,6 +31,7 @@ func StepActor(verb string) string {
 //     the race, and the completion is suppressed);
 //   - cancel of a request the client has already finished (its result,
 //     its error, or its own abandonment);
+//   - disconnect of a request whose stream is already closed;
 //   - retry of a request the client already has its result for (orig:
 //     the retried request's client half; a call answered with an error
 //     may be retried, as its retry class says).
@@ -44,7 +48,15 @@ func Unhappening(st scenario.Step, id string, c *Client, s *Server, orig *Client
 		case s.Stopped:
 			return "Request " + id + "'s handler has already returned after its cancellation: it cannot " + what + " it any more."
 		case s.State() == Completed || s.State() == Failed:
-			return "Request " + id + " has already " + string(s.State()) + " at the server: its handler has returned, so it cannot " + what + " it again."
+			again := ""
+			if string(s.State()) == what+"d" || string(s.State()) == what+"ed" {
+				again = " again"
+			}
+			return "Request " + id + " has already " + string(s.State()) + " at the server, so the server cannot " + what + " it" + again + "."
+		}
+	case "disconnect":
+		if c != nil && !c.Reading {
+			return "Request " + id + "'s stream is already closed: there is nothing to disconnect."
 		}
 	case "cancel":
 		if c != nil && !c.Pending() {
@@ -59,29 +71,33 @@ func Unhappening(st scenario.Step, id string, c *Client, s *Server, orig *Client
 }
 
 // Skip is the skip event of steps[step], a move of actor (StepActor)
-// that cannot happen, with why (Unhappening, or NeverSent), and its entry
+// that cannot happen, with why (Unhappening, or NotSentYet), and its entry
 // of the trace's skipped[].
 func Skip(step int, actor, why string) (trace.Event, trace.Skip) {
 	note := "steps[" + strconv.Itoa(step) + "] cannot happen: " + why
 	return trace.Event{Actor: actor, Type: trace.TypeSkip, Step: &step, Note: note}, trace.Skip{Step: step, Reason: why}
 }
 
-// NeverSent is why a step naming request id cannot happen when the client
-// never sent it: its own call or retry could not happen.
-func NeverSent(id string) string {
-	return "request " + id + " was never sent (its own retry could not happen), so nothing can act on it."
+// NotSentYet is why a step at atMs (virtual ms) naming request id cannot
+// happen when the client has not sent it by then: its own call or retry
+// has not happened, or could not, or the retry policy sends it later.
+func NotSentYet(id string, atMs int64) string {
+	return "request " + id + " has not been sent yet at " + strconv.FormatInt(atMs, 10) + " ms, so nothing can act on it then."
 }
 
 // StepSkip decides whether scripted step steps[i] st can happen now
 // (SCENARIO.md, "honest time"): when it cannot, skip is true with its
 // skip event (ID set) and its entry of skipped[]. halves looks up a
-// request's client and server halves by id (nil, nil: never sent);
-// hasLedger says the run has the scenario's ledger. A step naming a
-// request never sent (its retry was skipped), a ledger verb without a
+// request's client and server halves by id (nil, nil: not sent);
+// hasLedger says the run has the scenario's ledger, live that the server
+// serves the client's Streamable HTTP session (an end-session step without
+// one cannot happen: stdio, 2026-07-28, or a session already retired).
+// A step naming a
+// request not sent by its time (its retry was skipped, or comes later), a ledger verb without a
 // ledger (scenario.Step.Unready), or a step Unhappening refuses is
 // skipped; a skipped cancel of a request that ended for its client marks
 // it CancelledLate.
-func StepSkip(i int, st scenario.Step, halves func(scenario.ID) (*Client, *Server), hasLedger bool) (e trace.Event, entry trace.Skip, skip bool) {
+func StepSkip(i int, st scenario.Step, halves func(scenario.ID) (*Client, *Server), hasLedger, live bool) (e trace.Event, entry trace.Skip, skip bool) {
 	actor := StepActor(st.Do)
 	sent := func(id scenario.ID) bool { c, _ := halves(id); return c != nil }
 	id := st.ID
@@ -91,7 +107,9 @@ func StepSkip(i int, st scenario.Step, halves func(scenario.ID) (*Client, *Serve
 	why := st.Unready(i, sent, hasLedger)
 	switch {
 	case why != "" && id != nil && !sent(*id):
-		why = NeverSent(id.String())
+		why = NotSentYet(id.String(), st.At)
+	case why == "" && st.Do == "end-session" && !live:
+		why = "there is no live Streamable HTTP session to end (stdio, 2026-07-28, or its session is already retired)."
 	case why == "" && st.Do == "retry":
 		orig, _ := halves(*st.Of)
 		why = Unhappening(st, st.ID.String(), nil, nil, orig)

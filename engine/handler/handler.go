@@ -164,6 +164,15 @@ func (w *Work) Abandon(id string) trace.Event {
 		Note: "Request " + id + " is cancelled while its handler waits for " + w.H.Holds + ": it leaves the queue, and its work never starts."}
 }
 
+// Answered is the handler of request id leaving its resource's queue
+// because a scripted complete or fail step already answered the request
+// while it waited: its work never starts (Done).
+func (w *Work) Answered(id string) trace.Event {
+	w.Done = true
+	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Resource: w.H.Holds,
+		Note: "Request " + id + " was already answered while its handler waited for " + w.H.Holds + ": it leaves the queue, and its work never starts."}
+}
+
 // Hold is the server's transport holding progress value k of request id
 // (server.policy.holdNotifications, failure notifications-held,
 // mastra-ai/mastra#14782): it writes it only when the handler returns.

@@ -1,10 +1,17 @@
 package handler
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/trace"
+
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/sim"
 )
 
 // TestProgressCadence pins SCENARIO.md's cadence: progress k at
@@ -94,5 +101,80 @@ func TestPoolFirstComeFirstServed(t *testing.T) {
 	}
 	if c := NewPool[int](nil).Capacity("lock"); c != 1 {
 		t.Errorf("an unlisted resource has capacity %d, want 1", c)
+	}
+}
+
+// TestFate pins what the server's status note says a handler does about
+// a cancellation observed at 260 ms (DOMAIN.md §1): it stops now without
+// checkpoints, at its next checkpoint otherwise, leaves its resource's
+// queue when it has not started, and works on to the end under
+// handlerIgnoresCancel; respondAfterCancel still answers; without a
+// handler only what is sent.
+func TestFate(t *testing.T) {
+	tests := []struct {
+		name   string
+		h      scenario.Handler
+		begun  bool
+		policy scenario.ServerPolicy
+		want   string
+	}{
+		{"no checkpoints: it stops now", scenario.Handler{WorkMs: 600}, true, scenario.ServerPolicy{},
+			"its handler stops now; nothing more is sent for it."},
+		{"a checkpoint later than the arrival", scenario.Handler{WorkMs: 800, CheckpointEveryMs: 10000}, true, scenario.ServerPolicy{},
+			"its handler works on until its next checkpoint at 810 ms, then stops; nothing more is sent for it."},
+		{"the next checkpoint", scenario.Handler{WorkMs: 800, CheckpointEveryMs: 100}, true, scenario.ServerPolicy{RespondAfterCancel: true},
+			"its handler works on until its next checkpoint at 310 ms, then stops; policy respondAfterCancel: the server still answers it."},
+		{"handlerIgnoresCancel: to the end", scenario.Handler{WorkMs: 800, CheckpointEveryMs: 100}, true, scenario.ServerPolicy{HandlerIgnoresCancel: true},
+			"its handler ignores the cancellation (policy handlerIgnoresCancel) and works on to the end at 810 ms."},
+		{"waiting for its resource", scenario.Handler{WorkMs: 800, Holds: "db-lock"}, false, scenario.ServerPolicy{HandlerIgnoresCancel: true},
+			"its handler, still waiting for db-lock, leaves the queue and never starts; nothing more is sent for it."},
+	}
+	for _, tt := range tests {
+		var q sim.Queue
+		q.Begin(260)
+		s := NewServer(&q, scenario.Server{Policy: tt.policy})
+		w := New(tt.h)
+		if tt.begun {
+			w.Begin(10)
+		}
+		if got := s.Fate(w); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	var q sim.Queue
+	if got := NewServer(&q, scenario.Server{Policy: scenario.ServerPolicy{RespondAfterCancel: true}}).Fate(nil); got != "policy respondAfterCancel: the server still answers it." {
+		t.Errorf("no handler: %q", got)
+	}
+}
+
+// TestAnsweredWhileWaitingNeverTakesTheResource: a scripted completion of
+// a call whose handler waits for its resource withdraws the handler: when
+// the holder releases the resource, the answered call leaves the queue
+// without taking it, its work never starts, and the next waiting call
+// gets it.
+func TestAnsweredWhileWaitingNeverTakesTheResource(t *testing.T) {
+	var q sim.Queue
+	s := NewServer(&q, scenario.Server{Resources: map[string]int{"lock": 1},
+		Handlers: map[string]scenario.Handler{"x": {WorkMs: 300, Holds: "lock"}}})
+	var got []string
+	srvs := make([]coordinator.Server, 3)
+	works := make([]*Work, 3)
+	for i := range srvs {
+		id := fmt.Sprint(i + 1)
+		hooks := Hooks{Tell: func(e trace.Event) { got = append(got, id+" "+e.Type) },
+			Complete: func(json.RawMessage, *jsonrpc.ErrorObject) {
+				srvs[i].Finish(q.Now(), id, []byte(`{}`), false, 0, false, coordinator.Policy{})
+				got = append(got, id+" answered")
+			}}
+		srvs[i].Arrived = true
+		works[i] = s.Start("x", true, id, nil, &srvs[i], hooks)
+	}
+	srvs[1].Finish(100, "2", []byte(`{}`), false, 0, false, coordinator.Policy{}) // the scripted complete step
+	if err := q.Run(1000); err != nil {
+		t.Fatal(err)
+	}
+	want := "1 acquire,2 wait,3 wait,1 answered,1 release,2 ignore,3 acquire,3 answered,3 release"
+	if g := strings.Join(got, ","); g != want || works[1].Begun || !works[1].Done {
+		t.Errorf("events %s (request 2 begun %v, done %v), want %s", g, works[1].Begun, works[1].Done, want)
 	}
 }

@@ -2,6 +2,7 @@ package handler
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -169,6 +170,33 @@ func (s *Server) Cancelled(w *Work) {
 	act()
 }
 
+// Fate says what w's handler does about a cancellation the server
+// observes now (DOMAIN.md §1; Cancelled carries it out), as the tail of
+// the server's status note: it stops now (no checkpoints, or one now),
+// at its next checkpoint at N ms, leaves its resource's queue without
+// starting, or works on to the end under handlerIgnoresCancel; and what
+// it sends then (respondAfterCancel: its error; alone when w is nil or
+// has returned: no handler acts).
+func (s *Server) Fate(w *Work) string {
+	now := s.q.Now()
+	send := "nothing more is sent for it."
+	if s.p.RespondAfterCancel {
+		send = "policy respondAfterCancel: the server still answers it."
+	}
+	switch {
+	case w == nil || w.Done:
+		return send
+	case !w.Begun:
+		return "its handler, still waiting for " + w.H.Holds + ", leaves the queue and never starts; " + send
+	case s.p.HandlerIgnoresCancel:
+		return "its handler ignores the cancellation (policy handlerIgnoresCancel) and works on to the end at " + strconv.FormatInt(w.StartAt+w.H.WorkMs, 10) + " ms."
+	}
+	if at := w.Checkpoint(now); at > now {
+		return "its handler works on until its next checkpoint at " + strconv.FormatInt(at, 10) + " ms, then stops; " + send
+	}
+	return "its handler stops now; " + send
+}
+
 // stop: w observes the cancellation at a checkpoint now and returns; it
 // releases its resource unless releaseOnCancel is false.
 func (s *Server) stop(w *Work) {
@@ -188,11 +216,17 @@ func (s *Server) stop(w *Work) {
 }
 
 // release gives w's resource back; the first handler waiting for it
-// starts its work now.
+// whose request is not answered yet starts its work now.
 func (s *Server) release(w *Work) {
 	name := w.H.Holds
 	w.hooks.Tell(ReleaseEvent(w.id, name))
 	next, ok := s.pool.Release(name)
+	for ok && (next.srv.State() == coordinator.Completed || next.srv.State() == coordinator.Failed) {
+		// A scripted complete or fail step answered its request while it
+		// waited: it never takes the resource, which goes to the next.
+		next.hooks.Tell(next.Answered(next.id))
+		next, ok = s.pool.Release(name)
+	}
 	if !ok {
 		return
 	}

@@ -349,5 +349,9 @@ func (d *decoder) retryOn(path string, raw json.RawMessage) []string {
 		}
 		out = append(out, v)
 	}
+	if len(out) == 0 {
+		d.fail(errAt(path, ErrValue, "must list at least one of \"timeout\", \"error\", \"disconnect\""))
+		return nil
+	}
 	return out
 }

@@ -23,6 +23,9 @@ func TestDecodeClientDecisions(t *testing.T) {
 		{"retry not an object", wrap(`{"retry":true}`, ""), "client.policy.retry", ErrType},
 		{"retry.on not an array", wrap(`{"retry":{"on":"timeout"}}`, ""), "client.policy.retry.on", ErrType},
 		{"retry.on an unknown ending", wrap(`{"retry":{"on":["timeout","crash"]}}`, ""), "client.policy.retry.on[1]", ErrValue},
+		{"retry.on empty: nothing to retry on", wrap(`{"retry":{"on":[]}}`, ""), "client.policy.retry.on", ErrValue},
+		{"a call takes the policy's retry id", wrap(`{"retry":{}}`, `,{"at":100,"do":"call","id":"41-r1","name":"x"}`), "steps[1].id", ErrValue},
+		{"a scripted retry takes the policy's retry id", wrap(`{"retry":{"max":2}}`, `,{"at":100,"do":"retry","id":"41-r2","of":41}`), "steps[1].id", ErrValue},
 		{"retry.on twice the same", wrap(`{"retry":{"on":["error","error"]}}`, ""), "client.policy.retry.on[1]", ErrValue},
 		{"retry.max 0", wrap(`{"retry":{"max":0}}`, ""), "client.policy.retry.max", ErrValue},
 		{"retry.max past MaxRetries", wrap(`{"retry":{"max":11}}`, ""), "client.policy.retry.max", ErrLimit},
@@ -43,6 +46,20 @@ func TestDecodeClientDecisions(t *testing.T) {
 				t.Fatalf("Decode: %v; want %v at %s", err, tt.want, tt.path)
 			}
 		})
+	}
+
+	// The refusals that a policy's retry id or an empty list would
+	// otherwise make silent say what they protect.
+	says := map[string]string{
+		wrap(`{"retry":{"on":[]}}`, ""): `client.policy.retry.on: must list at least one of "timeout", "error", "disconnect"`,
+		wrap(`{"retry":{"on":["timeout"],"max":2}}`, `,{"at":100,"do":"call","id":"41-r2","name":"x"}`): `steps[1].id: "41-r2" is the id client.policy.retry gives request 41's second retry`,
+		`{"mcplab":1,"server":{"resources":{"":1}},"steps":[]}`:                                         `server.resources: a resource name must not be empty`,
+		`{"mcplab":1,"server":{"handlers":{"":{"workMs":1}}},"steps":[]}`:                               `server.handlers: a handler name must not be empty`,
+	}
+	for in, want := range says {
+		if _, err := Decode([]byte(in)); err == nil || err.Error() != want {
+			t.Errorf("Decode(%s): %v, want %s", in, err, want)
+		}
 	}
 
 	good := []struct {

@@ -3,6 +3,7 @@ package scenario
 import (
 	"math"
 	"sort"
+	"strings"
 )
 
 // handlers reads server.handlers and server.resources (SCENARIO.md,
@@ -46,7 +47,11 @@ func (d *decoder) keys(o *object, path string) []string {
 		return nil
 	}
 	for _, n := range names {
-		if n == "" || len(n) > 256 {
+		if n == "" {
+			d.fail(errAt(path, ErrValue, "a %s name must not be empty", strings.TrimSuffix(path[strings.LastIndex(path, ".")+1:], "s")))
+			return nil
+		}
+		if len(n) > 256 {
 			d.fail(errAt(o.sub(n), ErrValue, "a name is 1..256 characters"))
 			return nil
 		}

@@ -169,11 +169,29 @@ func (d *decoder) stepInto(o *object, st *Step) {
 	return
 }
 
-// newRequest checks that the id a call, retry or listen creates is unused.
+// newRequest checks that the id a call, retry or listen creates is unused,
+// and is none client.policy.retry may give an earlier call's retry
+// (RetryID): the policy's retry would otherwise vanish, its id taken.
 func (d *decoder) newRequest(o *object, id *ID) {
 	if _, dup := d.known[id.Raw()]; d.err == nil && dup {
 		d.fail(errAt(o.sub("id"), ErrValue, "request id %s is already in use", id))
 	}
+	if _, taken := d.retried(*id); d.err == nil && taken {
+		var text string
+		_ = json.Unmarshal([]byte(id.Raw()), &text) // retried: a string
+		cut := strings.LastIndex(text, "-r")
+		n, _ := strconv.Atoi(text[cut+2:])
+		d.fail(errAt(o.sub("id"), ErrValue, "%s is the id client.policy.retry gives request %s's %s retry", id, text[:cut], ordinal(n)))
+	}
+}
+
+// ordinal is n (1..MaxRetries) as an English ordinal word, else "n-th".
+func ordinal(n int) string {
+	words := []string{"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}
+	if n >= 1 && n <= len(words) {
+		return words[n-1]
+	}
+	return strconv.Itoa(n) + "-th"
 }
 
 // call reads a call: the request's method, tool, arguments, progress token,
