@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/handler"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/session"
@@ -38,17 +39,16 @@ func (w *world) lifecycle(start func()) {
 func (w *world) endSession() {
 	e, ok := w.sess.Retire()
 	w.emit(e)
-	var ids []string
+	ids, works := []string(nil), []*handler.Work(nil)
 	for _, r := range w.order {
 		if ok && r.ls == nil && r.srv.Arrived && !r.srv.State().Terminal() && r.cl.Pending() {
 			w.tell(r, session.Forgotten(r.id.String()))
 			w.discardStream(r)
-			ids = append(ids, r.id.Raw())
+			ids, works = append(ids, r.id.Raw()), append(works, r.work)
 		}
 	}
-	if len(ids) > 0 {
-		w.sess.Lost(w, ids, w.reissue, w.lostCall)
-	}
+	w.handlers.Forget(works...)
+	w.sess.Lost(w, ids, w.reissue, w.lostCall)
 }
 
 // reissue sends call id again, once, to a fresh server half (same id,

@@ -46,8 +46,12 @@ func (l *Lifecycle) Handshake(w Wire, then func()) {
 // (JSON texts, in the order the client sent them): the client sees the
 // first stream end after the latency, re-opens it and meets 404; then it
 // recovers (Recover): with Reinitialize a new handshake and reissue(id)
-// for each, else fail(id) for each.
+// for each, else fail(id) for each. With nothing in flight (ids empty) no
+// stream ends and nothing happens.
 func (l *Lifecycle) Lost(w Wire, ids []string, reissue, fail func(id string)) {
+	if len(ids) == 0 {
+		return
+	}
 	up, down := w.Latency()
 	old := l.Client
 	w.After(down, func() {
