@@ -41,7 +41,7 @@ func (w *world) endSession() {
 	w.emit(e)
 	ids, works := []string(nil), []*handler.Work(nil)
 	for _, r := range w.order {
-		if ok && r.ls == nil && r.srv.Arrived && !r.srv.State().Terminal() && r.cl.Pending() {
+		if ok && r.ls == nil && r.srv.Arrived && !r.srv.State().Terminal() && r.cl.Pending() && !w.sess.Forgot(r.id.Raw()) {
 			w.tell(r, session.Forgotten(r.id.String()))
 			w.discardStream(r)
 			ids, works = append(ids, r.id.Raw()), append(works, r.work)

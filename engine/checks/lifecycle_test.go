@@ -38,6 +38,8 @@ func TestLifecycleRules(t *testing.T) {
 			`{"mcplab":1,` + http2025 + `,"steps":[` + call7 + `,{"at":0,"do":"call","id":8,"name":"crunch"},{"at":100,"do":"end-session"},` + done7 + `,{"at":450,"do":"complete","id":8}]}`, checks.SessionRecovered, "pass", "re-issued the 2 call(s)"},
 		{"session-recovered: a call sent after the retirement meets 404 and is re-issued",
 			`{"mcplab":1,` + http2025 + `,"steps":[` + call7 + `,{"at":50,"do":"complete","id":7},{"at":100,"do":"end-session"},{"at":200,"do":"call","id":8,"name":"crunch"},{"at":400,"do":"complete","id":8}]}`, checks.SessionRecovered, "pass", "re-issued the 1 call(s)"},
+		{"session-recovered: a session retired twice meets two 404s, and re-issuing once per 404 is correct",
+			`{"mcplab":1,` + http2025 + `,"steps":[` + call7 + `,{"at":0,"do":"call","id":8,"name":"crunch"},{"at":100,"do":"end-session"},{"at":150,"do":"end-session"},{"at":400,"do":"complete","id":7},{"at":450,"do":"complete","id":8}]}`, checks.SessionRecovered, "pass", "re-issued the 2 call(s)"},
 		{"session-recovered: reinitializeOnNotFound false loses the call",
 			`{"mcplab":1,` + http2025 + `,"client":{"policy":{"reinitializeOnNotFound":false}},"steps":[` + call7 + `,{"at":100,"do":"end-session"},` + done7 + `]}`, checks.SessionRecovered, "fail", "never initialized again"},
 		{"session-recovered: a session retired with nothing in flight meets no 404 and is not judged",
