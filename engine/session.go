@@ -37,9 +37,7 @@ func (w *world) lifecycle(start func()) {
 // endSession retires the session: the server forgets every call in
 // flight, whose stream ends; the client meets 404 (session.Lost).
 func (w *world) endSession() {
-	e, ok := w.sess.Retire()
-	w.emit(e)
-	ids, works := []string(nil), []*handler.Work(nil)
+	ok, ids, works := w.sess.End(w), []string(nil), []*handler.Work(nil)
 	for _, r := range w.order {
 		if ok && r.ls == nil && r.srv.Arrived && !r.srv.State().Terminal() && r.cl.Pending() && !w.sess.Forgot(r.id.Raw()) {
 			w.tell(r, session.Forgotten(r.id.String()))
@@ -58,7 +56,9 @@ func (w *world) reissue(id string) {
 	r.srv = coordinator.Server{}
 	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), session.ReissueNote(r.id.String()), func() { w.arrive(r) })
 }
-func (w *world) lostCall(id string) { w.clientResponse(w.reqs[id], true) }
+func (w *world) lostCall(id string) {
+	w.tell(w.reqs[id], w.reqs[id].cl.Lost(w.q.Now(), w.reqs[id].id.String(), &w.reqs[id].alarm))
+}
 
 // sessionRefuses answers r on arrival when its session cannot serve it.
 func (w *world) sessionRefuses(r *request) bool {

@@ -42,6 +42,14 @@ func (l *Lifecycle) Handshake(w Wire, then func()) {
 	})
 }
 
+// End is the end-session step: the server retires the live session
+// (Retire) and w emits it; ok is false when there was none to retire.
+func (l *Lifecycle) End(w Wire) (ok bool) {
+	e, ok := l.Retire()
+	w.Emit(e)
+	return ok
+}
+
 // Lost is the server retiring the session with in-flight requests ids
 // (JSON texts, in the order the client sent them): the client sees the
 // first stream end after the latency, re-opens it and meets 404; then it
