@@ -69,3 +69,44 @@ func TestLifecycleRules(t *testing.T) {
 		})
 	}
 }
+
+// TestSessionRecoveredOncePerNotFound: session-recovered allows one
+// re-issue of a request per 404 the client met, and fails a client that
+// re-issues a request twice after one 404 (the engine's own trace of two
+// retirements, with the last re-issue of request 7 sent a second time).
+func TestSessionRecoveredOncePerNotFound(t *testing.T) {
+	const scenario = `{"mcplab":1,"protocol":"2025-11-25","transport":"streamable-http","latencyMs":{"up":10,"down":10},"steps":[{"at":0,"do":"call","id":7,"name":"crunch"},{"at":100,"do":"end-session"},{"at":150,"do":"end-session"},{"at":400,"do":"complete","id":7}]}`
+	for _, c := range []struct {
+		name    string
+		doubled bool
+		want    bool
+	}{
+		{"session-recovered: once per 404 over two retirements passes", false, true},
+		{"session-recovered: twice after one 404 fails", true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := examplestest.RunExample(t, examples.Example{Name: c.name, JSON: []byte(scenario)})
+			if c.doubled {
+				last := -1
+				for i, e := range tr.Events {
+					if e.Actor == "client" && e.Type == "send" && e.ID != nil && e.ID.Raw() == "7" {
+						last = i
+					}
+				}
+				if last < 0 {
+					t.Fatal("no re-issue of request 7 in the trace")
+				}
+				tr.Events = append(tr.Events[:last+1], tr.Events[last:]...)
+			}
+			got, seen := false, false
+			for _, ch := range checks.Evaluate(tr) {
+				if ch.Rule == checks.SessionRecovered && ch.OK != nil {
+					got, seen = *ch.OK, true
+				}
+			}
+			if !seen || got != c.want {
+				t.Errorf("session-recovered: judged %v ok %v; want ok %v", seen, got, c.want)
+			}
+		})
+	}
+}
