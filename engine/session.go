@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/handler"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/session"
@@ -36,19 +37,16 @@ func (w *world) lifecycle(start func()) {
 // endSession retires the session: the server forgets every call in
 // flight, whose stream ends; the client meets 404 (session.Lost).
 func (w *world) endSession() {
-	e, ok := w.sess.Retire()
-	w.emit(e)
-	var ids []string
+	ok, ids, works := w.sess.End(w), []string(nil), []*handler.Work(nil)
 	for _, r := range w.order {
-		if ok && r.ls == nil && r.srv.Arrived && !r.srv.State().Terminal() && r.cl.Pending() {
+		if ok && r.ls == nil && r.srv.Arrived && !r.srv.State().Terminal() && r.cl.Pending() && !w.sess.Forgot(r.id.Raw()) {
 			w.tell(r, session.Forgotten(r.id.String()))
 			w.discardStream(r)
-			ids = append(ids, r.id.Raw())
+			ids, works = append(ids, r.id.Raw()), append(works, r.work)
 		}
 	}
-	if len(ids) > 0 {
-		w.sess.Lost(w, ids, w.reissue, w.lostCall)
-	}
+	w.handlers.Forget(works...)
+	w.sess.Lost(w, ids, w.reissue, w.lostCall)
 }
 
 // reissue sends call id again, once, to a fresh server half (same id,
@@ -58,7 +56,9 @@ func (w *world) reissue(id string) {
 	r.srv = coordinator.Server{}
 	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), session.ReissueNote(r.id.String()), func() { w.arrive(r) })
 }
-func (w *world) lostCall(id string) { w.clientResponse(w.reqs[id], true) }
+func (w *world) lostCall(id string) {
+	w.tell(w.reqs[id], w.reqs[id].cl.Lost(w.q.Now(), w.reqs[id].id.String(), &w.reqs[id].alarm))
+}
 
 // sessionRefuses answers r on arrival when its session cannot serve it.
 func (w *world) sessionRefuses(r *request) bool {

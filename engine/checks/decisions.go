@@ -78,7 +78,8 @@ func maximumBoundsProgress(v *view) (trace.Check, bool) {
 
 // callOutcomeKnown: every tools/call ends for its client in a result, an
 // error or its own abandonment (a timeout or a cancellation it sent, or
-// gave up without sending). Under 2026-07-28 a stream closed under a call
+// gave up without sending; a retired session's 404 it takes as the
+// failure is an error). Under 2026-07-28 a stream closed under a call
 // ends it for the client, which knows the call failed. Under 2025-11-25,
 // where the call outlives its stream, a call whose stream an intermediary
 // closed (the network, an idle-closing proxy) and that the client neither
@@ -124,7 +125,7 @@ func callOutcomeKnown(v *view) (trace.Check, bool) {
 		case e.Actor == trace.ActorClient && e.Type == trace.TypeAwait:
 			c.ended, c.awaited = false, true // the cancel did not end the wait
 		case e.Actor == trace.ActorClient && (e.Type == trace.TypeAccept || e.Type == trace.TypeTimeout || e.Type == trace.TypeAbandon ||
-			e.Type == trace.TypeError && e.Cause == trace.CauseSessionTeardown || e.Type == trace.TypeCloseStream) || v.clientSends(i) && m.cancelOf != "":
+			e.Type == trace.TypeError && (e.Cause == trace.CauseSessionTeardown || e.Status == statusNotFound) || e.Type == trace.TypeCloseStream) || v.clientSends(i) && m.cancelOf != "":
 			c.ended, c.end, c.lost = true, i, -1
 		case (e.Actor == trace.ActorNetwork || e.Actor == trace.ActorProxy) && e.Type == trace.TypeCloseStream && !c.ended && v.under2026():
 			// Under 2026-07-28 the closed stream ends the call for the

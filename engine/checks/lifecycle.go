@@ -89,8 +89,9 @@ func initializedBeforeRequests(v *view) (trace.Check, bool) {
 }
 
 // sessionRecovered: after a 404 for a retired session, the client
-// initializes again and re-issues every request it had in flight exactly
-// once, with the same id and arguments (so the same idempotency key;
+// initializes again and re-issues every request it had in flight, once
+// per 404 it met (a session retired again before the re-issue meets
+// another 404, and the request is re-issued once more), with the same id and arguments (so the same idempotency key;
 // anthropics/claude-code#83404). It applies when the trace shows a 404.
 func sessionRecovered(v *view) (trace.Check, bool) {
 	type call struct {
@@ -102,10 +103,14 @@ func sessionRecovered(v *view) (trace.Check, bool) {
 	found, reinit := -1, -1
 	var inFlight []string
 	reissued := map[string]int{}
-	var changed []int
+	since := map[string]int{} // re-issues since the last 404: one each per 404
+	var changed, twice []int
+	var twiceIDs []string
 	for i, e := range v.ev {
 		w := v.msg(i)
 		switch {
+		case found >= 0 && e.Status == statusNotFound && e.Actor != trace.ActorClient:
+			clear(since) // another 404: each request may be re-issued once more
 		case found < 0 && e.Status == statusNotFound && e.Actor != trace.ActorClient:
 			found = i
 			for _, id := range order {
@@ -121,6 +126,9 @@ func sessionRecovered(v *view) (trace.Check, bool) {
 			m, _ := jsonrpc.Parse(e.Message)
 			if c, seen := calls[w.id]; seen && found >= 0 && reinit >= 0 {
 				reissued[w.id]++
+				if since[w.id]++; since[w.id] == 2 {
+					twice, twiceIDs = append(twice, i), append(twiceIDs, w.id)
+				}
 				if !bytes.Equal(compactJSON(c.args), compactJSON(m.Arguments)) {
 					changed = append(changed, i)
 				}
@@ -144,20 +152,17 @@ func sessionRecovered(v *view) (trace.Check, bool) {
 	if reinit < 0 {
 		return fail(SessionRecovered, fmt.Sprintf("After the 404 the client never initialized again: %d call(s) in flight were lost (anthropics/claude-code#83404).", len(inFlight)), found), true
 	}
-	var lost, twice []string
+	var lost []string
 	for _, id := range inFlight {
-		switch n := reissued[id]; {
-		case n == 0:
+		if reissued[id] == 0 {
 			lost = append(lost, id)
-		case n > 1:
-			twice = append(twice, id)
 		}
 	}
 	switch {
 	case len(lost) > 0:
 		return fail(SessionRecovered, "After the 404 the client initialized again but never re-issued request(s) "+strings.Join(lost, ", ")+": the work in flight was lost.", found, reinit), true
 	case len(twice) > 0:
-		return fail(SessionRecovered, "After the 404 the client re-issued request(s) "+strings.Join(twice, ", ")+" more than once.", found), true
+		return fail(SessionRecovered, "After a 404 the client re-issued request(s) "+strings.Join(twiceIDs, ", ")+" more than once before the next 404.", twice...), true
 	case len(changed) > 0:
 		return fail(SessionRecovered, "The client re-issued a request with other arguments (a new idempotency key): the server cannot tell it is the same work.", changed...), true
 	}

@@ -38,6 +38,8 @@ func TestLifecycleRules(t *testing.T) {
 			`{"mcplab":1,` + http2025 + `,"steps":[` + call7 + `,{"at":0,"do":"call","id":8,"name":"crunch"},{"at":100,"do":"end-session"},` + done7 + `,{"at":450,"do":"complete","id":8}]}`, checks.SessionRecovered, "pass", "re-issued the 2 call(s)"},
 		{"session-recovered: a call sent after the retirement meets 404 and is re-issued",
 			`{"mcplab":1,` + http2025 + `,"steps":[` + call7 + `,{"at":50,"do":"complete","id":7},{"at":100,"do":"end-session"},{"at":200,"do":"call","id":8,"name":"crunch"},{"at":400,"do":"complete","id":8}]}`, checks.SessionRecovered, "pass", "re-issued the 1 call(s)"},
+		{"session-recovered: a session retired twice meets two 404s, and re-issuing once per 404 is correct",
+			`{"mcplab":1,` + http2025 + `,"steps":[` + call7 + `,{"at":0,"do":"call","id":8,"name":"crunch"},{"at":100,"do":"end-session"},{"at":150,"do":"end-session"},{"at":400,"do":"complete","id":7},{"at":450,"do":"complete","id":8}]}`, checks.SessionRecovered, "pass", "re-issued the 2 call(s)"},
 		{"session-recovered: reinitializeOnNotFound false loses the call",
 			`{"mcplab":1,` + http2025 + `,"client":{"policy":{"reinitializeOnNotFound":false}},"steps":[` + call7 + `,{"at":100,"do":"end-session"},` + done7 + `]}`, checks.SessionRecovered, "fail", "never initialized again"},
 		{"session-recovered: a session retired with nothing in flight meets no 404 and is not judged",
@@ -63,6 +65,47 @@ func TestLifecycleRules(t *testing.T) {
 			}
 			if got != c.want || !strings.Contains(detail, c.detail) {
 				t.Errorf("%s: %s (%q); want %s with %q", c.rule, got, detail, c.want, c.detail)
+			}
+		})
+	}
+}
+
+// TestSessionRecoveredOncePerNotFound: session-recovered allows one
+// re-issue of a request per 404 the client met, and fails a client that
+// re-issues a request twice after one 404 (the engine's own trace of two
+// retirements, with the last re-issue of request 7 sent a second time).
+func TestSessionRecoveredOncePerNotFound(t *testing.T) {
+	const scenario = `{"mcplab":1,"protocol":"2025-11-25","transport":"streamable-http","latencyMs":{"up":10,"down":10},"steps":[{"at":0,"do":"call","id":7,"name":"crunch"},{"at":100,"do":"end-session"},{"at":150,"do":"end-session"},{"at":400,"do":"complete","id":7}]}`
+	for _, c := range []struct {
+		name    string
+		doubled bool
+		want    bool
+	}{
+		{"session-recovered: once per 404 over two retirements passes", false, true},
+		{"session-recovered: twice after one 404 fails", true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := examplestest.RunExample(t, examples.Example{Name: c.name, JSON: []byte(scenario)})
+			if c.doubled {
+				last := -1
+				for i, e := range tr.Events {
+					if e.Actor == "client" && e.Type == "send" && e.ID != nil && e.ID.Raw() == "7" {
+						last = i
+					}
+				}
+				if last < 0 {
+					t.Fatal("no re-issue of request 7 in the trace")
+				}
+				tr.Events = append(tr.Events[:last+1], tr.Events[last:]...)
+			}
+			got, seen := false, false
+			for _, ch := range checks.Evaluate(tr) {
+				if ch.Rule == checks.SessionRecovered && ch.OK != nil {
+					got, seen = *ch.OK, true
+				}
+			}
+			if !seen || got != c.want {
+				t.Errorf("session-recovered: judged %v ok %v; want ok %v", seen, got, c.want)
 			}
 		})
 	}

@@ -162,6 +162,26 @@ func (c *Client) Response(now int64, id string, failed, lateIsError bool) (e tra
 	return e, ""
 }
 
+// Lost is request id failing for its client at now with its session's
+// 404 when the client does not initialize again
+// (client.policy.reinitializeOnNotFound false;
+// anthropics/claude-code#83404): no response came, the 404 is the
+// failure; the client stops waiting (alarm, its deadline, stops) and
+// re-issues nothing. e is the client's error event (none for a request
+// the client already ended).
+func (c *Client) Lost(now int64, id string, alarm *Alarm) (e trace.Event) {
+	e = trace.Event{Actor: trace.ActorClient, Type: trace.TypeIgnore, Note: "The 404 for request " + id + ", which the client has " + trace.OutcomeWord(c.Outcome) + "; ignored."}
+	if !c.Pending() {
+		return e
+	}
+	c.End(now, trace.OutcomeError, "")
+	c.Reading = false
+	alarm.Stop()
+	e.Type, e.Status = trace.TypeError, "404"
+	e.Note = "Request " + id + " fails for its client with the 404: no response came, its session is gone, and the work in flight is lost."
+	return e
+}
+
 // LateProgress is the ignore event of progress value v (as JSON writes
 // it) for request id, which the client has already ended.
 func (c *Client) LateProgress(id, v string) trace.Event {

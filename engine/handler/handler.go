@@ -48,6 +48,9 @@ type Work struct {
 	srv       *coordinator.Server
 	hooks     Hooks
 	waitSince int64
+	// forgotten: the server retired the request's session (Server.Forget);
+	// the handler stops at its next checkpoint and answers nothing.
+	forgotten bool
 }
 
 // New is a handler for one call of h, not started.
@@ -133,6 +136,31 @@ func (w *Work) Stop(now int64, id string, releaseOnCancel bool) (e trace.Event, 
 		w.Holding = false
 	}
 	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeCheckpoint, Note: note}, release
+}
+
+// Forgets is the handler of a request whose session the server retired
+// stopping at its checkpoint, as it would on a transport close: it
+// returns (Done) with no result, no side effect and no response (the
+// server forgot the request), its held notifications are dropped, and it
+// gives its resource back (release). e is the checkpoint event.
+func (w *Work) Forgets(id string) (e trace.Event, release bool) {
+	w.Done = true
+	w.Flush()
+	note := "The handler of request " + id + " of the retired session reaches a checkpoint and stops, as on a transport close: no result, no side effect, no response"
+	release, w.Holding = w.Holding, false
+	if release {
+		note += "; it releases " + w.H.Holds + " on the way out"
+	}
+	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeCheckpoint, Note: note + "."}, release
+}
+
+// Unqueues is a handler that never started leaving its wait for a
+// resource, because the server retired its request's session: no work,
+// nothing wasted. e is the event.
+func (w *Work) Unqueues(id string) trace.Event {
+	w.Done = true
+	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Resource: w.H.Holds,
+		Note: "Request " + id + " is forgotten with its session while its handler waits for " + w.H.Holds + ": it leaves the queue, and its work never starts."}
 }
 
 // Swallows is the handler under handlerIgnoresCancel passing its first

@@ -94,7 +94,7 @@ func (s *Server) begin(w *Work) {
 // holdNotifications the transport holds it until w returns.
 func (s *Server) progress(w *Work, k, n int) {
 	switch {
-	case w.Done:
+	case w.Done || w.forgotten:
 	case s.p.HoldNotifications:
 		e := w.Hold(k, w.id)
 		total := float64(n)
@@ -111,6 +111,10 @@ func (s *Server) progress(w *Work, k, n int) {
 // its held notifications first.
 func (s *Server) end(w *Work) {
 	if w.Done {
+		return
+	}
+	if w.forgotten {
+		s.drop(w)
 		return
 	}
 	if w.CancelAt != nil && !s.p.HandlerIgnoresCancel {
@@ -145,7 +149,7 @@ func (s *Server) end(w *Work) {
 // cancellation), or for a second cancellation.
 func (s *Server) Cancelled(w *Work) {
 	switch {
-	case w == nil || w.Done || w.CancelAt != nil || w.srv.State() != coordinator.Cancelled:
+	case w == nil || w.Done || w.forgotten || w.CancelAt != nil || w.srv.State() != coordinator.Cancelled:
 		return
 	case !w.Begun:
 		s.pool.Leave(w.H.Holds, w)
@@ -156,7 +160,7 @@ func (s *Server) Cancelled(w *Work) {
 	w.Cancelled(now)
 	act := func() {
 		switch {
-		case w.Done:
+		case w.Done || w.forgotten:
 		case s.p.HandlerIgnoresCancel:
 			w.hooks.Tell(w.Swallows(w.id))
 		default:
@@ -195,6 +199,50 @@ func (s *Server) Fate(w *Work) string {
 		return "its handler works on until its next checkpoint at " + strconv.FormatInt(at, 10) + " ms, then stops; " + send
 	}
 	return "its handler stops now; " + send
+}
+
+// Forget is the server retiring a session with the requests of works in
+// flight (SCENARIO.md, "Sessions (2025-11-25)": the server forgets its
+// in-flight work): each handler ends as on a transport close, at its next
+// checkpoint (at once without checkpoints), with no response and no side
+// effect, and gives its resource back, so a request the client re-issues
+// in the new session is a new life whose own handler answers it. Handlers
+// waiting for a resource leave its queue first, so none of them takes a
+// resource the others give back. A handler that already returned (its
+// side effect committed, and stays) and a nil one (no handler) are left
+// as they are.
+func (s *Server) Forget(works ...*Work) {
+	for _, w := range works {
+		if w != nil && !w.Done && !w.forgotten && !w.Begun {
+			w.forgotten = true
+			s.pool.Leave(w.H.Holds, w)
+			w.hooks.Tell(w.Unqueues(w.id))
+		}
+	}
+	for _, w := range works {
+		if w == nil || w.Done || w.forgotten {
+			continue
+		}
+		w.forgotten = true
+		if now := s.q.Now(); w.Checkpoint(now) > now {
+			s.q.Schedule(w.Checkpoint(now), func() { s.drop(w) })
+			continue
+		}
+		s.drop(w)
+	}
+}
+
+// drop: a forgotten w stops at its checkpoint now and gives its resource
+// back; its request's server half is the new session's, so it is not told.
+func (s *Server) drop(w *Work) {
+	if w.Done {
+		return
+	}
+	e, release := w.Forgets(w.id)
+	w.hooks.Tell(e)
+	if release {
+		s.release(w)
+	}
 }
 
 // stop: w observes the cancellation at a checkpoint now and returns; it

@@ -33,7 +33,7 @@ func (l *Lifecycle) Handshake(w Wire, then func()) {
 			sess = l.live
 		}
 		w.Send(trace.ActorServer, &id, jsonrpc.NewInitializeResult(id.Raw()), headers, ResultNote(sess), func() {
-			l.Joined()
+			l.Joined(sess)
 			w.Send(trace.ActorClient, nil, jsonrpc.NewInitialized(), nil, InitializedNote(), func() {
 				l.Initialized(w.Now())
 			})
@@ -42,12 +42,30 @@ func (l *Lifecycle) Handshake(w Wire, then func()) {
 	})
 }
 
+// End is the end-session step: the server retires the live session
+// (Retire) and w emits it; ok is false when there was none to retire.
+func (l *Lifecycle) End(w Wire) (ok bool) {
+	e, ok := l.Retire()
+	w.Emit(e)
+	return ok
+}
+
 // Lost is the server retiring the session with in-flight requests ids
 // (JSON texts, in the order the client sent them): the client sees the
 // first stream end after the latency, re-opens it and meets 404; then it
 // recovers (Recover): with Reinitialize a new handshake and reissue(id)
-// for each, else fail(id) for each.
+// for each, else fail(id) for each. With nothing in flight (ids empty) no
+// stream ends and nothing happens.
 func (l *Lifecycle) Lost(w Wire, ids []string, reissue, fail func(id string)) {
+	if len(ids) == 0 {
+		return
+	}
+	if l.forgot == nil {
+		l.forgot = map[string]bool{}
+	}
+	for _, id := range ids {
+		l.forgot[id] = true
+	}
 	up, down := w.Latency()
 	old := l.Client
 	w.After(down, func() {
@@ -60,8 +78,15 @@ func (l *Lifecycle) Lost(w Wire, ids []string, reissue, fail func(id string)) {
 	})
 }
 
-// NotFound is the client meeting 404 with requests ids in flight.
+// NotFound is the client meeting 404 with requests ids in flight. A 404
+// met while it already initializes again adds ids to what it re-issues
+// when that handshake ends: one new session per recovery, each request
+// re-issued once per 404 it met.
 func (l *Lifecycle) NotFound(w Wire, ids []string, reissue, fail func(id string)) {
+	if l.Recovering {
+		l.reissue = append(l.reissue, ids...)
+		return
+	}
 	e, reinit := l.Recover()
 	w.Emit(e)
 	if !reinit {
@@ -70,8 +95,12 @@ func (l *Lifecycle) NotFound(w Wire, ids []string, reissue, fail func(id string)
 		}
 		return
 	}
+	l.reissue = append(l.reissue[:0], ids...)
 	l.Handshake(w, func() {
+		ids := l.reissue
+		l.reissue = nil
 		for _, id := range ids {
+			delete(l.forgot, id)
 			reissue(id)
 		}
 	})

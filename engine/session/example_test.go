@@ -15,14 +15,17 @@ func Example() {
 	l := session.New(s)
 	fmt.Println("starts at", session.Start(s))
 	id := l.Next()
-	fmt.Println(id.Raw(), l.Open()["Mcp-Session-Id"])
-	l.Joined()
+	sess := l.Open()["Mcp-Session-Id"]
+	fmt.Println(id.Raw(), sess)
+	l.Joined(sess)
 	_, ok := l.Retire()
 	fmt.Println("retired:", ok, l.Retired())
 	e, reinit := l.Recover()
 	fmt.Println(e.Status, reinit)
-	fmt.Println(l.Next().Raw(), l.Open()["Mcp-Session-Id"])
-	l.Joined()
+	next := l.Next()
+	sess = l.Open()["Mcp-Session-Id"]
+	fmt.Println(next.Raw(), sess)
+	l.Joined(sess)
 	fmt.Println("retired:", l.Retired())
 
 	off, _ := scenario.Decode([]byte(`{"mcplab":1,"protocol":"2025-11-25","transport":"streamable-http","client":{"policy":{"reinitializeOnNotFound":false}},"steps":[]}`))

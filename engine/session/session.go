@@ -46,7 +46,19 @@ type Lifecycle struct {
 	initializedAt int64
 	// Recovering is true from the 404 until the new handshake ends.
 	Recovering bool
+	// reissue are the ids the client re-issues when the new handshake
+	// ends: those in flight at the 404, and those that meet another 404
+	// while it runs.
+	reissue []string
+	// forgot are the ids of requests a retired session forgot that the
+	// client has not re-issued yet (Lost, NotFound).
+	forgot map[string]bool
 }
+
+// Forgot reports whether request id (its JSON text) is one a retired
+// session forgot and the client has not re-issued yet: it is in no
+// session the server serves, so retiring another forgets nothing of it.
+func (l *Lifecycle) Forgot(id string) bool { return l.forgot[id] }
 
 // New returns the lifecycle of scenario s.
 func New(s *scenario.Scenario) Lifecycle {
@@ -78,10 +90,11 @@ func (l *Lifecycle) Open() map[string]string {
 	return map[string]string{"Content-Type": "application/json", jsonrpc.HeaderSessionID: l.live}
 }
 
-// Joined is the client taking the session the result assigned.
-func (l *Lifecycle) Joined() {
+// Joined is the client taking session sess, the one the initialize
+// result assigned (the server may have retired it since).
+func (l *Lifecycle) Joined(sess string) {
 	if l.HTTP {
-		l.Client = l.live
+		l.Client = sess
 	}
 	l.Recovering = false
 }
@@ -115,7 +128,7 @@ func (l *Lifecycle) Retire() (e trace.Event, ok bool) {
 // session is retired.
 func Forgotten(id string) trace.Event {
 	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeStatus, Status: "forgotten",
-		Note: "Request " + id + " is forgotten with its session: its stream ends and no response will come on it."}
+		Note: "Request " + id + " is forgotten with its session: its stream ends, its handler (if any) stops, and no response will come on it."}
 }
 
 // NotFound is the server's 404 to a request or stream of retired session
