@@ -138,7 +138,8 @@
 //   - call-outcome-known: every tools/call ends for its client in a
 //     result, an error or its own abandonment; a call whose stream an
 //     intermediary closed, not resumed to an end nor retried, is lost
-//     (decisions.go).
+//     (under 2026-07-28 too: a proxy's idle close loses the call, while a
+//     network drop ends it as a failure its client knows of; decisions.go).
 //   - cancel-not-blocked: on Streamable HTTP a cancellation goes out when
 //     the client decides, not when the response stream first speaks
 //     (decisions.go).

@@ -127,9 +127,11 @@ func callOutcomeKnown(v *view) (trace.Check, bool) {
 		case e.Actor == trace.ActorClient && (e.Type == trace.TypeAccept || e.Type == trace.TypeTimeout || e.Type == trace.TypeAbandon ||
 			e.Type == trace.TypeError && (e.Cause == trace.CauseSessionTeardown || e.Status == statusNotFound) || e.Type == trace.TypeCloseStream) || v.clientSends(i) && m.cancelOf != "":
 			c.ended, c.end, c.lost = true, i, -1
-		case (e.Actor == trace.ActorNetwork || e.Actor == trace.ActorProxy) && e.Type == trace.TypeCloseStream && !c.ended && v.under2026():
-			// Under 2026-07-28 the closed stream ends the call for the
-			// client: it knows the call failed.
+		case e.Actor == trace.ActorNetwork && e.Type == trace.TypeCloseStream && !c.ended && v.under2026():
+			// Under 2026-07-28 a network drop ends the call for the
+			// client: it knows the call failed. An intermediary that
+			// closes a quiet call stream for idleness loses the call
+			// instead (call-lost-to-idle-close, cloudflare/agents#898).
 			c.ended, c.end = true, i
 		case (e.Actor == trace.ActorNetwork || e.Actor == trace.ActorProxy) && e.Type == trace.TypeCloseStream && !c.ended:
 			c.lost = i
