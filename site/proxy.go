@@ -201,24 +201,5 @@ func proxyReport(rec *live.Recorder, dir string, stderr io.Writer) (err error) {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	var pass, undecided int
-	var failed []string
-	for _, c := range tr.Checks {
-		switch {
-		case c.OK == nil:
-			undecided++
-			fmt.Fprintf(stderr, "  ?   %s: %s\n", c.Rule, citeLines(tr, c.Detail))
-		case *c.OK:
-			pass++
-			fmt.Fprintf(stderr, "pass  %s\n", c.Rule)
-		default:
-			failed = append(failed, c.Rule)
-			fmt.Fprintf(stderr, "FAIL  %s: %s\n", c.Rule, citeLines(tr, c.Detail))
-		}
-	}
-	fmt.Fprintf(stderr, "checks: %d pass, %d fail, %d undecided\n", pass, len(failed), undecided)
-	if len(failed) > 0 {
-		return &checksFailed{rules: failed}
-	}
-	return nil
+	return printChecks(stderr, tr)
 }

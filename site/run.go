@@ -368,26 +368,7 @@ func writeTrace(tr *trace.Trace, checks bool, stdout, stderr io.Writer) error {
 	if !checks {
 		return nil
 	}
-	var pass, undecided int
-	var failed []string
-	for _, c := range tr.Checks {
-		switch {
-		case c.OK == nil:
-			undecided++
-			fmt.Fprintf(stderr, "  ?   %s: %s\n", c.Rule, citeLines(tr, c.Detail))
-		case *c.OK:
-			pass++
-			fmt.Fprintf(stderr, "pass  %s\n", c.Rule)
-		default:
-			failed = append(failed, c.Rule)
-			fmt.Fprintf(stderr, "FAIL  %s: %s\n", c.Rule, citeLines(tr, c.Detail))
-		}
-	}
-	fmt.Fprintf(stderr, "checks: %d pass, %d fail, %d undecided\n", pass, len(failed), undecided)
-	if len(failed) > 0 {
-		return &checksFailed{rules: failed}
-	}
-	return nil
+	return printChecks(stderr, tr)
 }
 
 // seqRefs matches the engine's citations of events in a check's detail:
@@ -504,4 +485,30 @@ func linkScenario(link string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: no built-in scenario is called %q", scenario.ErrShare, l.Example)
 	}
 	return ex.JSON, nil
+}
+
+// printChecks writes tr's checks to stderr, one line each ("pass", "FAIL" with
+// its detail, "  ?" undecided with its reason), then their counts, and
+// returns a *checksFailed naming the failing rules (exit status 3) or nil.
+func printChecks(stderr io.Writer, tr *trace.Trace) error {
+	var pass, undecided int
+	var failed []string
+	for _, c := range tr.Checks {
+		switch {
+		case c.OK == nil:
+			undecided++
+			fmt.Fprintf(stderr, "  ?   %s: %s\n", c.Rule, citeLines(tr, c.Detail))
+		case *c.OK:
+			pass++
+			fmt.Fprintf(stderr, "pass  %s\n", c.Rule)
+		default:
+			failed = append(failed, c.Rule)
+			fmt.Fprintf(stderr, "FAIL  %s: %s\n", c.Rule, citeLines(tr, c.Detail))
+		}
+	}
+	fmt.Fprintf(stderr, "checks: %d pass, %d fail, %d undecided\n", pass, len(failed), undecided)
+	if len(failed) > 0 {
+		return &checksFailed{rules: failed}
+	}
+	return nil
 }
