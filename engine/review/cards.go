@@ -13,7 +13,8 @@ import (
 // §11's fourteen, then the ids of the field (SCENARIO.md, "Switches for the
 // failures real software shows"), then those of the client's decisions
 // (SCENARIO.md, "The client decides when it gives up, retries and
-// resumes").
+// resumes"), then those of the server's handlers (DOMAIN.md §11;
+// SCENARIO.md, "Handlers: the server decides when work ends").
 var FailureIDs = []string{
 	"http-client-posts-cancel", "respond-after-cancel", "progress-resets-every-deadline", "rpc-id-as-dedup",
 	"check-then-act", "ledger-not-shared", "mutable-stored-result", "key-reuse-changed-args",
@@ -25,6 +26,7 @@ var FailureIDs = []string{
 	"abandon-silently", "await-after-cancel", "cancel-blocked", "resume-without-last-event-id",
 	"dropped-call-not-resumed", "skip-refetch", "no-maximum-under-progress", "call-lost-to-idle-close",
 	"constant-retry-loop",
+	"cancel-swallowed", "resource-leaked-on-cancel", "notifications-held", "cross-wired-response",
 }
 
 // failures names each failure (DOMAIN.md §11, "failure").
@@ -62,6 +64,10 @@ var failures = map[string]string{
 	"no-maximum-under-progress":      "progress resets an idle timeout that no maximum bounds",
 	"call-lost-to-idle-close":        "an intermediary closes a call's stream and the call is lost",
 	"constant-retry-loop":            "a client retries at a constant rate during an outage",
+	"cancel-swallowed":               "the handler catches a cancellation and works on",
+	"resource-leaked-on-cancel":      "a cancelled handler keeps the resource it holds",
+	"notifications-held":             "the server holds progress until the handler returns",
+	"cross-wired-response":           "a response goes out on another request's stream",
 }
 
 // cards judges every failure id.
@@ -287,6 +293,9 @@ func (r *reviewer) card(id string) Card {
 	if c, ok := r.decisionCard(id); ok {
 		return c
 	}
+	if c, ok := r.handlerCard(id); ok {
+		return c
+	}
 	return Card{Status: NotApplicable, Why: "unknown failure id"}
 }
 
@@ -342,6 +351,50 @@ func (r *reviewer) decisionCard(id string) (Card, bool) {
 		return r.safe("herd", "Strategy "+r.rep.Recovery.Herd.Strategy+" lets a refused client's delays grow until the cap."), true
 	}
 	return Card{}, false
+}
+
+// handlerCard judges the cards of the server's handlers (DOMAIN.md §11;
+// SCENARIO.md, "Handlers: the server decides when work ends") by their
+// rules on the race runs, which cancel the call while its handler works,
+// and the deadline runs, which let its progress flow; ok false for another
+// id. A card is not-applicable when the operation's tool has no handler
+// (server.handlers) or the handler has nothing the failure needs: no
+// resource it holds, no progress it reports.
+func (r *reviewer) handlerCard(id string) (Card, bool) {
+	s := r.s
+	switch id {
+	case "cancel-swallowed", "resource-leaked-on-cancel", "notifications-held":
+	case "cross-wired-response":
+		switch {
+		case s.Transport != scenario.TransportHTTP:
+			return Card{Status: NotApplicable, Why: "On stdio one pipe carries every response and only its id routes it: no stream can be the wrong one."}, true
+		case s.Server.Policy.RouteByIDOnly:
+			return Card{Status: AtRisk, Why: "The server routes responses by id alone (server.policy.routeByIdOnly): a request sent again under an id still in flight takes that id's route, and the first request's answer goes out on the second's stream (modelcontextprotocol/typescript-sdk#2433). No derived run sends two requests under one id; the built-in page broken-route-by-id-only shows it."}, true
+		}
+		return r.byRule("No derived run puts two requests in flight under one id, so responses-routed-by-request is not evaluated.", allRaces, checks.ResponsesRoutedByReq), true
+	default:
+		return Card{}, false
+	}
+	h, ok := s.Server.HandlerFor(r.op.Name)
+	if !ok {
+		return Card{Status: NotApplicable, Why: fmt.Sprintf("The server configures no handler for tool %q (server.handlers): the review's runs script its answers, so no handler works to judge.", r.op.Name)}, true
+	}
+	switch id {
+	case "cancel-swallowed":
+		return r.byRule("No derived run's cancellation reached the handler while it worked.", allRaces, checks.WorkStopsAfterCancel), true
+	case "resource-leaked-on-cancel":
+		if h.Holds == "" {
+			return Card{Status: NotApplicable, Why: fmt.Sprintf("The handler of tool %q holds no resource (holds): a cancellation leaves nothing behind.", r.op.Name)}, true
+		}
+		return r.byRule("No derived run's handler acquired its resource.", allRaces, checks.ResourcesReleased), true
+	}
+	switch {
+	case h.ProgressEveryMs == 0:
+		return Card{Status: NotApplicable, Why: fmt.Sprintf("The handler of tool %q reports no progress (progressEveryMs): there is nothing to hold.", r.op.Name)}, true
+	case r.op.ProgressToken == nil:
+		return Card{Status: NotApplicable, Why: "The call carries no progress token: its handler sends no progress, so there is nothing to hold."}, true
+	}
+	return r.byRule("No derived run's handler reported progress.", append([]string{"deadlines", "progress-through-proxy"}, allRaces...), checks.NotificationsNotHeld), true
 }
 
 // missing is the card of a failure whose part the review did not show:

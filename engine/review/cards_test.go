@@ -110,6 +110,21 @@ var cardCases = []struct {
 	{"constant-retry-loop",
 		doc(`"herd":{"clients":2000,"strategy":"none","serverCapacityPerSecond":500}`, httpCall),
 		doc(`"herd":{"clients":2000,"strategy":"reference","serverCapacityPerSecond":500}`, httpCall)},
+	// work-stops-after-cancel: the race runs cancel the call while its
+	// handler works; handlerIgnoresCancel works on past the checkpoint.
+	{"cancel-swallowed",
+		doc(`"server":{"handlers":{"crunch":{"workMs":400}},"policy":{"handlerIgnoresCancel":true}}`, httpCall),
+		doc(`"server":{"handlers":{"crunch":{"workMs":400}}}`, httpCall)},
+	// resources-released: a cancelled handler without its finally keeps
+	// what it holds (releaseOnCancel false).
+	{"resource-leaked-on-cancel",
+		doc(`"server":{"handlers":{"crunch":{"workMs":400,"holds":"db"}},"policy":{"releaseOnCancel":false}}`, httpCall),
+		doc(`"server":{"handlers":{"crunch":{"workMs":400,"holds":"db"}}}`, httpCall)},
+	// notifications-not-held: holdNotifications writes the handler's
+	// progress only when it returns.
+	{"notifications-held",
+		doc(`"server":{"handlers":{"crunch":{"workMs":400,"progressEveryMs":100}},"policy":{"holdNotifications":true}}`, httpCall),
+		doc(`"server":{"handlers":{"crunch":{"workMs":400,"progressEveryMs":100}}}`, httpCall)},
 }
 
 // cardOf returns the card id of rep.
@@ -342,5 +357,39 @@ func TestDerivedRunsObeyBounds(t *testing.T) {
 	_, err := review.Review([]byte(data), opts)
 	if !(errors.Is(err, sim.ErrTooManyActions) || errors.Is(err, engine.ErrTooLarge)) || !strings.Contains(err.Error(), "sse-quiet") {
 		t.Errorf("got %v, want the sse-quiet run's bound error (too many actions or events)", err)
+	}
+}
+
+// TestHandlerCardsWithoutEvidence: a server-handler card is not-applicable
+// where the operation has nothing its rule judges (no handler, no resource,
+// no progress; stdio for responses-routed-by-request), and the
+// cross-wired-response card, which no derived run shows, is at-risk only
+// by its switch and otherwise not-evaluated, never mitigated (DOMAIN.md
+// §11).
+func TestHandlerCardsWithoutEvidence(t *testing.T) {
+	const handler = `"server":{"handlers":{"crunch":{"workMs":400}}}`
+	for _, tc := range []struct {
+		name, id, data, want string
+	}{
+		{"work-stops-after-cancel without a handler", "cancel-swallowed", doc(timeouts, httpCall), review.NotApplicable},
+		{"resources-released without a handler", "resource-leaked-on-cancel", doc(timeouts, httpCall), review.NotApplicable},
+		{"resources-released with a handler that holds nothing", "resource-leaked-on-cancel", doc(handler, httpCall), review.NotApplicable},
+		{"notifications-not-held with a handler that reports no progress", "notifications-held", doc(handler, httpCall), review.NotApplicable},
+		{"notifications-not-held on a call without a progress token", "notifications-held",
+			doc(`"server":{"handlers":{"crunch":{"workMs":400,"progressEveryMs":100}}}`, `{"at":0,"do":"call","id":1,"name":"crunch"}`), review.NotApplicable},
+		{"responses-routed-by-request on stdio", "cross-wired-response", doc(`"server":{"policy":{"routeByIdOnly":true}}`, httpCall), review.NotApplicable},
+		{"responses-routed-by-request under routeByIdOnly", "cross-wired-response",
+			doc(`"transport":"streamable-http","server":{"policy":{"routeByIdOnly":true}}`, httpCall), review.AtRisk},
+		{"responses-routed-by-request with no duplicate id", "cross-wired-response", doc(`"transport":"streamable-http"`, httpCall), review.NotEvaluated},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cardOf(t, mustReview(t, tc.data), tc.id)
+			if c.Status != tc.want {
+				t.Errorf("%s: status %s (%s), want %s", tc.id, c.Status, c.Why, tc.want)
+			}
+			if c.Why == "" {
+				t.Errorf("%s: no why", tc.id)
+			}
+		})
 	}
 }
