@@ -44,17 +44,6 @@ func (w *world) call(st scenario.Step, orig *request, again *coordinator.Retry) 
 	return r
 }
 
-// arrive is call r reaching the server (unless its session refuses it).
-func (w *world) arrive(r *request) {
-	if w.sessionRefuses(r) {
-		return
-	}
-	w.serverReceiveRequest(r)
-	if r.task != "" {
-		w.createTask(r) // a task-augmented call
-	}
-}
-
 // clientTimeout: r's alarm rang; the client gives up on r if a deadline
 // is due (coordinator.Client.Timeout; DOMAIN.md §2) and cancels it.
 func (w *world) clientTimeout(r *request) {

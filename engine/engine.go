@@ -18,12 +18,13 @@
 // run past any bound (MaxActions, MaxEvents, MaxTraceBytes) fails with an
 // error and returns no trace, never a partial one.
 //
-// The runner's files stand in layers, each naming only what lies below it
-// (farm-studio look engine/): run.go (steps, summary) > listen.go >
-// client.go (the client's moves) > race.go, tasks.go > server.go (the
-// server, which reaches the client only through clientEnd) > resume.go
-// (2025-11-25 resumption) > engine.go, flow.go (a stream's flow) >
-// world.go (the world, the wire, emit) > bounds.go. The one entry for a
+// The runner's files stand in layers, each naming only what lies below it:
+// run.go (steps, summary) > listen.go > client.go (the client's moves) >
+// race.go, tasks.go, session.go (the 2025-11-25 lifecycle and a call's
+// arrival at the server) > server.go (the server, which reaches the
+// client only through clientEnd) > resume.go (2025-11-25 resumption) >
+// engine.go, flow.go (a stream's flow) > world.go (the world, the wire,
+// emit) > bounds.go. The one entry for a
 // scenario document (decode, canonicalize, run, encode, a panic recovered
 // as an error) is package entry, which imports this one: the runner takes
 // a decoded *scenario.Scenario and has no entry of its own.
@@ -54,7 +55,7 @@ func RunWith(s *scenario.Scenario, opts Options) (*trace.Trace, error) {
 		return nil, fmt.Errorf("engine.Run: nil scenario")
 	}
 	w := newWorld(s, opts)
-	w.client = clientEnd{progress: w.clientProgressArrives, response: w.clientResponse, streamClosed: w.streamClosedBy}
+	w.client = clientEnd{progress: w.clientProgressArrives, response: w.clientResponse, streamClosed: w.streamClosedBy, receive: w.clientReceive}
 	w.handlers = handler.NewServer(&w.q, s.Server)
 	var err error
 	if w.ledger, err = ledger.Open(opts.OpenLedger, s.Ledger, s.Server.Policy); err != nil {

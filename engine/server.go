@@ -102,7 +102,7 @@ func (w *world) serverComplete(r *request, result json.RawMessage, e *jsonrpc.Er
 	}
 	r.keepalive.Stop()
 	if r.srv.Rerouted { // routeByIdOnly: the answer goes on the duplicate's stream
-		w.send(trace.ActorServer, nil, r.srv.Sent, ev.Note, func() { w.clientReceive(r.srv.Sent) })
+		w.send(trace.ActorServer, nil, r.srv.Sent, ev.Note, func() { w.client.receive(r.srv.Sent) })
 		return
 	}
 	w.out(r, sse.MsgOf(r.srv.Sent, ev.Note, func() { w.client.response(r, failed) }))

@@ -1,27 +1,25 @@
 package engine
 
 import (
-	"encoding/json"
-
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/handler"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
-	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/session"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// The protocol eras' runner glue: jsonrpc.Era writes each revision's wire;
-// package session decides the 2025-11-25 lifecycle, through the world as
-// its session.Wire (SCENARIO.md, "Sessions (2025-11-25)").
+// The 2025-11-25 lifecycle's runner glue: package session decides it, through
+// the world as its session.Wire (SCENARIO.md, "Sessions (2025-11-25)").
 
-func (w *world) era() jsonrpc.Era          { return jsonrpc.Era{Revision: w.s.Protocol} }
-func (w *world) Emit(e trace.Event)        { w.emit(e) }
-func (w *world) After(ms int64, fn func()) { w.q.Schedule(w.q.Now()+ms, fn) }
-func (w *world) Now() int64                { return w.q.Now() }
-func (w *world) Latency() (int64, int64)   { return w.s.LatencyMs.Up, w.s.LatencyMs.Down }
-func (w *world) Send(from string, id *scenario.ID, msg json.RawMessage, h map[string]string, note string, arrive func()) {
-	w.sendAbout(from, trace.Event{ID: id, Headers: h}, msg, note, arrive)
+// arrive is call r reaching the server (unless its session refuses it).
+func (w *world) arrive(r *request) {
+	if w.sessionRefuses(r) {
+		return
+	}
+	w.serverReceiveRequest(r)
+	if r.task != "" {
+		w.createTask(r) // a task-augmented call
+	}
 }
 
 // lifecycle runs the 2025-11-25 handshake before t = 0, then start.

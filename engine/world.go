@@ -58,12 +58,14 @@ type world struct {
 }
 
 // clientEnd is what the client does when something reaches it from the
-// server: progress value v for r, r's final response, or r's stream closed
-// by actor (an idle-closing proxy).
+// server: progress value v for r, r's final response, r's stream closed
+// by actor (an idle-closing proxy), or a message outside any request's
+// stream (receive).
 type clientEnd struct {
 	progress     func(r *request, v float64)
 	response     func(r *request, failed bool)
 	streamClosed func(r *request, actor string)
+	receive      func(msg json.RawMessage)
 }
 
 // request is one JSON-RPC request seen from both ends.
@@ -108,6 +110,17 @@ func newWorld(s *scenario.Scenario, opts Options) *world {
 
 func (w *world) http() bool   { return w.s.Transport == scenario.TransportHTTP }
 func (w *world) is2025() bool { return w.s.Protocol == scenario.Protocol20251125 }
+
+// era is the wire of the scenario's revision (jsonrpc.Era); the methods
+// after it make the world package session's Wire (the 2025 lifecycle).
+func (w *world) era() jsonrpc.Era          { return jsonrpc.Era{Revision: w.s.Protocol} }
+func (w *world) Emit(e trace.Event)        { w.emit(e) }
+func (w *world) After(ms int64, fn func()) { w.q.Schedule(w.q.Now()+ms, fn) }
+func (w *world) Now() int64                { return w.q.Now() }
+func (w *world) Latency() (int64, int64)   { return w.s.LatencyMs.Up, w.s.LatencyMs.Down }
+func (w *world) Send(from string, id *scenario.ID, msg json.RawMessage, h map[string]string, note string, arrive func()) {
+	w.sendAbout(from, trace.Event{ID: id, Headers: h}, msg, note, arrive)
+}
 
 // resumable reports whether streams carry event ids and can be resumed:
 // Streamable HTTP under 2025-11-25 (resume.go).
