@@ -64,7 +64,7 @@ help:
 ## ---- the main job -------------------------------------------------------
 
 # The build caches compressed copies and wasm binaries in ~/.cache/mcplab
-# (README.md, "Build cache"): with nothing changed it takes seconds. serve
+# (docs/building.md, "The build cache"): with nothing changed it takes seconds. serve
 # -build builds and serves in one process, from the moment every file is
 # written: the .br and .gz copies (brotli at quality 11 of the wasm, a
 # minute of CPU from a cold cache) follow in the background, and a file is
