@@ -214,7 +214,7 @@ test-browser: chromium
 
 ## ---- other verbs --------------------------------------------------------
 
-# The issue 11 budgets, read from the benchmark output: BenchmarkGrowth
+# The performance budgets, read from the benchmark output: BenchmarkGrowth
 # reports t(10n)/t(n) ("growth", <= 13) and BenchmarkFloor a whole run over
 # stdlib generic decode+re-encode ("floor", <= 0.6), each pair timed
 # alternately in one benchmark; BenchmarkExploreVsEntry the race
@@ -253,9 +253,9 @@ bench:
 	$(GO) run ./site/internal/wasmratio -rounds $(WASM_ROUNDS) | tee "$$ratio"; \
 	echo "==> go run ./site/internal/servetime (make serve until it listens: in a git clone of HEAD with an empty build cache, then again with nothing changed; progress on stderr)"; \
 	$(SERVETIME) | tee "$$serve"; \
-	echo "==> issue 11 budgets (machine load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"; \
+	echo "==> performance budgets (machine load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"; \
 	sed 's/-[0-9]*\([[:space:]]\)/\1/' "$$out" | $(BENCH_BUDGETS); \
-	sed -n '/^issue 11 budget, WebAssembly/,$$p' "$$ratio"; \
+	sed -n '/^wasm budget, WebAssembly/,$$p' "$$ratio"; \
 	cat "$$serve"
 	@echo "==> go run ./site links (share link length of every built-in scenario)"
 	$(GO) run ./site links

@@ -14,7 +14,7 @@ import (
 // BenchmarkLessonScenario measures one lesson-sized scenario (<= 50 steps)
 // from JSON to encoded trace. Budget (ARCHITECTURE.md): < 1 ms natively.
 // make bench runs it natively and under WebAssembly in alternating rounds
-// (site/internal/wasmratio) and divides their "cpu-ns/op": issue 11's
+// (site/internal/wasmratio) and divides their "cpu-ns/op": the
 // wasm/native ratio (budget: at most 3).
 //
 // What it measures is a run once warm: the page that reruns a lesson on
@@ -73,7 +73,7 @@ func BenchmarkLessonScenario(b *testing.B) {
 // alone, 1.6x, V8's background compilation still billed to the first).
 const lessonWarmup = 500
 
-// growthScenarios are the three shapes of issue 11's growth budget, each
+// growthScenarios are the three shapes of the growth budget, each
 // at size n: many concurrent requests (n calls at once, each completed),
 // many idle timeouts (n calls that never hear back), and a long progress
 // stream (n progress values on one request, in produce steps of 1,000).
@@ -115,7 +115,7 @@ func growthDoc(members string, steps []string) string {
 
 // BenchmarkGrowth measures a whole run (decode, simulate, check, encode)
 // at n and at 10n, alternately in one benchmark, and reports t(10n)/t(n)
-// as "growth" (issue 11 budget: at most 13; linear work gives 10). Times
+// as "growth" (budget: at most 13; linear work gives 10). Times
 // are the process's CPU time (see timed). Each iteration runs size n ten
 // times and 10n once, so both sizes get about the same time and the short
 // runs are not the noisier half of the ratio.
@@ -145,7 +145,7 @@ func BenchmarkGrowth(b *testing.B) {
 // (decode, simulate, check, encode) over what the standard library needs
 // to decode the same trace as generic JSON and encode it again indented,
 // measured alternately in one benchmark, in CPU time (see timed): "floor",
-// issue 11 budget at most 0.6.
+// budget at most 0.6.
 func BenchmarkFloor(b *testing.B) {
 	for _, g := range growthScenarios {
 		in := g.make(10 * g.n)

@@ -5,7 +5,7 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// Bounds of one run (issue 12). Past any of them a run fails with a
+// Bounds of one run. Past any of them a run fails with a
 // *BoundError and returns no trace: never a partial one. The scenario is
 // valid all the same (package scenario's limits, checked by Decode, are
 // what makes one invalid); it is too large to run.

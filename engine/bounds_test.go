@@ -9,7 +9,7 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// Issue 12, as a reader sees it: each of the three bounds stops a valid
+// As a reader sees it: each of the three bounds stops a valid
 // scenario's run with a message that names the bound, its number (with
 // thousands separated) and what to change, and keeps its category for
 // errors.Is. Any other error passes unchanged.

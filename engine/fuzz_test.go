@@ -347,7 +347,7 @@ func genScenario(rng *rand.Rand) (string, bool) {
 	return `{"mcplab":1,` + strings.Join(top, ",") + `,"steps":[` + strings.Join(steps, ",") + `]}`, clean
 }
 
-// Issue 12's crashers, kept in FuzzScenarios' seed corpus: mutate-result
+// The fuzzers' crashers, kept in FuzzScenarios' seed corpus: mutate-result
 // without a ledger (a nil-pointer panic on main) and the share link whose
 // call arguments nest 9,990 deep (600 MB of trace on main).
 const (
@@ -360,7 +360,7 @@ const (
 // their times, ids and switches and adds up to 16 steps.
 const maxTraceBytes = 64 << 20
 
-// FuzzScenarios is the structural fuzz target of issue 12: from a base
+// FuzzScenarios is the structural fuzz target: from a base
 // document (a built-in scenario, picked by the first choice, or the seed's
 // own document or share link) it builds a scenario with random times, ids,
 // policies and added verbs, driven by the bytes of choices, and runs the

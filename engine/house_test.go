@@ -14,7 +14,7 @@ import (
 	"testing"
 )
 
-// The house rules of issue 11 ("the house reads in an hour"), kept by a
+// The house rules ("the house reads in an hour"), kept by a
 // test so that a later change cannot quietly undo them: the runner is at
 // most 1,300 lines, no hand-written Go or templ file exceeds 700 lines,
 // and the engine's imports run down ARCHITECTURE.md's package map.
@@ -24,7 +24,7 @@ import (
 const maxRunnerLines = 1300
 
 // maxFileLines bounds every hand-written Go or templ file of the
-// repository (issue 11: "no hand-written Go or templ file exceeds 700
+// repository ("no hand-written Go or templ file exceeds 700
 // lines"); generated files (templ's *_templ.go, "Code generated") are not
 // hand-written.
 const maxFileLines = 700
@@ -183,7 +183,7 @@ func TestEngineImportsRunDownThePackageMap(t *testing.T) {
 }
 
 // TestTemplatesExportOnlyWhatSiteAndWasmUse keeps templates' exported
-// surface to what its users need (issue 11: "templates' exported surface
+// surface to what its users need ("templates' exported surface
 // is what site/ and wasm/ use"): every exported name of package templates
 // is named as templates.Name in site/ or wasm/, or appears in the
 // declaration of an exported name that is (a parameter or result type,

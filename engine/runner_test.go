@@ -36,7 +36,7 @@ func TestRefetchIDsPerReconnect(t *testing.T) {
 }
 
 // The engine never panics on input (ARCHITECTURE.md): a mutate-result with
-// no ledger (issue 12's crasher) is refused by Decode, and a scenario value
+// no ledger (a fuzzer's crasher) is refused by Decode, and a scenario value
 // that reaches the runner without one is a skip event (the step cannot
 // happen), not a nil dereference.
 func TestMutateResultWithoutLedger(t *testing.T) {
@@ -62,7 +62,7 @@ func TestMutateResultWithoutLedger(t *testing.T) {
 	}
 }
 
-// Issue 12: a run past MaxEvents fails with ErrTooLarge and no trace. 60
+// a run past MaxEvents fails with ErrTooLarge and no trace. 60
 // produce steps of 1,000 values each make about 180,000 events (send,
 // deliver and activity per value) in fewer than MaxActions actions. The
 // error is a *BoundError whose message says what a reader must hear: the

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestMcplabLinesAsTheEngineCounts (QA: a 20,000-line file with a trailing
+// TestMcplabLinesAsTheEngineCounts (a 20,000-line file with a trailing
 // newline was "a transcript of 20001 lines"): app.js's mcplabLines counts
 // lines as the engine does (a trailing newline does not start a line),
 // run under node.

@@ -15,7 +15,7 @@ import (
 	"github.com/mcplab/mcplab/site/internal/loadavg"
 )
 
-// TestMeasureLedgerPage reports issue 11's two budgets of a ledger lesson
+// TestMeasureLedgerPage reports the two performance budgets of a ledger lesson
 // page (a scenario with a SQLite ledger, so it loads ledger.wasm), for
 // `make bench`:
 //
@@ -97,7 +97,7 @@ func TestMeasureLedgerPage(t *testing.T) {
 		return "OVER BUDGET"
 	}
 	var report strings.Builder
-	fmt.Fprintf(&report, "\nissue 11 budgets, ledger lesson page s/%s/ (machine load %s):\n", name, loadavg.Read())
+	fmt.Fprintf(&report, "\nperformance budgets, ledger lesson page s/%s/ (machine load %s):\n", name, loadavg.Read())
 	fmt.Fprintf(&report, "  navigation to ready (cold cache)   %8.3f s   (budget <= 2 s)    %s\n", ready.Seconds(), verdict(ready <= 2*time.Second))
 	fmt.Fprintf(&report, "    median of %d, each in a fresh tab: %.3f-%.3f s\n", readyLoads, loads[0].Seconds(), loads[len(loads)-1].Seconds())
 	fmt.Fprintf(&report, "  the worker's warm-up after ready   %s\n", warmed)

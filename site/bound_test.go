@@ -2,7 +2,7 @@ package main
 
 // A valid scenario whose run goes past one of the engine's bounds
 // (engine.MaxEvents here) is reported as valid, with the bound named and
-// its number, by `mcplab run` and by the playground alike (issue 12, as a
+// its number, by `mcplab run` and by the playground alike (as a
 // new user met it: the playground called it "the scenario is invalid").
 
 import (

@@ -8,7 +8,7 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
-// Rule (issue 13's QA, hostile input): a playground opened from a link it
+// Rule (hostile input): a playground opened from a link it
 // cannot open shows the error and a neutral title, never the name of the
 // prerendered default (scenario A) it was not asked for: "This link cannot
 // be opened" when the link itself is broken (nothing runs: the editor keeps
@@ -41,7 +41,7 @@ func TestPlaygroundBrokenLinkTitle(t *testing.T) {
 	}
 }
 
-// Rule (QA, share links on a scenario page): a #s= link the page cannot
+// Rule (share links on a scenario page): a #s= link the page cannot
 // open keeps saying so after the page's own scenario has run (the first
 // run's answer once cleared it, so a broken link was silently ignored),
 // until the reader changes a control; and a link whose scenario cannot run
@@ -124,7 +124,7 @@ func TestPlaygroundDamagedLinkRunsNothing(t *testing.T) {
 	if !strings.HasPrefix(shown[0], "Nothing has run yet.") || shown[1] != "0" || shown[2] != "0" {
 		t.Errorf("#pg-nothing says %q, %s output blocks, %s controls; want \"Nothing has run yet. ...\", none of the default's output or controls", shown[0], shown[1], shown[2])
 	}
-	// QA: the page said the same long message twice; the output points at
+	// the page said the same long message twice; the output points at
 	// it instead.
 	if strings.Contains(shown[0], "not base64url") || !strings.Contains(shown[0], "the message above says why") {
 		t.Errorf("#pg-nothing says %q, want it to point at the message above, not repeat it", shown[0])

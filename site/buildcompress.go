@@ -20,7 +20,7 @@ import (
 //
 //	                      raw      gzip -9         br q9          br q10          br q11
 //	main.wasm         7.83 MB  1.98 MB 1.0 s  1.61 MB  ~3 s   1.436 MB 13.7 s  1.409 MB 25.1 s
-//	ledger.wasm      19.53 MB  5.14 MB 2.5 s  4.11 MB 7.4 s                   (with ncruces's SQLite, before issue 11)
+//	ledger.wasm      19.53 MB  5.14 MB 2.5 s  4.11 MB 7.4 s                   (with ncruces's SQLite, before the browser's own)
 //	86 HTML pages     6.87 MB                 0.99 MB 0.7 s   0.920 MB  5.8 s  0.899 MB 14.4 s
 //
 // Only q10 and q11 use brotli's slow optimal parser, which is where the gain
@@ -31,8 +31,8 @@ import (
 // (about 240 bytes a page) for 40% of the time, 8.6 s of CPU saved on a
 // cold build. Files over brotliSlowLimit get brotliLargeQuality: q11
 // would take a minute for 0.3 MB. That was ledger.wasm while it linked
-// SQLite; since the browser's SQLite is its own file (issue 11:
-// site/static/sqlite3.wasm, 0.88 MB), ledger.wasm is 8.5 MB and gets q11
+// SQLite; since the browser's SQLite is its own file
+// (site/static/sqlite3.wasm, 0.88 MB), ledger.wasm is 8.5 MB and gets q11
 // like the others (1.41 MB).
 const (
 	brotliQuality      = 11

@@ -12,7 +12,7 @@ import (
 	"github.com/andybalholm/brotli"
 )
 
-// Rule (issue 11, the build; brotliQuality's table): quality 11 where a
+// Rule (the build; brotliQuality's table): quality 11 where a
 // budgeted page downloads the file (the wasm binaries, the scripts), 10
 // for the pages' HTML, 9 past brotliSlowLimit (ledger.wasm).
 func TestBrotliQualityFor(t *testing.T) {
@@ -36,7 +36,7 @@ func TestBrotliQualityFor(t *testing.T) {
 	}
 }
 
-// Rule (issue 11, the build): the compressor runs the most expensive
+// Rule (the build): the compressor runs the most expensive
 // pending copy first, so the slowest job (a wasm at quality 11) never
 // starts last behind the small ones.
 func TestCompressorTakesTheLongestJobFirst(t *testing.T) {
@@ -62,7 +62,7 @@ func TestCompressorTakesTheLongestJobFirst(t *testing.T) {
 	}
 }
 
-// Rule (issue 11, the build): every file added gets a .br and a .gz copy
+// Rule (the build): every file added gets a .br and a .gz copy
 // beside it that decompress to its bytes, whatever the number of workers.
 func TestCompressorWritesBothCopies(t *testing.T) {
 	out := t.TempDir()
@@ -110,7 +110,7 @@ func TestCompressorWritesBothCopies(t *testing.T) {
 	}
 }
 
-// Rule (issue 11, make serve serves while the copies are made): when a
+// Rule (make serve serves while the copies are made): when a
 // file gets new content its old .br and .gz are removed before it is
 // written, so a server never sends a stale compressed copy; an unchanged
 // file keeps its copies.

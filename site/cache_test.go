@@ -12,7 +12,7 @@ import (
 	"github.com/andybalholm/brotli"
 )
 
-// Rule (issue 11, the build): a compressed copy is made once per content
+// Rule (the build): a compressed copy is made once per content
 // and coding; the next build with the same bytes reads it from the cache,
 // and it still decompresses to those bytes.
 func TestCompressedCopyIsCachedByContent(t *testing.T) {
@@ -47,7 +47,7 @@ func TestCompressedCopyIsCachedByContent(t *testing.T) {
 	}
 }
 
-// Rule (issue 11): a file whose bytes did not change is not rewritten, so
+// Rule: a file whose bytes did not change is not rewritten, so
 // it keeps its modification time (and the browser's cached copy); a changed
 // one is.
 func TestWriteIfChanged(t *testing.T) {
@@ -71,7 +71,7 @@ func TestWriteIfChanged(t *testing.T) {
 	}
 }
 
-// Rule (issue 11, the cache's documented bounds): prune removes entries
+// Rule (the cache's documented bounds): prune removes entries
 // unused for cacheMaxAge and temporary files older than cacheTmpAge, then
 // the least recently used entries past the size bound, and keeps the rest.
 func TestPruneBoundsTheCache(t *testing.T) {

@@ -24,7 +24,7 @@ import (
 // SQLite (sqlite.js, sqlite3.wasm) beside ledger.wasm, and the first
 // ledger run compiles SQLite's code, which on a cold, shared machine can
 // take longer than readyTimeout allows (ledger.wasm linked SQLite until
-// issue 11 and took 12-17 s to be ready at load 20).
+// and took 12-17 s to be ready at load 20).
 const ledgerReadyTimeout = 80 * time.Second
 
 // chartEdit is one control change: the control's data-path, data-kind and
@@ -107,7 +107,7 @@ const bufferAttrsJS = `(() => {
     finalsDelivered: +d.finalsDelivered, refetch: d.refetch, coalesceMarks: c.querySelectorAll('[data-mark="coalesce"]').length};
 })()`
 
-// Rule (DOMAIN.md §7, issue 4): the bounded buffer's occupancy chart shows
+// Rule (DOMAIN.md §7): the bounded buffer's occupancy chart shows
 // the reference numbers (capacity 3: peak within 3, 5 progress dropped,
 // refetch, final delivered); set the capacity to 0 (unbounded) and slow the
 // drain to once a second, and the re-drawn chart shows the depth reaching
@@ -221,7 +221,7 @@ const herdAttrsJS = `(() => {
     draws: document.querySelectorAll('#backoff-chart [data-delay-ms]').length};
 })()`
 
-// Rule (DOMAIN.md §10, issue 5): the reference backoff spreads the herd of
+// Rule (DOMAIN.md §10): the reference backoff spreads the herd of
 // 10,000 (peak 5,905 attempts per 100 ms); switching the strategy to none
 // brings the whole herd back in lockstep (peak 10,000) and some clients
 // give up. The strategies side by side keep their peaks, and the one this
@@ -409,7 +409,7 @@ func TestTaskLaneAckAsFinal(t *testing.T) {
 	}
 }
 
-// Rule (DOMAIN.md §7, issue 4: "controls for ... production rate"): with
+// Rule (DOMAIN.md §7: "controls for ... production rate"): with
 // the reference buffer (capacity 3), slowing the producer from every 50 ms
 // to every 600 ms (slower than the 500 ms drain) leaves nothing to coalesce:
 // the chart redraws with 0 progress dropped and no refetch, as the native

@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// TestHelpNamesEveryVerb (QA: make help listed build|serve|run|links): make
+// TestHelpNamesEveryVerb (make help listed build|serve|run|links): make
 // help and the Makefile's header comment name every verb mcplab runs, and
 // `mcplab help VERB` prints that verb's own usage and flags on stdout (it
 // printed the general usage), exit 0; an unknown verb is a usage error
@@ -47,7 +47,7 @@ func TestHelpNamesEveryVerb(t *testing.T) {
 	}
 }
 
-// TestVersionTakesNoArguments (QA: `mcplab version extra` ignored its
+// TestVersionTakesNoArguments (`mcplab version extra` ignored its
 // argument): an argument to version is a usage error, exit 2, and nothing
 // is printed on stdout.
 func TestVersionTakesNoArguments(t *testing.T) {
@@ -58,7 +58,7 @@ func TestVersionTakesNoArguments(t *testing.T) {
 	}
 }
 
-// TestServeSaysWhatToDo (QA: serve suggested "go run ./site build" to a
+// TestServeSaysWhatToDo (serve suggested "go run ./site build" to a
 // user of bin/mcplab, and a busy port gave only the system's words): a
 // directory without index.html names mcplab's own build command (and the
 // checkout's form), exit 2; a port another server holds says so and how to
@@ -89,7 +89,7 @@ func TestServeSaysWhatToDo(t *testing.T) {
 	}
 }
 
-// TestLinksTakesNoArguments (QA: `mcplab links extra` exited 0 ignoring
+// TestLinksTakesNoArguments (`mcplab links extra` exited 0 ignoring
 // its argument, while version refused one): an argument to links is a
 // usage error in version's words, exit 2, and nothing is printed on
 // stdout.
@@ -108,7 +108,7 @@ func (fullWriter) Write([]byte) (int, error) {
 	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.ENOSPC}
 }
 
-// TestWriteFailuresAreReported (QA: `mcplab version > /dev/full`, `links`,
+// TestWriteFailuresAreReported (`mcplab version > /dev/full`, `links`,
 // `help X` and `-h` exited 0 in silence, while run and review said "error:
 // write /dev/stdout: no space left on device" and exited 1): every verb
 // that writes to stdout reports a failed write the same way, exit 1.
@@ -126,7 +126,7 @@ func TestWriteFailuresAreReported(t *testing.T) {
 	}
 }
 
-// TestVerbUsageExitStatusesMatch (QA: `mcplab run -h` listed exit
+// TestVerbUsageExitStatusesMatch (`mcplab run -h` listed exit
 // statuses 0, 2, 3 and 4 but not 1, failure, which the top-level usage
 // lists): a verb's usage that lists exit statuses lists each of the
 // top-level usage's, in its words.
@@ -161,7 +161,7 @@ func TestVerbUsageExitStatusesMatch(t *testing.T) {
 	}
 }
 
-// TestServeNamesABadPORT (QA: `PORT=abc mcplab serve` said "lookup
+// TestServeNamesABadPORT (`PORT=abc mcplab serve` said "lookup
 // tcp/abc: unknown port" without naming PORT): a PORT that is not a port
 // number (0 included: a server nobody can find) is a usage error naming
 // the variable and its value, exit 2, before anything is built or served.

@@ -28,7 +28,7 @@ func keysInto(t *testing.T, ctx context.Context, id, text string) {
 	}
 }
 
-// Rule (scenario format: latencyMs are whole milliseconds; QA): a number
+// Rule (scenario format: latencyMs are whole milliseconds): a number
 // control refuses 7.5 with a clear error that stays on screen, naming the
 // value, and the output (the last value that applied, 7) is marked stale;
 // the run of the 7 typed on the way, answering after the refusal, cleared

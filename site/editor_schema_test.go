@@ -49,7 +49,7 @@ type completionMenu struct {
 	Info     string   `json:"info"`
 }
 
-// Rule (issue 13, item 7): the playground's editor offers, as you type,
+// Rule: the playground's editor offers, as you type,
 // the member names the schema allows where the cursor is, each with the
 // schema's description, and the values of an enum or a verb; hovering a
 // member name shows its description. In scenario A: the pointer over

@@ -1,6 +1,6 @@
 package main
 
-// Tests of the playground's code editor (issue 13, item 7): the committed
+// Tests of the playground's code editor: the committed
 // bundle site/static/editor.js is what site/editor's lockfile and build
 // script make; in the browser the editor replaces the textarea with line
 // numbers and JSON highlighting, typing in it re-runs the scenario, an
@@ -98,7 +98,7 @@ func TestEditorBundleIsCurrent(t *testing.T) {
 	t.Logf("site/static/editor.js: %d bytes, identical to a fresh build", len(got))
 }
 
-// Rule (issue 11; ARCHITECTURE.md's dependencies come from a lockfile):
+// Rule (ARCHITECTURE.md's dependencies come from a lockfile):
 // the browser's SQLite (site/static/sqlite.js and sqlite3.wasm, which the
 // engine worker loads for ledger.wasm: wasm/ledgerdb.go) is exactly what
 // `make editor` builds from site/editor's lockfile with build-sqlite.mjs,
@@ -225,7 +225,7 @@ func selectInEditor(t *testing.T, ctx context.Context, marker, text string) {
 	waitFor(t, ctx, "the editor to take the selection", fmt.Sprintf(`getSelection().toString() === %q`, text))
 }
 
-// Rule (issue 13, item 7: the playground as a tool): the playground's
+// Rule (the playground as a tool): the playground's
 // JSON is edited in a code editor with line numbers and JSON highlighting,
 // and typing in it re-runs the scenario: in scenario A, typing 400 over
 // the cancel time (300 ms, past the completion at 320 ms) flips the
@@ -352,7 +352,7 @@ func TestPlaygroundCodeEditorTyping(t *testing.T) {
 	waitFor(t, ctx, "the syntax error", `!document.getElementById("pg-error").hidden`)
 }
 
-// Rule (issue 13, item 7; WCAG 2.1.2, no keyboard trap): in the code
+// Rule (WCAG 2.1.2, no keyboard trap): in the code
 // editor Tab indents, as in a code editor, and Escape then Tab moves focus
 // on (CodeMirror's documented escape hatch, which the help text says);
 // Shift-Tab after Escape moves back. The page says so in the editor's help.
@@ -396,7 +396,7 @@ func TestPlaygroundCodeEditorKeyboard(t *testing.T) {
 	}
 }
 
-// Rule (issue 13, items 7 and 8): the playground with its code editor fits
+// Rule: the playground with its code editor fits
 // a laptop (1,280 px) and a phone (390 px): the editor is as wide as its
 // panel at most, the page does not scroll sideways, and the editor has
 // room for at least 15 rows of text (long lines wrap). Screenshots of the editor are kept in
@@ -477,7 +477,7 @@ const playgroundTransferLimit = 1_600_000
 // schema help (editor/schema.js) are about 110 KB.
 const editorBudget = 120_000
 
-// Rule (ARCHITECTURE.md, "Hand-written JS stays small"; issue 13, item 7):
+// Rule (ARCHITECTURE.md, "Hand-written JS stays small"):
 // the code editor is served from the origin and loaded only on the
 // playground: the index, a scenario page and the import page never request
 // editor.js, the playground does, and the bundle is at most editorBudget

@@ -1,6 +1,6 @@
 package main
 
-// Tests of issue 6's embed mode: a host page that iframes a lab page gets
+// Tests of the embed mode: a host page that iframes a lab page gets
 // its ready and height messages and resizes the frame with the documented
 // snippet; the keyboard is not trapped; the background follows the theme.
 
@@ -62,7 +62,7 @@ func serveHost(t *testing.T, src string) *httptest.Server {
 	return srv
 }
 
-// Rule (issue 6, Embed mode): an embedded page posts mcplab:ready and
+// Rule (Embed mode): an embedded page posts mcplab:ready and
 // mcplab:height to its parent; the documented host snippet sizes the
 // iframe to the page's height; Tab moves through the frame and out of it.
 func TestEmbedHostPageResizes(t *testing.T) {
@@ -106,7 +106,7 @@ func TestEmbedHostPageResizes(t *testing.T) {
 	}
 }
 
-// Rule (issue 12, item 3): a lab framed by a page of another origin posts
+// Rule: a lab framed by a page of another origin posts
 // its messages to that origin, which it learns from ancestorOrigins (or the
 // snippet's strict-origin referrer) rather than posting to "*": a frame that
 // named the wrong origin would have its messages dropped, and the host's
@@ -143,7 +143,7 @@ func background(t *testing.T, shot []byte) [3]uint8 {
 	return [3]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8)}
 }
 
-// Rule (issue 6, Embed mode): the embedded page follows ?theme=light|dark,
+// Rule (Embed mode): the embedded page follows ?theme=light|dark,
 // else the reader's prefers-color-scheme, and sets color-scheme to match,
 // so a dark lesson gets a dark frame. The screenshots are kept in
 // $TMPDIR/mcplab-embed-*.png for a person to look at.
@@ -185,7 +185,7 @@ func TestEmbedThemeScreenshots(t *testing.T) {
 	}
 }
 
-// Rule (QA, embed links): in the embed, every link that leaves the lab
+// Rule (embed links): in the embed, every link that leaves the lab
 // opens a new tab (target="_blank" rel="noopener"), as "Open in mcplab ↗"
 // does: "Review this operation" no longer navigates inside the lesson's
 // frame, also once an edit re-points it at the live review page.

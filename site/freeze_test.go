@@ -2,7 +2,7 @@ package main
 
 // Tests of the rule "no input can freeze a page" (ARCHITECTURE.md: no
 // task of the main thread over 50 ms) for two inputs a fresh reader gave
-// the playground in QA (session 6): a share link of the heaviest herd,
+// the playground in a share link of the heaviest herd,
 // and a scenario pasted as one long line. Both are held to the long-task
 // budgets of worker_test.go (longTaskMs, wall clock, scaled by the load)
 // and maintrace_test.go (mainTaskCPUMs, the thread's CPU time).
@@ -19,7 +19,7 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
-// Rule (issue 12, item 4; QA session 6): opening a share link of the
+// Rule: opening a share link of the
 // heaviest herd the decoder allows (100,000 clients, every strategy
 // compared) in the playground runs no task over mainTaskCPUMs of CPU,
 // and then shows that herd (the native engine's
@@ -95,7 +95,7 @@ func longLineScenario(t *testing.T) []byte {
 	return b
 }
 
-// Rule (issue 12, item 4; QA session 6): a valid scenario of 100 KB on one
+// Rule: a valid scenario of 100 KB on one
 // line pasted into the playground's code editor lands (the editor and its
 // textarea hold it, and it runs: the title is its title, no error) with
 // no task over longTaskMs nor over mainTaskCPUMs of CPU, and the help

@@ -1,6 +1,6 @@
 package main
 
-// Tests of issue 7's import page: a real Go SDK transcript pasted into the
+// Tests of the import page: a real Go SDK transcript pasted into the
 // page is judged in the browser with the same checks as natively, and the
 // violation is marked on the timeline at the offending message.
 
@@ -21,7 +21,7 @@ import (
 
 // goSDKTranscripts are server-side mcp.LoggingTransport logs of go-sdk
 // v1.8.0 peers when the client's context timed out during a tool call: the
-// one given in issue 7 (initialize, protocol 2025-06-18), and what the SDK
+// one a user first reported (initialize, protocol 2025-06-18), and what the SDK
 // writes now over its in-memory transport (server/discover, 2026-07-28; see
 // engine/transcript's TestGoSDKResponseAfterCancel). Both write a result
 // for request 2 after reading its cancellation.
@@ -37,7 +37,7 @@ write: {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"conte
 	"go-sdk-now": exampleTranscript,
 }
 
-// Rule (issue 7): the Go SDK's response after an accepted cancellation,
+// Rule: the Go SDK's response after an accepted cancellation,
 // pasted into the import page, is judged in the browser (nothing leaves
 // the origin: the watcher fails the test otherwise): no-message-after-cancel
 // fails, the violation is listed with a link to its event, and the
@@ -143,7 +143,7 @@ func TestImportGoSDKTranscriptMarksViolation(t *testing.T) {
 	}
 }
 
-// Rule (issue 7): a malformed transcript gives its error with the line, the
+// Rule: a malformed transcript gives its error with the line, the
 // last good result stays (stale), and the page keeps working.
 func TestImportMalformedTranscript(t *testing.T) {
 	ctx, _ := openTab(t, siteURL)
@@ -174,7 +174,7 @@ func TestImportMalformedTranscript(t *testing.T) {
 	waitFor(t, ctx, "the example judged", `document.getElementById("lab-error").hidden && !!document.querySelector('#imp-violations li[data-rule="no-message-after-cancel"]')`)
 }
 
-// Rule (issue 7): the transcript becomes a scenario that reproduces it,
+// Rule: the transcript becomes a scenario that reproduces it,
 // opened in the playground; with redaction on (the default) its link
 // carries no argument value or result text, and the simulated server
 // breaks the same rule.

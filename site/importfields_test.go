@@ -1,6 +1,6 @@
 package main
 
-// Issue 15 item 4 on the import page: the fields of the CLI's flags
+// on the import page: the fields of the CLI's flags
 // (-observer, -zone, -latency, -max-timeout) are on the page, change the
 // judgement exactly as the flags do, and #imp-inferred shows what was
 // inferred or given.
@@ -24,7 +24,7 @@ func setField(t *testing.T, ctx context.Context, id, value string) {
 	evalJSON[bool](t, ctx, fmt.Sprintf(`(() => { const e = document.getElementById(%q); e.value = %s; e.dispatchEvent(new Event("change")); return true })()`, id, strconv.Quote(value)))
 }
 
-// Rule (issue 15 item 4): a VS Code log (local times) with the zone, the
+// Rule: a VS Code log (local times) with the zone, the
 // round trip and the client's maximum timeout given in the page's fields
 // is judged as `mcplab run -zone -latency -max-timeout` judges it
 // (transcript.OptionsOf reads both); #imp-inferred names each value with

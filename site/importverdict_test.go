@@ -9,7 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Rule (issue 13's QA: a client-side transcript's headline was definite
+// Rule (a client-side transcript's headline was definite
 // while its deciding check was undecided): pasted into the import page, a
 // client's own log of a cancellation race (claude-desktop-race.log: whether
 // the server wrote its response before reading the cancellation is not in

@@ -9,7 +9,7 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
-// Rule (layout, one column; QA): a scenario page's #lab-error says what
+// Rule (layout, one column): a scenario page's #lab-error says what
 // the output shows (here: a ledger link this page cannot run, so it shows
 // its own scenario), so at 390 px it stands just above the output, before
 // the verdict, not a screen below it at the top of the controls; at

@@ -1,6 +1,6 @@
 package main
 
-// Tests of issue 6's "a layout that works from a phone-width iframe to a
+// Tests of the "a layout that works from a phone-width iframe to a
 // wide screen": every kind of page, at a phone's width and at a laptop's.
 
 import (
@@ -113,7 +113,7 @@ type phoneLayout struct {
 	HeadlineTop, TimelineTop, ControlsTop float64
 }
 
-// Rule (issue 6): on a 360 px phone no page scrolls sideways (a wide chart
+// Rule: on a 360 px phone no page scrolls sideways (a wide chart
 // or table scrolls inside its own region); the timeline shown is the
 // narrow layout, its lane names at least 9 px tall, and no text of any
 // visible chart renders under 9 px; on the scenario pages and the
@@ -170,7 +170,7 @@ const wideJS = `(() => {
     timelines: Array.from(document.querySelectorAll("svg.timeline")).filter(s => s.getClientRects().length > 0).map(s => s.id)};
 })()`
 
-// Rule (issue 6): on a 1280 px screen no table overflows its box (not even
+// Rule: on a 1280 px screen no table overflows its box (not even
 // into its scrolling region), the page does not scroll sideways, and the
 // scenario pages show the wide timeline.
 func TestLayoutWide(t *testing.T) {
@@ -196,7 +196,7 @@ func TestLayoutWide(t *testing.T) {
 	}
 }
 
-// labelPages are the page kinds of issue 13's layout rule: one of each,
+// labelPages are the page kinds of the layout rule: one of each,
 // the durable-task page included (its labels once stacked over the
 // arrows on a phone).
 var labelPages = append(layoutPages[:len(layoutPages):len(layoutPages)],
@@ -234,7 +234,7 @@ const overlapJS = `(() => {
   return {scrollWidth: document.documentElement.scrollWidth, innerWidth: innerWidth, labels: boxes.length, over: over};
 })()`
 
-// Rule (issue 13, "pages that cannot silently break"): at 1,280 px and at
+// Rule ("pages that cannot silently break"): at 1,280 px and at
 // 390 px, one page of each kind (index, scenario, playground, import,
 // review, herd, task, embed) does not scroll sideways, and no two text
 // labels of its timeline overlap.
@@ -264,7 +264,7 @@ func TestLayoutLabelsDoNotOverlap(t *testing.T) {
 	}
 }
 
-// Rule (issue 13, the time cursor): on scenario C's page the cursor is a
+// Rule (the time cursor): on scenario C's page the cursor is a
 // keyboard-reachable range input; at value 420 (thousandths of the
 // 2,400 ms run: 1,008 ms) the arrows sent after 1,008 ms fade (class
 // future) and those sent before do not, and the output says how many had

@@ -5,13 +5,13 @@ import (
 	"testing"
 )
 
-// Rule (issue 13, items 4 and 5): a page's Try-it is true in the browser
+// Rule: a page's Try-it is true in the browser
 // and an edit is shareable from the page itself. The race page opens on
 // what its Try-it says it starts from ("completion wins": the server
 // commits at 320 ms, before the cancel sent at 300 ms arrives at 350 ms);
 // following it (the cancel at 0 ms) flips the outcome to "cancellation
-// wins", and the headline states that outcome before and after (issue 13,
-// item 1); the address bar then holds the edited scenario's #s= link, and
+// wins", and the headline states that outcome before and after;
+// the address bar then holds the edited scenario's #s= link, and
 // opening that link in a fresh tab shows the edited run with the control
 // where the edit left it. The page offers "Copy link" and "Copy embed".
 func TestTryItAndShareFromScenarioPage(t *testing.T) {

@@ -1,7 +1,7 @@
 package main
 
 // A scenario page opened with a share link to another scenario describes
-// the scenario it runs (QA of session 5): its heading, summary and controls
+// the scenario it runs: its heading, summary and controls
 // are the link's, and a note says the link is not the page's own scenario.
 
 import (
@@ -25,7 +25,7 @@ const linkedControlsJS = `[...document.querySelectorAll("#lab-controls [data-pat
 	return [el.id, label ? label.textContent : "", el.type, el.type === "checkbox" ? String(el.checked) : el.value, el.getAttribute("max") ?? ""];
 })`
 
-// Rule (QA: a page describes what it shows): scenario A's page opened with
+// Rule (a page describes what it shows): scenario A's page opened with
 // a #s= link
 //   - to another built-in scenario (C) has C's title as its h1 and in the
 //     document's title, C's notes as its summary and "Try it", a note that
@@ -163,7 +163,7 @@ func checkControls(t *testing.T, ctx context.Context, s *scenario.Scenario, rang
 	}
 }
 
-// Rule (QA: a link pasted into an open page is opened): a share link put
+// Rule (a link pasted into an open page is opened): a share link put
 // into the address bar of a scenario page that is already open changes
 // only the fragment; the page opens it as a fresh load does: C's page,
 // given A's edited link, shows A's scenario (its title in the h1, the
@@ -199,7 +199,7 @@ func TestScenarioPageOpensAPastedLink(t *testing.T) {
 	}
 }
 
-// Rule (QA: #example=NAME is the link of a built-in scenario): scenario
+// Rule (#example=NAME is the link of a built-in scenario): scenario
 // A's page opened with #example=b-complete-then-cancel does what B's #s=
 // link does: B's title in the h1, the note that the link holds another
 // scenario than the page's, B's run; with #example=nosuch (no built-in has

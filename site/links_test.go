@@ -1,6 +1,6 @@
 package main
 
-// Tests of share links that need no browser (issue 6): old links replay the
+// Tests of share links that need no browser: old links replay the
 // same trace (golden), link lengths, and hostile links through `site run`.
 // The playground's own tests, in the browser, are in playground_test.go.
 
@@ -75,7 +75,7 @@ func TestShareLinksReplay(t *testing.T) {
 	}
 }
 
-// Rule (issue 6): a lesson-sized scenario's share link fits a 2,000
+// Rule: a lesson-sized scenario's share link fits a 2,000
 // character chat message. `site links` (make bench) prints the table.
 func TestShareLinkLengths(t *testing.T) {
 	ls, err := linkLengths()
@@ -119,7 +119,7 @@ var hostileLinks = []struct {
 	{"no fragment", "https://lab.example/playground/#event-3", "expected a fragment"},
 }
 
-// Rule (issue 6, Hostile input): `site run` on a broken link says clearly
+// Rule (Hostile input): `site run` on a broken link says clearly
 // what is wrong and exits 2; it never panics or prints a partial trace.
 func TestRunHostileLinks(t *testing.T) {
 	for _, tc := range hostileLinks {

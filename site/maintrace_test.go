@@ -1,6 +1,6 @@
 package main
 
-// The main thread's tasks measured in CPU time (issue 12, item 4), from a
+// The main thread's tasks measured in CPU time, from a
 // Chromium trace: a long task observed by PerformanceObserver is measured
 // in wall-clock time, which on a shared machine is mostly the time the
 // page's thread waited for a core (at a load average of 15-25 on 2 cores,
@@ -28,7 +28,7 @@ import (
 // Waiting for a core costs no CPU time, but sharing one still slows the
 // thread (caches, the core's other hyperthread): at load averages of
 // 21-24 on 2 cores the longest tasks measured 22 ms (the heaviest herd)
-// and 48-53 ms (the 20,000-line import) of CPU, where before issue 12's
+// and 48-53 ms (the 20,000-line import) of CPU, where before the worker's
 // fixes they were 32 ms and 147 ms. On an idle machine the budget is 50
 // ms flat.
 func mainTaskCPUMs() (ms float64, why string) {

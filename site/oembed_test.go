@@ -11,7 +11,7 @@ import (
 	"github.com/mcplab/mcplab/templates"
 )
 
-// TestOEmbed proves issue 6's static oEmbed: built with -base-url, every
+// TestOEmbed proves the static oEmbed: built with -base-url, every
 // scenario page announces an oEmbed 1.0 "rich" response
 // (<link rel="alternate" type="application/json+oembed">, oembed.com §4)
 // whose URL is absolute under the base URL, and that file holds the page's

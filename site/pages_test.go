@@ -404,7 +404,7 @@ func TestDragCancelPastCompletionFlipsOutcome(t *testing.T) {
 		t.Errorf("after: outcome text %q, want it to say \"completion wins\"", after.Text)
 	}
 	// The headline states the outcome the Try-it announces, not "every
-	// check passes" (issue 13, item 1: the verdict is the headline).
+	// check passes" (the verdict is the headline).
 	waitFor(t, ctx, "the morph to settle", `!mcplabMorph.busy`)
 	if h := evalJSON[string](t, ctx, verdictJS); !strings.HasPrefix(h, "completion wins") {
 		t.Errorf("after the drag the headline says %q, want it to start with \"completion wins\"", h)

@@ -1,6 +1,6 @@
 package main
 
-// Tests of issue 6's playground in the browser: edit, share, reopen;
+// Tests of the playground in the browser: edit, share, reopen;
 // broken links and markup in titles; the keyboard alone; and the page
 // measures make bench prints (TestMeasurePages). Share links without a
 // browser are in links_test.go.
@@ -71,7 +71,7 @@ func typeInto(t *testing.T, ctx context.Context, sel, text string) {
 	}
 }
 
-// Rule (issue 6): every state change rewrites the fragment to the
+// Rule: every state change rewrites the fragment to the
 // canonical #s= link, so the address bar is a working share link: edit a
 // scenario in the playground, take the URL, open it in a fresh tab and get
 // the identical trace (the native engine's, byte for byte) and checks.
@@ -141,7 +141,7 @@ func TestPlaygroundEditShareReopen(t *testing.T) {
 	}
 }
 
-// Rule (issue 6, Hostile input, embed mode; README: a damaged link shows
+// Rule (Hostile input, embed mode; README: a damaged link shows
 // no run at all, only why): a broken link in an iframe says why, shows no
 // run (not the default scenario's: "Nothing has run yet") and speaks of
 // no editor or address bar, which an embedded page does not show; the
@@ -162,7 +162,7 @@ func TestEmbedBrokenLink(t *testing.T) {
 	}
 }
 
-// Rule (issue 6, Hostile input): a broken link gives a clear message on the
+// Rule (Hostile input): a broken link gives a clear message on the
 // page and the page stays alive: ready, and the editor still re-runs.
 func TestPlaygroundHostileLinks(t *testing.T) {
 	for _, tc := range hostileLinks {
@@ -189,7 +189,7 @@ func TestPlaygroundHostileLinks(t *testing.T) {
 	}
 }
 
-// Rule (issue 6): scenario text is escaped everywhere: a title full of
+// Rule: scenario text is escaped everywhere: a title full of
 // markup shows as text in the page, the embed snippets and the download
 // name, and runs no script.
 func TestPlaygroundMarkupTitleIsText(t *testing.T) {
@@ -234,7 +234,7 @@ func mustJSON(t *testing.T, v any) json.RawMessage {
 	return b
 }
 
-// Rule (issue 6): an edit that makes the scenario invalid keeps the last
+// Rule: an edit that makes the scenario invalid keeps the last
 // good render on screen (marked stale), says what is wrong and where, and
 // "Show in editor" selects the offending value.
 func TestPlaygroundLocatedError(t *testing.T) {
@@ -296,7 +296,7 @@ func TestPlaygroundLocatedError(t *testing.T) {
 	}
 }
 
-// Rule (issue 6, Accessible): the playground works by keyboard alone. Tab
+// Rule (Accessible): the playground works by keyboard alone. Tab
 // from the top of the page reaches the transport control with a visible
 // focus ring; the arrow key changes it and the scenario re-renders.
 func TestPlaygroundByKeyboard(t *testing.T) {
@@ -541,7 +541,7 @@ const changeToPaintJS = `(async () => {
   return [median(svg), median(all), median(warm), median(work)];
 })()`
 
-// Rule (issue 6): the share buttons work: Copy link copies the address
+// Rule: the share buttons work: Copy link copies the address
 // (or, where the clipboard is refused, selects it and says how to copy),
 // the embed snippet comes as HTML, MDX/JSX (camelCase attributes) or MyST
 // pointing at the ?embed=1 page of the current link, and Download JSON
@@ -580,7 +580,7 @@ func TestPlaygroundShareButtons(t *testing.T) {
 	}
 }
 
-// Rule (issue 13, item 7): a built-in scenario picked at the top of the
+// Rule: a built-in scenario picked at the top of the
 // playground opens and runs: with the keyboard alone, choose it in
 // #pg-pick-select (its optgroup is its index section), Tab to Open and
 // press Enter; the editor holds its file, the checks are the native run's,
@@ -631,7 +631,7 @@ func TestPlaygroundPickerOpensBuiltin(t *testing.T) {
 	waitFor(t, ctx, "the picker to show "+linked, fmt.Sprintf(`document.getElementById("pg-pick-select").value === %q`, linked))
 }
 
-// Rule (QA, the picker under a link): the picker names a built-in only
+// Rule (the picker under a link): the picker names a built-in only
 // while the editor holds one. A fresh playground shows the default (A);
 // a #s= link of a scenario of one's own, valid or not, shows the
 // placeholder "None (a scenario of your own)", which cannot be chosen;

@@ -2,12 +2,12 @@ package main
 
 // `probe`: drive a live MCP server through the lab's situations with
 // controlled timing, record each exchange as a transcript in the lab's JSON
-// Lines, and have the engine's checks judge it (issue 17).
+// Lines, and have the engine's checks judge it.
 //
 // Design record.
 //
 // Context: the probe is a client, so its transcripts are a client's view.
-// engine/transcript (issue 15) judges a JSON Lines transcript by its
+// engine/transcript judges a JSON Lines transcript by its
 // observer, named in its header line: from a client's view a cancellation
 // and a result closer than the path's round trip are undecided (the
 // legitimate race); one further apart, or after the server answered a

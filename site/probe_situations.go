@@ -1,6 +1,6 @@
 package main
 
-// The situations of `probe` (issue 17), each a function that drives one
+// The situations of `probe`, each a function that drives one
 // fresh session and reports what it saw; probe.go runs them, writes each
 // transcript and has the engine judge it.
 
@@ -316,7 +316,7 @@ func sitCloseStream(p *prober, s *session, r *sitReport, deadline time.Time) err
 	}
 	closedAt := time.Now()
 	// Nothing is tested when the server had answered before the probe
-	// could close the stream: the situation is skipped, never a pass (QA).
+	// could close the stream: the situation is skipped, never a pass.
 	if !s.c.closeStream(id) || answeredBy(s.c.records(), id, closedAt) {
 		return errSkip("the server had answered before the probe could close the response stream, so nothing was tested; a slower call (-tool, -args) lets the probe close it while the server works")
 	}

@@ -1,6 +1,6 @@
 package main
 
-// Tests of `site probe` against real servers (issue 17): the Go SDK v1.8.0
+// Tests of `site probe` against real servers: the Go SDK v1.8.0
 // over stdio and Streamable HTTP (testdata/probe/goserver), the TypeScript
 // SDK pinned by testdata/probe/ts/package-lock.json (installed with npm ci),
 // a server that never answers and one that crashes mid-call
@@ -160,7 +160,7 @@ func transcriptOf(t *testing.T, out, name string) string {
 	return ""
 }
 
-// Rule (issue 17, DOMAIN.md §1): the Go SDK v1.8.0 writes a result for a
+// Rule (DOMAIN.md §1): the Go SDK v1.8.0 writes a result for a
 // request after reading its cancellation (modelcontextprotocol/go-sdk#1259 kind); the probe flags
 // it (FAIL, -checks exits 3), while the race sweep shows an order at every
 // offset, bad cancellations are ignored and the transcripts are read by
@@ -209,7 +209,7 @@ func TestProbeGoSDKStdioFlagsResultAfterCancel(t *testing.T) {
 	}
 }
 
-// Rule (issue 17): over Streamable HTTP the probe cancels with the
+// Rule: over Streamable HTTP the probe cancels with the
 // notification 2025-11-25 prescribes (and flags the Go SDK's result after
 // it), and also closes a request's stream, the other signal, after which
 // the server still answers.
@@ -243,7 +243,7 @@ func TestProbeGoSDKHTTPFlagsResultAfterCancel(t *testing.T) {
 	wantVerdict(t, lines, "http-close-stream", "pass", "closed the request's stream", "the server answered a ping")
 }
 
-// Rule (issue 17): a TypeScript SDK server whose tool honours cancellation
+// Rule: a TypeScript SDK server whose tool honours cancellation
 // passes every situation: nothing after an accepted cancellation in any
 // order of the race, progress increasing and final; -checks exits 0.
 func TestProbeTypeScriptHonoursCancellation(t *testing.T) {
@@ -262,7 +262,7 @@ func TestProbeTypeScriptHonoursCancellation(t *testing.T) {
 	}
 }
 
-// Rule (issue 17, DOMAIN.md §3): a TypeScript SDK tool that sends progress
+// Rule (DOMAIN.md §3): a TypeScript SDK tool that sends progress
 // through server.notification(..., {relatedRequestId}) keeps sending it after
 // the server accepted the cancellation; the probe flags it (exit 3).
 func TestProbeTypeScriptProgressAfterCancel(t *testing.T) {
@@ -277,7 +277,7 @@ func TestProbeTypeScriptProgressAfterCancel(t *testing.T) {
 	wantVerdict(t, lines, "cancel-after-progress", "FAIL", "MESSAGE AFTER THE ACCEPTED CANCELLATION: progress", "after the fence")
 }
 
-// Rule (issue 17: the probe is bounded): against a server that never
+// Rule (the probe is bounded): against a server that never
 // answers, the probe ends within its per-situation limit, says so, skips
 // the rest, exits 1, and kills the server's whole process group (the
 // server's own child included).
@@ -321,7 +321,7 @@ func alive(pid int) bool {
 	return !strings.HasPrefix(rest, "Z") && !strings.HasPrefix(rest, "X")
 }
 
-// Rule (issue 17): a server that exits in the middle of a call is reported
+// Rule: a server that exits in the middle of a call is reported
 // with its exit status; the situations that need the warm-up are skipped.
 func TestProbeServerCrashesMidCall(t *testing.T) {
 	t.Parallel()
@@ -581,7 +581,7 @@ type testRequest struct {
 	} `json:"params"`
 }
 
-// Rule (QA: "http-close-stream pass: the response stream had already ended
+// Rule ("http-close-stream pass: the response stream had already ended
 // before the probe could close it"): a situation that could not exercise
 // the server is skipped, saying why, never passed. The server here sends
 // progress on its first call (the warm-up), so the probe waits for a

@@ -111,7 +111,7 @@ func TestProbeSIGINTDuringANotificationsPOST(t *testing.T) {
 	}
 }
 
-// TestProbeSaysTheServerEchoes (QA: `probe -- cat` said "the server
+// TestProbeSaysTheServerEchoes (`probe -- cat` said "the server
 // answered an error: the mcplab probe answers no initialize", its own
 // answer to its own echoed request): a "server" that writes the probe's
 // request back is said to echo its input, exit 1, and the probe does not

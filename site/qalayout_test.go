@@ -1,6 +1,6 @@
 package main
 
-// Browser tests of issue 13's QA findings on layout: the task page's
+// Browser tests of layout a reader found wrong: the task page's
 // labels near 400 ms, the herd page's backoff chart on a phone.
 
 import (
@@ -52,8 +52,8 @@ const crossJS = `(() => {
   return out;
 })()`
 
-// Rule (issue 13, item 2: "labels never cover arrows or each other at
-// 1,280 px, 800 px and 390 px"; QA: the task page's labels crowded near
+// Rule ("labels never cover arrows or each other at
+// 1,280 px, 800 px and 390 px"; the task page's labels crowded near
 // 400 ms, where the client polls, cancels and polls again): on the durable
 // task page and on scenario A, at each of the three widths, no label of
 // the visible timeline overlaps another, and no mark, deadline or flag
@@ -85,7 +85,7 @@ func TestTimelineLabelsClearAtThreeWidths(t *testing.T) {
 	}
 }
 
-// Rule (issue 13's QA: "the herd backoff chart is cut off at 390 px"): on
+// Rule ("the herd backoff chart is cut off at 390 px"): on
 // a 390 px phone the herd page shows one backoff chart, the narrow one,
 // no wider than its box (nothing of it hidden to the right), with its
 // text at least 9 px; at 1,280 px it shows the wide one alone. Screenshots
@@ -183,7 +183,7 @@ const wordsSplitJS = `(() => {
   return out;
 })()`
 
-// Rule (QA: the Outcome column showed "cancellatio / n wins", and the
+// Rule (the Outcome column showed "cancellatio / n wins", and the
 // task page's request id "tasks/cancel-2" ran into the Outcome column):
 // the requests table breaks its cells' text between words, never inside a
 // word of letters, and no id reaches past its cell, at 1,280 px and on a

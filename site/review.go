@@ -16,7 +16,7 @@ import (
 )
 
 // cmdReview is `site review [-json] [-op ID] [-link-base URL] FILE|-|LINK`
-// (the `mcplab review` of issue 16): it prints the reliability review of
+// (the `mcplab review` verb): it prints the reliability review of
 // one call of a scenario (package engine/review), as Markdown, or as JSON
 // with -json (the contract of /review.schema.json).
 //

@@ -84,7 +84,7 @@ func nativeReview(t *testing.T, data, op string) *review.Report {
 	return rep
 }
 
-// TestReviewLiveInBrowser (issue 16, the page live): on /review/ a user
+// TestReviewLiveInBrowser (the page live): on /review/ a user
 // pastes their own scenario, the picker lists its calls, picking one
 // reviews it: the browser reviews it in the engine worker on SQLite in WebAssembly,
 // with the progress of its parts shown: the race table and the failure
@@ -241,7 +241,7 @@ func shoot(t *testing.T, ctx context.Context, name string, width int) {
 	}
 }
 
-// Rule (QA): the review page names the scenario it reviews. Opened with
+// Rule: the review page names the scenario it reviews. Opened with
 // #example=NAME of another built-in than its own, its document title, its
 // breadcrumb and the picker's current entry follow NAME, not the
 // prerendered flagship.
@@ -265,7 +265,7 @@ func TestReviewPageNamesTheLinkedScenario(t *testing.T) {
 	}
 }
 
-// Rule (QA): the review page names what the reader pasted. A pasted
+// Rule: the review page names what the reader pasted. A pasted
 // scenario of the reader's own, once it reads, names the page (document
 // title "Reliability review: My checkout", breadcrumb "your scenario", no
 // built-in current in the picker) and its calls fill the call picker; a

@@ -104,7 +104,7 @@ func TestReviewCommandBadInput(t *testing.T) {
 	}
 }
 
-// TestReviewPageInBrowser (issue 16, the page): /review/ shows the
+// TestReviewPageInBrowser (the page): /review/ shows the
 // flagship's review, card for card what the engine's review says, with
 // each card's link; every picker entry opens that scenario's review; a
 // race's "open" link runs the derived scenario in the playground with the
@@ -173,7 +173,7 @@ func TestReviewPageInBrowser(t *testing.T) {
 // TestReviewCommandLinks: the Markdown links the derived runs only with an
 // absolute -link-base (a relative link is dead in a pull request), and a
 // review page's link (#s=...&op=ID) reviews the call it names; a race's
-// call is reviewable (issue 16, items 4 and 5 of the follow-up).
+// call is reviewable (items 4 and 5 of the follow-up).
 func TestReviewCommandLinks(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if err := run([]string{"review", "#example=ledger-keyed-race"}, &out, &errOut); err != nil {
@@ -249,7 +249,7 @@ func TestBuildReviewsBaseURL(t *testing.T) {
 	}
 }
 
-// TestReviewLinkBaseIsThePlayground (QA: `-link-base https://lab.example/`
+// TestReviewLinkBaseIsThePlayground (`-link-base https://lab.example/`
 // made links to https://lab.example/#s=..., which open the index, not the
 // playground): a -link-base whose path does not end in "playground/" is a
 // usage error, exit 2, suggesting the playground's address; the

@@ -15,7 +15,7 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
-// TestReviewThisOperationFollowsEdits (issue 16, "arrive from any scenario
+// TestReviewThisOperationFollowsEdits ("arrive from any scenario
 // page's 'Review this operation'"): scenario A's page links its review
 // (the live review page on the built-in scenario); once the reader flips
 // the transport control to Streamable HTTP the link carries the edited
@@ -137,7 +137,7 @@ func TestReviewLinkToAMissingCallShowsNoReview(t *testing.T) {
 	}
 }
 
-// Rule (README "Review page", QA: /review/#s=!!!! showed the flagship's
+// Rule (README "Review page", /review/#s=!!!! showed the flagship's
 // review under "This link cannot be opened" and a green "Live"): a review
 // link that cannot be opened shows no review at all, as the playground
 // shows no run for it: the prerendered review is taken off the page

@@ -284,7 +284,7 @@ func readInput(name string, transcripts bool) ([]byte, error) {
 	}
 	if err != nil {
 		// The file's name once, the system's reason (not "open NAME:"
-		// again), and what run and review take (QA: a raw Go error);
+		// again), and what run and review take (a raw Go error);
 		// an input too large needs no such advice.
 		var pe *os.PathError
 		if errors.As(err, &pe) {

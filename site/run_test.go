@@ -19,7 +19,7 @@ import (
 	"github.com/mcplab/mcplab/engine/transcript"
 )
 
-// TestRunReadsFilesThroughTheLimit (issue 12, Unbounded reads): a file is
+// TestRunReadsFilesThroughTheLimit (Unbounded reads): a file is
 // read through the same 4 MiB limit as standard input, so a 256 MiB file
 // (sparse: it costs no disk) is refused as too large, exit 2, after
 // allocating at most 32 MiB (main read all of it; `run /dev/zero` grew past
@@ -51,8 +51,8 @@ func TestRunReadsFilesThroughTheLimit(t *testing.T) {
 	}
 }
 
-// TestRunExitStatus: bad input exits 2 with its located cause (issue 12's
-// mutate-result without a ledger panicked on main and exited 2 with a Go
+// TestRunExitStatus: bad input exits 2 with its located cause (a
+// mutate-result without a ledger once panicked and exited 2 with a Go
 // stack); a panic inside the engine exits 4, not 2, with a message asking
 // for a report.
 func TestRunExitStatus(t *testing.T) {
@@ -78,7 +78,7 @@ func TestRunExitStatus(t *testing.T) {
 	}
 }
 
-// TestBadFlagIsSaidOnce (QA: "run -latency 7.5" printed its error, the
+// TestBadFlagIsSaidOnce ("run -latency 7.5" printed its error, the
 // whole usage, then the error again): every subcommand's bad flag is said
 // once, as "error: ...; see mcplab help VERB", exit 2, without the usage;
 // -h still prints the usage and exits 0.
@@ -107,7 +107,7 @@ func TestBadFlagIsSaidOnce(t *testing.T) {
 	}
 }
 
-// TestRunSaysWhatItWants (QA: raw Go errors): a fraction of a millisecond
+// TestRunSaysWhatItWants (raw Go errors): a fraction of a millisecond
 // for -latency or -max-timeout is refused, exit 2, saying what is wanted
 // (whole ms from 0 to a day), not flag's bare "parse error", and a whole
 // number is taken as given (the transcript's round trip); a file that
@@ -158,7 +158,7 @@ func TestRunSaysWhatItWants(t *testing.T) {
 	}
 }
 
-// TestRunChecksCiteTranscriptLines (QA: "before it wrote #8" of a
+// TestRunChecksCiteTranscriptLines ("before it wrote #8" of a
 // five-line file): run -checks on a transcript cites each event by the
 // line it was read from (trace.Event.Line), as the import page does, in a
 // violation's "(line 6)" and in a detail's running text; a HAR cites its
@@ -199,7 +199,7 @@ func TestRunChecksCiteTranscriptLines(t *testing.T) {
 	}
 }
 
-// TestTranscriptLineLimitDocumented (QA: a limit met only as an error): a
+// TestTranscriptLineLimitDocumented (a limit met only as an error): a
 // transcript of transcript.MaxLines+1 lines is refused on that line, exit
 // 2, and the limit is documented with its number where the 4 MiB is: the
 // README's limits table, /transcript.schema.json and run's usage.
@@ -237,7 +237,7 @@ func TestTranscriptLineLimitDocumented(t *testing.T) {
 	}
 }
 
-// TestRunSaysURLsAreReadByTheirFragment (QA: "cannot read https://...: no
+// TestRunSaysURLsAreReadByTheirFragment ("cannot read https://...: no
 // such file or directory", and "its data is damaged" for an empty #s=): a
 // URL without a fragment is refused as a link, saying mcplab reads a share
 // link's fragment and fetches nothing; an empty #s= says the link carries
@@ -259,7 +259,7 @@ func TestRunSaysURLsAreReadByTheirFragment(t *testing.T) {
 	}
 }
 
-// TestRunChecksZoneWhateverTheInput (QA: `run -zone Mars/Olympus
+// TestRunChecksZoneWhateverTheInput (`run -zone Mars/Olympus
 // scenario.json` exited 0 in silence): -zone is validated before the input
 // is read, so an unknown zone is refused, exit 2, for a scenario file and
 // a share link as for a transcript; a known zone given a scenario is
@@ -282,7 +282,7 @@ func TestRunChecksZoneWhateverTheInput(t *testing.T) {
 	}
 }
 
-// TestRunNamesStandardInput (QA: "cannot read -: more than 4194304
+// TestRunNamesStandardInput ("cannot read -: more than 4194304
 // bytes"): input past the 4 MiB limit on standard input is named
 // "standard input", the limit in MiB with its bytes grouped, exit 2, with
 // no advice to give a file (the input was read, it is too large).
@@ -306,7 +306,7 @@ func TestRunNamesStandardInput(t *testing.T) {
 	}
 }
 
-// TestRunSaysNotAScenarioNotMcplabColon (QA: `error: mcplab: a scenario
+// TestRunSaysNotAScenarioNotMcplabColon (`error: mcplab: a scenario
 // starts with "mcplab": 1` reads as the program's name): an error at the
 // scenario's "mcplab" member says the input is not a scenario, or names it
 // as a member (`the "mcplab" member: ...`), for run and review; the
@@ -335,7 +335,7 @@ func TestRunSaysNotAScenarioNotMcplabColon(t *testing.T) {
 	}
 }
 
-// TestRunRefusesTranscriptFlagsForAScenario (QA: `run -latency 500
+// TestRunRefusesTranscriptFlagsForAScenario (`run -latency 500
 // -max-timeout 10 -side server -observer wire -zone UTC scenario.json`
 // exited 0 with a plain run's trace: the user thought -latency changed the
 // scenario): a transcript's flags given with a scenario file, standard
@@ -366,7 +366,7 @@ func TestRunRefusesTranscriptFlagsForAScenario(t *testing.T) {
 	}
 }
 
-// TestRunTranscriptErrorSaidOnce (QA: "error: transcript: line 2: bad
+// TestRunTranscriptErrorSaidOnce ("error: transcript: line 2: bad
 // transcript: ..." said it was a transcript twice): a transcript's error
 // names the file and the line once, "error: NAME: line 2: ...", a HAR's
 // entry once, a HAR cut short its line and column, and still unwraps to
@@ -380,12 +380,12 @@ func TestRunTranscriptErrorSaidOnce(t *testing.T) {
 	junk := filepath.Join(dir, "junk.json")
 	os.WriteFile(junk, []byte("[]\n"), 0o644)
 	// A HAR cut short (head -c 40) is a HAR cut short, at its end, not an
-	// invalid scenario (QA).
+	// invalid scenario.
 	cut := filepath.Join(dir, "cut.har")
 	os.WriteFile(cut, []byte("{\n  \"log\": {\n    \"version\": \"1.2\",\n    \"ent"), 0o644)
 	for _, c := range []struct{ file, want string }{
 		{jsonl, "error: " + jsonl + ": line 2: a JSON-RPC message by itself"},
-		// QA: neither a scenario nor a transcript named no file and said
+		// neither a scenario nor a transcript named no file and said
 		// "bad transcript" after "nor a transcript".
 		{junk, "error: " + junk + `: neither a scenario (a JSON object starting with "mcplab": 1; see the site's /scenario.schema.json) nor a transcript: line 1: unknown format.`},
 		{har, "error: " + har + `: HAR entry 1: startedDateTime "yesterday" is not an ISO 8601 time`},

@@ -29,7 +29,7 @@ const (
 	screenshotH    = 1000
 )
 
-// Rule (issue 13, the README screenshot is current): scenario A's page at
+// Rule (the README screenshot is current): scenario A's page at
 // 1,280 px, once the simulator is live, shows its verdict and timeline on
 // the first screen; the capture is a PNG of 1280 x 1000, and so is the
 // committed one (written by -update-screenshot).

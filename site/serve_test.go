@@ -1,6 +1,6 @@
 package main
 
-// site serve and the site on any host (issue 12, item 3): every built page
+// site serve and the site on any host: every built page
 // carries its CSP itself, the build writes the headers a static host should
 // send, and site serve never redirects to another host and serves the
 // precompressed copies.
@@ -25,7 +25,7 @@ import (
 // cspMetaRE finds a CSP meta element and captures its content.
 var cspMetaRE = regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`)
 
-// Rule (issue 12, item 3): every page the build writes carries metaCSP as
+// Rule: every page the build writes carries metaCSP as
 // a <meta http-equiv> before any element the policy governs (right after
 // the charset), exactly once, so a static host that sends no header still
 // enforces it; and the build's _headers file sends the whole policy (with
@@ -79,7 +79,7 @@ func TestBuiltPagesCarryMetaCSP(t *testing.T) {
 	}
 }
 
-// Rule (issue 12, item 3): site serve never redirects to another host. A
+// Rule: site serve never redirects to another host. A
 // directory requested without its slash redirects to the cleaned path on
 // this host; what the request path held ("//evil.example/..%2fs" made
 // "//evil.example/../s/", which a browser reads as another host) never
@@ -143,7 +143,7 @@ func rawGet(t *testing.T, addr, path string) *http.Response {
 	return resp
 }
 
-// Rule (issue 12, item 3): on a host that sends no CSP header, a built page
+// Rule: on a host that sends no CSP header, a built page
 // still refuses inline script (its meta CSP), and the page's own scripts and
 // WebAssembly still run under it (it reaches ready).
 func TestInlineScriptRefusedWithoutHeaders(t *testing.T) {

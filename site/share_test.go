@@ -1,6 +1,6 @@
 package main
 
-// Tests of issue 13, item 5 on the pages that had no share buttons: the
+// Tests of the pages that had no share buttons: the
 // index (share.js) and the import page (wasm/importshare.go) offer "Copy
 // link" and "Copy embed", and what they put on the clipboard opens what
 // the page shows.
@@ -40,7 +40,7 @@ func copied(t *testing.T, ctx context.Context, id string) string {
 }
 
 // Rule (every page signals when it is ready, <html data-ready="1">, as
-// the wasm does on the others; QA of session 3): the index sets it once
+// the wasm does on the others): the index sets it once
 // share.js has enabled its buttons, with nothing else to wait for; its
 // copy buttons work from then on.
 func TestIndexSetsReady(t *testing.T) {
@@ -55,7 +55,7 @@ func TestIndexSetsReady(t *testing.T) {
 	}
 }
 
-// Rule (issue 13, item 5: every page has copy-link and copy-embed): on the
+// Rule (every page has copy-link and copy-embed): on the
 // index, "Copy link" copies the page's address and "Copy embed" the
 // iframe snippet templates.NewEmbed makes for the page with ?embed=1,
 // byte for byte; the page says it copied. The embedded index opens.
@@ -78,7 +78,7 @@ func TestCopyLinkFromIndex(t *testing.T) {
 	waitFor(t, ctx, "the embedded index", `document.readyState === "complete" && document.documentElement.dataset.embed === "1" && document.querySelectorAll(".scenario-card").length > 0`)
 }
 
-// Rule (issue 13, item 5, and SCENARIO.md "Sharing": a link carries a
+// Rule (and SCENARIO.md "Sharing": a link carries a
 // scenario, not a transcript): on the import page, the page says a link
 // cannot carry the transcript; "Copy link" copies the absolute playground
 // link of the scenario that replays the pasted transcript, redacted (the

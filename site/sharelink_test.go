@@ -10,7 +10,7 @@ import (
 	"github.com/mcplab/mcplab/templates"
 )
 
-// Rule (issue 6, the editor's text is the state; QA): the playground's
+// Rule (the editor's text is the state): the playground's
 // link is what its editor holds, run or not. A scenario that is invalid
 // (by a rule, or not JSON at all) or valid but past an engine bound gets
 // its own link in the address bar, the link field and the embed snippet,
@@ -71,7 +71,7 @@ func TestPlaygroundSharesWhatTheEditorHolds(t *testing.T) {
 	}
 }
 
-// Rule (issue 6, Embed; QA): the playground's host-page snippet works as
+// Rule (Embed): the playground's host-page snippet works as
 // copied: it names the lab's own origin (the page's location.origin), not
 // a placeholder, which would make the host page ignore every height.
 func TestPlaygroundHostSnippetNamesTheOrigin(t *testing.T) {

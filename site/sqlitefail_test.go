@@ -7,13 +7,13 @@ import (
 	"testing"
 )
 
-// Rule (QA, a ledger page whose SQLite cannot load): when sqlite3.wasm
+// Rule (a ledger page whose SQLite cannot load): when sqlite3.wasm
 // cannot be fetched, a ledger lesson page says so in words, naming the
 // file and the HTTP status ("fetching /sqlite3.wasm: HTTP 404"), keeps the
 // prerendered run, and marks itself failed (data-ready="error"); it never
 // shows Emscripten's "Aborted(both async and sync fetching of the wasm
 // failed). Build with -sASSERTIONS ...", nor calls the scenario invalid;
-// nor does the playground with the SQLite build (QA).
+// nor does the playground with the SQLite build.
 func TestLedgerPageSaysWhySQLiteDidNotLoad(t *testing.T) {
 	ensureSiteWritten(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

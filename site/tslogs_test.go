@@ -1,6 +1,6 @@
 package main
 
-// Real peers for the log readers (issue 15 item 5): the official TypeScript
+// Real peers for the log readers: the official TypeScript
 // SDK (pinned by testdata/probe/ts/package-lock.json) as client and server
 // over stdio and Streamable HTTP, driven by testdata/probe/ts/peers.mjs
 // through a clean call, a user's cancel, the ordinary race, an idle

@@ -2,7 +2,7 @@ package main
 
 // The two steps of a scenario page's run (worker.js's later): the worker
 // makes the second step, the tables, only once the page has drawn the
-// first (issue 11: made at once, it ran on the second core while the page
+// first (made at once, it ran on the second core while the page
 // drew the first, and a ledger page's warm change to its frame took a
 // median 20.9 ms against 15.7 ms held; the budget is 16 ms).
 
@@ -57,7 +57,7 @@ func readTwoStep(t *testing.T, ctx context.Context) []twoStepEntry {
 	return out
 }
 
-// Rule (issue 11; worker.js's later): a control change on a scenario page
+// Rule (worker.js's later): a control change on a scenario page
 // is answered in two steps, and the worker makes the second (the tables)
 // after the page has drawn the first and said so ({more: id}): the
 // messages run request, first step, the page's go-ahead, second step;

@@ -53,7 +53,7 @@ const wasmLDFlags = "-s -w"
 // locals, compress badly: measured on playground.wasm (Go 1.26.8, brotli
 // q11) it is 1,420,185 B with inlining and 1,312,292 B without it outside
 // the runtime, which brings the playground under ARCHITECTURE.md's 1.5 MB
-// transfer budget (issue 12). The cost is speed, in the worker and in the
+// transfer budget. The cost is speed, in the worker and in the
 // page's own Go (controls, DOM patch): lesson scenarios ran about 10-15%
 // slower under wasm (BenchmarkLessonScenario), and the main thread's
 // longest task stayed within TestHeaviestHerdNeverBlocksThePage's and

@@ -16,7 +16,7 @@ import (
 // TextEncoder.encode call costs 1-5 µs whatever its length (measured on
 // this machine: an 8-byte decode 3-4.6 µs, against 0.2 µs under Node). A
 // lesson page's change makes a few hundred such crossings on each side,
-// which was 2-4 ms of its 16 ms budget (issue 11). Text of at most
+// which was 2-4 ms of its 16 ms budget. Text of at most
 // wasmExecFastChars characters that is all ASCII is converted with a
 // loop; anything else (longer, any byte from 0x80, where UTF-8 and the
 // BOM rules apply, or a decoder of another encoding) goes to the

@@ -1,6 +1,6 @@
 package main
 
-// Tests of issue 12's item 4: the engine runs in a Web Worker
+// Tests of the worker: the engine runs in a Web Worker
 // (site/static/worker.js, app.js's mcplabEngine), so no control change
 // blocks the page, the newest input wins, and a run past its budget is
 // stopped while the last good output stays.
@@ -34,8 +34,8 @@ const longTaskBudgetMs = 50
 // on a shared machine the page's main thread gets only its share of a
 // core: on this 2-core machine, at the load average of 20–30 that eight
 // sessions building and testing at once produce, the same page showed
-// tasks of 1.2–1.6 s that take about 100 ms alone (issue 12's
-// measurements: the chart's parse, its patch and its restyle). Scaling by
+// tasks of 1.2–1.6 s that take about 100 ms alone (as
+// measured: the chart's parse, its patch and its restyle). Scaling by
 // the load keeps 50 ms of work the budget. But the 1-minute load average
 // lags the contention of the moment, so the scaled budget has a floor,
 // longTaskFloorMs. The same tasks are also held to their CPU time, which
@@ -50,7 +50,7 @@ func longTaskMs() (ms float64, why string) {
 }
 
 // longTaskFloorMs is the least budget longTaskMs gives without
-// MCPLAB_LONG_TASK_MS (ms): see there. Before issue 12's fixes the same
+// MCPLAB_LONG_TASK_MS (ms): see there. Before the worker's fixes the same
 // tests showed tasks of 1.2-3.9 s, and 380-688 ms after the first ones
 // (at load averages of 19-35). Since the herd's small multiples became
 // paths and large new blocks are added element by element (app.js's
@@ -131,7 +131,7 @@ const settledJS = `!mcplabEngine.busy && !mcplabMorph.busy && document.getElemen
 // navigationDelayMs is how long after a click on the site's brand link
 // (home) the next page may start being shown (ms): a page whose main
 // thread is free follows a link at once; a blocked one did not for up to
-// 53 s (issue 12).
+// 53 s.
 const navigationDelayMs = 2000
 
 // clickHomePromptly clicks the brand link (the home page, no simulator)
@@ -169,7 +169,7 @@ func clickHomePromptly(t *testing.T, ctx context.Context) {
 	}
 }
 
-// Rule (issue 12, item 4): the heaviest herd the decoder allows (100,000
+// Rule: the heaviest herd the decoder allows (100,000
 // clients x 10 attempts, every strategy compared) never blocks the page:
 // 20 quick edits of the client count each return from their input event
 // within longTaskMs, no task of the page exceeds it nor uses more than
@@ -224,7 +224,7 @@ func longTranscript(lines int) string {
 	return b.String()
 }
 
-// Rule (issue 12, item 4): a 20,000-line transcript pasted into the import
+// Rule: a 20,000-line transcript pasted into the import
 // page keeps the page responsive: no task over longTaskMs while it is
 // pasted (kept out of the textarea, whose own layout of 2 MB would hold
 // the page for seconds), judged, shown in windows of 250 events with a
@@ -271,7 +271,7 @@ func TestImportLongTranscriptStaysResponsive(t *testing.T) {
 	}
 	// While it is judged, the result on screen (the example's) is marked
 	// stale and busy, and the status says what is being judged; the box
-	// counts its lines as the engine does (QA).
+	// counts its lines as the engine does.
 	waitFor(t, ctx, "the page to say it is judging the transcript", `document.getElementById("lab-status").textContent === "Judging 20,000 lines in your browser…"`)
 	if !evalJSON[bool](t, ctx, `(() => { const r = document.getElementById("imp-result"); return r.dataset.stale === "1" && r.getAttribute("aria-busy") === "true"; })()`) {
 		t.Error("while the transcript is judged, #imp-result is not marked data-stale and aria-busy")
@@ -300,7 +300,7 @@ func TestImportLongTranscriptStaysResponsive(t *testing.T) {
 	clickHomePromptly(t, ctx)
 }
 
-// Rule (issue 12, item 4): a run that takes longer than the page's budget
+// Rule: a run that takes longer than the page's budget
 // (mcplabEngine.budgetMs) is stopped: the page says so where the output
 // is (#lab-error, #lab-output data-stopped), the last good output stays
 // on screen, and the next change runs in a fresh worker.

@@ -9,7 +9,7 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// Rule (QA session 6, "no input can freeze a page"): the event table shows
+// Rule ("no input can freeze a page"): the event table shows
 // at most maxCellJSON bytes of a message, cut between whole characters,
 // and says how many bytes it left out; a message within the bound is shown
 // byte for byte.

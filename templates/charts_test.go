@@ -207,7 +207,7 @@ func TestTaskLanes(t *testing.T) {
 	})
 }
 
-// Rule (DOMAIN.md §10, issue 5): the herd chart reads the peak per bucket
+// Rule (DOMAIN.md §10): the herd chart reads the peak per bucket
 // off the trace (5,905 with the reference backoff, the whole herd of 10,000
 // without), its y scale holds the peak and the capacity, and the strategies
 // side by side share one scale with each peak labelled.
@@ -247,7 +247,7 @@ func TestHerdCharts(t *testing.T) {
 		if i > 0 && (p.Top != c.HerdCompare.Panels[0].Top || p.Bottom != c.HerdCompare.Panels[0].Bottom || p.W != c.HerdCompare.Panels[0].W) {
 			t.Errorf("panel %s is not on the first panel's scale", p.Strategy)
 		}
-		// The bars are two paths (issue 12: a rect per bar was 8,000
+		// The bars are two paths (a rect per bar was 8,000
 		// elements for the heaviest herd): one closed rectangle per bar,
 		// and one per bar that admitted any, standing on the baseline.
 		admitted := 0
@@ -295,7 +295,7 @@ func TestHerdCharts(t *testing.T) {
 		t.Errorf("no backoff: peak %d, all back %d, exhausted %d; want 10000, -1, > 0", h.Peak, h.AllBackMs, h.Exhausted)
 	}
 	// The header fits what a 390 px screen shows of the chart before it
-	// scrolls (issue 13: "… all back at 7,518 m" was cut off there), and
+	// scrolls ("… all back at 7,518 m" was cut off there), and
 	// sits above the plot, clear of the peak label.
 	for _, c := range []*herdChart{c.Herd, h} {
 		if w := 10 + textWidth(c.Header); w > herdPhoneUnits || c.PlotTop-4-12 < 32 {
@@ -506,7 +506,7 @@ func TestChartsWellFormed(t *testing.T) {
 	}
 }
 
-// Rule (DOMAIN.md §4, QA): the ledger's empty records table says why it is
+// Rule (DOMAIN.md §4): the ledger's empty records table says why it is
 // empty. With the server deduplicating by nothing (the broken switch) the
 // calls still carry their key, so the note says the server stores no
 // record, not that no call carried a key.

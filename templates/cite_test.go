@@ -41,7 +41,7 @@ func TestCitedText(t *testing.T) {
 // TestFailurePagesLinkTheirReports proves that every built-in scenario page
 // whose notes cite a public report draws each citation, written
 // owner/repo#number, as a link to https://github.com/owner/repo/issues/number
-// (issue 14: each failure's page cites the report it comes from), and that
+// (each failure's page cites the report it comes from), and that
 // no page text still cites a report without its owner (repo#number).
 func TestFailurePagesLinkTheirReports(t *testing.T) {
 	linked := 0

@@ -220,7 +220,7 @@ func TestBufferCapacityZeroMeansUnbounded(t *testing.T) {
 }
 
 // TestDedupeControlShowsKeylessCalls: the dedupe control shows what the
-// scenario does (issue 13, item 4). The flagship's calls carry no
+// scenario does. The flagship's calls carry no
 // arguments.idempotencyKey, so its selected choice, the server's default
 // "idempotency-key", says nothing is deduplicated (its headline: without a
 // key the effect runs again, DOMAIN.md §4); the fixed flagship sends
@@ -246,7 +246,7 @@ func TestDedupeControlShowsKeylessCalls(t *testing.T) {
 	}
 }
 
-// Every number control states the decoder's range (QA: ledger.replicas,
+// Every number control states the decoder's range (ledger.replicas,
 // then the latency, timeout and keep-alive inputs, showed no maximum):
 // over all built-ins, every number control has a maximum, the decoder's
 // own (the value one past it is refused at the control's path with "must

@@ -1,6 +1,6 @@
 package templates
 
-// Deadlines and violations drawn on the timeline (issue 13, "time drawn as
+// Deadlines and violations drawn on the timeline ("time drawn as
 // time"): each request's idle windows and its maximum deadline in rows
 // above the client lane, and a flag at every event a failed check names.
 

@@ -9,7 +9,7 @@ import (
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
 )
 
-// Rule (DOMAIN.md §2, issue 13 "time drawn as time"): each progress resets
+// Rule (DOMAIN.md §2, "time drawn as time"): each progress resets
 // the idle clock and never the maximum. Scenario C (idle 500 ms, maximum
 // 2,000 ms, progress at 400, 800, 1200, 1600, 1999 ms) draws six idle
 // windows, each starting at the send or a reset, the last cut by the
@@ -56,7 +56,7 @@ func TestDeadlinesOfScenarioC(t *testing.T) {
 	}
 }
 
-// Rule (issue 13): an idle window that runs its full length ends at the
+// Rule: an idle window that runs its full length ends at the
 // idle timeout; the request without progress (idle 500 ms) has one window,
 // 0-500 ms, expired.
 func TestDeadlineIdleExpires(t *testing.T) {
@@ -75,7 +75,7 @@ func TestDeadlineIdleExpires(t *testing.T) {
 	}
 }
 
-// Rule (issue 13): a failed check is marked at each event it names, its
+// Rule: a failed check is marked at each event it names, its
 // rule in words once; a failed check naming no event is said in words.
 // broken-respond-after-cancel fails no-message-after-cancel at #9 and #10;
 // broken-progress-resets-max fails max-timeout-enforced naming no event.
@@ -111,7 +111,7 @@ func xOfTL(tl timeline, ms int64) float64 {
 	return tl.PlotLeft + float64(ms)*(tl.PlotRight-tl.PlotLeft)/float64(tl.DomainMs)
 }
 
-// Rule (issue 13, crowding): in every built-in scenario, in both layouts,
+// Rule (crowding): in every built-in scenario, in both layouts,
 // no arrow label covers an arrow other than its own bundle (arrows within
 // bundleW of its own at the label's height): the task page's labels no
 // longer stack over the arrows on a phone, nor C's progress labels at

@@ -30,7 +30,7 @@ func sendsKey(s *scenario.Scenario) bool {
 }
 
 // showKeyless makes the dedupe control say what a scenario without keys
-// actually does (issue 13, item 4: a control shows what the scenario does):
+// actually does (a control shows what the scenario does):
 // its "idempotency key" choice, still the value it writes, is labelled
 // noKeyLabel, and its help says why.
 func showKeyless(c *control, s *scenario.Scenario) {

@@ -6,7 +6,7 @@ import "github.com/mcplab/mcplab/engine/trace"
 // number from the trace, by rule id (engine/checks lists every id; the
 // rules whose headline reads the trace are in failureText). A page never
 // headlines a bare rule id: a learner reads what went wrong in domain
-// words (issue 13, item 1; TestEveryRuleHasAHeadline).
+// words (TestEveryRuleHasAHeadline).
 var ruleHeadlines = map[string]string{
 	"http-cancel-posts-notification": "closing the stream is not a cancellation under 2025-11-25: the server works on",
 	"no-progress-after-final":        "progress after the final response: the server kept reporting on a finished request",

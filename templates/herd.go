@@ -56,7 +56,7 @@ type herdChart struct {
 	// 34,000 attempts · all back at 7,518 ms" or "… · 4,000 gave up". It
 	// starts at the left edge, on a line of its own, so a phone (which
 	// shows about herdPhoneUnits of the chart before scrolling) reads it
-	// whole (issue 13: the header was cut off at 390 px).
+	// whole (the header was cut off at 390 px).
 	Header string
 }
 
@@ -218,7 +218,7 @@ type herdPanel struct {
 	// AttemptsPath and AdmittedPath draw Bars as two SVG paths (barsPath):
 	// one element each, where a <rect> per bar made the heaviest allowed
 	// herd's small multiples 8,000 elements and 740 KB of HTML, which
-	// the page parsed, patched and restyled on every change (issue 12).
+	// the page parsed, patched and restyled on every change.
 	AttemptsPath, AdmittedPath string
 	CapacityY                  float64
 	Outcome                    string // "all back at 7518 ms" or "4,000 gave up"
@@ -362,7 +362,7 @@ func newBackoffChart(r *recovery.Result) *backoffChart {
 // narrow frame (380 units, drawn about as wide as a 390 px screen, so its
 // 12-unit text stays legible), the subtitle under the title, the legend one
 // item a row, narrower bands and dots. The wide chart's 1000 units scrolled
-// sideways in its box there and showed two of its attempts (issue 13's QA).
+// sideways in its box there and showed two of its attempts.
 func newNarrowBackoffChart(r *recovery.Result) *backoffChart {
 	return layoutBackoffChart(r, true)
 }

@@ -117,7 +117,7 @@ func TestImportCitesPastedLines(t *testing.T) {
 	}
 }
 
-// Rule (QA): the import summary names every format the importer reads in
+// Rule: the import summary names every format the importer reads in
 // words (engine/transcript's Format values), never by its internal slug.
 func TestImportSummaryNamesEveryFormat(t *testing.T) {
 	for _, format := range []string{transcript.FormatClaude, transcript.FormatVSCode, transcript.FormatTee, transcript.FormatHAR, transcript.FormatSSE,
@@ -129,7 +129,7 @@ func TestImportSummaryNamesEveryFormat(t *testing.T) {
 	}
 }
 
-// Rule (QA): a server that answers one request twice is cited by the
+// Rule: a server that answers one request twice is cited by the
 // pasted line of the second answer, like every other violation on the
 // import page, and the request is named.
 func TestImportCitesDuplicateResponseLine(t *testing.T) {
@@ -151,7 +151,7 @@ func TestImportCitesDuplicateResponseLine(t *testing.T) {
 	}
 }
 
-// TestImportFailedText (QA): a transcript that does not import says what
+// TestImportFailedText: a transcript that does not import says what
 // the result below is: the built-in example while nothing of the reader's
 // has imported, "the last one that imported" only after one has.
 func TestImportFailedText(t *testing.T) {
@@ -166,7 +166,7 @@ func TestImportFailedText(t *testing.T) {
 	}
 }
 
-// TestImportLoadedText (QA): a large transcript kept out of the box is
+// TestImportLoadedText: a large transcript kept out of the box is
 // described with its line count grouped ("20,000 lines").
 func TestImportLoadedText(t *testing.T) {
 	got := ImportLoadedText(20000, 2_800_000)
@@ -175,7 +175,7 @@ func TestImportLoadedText(t *testing.T) {
 	}
 }
 
-// TestImportJudgingText (QA): while a long transcript is judged the
+// TestImportJudgingText: while a long transcript is judged the
 // status says so, with its lines grouped.
 func TestImportJudgingText(t *testing.T) {
 	if got, want := ImportJudgingText(20000), "Judging 20,000 lines in your browser…"; got != want {

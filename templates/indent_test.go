@@ -59,7 +59,7 @@ func TestIndentScenarioDeep(t *testing.T) {
 }
 
 // BenchmarkIndentScenarioGrowth indents documents nested n and 10n deep
-// and reports t(10n)/t(n) as "growth" (issue 11: linear, at most 13;
+// and reports t(10n)/t(n) as "growth" (linear, at most 13;
 // json.Indent's per-level indentation gives about 100).
 func BenchmarkIndentScenarioGrowth(b *testing.B) {
 	const n = 900 // 10n stays under encoding/json's nesting limit (10,000)

@@ -13,7 +13,7 @@ import (
 // scenario A's tools/call arrow sits between the network lane's name and
 // the progress arrow, too tight for "tools/call crunch"; its label says
 // the tool's name ("crunch", the arrow's Short) rather than collapsing to
-// the key number "1" with its words under the legend (issue 13's QA at
+// the key number "1" with its words under the legend (at
 // 390 px). The title keeps the whole label.
 func TestNarrowToolCallKeepsWords(t *testing.T) {
 	tl := newNarrowTimeline(runEdited(t, "a-cancel-then-complete"))
@@ -38,7 +38,7 @@ func TestNarrowToolCallKeepsWords(t *testing.T) {
 // shown on the page as written, HTML-escaped once by the template, never
 // as JSON's \u003c escapes: in the outcome cards and tables (the trace's
 // requests, scenario.NewStringID, which used json.Marshal) and on the
-// timeline's arrows (data-id, read from the wire message) (issue 13's QA).
+// timeline's arrows (data-id, read from the wire message).
 func TestMarkupIDShownAsWritten(t *testing.T) {
 	tr := runEdited(t, "a-cancel-then-complete", [2]string{"steps[0].progressToken", `"p<&>"`}, [2]string{"steps[0].id", `"r<&>"`},
 		[2]string{"steps[1].id", `"r<&>"`}, [2]string{"steps[2].id", `"r<&>"`}, [2]string{"steps[3].id", `"r<&>"`})
@@ -58,8 +58,8 @@ func TestMarkupIDShownAsWritten(t *testing.T) {
 // TestTooltipJSONShowsMarkup: a wire message holding <, > and & (the
 // cancellation's reason "<closed> & gone") shows them as those characters
 // in the timeline's tooltips, HTML-escaped once by the template, never as
-// the \u003c, \u003e and \u0026 encoding/json wrote on the wire (QA of
-// session 3); the text \u003c inside a string (an escaped backslash on
+// the \u003c, \u003e and \u0026 encoding/json wrote on the wire;
+// the text \u003c inside a string (an escaped backslash on
 // the wire) stays as written; the events table keeps the wire's exact
 // bytes.
 func TestTooltipJSONShowsMarkup(t *testing.T) {

@@ -61,7 +61,7 @@ func (g geometry) line(a arrow) (x1, y1, x2, y2 float64) {
 
 // layoutLabels assigns each labelled arrow a row offset (in rows from the
 // network lane) so that no two labels overlap and no label covers another
-// arrow (issue 13: on a phone the task page's labels stacked over the
+// arrow (on a phone the task page's labels stacked over the
 // arrows), or returns nil when a label finds no row free of labels that
 // more rows would give it. Each row is kept as its right end, as mark rows
 // are (markRows): arrows come in the order they were sent, so a label fits

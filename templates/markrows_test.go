@@ -27,7 +27,7 @@ func markRowsUsed(tl timeline) int {
 }
 
 // TestMarkRowsBound: no lane stacks more than maxMarkRows rows of mark
-// labels, however long the run (issue 11: a bound on rows), and the bound
+// labels, however long the run (a bound on rows), and the bound
 // never costs a built-in scenario a label: each fits with rows to spare.
 func TestMarkRowsBound(t *testing.T) {
 	for _, ex := range examples.All() {
@@ -78,7 +78,7 @@ func laneRows(tl timeline, actor string) (rows, labelled int) {
 // TestNarrowLabelsOnceWhereRowsStack: on a phone (the narrow frame), a
 // lane whose alike marks would stack a row each shows their words once
 // and draws the repeats as glyphs (their titles keep the label), when
-// that takes fewer rows (QA of session 3): scenario C's idle resets every
+// that takes fewer rows: scenario C's idle resets every
 // 400 ms and its maximum timeout fit in 3 rows, not 4; the task page's
 // accepted polls in 4, not 5; a lane that would gain nothing (the task
 // page's server starts, 4 rows either way) keeps every label, and so does
@@ -122,7 +122,7 @@ func countMarks(tl timeline, actor string) int {
 	return n
 }
 
-// TestActivityMarkNamesOnlyAnIdleClockThatExists (QA: scenario A's
+// TestActivityMarkNamesOnlyAnIdleClockThatExists (scenario A's
 // timeline said "idle reset" for a request without an idle timeout):
 // accepted progress is labelled "idle reset" only for a request with an
 // idle timeout (C: idle 400 ms) and "activity" otherwise (A: no timeouts).
@@ -145,7 +145,7 @@ func TestActivityMarkNamesOnlyAnIdleClockThatExists(t *testing.T) {
 	}
 }
 
-// TestOutcomeCardListsFewIDs (QA: a link of 2,000 calls listed every id in
+// TestOutcomeCardListsFewIDs (a link of 2,000 calls listed every id in
 // the outcome card, pushing the timeline far down): requests that share an
 // outcome are listed whole up to maxListedIDs, past it as the first three,
 // the last and the count.
@@ -173,7 +173,7 @@ func TestOutcomeCardListsFewIDs(t *testing.T) {
 	}
 }
 
-// TestViolationNoteIsWholeOnAPhone (QA: the flagship's note at 390 px read
+// TestViolationNoteIsWholeOnAPhone (the flagship's note at 390 px read
 // "✗ breaks no-unsafe-retry (no single event: see th…"): a check that fails
 // at no single event is named whole, with where to look, in both frames.
 func TestViolationNoteIsWholeOnAPhone(t *testing.T) {

@@ -67,7 +67,7 @@ func TestNewEmbedEscapesTitle(t *testing.T) {
 	}
 }
 
-// Rule (issue 12, item 3): the MyST snippet escapes what it copies, like
+// Rule: the MyST snippet escapes what it copies, like
 // the others: a hostile title stays one line of text (no raw markup, no
 // option line, no closing fence), and a URL cannot add a line.
 func TestNewEmbedMySTEscapes(t *testing.T) {
@@ -87,7 +87,7 @@ func TestNewEmbedMySTEscapes(t *testing.T) {
 	}
 }
 
-// Rule (issue 6, Hostile input): locating an error never panics and stays
+// Rule (Hostile input): locating an error never panics and stays
 // inside the text, whatever the editor holds.
 func FuzzLocateError(f *testing.F) {
 	f.Add([]byte(`{"mcplab":1,"steps":[{"at":-1,"do":"call","id":1}]}`))
@@ -130,7 +130,7 @@ func TestImportPageNamesEveryFormat(t *testing.T) {
 	}
 }
 
-// TestImportHelpSaysWhatTIs (QA): the import page's help says the JSON
+// TestImportHelpSaysWhatTIs: the import page's help says the JSON
 // Lines' "t" is milliseconds or an ISO 8601 time, as the importer reads it
 // (transcript's parseTime) and the README and the probe write it, with an
 // example time the importer accepts.
@@ -156,7 +156,7 @@ func TestImportHelpSaysWhatTIs(t *testing.T) {
 	}
 }
 
-// Rule (issue 13, item 7): the built-in scenarios are pickable at the top
+// Rule: the built-in scenarios are pickable at the top
 // of the playground, grouped like the index: a <select> (#pg-pick-select)
 // above the run, whose <optgroup>s are the index's sections in the index's
 // order, holding the same scenarios in the same order, each option carrying

@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "github.com/mcplab/mcplab/engine/review"
 
-// ReviewPage is the reliability review of one call (issue 16): a live
+// ReviewPage is the reliability review of one call: a live
 // panel where the user pastes or edits their own scenario and picks the
 // call (reviewLive; the wasm reviews it in the engine worker on the SQLite
 // build, wasm/page/review.go), a picker of the built-in scenarios reviewed at

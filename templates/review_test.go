@@ -17,7 +17,7 @@ import (
 // TestReviewPage: the review page draws one row per failure card with its
 // status and one per race with its transport and order, links every run to
 // the playground, offers the Markdown and marks the current scenario in
-// the picker (issue 16, the page); the live panel loads the SQLite build
+// the picker (the page); the live panel loads the SQLite build
 // with the scenario to edit and its calls; parts and cards not evaluated
 // are told apart from those not applicable.
 func TestReviewPage(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 )
 
 // TestScenarioPageReviewLink: a scenario page offers "Review this
-// operation" exactly when its scenario has a call to review (issue 16: "a
+// operation" exactly when its scenario has a call to review ("a
 // scenario with no call says so", so no page links to a review that would
 // only say that). The link opens the prerendered review page when the site
 // gives one (Page.Review), else the live review page on the built-in

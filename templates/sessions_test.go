@@ -11,7 +11,7 @@ import (
 	"github.com/mcplab/mcplab/engine/transcript"
 )
 
-// TestSessionBands proves issue 15 item 3 on the timeline: a transcript
+// TestSessionBands proves on the timeline: a transcript
 // with two sessions (mcp-remote's second initialize id 0) draws each as a
 // labelled band over the time its events span, in order, without
 // overlapping; a transcript of one session draws none.

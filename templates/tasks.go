@@ -363,7 +363,7 @@ func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float
 // rule for both protocol revisions: under 2026-07-28 the server records
 // the intent and a worker checkpoint ends the task later; under 2025-11-25
 // the server cancels the task as the request arrives and records nothing
-// (t.CancelRequested stays false: QA found the 2025 card silent where the
+// (t.CancelRequested stays false: a reader found the 2025 card silent where the
 // 2026 card said it). A tasks/cancel arriving after the task ended
 // (refused under 2025, a flag too late under 2026) is not one it ended
 // after.
@@ -430,7 +430,7 @@ func anyInt(v any) (int64, bool) {
 // taskCards are the outcome cards of tr's durable tasks, after the
 // requests' cards: a task outlives the requests that start, poll and
 // cancel it, so its own end ("task-42 cancelled") is a card of its own
-// (QA of session 3). Key is "task-" and the worker's last status; the
+// . Key is "task-" and the worker's last status; the
 // card is coloured by that status (green only for completed); Detail says
 // when the worker's record reached it, whether the client asked to cancel
 // before then (askedToCancel: under either protocol revision), and what

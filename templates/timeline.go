@@ -42,13 +42,13 @@ type frame struct {
 	// its lane already shows, and whose label would not fit the lane's
 	// first row, is drawn as its glyph alone (its title keeps the label),
 	// so that runs of alike marks (idle resets every 400 ms, a task's
-	// accepted polls) do not stack a row each on a phone (QA of session
-	// 3: four rows of idle resets in C at 390 px, five rows near 400 ms
+	// accepted polls) do not stack a row each on a phone (before,
+	// four rows of idle resets in C at 390 px, five rows near 400 ms
 	// on the task page). The legend names the glyph.
 	onceLabels bool
 }
 
-// Design decision (issue 6, a layout from a phone-width iframe to a wide
+// Design decision (a layout from a phone-width iframe to a wide
 // screen). Context: the timeline's text is 12 user units, and the SVG
 // scales with its box, so the 1000-unit drawing is legible (>= 9 px) only
 // in a box at least 750 px wide; on a phone it would shrink to 4 px or

@@ -33,7 +33,7 @@ func busyTrace(n int) *trace.Trace {
 }
 
 // BenchmarkTimelineGrowth lays out the wide timeline of busyTrace(n) and
-// busyTrace(10n) and reports t(10n)/t(n) as "growth" (issue 11: placement
+// busyTrace(10n) and reports t(10n)/t(n) as "growth" (placement
 // linear in marks, at most 13; a linear layout gives about 10). Both sizes
 // are timed in the same run, interleaved, so a busy machine moves them
 // together. It also reports the drawing's height for 10n ("height(10n)",

@@ -15,8 +15,8 @@ import (
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
 )
 
-// TestTryItClaims: every built-in scenario's Try-it is true (issue 13,
-// item 4). The page shows on load the outcome the Try-it starts from (the
+// TestTryItClaims: every built-in scenario's Try-it is true.
+// The page shows on load the outcome the Try-it starts from (the
 // engine's run of the unedited scenario), the control it names is on the
 // page under the label it quotes, and making the edit it names, as the
 // page's control makes it (EditScenario with the control's data-kind),
@@ -66,7 +66,7 @@ func TestTryItClaims(t *testing.T) {
 }
 
 // TestTryItInLabels: no page's Try-it names a JSON member (progressResetsMax,
-// client.policy.…): it quotes the controls' labels (issue 13, item 4).
+// client.policy.…): it quotes the controls' labels.
 func TestTryItInLabels(t *testing.T) {
 	for _, ex := range examples.All() {
 		tr := examplestest.RunExample(t, ex)
@@ -139,7 +139,7 @@ func TestRaceTryFollowedInOrder(t *testing.T) {
 // (“Idle timeout”, “Late progress is a protocol error”, “JSON-RPC id
 // (broken)”) is a control on that page, or one of its choices, or an
 // outcome the page shows: general advice never sends the reader to a
-// control the page does not have (QA: “Progress resets the maximum
+// control the page does not have (“Progress resets the maximum
 // timeout” on a buffer page with no timeouts).
 func TestTryItNamesOnlyItsPagesControls(t *testing.T) {
 	outcomes := map[string]bool{"cancellation wins": true, "completion wins": true}

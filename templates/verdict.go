@@ -11,7 +11,7 @@ import (
 
 // verdict is the headline of a run: the point of its story in domain words
 // ("charged twice: 2 executions for one intent"), coloured by whether the
-// story went right, not by the state of the last request (issue 13, item 1).
+// story went right, not by the state of the last request.
 type verdict struct {
 	// Key is "good" (every check passes), "bad" (a check fails and nothing
 	// in the scenario asked for it), "intended" (a check fails and the
@@ -576,7 +576,7 @@ func judgeCards(tr *trace.Trace, v verdict, cards []outcomeCard) {
 
 // idList joins ids ("1, 2, 3") or, past maxListedIDs, names the first
 // three and the last with the count ("0, 1, 2, … 1999 (2,000)"), so a
-// scenario of thousands of calls keeps its outcome card one line (QA: 2,000
+// scenario of thousands of calls keeps its outcome card one line (2,000
 // ids pushed the timeline down the page).
 func idList(ids []string) string {
 	if len(ids) <= maxListedIDs {

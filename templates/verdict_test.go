@@ -19,7 +19,7 @@ import (
 )
 
 // TestVerdict: the headline of a run says the story's point in domain words
-// and is coloured by the story, not by the last request (issue 13, item 1).
+// and is coloured by the story, not by the last request.
 // The flagship (DOMAIN.md §4: a retry with a new JSON-RPC id runs the
 // effect again) is a failure even though both requests completed; C's
 // maximum of 2,000 ms is enforced, but ticking "Progress resets the maximum
@@ -48,7 +48,7 @@ func TestVerdict(t *testing.T) {
 		// ("what went wrong", not "the failure this page shows").
 		{"c-progress-then-maximum", [][2]string{{"client.policy.progressResetsMax", "true"}}, "bad", "the request outlived its 2,000 ms maximum"},
 		{"herd-no-backoff", nil, "intended", "the herd never fully recovers: 4,000 of 10,000 clients gave up"},
-		// QA: every client got back, in lockstep waves; the headline says
+		// every client got back, in lockstep waves; the headline says
 		// the waves, not "never recovers".
 		{"broken-herd-exponential-lockstep", nil, "intended", "the herd retries in synchronized waves: 10,000 reconnects in one 100 ms burst, against 2,000 a second"},
 		// Exponential without jitter is a known-broken switch, like none;
@@ -79,7 +79,7 @@ func TestVerdict(t *testing.T) {
 
 // TestOutcomeCardAgreesWithClient: a card is green (the result colour of
 // "completed" or "completion wins") only when every request it stands for
-// gave the client its result (issue 13: a card must agree with what the
+// gave the client its result (a card must agree with what the
 // client actually got; abandoned, error and timed out are not successes).
 // Before, the flagship's request 41 (timed out, abandoned) and the fatal
 // late response's requests 1 and 2 (abandoned, error) were green.
@@ -113,7 +113,7 @@ func TestOutcomeCardAgreesWithClient(t *testing.T) {
 // TestOutcomeCardsSummarizeRepeats: the task page's two tasks/get polls
 // (320 and 640 ms, every pollIntervalMs once the second loop after the
 // cancel acknowledgement is gone) that both completed are one card, not two
-// (issue 13, item 1); the first card is still the first request's; the
+// ; the first card is still the first request's; the
 // task's own card comes after the requests'.
 func TestOutcomeCardsSummarizeRepeats(t *testing.T) {
 	v := NewView(runEdited(t, "task-cancel-ack-not-final"))
@@ -135,8 +135,7 @@ func TestOutcomeCardsSummarizeRepeats(t *testing.T) {
 // at 420 ms; completed at 500 ms when the worker finishes first), coloured
 // by it, saying the client asked to cancel and what the client last saw.
 // And every card for one request names it in its detail exactly as its
-// title does ("Request tasks/cancel-2" in both, not once quoted): QA of
-// session 3.
+// title does ("Request tasks/cancel-2" in both, not once quoted).
 func TestTaskCardsAndCardIDs(t *testing.T) {
 	for _, c := range []struct {
 		name, key, class, detail string
@@ -148,7 +147,7 @@ func TestTaskCardsAndCardIDs(t *testing.T) {
 		{"task-finishes-before-cancel", "task-completed", "outcome-completed", "Task task-42 ended completed at the worker at 500 ms, after the client asked to cancel it; the client last saw it completed"},
 		{"broken-task-ack-as-final", "task-cancelled", "outcome-cancelled", "the client last saw it stopped"},
 		// 2025-11-25: tasks/cancel cancels at once (no recorded intent);
-		// the card says the client asked, as the 2026 cards do (QA).
+		// the card says the client asked, as the 2026 cards do.
 		{"task-2025-cancel", "task-cancelled", "outcome-neutral", "Task task-42 ended cancelled at the worker at 410 ms, after the client asked to cancel it; the client last saw it cancelled"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -233,7 +232,7 @@ func insertStep(t *testing.T, name string, i int, step string) string {
 
 // TestVerdictOfImportNeverIntended: a failure in an imported transcript
 // (no scenario, real traffic) is never "intended", even for a rule only a
-// simulated script can break (issue 13, item 1: only a scenario asks for
+// simulated script can break (only a scenario asks for
 // its failure).
 func TestVerdictOfImportNeverIntended(t *testing.T) {
 	tr := runEdited(t, "stale-progress-ignored")
@@ -268,7 +267,7 @@ func TestVerdictDetailCountsUndecided(t *testing.T) {
 // (no-message-after-cancel is undecided, ok null); its headline says it
 // cannot be decided from a one-sided log, with the undecided rule, under
 // the neutral key "undecided", never a definite "every check passes"
-// (issue 13's QA). A simulated run with an undecided check keeps its
+// . A simulated run with an undecided check keeps its
 // definite headline: the simulator saw both sides.
 func TestVerdictOfOneSidedLogUndecided(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "engine", "transcript", "testdata", "claude-desktop-race.log"))
@@ -312,7 +311,7 @@ func TestVerdictOfOneSidedLogUndecided(t *testing.T) {
 
 // TestEveryRuleHasAHeadline: a failing check is headlined in domain words,
 // never as its bare rule id ("late-response-ignored fails" on the fatal
-// late response's page, issue 13, item 1). Every rule id the package doc of
+// late response's page). Every rule id the package doc of
 // engine/checks lists gets a headline without its id, and no built-in's
 // verdict names a rule id.
 func TestEveryRuleHasAHeadline(t *testing.T) {
@@ -353,7 +352,7 @@ func TestEveryRuleHasAHeadline(t *testing.T) {
 	}
 }
 
-// Rule (QA, DOMAIN.md §4): no-unsafe-retry fails on the unsafe retry
+// Rule (DOMAIN.md §4): no-unsafe-retry fails on the unsafe retry
 // itself, but the headline says "charged twice" only when the effect ran
 // more than once: the flagship with its first attempt cancelled before it
 // committed ran it once, and its headline must not say otherwise.
@@ -372,7 +371,7 @@ func TestUnsafeRetryHeadlineCountsExecutions(t *testing.T) {
 	}
 }
 
-// TestVerdictWhenNoCheckApplies (QA: a call that is never answered showed
+// TestVerdictWhenNoCheckApplies (a call that is never answered showed
 // the green "every check passes" beside "Checks: 0 pass, 0 fail, 0
 // undecided"): a run no check applies to claims no pass; its headline
 // says no check applies, under the neutral key "none" (the undecided
@@ -395,7 +394,7 @@ func TestVerdictWhenNoCheckApplies(t *testing.T) {
 	}
 }
 
-// TestServerLogCannotSayTheClientNeverGotIt (QA: the import page's Go SDK
+// TestServerLogCannotSayTheClientNeverGotIt (the import page's Go SDK
 // example, the server's own log, headlined request 1 "completed on the
 // server, never reached the client"): a one-sided server log cannot see
 // the client, so a request it shows completed, with no receipt seen, is

@@ -62,7 +62,7 @@ type View struct {
 	Timeline timeline
 	// narrow lays the same timeline out for a phone (narrowFrame) the
 	// first time it is called (NarrowTimeline): a page that shows the
-	// wide one renders the narrow one later, after the frame (issue 11: a
+	// wide one renders the narrow one later, after the frame (a
 	// change within a frame; the narrow layout is a third of a view).
 	narrow func() timeline
 	// Verdict is the run's headline: the story's point in domain words.
@@ -367,7 +367,7 @@ func newEventRow(e trace.Event) eventRow {
 // maxCellJSON is the most of a message or response (bytes) a table
 // cell shows. A scenario's payload may be 64 KB (scenario.MaxPayloadBytes);
 // three such cells of unbroken JSON took 77 ms of layout in one frame
-// (QA session 6: TestPlaygroundLongLinePasteStaysResponsive), and no
+// (TestPlaygroundLongLinePasteStaysResponsive), and no
 // reader reads 64 KB in a cell. The timeline's tooltip keeps the whole
 // message.
 const maxCellJSON = 4096

@@ -393,7 +393,7 @@ func near(a, b float64) bool {
 	return d < 0.01 && d > -0.01
 }
 
-// TestNarrowTimelineFits (issue 6, a layout that works on a phone): the
+// TestNarrowTimelineFits (a layout that works on a phone): the
 // narrow layout of every built-in scenario keeps every label inside its
 // 380-unit drawing and off the lane names, its tick labels apart, and
 // draws the same arrows and marks as the wide one, at the same times.
@@ -496,8 +496,8 @@ func TestSlashBreaks(t *testing.T) {
 // signal (nothing carried a cancellation: the client tore down the
 // session it was on, the connection was lost, the server ended a listen
 // stream) says how it ended in words, in the request table's Cancellation
-// column and on its outcome card, never "session-teardown via none" (QA
-// of session 3, on the fatal late-response page); every built-in with
+// column and on its outcome card, never "session-teardown via none" (on
+// the fatal late-response page); every built-in with
 // such a request says it.
 func TestUnsignalledEndInWords(t *testing.T) {
 	tr := runEdited(t, "broken-late-response-fatal")

@@ -48,7 +48,7 @@ func growthTrace(tb testing.TB, shape string, n int) *trace.Trace {
 }
 
 // BenchmarkEvaluate measures Evaluate alone on traces of n and 10n requests
-// and reports t(10n)/t(n) as "growth" (issue 11: at most 13 for many
+// and reports t(10n)/t(n) as "growth" (at most 13 for many
 // concurrent requests and many idle timeouts; a linear pass gives about 10).
 // Both sizes are timed in the same run, interleaved, in CPU time, so a busy
 // machine moves them together; see timed for the garbage collector.

@@ -66,7 +66,7 @@ func TestHerdRules(t *testing.T) {
 		{"a jittered pair that coincides is not lockstep", checks.HerdJittered, "true", herd(false, spread, []int64{200, 400}, []int64{200, 300})},
 		{"one sampled client cannot decide", checks.HerdJittered, "null", herd(true, lockstep, []int64{250})},
 		{"spread waves pass", checks.HerdAllReconnect, "true", herd(false, spread, []int64{140}, []int64{210})},
-		// QA: a lockstep herd that all got back breaks herd-jittered (the
+		// a lockstep herd that all got back breaks herd-jittered (the
 		// rule SCENARIO.md names for lockstep), not herd-all-reconnect.
 		{"a whole wave in one bucket, all got in: every client reconnected", checks.HerdAllReconnect, "true", herd(true, lockstep, []int64{250}, []int64{250})},
 		{"a whole wave in one bucket, all got in: lockstep", checks.HerdJittered, "false", herd(true, lockstep, []int64{250}, []int64{250})},
@@ -310,7 +310,7 @@ func TestProgressOnRequestStream(t *testing.T) {
 	}
 }
 
-// TestLockstepHerdDetail (QA: broken-herd-exponential-lockstep failed
+// TestLockstepHerdDetail (broken-herd-exponential-lockstep failed
 // herd-all-reconnect though every client reconnected): a lockstep herd that
 // all got back passes herd-all-reconnect, and herd-jittered says what
 // failed with the wave's numbers, digits grouped as the page writes them;

@@ -13,7 +13,7 @@ import (
 
 // TestGoldenChecks re-evaluates the checks of every golden trace and
 // compares them, byte for byte, with the checks[] stored in it: the rules
-// judge the events the same way however they are indexed (issue 11: checks
+// judge the events the same way however they are indexed (checks
 // linear at every size, goldens byte-identical).
 func TestGoldenChecks(t *testing.T) {
 	files, _ := filepath.Glob("../examples/testdata/*.trace.json")

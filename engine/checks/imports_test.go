@@ -8,7 +8,7 @@ import (
 )
 
 // TestImportsOnlyTraceAndJSONRPC proves the place of checks in the package
-// map (ARCHITECTURE.md; issue 11): the rules are functions of the trace's
+// map (ARCHITECTURE.md): the rules are functions of the trace's
 // events and the wire, so the only engine packages checks imports are
 // trace and jsonrpc.
 func TestImportsOnlyTraceAndJSONRPC(t *testing.T) {

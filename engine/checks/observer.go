@@ -1,4 +1,4 @@
-// What an imported transcript's observer could see (issue 15 item 2):
+// What an imported transcript's observer could see:
 // a client or a wire view orders a cancellation and a response only when
 // they are further apart than the path's round trip.
 
@@ -106,7 +106,7 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 		}
 		// A message a HAR records inside a response stream happened
 		// somewhere in its exchange: only its earliest time counts against
-		// the cancellation (issue 15: verdicts across exchanges only when
+		// the cancellation (verdicts across exchanges only when
 		// their intervals do not overlap).
 		earliest := e.At
 		if e.Within != nil {

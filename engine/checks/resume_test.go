@@ -104,7 +104,7 @@ func TestResumeRules(t *testing.T) {
 
 		{"the dropped call is resumed", checks.DroppedCallResumed, "true",
 			build(s2025, nil, with(primed(), drop, resumeGET(291, "7", "2"))...)},
-		{"the dropped call is left pending (the bug of issue 14)", checks.DroppedCallResumed, "false",
+		{"the dropped call is left pending", checks.DroppedCallResumed, "false",
 			build(s2025, nil, with(primed(), drop, kept)...)},
 		{"zed-industries/zed#56775: a dropped call never resumed, then ended by the client's timeout", checks.DroppedCallResumed, "false",
 			build(s2025, nil, with(primed(), drop, kept, timeout(600, "7", trace.CauseMaxTimeout))...)},

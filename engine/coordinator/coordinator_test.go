@@ -369,7 +369,7 @@ func TestProgressSendAndArrive(t *testing.T) {
 	}
 }
 
-// DOMAIN.md §2–3 (QA: scenario A's timeline said progress reset an idle
+// DOMAIN.md §2–3 (scenario A's timeline said progress reset an idle
 // clock its request does not have): valid progress is activity whatever
 // the request's clocks, and its note names only the clocks the request
 // has.

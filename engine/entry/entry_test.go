@@ -19,11 +19,11 @@ import (
 // withLedger links the SQLite ledger, as the site's binaries do.
 var withLedger = engine.Options{OpenLedger: sqlite.NewMemory}
 
-// mutateWithoutLedger is issue 12's panic: mutate-result in a scenario with
+// mutateWithoutLedger is a fuzzer's panic: mutate-result in a scenario with
 // no ledger (main dereferenced a nil ledger and the CLI exited 2).
 const mutateWithoutLedger = `{"mcplab":1,"steps":[{"at":0,"do":"call","id":1},{"at":1,"do":"mutate-result","of":1}]}`
 
-// deepArguments is issue 12's amplification link as a document: call
+// deepArguments is a hostile amplification link as a document: call
 // arguments nested 9,990 deep (main wrote 600 MB of trace and held 2.6 GB).
 var deepArguments = `{"mcplab":1,"steps":[{"at":0,"do":"call","id":1,"arguments":{"a":` +
 	strings.Repeat("[", 9990) + strings.Repeat("]", 9990) + `}}]}`
@@ -39,7 +39,7 @@ func allocated(f func()) uint64 {
 }
 
 // TestEntryRefusesIssue12Inputs: through the one entry, both reproductions
-// of issue 12 are located scenario errors, found before anything runs, in
+// of hostile input are located scenario errors, found before anything runs, in
 // at most 1 MiB of allocation (main: a panic, and 2.6 GB).
 func TestEntryRefusesIssue12Inputs(t *testing.T) {
 	for _, tc := range []struct{ name, in, path string }{

@@ -93,7 +93,7 @@ func TestBuildersTakeTheFastPath(t *testing.T) {
 
 // plainID skips json.Valid only for ids raw would append unchanged: an id
 // it accepts is valid, compact JSON with none of the characters raw
-// refuses, so head writes the same bytes either way (issue 11, the
+// refuses, so head writes the same bytes either way (the
 // WebAssembly ratio: one json.Valid less per message).
 func TestPlainIDOnlyForWhatRawAppendsUnchanged(t *testing.T) {
 	for _, c := range []struct {

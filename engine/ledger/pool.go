@@ -7,7 +7,7 @@ import (
 )
 
 // Opening SQLite is most of a small ledger run's cost, natively and in the
-// browser (issue 11: a ledger lesson page re-runs its scenario on every
+// browser (a ledger lesson page re-runs its scenario on every
 // control change, within a 16 ms frame): every new database runs the
 // schema, every connection opens SQLite and prepares its statements. So
 // both SQLite bindings (package ledger/sqlite natively, wasm/jsledger/jsledger.go in

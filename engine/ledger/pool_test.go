@@ -205,7 +205,7 @@ func charge(t *testing.T, args string) ledger.Intent {
 	return in
 }
 
-// Rule (DOMAIN.md §4, every run starts on an empty ledger; issue 11,
+// Rule (DOMAIN.md §4, every run starts on an empty ledger,
 // SQLite opened once per page, not per run): a ledger the pool hands out
 // again after Close is the same database with the same open connection,
 // emptied: no record, no execution, and the first charge is execution 1,

@@ -76,7 +76,7 @@ var cardCases = []struct {
 		doc(`"herd":{"clients":2000,"strategy":"none","serverCapacityPerSecond":500}`, httpCall),
 		doc(`"herd":{"clients":2000,"strategy":"reference","serverCapacityPerSecond":500}`, httpCall)},
 	// Lockstep waves that all get back in the end still reconnect at once
-	// (QA: exponential without jitter, herd-all-reconnect passes).
+	// (exponential without jitter, herd-all-reconnect passes).
 	{"herd-reconnect",
 		doc(`"herd":{"clients":2000,"strategy":"exponential","serverCapacityPerSecond":500,"maxAttempts":20}`, httpCall),
 		doc(`"herd":{"clients":2000,"strategy":"reference","serverCapacityPerSecond":500,"maxAttempts":20}`, httpCall)},

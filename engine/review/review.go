@@ -1,5 +1,5 @@
 // Package review computes a reliability review of one MCP operation: the
-// artifacts a capstone asks for (issue 16), each backed by a derived run.
+// artifacts a capstone asks for, each backed by a derived run.
 //
 // The input is a scenario in the ordinary format (SCENARIO.md): its
 // configuration (transport, protocol, timeouts, policies, buffer, proxy,

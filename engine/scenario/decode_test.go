@@ -347,7 +347,7 @@ func TestIDJSON(t *testing.T) {
 	}
 }
 
-// TestStringIDKeepsMarkup: an id is shown as written (issue 13's QA: an id
+// TestStringIDKeepsMarkup: an id is shown as written (an id
 // a<b&c> showed as "a\u003cb\u0026c\u003e"): NewStringID escapes what JSON
 // requires (the quote, the backslash, control characters) and not <, >
 // and &, and a decoded id written with <, > and &, raw or as \u escapes,
@@ -391,7 +391,7 @@ func TestDecodeSkipsByteOrderMark(t *testing.T) {
 	}
 }
 
-// TestDecodeEmpty (QA: an empty playground editor said "invalid JSON:
+// TestDecodeEmpty (an empty playground editor said "invalid JSON:
 // EOF"): an empty or blank document says it is empty and what a scenario
 // is, still an ErrSyntax, at no place in particular.
 func TestDecodeEmpty(t *testing.T) {
@@ -405,7 +405,7 @@ func TestDecodeEmpty(t *testing.T) {
 	}
 }
 
-// TestLimitMessagesGroupDigits (QA: "scenario is 2000035 bytes, the limit
+// TestLimitMessagesGroupDigits ("scenario is 2000035 bytes, the limit
 // is 1048576" beside the command's "4 MiB (4,194,304 bytes)"): the limits
 // a scenario runs into are written with grouped digits, and those texts
 // are MaxBytes and MaxSteps.

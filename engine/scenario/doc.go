@@ -50,7 +50,7 @@
 //     a timeout, and fails a call with neither when the policy is stated
 //     or a timeout is stated anywhere else (client.idleTimeoutMs or
 //     maxTimeoutMs, or a call step's own: a client that knows timeouts
-//     and left this call without one). Design decision (issue 14): a
+//     and left this call without one). Design decision: a
 //     scenario that states no timeout at all and no policy, like most
 //     built-in lessons, leaves timeouts out because its lesson is
 //     elsewhere, not because its client has none, so the rule is not

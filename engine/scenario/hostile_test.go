@@ -12,12 +12,12 @@ func nested(n int) string {
 	return `{"a":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`
 }
 
-// deepCall is the share link of issue 12 as a document: call arguments
+// deepCall is the hostile share link as a document: call arguments
 // nested 9,990 deep, under encoding/json's own limit of 10,000.
 var deepCall = doc("", `{"at":0,"do":"call","id":1,"arguments":`+nested(9990)+`}`)
 
 // TestDecodeRefusesHostileStructure proves the decoder's structural bounds
-// (issue 12, Bounds): a member name repeated in one object is refused
+// (Bounds): a member name repeated in one object is refused
 // wherever it is (ErrDuplicate, located at the second name), and so is a
 // value nested deeper than MaxDepth (ErrLimit, located at the bracket that
 // goes one level too deep). encoding/json alone accepts both.
@@ -78,7 +78,7 @@ func manyMembers(n int) string {
 }
 
 // TestDeepNestingIsRefusedCheaply bounds the cost of refusing the 9,990
-// levels of issue 12's share link: at most 1 MiB allocated for a 20 KB
+// levels of a hostile share link: at most 1 MiB allocated for a 20 KB
 // document (today's main accepts it, and the run then writes 600 MB and
 // holds 2.6 GB).
 func TestDeepNestingIsRefusedCheaply(t *testing.T) {
@@ -96,8 +96,8 @@ func TestDeepNestingIsRefusedCheaply(t *testing.T) {
 }
 
 // TestMutateResultNeedsLedger: mutate-result edits a result the ledger
-// returned, so without "ledger" it is refused at the step's do (issue 12;
-// on main it passed the decoder and the run dereferenced a nil ledger).
+// returned, so without "ledger" it is refused at the step's do (before,
+// it passed the decoder and the run dereferenced a nil ledger).
 func TestMutateResultNeedsLedger(t *testing.T) {
 	_, err := Decode([]byte(`{"mcplab":1,"steps":[{"at":0,"do":"call","id":1},{"at":1,"do":"mutate-result","of":1}]}`))
 	var e *Error
@@ -124,7 +124,7 @@ func TestPayloadLimit(t *testing.T) {
 }
 
 // TestErrorsCarryTheirPlace proves every decoding error names its place in
-// the text as fields (issue 11: the position no longer lives only in the
+// the text as fields (the position no longer lives only in the
 // message): the value the path names, its nearest ancestor for a missing
 // member, and for a syntax error the line and column its message says.
 func TestErrorsCarryTheirPlace(t *testing.T) {
@@ -180,7 +180,7 @@ func TestLocate(t *testing.T) {
 	}
 }
 
-// BenchmarkDecodeDeepNesting is the cost of refusing issue 12's 9,990-deep
+// BenchmarkDecodeDeepNesting is the cost of refusing a 9,990-deep
 // arguments (20 KB).
 func BenchmarkDecodeDeepNesting(b *testing.B) {
 	data := []byte(deepCall)

@@ -72,7 +72,7 @@ func TestSchemaMatchesDecoder(t *testing.T) {
 }
 
 // TestSchemaStatesTheLimits: the schema the site serves states every
-// document-wide bound with its number (issue 12: "document each in the
+// document-wide bound with its number ("document each in the
 // package doc and the JSON Schema"), and the package doc does too.
 func TestSchemaStatesTheLimits(t *testing.T) {
 	var s struct {
@@ -96,7 +96,7 @@ func TestSchemaStatesTheLimits(t *testing.T) {
 	}
 }
 
-// TestSchemaStatesEveryIntegerRange (QA: ledger.replicas looked
+// TestSchemaStatesEveryIntegerRange (ledger.replicas looked
 // unbounded): every integer member of the published schema states the
 // decoder's own range as minimum and maximum, and its description (the
 // playground editor's help) says both numbers. The decoder is asked, not

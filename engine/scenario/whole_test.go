@@ -61,7 +61,7 @@ func TestWholeNumber(t *testing.T) {
 
 // A scenario whose whole-number fields are written with an exponent or a
 // zero fraction (1e3, 1000.0) decodes to the same scenario as one written
-// with plain integers (QA: "steps[1].at: 1e3" was refused), and its
+// with plain integers ("steps[1].at: 1e3" was refused), and its
 // canonical form keeps the numbers as written (share links of existing
 // scenarios do not change).
 func TestDecodeWholeNumbersAnyForm(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"github.com/mcplab/mcplab/engine/sim"
 )
 
-// The error of a run stopped at one of the engine's bounds (issue 12;
-// engine.MaxActions, MaxEvents, MaxTraceBytes). It lives beside the Log
+// The error of a run stopped at one of the engine's bounds
+// (engine.MaxActions, MaxEvents, MaxTraceBytes). It lives beside the Log
 // whose bounds it reports, so the runner only names which bound was hit.
 
 // BoundLead begins the message of every *BoundError. A page that holds

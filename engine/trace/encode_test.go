@@ -32,7 +32,7 @@ func TestIndentMatchesStdlib(t *testing.T) {
 	}
 }
 
-// Issue 12: a payload nested 9,990 deep indents to about 100 MB; Encode
+// a payload nested 9,990 deep indents to about 100 MB; Encode
 // stops at 32<<20 with ErrTooLarge instead of writing it.
 func TestIndentStopsAtTheBound(t *testing.T) {
 	deep := strings.Repeat(`{"a":`, 9990) + `1` + strings.Repeat(`}`, 9990)

@@ -8,7 +8,7 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// A run writes its events into a bounded Log (issue 12: at most MaxEvents
+// A run writes its events into a bounded Log (at most MaxEvents
 // events and MaxBytes of messages and notes), numbered from 0. The event
 // that passes a bound is kept, and Append's ErrTooLarge tells the run to
 // stop: the engine then returns no trace, never a partial one.

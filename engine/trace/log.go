@@ -3,7 +3,7 @@ package trace
 import "fmt"
 
 // Log is a trace's events as a run writes them, in order, under two
-// bounds (issue 12): at most MaxEvents events, and at most MaxBytes bytes
+// bounds: at most MaxEvents events, and at most MaxBytes bytes
 // of the messages and notes they carry (the part of a trace a scenario
 // can make large). The engine sets them to engine.MaxEvents (100,000) and
 // engine.MaxTraceBytes (32 MiB).

@@ -7,7 +7,7 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// TestLogBounds proves the bounds of a run's events (issue 12): each event
+// TestLogBounds proves the bounds of a run's events: each event
 // gets its index as Seq; the event past MaxEvents, and every event once
 // the messages and notes pass MaxBytes, is an ErrTooLarge, and is kept
 // all the same (the run stops at its next action).

@@ -29,7 +29,7 @@ func verdictsOf(tr *trace.Trace) verdicts {
 	return out
 }
 
-// TestFixtures proves each format people paste (issue 15 item 1) is read
+// TestFixtures proves each format people paste is read
 // natively, detected from its content, with the observer its format
 // implies (item 2), and judged fairly: the race seen by a client or on the
 // wire is undecided, a server's own log or a message far beyond the round
@@ -163,7 +163,7 @@ func TestVSCodeZone(t *testing.T) {
 	}
 }
 
-// TestUnknownFormatSaysWhatIsKnown (issue 15 item 1): an unknown format
+// TestUnknownFormatSaysWhatIsKnown: an unknown format
 // names the known formats and quotes the first line.
 func TestUnknownFormatSaysWhatIsKnown(t *testing.T) {
 	_, err := Import([]byte("\n2025-11-26 nothing we know\n"), Options{})
@@ -177,7 +177,7 @@ func TestUnknownFormatSaysWhatIsKnown(t *testing.T) {
 	}
 }
 
-// TestMaxTimeoutGiven (issue 15 item 4): a client's maximum timeout, which
+// TestMaxTimeoutGiven: a client's maximum timeout, which
 // no log states, can be given so max-timeout-enforced judges the
 // transcript: the Claude Desktop client gave up on request 2 exactly 60 s
 // after sending it, so a 60 s maximum holds and a 30 s one is broken.
@@ -200,7 +200,7 @@ func TestMaxTimeoutGiven(t *testing.T) {
 	}
 }
 
-// TestSilentAbandon (issue 15 item 4, rule abandon-tells-server): a client
+// TestSilentAbandon (rule abandon-tells-server): a client
 // that drops a late response for a request it never cancelled abandoned it
 // without telling the server; one that cancelled first passes.
 func TestSilentAbandon(t *testing.T) {
@@ -294,7 +294,7 @@ func javaClientUndecided(t *testing.T, tr *trace.Trace) {
 // TestWholeSecondTimesSaySo: a Go SDK log written with the log package's
 // default flags has times in whole seconds; the source note says so, and
 // the inferred round trip carries a second of doubt, not the "1 ms of
-// clock resolution" a log with microseconds has (QA: a whole-second log
+// clock resolution" a log with microseconds has (a whole-second log
 // was passed off as exact to the millisecond).
 func TestWholeSecondTimesSaySo(t *testing.T) {
 	lines := []string{

@@ -52,7 +52,7 @@ func harOf(t *testing.T, xs ...[5]string) []byte {
 	return b
 }
 
-// TestHAROverlap proves issue 15's HAR rule for no-message-after-cancel: a
+// TestHAROverlap proves the HAR rule for no-message-after-cancel: a
 // HAR times each HTTP exchange, not each event of a response stream, so a
 // message streamed in an exchange whose interval overlaps the cancellation
 // (or starts within the round trip after it) is undecided with that
@@ -145,7 +145,7 @@ func TestHARBase64Content(t *testing.T) {
 // TestHARCutShort: a HAR file cut short (head -c 700 file.har) is still
 // a HAR to Sniff, its first member "log" read token by token, and Import
 // says it is a HAR cut short, located where it ends (line and column),
-// not that it is no transcript at all (QA, the import page).
+// not that it is no transcript at all (the import page).
 func TestHARCutShort(t *testing.T) {
 	full, err := os.ReadFile("testdata/inspector-cancel.har")
 	if err != nil {

@@ -1,6 +1,6 @@
 package transcript
 
-// Readers of raw Streamable HTTP traffic (issue 15 item 1): HAR 1.2 files
+// Readers of raw Streamable HTTP traffic: HAR 1.2 files
 // and text dumps of requests and SSE responses. POST bodies (batches
 // split) are the client's messages; SSE "data:" and JSON bodies the
 // server's; a response stream that ends without the final response of the

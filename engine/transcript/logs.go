@@ -1,6 +1,6 @@
 package transcript
 
-// Readers of the line logs people paste into bug reports (issue 15 item 1):
+// Readers of the line logs people paste into bug reports:
 // Claude Desktop, VS Code's MCP output channel and stdio tees, plus the
 // JSON Lines header line.
 

@@ -16,7 +16,7 @@ func nested(depth int) string {
 	return `write: {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":` + inner + `}}}`
 }
 
-// Rule (issue 12, item 2): a recorded message obeys the scenario decoder's
+// Rule: a recorded message obeys the scenario decoder's
 // structural bounds: nesting up to scenario.MaxDepth (64) arrays and
 // objects is read, one more is refused, and a member name twice in one
 // object is refused at any depth, in every line format; each error names
@@ -60,7 +60,7 @@ func TestMessageStructureBounds(t *testing.T) {
 	}
 }
 
-// Rule (issue 12): a JSON-RPC batch (an array of messages) where a format
+// Rule: a JSON-RPC batch (an array of messages) where a format
 // records one message per line is refused with an error that says it is a
 // batch, how many messages it holds and what to write instead, on its
 // line; a stdio tee, which carries batches on the wire, still splits one
@@ -91,7 +91,7 @@ func TestBatchSaysSo(t *testing.T) {
 	}
 }
 
-// Rule (issue 12): a line whose message is JSON but not an object (a
+// Rule: a line whose message is JSON but not an object (a
 // number, a string) is refused on its line, naming what it is.
 func TestMessageMustBeAnObject(t *testing.T) {
 	_, err := Import([]byte(`write: {"jsonrpc":"2.0","id":0,"method":"ping"}`+"\nread: 42\n"), Options{})

@@ -1,7 +1,7 @@
 package transcript
 
 // Readers of the server-side SDK debug logs that carry message bodies
-// (issue 15 item 1, rank 3): the Python SDK's, the C# SDK's trace lines and
+// (the SDKs' debug logs): the Python SDK's, the C# SDK's trace lines and
 // the Java SDK's. Each line that quotes a message is read; every other line
 // (the logger's own chatter, a framework's access log) is skipped. A line's
 // time is the first date and time in its first 80 characters, or the last

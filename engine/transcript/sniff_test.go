@@ -11,8 +11,8 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// TestSniff proves Sniff names each format from its content (issue 11:
-// transcript owns format detection; issue 15: a Go SDK log is recognised
+// TestSniff proves Sniff names each format from its content
+// (transcript owns format detection; a Go SDK log is recognised
 // with or without the log package's date and time).
 func TestSniff(t *testing.T) {
 	const call = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`
@@ -81,7 +81,7 @@ func TestSniffRealLogWithPrefix(t *testing.T) {
 }
 
 // TestTimesWithinLimits: transcript times must be finite and within
-// ±MaxAbsTimeMs, and every span fits (issue 12 item 2: -9e18 and 9e18 used
+// ±MaxAbsTimeMs, and every span fits (-9e18 and 9e18 used
 // to be accepted and overflow); a refused time is located at its line.
 func TestTimesWithinLimits(t *testing.T) {
 	line := func(t, from string) string {

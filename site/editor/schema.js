@@ -1,5 +1,5 @@
 // Completion and hover documentation from /scenario.schema.json for the
-// playground's editor (issue 13, item 7). The schema is the site's own
+// playground's editor. The schema is the site's own
 // (engine/scenario's scenario.schema.json, served beside the pages); it is
 // fetched once, on the first completion or hover, never on page load.
 //

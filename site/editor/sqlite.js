@@ -3,7 +3,7 @@
 // which V8 compiles to machine code, behind the few calls ledger.wasm's Go
 // makes (wasm/ledgerdb.go). It replaces, in the browser only, SQLite run
 // inside wazero's interpreter inside Go's WebAssembly (ncruces/go-sqlite3),
-// which was 40-100x slower there (issue 11: a ledger lesson page took 13 s
+// which was 40-100x slower there (a ledger lesson page took 13 s
 // to be ready and 382 ms per control change). Native builds keep
 // ncruces/go-sqlite3 (engine/ledger/sqlite); both are SQLite 3.54.1.
 //

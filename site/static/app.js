@@ -13,7 +13,7 @@
   "use strict";
   const root = document.documentElement;
 
-  // The time cursor (issue 13): the range input under the timeline steps
+  // The time cursor: the range input under the timeline steps
   // through the run in thousandths of its end time; at time t, what had
   // not happened yet fades (arrows sent, marks after t), messages sent but
   // not yet arrived show dashed, and the output says how many messages had
@@ -225,7 +225,7 @@
   //
   // A small block is patched at once. A large one (more than parseChars
   // of HTML: the import page's window of 250 events is about 530 KB,
-  // 7,400 elements) never holds the main thread for long (issue 12, 50 ms): it
+  // 7,400 elements) never holds the main thread for long (50 ms): it
   // is parsed parseChars at a time, one step per task, in an inert
   // document (no script runs, nothing loads), and then patched a slice at
   // a time, one slice per animation frame: at most sliceMs of script and
@@ -234,7 +234,7 @@
   // the page did not show yet) is added one element at a time, each as an
   // empty copy whose children follow, never whole: inserted whole, the
   // import page's 7,000 new elements were laid out in one frame of over
-  // 100 ms of CPU (issue 12). The block shows the old picture until the
+  // 100 ms of CPU. The block shows the old picture until the
   // parse ends and then changes over a few frames. A
   // later call for an element drops the work pending inside it (the new
   // patch compares against whatever is on screen, so a half-patched block

@@ -27,7 +27,7 @@
 //                  second now.
 //
 // Between requests it collects the Go heap (mcplabCollect), so that a run
-// seldom pays for a collection (issue 11), and warms a scenario page's run
+// seldom pays for a collection, and warms a scenario page's run
 // up (below).
 //
 // A run that takes longer than its budget is not interrupted here: the page
@@ -104,7 +104,7 @@ self.onmessage = (e) => {
 // ran on the second of two cores while the page patched, laid out and
 // painted the first, and the browser's own threads waited for a core: a
 // ledger page's warm change to its frame took a median 20.9 ms, and 15.7
-// ms held (five runs each, alternating, load average 2.3-3.7; issue 11's
+// ms held (five runs each, alternating, load average 2.3-3.7; the
 // budget is 16 ms).
 const holdMs = 100;
 const later = {
@@ -136,7 +136,7 @@ const later = {
 // object the page uses, here: the page's thread then only copies its
 // strings out of the message, where decoding and parsing the import
 // page's window of 250 events (about 1.5 MB of JSON) took it 10-20 ms of
-// its 50 ms a task (issue 12). This script's own replies ({error}) are
+// its 50 ms a task. This script's own replies ({error}) are
 // plain objects already.
 const utf8 = new TextDecoder();
 const unwire = (reply) => {
@@ -205,7 +205,7 @@ const safely = (fn) => {
 // Warming up. V8 compiles WebAssembly with its baseline compiler first and
 // optimizes a function only once it has run enough (dynamic tiering): a
 // page's first few dozen runs of the simulator are 3-10x slower than the
-// later ones (issue 11: a lesson page must answer a control change within
+// later ones (a lesson page must answer a control change within
 // a frame once warm). So while the worker is idle after answering a
 // scenario page (not the playground, where each keystroke asks anyway), it
 // repeats that request, both its steps, discarding the answers, one run

@@ -6,7 +6,7 @@ import (
 	"github.com/mcplab/mcplab/engine/ledger"
 )
 
-// Rule (DOMAIN.md §4, every run starts on an empty ledger; issue 11, SQLite
+// Rule (DOMAIN.md §4, every run starts on an empty ledger, SQLite
 // opened once per page, not per run): on this binding's real SQLite, a
 // ledger the pool (NewMemory's, ledger.Pool over memDB) hands out again
 // after Close is the same database, emptied: no record, no execution, the

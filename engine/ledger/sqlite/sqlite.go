@@ -20,7 +20,7 @@
 // this package, under Node's WebAssembly too. The site's pages do not:
 // compiled to WebAssembly, it runs SQLite in wazero's interpreter, which
 // made ledger.wasm 4 MB of brotli and a ledger lesson page 13 s to be
-// ready (issue 11); ledger.wasm uses SQLite's own WebAssembly build, the
+// ready; ledger.wasm uses SQLite's own WebAssembly build, the
 // same release (wasm/jsledger/jsledger.go).
 package sqlite
 

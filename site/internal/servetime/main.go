@@ -1,4 +1,4 @@
-// Command servetime measures issue 11's two budgets on `make serve` for
+// Command servetime measures the two performance budgets on `make serve` for
 // `make bench` (and `make bench-serve` alone): the wall-clock time from
 // its start until the server listens,
 //

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Issue 11's budgets on `make serve`, wall clock from the start of its
+// the performance budgets on `make serve`, wall clock from the start of its
 // first step (templ generate) until the server listens.
 const (
 	// cleanBudget bounds `make serve` in a fresh clone with an empty
@@ -44,7 +44,7 @@ func servingURL(line string) (u string, ok bool) {
 }
 
 // budgetLine is one budget line of `make bench`, in the columns of the
-// other issue 11 budget lines there (the Makefile's BENCH_BUDGETS and
+// other budget lines there (the Makefile's BENCH_BUDGETS and
 // site/internal/wasmratio): what was measured, the seconds to the tenth,
 // the budget, "ok" or "OVER BUDGET" (over means at or above the budget: the
 // issue says "under"), and the load average as the measurement began plus

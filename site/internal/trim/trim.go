@@ -58,7 +58,7 @@ var trimmedPackages = map[string]bool{Module: true, Module + "/runtime": true}
 // regexp and templ's safehtml are heavy too: their package-level state (the
 // regexps of safehtml's CSS sanitizers and of templ's JS function names,
 // safehtml's table of sanitizers) links regexp and regexp/syntax, about
-// 260 KB of main.wasm raw and 40 KB of brotli (issue 12, the transfer
+// 260 KB of main.wasm raw and 40 KB of brotli (the transfer
 // budget), and the site's templates call none of them (no style={...}
 // attribute, no script template, no css component); see stubs for the one
 // entry point that stays reachable.
@@ -103,7 +103,7 @@ var heavyEquiv = map[string]string{"net/http.Flusher": "interface{ Flush() }"}
 // generated template calls, then reads strings from watched files on
 // disk: a page has no environment and no disk, and linking the watcher
 // (os, path/filepath, its string loader) costs main.wasm about 90 KB raw
-// and 17 KB of brotli (issue 12, the transfer budget).
+// and 17 KB of brotli (the transfer budget).
 var constants = map[string]string{Module + "/runtime.developmentMode": "false"}
 
 // self is this file: part of the key of a trimmed copy, so a change to the

@@ -1,4 +1,4 @@
-// Command wasmratio measures issue 11's budget "WebAssembly under Node at
+// Command wasmratio measures the performance budget "WebAssembly under Node at
 // most 3× native on lesson-sized runs" for `make bench`, in one window so a
 // busy machine does not move it.
 //

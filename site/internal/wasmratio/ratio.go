@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// budget is issue 11's bound on WebAssembly under Node over native for a
+// budget is the bound on WebAssembly under Node over native for a
 // lesson-sized run.
 const budget = 3.0
 
@@ -189,7 +189,7 @@ func printSummary(w io.Writer, rounds []round, sides []string) error {
 	if len(rounds) == 0 {
 		return errors.New("no rounds")
 	}
-	fmt.Fprintf(w, "issue 11 budget, WebAssembly under Node over native, CPU time, median of %d rounds\n", len(rounds))
+	fmt.Fprintf(w, "wasm budget, WebAssembly under Node over native, CPU time, median of %d rounds\n", len(rounds))
 	for _, name := range lessons(rounds[0]) {
 		nat := minimum(rounds, "native", name)
 		for _, side := range sides {

@@ -1,6 +1,6 @@
 // A TypeScript SDK client (@modelcontextprotocol/sdk, pinned by
 // package-lock.json) driving peer-server.mjs through the situations of
-// issue 15, for the real-peer log tests (site/tslogs_test.go):
+// the import formats, for the real-peer log tests (site/tslogs_test.go):
 //   node peers.mjs OUTDIR CASE...
 // Each case runs in OUTDIR/CASE and leaves the logs people have:
 //   claude.log    the client's view, written as Claude Desktop writes its
