@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/mcplab/mcplab/site/internal/serve"
 	"html"
 	"io"
 	"io/fs"
@@ -46,10 +47,6 @@ var static embed.FS
 //
 //go:embed transcripts/go-sdk-v1.8.0-cancel-server.log
 var exampleTranscript string
-
-// compressed lists the extensions precompressed as NAME.br and NAME.gz
-// beside NAME.
-var compressed = map[string]bool{".html": true, ".css": true, ".js": true, ".wasm": true, ".json": true, ".svg": true}
 
 // scenarioPath is the page of built-in scenario name, relative to the site
 // root: s/<name>/index.html, served as s/<name>/.
@@ -103,7 +100,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 //	s/<name>/oembed.json  its oEmbed response (templates.NewOEmbed), only
 //	                 with a baseURL ("" for none), which makes its URLs absolute
 //	404.html         the page for an address the site has no page at
-//	                 (templates.NotFoundPage; notFoundPage), its links
+//	                 (templates.NotFoundPage; serve.NotFoundPage), its links
 //	                 absolute from the site root (siteRootPath)
 //	_headers         the HTTP headers a static host should send (headersFile)
 //	NAME.br, NAME.gz brotli (quality brotliQualityFor) and gzip copies of every
@@ -150,7 +147,7 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 	write := func(rel string, data []byte) error {
 		dst := filepath.Join(out, filepath.FromSlash(rel))
 		var before []func() error
-		if compressed[path.Ext(rel)] {
+		if serve.Compressible(path.Ext(rel)) {
 			before = append(before, func() error { return removeStale(dst) })
 		}
 		w, err := writeIfChanged(dst, data, before...)
@@ -163,7 +160,7 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 			changed++
 		}
 		mu.Unlock()
-		if compressed[path.Ext(rel)] {
+		if serve.Compressible(path.Ext(rel)) {
 			comp.add(rel, data)
 		}
 		return nil
@@ -262,7 +259,7 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 	if err != nil {
 		return nil, fmt.Errorf("build: 404 page: %w", err)
 	}
-	if err := write(notFoundPage, html); err != nil {
+	if err := write(serve.NotFoundPage, html); err != nil {
 		return nil, err
 	}
 	log.donef("pages", start, "%d scenario pages, %d review pages, the index, the playground, the import page and the 404 page", len(exs), reviews)
@@ -311,7 +308,7 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 	if err := write("wasm_exec.js", wasmExecJS(execJS)); err != nil {
 		return nil, err
 	}
-	if err := write("_headers", headersFile()); err != nil {
+	if err := write("_headers", serve.HeadersFile()); err != nil {
 		return nil, err
 	}
 	log.donef("assets", start, "static files, JSON Schemas, wasm_exec.js, _headers")
@@ -417,11 +414,6 @@ func parseBaseURL(s string) (string, error) {
 	return u.String(), nil
 }
 
-// notFoundPage is the site's page for an address it has no page at, at its
-// root: `mcplab serve` sends it with status 404 (newHandler), as GitHub
-// Pages, Netlify and Cloudflare Pages do with a 404.html.
-const notFoundPage = "404.html"
-
 // siteRootPath is the absolute path of the site root that baseURL (from
 // parseBaseURL, "" for none) names: "/mcplab/" for
 // https://lab.example/mcplab/, "/" without one. The 404 page links from it,
@@ -447,17 +439,17 @@ func render(c templ.Component) ([]byte, error) {
 const charsetMeta = `<head><meta charset="utf-8">`
 
 // withMetaCSP inserts <meta http-equiv="Content-Security-Policy"
-// content=metaCSP> right after the page's charset declaration, before
+// content=serve.MetaCSP> right after the page's charset declaration, before
 // anything the policy governs, so a page served by a host that sends no CSP
 // header still refuses inline script, foreign requests and the rest of
-// metaCSP. A page whose head does not begin with charsetMeta is an error:
+// serve.MetaCSP. A page whose head does not begin with charsetMeta is an error:
 // the build must not write a page without its policy.
 func withMetaCSP(page []byte) ([]byte, error) {
 	i := bytes.Index(page, []byte(charsetMeta))
 	if i < 0 {
 		return nil, fmt.Errorf("the page's head does not begin with %s, so its CSP meta has nowhere to go", charsetMeta)
 	}
-	meta := `<meta http-equiv="Content-Security-Policy" content="` + html.EscapeString(metaCSP) + `">`
+	meta := `<meta http-equiv="Content-Security-Policy" content="` + html.EscapeString(serve.MetaCSP) + `">`
 	i += len(charsetMeta)
 	return slices.Concat(page[:i], []byte(meta), page[i:]), nil
 }

@@ -6,15 +6,12 @@ package main
 // precompressed copies.
 
 import (
-	"bufio"
 	"bytes"
-	"fmt"
+	"github.com/mcplab/mcplab/site/internal/serve"
 	"html"
 	"io/fs"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -25,7 +22,7 @@ import (
 // cspMetaRE finds a CSP meta element and captures its content.
 var cspMetaRE = regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`)
 
-// Rule: every page the build writes carries metaCSP as
+// Rule: every page the build writes carries serve.MetaCSP as
 // a <meta http-equiv> before any element the policy governs (right after
 // the charset), exactly once, so a static host that sends no header still
 // enforces it; and the build's _headers file sends the whole policy (with
@@ -49,8 +46,8 @@ func TestBuiltPagesCarryMetaCSP(t *testing.T) {
 			t.Errorf("%s: %d CSP meta elements, want 1", rel, len(metas))
 			return nil
 		}
-		if got := html.UnescapeString(string(metas[0][1])); got != metaCSP {
-			t.Errorf("%s: CSP meta content %q, want %q", rel, got, metaCSP)
+		if got := html.UnescapeString(string(metas[0][1])); got != serve.MetaCSP {
+			t.Errorf("%s: CSP meta content %q, want %q", rel, got, serve.MetaCSP)
 		}
 		head := `<head><meta charset="utf-8">` + string(metas[0][0])
 		if !bytes.Contains(b, []byte(head)) {
@@ -65,82 +62,18 @@ func TestBuiltPagesCarryMetaCSP(t *testing.T) {
 	if pages < 4 {
 		t.Errorf("found %d pages in the built site, want at least 4", pages)
 	}
-	if !strings.Contains(metaCSP, "script-src 'self' 'wasm-unsafe-eval'") || strings.Contains(metaCSP, "unsafe-inline") || strings.Contains(metaCSP, "frame-ancestors") {
-		t.Errorf("metaCSP %q: want scripts from the origin only and no frame-ancestors (a meta cannot carry it)", metaCSP)
+	if !strings.Contains(serve.MetaCSP, "script-src 'self' 'wasm-unsafe-eval'") || strings.Contains(serve.MetaCSP, "unsafe-inline") || strings.Contains(serve.MetaCSP, "frame-ancestors") {
+		t.Errorf("serve.MetaCSP %q: want scripts from the origin only and no frame-ancestors (a meta cannot carry it)", serve.MetaCSP)
 	}
 
 	headers, err := os.ReadFile(filepath.Join(dir, "_headers"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "/*\n  Content-Security-Policy: " + csp + "\n  X-Content-Type-Options: nosniff\n  Referrer-Policy: same-origin\n"
-	if !strings.Contains(string(headers), want) || !strings.Contains(csp, "frame-ancestors *") {
+	want := "/*\n  Content-Security-Policy: " + serve.CSP + "\n  X-Content-Type-Options: nosniff\n  Referrer-Policy: same-origin\n"
+	if !strings.Contains(string(headers), want) || !strings.Contains(serve.CSP, "frame-ancestors *") {
 		t.Errorf("_headers =\n%s\nwant it to contain\n%s", headers, want)
 	}
-}
-
-// Rule: site serve never redirects to another host. A
-// directory requested without its slash redirects to the cleaned path on
-// this host; what the request path held ("//evil.example/..%2fs" made
-// "//evil.example/../s/", which a browser reads as another host) never
-// reaches Location, which is always one slash and the cleaned path.
-func TestServeNeverRedirectsOffHost(t *testing.T) {
-	dir := t.TempDir()
-	for _, f := range []string{"index.html", "s/index.html", "s/a/index.html"} {
-		p := filepath.Join(dir, filepath.FromSlash(f))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte("<p>hi</p>"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	srv := httptest.NewServer(newHandler(dir))
-	defer srv.Close()
-	tests := []struct {
-		path         string // sent as is
-		wantStatus   int
-		wantLocation string
-	}{
-		{"//evil.example/..%2fs", 301, "/s/"},
-		{"//evil.example/%2e%2e/s", 301, "/s/"},
-		{"///evil.example/../../s", 301, "/s/"},
-		{"/s/a/..%2f..%2fs", 301, "/s/"},
-		{"/s/a?x=1", 301, "/s/a/?x=1"},
-		{"/s", 301, "/s/"},
-		{"/%5Cevil.example/..%2fs", 301, "/s/"},
-		{"/%5Cevil.example", 404, ""},
-		{"/s/", 200, ""},
-	}
-	for _, tc := range tests {
-		resp := rawGet(t, srv.Listener.Addr().String(), tc.path)
-		loc := resp.Header.Get("Location")
-		if resp.StatusCode != tc.wantStatus || loc != tc.wantLocation {
-			t.Errorf("GET %s: %d Location %q, want %d Location %q", tc.path, resp.StatusCode, loc, tc.wantStatus, tc.wantLocation)
-		}
-		if loc != "" {
-			base, _ := url.Parse(srv.URL + "/x/y")
-			if u, err := base.Parse(loc); err != nil || u.Host != base.Host {
-				t.Errorf("GET %s: Location %q resolves to host %q, want %q", tc.path, loc, u.Host, base.Host)
-			}
-		}
-	}
-}
-
-// rawGet sends "GET path HTTP/1.1" to addr with path exactly as given (an
-// http.Client would normalize it) and returns the response, body closed.
-func rawGet(t *testing.T, addr, path string) *http.Response {
-	t.Helper()
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", path, addr)
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatalf("GET %s: %v", path, err)
-	}
-	resp.Body.Close()
-	return resp
 }
 
 // Rule: on a host that sends no CSP header, a built page
@@ -187,61 +120,13 @@ func TestInlineScriptRefusedWithoutHeaders(t *testing.T) {
 	}
 }
 
-// Rule (ARCHITECTURE.md): site serve prefers the brotli copy when the
-// client accepts br, else gzip, else the file itself, and says so in
-// Content-Encoding with Vary: Accept-Encoding; the copies are not served
-// by their own names.
-func TestServePrefersBrotli(t *testing.T) {
-	dir := t.TempDir()
-	for name, body := range map[string]string{"app.js": "plain", "app.js.br": "brotli", "app.js.gz": "gzip", "index.html": "<p>hi</p>"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	srv := httptest.NewServer(newHandler(dir))
-	defer srv.Close()
-	tests := []struct {
-		path, accept, wantBody, wantEncoding string
-		wantStatus                           int
-	}{
-		{"/app.js", "gzip, deflate, br, zstd", "brotli", "br", 200},
-		{"/app.js", "gzip", "gzip", "gzip", 200},
-		{"/app.js", "br;q=0, gzip", "gzip", "gzip", 200},
-		{"/app.js", "*", "brotli", "br", 200},
-		{"/app.js", "identity", "plain", "", 200},
-		{"/app.js.br", "br", "", "", 404},
-	}
-	for _, tc := range tests {
-		req, _ := http.NewRequest("GET", srv.URL+tc.path, nil)
-		req.Header.Set("Accept-Encoding", tc.accept)
-		resp, err := http.DefaultTransport.RoundTrip(req) // no transparent gunzip
-		if err != nil {
-			t.Fatal(err)
-		}
-		var body bytes.Buffer
-		body.ReadFrom(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != tc.wantStatus {
-			t.Errorf("%s (Accept-Encoding %q): status %d, want %d", tc.path, tc.accept, resp.StatusCode, tc.wantStatus)
-			continue
-		}
-		if tc.wantStatus != 200 {
-			continue
-		}
-		if body.String() != tc.wantBody || resp.Header.Get("Content-Encoding") != tc.wantEncoding || resp.Header.Get("Vary") != "Accept-Encoding" {
-			t.Errorf("%s (Accept-Encoding %q): body %q, Content-Encoding %q, Vary %q; want %q, %q, Accept-Encoding",
-				tc.path, tc.accept, body.String(), resp.Header.Get("Content-Encoding"), resp.Header.Get("Vary"), tc.wantBody, tc.wantEncoding)
-		}
-	}
-}
-
 // Rule (README "Serve"): an address the site has no page at gets the
 // site's own page, with status 404, in the site's layout (its header's
 // links, absolute from the site root, since it is served at any depth,
 // and its CSP), not Go's one-line "404 page not found"; a HEAD gets the
 // status without the body; a directory built without one gets Go's text.
 func TestServeSendsTheSitesNotFoundPage(t *testing.T) {
-	srv := httptest.NewServer(newHandler(ensureSite(t)))
+	srv := httptest.NewServer(serve.Handler(os.DirFS(ensureSite(t))))
 	defer srv.Close()
 	for _, p := range []string{"/s/no-such-scenario/", "/nope", "/s/a-cancel-then-complete/missing.js", "/app.js.br"} {
 		resp, err := http.Get(srv.URL + p)
@@ -276,7 +161,7 @@ func TestServeSendsTheSitesNotFoundPage(t *testing.T) {
 		t.Errorf("HEAD /nope: %d, want 404", resp.StatusCode)
 	}
 
-	bare := httptest.NewServer(newHandler(t.TempDir()))
+	bare := httptest.NewServer(serve.Handler(os.DirFS(t.TempDir())))
 	defer bare.Close()
 	resp, err = http.Get(bare.URL + "/nope")
 	if err != nil {

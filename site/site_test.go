@@ -5,6 +5,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/mcplab/mcplab/site/internal/serve"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -79,7 +80,7 @@ func buildSite() error {
 			return
 		}
 		finishSite = finish
-		siteHandler = newHandler(dir)
+		siteHandler = serve.Handler(os.DirFS(dir))
 	})
 	return siteErr
 }
