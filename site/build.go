@@ -4,23 +4,14 @@ import (
 	"bytes"
 	"context"
 	"embed"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"github.com/mcplab/mcplab/site/internal/serve"
 	"html"
 	"io"
-	"io/fs"
 	"net/url"
-	"os"
 	"os/exec"
-	"path"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/a-h/templ"
 
@@ -30,6 +21,7 @@ import (
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/transcript"
+	"github.com/mcplab/mcplab/site/internal/serve"
 	"github.com/mcplab/mcplab/templates"
 )
 
@@ -132,212 +124,52 @@ func build(out, baseURL, cacheDir string, stderr io.Writer) error {
 // copy). finish waits for the copies, prunes the cache and prints the
 // build's last lines; it must be called once. On an error the copies
 // already queued are finished first (they write into out).
+//
+// The steps run in this order: the wasm binaries start compiling in the
+// background (the slow part), the pages render (scenarioPages, then the
+// tools, reviews, index and 404 in otherPages), the static assets are
+// copied (assets), and the build waits for the binaries.
 func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() error, err error) {
-	buildStart := time.Now()
-	log := &progress{w: stderr}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, fmt.Errorf("build: %w", err)
-	}
-	cache := openCache(cacheDir, stderr)
-	comp := newCompressor(out, cache, log)
-	var (
-		mu               sync.Mutex
-		written, changed int
-	)
-	write := func(rel string, data []byte) error {
-		dst := filepath.Join(out, filepath.FromSlash(rel))
-		var before []func() error
-		if serve.Compressible(path.Ext(rel)) {
-			before = append(before, func() error { return removeStale(dst) })
-		}
-		w, err := writeIfChanged(dst, data, before...)
-		if err != nil {
-			return fmt.Errorf("build: %w", err)
-		}
-		mu.Lock()
-		written++
-		if w {
-			changed++
-		}
-		mu.Unlock()
-		if serve.Compressible(path.Ext(rel)) {
-			comp.add(rel, data)
-		}
-		return nil
+	b, err := newSiteBuild(out, baseURL, cacheDir, stderr)
+	if err != nil {
+		return nil, err
 	}
 	defer func() {
 		if err != nil {
-			comp.wait()
+			b.comp.wait()
 		}
 	}()
-
 	exs := examples.All()
 	if len(exs) == 0 {
 		return nil, fmt.Errorf("build: package examples has no built-in scenarios")
 	}
-	reviewedNames := map[string]bool{}
-	for _, ex := range reviewed() {
-		reviewedNames[ex.Name] = true
-	}
-
-	// The simulator binaries are the slow part: they build in the
-	// background while the pages render. A failing page stops them.
+	// The simulator binaries build in the background while the pages
+	// render. A failing page stops them.
 	binaries, err := wasmBinaries(exs)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	wasmDone := make(chan error, 1)
-	go func() { wasmDone <- buildWasm(ctx, binaries, cache, log, write) }()
+	go func() { wasmDone <- buildWasm(ctx, binaries, b.cache, b.log, b.write) }()
 	defer func() {
 		cancel()
 		<-wasmDone // a no-op once received below: the channel is closed then
 	}()
-
-	start := time.Now()
-	var entries []templates.IndexEntry
-	var pgExamples []templates.PlaygroundExample
-	for _, ex := range exs {
-		res, err := entry.Run(ex.JSON, entry.Document{Options: runOptions})
-		if err != nil {
-			return nil, fmt.Errorf("build: example %s: %w", ex.Name, err)
-		}
-		s, tr := res.Scenario, res.Trace
-		page := templates.Page{Root: "../../", Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Scenario: ex.JSON, Trace: tr}
-		if reviewedNames[ex.Name] {
-			page.Review = "../../" + path.Dir(reviewPath(ex.Name)) + "/"
-		}
-		if baseURL == "" {
-			// A build with a base URL may have left oEmbed files that
-			// point at it: without one, none may stay.
-			stale := filepath.Join(out, filepath.FromSlash(path.Dir(scenarioPath(ex.Name))), "oembed.json")
-			for _, ext := range []string{"", ".br", ".gz"} {
-				if err := os.Remove(stale + ext); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					return nil, fmt.Errorf("build: %w", err)
-				}
-			}
-		} else {
-			dir := path.Dir(scenarioPath(ex.Name)) + "/"
-			page.OEmbed = baseURL + dir + "oembed.json"
-			js, err := json.MarshalIndent(templates.NewOEmbed(baseURL, baseURL+dir, ex.Title+" · mcplab"), "", "  ")
-			if err != nil {
-				return nil, fmt.Errorf("build: oEmbed of example %s: %w", ex.Name, err)
-			}
-			if err := write(dir+"oembed.json", append(js, '\n')); err != nil {
-				return nil, err
-			}
-		}
-		if s.Ledger != nil {
-			page.Wasm = ledgerWasm.file
-		}
-		html, err := render(templates.ScenarioPage(page))
-		if err != nil {
-			return nil, fmt.Errorf("build: page of example %s: %w", ex.Name, err)
-		}
-		if err := write(scenarioPath(ex.Name), html); err != nil {
-			return nil, err
-		}
-		entry := templates.NewIndexEntry(ex.Name, ex.Title, ex.Summary, path.Dir(scenarioPath(ex.Name))+"/", tr)
-		entries = append(entries, entry)
-		pgExamples = append(pgExamples, templates.PlaygroundExample{Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Ledger: s.Ledger != nil, Group: entry.Group(), Page: entry.Href})
-	}
-	if err := buildTools(write, pgExamples); err != nil {
+	if err := b.pages(exs); err != nil {
 		return nil, err
 	}
-	reviews, err := buildReviews(write, baseURL) // review/, review/<name>/, review.schema.json
-	if err != nil {
+	if err := b.assets(); err != nil {
 		return nil, err
 	}
-	html, err := render(templates.IndexPage("./", entries))
-	if err != nil {
-		return nil, fmt.Errorf("build: index page: %w", err)
-	}
-	if err := write("index.html", html); err != nil {
-		return nil, err
-	}
-	html, err = render(templates.NotFoundPage(siteRootPath(baseURL)))
-	if err != nil {
-		return nil, fmt.Errorf("build: 404 page: %w", err)
-	}
-	if err := write(serve.NotFoundPage, html); err != nil {
-		return nil, err
-	}
-	log.donef("pages", start, "%d scenario pages, %d review pages, the index, the playground, the import page and the 404 page", len(exs), reviews)
-
-	// Static assets.
-	start = time.Now()
-	err = fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := static.ReadFile(p)
-		if err != nil {
-			return fmt.Errorf("build: %w", err)
-		}
-		switch {
-		case strings.HasSuffix(p, ".css"):
-			b = servedCSS(b)
-		case strings.HasSuffix(p, ".js") && !generatedScripts[path.Base(p)]:
-			b = servedJS(b)
-		}
-		return write(strings.TrimPrefix(p, "static/"), b)
-	})
-	if err != nil {
-		return nil, err
-	}
-
-	// The public formats' JSON Schemas (SCENARIO.md: "JSON Schema for it
-	// ships with the site").
-	if err := write("scenario.schema.json", scenario.Schema); err != nil {
-		return nil, err
-	}
-	if err := write("transcript.schema.json", transcript.Schema); err != nil {
-		return nil, err
-	}
-
-	// wasm_exec.js from the toolchain that compiles main.wasm (they must
-	// match), with fast text codecs for short ASCII strings (wasmExecJS).
-	goroot, err := goEnv("GOROOT")
-	if err != nil {
-		return nil, err
-	}
-	execJS, err := os.ReadFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"))
-	if err != nil {
-		return nil, fmt.Errorf("build: wasm_exec.js: %w", err)
-	}
-	if err := write("wasm_exec.js", wasmExecJS(execJS)); err != nil {
-		return nil, err
-	}
-	if err := write("_headers", serve.HeadersFile()); err != nil {
-		return nil, err
-	}
-	log.donef("assets", start, "static files, JSON Schemas, wasm_exec.js, _headers")
-
 	err = <-wasmDone
 	close(wasmDone)
 	if err != nil {
 		return nil, err
 	}
-	comp.growToCPUs()
-	log.donef("written", buildStart, "%d files in %s, %d changed; their .br and .gz copies follow", written, out, changed)
-
-	return func() error {
-		start := time.Now()
-		log.linef("compress", "waiting for the .br and .gz copies…")
-		if err := comp.wait(); err != nil {
-			return err
-		}
-		log.donef("compress", start, "%d copies: %d from the cache, %d compressed (%s of compression)", comp.files, comp.hits, comp.files-comp.hits, seconds(comp.busy))
-		if cache.dir != "" {
-			size, err := cache.prune(time.Now(), cacheMaxBytes)
-			if err != nil {
-				fmt.Fprintf(stderr, "build: warning: pruning the build cache: %v\n", err)
-			}
-			log.linef("cache", "%s holds %.0f MiB (bound %d MiB)", cache.dir, float64(size)/(1<<20), cacheMaxBytes>>20)
-		}
-		log.donef("done", buildStart, "%d files in %s, %d changed", written, out, changed)
-		return nil
-	}, nil
+	b.comp.growToCPUs()
+	b.log.donef("written", b.start, "%d files in %s, %d changed; their .br and .gz copies follow", b.written, out, b.changed)
+	return b.finish, nil
 }
 
 // playgroundDefault is the scenario the playground opens on without a

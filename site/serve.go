@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/mcplab/mcplab/site/internal/serve"
 	"io"
 	"net"
 	"net/http"
@@ -13,6 +12,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/mcplab/mcplab/site/internal/serve"
 )
 
 // cmdServe is `mcplab serve`: the built site in -dir on -addr through

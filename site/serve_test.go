@@ -7,7 +7,6 @@ package main
 
 import (
 	"bytes"
-	"github.com/mcplab/mcplab/site/internal/serve"
 	"html"
 	"io/fs"
 	"net/http"
@@ -17,6 +16,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mcplab/mcplab/site/internal/serve"
 )
 
 // cspMetaRE finds a CSP meta element and captures its content.

@@ -5,12 +5,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/mcplab/mcplab/site/internal/serve"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"sync"
 	"testing"
+
+	"github.com/mcplab/mcplab/site/internal/serve"
 )
 
 // siteURL is the base URL (no trailing slash) of the site under test: a

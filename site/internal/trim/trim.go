@@ -406,50 +406,71 @@ func stubBodies(importPath string, files []*ast.File) ([]bool, error) {
 // than needed (a local variable of the same name) but never less.
 func trimDecls(files []*ast.File) []bool {
 	changed := make([]bool, len(files))
-	// Per file: the local names of heavy imports; substitute equivalents.
 	heavyNames := make([]map[string]string, len(files))
-	for i, f := range files {
-		heavyNames[i] = map[string]string{}
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if !heavyImports[p] {
-				continue
-			}
-			name := p[strings.LastIndex(p, "/")+1:]
-			if imp.Name != nil {
-				name = imp.Name.Name
-			}
-			heavyNames[i][name] = p
-		}
+	for i := range files {
+		heavyNames[i] = localHeavyNames(files[i])
 		if len(heavyNames[i]) == 0 {
 			continue
 		}
 		// Its heavy imports go even when no declaration names them any
 		// more (a stub replaced the only use).
 		changed[i] = true
-		f2 := astReplace(f, func(n ast.Node) ast.Expr {
-			sel, ok := n.(*ast.SelectorExpr)
-			if !ok {
-				return nil
-			}
-			x, ok := sel.X.(*ast.Ident)
-			if !ok || heavyNames[i][x.Name] == "" {
-				return nil
-			}
-			eq, ok := heavyEquiv[heavyNames[i][x.Name]+"."+sel.Sel.Name]
-			if !ok {
-				return nil
-			}
-			e, err := parser.ParseExpr(eq)
-			if err != nil {
-				panic("trim: heavyEquiv entry is not an expression: " + eq)
-			}
-			changed[i] = true
-			return e
-		})
-		files[i] = f2
+		files[i] = substituteEquivalents(files[i], heavyNames[i])
 	}
+	removeHeavyDecls(files, heavyNames, changed)
+	for i, f := range files {
+		if changed[i] {
+			dropUnusedImports(f)
+		}
+	}
+	return changed
+}
 
+// localHeavyNames maps the local names of f's heavy imports to their paths.
+func localHeavyNames(f *ast.File) map[string]string {
+	names := map[string]string{}
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		if !heavyImports[p] {
+			continue
+		}
+		name := p[strings.LastIndex(p, "/")+1:]
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		names[name] = p
+	}
+	return names
+}
+
+// substituteEquivalents replaces each selector of a heavy import that
+// heavyEquiv has an equivalent for by that equivalent.
+func substituteEquivalents(f *ast.File, heavy map[string]string) *ast.File {
+	return astReplace(f, func(n ast.Node) ast.Expr {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		x, ok := sel.X.(*ast.Ident)
+		if !ok || heavy[x.Name] == "" {
+			return nil
+		}
+		eq, ok := heavyEquiv[heavy[x.Name]+"."+sel.Sel.Name]
+		if !ok {
+			return nil
+		}
+		e, err := parser.ParseExpr(eq)
+		if err != nil {
+			panic("trim: heavyEquiv entry is not an expression: " + eq)
+		}
+		return e
+	})
+}
+
+// removeHeavyDecls removes every declaration that still mentions a heavy
+// import or a declaration removed before it, until none does, marking
+// the files it changed.
+func removeHeavyDecls(files []*ast.File, heavyNames []map[string]string, changed []bool) {
 	removed := map[string]bool{}
 	for {
 		progress := false
@@ -468,59 +489,56 @@ func trimDecls(files []*ast.File) []bool {
 			f.Decls = kept
 		}
 		if !progress {
-			break
+			return
 		}
 	}
+}
 
-	// Drop imports no kept declaration uses any more.
-	for i, f := range files {
-		if !changed[i] {
+// dropUnusedImports drops the imports no kept declaration of f uses any
+// more, and rebuilds f.Imports from what is left.
+func dropUnusedImports(f *ast.File) {
+	used := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if x, ok := sel.X.(*ast.Ident); ok {
+				used[x.Name] = true
+			}
+		}
+		return true
+	})
+	var kept []ast.Decl
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.IMPORT {
+			kept = append(kept, d)
 			continue
 		}
-		used := map[string]bool{}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if sel, ok := n.(*ast.SelectorExpr); ok {
-				if x, ok := sel.X.(*ast.Ident); ok {
-					used[x.Name] = true
-				}
+		var specs []ast.Spec
+		for _, s := range g.Specs {
+			imp := s.(*ast.ImportSpec)
+			p, _ := strconv.Unquote(imp.Path.Value)
+			name := p[strings.LastIndex(p, "/")+1:]
+			if imp.Name != nil {
+				name = imp.Name.Name
 			}
-			return true
-		})
-		var kept []ast.Decl
-		for _, d := range f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.IMPORT {
-				kept = append(kept, d)
-				continue
-			}
-			var specs []ast.Spec
-			for _, s := range g.Specs {
-				imp := s.(*ast.ImportSpec)
-				p, _ := strconv.Unquote(imp.Path.Value)
-				name := p[strings.LastIndex(p, "/")+1:]
-				if imp.Name != nil {
-					name = imp.Name.Name
-				}
-				if used[name] || name == "_" || name == "." {
-					specs = append(specs, s)
-				}
-			}
-			if len(specs) > 0 {
-				g.Specs = specs
-				kept = append(kept, g)
+			if used[name] || name == "_" || name == "." {
+				specs = append(specs, s)
 			}
 		}
-		f.Decls = kept
-		f.Imports = nil
-		for _, d := range kept {
-			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
-				for _, s := range g.Specs {
-					f.Imports = append(f.Imports, s.(*ast.ImportSpec))
-				}
+		if len(specs) > 0 {
+			g.Specs = specs
+			kept = append(kept, g)
+		}
+	}
+	f.Decls = kept
+	f.Imports = nil
+	for _, d := range kept {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+			for _, s := range g.Specs {
+				f.Imports = append(f.Imports, s.(*ast.ImportSpec))
 			}
 		}
 	}
-	return changed
 }
 
 // mentionsHeavy reports whether declaration d (not an import) selects from a
