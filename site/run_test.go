@@ -202,7 +202,7 @@ func TestRunChecksCiteTranscriptLines(t *testing.T) {
 // TestTranscriptLineLimitDocumented (a limit met only as an error): a
 // transcript of transcript.MaxLines+1 lines is refused on that line, exit
 // 2, and the limit is documented with its number where the 4 MiB is: the
-// README's limits table, /transcript.schema.json and run's usage.
+// docs/command.md's limits table, /transcript.schema.json and run's usage.
 func TestTranscriptLineLimitDocumented(t *testing.T) {
 	var b strings.Builder
 	for i := 0; i <= transcript.MaxLines; i++ {
@@ -216,14 +216,14 @@ func TestTranscriptLineLimitDocumented(t *testing.T) {
 	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) {
 		t.Errorf("run of %d lines: exit %d, stderr %q; want 2 and %q", transcript.MaxLines+2, code, errOut.String(), want)
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "docs", "command.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	number := fmt.Sprintf("%d,%03d", transcript.MaxLines/1000, transcript.MaxLines%1000) // 20,000
 	for _, c := range []struct{ where, text, want string }{
-		{"README's limits table", string(readme), "| lines of a transcript (a HAR's entries) | " + number + " | `transcript.MaxLines` |"},
-		{"README's limits table", string(readme), "| a transcript | 4 MiB | `transcript.MaxBytes` |"},
+		{"docs/command.md's limits table", string(readme), "| lines of a transcript (a HAR's entries) | " + number + " | `transcript.MaxLines` |"},
+		{"docs/command.md's limits table", string(readme), "| a transcript | 4 MiB | `transcript.MaxBytes` |"},
 		{"/transcript.schema.json", string(transcript.Schema), "at most 4 MiB (4,194,304 bytes) and " + number + " lines"},
 	} {
 		if !strings.Contains(c.text, c.want) {
