@@ -208,160 +208,211 @@ type heldEvent struct {
 // cancel ends the request to the server (the fault broke the stream);
 // clientCtx ends when the client goes away.
 func (p *HTTPProxy) relaySSE(ctx context.Context, cancel context.CancelFunc, w http.ResponseWriter, body io.Reader, stream string, clientCtx context.Context) {
-	flusher, _ := w.(http.Flusher)
-	flush := func() {
-		if flusher != nil {
-			flusher.Flush()
-		}
-	}
-	flush() // the headers reach the client before the first event
-	var mu sync.Mutex
-	broken := "" // why the proxy broke the stream, "" while it has not
-	lastByte := time.Now()
-	breakStream := func(why string) {
-		mu.Lock()
-		defer mu.Unlock()
-		if broken == "" {
-			broken = why
-			cancel()
-		}
-	}
-	if ms := p.Faults.DropStreamMs; ms > 0 {
-		t := time.AfterFunc(time.Duration(ms)*time.Millisecond, func() {
-			breakStream(fmt.Sprintf("drop-stream: the proxy breaks the response stream %d ms after it opened.", ms))
-		})
-		defer t.Stop()
-	}
-	if ms := p.Faults.IdleCloseMs; ms > 0 {
-		idle := time.Duration(ms) * time.Millisecond
-		tick := time.NewTicker(min(idle/4+time.Millisecond, 50*time.Millisecond))
-		defer tick.Stop()
-		go func() {
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case <-tick.C:
-					mu.Lock()
-					quiet := time.Since(lastByte)
-					mu.Unlock()
-					if quiet >= idle {
-						breakStream(fmt.Sprintf("idle-close: the proxy closes the response stream after %d ms without a byte.", ms))
-						return
-					}
-				}
-			}
-		}()
-	}
-	var held []heldEvent
-	heldBytes := 0
-	delivered := false // the stream's final response reached the client
-	write := func(ev heldEvent) bool {
-		if _, err := w.Write(ev.raw); err != nil {
-			return false
-		}
-		flush()
-		for i, m := range ev.msgs {
-			p.Rec.Delivered(trace.ActorServer, m, ev.wires[i], stream)
-			if m.Msg.IsFinal() && m.Msg.ID == stream {
-				delivered = true
-			}
-		}
-		return true
-	}
-	release := func(wire int, why string) bool {
-		if len(held) == 0 {
-			return true
-		}
-		if len(held) == 1 && held[0].wires != nil && held[0].wires[len(held[0].wires)-1] == wire {
-			// Only the message that releases the stream: nothing was held
-			// back, so there is no flush to tell.
-			ok := write(held[0])
-			held, heldBytes = nil, 0
-			return ok
-		}
-		n := 0
-		for _, h := range held {
-			n += len(h.msgs)
-		}
-		p.Rec.Event(trace.ActorProxy, trace.TypeFlush, stream, wire, nil, fmt.Sprintf("The proxy flushes %d held message(s), %d bytes, at once (%s).", n, heldBytes, why))
-		for _, h := range held {
-			if !write(h) {
-				return false
-			}
-		}
-		held, heldBytes = nil, 0
-		return true
-	}
+	r := &sseRelay{p: p, w: w, stream: stream, cancel: cancel, lastByte: time.Now()}
+	r.flusher, _ = w.(http.Flusher)
+	r.flush() // the headers reach the client before the first event
+	defer r.startFaults(ctx)()
 	br := bufio.NewReaderSize(body, 64<<10)
 	for {
 		raw, data, err := readEvent(br)
-		mu.Lock()
-		lastByte = time.Now()
-		mu.Unlock()
-		if len(raw) > 0 {
-			ev := heldEvent{raw: raw, msgs: Messages(data)}
-			final := false
-			for _, m := range ev.msgs {
-				wire, _ := p.Rec.Sent(trace.ActorServer, m, stream)
-				ev.wires = append(ev.wires, wire)
-				final = final || (m.Msg.IsFinal() && m.Msg.ID == stream)
+		r.touch()
+		if len(raw) > 0 && !r.event(ctx, raw, data) {
+			if r.writeFailed {
+				return
 			}
-			lastWire := 0
-			if n := len(ev.wires); n > 0 {
-				lastWire = ev.wires[n-1]
-			}
-			if p.Faults.Buffering() {
-				held = append(held, ev)
-				heldBytes += len(raw)
-				switch {
-				case final:
-					if !release(lastWire, "the final response arrived") {
-						return
-					}
-				case p.Faults.BufferBytes > 0 && heldBytes >= p.Faults.BufferBytes:
-					if !release(lastWire, fmt.Sprintf("%d bytes held, the threshold is %d", heldBytes, p.Faults.BufferBytes)) {
-						return
-					}
-				default:
-					for _, wi := range ev.wires {
-						p.Rec.Event(trace.ActorProxy, trace.TypeHold, stream, wi, nil, fmt.Sprintf("The proxy holds the stream's bytes: %d held (it flushes at %s).", heldBytes, p.flushWhen()))
-					}
-				}
-			} else {
-				if !sleepCtx(ctx, time.Duration(p.Faults.LatencyMs)*time.Millisecond) {
-					break
-				}
-				if !write(ev) {
-					return
-				}
-			}
+			break
 		}
 		if err != nil {
 			break
 		}
 	}
-	mu.Lock()
-	why := broken
-	mu.Unlock()
+	r.end(clientCtx)
+}
+
+// sseRelay is one SSE response stream on its way through the proxy: what
+// the proxy holds of it (buffer=), whether a fault broke it, and whether
+// its final response reached the client.
+type sseRelay struct {
+	p       *HTTPProxy
+	w       http.ResponseWriter
+	flusher http.Flusher
+	stream  string
+	cancel  context.CancelFunc
+
+	mu       sync.Mutex
+	broken   string // why the proxy broke the stream, "" while it has not
+	lastByte time.Time
+
+	held        []heldEvent
+	heldBytes   int
+	delivered   bool // the stream's final response reached the client
+	writeFailed bool // the client's connection refused a write
+}
+
+func (r *sseRelay) flush() {
+	if r.flusher != nil {
+		r.flusher.Flush()
+	}
+}
+
+// touch notes that a byte (or the end) came from the server.
+func (r *sseRelay) touch() {
+	r.mu.Lock()
+	r.lastByte = time.Now()
+	r.mu.Unlock()
+}
+
+// breakStream breaks the stream once, for why, ending the server's request.
+func (r *sseRelay) breakStream(why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.broken == "" {
+		r.broken = why
+		r.cancel()
+	}
+}
+
+// startFaults arms drop-stream and idle-close; the returned function
+// disarms them.
+func (r *sseRelay) startFaults(ctx context.Context) (stop func()) {
+	var stops []func()
+	if ms := r.p.Faults.DropStreamMs; ms > 0 {
+		t := time.AfterFunc(time.Duration(ms)*time.Millisecond, func() {
+			r.breakStream(fmt.Sprintf("drop-stream: the proxy breaks the response stream %d ms after it opened.", ms))
+		})
+		stops = append(stops, func() { t.Stop() })
+	}
+	if ms := r.p.Faults.IdleCloseMs; ms > 0 {
+		idle := time.Duration(ms) * time.Millisecond
+		tick := time.NewTicker(min(idle/4+time.Millisecond, 50*time.Millisecond))
+		stops = append(stops, tick.Stop)
+		go r.watchIdle(ctx, tick, idle, ms)
+	}
+	return func() {
+		for _, s := range stops {
+			s()
+		}
+	}
+}
+
+// watchIdle breaks the stream once it has been quiet for idle.
+func (r *sseRelay) watchIdle(ctx context.Context, tick *time.Ticker, idle time.Duration, ms int64) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			r.mu.Lock()
+			quiet := time.Since(r.lastByte)
+			r.mu.Unlock()
+			if quiet >= idle {
+				r.breakStream(fmt.Sprintf("idle-close: the proxy closes the response stream after %d ms without a byte.", ms))
+				return
+			}
+		}
+	}
+}
+
+// event records one event the server sent and passes it on, holds it, or
+// releases what is held; false when the relay must stop (the client went
+// away, writeFailed, or the latency wait was cut).
+func (r *sseRelay) event(ctx context.Context, raw, data []byte) bool {
+	ev := heldEvent{raw: raw, msgs: Messages(data)}
+	final := false
+	for _, m := range ev.msgs {
+		wire, _ := r.p.Rec.Sent(trace.ActorServer, m, r.stream)
+		ev.wires = append(ev.wires, wire)
+		final = final || (m.Msg.IsFinal() && m.Msg.ID == r.stream)
+	}
+	if !r.p.Faults.Buffering() {
+		if !sleepCtx(ctx, time.Duration(r.p.Faults.LatencyMs)*time.Millisecond) {
+			return false
+		}
+		return r.write(ev)
+	}
+	lastWire := 0
+	if n := len(ev.wires); n > 0 {
+		lastWire = ev.wires[n-1]
+	}
+	r.held = append(r.held, ev)
+	r.heldBytes += len(raw)
+	switch {
+	case final:
+		return r.release(lastWire, "the final response arrived")
+	case r.p.Faults.BufferBytes > 0 && r.heldBytes >= r.p.Faults.BufferBytes:
+		return r.release(lastWire, fmt.Sprintf("%d bytes held, the threshold is %d", r.heldBytes, r.p.Faults.BufferBytes))
+	}
+	for _, wi := range ev.wires {
+		r.p.Rec.Event(trace.ActorProxy, trace.TypeHold, r.stream, wi, nil, fmt.Sprintf("The proxy holds the stream's bytes: %d held (it flushes at %s).", r.heldBytes, r.p.flushWhen()))
+	}
+	return true
+}
+
+// write passes one event to the client and records its delivery.
+func (r *sseRelay) write(ev heldEvent) bool {
+	if _, err := r.w.Write(ev.raw); err != nil {
+		r.writeFailed = true
+		return false
+	}
+	r.flush()
+	for i, m := range ev.msgs {
+		r.p.Rec.Delivered(trace.ActorServer, m, ev.wires[i], r.stream)
+		if m.Msg.IsFinal() && m.Msg.ID == r.stream {
+			r.delivered = true
+		}
+	}
+	return true
+}
+
+// release writes everything held, telling the flush when something was
+// held back before the event that releases it (wire).
+func (r *sseRelay) release(wire int, why string) bool {
+	held, heldBytes := r.held, r.heldBytes
+	r.held, r.heldBytes = nil, 0
+	if len(held) == 0 {
+		return true
+	}
+	if len(held) == 1 && held[0].wires != nil && held[0].wires[len(held[0].wires)-1] == wire {
+		// Only the message that releases the stream: nothing was held
+		// back, so there is no flush to tell.
+		return r.write(held[0])
+	}
+	n := 0
+	for _, h := range held {
+		n += len(h.msgs)
+	}
+	r.p.Rec.Event(trace.ActorProxy, trace.TypeFlush, r.stream, wire, nil, fmt.Sprintf("The proxy flushes %d held message(s), %d bytes, at once (%s).", n, heldBytes, why))
+	for _, h := range held {
+		if !r.write(h) {
+			return false
+		}
+	}
+	return true
+}
+
+// end closes the relay: what is held goes out when the server ended the
+// stream; else it is lost, and the stream's close is recorded for
+// whoever broke it (a fault breaks the client's connection too, as a
+// proxy that drops a stream does).
+func (r *sseRelay) end(clientCtx context.Context) {
+	r.mu.Lock()
+	why := r.broken
+	r.mu.Unlock()
 	if why == "" && clientCtx.Err() == nil {
-		// The server ended the stream: what the proxy held goes out now.
-		release(0, "the stream ends")
+		r.release(0, "the stream ends")
 		return
 	}
-	for _, h := range held {
+	for _, h := range r.held {
 		for _, wi := range h.wires {
-			p.Rec.Event(trace.ActorProxy, trace.TypeDrop, stream, wi, nil, "Lost: the stream broke while the proxy held it.")
+			r.p.Rec.Event(trace.ActorProxy, trace.TypeDrop, r.stream, wi, nil, "Lost: the stream broke while the proxy held it.")
 		}
 	}
 	switch {
 	case why != "":
-		p.Rec.Event(trace.ActorProxy, trace.TypeCloseStream, stream, 0, nil, why)
-		// Break the client's connection rather than end the body cleanly,
-		// as a proxy that drops a stream does.
+		r.p.Rec.Event(trace.ActorProxy, trace.TypeCloseStream, r.stream, 0, nil, why)
 		panic(http.ErrAbortHandler)
-	case !delivered && stream != "":
-		p.Rec.Event(trace.ActorClient, trace.TypeCloseStream, stream, 0, nil, "The client closed the response stream before its final response.")
+	case !r.delivered && r.stream != "":
+		r.p.Rec.Event(trace.ActorClient, trace.TypeCloseStream, r.stream, 0, nil, "The client closed the response stream before its final response.")
 	}
 }
 
