@@ -43,10 +43,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
@@ -74,6 +76,12 @@ type prober struct {
 	url   string   // Streamable HTTP: the one address talked to
 	tool  string
 	args  map[string]any
+	// argsGiven: -args was on the command line (without it a tool whose
+	// inputSchema requires arguments is not called).
+	argsGiven bool
+	// protocol is -protocol (probeProtocols); spoken is the revision the
+	// first handshake settled on, which later situations speak at once.
+	protocol, spoken string
 	limit time.Duration
 	only  map[string]bool // situations to run besides clean; empty: all
 	warm  warmup
@@ -148,8 +156,8 @@ type cancelJSON struct {
 	Unseen    bool   `json:"callNotYetAnswered,omitempty"`
 }
 
-const probeUsage = `usage: mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] -- COMMAND [ARG...]
-       mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] [-header 'Name: value'...] URL
+const probeUsage = `usage: mcplab probe [-protocol P] [-tool NAME] [-args JSON] [-out DIR] [-checks] [-json] [-limit D] [-timeout D] [-only LIST] -- COMMAND [ARG...]
+       mcplab probe [-protocol P] [-tool NAME] [-args JSON] [-out DIR] [-checks] [-json] [-limit D] [-timeout D] [-only LIST] [-header 'Name: value'...] URL
 
 Drives a live MCP server (stdio: the probe starts COMMAND; Streamable HTTP:
 the URL) through the lab's situations: a clean call with a progress token,
@@ -159,9 +167,16 @@ call, on HTTP closing the stream instead, and a client idle timeout shorter
 than the progress interval. Prints one line per situation with its
 verdicts, writes each transcript (the lab's JSON Lines, observed by the
 client, real times) to -out, and with -checks exits 3 if a rule is violated.
-After each cancellation the probe sends a ping, the fence: whatever the
-server sends for the request after answering it, it sent after reading the
-cancellation. Flags come before the command or URL. The URL is http:// or
+It speaks -protocol 2026-07-28 (stateless: server/discover, params._meta
+on every request, the request headers on every POST), 2025-11-25 (the
+initialize handshake and its session) or, by default, auto: server/discover
+first, then initialize when the server does not speak 2026-07-28. After each
+cancellation the probe sends a fence (ping; server/discover under
+2026-07-28, which has no ping): whatever the server sends for the request
+after answering it, it sent after reading the cancellation. Under
+2026-07-28 on Streamable HTTP a cancellation closes the request's stream,
+after which the client sees nothing of it: those situations are undecided.
+A situation whose deciding rule is undecided prints undecided, never pass. Flags come before the command or URL. The URL is http:// or
 https://; -header (repeatable) adds a header to every request, e.g.
 -header 'Authorization: Bearer TOKEN' for a server that wants
 authentication (it answers 401). SIGINT, SIGTERM and SIGHUP stop the probe
@@ -198,6 +213,7 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	*limit, *total = probeSituationLimit, probeTotalLimit
 	fs.Func("limit", "time limit of one situation, a Go `duration` such as 15s or 2m (default 15s)", positiveDuration(limit))
 	fs.Func("timeout", "time limit of the whole probe, a Go `duration` (default 1m0s)", positiveDuration(total))
+	protocol := fs.String("protocol", probeAuto, "the protocol revision to speak: auto (server/discover, then initialize if the server does not speak 2026-07-28), 2026-07-28 or 2025-11-25")
 	only := fs.String("only", "", "run only these situations (comma-separated names; the warm-up \"clean\" always runs)")
 	var headers headerFlag
 	fs.Var(&headers, "header", "an HTTP header for every request to the URL, 'Name: value' (repeatable; e.g. 'Authorization: Bearer TOKEN')")
@@ -205,7 +221,11 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlagsOnce(fs, args); err != nil {
 		return err
 	}
-	p := &prober{tool: *tool, limit: *limit, totalLimit: *total, log: stderr, only: map[string]bool{}, stop: make(chan struct{})}
+	p := &prober{tool: *tool, limit: *limit, totalLimit: *total, log: stderr, only: map[string]bool{}, stop: make(chan struct{}), protocol: *protocol}
+	if !slices.Contains(probeProtocols, p.protocol) {
+		return &usageError{fmt.Errorf("-protocol: want %s, not %q", strings.Join(probeProtocols, ", "), p.protocol)}
+	}
+	fs.Visit(func(f *flag.Flag) { p.argsGiven = p.argsGiven || f.Name == "args" })
 	for _, name := range strings.Split(*only, ",") {
 		if name = strings.TrimSpace(name); name == "" {
 			continue
@@ -399,7 +419,7 @@ func (p *prober) run(deadline time.Time, dir string, stdout io.Writer) []sitResu
 		default:
 			fmt.Fprintf(p.log, "probe: %s …\n", st.name)
 			r = p.situation(st, minTime(deadline, time.Now().Add(p.limit)), filepath.Join(dir, fmt.Sprintf("%d-%s.client.jsonl", n, st.name)), stdout)
-			if r.broke && (st.name == "clean" || strings.Contains(strings.Join(r.facts, " "), "initialize")) {
+			if (r.broke || r.verdict == "skipped") && st.name == "clean" || r.broke && handshakeFailed(r.facts) {
 				stop = "the warm-up did not complete"
 			}
 		}
@@ -427,13 +447,21 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	}
 	s := newSession(c, p.stop)
 	var rep sitReport
-	err := s.initialize(deadline)
-	if err == nil && st.name == "clean" {
+	want := p.protocol
+	if p.spoken != "" {
+		want = p.spoken // settled by the first handshake
+	}
+	err := s.handshake(deadline, want)
+	if err == nil && p.spoken == "" {
+		p.spoken = jsonrpc.Revision20251125
+		if s.stateless {
+			p.spoken = jsonrpc.Revision20260728
+		}
 		transport := "stdio `" + strings.Join(p.argv, " ") + "`"
 		if p.url != "" {
 			transport = "Streamable HTTP " + p.url
 		}
-		fmt.Fprintf(stdout, "server: %s over %s; offered %s, negotiated %s%s\n", strings.TrimSpace(s.server), transport, probeOffered, s.version, earlierNote(s.version))
+		fmt.Fprintln(stdout, s.handshakeLine(transport, want))
 	}
 	if err == nil {
 		err = st.run(p, s, &rep, deadline)
@@ -485,7 +513,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 			res.header.StdoutNotJSONRPC = entries
 		}
 	}
-	if werr := writeTranscript(file, p.transport(), recs); werr != nil {
+	if werr := writeTranscript(file, p.transport(), s.version, recs, c.closes()); werr != nil {
 		res.facts = append(res.facts, "writing the transcript: "+werr.Error())
 	} else {
 		res.file = file
@@ -501,7 +529,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	} else {
 		res.facts = append(res.facts, "the engine could not read the transcript: "+ierr.Error())
 	}
-	res.verdict = verdictOf(res.checks, rep.violated, err)
+	res.verdict = verdictOf(res.checks, rep.violated, err, st.decides)
 	res.broke = err != nil
 	if rep.violated != "" {
 		res.facts = append(res.facts, "VIOLATION: "+rep.violated)
@@ -528,15 +556,27 @@ func (p *prober) limitFor(deadline time.Time, need time.Duration) string {
 	return fmt.Sprintf("-limit %s", (time.Since(p.sitStart) + need + time.Second).Truncate(time.Second))
 }
 
+// handshakeFailed reports whether a situation's facts say its handshake
+// (server/discover or initialize) failed.
+func handshakeFailed(facts []string) bool {
+	all := strings.Join(facts, " ")
+	return strings.Contains(all, "initialize") || strings.Contains(all, jsonrpc.MethodDiscover)
+}
+
 // verdictOf: FAIL when a rule is violated (by the engine's checks or the
 // probe's own observation), error when the situation could not run to its
-// end, undecided when no check passed and some could not decide, else pass.
-func verdictOf(cs []trace.Check, violated string, err error) string {
+// end, undecided when the situation's deciding rule (decides, "" for none)
+// is undecided or when no check passed and some could not decide, else
+// pass.
+func verdictOf(cs []trace.Check, violated string, err error, decides string) string {
 	var passed, open int
 	for _, c := range cs {
 		switch {
 		case c.OK == nil:
 			open++
+			if c.Rule == decides {
+				passed = -len(cs) - 1 // undecided, whatever else passed
+			}
 		case !*c.OK:
 			return "FAIL"
 		default:
@@ -548,31 +588,64 @@ func verdictOf(cs []trace.Check, violated string, err error) string {
 		return "FAIL"
 	case err != nil:
 		return "error"
-	case passed == 0 && open > 0:
+	case passed <= 0 && open > 0:
 		return "undecided"
 	}
 	return "pass"
 }
 
 // writeTranscript writes recs as the lab's JSON Lines: the header line
-// (observer client, the transport) then one {"t": RFC 3339 time, "from":
-// ..., "message": ...} per message.
-func writeTranscript(file, transport string, recs []record) error {
+// (observer client, the transport, the protocol revision spoken) then one
+// {"t": RFC 3339 time, "from": ..., "message": ...} per message, and an
+// event line {"t", "actor": "client", "type": "close-stream", "id"} where
+// the client closed a request's stream (in time order, a close before the
+// messages of its instant).
+func writeTranscript(file, transport, protocol string, recs []record, closes []streamClose) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `{"observer":"client","transport":%q}`+"\n", transport) // the JSON Lines header: a client's view (engine/transcript judges what it could see)
+	head, _ := json.Marshal(struct {
+		Observer  string `json:"observer"`
+		Transport string `json:"transport"`
+		Protocol  string `json:"protocol,omitempty"`
+	}{trace.ObserverClient, transport, protocol}) // a client's view: engine/transcript judges what it could see
+	b.Write(head)
+	b.WriteByte('\n')
+	line := func(v any) error {
+		l, err := json.Marshal(v)
+		b.Write(l)
+		b.WriteByte('\n')
+		return err
+	}
 	for _, r := range recs {
-		line, err := json.Marshal(struct {
+		for len(closes) > 0 && !closes[0].at.After(r.at) {
+			if err := line(closeLine(closes[0])); err != nil {
+				return err
+			}
+			closes = closes[1:]
+		}
+		if err := line(struct {
 			T       string          `json:"t"`
 			From    string          `json:"from"`
 			Message json.RawMessage `json:"message"`
-		}{r.at.UTC().Format(time.RFC3339Nano), r.from, r.msg})
-		if err != nil {
+		}{r.at.UTC().Format(time.RFC3339Nano), r.from, r.msg}); err != nil {
 			return err
 		}
-		b.Write(line)
-		b.WriteByte('\n')
+	}
+	for _, c := range closes {
+		if err := line(closeLine(c)); err != nil {
+			return err
+		}
 	}
 	return os.WriteFile(file, b.Bytes(), 0o644)
+}
+
+// closeLine is the JSON Lines event line of a stream the client closed.
+func closeLine(c streamClose) any {
+	return struct {
+		T     string          `json:"t"`
+		Actor string          `json:"actor"`
+		Type  string          `json:"type"`
+		ID    json.RawMessage `json:"id"`
+	}{c.at.UTC().Format(time.RFC3339Nano), trace.ActorClient, trace.TypeCloseStream, json.RawMessage(c.id)}
 }
 
 // transport is the transport the probe talks, as the JSON Lines header

@@ -24,15 +24,37 @@ func (p *prober) grace() time.Duration {
 	return min(max(2*p.warm.interval, probeMinGrace), probeMaxGrace)
 }
 
+// closesToCancel reports whether the session cancels by closing the
+// request's stream: Streamable HTTP under 2026-07-28 (basic/transports,
+// "Cancellation"), which defines no notifications/cancelled there.
+func (p *prober) closesToCancel(s *session) bool { return p.url != "" && s.stateless }
+
+// signal names the cancellation signal of the session's transport and
+// revision.
+func (p *prober) signal(s *session) string {
+	if p.closesToCancel(s) {
+		return "closing the request's response stream"
+	}
+	return "POST notifications/cancelled"
+}
+
 // cancel sends the cancellation of request id the transport and revision
-// prescribe (the notification: stdio, and Streamable HTTP under the
-// revisions the probe offers), then the fence ping.
+// prescribe (DOMAIN.md §1: the notification on stdio and on Streamable
+// HTTP under 2025-11-25; closing the request's stream on Streamable HTTP
+// under 2026-07-28), then the fence.
 func (p *prober) cancel(s *session, id string, sent time.Time, reason string, deadline time.Time) cancelMark {
 	m := cancelMark{id: id, sentAt: sent}
 	if !s.c.received(id, deadline) {
 		m.unseen = true
 	}
-	m.at, _ = s.cancel(id, reason)
+	if p.closesToCancel(s) {
+		m.at, m.closed = s.c.closeStream(id)
+		if !m.closed {
+			m.at = time.Now() // the stream had ended: the server had answered
+		}
+	} else {
+		m.at, _ = s.cancel(id, reason)
+	}
 	m.fence = s.fence(minTime(deadline, time.Now().Add(p.warm.done+p.grace())))
 	return m
 }
@@ -72,6 +94,9 @@ func (p *prober) order(s *session, m cancelMark) string {
 	v := viewRequest(s.c.records(), s, m.id)
 	if !v.response.IsZero() && !v.response.After(m.at) {
 		return fmt.Sprintf("completed first (%s %s before the cancellation)", v.kind, ms(m.at.Sub(v.response)))
+	}
+	if m.closed {
+		return "stream closed, undecided from the client: under 2026-07-28 closing the stream is the cancellation, and nothing the server sends for the request after it reaches the client"
 	}
 	var late, race []string
 	for _, x := range v.after(m.at) {
@@ -126,6 +151,9 @@ func (p *prober) refine(tr *trace.Trace, recs []record, s *session, marks []canc
 			out = append(out, c)
 		}
 	}
+	if closedCheck, ok := closedUndecided(out, marks); ok {
+		out = append(out, closedCheck)
+	}
 	for i, c := range out {
 		if c.Rule != checks.NoMessageAfterCancel || c.OK != nil && *c.OK {
 			continue // the engine's undecided messages (a client's view) may be proven below
@@ -151,17 +179,37 @@ func (p *prober) refine(tr *trace.Trace, recs []record, s *session, marks []canc
 			}
 		}
 		if len(kept) == 0 {
-			out[i] = trace.Check{Rule: c.Rule, Detail: "Undecided from the client: every message the server sent after a cancellation arrived before its answer to the ping sent right after it, at a time the tool could also have finished (the legitimate race)."}
+			out[i] = trace.Check{Rule: c.Rule, Detail: "Undecided from the client: every message the server sent after a cancellation arrived before its answer to the fence request (ping, or server/discover under 2026-07-28) sent right after it, at a time the tool could also have finished (the legitimate race)."}
 			continue
 		}
 		bad := false
 		out[i].OK, out[i].Events = &bad, kept
 		if why == fenceWhy {
-			why += " (the fence: the server's answer to the ping sent right after the cancellation, so it had read the cancellation)"
+			why += " (the fence: the server's answer to the request (ping, or server/discover) sent right after the cancellation, so it had read the cancellation)"
 		}
 		out[i].Detail = fmt.Sprintf("%d message(s) after an accepted cancellation; the last proven one arrived %s.", len(kept), why)
 	}
 	return out
+}
+
+// closedUndecided is the undecided no-message-after-cancel of a
+// situation whose cancellations closed the request's stream (2026-07-28
+// on Streamable HTTP) when the engine's checks do not judge the rule: the
+// client reads nothing of a closed stream, so it cannot see whether the
+// server stopped. ok is false when no cancellation closed a stream or the
+// rule is judged already.
+func closedUndecided(cs []trace.Check, marks []cancelMark) (trace.Check, bool) {
+	for _, c := range cs {
+		if c.Rule == checks.NoMessageAfterCancel {
+			return trace.Check{}, false
+		}
+	}
+	for _, m := range marks {
+		if m.closed {
+			return trace.Check{Rule: checks.NoMessageAfterCancel, Detail: "Undecided from the client: under 2026-07-28 the client cancels on Streamable HTTP by closing the request's stream, and nothing the server sends for the request after that reaches it. Judge the server's own log."}, true
+		}
+	}
+	return trace.Check{}, false
 }
 
 // reqView is what the records say about one request.

@@ -53,5 +53,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     case "notifications/cancelled":
       if (m.params && m.params.requestId !== undefined) cancelled.add(m.params.requestId);
       break;
+    default: // a 2025-11-25 server knows no server/discover (nor any other method)
+      if (m.id !== undefined) send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
   }
 }
