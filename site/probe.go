@@ -72,20 +72,20 @@ type warmup struct {
 
 // prober is one run of the probe against one server.
 type prober struct {
-	argv  []string // stdio: the server command
-	url   string   // Streamable HTTP: the one address talked to
-	tool  string
-	args  map[string]any
+	argv []string // stdio: the server command
+	url  string   // Streamable HTTP: the one address talked to
+	tool string
+	args map[string]any
 	// argsGiven: -args was on the command line (without it a tool whose
 	// inputSchema requires arguments is not called).
 	argsGiven bool
 	// protocol is -protocol (probeProtocols); spoken is the revision the
 	// first handshake settled on, which later situations speak at once.
 	protocol, spoken string
-	limit time.Duration
-	only  map[string]bool // situations to run besides clean; empty: all
-	warm  warmup
-	log   io.Writer
+	limit            time.Duration
+	only             map[string]bool // situations to run besides clean; empty: all
+	warm             warmup
+	log              io.Writer
 	// header is -header: added to every HTTP request.
 	header http.Header
 	// totalLimit is -timeout and total the probe's deadline from it.

@@ -296,13 +296,13 @@ func (c *stdioConn) write(msg []byte) (time.Time, error) {
 
 func (c *stdioConn) closeStream(string) (time.Time, bool) { return time.Time{}, false }
 func (c *stdioConn) closes() []streamClose                { return nil }
-func (c *stdioConn) inbox() <-chan inbound           { return c.in }
-func (c *stdioConn) dead() <-chan struct{}           { return c.gone }
-func (c *stdioConn) records() []record               { return c.rec.all() }
-func (c *stdioConn) setEra(string)                   {}
-func (c *stdioConn) setVersion(string)               {}
-func (c *stdioConn) received(string, time.Time) bool { return true }
-func (c *stdioConn) why() string                     { c.mu.Lock(); defer c.mu.Unlock(); return c.reason }
+func (c *stdioConn) inbox() <-chan inbound                { return c.in }
+func (c *stdioConn) dead() <-chan struct{}                { return c.gone }
+func (c *stdioConn) records() []record                    { return c.rec.all() }
+func (c *stdioConn) setEra(string)                        {}
+func (c *stdioConn) setVersion(string)                    {}
+func (c *stdioConn) received(string, time.Time) bool      { return true }
+func (c *stdioConn) why() string                          { c.mu.Lock(); defer c.mu.Unlock(); return c.reason }
 func (c *stdioConn) close() {
 	close(c.quit)
 	c.stdin.Close()

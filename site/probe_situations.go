@@ -21,7 +21,7 @@ import (
 // answered (zero: not answered).
 type cancelMark struct {
 	id     string
-	closed bool // the cancellation closed the request's stream (2026-07-28 on Streamable HTTP)
+	closed bool      // the cancellation closed the request's stream (2026-07-28 on Streamable HTTP)
 	sentAt time.Time // when the request itself was sent
 	at     time.Time
 	fence  time.Time
@@ -49,7 +49,7 @@ type situation struct {
 	// decides is the rule the situation is about: when the engine leaves
 	// it undecided the situation is undecided, whatever else passed.
 	decides string
-	run  func(p *prober, s *session, r *sitReport, deadline time.Time) error
+	run     func(p *prober, s *session, r *sitReport, deadline time.Time) error
 }
 
 // situations in the order they run; "clean" is the warm-up the others
