@@ -85,7 +85,10 @@ type prober struct {
 	limit            time.Duration
 	only             map[string]bool // situations to run besides clean; empty: all
 	warm             warmup
-	log              io.Writer
+	// quickest is the fastest completion seen so far (0: none yet;
+	// prober.fastest).
+	quickest time.Duration
+	log      io.Writer
 	// header is -header: added to every HTTP request.
 	header http.Header
 	// totalLimit is -timeout and total the probe's deadline from it.
@@ -519,6 +522,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 		res.file = file
 	}
 	data, _ := os.ReadFile(file)
+	p.noteCompletions(recs, s, rep.cancels)
 	if tr, ierr := transcript.Import(data, transcript.Options{}); ierr == nil {
 		res.checks = p.refine(tr, recs, s, rep.cancels)
 		for i := range res.checks {

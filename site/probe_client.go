@@ -69,6 +69,7 @@ type session struct {
 	server   string            // serverInfo name and version
 	tokens   map[string]string // progress token text → request id text
 	sent     map[string]string // request id text → the probe's request as written
+	calls    []string          // the tools/call requests' id texts, in order
 	stop     <-chan struct{}   // closed when a signal stops the probe
 }
 

@@ -10,12 +10,15 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // call sends tools/call of the probe's tool with a progress token.
 func (s *session) call(p *prober) (string, time.Time, error) {
-	return s.request("tools/call", map[string]any{"name": p.tool, "arguments": p.args}, true)
+	id, at, err := s.request(jsonrpc.MethodToolsCall, map[string]any{"name": p.tool, "arguments": p.args}, true)
+	s.calls = append(s.calls, id)
+	return id, at, err
 }
 
 // grace is how long the probe keeps listening after a call ends or is
@@ -62,11 +65,43 @@ func (p *prober) cancel(s *session, id string, sent time.Time, reason string, de
 // linger reads whatever the server still sends until the tool would have
 // finished and the grace after that has passed (or the deadline).
 func (p *prober) linger(s *session, sent time.Time, m cancelMark, deadline time.Time) {
-	end := sent.Add(p.warm.done)
+	end := sent.Add(p.fastest())
 	if now := time.Now(); now.After(end) {
 		end = now
 	}
 	_ = s.wait(minTime(deadline, end.Add(p.grace())), nil)
+}
+
+// fastest is the fastest completion of the tool the probe has seen: the
+// least time from a call to its response, over every call of every
+// situation so far that was not cancelled before its response arrived
+// (noteCompletions), the warm-up's included. A message is early only
+// against it: a server whose first call is slower (a lazy set-up, load, a
+// slow link) is not convicted at an offset where completion won.
+func (p *prober) fastest() time.Duration {
+	if p.quickest > 0 && p.quickest < p.warm.done {
+		return p.quickest
+	}
+	return p.warm.done
+}
+
+// noteCompletions lowers the fastest completion (prober.fastest) by the
+// tools/call requests of recs that were answered before any cancellation
+// of theirs (marks) was sent.
+func (p *prober) noteCompletions(recs []record, s *session, marks []cancelMark) {
+	for _, id := range s.calls {
+		v := viewRequest(recs, s, id)
+		if v.sent.IsZero() || v.response.IsZero() {
+			continue
+		}
+		cancelled := false
+		for _, m := range marks {
+			cancelled = cancelled || m.id == id && !m.at.After(v.response)
+		}
+		if d := v.response.Sub(v.sent); !cancelled && (p.quickest == 0 || d < p.quickest) {
+			p.quickest = d
+		}
+	}
 }
 
 // fenceWhy is proven's reason for a message read after the fence's answer.
@@ -82,9 +117,10 @@ func (p *prober) proven(m cancelMark, t time.Time, response bool) (bool, string)
 	if !m.fence.IsZero() && t.After(m.fence) {
 		return true, fenceWhy
 	}
-	tol := max(p.warm.done/20, 10*time.Millisecond)
-	if response && t.Before(m.sentAt.Add(p.warm.done-tol)) {
-		return true, fmt.Sprintf("%s before the tool could have finished (the warm-up's timing, the probe's own evidence: the transcript alone leaves it undecided)", ms(m.sentAt.Add(p.warm.done).Sub(t)))
+	done := p.fastest()
+	tol := max(done/20, 10*time.Millisecond)
+	if response && t.Before(m.sentAt.Add(done-tol)) {
+		return true, fmt.Sprintf("%s before the tool could have finished (its fastest completion, %s: the probe's own evidence, the transcript alone leaves it undecided)", ms(m.sentAt.Add(done).Sub(t)), ms(done))
 	}
 	return false, ""
 }
@@ -96,7 +132,7 @@ func (p *prober) order(s *session, m cancelMark) string {
 		return fmt.Sprintf("completed first (%s %s before the cancellation)", v.kind, ms(m.at.Sub(v.response)))
 	}
 	if m.closed {
-		return "stream closed, undecided from the client: under 2026-07-28 closing the stream is the cancellation, and nothing the server sends for the request after it reaches the client"
+		return "stream closed (the 2026-07-28 cancellation): nothing after it reaches the client, undecided"
 	}
 	var late, race []string
 	for _, x := range v.after(m.at) {

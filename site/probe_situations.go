@@ -202,7 +202,7 @@ const raceMinSteps = 3
 // the tool would have finished), then the grace, plus 10% for the fence
 // and the scheduler.
 func (p *prober) raceStepCost(d time.Duration, f float64) time.Duration {
-	return (max(d+time.Duration(f*float64(d)), p.warm.done) + p.grace()) * 11 / 10
+	return (max(d+time.Duration(f*float64(d)), p.fastest()) + p.grace()) * 11 / 10
 }
 
 // racePlan returns the offsets that fit in left after a warm call of d
@@ -238,9 +238,9 @@ func (p *prober) racePlan(d, left time.Duration) (steps []float64, all time.Dura
 // racePlan): fewer offsets, nearest the completion time first, or none
 // with the limit that would let it run.
 func sitRace(p *prober, s *session, r *sitReport, deadline time.Time) error {
-	if steps, all := p.racePlan(p.warm.done, time.Until(deadline)); len(steps) < raceMinSteps {
+	if steps, all := p.racePlan(p.fastest(), time.Until(deadline)); len(steps) < raceMinSteps {
 		return errSkip(fmt.Sprintf("the sweep needs about %s (a warm call and %d cancelled calls of about %s each), more than is left of %s; %s would let it run",
-			ms(all), len(raceSteps), ms(p.warm.done), p.limitName(deadline), p.limitFor(deadline, all)))
+			ms(all), len(raceSteps), ms(p.fastest()), p.limitName(deadline), p.limitFor(deadline, all)))
 	}
 	id, sent, err := s.call(p)
 	if err != nil {
