@@ -522,7 +522,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 		res.file = file
 	}
 	data, _ := os.ReadFile(file)
-	p.noteCompletions(recs, s, rep.cancels)
+	p.noteCompletions(s)
 	if tr, ierr := transcript.Import(data, transcript.Options{}); ierr == nil {
 		res.checks = p.refine(tr, recs, s, rep.cancels)
 		for i := range res.checks {

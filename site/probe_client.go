@@ -70,11 +70,13 @@ type session struct {
 	tokens   map[string]string // progress token text → request id text
 	sent     map[string]string // request id text → the probe's request as written
 	calls    []string          // the tools/call requests' id texts, in order
-	stop     <-chan struct{}   // closed when a signal stops the probe
+	// cancelledAt is when the probe cancelled a request (id text).
+	cancelledAt map[string]time.Time
+	stop        <-chan struct{} // closed when a signal stops the probe
 }
 
 func newSession(c conn, stop <-chan struct{}) *session {
-	return &session{c: c, nextID: 1, tokens: map[string]string{}, sent: map[string]string{}, stop: stop}
+	return &session{c: c, nextID: 1, tokens: map[string]string{}, sent: map[string]string{}, cancelledAt: map[string]time.Time{}, stop: stop}
 }
 
 // era is the wire the session writes: 2026-07-28's once stateless, else

@@ -58,6 +58,7 @@ func (p *prober) cancel(s *session, id string, sent time.Time, reason string, de
 	} else {
 		m.at, _ = s.cancel(id, reason)
 	}
+	s.cancelledAt[id] = m.at
 	m.fence = s.fence(minTime(deadline, time.Now().Add(p.warm.done+p.grace())))
 	return m
 }
@@ -86,18 +87,17 @@ func (p *prober) fastest() time.Duration {
 }
 
 // noteCompletions lowers the fastest completion (prober.fastest) by the
-// tools/call requests of recs that were answered before any cancellation
-// of theirs (marks) was sent.
-func (p *prober) noteCompletions(recs []record, s *session, marks []cancelMark) {
+// session's tools/call requests that were answered before any
+// cancellation of theirs was sent (session.cancelledAt).
+func (p *prober) noteCompletions(s *session) {
+	recs := s.c.records()
 	for _, id := range s.calls {
 		v := viewRequest(recs, s, id)
 		if v.sent.IsZero() || v.response.IsZero() {
 			continue
 		}
-		cancelled := false
-		for _, m := range marks {
-			cancelled = cancelled || m.id == id && !m.at.After(v.response)
-		}
+		at, cancelled := s.cancelledAt[id]
+		cancelled = cancelled && !at.After(v.response)
 		if d := v.response.Sub(v.sent); !cancelled && (p.quickest == 0 || d < p.quickest) {
 			p.quickest = d
 		}
@@ -127,6 +127,7 @@ func (p *prober) proven(m cancelMark, t time.Time, response bool) (bool, string)
 
 // order says, from the records, which order occurred for m's request.
 func (p *prober) order(s *session, m cancelMark) string {
+	p.noteCompletions(s)
 	v := viewRequest(s.c.records(), s, m.id)
 	if !v.response.IsZero() && !v.response.After(m.at) {
 		return fmt.Sprintf("completed first (%s %s before the cancellation)", v.kind, ms(m.at.Sub(v.response)))
