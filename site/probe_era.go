@@ -52,6 +52,9 @@ func (s *session) handshake(deadline time.Time, want string) error {
 		return err
 	}
 	fallback, err := s.discover(deadline)
+	if errors.Is(err, errTimeout) {
+		return fmt.Errorf("%w (-protocol 2025-11-25 skips server/discover, for a server that leaves it unanswered)", err)
+	}
 	if err != nil || fallback == "" {
 		return err
 	}

@@ -168,7 +168,7 @@ func transcriptOf(t *testing.T, out, name string) string {
 func TestProbeGoSDKStdioFlagsResultAfterCancel(t *testing.T) {
 	t.Parallel()
 	bin := goServer(t)
-	out, lines, err := probeRun(t, "-checks", "-tool", "work", "-args", probeToolArgs, "--", bin)
+	out, lines, err := probeRun(t, "-protocol", "2025-11-25", "-checks", "-tool", "work", "-args", probeToolArgs, "--", bin)
 	var cf *checksFailed
 	if !errors.As(err, &cf) || exitCode(err) != 3 {
 		t.Fatalf("err = %v, want checksFailed (exit 3)", err)
@@ -286,7 +286,7 @@ func TestProbeServerNeverAnswers(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "child.pid")
 	const limit = 2 * time.Second
 	start := time.Now()
-	_, lines, err := probeRun(t, "-limit", limit.String(), "-timeout", "20s", "--", "sh", "testdata/probe/hang.sh", pidFile)
+	_, lines, err := probeRun(t, "-protocol", "2025-11-25", "-limit", limit.String(), "-timeout", "20s", "--", "sh", "testdata/probe/hang.sh", pidFile)
 	elapsed := time.Since(start)
 	if err == nil || exitCode(err) != 1 {
 		t.Errorf("err = %v, want an error with exit 1", err)
@@ -337,7 +337,7 @@ func TestProbeServerCrashesMidCall(t *testing.T) {
 // -timeout says so, not that the situation's -limit ran out.
 func TestProbeSaysWhichLimitStoppedIt(t *testing.T) {
 	t.Parallel()
-	_, lines, err := probeRun(t, "-timeout", "1s", "--", "sh", "testdata/probe/hang.sh", filepath.Join(t.TempDir(), "child.pid"))
+	_, lines, err := probeRun(t, "-protocol", "2025-11-25", "-timeout", "1s", "--", "sh", "testdata/probe/hang.sh", filepath.Join(t.TempDir(), "child.pid"))
 	if exitCode(err) != 1 {
 		t.Errorf("err = %v, want exit 1", err)
 	}
@@ -378,7 +378,7 @@ func TestProbeStdoutNotJSONRPC(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	err := run([]string{"probe", "-checks", "-out", dir, "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "noise"}, &out, &errb)
+	err := run([]string{"probe", "-protocol", "2025-11-25", "-checks", "-out", dir, "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "noise"}, &out, &errb)
 	t.Logf("%s%s", out.String(), errb.String())
 	if exitCode(err) != 3 || !strings.Contains(err.Error(), "stdout carries only JSON-RPC") {
 		t.Errorf("err = %v, want exit 3 naming stdout", err)
@@ -390,14 +390,14 @@ func TestProbeStdoutNotJSONRPC(t *testing.T) {
 		t.Errorf("probe.json does not list the line:\n%s", b)
 	}
 
-	_, lines, err := probeRun(t, "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "banner")
+	_, lines, err := probeRun(t, "-protocol", "2025-11-25", "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "banner")
 	if err != nil {
 		t.Errorf("err = %v, want none without -checks", err)
 	}
 	wantVerdict(t, lines, "clean", "FAIL", `"Server starting on stdio..." before the response to initialize id 1`)
 
 	start := time.Now()
-	_, lines, err = probeRun(t, "-limit", "10s", "--", "yes", "garbage")
+	_, lines, err = probeRun(t, "-protocol", "2025-11-25", "-limit", "10s", "--", "yes", "garbage")
 	if exitCode(err) != 1 {
 		t.Errorf("err = %v, want exit 1 (the warm-up could not run)", err)
 	}
@@ -520,7 +520,7 @@ func TestProbeHTTPNeverReached(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	_, lines, _ = probeRun(t, "http://"+addr+"/mcp")
-	wantVerdict(t, lines, "clean", "error", "initialize: could not reach the server", "connection refused")
+	wantVerdict(t, lines, "clean", "error", "server/discover: could not reach the server", "connection refused")
 	if strings.Contains(lines["clean"], "gone") {
 		t.Errorf("clean says the server is gone: %s", lines["clean"])
 	}
@@ -532,7 +532,7 @@ func TestProbeHTTPNeverReached(t *testing.T) {
 func TestProbeResponseIDAsString(t *testing.T) {
 	t.Parallel()
 	start := time.Now()
-	_, lines, err := probeRun(t, "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "strid")
+	_, lines, err := probeRun(t, "-protocol", "2025-11-25", "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "strid")
 	if exitCode(err) != 1 {
 		t.Errorf("err = %v, want exit 1", err)
 	}
