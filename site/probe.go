@@ -82,6 +82,7 @@ type prober struct {
 	// protocol is -protocol (probeProtocols); spoken is the revision the
 	// first handshake settled on, which later situations speak at once.
 	protocol, spoken string
+	server           string // the server's name and version, from the first handshake
 	limit            time.Duration
 	only             map[string]bool // situations to run besides clean; empty: all
 	warm             warmup
@@ -212,6 +213,7 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	argsJSON := fs.String("args", "{}", "the tool's arguments, a JSON object")
 	out := fs.String("out", "", "directory for the transcripts (default: a new temporary directory, printed)")
 	check := fs.Bool("checks", false, "exit 3 if any rule is violated (for CI)")
+	asJSON := fs.Bool("json", false, "print the verdicts as JSON on standard output (the lines go to standard error)")
 	limit, total := new(time.Duration), new(time.Duration)
 	*limit, *total = probeSituationLimit, probeTotalLimit
 	fs.Func("limit", "time limit of one situation, a Go `duration` such as 15s or 2m (default 15s)", positiveDuration(limit))
@@ -297,7 +299,17 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	}()
 	defer func() { signal.Stop(sigs); close(done) }()
 	p.total = time.Now().Add(*total)
-	results := p.run(p.total, dir, stdout)
+	text := stdout
+	if *asJSON {
+		text = stderr
+	}
+	results := p.run(p.total, dir, text)
+	if *asJSON {
+		if err := p.writeJSON(stdout, results); err != nil {
+			return err
+		}
+	}
+	stdout = text
 	var heads []transcriptHeader
 	for _, r := range results {
 		if r.file != "" {
@@ -464,6 +476,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 		if p.url != "" {
 			transport = "Streamable HTTP " + p.url
 		}
+		p.server = strings.TrimSpace(s.server)
 		fmt.Fprintln(stdout, s.handshakeLine(transport, want))
 	}
 	if err == nil {
@@ -475,7 +488,11 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	c.close()
 	res.facts = rep.facts
 	var skip errSkip
+	var need *needArgsError
 	switch {
+	case errors.As(err, &need):
+		res.verdict, res.facts, res.badInput = "skipped", append(res.facts, need.Error()), need
+		return res
 	case errors.As(err, &skip):
 		res.verdict, res.facts = "skipped", append(res.facts, skip.Error())
 		return res

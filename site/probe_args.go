@@ -89,10 +89,15 @@ func zeroOfType(t json.RawMessage) json.RawMessage {
 	return json.RawMessage("null")
 }
 
-// needArgs is the skip of a situation that would call tool without the
-// arguments its inputSchema requires (no -args given), with the -args
-// value to try.
-func needArgs(t probeTool) errSkip {
-	return errSkip(fmt.Sprintf("tool %q requires %s (its inputSchema) and no -args was given, so it was not called; try -args '%s' (built from the inputSchema: put real values in)",
-		t.name, strings.Join(requiredArgs(t.schema), ", "), suggestArgs(t.schema)))
+// needArgsError skips a situation that would call a tool without the
+// arguments its inputSchema requires (no -args given); the probe exits 2,
+// as for bad input, since nothing was tested.
+type needArgsError struct{ msg string }
+
+func (e *needArgsError) Error() string { return e.msg }
+
+// needArgs is the needArgsError for tool t, with the -args value to try.
+func needArgs(t probeTool) error {
+	return &needArgsError{fmt.Sprintf("tool %q requires %s (its inputSchema) and no -args was given, so it was not called; try -args '%s' (built from the inputSchema: put real values in)",
+		t.name, strings.Join(requiredArgs(t.schema), ", "), suggestArgs(t.schema))}
 }

@@ -13,6 +13,8 @@
 //   strid     answers a tool call with its id as a string ("3" for 3)
 //   oldproto  answers initialize with 2025-06-18, an earlier MCP revision
 //   badproto  answers initialize with 1999-01-01, no MCP revision
+//   needargs  lists "t" with required arguments city (a string) and days
+//             (an integer, default 3) in its inputSchema
 import { createInterface } from "node:readline";
 
 const mode = process.argv[2] ?? "ok";
@@ -42,7 +44,9 @@ for await (const line of createInterface({ input: process.stdin })) {
       send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: { oldproto: "2025-06-18", badproto: "1999-01-01" }[mode] ?? m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "fault-" + mode, version: "0" } } });
       break;
     case "tools/list":
-      send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "t", inputSchema: { type: "object" } }] } });
+      send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "t", inputSchema: mode === "needargs"
+        ? { type: "object", properties: { city: { type: "string" }, days: { type: "integer", default: 3 } }, required: ["days", "city"] }
+        : { type: "object" } }] } });
       break;
     case "ping":
       send({ jsonrpc: "2.0", id: m.id, result: {} });
