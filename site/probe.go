@@ -41,7 +41,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -240,22 +239,8 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 		}
 		p.only[name] = true
 	}
-	rest := fs.Args()
-	switch {
-	case len(rest) == 0:
-		fs.Usage()
-		return &usageError{errors.New("probe needs a server: -- COMMAND [ARG...] or a URL")}
-	case strings.Contains(rest[0], "://"):
-		scheme, _, _ := strings.Cut(rest[0], "://")
-		if s := strings.ToLower(scheme); s != "http" && s != "https" {
-			return &usageError{fmt.Errorf("%s: the probe talks stdio (-- COMMAND) or Streamable HTTP (an http:// or https:// URL), not %s", rest[0], scheme)}
-		}
-		if len(rest) > 1 {
-			return &usageError{fmt.Errorf("flags go before the URL (mcplab probe [flags] URL); after %s came %s", rest[0], strings.Join(rest[1:], " "))}
-		}
-		p.url = rest[0]
-	default:
-		p.argv = rest
+	if err := p.target(fs, fs.Args()); err != nil {
+		return err
 	}
 	if len(headers) > 0 && p.url == "" {
 		return &usageError{errors.New("-header is for a Streamable HTTP URL, not a stdio command")}
@@ -264,7 +249,7 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	if err := json.Unmarshal([]byte(*argsJSON), &p.args); err != nil || p.args == nil {
 		return &usageError{fmt.Errorf("-args must be a JSON object: %q", *argsJSON)}
 	}
-	dir, wrote := *out, false
+	dir, wrote, err := *out, false, error(nil)
 	if dir == "" {
 		d, err := os.MkdirTemp("", "mcplab-probe-")
 		if err != nil {
@@ -279,25 +264,7 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	// A signal ends the probe as its limits do: the server's process group
-	// is killed and probe.json written. A second signal kills the probe.
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, probeSignals...)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case s := <-sigs:
-			signal.Stop(sigs)
-			if p.url != "" {
-				fmt.Fprintf(stderr, "probe: %s: stopping (the session is closed)\n", signalName(s))
-			} else {
-				fmt.Fprintf(stderr, "probe: %s: stopping (the server's process group is killed)\n", signalName(s))
-			}
-			p.halt(signalName(s))
-		case <-done:
-		}
-	}()
-	defer func() { signal.Stop(sigs); close(done) }()
+	defer p.watchSignals(stderr)()
 	p.total = time.Now().Add(*total)
 	text := stdout
 	if *asJSON {
@@ -309,58 +276,10 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	stdout = text
-	var heads []transcriptHeader
-	for _, r := range results {
-		if r.file != "" {
-			heads = append(heads, r.header)
-		}
+	if wrote, err = writeIndex(dir, results, text); err != nil {
+		return err
 	}
-	if wrote = len(heads) > 0; wrote {
-		if b, err := json.MarshalIndent(heads, "", "  "); err == nil {
-			if err := os.WriteFile(filepath.Join(dir, "probe.json"), append(b, '\n'), 0o644); err != nil {
-				return err
-			}
-		}
-		fmt.Fprintf(stdout, "transcripts: %s (open one with: mcplab run -checks FILE, or drop it on /import/, which judge the transcript alone, as the client saw it: a message the probe convicted only by the warm-up's timing is undecided there; probe.json says who observed each and holds that evidence)\n", dir)
-	} else {
-		fmt.Fprintln(stdout, "transcripts: none written")
-	}
-	var failed []string
-	errs := 0
-	for _, r := range results {
-		if r.verdict == "FAIL" {
-			var rules []string
-			for _, c := range r.checks {
-				if c.OK != nil && !*c.OK {
-					rules = append(rules, c.Rule)
-				}
-			}
-			rules = append(rules, r.own...)
-			if len(rules) == 0 {
-				rules = append(rules, "the probe's own observation")
-			}
-			failed = append(failed, r.name+" ("+strings.Join(rules, ", ")+")")
-		}
-		if r.broke {
-			errs++
-		}
-	}
-	if *check && len(failed) > 0 {
-		return &checksFailed{rules: failed}
-	}
-	if by := p.stopped(); by != "" {
-		return fmt.Errorf("stopped by %s", by)
-	}
-	for _, r := range results {
-		if r.badInput != nil {
-			return &usageError{r.badInput} // the command line named what the server does not have
-		}
-	}
-	if errs > 0 {
-		return fmt.Errorf("%d situation(s) could not run to their end (see above)", errs)
-	}
-	return nil
+	return p.exitFor(results, *check)
 }
 
 // headerFlag is -header, repeatable: each 'Name: value' is added to every
@@ -462,23 +381,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	}
 	s := newSession(c, p.stop)
 	var rep sitReport
-	want := p.protocol
-	if p.spoken != "" {
-		want = p.spoken // settled by the first handshake
-	}
-	err := s.handshake(deadline, want)
-	if err == nil && p.spoken == "" {
-		p.spoken = jsonrpc.Revision20251125
-		if s.stateless {
-			p.spoken = jsonrpc.Revision20260728
-		}
-		transport := "stdio `" + strings.Join(p.argv, " ") + "`"
-		if p.url != "" {
-			transport = "Streamable HTTP " + p.url
-		}
-		p.server = strings.TrimSpace(s.server)
-		fmt.Fprintln(stdout, s.handshakeLine(transport, want))
-	}
+	err := p.open(s, deadline, stdout)
 	if err == nil {
 		err = st.run(p, s, &rep, deadline)
 	}
@@ -508,6 +411,37 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	case err != nil:
 		res.facts = append(res.facts, err.Error())
 	}
+	return p.judge(res, st, s, &rep, err, file)
+}
+
+// open opens the session in the revision -protocol asks for, or the one
+// the first handshake settled on; the first prints the server line.
+func (p *prober) open(s *session, deadline time.Time, stdout io.Writer) error {
+	want := p.protocol
+	if p.spoken != "" {
+		want = p.spoken // settled by the first handshake
+	}
+	err := s.handshake(deadline, want)
+	if err == nil && p.spoken == "" {
+		p.spoken = jsonrpc.Revision20251125
+		if s.stateless {
+			p.spoken = jsonrpc.Revision20260728
+		}
+		transport := "stdio `" + strings.Join(p.argv, " ") + "`"
+		if p.url != "" {
+			transport = "Streamable HTTP " + p.url
+		}
+		p.server = strings.TrimSpace(s.server)
+		fmt.Fprintln(stdout, s.handshakeLine(transport, want))
+	}
+	return err
+}
+
+// judge writes the situation's transcript to file and has the engine judge
+// it, refined by the probe's evidence; res holds the facts so far and err
+// the situation's end.
+func (p *prober) judge(res sitResult, st situation, s *session, rep *sitReport, err error, file string) sitResult {
+	c := s.c
 	recs := c.records()
 	res.header = transcriptHeader{File: filepath.Base(file), Observer: "client", Transport: "stdio", Protocol: s.version,
 		WarmupMs: float64(p.warm.done.Microseconds()) / 1000}
