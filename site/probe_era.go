@@ -87,11 +87,7 @@ func (s *session) discover(deadline time.Time) (fallback string, err error) {
 	m, _ := jsonrpc.Parse(in.msg)
 	if mi.isError {
 		s.stateless = false
-		code := "an error"
-		if m.ErrorCode != nil {
-			code = fmt.Sprintf("error %d", *m.ErrorCode)
-		}
-		return fmt.Sprintf("it answered server/discover with %s (%s)", code, m.ErrorMessage), nil
+		return "it answered server/discover with " + discoverError(m), nil
 	}
 	var r struct {
 		SupportedVersions []string `json:"supportedVersions"`
@@ -108,6 +104,26 @@ func (s *session) discover(deadline time.Time) (fallback string, err error) {
 	info := r.Meta[jsonrpc.MetaServerInfo]
 	s.server = info.Name + " " + info.Version
 	return "", nil
+}
+
+// discoverError describes the error m that answered server/discover: its
+// code and message, and for UnsupportedProtocolVersion (-32022) the
+// revisions the server says it supports.
+func discoverError(m jsonrpc.Message) string {
+	if m.ErrorCode == nil {
+		return "an error (" + m.ErrorMessage + ")"
+	}
+	what := fmt.Sprintf("error %d (%s)", *m.ErrorCode, m.ErrorMessage)
+	if *m.ErrorCode == jsonrpc.CodeUnsupportedProtocolVersion {
+		var e struct {
+			Data struct {
+				Supported []string `json:"supported"`
+			} `json:"data"`
+		}
+		_ = json.Unmarshal(m.Error, &e)
+		what = fmt.Sprintf("UnsupportedProtocolVersion (%d): it supports %q", *m.ErrorCode, e.Data.Supported)
+	}
+	return what
 }
 
 // initialize performs the 2025-11-25 handshake: initialize offering

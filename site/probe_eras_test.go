@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/checks/schema"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -263,5 +264,25 @@ func TestProbeJSON(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "cancel-at-once") {
 		t.Errorf("the situation lines did not go to standard error")
+	}
+}
+
+// Rule (2026-07-28 schema, UnsupportedProtocolVersionError): a server that
+// answers server/discover with -32022 names the revisions it supports in
+// error.data.supported, and the probe's fallback says which; any other
+// error is named by its code and message.
+func TestProbeDiscoverErrorNamesTheSupportedRevisions(t *testing.T) {
+	for _, c := range []struct{ msg, want string }{
+		{`{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"unsupported","data":{"requested":"2026-07-28","supported":["2025-11-25","2025-06-18"]}}}`,
+			`UnsupportedProtocolVersion (-32022): it supports ["2025-11-25" "2025-06-18"]`},
+		{`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`, "error -32601 (Method not found)"},
+	} {
+		m, err := jsonrpc.Parse(json.RawMessage(c.msg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := discoverError(m); got != c.want {
+			t.Errorf("discoverError(%s) = %q, want %q", c.msg, got, c.want)
+		}
 	}
 }
