@@ -12,9 +12,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -284,5 +288,72 @@ func TestProbeDiscoverErrorNamesTheSupportedRevisions(t *testing.T) {
 		if got := discoverError(m); got != c.want {
 			t.Errorf("discoverError(%s) = %q, want %q", c.msg, got, c.want)
 		}
+	}
+}
+
+// Rule (2026-07-28 basic/transports/streamable-http, "Request Metadata"):
+// every POST of the stateless revision carries MCP-Protocol-Version
+// (matching params._meta), Mcp-Method and, for tools/call, Mcp-Name; no
+// Mcp-Session-Id, no initialize, no ping; a server that answers 400 with
+// HeaderMismatch would say otherwise.
+func TestProbe2026HeadersOnEveryPOST(t *testing.T) {
+	t.Parallel()
+	type seen struct{ method, version, mcpMethod, name, session, meta string }
+	var mu sync.Mutex
+	var got []seen
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Meta map[string]json.RawMessage `json:"_meta"`
+			} `json:"params"`
+		}
+		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&m) != nil || m.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		mu.Lock()
+		got = append(got, seen{m.Method, r.Header.Get("MCP-Protocol-Version"), r.Header.Get("Mcp-Method"), r.Header.Get("Mcp-Name"), r.Header.Get("Mcp-Session-Id"), string(m.Params.Meta[jsonrpc.MetaProtocolVersion])})
+		mu.Unlock()
+		result := `{"resultType":"complete"}`
+		switch m.Method {
+		case jsonrpc.MethodDiscover:
+			result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"stateless","version":"1"}}}`
+		case "tools/list":
+			result = `{"resultType":"complete","tools":[{"name":"quick","inputSchema":{"type":"object"}}]}`
+		case "tools/call":
+			result = `{"resultType":"complete","content":[{"type":"text","text":"done"}]}`
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, result)
+	}))
+	defer srv.Close()
+	out, _, err := probeRun(t, "-only", "cancel-at-once", srv.URL)
+	if err != nil {
+		t.Fatalf("err = %v", err)
+	}
+	if !strings.Contains(out, "server: stateless 1 over Streamable HTTP") {
+		t.Errorf("the server line does not name the server from server/discover's _meta")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	calls := 0
+	for _, g := range got {
+		if g.method == "initialize" || g.method == "ping" {
+			t.Errorf("the probe sent %s under 2026-07-28", g.method)
+		}
+		if g.version != "2026-07-28" || g.meta != `"2026-07-28"` || g.mcpMethod != g.method || g.session != "" {
+			t.Errorf("%s: MCP-Protocol-Version %q, _meta version %s, Mcp-Method %q, Mcp-Session-Id %q", g.method, g.version, g.meta, g.mcpMethod, g.session)
+		}
+		if g.method == "tools/call" {
+			calls++
+			if g.name != "quick" {
+				t.Errorf("tools/call: Mcp-Name %q, want quick", g.name)
+			}
+		}
+	}
+	if calls == 0 {
+		t.Errorf("no tools/call reached the server: %+v", got)
 	}
 }

@@ -354,6 +354,7 @@ func TestProbeUsage(t *testing.T) {
 		{"no server", nil, "probe needs a server"},
 		{"args not an object", []string{"-args", "[1]", "--", "true"}, "-args must be a JSON object"},
 		{"unknown situation", []string{"-only", "nope", "--", "true"}, `no situation is called "nope"`},
+		{"unknown revision", []string{"-protocol", "2024-01-01", "--", "true"}, `-protocol: want auto, 2026-07-28, 2025-11-25, not "2024-01-01"`},
 		{"flags after the URL", []string{"http://127.0.0.1:9/mcp", "-checks"}, "flags go before the URL"},
 		{"not http", []string{"ftp://x/"}, "not ftp"},
 		{"header on stdio", []string{"-header", "A: b", "--", "true"}, "-header is for a Streamable HTTP URL"},
