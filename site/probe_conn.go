@@ -130,8 +130,9 @@ type conn interface {
 	write(msg []byte) (time.Time, error)
 	// closeStream closes the response stream of the request with JSON id
 	// text id (Streamable HTTP); it reports whether there was one open
-	// and when it was closed.
-	closeStream(id string) (time.Time, bool)
+	// and when it was closed. With record the close goes into the
+	// transcript (closes): it is the cancellation (2026-07-28).
+	closeStream(id string, record bool) (time.Time, bool)
 	// closes are the streams the client closed, in order.
 	closes() []streamClose
 	inbox() <-chan inbound
@@ -294,15 +295,15 @@ func (c *stdioConn) write(msg []byte) (time.Time, error) {
 	return at, err
 }
 
-func (c *stdioConn) closeStream(string) (time.Time, bool) { return time.Time{}, false }
-func (c *stdioConn) closes() []streamClose                { return nil }
-func (c *stdioConn) inbox() <-chan inbound                { return c.in }
-func (c *stdioConn) dead() <-chan struct{}                { return c.gone }
-func (c *stdioConn) records() []record                    { return c.rec.all() }
-func (c *stdioConn) setEra(string)                        {}
-func (c *stdioConn) setVersion(string)                    {}
-func (c *stdioConn) received(string, time.Time) bool      { return true }
-func (c *stdioConn) why() string                          { c.mu.Lock(); defer c.mu.Unlock(); return c.reason }
+func (c *stdioConn) closeStream(string, bool) (time.Time, bool) { return time.Time{}, false }
+func (c *stdioConn) closes() []streamClose                      { return nil }
+func (c *stdioConn) inbox() <-chan inbound                      { return c.in }
+func (c *stdioConn) dead() <-chan struct{}                      { return c.gone }
+func (c *stdioConn) records() []record                          { return c.rec.all() }
+func (c *stdioConn) setEra(string)                              {}
+func (c *stdioConn) setVersion(string)                          {}
+func (c *stdioConn) received(string, time.Time) bool            { return true }
+func (c *stdioConn) why() string                                { c.mu.Lock(); defer c.mu.Unlock(); return c.reason }
 func (c *stdioConn) close() {
 	close(c.quit)
 	c.stdin.Close()
@@ -375,9 +376,11 @@ func startHTTP(url string, header http.Header, stop <-chan struct{}) *httpConn {
 	}
 }
 
+// setEra also forgets any session id: a new handshake (initialize after
+// server/discover) takes the one its answer assigns.
 func (c *httpConn) setEra(r string) {
 	c.mu.Lock()
-	c.era, c.version = jsonrpc.Era{Revision: r}, ""
+	c.era, c.version, c.session = jsonrpc.Era{Revision: r}, "", ""
 	c.mu.Unlock()
 }
 
@@ -611,14 +614,17 @@ func readSSE(r io.Reader, onData func([]byte)) {
 	}
 }
 
-func (c *httpConn) closeStream(id string) (time.Time, bool) {
+func (c *httpConn) closeStream(id string, record bool) (time.Time, bool) {
 	c.mu.Lock()
 	cancel, ok := c.streams[id]
 	c.mu.Unlock()
 	if !ok {
 		return time.Time{}, false
 	}
-	at := c.rec.closed(id)
+	at := time.Now()
+	if record {
+		at = c.rec.closed(id)
+	}
 	cancel()
 	return at, true
 }

@@ -51,7 +51,7 @@ func (p *prober) cancel(s *session, id string, sent time.Time, reason string, de
 		m.unseen = true
 	}
 	if p.closesToCancel(s) {
-		m.at, m.closed = s.c.closeStream(id)
+		m.at, m.closed = s.c.closeStream(id, true)
 		if !m.closed {
 			m.at = time.Now() // the stream had ended: the server had answered
 		}
