@@ -47,6 +47,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcplab/mcplab/engine/checks/schema"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -475,7 +476,9 @@ func (p *prober) judge(res sitResult, st situation, s *session, rep *sitReport, 
 	data, _ := os.ReadFile(file)
 	p.noteCompletions(s)
 	if tr, ierr := transcript.Import(data, transcript.Options{}); ierr == nil {
-		res.checks = p.refine(tr, recs, s, rep.cancels)
+		// message-valid judges what both sides wrote against the revision's
+		// schema (the deliberately malformed cancellations left out).
+		res.checks = append(p.refine(tr, recs, s, rep.cancels), schema.Check(tr))
 		for i := range res.checks {
 			// Cite the lines of the transcript printed below, as
 			// `mcplab run -checks` does, not the trace's event numbers.
