@@ -357,3 +357,15 @@ func TestProbe2026HeadersOnEveryPOST(t *testing.T) {
 		t.Errorf("no tools/call reached the server: %+v", got)
 	}
 }
+
+// Rule message-valid (SCENARIO.md, "The wire of each revision"): a server
+// whose tools/call result lacks the content CallToolResult requires fails
+// the situation, and -checks exits 3 naming the rule.
+func TestProbeJudgesMessageValidity(t *testing.T) {
+	t.Parallel()
+	_, lines, err := probeRun(t, "-checks", "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "nocontent")
+	if exitCode(err) != 3 || !strings.Contains(err.Error(), "clean ("+schema.Rule+")") {
+		t.Errorf("err = %v, want exit 3 naming clean (%s)", err, schema.Rule)
+	}
+	wantVerdict(t, lines, "clean", "FAIL")
+}

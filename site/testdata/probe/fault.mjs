@@ -13,6 +13,8 @@
 //   strid     answers a tool call with its id as a string ("3" for 3)
 //   oldproto  answers initialize with 2025-06-18, an earlier MCP revision
 //   badproto  answers initialize with 1999-01-01, no MCP revision
+//   nocontent answers a tool call with a result without content, which
+//             CallToolResult requires
 //   needargs  lists "t" with required arguments city (a string) and days
 //             (an integer, default 3) in its inputSchema
 import { createInterface } from "node:readline";
@@ -33,7 +35,7 @@ async function work(id, token) {
     }
   }
   if (mode === "noise") process.stdout.write("DEBUG handling call\n");
-  send({ jsonrpc: "2.0", id: mode === "strid" ? String(id) : id, result: { content: [{ type: "text", text: "ok" }] } });
+  send({ jsonrpc: "2.0", id: mode === "strid" ? String(id) : id, result: mode === "nocontent" ? {} : { content: [{ type: "text", text: "ok" }] } });
 }
 
 for await (const line of createInterface({ input: process.stdin })) {
