@@ -15,21 +15,25 @@ package main
 // convicts.
 //
 // Decision: each transcript starts with the header {"observer":"client",
-// "transport":...} and holds the real times the client wrote and read each
-// message (file name `*.client.jsonl`). Right after each cancellation the
-// probe sends a ping (the fence) and notes when its answer arrives; it
-// knows from the warm-up how long the tool takes. A message the engine
-// flags or leaves undecided for no-message-after-cancel is confirmed when
-// it arrived after the fence's answer, or when it is the request's
-// response and arrived well before the tool could have finished (before
-// start + warm-up time - max(5% of it, 10 ms)): it answers the
-// cancellation. Otherwise the probe calls it undecided (the race, as a
-// client sees it).
+// "transport":..., "protocol":...} and holds the real times the client
+// wrote and read each message (file name `*.client.jsonl`). Right after
+// each cancellation the probe sends a fence (ping; server/discover under
+// 2026-07-28, which has no ping) and notes when its answer arrives; it
+// knows the fastest completion of the tool it has seen (the warm-up's and
+// every uncancelled call's since). A message the engine flags or leaves
+// undecided for no-message-after-cancel is confirmed when it arrived after
+// the fence's answer, or when it is the request's response and arrived
+// well before the tool could have finished (before start + fastest
+// completion - max(5% of it, 10 ms)): it answers the cancellation.
+// Otherwise the probe calls it undecided (the race, as a client sees it).
+// Under 2026-07-28 on Streamable HTTP the cancellation closes the
+// request's stream, after which the client reads nothing of it: the
+// cancelling situations are undecided there.
 //
 // Consequence: the probe never accuses a server for the race, and says
 // which order occurred at each offset of the sweep. `site run FILE` on a
 // probe transcript judges it as the client saw it: the race is undecided,
-// the fence convicts over stdio; only the warm-up evidence is the probe's
+// the fence convicts over stdio; only the timing evidence is the probe's
 // alone.
 
 import (
@@ -138,12 +142,15 @@ type sitResult struct {
 // 15 item 2 proposes an optional first line for it); the probe writes it
 // for every transcript into probe.json beside them.
 type transcriptHeader struct {
-	File      string       `json:"file"`
-	Observer  string       `json:"observer"`  // always "client": the probe recorded what it wrote and read
-	Transport string       `json:"transport"` // "stdio" or "streamable-http"
-	Protocol  string       `json:"protocol,omitempty"`
-	Session   string       `json:"session,omitempty"` // Mcp-Session-Id (Streamable HTTP)
-	WarmupMs  float64      `json:"warmupMs,omitempty"`
+	File      string  `json:"file"`
+	Observer  string  `json:"observer"`  // always "client": the probe recorded what it wrote and read
+	Transport string  `json:"transport"` // "stdio" or "streamable-http"
+	Protocol  string  `json:"protocol,omitempty"`
+	Session   string  `json:"session,omitempty"` // Mcp-Session-Id (Streamable HTTP)
+	WarmupMs  float64 `json:"warmupMs,omitempty"`
+	// FastestMs is the fastest completion of the tool seen by the end of
+	// the situation, the time its timing evidence is measured against.
+	FastestMs float64      `json:"fastestMs,omitempty"`
 	Cancels   []cancelJSON `json:"cancellations,omitempty"`
 	// StdoutNotJSONRPC lists the first lines a stdio server wrote on its
 	// standard output that are not JSON-RPC messages (probe_stray.go):
@@ -443,9 +450,10 @@ func (p *prober) open(s *session, deadline time.Time, stdout io.Writer) error {
 // the situation's end.
 func (p *prober) judge(res sitResult, st situation, s *session, rep *sitReport, err error, file string) sitResult {
 	c := s.c
+	p.noteCompletions(s)
 	recs := c.records()
 	res.header = transcriptHeader{File: filepath.Base(file), Observer: "client", Transport: "stdio", Protocol: s.version,
-		WarmupMs: float64(p.warm.done.Microseconds()) / 1000}
+		WarmupMs: float64(p.warm.done.Microseconds()) / 1000, FastestMs: float64(p.fastest().Microseconds()) / 1000}
 	if hc, ok := c.(*httpConn); ok {
 		res.header.Transport = "streamable-http"
 		res.header.Session = hc.session
@@ -474,7 +482,6 @@ func (p *prober) judge(res sitResult, st situation, s *session, rep *sitReport, 
 		res.file = file
 	}
 	data, _ := os.ReadFile(file)
-	p.noteCompletions(s)
 	if tr, ierr := transcript.Import(data, transcript.Options{}); ierr == nil {
 		// message-valid judges what both sides wrote against the revision's
 		// schema (the deliberately malformed cancellations left out).
