@@ -251,6 +251,7 @@ func sitRace(p *prober, s *session, r *sitReport, deadline time.Time) error {
 		return fmt.Errorf("the warm call: %w", s.explain(err))
 	}
 	d := at.Sub(sent)
+	p.noteCompletions(s) // the sweep lingers for the fastest completion
 	r.fact("warm call %s", ms(d))
 	_ = s.wait(minTime(deadline, time.Now().Add(p.grace())), nil)
 	steps, all := p.racePlan(d, time.Until(deadline)+(d+p.grace())*11/10)

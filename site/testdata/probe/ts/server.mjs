@@ -9,9 +9,6 @@
 //         and ignores the cancellation: its progress keeps flowing after the
 //         server accepted the cancellation.
 //   quick answers at once.
-// With the argument --first-delay-ms=MS the first call of slow or leaky
-// takes MS longer before its first step (a lazy set-up): a correct server
-// whose first call is slower than the rest.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -28,7 +25,6 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
 }));
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-let firstDelay = Number((process.argv.find((a) => a.startsWith("--first-delay-ms=")) ?? "=0").split("=")[1]);
 
 server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
   const { name } = req.params;
@@ -36,11 +32,6 @@ server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
   const intervalMs = req.params.arguments?.intervalMs ?? 100;
   const token = req.params._meta?.progressToken;
   if (name === "quick") return { content: [{ type: "text", text: "quick" }] };
-  if (firstDelay > 0) {
-    const d = firstDelay;
-    firstDelay = 0;
-    await sleep(d);
-  }
   for (let i = 1; i <= steps; i++) {
     await sleep(intervalMs);
     if (name === "slow" && extra.signal.aborted) throw new Error("cancelled");
