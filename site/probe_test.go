@@ -244,8 +244,11 @@ func TestProbeGoSDKHTTPFlagsResultAfterCancel(t *testing.T) {
 }
 
 // Rule (issue 17): a TypeScript SDK server whose tool honours cancellation
-// passes every situation: nothing after an accepted cancellation in any
-// order of the race, progress increasing and final; -checks exits 0.
+// fails no situation: nothing after an accepted cancellation in any order
+// of the race, progress increasing and final; -checks exits 0. Where the
+// cancellation meets a message already on its way (the race sweep, the
+// idle timeout that fires between two progress notifications) the
+// situation is undecided, never a pass it did not earn.
 func TestProbeTypeScriptHonoursCancellation(t *testing.T) {
 	t.Parallel()
 	tsServers(t)
@@ -253,8 +256,16 @@ func TestProbeTypeScriptHonoursCancellation(t *testing.T) {
 	if err != nil {
 		t.Fatalf("err = %v, want none", err)
 	}
-	for _, name := range []string{"clean", "cancel-after-progress", "cancel-at-once", "race-sweep", "bad-cancellations", "idle-timeout"} {
+	for _, name := range []string{"clean", "cancel-after-progress", "cancel-at-once", "bad-cancellations"} {
 		wantVerdict(t, lines, name, "pass")
+	}
+	for _, name := range []string{"race-sweep", "idle-timeout"} {
+		l := lines[name]
+		if f := strings.Fields(l); len(f) < 2 || f[1] != "pass" && f[1] != "undecided" {
+			t.Errorf("%s: want pass or undecided (the race): %s", name, l)
+		} else if f[1] == "undecided" && !strings.Contains(l, "race, undecided") {
+			t.Errorf("%s: undecided without a race: %s", name, l)
+		}
 	}
 	wantVerdict(t, lines, "cancel-at-once", "pass", "cancellation won")
 	if l := lines["race-sweep"]; strings.Contains(l, "MESSAGE AFTER") {
