@@ -15,21 +15,25 @@ package main
 // convicts.
 //
 // Decision: each transcript starts with the header {"observer":"client",
-// "transport":...} and holds the real times the client wrote and read each
-// message (file name `*.client.jsonl`). Right after each cancellation the
-// probe sends a ping (the fence) and notes when its answer arrives; it
-// knows from the warm-up how long the tool takes. A message the engine
-// flags or leaves undecided for no-message-after-cancel is confirmed when
-// it arrived after the fence's answer, or when it is the request's
-// response and arrived well before the tool could have finished (before
-// start + warm-up time - max(5% of it, 10 ms)): it answers the
-// cancellation. Otherwise the probe calls it undecided (the race, as a
-// client sees it).
+// "transport":..., "protocol":...} and holds the real times the client
+// wrote and read each message (file name `*.client.jsonl`). Right after
+// each cancellation the probe sends a fence (ping; server/discover under
+// 2026-07-28, which has no ping) and notes when its answer arrives; it
+// knows the fastest completion of the tool it has seen (the warm-up's and
+// every uncancelled call's since). A message the engine flags or leaves
+// undecided for no-message-after-cancel is confirmed when it arrived after
+// the fence's answer, or when it is the request's response and arrived
+// well before the tool could have finished (before start + fastest
+// completion - max(5% of it, 10 ms)): it answers the cancellation.
+// Otherwise the probe calls it undecided (the race, as a client sees it).
+// Under 2026-07-28 on Streamable HTTP the cancellation closes the
+// request's stream, after which the client reads nothing of it: the
+// cancelling situations are undecided there.
 //
 // Consequence: the probe never accuses a server for the race, and says
 // which order occurred at each offset of the sweep. `site run FILE` on a
 // probe transcript judges it as the client saw it: the race is undecided,
-// the fence convicts over stdio; only the warm-up evidence is the probe's
+// the fence convicts over stdio; only the timing evidence is the probe's
 // alone.
 
 import (
@@ -41,12 +45,14 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/mcplab/mcplab/engine/checks/schema"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
@@ -70,14 +76,24 @@ type warmup struct {
 
 // prober is one run of the probe against one server.
 type prober struct {
-	argv  []string // stdio: the server command
-	url   string   // Streamable HTTP: the one address talked to
-	tool  string
-	args  map[string]any
-	limit time.Duration
-	only  map[string]bool // situations to run besides clean; empty: all
-	warm  warmup
-	log   io.Writer
+	argv []string // stdio: the server command
+	url  string   // Streamable HTTP: the one address talked to
+	tool string
+	args map[string]any
+	// argsGiven: -args was on the command line (without it a tool whose
+	// inputSchema requires arguments is not called).
+	argsGiven bool
+	// protocol is -protocol (probeProtocols); spoken is the revision the
+	// first handshake settled on, which later situations speak at once.
+	protocol, spoken string
+	server           string // the server's name and version, from the first handshake
+	limit            time.Duration
+	only             map[string]bool // situations to run besides clean; empty: all
+	warm             warmup
+	// quickest is the fastest completion seen so far (0: none yet;
+	// prober.fastest).
+	quickest time.Duration
+	log      io.Writer
 	// header is -header: added to every HTTP request.
 	header http.Header
 	// totalLimit is -timeout and total the probe's deadline from it.
@@ -126,12 +142,15 @@ type sitResult struct {
 // 15 item 2 proposes an optional first line for it); the probe writes it
 // for every transcript into probe.json beside them.
 type transcriptHeader struct {
-	File      string       `json:"file"`
-	Observer  string       `json:"observer"`  // always "client": the probe recorded what it wrote and read
-	Transport string       `json:"transport"` // "stdio" or "streamable-http"
-	Protocol  string       `json:"protocol,omitempty"`
-	Session   string       `json:"session,omitempty"` // Mcp-Session-Id (Streamable HTTP)
-	WarmupMs  float64      `json:"warmupMs,omitempty"`
+	File      string  `json:"file"`
+	Observer  string  `json:"observer"`  // always "client": the probe recorded what it wrote and read
+	Transport string  `json:"transport"` // "stdio" or "streamable-http"
+	Protocol  string  `json:"protocol,omitempty"`
+	Session   string  `json:"session,omitempty"` // Mcp-Session-Id (Streamable HTTP)
+	WarmupMs  float64 `json:"warmupMs,omitempty"`
+	// FastestMs is the fastest completion of the tool seen by the end of
+	// the situation, the time its timing evidence is measured against.
+	FastestMs float64      `json:"fastestMs,omitempty"`
 	Cancels   []cancelJSON `json:"cancellations,omitempty"`
 	// StdoutNotJSONRPC lists the first lines a stdio server wrote on its
 	// standard output that are not JSON-RPC messages (probe_stray.go):
@@ -148,8 +167,8 @@ type cancelJSON struct {
 	Unseen    bool   `json:"callNotYetAnswered,omitempty"`
 }
 
-const probeUsage = `usage: mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] -- COMMAND [ARG...]
-       mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] [-header 'Name: value'...] URL
+const probeUsage = `usage: mcplab probe [-protocol P] [-tool NAME] [-args JSON] [-out DIR] [-checks] [-json] [-limit D] [-timeout D] [-only LIST] -- COMMAND [ARG...]
+       mcplab probe [-protocol P] [-tool NAME] [-args JSON] [-out DIR] [-checks] [-json] [-limit D] [-timeout D] [-only LIST] [-header 'Name: value'...] URL
 
 Drives a live MCP server (stdio: the probe starts COMMAND; Streamable HTTP:
 the URL) through the lab's situations: a clean call with a progress token,
@@ -159,9 +178,16 @@ call, on HTTP closing the stream instead, and a client idle timeout shorter
 than the progress interval. Prints one line per situation with its
 verdicts, writes each transcript (the lab's JSON Lines, observed by the
 client, real times) to -out, and with -checks exits 3 if a rule is violated.
-After each cancellation the probe sends a ping, the fence: whatever the
-server sends for the request after answering it, it sent after reading the
-cancellation. Flags come before the command or URL. The URL is http:// or
+It speaks -protocol 2026-07-28 (stateless: server/discover, params._meta
+on every request, the request headers on every POST), 2025-11-25 (the
+initialize handshake and its session) or, by default, auto: server/discover
+first, then initialize when the server does not speak 2026-07-28. After each
+cancellation the probe sends a fence (ping; server/discover under
+2026-07-28, which has no ping): whatever the server sends for the request
+after answering it, it sent after reading the cancellation. Under
+2026-07-28 on Streamable HTTP a cancellation closes the request's stream,
+after which the client sees nothing of it: those situations are undecided.
+A situation whose deciding rule is undecided prints undecided, never pass. Flags come before the command or URL. The URL is http:// or
 https://; -header (repeatable) adds a header to every request, e.g.
 -header 'Authorization: Bearer TOKEN' for a server that wants
 authentication (it answers 401). SIGINT, SIGTERM and SIGHUP stop the probe
@@ -194,10 +220,12 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	argsJSON := fs.String("args", "{}", "the tool's arguments, a JSON object")
 	out := fs.String("out", "", "directory for the transcripts (default: a new temporary directory, printed)")
 	check := fs.Bool("checks", false, "exit 3 if any rule is violated (for CI)")
+	asJSON := fs.Bool("json", false, "print the verdicts as JSON on standard output (the lines go to standard error)")
 	limit, total := new(time.Duration), new(time.Duration)
 	*limit, *total = probeSituationLimit, probeTotalLimit
 	fs.Func("limit", "time limit of one situation, a Go `duration` such as 15s or 2m (default 15s)", positiveDuration(limit))
 	fs.Func("timeout", "time limit of the whole probe, a Go `duration` (default 1m0s)", positiveDuration(total))
+	protocol := fs.String("protocol", probeAuto, "the protocol revision to speak: auto (server/discover, then initialize if the server does not speak 2026-07-28), 2026-07-28 or 2025-11-25")
 	only := fs.String("only", "", "run only these situations (comma-separated names; the warm-up \"clean\" always runs)")
 	var headers headerFlag
 	fs.Var(&headers, "header", "an HTTP header for every request to the URL, 'Name: value' (repeatable; e.g. 'Authorization: Bearer TOKEN')")
@@ -205,7 +233,11 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlagsOnce(fs, args); err != nil {
 		return err
 	}
-	p := &prober{tool: *tool, limit: *limit, totalLimit: *total, log: stderr, only: map[string]bool{}, stop: make(chan struct{})}
+	p := &prober{tool: *tool, limit: *limit, totalLimit: *total, log: stderr, only: map[string]bool{}, stop: make(chan struct{}), protocol: *protocol}
+	if !slices.Contains(probeProtocols, p.protocol) {
+		return &usageError{fmt.Errorf("-protocol: want %s, not %q", strings.Join(probeProtocols, ", "), p.protocol)}
+	}
+	fs.Visit(func(f *flag.Flag) { p.argsGiven = p.argsGiven || f.Name == "args" })
 	for _, name := range strings.Split(*only, ",") {
 		if name = strings.TrimSpace(name); name == "" {
 			continue
@@ -215,22 +247,8 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 		}
 		p.only[name] = true
 	}
-	rest := fs.Args()
-	switch {
-	case len(rest) == 0:
-		fs.Usage()
-		return &usageError{errors.New("probe needs a server: -- COMMAND [ARG...] or a URL")}
-	case strings.Contains(rest[0], "://"):
-		scheme, _, _ := strings.Cut(rest[0], "://")
-		if s := strings.ToLower(scheme); s != "http" && s != "https" {
-			return &usageError{fmt.Errorf("%s: the probe talks stdio (-- COMMAND) or Streamable HTTP (an http:// or https:// URL), not %s", rest[0], scheme)}
-		}
-		if len(rest) > 1 {
-			return &usageError{fmt.Errorf("flags go before the URL (mcplab probe [flags] URL); after %s came %s", rest[0], strings.Join(rest[1:], " "))}
-		}
-		p.url = rest[0]
-	default:
-		p.argv = rest
+	if err := p.target(fs, fs.Args()); err != nil {
+		return err
 	}
 	if len(headers) > 0 && p.url == "" {
 		return &usageError{errors.New("-header is for a Streamable HTTP URL, not a stdio command")}
@@ -239,7 +257,7 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	if err := json.Unmarshal([]byte(*argsJSON), &p.args); err != nil || p.args == nil {
 		return &usageError{fmt.Errorf("-args must be a JSON object: %q", *argsJSON)}
 	}
-	dir, wrote := *out, false
+	dir, wrote, err := *out, false, error(nil)
 	if dir == "" {
 		d, err := os.MkdirTemp("", "mcplab-probe-")
 		if err != nil {
@@ -254,78 +272,22 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	// A signal ends the probe as its limits do: the server's process group
-	// is killed and probe.json written. A second signal kills the probe.
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, probeSignals...)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case s := <-sigs:
-			signal.Stop(sigs)
-			if p.url != "" {
-				fmt.Fprintf(stderr, "probe: %s: stopping (the session is closed)\n", signalName(s))
-			} else {
-				fmt.Fprintf(stderr, "probe: %s: stopping (the server's process group is killed)\n", signalName(s))
-			}
-			p.halt(signalName(s))
-		case <-done:
-		}
-	}()
-	defer func() { signal.Stop(sigs); close(done) }()
+	defer p.watchSignals(stderr)()
 	p.total = time.Now().Add(*total)
-	results := p.run(p.total, dir, stdout)
-	var heads []transcriptHeader
-	for _, r := range results {
-		if r.file != "" {
-			heads = append(heads, r.header)
+	text := stdout
+	if *asJSON {
+		text = stderr
+	}
+	results := p.run(p.total, dir, text)
+	if *asJSON {
+		if err := p.writeJSON(stdout, results); err != nil {
+			return err
 		}
 	}
-	if wrote = len(heads) > 0; wrote {
-		if b, err := json.MarshalIndent(heads, "", "  "); err == nil {
-			if err := os.WriteFile(filepath.Join(dir, "probe.json"), append(b, '\n'), 0o644); err != nil {
-				return err
-			}
-		}
-		fmt.Fprintf(stdout, "transcripts: %s (open one with: mcplab run -checks FILE, or drop it on /import/, which judge the transcript alone, as the client saw it: a message the probe convicted only by the warm-up's timing is undecided there; probe.json says who observed each and holds that evidence)\n", dir)
-	} else {
-		fmt.Fprintln(stdout, "transcripts: none written")
+	if wrote, err = writeIndex(dir, results, text); err != nil {
+		return err
 	}
-	var failed []string
-	errs := 0
-	for _, r := range results {
-		if r.verdict == "FAIL" {
-			var rules []string
-			for _, c := range r.checks {
-				if c.OK != nil && !*c.OK {
-					rules = append(rules, c.Rule)
-				}
-			}
-			rules = append(rules, r.own...)
-			if len(rules) == 0 {
-				rules = append(rules, "the probe's own observation")
-			}
-			failed = append(failed, r.name+" ("+strings.Join(rules, ", ")+")")
-		}
-		if r.broke {
-			errs++
-		}
-	}
-	if *check && len(failed) > 0 {
-		return &checksFailed{rules: failed}
-	}
-	if by := p.stopped(); by != "" {
-		return fmt.Errorf("stopped by %s", by)
-	}
-	for _, r := range results {
-		if r.badInput != nil {
-			return &usageError{r.badInput} // the command line named what the server does not have
-		}
-	}
-	if errs > 0 {
-		return fmt.Errorf("%d situation(s) could not run to their end (see above)", errs)
-	}
-	return nil
+	return p.exitFor(results, *check)
 }
 
 // headerFlag is -header, repeatable: each 'Name: value' is added to every
@@ -399,7 +361,7 @@ func (p *prober) run(deadline time.Time, dir string, stdout io.Writer) []sitResu
 		default:
 			fmt.Fprintf(p.log, "probe: %s …\n", st.name)
 			r = p.situation(st, minTime(deadline, time.Now().Add(p.limit)), filepath.Join(dir, fmt.Sprintf("%d-%s.client.jsonl", n, st.name)), stdout)
-			if r.broke && (st.name == "clean" || strings.Contains(strings.Join(r.facts, " "), "initialize")) {
+			if (r.broke || r.verdict == "skipped") && st.name == "clean" || r.broke && handshakeFailed(r.facts) {
 				stop = "the warm-up did not complete"
 			}
 		}
@@ -427,14 +389,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	}
 	s := newSession(c, p.stop)
 	var rep sitReport
-	err := s.initialize(deadline)
-	if err == nil && st.name == "clean" {
-		transport := "stdio `" + strings.Join(p.argv, " ") + "`"
-		if p.url != "" {
-			transport = "Streamable HTTP " + p.url
-		}
-		fmt.Fprintf(stdout, "server: %s over %s; offered %s, negotiated %s%s\n", strings.TrimSpace(s.server), transport, probeOffered, s.version, earlierNote(s.version))
-	}
+	err := p.open(s, deadline, stdout)
 	if err == nil {
 		err = st.run(p, s, &rep, deadline)
 	}
@@ -444,7 +399,11 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	c.close()
 	res.facts = rep.facts
 	var skip errSkip
+	var need *needArgsError
 	switch {
+	case errors.As(err, &need):
+		res.verdict, res.facts, res.badInput = "skipped", append(res.facts, need.Error()), need
+		return res
 	case errors.As(err, &skip):
 		res.verdict, res.facts = "skipped", append(res.facts, skip.Error())
 		return res
@@ -460,9 +419,41 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	case err != nil:
 		res.facts = append(res.facts, err.Error())
 	}
+	return p.judge(res, st, s, &rep, err, file)
+}
+
+// open opens the session in the revision -protocol asks for, or the one
+// the first handshake settled on; the first prints the server line.
+func (p *prober) open(s *session, deadline time.Time, stdout io.Writer) error {
+	want := p.protocol
+	if p.spoken != "" {
+		want = p.spoken // settled by the first handshake
+	}
+	err := s.handshake(deadline, want)
+	if err == nil && p.spoken == "" {
+		p.spoken = jsonrpc.Revision20251125
+		if s.stateless {
+			p.spoken = jsonrpc.Revision20260728
+		}
+		transport := "stdio `" + strings.Join(p.argv, " ") + "`"
+		if p.url != "" {
+			transport = "Streamable HTTP " + p.url
+		}
+		p.server = strings.TrimSpace(s.server)
+		fmt.Fprintln(stdout, s.handshakeLine(transport, want))
+	}
+	return err
+}
+
+// judge writes the situation's transcript to file and has the engine judge
+// it, refined by the probe's evidence; res holds the facts so far and err
+// the situation's end.
+func (p *prober) judge(res sitResult, st situation, s *session, rep *sitReport, err error, file string) sitResult {
+	c := s.c
+	p.noteCompletions(s)
 	recs := c.records()
 	res.header = transcriptHeader{File: filepath.Base(file), Observer: "client", Transport: "stdio", Protocol: s.version,
-		WarmupMs: float64(p.warm.done.Microseconds()) / 1000}
+		WarmupMs: float64(p.warm.done.Microseconds()) / 1000, FastestMs: float64(p.fastest().Microseconds()) / 1000}
 	if hc, ok := c.(*httpConn); ok {
 		res.header.Transport = "streamable-http"
 		res.header.Session = hc.session
@@ -485,14 +476,16 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 			res.header.StdoutNotJSONRPC = entries
 		}
 	}
-	if werr := writeTranscript(file, p.transport(), recs); werr != nil {
+	if werr := writeTranscript(file, p.transport(), s.version, recs, c.closes()); werr != nil {
 		res.facts = append(res.facts, "writing the transcript: "+werr.Error())
 	} else {
 		res.file = file
 	}
 	data, _ := os.ReadFile(file)
 	if tr, ierr := transcript.Import(data, transcript.Options{}); ierr == nil {
-		res.checks = p.refine(tr, recs, s, rep.cancels)
+		// message-valid judges what both sides wrote against the revision's
+		// schema (the deliberately malformed cancellations left out).
+		res.checks = append(p.refine(tr, recs, s, rep.cancels), schema.Check(tr))
 		for i := range res.checks {
 			// Cite the lines of the transcript printed below, as
 			// `mcplab run -checks` does, not the trace's event numbers.
@@ -501,7 +494,7 @@ func (p *prober) situation(st situation, deadline time.Time, file string, stdout
 	} else {
 		res.facts = append(res.facts, "the engine could not read the transcript: "+ierr.Error())
 	}
-	res.verdict = verdictOf(res.checks, rep.violated, err)
+	res.verdict = verdictOf(res.checks, rep.violated, err, st.decides)
 	res.broke = err != nil
 	if rep.violated != "" {
 		res.facts = append(res.facts, "VIOLATION: "+rep.violated)
@@ -528,15 +521,27 @@ func (p *prober) limitFor(deadline time.Time, need time.Duration) string {
 	return fmt.Sprintf("-limit %s", (time.Since(p.sitStart) + need + time.Second).Truncate(time.Second))
 }
 
+// handshakeFailed reports whether a situation's facts say its handshake
+// (server/discover or initialize) failed.
+func handshakeFailed(facts []string) bool {
+	all := strings.Join(facts, " ")
+	return strings.Contains(all, "initialize") || strings.Contains(all, jsonrpc.MethodDiscover)
+}
+
 // verdictOf: FAIL when a rule is violated (by the engine's checks or the
 // probe's own observation), error when the situation could not run to its
-// end, undecided when no check passed and some could not decide, else pass.
-func verdictOf(cs []trace.Check, violated string, err error) string {
+// end, undecided when the situation's deciding rule (decides, "" for none)
+// is undecided or when no check passed and some could not decide, else
+// pass.
+func verdictOf(cs []trace.Check, violated string, err error, decides string) string {
 	var passed, open int
 	for _, c := range cs {
 		switch {
 		case c.OK == nil:
 			open++
+			if c.Rule == decides {
+				passed = -len(cs) - 1 // undecided, whatever else passed
+			}
 		case !*c.OK:
 			return "FAIL"
 		default:
@@ -548,31 +553,64 @@ func verdictOf(cs []trace.Check, violated string, err error) string {
 		return "FAIL"
 	case err != nil:
 		return "error"
-	case passed == 0 && open > 0:
+	case passed <= 0 && open > 0:
 		return "undecided"
 	}
 	return "pass"
 }
 
 // writeTranscript writes recs as the lab's JSON Lines: the header line
-// (observer client, the transport) then one {"t": RFC 3339 time, "from":
-// ..., "message": ...} per message.
-func writeTranscript(file, transport string, recs []record) error {
+// (observer client, the transport, the protocol revision spoken) then one
+// {"t": RFC 3339 time, "from": ..., "message": ...} per message, and an
+// event line {"t", "actor": "client", "type": "close-stream", "id"} where
+// the client closed a request's stream (in time order, a close before the
+// messages of its instant).
+func writeTranscript(file, transport, protocol string, recs []record, closes []streamClose) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `{"observer":"client","transport":%q}`+"\n", transport) // the JSON Lines header: a client's view (engine/transcript judges what it could see)
+	head, _ := json.Marshal(struct {
+		Observer  string `json:"observer"`
+		Transport string `json:"transport"`
+		Protocol  string `json:"protocol,omitempty"`
+	}{trace.ObserverClient, transport, protocol}) // a client's view: engine/transcript judges what it could see
+	b.Write(head)
+	b.WriteByte('\n')
+	line := func(v any) error {
+		l, err := json.Marshal(v)
+		b.Write(l)
+		b.WriteByte('\n')
+		return err
+	}
 	for _, r := range recs {
-		line, err := json.Marshal(struct {
+		for len(closes) > 0 && !closes[0].at.After(r.at) {
+			if err := line(closeLine(closes[0])); err != nil {
+				return err
+			}
+			closes = closes[1:]
+		}
+		if err := line(struct {
 			T       string          `json:"t"`
 			From    string          `json:"from"`
 			Message json.RawMessage `json:"message"`
-		}{r.at.UTC().Format(time.RFC3339Nano), r.from, r.msg})
-		if err != nil {
+		}{r.at.UTC().Format(time.RFC3339Nano), r.from, r.msg}); err != nil {
 			return err
 		}
-		b.Write(line)
-		b.WriteByte('\n')
+	}
+	for _, c := range closes {
+		if err := line(closeLine(c)); err != nil {
+			return err
+		}
 	}
 	return os.WriteFile(file, b.Bytes(), 0o644)
+}
+
+// closeLine is the JSON Lines event line of a stream the client closed.
+func closeLine(c streamClose) any {
+	return struct {
+		T     string          `json:"t"`
+		Actor string          `json:"actor"`
+		Type  string          `json:"type"`
+		ID    json.RawMessage `json:"id"`
+	}{c.at.UTC().Format(time.RFC3339Nano), trace.ActorClient, trace.TypeCloseStream, json.RawMessage(c.id)}
 }
 
 // transport is the transport the probe talks, as the JSON Lines header

@@ -10,21 +10,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 )
 
-// probeOffered is the protocol revision the probe offers in initialize.
-// The 2026-07-28 handshake (server/discover, SEP-2575) is not spoken by
-// the probe; under 2025-11-25 both Streamable HTTP cancellation signals can
-// still be tried (the notification it prescribes and the stream close).
-const probeOffered = "2025-11-25"
-
-// msgInfo is what the probe needs from a message.
+// msgInfo is what the probe needs from a message, as engine/jsonrpc
+// reads it.
 type msgInfo struct {
 	id       string // id text ("" if none)
 	method   string
@@ -34,29 +27,20 @@ type msgInfo struct {
 	progress float64
 }
 
+// parseMsg reads raw with jsonrpc.Parse; anything that is not a JSON-RPC
+// object is the zero msgInfo.
 func parseMsg(raw json.RawMessage) msgInfo {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-		Result json.RawMessage `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(raw, &m) != nil {
+	m, err := jsonrpc.Parse(raw)
+	if err != nil {
 		return msgInfo{}
 	}
-	mi := msgInfo{method: m.Method}
-	mi.id, _ = coordinator.IDText(m.ID)
-	mi.response = m.Method == "" && (m.Result != nil || m.Error != nil)
-	mi.isError = m.Error != nil
-	if m.Method == "notifications/progress" {
-		var p struct {
-			Token    json.RawMessage `json:"progressToken"`
-			Progress float64         `json:"progress"`
-		}
-		if json.Unmarshal(m.Params, &p) == nil {
-			mi.token, _ = coordinator.IDText(p.Token)
-			mi.progress = p.Progress
+	mi := msgInfo{id: m.ID, method: m.Method}
+	mi.response = m.Kind == jsonrpc.Response || m.Kind == jsonrpc.Error
+	mi.isError = mi.response && m.Error != nil
+	if m.Method == jsonrpc.MethodProgress {
+		mi.token = m.ProgressToken
+		if m.Progress != nil {
+			mi.progress = *m.Progress
 		}
 	}
 	return mi
@@ -73,17 +57,35 @@ var (
 
 // session is one MCP session of the probe.
 type session struct {
-	c       conn
-	nextID  int
-	version string            // negotiated protocol revision
-	server  string            // serverInfo name and version
-	tokens  map[string]string // progress token text → request id text
-	sent    map[string]string // request id text → the probe's request as written
-	stop    <-chan struct{}   // closed when a signal stops the probe
+	c      conn
+	nextID int
+	// version is the revision in use: 2026-07-28 after server/discover
+	// (stateless), else what the server answered initialize with.
+	version   string
+	stateless bool
+	// fellBack says why -protocol auto fell back to initialize ("" when
+	// it did not, or did not try server/discover).
+	fellBack string
+	server   string            // serverInfo name and version
+	tokens   map[string]string // progress token text → request id text
+	sent     map[string]string // request id text → the probe's request as written
+	calls    []string          // the tools/call requests' id texts, in order
+	// cancelledAt is when the probe cancelled a request (id text).
+	cancelledAt map[string]time.Time
+	stop        <-chan struct{} // closed when a signal stops the probe
 }
 
 func newSession(c conn, stop <-chan struct{}) *session {
-	return &session{c: c, nextID: 1, tokens: map[string]string{}, sent: map[string]string{}, stop: stop}
+	return &session{c: c, nextID: 1, tokens: map[string]string{}, sent: map[string]string{}, cancelledAt: map[string]time.Time{}, stop: stop}
+}
+
+// era is the wire the session writes: 2026-07-28's once stateless, else
+// 2025-11-25's (whose shape the earlier revisions share).
+func (s *session) era() jsonrpc.Era {
+	if s.stateless {
+		return jsonrpc.Era{Revision: jsonrpc.Revision20260728}
+	}
+	return jsonrpc.Era{Revision: jsonrpc.Revision20251125}
 }
 
 // echoed reports whether an inbound request is one the probe sent,
@@ -101,48 +103,46 @@ func (s *session) echoed(raw json.RawMessage, mi msgInfo) bool {
 	return json.Compact(&b, raw) == nil && b.String() == sent
 }
 
-// request sends method with params and returns its id text. With token, it
-// adds _meta.progressToken "p<id>" to params (an object).
+// request sends method with params (nil for none) and returns its id
+// text. With token, params._meta.progressToken is "p<id>". Under
+// 2026-07-28 the request carries the era's params._meta (jsonrpc.Era.Request).
 func (s *session) request(method string, params map[string]any, token bool) (string, time.Time, error) {
-	id := s.nextID
-	s.nextID++
-	if params == nil && token {
-		params = map[string]any{}
+	id := strconv.Itoa(s.nextID) // the id send gives it
+	var p json.RawMessage
+	if params != nil {
+		p = jsonrpc.Marshal(params)
 	}
 	if token {
-		p := make(map[string]any, len(params)+1)
-		for k, v := range params {
-			p[k] = v
-		}
-		tok := "p" + strconv.Itoa(id)
-		p["_meta"] = map[string]any{"progressToken": tok}
-		params = p
-		s.tokens[strconv.Quote(tok)] = strconv.Itoa(id)
+		tok := "p" + id
+		p = jsonrpc.WithMeta(p, "progressToken", jsonrpc.Marshal(tok))
+		s.tokens[strconv.Quote(tok)] = id
 	}
-	m := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
-	if params != nil {
-		m["params"] = params
-	}
-	b, _ := json.Marshal(m)
-	s.sent[strconv.Itoa(id)] = string(b)
-	at, err := s.c.write(b)
-	return strconv.Itoa(id), at, err
+	return s.send(func(id string) json.RawMessage { return s.era().Request(jsonrpc.NewRequest(id, method, p)) })
 }
 
-// notify sends a notification.
+// send writes the request build makes with the session's next id and
+// returns that id text; the request is remembered (session.echoed).
+func (s *session) send(build func(id string) json.RawMessage) (string, time.Time, error) {
+	id := strconv.Itoa(s.nextID)
+	s.nextID++
+	msg := build(id)
+	s.sent[id] = string(msg)
+	at, err := s.c.write(msg)
+	return id, at, err
+}
+
+// notify sends a notification (params nil for none).
 func (s *session) notify(method string, params any) (time.Time, error) {
-	m := map[string]any{"jsonrpc": "2.0", "method": method}
+	var p json.RawMessage
 	if params != nil {
-		m["params"] = params
+		p = jsonrpc.Marshal(params)
 	}
-	b, _ := json.Marshal(m)
-	return s.c.write(b)
+	return s.c.write(jsonrpc.NewNotification(method, p))
 }
 
 // cancel sends notifications/cancelled for request id (its id text).
 func (s *session) cancel(id, reason string) (time.Time, error) {
-	n, _ := strconv.Atoi(id)
-	return s.notify("notifications/cancelled", map[string]any{"requestId": n, "reason": reason})
+	return s.c.write(jsonrpc.NewCancel(id, &reason))
 }
 
 // about returns the request id text a server message concerns: a
@@ -196,15 +196,11 @@ func (s *session) wait(deadline time.Time, stop func(inbound, msgInfo) bool) err
 }
 
 func (s *session) answer(mi msgInfo) {
-	var m map[string]any
-	id := json.RawMessage(mi.id)
-	if mi.method == "ping" {
-		m = map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{}}
-	} else {
-		m = map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32601, "message": "the mcplab probe answers no " + mi.method}}
+	msg := jsonrpc.NewError(mi.id, jsonrpc.ErrorObject{Code: -32601, Message: "the mcplab probe answers no " + mi.method})
+	if mi.method == jsonrpc.MethodPing {
+		msg = jsonrpc.NewResult(mi.id, json.RawMessage(`{}`))
 	}
-	b, _ := json.Marshal(m)
-	_, _ = s.c.write(b)
+	_, _ = s.c.write(msg)
 }
 
 // response waits for the response to request id; it returns its receipt
@@ -224,8 +220,12 @@ func (s *session) answerTo(id string, deadline time.Time) (inbound, msgInfo, err
 	var got inbound
 	var gm msgInfo
 	wrong, echo := "", ""
+	var refused *httpRefusedError
 	err := s.wait(deadline, func(in inbound, mi msgInfo) bool {
 		switch {
+		case in.refused != nil && in.refused.id == id:
+			refused = in.refused
+			return true
 		case mi.response && mi.id == id:
 			got, gm = in, mi
 			return true
@@ -239,93 +239,14 @@ func (s *session) answerTo(id string, deadline time.Time) (inbound, msgInfo, err
 		return false
 	})
 	switch {
+	case err == nil && refused != nil:
+		err = refused
 	case err == nil && wrong != "":
 		err = fmt.Errorf("the server answered request id %s with id %s, a string: JSON-RPC requires the request's id unchanged (the number %s), so no client matches the answer to the request", id, wrong, id)
 	case err == nil && echo != "":
 		err = fmt.Errorf("the server sent the probe's %s request back instead of answering it (is it an MCP server, or does it echo its input?)", echo)
 	}
 	return got, gm, err
-}
-
-// initialize performs the handshake: initialize offering probeOffered,
-// then notifications/initialized. It records the negotiated revision.
-func (s *session) initialize(deadline time.Time) error {
-	id, _, err := s.request("initialize", map[string]any{
-		"protocolVersion": probeOffered,
-		"capabilities":    map[string]any{},
-		"clientInfo":      map[string]any{"name": "mcplab-probe", "version": "1"},
-	}, false)
-	if err != nil {
-		return fmt.Errorf("initialize: %w", err)
-	}
-	var res json.RawMessage
-	in, _, err := s.answerTo(id, deadline)
-	res = in.msg
-	if errors.Is(err, errDead) && !s.heard() {
-		// Never reached: say what happened (could not connect, HTTP 401,
-		// the process exited), not that a server is gone.
-		return fmt.Errorf("initialize: %s", s.c.why())
-	}
-	if err != nil {
-		return fmt.Errorf("initialize: %w", s.explain(err))
-	}
-	var r struct {
-		Result struct {
-			ProtocolVersion string `json:"protocolVersion"`
-			ServerInfo      struct {
-				Name, Version string
-			} `json:"serverInfo"`
-		} `json:"result"`
-		Error *struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	_ = json.Unmarshal(res, &r)
-	if r.Error != nil {
-		return fmt.Errorf("initialize: the server answered an error: %s", r.Error.Message)
-	}
-	s.version = r.Result.ProtocolVersion
-	if err := negotiated(s.version); err != nil {
-		return fmt.Errorf("initialize: %w", err)
-	}
-	s.server = r.Result.ServerInfo.Name + " " + r.Result.ServerInfo.Version
-	s.c.httpVersion(s.version)
-	if _, err := s.notify("notifications/initialized", nil); err != nil {
-		return fmt.Errorf("notifications/initialized: %w", err)
-	}
-	return nil
-}
-
-// earlierRevisions are the MCP revisions before probeOffered that a server
-// may answer initialize with when it does not support probeOffered (MCP
-// 2025-11-25, Lifecycle: version negotiation: "the server MUST respond
-// with another protocol version it supports"). They share its
-// cancellation and progress rules, so the probe goes on, and says so
-// (earlierNote).
-var earlierRevisions = []string{"2025-06-18", "2025-03-26", "2024-11-05"}
-
-// negotiated checks the revision a server answered initialize with: the
-// one offered, or an earlier MCP revision (earlierRevisions). Anything
-// else (none, a revision the probe does not speak, a made-up one) is an
-// error saying why the probe stops: a client that does not support the
-// server's version disconnects (MCP Lifecycle, version negotiation).
-func negotiated(v string) error {
-	switch {
-	case v == probeOffered || slices.Contains(earlierRevisions, v):
-		return nil
-	case v == "":
-		return fmt.Errorf("the server's answer has no protocolVersion (it offered %s): MCP's version negotiation needs one, so the probe stops here", probeOffered)
-	}
-	return fmt.Errorf("the server answered protocolVersion %q, which the probe did not offer (it offered %s) and does not speak (it knows %s, %s): a client that does not support the server's version disconnects (MCP Lifecycle, version negotiation), so the probe stops here", v, probeOffered, probeOffered, strings.Join(earlierRevisions, ", "))
-}
-
-// earlierNote is what the probe's server line adds for a server that chose
-// an earlier revision than the one offered, "" otherwise.
-func earlierNote(v string) string {
-	if v == probeOffered || !slices.Contains(earlierRevisions, v) {
-		return ""
-	}
-	return " (the server does not support " + probeOffered + " and chose the earlier " + v + ", whose cancellation and progress rules are the same: judged by them)"
 }
 
 // heard reports whether the server sent any message on this session.
@@ -346,39 +267,54 @@ func (s *session) explain(err error) error {
 	return err
 }
 
+// probeTool is a tool the server lists: its name and inputSchema.
+type probeTool struct {
+	name   string
+	schema json.RawMessage
+}
+
 // tools lists the server's tools (first page only).
-func (s *session) tools(deadline time.Time) ([]string, error) {
+func (s *session) tools(deadline time.Time) ([]probeTool, error) {
 	id, _, err := s.request("tools/list", nil, false)
 	if err != nil {
 		return nil, err
 	}
-	var res json.RawMessage
 	in, _, err := s.answerTo(id, deadline)
-	res = in.msg
 	if err != nil {
 		return nil, fmt.Errorf("tools/list: %w", s.explain(err))
 	}
+	m, _ := jsonrpc.Parse(in.msg)
 	var r struct {
-		Result struct {
-			Tools []struct {
-				Name string `json:"name"`
-			} `json:"tools"`
-		} `json:"result"`
+		Tools []struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		} `json:"tools"`
 	}
-	_ = json.Unmarshal(res, &r)
-	var names []string
-	for _, t := range r.Result.Tools {
-		names = append(names, t.Name)
+	_ = json.Unmarshal(m.Result, &r)
+	var out []probeTool
+	for _, t := range r.Tools {
+		out = append(out, probeTool{t.Name, t.InputSchema})
 	}
-	return names, nil
+	return out, nil
 }
 
-// fence sends a ping right after a cancellation and waits for its answer:
-// on stdio the server reads in order, so everything it writes after that
-// answer was written after it read the cancellation. It returns the time
-// the answer arrived (zero if none came before deadline).
+// fenceMethod is the request the fence sends: ping under 2025-11-25;
+// under 2026-07-28, which has no ping, server/discover (every server
+// answers it, cheaply).
+func (s *session) fenceMethod() string {
+	if s.stateless {
+		return jsonrpc.MethodDiscover
+	}
+	return jsonrpc.MethodPing
+}
+
+// fence sends a request (fenceMethod) right after a cancellation and
+// waits for its answer: on stdio the server reads in order, so everything
+// it writes after that answer was written after it read the cancellation.
+// It returns the time the answer arrived (zero if none came before
+// deadline).
 func (s *session) fence(deadline time.Time) time.Time {
-	id, _, err := s.request("ping", nil, false)
+	id, _, err := s.request(s.fenceMethod(), nil, false)
 	if err != nil {
 		return time.Time{}
 	}

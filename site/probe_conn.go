@@ -24,7 +24,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mcplab/mcplab/engine/coordinator"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 )
 
 // Bounds of one connection.
@@ -61,6 +61,33 @@ type record struct {
 type recorder struct {
 	mu   sync.Mutex
 	recs []record
+	// closes are the client's stream closes: id text → when (written to
+	// the transcript as event lines; not messages, so not in recs).
+	closes []streamClose
+}
+
+// streamClose is the client closing request id's response stream at at.
+type streamClose struct {
+	at time.Time
+	id string
+}
+
+// closed records that the client closed request id's response stream now.
+func (r *recorder) closed(id string) time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := time.Now()
+	if n := len(r.recs); n > 0 && now.Before(r.recs[n-1].at) {
+		now = r.recs[n-1].at
+	}
+	r.closes = append(r.closes, streamClose{now, id})
+	return now
+}
+
+func (r *recorder) allCloses() []streamClose {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]streamClose(nil), r.closes...)
 }
 
 func (r *recorder) add(from string, msg []byte) time.Time {
@@ -86,10 +113,13 @@ func (r *recorder) all() []record {
 	return append([]record(nil), r.recs...)
 }
 
-// inbound is a message read from the server and when.
+// inbound is a message read from the server and when; or, with refused
+// set (and no msg), an HTTP error status that answered a request's POST
+// without a JSON-RPC response (not a message: it is not recorded).
 type inbound struct {
-	at  time.Time
-	msg json.RawMessage
+	at      time.Time
+	msg     json.RawMessage
+	refused *httpRefusedError
 }
 
 // conn is one connection to the server under test. Messages the server
@@ -99,8 +129,12 @@ type conn interface {
 	// write sends one client message (recorded just before it is written).
 	write(msg []byte) (time.Time, error)
 	// closeStream closes the response stream of the request with JSON id
-	// text id (Streamable HTTP); it reports whether there was one open.
-	closeStream(id string) bool
+	// text id (Streamable HTTP); it reports whether there was one open
+	// and when it was closed. With record the close goes into the
+	// transcript (closes): it is the cancellation (2026-07-28).
+	closeStream(id string, record bool) (time.Time, bool)
+	// closes are the streams the client closed, in order.
+	closes() []streamClose
 	inbox() <-chan inbound
 	dead() <-chan struct{}
 	why() string
@@ -108,9 +142,12 @@ type conn interface {
 	// killed, an HTTP session is deleted and every stream closed.
 	close()
 	records() []record
-	// httpVersion sets the MCP-Protocol-Version header for later requests
-	// (Streamable HTTP; no-op on stdio).
-	httpVersion(v string)
+	// setEra sets the revision whose request headers later POSTs carry
+	// (jsonrpc.Era.PostHeaders; Streamable HTTP, no-op on stdio), and
+	// setVersion the MCP-Protocol-Version an earlier 2025 revision
+	// negotiated in initialize.
+	setEra(revision string)
+	setVersion(v string)
 	// received waits until the server has request id (its id text) or the
 	// deadline passes, and reports whether it has it. On stdio that is at
 	// once (one ordered pipe); on Streamable HTTP each message is its own
@@ -258,13 +295,15 @@ func (c *stdioConn) write(msg []byte) (time.Time, error) {
 	return at, err
 }
 
-func (c *stdioConn) closeStream(string) bool         { return false }
-func (c *stdioConn) inbox() <-chan inbound           { return c.in }
-func (c *stdioConn) dead() <-chan struct{}           { return c.gone }
-func (c *stdioConn) records() []record               { return c.rec.all() }
-func (c *stdioConn) httpVersion(string)              {}
-func (c *stdioConn) received(string, time.Time) bool { return true }
-func (c *stdioConn) why() string                     { c.mu.Lock(); defer c.mu.Unlock(); return c.reason }
+func (c *stdioConn) closeStream(string, bool) (time.Time, bool) { return time.Time{}, false }
+func (c *stdioConn) closes() []streamClose                      { return nil }
+func (c *stdioConn) inbox() <-chan inbound                      { return c.in }
+func (c *stdioConn) dead() <-chan struct{}                      { return c.gone }
+func (c *stdioConn) records() []record                          { return c.rec.all() }
+func (c *stdioConn) setEra(string)                              {}
+func (c *stdioConn) setVersion(string)                          {}
+func (c *stdioConn) received(string, time.Time) bool            { return true }
+func (c *stdioConn) why() string                                { c.mu.Lock(); defer c.mu.Unlock(); return c.reason }
 func (c *stdioConn) close() {
 	close(c.quit)
 	c.stdin.Close()
@@ -313,7 +352,8 @@ type httpConn struct {
 	gone    chan struct{}
 	mu      sync.Mutex
 	session string
-	version string
+	era     jsonrpc.Era
+	version string                        // the negotiated 2025 revision ("" until initialize is answered)
 	streams map[string]context.CancelFunc // request id text → abort its POST
 	opened  map[string]chan struct{}      // request id text → closed when its POST is answered
 	reason  string
@@ -336,14 +376,35 @@ func startHTTP(url string, header http.Header, stop <-chan struct{}) *httpConn {
 	}
 }
 
-func (c *httpConn) httpVersion(v string) { c.mu.Lock(); c.version = v; c.mu.Unlock() }
+// setEra also forgets any session id: a new handshake (initialize after
+// server/discover) takes the one its answer assigns.
+func (c *httpConn) setEra(r string) {
+	c.mu.Lock()
+	c.era, c.version, c.session = jsonrpc.Era{Revision: r}, "", ""
+	c.mu.Unlock()
+}
+
+func (c *httpConn) setVersion(v string) { c.mu.Lock(); c.version = v; c.mu.Unlock() }
+
+// headers are the MCP request headers of the POST carrying msg: the era's
+// (jsonrpc.Era.PostHeaders: MCP-Protocol-Version, and Mcp-Session-Id under
+// 2025-11-25, Mcp-Method and Mcp-Name under 2026-07-28), with the
+// revision an earlier 2025 server negotiated as the version. Call with
+// c.mu held.
+func (c *httpConn) headers(msg []byte) map[string]string {
+	session := c.session
+	if c.era.Stateless() {
+		session = "" // 2026-07-28 has no sessions
+	}
+	h := c.era.PostHeaders(msg, session)
+	if _, ok := h[jsonrpc.HeaderProtocolVersion]; ok && c.version != "" && !c.era.Stateless() {
+		h[jsonrpc.HeaderProtocolVersion] = c.version
+	}
+	return h
+}
 
 func (c *httpConn) write(msg []byte) (time.Time, error) {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	_ = json.Unmarshal(msg, &m)
+	m, _ := jsonrpc.Parse(msg)
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(msg))
 	if err != nil {
@@ -356,15 +417,12 @@ func (c *httpConn) write(msg []byte) (time.Time, error) {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	c.mu.Lock()
-	if c.session != "" {
-		req.Header.Set("Mcp-Session-Id", c.session)
-	}
-	if c.version != "" {
-		req.Header.Set("MCP-Protocol-Version", c.version)
+	for k, v := range c.headers(msg) {
+		req.Header.Set(k, v)
 	}
 	key := ""
-	if m.ID != nil && m.Method != "" {
-		key, _ = coordinator.IDText(m.ID)
+	if m.Kind == jsonrpc.Request && m.ID != "" {
+		key = m.ID
 		c.streams[key] = cancel
 		c.opened[key] = make(chan struct{})
 	}
@@ -412,7 +470,7 @@ func (c *httpConn) post(req *http.Request, method, key string) {
 		c.mu.Unlock()
 	}
 	if err != nil {
-		if req.Context().Err() == nil && method == "initialize" {
+		if req.Context().Err() == nil && opens(method) {
 			c.fail("could not reach the server: " + err.Error())
 		}
 		return
@@ -422,10 +480,11 @@ func (c *httpConn) post(req *http.Request, method, key string) {
 		// A JSON-RPC error may come with an HTTP error status (a 400 for a
 		// bad request); anything else is the HTTP layer refusing.
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, probeMaxMessage))
-		if m := parseMsg(body); m.response {
+		switch {
+		case parseMsg(body).response:
 			c.deliver(body)
-		} else if method == "initialize" {
-			c.fail(httpRefusal(resp, body))
+		case key != "":
+			c.refuse(&httpRefusedError{id: key, status: resp.StatusCode, why: httpRefusal(resp, body)})
 		}
 		return
 	}
@@ -446,9 +505,24 @@ func (c *httpConn) post(req *http.Request, method, key string) {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, probeMaxMessage))
 		c.deliver(body)
 	default:
-		if method == "initialize" {
-			c.fail(fmt.Sprintf("POST initialize: HTTP %s (%s)", resp.Status, ct))
+		if opens(method) {
+			c.fail(fmt.Sprintf("POST %s: HTTP %s (%s)", method, resp.Status, ct))
 		}
+	}
+}
+
+// opens reports whether method opens the conversation (initialize,
+// server/discover): a POST of it that cannot reach the server, or is
+// answered with something that is not MCP, ends the connection.
+func opens(method string) bool {
+	return method == jsonrpc.MethodInitialize || method == jsonrpc.MethodDiscover
+}
+
+// refuse hands the session an HTTP refusal of a request's POST.
+func (c *httpConn) refuse(r *httpRefusedError) {
+	select {
+	case c.in <- inbound{at: time.Now(), refused: r}:
+	case <-c.gone:
 	}
 }
 
@@ -540,15 +614,22 @@ func readSSE(r io.Reader, onData func([]byte)) {
 	}
 }
 
-func (c *httpConn) closeStream(id string) bool {
+func (c *httpConn) closeStream(id string, record bool) (time.Time, bool) {
 	c.mu.Lock()
 	cancel, ok := c.streams[id]
 	c.mu.Unlock()
-	if ok {
-		cancel()
+	if !ok {
+		return time.Time{}, false
 	}
-	return ok
+	at := time.Now()
+	if record {
+		at = c.rec.closed(id)
+	}
+	cancel()
+	return at, true
 }
+
+func (c *httpConn) closes() []streamClose { return c.rec.allCloses() }
 
 func (c *httpConn) received(id string, deadline time.Time) bool {
 	c.mu.Lock()

@@ -10,12 +10,15 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // call sends tools/call of the probe's tool with a progress token.
 func (s *session) call(p *prober) (string, time.Time, error) {
-	return s.request("tools/call", map[string]any{"name": p.tool, "arguments": p.args}, true)
+	id, at, err := s.request(jsonrpc.MethodToolsCall, map[string]any{"name": p.tool, "arguments": p.args}, true)
+	s.calls = append(s.calls, id)
+	return id, at, err
 }
 
 // grace is how long the probe keeps listening after a call ends or is
@@ -24,15 +27,38 @@ func (p *prober) grace() time.Duration {
 	return min(max(2*p.warm.interval, probeMinGrace), probeMaxGrace)
 }
 
+// closesToCancel reports whether the session cancels by closing the
+// request's stream: Streamable HTTP under 2026-07-28 (basic/transports,
+// "Cancellation"), which defines no notifications/cancelled there.
+func (p *prober) closesToCancel(s *session) bool { return p.url != "" && s.stateless }
+
+// signal names the cancellation signal of the session's transport and
+// revision.
+func (p *prober) signal(s *session) string {
+	if p.closesToCancel(s) {
+		return "closing the request's response stream"
+	}
+	return "POST notifications/cancelled"
+}
+
 // cancel sends the cancellation of request id the transport and revision
-// prescribe (the notification: stdio, and Streamable HTTP under the
-// revisions the probe offers), then the fence ping.
+// prescribe (DOMAIN.md §1: the notification on stdio and on Streamable
+// HTTP under 2025-11-25; closing the request's stream on Streamable HTTP
+// under 2026-07-28), then the fence.
 func (p *prober) cancel(s *session, id string, sent time.Time, reason string, deadline time.Time) cancelMark {
 	m := cancelMark{id: id, sentAt: sent}
 	if !s.c.received(id, deadline) {
 		m.unseen = true
 	}
-	m.at, _ = s.cancel(id, reason)
+	if p.closesToCancel(s) {
+		m.at, m.closed = s.c.closeStream(id, true)
+		if !m.closed {
+			m.at = time.Now() // the stream had ended: the server had answered
+		}
+	} else {
+		m.at, _ = s.cancel(id, reason)
+	}
+	s.cancelledAt[id] = m.at
 	m.fence = s.fence(minTime(deadline, time.Now().Add(p.warm.done+p.grace())))
 	return m
 }
@@ -40,11 +66,42 @@ func (p *prober) cancel(s *session, id string, sent time.Time, reason string, de
 // linger reads whatever the server still sends until the tool would have
 // finished and the grace after that has passed (or the deadline).
 func (p *prober) linger(s *session, sent time.Time, m cancelMark, deadline time.Time) {
-	end := sent.Add(p.warm.done)
+	end := sent.Add(p.fastest())
 	if now := time.Now(); now.After(end) {
 		end = now
 	}
 	_ = s.wait(minTime(deadline, end.Add(p.grace())), nil)
+}
+
+// fastest is the fastest completion of the tool the probe has seen: the
+// least time from a call to its response, over every call of every
+// situation so far that was not cancelled before its response arrived
+// (noteCompletions), the warm-up's included. A message is early only
+// against it: a server whose first call is slower (a lazy set-up, load, a
+// slow link) is not convicted at an offset where completion won.
+func (p *prober) fastest() time.Duration {
+	if p.quickest > 0 && p.quickest < p.warm.done {
+		return p.quickest
+	}
+	return p.warm.done
+}
+
+// noteCompletions lowers the fastest completion (prober.fastest) by the
+// session's tools/call requests that were answered before any
+// cancellation of theirs was sent (session.cancelledAt).
+func (p *prober) noteCompletions(s *session) {
+	recs := s.c.records()
+	for _, id := range s.calls {
+		v := viewRequest(recs, s, id)
+		if v.sent.IsZero() || v.response.IsZero() {
+			continue
+		}
+		at, cancelled := s.cancelledAt[id]
+		cancelled = cancelled && !at.After(v.response)
+		if d := v.response.Sub(v.sent); !cancelled && (p.quickest == 0 || d < p.quickest) {
+			p.quickest = d
+		}
+	}
 }
 
 // fenceWhy is proven's reason for a message read after the fence's answer.
@@ -60,18 +117,23 @@ func (p *prober) proven(m cancelMark, t time.Time, response bool) (bool, string)
 	if !m.fence.IsZero() && t.After(m.fence) {
 		return true, fenceWhy
 	}
-	tol := max(p.warm.done/20, 10*time.Millisecond)
-	if response && t.Before(m.sentAt.Add(p.warm.done-tol)) {
-		return true, fmt.Sprintf("%s before the tool could have finished (the warm-up's timing, the probe's own evidence: the transcript alone leaves it undecided)", ms(m.sentAt.Add(p.warm.done).Sub(t)))
+	done := p.fastest()
+	tol := max(done/20, 10*time.Millisecond)
+	if response && t.Before(m.sentAt.Add(done-tol)) {
+		return true, fmt.Sprintf("%s before the tool could have finished (its fastest completion, %s: the probe's own evidence, the transcript alone leaves it undecided)", ms(m.sentAt.Add(done).Sub(t)), ms(done))
 	}
 	return false, ""
 }
 
 // order says, from the records, which order occurred for m's request.
 func (p *prober) order(s *session, m cancelMark) string {
+	p.noteCompletions(s)
 	v := viewRequest(s.c.records(), s, m.id)
 	if !v.response.IsZero() && !v.response.After(m.at) {
 		return fmt.Sprintf("completed first (%s %s before the cancellation)", v.kind, ms(m.at.Sub(v.response)))
+	}
+	if m.closed {
+		return "stream closed (the 2026-07-28 cancellation): nothing after it reaches the client, undecided"
 	}
 	var late, race []string
 	for _, x := range v.after(m.at) {
@@ -126,6 +188,9 @@ func (p *prober) refine(tr *trace.Trace, recs []record, s *session, marks []canc
 			out = append(out, c)
 		}
 	}
+	if closedCheck, ok := closedUndecided(out, marks); ok {
+		out = append(out, closedCheck)
+	}
 	for i, c := range out {
 		if c.Rule != checks.NoMessageAfterCancel || c.OK != nil && *c.OK {
 			continue // the engine's undecided messages (a client's view) may be proven below
@@ -151,17 +216,37 @@ func (p *prober) refine(tr *trace.Trace, recs []record, s *session, marks []canc
 			}
 		}
 		if len(kept) == 0 {
-			out[i] = trace.Check{Rule: c.Rule, Detail: "Undecided from the client: every message the server sent after a cancellation arrived before its answer to the ping sent right after it, at a time the tool could also have finished (the legitimate race)."}
+			out[i] = trace.Check{Rule: c.Rule, Detail: "Undecided from the client: every message the server sent after a cancellation arrived before its answer to the fence request (ping, or server/discover under 2026-07-28) sent right after it, at a time the tool could also have finished (the legitimate race)."}
 			continue
 		}
 		bad := false
 		out[i].OK, out[i].Events = &bad, kept
 		if why == fenceWhy {
-			why += " (the fence: the server's answer to the ping sent right after the cancellation, so it had read the cancellation)"
+			why += " (the fence: the server's answer to the request (ping, or server/discover) sent right after the cancellation, so it had read the cancellation)"
 		}
 		out[i].Detail = fmt.Sprintf("%d message(s) after an accepted cancellation; the last proven one arrived %s.", len(kept), why)
 	}
 	return out
+}
+
+// closedUndecided is the undecided no-message-after-cancel of a
+// situation whose cancellations closed the request's stream (2026-07-28
+// on Streamable HTTP) when the engine's checks do not judge the rule: the
+// client reads nothing of a closed stream, so it cannot see whether the
+// server stopped. ok is false when no cancellation closed a stream or the
+// rule is judged already.
+func closedUndecided(cs []trace.Check, marks []cancelMark) (trace.Check, bool) {
+	for _, c := range cs {
+		if c.Rule == checks.NoMessageAfterCancel {
+			return trace.Check{}, false
+		}
+	}
+	for _, m := range marks {
+		if m.closed {
+			return trace.Check{Rule: checks.NoMessageAfterCancel, Detail: "Undecided from the client: under 2026-07-28 the client cancels on Streamable HTTP by closing the request's stream, and nothing the server sends for the request after that reaches it. Judge the server's own log."}, true
+		}
+	}
+	return trace.Check{}, false
 }
 
 // reqView is what the records say about one request.

@@ -8,16 +8,20 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/mcplab/mcplab/engine/checks"
 )
 
 // cancelMark is one cancellation the probe sent: the request it cancels,
-// when it was written, and when the fence ping sent right after it was
+// when it was written, and when the fence request sent right after it was
 // answered (zero: not answered).
 type cancelMark struct {
 	id     string
+	closed bool      // the cancellation closed the request's stream (2026-07-28 on Streamable HTTP)
 	sentAt time.Time // when the request itself was sent
 	at     time.Time
 	fence  time.Time
@@ -42,19 +46,22 @@ func (r *sitReport) fact(format string, args ...any) {
 type situation struct {
 	name string
 	http bool // only on Streamable HTTP
-	run  func(p *prober, s *session, r *sitReport, deadline time.Time) error
+	// decides is the rule the situation is about: when the engine leaves
+	// it undecided the situation is undecided, whatever else passed.
+	decides string
+	run     func(p *prober, s *session, r *sitReport, deadline time.Time) error
 }
 
 // situations in the order they run; "clean" is the warm-up the others
 // take their timing from.
 var situations = []situation{
 	{name: "clean", run: sitClean},
-	{name: "cancel-after-progress", run: sitCancelAfterProgress},
-	{name: "cancel-at-once", run: sitCancelAtOnce},
-	{name: "race-sweep", run: sitRace},
+	{name: "cancel-after-progress", run: sitCancelAfterProgress, decides: checks.NoMessageAfterCancel},
+	{name: "cancel-at-once", run: sitCancelAtOnce, decides: checks.NoMessageAfterCancel},
+	{name: "race-sweep", run: sitRace, decides: checks.NoMessageAfterCancel},
 	{name: "bad-cancellations", run: sitBadCancels},
 	{name: "http-close-stream", http: true, run: sitCloseStream},
-	{name: "idle-timeout", run: sitIdle},
+	{name: "idle-timeout", run: sitIdle, decides: checks.NoMessageAfterCancel},
 }
 
 func ms(d time.Duration) string {
@@ -71,14 +78,27 @@ func sitClean(p *prober, s *session, r *sitReport, deadline time.Time) error {
 	if err != nil {
 		return err
 	}
+	var tool probeTool
 	if p.tool == "" {
 		if len(tools) == 0 {
 			return errors.New("the server lists no tools (give one with -tool)")
 		}
-		p.tool = tools[0]
+		tool = tools[0]
+		p.tool = tool.name
 		r.fact("no -tool given: using the first listed, %q", p.tool)
-	} else if !contains(tools, p.tool) {
-		return &badInputError{fmt.Sprintf("-tool: the server lists no tool %q (it lists %s)", p.tool, strings.Join(tools, ", "))}
+	} else {
+		i := slices.IndexFunc(tools, func(t probeTool) bool { return t.name == p.tool })
+		if i < 0 {
+			var names []string
+			for _, t := range tools {
+				names = append(names, t.name)
+			}
+			return &badInputError{fmt.Sprintf("-tool: the server lists no tool %q (it lists %s)", p.tool, strings.Join(names, ", "))}
+		}
+		tool = tools[i]
+	}
+	if !p.argsGiven && len(requiredArgs(tool.schema)) > 0 {
+		return needArgs(tool)
 	}
 	id, sent, err := s.call(p)
 	if err != nil {
@@ -144,7 +164,7 @@ func sitCancelAfterProgress(p *prober, s *session, r *sitReport, deadline time.T
 	}
 	r.fact("first progress at %s", ms(first.Sub(sent)))
 	if p.url != "" {
-		r.fact("signal: POST notifications/cancelled, as %s prescribes", s.version)
+		r.fact("signal: %s, as %s prescribes", p.signal(s), s.version)
 	}
 	mark := p.cancel(s, id, sent, "mcplab probe: cancel after the first progress", deadline)
 	r.cancels = append(r.cancels, mark)
@@ -182,7 +202,7 @@ const raceMinSteps = 3
 // the tool would have finished), then the grace, plus 10% for the fence
 // and the scheduler.
 func (p *prober) raceStepCost(d time.Duration, f float64) time.Duration {
-	return (max(d+time.Duration(f*float64(d)), p.warm.done) + p.grace()) * 11 / 10
+	return (max(d+time.Duration(f*float64(d)), p.fastest()) + p.grace()) * 11 / 10
 }
 
 // racePlan returns the offsets that fit in left after a warm call of d
@@ -218,9 +238,9 @@ func (p *prober) racePlan(d, left time.Duration) (steps []float64, all time.Dura
 // racePlan): fewer offsets, nearest the completion time first, or none
 // with the limit that would let it run.
 func sitRace(p *prober, s *session, r *sitReport, deadline time.Time) error {
-	if steps, all := p.racePlan(p.warm.done, time.Until(deadline)); len(steps) < raceMinSteps {
+	if steps, all := p.racePlan(p.fastest(), time.Until(deadline)); len(steps) < raceMinSteps {
 		return errSkip(fmt.Sprintf("the sweep needs about %s (a warm call and %d cancelled calls of about %s each), more than is left of %s; %s would let it run",
-			ms(all), len(raceSteps), ms(p.warm.done), p.limitName(deadline), p.limitFor(deadline, all)))
+			ms(all), len(raceSteps), ms(p.fastest()), p.limitName(deadline), p.limitFor(deadline, all)))
 	}
 	id, sent, err := s.call(p)
 	if err != nil {
@@ -231,6 +251,7 @@ func sitRace(p *prober, s *session, r *sitReport, deadline time.Time) error {
 		return fmt.Errorf("the warm call: %w", s.explain(err))
 	}
 	d := at.Sub(sent)
+	p.noteCompletions(s) // the sweep lingers for the fastest completion
 	r.fact("warm call %s", ms(d))
 	_ = s.wait(minTime(deadline, time.Now().Add(p.grace())), nil)
 	steps, all := p.racePlan(d, time.Until(deadline)+(d+p.grace())*11/10)
@@ -267,12 +288,15 @@ func sitRace(p *prober, s *session, r *sitReport, deadline time.Time) error {
 // already completed, for an unknown id, malformed ones) and then a normal
 // call, which must be answered.
 func sitBadCancels(p *prober, s *session, r *sitReport, deadline time.Time) error {
-	done, _, err := s.request("ping", nil, false)
+	if p.closesToCancel(s) {
+		return errSkip("under 2026-07-28 Streamable HTTP carries no notifications/cancelled (closing a stream is the cancellation), so there is none to send badly")
+	}
+	done, _, err := s.request(s.fenceMethod(), nil, false)
 	if err != nil {
 		return err
 	}
 	if _, _, err := s.response(done, deadline); err != nil {
-		return fmt.Errorf("ping: %w", s.explain(err))
+		return fmt.Errorf("%s: %w", s.fenceMethod(), s.explain(err))
 	}
 	n := 0
 	for _, params := range []any{
@@ -307,6 +331,9 @@ func sitBadCancels(p *prober, s *session, r *sitReport, deadline time.Time) erro
 // under 2025-11-25 (where a disconnect is not a cancellation), then checks
 // the server still answers.
 func sitCloseStream(p *prober, s *session, r *sitReport, deadline time.Time) error {
+	if p.closesToCancel(s) {
+		return errSkip("under 2026-07-28 closing the stream is the cancellation itself, which the cancelling situations use")
+	}
 	id, sent, err := s.call(p)
 	if err != nil {
 		return err
@@ -317,7 +344,9 @@ func sitCloseStream(p *prober, s *session, r *sitReport, deadline time.Time) err
 	closedAt := time.Now()
 	// Nothing is tested when the server had answered before the probe
 	// could close the stream: the situation is skipped, never a pass.
-	if !s.c.closeStream(id) || answeredBy(s.c.records(), id, closedAt) {
+	// Not recorded: under 2025-11-25 the close is the probe's deliberate
+	// test of the other signal, not a cancellation of its own.
+	if _, ok := s.c.closeStream(id, false); !ok || answeredBy(s.c.records(), id, closedAt) {
 		return errSkip("the server had answered before the probe could close the response stream, so nothing was tested; a slower call (-tool, -args) lets the probe close it while the server works")
 	}
 	r.fact("closed the request's stream at %s (under %s that is not a cancellation)", ms(closedAt.Sub(sent)), s.version)
@@ -326,7 +355,7 @@ func sitCloseStream(p *prober, s *session, r *sitReport, deadline time.Time) err
 		r.violated = "the server did not answer a ping after the stream was closed"
 		return nil
 	}
-	r.fact("the server answered a ping %s later; what it did with the request cannot be seen once the stream is closed", ms(fence.Sub(closedAt)))
+	r.fact("the server answered a %s %s later; what it did with the request cannot be seen once the stream is closed", s.fenceMethod(), ms(fence.Sub(closedAt)))
 	return nil
 }
 
@@ -407,15 +436,6 @@ func strangeProgress(s *session) (int, string) {
 type errSkip string
 
 func (e errSkip) Error() string { return string(e) }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
 
 func minTime(a, b time.Time) time.Time {
 	if a.Before(b) {

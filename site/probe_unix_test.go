@@ -36,7 +36,7 @@ func TestProbeSIGTERMKillsTheServer(t *testing.T) {
 		}
 	}()
 	var out, errb bytes.Buffer
-	err := run([]string{"probe", "-out", dir, "--", "sh", "testdata/probe/hang.sh", pidFile}, &out, &errb)
+	err := run([]string{"probe", "-protocol", "2025-11-25", "-out", dir, "--", "sh", "testdata/probe/hang.sh", pidFile}, &out, &errb)
 	t.Logf("%s%s", out.String(), errb.String())
 	if err == nil || !strings.Contains(err.Error(), "stopped by SIGTERM") || exitCode(err) != 1 {
 		t.Errorf("err = %v, want stopped by SIGTERM (exit 1)", err)
@@ -92,7 +92,7 @@ func TestProbeSIGINTDuringANotificationsPOST(t *testing.T) {
 		}
 	}()
 	var out, errb bytes.Buffer
-	err := run([]string{"probe", "-out", t.TempDir(), srv.URL}, &out, &errb)
+	err := run([]string{"probe", "-protocol", "2025-11-25", "-out", t.TempDir(), srv.URL}, &out, &errb)
 	returned := time.Now()
 	t.Logf("%s%s", out.String(), errb.String())
 	if signalled.IsZero() {
@@ -118,7 +118,7 @@ func TestProbeSIGINTDuringANotificationsPOST(t *testing.T) {
 // answer the echo (its transcript holds only its initialize and the copy).
 func TestProbeSaysTheServerEchoes(t *testing.T) {
 	t.Parallel()
-	out, lines, err := probeRun(t, "-limit", "5s", "--", "cat")
+	out, lines, err := probeRun(t, "-protocol", "2025-11-25", "-limit", "5s", "--", "cat")
 	if code := exitCode(err); code != 1 {
 		t.Errorf("probe -- cat: exit %d (%v), want 1 (the warm-up could not run)", code, err)
 	}

@@ -171,7 +171,7 @@ func inferredRows(tr *trace.Trace) []inferredRow {
 	}
 	switch {
 	case src.LatencyMs > 0:
-		rows = append(rows, inferredRow{"Round trip", strconv.FormatInt(src.LatencyMs, 10) + " ms", "Given, or the slowest answered ping (else initialize) plus the clock's resolution (1 ms; 1 s for times in whole seconds).", "imp-latency"})
+		rows = append(rows, inferredRow{"Round trip", strconv.FormatInt(src.LatencyMs, 10) + " ms", "Given, or the fastest answered exchange plus the clock's resolution (1 ms; 1 s for times in whole seconds).", "imp-latency"})
 	case src.Clock == "ms" && src.Observer != trace.ObserverServer:
 		rows = append(rows, inferredRow{"Round trip", "unknown", "No answered ping or initialize: the cancel/response order is undecided.", "imp-latency"})
 	}

@@ -7,6 +7,8 @@ package checks
 import (
 	"strconv"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -56,7 +58,11 @@ func transportOf(tr *trace.Trace) string {
 // Source.LatencyMs of the cancellation may be the legitimate race
 // (undecided, with the reason); one observed later was written after the
 // server could read the cancellation (a violation, assuming the server
-// reads its input as it arrives). With no latency known, every such message
+// reads its input as it arrives), unless a ping or server/discover the
+// client sent after the cancellation was still unanswered when it arrived:
+// the path was then slower than its fastest exchange, so the round trip
+// does not bound it (the race under load stays undecided). With no
+// latency known, every such message
 // is undecided, unless the client holds the fence's evidence (below). A
 // cancellation followed by nothing for its request passes.
 func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
@@ -79,7 +85,21 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	stdio := transportOf(v.tr) == trace.TransportStdio
 	sentAt := map[string]int{}
 	fence := -1
+	// Under load the path is slower than its fastest exchange (LatencyMs):
+	// a ping or server/discover the client sent after a cancellation and
+	// has not had answered yet shows the path still busy, so a message
+	// observed meanwhile is not convicted by the round trip alone.
+	// pending maps such a request's id to the index that sent it.
+	pending := map[string]int{}
 	for i, e := range v.ev {
+		if m := v.msg(i); v.clientSends(i) && m.hasID && (m.method == jsonrpc.MethodPing || m.method == jsonrpc.MethodDiscover) && len(cancels) > 0 {
+			if _, ok := pending[m.id]; !ok {
+				pending[m.id] = i
+			}
+		}
+		if m := v.msg(i); v.serverSends(i) && m.response {
+			delete(pending, m.id)
+		}
 		if m := v.msg(i); stdio && v.clientSends(i) && m.method != "" && m.hasID {
 			if _, ok := sentAt[m.id]; !ok {
 				sentAt[m.id] = i
@@ -112,8 +132,12 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 		if e.Within != nil {
 			earliest = e.Within.From
 		}
+		busy := false
+		for _, j := range pending {
+			busy = busy || j > c.seq
+		}
 		switch {
-		case lat > 0 && earliest-c.at > lat || fence > c.seq:
+		case lat > 0 && earliest-c.at > lat && !busy || fence > c.seq:
 			bad = append(bad, i)
 		case e.Within != nil && lat > 0 && e.At-c.at > lat:
 			inside = append(inside, i)
@@ -138,7 +162,7 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	case len(inside) > 0:
 		return undecidedAt(near, undecided(NoMessageAfterCancel, view+" records one time per HTTP exchange, not per event of a response stream: "+seqList(inside)+" streamed in an exchange whose interval overlaps the cancellation (or lies within the path's round trip, "+strconv.FormatInt(lat, 10)+" ms, of it), so whether the server wrote it before reading the cancellation is unknown.")), true
 	case len(near) > 0 && lat > 0:
-		return undecidedAt(near, undecided(NoMessageAfterCancel, view+" cannot order a cancellation and a response observed within the path's round trip ("+strconv.FormatInt(lat, 10)+" ms) of each other ("+seqList(near)+"): the server may have written before it read the cancellation, the legitimate race. Judge the server's own log.")), true
+		return undecidedAt(near, undecided(NoMessageAfterCancel, view+" cannot order a cancellation and a response observed within the path's round trip ("+strconv.FormatInt(lat, 10)+" ms) of each other, or while a ping the client sent after the cancellation was still unanswered (the path under load) ("+seqList(near)+"): the server may have written before it read the cancellation, the legitimate race. Judge the server's own log.")), true
 	case len(near) > 0:
 		return undecidedAt(near, undecided(NoMessageAfterCancel, view+" cannot show whether the server read the cancellation before it wrote "+seqList(near)+", and the path's round trip is unknown (no answered initialize or ping): the order may be the legitimate race. Judge the server's own log.")), true
 	}

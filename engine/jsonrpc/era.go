@@ -377,3 +377,18 @@ func NewInitializeResult(id string) json.RawMessage {
 // NewInitialized builds notifications/initialized, which the client sends
 // once it has the initialize result and before any other request.
 func NewInitialized() json.RawMessage { return NewNotification(MethodInitialized, nil) }
+
+// Errors 2026-07-28 defines for a request the server cannot take in its
+// revision; on Streamable HTTP both come with HTTP 400 Bad Request
+// (basic/transports/streamable-http, "Request Metadata").
+const (
+	// CodeHeaderMismatch is HeaderMismatchError: the HTTP headers
+	// disagree with the body (MCP-Protocol-Version with params._meta's
+	// protocolVersion, Mcp-Method with method, Mcp-Name with params.name
+	// or params.uri), or a required one is missing or malformed.
+	CodeHeaderMismatch = -32020
+	// CodeUnsupportedProtocolVersion is UnsupportedProtocolVersionError:
+	// the server does not implement the requested revision; error.data
+	// holds "requested" and "supported" (the revisions it speaks).
+	CodeUnsupportedProtocolVersion = -32022
+)

@@ -80,14 +80,15 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		at   int64
 	}
 	hops := map[int]sent{} // a two-hop transcript's wire number → its send (hops.go)
-	var rtt int64 = -1     // slowest answered ping
+	// The round trip is the fastest answered exchange of any method, pings
+	// included: the path's own delay. Not initialize for its own sake,
+	// whose answer includes the server's start-up (1,091 ms where
+	// tools/list took 5 ms), but whichever exchange was quickest. A slower
+	// exchange measures load, not the path: the checks judge a message
+	// under load by the client's own pending ping (package checks,
+	// cancelOrderSeenFrom), not by a wider round trip.
+	var rtt int64 = -1
 	rttWhat := ""
-	// Without a ping, the fastest answered exchange of any other method:
-	// never initialize for its own sake, whose answer includes the
-	// server's start-up (1,091 ms where tools/list took 5 ms), but
-	// whichever exchange was quickest, which bounds the path best.
-	var rttAny int64 = -1
-	anyWhat := ""
 	for i, en := range es {
 		at := int64(i)
 		if timed {
@@ -251,14 +252,9 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		if hasID && m.Method == "" && (m.Result != nil || m.Error != nil) && en.from == trace.ActorServer {
 			lastResponse[k] = len(tr.Events) - 1
 			if r := reqs[k]; r != nil {
-				if !r.finished && r.sum.Method == methodPing && timed {
-					if d := at - r.sum.SentAt; d > rtt {
-						rtt, rttWhat = d, fmt.Sprintf("the slowest answered ping (id %s)", r.sum.ID)
-					}
-				}
-				if !r.finished && r.sum.Method != methodPing && timed {
-					if d := at - r.sum.SentAt; rttAny < 0 || d < rttAny {
-						rttAny, anyWhat = d, fmt.Sprintf("the fastest answered exchange, %s (id %s; no ping was answered)", jsonrpc.Describe(r.sum.Method, r.sum.Name), r.sum.ID)
+				if !r.finished && timed {
+					if d := at - r.sum.SentAt; rtt < 0 || d < rtt {
+						rtt, rttWhat = d, fmt.Sprintf("the fastest answered exchange, %s (id %s)", jsonrpc.Describe(r.sum.Method, r.sum.Name), r.sum.ID)
 					}
 				}
 				if r.version != "" && m.Result != nil && src.Protocol == "" && supports(m.Result, r.version) {
@@ -322,9 +318,6 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 	if n := len(tr.Events); n > 0 {
 		tr.EndMs = tr.Events[n-1].At
 	}
-	if rtt < 0 {
-		rtt, rttWhat = rttAny, anyWhat
-	}
 	switch {
 	case opts.LatencyMs > 0:
 		src.LatencyMs = opts.LatencyMs
@@ -350,9 +343,6 @@ func sessionLabel(header string, n int) string {
 	}
 	return "session " + strconv.Itoa(max(n, 1))
 }
-
-// methodPing is the ping request; jsonrpc names no constant for it.
-const methodPing = "ping"
 
 // observerNote says who recorded a transcript and what that means.
 func observerNote(format, observer string) string {

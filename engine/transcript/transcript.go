@@ -38,7 +38,7 @@
 // read a valid cancellation for that request is a violation. A client or a
 // wire view cannot see the server's reads: a cancellation and a response
 // observed within the path's round trip of each other (trace.Source
-// LatencyMs: the slowest answered ping, else initialize, or given) are
+// LatencyMs: the fastest answered exchange, or given) are
 // undecided, the legitimate race (package checks). Requests are keyed by
 // (session, id): an initialize after an answer starts a new session, as a
 // bridge's second initialize id 0 does. The protocol revision and
@@ -123,7 +123,7 @@ type Options struct {
 	// output channel); nil means UTC, and the trace's source note says so.
 	Zone *time.Location
 	// LatencyMs is the path's round trip in ms, 0 to infer it from the
-	// slowest answered initialize or ping (trace.Source.LatencyMs).
+	// fastest answered exchange (trace.Source.LatencyMs).
 	LatencyMs int64
 	// MaxTimeoutMs is the client's maximum total timeout per request in ms
 	// (as the user configured it; a log does not say), 0 for none: every

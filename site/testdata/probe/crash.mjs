@@ -1,4 +1,5 @@
-// A server that answers initialize, tools/list and ping, and exits with
+// A server that answers initialize, tools/list and ping (any other request
+// with -32601, server/discover included), and exits with
 // status 3 in the middle of every tools/call, after one progress
 // notification (site/probe_test.go: the probe says the server crashed).
 import { createInterface } from "node:readline";
@@ -14,5 +15,5 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     const token = m.params?._meta?.progressToken;
     if (token !== undefined) send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 1 } });
     setTimeout(() => process.exit(3), 50);
-  }
+  } else if (m.id !== undefined) send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
 });

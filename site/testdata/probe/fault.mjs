@@ -13,6 +13,10 @@
 //   strid     answers a tool call with its id as a string ("3" for 3)
 //   oldproto  answers initialize with 2025-06-18, an earlier MCP revision
 //   badproto  answers initialize with 1999-01-01, no MCP revision
+//   nocontent answers a tool call with a result without content, which
+//             CallToolResult requires
+//   needargs  lists "t" with required arguments city (a string) and days
+//             (an integer, default 3) in its inputSchema
 import { createInterface } from "node:readline";
 
 const mode = process.argv[2] ?? "ok";
@@ -31,7 +35,7 @@ async function work(id, token) {
     }
   }
   if (mode === "noise") process.stdout.write("DEBUG handling call\n");
-  send({ jsonrpc: "2.0", id: mode === "strid" ? String(id) : id, result: { content: [{ type: "text", text: "ok" }] } });
+  send({ jsonrpc: "2.0", id: mode === "strid" ? String(id) : id, result: mode === "nocontent" ? {} : { content: [{ type: "text", text: "ok" }] } });
 }
 
 for await (const line of createInterface({ input: process.stdin })) {
@@ -42,7 +46,9 @@ for await (const line of createInterface({ input: process.stdin })) {
       send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: { oldproto: "2025-06-18", badproto: "1999-01-01" }[mode] ?? m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "fault-" + mode, version: "0" } } });
       break;
     case "tools/list":
-      send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "t", inputSchema: { type: "object" } }] } });
+      send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "t", inputSchema: mode === "needargs"
+        ? { type: "object", properties: { city: { type: "string" }, days: { type: "integer", default: 3 } }, required: ["days", "city"] }
+        : { type: "object" } }] } });
       break;
     case "ping":
       send({ jsonrpc: "2.0", id: m.id, result: {} });
@@ -53,5 +59,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     case "notifications/cancelled":
       if (m.params && m.params.requestId !== undefined) cancelled.add(m.params.requestId);
       break;
+    default: // a 2025-11-25 server knows no server/discover (nor any other method)
+      if (m.id !== undefined) send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
   }
 }

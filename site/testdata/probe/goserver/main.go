@@ -8,6 +8,15 @@
 // at once with the context's error when the request is cancelled (the
 // handler honours cancellation; what the SDK writes after that is what the
 // probe judges). Tool "quick" answers at once.
+//
+// -protocol 2026-07-28 serves only the stateless revision (over Streamable
+// HTTP a stateless handler, which the SDK requires for it); -protocol
+// 2025-11-25 only the revisions up to 2025-11-25 (a client's server/discover
+// is answered with an error); the default serves every revision the SDK
+// knows (stateful over HTTP, where it then speaks 2025-11-25).
+// -ignore-cancel makes "work" run to its end whatever the context says.
+// -first-delay-ms MS makes the first call of "work" take MS longer (a lazy
+// set-up): a correct server whose first call is slow.
 package main
 
 import (
@@ -18,6 +27,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,10 +38,35 @@ type workArgs struct {
 	IntervalMs int `json:"intervalMs,omitempty"`
 }
 
-func newServer() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "probe-go", Version: "0.0.1"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "work", Description: "progress every intervalMs; honours cancellation"},
+// serverFlags are the command line's choices of behaviour.
+type serverFlags struct {
+	protocol     string
+	ignoreCancel bool
+	firstDelay   time.Duration
+}
+
+func newServer(f serverFlags) *mcp.Server {
+	var opts *mcp.ServerOptions
+	switch f.protocol {
+	case "2026-07-28":
+		opts = &mcp.ServerOptions{SupportedProtocolVersions: []string{"2026-07-28"}}
+	case "2025-11-25":
+		var old []string
+		for _, v := range mcp.SupportedProtocolVersions() {
+			if v <= "2025-11-25" {
+				old = append(old, v)
+			}
+		}
+		opts = &mcp.ServerOptions{SupportedProtocolVersions: old}
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "probe-go", Version: "0.0.1"}, opts)
+	var first sync.Once
+	mcp.AddTool(s, &mcp.Tool{Name: "work", Description: "progress every intervalMs; honours cancellation unless -ignore-cancel"},
 		func(ctx context.Context, req *mcp.CallToolRequest, a workArgs) (*mcp.CallToolResult, any, error) {
+			first.Do(func() { time.Sleep(f.firstDelay) })
+			if f.ignoreCancel {
+				ctx = context.WithoutCancel(ctx)
+			}
 			steps, interval := a.Steps, a.IntervalMs
 			if steps <= 0 {
 				steps = 4
@@ -61,8 +96,13 @@ func newServer() *mcp.Server {
 
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:0) instead of stdio")
+	var f serverFlags
+	flag.StringVar(&f.protocol, "protocol", "", "serve only 2026-07-28 or only up to 2025-11-25 (default: every revision)")
+	flag.BoolVar(&f.ignoreCancel, "ignore-cancel", false, "the work tool runs to its end when cancelled")
+	delay := flag.Int("first-delay-ms", 0, "the first work call takes this much longer (ms)")
 	flag.Parse()
-	s := newServer()
+	f.firstDelay = time.Duration(*delay) * time.Millisecond
+	s := newServer(f)
 	if *addr == "" {
 		if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			log.Fatal(err)
@@ -75,6 +115,6 @@ func main() {
 	}
 	fmt.Printf("listening http://%s/mcp\n", ln.Addr())
 	os.Stdout.Sync()
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: f.protocol == "2026-07-28"})
 	log.Fatal(http.Serve(ln, h))
 }
