@@ -7,6 +7,7 @@ package checks
 import (
 	"strconv"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -159,8 +160,12 @@ func undecidedAt(seqs []int, c trace.Check) trace.Check {
 // Its subject is a client's ignore event for a response (as a client log
 // records it: "Received a response for an unknown message ID"): the
 // request was abandoned; it passes when the client had cancelled it or
-// closed its stream before, and fails when it abandoned it silently. Judged
-// on imported transcripts only, where the client is not the lab's.
+// closed its stream before, and fails when it abandoned it silently. From
+// a server's or a wire's view with the client's maximum timeout stated, a
+// tools/call the server answered past start + maximum is a subject too
+// (unansweredPastMaximum): told before that answer it passes, unheard it
+// fails. Judged on imported transcripts only, where the client is not the
+// lab's.
 //
 // Rule: AbandonTellsServer.
 func abandonTellsServer(v *view) (trace.Check, bool) {
@@ -187,7 +192,50 @@ func abandonTellsServer(v *view) (trace.Check, bool) {
 			bad = append(bad, i)
 		}
 	}
+	if observer(v.tr) != trace.ObserverClient {
+		past, pastTold := v.unansweredPastMaximum()
+		if len(past) > 0 {
+			bad = append(bad, past...)
+			return fail(AbandonTellsServer, "The server was still working on "+strconv.Itoa(len(past))+" call(s) past the client's stated maximum timeout and the client never told it (no cancellation, no closed stream) before the server answered: "+seqList(past)+". A client that honours its maximum gave up silently (failure abandon-silently).", bad...), true
+		}
+		good = append(good, pastTold...)
+	}
 	return verdict(AbandonTellsServer, bad, good,
 		"The client dropped the response of "+strconv.Itoa(len(bad))+" request(s) it had stopped waiting for without telling the server (no cancellation, no closed stream): "+seqList(bad)+".",
 		"The client told the server about each of the "+strconv.Itoa(len(good))+" request(s) it abandoned before dropping its late response.")
+}
+
+// unansweredPastMaximum reads a server's or a wire's view (DOMAIN.md §1
+// and §2) with the client's maximum timeout stated (transcript.Options.MaxTimeoutMs): for
+// each tools/call the server answered only after start + maximum, the
+// server's final response (past: the client had not told it by then) or
+// the client's first cancellation signal (pastTold). The client stopped
+// waiting by its maximum, or max-timeout-enforced fails; either way a
+// server that answers past it was never told when it went unheard.
+func (v *view) unansweredPastMaximum() (past, pastTold []int) {
+	for _, r := range v.tr.Requests {
+		id := r.ID.Raw()
+		if r.MaxTimeoutMs <= 0 || v.method[id] != jsonrpc.MethodToolsCall {
+			continue
+		}
+		deadline := r.SentAt + r.MaxTimeoutMs
+		signal := -1
+		for _, j := range v.eventsOf(id) {
+			e := v.ev[j]
+			if signal < 0 && (v.clientSends(j) && v.msg(j).cancelOf == id || e.Actor == trace.ActorClient && e.Type == trace.TypeCloseStream) {
+				signal = j
+			}
+			if v.serverSends(j) && v.msg(j).response && v.msg(j).id == id {
+				if e.At > deadline {
+					if signal >= 0 {
+						pastTold = append(pastTold, signal)
+					} else {
+						past = append(past, j)
+					}
+				}
+				break
+			}
+		}
+	}
+	return past, pastTold
 }
