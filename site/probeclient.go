@@ -322,7 +322,9 @@ func printClientResult(w io.Writer, r ClientResult) {
 
 // prefixed is w with each line prefixed (the client's output among
 // probe-client's own lines).
-func prefixed(w io.Writer, prefix string) io.Writer { return &prefixWriter{w: w, prefix: prefix, bol: true} }
+func prefixed(w io.Writer, prefix string) io.Writer {
+	return &prefixWriter{w: w, prefix: prefix, bol: true}
+}
 
 type prefixWriter struct {
 	w      io.Writer

@@ -196,7 +196,7 @@ func abandonTellsServer(v *view) (trace.Check, bool) {
 		past, pastTold := v.unansweredPastMaximum()
 		if len(past) > 0 {
 			bad = append(bad, past...)
-			return fail(AbandonTellsServer, "The server was still working on "+strconv.Itoa(len(past))+" call(s) past the client's stated maximum timeout and the client never told it (no cancellation, no closed stream) before the server answered: "+seqList(past)+". A client that honours its maximum gave up silently (failure abandon-silently).", bad...), true
+			return fail(AbandonTellsServer, "The client did not tell the server when its stated maximum timeout ran out on "+strconv.Itoa(len(past))+" call(s): no cancellation nor closed stream within "+strconv.Itoa(MaximumGraceMs)+" ms of start + maximum, only the server's late answer or a late cancellation (a leftover timer's) at "+seqList(past)+". A client that honours its maximum gave up silently (failure abandon-silently).", bad...), true
 		}
 		good = append(good, pastTold...)
 	}
@@ -205,36 +205,61 @@ func abandonTellsServer(v *view) (trace.Check, bool) {
 		"The client told the server about each of the "+strconv.Itoa(len(good))+" request(s) it abandoned before dropping its late response.")
 }
 
+// MaximumGraceMs is how late past a request's stated maximum timeout a
+// server's or a wire's view may see the client's cancellation and still
+// count it as the client telling the server when it gave up: 100 ms. Real
+// timers fire a few ms late (Node's by 1 to 5 ms, more under load), and
+// the signal reaches the server a path's one way after it leaves.
+const MaximumGraceMs = 100
+
 // unansweredPastMaximum reads a server's or a wire's view (DOMAIN.md §1
-// and §2) with the client's maximum timeout stated (transcript.Options.MaxTimeoutMs): for
-// each tools/call the server answered only after start + maximum, the
-// server's final response (past: the client had not told it by then) or
-// the client's first cancellation signal (pastTold). The client stopped
-// waiting by its maximum, or max-timeout-enforced fails; either way a
-// server that answers past it was never told when it went unheard.
+// and §2) with the client's maximum timeout stated
+// (transcript.Options.MaxTimeoutMs): a tools/call still unanswered at
+// start + maximum is one the client gave up on by then, or
+// max-timeout-enforced fails. Its cancellation signal (a
+// notifications/cancelled, a closed stream) within MaximumGraceMs of that
+// is the client telling the server (pastTold); a signal only later (a
+// leftover timer's, not the decision's) or none before the server answered
+// past the grace is a silent abandonment (past, the event that shows it).
 func (v *view) unansweredPastMaximum() (past, pastTold []int) {
+	signal := map[string]int{} // request id → the client's first cancellation signal for it
+	for i, e := range v.ev {
+		id := ""
+		switch {
+		case v.clientSends(i) && v.msg(i).cancelOf != "":
+			id = v.msg(i).cancelOf // a notification: the event names no request
+		case e.Actor == trace.ActorClient && e.Type == trace.TypeCloseStream && e.ID != nil:
+			id = idOf(e)
+		default:
+			continue
+		}
+		if _, ok := signal[id]; !ok {
+			signal[id] = i
+		}
+	}
 	for _, r := range v.tr.Requests {
 		id := r.ID.Raw()
 		if r.MaxTimeoutMs <= 0 || v.method[id] != jsonrpc.MethodToolsCall {
 			continue
 		}
 		deadline := r.SentAt + r.MaxTimeoutMs
-		signal := -1
+		answer := -1
 		for _, j := range v.eventsOf(id) {
-			e := v.ev[j]
-			if signal < 0 && (v.clientSends(j) && v.msg(j).cancelOf == id || e.Actor == trace.ActorClient && e.Type == trace.TypeCloseStream) {
-				signal = j
-			}
 			if v.serverSends(j) && v.msg(j).response && v.msg(j).id == id {
-				if e.At > deadline {
-					if signal >= 0 {
-						pastTold = append(pastTold, signal)
-					} else {
-						past = append(past, j)
-					}
-				}
+				answer = j
 				break
 			}
+		}
+		told, ok := signal[id]
+		switch {
+		case answer >= 0 && v.ev[answer].At <= deadline && (!ok || told > answer):
+			// answered in time: nothing was given up
+		case ok && (answer < 0 || told < answer) && v.ev[told].At <= deadline+MaximumGraceMs:
+			pastTold = append(pastTold, told)
+		case ok && (answer < 0 || told < answer):
+			past = append(past, told) // told only later: a leftover timer, not the decision
+		case answer >= 0 && v.ev[answer].At > deadline+MaximumGraceMs:
+			past = append(past, answer)
 		}
 	}
 	return past, pastTold
