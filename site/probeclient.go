@@ -263,29 +263,33 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 	for _, ch := range t.Checks {
 		r.Checks = append(r.Checks, clientCheck{Rule: ch.Rule, OK: ch.OK, Detail: citeLines(t, ch.Detail)})
 	}
-	r.Verdict = clientVerdict(r.Checks, st.Staged)
+	r.Verdict = clientVerdict(r.Checks, st.Staged, st.Subject)
+	if r.Verdict == verdictUndecided {
+		r.Facts = append(r.Facts, "no rule the situation asks about ("+strings.Join(st.Subject, ", ")+") could be judged from the server's side of this run")
+	}
 	return r
 }
 
 // clientVerdict is a situation's verdict from its checks, the staged
-// rules left out: fail when a rule fails, pass when one passes and none
-// fails, undecided when none decides.
-func clientVerdict(cs []clientCheck, staged []string) string {
+// rules left out: fail when a rule fails, pass when a subject rule passes
+// and none fails, undecided when no subject rule decides.
+func clientVerdict(cs []clientCheck, staged, subject []string) string {
 	v := verdictUndecided
 	for _, c := range cs {
 		switch {
-		case c.OK == nil || isStaged(c.Rule, staged):
+		case c.OK == nil || isOneOf(c.Rule, staged):
 		case !*c.OK:
 			return verdictFail
-		default:
+		case isOneOf(c.Rule, subject):
 			v = verdictPass
 		}
 	}
 	return v
 }
 
-func isStaged(rule string, staged []string) bool {
-	for _, s := range staged {
+// isStaged reports whether rule is one of rules.
+func isOneOf(rule string, rules []string) bool {
+	for _, s := range rules {
 		if s == rule {
 			return true
 		}
@@ -300,7 +304,7 @@ func printClientResult(w io.Writer, r ClientResult) {
 	var parts []string
 	for _, c := range r.Checks {
 		staged := ""
-		if isStaged(c.Rule, r.Staged) {
+		if isOneOf(c.Rule, r.Staged) {
 			staged = " [staged by the mock]"
 		}
 		switch {

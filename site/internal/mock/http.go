@@ -42,6 +42,21 @@ func (e *sse) write(m jsonrpc.Message, raw json.RawMessage) error {
 	if e.gone {
 		return errors.New("the client closed the stream")
 	}
+	e.open()
+	e.rec.Saw(trace.ActorServer, live.Message{Raw: raw, Msg: m})
+	if _, err := fmt.Fprintf(e.w, "event: message\ndata: %s\n\n", raw); err != nil {
+		return err
+	}
+	if f, ok := e.w.(http.Flusher); ok {
+		f.Flush()
+	}
+	return nil
+}
+
+// open starts the stream once, under e.mu: the SSE headers (X-Accel-Buffering
+// unless server.sseHeaders is false), the server's start event with them,
+// flushed so the client sees the stream open before any message.
+func (e *sse) open() {
 	if !e.started {
 		e.started = true
 		h := e.w.Header()
@@ -56,15 +71,10 @@ func (e *sse) write(m jsonrpc.Message, raw json.RawMessage) error {
 		}
 		e.w.WriteHeader(http.StatusOK)
 		e.rec.Event(trace.ActorServer, trace.TypeStart, e.id, 0, e.headers, "The server opens the request's response stream.")
+		if f, ok := e.w.(http.Flusher); ok {
+			f.Flush()
+		}
 	}
-	e.rec.Saw(trace.ActorServer, live.Message{Raw: raw, Msg: m})
-	if _, err := fmt.Fprintf(e.w, "event: message\ndata: %s\n\n", raw); err != nil {
-		return err
-	}
-	if f, ok := e.w.(http.Flusher); ok {
-		f.Flush()
-	}
-	return nil
 }
 
 // jsonBody answers with one JSON body (a request answered at once).
@@ -206,6 +216,9 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 	case out == stream(jb):
 		s.writeJSON(w, jb.msgs)
 	default:
+		st.mu.Lock()
+		st.open() // the stream opens as the call starts, before its first message
+		st.mu.Unlock()
 		s.await(r.Context(), st, calls)
 	}
 }
