@@ -25,8 +25,8 @@ import (
 // mockTranscript is the transcript's file name in -out.
 const mockTranscript = "mock.jsonl"
 
-const mockUsage = `usage: mcplab mock [-http ADDR] [-out DIR] [-protocol auto|2026-07-28|2025-11-25] [-max-timeout MS] SCENARIO
-       mcplab mock [-http ADDR] [-out DIR] [-protocol P] [-max-timeout MS] -situation NAME
+const mockUsage = `usage: mcplab mock [-http ADDR] [-out DIR] [-protocol auto|2026-07-28|2025-11-25] [-idle-timeout MS] [-max-timeout MS] SCENARIO
+       mcplab mock [-http ADDR] [-out DIR] [-protocol P] [-idle-timeout MS] [-max-timeout MS] -situation NAME
 
 Plays the server half of SCENARIO (a scenario file or share link): its
 server.handlers (work of workMs, progress every progressEveryMs when the
@@ -42,9 +42,9 @@ When the client leaves (it closes standard input, sends DELETE under
 2025-11-25, or SIGINT or SIGTERM arrives) it writes DIR/mock.jsonl, the
 server's view that mcplab run and the /import/ page judge, and prints its
 verdicts on stderr (standard output is the protocol on stdio).
--max-timeout states the client's maximum timeout per request so
-max-timeout-enforced and abandon-tells-server can judge it, as mcplab
-run's flag does. -situation NAME plays one of probe-client's situations
+-max-timeout and -idle-timeout state the client's timeouts per request so
+max-timeout-enforced, abandon-tells-server and progress-resets-idle can
+judge them (a server sees neither). -situation NAME plays one of probe-client's situations
 (its scenario and the misbehaviour it stages) instead of a SCENARIO.
 
 Exit status: 0 done, 1 failure (the address is taken, the transcript could
@@ -66,7 +66,7 @@ func cmdMock(args []string, stdout, stderr io.Writer) error {
 // mockFlags are mock's parsed command line.
 type mockFlags struct {
 	addr, out, protocol, situation string
-	maxTimeout                     int64
+	maxTimeout, idleTimeout        int64
 	sc                             *scenario.Scenario
 	quirks                         mock.Quirks
 }
@@ -80,6 +80,7 @@ func parseMock(args []string, stderr io.Writer) (*mockFlags, error) {
 	fs.StringVar(&f.out, "out", "", "`directory` for the transcript (default: a new temporary directory, printed)")
 	fs.StringVar(&f.protocol, "protocol", mock.ProtocolAuto, "the `revision` to speak: auto (the client's), 2026-07-28 or 2025-11-25")
 	fs.Func("max-timeout", "the client's maximum total timeout per request in whole `ms`, so max-timeout-enforced can judge it (0: none)", wholeMs(&f.maxTimeout))
+	fs.Func("idle-timeout", "the client's idle timeout per request in whole `ms`, so progress-resets-idle can judge it (0: none)", wholeMs(&f.idleTimeout))
 	fs.StringVar(&f.situation, "situation", "", "play probe-client's situation `NAME` (its scenario and misbehaviours) instead of a SCENARIO")
 	fs.Usage = func() { fmt.Fprintln(stderr, mockUsage); fs.PrintDefaults() }
 	if err := parseFlagsOnce(fs, args); err != nil {
@@ -185,7 +186,7 @@ func mockMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		why = m.Serve(ctx, stdin, stdout)
 	}
 	fmt.Fprintf(stderr, "mcplab mock: %s\n", why)
-	_, err = mockReport(rec, dir, mockTranscript, f.maxTimeout, stderr)
+	_, err = mockReport(rec, dir, mockTranscript, f, stderr)
 	return err
 }
 
@@ -210,7 +211,7 @@ func loopbackListen(addr string) (net.Listener, error) {
 // verdicts on stderr (as mcplab run -checks does) and returns the judged
 // trace (nil when nothing crossed the wire). A violated check is a
 // checksFailed (exit 3), a panic while judging an internalError (exit 4).
-func mockReport(rec *live.Recorder, dir, name string, maxTimeout int64, stderr io.Writer) (tr *trace.Trace, err error) {
+func mockReport(rec *live.Recorder, dir, name string, f *mockFlags, stderr io.Writer) (tr *trace.Trace, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &internalError{&entry.InternalError{Value: r, Stack: debug.Stack()}}
@@ -229,7 +230,7 @@ func mockReport(rec *live.Recorder, dir, name string, maxTimeout int64, stderr i
 		return nil, nil
 	}
 	fmt.Fprintf(stderr, "mcplab mock: transcript %s (%d records; judge it again with mcplab run -checks %s)\n", path, rec.Len(), path)
-	tr, err = judgeTranscript(path, maxTimeout)
+	tr, err = judgeTranscript(path, f.maxTimeout, f.idleTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -237,13 +238,14 @@ func mockReport(rec *live.Recorder, dir, name string, maxTimeout int64, stderr i
 }
 
 // judgeTranscript imports the transcript at path and has the engine's
-// checks judge it; maxTimeout is the client's stated maximum (0 none).
-func judgeTranscript(path string, maxTimeout int64) (*trace.Trace, error) {
+// checks judge it; maxTimeout and idleTimeout are the client's stated
+// timeouts in ms (0 none).
+func judgeTranscript(path string, maxTimeout, idleTimeout int64) (*trace.Trace, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	tr, err := transcript.Import(data, transcript.Options{MaxTimeoutMs: maxTimeout})
+	tr, err := transcript.Import(data, transcript.Options{MaxTimeoutMs: maxTimeout, IdleTimeoutMs: idleTimeout})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -144,12 +144,19 @@ func parseProbeClient(args []string, stderr io.Writer) (*probeClientConfig, erro
 		fs.Usage()
 		return nil, &usageError{errors.New("probe-client needs the client: -- CLIENT COMMAND [ARG...]")}
 	}
-	self, err := os.Executable()
+	mockArgv, err := mockCommand()
 	if err != nil {
 		return nil, fmt.Errorf("finding mcplab's own path (the stdio server command): %w", err)
 	}
-	c.mock = []string{self, "mock"}
+	c.mock = mockArgv
 	return c, nil
+}
+
+// mockCommand is the command line that runs `mcplab mock`, which a stdio
+// client launches as its server: this executable's own.
+var mockCommand = func() ([]string, error) {
+	self, err := os.Executable()
+	return []string{self, "mock"}, err
 }
 
 // cmdProbeClient is `mcplab probe-client`. Errors: a bad command line is a
@@ -252,7 +259,7 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 		return r
 	}
 	r.Transcript = file
-	t, err := judgeTranscript(file, c.maxTime)
+	t, err := judgeTranscript(file, c.maxTime, c.idleTimeout)
 	if err != nil {
 		r.Facts = append(r.Facts, "the engine could not read the transcript: "+err.Error())
 		return r

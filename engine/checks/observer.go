@@ -5,6 +5,7 @@
 package checks
 
 import (
+	"sort"
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -263,4 +264,75 @@ func (v *view) unansweredPastMaximum() (past, pastTold []int) {
 		}
 	}
 	return past, pastTold
+}
+
+// IdleGraceMs is how much sooner than a full idle timeout after the last
+// progress a server's or a wire's view may see the client's cancellation
+// and still count its idle clock as reset: 10 ms, the times' rounding
+// (timers fire late, never early).
+const IdleGraceMs = 10
+
+// progressResetsIdleSeen is progress-resets-idle from a server's or a
+// wire's view with the client's idle timeout stated: a tools/call the
+// client cancelled less than idle (less IdleGraceMs) after the last
+// progress the server sent for it was cut by an idle clock that progress
+// did not reset (failure ignore-progress); one cancelled a full idle after
+// it, or answered after running longer than idle with progress on the way,
+// had its clock reset. A call with no progress before its end says
+// nothing. The delivery's one-way delay cancels out: the progress and the
+// cancellation each cross the path once.
+func progressResetsIdleSeen(v *view, idle int64) (trace.Check, bool) {
+	signal := map[string]int{} // request id → the client's first cancellation
+	last := map[string]int{}   // request id → the latest progress the server sent before it
+	answered := map[string]int{}
+	for i, e := range v.ev {
+		m := v.msg(i)
+		switch {
+		case v.clientSends(i) && m.cancelOf != "":
+			if _, ok := signal[m.cancelOf]; !ok {
+				signal[m.cancelOf] = i
+			}
+		case e.Actor == trace.ActorClient && e.Type == trace.TypeCloseStream && e.ID != nil:
+			if _, ok := signal[idOf(e)]; !ok {
+				signal[idOf(e)] = i
+			}
+		case v.serverSends(i) && m.method == jsonrpc.MethodProgress && m.progress != nil:
+			id := v.tokens[m.token]
+			_, told := signal[id]
+			_, done := answered[id]
+			if id != "" && !told && !done {
+				last[id] = i
+			}
+		case v.serverSends(i) && m.response && m.id != "":
+			if _, ok := answered[m.id]; !ok {
+				answered[m.id] = i
+			}
+		}
+	}
+	var bad, good []int
+	for _, r := range v.tr.Requests {
+		id := r.ID.Raw()
+		p, ok := last[id]
+		if !ok || v.method[id] != jsonrpc.MethodToolsCall {
+			continue
+		}
+		s, told := signal[id]
+		a, done := answered[id]
+		switch {
+		case told && (!done || s < a) && v.ev[s].At-v.ev[p].At < idle-IdleGraceMs:
+			bad = append(bad, p, s)
+		case told && (!done || s < a):
+			good = append(good, p, s)
+		case done && v.ev[a].At-r.SentAt > idle:
+			good = append(good, p, a)
+		}
+	}
+	if len(bad) > 0 {
+		return fail(ProgressResetsIdle, "The client cancelled less than its idle timeout ("+strconv.FormatInt(idle, 10)+" ms, as stated) after the last progress the server sent ("+seqList(bad)+"): its idle clock ignored progress (ignore-progress).", bad...), true
+	}
+	if len(good) == 0 {
+		return trace.Check{}, false
+	}
+	sort.Ints(good)
+	return pass(ProgressResetsIdle, "Progress kept each call alive past the client's idle timeout ("+strconv.FormatInt(idle, 10)+" ms, as stated): no cancellation came sooner than that after the last progress.", good...), true
 }

@@ -28,6 +28,19 @@ type call struct {
 	fOnce  sync.Once
 	dOnce  sync.Once
 	holdOn bool // the stream stays open after the handler returns (a lost response)
+	// mu orders a cancellation's arrival (recorded, then cancel closed)
+	// against the handler's sends: nothing the handler sends is recorded
+	// after a cancellation it has not yet looked at.
+	mu sync.Mutex
+}
+
+// arrives is a cancellation of c reaching the server: record (the
+// transcript's line) and the cancel signal happen as one step.
+func (c *call) arrives(record func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	record()
+	c.cancelOnce()
 }
 
 func (c *call) cancelOnce() { c.cOnce.Do(func() { close(c.cancel) }) }
@@ -126,6 +139,7 @@ const (
 	endCompleted = iota
 	endCancelled
 	endGone // forgotten, or the mock stopped
+	endLost // completed, its response lost (Quirks.LoseResponse)
 )
 
 // work runs the handler's work in real time; see run.
@@ -149,7 +163,9 @@ func (s *Server) work(c *call, pol scenario.ServerPolicy) int {
 		if k <= n && int64(k)*every < next {
 			next = int64(k) * every
 		}
-		if stopAt >= 0 && stopAt <= next {
+		// A cancellation observed now stops the handler before any step
+		// that is due but not yet taken (a late timer's progress).
+		if stopAt >= 0 && (stopAt <= next || stopAt <= time.Since(begin).Milliseconds()) {
 			next = stopAt
 		}
 		timer.Reset(time.Until(begin.Add(time.Duration(next) * time.Millisecond)))
@@ -162,9 +178,7 @@ func (s *Server) work(c *call, pol scenario.ServerPolicy) int {
 			if when, observed := w.Observes(at, pol.HandlerIgnoresCancel); observed {
 				stopAt = when
 			}
-			if !timer.Stop() {
-				<-timer.C
-			}
+			timer.Stop() // no stale tick after Stop (Go 1.23 timers)
 			continue
 		case <-c.forget:
 			return endGone
@@ -172,28 +186,67 @@ func (s *Server) work(c *call, pol scenario.ServerPolicy) int {
 			return endGone
 		case <-timer.C:
 		}
-		switch {
-		case next == stopAt:
-			s.stopped(c, pol)
-			return endCancelled
-		case next < c.h.WorkMs:
-			if pol.HoldNotifications {
-				held = append(held, k)
-			} else {
-				s.progress(c, k, n)
-			}
+		c.mu.Lock() // held through the send: a cancellation arriving now waits for it
+		if cancelCh != nil && isClosed(cancelCh) {
+			c.mu.Unlock()
+			continue // it arrived as the timer fired: the handler looks at it first
+		}
+		r := s.step(c, next, stopAt, k, n, cancelled, pol, &held)
+		c.mu.Unlock()
+		switch r {
+		case -1:
 			k++
 			continue
+		case endLost: // the stream stays open, unanswered, until the client or the mock ends it
+			select {
+			case <-c.forget:
+			case <-s.ctx.Done():
+			}
+			return endCompleted
 		}
-		for _, v := range held {
-			s.progress(c, v, n)
-		}
-		if cancelled && !pol.RespondAfterCancel {
-			return endCancelled // the handler ignored the cancellation; its result stays off the wire
-		}
-		s.answer(c, n)
-		return endCompleted
+		return r
 	}
+}
+
+// isClosed reports whether ch is closed, without waiting.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// step is the handler reaching time next of its work (under c.mu): its
+// stop at the checkpoint that observes the cancellation, progress k of n
+// (-1: the work goes on), or its end (endLost: its response is lost).
+func (s *Server) step(c *call, next, stopAt int64, k, n int, cancelled bool, pol scenario.ServerPolicy, held *[]int) int {
+	switch {
+	case next == stopAt:
+		s.stopped(c, pol)
+		return endCancelled
+	case next < c.h.WorkMs:
+		if pol.HoldNotifications {
+			*held = append(*held, k)
+		} else {
+			s.progress(c, k, n)
+		}
+		return -1
+	}
+	for _, v := range *held {
+		s.progress(c, v, n)
+	}
+	if cancelled && !pol.RespondAfterCancel {
+		return endCancelled // the handler ignored the cancellation; its result stays off the wire
+	}
+	if s.Quirks.LoseResponse {
+		s.logf("request %s completed; its response is lost (never sent)", c.id)
+		c.holdOn = true
+		return endLost
+	}
+	s.answer(c, n)
+	return endCompleted
 }
 
 // progress sends progress k of n on c's stream.
@@ -212,17 +265,8 @@ func (s *Server) stopped(c *call, pol scenario.ServerPolicy) {
 
 // answer sends the handler's completion: its result (default an empty
 // content) or its error; then, under ProgressAfterFinal, one progress
-// more. Under LoseResponse nothing goes out and the stream stays open.
+// more.
 func (s *Server) answer(c *call, n int) {
-	if s.Quirks.LoseResponse {
-		s.logf("request %s completed; its response is lost (never sent)", c.id)
-		c.holdOn = true
-		select {
-		case <-c.forget:
-		case <-s.ctx.Done():
-		}
-		return
-	}
 	switch {
 	case c.h.Error != nil:
 		s.send(c.st, jsonrpc.NewError(c.id, jsonrpc.ErrorObject{Code: c.h.Error.Code, Message: c.h.Error.Message}))

@@ -261,9 +261,13 @@ func (s *Server) await(ctx context.Context, st *sse, calls []*call) {
 				}
 			default:
 			}
-			s.Rec.Event(trace.ActorClient, trace.TypeCloseStream, c.id, 0, nil, "The client closed the request's response stream before its final response.")
+			record := func() {
+				s.Rec.Event(trace.ActorClient, trace.TypeCloseStream, c.id, 0, nil, "The client closed the request's response stream before its final response.")
+			}
 			if s.wire().Stateless() {
-				c.cancelOnce()
+				c.arrives(record) // 2026-07-28: closing the stream is the cancellation
+			} else {
+				record()
 			}
 			return
 		}

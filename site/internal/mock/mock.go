@@ -170,14 +170,20 @@ func (s *Server) send(st stream, raw json.RawMessage) {
 // it started (whose answers go to st later).
 func (s *Server) receive(m live.Message, st stream) *call {
 	s.init()
-	s.Rec.Saw(trace.ActorClient, m)
 	msg := m.Msg
-	if msg.Kind == jsonrpc.Notification {
-		if msg.Method == jsonrpc.MethodCancelled {
-			if c, err := msg.Cancellation(); err == nil {
-				s.cancel(c.RequestID)
+	if msg.Kind == jsonrpc.Notification && msg.Method == jsonrpc.MethodCancelled {
+		if cc, err := msg.Cancellation(); err == nil {
+			s.mu.Lock()
+			c := s.calls[cc.RequestID]
+			s.mu.Unlock()
+			if c != nil {
+				c.arrives(func() { s.Rec.Saw(trace.ActorClient, m) })
+				return nil
 			}
 		}
+	}
+	s.Rec.Saw(trace.ActorClient, m)
+	if msg.Kind == jsonrpc.Notification {
 		return nil
 	}
 	if msg.Kind != jsonrpc.Request {

@@ -62,7 +62,7 @@ var Situations = []Situation{
 	{Name: "session-retired", Asks: "the server retires the session mid-call (2025-11-25): after the 404 does the client initialize again and re-issue the call once?",
 		Scenario: `{"mcplab":1,"steps":[],"server":{"handlers":{"slow":{"workMs":300,"progressEveryMs":100}}}}`,
 		Quirks:   Quirks{RetireSession: true}, HTTPOnly: true, Stateful: true,
-		Subject:  []string{checks.SessionRecovered}},
+		Subject: []string{checks.SessionRecovered}},
 	{Name: "lost-response-mutation", Asks: "an unsafe mutation whose response never comes: does the client refrain from retrying it with a new id?",
 		Scenario: `{"mcplab":1,"steps":[],"server":{"handlers":{"charge_account":{"workMs":200}}}}`,
 		Quirks:   Quirks{LoseResponse: true},

@@ -1,0 +1,169 @@
+package main
+
+// Tests of `mcplab probe-client` with a real client: the TypeScript SDK
+// pinned by testdata/probe/ts/package-lock.json (client.mjs), in each of
+// the ways a host configures its calls, on stdio and Streamable HTTP. A
+// stdio client launches this test binary as its server, which then runs
+// as mcplab (asMcplab). Each run takes one to three seconds.
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// asMcplabEnv makes this test binary run as mcplab: the stdio server
+// command probe-client gives its clients (mockCommand) under test.
+const asMcplabEnv = "MCPLAB_TEST_AS_MCPLAB"
+
+func init() {
+	if os.Getenv(asMcplabEnv) == "1" {
+		if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+			os.Exit(exitCode(err))
+		}
+		os.Exit(0)
+	}
+	self, err := os.Executable()
+	mockCommand = func() ([]string, error) { return []string{"env", asMcplabEnv + "=1", self, "mock"}, err }
+}
+
+// probeClientJSON runs `mcplab probe-client -json args...` and returns the
+// situations it printed, keyed "name transport".
+func probeClientJSON(t *testing.T, args ...string) (map[string]ClientResult, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(append([]string{"probe-client", "-json", "-out", t.TempDir()}, args...), &out, &errb)
+	t.Logf("mcplab probe-client %s\n%s", strings.Join(args, " "), errb.String())
+	var doc struct {
+		Peer       map[string]any `json:"peer"`
+		Situations []ClientResult `json:"situations"`
+	}
+	if jerr := json.Unmarshal(out.Bytes(), &doc); jerr != nil {
+		t.Fatalf("-json output is not JSON: %v\n%s", jerr, out.String())
+	}
+	got := map[string]ClientResult{}
+	for _, s := range doc.Situations {
+		got[s.Name+" "+s.Transport] = s
+		if s.Transcript != "" {
+			if _, serr := os.Stat(s.Transcript); serr != nil {
+				t.Errorf("%s %s: transcript %s: %v", s.Name, s.Transport, s.Transcript, serr)
+			}
+		}
+	}
+	return got, err
+}
+
+// ruleOf is the verdict of rule in r: "pass", "fail", "undecided" or ""
+// when it was not judged.
+func ruleOf(r ClientResult, rule string) string {
+	for _, c := range r.Checks {
+		if c.Rule == rule {
+			switch {
+			case c.OK == nil:
+				return "undecided"
+			case *c.OK:
+				return "pass"
+			}
+			return "fail"
+		}
+	}
+	return ""
+}
+
+// TestProbeClientTypeScript: the TypeScript SDK 1.32.2 client in each
+// configuration, slow-progress (a 1,200 ms tool with progress every 100
+// ms) on both transports, with the timeouts the host configured stated as
+// flags. A plain call (the SDK's default 60 s timeout) ends by its
+// maximum; a 300 ms timeout that progress resets keeps the call alive
+// (progress-resets-idle); a 300 ms timeout that it does not reset
+// cancels at 300 ms (notifications/cancelled on both transports): stated
+// as a maximum it passes, stated as an idle timeout it fails
+// progress-resets-idle (the SDK's default ignores progress); an
+// AbortSignal at 300 ms cancels. maxTotalTimeout 700 ms, stated with
+// -max-timeout, fails abandon-tells-server: the SDK gives up at the first
+// progress past 700 ms and tells the server nothing, and the cancellation
+// that comes later is its leaked idle timer's, past the 100 ms grace.
+func TestProbeClientTypeScript(t *testing.T) {
+	t.Parallel()
+	tsServers(t)
+	cases := []struct {
+		name, mode string
+		flags      []string
+		verdict    string
+		rules      map[string]string // rule → its verdict
+		cancelled  bool              // the client's cancellation reached the mock (the handler stopped)
+	}{
+		{"plain", "plain", []string{"-max-timeout", "60000"}, "pass", map[string]string{"max-timeout-enforced": "pass"}, false},
+		{"reset", "reset", []string{"-idle-timeout", "300"}, "pass", map[string]string{"progress-resets-idle": "pass"}, false},
+		{"timeout as maximum", "timeout", []string{"-max-timeout", "300"}, "pass", map[string]string{"max-timeout-enforced": "pass", "abandon-tells-server": "pass"}, true},
+		{"timeout as idle", "timeout", []string{"-idle-timeout", "300"}, "fail", map[string]string{"progress-resets-idle": "fail"}, true},
+		{"abort", "abort", nil, "pass", map[string]string{"call-outcome-known": "pass"}, true},
+		{"maxTotalTimeout", "max", []string{"-max-timeout", "700"}, "fail", map[string]string{"abandon-tells-server": "fail", "max-timeout-enforced": "fail"}, true},
+	}
+	client := []string{"node", filepath.Join("testdata", "probe", "ts", "client.mjs")}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			args := append(append([]string{"-situation", "slow-progress", "-checks"}, tc.flags...), "--")
+			got, err := probeClientJSON(t, append(append(args, client...), tc.mode)...)
+			if (err != nil) != (tc.verdict == "fail") {
+				t.Errorf("probe-client -checks: error %v, want one only for a fail", err)
+			}
+			for _, tr := range []string{"stdio", "streamable-http"} {
+				r, ok := got["slow-progress "+tr]
+				if !ok {
+					t.Fatalf("no slow-progress on %s in %v", tr, got)
+				}
+				if r.Verdict != tc.verdict || r.Protocol != "2025-11-25" {
+					t.Errorf("%s: verdict %s protocol %s, want %s 2025-11-25; checks %+v", tr, r.Verdict, r.Protocol, tc.verdict, r.Checks)
+				}
+				for rule, want := range tc.rules {
+					if v := ruleOf(r, rule); v != want {
+						t.Errorf("%s: %s %q, want %q; checks %+v", tr, rule, v, want, r.Checks)
+					}
+				}
+				if w := ruleOf(r, "work-stops-after-cancel"); tc.cancelled != (w == "pass") {
+					t.Errorf("%s: work-stops-after-cancel %q: the mock saw a cancellation = %v, want %v", tr, w, w == "pass", tc.cancelled)
+				}
+			}
+		})
+	}
+}
+
+// TestProbeClientSituations: the TypeScript client (plain calls) through
+// the other situations. What the server sees decides: the mock's staged
+// misbehaviour (a response after the cancellation, progress after the
+// final) never fails the client, a lost mutation the client waits out
+// with its default timeout is never retried, and where nothing the
+// situation asks is visible from the server's side the verdict is
+// undecided, never a pass.
+func TestProbeClientSituations(t *testing.T) {
+	t.Parallel()
+	tsServers(t)
+	client := []string{"node", filepath.Join("testdata", "probe", "ts", "client.mjs"), "timeout"}
+	args := []string{"-situation", "late-response", "-situation", "progress-after-final", "-situation", "listen-ended", "-situation", "lost-response-mutation", "-transport", "streamable-http", "--"}
+	got, err := probeClientJSON(t, append(args, client...)...)
+	if err != nil {
+		t.Errorf("probe-client: %v", err)
+	}
+	want := map[string]string{
+		"late-response streamable-http":          "undecided",
+		"progress-after-final streamable-http":   "undecided",
+		"listen-ended streamable-http":           "undecided",
+		"lost-response-mutation streamable-http": "pass",
+	}
+	if len(got) != len(want) {
+		t.Errorf("ran %d situation(s), want %d: %v", len(got), len(want), got)
+	}
+	for k, v := range want {
+		if got[k].Verdict != v {
+			t.Errorf("%s: verdict %q, want %q; checks %+v", k, got[k].Verdict, v, got[k].Checks)
+		}
+	}
+	if r := got["late-response streamable-http"]; ruleOf(r, "no-message-after-cancel") != "fail" {
+		t.Errorf("late-response: the mock's staged response after the cancellation should fail no-message-after-cancel (left out of the verdict): %+v", r.Checks)
+	}
+}
