@@ -9,10 +9,17 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/mcplab/mcplab/site/internal/mock"
 )
 
 // asMcplabEnv makes this test binary run as mcplab: the stdio server
@@ -165,5 +172,111 @@ func TestProbeClientSituations(t *testing.T) {
 	}
 	if r := got["late-response streamable-http"]; ruleOf(r, "no-message-after-cancel") != "fail" {
 		t.Errorf("late-response: the mock's staged response after the cancellation should fail no-message-after-cancel (left out of the verdict): %+v", r.Checks)
+	}
+}
+
+// TestProbeClientBounded: a client that never connects and leaves a
+// process behind, and one that never exits. Rule (SCENARIO.md, "Live":
+// bounded like probe): no transcript means undecided, never a pass; a
+// client past -limit is stopped; every process of the client's group is
+// gone when probe-client returns.
+func TestProbeClientBounded(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	start := time.Now()
+	got, err := probeClientJSON(t, "-situation", "slow-progress", "-transport", "stdio", "-limit", "1s", "--",
+		"sh", "-c", `sleep 30 & echo $! > `+pidFile+`; sleep 30`)
+	if err != nil {
+		t.Errorf("probe-client: %v", err)
+	}
+	if d := time.Since(start); d > 1500*time.Millisecond+2*mock.WriteGrace {
+		t.Errorf("probe-client took %v past a 1 s limit", d)
+	}
+	r := got["slow-progress stdio"]
+	if r.Verdict != "undecided" || r.Transcript != "" {
+		t.Errorf("a client that never launched the mock: verdict %q transcript %q, want undecided and none", r.Verdict, r.Transcript)
+	}
+	data, rerr := os.ReadFile(pidFile)
+	if rerr != nil {
+		t.Fatalf("the client did not write its child's pid: %v", rerr)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	for deadline := time.Now().Add(time.Second); alive(pid) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond) // SIGKILL lands asynchronously
+	}
+	if alive(pid) {
+		t.Errorf("the client's child %d still runs after probe-client returned", pid)
+	}
+}
+
+var (
+	goClientOnce sync.Once
+	goClientPath string
+	goClientErr  error
+)
+
+// goClient builds testdata/probe/goclient once per test binary.
+func goClient(t *testing.T) string {
+	t.Helper()
+	goClientOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mcplab-probe-goclient-")
+		if err != nil {
+			goClientErr = err
+			return
+		}
+		goClientPath = filepath.Join(dir, "goclient")
+		if out, err := exec.Command("go", "build", "-o", goClientPath, "./testdata/probe/goclient").CombinedOutput(); err != nil {
+			goClientErr = fmt.Errorf("go build ./testdata/probe/goclient: %v\n%s", err, out)
+		}
+	})
+	if goClientErr != nil {
+		t.Fatal(goClientErr)
+	}
+	return goClientPath
+}
+
+// TestProbeClientGoSDK: the Go SDK v1.8.0 client bounds its call with a
+// 300 ms context deadline (stated with -max-timeout 300), in each era: on
+// its own it speaks 2026-07-28 (server/discover, _meta), and with -protocol
+// 2025-11-25 the mock refuses server/discover so it falls back to
+// initialize. It cancels in time everywhere (abandon-tells-server,
+// max-timeout-enforced pass); under 2026-07-28 on Streamable HTTP it also
+// POSTs notifications/cancelled where that revision cancels by closing the
+// stream alone, which http-cancel-closes-stream fails.
+func TestProbeClientGoSDK(t *testing.T) {
+	t.Parallel()
+	bin := goClient(t)
+	cases := []struct {
+		protocol, want string
+		verdict        map[string]string // transport → verdict
+		rules          map[string]string
+	}{
+		{"auto", "2026-07-28", map[string]string{"stdio": "pass", "streamable-http": "fail"}, map[string]string{"http-cancel-closes-stream": "fail"}},
+		{"2025-11-25", "2025-11-25", map[string]string{"stdio": "pass", "streamable-http": "pass"}, map[string]string{"http-cancel-posts-notification": "pass"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.protocol, func(t *testing.T) {
+			t.Parallel()
+			got, _ := probeClientJSON(t, "-protocol", tc.protocol, "-situation", "slow-progress", "-max-timeout", "300", "--", bin, "timeout")
+			for tr, verdict := range tc.verdict {
+				r := got["slow-progress "+tr]
+				if r.Verdict != verdict || r.Protocol != tc.want {
+					t.Errorf("%s: verdict %s protocol %s, want %s %s; checks %+v", tr, r.Verdict, r.Protocol, verdict, tc.want, r.Checks)
+				}
+				for _, rule := range []string{"abandon-tells-server", "max-timeout-enforced", "work-stops-after-cancel"} {
+					if v := ruleOf(r, rule); v != "pass" {
+						t.Errorf("%s: %s %q, want pass", tr, rule, v)
+					}
+				}
+				if tr != "streamable-http" {
+					continue
+				}
+				for rule, want := range tc.rules {
+					if v := ruleOf(r, rule); v != want {
+						t.Errorf("%s: %s %q, want %q", tr, rule, v, want)
+					}
+				}
+			}
+		})
 	}
 }

@@ -30,6 +30,11 @@ const DefaultTool = "slow"
 // CodeMethodNotFound is JSON-RPC 2.0's "Method not found" (§5.1).
 const CodeMethodNotFound = -32601
 
+// CodeUnsupportedProtocolVersion is 2026-07-28's
+// UnsupportedProtocolVersionError: the mock, told to speak 2026-07-28
+// only, answers initialize with it.
+const CodeUnsupportedProtocolVersion = -32022
+
 // Quirks are the server misbehaviours a situation of probe-client plays
 // beyond the scenario's switches (SCENARIO.md, "Live": situation names).
 // The zero value is a correct server.
@@ -191,6 +196,19 @@ func (s *Server) receive(m live.Message, st stream) *call {
 	}
 	s.learnEra(msg)
 	era := s.wire()
+	switch {
+	case msg.Method == jsonrpc.MethodInitialize && era.Stateless():
+		// Told to speak 2026-07-28 only (-protocol): the client may retry
+		// in a revision it is told the server speaks.
+		s.send(st, jsonrpc.NewError(msg.ID, jsonrpc.ErrorObject{Code: CodeUnsupportedProtocolVersion, Message: "this server speaks 2026-07-28 only",
+			Data: json.RawMessage(`{"supported":["2026-07-28"]}`)}))
+		return nil
+	case msg.Method == jsonrpc.MethodDiscover && !era.Stateless():
+		// Told to speak 2025-11-25 only: a 2026-07-28 client falls back
+		// to initialize.
+		s.send(st, jsonrpc.NewError(msg.ID, jsonrpc.ErrorObject{Code: CodeMethodNotFound, Message: "this server speaks 2025-11-25 only: initialize"}))
+		return nil
+	}
 	switch msg.Method {
 	case jsonrpc.MethodInitialize:
 		s.send(st, jsonrpc.NewInitializeResult(msg.ID))
