@@ -10,9 +10,11 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
+	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/site/internal/live"
@@ -49,7 +51,12 @@ the mock's transcript, the transcript's path); -json prints them as JSON;
 client's configured timeouts so the rules can judge them. Rules that judge
 a misbehaviour the mock stages on purpose are left out of the verdict. The
 client runs in its own process group, killed at the end of each situation,
-at -limit, at -timeout and on SIGINT or SIGTERM; the mock serves loopback only.`
+at -limit, at -timeout and on SIGINT or SIGTERM; the mock serves loopback only.
+
+Exit status: 0 done, 1 failure (a signal stopped it, the client could not
+start, a transcript could not be written), 2 bad input or usage, 3 a check failed (-checks: a situation's
+verdict is fail), 4 internal error (a bug in mcplab while judging a
+transcript: please report it).`
 
 // clientCheck is one rule's verdict in -json.
 type clientCheck struct {
@@ -72,6 +79,9 @@ type ClientResult struct {
 	// text output; Staged the rules left out of the verdict.
 	Facts  []string `json:"-"`
 	Staged []string `json:"-"`
+	// Broke reports that the run could not happen (the client did not
+	// start, a transcript could not be written).
+	Broke bool `json:"-"`
 }
 
 // Verdicts of probe-client.
@@ -162,7 +172,12 @@ var mockCommand = func() ([]string, error) {
 // cmdProbeClient is `mcplab probe-client`. Errors: a bad command line is a
 // usageError (exit 2); with -checks a failing rule a checksFailed (exit
 // 3); a signal stops it after killing the client's process group (exit 1).
-func cmdProbeClient(args []string, stdout, stderr io.Writer) error {
+func cmdProbeClient(args []string, stdout, stderr io.Writer) (err error) {
+	defer func() {
+		if r := recover(); r != nil { // judging a transcript: never the client's fault
+			err = &internalError{&entry.InternalError{Value: r, Stack: debug.Stack()}}
+		}
+	}()
 	c, err := parseProbeClient(args, stderr)
 	if err != nil {
 		return err
@@ -200,6 +215,15 @@ func cmdProbeClient(args []string, stdout, stderr io.Writer) error {
 	}
 	if c.checks && len(failed) > 0 {
 		return &checksFailed{rules: failed}
+	}
+	broke := 0
+	for _, r := range results {
+		if r.Broke {
+			broke++
+		}
+	}
+	if broke > 0 {
+		return fmt.Errorf("%d run(s) could not happen (see above)", broke)
 	}
 	return nil
 }
@@ -247,7 +271,7 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 	out, err := mock.Run(ctx, mock.Trial{Situation: st, Transport: tr, Protocol: c.protocol, Argv: c.argv, Mock: c.mock,
 		Transcript: file, Limit: c.limit, Output: prefixed(log, "  client: ")})
 	if err != nil {
-		r.Facts = append(r.Facts, err.Error())
+		r.Facts, r.Broke = append(r.Facts, err.Error()), true
 		return r
 	}
 	r.Facts = append(r.Facts, "client "+out.Client)
