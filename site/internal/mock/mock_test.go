@@ -19,7 +19,7 @@ import (
 // of it cancelAt ms later when cancelAt > 0, and a second call (id 3) at
 // once when second; it returns what the mock wrote, as "progress N",
 // "result ID", "error ID CODE", in order, until quiet ms pass with nothing.
-func exchange(t *testing.T, sc string, q Quirks, cancelAt int, second bool, quiet time.Duration) []string {
+func exchange(t *testing.T, sc string, q Quirks, cancelAt int, second bool, quiet time.Duration) ([]string, time.Duration) {
 	t.Helper()
 	s, err := scenario.Decode([]byte(sc))
 	if err != nil {
@@ -47,6 +47,8 @@ func exchange(t *testing.T, sc string, q Quirks, cancelAt int, second bool, quie
 	call := func(id string) {
 		io.WriteString(inW, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"slow","arguments":{},"_meta":{"progressToken":`+id+`}}}`+"\n")
 	}
+	start := time.Now()
+	var first time.Duration // when the mock's first message about the calls came
 	call("2")
 	if second {
 		call("3")
@@ -59,7 +61,9 @@ func exchange(t *testing.T, sc string, q Quirks, cancelAt int, second bool, quie
 	for {
 		select {
 		case l := <-lines:
-			got = append(got, describe(l))
+			if got = append(got, describe(l)); len(got) == 1 {
+				first = time.Since(start)
+			}
 			continue
 		case <-time.After(quiet):
 		}
@@ -67,7 +71,7 @@ func exchange(t *testing.T, sc string, q Quirks, cancelAt int, second bool, quie
 	}
 	inW.Close()
 	<-done
-	return got
+	return got, first
 }
 
 // describe names one message of the mock's.
@@ -112,36 +116,40 @@ func TestServerSwitches(t *testing.T) {
 		cancelAt int
 		second   bool
 		want     string
+		firstMs  int // the first message comes no sooner (ms)
 	}{
 		{"a call completes with its progress (correct)",
-			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `}}}}`, Quirks{}, 0, false, "progress 2:1, progress 2:2, result 2"},
+			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `}}}}`, Quirks{}, 0, false, "progress 2:1, progress 2:2, result 2", 90},
 		{"a cancelled handler stops at once, no response (no checkpoints)",
-			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `}}}}`, Quirks{}, 150, false, "progress 2:1"},
+			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `}}}}`, Quirks{}, 150, false, "progress 2:1", 0},
 		{"checkpoints every 250 ms: it works on past progress 2 at 200 ms and stops at 250 ms",
-			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `,"checkpointEveryMs":250}}}}`, Quirks{}, 150, false, "progress 2:1, progress 2:2"},
+			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `,"checkpointEveryMs":250}}}}`, Quirks{}, 150, false, "progress 2:1, progress 2:2", 0},
 		{"respondAfterCancel: the stopped handler answers with its error",
-			`{"mcplab":1,"steps":[],"server":{"policy":{"respondAfterCancel":true},"handlers":{` + slow + `}}}}`, Quirks{}, 150, false, "progress 2:1, error 2 -32603"},
+			`{"mcplab":1,"steps":[],"server":{"policy":{"respondAfterCancel":true},"handlers":{` + slow + `}}}}`, Quirks{}, 150, false, "progress 2:1, error 2 -32603", 0},
 		{"handlerIgnoresCancel with respondAfterCancel: works to the end and answers",
-			`{"mcplab":1,"steps":[],"server":{"policy":{"handlerIgnoresCancel":true,"respondAfterCancel":true},"handlers":{` + slow + `}}}}`, Quirks{}, 150, false, "progress 2:1, progress 2:2, result 2"},
+			`{"mcplab":1,"steps":[],"server":{"policy":{"handlerIgnoresCancel":true,"respondAfterCancel":true},"handlers":{` + slow + `}}}}`, Quirks{}, 150, false, "progress 2:1, progress 2:2, result 2", 0},
 		{"holdNotifications: progress only when the handler returns",
-			`{"mcplab":1,"steps":[],"server":{"policy":{"holdNotifications":true},"handlers":{` + slow + `}}}}`, Quirks{}, 0, false, "progress 2:1, progress 2:2, result 2"},
+			`{"mcplab":1,"steps":[],"server":{"policy":{"holdNotifications":true},"handlers":{` + slow + `}}}}`, Quirks{}, 0, false, "progress 2:1, progress 2:2, result 2", 290},
 		{"holds a resource: the second call waits for the first",
-			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `,"holds":"db"}}}}`, Quirks{}, 0, true, "progress 2:1, progress 2:2, result 2, progress 3:1, progress 3:2, result 3"},
+			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `,"holds":"db"}}}}`, Quirks{}, 0, true, "progress 2:1, progress 2:2, result 2, progress 3:1, progress 3:2, result 3", 0},
 		{"releaseOnCancel false: a cancelled holder keeps the resource, the second call never starts",
-			`{"mcplab":1,"steps":[],"server":{"policy":{"releaseOnCancel":false},"handlers":{` + slow + `,"holds":"db"}}}}`, Quirks{}, 150, true, "progress 2:1"},
+			`{"mcplab":1,"steps":[],"server":{"policy":{"releaseOnCancel":false},"handlers":{` + slow + `,"holds":"db"}}}}`, Quirks{}, 150, true, "progress 2:1", 0},
 		{"releaseOnCancel (default): the second call starts when the first is cancelled",
-			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `,"holds":"db"}}}}`, Quirks{}, 150, true, "progress 2:1, progress 3:1, progress 3:2, result 3"},
+			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `,"holds":"db"}}}}`, Quirks{}, 150, true, "progress 2:1, progress 3:1, progress 3:2, result 3", 0},
 		{"ProgressAfterFinal: one progress more after the result",
-			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `}}}}`, Quirks{ProgressAfterFinal: true}, 0, false, "progress 2:1, progress 2:2, result 2, progress 2:3"},
+			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `}}}}`, Quirks{ProgressAfterFinal: true}, 0, false, "progress 2:1, progress 2:2, result 2, progress 2:3", 0},
 		{"LoseResponse: the work is done, the response never comes",
-			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `}}}}`, Quirks{LoseResponse: true}, 0, false, "progress 2:1, progress 2:2"},
+			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `}}}}`, Quirks{LoseResponse: true}, 0, false, "progress 2:1, progress 2:2", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			got := strings.Join(exchange(t, c.sc, c.q, c.cancelAt, c.second, 500*time.Millisecond), ", ")
-			if got != c.want {
+			msgs, first := exchange(t, c.sc, c.q, c.cancelAt, c.second, 500*time.Millisecond)
+			if got := strings.Join(msgs, ", "); got != c.want {
 				t.Errorf("the mock wrote %q, want %q", got, c.want)
+			}
+			if first < time.Duration(c.firstMs)*time.Millisecond {
+				t.Errorf("its first message came at %v, want no sooner than %d ms (held until the handler returns)", first, c.firstMs)
 			}
 		})
 	}
