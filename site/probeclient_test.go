@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -278,5 +279,41 @@ func TestProbeClientGoSDK(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestProbeClientSignal: SIGTERM stops probe-client as its limits do
+// (SCENARIO.md, "Live": every client process group killed on signals):
+// it exits 1 saying so, and the client it ran is gone.
+func TestProbeClientSignal(t *testing.T) {
+	t.Parallel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	cmd := exec.Command(self, "probe-client", "-situation", "slow-progress", "-transport", "stdio", "-out", t.TempDir(), "--",
+		"sh", "-c", `echo $$ > `+pidFile+`; sleep 30`)
+	cmd.Env = append(os.Environ(), asMcplabEnv+"=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var data []byte
+	for deadline := time.Now().Add(5 * time.Second); len(data) == 0 && time.Now().Before(deadline); data, _ = os.ReadFile(pidFile) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	err = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(stderr.String(), "stopped by a signal") {
+		t.Errorf("after SIGTERM: exit %d (%v), stderr %q; want 1, stopped by a signal", code, err, stderr.String())
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	for deadline := time.Now().Add(time.Second); alive(pid) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if pid == 0 || alive(pid) {
+		t.Errorf("the client (pid %d) still runs after probe-client stopped", pid)
 	}
 }
