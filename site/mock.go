@@ -185,8 +185,7 @@ func mockMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	} else {
 		why = m.Serve(ctx, stdin, stdout)
 	}
-	fmt.Fprintf(stderr, "mcplab mock: %s\n", why)
-	_, err = mockReport(rec, dir, mockTranscript, f, stderr)
+	_, err = mockReport(rec, dir, mockTranscript, f, why, stderr)
 	return err
 }
 
@@ -207,16 +206,19 @@ func loopbackListen(addr string) (net.Listener, error) {
 	return ln, nil
 }
 
-// mockReport writes the transcript as dir/name, prints its path and its
-// verdicts on stderr (as mcplab run -checks does) and returns the judged
+// mockReport writes the transcript as dir/name, prints why the session
+// ended (why), the transcript's path and its verdicts on stderr (as mcplab run -checks does) and returns the judged
 // trace (nil when nothing crossed the wire). A violated check is a
 // checksFailed (exit 3), a panic while judging an internalError (exit 4).
-func mockReport(rec *live.Recorder, dir, name string, f *mockFlags, stderr io.Writer) (tr *trace.Trace, err error) {
+func mockReport(rec *live.Recorder, dir, name string, f *mockFlags, why string, stderr io.Writer) (tr *trace.Trace, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &internalError{&entry.InternalError{Value: r, Stack: debug.Stack()}}
 		}
 	}()
+	// The transcript first: a client that closes the server's stderr as it
+	// leaves (mcp-go's stdio transport does) ends a process that writes
+	// there next.
 	part, err := rec.WriteFile(dir, "."+name+".part")
 	if err != nil {
 		return nil, err
@@ -225,6 +227,7 @@ func mockReport(rec *live.Recorder, dir, name string, f *mockFlags, stderr io.Wr
 	if err := os.Rename(part, path); err != nil { // whoever waits for the file sees it whole
 		return nil, err
 	}
+	fmt.Fprintf(stderr, "mcplab mock: %s\n", why)
 	if rec.Len() == 0 {
 		fmt.Fprintf(stderr, "mcplab mock: transcript %s: the client sent nothing, so no verdicts\n", path)
 		return nil, nil

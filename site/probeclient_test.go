@@ -21,6 +21,11 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/site/internal/mock"
+
+	// mark3labs/mcp-go's client is built from testdata/probe/mcpgoclient,
+	// which go mod tidy does not read (testdata): this keeps its module,
+	// at the version the tests pin, in go.mod.
+	_ "github.com/mark3labs/mcp-go/client"
 )
 
 // asMcplabEnv makes this test binary run as mcplab: the stdio server
@@ -315,5 +320,72 @@ func TestProbeClientSignal(t *testing.T) {
 	}
 	if pid == 0 || alive(pid) {
 		t.Errorf("the client (pid %d) still runs after probe-client stopped", pid)
+	}
+}
+
+var (
+	mcpGoClientOnce sync.Once
+	mcpGoClientPath string
+	mcpGoClientErr  error
+)
+
+// mcpGoClient builds testdata/probe/mcpgoclient once per test binary.
+func mcpGoClient(t *testing.T) string {
+	t.Helper()
+	mcpGoClientOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mcplab-probe-mcpgoclient-")
+		if err != nil {
+			mcpGoClientErr = err
+			return
+		}
+		mcpGoClientPath = filepath.Join(dir, "mcpgoclient")
+		if out, err := exec.Command("go", "build", "-o", mcpGoClientPath, "./testdata/probe/mcpgoclient").CombinedOutput(); err != nil {
+			mcpGoClientErr = fmt.Errorf("go build ./testdata/probe/mcpgoclient: %v\n%s", err, out)
+		}
+	})
+	if mcpGoClientErr != nil {
+		t.Fatal(mcpGoClientErr)
+	}
+	return mcpGoClientPath
+}
+
+// TestProbeClientMcpGo: mark3labs/mcp-go v1.2.1's client bounds its call
+// with a 300 ms context deadline (stated with -max-timeout 300). It speaks
+// 2026-07-28 on its own and falls back to initialize under -protocol
+// 2025-11-25; it gives up in time everywhere. On Streamable HTTP it
+// cancels by closing the call's stream in both revisions: right under
+// 2026-07-28 (http-cancel-closes-stream), wrong under 2025-11-25, where
+// closing the stream is no cancellation and it POSTs none
+// (http-cancel-posts-notification fails).
+func TestProbeClientMcpGo(t *testing.T) {
+	t.Parallel()
+	bin := mcpGoClient(t)
+	cases := []struct {
+		protocol, want string
+		verdict        map[string]string // transport → verdict
+		rule, ruleWant string            // a rule on Streamable HTTP
+	}{
+		{"auto", "2026-07-28", map[string]string{"stdio": "pass", "streamable-http": "pass"}, "http-cancel-closes-stream", "pass"},
+		{"2025-11-25", "2025-11-25", map[string]string{"stdio": "pass", "streamable-http": "fail"}, "http-cancel-posts-notification", "fail"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.protocol, func(t *testing.T) {
+			t.Parallel()
+			got, _ := probeClientJSON(t, "-protocol", tc.protocol, "-situation", "slow-progress", "-max-timeout", "300", "--", bin, "timeout")
+			for tr, verdict := range tc.verdict {
+				r := got["slow-progress "+tr]
+				if r.Verdict != verdict || r.Protocol != tc.want {
+					t.Errorf("%s: verdict %s protocol %s, want %s %s; checks %+v", tr, r.Verdict, r.Protocol, verdict, tc.want, r.Checks)
+				}
+				for _, rule := range []string{"abandon-tells-server", "max-timeout-enforced"} {
+					if v := ruleOf(r, rule); v != "pass" {
+						t.Errorf("%s: %s %q, want pass", tr, rule, v)
+					}
+				}
+				if v := ruleOf(r, tc.rule); tr == "streamable-http" && v != tc.ruleWant {
+					t.Errorf("%s: %s %q, want %q", tr, tc.rule, v, tc.ruleWant)
+				}
+			}
+		})
 	}
 }
