@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -268,7 +269,10 @@ func transportShort(tr string) string {
 // transcript the mock wrote to file.
 func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, tr, file string, log io.Writer) ClientResult {
 	r := ClientResult{Name: st.Name, Transport: tr, Protocol: c.protocol, Staged: st.Staged, Checks: []clientCheck{}, Verdict: verdictUndecided}
-	out, err := mock.Run(ctx, mock.Trial{Situation: st, Transport: tr, Protocol: c.protocol, Argv: c.argv, Mock: c.mock,
+	// A stdio mock judges on its own as the client leaves (on the
+	// client's stderr): it gets the stated timeouts too.
+	self := append(append([]string{}, c.mock...), "-idle-timeout", strconv.FormatInt(c.idleTimeout, 10), "-max-timeout", strconv.FormatInt(c.maxTime, 10))
+	out, err := mock.Run(ctx, mock.Trial{Situation: st, Transport: tr, Protocol: c.protocol, Argv: c.argv, Mock: self,
 		Transcript: file, Limit: c.limit, Output: prefixed(log, "  client: ")})
 	if err != nil {
 		r.Facts, r.Broke = append(r.Facts, err.Error()), true
