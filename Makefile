@@ -6,7 +6,7 @@
 #   make site    generate templates and build the site into dist/, no server
 #                (BASE_URL=https://... adds an oEmbed JSON to every scenario page and absolute run links to the review pages' Markdown)
 #   make mcplab  build the command as bin/mcplab (build, serve, run, review,
-#                explore, probe, proxy, links, version; bin/mcplab help VERB for one)
+#                explore, probe, proxy, mock, probe-client, links, version; bin/mcplab help VERB for one)
 #   make test    everything CI runs (.ci/run calls exactly this)
 #   make bench   the engine's benchmarks, share link lengths, per-page
 #                transfer, time to ready and change-to-repaint, and make
@@ -53,7 +53,7 @@ APT_LOG ?= $(or $(TMPDIR),/tmp)/mcplab-apt.log
 help:
 	@echo "make serve   build the site into dist/ and serve it on http://localhost:$(PORT) (PORT=... to change)"
 	@echo "make site    build the site into dist/ without serving it"
-	@echo "make mcplab  build the command as bin/mcplab (mcplab build|serve|run|review|explore|probe|proxy|links|version)"
+	@echo "make mcplab  build the command as bin/mcplab (mcplab build|serve|run|review|explore|probe|proxy|mock|probe-client|links|version)"
 	@echo "make test    vet, engine tests (native, -race), the same tests under Node/wasm, fuzz, browser tests"
 	@echo "make bench   engine benchmarks"
 	@echo "make bench-wasm  only the WebAssembly/native ratio of the lesson runs (WASM_ROUNDS=5)"

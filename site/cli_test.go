@@ -42,7 +42,7 @@ func TestHelpNamesEveryVerb(t *testing.T) {
 	}
 	out.Reset()
 	err = run([]string{"help", "nope"}, &out, &errOut)
-	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), "error: help nope: not a command; want one of build, serve, run, review, explore, probe, proxy, links, version") {
+	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), "error: help nope: not a command; want one of build, serve, run, review, explore, probe, proxy, mock, probe-client, links, version") {
 		t.Errorf("mcplab help nope: exit %d, stderr %q; want 2 naming the commands", code, errOut.String())
 	}
 }

@@ -108,6 +108,13 @@ commands:
   proxy [-listen ADDR] [-faults SPEC] [-out DIR] (URL | -- SERVER COMMAND...)
                                     sit between a real client and server (Streamable HTTP or stdio),
                                     inject intermediary faults, record both hops and judge them on exit
+  mock [-http ADDR] [-out DIR] [-protocol auto|2026-07-28|2025-11-25] [-max-timeout MS] SCENARIO
+                                    play a scenario's server handlers in real time to one real client
+                                    (stdio, or Streamable HTTP at http://ADDR/mcp); judge on its leaving
+  probe-client [-situation NAME]... [-transport T] [-protocol P] [-out DIR] [-checks] [-json]
+        [-idle-timeout MS] [-max-timeout MS] -- CLIENT COMMAND...
+                                    run a real client against a fresh mock per situation (slow progress,
+                                    late response, a dropped listen stream...); -checks exits 3 on a fail
 
 mcplab help COMMAND (or mcplab COMMAND -h) prints one command's usage and flags.
 
@@ -153,6 +160,10 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		return cmdProbe(args[1:], stdout, stderr)
 	case "proxy":
 		return cmdProxy(args[1:], stdout, stderr)
+	case "mock":
+		return cmdMock(args[1:], stdout, stderr)
+	case "probe-client":
+		return cmdProbeClient(args[1:], stdout, stderr)
 	case "version", "-version", "--version":
 		return cmdVersion(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -164,7 +175,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 
 // verbs are the commands dispatch runs, in usage's order (make help and
 // the Makefile's header list them all).
-var verbs = []string{"build", "serve", "run", "review", "explore", "probe", "proxy", "links", "version"}
+var verbs = []string{"build", "serve", "run", "review", "explore", "probe", "proxy", "mock", "probe-client", "links", "version"}
 
 // cmdHelp is `mcplab help [VERB]`: the general usage on stdout, or one
 // verb's usage and flags (what `mcplab VERB -h` prints, here on stdout).

@@ -31,7 +31,8 @@
 //   - no-progress-after-final: no progress follows a request's final
 //     response.
 //   - max-timeout-enforced: a request with a maximum timeout stops being
-//     waited for by start + maximum, whatever progress arrives.
+//     waited for by start + maximum, whatever progress arrives (from a
+//     server's or a wire's view of real traffic, with MaximumGraceMs).
 //   - idle-timeout-enforced (mcplab addition): a request with an idle timeout
 //     is not waited for longer than that without valid progress.
 //   - late-response-ignored: the client ignores a response for a request it
@@ -41,7 +42,10 @@
 //   - late-progress-ignored: progress for a finished or unknown token is
 //     ignored (field.go).
 //   - progress-resets-idle: valid progress resets the idle clock: no idle
-//     timeout fires sooner than the idle limit after it (field.go).
+//     timeout fires sooner than the idle limit after it (field.go; from a
+//     server's or a wire's view with the idle timeout stated, no
+//     cancellation comes sooner than that after the last progress,
+//     observer.go).
 //   - progress-token-known: the server sends progress only under a token a
 //     client request carried (field.go).
 //   - progress-on-request-stream: a request's progress travels on its own
@@ -130,7 +134,9 @@
 //   - abandon-tells-server (mcplab addition): a client that stops waiting
 //     for a request tells the server (a cancellation, or on HTTP closing
 //     the request's stream). On an imported transcript, judged where the
-//     client drops a late response; on a simulation, at every timeout the
+//     client drops a late response, and from a server's or a wire's view
+//     with the maximum timeout stated, where a call outlives start +
+//     maximum + MaximumGraceMs unheard (observer.go); on a simulation, at every timeout the
 //     client acts on, and a silent abandonment (client.policy
 //     cancelOnAbandon false) fails (decisions.go).
 //   - maximum-bounds-progress: a request whose idle clock progress reset

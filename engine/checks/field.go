@@ -145,8 +145,15 @@ func lateProgressIgnored(v *view) (trace.Check, bool) {
 // progress that would have kept it alive. Listed when a request with an idle timeout
 // received valid progress or timed out idle without a token.
 //
+// From a server's or a wire's view with the client's idle timeout stated
+// (trace.Source.IdleTimeoutMs) the client's timeouts are unseen; its
+// cancellations are judged instead (progressResetsIdleSeen).
+//
 // Rule: ProgressResetsIdle.
 func progressResetsIdle(v *view) (trace.Check, bool) {
+	if src := v.tr.Source; src != nil && src.IdleTimeoutMs > 0 && observer(v.tr) != trace.ObserverClient {
+		return progressResetsIdleSeen(v, src.IdleTimeoutMs)
+	}
 	idle := map[string]int64{}
 	for _, r := range v.tr.Requests {
 		if r.IdleTimeoutMs > 0 {

@@ -5,10 +5,10 @@
 package checks
 
 import (
+	"sort"
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
-
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -183,8 +183,12 @@ func undecidedAt(seqs []int, c trace.Check) trace.Check {
 // Its subject is a client's ignore event for a response (as a client log
 // records it: "Received a response for an unknown message ID"): the
 // request was abandoned; it passes when the client had cancelled it or
-// closed its stream before, and fails when it abandoned it silently. Judged
-// on imported transcripts only, where the client is not the lab's.
+// closed its stream before, and fails when it abandoned it silently. From
+// a server's or a wire's view with the client's maximum timeout stated, a
+// tools/call the server answered past start + maximum is a subject too
+// (unansweredPastMaximum): told before that answer it passes, unheard it
+// fails. Judged on imported transcripts only, where the client is not the
+// lab's.
 //
 // Rule: AbandonTellsServer.
 func abandonTellsServer(v *view) (trace.Check, bool) {
@@ -211,7 +215,146 @@ func abandonTellsServer(v *view) (trace.Check, bool) {
 			bad = append(bad, i)
 		}
 	}
+	if observer(v.tr) != trace.ObserverClient {
+		past, pastTold := v.unansweredPastMaximum()
+		if len(past) > 0 {
+			bad = append(bad, past...)
+			return fail(AbandonTellsServer, "The client did not tell the server when its stated maximum timeout ran out on "+strconv.Itoa(len(past))+" call(s): no cancellation nor closed stream within "+strconv.Itoa(MaximumGraceMs)+" ms of start + maximum, only the server's late answer or a late cancellation (a leftover timer's) at "+seqList(past)+". A client that honours its maximum gave up silently (failure abandon-silently).", bad...), true
+		}
+		good = append(good, pastTold...)
+	}
 	return verdict(AbandonTellsServer, bad, good,
 		"The client dropped the response of "+strconv.Itoa(len(bad))+" request(s) it had stopped waiting for without telling the server (no cancellation, no closed stream): "+seqList(bad)+".",
 		"The client told the server about each of the "+strconv.Itoa(len(good))+" request(s) it abandoned before dropping its late response.")
+}
+
+// MaximumGraceMs is how late past a request's stated maximum timeout a
+// server's or a wire's view may see the client's cancellation and still
+// count it as the client telling the server when it gave up: 100 ms. Real
+// timers fire a few ms late (Node's by 1 to 5 ms, more under load), and
+// the signal reaches the server a path's one way after it leaves.
+const MaximumGraceMs = 100
+
+// unansweredPastMaximum reads a server's or a wire's view (DOMAIN.md §1
+// and §2) with the client's maximum timeout stated
+// (transcript.Options.MaxTimeoutMs): a tools/call still unanswered at
+// start + maximum is one the client gave up on by then, or
+// max-timeout-enforced fails. Its cancellation signal (a
+// notifications/cancelled, a closed stream) within MaximumGraceMs of that
+// is the client telling the server (pastTold); a signal only later (a
+// leftover timer's, not the decision's) or none before the server answered
+// past the grace is a silent abandonment (past, the event that shows it).
+func (v *view) unansweredPastMaximum() (past, pastTold []int) {
+	signal := map[string]int{} // request id → the client's first cancellation signal for it
+	for i, e := range v.ev {
+		id := ""
+		switch {
+		case v.clientSends(i) && v.msg(i).cancelOf != "":
+			id = v.msg(i).cancelOf // a notification: the event names no request
+		case e.Actor == trace.ActorClient && e.Type == trace.TypeCloseStream && e.ID != nil:
+			id = idOf(e)
+		default:
+			continue
+		}
+		if _, ok := signal[id]; !ok {
+			signal[id] = i
+		}
+	}
+	for _, r := range v.tr.Requests {
+		id := r.ID.Raw()
+		if r.MaxTimeoutMs <= 0 || v.method[id] != jsonrpc.MethodToolsCall {
+			continue
+		}
+		deadline := r.SentAt + r.MaxTimeoutMs
+		answer := -1
+		for _, j := range v.eventsOf(id) {
+			if v.serverSends(j) && v.msg(j).response && v.msg(j).id == id {
+				answer = j
+				break
+			}
+		}
+		told, ok := signal[id]
+		switch {
+		case answer >= 0 && v.ev[answer].At <= deadline && (!ok || told > answer):
+			// answered in time: nothing was given up
+		case ok && (answer < 0 || told < answer) && v.ev[told].At <= deadline+MaximumGraceMs:
+			pastTold = append(pastTold, told)
+		case ok && (answer < 0 || told < answer):
+			past = append(past, told) // told only later: a leftover timer, not the decision
+		case answer >= 0 && v.ev[answer].At > deadline+MaximumGraceMs:
+			past = append(past, answer)
+		}
+	}
+	return past, pastTold
+}
+
+// IdleGraceMs is how much sooner than a full idle timeout after the last
+// progress a server's or a wire's view may see the client's cancellation
+// and still count its idle clock as reset: 10 ms, the times' rounding
+// (timers fire late, never early).
+const IdleGraceMs = 10
+
+// progressResetsIdleSeen is progress-resets-idle from a server's or a
+// wire's view with the client's idle timeout stated: a tools/call the
+// client cancelled less than idle (less IdleGraceMs) after the last
+// progress the server sent for it was cut by an idle clock that progress
+// did not reset (failure ignore-progress); one cancelled a full idle after
+// it, or answered after running longer than idle with progress on the way,
+// had its clock reset. A call with no progress before its end says
+// nothing. The delivery's one-way delay cancels out: the progress and the
+// cancellation each cross the path once.
+func progressResetsIdleSeen(v *view, idle int64) (trace.Check, bool) {
+	signal := map[string]int{} // request id → the client's first cancellation
+	last := map[string]int{}   // request id → the latest progress the server sent before it
+	answered := map[string]int{}
+	for i, e := range v.ev {
+		m := v.msg(i)
+		switch {
+		case v.clientSends(i) && m.cancelOf != "":
+			if _, ok := signal[m.cancelOf]; !ok {
+				signal[m.cancelOf] = i
+			}
+		case e.Actor == trace.ActorClient && e.Type == trace.TypeCloseStream && e.ID != nil:
+			if _, ok := signal[idOf(e)]; !ok {
+				signal[idOf(e)] = i
+			}
+		case v.serverSends(i) && m.method == jsonrpc.MethodProgress && m.progress != nil:
+			id := v.tokens[m.token]
+			_, told := signal[id]
+			_, done := answered[id]
+			if id != "" && !told && !done {
+				last[id] = i
+			}
+		case v.serverSends(i) && m.response && m.id != "":
+			if _, ok := answered[m.id]; !ok {
+				answered[m.id] = i
+			}
+		}
+	}
+	var bad, good []int
+	for _, r := range v.tr.Requests {
+		id := r.ID.Raw()
+		p, ok := last[id]
+		if !ok || v.method[id] != jsonrpc.MethodToolsCall {
+			continue
+		}
+		s, told := signal[id]
+		a, done := answered[id]
+		switch {
+		case told && (!done || s < a) && v.ev[s].At-v.ev[p].At < idle-IdleGraceMs:
+			bad = append(bad, p, s)
+		case told && (!done || s < a):
+			good = append(good, p, s)
+		case done && v.ev[a].At-r.SentAt > idle:
+			good = append(good, p, a)
+		}
+	}
+	if len(bad) > 0 {
+		return fail(ProgressResetsIdle, "The client cancelled less than its idle timeout ("+strconv.FormatInt(idle, 10)+" ms, as stated) after the last progress the server sent ("+seqList(bad)+"): its idle clock ignored progress (ignore-progress).", bad...), true
+	}
+	if len(good) == 0 {
+		return trace.Check{}, false
+	}
+	sort.Ints(good)
+	return pass(ProgressResetsIdle, "Progress kept each call alive past the client's idle timeout ("+strconv.FormatInt(idle, 10)+" ms, as stated): no cancellation came sooner than that after the last progress.", good...), true
 }

@@ -12,17 +12,24 @@ import (
 
 // maxTimeoutEnforced: a request with a maximum timeout stops being waited
 // for no later than start + max, whatever progress arrives (DOMAIN.md §2).
+// From a server's or a wire's view of real traffic, the client's
+// cancellation may arrive up to MaximumGraceMs after that: its timer fires
+// a few ms late and the signal crosses the path.
 //
 // Rule: MaxTimeoutEnforced.
 func maxTimeoutEnforced(v *view) (trace.Check, bool) {
 	var bad, good []int
+	var grace int64 // a server's or a wire's view sees the client's end late (MaximumGraceMs)
+	if v.tr.Source != nil && observer(v.tr) != trace.ObserverClient {
+		grace = MaximumGraceMs
+	}
 	var details []string
 	for _, r := range v.tr.Requests {
 		if r.MaxTimeoutMs <= 0 {
 			continue
 		}
 		deadline := r.SentAt + r.MaxTimeoutMs
-		if r.EndedAt != nil && *r.EndedAt <= deadline {
+		if r.EndedAt != nil && *r.EndedAt <= deadline+grace {
 			good = append(good, v.timeoutEvent(r.ID.Raw(), trace.CauseMaxTimeout)...)
 			continue
 		}

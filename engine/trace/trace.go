@@ -335,6 +335,11 @@ type Source struct {
 	// answered initialize or ping, or given), 0 when unknown: a client or
 	// wire view cannot order a cancellation and a response closer than that.
 	LatencyMs int64 `json:"latencyMs,omitempty"`
+	// IdleTimeoutMs is the client's idle timeout per request as the user
+	// stated it (a server's or a wire's log cannot show it), 0 when not
+	// stated: progress-resets-idle judges the client's cancellations
+	// against it.
+	IdleTimeoutMs int64 `json:"idleTimeoutMs,omitempty"`
 	// Zone is the time zone a log's local times (without a zone, as VS
 	// Code writes them) were read in: "UTC" by default or the one given;
 	// "" when its times carry their zone or it has none.

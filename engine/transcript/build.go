@@ -331,6 +331,10 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 	if opts.MaxTimeoutMs > 0 && timed {
 		notes = append(notes, fmt.Sprintf("Maximum timeout %d ms per request, as given.", opts.MaxTimeoutMs))
 	}
+	if opts.IdleTimeoutMs > 0 && timed {
+		src.IdleTimeoutMs = opts.IdleTimeoutMs
+		notes = append(notes, fmt.Sprintf("Idle timeout %d ms per request, as given.", opts.IdleTimeoutMs))
+	}
 	src.Note = strings.Join(notes, " ")
 	return tr
 }

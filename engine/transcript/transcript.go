@@ -131,6 +131,12 @@ type Options struct {
 	// whether the client stopped waiting (a response, or its cancellation)
 	// by start + maximum.
 	MaxTimeoutMs int64
+	// IdleTimeoutMs is the client's idle timeout per request in ms (as the
+	// user configured it), 0 for none: from a server's or a wire's view,
+	// progress-resets-idle judges whether a cancellation came a full idle
+	// timeout after the last progress the server sent
+	// (trace.Source.IdleTimeoutMs).
+	IdleTimeoutMs int64
 }
 
 // meta is what a format says about the whole transcript.

@@ -20,3 +20,6 @@ func killGroup(cmd *exec.Cmd) {
 		_ = cmd.Process.Kill()
 	}
 }
+
+// termGroup: elsewhere a process is only killed (killGroup).
+func termGroup(*exec.Cmd) {}

@@ -26,3 +26,11 @@ func killGroup(cmd *exec.Cmd) {
 		_ = cmd.Process.Kill()
 	}
 }
+
+// termGroup asks cmd's whole process group to end (SIGTERM), so a mock
+// among them writes its transcript before killGroup.
+func termGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	}
+}

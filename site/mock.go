@@ -1,0 +1,265 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/entry"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+	"github.com/mcplab/mcplab/engine/transcript"
+	"github.com/mcplab/mcplab/site/internal/live"
+	"github.com/mcplab/mcplab/site/internal/mock"
+)
+
+// mockTranscript is the transcript's file name in -out.
+const mockTranscript = "mock.jsonl"
+
+const mockUsage = `usage: mcplab mock [-http ADDR] [-out DIR] [-protocol auto|2026-07-28|2025-11-25] [-idle-timeout MS] [-max-timeout MS] SCENARIO
+       mcplab mock [-http ADDR] [-out DIR] [-protocol P] [-idle-timeout MS] [-max-timeout MS] -situation NAME
+
+Plays the server half of SCENARIO (a scenario file or share link): its
+server.handlers (work of workMs, progress every progressEveryMs when the
+call carries a progress token, a cancellation noticed at the handler's
+checkpoints, its held resource) and its server switches, in real time, to
+one real client: on standard input and output by default (give a client
+"mcplab mock SCENARIO" as its server command), or on Streamable HTTP at
+http://ADDR/mcp with -http (a loopback address; the URL is printed on
+stderr). It answers initialize (2025-11-25) or server/discover and
+_meta-carrying requests (2026-07-28), ping, tools/list and tools/call.
+-protocol auto answers in the revision the client speaks.
+When the client leaves (it closes standard input, sends DELETE under
+2025-11-25, or SIGINT or SIGTERM arrives) it writes DIR/mock.jsonl, the
+server's view that mcplab run and the /import/ page judge, and prints its
+verdicts on stderr (standard output is the protocol on stdio).
+-max-timeout and -idle-timeout state the client's timeouts per request so
+max-timeout-enforced, abandon-tells-server and progress-resets-idle can
+judge them (a server sees neither). -situation NAME plays one of probe-client's situations
+(its scenario and the misbehaviour it stages) instead of a SCENARIO.
+
+Exit status: 0 done, 1 failure (the address is taken, the transcript could
+not be written), 2 bad input or usage, 3 a check failed (the transcript is
+written all the same), 4 internal error (please report it).`
+
+// cmdMock is `mcplab mock`: it ends when the client leaves or on the first
+// of live.Signals (a second one kills it).
+func cmdMock(args []string, stdout, stderr io.Writer) error {
+	ctx, stop := signal.NotifyContext(context.Background(), live.Signals...)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return mockMain(ctx, args, os.Stdin, stdout, stderr, nil)
+}
+
+// mockFlags are mock's parsed command line.
+type mockFlags struct {
+	addr, out, protocol, situation string
+	maxTimeout, idleTimeout        int64
+	sc                             *scenario.Scenario
+	quirks                         mock.Quirks
+}
+
+// parseMock reads mock's command line; errors are usageErrors.
+func parseMock(args []string, stderr io.Writer) (*mockFlags, error) {
+	fs := flag.NewFlagSet("mock", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	f := &mockFlags{}
+	fs.StringVar(&f.addr, "http", "", "serve Streamable HTTP at this loopback `address` (HOST:PORT) instead of stdio")
+	fs.StringVar(&f.out, "out", "", "`directory` for the transcript (default: a new temporary directory, printed)")
+	fs.StringVar(&f.protocol, "protocol", mock.ProtocolAuto, "the `revision` to speak: auto (the client's), 2026-07-28 or 2025-11-25")
+	fs.Func("max-timeout", "the client's maximum total timeout per request in whole `ms`, so max-timeout-enforced can judge it (0: none)", wholeMs(&f.maxTimeout))
+	fs.Func("idle-timeout", "the client's idle timeout per request in whole `ms`, so progress-resets-idle can judge it (0: none)", wholeMs(&f.idleTimeout))
+	fs.StringVar(&f.situation, "situation", "", "play probe-client's situation `NAME` (its scenario and misbehaviours) instead of a SCENARIO")
+	fs.Usage = func() { fmt.Fprintln(stderr, mockUsage); fs.PrintDefaults() }
+	if err := parseFlagsOnce(fs, args); err != nil {
+		return nil, err
+	}
+	if err := checkProtocol(f.protocol); err != nil {
+		return nil, err
+	}
+	if f.situation != "" {
+		st, ok := mock.SituationNamed(f.situation)
+		switch {
+		case !ok:
+			return nil, &usageError{fmt.Errorf("-situation %q: no such situation (they are %s)", f.situation, situationList())}
+		case fs.NArg() > 0:
+			return nil, &usageError{errors.New("-situation plays its own scenario: give no SCENARIO with it")}
+		}
+		sc, err := scenario.Decode([]byte(st.Scenario))
+		if err != nil {
+			return nil, err
+		}
+		f.sc, f.quirks = sc, st.Quirks
+		return f, nil
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return nil, &usageError{errors.New("mock takes one scenario (a file or a share link), after its flags")}
+	}
+	sc, err := loadScenario(fs.Arg(0))
+	if err != nil {
+		return nil, err
+	}
+	f.sc = sc
+	return f, nil
+}
+
+// checkProtocol refuses a -protocol that is no revision nor auto.
+func checkProtocol(p string) error {
+	switch p {
+	case mock.ProtocolAuto, jsonrpc.Revision20251125, jsonrpc.Revision20260728:
+		return nil
+	}
+	return &usageError{fmt.Errorf("-protocol %q: want auto, %s or %s", p, jsonrpc.Revision20260728, jsonrpc.Revision20251125)}
+}
+
+// loadScenario reads a scenario file or share link; its handlers are what
+// the mock plays, so a scenario without server.handlers is refused.
+func loadScenario(arg string) (*scenario.Scenario, error) {
+	var data []byte
+	var err error
+	if isLink(arg) {
+		data, err = linkScenario(arg)
+	} else if arg == "-" {
+		return nil, &usageError{errors.New("the scenario cannot come from standard input: on stdio that is the client's pipe; give a file or a share link")}
+	} else {
+		data, err = readInput(arg, false)
+	}
+	if err != nil {
+		return nil, &usageError{err}
+	}
+	sc, err := scenario.Decode(data)
+	if err != nil {
+		return nil, &usageError{fmt.Errorf("%s: %w", arg, err)}
+	}
+	if len(sc.Server.Handlers) == 0 {
+		return nil, &usageError{fmt.Errorf("%s has no server.handlers: the mock plays a server's handlers (SCENARIO.md, \"Handlers\"), e.g. {\"server\":{\"handlers\":{\"slow\":{\"workMs\":300,\"progressEveryMs\":100}}}}", arg)}
+	}
+	return sc, nil
+}
+
+// mockMain runs the mock until the client leaves or ctx ends, then writes
+// the transcript and prints the verdicts. ready, if not nil, gets the URL
+// once the mock listens (-http).
+func mockMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, ready func(string)) error {
+	f, err := parseMock(args, stderr)
+	if err != nil {
+		return err
+	}
+	dir := f.out
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "mcplab-mock-"); err != nil {
+			return err
+		}
+	}
+	transport := scenario.TransportStdio
+	if f.addr != "" {
+		transport = scenario.TransportHTTP
+	}
+	rec := live.NewRecorder(live.Header{Observer: trace.ObserverServer, Transport: transport})
+	m := &mock.Server{Scenario: f.sc, Protocol: f.protocol, Quirks: f.quirks, Rec: rec, Log: stderr}
+	var why string
+	if f.addr != "" {
+		ln, err := loopbackListen(f.addr)
+		if err != nil {
+			return err
+		}
+		url := "http://" + ln.Addr().String() + mock.Path
+		fmt.Fprintf(stderr, "mcplab mock: serving %s (stop it with Ctrl-C, or end the session with DELETE, to write the transcript)\n", url)
+		if ready != nil {
+			ready(url)
+		}
+		why = m.HTTP(ctx, ln)
+	} else {
+		why = m.Serve(ctx, stdin, stdout)
+	}
+	_, err = mockReport(rec, dir, mockTranscript, f, why, stderr)
+	return err
+}
+
+// loopbackListen listens at addr, which must name a loopback host: the
+// mock and probe-client never serve beyond this machine.
+func loopbackListen(addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, &usageError{fmt.Errorf("-http %q: want HOST:PORT, such as 127.0.0.1:7332", addr)}
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, &usageError{fmt.Errorf("-http %q: the mock serves a loopback address only (127.0.0.1, ::1 or localhost)", addr)}
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("-http %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// mockReport writes the transcript as dir/name, prints why the session
+// ended (why), the transcript's path and its verdicts on stderr (as mcplab run -checks does) and returns the judged
+// trace (nil when nothing crossed the wire). A violated check is a
+// checksFailed (exit 3), a panic while judging an internalError (exit 4).
+func mockReport(rec *live.Recorder, dir, name string, f *mockFlags, why string, stderr io.Writer) (tr *trace.Trace, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &internalError{&entry.InternalError{Value: r, Stack: debug.Stack()}}
+		}
+	}()
+	// The transcript first: a client that closes the server's stderr as it
+	// leaves (mcp-go's stdio transport does) ends a process that writes
+	// there next.
+	part, err := rec.WriteFile(dir, "."+name+".part")
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, name)
+	if err := os.Rename(part, path); err != nil { // whoever waits for the file sees it whole
+		return nil, err
+	}
+	fmt.Fprintf(stderr, "mcplab mock: %s\n", why)
+	if rec.Len() == 0 {
+		fmt.Fprintf(stderr, "mcplab mock: transcript %s: the client sent nothing, so no verdicts\n", path)
+		return nil, nil
+	}
+	fmt.Fprintf(stderr, "mcplab mock: transcript %s (%d records; judge it again with mcplab run -checks %s)\n", path, rec.Len(), path)
+	tr, err = judgeTranscript(path, f.maxTimeout, f.idleTimeout)
+	if err != nil {
+		return nil, err
+	}
+	return tr, printChecks(stderr, tr)
+}
+
+// judgeTranscript imports the transcript at path and has the engine's
+// checks judge it; maxTimeout and idleTimeout are the client's stated
+// timeouts in ms (0 none).
+func judgeTranscript(path string, maxTimeout, idleTimeout int64) (*trace.Trace, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := transcript.Import(data, transcript.Options{MaxTimeoutMs: maxTimeout, IdleTimeoutMs: idleTimeout})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return tr, nil
+}
+
+// situationList names probe-client's situations, comma-separated.
+func situationList() string {
+	var names []string
+	for _, s := range mock.Situations {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}

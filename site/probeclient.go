@@ -1,0 +1,387 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcplab/mcplab/engine/entry"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/site/internal/live"
+	"github.com/mcplab/mcplab/site/internal/mock"
+)
+
+// Default bounds of probe-client (-limit and -timeout change them).
+const (
+	clientSituationLimit = 20 * time.Second // one situation: the client's whole run
+	clientTotalLimit     = 5 * time.Minute  // every situation on every transport
+)
+
+const probeClientUsage = `usage: mcplab probe-client [-situation NAME]... [-transport stdio|streamable-http] [-protocol P]
+       [-out DIR] [-checks] [-json] [-idle-timeout MS] [-max-timeout MS] [-limit D] [-timeout D] -- CLIENT COMMAND...
+
+Runs a real MCP client once per situation against a fresh mock server, as
+the official conformance suite runs clients: on Streamable HTTP the mock's
+URL (http://127.0.0.1:PORT/mcp) is appended as the command's last argument;
+on stdio the command gets MCPLAB_SERVER_COMMAND, the JSON array of the
+command line to launch as its server. Every run gets MCPLAB_SITUATION (its
+name) and MCPLAB_TRANSPORT (stdio or streamable-http). Each situation runs on
+both transports unless -transport names one (those of a listen stream or a
+session only on Streamable HTTP). Situations:
+  slow-progress           a slow tool with progress: idle reset, maximum, telling the server on giving up
+  late-response           the response comes after the client's timeout
+  progress-after-final    a progress notification after the final response
+  listen-dropped          the listen stream breaks: reconnect with backoff, refetch
+  listen-ended            the server ends the listen stream cleanly
+  session-retired         (2025-11-25) a 404 mid-call: initialize again, re-issue once
+  lost-response-mutation  an unsafe mutation whose response never comes: no retry with a new id
+Prints a line per situation (pass, fail or undecided, the engine's checks of
+the mock's transcript, the transcript's path); -json prints them as JSON;
+-checks exits 3 when a rule fails. -idle-timeout and -max-timeout state the
+client's configured timeouts so the rules can judge them. Rules that judge
+a misbehaviour the mock stages on purpose are left out of the verdict. The
+client runs in its own process group, killed at the end of each situation,
+at -limit, at -timeout and on SIGINT or SIGTERM; the mock serves loopback only.
+
+Exit status: 0 done, 1 failure (a signal stopped it, the client could not
+start, a transcript could not be written), 2 bad input or usage, 3 a check failed (-checks: a situation's
+verdict is fail), 4 internal error (a bug in mcplab while judging a
+transcript: please report it).`
+
+// clientCheck is one rule's verdict in -json.
+type clientCheck struct {
+	Rule   string `json:"rule"`
+	OK     *bool  `json:"ok"`
+	Detail string `json:"detail"`
+}
+
+// ClientResult is one situation's run on one transport: its verdict by the
+// engine's checks of the mock's transcript. A report (-json, or JUnit
+// XML) reads the list probeClientResults returns.
+type ClientResult struct {
+	Name       string        `json:"name"`
+	Transport  string        `json:"transport"`
+	Protocol   string        `json:"protocol"`
+	Verdict    string        `json:"verdict"` // pass, fail or undecided
+	Checks     []clientCheck `json:"checks"`
+	Transcript string        `json:"transcript,omitempty"`
+	// Facts say how the run went (the client's exit, a limit), for the
+	// text output; Staged the rules left out of the verdict.
+	Facts  []string `json:"-"`
+	Staged []string `json:"-"`
+	// Broke reports that the run could not happen (the client did not
+	// start, a transcript could not be written).
+	Broke bool `json:"-"`
+}
+
+// Verdicts of probe-client.
+const (
+	verdictPass      = "pass"
+	verdictFail      = "fail"
+	verdictUndecided = "undecided"
+)
+
+// probeClientConfig is probe-client's parsed command line.
+type probeClientConfig struct {
+	situations           []mock.Situation
+	transports           []string
+	protocol, out        string
+	checks, json         bool
+	idleTimeout, maxTime int64
+	limit, total         time.Duration
+	argv, mock           []string
+}
+
+// situationFlag is -situation, repeatable.
+type situationFlag []string
+
+func (s *situationFlag) String() string { return strings.Join(*s, ",") }
+func (s *situationFlag) Set(v string) error {
+	if _, ok := mock.SituationNamed(v); !ok {
+		return fmt.Errorf("no situation is called %q (they are %s)", v, situationList())
+	}
+	*s = append(*s, v)
+	return nil
+}
+
+// parseProbeClient reads probe-client's command line (usageErrors).
+func parseProbeClient(args []string, stderr io.Writer) (*probeClientConfig, error) {
+	fs := flag.NewFlagSet("probe-client", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c := &probeClientConfig{limit: clientSituationLimit, total: clientTotalLimit}
+	var names situationFlag
+	fs.Var(&names, "situation", "run only this situation `NAME` (repeatable; default: all)")
+	transport := fs.String("transport", "", "run only on this `transport`: stdio or streamable-http (default: both)")
+	fs.StringVar(&c.protocol, "protocol", mock.ProtocolAuto, "the `revision` the mock speaks: auto (the client's), 2026-07-28 or 2025-11-25")
+	fs.StringVar(&c.out, "out", "", "`directory` for the transcripts (default: a new temporary directory, printed)")
+	fs.BoolVar(&c.checks, "checks", false, "exit 3 if a rule fails (for CI)")
+	fs.BoolVar(&c.json, "json", false, "print the results as JSON on standard output")
+	fs.Func("idle-timeout", "the client's configured idle timeout in whole `ms` (0: none stated)", wholeMs(&c.idleTimeout))
+	fs.Func("max-timeout", "the client's configured maximum timeout per request in whole `ms`, so max-timeout-enforced and abandon-tells-server can judge it (0: none stated)", wholeMs(&c.maxTime))
+	fs.Func("limit", "time limit of one situation's run, a Go `duration` (default 20s)", positiveDuration(&c.limit))
+	fs.Func("timeout", "time limit of the whole run, a Go `duration` (default 5m0s)", positiveDuration(&c.total))
+	fs.Usage = func() { fmt.Fprintln(stderr, probeClientUsage); fs.PrintDefaults() }
+	if err := parseFlagsOnce(fs, args); err != nil {
+		return nil, err
+	}
+	if err := checkProtocol(c.protocol); err != nil {
+		return nil, err
+	}
+	switch *transport {
+	case "":
+		c.transports = []string{scenario.TransportStdio, scenario.TransportHTTP}
+	case scenario.TransportStdio, scenario.TransportHTTP:
+		c.transports = []string{*transport}
+	default:
+		return nil, &usageError{fmt.Errorf("-transport %q: want stdio or streamable-http", *transport)}
+	}
+	for _, st := range mock.Situations {
+		if len(names) == 0 || strings.Contains(","+names.String()+",", ","+st.Name+",") {
+			c.situations = append(c.situations, st)
+		}
+	}
+	if c.argv = fs.Args(); len(c.argv) == 0 {
+		fs.Usage()
+		return nil, &usageError{errors.New("probe-client needs the client: -- CLIENT COMMAND [ARG...]")}
+	}
+	mockArgv, err := mockCommand()
+	if err != nil {
+		return nil, fmt.Errorf("finding mcplab's own path (the stdio server command): %w", err)
+	}
+	c.mock = mockArgv
+	return c, nil
+}
+
+// mockCommand is the command line that runs `mcplab mock`, which a stdio
+// client launches as its server: this executable's own.
+var mockCommand = func() ([]string, error) {
+	self, err := os.Executable()
+	return []string{self, "mock"}, err
+}
+
+// cmdProbeClient is `mcplab probe-client`. Errors: a bad command line is a
+// usageError (exit 2); with -checks a failing rule a checksFailed (exit
+// 3); a signal stops it after killing the client's process group (exit 1).
+func cmdProbeClient(args []string, stdout, stderr io.Writer) (err error) {
+	defer func() {
+		if r := recover(); r != nil { // judging a transcript: never the client's fault
+			err = &internalError{&entry.InternalError{Value: r, Stack: debug.Stack()}}
+		}
+	}()
+	c, err := parseProbeClient(args, stderr)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), live.Signals...)
+	defer stop()
+	if c.out == "" {
+		if c.out, err = os.MkdirTemp("", "mcplab-probe-client-"); err != nil {
+			return err
+		}
+	} else if err := os.MkdirAll(c.out, 0o755); err != nil {
+		return err
+	}
+	results := probeClientResults(ctx, c, stderr)
+	if c.json {
+		b, _ := json.MarshalIndent(struct {
+			Peer       map[string]any `json:"peer"`
+			Situations []ClientResult `json:"situations"`
+		}{map[string]any{"role": "client", "command": c.argv}, results}, "", "  ")
+		fmt.Fprintln(stdout, string(b))
+	} else {
+		for _, r := range results {
+			printClientResult(stdout, r)
+		}
+		fmt.Fprintf(stdout, "transcripts: %s (judge one again with mcplab run -checks FILE)\n", c.out)
+	}
+	if ctx.Err() != nil {
+		return errors.New("stopped by a signal (the client's process group was killed)")
+	}
+	var failed []string
+	for _, r := range results {
+		if r.Verdict == verdictFail {
+			failed = append(failed, r.Name+" on "+r.Transport)
+		}
+	}
+	if c.checks && len(failed) > 0 {
+		return &checksFailed{rules: failed}
+	}
+	broke := 0
+	for _, r := range results {
+		if r.Broke {
+			broke++
+		}
+	}
+	if broke > 0 {
+		return fmt.Errorf("%d run(s) could not happen (see above)", broke)
+	}
+	return nil
+}
+
+// probeClientResults runs every situation of c on every transport of c,
+// each with a fresh mock, within c's limits, and returns their results in
+// order: the value every report of probe-client (text, -json, JUnit XML)
+// is written from. log gets a line as each run starts.
+func probeClientResults(ctx context.Context, c *probeClientConfig, log io.Writer) []ClientResult {
+	ctx, cancel := context.WithTimeout(ctx, c.total)
+	defer cancel()
+	var out []ClientResult
+	n := 0
+	for _, st := range c.situations {
+		for _, tr := range c.transports {
+			if st.HTTPOnly && tr != scenario.TransportHTTP || st.Stateful && c.protocol == jsonrpc.Revision20260728 {
+				continue
+			}
+			n++
+			r := ClientResult{Name: st.Name, Transport: tr, Protocol: c.protocol, Staged: st.Staged, Checks: []clientCheck{}}
+			if ctx.Err() != nil {
+				r.Verdict, r.Facts = verdictUndecided, []string{"not run: the run's limit (-timeout) or a signal stopped it"}
+				out = append(out, r)
+				continue
+			}
+			fmt.Fprintf(log, "probe-client: %s on %s …\n", st.Name, tr)
+			out = append(out, runSituation(ctx, c, st, tr, filepath.Join(c.out, fmt.Sprintf("%d-%s.%s.server.jsonl", n, st.Name, transportShort(tr))), log))
+		}
+	}
+	return out
+}
+
+// transportShort names a transport in a file name.
+func transportShort(tr string) string {
+	if tr == scenario.TransportHTTP {
+		return "http"
+	}
+	return "stdio"
+}
+
+// runSituation runs one situation on one transport and judges the
+// transcript the mock wrote to file.
+func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, tr, file string, log io.Writer) ClientResult {
+	r := ClientResult{Name: st.Name, Transport: tr, Protocol: c.protocol, Staged: st.Staged, Checks: []clientCheck{}, Verdict: verdictUndecided}
+	// A stdio mock judges on its own as the client leaves (on the
+	// client's stderr): it gets the stated timeouts too.
+	self := append(append([]string{}, c.mock...), "-idle-timeout", strconv.FormatInt(c.idleTimeout, 10), "-max-timeout", strconv.FormatInt(c.maxTime, 10))
+	out, err := mock.Run(ctx, mock.Trial{Situation: st, Transport: tr, Protocol: c.protocol, Argv: c.argv, Mock: self,
+		Transcript: file, Limit: c.limit, Output: prefixed(log, "  client: ")})
+	if err != nil {
+		r.Facts, r.Broke = append(r.Facts, err.Error()), true
+		return r
+	}
+	r.Facts = append(r.Facts, "client "+out.Client)
+	if out.TimedOut && ctx.Err() == nil {
+		r.Facts[len(r.Facts)-1] = fmt.Sprintf("client stopped at the situation's limit (-limit %s)", c.limit)
+	}
+	if !out.Written {
+		r.Facts = append(r.Facts, "no transcript: the client never launched the mock (is MCPLAB_SERVER_COMMAND its server command?)")
+		return r
+	}
+	r.Transcript = file
+	t, err := judgeTranscript(file, c.maxTime, c.idleTimeout)
+	if err != nil {
+		r.Facts = append(r.Facts, "the engine could not read the transcript: "+err.Error())
+		return r
+	}
+	if t.Source != nil && t.Source.Protocol != "" {
+		r.Protocol = t.Source.Protocol
+	}
+	for _, ch := range t.Checks {
+		r.Checks = append(r.Checks, clientCheck{Rule: ch.Rule, OK: ch.OK, Detail: citeLines(t, ch.Detail)})
+	}
+	r.Verdict = clientVerdict(r.Checks, st.Staged, st.Subject)
+	if r.Verdict == verdictUndecided {
+		r.Facts = append(r.Facts, "no rule the situation asks about ("+strings.Join(st.Subject, ", ")+") could be judged from the server's side of this run")
+	}
+	return r
+}
+
+// clientVerdict is a situation's verdict from its checks, the staged
+// rules left out: fail when a rule fails, pass when a subject rule passes
+// and none fails, undecided when no subject rule decides.
+func clientVerdict(cs []clientCheck, staged, subject []string) string {
+	v := verdictUndecided
+	for _, c := range cs {
+		switch {
+		case c.OK == nil || isOneOf(c.Rule, staged):
+		case !*c.OK:
+			return verdictFail
+		case isOneOf(c.Rule, subject):
+			v = verdictPass
+		}
+	}
+	return v
+}
+
+// isStaged reports whether rule is one of rules.
+func isOneOf(rule string, rules []string) bool {
+	for _, s := range rules {
+		if s == rule {
+			return true
+		}
+	}
+	return false
+}
+
+// printClientResult writes a situation's lines, as probe prints its own.
+func printClientResult(w io.Writer, r ClientResult) {
+	name := r.Name + " (" + transportShort(r.Transport) + ")"
+	fmt.Fprintf(w, "%-34s %-9s %s; protocol %s\n", name, r.Verdict, strings.Join(r.Facts, "; "), r.Protocol)
+	var parts []string
+	for _, c := range r.Checks {
+		staged := ""
+		if isOneOf(c.Rule, r.Staged) {
+			staged = " [staged by the mock]"
+		}
+		switch {
+		case c.OK == nil:
+			parts = append(parts, "? "+c.Rule+staged)
+		case *c.OK:
+			parts = append(parts, "pass "+c.Rule+staged)
+		default:
+			parts = append(parts, "FAIL "+c.Rule+staged+" ("+c.Detail+")")
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "%-34s %-9s checks: %s\n", "", "", strings.Join(parts, ", "))
+	}
+	if r.Transcript != "" {
+		fmt.Fprintf(w, "%-34s %-9s %s\n", "", "", r.Transcript)
+	}
+}
+
+// prefixed is w with each line prefixed (the client's output among
+// probe-client's own lines).
+func prefixed(w io.Writer, prefix string) io.Writer {
+	return &prefixWriter{w: w, prefix: prefix, bol: true}
+}
+
+type prefixWriter struct {
+	w      io.Writer
+	prefix string
+	bol    bool
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	var out []byte
+	for _, c := range b {
+		if p.bol {
+			out = append(out, p.prefix...)
+		}
+		out = append(out, c)
+		p.bol = c == '\n'
+	}
+	if _, err := p.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}

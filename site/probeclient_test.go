@@ -1,0 +1,391 @@
+package main
+
+// Tests of `mcplab probe-client` with a real client: the TypeScript SDK
+// pinned by testdata/probe/ts/package-lock.json (client.mjs), in each of
+// the ways a host configures its calls, on stdio and Streamable HTTP. A
+// stdio client launches this test binary as its server, which then runs
+// as mcplab (asMcplab). Each run takes one to three seconds.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcplab/mcplab/site/internal/mock"
+
+	// mark3labs/mcp-go's client is built from testdata/probe/mcpgoclient,
+	// which go mod tidy does not read (testdata): this keeps its module,
+	// at the version the tests pin, in go.mod.
+	_ "github.com/mark3labs/mcp-go/client"
+)
+
+// asMcplabEnv makes this test binary run as mcplab: the stdio server
+// command probe-client gives its clients (mockCommand) under test.
+const asMcplabEnv = "MCPLAB_TEST_AS_MCPLAB"
+
+func init() {
+	if os.Getenv(asMcplabEnv) == "1" {
+		if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+			os.Exit(exitCode(err))
+		}
+		os.Exit(0)
+	}
+	self, err := os.Executable()
+	mockCommand = func() ([]string, error) { return []string{"env", asMcplabEnv + "=1", self, "mock"}, err }
+}
+
+// probeClientJSON runs `mcplab probe-client -json args...` and returns the
+// situations it printed, keyed "name transport".
+func probeClientJSON(t *testing.T, args ...string) (map[string]ClientResult, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(append([]string{"probe-client", "-json", "-out", t.TempDir()}, args...), &out, &errb)
+	t.Logf("mcplab probe-client %s\n%s", strings.Join(args, " "), errb.String())
+	var doc struct {
+		Peer       map[string]any `json:"peer"`
+		Situations []ClientResult `json:"situations"`
+	}
+	if jerr := json.Unmarshal(out.Bytes(), &doc); jerr != nil {
+		t.Fatalf("-json output is not JSON: %v\n%s", jerr, out.String())
+	}
+	got := map[string]ClientResult{}
+	for _, s := range doc.Situations {
+		got[s.Name+" "+s.Transport] = s
+		if s.Transcript != "" {
+			if _, serr := os.Stat(s.Transcript); serr != nil {
+				t.Errorf("%s %s: transcript %s: %v", s.Name, s.Transport, s.Transcript, serr)
+			}
+		}
+	}
+	return got, err
+}
+
+// ruleOf is the verdict of rule in r: "pass", "fail", "undecided" or ""
+// when it was not judged.
+func ruleOf(r ClientResult, rule string) string {
+	for _, c := range r.Checks {
+		if c.Rule == rule {
+			switch {
+			case c.OK == nil:
+				return "undecided"
+			case *c.OK:
+				return "pass"
+			}
+			return "fail"
+		}
+	}
+	return ""
+}
+
+// TestProbeClientTypeScript: the TypeScript SDK 1.32.2 client in each
+// configuration, slow-progress (a 1,200 ms tool with progress every 100
+// ms) on both transports, with the timeouts the host configured stated as
+// flags. A plain call (the SDK's default 60 s timeout) ends by its
+// maximum; a 300 ms timeout that progress resets keeps the call alive
+// (progress-resets-idle); a 300 ms timeout that it does not reset
+// cancels at 300 ms (notifications/cancelled on both transports): stated
+// as a maximum it passes, stated as an idle timeout it fails
+// progress-resets-idle (the SDK's default ignores progress); an
+// AbortSignal at 300 ms cancels. maxTotalTimeout 700 ms, stated with
+// -max-timeout, fails abandon-tells-server: the SDK gives up at the first
+// progress past 700 ms and tells the server nothing, and the cancellation
+// that comes later is its leaked idle timer's, past the 100 ms grace.
+func TestProbeClientTypeScript(t *testing.T) {
+	t.Parallel()
+	tsServers(t)
+	cases := []struct {
+		name, mode string
+		flags      []string
+		verdict    string
+		rules      map[string]string // rule → its verdict
+		cancelled  bool              // the client's cancellation reached the mock (the handler stopped)
+	}{
+		{"plain", "plain", []string{"-max-timeout", "60000"}, "pass", map[string]string{"max-timeout-enforced": "pass"}, false},
+		{"reset", "reset", []string{"-idle-timeout", "300"}, "pass", map[string]string{"progress-resets-idle": "pass"}, false},
+		{"timeout as maximum", "timeout", []string{"-max-timeout", "300"}, "pass", map[string]string{"max-timeout-enforced": "pass", "abandon-tells-server": "pass"}, true},
+		{"timeout as idle", "timeout", []string{"-idle-timeout", "300"}, "fail", map[string]string{"progress-resets-idle": "fail"}, true},
+		{"abort", "abort", nil, "pass", map[string]string{"call-outcome-known": "pass"}, true},
+		{"maxTotalTimeout", "max", []string{"-max-timeout", "700"}, "fail", map[string]string{"abandon-tells-server": "fail", "max-timeout-enforced": "fail"}, true},
+	}
+	client := []string{"node", filepath.Join("testdata", "probe", "ts", "client.mjs")}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			args := append(append([]string{"-situation", "slow-progress", "-checks"}, tc.flags...), "--")
+			got, err := probeClientJSON(t, append(append(args, client...), tc.mode)...)
+			if (err != nil) != (tc.verdict == "fail") {
+				t.Errorf("probe-client -checks: error %v, want one only for a fail", err)
+			}
+			for _, tr := range []string{"stdio", "streamable-http"} {
+				r, ok := got["slow-progress "+tr]
+				if !ok {
+					t.Fatalf("no slow-progress on %s in %v", tr, got)
+				}
+				if r.Verdict != tc.verdict || r.Protocol != "2025-11-25" {
+					t.Errorf("%s: verdict %s protocol %s, want %s 2025-11-25; checks %+v", tr, r.Verdict, r.Protocol, tc.verdict, r.Checks)
+				}
+				for rule, want := range tc.rules {
+					if v := ruleOf(r, rule); v != want {
+						t.Errorf("%s: %s %q, want %q; checks %+v", tr, rule, v, want, r.Checks)
+					}
+				}
+				if w := ruleOf(r, "work-stops-after-cancel"); tc.cancelled != (w == "pass") {
+					t.Errorf("%s: work-stops-after-cancel %q: the mock saw a cancellation = %v, want %v", tr, w, w == "pass", tc.cancelled)
+				}
+			}
+		})
+	}
+}
+
+// TestProbeClientSituations: the TypeScript client (plain calls) through
+// the other situations. What the server sees decides: the mock's staged
+// misbehaviour (a response after the cancellation, progress after the
+// final) never fails the client, a lost mutation the client waits out
+// with its default timeout is never retried, and where nothing the
+// situation asks is visible from the server's side the verdict is
+// undecided, never a pass.
+func TestProbeClientSituations(t *testing.T) {
+	t.Parallel()
+	tsServers(t)
+	client := []string{"node", filepath.Join("testdata", "probe", "ts", "client.mjs"), "timeout"}
+	args := []string{"-situation", "late-response", "-situation", "progress-after-final", "-situation", "listen-ended", "-situation", "lost-response-mutation", "-transport", "streamable-http", "--"}
+	got, err := probeClientJSON(t, append(args, client...)...)
+	if err != nil {
+		t.Errorf("probe-client: %v", err)
+	}
+	want := map[string]string{
+		"late-response streamable-http":          "undecided",
+		"progress-after-final streamable-http":   "undecided",
+		"listen-ended streamable-http":           "undecided",
+		"lost-response-mutation streamable-http": "pass",
+	}
+	if len(got) != len(want) {
+		t.Errorf("ran %d situation(s), want %d: %v", len(got), len(want), got)
+	}
+	for k, v := range want {
+		if got[k].Verdict != v {
+			t.Errorf("%s: verdict %q, want %q; checks %+v", k, got[k].Verdict, v, got[k].Checks)
+		}
+	}
+	if r := got["late-response streamable-http"]; ruleOf(r, "no-message-after-cancel") != "fail" {
+		t.Errorf("late-response: the mock's staged response after the cancellation should fail no-message-after-cancel (left out of the verdict): %+v", r.Checks)
+	}
+}
+
+// TestProbeClientBounded: a client that never connects and leaves a
+// process behind, and one that never exits. Rule (SCENARIO.md, "Live":
+// bounded like probe): no transcript means undecided, never a pass; a
+// client past -limit is stopped; every process of the client's group is
+// gone when probe-client returns.
+func TestProbeClientBounded(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	start := time.Now()
+	got, err := probeClientJSON(t, "-situation", "slow-progress", "-transport", "stdio", "-limit", "1s", "--",
+		"sh", "-c", `sleep 30 & echo $! > `+pidFile+`; sleep 30`)
+	if err != nil {
+		t.Errorf("probe-client: %v", err)
+	}
+	if d := time.Since(start); d > 1500*time.Millisecond+2*mock.WriteGrace {
+		t.Errorf("probe-client took %v past a 1 s limit", d)
+	}
+	r := got["slow-progress stdio"]
+	if r.Verdict != "undecided" || r.Transcript != "" {
+		t.Errorf("a client that never launched the mock: verdict %q transcript %q, want undecided and none", r.Verdict, r.Transcript)
+	}
+	data, rerr := os.ReadFile(pidFile)
+	if rerr != nil {
+		t.Fatalf("the client did not write its child's pid: %v", rerr)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	for deadline := time.Now().Add(time.Second); alive(pid) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond) // SIGKILL lands asynchronously
+	}
+	if alive(pid) {
+		t.Errorf("the client's child %d still runs after probe-client returned", pid)
+	}
+}
+
+var (
+	goClientOnce sync.Once
+	goClientPath string
+	goClientErr  error
+)
+
+// goClient builds testdata/probe/goclient once per test binary.
+func goClient(t *testing.T) string {
+	t.Helper()
+	goClientOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mcplab-probe-goclient-")
+		if err != nil {
+			goClientErr = err
+			return
+		}
+		goClientPath = filepath.Join(dir, "goclient")
+		if out, err := exec.Command("go", "build", "-o", goClientPath, "./testdata/probe/goclient").CombinedOutput(); err != nil {
+			goClientErr = fmt.Errorf("go build ./testdata/probe/goclient: %v\n%s", err, out)
+		}
+	})
+	if goClientErr != nil {
+		t.Fatal(goClientErr)
+	}
+	return goClientPath
+}
+
+// TestProbeClientGoSDK: the Go SDK v1.8.0 client bounds its call with a
+// 300 ms context deadline (stated with -max-timeout 300), in each era: on
+// its own it speaks 2026-07-28 (server/discover, _meta), and with -protocol
+// 2025-11-25 the mock refuses server/discover so it falls back to
+// initialize. It cancels in time everywhere (abandon-tells-server,
+// max-timeout-enforced pass); under 2026-07-28 on Streamable HTTP it also
+// POSTs notifications/cancelled where that revision cancels by closing the
+// stream alone, which http-cancel-closes-stream fails.
+func TestProbeClientGoSDK(t *testing.T) {
+	t.Parallel()
+	bin := goClient(t)
+	cases := []struct {
+		protocol, want string
+		verdict        map[string]string // transport → verdict
+		rules          map[string]string
+	}{
+		{"auto", "2026-07-28", map[string]string{"stdio": "pass", "streamable-http": "fail"}, map[string]string{"http-cancel-closes-stream": "fail"}},
+		{"2025-11-25", "2025-11-25", map[string]string{"stdio": "pass", "streamable-http": "pass"}, map[string]string{"http-cancel-posts-notification": "pass"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.protocol, func(t *testing.T) {
+			t.Parallel()
+			got, _ := probeClientJSON(t, "-protocol", tc.protocol, "-situation", "slow-progress", "-max-timeout", "300", "--", bin, "timeout")
+			for tr, verdict := range tc.verdict {
+				r := got["slow-progress "+tr]
+				if r.Verdict != verdict || r.Protocol != tc.want {
+					t.Errorf("%s: verdict %s protocol %s, want %s %s; checks %+v", tr, r.Verdict, r.Protocol, verdict, tc.want, r.Checks)
+				}
+				for _, rule := range []string{"abandon-tells-server", "max-timeout-enforced", "work-stops-after-cancel"} {
+					if v := ruleOf(r, rule); v != "pass" {
+						t.Errorf("%s: %s %q, want pass", tr, rule, v)
+					}
+				}
+				if tr != "streamable-http" {
+					continue
+				}
+				for rule, want := range tc.rules {
+					if v := ruleOf(r, rule); v != want {
+						t.Errorf("%s: %s %q, want %q", tr, rule, v, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestProbeClientSignal: SIGTERM stops probe-client as its limits do
+// (SCENARIO.md, "Live": every client process group killed on signals):
+// it exits 1 saying so, and the client it ran is gone.
+func TestProbeClientSignal(t *testing.T) {
+	t.Parallel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	cmd := exec.Command(self, "probe-client", "-situation", "slow-progress", "-transport", "stdio", "-out", t.TempDir(), "--",
+		"sh", "-c", `echo $$ > `+pidFile+`; sleep 30`)
+	cmd.Env = append(os.Environ(), asMcplabEnv+"=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var data []byte
+	for deadline := time.Now().Add(5 * time.Second); len(data) == 0 && time.Now().Before(deadline); data, _ = os.ReadFile(pidFile) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	err = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(stderr.String(), "stopped by a signal") {
+		t.Errorf("after SIGTERM: exit %d (%v), stderr %q; want 1, stopped by a signal", code, err, stderr.String())
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	for deadline := time.Now().Add(time.Second); alive(pid) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if pid == 0 || alive(pid) {
+		t.Errorf("the client (pid %d) still runs after probe-client stopped", pid)
+	}
+}
+
+var (
+	mcpGoClientOnce sync.Once
+	mcpGoClientPath string
+	mcpGoClientErr  error
+)
+
+// mcpGoClient builds testdata/probe/mcpgoclient once per test binary.
+func mcpGoClient(t *testing.T) string {
+	t.Helper()
+	mcpGoClientOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mcplab-probe-mcpgoclient-")
+		if err != nil {
+			mcpGoClientErr = err
+			return
+		}
+		mcpGoClientPath = filepath.Join(dir, "mcpgoclient")
+		if out, err := exec.Command("go", "build", "-o", mcpGoClientPath, "./testdata/probe/mcpgoclient").CombinedOutput(); err != nil {
+			mcpGoClientErr = fmt.Errorf("go build ./testdata/probe/mcpgoclient: %v\n%s", err, out)
+		}
+	})
+	if mcpGoClientErr != nil {
+		t.Fatal(mcpGoClientErr)
+	}
+	return mcpGoClientPath
+}
+
+// TestProbeClientMcpGo: mark3labs/mcp-go v1.2.1's client bounds its call
+// with a 300 ms context deadline (stated with -max-timeout 300). It speaks
+// 2026-07-28 on its own and falls back to initialize under -protocol
+// 2025-11-25; it gives up in time everywhere. On Streamable HTTP it
+// cancels by closing the call's stream in both revisions: right under
+// 2026-07-28 (http-cancel-closes-stream), wrong under 2025-11-25, where
+// closing the stream is no cancellation and it POSTs none
+// (http-cancel-posts-notification fails).
+func TestProbeClientMcpGo(t *testing.T) {
+	t.Parallel()
+	bin := mcpGoClient(t)
+	cases := []struct {
+		protocol, want string
+		verdict        map[string]string // transport → verdict
+		rule, ruleWant string            // a rule on Streamable HTTP
+	}{
+		{"auto", "2026-07-28", map[string]string{"stdio": "pass", "streamable-http": "pass"}, "http-cancel-closes-stream", "pass"},
+		{"2025-11-25", "2025-11-25", map[string]string{"stdio": "pass", "streamable-http": "fail"}, "http-cancel-posts-notification", "fail"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.protocol, func(t *testing.T) {
+			t.Parallel()
+			got, _ := probeClientJSON(t, "-protocol", tc.protocol, "-situation", "slow-progress", "-max-timeout", "300", "--", bin, "timeout")
+			for tr, verdict := range tc.verdict {
+				r := got["slow-progress "+tr]
+				if r.Verdict != verdict || r.Protocol != tc.want {
+					t.Errorf("%s: verdict %s protocol %s, want %s %s; checks %+v", tr, r.Verdict, r.Protocol, verdict, tc.want, r.Checks)
+				}
+				for _, rule := range []string{"abandon-tells-server", "max-timeout-enforced"} {
+					if v := ruleOf(r, rule); v != "pass" {
+						t.Errorf("%s: %s %q, want pass", tr, rule, v)
+					}
+				}
+				if v := ruleOf(r, tc.rule); tr == "streamable-http" && v != tc.ruleWant {
+					t.Errorf("%s: %s %q, want %q", tr, tc.rule, v, tc.ruleWant)
+				}
+			}
+		})
+	}
+}
