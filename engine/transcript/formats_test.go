@@ -58,6 +58,16 @@ func TestFixtures(t *testing.T) {
 			verdicts{checks.OneResponsePerRequest: "pass"}, 2, ""},
 		{"stdio-tee-race.log", FormatTee, trace.ObserverWire, "stdio", "2025-11-25",
 			verdicts{checks.NoMessageAfterCancel: "?", checks.ProgressIncreases: "pass"}, 2, trace.CauseClient},
+		// The tee as logging wrappers write it: each line after its time
+		// (bare, or in brackets after a banner), with the wrapper's [INFO]
+		// and [DEBUG] and the server's [STDERR] lines skipped; the times
+		// give the round trip (a ping: 4 ms), so a result 900 ms after the
+		// cancellation convicts, and one 60 ms after it, within the round
+		// trip of initialize (111 ms), is the race.
+		{"stdio-tee-timed.log", FormatTee, trace.ObserverWire, "stdio", "2025-11-25",
+			verdicts{checks.NoMessageAfterCancel: "FAIL", checks.ProgressIncreases: "pass"}, 3, trace.CauseClient},
+		{"stdio-tee-bracketed.log", FormatTee, trace.ObserverWire, "stdio", "2025-11-25",
+			verdicts{checks.NoMessageAfterCancel: "?", checks.OneResponsePerRequest: "pass"}, 2, trace.CauseClient},
 		{"inspector-cancel.har", FormatHAR, trace.ObserverClient, "streamable-http", "2025-11-25",
 			verdicts{checks.HTTPCancelPostsNotification: "pass", checks.NoMessageAfterCancel: "?"}, 2, trace.CauseClient},
 		{"http-dump-close-stream.txt", FormatSSE, trace.ObserverWire, "streamable-http", "2026-07-28",
