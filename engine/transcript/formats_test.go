@@ -54,6 +54,12 @@ func TestFixtures(t *testing.T) {
 			verdicts{checks.OneResponsePerRequest: "pass"}, 4, ""},
 		{"vscode-race.log", FormatVSCode, trace.ObserverClient, "", "2025-11-25",
 			verdicts{checks.NoMessageAfterCancel: "?", checks.ProgressIncreases: "pass"}, 2, trace.CauseClient},
+		// VS Code's [error] lines for an unknown message ID or progress
+		// token are the client dropping what it no longer waits for: the
+		// result 10 ms after the cancellation is the race, but the log
+		// shows the client ignored it; the progress 500 ms after convicts.
+		{"vscode-late-ignored.log", FormatVSCode, trace.ObserverClient, "", "2025-11-25",
+			verdicts{checks.LateResponseIgnored: "pass", checks.LateProgressIgnored: "pass", checks.NoMessageAfterCancel: "FAIL"}, 2, trace.CauseClient},
 		{"vscode-old-clean.log", FormatVSCode, trace.ObserverClient, "", "2025-11-25",
 			verdicts{checks.OneResponsePerRequest: "pass"}, 2, ""},
 		{"stdio-tee-race.log", FormatTee, trace.ObserverWire, "stdio", "2025-11-25",
