@@ -5,6 +5,7 @@
 package checks
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/trace"
@@ -115,7 +116,7 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 		switch {
 		case lat > 0 && earliest-c.at > lat || fence > c.seq:
 			bad = append(bad, i)
-		case e.Within != nil && lat > 0 && e.At-c.at > lat:
+		case e.Within != nil:
 			inside = append(inside, i)
 			near = append(near, i)
 		default:
@@ -125,6 +126,20 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	if len(cancels) == 0 {
 		return trace.Check{}, false
 	}
+	// A message drawn before its request's cancellation but streamed in an
+	// exchange that outlasts it may have been written after the server read
+	// it: the intervals do not decide, so it is undecided too.
+	for i, e := range v.ev {
+		if e.Within == nil || !v.serverSends(i) || v.concerns(i) == "" {
+			continue
+		}
+		if c, ok := cancels[v.concerns(i)]; ok && i < c.seq && e.Within.To > c.at {
+			inside = append(inside, i)
+			near = append(near, i)
+		}
+	}
+	slices.Sort(inside)
+	slices.Sort(near)
 	view := "A client's log"
 	if len(inside) > 0 {
 		view = "A HAR"
