@@ -78,6 +78,7 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	// answered so far, so a message i is fenced when fence > its
 	// cancellation's index.
 	stdio := transportOf(v.tr) == trace.TransportStdio
+	acked := map[string]bool{} // request id → the server answered that it was cancelled
 	sentAt := map[string]int{}
 	fence := -1
 	for i, e := range v.ev {
@@ -97,12 +98,23 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 			continue
 		}
 		c, ok := cancels[v.concerns(i)]
-		if m := v.msg(i); m.response && stdio {
+		m := v.msg(i)
+		if m.response && stdio {
 			if j, asked := sentAt[m.id]; asked && j > fence {
 				fence = j
 			}
 		}
 		if !ok || v.concerns(i) == "" {
+			continue
+		}
+		// An answer that says the request was cancelled shows the server
+		// had read the cancellation when it wrote it (the Python SDK acks
+		// each one): that answer, and every message for the request after
+		// it, was written after the server accepted the cancellation,
+		// however close to it in time.
+		if acked[v.concerns(i)] || m.response && m.saysCancelled {
+			acked[v.concerns(i)] = true
+			bad = append(bad, i)
 			continue
 		}
 		// A message a HAR records inside a response stream happened
@@ -149,7 +161,7 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	}
 	switch {
 	case len(bad) > 0:
-		return fail(NoMessageAfterCancel, "The server sent "+strconv.Itoa(len(bad))+" message(s) for a cancelled request after it had read the cancellation ("+seqList(bad)+"): each arrived more than the path's round trip ("+strconv.FormatInt(lat, 10)+" ms) after the cancellation, or after the server answered a request the client sent after the cancellation (on stdio it reads in order).", bad...), true
+		return fail(NoMessageAfterCancel, "The server sent "+strconv.Itoa(len(bad))+" message(s) for a cancelled request after it had read the cancellation ("+seqList(bad)+"): each arrived more than the path's round trip ("+strconv.FormatInt(lat, 10)+" ms) after the cancellation, after the server answered a request the client sent after the cancellation (on stdio it reads in order), or with or after its answer saying the request was cancelled.", bad...), true
 	case len(inside) > 0:
 		return undecidedAt(near, undecided(NoMessageAfterCancel, view+" records one time per HTTP exchange, not per event of a response stream: "+seqList(inside)+" streamed in an exchange whose interval overlaps the cancellation (or lies within the path's round trip, "+strconv.FormatInt(lat, 10)+" ms, of it), so whether the server wrote it before reading the cancellation is unknown.")), true
 	case len(near) > 0 && lat > 0:

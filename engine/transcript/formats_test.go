@@ -377,3 +377,50 @@ func TestRoundTripFromFastestExchange(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryMessageAfterAcceptedCancellation: a client's log convicts every
+// message the server sent for a request after it accepted the
+// cancellation. An answer saying the request was cancelled (the Python
+// SDK's "Request cancelled", 4 ms after the cancellation) proves the server
+// had read it: that answer and all four progress notifications after it
+// are convicted, though three came within the round trip (31 ms), where
+// only the fourth would be without that proof. Without the answer the
+// three are the legitimate race.
+func TestEveryMessageAfterAcceptedCancellation(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "claude-desktop-python-ack.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var silent []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if !strings.Contains(l, "Request cancelled") {
+			silent = append(silent, l)
+		}
+	}
+	cases := []struct {
+		rule      string
+		log       string
+		convicted int
+	}{
+		{"an answer saying cancelled proves acceptance: it and all that follow", string(data), 5},
+		{"without it, only what came beyond the round trip", strings.Join(silent, "\n"), 1},
+	}
+	for _, c := range cases {
+		t.Run(c.rule, func(t *testing.T) {
+			tr, err := Import([]byte(c.log), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ch := range tr.Checks {
+				if ch.Rule != checks.NoMessageAfterCancel {
+					continue
+				}
+				if ch.OK == nil || *ch.OK || len(ch.Events) != c.convicted {
+					t.Errorf("%s convicts %v (%s), want %d messages", ch.Rule, ch.Events, ch.Detail, c.convicted)
+				}
+				return
+			}
+			t.Errorf("%s not judged", checks.NoMessageAfterCancel)
+		})
+	}
+}
