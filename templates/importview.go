@@ -101,7 +101,7 @@ var formatNames = map[string]string{
 	trace.FormatHAR:    "HAR file",
 	"claude-desktop":   "Claude Desktop log",
 	"vscode":           "VS Code MCP output log",
-	"stdio-tee":        "stdio tee ([STDIN] and [STDOUT] lines)",
+	"stdio-tee":        "stdio tee ([STDIN] and [STDOUT] lines, as a logging wrapper writes them)",
 	"http-dump":        "raw HTTP and SSE dump",
 	"python-sdk-debug": "Python SDK debug log",
 	"csharp-sdk-trace": "C# SDK trace log",

@@ -89,9 +89,11 @@ type httpExchange struct {
 }
 
 // parseHAR reads a HAR 1.2 file (FormatHAR). A HAR gives one time per
-// exchange: the request's messages are placed at its start, the response's
-// at its end (a stream's final response ends it), in their order. The
-// observer is the client that recorded it.
+// exchange: the request's messages are placed at its start, a JSON
+// response at its end, a response stream's messages spread across the
+// exchange in their order (streamedAt), each carrying the exchange's
+// interval. The observer is the client, or the wire when log.creator names
+// a logging proxy (harObserver).
 func parseHAR(data []byte, md *meta) ([]entry, error) {
 	var h harFile
 	if err := json.Unmarshal(data, &h); err != nil {

@@ -40,8 +40,10 @@ const (
 	// "[STDOUT] {json}", "[STDERR] text", "[INFO] text", with or without
 	// the time (bare or in brackets).
 	FormatTee = "stdio-tee"
-	// FormatHAR: an HTTP Archive 1.2 file (client: a browser or the
-	// Inspector recorded it) of Streamable HTTP exchanges.
+	// FormatHAR: an HTTP Archive 1.2 file of Streamable HTTP exchanges
+	// (client: a browser, the Inspector or an HTTP client recorded it;
+	// wire: its log.creator is a logging proxy such as Charles, Fiddler or
+	// mitmproxy).
 	FormatHAR = trace.FormatHAR
 	// FormatSSE: a raw HTTP dump (wire): "POST /mcp HTTP/1.1", headers,
 	// bodies, "HTTP/1.1 200 OK", and SSE "event:" / "data:" lines, or SSE
