@@ -263,6 +263,16 @@ func TestHARReadsWhatWasSent(t *testing.T) {
 			t.Errorf("progress drawn at %v, want two, in order", ats)
 		}
 	})
+	t.Run("a result whose exchange spans the cancellation is not late", func(t *testing.T) {
+		result := "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[]}}\n\n"
+		tr, err := Import(harOf(t, init, [5]string{"1000", "2000", "POST", call, stream + result}, cancel), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := verdictsOf(tr)[checks.LateResponseIgnored]; ok {
+			t.Errorf("%s judged %s (%s): the result may have come before the cancellation", checks.LateResponseIgnored, v, detail(tr, checks.LateResponseIgnored))
+		}
+	})
 	t.Run("progress whose exchange spans the cancellation is not late", func(t *testing.T) {
 		v := verdictsOf(tr)
 		for _, rule := range []string{checks.LateProgressIgnored, checks.LateMessageTolerated} {
