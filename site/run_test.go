@@ -180,8 +180,13 @@ func TestRunChecksCiteTranscriptLines(t *testing.T) {
 		{tee, "before it wrote line 5, and the path's round trip is unknown", 0},
 		// The server's late response is line 6 of its log (event #9).
 		{filepath.Join(testdata, "jsonl-race-server.jsonl"), "FAIL  no-message-after-cancel: The server sent 1 message(s) for a request after accepting its cancellation (line 6).", 3},
-		// Both events (#10, #12) streamed in the HAR's third entry: cited once.
-		{filepath.Join(testdata, "inspector-cancel.har"), "of each other (HAR entry 3): the server may have written", 0},
+		// Both progress events streamed in the HAR's third entry, whose
+		// interval spans the cancellation: cited once, undecided.
+		{filepath.Join(testdata, "inspector-cancel.har"), "response stream: HAR entry 3 streamed in an exchange whose interval overlaps the cancellation", 0},
+		// A tee as logging wrappers write it (times, [INFO] and [STDERR]
+		// lines): read, not refused, and its times convict the result
+		// 900 ms after the cancellation (line 12).
+		{filepath.Join(testdata, "stdio-tee-timed.log"), "FAIL  no-message-after-cancel: The server sent 1 message(s) for a cancelled request after it had read the cancellation (line 12)", 3},
 		// A scenario's events have no line: their numbers stay.
 		{"#example=broken-ignore-disconnect", "work went on for the request (#9, #11, #12)", 3},
 	} {

@@ -171,6 +171,11 @@ func TestTypeScriptSDKLogs(t *testing.T) {
 			if tr.Source.Protocol != "2025-11-25" {
 				t.Errorf("protocol %q, want 2025-11-25 (from initialize or the header): %s", tr.Source.Protocol, tr.Source.Note)
 			}
+			// The tee writes as logging wrappers do, a time before each
+			// channel and an [INFO] line of its own: read with its times.
+			if tt.format == transcript.FormatTee && (tr.Source.Clock != "ms" || !strings.Contains(string(data), "[INFO]")) {
+				t.Errorf("the tee is read with clock %q (want ms), its log:\n%s", tr.Source.Clock, data)
+			}
 			for _, w := range tt.wants {
 				got := verdict(tr, w.rule)
 				ok := false

@@ -101,7 +101,7 @@ var formatNames = map[string]string{
 	trace.FormatHAR:    "HAR file",
 	"claude-desktop":   "Claude Desktop log",
 	"vscode":           "VS Code MCP output log",
-	"stdio-tee":        "stdio tee ([STDIN] and [STDOUT] lines)",
+	"stdio-tee":        "stdio tee ([STDIN] and [STDOUT] lines, as a logging wrapper writes them)",
 	"http-dump":        "raw HTTP and SSE dump",
 	"python-sdk-debug": "Python SDK debug log",
 	"csharp-sdk-trace": "C# SDK trace log",
@@ -203,14 +203,20 @@ const exampleName = "the Go SDK example"
 
 // ImportFailedText is what the import page says when a transcript does
 // not import (why: the import's error): why, and what the result below it
-// is, the built-in example when nothing of the reader's has imported yet
-// (example), else the last transcript that imported.
-func ImportFailedText(why string, example bool) string {
-	if example {
-		return fmt.Sprintf("Cannot import this transcript: %s. The result below is the built-in example (%s), not this transcript.", why, exampleName)
+// is: the last transcript of the reader's own that imported (kept, dimmed),
+// else nothing (the built-in example the page opened with is taken away,
+// never left standing behind an error as if it were the reader's).
+func ImportFailedText(why string, kept bool) string {
+	if kept {
+		return "Cannot import this transcript: " + why + ". The result below is the last one of yours that imported, not this transcript."
 	}
-	return "Cannot import this transcript: " + why + ". The result below is the last one that imported."
+	return fmt.Sprintf("Cannot import this transcript: %s. No result is shown until a transcript imports (load %s to see one).", why, exampleName)
 }
+
+// ImportFailedStatus is the import page's status while the transcript in
+// its box does not import: it says so, where the live status would say the
+// transcript is being judged.
+const ImportFailedStatus = "Not imported: the transcript in the box has an error (below). Edit it and it is judged again."
 
 // ImportLoadedText is the import page's placeholder for a large
 // transcript kept out of its box: its lines, counted as the engine counts

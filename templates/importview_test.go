@@ -151,18 +151,22 @@ func TestImportCitesDuplicateResponseLine(t *testing.T) {
 	}
 }
 
-// TestImportFailedText: a transcript that does not import says what
-// the result below is: the built-in example while nothing of the reader's
-// has imported, "the last one that imported" only after one has.
+// TestImportFailedText: a transcript that does not import says what the
+// result below is: nothing while nothing of the reader's has imported (the
+// built-in example is not shown behind the error), "the last one of yours
+// that imported" only after one has.
 func TestImportFailedText(t *testing.T) {
 	const why = "line 1: bad transcript: x"
-	got := ImportFailedText(why, true)
-	if !strings.HasPrefix(got, "Cannot import this transcript: "+why+".") || !strings.Contains(got, "the built-in example (the Go SDK example)") || strings.Contains(got, "last one that imported") {
-		t.Errorf("with the example below: %q, want it to name the built-in example, not the last one that imported", got)
+	got := ImportFailedText(why, false)
+	if !strings.HasPrefix(got, "Cannot import this transcript: "+why+".") || !strings.Contains(got, "No result is shown") || strings.Contains(got, "result below") {
+		t.Errorf("with nothing of the reader's: %q, want it to say no result is shown", got)
 	}
-	got = ImportFailedText(why, false)
-	if want := "Cannot import this transcript: " + why + ". The result below is the last one that imported."; got != want {
+	got = ImportFailedText(why, true)
+	if want := "Cannot import this transcript: " + why + ". The result below is the last one of yours that imported, not this transcript."; got != want {
 		t.Errorf("after an import: %q, want %q", got, want)
+	}
+	if strings.HasPrefix(ImportFailedStatus, "Live") || !strings.Contains(ImportFailedStatus, "Not imported") {
+		t.Errorf("the failed status %q must say the transcript is not imported", ImportFailedStatus)
 	}
 }
 

@@ -96,11 +96,18 @@ func httpCancelSignal(v *view) (trace.Check, bool) {
 //
 // Rule: LateResponseIgnored.
 func lateResponseIgnored(v *view) (trace.Check, bool) {
-	abandoned := make(map[string]bool, len(v.tr.Requests))
-	awaited := map[string]bool{} // cancelled, then kept waiting
+	abandoned := make(map[string]int64, len(v.tr.Requests)) // request id → when the client gave it up
+	awaited := map[string]bool{}                            // cancelled, then kept waiting
 	var bad, good, waited []int
+	// late reports whether event e, a response for id, came after the
+	// client gave id up: a response a HAR records only somewhere in an
+	// exchange that began before then is not known to be late.
+	late := func(e trace.Event, id string) bool {
+		at, ok := abandoned[id]
+		return ok && (e.Within == nil || e.Within.From > at)
+	}
 	for i, e := range v.ev {
-		if e.Actor == trace.ActorClient && e.Type == trace.TypeAwait && abandoned[idOf(e)] {
+		if _, ok := abandoned[idOf(e)]; ok && e.Actor == trace.ActorClient && e.Type == trace.TypeAwait {
 			awaited[idOf(e)] = true
 		}
 		if e.Actor == trace.ActorClient && (e.Type == trace.TypeTimeout || e.Type == trace.TypeCloseStream ||
@@ -109,9 +116,11 @@ func lateResponseIgnored(v *view) (trace.Check, bool) {
 			if v.msg(i).cancelOf != "" {
 				id = v.msg(i).cancelOf
 			}
-			abandoned[id] = true
+			if _, ok := abandoned[id]; !ok {
+				abandoned[id] = e.At
+			}
 		}
-		if e.Type == trace.TypeDeliver && e.To == trace.ActorClient && v.msg(i).response && abandoned[v.msg(i).id] {
+		if e.Type == trace.TypeDeliver && e.To == trace.ActorClient && v.msg(i).response && late(e, v.msg(i).id) {
 			react := v.clientReactionTo(i, v.msg(i).id)
 			switch {
 			case react < 0:

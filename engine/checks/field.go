@@ -34,7 +34,7 @@ type lateMessage struct {
 // A request is finished at the client once it timed out, closed its stream,
 // sent a cancellation for it, or received its final response.
 func (v *view) lateMessages() []lateMessage {
-	done := make(map[string]bool, len(v.tr.Requests))
+	done := make(map[string]int64, len(v.tr.Requests)) // request id → when the client was done with it
 	var out []lateMessage
 	for i, e := range v.ev {
 		m := v.msg(i)
@@ -44,19 +44,30 @@ func (v *view) lateMessages() []lateMessage {
 			if m.cancelOf != "" {
 				id = m.cancelOf
 			}
-			done[id] = true
+			if _, ok := done[id]; !ok {
+				done[id] = e.At
+			}
 		}
 		if e.Type != trace.TypeDeliver || e.To != trace.ActorClient {
 			continue
 		}
+		// late reports whether the message for id came after the client
+		// was done with it: a message a HAR records only somewhere in an
+		// exchange that began before then is not known to be late.
+		late := func(id string) bool {
+			at, ok := done[id]
+			return ok && (e.Within == nil || e.Within.From > at)
+		}
 		switch {
 		case m.response:
-			if done[m.id] {
+			if late(m.id) {
 				out = append(out, lateMessage{at: i})
 			}
-			done[m.id] = true
+			if _, ok := done[m.id]; !ok {
+				done[m.id] = e.At
+			}
 		case m.method == jsonrpc.MethodProgress && m.progress != nil && m.token != "":
-			if id := v.tokens[m.token]; id == "" || done[id] {
+			if id := v.tokens[m.token]; id == "" || late(id) {
 				out = append(out, lateMessage{at: i, progress: true})
 			}
 		}

@@ -6,6 +6,7 @@ package checks
 
 import (
 	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -83,6 +84,7 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	// answered so far, so a message i is fenced when fence > its
 	// cancellation's index.
 	stdio := transportOf(v.tr) == trace.TransportStdio
+	acked := map[string]bool{} // request id → the server answered that it was cancelled
 	sentAt := map[string]int{}
 	fence := -1
 	// Under load the path is slower than its fastest exchange (LatencyMs):
@@ -116,12 +118,23 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 			continue
 		}
 		c, ok := cancels[v.concerns(i)]
-		if m := v.msg(i); m.response && stdio {
+		m := v.msg(i)
+		if m.response && stdio {
 			if j, asked := sentAt[m.id]; asked && j > fence {
 				fence = j
 			}
 		}
 		if !ok || v.concerns(i) == "" {
+			continue
+		}
+		// An answer that says the request was cancelled shows the server
+		// had read the cancellation when it wrote it (the Python SDK acks
+		// each one): that answer, and every message for the request after
+		// it, was written after the server accepted the cancellation,
+		// however close to it in time.
+		if acked[v.concerns(i)] || m.response && m.saysCancelled {
+			acked[v.concerns(i)] = true
+			bad = append(bad, i)
 			continue
 		}
 		// A message a HAR records inside a response stream happened
@@ -139,7 +152,7 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 		switch {
 		case lat > 0 && earliest-c.at > lat && !busy || fence > c.seq:
 			bad = append(bad, i)
-		case e.Within != nil && lat > 0 && e.At-c.at > lat:
+		case e.Within != nil:
 			inside = append(inside, i)
 			near = append(near, i)
 		default:
@@ -149,6 +162,20 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	if len(cancels) == 0 {
 		return trace.Check{}, false
 	}
+	// A message drawn before its request's cancellation but streamed in an
+	// exchange that outlasts it may have been written after the server read
+	// it: the intervals do not decide, so it is undecided too.
+	for i, e := range v.ev {
+		if e.Within == nil || !v.serverSends(i) || v.concerns(i) == "" {
+			continue
+		}
+		if c, ok := cancels[v.concerns(i)]; ok && i < c.seq && e.Within.To > c.at {
+			inside = append(inside, i)
+			near = append(near, i)
+		}
+	}
+	slices.Sort(inside)
+	slices.Sort(near)
 	view := "A client's log"
 	if len(inside) > 0 {
 		view = "A HAR"
@@ -158,7 +185,7 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	}
 	switch {
 	case len(bad) > 0:
-		return fail(NoMessageAfterCancel, "The server sent "+strconv.Itoa(len(bad))+" message(s) for a cancelled request after it had read the cancellation ("+seqList(bad)+"): each arrived more than the path's round trip ("+strconv.FormatInt(lat, 10)+" ms) after the cancellation, or after the server answered a request the client sent after the cancellation (on stdio it reads in order).", bad...), true
+		return fail(NoMessageAfterCancel, "The server sent "+strconv.Itoa(len(bad))+" message(s) for a cancelled request after it had read the cancellation ("+seqList(bad)+"): each arrived more than the path's round trip ("+strconv.FormatInt(lat, 10)+" ms) after the cancellation, after the server answered a request the client sent after the cancellation (on stdio it reads in order), or with or after its answer saying the request was cancelled.", bad...), true
 	case len(inside) > 0:
 		return undecidedAt(near, undecided(NoMessageAfterCancel, view+" records one time per HTTP exchange, not per event of a response stream: "+seqList(inside)+" streamed in an exchange whose interval overlaps the cancellation (or lies within the path's round trip, "+strconv.FormatInt(lat, 10)+" ms, of it), so whether the server wrote it before reading the cancellation is unknown.")), true
 	case len(near) > 0 && lat > 0:

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 )
@@ -25,7 +26,16 @@ type wire struct {
 	progress  *float64
 	cancelOf  string // requestId text of a valid notifications/cancelled
 	metaToken string // params._meta.progressToken text of a request, "" if none
+	// saysCancelled: an error response that says its request was
+	// cancelled (error.message mentions it, or code -32800, the request
+	// cancelled code some SDKs borrow from LSP), as the Python SDK answers
+	// every cancellation it reads ("Request cancelled").
+	saysCancelled bool
 }
+
+// requestCancelledCode is the JSON-RPC error code some SDKs answer a
+// cancelled request with (LSP's RequestCancelled).
+const requestCancelledCode = -32800
 
 // parse reads msg with jsonrpc.Parse. A message that is not a JSON-RPC
 // object reads as the zero wire. A cancellation counts only when valid
@@ -40,6 +50,9 @@ func parse(msg json.RawMessage) (w wire) {
 	}
 	w.method, w.id, w.hasID = m.Method, m.ID, m.HasID
 	w.response = m.Kind == jsonrpc.Response || m.Kind == jsonrpc.Error
+	if m.Kind == jsonrpc.Error {
+		w.saysCancelled = strings.Contains(strings.ToLower(m.ErrorMessage), "cancel") || m.ErrorCode != nil && *m.ErrorCode == requestCancelledCode
+	}
 	switch {
 	case m.Method == jsonrpc.MethodProgress:
 		w.token, w.progress = m.ProgressToken, m.Progress

@@ -134,8 +134,16 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 				emit(trace.Event{At: at, Actor: trace.ActorClient, Type: trace.TypeIgnore, ID: &id, Note: fmt.Sprintf("Line %d. %s", en.line, en.note), Line: en.line})
 			case kindClose:
 				wire++
-				emit(trace.Event{At: at, Actor: trace.ActorClient, Type: trace.TypeCloseStream, ID: &id, From: trace.ActorClient, To: trace.ActorServer, Wire: wire, Signal: trace.SignalCloseStream, Note: fmt.Sprintf("Line %d. %s", en.line, en.note), Line: en.line})
-				if r := reqs[k]; r != nil && !r.finished {
+				note := fmt.Sprintf("Line %d. %s", en.line, en.note)
+				posted := false
+				if r := reqs[k]; r != nil && r.sum.Signal != nil && *r.sum.Signal == trace.SignalNotification {
+					// The client POSTed notifications/cancelled first: that
+					// was its signal; the stream's end only follows it.
+					posted = true
+					note += " The cancellation was the notifications/cancelled the client POSTed before; the stream's end is not the signal."
+				}
+				emit(trace.Event{At: at, Actor: trace.ActorClient, Type: trace.TypeCloseStream, ID: &id, From: trace.ActorClient, To: trace.ActorServer, Wire: wire, Signal: trace.SignalCloseStream, Note: note, Line: en.line})
+				if r := reqs[k]; r != nil && !r.finished && !posted {
 					cause, sig := trace.CauseClient, trace.SignalCloseStream
 					r.sum.Cause, r.sum.Signal = &cause, &sig
 					r.sum.ClientOutcome = trace.OutcomeAbandoned

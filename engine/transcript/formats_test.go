@@ -54,10 +54,26 @@ func TestFixtures(t *testing.T) {
 			verdicts{checks.OneResponsePerRequest: "pass"}, 4, ""},
 		{"vscode-race.log", FormatVSCode, trace.ObserverClient, "", "2025-11-25",
 			verdicts{checks.NoMessageAfterCancel: "?", checks.ProgressIncreases: "pass"}, 2, trace.CauseClient},
+		// VS Code's [error] lines for an unknown message ID or progress
+		// token are the client dropping what it no longer waits for: the
+		// result 10 ms after the cancellation is the race, but the log
+		// shows the client ignored it; the progress 500 ms after convicts.
+		{"vscode-late-ignored.log", FormatVSCode, trace.ObserverClient, "", "2025-11-25",
+			verdicts{checks.LateResponseIgnored: "pass", checks.LateProgressIgnored: "pass", checks.NoMessageAfterCancel: "FAIL"}, 2, trace.CauseClient},
 		{"vscode-old-clean.log", FormatVSCode, trace.ObserverClient, "", "2025-11-25",
 			verdicts{checks.OneResponsePerRequest: "pass"}, 2, ""},
 		{"stdio-tee-race.log", FormatTee, trace.ObserverWire, "stdio", "2025-11-25",
 			verdicts{checks.NoMessageAfterCancel: "?", checks.ProgressIncreases: "pass"}, 2, trace.CauseClient},
+		// The tee as logging wrappers write it: each line after its time
+		// (bare, or in brackets after a banner), with the wrapper's [INFO]
+		// and [DEBUG] and the server's [STDERR] lines skipped; the times
+		// give the round trip (a ping: 4 ms), so a result 900 ms after the
+		// cancellation convicts, and one 60 ms after it, within the round
+		// trip of initialize (111 ms), is the race.
+		{"stdio-tee-timed.log", FormatTee, trace.ObserverWire, "stdio", "2025-11-25",
+			verdicts{checks.NoMessageAfterCancel: "FAIL", checks.ProgressIncreases: "pass"}, 3, trace.CauseClient},
+		{"stdio-tee-bracketed.log", FormatTee, trace.ObserverWire, "stdio", "2025-11-25",
+			verdicts{checks.NoMessageAfterCancel: "?", checks.OneResponsePerRequest: "pass"}, 2, trace.CauseClient},
 		{"inspector-cancel.har", FormatHAR, trace.ObserverClient, "streamable-http", "2025-11-25",
 			verdicts{checks.HTTPCancelPostsNotification: "pass", checks.NoMessageAfterCancel: "?"}, 2, trace.CauseClient},
 		{"http-dump-close-stream.txt", FormatSSE, trace.ObserverWire, "streamable-http", "2026-07-28",
@@ -359,5 +375,52 @@ func TestRoundTripFromFastestExchange(t *testing.T) {
 		if tr.Source.LatencyMs != c.latency || !strings.Contains(tr.Source.Note, "the fastest answered exchange, "+c.from) {
 			t.Errorf("%s: round trip %d ms (%s), want %d from %s", c.name, tr.Source.LatencyMs, tr.Source.Note, c.latency, c.from)
 		}
+	}
+}
+
+// TestEveryMessageAfterAcceptedCancellation: a client's log convicts every
+// message the server sent for a request after it accepted the
+// cancellation. An answer saying the request was cancelled (the Python
+// SDK's "Request cancelled", 4 ms after the cancellation) proves the server
+// had read it: that answer and all four progress notifications after it
+// are convicted, though three came within the round trip (31 ms), where
+// only the fourth would be without that proof. Without the answer the
+// three are the legitimate race.
+func TestEveryMessageAfterAcceptedCancellation(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "claude-desktop-python-ack.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var silent []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if !strings.Contains(l, "Request cancelled") {
+			silent = append(silent, l)
+		}
+	}
+	cases := []struct {
+		rule      string
+		log       string
+		convicted int
+	}{
+		{"an answer saying cancelled proves acceptance: it and all that follow", string(data), 5},
+		{"without it, only what came beyond the round trip", strings.Join(silent, "\n"), 1},
+	}
+	for _, c := range cases {
+		t.Run(c.rule, func(t *testing.T) {
+			tr, err := Import([]byte(c.log), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ch := range tr.Checks {
+				if ch.Rule != checks.NoMessageAfterCancel {
+					continue
+				}
+				if ch.OK == nil || *ch.OK || len(ch.Events) != c.convicted {
+					t.Errorf("%s convicts %v (%s), want %d messages", ch.Rule, ch.Events, ch.Detail, c.convicted)
+				}
+				return
+			}
+			t.Errorf("%s not judged", checks.NoMessageAfterCancel)
+		})
 	}
 }

@@ -175,3 +175,113 @@ func TestHARCutShort(t *testing.T) {
 		t.Errorf("Import(a broken HAR) = %v, want a located \"not a HAR file\"", err)
 	}
 }
+
+// withCreator sets a HAR file's log.creator.name (HAR 1.2).
+func withCreator(t *testing.T, har []byte, name string) []byte {
+	t.Helper()
+	var doc map[string]map[string]any
+	if err := json.Unmarshal(har, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["log"]["creator"] = map[string]string{"name": name, "version": "1"}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestHARReadsWhatWasSent: a HAR says who recorded it (log.creator: a
+// browser's developer tools or an HTTP client is the client, a logging
+// proxy the wire); a cancellation the client POSTed is its signal, not the
+// end of the stream that follows it; a response stream's messages are
+// drawn inside their exchange, in order, never at a time the HAR does not
+// give, and are late only when their whole exchange follows the
+// cancellation.
+func TestHARReadsWhatWasSent(t *testing.T) {
+	init := [5]string{"0", "40", "POST", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`}
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","_meta":{"progressToken":"t1"}}}`
+	progress := "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"t1\",\"progress\":%d}}\n\n"
+	stream := fmt.Sprintf(progress, 1) + fmt.Sprintf(progress, 2)
+	cancel := [5]string{"2000", "5", "POST", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"User cancelled"}}`, ""}
+	// The call's stream runs 1000–3000 ms, cut short after the POSTed
+	// cancellation at 2000 ms.
+	har := harOf(t, init, [5]string{"1000", "2000", "POST", call, stream}, cancel)
+	tests := []struct {
+		rule, creator, observer string
+	}{
+		{"a browser's developer tools record the client", "WebInspector", "client"},
+		{"Firefox records the client", "Firefox", "client"},
+		{"Charles, a logging proxy, records the wire", "Charles Proxy", "wire"},
+		{"mitmproxy records the wire", "mitmproxy", "wire"},
+		{"Fiddler records the wire", "Fiddler", "wire"},
+		{"no creator: the client, as before", "", "client"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rule, func(t *testing.T) {
+			data := har
+			if tt.creator != "" {
+				data = withCreator(t, har, tt.creator)
+			}
+			tr, err := Import(data, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Source.Observer != tt.observer {
+				t.Errorf("observer %q, want %q (%s)", tr.Source.Observer, tt.observer, tr.Source.Note)
+			}
+			if tt.observer == "wire" && strings.Contains(tr.Source.Note, "Recorded by the client") {
+				t.Errorf("a proxy's HAR is said to be the client's: %s", tr.Source.Note)
+			}
+			if tt.creator != "" && !strings.Contains(tr.Source.Note, tt.creator) {
+				t.Errorf("the note does not name the creator %q: %s", tt.creator, tr.Source.Note)
+			}
+		})
+	}
+	tr, err := Import(har, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("the POSTed cancellation is the signal", func(t *testing.T) {
+		r := tr.Requests[1]
+		if r.Signal == nil || *r.Signal != "notifications/cancelled" {
+			t.Errorf("request 1 signal %v, want notifications/cancelled", r.Signal)
+		}
+	})
+	t.Run("stream messages drawn inside their exchange, in order", func(t *testing.T) {
+		var ats []int64
+		for _, e := range tr.Events {
+			if e.Type == "send" && e.From == "server" && strings.Contains(string(e.Message), "progress") {
+				ats = append(ats, e.At)
+				if e.Within == nil || e.At <= e.Within.From || e.At >= e.Within.To {
+					t.Errorf("event %d at %d ms, want strictly inside its exchange %+v (the stream was cut short)", e.Seq, e.At, e.Within)
+				}
+			}
+		}
+		if len(ats) != 2 || ats[0] >= ats[1] {
+			t.Errorf("progress drawn at %v, want two, in order", ats)
+		}
+	})
+	t.Run("a result whose exchange spans the cancellation is not late", func(t *testing.T) {
+		result := "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[]}}\n\n"
+		tr, err := Import(harOf(t, init, [5]string{"1000", "2000", "POST", call, stream + result}, cancel), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := verdictsOf(tr)[checks.LateResponseIgnored]; ok {
+			t.Errorf("%s judged %s (%s): the result may have come before the cancellation", checks.LateResponseIgnored, v, detail(tr, checks.LateResponseIgnored))
+		}
+	})
+	t.Run("progress whose exchange spans the cancellation is not late", func(t *testing.T) {
+		v := verdictsOf(tr)
+		for _, rule := range []string{checks.LateProgressIgnored, checks.LateMessageTolerated} {
+			if _, ok := v[rule]; ok {
+				t.Errorf("%s judged (%s): no message is known to be late", rule, detail(tr, rule))
+			}
+		}
+		if v[checks.NoMessageAfterCancel] != "?" || !strings.Contains(detail(tr, checks.NoMessageAfterCancel), "one time per HTTP exchange") {
+			t.Errorf("%s = %q (%s), want undecided for the HAR's intervals", checks.NoMessageAfterCancel, v[checks.NoMessageAfterCancel], detail(tr, checks.NoMessageAfterCancel))
+		}
+	})
+}

@@ -32,6 +32,13 @@ type harHeader struct {
 // harFile is the part of HAR 1.2 the import reads.
 type harFile struct {
 	Log struct {
+		// Creator names the tool that wrote the file (HAR 1.2
+		// log.creator): a browser or an HTTP client records the client's
+		// view, a logging proxy the wire's (harObserver).
+		Creator struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+		} `json:"creator"`
 		Entries []struct {
 			StartedDateTime string  `json:"startedDateTime"`
 			Time            float64 `json:"time"`
@@ -82,9 +89,11 @@ type httpExchange struct {
 }
 
 // parseHAR reads a HAR 1.2 file (FormatHAR). A HAR gives one time per
-// exchange: the request's messages are placed at its start, the response's
-// at its end (a stream's final response ends it), in their order. The
-// observer is the client that recorded it.
+// exchange: the request's messages are placed at its start, a JSON
+// response at its end, a response stream's messages spread across the
+// exchange in their order (streamedAt), each carrying the exchange's
+// interval. The observer is the client, or the wire when log.creator names
+// a logging proxy (harObserver).
 func parseHAR(data []byte, md *meta) ([]entry, error) {
 	var h harFile
 	if err := json.Unmarshal(data, &h); err != nil {
@@ -93,8 +102,15 @@ func parseHAR(data []byte, md *meta) ([]entry, error) {
 	if len(h.Log.Entries) > MaxLines {
 		return nil, &Error{Err: fmt.Errorf("%w: more than %s HAR entries", ErrTranscript, trace.Thousands(MaxLines))}
 	}
-	md.observer = trace.ObserverClient
-	md.notes = append(md.notes, "HAR: one time per HTTP exchange; a response's messages happened somewhere inside their exchange (drawn at its end, in their order), so across exchanges whose intervals overlap their order is undecided.")
+	md.observer = harObserver(h.Log.Creator.Name)
+	if name := strings.TrimSpace(h.Log.Creator.Name); name != "" {
+		who := "the client that sent the requests"
+		if md.observer == trace.ObserverWire {
+			who = "an intermediary between client and server (the wire)"
+		}
+		md.notes = append(md.notes, fmt.Sprintf("HAR written by %s (log.creator): %s recorded it.", excerpt(name), who))
+	}
+	md.notes = append(md.notes, "HAR: one time per HTTP exchange; a response stream's messages happened somewhere inside their exchange (drawn spread across it, in their order), so they are ordered against a message of another exchange only when the intervals do not overlap.")
 	var xs []httpExchange
 	for i, e := range h.Log.Entries {
 		t, err := time.Parse(time.RFC3339Nano, e.StartedDateTime)
@@ -120,6 +136,24 @@ func parseHAR(data []byte, md *meta) ([]entry, error) {
 	}
 	sort.SliceStable(xs, func(a, b int) bool { return xs[a].start < xs[b].start })
 	return exchanges(xs, md, "HAR entry")
+}
+
+// harProxies are the logging proxies and capture tools that write HAR
+// files from between the two ends (lower case, matched as a part of
+// log.creator.name): what they record is the wire, not one end's view.
+var harProxies = []string{"charles", "fiddler", "mitmproxy", "proxyman", "http toolkit", "httptoolkit", "burp", "zap", "browsermob", "mcpsnoop", "mcplab proxy", "proxy"}
+
+// harObserver is who recorded a HAR file whose log.creator.name is name:
+// the wire for a logging proxy (harProxies), else the client (a browser's
+// developer tools, the Inspector, an HTTP client, or no name).
+func harObserver(name string) string {
+	low := strings.ToLower(name)
+	for _, p := range harProxies {
+		if strings.Contains(low, p) {
+			return trace.ObserverWire
+		}
+	}
+	return trace.ObserverClient
 }
 
 // harSyntaxErr locates an encoding/json error of a HAR file's data: where
@@ -200,15 +234,22 @@ func exchanges(xs []httpExchange, md *meta, what string) ([]entry, error) {
 		}
 		answered := map[string]bool{}
 		for _, m := range got {
+			if p, err := jsonrpc.Parse(m); err == nil && (p.Kind == jsonrpc.Response || p.Kind == jsonrpc.Error) {
+				answered[p.ID] = true
+			}
+		}
+		complete := len(asked) > 0
+		for _, id := range asked {
+			complete = complete && answered[id]
+		}
+		for k, m := range got {
 			e := base
 			e.at = x.end
 			e.from, e.message, e.note = trace.ActorServer, m, fmt.Sprintf("%s %d: response (placed at the exchange's end).", what, x.n)
 			if x.timed {
 				e.within = &trace.Span{From: x.start, To: x.end}
-				e.note = fmt.Sprintf("%s %d: response, somewhere in the exchange (%d ms long; drawn at its end).", what, x.n, x.end-x.start)
-			}
-			if p, err := jsonrpc.Parse(m); err == nil && (p.Kind == jsonrpc.Response || p.Kind == jsonrpc.Error) {
-				answered[p.ID] = true
+				e.at = streamedAt(x, stream, complete, k, len(got))
+				e.note = fmt.Sprintf("%s %d: message %d of %d of the response, somewhere in the exchange (%d to %d ms; drawn spread across it, in order: its own time is not recorded).", what, x.n, k+1, len(got), x.start, x.end)
 			}
 			out = append(out, e)
 		}
@@ -228,6 +269,24 @@ func exchanges(xs []httpExchange, md *meta, what string) ([]entry, error) {
 		md.notes = append(md.notes, fmt.Sprintf("Session %s: the Mcp-Session-Id header.", md.session))
 	}
 	return out, nil
+}
+
+// streamedAt is where the k-th of n messages of exchange x's response is
+// drawn: a JSON body whole at the exchange's end; a stream's messages
+// spread evenly across the exchange, in their order, the last at its end
+// when the stream is complete (its final response closes it), all strictly
+// inside it when it was cut short. The HAR gives none of them a time of
+// its own: the event's Within says so, and the checks read it.
+func streamedAt(x httpExchange, stream, complete bool, k, n int) int64 {
+	d := x.end - x.start
+	if !stream || d <= 0 || n <= 0 {
+		return x.end
+	}
+	slots := int64(n)
+	if !complete {
+		slots++
+	}
+	return x.start + d*int64(k+1)/slots
 }
 
 // sseMessages reads the JSON messages of an SSE body: each event's "data:"

@@ -240,8 +240,10 @@ var vscodeLine = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3
 
 // parseVSCode reads VS Code's MCP output channel (FormatVSCode): "[editor
 // -> server] {json}" and older "[Client Says] ... {json}" are the client's
-// messages, "[server -> editor]" and "[Server Says]" the server's; other
-// lines are skipped. Its times are local without a zone: zone, or UTC when
+// messages, "[server -> editor]" and "[Server Says]" the server's; an
+// [error] line saying a response's message ID or a progress token is
+// unknown, quoting the message, is the client's ignore event for its
+// request (as in Claude Desktop's log); other lines are skipped. Its times are local without a zone: zone, or UTC when
 // nil (the source note says which). The observer is the client.
 func parseVSCode(data []byte, zone *time.Location, md *meta) ([]entry, error) {
 	md.observer = trace.ObserverClient
@@ -253,6 +255,7 @@ func parseVSCode(data []byte, zone *time.Location, md *meta) ([]entry, error) {
 	}
 	md.zone = zone.String()
 	var out []entry
+	tokens := map[string]string{} // progress token → request id text
 	err := scanLines(data, func(n int, line string) error {
 		m := vscodeLine.FindStringSubmatch(line)
 		if m == nil {
@@ -260,11 +263,14 @@ func parseVSCode(data []byte, zone *time.Location, md *meta) ([]entry, error) {
 		}
 		text := m[3]
 		e := entry{line: n, side: trace.ActorClient, timed: true}
+		ignored := false
 		switch {
 		case strings.HasPrefix(text, "[editor -> server] "), strings.HasPrefix(text, "[Client Says] "):
 			e.from, e.dir = trace.ActorClient, dirWrite
 		case strings.HasPrefix(text, "[server -> editor] "), strings.HasPrefix(text, "[Server Says] "):
 			e.from, e.dir = trace.ActorServer, dirRead
+		case strings.EqualFold(m[2], "error") && droppedByClient(text):
+			ignored = true
 		default:
 			return nil
 		}
@@ -273,6 +279,12 @@ func parseVSCode(data []byte, zone *time.Location, md *meta) ([]entry, error) {
 			return lineErr(n, "time %q: %v", m[1], err)
 		}
 		e.at = t.UnixMilli()
+		if ignored {
+			if ig, ok := claudeIgnore(n, e, text, tokens); ok {
+				out = append(out, ig)
+			}
+			return nil
+		}
 		i := strings.IndexAny(text, "{[")
 		if j := strings.Index(text, "] "); j >= 0 {
 			i = strings.IndexAny(text[j+2:], "{[")
@@ -289,42 +301,74 @@ func parseVSCode(data []byte, zone *time.Location, md *meta) ([]entry, error) {
 		}
 		for _, msg := range msgs {
 			e.message = msg
-			out = append(out, e)
+			out = append(out, claudeNote(e, tokens))
 		}
 		return nil
 	})
 	return out, err
 }
 
+// droppedByClient reports whether a client's error line says it dropped a
+// message it no longer waited for: the TypeScript SDK's texts for an
+// unknown response id or progress token, which VS Code's output channel
+// writes at [error] as Claude Desktop's log does ("... unknown message ID:
+// {json}"), read in any case.
+func droppedByClient(text string) bool {
+	low := strings.ToLower(text)
+	return strings.Contains(low, "unknown message id") || strings.Contains(low, "unknown token") || strings.Contains(low, "unknown progress token")
+}
+
+// teeLine is one line of a stdio tee as logging wrappers write it: an
+// optional time (RFC 3339, bare or in brackets), a bracketed channel and
+// the text: "2026-12-01T13:29:30.410Z [STDIN] {json}", "[2026-12-01T13:29:30.410Z]
+// [STDOUT] {json}", "[STDIN] {json}". Channel names are read in any case.
+var teeLine = regexp.MustCompile(`^(?:\[?(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}))\]? )?\[([A-Za-z][A-Za-z0-9_-]*)\] ?(.*)$`)
+
+// teeMessage matches a tee line that carries a message (Sniff): a channel
+// STDIN or STDOUT, after the optional time.
+var teeMessage = regexp.MustCompile(`(?m)^(?:\[?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})\]? )?\[(?i:STDIN|STDOUT)\] `)
+
 // parseTee reads a tee of a stdio server's pipes (FormatTee): "[STDIN]
 // {json}" is the client's message, "[STDOUT] {json}" the server's (batches
-// split), "[STDERR]" and other lines are skipped. It has no times; the
-// observer is the wire, the transport stdio.
+// split), each optionally after its time; "[STDERR]", "[INFO]" and every
+// other bracketed channel, and lines in no channel (a wrapper's banner),
+// are skipped. Without times it keeps the lines' order. The observer is the
+// wire, the transport stdio.
 func parseTee(data []byte, md *meta) ([]entry, error) {
 	md.observer, md.transport = trace.ObserverWire, scenario.TransportStdio
 	md.notes = append(md.notes, "Transport stdio: a tee of the server's standard input and output.")
 	var out []entry
 	err := scanLines(data, func(n int, line string) error {
-		line = strings.TrimSpace(line)
-		e := entry{line: n}
-		switch {
-		case strings.HasPrefix(line, "[STDIN] "):
-			e.from, line = trace.ActorClient, strings.TrimPrefix(line, "[STDIN] ")
-		case strings.HasPrefix(line, "[STDOUT] "):
-			e.from, line = trace.ActorServer, strings.TrimPrefix(line, "[STDOUT] ")
-		default:
-			return nil
+		m := teeLine.FindStringSubmatch(strings.TrimSpace(line))
+		if m == nil {
+			return nil // a wrapper's banner, a blank line
 		}
-		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, "{") && !strings.HasPrefix(line, "[") {
+		e := entry{line: n}
+		switch strings.ToUpper(m[2]) {
+		case "STDIN":
+			e.from = trace.ActorClient
+		case "STDOUT":
+			e.from = trace.ActorServer
+		default:
+			return nil // [STDERR], [INFO], [DEBUG]: the server's or the wrapper's own words
+		}
+		if m[1] != "" {
+			t, err := time.Parse(time.RFC3339Nano, m[1])
+			if err != nil {
+				return lineErr(n, "time %q: %v", m[1], err)
+			}
+			e.at, e.timed = t.UnixMilli(), true
+		}
+		text := strings.TrimSpace(m[3])
+		if !strings.HasPrefix(text, "{") && !strings.HasPrefix(text, "[") {
 			return nil // a server's stray output on stdout
 		}
-		msgs := splitBatch([]byte(line))
+		msgs := splitBatch([]byte(text))
 		if msgs == nil {
 			return lineErr(n, "the message is not valid JSON (a truncated line?)")
 		}
-		for _, m := range msgs {
-			e.message = m
+		for _, msg := range msgs {
+			e.message = msg
 			out = append(out, e)
 		}
 		return nil

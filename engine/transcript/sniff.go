@@ -35,11 +35,15 @@ const (
 	// "2025-04-16 08:13:16.350 [debug] [editor -> server] {json}", older
 	// "[Client Says]" / "[Server Says]"; local time without a zone.
 	FormatVSCode = "vscode"
-	// FormatTee: a tee of a stdio server's pipes (wire): "[STDIN] {json}",
-	// "[STDOUT] {json}", "[STDERR] text".
+	// FormatTee: a tee of a stdio server's pipes (wire), as logging
+	// wrappers write it: "2026-12-01T13:29:30.410Z [STDIN] {json}",
+	// "[STDOUT] {json}", "[STDERR] text", "[INFO] text", with or without
+	// the time (bare or in brackets).
 	FormatTee = "stdio-tee"
-	// FormatHAR: an HTTP Archive 1.2 file (client: a browser or the
-	// Inspector recorded it) of Streamable HTTP exchanges.
+	// FormatHAR: an HTTP Archive 1.2 file of Streamable HTTP exchanges
+	// (client: a browser, the Inspector or an HTTP client recorded it;
+	// wire: its log.creator is a logging proxy such as Charles, Fiddler or
+	// mitmproxy).
 	FormatHAR = trace.FormatHAR
 	// FormatSSE: a raw HTTP dump (wire): "POST /mcp HTTP/1.1", headers,
 	// bodies, "HTTP/1.1 200 OK", and SSE "event:" / "data:" lines, or SSE
@@ -61,10 +65,14 @@ const (
 //     "observer" member, and no "mcplab" member; also a first line that
 //     is a bare JSON-RPC message (a "jsonrpc" member), which Import then
 //     refuses, saying how the lab's JSON Lines wrap it;
-//   - FormatClaude, FormatVSCode, FormatTee: a first line in their shape
-//     (an ISO time with "Z" and two bracketed words; a local time with
-//     milliseconds and a bracketed level; "[STDIN] ", "[STDOUT] " or
-//     "[STDERR] ");
+//   - FormatTee: a first line that is a bracketed channel ("[STDIN] ",
+//     "[INFO] ", "[STDERR] " ...), optionally after an RFC 3339 time, bare or
+//     in brackets, or any other first line none of these formats claims (a
+//     wrapper's banner), when a "[STDIN] " or "[STDOUT] " line (after its
+//     time) comes within the first MaxSniffBytes;
+//   - FormatClaude, FormatVSCode: a first line in their shape (an ISO time
+//     with "Z" and two bracketed words; a local time with milliseconds and
+//     a bracketed level);
 //   - FormatHAR: a JSON object with a "log" member, or a document that
 //     starts as one (its first member "log" an object), complete or not:
 //     Import then says a HAR cut short is one;
@@ -88,16 +96,19 @@ func Sniff(data []byte) Format {
 	switch {
 	case goSDKLine(line):
 		return FormatGoSDK
+	case teeHead.MatchString(line) && teeMessage.Match(data[:min(len(data), MaxSniffBytes)]):
+		return FormatTee
 	case claudeHead.MatchString(line):
 		return FormatClaude
 	case vscodeHead.MatchString(line):
 		return FormatVSCode
-	case teeHead.MatchString(line):
-		return FormatTee
 	case httpHead.MatchString(line) || sseField(line):
 		return FormatSSE
 	case !strings.HasPrefix(line, "{"):
-		return sniffSDK(data)
+		if f := sniffSDK(data); f != FormatUnknown || !teeMessage.Match(data[:min(len(data), MaxSniffBytes)]) {
+			return f
+		}
+		return FormatTee
 	case jsonlLine(line):
 		return FormatJSONL
 	case harStart(data) || harDoc(data):
@@ -110,7 +121,7 @@ func Sniff(data []byte) Format {
 var (
 	claudeHead = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z \[[^\]]+\] \[[^\]]+\] `)
 	vscodeHead = regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} \[(?:trace|debug|info|warning|error|critical)\] `)
-	teeHead    = regexp.MustCompile(`^\[(?:STDIN|STDOUT|STDERR)\] `)
+	teeHead    = teeLine
 	httpHead   = regexp.MustCompile(`^(?:(?:GET|POST|DELETE|PUT|OPTIONS) \S+ HTTP/\d(?:\.\d)?|HTTP/\d(?:\.\d)? \d{3})\b`)
 )
 

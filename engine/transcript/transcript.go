@@ -369,7 +369,7 @@ func parse(data []byte, opts Options) ([]entry, string, meta, error) {
 // knownFormats lists the formats Import reads, for the unknown-format error.
 const knownFormats = "Claude Desktop mcp-server-NAME.log / mcp.log (\"...Z [name] [info] Message from client: {json}\"), " +
 	"VS Code's MCP output channel (\"YYYY-MM-DD HH:MM:SS.mmm [debug] [editor -> server] {json}\"), " +
-	"a stdio tee (\"[STDIN] {json}\" / \"[STDOUT] {json}\"), a HAR 1.2 file, a raw HTTP/SSE dump (\"POST /mcp HTTP/1.1\", \"data: {json}\"), " +
+	"a stdio tee (\"[STDIN] {json}\" / \"[STDOUT] {json}\", optionally after an RFC 3339 time), a HAR 1.2 file, a raw HTTP/SSE dump (\"POST /mcp HTTP/1.1\", \"data: {json}\"), " +
 	"Go SDK LoggingTransport lines (\"read: {json}\" / \"write: {json}\", optionally after the log package's date and time), " +
 	"the Python SDK's debug log (\"Received JSON: b'{json}'\"), the C# SDK's trace log (\"transport received message. Message: '{json}'\"), the Java SDK's debug log (\"Received JSON message: {json}\") " +
 	"and the lab's JSON Lines ({\"t\",\"from\",\"message\"}, optionally after a header line {\"observer\":...})"

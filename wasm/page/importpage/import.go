@@ -53,8 +53,9 @@ type importPage struct {
 	// example is true while the text is the built-in example (the page
 	// opens with it; its button loads it), shown is true while the result
 	// on screen is the example's: a transcript that fails to import then
-	// says the result below is the built-in example, not the last one of
-	// the reader's that imported (templates.ImportFailedText).
+	// takes the example's result away (clear) rather than leave it dimmed
+	// behind the error, and keeps a result of the reader's own, dimmed
+	// (templates.ImportFailedText).
 	example, shown bool
 	// fields are the other options (templates' importFields), by request key.
 	fields map[string]js.Value
@@ -240,9 +241,15 @@ func (p *importPage) apply(r page.Answer) bool {
 		p.stale(page.StoppedText(r.Stopped()))
 		return false
 	case r.Err != nil:
-		p.stale(templates.ImportFailedText(r.Err.Message, p.shown))
+		if p.shown {
+			p.clear()
+		}
+		kept := p.result.Call("querySelector", "#lab-output").Truthy() // a result of the reader's own
+		p.stale(templates.ImportFailedText(r.Err.Message, kept))
+		page.SetStatus(p.doc, "error", templates.ImportFailedStatus)
 		return false
 	}
+	page.SetStatus(p.doc, "live", importLive)
 	reply := protocol.ReadImportReply(r.Object())
 	out := p.output()
 	// The head goes from the reply to the DOM as a JavaScript string,
@@ -375,6 +382,17 @@ func (p *importPage) judging(text js.Value) {
 func (p *importPage) judged() {
 	p.result.Call("removeAttribute", "aria-busy")
 	page.SetStatus(p.doc, "live", importLive)
+}
+
+// clear takes the result on screen away (the built-in example's, when a
+// transcript of the reader's fails to import): no timeline, no checks, no
+// scenario link, until a transcript imports; output makes the pane again.
+func (p *importPage) clear() {
+	p.result.Set("textContent", "")
+	p.head, p.pane, p.pager = "", nil, js.Undefined()
+	p.link.Call("setAttribute", "aria-disabled", "true")
+	p.linkLater = false
+	p.shown = false
 }
 
 func (p *importPage) stale(msg string) {

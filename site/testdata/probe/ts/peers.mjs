@@ -7,7 +7,7 @@
 //                 mcp-server-NAME.log (a TypeScript SDK client logging each
 //                 message its transport sends and receives, and the SDK's
 //                 errors at [error]), newest variant with "{ metadata: undefined }";
-//   tee.log       a stdio tee between client and server ("[STDIN] {json}");
+//   tee.log       a stdio tee between client and server ("TIME [STDIN] {json}");
 //   server.jsonl  the server's own log (JSON Lines, header observer server);
 //   client.har    (http cases) a HAR 1.2 file of the client's fetches.
 // Cases:
