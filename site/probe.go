@@ -50,6 +50,7 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
+	"github.com/mcplab/mcplab/site/internal/junit"
 )
 
 // Default bounds of a probe (flags -limit and -timeout change them).
@@ -148,8 +149,8 @@ type cancelJSON struct {
 	Unseen    bool   `json:"callNotYetAnswered,omitempty"`
 }
 
-const probeUsage = `usage: mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] -- COMMAND [ARG...]
-       mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST] [-header 'Name: value'...] URL
+const probeUsage = `usage: mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-junit FILE] [-limit D] [-timeout D] [-only LIST] -- COMMAND [ARG...]
+       mcplab probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-junit FILE] [-limit D] [-timeout D] [-only LIST] [-header 'Name: value'...] URL
 
 Drives a live MCP server (stdio: the probe starts COMMAND; Streamable HTTP:
 the URL) through the lab's situations: a clean call with a progress token,
@@ -194,6 +195,7 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	argsJSON := fs.String("args", "{}", "the tool's arguments, a JSON object")
 	out := fs.String("out", "", "directory for the transcripts (default: a new temporary directory, printed)")
 	check := fs.Bool("checks", false, "exit 3 if any rule is violated (for CI)")
+	junitFile := fs.String("junit", "", "also write the verdicts to `FILE` as JUnit XML: a test case per situation and rule")
 	limit, total := new(time.Duration), new(time.Duration)
 	*limit, *total = probeSituationLimit, probeTotalLimit
 	fs.Func("limit", "time limit of one situation, a Go `duration` such as 15s or 2m (default 15s)", positiveDuration(limit))
@@ -290,6 +292,11 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "transcripts: %s (open one with: mcplab run -checks FILE, or drop it on /import/, which judge the transcript alone, as the client saw it: a message the probe convicted only by the warm-up's timing is undecided there; probe.json says who observed each and holds that evidence)\n", dir)
 	} else {
 		fmt.Fprintln(stdout, "transcripts: none written")
+	}
+	if *junitFile != "" {
+		if err := junit.WriteFile(*junitFile, "mcplab probe", junitOfProbe(strings.Join(rest, " "), results)); err != nil {
+			return err
+		}
 	}
 	var failed []string
 	errs := 0
