@@ -76,7 +76,7 @@ func Markdown(r *Report) string {
 	f := r.FlowControl
 	b.WriteString("\n## Flow control\n\n")
 	if f.Buffer != nil {
-		evidenceLine(&b, fmt.Sprintf("Buffer under overload (%d pushed, capacity %d, policy %s)", f.Buffer.Pushed, f.Buffer.Summary.Capacity, f.Buffer.Summary.Policy), f.Buffer.Evidence)
+		evidenceLine(&b, fmt.Sprintf("Buffer under overload (%d pushed, capacity %d, policy %s)", f.Buffer.Pushed, f.Buffer.Summary.Capacity, f.Buffer.Summary.Policy), f.Buffer.Stated())
 	}
 	if f.SSE != nil {
 		evidenceLine(&b, fmt.Sprintf("SSE headers %s, keep-alive every %s vs proxy idle close %s", headers(f.SSE.Headers), ms(f.SSE.KeepaliveEveryMs), ms(f.SSE.IdleCloseMs)), f.SSE.Evidence)
@@ -95,7 +95,7 @@ func Markdown(r *Report) string {
 		evidenceLine(&b, "Reconnect plan", rc.Reconnect.Evidence)
 	}
 	if rc.Herd != nil {
-		evidenceLine(&b, fmt.Sprintf("Herd of %d clients, strategy %s", rc.Herd.Clients, rc.Herd.Strategy), rc.Herd.Evidence)
+		evidenceLine(&b, fmt.Sprintf("Herd of %d clients, strategy %s", rc.Herd.Clients, rc.Herd.Strategy), rc.Herd.Stated())
 	}
 	if rc.Task != nil {
 		evidenceLine(&b, "Task cancellation trace", rc.Task.Evidence)
@@ -123,6 +123,21 @@ func notShown(b *strings.Builder, na, ne []string) {
 	for _, x := range ne {
 		fmt.Fprintf(b, "- **not-evaluated**, %s\n", x)
 	}
+}
+
+// Stated is the buffer's evidence with what its run assumed (Assumed)
+// before the finding, as the Markdown and the page say it.
+func (b *BufferEvidence) Stated() Evidence { return withAssumed(b.Evidence, b.Assumed) }
+
+// Stated is the herd's evidence with what its run assumed (Assumed)
+// before the finding, as the Markdown and the page say it.
+func (h *HerdEvidence) Stated() Evidence { return withAssumed(h.Evidence, h.Assumed) }
+
+func withAssumed(ev Evidence, assumed string) Evidence {
+	if assumed != "" {
+		ev.Finding = assumed + " " + ev.Finding
+	}
+	return ev
 }
 
 func evidenceLine(b *strings.Builder, title string, ev Evidence) {
