@@ -27,6 +27,7 @@ import (
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
+	"github.com/mcplab/mcplab/engine/rulebook"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/templates"
@@ -200,12 +201,16 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 	start := time.Now()
 	var entries []templates.IndexEntry
 	var pgExamples []templates.PlaygroundExample
+	book := rulebook.New()
 	for _, ex := range exs {
 		res, err := entry.Run(ex.JSON, entry.Document{Options: runOptions})
 		if err != nil {
 			return nil, fmt.Errorf("build: example %s: %w", ex.Name, err)
 		}
 		s, tr := res.Scenario, res.Trace
+		if err := book.Add(ex.Name, tr); err != nil {
+			return nil, fmt.Errorf("build: %w", err)
+		}
 		page := templates.Page{Root: "../../", Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Scenario: ex.JSON, Trace: tr}
 		if reviewedNames[ex.Name] {
 			page.Review = "../../" + path.Dir(reviewPath(ex.Name)) + "/"
@@ -247,6 +252,9 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 	if err := buildTools(write, pgExamples); err != nil {
 		return nil, err
 	}
+	if err := buildRules(write, book); err != nil { // rules/, rules/<id>/
+		return nil, err
+	}
 	reviews, err := buildReviews(write, baseURL) // review/, review/<name>/, review.schema.json
 	if err != nil {
 		return nil, err
@@ -265,7 +273,7 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 	if err := write(notFoundPage, html); err != nil {
 		return nil, err
 	}
-	log.donef("pages", start, "%d scenario pages, %d review pages, the index, the playground, the import page and the 404 page", len(exs), reviews)
+	log.donef("pages", start, "%d scenario pages, %d review pages, %d rule pages, the index, the playground, the import page and the 404 page", len(exs), reviews, len(book.Entries()))
 
 	// Static assets.
 	start = time.Now()
