@@ -291,3 +291,25 @@ func TestMarkdownNamesPoliciesInWords(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownLinksTheScenariosItNames: a card that names a built-in
+// scenario (the route-by-id card names broken-route-by-id-only) links its
+// page when the review's links are absolute, and marks it as code when
+// they are not.
+func TestMarkdownLinksTheScenariosItNames(t *testing.T) {
+	data := doc(`"transport":"streamable-http","server":{"policy":{"routeByIdOnly":true}}`, httpCall)
+	for _, tc := range []struct{ base, want string }{
+		{"https://lab.example/playground/", "[`broken-route-by-id-only`](https://lab.example/s/broken-route-by-id-only/)"},
+		{"", "`broken-route-by-id-only`"},
+	} {
+		o := opts
+		o.LinkBase = tc.base
+		rep, err := review.Review([]byte(data), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if md := review.Markdown(rep); !strings.Contains(md, tc.want) {
+			t.Errorf("link base %q: the Markdown lacks %s", tc.base, tc.want)
+		}
+	}
+}
