@@ -101,7 +101,9 @@ func TestNoHandWrittenFileIsOver700Lines(t *testing.T) {
 // "imports the runner, checks"), and entry, the one entry that decodes,
 // canonicalizes and runs, sits on the runner; explore, the race explorer,
 // runs through entry and sits beside review, which it does not import
-// (nothing in engine/ imports it; site/ does); examples is data.
+// (nothing in engine/ imports it; site/ does); rulebook, the rules
+// reference, runs the built-ins through entry and judges them with checks
+// and checks/schema (nothing in engine/ imports it); examples is data.
 var engineRank = []string{
 	"engine/examples",
 	"engine/internal/sha256",
@@ -124,6 +126,7 @@ var engineRank = []string{
 	"engine/entry",
 	"engine/review",
 	"engine/explore",
+	"engine/rulebook",
 	"engine/examples/examplestest",
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/rulebook"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/site/internal/serve"
@@ -84,8 +85,9 @@ func (b *siteBuild) pages(exs []examples.Example) error {
 	}
 	var entries []templates.IndexEntry
 	var pgExamples []templates.PlaygroundExample
+	book := rulebook.New() // which built-ins pass and fail each rule
 	for _, ex := range exs {
-		e, ledger, err := b.scenarioPage(ex, reviewedNames[ex.Name])
+		e, ledger, err := b.scenarioPage(ex, reviewedNames[ex.Name], book)
 		if err != nil {
 			return err
 		}
@@ -93,6 +95,9 @@ func (b *siteBuild) pages(exs []examples.Example) error {
 		pgExamples = append(pgExamples, templates.PlaygroundExample{Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Ledger: ledger, Group: e.Group(), Page: e.Href})
 	}
 	if err := buildTools(b.write, pgExamples); err != nil {
+		return err
+	}
+	if err := buildRules(b.write, book); err != nil { // rules/, rules/<id>/
 		return err
 	}
 	reviews, err := buildReviews(b.write, b.baseURL) // review/, review/<name>/, review.schema.json
@@ -105,7 +110,7 @@ func (b *siteBuild) pages(exs []examples.Example) error {
 	if err := b.page(serve.NotFoundPage, "404 page", templates.NotFoundPage(siteRootPath(b.baseURL))); err != nil {
 		return err
 	}
-	b.log.donef("pages", start, "%d scenario pages, %d review pages, the index, the playground, the import page and the 404 page", len(exs), reviews)
+	b.log.donef("pages", start, "%d scenario pages, %d review pages, %d rule pages, the index, the playground, the import page and the 404 page", len(exs), reviews, len(book.Entries()))
 	return nil
 }
 
@@ -118,15 +123,18 @@ func (b *siteBuild) page(rel, what string, c templ.Component) error {
 	return b.write(rel, html)
 }
 
-// scenarioPage runs built-in ex, writes its page (and its oEmbed response
-// with a base URL) and returns its index entry and whether it has a
-// ledger.
-func (b *siteBuild) scenarioPage(ex examples.Example, reviewed bool) (templates.IndexEntry, bool, error) {
+// scenarioPage runs built-in ex, adds its checks to book, writes its page
+// (and its oEmbed response with a base URL) and returns its index entry
+// and whether it has a ledger.
+func (b *siteBuild) scenarioPage(ex examples.Example, reviewed bool, book *rulebook.Book) (templates.IndexEntry, bool, error) {
 	res, err := entry.Run(ex.JSON, entry.Document{Options: runOptions})
 	if err != nil {
 		return templates.IndexEntry{}, false, fmt.Errorf("build: example %s: %w", ex.Name, err)
 	}
 	s, tr := res.Scenario, res.Trace
+	if err := book.Add(ex.Name, tr); err != nil {
+		return templates.IndexEntry{}, false, fmt.Errorf("build: %w", err)
+	}
 	page := templates.Page{Root: "../../", Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Scenario: ex.JSON, Trace: tr}
 	if reviewed {
 		page.Review = "../../" + path.Dir(reviewPath(ex.Name)) + "/"

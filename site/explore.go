@@ -13,11 +13,12 @@ import (
 	"github.com/mcplab/mcplab/engine/explore"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/transcript"
+	"github.com/mcplab/mcplab/site/internal/junit"
 )
 
 // exploreUsage is what `mcplab explore -h` and `mcplab help explore` print
 // before the flags.
-const exploreUsage = `usage: mcplab explore [-json] [-vary PATH=FROM..TO[/BY]]... [-max-runs N] [-link-base URL] FILE|-|LINK
+const exploreUsage = `usage: mcplab explore [-json] [-vary PATH=FROM..TO[/BY]]... [-max-runs N] [-link-base URL] [-junit FILE] FILE|-|LINK
 
 Runs a scenario file (- for standard input) or share link ('#s=...' or
 '#example=NAME') over every timing in a window: the scenario's
@@ -57,6 +58,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) error {
 		return err
 	})
 	maxRuns := fs.Int("max-runs", 0, "the most runs to spend, 1..1000000 (default: the scenario's explore.maxRuns, else 100000)")
+	junitFile := fs.String("junit", "", "also write each rule's verdict over the window to `FILE` as JUnit XML (a failure gives the smallest counterexample)")
 	base := fs.String("link-base", "", "prefix of every run's share link: the playground's address, e.g. https://lab.example/playground/ (default: a bare #s=... fragment)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, exploreUsage)
@@ -107,6 +109,11 @@ func cmdExplore(args []string, stdout, stderr io.Writer) error {
 		}
 	} else if _, err := io.WriteString(stdout, explore.Markdown(rep)); err != nil {
 		return err
+	}
+	if *junitFile != "" {
+		if err := junit.WriteFile(*junitFile, "mcplab explore", junitOfExplore(name, rep)); err != nil {
+			return err
+		}
 	}
 	if len(rep.Counterexamples) > 0 {
 		var rules []string

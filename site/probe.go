@@ -56,6 +56,7 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
+	"github.com/mcplab/mcplab/site/internal/junit"
 )
 
 // Default bounds of a probe (flags -limit and -timeout change them).
@@ -167,8 +168,8 @@ type cancelJSON struct {
 	Unseen    bool   `json:"callNotYetAnswered,omitempty"`
 }
 
-const probeUsage = `usage: mcplab probe [-protocol P] [-tool NAME] [-args JSON] [-out DIR] [-checks] [-json] [-limit D] [-timeout D] [-only LIST] -- COMMAND [ARG...]
-       mcplab probe [-protocol P] [-tool NAME] [-args JSON] [-out DIR] [-checks] [-json] [-limit D] [-timeout D] [-only LIST] [-header 'Name: value'...] URL
+const probeUsage = `usage: mcplab probe [-protocol P] [-tool NAME] [-args JSON] [-out DIR] [-checks] [-json] [-junit FILE] [-limit D] [-timeout D] [-only LIST] -- COMMAND [ARG...]
+       mcplab probe [-protocol P] [-tool NAME] [-args JSON] [-out DIR] [-checks] [-json] [-junit FILE] [-limit D] [-timeout D] [-only LIST] [-header 'Name: value'...] URL
 
 Drives a live MCP server (stdio: the probe starts COMMAND; Streamable HTTP:
 the URL) through the lab's situations: a clean call with a progress token,
@@ -221,6 +222,7 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "directory for the transcripts (default: a new temporary directory, printed)")
 	check := fs.Bool("checks", false, "exit 3 if any rule is violated (for CI)")
 	asJSON := fs.Bool("json", false, "print the verdicts as JSON on standard output (the lines go to standard error)")
+	junitFile := fs.String("junit", "", "also write the verdicts to `FILE` as JUnit XML: a test case per situation and rule")
 	limit, total := new(time.Duration), new(time.Duration)
 	*limit, *total = probeSituationLimit, probeTotalLimit
 	fs.Func("limit", "time limit of one situation, a Go `duration` such as 15s or 2m (default 15s)", positiveDuration(limit))
@@ -286,6 +288,11 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 	}
 	if wrote, err = writeIndex(dir, results, text); err != nil {
 		return err
+	}
+	if *junitFile != "" {
+		if err := junit.WriteFile(*junitFile, "mcplab probe", junitOfProbe(strings.Join(fs.Args(), " "), results)); err != nil {
+			return err
+		}
 	}
 	return p.exitFor(results, *check)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
+	"github.com/mcplab/mcplab/site/internal/junit"
 )
 
 // cmdRun is `site run [-side auto|client|server] FILE|-|LINK`: it prints the
@@ -76,10 +77,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) (err error) {
 	var latency, maxTimeout int64
 	fs.Func("latency", "the path's round trip in whole `ms` (0: inferred from the slowest answered initialize or ping)", wholeMs(&latency))
 	fs.Func("max-timeout", "the client's maximum total timeout per request in whole `ms`, so max-timeout-enforced can judge a transcript (0: none)", wholeMs(&maxTimeout))
-	checks := fs.Bool("checks", false, "list the checks on stderr and exit 3 if any is violated (for CI)")
+	checks := fs.Bool("checks", false, "list the checks on stderr, each with its rule's page, and exit 3 if any is violated (for CI)")
+	var out checksOut
+	fs.StringVar(&out.junit, "junit", "", "also write the checks to `FILE` as JUnit XML: a test case per rule, a failure with its detail, an undecided one skipped")
+	fs.StringVar(&out.base, "base-url", "", "the site's `URL` (as build -base-url): rule pages print under it (default: the path /rules/RULE/)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: mcplab run [-side auto|client|server] [-observer client|server|wire]
-                  [-zone ZONE] [-latency MS] [-max-timeout MS] [-checks] FILE|-|LINK
+                  [-zone ZONE] [-latency MS] [-max-timeout MS] [-checks]
+                  [-junit FILE] [-base-url URL] FILE|-|LINK
 
 Prints the trace JSON of a scenario file (- for standard input), of a share
 link ('https://.../playground/#s=...' or '#example=NAME'), or of a transcript
@@ -131,7 +136,7 @@ report it).`)
 	// had changed it.
 	var given []string
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name != "checks" {
+		if f.Name != "checks" && f.Name != "junit" && f.Name != "base-url" {
 			given = append(given, "-"+f.Name)
 		}
 	})
@@ -145,7 +150,8 @@ report it).`)
 		if err := transcriptFlagsError(given, "the share link carries a scenario", data); err != nil {
 			return err
 		}
-		return runScenario(data, *checks, stdout, stderr)
+		out.print, out.subject = *checks, name
+		return runScenario(data, out, stdout, stderr)
 	}
 	if data, err = readInput(name, true); err != nil {
 		return err
@@ -171,12 +177,14 @@ report it).`)
 		if err != nil {
 			return &usageError{transcriptError(input, err)}
 		}
-		return writeTrace(tr, *checks, stdout, stderr)
+		out.print, out.subject = *checks, name
+		return writeTrace(tr, out, stdout, stderr)
 	}
 	if err := transcriptFlagsError(given, input+" is a scenario", data); err != nil {
 		return err
 	}
-	return runScenario(data, *checks, stdout, stderr)
+	out.print, out.subject = *checks, name
+	return runScenario(data, out, stdout, stderr)
 }
 
 // transcriptError says an import error of the transcript input (a file's
@@ -334,7 +342,7 @@ func readFile(name string) ([]byte, error) {
 // entry (entry.Run) and writes its trace (writeTrace). An invalid
 // scenario is a usageError with the located cause; a panic in the engine is
 // an internalError.
-func runScenario(data []byte, checks bool, stdout, stderr io.Writer) error {
+func runScenario(data []byte, checks checksOut, stdout, stderr io.Writer) error {
 	res, err := entry.Run(data, entry.Document{Options: runOptions})
 	if errors.Is(err, entry.ErrInternal) {
 		return &internalError{err}
@@ -352,7 +360,7 @@ func runScenario(data []byte, checks bool, stdout, stderr io.Writer) error {
 // The native command adds rule message-valid (package checks/schema),
 // which the browser binaries do not link: its validator and the two
 // official schemas would cost the pages their transfer budget.
-func writeTrace(tr *trace.Trace, checks bool, stdout, stderr io.Writer) error {
+func writeTrace(tr *trace.Trace, checks checksOut, stdout, stderr io.Writer) error {
 	tr.Checks = append(tr.Checks, schema.Check(tr))
 	out, err := engine.Encode(tr)
 	var be *engine.BoundError
@@ -365,10 +373,27 @@ func writeTrace(tr *trace.Trace, checks bool, stdout, stderr io.Writer) error {
 	if _, err := stdout.Write(out); err != nil {
 		return err
 	}
-	if !checks {
+	if checks.junit != "" {
+		subject := checks.subject
+		if tr.Scenario != nil && tr.Scenario.Title != "" {
+			subject = tr.Scenario.Title
+		}
+		if err := junit.WriteFile(checks.junit, "mcplab run", junitOfTrace(subject, checks.base, tr)); err != nil {
+			return err
+		}
+	}
+	if !checks.print {
 		return nil
 	}
-	return printChecks(stderr, tr)
+	return printChecksAt(stderr, tr, checks.base)
+}
+
+// checksOut is what `run` does with a trace's checks: print them (-checks),
+// write them as JUnit XML (-junit), with rule pages under base (-base-url);
+// subject names the input in the JUnit report when the trace has no title.
+type checksOut struct {
+	print                bool
+	junit, base, subject string
 }
 
 // seqRefs matches the engine's citations of events in a check's detail:
@@ -490,20 +515,25 @@ func linkScenario(link string) ([]byte, error) {
 // printChecks writes tr's checks to stderr, one line each ("pass", "FAIL" with
 // its detail, "  ?" undecided with its reason), then their counts, and
 // returns a *checksFailed naming the failing rules (exit status 3) or nil.
-func printChecks(stderr io.Writer, tr *trace.Trace) error {
+func printChecks(stderr io.Writer, tr *trace.Trace) error { return printChecksAt(stderr, tr, "") }
+
+// printChecksAt is printChecks with each rule's page (ruleURL) under base:
+// on a passing rule's line, and on a line of its own under a failing or
+// undecided rule's detail.
+func printChecksAt(stderr io.Writer, tr *trace.Trace, base string) error {
 	var pass, undecided int
 	var failed []string
 	for _, c := range tr.Checks {
 		switch {
 		case c.OK == nil:
 			undecided++
-			fmt.Fprintf(stderr, "  ?   %s: %s\n", c.Rule, citeLines(tr, c.Detail))
+			fmt.Fprintf(stderr, "  ?   %s: %s\n      %s\n", c.Rule, citeLines(tr, c.Detail), ruleURL(base, c.Rule))
 		case *c.OK:
 			pass++
-			fmt.Fprintf(stderr, "pass  %s\n", c.Rule)
+			fmt.Fprintf(stderr, "pass  %s  %s\n", c.Rule, ruleURL(base, c.Rule))
 		default:
 			failed = append(failed, c.Rule)
-			fmt.Fprintf(stderr, "FAIL  %s: %s\n", c.Rule, citeLines(tr, c.Detail))
+			fmt.Fprintf(stderr, "FAIL  %s: %s\n      %s\n", c.Rule, citeLines(tr, c.Detail), ruleURL(base, c.Rule))
 		}
 	}
 	fmt.Fprintf(stderr, "checks: %d pass, %d fail, %d undecided\n", pass, len(failed), undecided)

@@ -1,11 +1,18 @@
 package templates
 
-import "strings"
+import (
+	"strings"
+	"sync"
+
+	"github.com/mcplab/mcplab/engine/examples"
+)
 
 // textPart is one run of page text: plain when Href is "", else a citation
-// of a public report (Text "owner/repo#123") linking to Href.
+// of a public report (Text "owner/repo#123") linking to Href, or, when
+// Scenario, a built-in scenario's name linking to its page.
 type textPart struct {
 	Text, Href string
+	Scenario   bool
 }
 
 // citeParts splits s at its citations of public reports, written
@@ -75,3 +82,60 @@ func isOwnerByte(c byte) bool {
 }
 
 func isRepoByte(c byte) bool { return isOwnerByte(c) || c == '_' || c == '.' }
+
+// builtinNames is the set of the built-in scenarios' names (examples.All),
+// each a page of its own at s/<name>/.
+var builtinNames = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, ex := range examples.All() {
+		m[ex.Name] = true
+	}
+	return m
+})
+
+// linkParts is citeParts, then every built-in scenario's name in the
+// plain text (a whole word of letters, digits and hyphens) as a link to
+// its page, root+"s/<name>/": a page that names another scenario links
+// it. Cost: O(len(s)).
+func linkParts(s, root string) []textPart {
+	var out []textPart
+	for _, p := range citeParts(s) {
+		if p.Href != "" {
+			out = append(out, p)
+			continue
+		}
+		out = append(out, nameParts(p.Text, root)...)
+	}
+	return out
+}
+
+// nameParts splits plain text at the built-in scenarios' names.
+func nameParts(s, root string) []textPart {
+	names := builtinNames()
+	var out []textPart
+	plain := 0
+	for i := 0; i < len(s); {
+		if !isNameByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isNameByte(s[j]) {
+			j++
+		}
+		if w := strings.TrimRight(s[i:j], "-"); names[w] {
+			if i > plain {
+				out = append(out, textPart{Text: s[plain:i]})
+			}
+			out = append(out, textPart{Text: w, Href: root + "s/" + w + "/", Scenario: true})
+			plain = i + len(w)
+		}
+		i = j
+	}
+	if plain < len(s) || len(out) == 0 {
+		out = append(out, textPart{Text: s[plain:]})
+	}
+	return out
+}
+
+func isNameByte(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' }

@@ -3,6 +3,7 @@ package templates
 import (
 	"bytes"
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -70,5 +71,27 @@ func TestFailurePagesLinkTheirReports(t *testing.T) {
 	}
 	if linked < 20 {
 		t.Errorf("%d citations linked over the built-in pages; the failure pairs cite at least 20", linked)
+	}
+}
+
+// TestLinkPartsLinksBuiltinScenarios: page text that names a built-in
+// scenario links its page under the root (the herd lesson names its
+// lockstep twin); a citation stays a citation, and a word that only
+// contains a name, or is no name, stays plain.
+func TestLinkPartsLinksBuiltinScenarios(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []textPart
+	}{
+		{"the correct twin of broken-herd-exponential-lockstep, where",
+			[]textPart{{Text: "the correct twin of "}, {Text: "broken-herd-exponential-lockstep", Href: "../../s/broken-herd-exponential-lockstep/", Scenario: true}, {Text: ", where"}}},
+		{"lockstep (bug-ops/zeph#4574).",
+			[]textPart{{Text: "lockstep ("}, {Text: "bug-ops/zeph#4574", Href: "https://github.com/bug-ops/zeph/issues/4574"}, {Text: ")."}}},
+		{"not-broken-herd-exponential-lockstep-2 and herd-nothing", []textPart{{Text: "not-broken-herd-exponential-lockstep-2 and herd-nothing"}}},
+	} {
+		got := linkParts(tc.in, "../../")
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("linkParts(%q) = %+v, want %+v", tc.in, got, tc.want)
+		}
 	}
 }

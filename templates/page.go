@@ -150,7 +150,7 @@ func ScenarioPage(p Page) templ.Component {
 	}
 	markNamed(controls, hint)
 	p.Title = stripTransport(p.Title)
-	return scenarioPageView(scenarioPage{Page: p, Intro: p.intro(), Hint: hint, Controls: controls, Output: Output(p.Trace)})
+	return rooted(p.Root, scenarioPageView(scenarioPage{Page: p, Intro: p.intro(), Hint: hint, Controls: controls, Output: Output(p.Trace)}))
 }
 
 // scenarioPage is ScenarioPage's view model: the page and what is derived

@@ -395,7 +395,7 @@ func PlaygroundPage(p Playground) templ.Component {
 	if p.Trace != nil {
 		m.Controls = NewControls(p.Trace.Scenario, p.Trace.EndMs)
 	}
-	return playgroundPageView(m)
+	return rooted(p.Root, playgroundPageView(m))
 }
 
 // playgroundPage is PlaygroundPage's view model.
@@ -415,7 +415,9 @@ type playgroundPage struct {
 // (transcript.Import) and draws the same Output the simulator's pages draw,
 // with the violations listed first and linked to their events. Prerendered
 // on p's example. Element ids are the wasm's contract (wasm/page/import.go).
-func ImportPage(p Import) templ.Component { return importPageView(p, ImportResult(p.Trace)) }
+func ImportPage(p Import) templ.Component {
+	return rooted(p.Root, importPageView(p, ImportResult(p.Trace)))
+}
 
 // ImportResult is what the import page re-renders after each import: where
 // the transcript came from, its violations linked to their events, and the

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/mcplab/mcplab/engine/review"
@@ -104,7 +105,7 @@ func NewReviewView(root, name, title, scenarioHref string, rep *review.Report, m
 	flow := ReviewSection{ID: "flow", Title: "Flow control", NotApplicable: f.NotApplicable, NotEvaluated: f.NotEvaluated,
 		Intro: "The bounded buffer under overload, the SSE headers and keep-alive against the proxy's idle close, progress against the client's idle timeout, and the two deadlines."}
 	if f.Buffer != nil {
-		flow.Items = append(flow.Items, item("Buffer under overload", f.Buffer.Evidence))
+		flow.Items = append(flow.Items, item("Buffer under overload", f.Buffer.Stated()))
 	}
 	if f.SSE != nil {
 		flow.Items = append(flow.Items, item("SSE headers and keep-alive", f.SSE.Evidence))
@@ -118,18 +119,28 @@ func NewReviewView(root, name, title, scenarioHref string, rep *review.Report, m
 
 	rc := rep.Recovery
 	rec := ReviewSection{ID: "recovery", Title: "Recovery", NotApplicable: rc.NotApplicable, NotEvaluated: rc.NotEvaluated,
-		Intro: "The reconnect plan after a listen stream drops, the herd at the configured scale, and the durable task's cancellation trace."}
+		Intro: "The reconnect plan after a listen stream drops, the herd at the configured scale (or the format's default, said where it is), and the durable task's cancellation trace."}
 	if rc.Reconnect != nil {
 		rec.Items = append(rec.Items, item("Reconnect plan", rc.Reconnect.Evidence))
 	}
 	if rc.Herd != nil {
-		rec.Items = append(rec.Items, item("Herd", rc.Herd.Evidence))
+		rec.Items = append(rec.Items, item("Herd", rc.Herd.Stated()))
 	}
 	if rc.Task != nil {
 		rec.Items = append(rec.Items, item("Task cancellation trace", rc.Task.Evidence))
 	}
 	v.Sections = []ReviewSection{retry, idem, flow, rec}
 	return v
+}
+
+// cardTally is the tally after the at-risk count: ", N mitigated, N not
+// applicable." and the not-evaluated count only when there are any.
+func cardTally(v ReviewView) string {
+	t := fmt.Sprintf(", %d mitigated, %d not applicable", v.Mitigated, v.NotApplicable)
+	if v.NotEvaluated > 0 {
+		t += fmt.Sprintf(", %d not evaluated", v.NotEvaluated)
+	}
+	return t + "."
 }
 
 func capitalize(s string) string {

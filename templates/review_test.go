@@ -17,9 +17,10 @@ import (
 // TestReviewPage: the review page draws one row per failure card with its
 // status and one per race with its transport and order, links every run to
 // the playground, offers the Markdown and marks the current scenario in
-// the picker (the page); the live panel loads the SQLite build
-// with the scenario to edit and its calls; parts and cards not evaluated
-// are told apart from those not applicable.
+// the picker; the live panel loads the SQLite build with the scenario to
+// edit and its calls; no card of the flagship (no idempotency key) is
+// mitigated by the key the review adds, every card opens its run, and the
+// tally names "not evaluated" only when a card is.
 func TestReviewPage(t *testing.T) {
 	ex, _ := examples.Get("flagship-retry-charges-twice")
 	rep, err := review.Review(ex.JSON, review.Options{Engine: engine.Options{OpenLedger: sqlite.NewMemory}, LinkBase: "../playground/"})
@@ -40,7 +41,9 @@ func TestReviewPage(t *testing.T) {
 	}
 	for _, want := range []string{
 		`data-id="rpc-id-as-dedup" data-status="at-risk"`,
-		`data-id="key-reuse-changed-args" data-status="mitigated"`,
+		// A card that rests on the key the call lacks is not mitigated.
+		`data-id="key-reuse-changed-args" data-status="not-applicable"`,
+		`data-id="check-then-act" data-status="at-risk"`,
 		`data-transport="streamable-http" data-protocol="2025-11-25" data-order="in-flight"`,
 		`id="review-markdown"`,
 		`aria-current="page" data-name="flagship-retry-charges-twice"`,
@@ -51,8 +54,9 @@ func TestReviewPage(t *testing.T) {
 		`{&#34;mcplab&#34;:1,&#34;steps&#34;:[]}</textarea>`,
 		`<option value="41" selected>request 41</option><option value="&#34;job-1&#34;">request &#34;job-1&#34;</option>`,
 		`id="review-copy-link"`,
-		// Not evaluated apart from not applicable (no herd configured; no task).
-		`<li class="none" data-status="not-evaluated"><strong>not evaluated</strong>, herd: `,
+		// The herd the scenario leaves out is the format's default, said so;
+		// no task asked for is not applicable.
+		`The scenario configures no herd, so this run uses the format&#39;s default: 10000 clients`,
 		`<li class="none" data-status="not-applicable"><strong>not applicable</strong>, task: `,
 		`<section id="review-idempotency" aria-labelledby="review-idempotency-h" data-status="evaluated">`,
 	} {
@@ -60,14 +64,18 @@ func TestReviewPage(t *testing.T) {
 			t.Errorf("the page lacks %s", want)
 		}
 	}
-	ne := 0
+	// Every card opens its run; the tally counts what the cards say and
+	// names no "not evaluated" when none is.
+	tally := map[string]int{}
 	for _, c := range rep.FailureCards {
-		if c.Status == review.NotEvaluated {
-			ne++
+		tally[c.Status]++
+		if c.Link == "" {
+			t.Errorf("card %s links no run", c.ID)
 		}
 	}
-	if want := " " + strconv.Itoa(ne) + " not evaluated."; ne == 0 || !strings.Contains(html, want) {
-		t.Errorf("the tally does not count the %d not-evaluated cards (%q)", ne, want)
+	want := strconv.Itoa(tally[review.AtRisk]) + " at risk</strong>, " + strconv.Itoa(tally[review.Mitigated]) + " mitigated, " + strconv.Itoa(tally[review.NotApplicable]) + " not applicable."
+	if tally[review.NotEvaluated] != 0 || !strings.Contains(html, want) || strings.Contains(html, "not evaluated.") {
+		t.Errorf("the tally does not say %q (not evaluated: %d)", want, tally[review.NotEvaluated])
 	}
 	if got := strings.Count(html, `<tr id="card-`); got != len(review.FailureIDs) {
 		t.Errorf("%d card rows, want %d", got, len(review.FailureIDs))

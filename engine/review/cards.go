@@ -70,15 +70,29 @@ var failures = map[string]string{
 	"cross-wired-response":           "a response goes out on another request's stream",
 }
 
-// cards judges every failure id.
+// cards judges every failure id. A card no run decides (not-applicable,
+// or decided by the configuration alone) still links a run: the one that
+// shows the operation as configured where the failure would be
+// (basisRun), so every card opens what it rests on.
 func (r *reviewer) cards() []Card {
 	out := make([]Card, 0, len(FailureIDs))
 	for _, id := range FailureIDs {
 		c := r.card(id)
 		c.ID, c.Failure = id, failures[id]
+		if c.Link == "" {
+			if run := r.basisRun(id); run != nil {
+				c.Run, c.Link = run.ID, run.Link
+			}
+		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// progressRuns are the derived runs in which the call's progress flows,
+// then more.
+func progressRuns(more ...string) []string {
+	return append([]string{"deadlines", "progress-idle", "progress-through-proxy"}, more...)
 }
 
 // runByID returns the derived run id, nil if the review made none.
@@ -180,6 +194,12 @@ func (r *reviewer) card(id string) Card {
 			return r.at("retry-same-key", ev.Finding)
 		}
 		return r.safe("retry-same-key", "The call carries an idempotency key the server deduplicates by. "+r.rep.Retry.SameKey.Finding)
+	case "check-then-act", "ledger-not-shared", "mutable-stored-result", "key-reuse-changed-args":
+		if c, ok := r.noKeyCard(id); ok {
+			return c
+		}
+	}
+	switch id {
 	case "check-then-act":
 		if ledgerOff != nil {
 			return *ledgerOff
@@ -200,22 +220,28 @@ func (r *reviewer) card(id string) Card {
 		if ledgerOff != nil {
 			return *ledgerOff
 		}
-		return r.byRule("The mutation-alias run made no defensive-copy check.", []string{"ledger-mutation-alias"}, checks.DefensiveCopy)
+		c := r.byRule("", []string{"ledger-mutation-alias"}, checks.DefensiveCopy)
+		if c.Status == NotEvaluated {
+			// No replay: the retry ran the effect again (the cards
+			// rpc-id-as-dedup and ledger-not-shared say why).
+			return r.status(NotApplicable, "ledger-mutation-alias", "The server replays no stored result for the key: the retry ran the side effect again, so no stored result is returned to be mutated. "+r.rep.Idempotency.MutationAlias.Finding)
+		}
+		return c
 	case "key-reuse-changed-args":
 		if ledgerOff != nil {
 			return *ledgerOff
 		}
 		return r.byRule("The mismatch run made no key-reuse check.", []string{"ledger-mismatch"}, checks.KeyReuseRejected)
-	case "unbounded-progress-queue":
-		if fc := r.rep.FlowControl.Buffer; fc == nil {
+	case "unbounded-progress-queue", "final-dropped":
+		fc := r.rep.FlowControl.Buffer
+		if fc == nil {
 			return missing(r.rep.FlowControl.NotApplicable, r.rep.FlowControl.NotEvaluated, "buffer:")
 		}
-		return r.byRule("", []string{"buffer-overload"}, checks.BufferWithinCapacity)
-	case "final-dropped":
-		if fc := r.rep.FlowControl.Buffer; fc == nil {
-			return missing(r.rep.FlowControl.NotApplicable, r.rep.FlowControl.NotEvaluated, "buffer:")
+		rule := checks.BufferWithinCapacity
+		if id == "final-dropped" {
+			rule = checks.FinalNeverDropped
 		}
-		return r.byRule("", []string{"buffer-overload"}, checks.FinalNeverDropped)
+		return assumed(fc.Assumed, r.byRule("", []string{"buffer-overload"}, rule))
 	case "proxy-buffers-sse":
 		p := r.rep.FlowControl.Progress
 		if p == nil {
@@ -236,11 +262,11 @@ func (r *reviewer) card(id string) Card {
 			return missing(r.rep.Recovery.NotApplicable, r.rep.Recovery.NotEvaluated, "herd:")
 		}
 		if h.Strategy == "none" {
-			return r.at(h.Run, "Strategy none: every refused client comes back after the same delay. "+h.Finding)
+			return assumed(h.Assumed, r.at(h.Run, "Strategy none: every refused client comes back after the same delay. "+h.Finding))
 		}
 		// A herd that all got back in lockstep waves still reconnected
 		// at once, wave after wave: herd-jittered says so.
-		return r.byRule("", []string{"herd"}, checks.HerdAllReconnect, checks.HerdJittered)
+		return assumed(h.Assumed, r.byRule("", []string{"herd"}, checks.HerdAllReconnect, checks.HerdJittered))
 	case "task-ack-as-final":
 		if r.rep.Recovery.Task == nil {
 			return missing(r.rep.Recovery.NotApplicable, r.rep.Recovery.NotEvaluated, "task:")
@@ -249,37 +275,40 @@ func (r *reviewer) card(id string) Card {
 	case "late-message-fatal":
 		return r.byRule("No derived run evaluates late-message-tolerated yet.", allRaces, "late-message-tolerated")
 	case "ignore-progress":
-		return r.byRule("No derived run evaluates progress-resets-idle yet.", []string{"deadlines", "progress-through-proxy"}, "progress-resets-idle")
+		if o.IdleTimeoutMs == 0 {
+			return Card{Status: NotApplicable, Why: "The call has no idle timeout: progress has no idle clock to reset."}
+		}
+		return r.byRule("No derived run evaluates progress-resets-idle yet.", progressRuns(), "progress-resets-idle")
 	case "forget-resume-token":
 		if s.Protocol == scenario.Protocol20260728 {
 			return Card{Status: NotApplicable, Why: "Under 2026-07-28 a dropped stream is never resumed: the client reconnects with a new request and refetches."}
 		}
-		return r.byRule("No derived run resumes a stream twice.", []string{"reconnect"}, "resume-keeps-position")
+		return r.byRule("No derived run resumes a stream twice.", []string{"call-stream-drop", "reconnect"}, "resume-keeps-position")
 	case "disconnect-unobserved":
 		return r.byRule("No derived run evaluates disconnect-stops-work yet.", allRaces, "disconnect-stops-work")
 	case "replay-other-streams":
 		if s.Protocol == scenario.Protocol20260728 {
 			return Card{Status: NotApplicable, Why: "Under 2026-07-28 a dropped stream is never resumed, so no server replays events on resumption."}
 		}
-		return r.byRule("No derived run resumes a stream with others open.", []string{"reconnect"}, "resume-replays-own-stream")
+		return r.byRule("No derived run resumes a stream with others open.", []string{"call-stream-drop", "reconnect"}, "resume-replays-own-stream")
 	case "lockstep-backoff":
 		h := r.rep.Recovery.Herd
 		if h == nil {
 			return missing(r.rep.Recovery.NotApplicable, r.rep.Recovery.NotEvaluated, "herd:")
 		}
 		if h.Strategy == "none" || h.Strategy == "exponential" {
-			return r.at(h.Run, fmt.Sprintf("Strategy %s has no jitter: each wave of refused clients returns together (peak %d in one %d ms bucket).", h.Strategy, h.PeakPerBucket, h.BucketMs))
+			return assumed(h.Assumed, r.at(h.Run, fmt.Sprintf("Strategy %s has no jitter: each wave of refused clients returns together (peak %d in one %d ms bucket).", h.Strategy, h.PeakPerBucket, h.BucketMs)))
 		}
-		return r.safe(h.Run, fmt.Sprintf("Strategy %s draws a jitter per client and attempt: the waves spread.", h.Strategy))
+		return assumed(h.Assumed, r.safe(h.Run, fmt.Sprintf("Strategy %s draws a jitter per client and attempt: the waves spread.", h.Strategy)))
 	case "no-timeout":
 		if o.IdleTimeoutMs == 0 && o.MaxTimeoutMs == 0 {
 			return r.at("race-stdio-cancel-first", "The call has neither an idle nor a maximum timeout: a silent server keeps the client waiting forever.")
 		}
 		return r.safe("race-stdio-cancel-first", fmt.Sprintf("The call has an idle timeout of %d ms and a maximum timeout of %d ms (0 = none).", o.IdleTimeoutMs, o.MaxTimeoutMs))
 	case "invented-progress-token":
-		return r.byRule("No derived run evaluates progress-token-known yet.", []string{"deadlines", "progress-through-proxy", "buffer-overload"}, "progress-token-known")
+		return r.byRule("No derived run evaluates progress-token-known yet.", progressRuns("buffer-overload"), "progress-token-known")
 	case "progress-on-wrong-stream":
-		return r.byRule("No derived run evaluates progress-on-request-stream yet.", []string{"deadlines", "progress-through-proxy", "buffer-overload"}, "progress-on-request-stream")
+		return r.byRule("No derived run evaluates progress-on-request-stream yet.", progressRuns("buffer-overload"), "progress-on-request-stream")
 	case "proxy-idle-close-unhandled":
 		se := r.rep.FlowControl.SSE
 		if se == nil || se.IdleCloseMs == 0 {
@@ -306,7 +335,10 @@ func (r *reviewer) decisionCard(id string) (Card, bool) {
 	o, s := r.rep.Operation, r.s
 	switch id {
 	case "abandon-silently":
-		return r.byRule("The call has no maximum timeout, so no derived run has the client give up.", []string{"deadlines"}, checks.AbandonTellsServer), true
+		if o.IdleTimeoutMs == 0 && o.MaxTimeoutMs == 0 {
+			return Card{Status: NotApplicable, Why: "The call has neither an idle nor a maximum timeout: its client never gives up on it, so it never abandons it in silence (card no-timeout is that risk)."}, true
+		}
+		return r.byRule("No derived run has the client give up.", []string{"silent-server", "deadlines"}, checks.AbandonTellsServer), true
 	case "await-after-cancel":
 		return r.byRule("No derived run cancels the call.", allRaces, checks.CallOutcomeKnown), true
 	case "cancel-blocked":
@@ -321,10 +353,19 @@ func (r *reviewer) decisionCard(id string) (Card, bool) {
 		}
 		return r.safe("race-http-2026-cancel-first", "The client sends a cancellation the moment it decides, whether or not the response stream has spoken."), true
 	case "resume-without-last-event-id", "dropped-call-not-resumed", "call-lost-to-idle-close":
-		if s.Protocol == scenario.Protocol20260728 {
+		switch {
+		case s.Protocol == scenario.Protocol20260728:
 			return Card{Status: NotApplicable, Why: "Under 2026-07-28 a closed stream ends the call: nothing is resumed, and the client knows the call failed."}, true
+		case s.Transport != scenario.TransportHTTP:
+			return Card{Status: NotApplicable, Why: "On stdio a call has no response stream of its own to drop: the pipe is the session."}, true
+		case id == "resume-without-last-event-id":
+			return r.byRule("The stream-drop run made no resume-keeps-position check.", []string{"call-stream-drop"}, checks.ResumeKeepsPosition), true
+		case id == "dropped-call-not-resumed":
+			return r.byRule("The stream-drop run made no dropped-call-resumed check.", []string{"call-stream-drop"}, checks.DroppedCallResumed), true
+		case s.Proxy == nil || s.Proxy.IdleCloseMs == 0:
+			return Card{Status: NotApplicable, Why: "No proxy closes idle streams (proxy.idleCloseMs): no intermediary ends the call's stream."}, true
 		}
-		return Card{Status: NotEvaluated, Why: "No derived run drops the call's own stream; the built-in pages broken-resume-without-last-event-id and broken-dropped-call-not-resumed show it."}, true
+		return r.byRule("The quiet-stream run made no call-outcome-known check.", []string{"sse-quiet"}, checks.CallOutcomeKnown), true
 	case "skip-refetch":
 		if s.Protocol == scenario.Protocol20251125 {
 			return Card{Status: NotApplicable, Why: "Under 2025-11-25 a dropped listen stream is resumed with Last-Event-ID and its missed events replayed: nothing to refetch."}, true
@@ -339,16 +380,17 @@ func (r *reviewer) decisionCard(id string) (Card, bool) {
 		}
 		return r.safe("deadlines", fmt.Sprintf("The call's %d ms maximum timeout bounds it whatever progress resets its %d ms idle timeout.", o.MaxTimeoutMs, o.IdleTimeoutMs)), true
 	case "constant-retry-loop":
-		if r.rep.Recovery.Herd == nil {
+		h := r.rep.Recovery.Herd
+		if h == nil {
 			return missing(r.rep.Recovery.NotApplicable, r.rep.Recovery.NotEvaluated, "herd:"), true
 		}
-		if h := r.rep.Recovery.Herd; h.Strategy == "none" {
-			return r.at(h.Run, "Strategy none: a refused client waits the same delay after every refusal, however long the server stays down."), true
+		if h.Strategy == "none" {
+			return assumed(h.Assumed, r.at(h.Run, "Strategy none: a refused client waits the same delay after every refusal, however long the server stays down.")), true
 		}
 		if c := r.byRule("", []string{"herd"}, checks.BackoffGrows); c.Status != NotEvaluated {
-			return c, true
+			return assumed(h.Assumed, c), true
 		}
-		return r.safe("herd", "Strategy "+r.rep.Recovery.Herd.Strategy+" lets a refused client's delays grow until the cap."), true
+		return assumed(h.Assumed, r.safe("herd", "Strategy "+h.Strategy+" lets a refused client's delays grow until the cap.")), true
 	}
 	return Card{}, false
 }
@@ -371,7 +413,10 @@ func (r *reviewer) handlerCard(id string) (Card, bool) {
 		case s.Server.Policy.RouteByIDOnly:
 			return Card{Status: AtRisk, Why: "The server routes responses by id alone (server.policy.routeByIdOnly): a request sent again under an id still in flight takes that id's route, and the first request's answer goes out on the second's stream (modelcontextprotocol/typescript-sdk#2433). No derived run sends two requests under one id; the built-in page broken-route-by-id-only shows it."}, true
 		}
-		return r.byRule("No derived run puts two requests in flight under one id, so responses-routed-by-request is not evaluated.", allRaces, checks.ResponsesRoutedByReq), true
+		if _, ok := s.Server.HandlerFor(r.op.Name); !ok {
+			return Card{Status: NotApplicable, Why: fmt.Sprintf("The server configures no handler for tool %q (server.handlers): the review's runs script each answer by id, so no server routes two requests under one id.", r.op.Name)}, true
+		}
+		return r.byRule("No derived run puts two requests in flight under one id, so responses-routed-by-request is not evaluated.", append([]string{"duplicate-id"}, allRaces...), checks.ResponsesRoutedByReq), true
 	default:
 		return Card{}, false
 	}
@@ -394,7 +439,7 @@ func (r *reviewer) handlerCard(id string) (Card, bool) {
 	case r.op.ProgressToken == nil:
 		return Card{Status: NotApplicable, Why: "The call carries no progress token: its handler sends no progress, so there is nothing to hold."}, true
 	}
-	return r.byRule("No derived run's handler reported progress.", append([]string{"deadlines", "progress-through-proxy"}, allRaces...), checks.NotificationsNotHeld), true
+	return r.byRule("No derived run's handler reported progress.", progressRuns(allRaces...), checks.NotificationsNotHeld), true
 }
 
 // missing is the card of a failure whose part the review did not show:

@@ -363,9 +363,10 @@ func TestDerivedRunsObeyBounds(t *testing.T) {
 // TestHandlerCardsWithoutEvidence: a server-handler card is not-applicable
 // where the operation has nothing its rule judges (no handler, no resource,
 // no progress; stdio for responses-routed-by-request), and the
-// cross-wired-response card, which no derived run shows, is at-risk only
-// by its switch and otherwise not-evaluated, never mitigated (DOMAIN.md
-// §11).
+// cross-wired-response card is at-risk by its switch, judged on the
+// duplicate-id run when the tool has a handler, and not-applicable
+// without one, where the review's runs script each answer by id
+// (DOMAIN.md §11).
 func TestHandlerCardsWithoutEvidence(t *testing.T) {
 	const handler = `"server":{"handlers":{"crunch":{"workMs":400}}}`
 	for _, tc := range []struct {
@@ -380,7 +381,8 @@ func TestHandlerCardsWithoutEvidence(t *testing.T) {
 		{"responses-routed-by-request on stdio", "cross-wired-response", doc(`"server":{"policy":{"routeByIdOnly":true}}`, httpCall), review.NotApplicable},
 		{"responses-routed-by-request under routeByIdOnly", "cross-wired-response",
 			doc(`"transport":"streamable-http","server":{"policy":{"routeByIdOnly":true}}`, httpCall), review.AtRisk},
-		{"responses-routed-by-request with no duplicate id", "cross-wired-response", doc(`"transport":"streamable-http"`, httpCall), review.NotEvaluated},
+		{"responses-routed-by-request without a handler", "cross-wired-response", doc(`"transport":"streamable-http"`, httpCall), review.NotApplicable},
+		{"responses-routed-by-request with a handler", "cross-wired-response", doc(`"transport":"streamable-http",`+handler, httpCall), review.Mitigated},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := cardOf(t, mustReview(t, tc.data), tc.id)

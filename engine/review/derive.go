@@ -51,6 +51,11 @@ func (r *reviewer) operation() Operation {
 	if op.MaxTimeoutMs != nil {
 		o.MaxTimeoutMs = *op.MaxTimeoutMs
 	}
+	if s.Client.Policy.Timeouts == scenario.TimeoutsNone {
+		// The client sends every request with no timeout at all, whatever
+		// the defaults and the step say (client.policy.timeouts).
+		o.IdleTimeoutMs, o.MaxTimeoutMs = 0, 0
+	}
 	return o
 }
 

@@ -3,6 +3,7 @@ package review
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -45,30 +46,35 @@ func (r *reviewer) flow() error {
 	switch {
 	case !http:
 		fc.NotApplicable = append(fc.NotApplicable, "buffer: on stdio the server writes to a pipe; the lab models the SSE buffer on Streamable HTTP only.")
-	case r.s.Buffer == nil:
-		fc.NotEvaluated = append(fc.NotEvaluated, "buffer: the scenario configures no server SSE buffer (buffer.capacity, buffer.policy), so the review cannot overload it: add the buffer your server keeps.")
 	default:
+		buf, assumed := r.s.Buffer, ""
+		if buf == nil {
+			b := scenario.DefaultBuffer()
+			buf = &b
+			assumed = fmt.Sprintf("The scenario configures no server SSE buffer, so this overload runs the format's default: capacity %d, policy %s (set buffer.capacity and buffer.policy to your server's).", b.Capacity, b.Policy)
+		}
 		n := unboundedPush
-		if c := r.s.Buffer.Capacity; c > 0 {
+		if c := buf.Capacity; c > 0 {
 			n = min(2*c+4, maxProduced)
 		}
 		sc := r.own()
+		sc.Buffer = buf
 		sc.Steps = []scenario.Step{r.token(r.call(0, false)),
 			{At: 10, Do: "produce", ID: &id, EveryMs: 1, Count: n, FromValue: ptr(1.0), Total: ptr(float64(n))},
 			complete(10 + int64(n) + 1)}
-		run, err := r.run("buffer-overload", fmt.Sprintf("Overload: %d progress values into a buffer of capacity %d (%s)", n, r.s.Buffer.Capacity, r.s.Buffer.Policy), sc)
+		run, err := r.run("buffer-overload", fmt.Sprintf("Overload: %d progress values into a buffer of capacity %d (%s)", n, buf.Capacity, buf.Policy), sc)
 		if err != nil {
 			return err
 		}
-		be := &BufferEvidence{Pushed: n}
+		be := &BufferEvidence{Pushed: n, Assumed: assumed}
 		for _, b := range run.Trace.Buffers {
 			if b.Stream.Raw() == id.Raw() {
 				be.Summary = b
 			}
 		}
 		b := be.Summary
-		be.Evidence = evidence(run, fmt.Sprintf("Depth peaked at %d (capacity %d); %d progress dropped, %d coalesced, %d final(s) dropped, %d final(s) delivered; refetch needed: %t.",
-			b.MaxDepth, b.Capacity, b.DroppedProgress, b.Coalesced, b.DroppedFinals, b.FinalsDelivered, b.NeedsRefetch), checks.BufferWithinCapacity, checks.FinalNeverDropped)
+		be.Evidence = evidence(run, fmt.Sprintf("Depth peaked at %d (capacity %d); %d progress dropped, %d coalesced, %d final(s) dropped, %d final(s) delivered; %s.",
+			b.MaxDepth, b.Capacity, b.DroppedProgress, b.Coalesced, b.DroppedFinals, b.FinalsDelivered, either(b.NeedsRefetch, "the client must refetch what it missed", "the client needs no refetch")), checks.BufferWithinCapacity, checks.FinalNeverDropped)
 		fc.Buffer = be
 	}
 
@@ -170,7 +176,10 @@ func (r *reviewer) flow() error {
 	// The deadlines: steady progress past twice the maximum timeout.
 	if o.MaxTimeoutMs == 0 {
 		fc.NotApplicable = append(fc.NotApplicable, "deadlines: the call has no maximum timeout, so nothing bounds it while progress flows.")
-		return nil
+		if err := r.unbounded(); err != nil {
+			return err
+		}
+		return r.silent()
 	}
 	every := max(o.MaxTimeoutMs/4, 1)
 	if o.IdleTimeoutMs > 1 {
@@ -191,7 +200,7 @@ func (r *reviewer) flow() error {
 	}
 	ev := evidence(run, finding, checks.MaxTimeoutEnforced)
 	fc.Deadlines = &ev
-	return nil
+	return r.silent()
 }
 
 // recovery runs the recovery part.
@@ -218,26 +227,32 @@ func (r *reviewer) recovery() error {
 	if len(run.Trace.Reconnects) > 0 {
 		re.Plan = &run.Trace.Reconnects[0]
 		p := re.Plan
-		re.Evidence = evidence(run, fmt.Sprintf("The client reopens %s as %s, sends Last-Event-ID: %t, refetches %v, replays the unsafe mutation: %t.",
-			p.PreviousID, p.NewID, p.SendLastEventID, p.Refetch, p.RetryUnsafeMutation), checks.NoLastEventID, checks.ReconnectRefetches)
+		re.Evidence = evidence(run, fmt.Sprintf("The client reopens %s as %s %s, refetches %s and %s.",
+			p.PreviousID, p.NewID, either(p.SendLastEventID, "with a Last-Event-ID header", "without Last-Event-ID"), listOr(p.Refetch, "nothing"),
+			either(p.RetryUnsafeMutation, "replays the unsafe mutation", "does not replay the unsafe mutation")), checks.NoLastEventID, checks.ReconnectRefetches)
 	} else {
 		re.Evidence = evidence(run, "The client made no reconnect plan: under "+r.s.Protocol+" it resumed the stream.", checks.NoLastEventID, checks.ReconnectRefetches)
 	}
 	rc.Reconnect = re
 
-	// The herd at the configured scale and strategy.
-	if r.s.Herd == nil {
-		rc.NotEvaluated = append(rc.NotEvaluated, "herd: the scenario configures no herd (herd.clients, herd.strategy), so the review does not know the scale to run.")
-	} else {
+	// The herd at the configured scale and strategy, else the format's
+	// default (scenario.DefaultHerd), said on the evidence.
+	{
 		sc := r.own()
-		h := *r.s.Herd
+		h, assumed := scenario.DefaultHerd(), ""
+		if r.s.Herd != nil {
+			h = *r.s.Herd
+		} else {
+			assumed = fmt.Sprintf("The scenario configures no herd, so this run uses the format's default: %d clients, strategy %s, base %d ms, cap %d ms, a server admitting %d reconnects per second (set herd.clients and herd.strategy to your fleet's and client's).",
+				h.Clients, h.Strategy, h.BaseMs, h.CapMs, h.ServerCapacityPerSecond)
+		}
 		h.Compare = false
 		sc.Herd = &h
 		run, err := r.run("herd", fmt.Sprintf("%d clients reconnect with strategy %s", h.Clients, h.Strategy), sc)
 		if err != nil {
 			return err
 		}
-		he := &HerdEvidence{Strategy: h.Strategy, Clients: h.Clients}
+		he := &HerdEvidence{Strategy: h.Strategy, Clients: h.Clients, Assumed: assumed}
 		if hr := run.Trace.Herd; hr != nil {
 			he.PeakPerBucket, he.BucketMs, he.Exhausted, he.AllReconnectedAtMs = hr.PeakPerBucket, hr.BucketMs, hr.Exhausted, hr.AllReconnectedAtMs
 		}
@@ -247,6 +262,10 @@ func (r *reviewer) recovery() error {
 		}
 		he.Evidence = evidence(run, fmt.Sprintf("Peak %d reconnects in one %d ms bucket; %d client(s) gave up; %s.", he.PeakPerBucket, he.BucketMs, he.Exhausted, done), checks.HerdAllReconnect)
 		rc.Herd = he
+	}
+
+	if err := r.streamRuns(); err != nil {
+		return err
 	}
 
 	// The durable task's cancellation trace.
@@ -270,4 +289,20 @@ func (r *reviewer) recovery() error {
 	te.Evidence = evidence(run, fmt.Sprintf("The cancel is acknowledged at about %d ms; the task ends %s (history %v).", t+up+down, te.Task.Status, te.Task.History), checks.TaskAckNotTerminal)
 	rc.Task = te
 	return nil
+}
+
+// either says a switch in words: yes when v, else no.
+func either(v bool, yes, no string) string {
+	if v {
+		return yes
+	}
+	return no
+}
+
+// listOr joins xs with commas, none when xs is empty.
+func listOr(xs []string, none string) string {
+	if len(xs) == 0 {
+		return none
+	}
+	return strings.Join(xs, ", ")
 }

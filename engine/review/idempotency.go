@@ -220,6 +220,16 @@ func (r *reviewer) idempotency() error {
 		return err
 	}
 	idem.Race = ledgerEvidence(run, fmt.Sprintf("Two SQLite connections start the same call behind a barrier: %d execution(s), %d committed record(s).", run.Trace.Ledger.Executions, len(run.Trace.Ledger.Records)), checks.OneExecutionPerKey)
+	if idem.KeyAdded {
+		// The race as the call is sent, without the added key: what the
+		// check-then-act card rests on.
+		sc = r.own()
+		rc := scenario.Step{ID: r.op.ID, Method: r.op.Method, Name: r.op.Name, Arguments: r.op.Arguments}
+		sc.Steps = []scenario.Step{{At: 0, Do: "race", Connections: 2, Call: &rc}}
+		if _, err = r.run("ledger-race-no-key", "Two connections send the call as it is, without an idempotency key", sc); err != nil {
+			return err
+		}
+	}
 
 	// The reopen check.
 	sc = r.own()

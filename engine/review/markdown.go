@@ -3,6 +3,10 @@ package review
 import (
 	"fmt"
 	"strings"
+	"sync"
+
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/examples"
 )
 
 // Markdown renders the report for a pull request or a design doc: the
@@ -34,7 +38,7 @@ func Markdown(r *Report) string {
 
 	b.WriteString("\n## Failure cards\n\n| failure | status | why | run |\n|---|---|---|---|\n")
 	for _, c := range r.FailureCards {
-		fmt.Fprintf(&b, "| %s %s | **%s** | %s | %s |\n", code(c.ID), cell(c.Failure), c.Status, cell(c.Why), runRef(c.Run, c.Link))
+		fmt.Fprintf(&b, "| %s %s | **%s** | %s | %s |\n", code(c.ID), cell(c.Failure), c.Status, cell(scenarioRefs(c.Why, siteRoot(r))), runRef(c.Run, c.Link))
 	}
 
 	b.WriteString("\n## Cancellation races\n\n| transport | protocol | order | signal | final response | server state | client ignores | server ignores | checks | run |\n|---|---|---|---|---|---|---|---|---|---|\n")
@@ -76,7 +80,7 @@ func Markdown(r *Report) string {
 	f := r.FlowControl
 	b.WriteString("\n## Flow control\n\n")
 	if f.Buffer != nil {
-		evidenceLine(&b, fmt.Sprintf("Buffer under overload (%d pushed, capacity %d, policy %s)", f.Buffer.Pushed, f.Buffer.Summary.Capacity, f.Buffer.Summary.Policy), f.Buffer.Evidence)
+		evidenceLine(&b, fmt.Sprintf("Buffer under overload (%d pushed, capacity %d, policy %s)", f.Buffer.Pushed, f.Buffer.Summary.Capacity, f.Buffer.Summary.Policy), f.Buffer.Stated())
 	}
 	if f.SSE != nil {
 		evidenceLine(&b, fmt.Sprintf("SSE headers %s, keep-alive every %s vs proxy idle close %s", headers(f.SSE.Headers), ms(f.SSE.KeepaliveEveryMs), ms(f.SSE.IdleCloseMs)), f.SSE.Evidence)
@@ -95,7 +99,7 @@ func Markdown(r *Report) string {
 		evidenceLine(&b, "Reconnect plan", rc.Reconnect.Evidence)
 	}
 	if rc.Herd != nil {
-		evidenceLine(&b, fmt.Sprintf("Herd of %d clients, strategy %s", rc.Herd.Clients, rc.Herd.Strategy), rc.Herd.Evidence)
+		evidenceLine(&b, fmt.Sprintf("Herd of %d clients, strategy %s", rc.Herd.Clients, rc.Herd.Strategy), rc.Herd.Stated())
 	}
 	if rc.Task != nil {
 		evidenceLine(&b, "Task cancellation trace", rc.Task.Evidence)
@@ -114,6 +118,60 @@ func Markdown(r *Report) string {
 	return b.String()
 }
 
+// siteRoot is the site's address when the report's links are absolute
+// playground links ("https://lab.example/playground/#s=..." gives
+// "https://lab.example/"), else "".
+func siteRoot(r *Report) string {
+	for _, run := range r.Runs {
+		if i := strings.Index(run.Link, "playground/"); absolute(run.Link) && i > 0 {
+			return run.Link[:i]
+		}
+	}
+	return ""
+}
+
+// scenarioRefs marks each built-in scenario s names (examples.All): a link
+// to its page under root when root is an absolute site address, else the
+// name as code, so a reader can find it.
+func scenarioRefs(s, root string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && isNameByte(s[j]) {
+			j++
+		}
+		if j == i {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		w := strings.TrimRight(s[i:j], "-")
+		switch {
+		case !builtin()[w] || isRule(w):
+			b.WriteString(s[i:j]) // a rule id named like its lesson is the rule
+		case root != "":
+			b.WriteString("[" + code(w) + "](" + root + "s/" + w + "/)" + s[i+len(w):j])
+		default:
+			b.WriteString(code(w) + s[i+len(w):j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// builtin is the set of the built-in scenarios' names.
+var builtin = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, ex := range examples.All() {
+		m[ex.Name] = true
+	}
+	return m
+})
+
+func isRule(w string) bool { _, ok := checks.RuleByID(w); return ok }
+
+func isNameByte(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' }
+
 // notShown lists the members a part did not show: not applicable (the
 // part cannot apply) and not evaluated (it can, but was not run).
 func notShown(b *strings.Builder, na, ne []string) {
@@ -123,6 +181,21 @@ func notShown(b *strings.Builder, na, ne []string) {
 	for _, x := range ne {
 		fmt.Fprintf(b, "- **not-evaluated**, %s\n", x)
 	}
+}
+
+// Stated is the buffer's evidence with what its run assumed (Assumed)
+// before the finding, as the Markdown and the page say it.
+func (b *BufferEvidence) Stated() Evidence { return withAssumed(b.Evidence, b.Assumed) }
+
+// Stated is the herd's evidence with what its run assumed (Assumed)
+// before the finding, as the Markdown and the page say it.
+func (h *HerdEvidence) Stated() Evidence { return withAssumed(h.Evidence, h.Assumed) }
+
+func withAssumed(ev Evidence, assumed string) Evidence {
+	if assumed != "" {
+		ev.Finding = assumed + " " + ev.Finding
+	}
+	return ev
 }
 
 func evidenceLine(b *strings.Builder, title string, ev Evidence) {

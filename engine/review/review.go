@@ -41,9 +41,13 @@
 // engine.RunWith (so engine.MaxActions holds) and linked by
 // scenario.ShareFragment (so the link opens exactly that run). A card's
 // status comes from the checks of its run, plus the configuration where the
-// configuration alone decides (no maximum timeout, no buffer, no proxy).
-// Consequence: a review runs about twenty small scenarios; a card whose rule
-// the engine does not evaluate yet reads not-applicable with that reason.
+// configuration alone decides (no maximum timeout, no proxy); where the
+// scenario leaves out what a run needs (no buffer, no herd), the run takes
+// the format's default and the card says so. A card never rests on the
+// idempotency key the review adds to show the boundary: for a call without
+// a key the cards of a key check are at-risk or not-applicable.
+// Consequence: a review runs about twenty-five small scenarios, and every
+// card links the run it rests on.
 //
 // The package is pure: deterministic, no clock, no I/O except the ledger
 // store the caller's engine.Options opens.
@@ -65,10 +69,10 @@ import (
 // not show). Not applicable and not evaluated differ in who is missing
 // something: not-applicable means the failure cannot happen to this
 // operation (a read has no side effect to repeat; stdio has no proxy), so
-// nothing is left to check; not-evaluated means it can, but the review did
-// not run the part that would show it (the scenario configures no ledger
-// or no herd scale, the tool's effect is not on the lab's ledger, or the
-// engine does not evaluate the rule yet), so the reader must still check it.
+// nothing is left to check; not-evaluated means it can, but no derived run
+// decides it (the scenario configures no ledger to check a key on, the
+// tool's effect is not on the lab's ledger, or the client's switches keep
+// the derived run from the rule), so the reader must still check it.
 const (
 	AtRisk        = "at-risk"        // a derived run (or the configuration) shows the failure
 	Mitigated     = "mitigated"      // the derived run shows the correct behaviour
@@ -252,6 +256,10 @@ type BufferEvidence struct {
 	Evidence
 	Pushed  int          `json:"pushed"` // progress values produced
 	Summary trace.Buffer `json:"summary"`
+	// Assumed says what the run assumed because the scenario does not say
+	// it (no "buffer": the format's default, scenario.DefaultBuffer); ""
+	// when the run is of the configured buffer.
+	Assumed string `json:"assumed,omitempty"`
 }
 
 // ProgressEvidence is progress sent at half the client's idle timeout
@@ -302,6 +310,10 @@ type HerdEvidence struct {
 	BucketMs           int64  `json:"bucketMs"`
 	Exhausted          int    `json:"exhausted"`
 	AllReconnectedAtMs *int64 `json:"allReconnectedAtMs"`
+	// Assumed says what the run assumed because the scenario does not say
+	// it (no "herd": the format's default scale and strategy,
+	// scenario.DefaultHerd); "" when the run is of the configured herd.
+	Assumed string `json:"assumed,omitempty"`
 }
 
 // TaskEvidence is the durable task's cancellation trace.
@@ -316,8 +328,12 @@ type Card struct {
 	Failure string `json:"failure"` // what goes wrong
 	Status  string `json:"status"`  // AtRisk, Mitigated, NotApplicable or NotEvaluated
 	Why     string `json:"why"`
-	Run     string `json:"run,omitempty"`
-	Link    string `json:"link"` // "" only when no run applies
+	// Run and Link name the derived run the card rests on: the run that
+	// decides it, or, for a card the configuration decides (not-applicable
+	// included), the run of the operation as configured where the failure
+	// would be; "" only when the review made no such run.
+	Run  string `json:"run,omitempty"`
+	Link string `json:"link"`
 }
 
 // Run is one derived scenario and its trace.

@@ -14,53 +14,79 @@ import (
 // ledgerCards are the failure cards only a run on the ledger can judge.
 var ledgerCards = []string{"check-then-act", "ledger-not-shared", "mutable-stored-result", "key-reuse-changed-args"}
 
-// TestNotEvaluatedIsNotNotApplicable: a part that cannot apply to the
-// operation reads not-applicable, one the review could not run reads
-// not-evaluated, with why, in the JSON, the cards and the Markdown
-// (review.NotEvaluated's rule):
-//   - a charge without "ledger": the boundary and the ledger cards are
-//     not-evaluated (the review still runs, and says to add the ledger);
-//   - the same charge with "ledger": {}: evaluated;
-//   - a read (no side effect): not-applicable;
-//   - a side effect on a tool the ledger does not run: not-evaluated;
-//   - no herd configured: the herd cards are not-evaluated; no task asked
-//     for: the task card is not-applicable;
-//   - Streamable HTTP without a buffer: not-evaluated; stdio: not-applicable;
-//   - resumption cards under 2025-11-25: evaluated by resume-keeps-position
-//     and resume-replays-own-stream (mitigated on a well-behaved client);
-//   - resumption cards under 2026-07-28: not-applicable (no resumption).
-func TestNotEvaluatedIsNotNotApplicable(t *testing.T) {
+// TestEveryCardRestsOnARun: every failure card links a derived run of the
+// review (review.Card), and a card reads not-evaluated only where the lab
+// can run nothing that shows it (a key checked by a ledger the scenario
+// does not configure). A card never rests on the key the review adds to
+// a call that has none: the four cards of a key check are at-risk (nothing
+// deduplicates the call) or not-applicable (no stored result, no key to
+// reuse). Where the scenario leaves out the buffer or the herd, the cards
+// rest on a run of the format's default, and say so (DOMAIN.md §4, §7,
+// §10; review.NotEvaluated's rule):
+//   - a keyed charge without "ledger": the ledger cards are not-evaluated;
+//   - the same charge with "ledger": {}: mitigated;
+//   - the flagship without a key: check-then-act and ledger-not-shared
+//     at-risk, mutable-stored-result and key-reuse-changed-args
+//     not-applicable, none on a run with the added key;
+//   - a read (no side effect): not-applicable; the herd cards on the
+//     default herd, mitigated; the task card not-applicable;
+//   - an e-mail sent without a key: at-risk as well;
+//   - Streamable HTTP without a buffer, 2025: the buffer cards on the
+//     default buffer; the resumption cards on the call-stream-drop run.
+func TestEveryCardRestsOnARun(t *testing.T) {
+	keyed := map[string]bool{"ledger-race": true, "ledger-mismatch": true, "ledger-mutation-alias": true, "ledger-reopen": true, "retry-same-key": true}
 	for _, tc := range []struct {
 		name, data, idem string
 		cards            map[string]string
+		says             map[string]string // card id: words its why has
 	}{
 		{"charge without a ledger", doc(timeouts, keyedCall), review.NotEvaluated,
-			map[string]string{"check-then-act": review.NotEvaluated, "ledger-not-shared": review.NotEvaluated, "mutable-stored-result": review.NotEvaluated, "key-reuse-changed-args": review.NotEvaluated, "rpc-id-as-dedup": review.NotEvaluated}},
+			map[string]string{"check-then-act": review.NotEvaluated, "ledger-not-shared": review.NotEvaluated, "mutable-stored-result": review.NotEvaluated, "key-reuse-changed-args": review.NotEvaluated, "rpc-id-as-dedup": review.NotEvaluated}, nil},
 		{"charge on the ledger", doc(`"ledger":{},`+timeouts, keyedCall), review.Evaluated,
-			map[string]string{"check-then-act": review.Mitigated, "key-reuse-changed-args": review.Mitigated}},
+			map[string]string{"check-then-act": review.Mitigated, "key-reuse-changed-args": review.Mitigated}, nil},
+		{"the flagship without a key", doc(`"ledger":{},`+timeouts, keylessPay), review.Evaluated,
+			map[string]string{"check-then-act": review.AtRisk, "ledger-not-shared": review.AtRisk, "mutable-stored-result": review.NotApplicable, "key-reuse-changed-args": review.NotApplicable, "rpc-id-as-dedup": review.AtRisk},
+			map[string]string{"check-then-act": "no idempotency key", "ledger-not-shared": "no idempotency key", "mutable-stored-result": "no idempotency key", "key-reuse-changed-args": "no idempotency key"}},
 		{"a read", doc(timeouts, httpCall), review.NotApplicable,
 			map[string]string{"check-then-act": review.NotApplicable, "rpc-id-as-dedup": review.NotApplicable,
-				"herd-reconnect": review.NotEvaluated, "lockstep-backoff": review.NotEvaluated, "task-ack-as-final": review.NotApplicable,
+				"herd-reconnect": review.Mitigated, "lockstep-backoff": review.Mitigated, "constant-retry-loop": review.Mitigated, "task-ack-as-final": review.NotApplicable,
 				"unbounded-progress-queue": review.NotApplicable, "final-dropped": review.NotApplicable,
-				"forget-resume-token": review.NotApplicable, "replay-other-streams": review.NotApplicable}},
+				"forget-resume-token": review.NotApplicable, "replay-other-streams": review.NotApplicable},
+			map[string]string{"herd-reconnect": "format's default: 10000 clients, strategy reference", "lockstep-backoff": "format's default"}},
 		{"an e-mail sent", doc(timeouts, `{"at":0,"do":"call","id":3,"name":"send_email","sideEffect":true}`), review.NotEvaluated,
-			map[string]string{"check-then-act": review.NotEvaluated, "mutable-stored-result": review.NotEvaluated}},
+			map[string]string{"check-then-act": review.AtRisk, "mutable-stored-result": review.NotApplicable}, nil},
 		{"HTTP without a buffer, 2025", doc(`"transport":"streamable-http","protocol":"2025-11-25"`, httpCall), review.NotApplicable,
-			map[string]string{"unbounded-progress-queue": review.NotEvaluated, "final-dropped": review.NotEvaluated,
-				"forget-resume-token": review.Mitigated, "replay-other-streams": review.Mitigated}},
+			map[string]string{"unbounded-progress-queue": review.Mitigated, "final-dropped": review.Mitigated,
+				"forget-resume-token": review.Mitigated, "replay-other-streams": review.Mitigated,
+				"resume-without-last-event-id": review.Mitigated, "dropped-call-not-resumed": review.Mitigated},
+			map[string]string{"unbounded-progress-queue": "format's default: capacity 3, policy evict-progress", "final-dropped": "format's default"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := mustReview(t, tc.data)
 			if i := rep.Idempotency; i.Status != tc.idem || i.Applicable != (tc.idem == review.Evaluated) || i.Why == "" {
 				t.Errorf("idempotency: status %s, applicable %t (%s); want %s", i.Status, i.Applicable, i.Why, tc.idem)
 			}
+			runs := map[string]string{}
+			for _, run := range rep.Runs {
+				runs[run.ID] = run.Link
+			}
+			for _, c := range rep.FailureCards {
+				if c.Link == "" || runs[c.Run] != c.Link {
+					t.Errorf("card %s (%s) links %q, run %q: not a derived run of the review", c.ID, c.Status, c.Link, c.Run)
+				}
+				if rep.Operation.IdempotencyKey == "" && keyed[c.Run] && c.Status != review.NotApplicable {
+					t.Errorf("card %s is %s on run %s, which carries the key the review added", c.ID, c.Status, c.Run)
+				}
+			}
 			for id, want := range tc.cards {
 				c := cardOf(t, rep, id)
 				if c.Status != want || c.Why == "" {
 					t.Errorf("card %s: %s (%s), want %s with a why", id, c.Status, c.Why, want)
 				}
-				if (want == review.NotApplicable || want == review.NotEvaluated) && c.Link != "" {
-					t.Errorf("card %s is %s but links %s: no run shows it", id, want, c.Link)
+			}
+			for id, words := range tc.says {
+				if c := cardOf(t, rep, id); !strings.Contains(c.Why, words) {
+					t.Errorf("card %s says %q, not %q", id, c.Why, words)
 				}
 			}
 			md := review.Markdown(rep)
@@ -74,20 +100,27 @@ func TestNotEvaluatedIsNotNotApplicable(t *testing.T) {
 			}
 		})
 	}
-	// The two lists are kept apart in JSON and in Markdown.
-	rep := mustReview(t, doc(timeouts, httpCall))
-	if !hasPrefix(rep.Recovery.NotEvaluated, "herd:") || hasPrefix(rep.Recovery.NotApplicable, "herd:") || !hasPrefix(rep.Recovery.NotApplicable, "task:") {
-		t.Errorf("recovery: not applicable %q, not evaluated %q; want herd not evaluated, task not applicable", rep.Recovery.NotApplicable, rep.Recovery.NotEvaluated)
-	}
-	md := review.Markdown(rep)
-	for _, want := range []string{"- **not-evaluated**, herd: ", "- **not-applicable**, task: ", "- **not-applicable**, buffer: on stdio"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("the Markdown lacks %q", want)
+}
+
+// TestFlagshipInventsNoEvidence: the flagship (a charge without a key)
+// has no not-evaluated card, and only its retry under a new id and the
+// key-check cards are at risk for want of a key: no card is mitigated by
+// the key the review added.
+func TestFlagshipInventsNoEvidence(t *testing.T) {
+	rep := mustReview(t, string(examplestest.Get(t, "flagship-retry-charges-twice").JSON))
+	for _, c := range rep.FailureCards {
+		if c.Status == review.NotEvaluated {
+			t.Errorf("card %s is not-evaluated: %s", c.ID, c.Why)
+		}
+		if strings.Contains(c.Why, "review-41") {
+			t.Errorf("card %s rests on the added key: %s", c.ID, c.Why)
 		}
 	}
-	js, _ := review.Encode(rep)
-	if !bytes.Contains(js, []byte(`"notEvaluated": [`)) || !bytes.Contains(js, []byte(`"status": "not-evaluated"`)) {
-		t.Errorf("the JSON carries no notEvaluated list or not-evaluated card")
+	for id, want := range map[string]string{"rpc-id-as-dedup": review.AtRisk, "check-then-act": review.AtRisk, "ledger-not-shared": review.AtRisk,
+		"mutable-stored-result": review.NotApplicable, "key-reuse-changed-args": review.NotApplicable} {
+		if c := cardOf(t, rep, id); c.Status != want {
+			t.Errorf("card %s: %s (%s), want %s", id, c.Status, c.Why, want)
+		}
 	}
 }
 
@@ -236,5 +269,47 @@ func TestReviewLink(t *testing.T) {
 	}
 	if share, op := review.SplitLink("scenario.json"); share != "scenario.json" || op != "" {
 		t.Errorf("a file name: %q, %q", share, op)
+	}
+}
+
+// policyFlag is a switch printed as Go prints a bool ("Last-Event-ID:
+// false"), which a reader must decode.
+var policyFlag = regexp.MustCompile(`\w: (true|false)\b`)
+
+// TestMarkdownNamesPoliciesInWords: the Markdown of every golden review
+// says each switch in words ("without Last-Event-ID", "does not replay
+// the unsafe mutation"), never as true or false.
+func TestMarkdownNamesPoliciesInWords(t *testing.T) {
+	for _, name := range goldenExamples {
+		rep := mustReview(t, string(examplestest.Get(t, name).JSON))
+		md := review.Markdown(rep)
+		if m := policyFlag.FindString(md); m != "" {
+			t.Errorf("%s: the Markdown says %q", name, m)
+		}
+		if rep.Recovery.Reconnect != nil && rep.Operation.Protocol == "2026-07-28" && !strings.Contains(md, "without Last-Event-ID") {
+			t.Errorf("%s: the reconnect plan does not say it goes without Last-Event-ID", name)
+		}
+	}
+}
+
+// TestMarkdownLinksTheScenariosItNames: a card that names a built-in
+// scenario (the route-by-id card names broken-route-by-id-only) links its
+// page when the review's links are absolute, and marks it as code when
+// they are not.
+func TestMarkdownLinksTheScenariosItNames(t *testing.T) {
+	data := doc(`"transport":"streamable-http","server":{"policy":{"routeByIdOnly":true}}`, httpCall)
+	for _, tc := range []struct{ base, want string }{
+		{"https://lab.example/playground/", "[`broken-route-by-id-only`](https://lab.example/s/broken-route-by-id-only/)"},
+		{"", "`broken-route-by-id-only`"},
+	} {
+		o := opts
+		o.LinkBase = tc.base
+		rep, err := review.Review([]byte(data), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if md := review.Markdown(rep); !strings.Contains(md, tc.want) {
+			t.Errorf("link base %q: the Markdown lacks %s", tc.base, tc.want)
+		}
 	}
 }

@@ -162,7 +162,8 @@ func (d *decoder) herd(root *object, s *Scenario) {
 	if o == nil {
 		return
 	}
-	h := &Herd{Clients: 10000, Strategy: HerdReference, BaseMs: 250, CapMs: 8000, ServerCapacityPerSecond: 2000, MaxAttempts: 10, BucketMs: 100}
+	dh := DefaultHerd()
+	h := &dh
 	if v, ok := d.integer(o, "clients", 1, 100_000); ok {
 		h.Clients = int(v)
 	}
@@ -227,7 +228,8 @@ func (d *decoder) flow(root *object, s *Scenario) {
 	}
 	if raw, ok := root.get("buffer"); ok && d.err == nil {
 		if o := d.obj("buffer", raw); o != nil {
-			b := &Buffer{Capacity: 3, Policy: "evict-progress"}
+			db := DefaultBuffer()
+			b := &db
 			if v, ok := d.integer(o, "capacity", 0, 100_000); ok {
 				if v == 1 {
 					d.fail(errAt("buffer.capacity", ErrValue, "must be >= 2 (or 0 for unbounded)"))

@@ -132,6 +132,15 @@ type Herd struct {
 	OutageMs int64 `json:"outageMs,omitempty"`
 }
 
+// DefaultHerd is the herd "herd": {} describes: 10,000 clients, strategy
+// reference (DOMAIN.md §10), base 250 ms, cap 8,000 ms, a server admitting
+// 2,000 reconnects per second, 10 attempts, 100 ms histogram buckets. A
+// review that must show a herd the scenario does not configure runs this
+// one and says so.
+func DefaultHerd() Herd {
+	return Herd{Clients: 10000, Strategy: HerdReference, BaseMs: 250, CapMs: 8000, ServerCapacityPerSecond: 2000, MaxAttempts: 10, BucketMs: 100}
+}
+
 // Latency is the one-way network delay in virtual milliseconds, each >= 0.
 type Latency struct {
 	Up   int64 `json:"up"`   // client → server
@@ -601,6 +610,10 @@ type Buffer struct {
 	Capacity int    `json:"capacity"`
 	Policy   string `json:"policy"`
 }
+
+// DefaultBuffer is the buffer "buffer": {} describes: capacity 3, policy
+// "evict-progress", the reference (DOMAIN.md §7).
+func DefaultBuffer() Buffer { return Buffer{Capacity: 3, Policy: "evict-progress"} }
 
 // Consumer is the client draining a buffered stream: Batch events every
 // DrainEveryMs ms (defaults 100 ms and 1 event).

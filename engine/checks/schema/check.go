@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -148,4 +149,15 @@ func fail(detail string, seq int) trace.Check {
 
 func undecided(detail string) trace.Check {
 	return trace.Check{Rule: Rule, Detail: detail}
+}
+
+// Description is the rule's entry in the rules reference (checks.Rule):
+// package checks describes the rules Evaluate reports, this package its
+// own.
+var Description = checks.Rule{
+	ID:     Rule,
+	Checks: "Every wire message is valid against the official JSON Schema of the protocol revision it claims: a request or notification against its method's definition, a response against the result its request names.",
+	Source: "MCP specification, schema/2025-11-25/schema.json and schema/2026-07-28/schema.json; SCENARIO.md, The wire of each revision",
+	Undecided: "The transcript does not say its protocol revision, or names one whose schema is not embedded: no schema can judge its messages. " +
+		"Judged by the native command and the import page's native build only; the browser's pages do not link the validator.",
 }

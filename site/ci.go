@@ -1,0 +1,94 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcplab/mcplab/engine/explore"
+	"github.com/mcplab/mcplab/engine/trace"
+	"github.com/mcplab/mcplab/site/internal/junit"
+)
+
+// ruleURL is the address of rule's reference page, /rules/<rule>/ on the
+// site: under base (the site's address, as `build -base-url`) when one is
+// given, else the path alone, as a linter prints the page of the rule it
+// reports.
+func ruleURL(base, rule string) string {
+	if base == "" {
+		return "/rules/" + rule + "/"
+	}
+	return strings.TrimSuffix(base, "/") + "/rules/" + rule + "/"
+}
+
+// junitOfTrace is one run's suite: a case per check of tr, under subject
+// (the scenario's title, else the input's name).
+func junitOfTrace(subject, base string, tr *trace.Trace) junit.Suite {
+	s := junit.Suite{Name: subject}
+	for _, c := range tr.Checks {
+		s.Cases = append(s.Cases, junit.Case{Subject: subject, Rule: c.Rule, Status: junit.StatusOf(c.OK), Detail: c.Detail, URL: ruleURL(base, c.Rule)})
+	}
+	return s
+}
+
+// situationCase is the case a probe writes for a situation that judged no
+// rule: skipped (or stopped) as undecided with why, a failure when the
+// probe's own observation failed it or it could not run to its end.
+const situationCase = "situation"
+
+// junitOfProbe is a probe's suite: a case per situation and rule; the
+// probe's own observations that fail a situation are failures named as
+// -checks names them, and a situation that judged nothing is one case.
+func junitOfProbe(target string, results []sitResult) junit.Suite {
+	s := junit.Suite{Name: "mcplab probe " + target}
+	for _, r := range results {
+		for _, c := range r.checks {
+			s.Cases = append(s.Cases, junit.Case{Subject: r.name, Rule: c.Rule, Status: junit.StatusOf(c.OK), Detail: c.Detail, URL: ruleURL("", c.Rule)})
+		}
+		for _, o := range r.own {
+			s.Cases = append(s.Cases, junit.Case{Subject: r.name, Rule: o, Status: junit.Fail, Detail: strings.Join(r.facts, "; ")})
+		}
+		if len(r.checks)+len(r.own) > 0 {
+			continue
+		}
+		c := junit.Case{Subject: r.name, Rule: situationCase, Detail: strings.Join(r.facts, "; ")}
+		switch {
+		case r.verdict == "FAIL" || r.broke:
+			c.Status = junit.Fail
+		case r.verdict == "pass":
+			c.Status = junit.Pass
+		default:
+			c.Status = junit.Undecided
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	return s
+}
+
+// junitOfExplore is an exploration's suite: a case per rule evaluated in
+// any run, failed with its smallest counterexample where it fails
+// anywhere in the window.
+func junitOfExplore(subject string, rep *explore.Report) junit.Suite {
+	s := junit.Suite{Name: "mcplab explore " + subject}
+	for _, r := range rep.Rules {
+		c := junit.Case{Subject: subject, Rule: r.Rule, Status: junit.Pass, URL: ruleURL("", r.Rule),
+			Detail: fmt.Sprintf("no violation in %d grid point(s)", rep.Points)}
+		if r.Violations > 0 {
+			c.Status, c.Detail = junit.Fail, fmt.Sprintf("fails at %d grid point(s)", r.Violations)
+			for _, ce := range rep.Counterexamples {
+				if ce.Rule == r.Rule {
+					c.Detail += fmt.Sprintf("; the smallest: %s, %s", values(ce.Values), ce.Link)
+				}
+			}
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	return s
+}
+
+func values(vs explore.Values) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = fmt.Sprintf("%s=%d", v.Path, v.Value)
+	}
+	return strings.Join(parts, ", ")
+}

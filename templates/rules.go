@@ -1,0 +1,55 @@
+package templates
+
+import (
+	"context"
+	"io"
+
+	"github.com/a-h/templ"
+
+	"github.com/mcplab/mcplab/engine/rulebook"
+)
+
+// rootKey carries, in a render's context, the relative path from the page
+// to the site root, so a check line deep in a page links its rule's page.
+type rootKey struct{}
+
+// rooted renders c with root in its context (ruleHref reads it).
+func rooted(root string, c templ.Component) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		return c.Render(context.WithValue(ctx, rootKey{}, root), w)
+	})
+}
+
+// ruleHref is the address of rule's reference page, root+"rules/<rule>/":
+// relative to the page for a prerendered page (rooted), the site path
+// "/rules/<rule>/" for a block the browser renders on its own.
+func ruleHref(ctx context.Context, rule string) templ.SafeURL {
+	root, ok := ctx.Value(rootKey{}).(string)
+	if !ok {
+		root = "/"
+	}
+	return templ.SafeURL(root + "rules/" + rule + "/")
+}
+
+// RulesIndex is the rules reference's index page (rules/index.html): every
+// rule with what it checks and the built-ins that pass and fail it
+// (package rulebook). root is the relative path to the site root ("../").
+func RulesIndex(root string, entries []rulebook.Entry) templ.Component {
+	return rulesIndexView(root, entries)
+}
+
+// RulePage is one rule's reference page (rules/<id>/index.html): what it
+// checks, its source, the correct built-in that passes it and the broken
+// one that fails it (both found by running the built-ins), every built-in
+// that reports it, and what undecided means for it. root is "../../".
+func RulePage(root string, e rulebook.Entry) templ.Component { return rulePageView(root, e) }
+
+// more is how many names follow the first n shown.
+func more(names []string, n int) int { return max(len(names)-n, 0) }
+
+// firstN is names cut to n.
+func firstN(names []string, n int) []string { return names[:min(len(names), n)] }
+
+// maxListed bounds the built-ins a rule's page lists per verdict; the
+// rest are counted.
+const maxListed = 12
