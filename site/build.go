@@ -98,6 +98,8 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 //	s/<name>/index.html   one page per built-in scenario (templates.ScenarioPage)
 //	playground/index.html the editor (templates.PlaygroundPage), on the first example
 //	import/index.html     the transcript judge (templates.ImportPage), on exampleTranscript
+//	explore/index.html    the race explorer (templates.ExplorePage), on exploreDefault
+//	explore.wasm     the race explorer (./wasm/cmd/explore), for explore/
 //	review/index.html     the reliability review of reviewDefault; review/<name>/ of the other reviewed scenarios (buildReviews; with a baseURL their Markdown links every run absolutely)
 //	review.schema.json    the JSON Schema of a review (engine/review.Schema)
 //	s/<name>/oembed.json  its oEmbed response (templates.NewOEmbed), only
@@ -233,6 +235,9 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 		if s.Ledger != nil {
 			page.Wasm = ledgerWasm.file
 		}
+		if err := explorePanel(&page, ex.JSON, s.Explore != nil); err != nil {
+			return nil, fmt.Errorf("build: example %s: %w", ex.Name, err)
+		}
 		html, err := render(templates.ScenarioPage(page))
 		if err != nil {
 			return nil, fmt.Errorf("build: page of example %s: %w", ex.Name, err)
@@ -245,6 +250,9 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 		pgExamples = append(pgExamples, templates.PlaygroundExample{Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Ledger: s.Ledger != nil, Group: entry.Group(), Page: entry.Href})
 	}
 	if err := buildTools(write, pgExamples); err != nil {
+		return nil, err
+	}
+	if err := buildExplore(write, exs); err != nil {
 		return nil, err
 	}
 	reviews, err := buildReviews(write, baseURL) // review/, review/<name>/, review.schema.json
@@ -384,7 +392,7 @@ func buildTools(write func(rel string, data []byte) error, exs []templates.Playg
 // wasmBinaries are the binaries the site needs: main.wasm, playground.wasm
 // and import.wasm, and ledger.wasm when a scenario of exs has a ledger.
 func wasmBinaries(exs []examples.Example) ([]wasmBinary, error) {
-	binaries := []wasmBinary{mainWasm, playgroundWasm, importWasm}
+	binaries := []wasmBinary{mainWasm, playgroundWasm, importWasm, exploreWasm}
 	for _, ex := range exs {
 		s, err := scenario.Decode(ex.JSON)
 		if err != nil {

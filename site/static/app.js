@@ -459,6 +459,15 @@
       };
       w.postMessage({ module: this.module, sqlite: this.sqlite, warm: warm || null });
     },
+    // clone is another bridge over the same module with a worker of its
+    // own, started now: the explorer page spreads its runs over several
+    // (wasm/page/explorepage).
+    clone() {
+      const e = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+      Object.assign(e, { restarts: 0, warmed: null, failures: 0, worker: null, ready: false, running: null, waiting: null, seq: 0 });
+      if (this.module) e.spawn();
+      return e;
+    },
     request(req, done) {
       if (!this.module || (!this.worker && this.failures >= 3)) {
         done({ error: "the simulator worker could not start", worker: true });
