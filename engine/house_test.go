@@ -100,8 +100,8 @@ func TestNoHandWrittenFileIsOver700Lines(t *testing.T) {
 // it. The map's imports column puts review after the runner (review
 // "imports the runner, checks"), and entry, the one entry that decodes,
 // canonicalizes and runs, sits on the runner; explore, the race explorer,
-// runs through entry and sits beside review, which it does not import
-// (nothing in engine/ imports it; site/ does); examples is data.
+// runs through entry and sits under review, whose race table it computes;
+// examples is data.
 var engineRank = []string{
 	"engine/examples",
 	"engine/internal/sha256",
@@ -122,8 +122,8 @@ var engineRank = []string{
 	"engine/transcript",
 	"engine",
 	"engine/entry",
-	"engine/review",
 	"engine/explore",
+	"engine/review",
 	"engine/examples/examplestest",
 }
 
