@@ -120,6 +120,11 @@ type Options struct {
 	// part's rows of the whole window's map, Split); values off the
 	// window's grid are dropped.
 	Samples [][]int64
+	// Coarse, when not nil, is the coarse grid's intervals per dimension
+	// instead of CoarseIntervals: a part of a window keeps the whole
+	// window's spacing (Part), so the parts together run the coarse grid
+	// the whole would.
+	Coarse []int64
 }
 
 // Report is an exploration's result (SCENARIO.md, Explore).

@@ -87,6 +87,16 @@ func Part(data []byte, plan *Plan, k int, opts Options) (*Report, error) {
 		opts.Vary, opts.EveryPoint = plan.Coarse, true
 	} else {
 		opts.Vary, opts.Refine = plan.Parts[k], true
+		// The part's share of the whole window's coarse intervals along
+		// the first dimension, the whole's along the others.
+		dims := int64(len(plan.Vary))
+		whole := CoarseIntervals(len(plan.Vary))
+		opts.Coarse = make([]int64, dims)
+		for i := range opts.Coarse {
+			opts.Coarse[i] = whole
+		}
+		n, all := plan.Parts[k][0].Points(), plan.Vary[0].Points()
+		opts.Coarse[0] = max((whole*n+all-1)/all, 1)
 	}
 	return Explore(data, opts)
 }

@@ -218,15 +218,21 @@ func (x *explorer) answered(k int, a js.Value) {
 		x.done++
 	}
 	x.merged = explore.Merge(x.plan, x.coarse, x.parts)
-	if x.done == len(x.parts) {
-		ms := bridge.Now() - x.started
-		root := x.doc.Get("documentElement").Get("dataset")
-		root.Set("exploreMs", strconv.FormatFloat(ms, 'f', 0, 64))
-		root.Set("exploreRuns", strconv.Itoa(x.merged.Runs))
-		root.Set("explorePoints", strconv.FormatInt(x.merged.Points, 10))
-		x.say("Explored in "+strconv.FormatFloat(ms, 'f', 0, 64)+" ms: "+strconv.Itoa(x.merged.Runs)+" runs for "+strconv.FormatInt(x.merged.Points, 10)+" grid points.", "ready")
-	}
 	x.schedule()
+}
+
+// finished says, once the last part is drawn, how long the exploration
+// took from its start to the map drawn whole and how many runs it needed
+// (also as <html data-explore-ms data-explore-runs data-explore-points>,
+// for make bench).
+func (x *explorer) finished() {
+	ms := strconv.FormatFloat(bridge.Now()-x.started, 'f', 0, 64)
+	runs, points := strconv.Itoa(x.merged.Runs), strconv.FormatInt(x.merged.Points, 10)
+	root := x.doc.Get("documentElement").Get("dataset")
+	root.Set("exploreMs", ms)
+	root.Set("exploreRuns", runs)
+	root.Set("explorePoints", points)
+	x.say("Explored in "+ms+" ms on "+strconv.Itoa(len(x.engines))+" workers: "+runs+" runs for "+points+" grid points.", "ready")
 }
 
 // schedule draws the map at the next frame, once however many parts
@@ -262,6 +268,7 @@ func (x *explorer) draw() {
 	js.Global().Call("mcplabMorph", el, `<div id="explore-out" class="explore-out">`+html+`</div>`)
 	x.cursor(false)
 	if x.done == len(x.parts) {
+		x.finished()
 		x.markReady()
 	}
 }
