@@ -235,7 +235,7 @@ func writeSite(out, baseURL, cacheDir string, stderr io.Writer) (finish func() e
 		if s.Ledger != nil {
 			page.Wasm = ledgerWasm.file
 		}
-		if err := explorePanel(&page, ex.JSON, s.Explore != nil); err != nil {
+		if err := explorePanel(&page, ex.JSON, s.Explore != nil, s.Ledger != nil); err != nil {
 			return nil, fmt.Errorf("build: example %s: %w", ex.Name, err)
 		}
 		html, err := render(templates.ScenarioPage(page))

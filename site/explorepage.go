@@ -18,7 +18,7 @@ const exploreDefault = "a-cancel-then-complete"
 // controls are times (explore.Suggest), and, when the scenario states its
 // own window (own), that window's map prerendered natively, so a lesson
 // shows its region without loading the explorer.
-func explorePanel(p *templates.Page, data []byte, own bool) error {
+func explorePanel(p *templates.Page, data []byte, own, ledger bool) error {
 	doc, ok, err := explore.Suggest(data)
 	if err != nil || !ok {
 		return err
@@ -27,7 +27,7 @@ func explorePanel(p *templates.Page, data []byte, own bool) error {
 	if err != nil {
 		return err
 	}
-	p.Explore = p.Root + "explore/#" + frag
+	p.Explore = p.Root + "explore/" + exploreQuery(ledger) + "#" + frag
 	if !own {
 		return nil
 	}
@@ -40,22 +40,22 @@ func explorePanel(p *templates.Page, data []byte, own bool) error {
 }
 
 // buildExplore renders the explorer page on exploreDefault, explored
-// natively, with the built-in scenarios that state a window (and need no
-// SQLite, which explore.wasm does not link) to pick from.
+// natively, with the built-in scenarios that state a window to pick from
+// (one with a ledger opens with ?ledger=1, where the workers load SQLite).
 func buildExplore(write func(rel string, data []byte) error, exs []examples.Example) error {
 	var choices []templates.ExploreChoice
 	var first templates.ExploreOut
 	var firstJSON []byte
 	for _, ex := range exs {
 		s, err := scenario.Decode(ex.JSON)
-		if err != nil || s.Explore == nil || s.Ledger != nil {
+		if err != nil || s.Explore == nil {
 			continue
 		}
 		frag, err := scenario.ShareFragment(ex.JSON)
 		if err != nil {
 			return fmt.Errorf("build: explore page: %s: %w", ex.Name, err)
 		}
-		choices = append(choices, templates.ExploreChoice{Name: ex.Name, Title: ex.Title, Fragment: frag})
+		choices = append(choices, templates.ExploreChoice{Name: ex.Name, Title: ex.Title, Href: exploreQuery(s.Ledger != nil) + "#" + frag})
 		if ex.Name == exploreDefault {
 			rep, err := explore.Explore(ex.JSON, explore.Options{Engine: runOptions})
 			if err != nil {
@@ -72,4 +72,13 @@ func buildExplore(write func(rel string, data []byte) error, exs []examples.Exam
 		return fmt.Errorf("build: explore page: %w", err)
 	}
 	return write("explore/index.html", html)
+}
+
+// exploreQuery is the explorer page's query for a scenario: ?ledger=1 for
+// one with a ledger (its workers load the browser's SQLite), else none.
+func exploreQuery(ledger bool) string {
+	if ledger {
+		return "?ledger=1"
+	}
+	return ""
 }

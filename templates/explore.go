@@ -202,9 +202,10 @@ func ExploreOutput(out ExploreOut) templ.Component {
 }
 
 // ExploreChoice is a built-in scenario whose explore block the page
-// offers, with its share fragment ("s=...").
+// offers, with its link relative to the page ("#s=...", or
+// "?ledger=1#s=..." for a scenario with a ledger).
 type ExploreChoice struct {
-	Name, Title, Fragment string
+	Name, Title, Href string
 }
 
 // Explore is what ExplorePage draws: the scenario explored first

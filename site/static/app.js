@@ -610,7 +610,10 @@
   if (lab.id === "playground" && new URLSearchParams(location.search).get("ledger") === "1") file = "ledger.wasm";
   const wasmURL = new URL(file, base);
   engine.workerURL = new URL("worker.js", base);
-  engine.preload(file === "ledger.wasm");
+  // The explorer's workers load SQLite for a scenario with a ledger
+  // (?ledger=1; wasm/cmd/explore), its page never does.
+  const exploreLedger = lab.id === "explore" && new URLSearchParams(location.search).get("ledger") === "1";
+  engine.preload(file === "ledger.wasm" || exploreLedger);
   const go = new Go();
   // sqliteFailure says why the browser's SQLite (sqlite3.wasm at url) did
   // not load, in words rather than Emscripten's ("Aborted(both async and

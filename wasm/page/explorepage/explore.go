@@ -79,7 +79,10 @@ func StartExplore(doc js.Value) {
 		x.start(page.ByID(doc, "explore-text").Get("value").String())
 	})
 	page.On(page.ByID(doc, "explore-pick-select"), "change", fail, func(ev js.Value) {
-		js.Global().Get("location").Set("hash", ev.Get("target").Get("value"))
+		// "#s=..." stays on this page; "?ledger=1#s=..." loads it
+		// with SQLite, unless it has it already (then only the hash
+		// changes).
+		js.Global().Get("location").Set("href", ev.Get("target").Get("value"))
 	})
 	page.On(js.Global(), "hashchange", fail, func(js.Value) { x.fromAddress() })
 	x.wireMap()
@@ -199,6 +202,9 @@ func (x *explorer) ask(e js.Value, req map[string]any, done func(js.Value)) {
 // the next frame), or an error shown.
 func (x *explorer) answered(k int, a js.Value) {
 	r := protocol.ReadExplorePartReply(bridge.Object{Value: a})
+	if r.Err != nil && r.Err.Kind == protocol.KindNoLedger && x.withLedger() {
+		return
+	}
 	if r.Err != nil {
 		x.showError(r.Err.Message)
 		x.say("The exploration stopped: "+r.Err.Message, "error")
@@ -271,6 +277,24 @@ func (x *explorer) draw() {
 		x.finished()
 		x.markReady()
 	}
+}
+
+// withLedger reloads the page with ?ledger=1, where its workers load the
+// browser's SQLite, for a scenario with a ledger; false when it has it
+// already.
+func (x *explorer) withLedger() bool {
+	loc := js.Global().Get("location")
+	if strings.Contains(loc.Get("search").String(), "ledger=1") {
+		return false
+	}
+	x.queue = nil
+	frag, err := scenario.ShareFragment([]byte(x.text))
+	if err != nil {
+		return false
+	}
+	x.say("This scenario has a ledger: loading the browser's SQLite…", "loading")
+	loc.Call("replace", loc.Get("pathname").String()+"?ledger=1#"+frag)
+	return true
 }
 
 // markReady sets <html data-ready="1">.
