@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/explore"
@@ -88,6 +89,7 @@ func TestExplorePage(t *testing.T) {
 				t.Errorf("the address carries %q, want the exploration's #s= link", st.Hash)
 			}
 			clickCell(t, ctx)
+			keyboardCell(t, ctx)
 			shot(t, ctx, width)
 		})
 	}
@@ -115,6 +117,29 @@ func clickCell(t *testing.T, ctx context.Context) {
 	if err != nil || !strings.Contains(string(link.Scenario), `"at":250`) {
 		t.Errorf("the run's link %q does not hold the cell's scenario (%v)", href, err)
 	}
+}
+
+// keyboardCell moves the focused map's cursor one row down and one column
+// right with the arrow keys (lesson A's second sampled values: 252 ms and
+// 1 ms), checks the cell is read out in words, and opens its run with
+// Enter.
+func keyboardCell(t *testing.T, ctx context.Context) {
+	t.Helper()
+	evalJSON[bool](t, ctx, `(document.getElementById("explore-svg").focus(), true)`)
+	for _, k := range []string{kb.ArrowDown, kb.ArrowRight} {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const want = "steps[2].at = 252, latencyMs.up = 1"
+	read := evalJSON[string](t, ctx, `document.getElementById("explore-cell").textContent`)
+	if !strings.HasPrefix(read, want+": class A, 7 cancelled") {
+		t.Errorf("the map reads %q, want %s in class A, cancelled", read, want)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the run of the cell reached by keyboard", fmt.Sprintf(`document.getElementById("explore-run-label").textContent === %q`, want))
 }
 
 // shot keeps a screenshot of the whole page at width.
@@ -147,6 +172,22 @@ func TestExplorePanelLink(t *testing.T) {
 	navigate(t, ctx, href)
 	waitReady(t, ctx)
 	waitFor(t, ctx, "every part explored", `!!document.documentElement.dataset.exploreRuns`)
+
+	// The flagship has a ledger: its link asks for the workers' SQLite,
+	// and the page finds the retry that charges twice.
+	navigate(t, ctx, siteURL+"/s/flagship-retry-charges-twice/")
+	waitReady(t, ctx)
+	href = evalJSON[string](t, ctx, `(document.getElementById("explore-this") || {}).href || ""`)
+	if !strings.Contains(href, "/explore/?ledger=1#s=") {
+		t.Fatalf("the flagship's panel links %q, want /explore/?ledger=1#s=", href)
+	}
+	navigate(t, ctx, href)
+	waitReady(t, ctx)
+	waitFor(t, ctx, "the flagship explored", `!!document.documentElement.dataset.exploreRuns`)
+	counter := evalJSON[string](t, ctx, `document.querySelector("#explore-out .explore-counter").textContent`)
+	if !strings.Contains(counter, "no-unsafe-retry fails first at steps[3].at = 1990, latencyMs.up = 0") {
+		t.Errorf("the flagship's counterexamples say %q, want no-unsafe-retry at steps[3].at = 1990, latencyMs.up = 0", counter)
+	}
 }
 
 // TestMeasureExplorePage is make bench's report of the explorer page
