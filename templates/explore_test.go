@@ -8,6 +8,7 @@ import (
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/explore"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
+	"github.com/mcplab/mcplab/engine/scenario"
 )
 
 // Rule (the lessons show their windows, SCENARIO.md Explore): the race
@@ -60,4 +61,22 @@ func escapeText(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, `"`, "&#34;")
+}
+
+// Rule (SCENARIO.md Explore: for one dimension a strip): a window of one
+// dimension is drawn as one row of cells, its values along the columns,
+// and its table is that one row.
+func TestExploreOutputOfOneDimensionIsAStrip(t *testing.T) {
+	rep, err := explore.Explore(examplestest.Get(t, "a-cancel-then-complete").JSON,
+		explore.Options{Vary: []scenario.Vary{{Path: "steps[2].at", From: 250, To: 400, ByMs: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := renderString(t, ExploreOutput(ExploreOut{Report: rep}))
+	if !strings.Contains(html, `class="explore-svg strip"`) || !strings.Contains(html, "a strip of steps[2].at from left to right") {
+		t.Error("a one-dimensional window is not drawn as a strip")
+	}
+	if rows, cells := strings.Count(html, `<th scope="row">`), strings.Count(html, "<td>"); rows != 1 || cells != 64 {
+		t.Errorf("the strip's table has %d rows and %d cells, want 1 and 64", rows, cells)
+	}
 }
