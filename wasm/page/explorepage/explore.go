@@ -273,9 +273,11 @@ func (x *explorer) draw() {
 	el := page.ByID(x.doc, "explore-out")
 	js.Global().Call("mcplabMorph", el, `<div id="explore-out" class="explore-out">`+html+`</div>`)
 	x.cursor(false)
+	// Ready once the first picture is drawn (the coarse grid, usually):
+	// the page is live while the parts fill it in.
+	x.markReady()
 	if x.done == len(x.parts) {
 		x.finished()
-		x.markReady()
 	}
 }
 
