@@ -261,6 +261,8 @@ bench:
 	$(GO) run ./site links
 	@echo "==> go test -run 'TestMeasurePages|TestMeasureLedgerPage' ./site (per page: transfer, navigation to ready, change to repainted SVG; the ledger lesson page's budgets: ready <= 2 s, warm change to frame <= 16 ms)"
 	$(GO) test -count=1 -run 'TestMeasurePages|TestMeasureLedgerPage' -v ./site | grep -v '^=== RUN'
+	@echo "==> go test -run TestMeasureExplorePage ./site (the race explorer page: a 64 x 64 map with its boundaries refined, budget 1 s on localhost; the runs it needed against the 4,096 of the full grid)"
+	$(GO) test -count=1 -run 'TestMeasureExplorePage' -v ./site | grep -E 'explore|^(---|ok|FAIL)'
 	@echo "==> the 50 ms long-task budget, unscaled: the heaviest herd and a 20,000-line paste (make test scales 50 ms by the machine's load average per core)"
 	MCPLAB_LONG_TASK_MS=50 $(GO) test -count=1 -run 'TestHeaviestHerdNeverBlocksThePage|TestImportLongTranscriptStaysResponsive' -v ./site | grep -E 'main thread|^(---|ok|FAIL)' || true
 	@echo "(machine load: $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown))"

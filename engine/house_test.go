@@ -100,10 +100,10 @@ func TestNoHandWrittenFileIsOver700Lines(t *testing.T) {
 // it. The map's imports column puts review after the runner (review
 // "imports the runner, checks"), and entry, the one entry that decodes,
 // canonicalizes and runs, sits on the runner; explore, the race explorer,
-// runs through entry and sits beside review, which it does not import
-// (nothing in engine/ imports it; site/ does); rulebook, the rules
-// reference, runs the built-ins through entry and judges them with checks
-// and checks/schema (nothing in engine/ imports it); examples is data.
+// runs through entry and sits under review, whose race table it computes;
+// rulebook, the rules reference, runs the built-ins through entry and
+// judges them with checks and checks/schema (nothing in engine/ imports
+// it); examples is data.
 var engineRank = []string{
 	"engine/examples",
 	"engine/internal/sha256",
@@ -124,8 +124,8 @@ var engineRank = []string{
 	"engine/transcript",
 	"engine",
 	"engine/entry",
-	"engine/review",
 	"engine/explore",
+	"engine/review",
 	"engine/rulebook",
 	"engine/examples/examplestest",
 }

@@ -87,6 +87,8 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 //	s/<name>/index.html   one page per built-in scenario (templates.ScenarioPage)
 //	playground/index.html the editor (templates.PlaygroundPage), on the first example
 //	import/index.html     the transcript judge (templates.ImportPage), on exampleTranscript
+//	explore/index.html    the race explorer (templates.ExplorePage), on exploreDefault
+//	explore.wasm     the race explorer (./wasm/cmd/explore), for explore/
 //	review/index.html     the reliability review of reviewDefault; review/<name>/ of the other reviewed scenarios (buildReviews; with a baseURL their Markdown links every run absolutely)
 //	review.schema.json    the JSON Schema of a review (engine/review.Schema)
 //	s/<name>/oembed.json  its oEmbed response (templates.NewOEmbed), only
@@ -213,7 +215,7 @@ func buildTools(write func(rel string, data []byte) error, exs []templates.Playg
 // wasmBinaries are the binaries the site needs: main.wasm, playground.wasm
 // and import.wasm, and ledger.wasm when a scenario of exs has a ledger.
 func wasmBinaries(exs []examples.Example) ([]wasmBinary, error) {
-	binaries := []wasmBinary{mainWasm, playgroundWasm, importWasm}
+	binaries := []wasmBinary{mainWasm, playgroundWasm, importWasm, exploreWasm}
 	for _, ex := range exs {
 		s, err := scenario.Decode(ex.JSON)
 		if err != nil {

@@ -100,6 +100,9 @@ func (b *siteBuild) pages(exs []examples.Example) error {
 	if err := buildRules(b.write, book); err != nil { // rules/, rules/<id>/
 		return err
 	}
+	if err := buildExplore(b.write, exs); err != nil { // explore/
+		return err
+	}
 	reviews, err := buildReviews(b.write, b.baseURL) // review/, review/<name>/, review.schema.json
 	if err != nil {
 		return err
@@ -146,6 +149,9 @@ func (b *siteBuild) scenarioPage(ex examples.Example, reviewed bool, book *ruleb
 	page.OEmbed = oembed
 	if s.Ledger != nil {
 		page.Wasm = ledgerWasm.file
+	}
+	if err := explorePanel(&page, ex.JSON, s.Explore != nil, s.Ledger != nil); err != nil {
+		return templates.IndexEntry{}, false, fmt.Errorf("build: example %s: %w", ex.Name, err)
 	}
 	if err := b.page(scenarioPath(ex.Name), "page of example "+ex.Name, templates.ScenarioPage(page)); err != nil {
 		return templates.IndexEntry{}, false, err

@@ -40,6 +40,9 @@ var (
 	ledgerWasm = wasmBinary{file: "ledger.wasm", pkg: "github.com/mcplab/mcplab/wasm/cmd/ledger"}
 	// importWasm is the transcript import page's (wasm/cmd/import).
 	importWasm = wasmBinary{file: "import.wasm", pkg: "github.com/mcplab/mcplab/wasm/cmd/import"}
+	// exploreWasm is the race explorer page's (wasm/cmd/explore): the
+	// only binary that links engine/explore.
+	exploreWasm = wasmBinary{file: "explore.wasm", pkg: "github.com/mcplab/mcplab/wasm/cmd/explore"}
 )
 
 // wasmLDFlags are the link flags of every wasm binary: no symbol table, no

@@ -38,6 +38,12 @@ type Page struct {
 	// link then opens the live review page on the built-in scenario
 	// (reviewHref).
 	Review string
+	// Explore is the href of the page's "Explore this race" link (the
+	// explorer page with the scenario and its window), "" when no control
+	// is a time; Exploration, when not nil, is the scenario's own window
+	// explored, drawn on the page.
+	Explore     string
+	Exploration *ExploreOut
 }
 
 // reviewHref is the href of the page's "Review this operation" link (issue

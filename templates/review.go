@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/mcplab/mcplab/engine/review"
@@ -214,4 +215,13 @@ func cardClass(status string) string {
 		return "check-undecided check-unevaluated"
 	}
 	return "check-undecided"
+}
+
+// bandText says a race row's band (review.Band): "complete 311..320 ms
+// (cancel at 300 ms)", or "unknown" without one.
+func bandText(b *review.Band) string {
+	if b == nil {
+		return "unknown"
+	}
+	return "complete " + strconv.FormatInt(b.FromMs, 10) + ".." + strconv.FormatInt(b.ToMs, 10) + " ms (cancel at " + strconv.FormatInt(b.CancelMs, 10) + " ms)"
 }

@@ -27,18 +27,21 @@ const module = "github.com/mcplab/mcplab/"
 // own (worker/importer, page/importpage), so only import.wasm imports the
 // transcript reader and runs its package's initialization.
 var layers = map[string]int{
-	"wasm/internal/wire":   0,
-	"wasm/protocol":        1,
-	"wasm/worker":          2,
-	"wasm/jsledger":        2,
-	"wasm/worker/importer": 3,
-	"wasm/bridge":          3,
-	"wasm/page":            4,
-	"wasm/page/importpage": 5,
-	"wasm/cmd/lab":         6,
-	"wasm/cmd/playground":  6,
-	"wasm/cmd/ledger":      6,
-	"wasm/cmd/import":      6,
+	"wasm/internal/wire":    0,
+	"wasm/protocol":         1,
+	"wasm/worker":           2,
+	"wasm/jsledger":         2,
+	"wasm/worker/importer":  3,
+	"wasm/worker/explorer":  3,
+	"wasm/bridge":           3,
+	"wasm/page":             4,
+	"wasm/page/importpage":  5,
+	"wasm/page/explorepage": 5,
+	"wasm/cmd/lab":          6,
+	"wasm/cmd/playground":   6,
+	"wasm/cmd/ledger":       6,
+	"wasm/cmd/import":       6,
+	"wasm/cmd/explore":      6,
 }
 
 // maxBackUp is how many imports may run back up (or sideways) the map:
@@ -98,7 +101,7 @@ func TestImportsRunDownTheMap(t *testing.T) {
 // (tested natively), and neither does the worker.
 func TestProtocolAndWorkerHaveNoJS(t *testing.T) {
 	files(t, func(pkg, path string, _ *token.FileSet, f *ast.File) {
-		if pkg != "wasm/protocol" && pkg != "wasm/worker" && pkg != "wasm/worker/importer" {
+		if pkg != "wasm/protocol" && pkg != "wasm/worker" && pkg != "wasm/worker/importer" && pkg != "wasm/worker/explorer" {
 			return
 		}
 		for _, imp := range f.Imports {

@@ -111,6 +111,20 @@ type Options struct {
 	// EveryPoint runs every grid point and infers nothing (still bounded
 	// by maxRuns).
 	EveryPoint bool
+	// Refine refines a window of at most SmallSpace points too, rather
+	// than running its every point: a part of a larger window (Split)
+	// spends the runs the whole window would.
+	Refine bool
+	// Samples, when not nil, are the values Report.Grid samples, one
+	// list per dimension, ascending, instead of 64 spread evenly (a
+	// part's rows of the whole window's map, Split); values off the
+	// window's grid are dropped.
+	Samples [][]int64
+	// Coarse, when not nil, is the coarse grid's intervals per dimension
+	// instead of CoarseIntervals: a part of a window keeps the whole
+	// window's spacing (Part), so the parts together run the coarse grid
+	// the whole would.
+	Coarse []int64
 }
 
 // Report is an exploration's result (SCENARIO.md, Explore).

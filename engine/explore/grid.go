@@ -47,16 +47,18 @@ type explorer struct {
 	order  []int
 	buf    []byte
 
-	seen    map[point]outcome
-	runs    int
-	classes []*class
-	byKey   map[string]int
-	rules   []string
-	ruleSet map[string]bool
-	unknown int64
-	boxes   int // region boxes kept, at most MaxRegionBoxes
-	grid    *Grid
-	samples [][]int64 // the grid's sampled indices per dimension
+	seen     map[point]outcome
+	runs     int
+	classes  []*class
+	byKey    map[string]int
+	rules    []string
+	ruleSet  map[string]bool
+	unknown  int64
+	boxes    int // region boxes kept, at most MaxRegionBoxes
+	grid     *Grid
+	samples  [][]int64 // the grid's sampled indices per dimension
+	sampleAt [][]int64 // Options.Samples: the values to sample, nil for spread
+	coarseN  []int64   // Options.Coarse: the coarse intervals per dimension
 }
 
 // class accumulates one outcome class.
@@ -70,7 +72,7 @@ type class struct {
 }
 
 func newExplorer(data []byte, s *scenario.Scenario, opts Options) (*explorer, error) {
-	x := &explorer{data: data, engine: opts.Engine, linkBase: opts.LinkBase, every: opts.EveryPoint,
+	x := &explorer{data: data, engine: opts.Engine, linkBase: opts.LinkBase, every: opts.EveryPoint, sampleAt: opts.Samples, coarseN: opts.Coarse,
 		seen: map[point]outcome{}, byKey: map[string]int{}, ruleSet: map[string]bool{}}
 	x.maxRuns = scenario.DefaultExploreRuns
 	if s.Explore != nil {
@@ -108,7 +110,7 @@ func newExplorer(data []byte, s *scenario.Scenario, opts Options) (*explorer, er
 	for i := 0; i < x.dims; i++ {
 		coarse *= int64(len(x.coarse(i)))
 	}
-	if x.points <= SmallSpace {
+	if x.points <= SmallSpace && !opts.Refine {
 		coarse, x.every = x.points, true
 	}
 	if coarse > int64(x.maxRuns) {
@@ -293,6 +295,9 @@ func (x *explorer) class(key string, failing []string) int {
 // dimension has at most CoarseIntervals+1 points, else CoarseIntervals+1
 // indices spread evenly, both ends included.
 func (x *explorer) coarse(i int) []int64 {
+	if i < len(x.coarseN) && x.coarseN[i] > 0 {
+		return spread(x.n[i], x.coarseN[i]+1)
+	}
 	return spread(x.n[i], CoarseIntervals(x.dims)+1)
 }
 

@@ -16,6 +16,9 @@ func (x *explorer) startGrid() {
 	cells := 1
 	for i := 0; i < x.dims; i++ {
 		s := spread(x.n[i], gridSamples)
+		if x.sampleAt != nil && i < len(x.sampleAt) {
+			s = x.indices(i, x.sampleAt[i])
+		}
 		x.samples = append(x.samples, s)
 		vals := make([]int64, len(s))
 		for j, k := range s {
@@ -28,6 +31,26 @@ func (x *explorer) startGrid() {
 	for j := range x.grid.Cells {
 		x.grid.Cells[j] = -1
 	}
+}
+
+// indices returns the grid indices of dimension i's values vals that lie
+// on its grid (From + k*ByMs, or To), ascending and without repeats.
+func (x *explorer) indices(i int, vals []int64) []int64 {
+	v := x.vary[i]
+	var out []int64
+	for _, val := range vals {
+		k := int64(-1)
+		switch {
+		case val == v.To:
+			k = x.n[i] - 1
+		case val >= v.From && val < v.To && (val-v.From)%v.ByMs == 0:
+			k = (val - v.From) / v.ByMs
+		}
+		if k >= 0 && (len(out) == 0 || k > out[len(out)-1]) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // paint gives the grid's sampled points inside r (both ends included)

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/explore"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -16,6 +17,8 @@ type reviewer struct {
 	op   scenario.Step
 	opts Options
 	rep  *Report
+	// explored are each transport's race explored (exploreRace), by slug.
+	explored map[string]*explore.Report
 }
 
 // parts are the review's parts in the order they run (Parts names them):
@@ -140,6 +143,31 @@ func (r *reviewer) tick() int64 { return r.s.LatencyMs.Up + r.s.LatencyMs.Down +
 // limit of package scenario), runs it (engine.MaxActions holds) and records
 // it under id.
 func (r *reviewer) run(id, title string, sc scenario.Scenario) (*Run, error) {
+	doc, err := r.document(id, title, sc)
+	if err != nil {
+		return nil, err
+	}
+	s, err := scenario.Decode(doc)
+	if err != nil {
+		return nil, fmt.Errorf("review: derived run %s: %w", id, err)
+	}
+	tr, err := engine.RunWith(s, r.opts.Engine)
+	if err != nil {
+		return nil, fmt.Errorf("review: derived run %s: %w", id, err)
+	}
+	frag, err := scenario.ShareFragment(doc)
+	if err != nil {
+		return nil, fmt.Errorf("review: run %s: %w", id, err)
+	}
+	run := &Run{ID: id, Title: title, Link: r.opts.LinkBase + "#" + frag, Scenario: doc, Trace: tr}
+	r.rep.Runs = append(r.rep.Runs, run)
+	return run, nil
+}
+
+// document is the canonical scenario document of derived run id: sc with
+// title and the review's notes (a race's call step written without a
+// time or verb of its own).
+func (r *reviewer) document(id, title string, sc scenario.Scenario) ([]byte, error) {
 	sc.Title = title
 	sc.Notes = fmt.Sprintf("Derived by the reliability review of request %s%s.", r.op.ID.Raw(), inTitle(r.s.Title))
 	if sc.Steps == nil {
@@ -162,21 +190,7 @@ func (r *reviewer) run(id, title string, sc scenario.Scenario) (*Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("review: run %s: %w", id, err)
 	}
-	s, err := scenario.Decode(doc)
-	if err != nil {
-		return nil, fmt.Errorf("review: derived run %s: %w", id, err)
-	}
-	tr, err := engine.RunWith(s, r.opts.Engine)
-	if err != nil {
-		return nil, fmt.Errorf("review: derived run %s: %w", id, err)
-	}
-	frag, err := scenario.ShareFragment(doc)
-	if err != nil {
-		return nil, fmt.Errorf("review: run %s: %w", id, err)
-	}
-	run := &Run{ID: id, Title: title, Link: r.opts.LinkBase + "#" + frag, Scenario: doc, Trace: tr}
-	r.rep.Runs = append(r.rep.Runs, run)
-	return run, nil
+	return doc, nil
 }
 
 func inTitle(t string) string {

@@ -41,13 +41,13 @@ func Markdown(r *Report) string {
 		fmt.Fprintf(&b, "| %s %s | **%s** | %s | %s |\n", code(c.ID), cell(c.Failure), c.Status, cell(scenarioRefs(c.Why, siteRoot(r))), runRef(c.Run, c.Link))
 	}
 
-	b.WriteString("\n## Cancellation races\n\n| transport | protocol | order | signal | final response | server state | client ignores | server ignores | checks | run |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("\n## Cancellation races\n\n| transport | protocol | order | band | signal | final response | server state | client ignores | server ignores | checks | run |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, x := range r.Races {
 		sig := "none"
 		if x.Signal != nil {
 			sig = code(*x.Signal)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", x.Transport, x.Protocol, x.Order, sig, yesNo(x.FinalResponse),
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", x.Transport, x.Protocol, x.Order, bandText(x.Band), sig, yesNo(x.FinalResponse),
 			x.ServerState, list(x.ClientIgnores), list(x.ServerIgnores), checkList(x.Checks), runRef(x.Run, x.Link))
 	}
 
@@ -293,4 +293,13 @@ func capital(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// bandText says a race row's band: "complete 300..309 ms, cancel at 300
+// ms", or "unknown" without one.
+func bandText(b *Band) string {
+	if b == nil {
+		return "unknown"
+	}
+	return fmt.Sprintf("complete %d..%d ms, cancel at %d ms", b.FromMs, b.ToMs, b.CancelMs)
 }

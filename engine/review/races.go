@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/explore"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -100,8 +101,12 @@ func (r *reviewer) race(transport, protocol, slug, order string) (Race, error) {
 	if err != nil {
 		return Race{}, err
 	}
+	band, err := r.band(sc, slug, order)
+	if err != nil {
+		return Race{}, err
+	}
 	row := Race{Transport: transport, Protocol: protocol, Order: order, ClientIgnores: []string{}, ServerIgnores: []string{},
-		Checks: verdicts(run.Trace), Run: run.ID, Link: run.Link}
+		Checks: verdicts(run.Trace), Run: run.ID, Link: run.Link, Band: band}
 	if req := request(run.Trace, id); req != nil {
 		row.Signal = req.Signal
 		row.FinalResponse = len(req.Response) > 0 && string(req.Response) != "null"
@@ -119,6 +124,78 @@ func (r *reviewer) race(transport, protocol, slug, order string) (Race, error) {
 		}
 	}
 	return row, nil
+}
+
+// raceSlackMs widens a race's window past the latencies on both sides:
+// 10 ms, as the cancel-first row's completion comes 10 ms after the
+// cancellation has arrived.
+const raceSlackMs = 10
+
+// band is where row order's outcome holds (Band): the race explorer
+// (engine/explore) runs the row's scenario with the cancellation at the
+// pivot T and the completion at every ms of the window from T less the
+// latency down and raceSlackMs (at least the call's arrival) to T plus
+// the latency up and raceSlackMs, once per transport (slug); the band is
+// the interval of that window around the row's own completion whose
+// outcome class is the row's. The row's completion, as a time with the
+// cancellation at T: cancel-first T+U+10, in-flight T+U/2, complete-first
+// T-D/2 (the row's own run completes at T and cancels D/2 later: the same
+// race shifted).
+func (r *reviewer) band(sc scenario.Scenario, slug, order string) (*Band, error) {
+	up, down, t := sc.LatencyMs.Up, sc.LatencyMs.Down, r.pivot()
+	own := t + up + raceSlackMs
+	switch order {
+	case InFlight:
+		own = t + up/2
+	case CompleteFirst:
+		own = t - max(down/2, 1)
+	}
+	rep, err := r.exploreRace(sc, slug)
+	if err != nil || rep == nil {
+		return nil, err
+	}
+	for _, c := range rep.Classes {
+		for _, reg := range c.Regions {
+			if len(reg) == 1 && reg[0].From <= own && own <= reg[0].To {
+				return &Band{CancelMs: t, CompleteMs: own, FromMs: reg[0].From, ToMs: reg[0].To, Outcome: c.Key}, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// exploreRace explores the race of sc's transport once (r.explored[slug]):
+// sc's call and progress, the cancellation at the pivot and the
+// completion over the window band describes, every ms. A window the
+// explorer refuses is an error of the review.
+func (r *reviewer) exploreRace(sc scenario.Scenario, slug string) (*explore.Report, error) {
+	if rep, ok := r.explored[slug]; ok {
+		return rep, nil
+	}
+	up, down, t := sc.LatencyMs.Up, sc.LatencyMs.Down, r.pivot()
+	steps := sc.Steps[:0:0]
+	for _, st := range sc.Steps {
+		if st.Do != "cancel" && st.Do != "complete" {
+			steps = append(steps, st)
+		}
+	}
+	id := *r.op.ID
+	steps = append(steps, scenario.Step{At: t, Do: "cancel", ID: &id}, scenario.Step{At: t, Do: "complete", ID: &id})
+	sc.Steps = steps
+	doc, err := r.document("race-"+slug, "Race window: "+slug, sc)
+	if err != nil {
+		return nil, err
+	}
+	window := scenario.Vary{Path: fmt.Sprintf("steps[%d].at", len(steps)-1), From: max(t-down-raceSlackMs, up+1), To: t + up + raceSlackMs, ByMs: 1}
+	rep, err := explore.Explore(doc, explore.Options{Engine: r.opts.Engine, Vary: []scenario.Vary{window}})
+	if err != nil {
+		return nil, fmt.Errorf("review: race window %s: %w", slug, err)
+	}
+	if r.explored == nil {
+		r.explored = map[string]*explore.Report{}
+	}
+	r.explored[slug] = rep
+	return rep, nil
 }
 
 // ignored names what an ignore event dropped: "late response", "late

@@ -179,6 +179,22 @@ type Race struct {
 	Checks        []Verdict `json:"checks"`
 	Run           string    `json:"run"`
 	Link          string    `json:"link"`
+	// Band is where this row's outcome holds, found by the race explorer:
+	// with the cancellation sent at CancelMs, every completion time from
+	// FromMs to ToMs (ms after the call, both included, exact to 1 ms)
+	// gives the outcome class Outcome that the row's own completion,
+	// CompleteMs, gives. Null when the explorer found no class there.
+	Band *Band `json:"band"`
+}
+
+// Band is the interval of completion times around a race row's own where
+// the race has the row's outcome (Race.Band; engine/explore's classes).
+type Band struct {
+	CancelMs   int64  `json:"cancelMs"`
+	CompleteMs int64  `json:"completeMs"`
+	FromMs     int64  `json:"fromMs"`
+	ToMs       int64  `json:"toMs"`
+	Outcome    string `json:"outcome"`
 }
 
 // Evidence is one derived run seen from the section that uses it: what it

@@ -459,6 +459,15 @@
       };
       w.postMessage({ module: this.module, sqlite: this.sqlite, warm: warm || null });
     },
+    // clone is another bridge over the same module with a worker of its
+    // own, started now: the explorer page spreads its runs over several
+    // (wasm/page/explorepage).
+    clone() {
+      const e = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+      Object.assign(e, { restarts: 0, warmed: null, failures: 0, worker: null, ready: false, running: null, waiting: null, seq: 0 });
+      if (this.module) e.spawn();
+      return e;
+    },
     request(req, done) {
       if (!this.module || (!this.worker && this.failures >= 3)) {
         done({ error: "the simulator worker could not start", worker: true });
@@ -601,7 +610,10 @@
   if (lab.id === "playground" && new URLSearchParams(location.search).get("ledger") === "1") file = "ledger.wasm";
   const wasmURL = new URL(file, base);
   engine.workerURL = new URL("worker.js", base);
-  engine.preload(file === "ledger.wasm");
+  // The explorer's workers load SQLite for a scenario with a ledger
+  // (?ledger=1; wasm/cmd/explore), its page never does.
+  const exploreLedger = lab.id === "explore" && new URLSearchParams(location.search).get("ledger") === "1";
+  engine.preload(file === "ledger.wasm" || exploreLedger);
   const go = new Go();
   // sqliteFailure says why the browser's SQLite (sqlite3.wasm at url) did
   // not load, in words rather than Emscripten's ("Aborted(both async and

@@ -326,3 +326,11 @@ var (
 	_ ledger.DB      = (*jsDB)(nil)
 	_ ledger.RawConn = (*jsConn)(nil)
 )
+
+// Loaded reports whether the browser's SQLite is loaded here
+// (self.mcplabSQLite): explore.wasm's workers load it only for a scenario
+// with a ledger (?ledger=1), and give their runs a ledger only then.
+func Loaded() bool {
+	_, err := sqliteAPI()
+	return err == nil
+}

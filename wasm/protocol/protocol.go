@@ -1,9 +1,9 @@
 // Package protocol is the language the page and the engine worker speak
 // (ARCHITECTURE.md, "Outside engine/"): one request type per page that
-// asks (PlaygroundRequest, LabRequest, ImportRequest, ReviewRequest), one
-// reply type per answer, and Error, whose Kind says what went wrong
-// (invalid, bound, no ledger, worker stopped, internal) so no page
-// re-reads an error's text to tell them apart.
+// asks (PlaygroundRequest, LabRequest, ImportRequest, ReviewRequest,
+// ExploreRequest), one reply type per answer, and Error, whose Kind says
+// what went wrong (invalid, bound, no ledger, worker stopped, internal) so
+// no page re-reads an error's text to tell them apart.
 //
 // A request travels as a plain JavaScript object (Fields on the page,
 // ReadRequest in the worker: app.js and worker.js pass it on and compare

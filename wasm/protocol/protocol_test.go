@@ -25,6 +25,9 @@ func TestRequestsRoundTrip(t *testing.T) {
 		ReviewRequest{Action: ReviewStart, Text: "{}", Op: "7", OpMayBeStale: true, LinkBase: "https://lab/playground/"},
 		ReviewRequest{Action: ReviewCalls, Text: "{}"},
 		ReviewRequest{Action: ReviewStep, Token: 4, Root: "../"},
+		ExploreRequest{Action: ExplorePart, Text: "{}", Part: 2, Parts: 4, LinkBase: "../playground/"},
+		ExploreRequest{Action: ExplorePart, Text: "{}", Part: -1, Parts: 4},
+		ExploreRequest{Action: ExploreRun, Text: "{}", Values: []string{"300", "10"}},
 	} {
 		t.Run(fmt.Sprintf("%s/%T", req.Page(), req), func(t *testing.T) {
 			got, err := ReadRequest(Map(req.Fields()))

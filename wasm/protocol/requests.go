@@ -39,6 +39,8 @@ func ReadRequest(o Object) (Request, error) {
 		return ReadImportRequest(o), nil
 	case PageReview:
 		return ReadReviewRequest(o), nil
+	case PageExplore:
+		return ReadExploreRequest(o), nil
 	}
 	return nil, fmt.Errorf("no page %q asks this worker", PageOf(o))
 }

@@ -1,0 +1,246 @@
+package templates
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+
+	"github.com/mcplab/mcplab/engine/explore"
+	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// The race explorer's page (SCENARIO.md, Explore): the outcome map of a
+// window of one or two dimensions (a strip for one), each class a colour,
+// a letter and its key in words, the boundaries between classes drawn,
+// the counterexamples with their links and the map again as a table.
+
+// ExploreCell is the side of one cell of the map, in SVG units.
+const ExploreCell = 8
+
+// exploreColours is how many class colours the stylesheet has (.xc0 ...
+// .xc7); a ninth class reuses the first, its letter still tells it apart.
+const exploreColours = 8
+
+// ExploreOut is what ExploreOutput draws: a report (explore.Report or the
+// merge of its parts so far) and where its links lead.
+type ExploreOut struct {
+	Report *explore.Report
+	// LinkBase prefixes every run's "#s=..." link (the playground's
+	// address relative to the page).
+	LinkBase string
+	// Parts and Done say how many parts the page explores and how many
+	// have answered; Parts 0: the whole window at once (prerendered).
+	Parts, Done int
+}
+
+// exploreClass is one class as the legend says it.
+type exploreClass struct {
+	Letter, Key, Colour string
+	Failing             []string
+	Count               int64
+	Example             string // its smallest values, in words
+	Link                string
+}
+
+// exploreMap is the map's geometry: rows are the first dimension's sampled
+// values, columns the second's (one column for a strip).
+type exploreMap struct {
+	Rows, Cols   []int64
+	RowPath      string
+	ColPath      string
+	Cells        []int
+	Width        int // SVG units
+	Height       int
+	Runs         []exploreRun // each row's cells as runs of one class
+	Edges        string       // the boundaries, as path data
+	ValuesJSON   string       // the sampled values, for the page's hover
+	ClassLetters string       // the class letters by index, for the page
+}
+
+// exploreRun is a horizontal run of cells of one class.
+type exploreRun struct {
+	X, Y, W int
+	Colour  string
+}
+
+// exploreView is ExploreOutput's model.
+type exploreView struct {
+	Title, Summary string
+	Classes        []exploreClass
+	Map            *exploreMap
+	Counter        []exploreCounter
+	Progress       string
+}
+
+// exploreCounter is one counterexample in words.
+type exploreCounter struct {
+	Rule, Values, Link string
+}
+
+// ClassLetter is the letter of class i of a report in the legend and the
+// table: A..Z, then AA, AB...
+func ClassLetter(i int) string {
+	if i < 26 {
+		return string(rune('A' + i))
+	}
+	return ClassLetter(i/26-1) + ClassLetter(i%26)
+}
+
+// valuesText says a point's values: "steps[2].at = 309, latencyMs.up = 0".
+func valuesText(vs explore.Values) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = v.Path + " = " + strconv.FormatInt(v.Value, 10)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// varyText says a window: "steps[2].at from 250 to 400 by 1".
+func varyText(vs []scenario.Vary) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = v.Path + " from " + strconv.FormatInt(v.From, 10) + " to " + strconv.FormatInt(v.To, 10) + " by " + strconv.FormatInt(v.ByMs, 10)
+	}
+	return strings.Join(parts, " × ")
+}
+
+// newExploreView builds the model of out.
+func newExploreView(out ExploreOut) exploreView {
+	r := out.Report
+	v := exploreView{Title: r.Title}
+	v.Summary = varyText(r.Vary) + ": " + trace.Thousands(r.Points) + " grid points, " + trace.Thousands(int64(r.Runs)) + " runs"
+	switch {
+	case out.Parts > 0 && out.Done < out.Parts:
+		v.Progress = "Exploring: " + strconv.Itoa(out.Done) + " of " + strconv.Itoa(out.Parts) + " parts done; the rest of the map shows the coarse grid."
+	case r.Exhaustive:
+		v.Progress = "Done: every grid point's class is known, run or filled from the corners of its box (each boundary is exact to its step)."
+	default:
+		v.Progress = "Done, not exhaustive: " + trace.Thousands(r.Unknown) + " grid points were left unknown by maxRuns."
+	}
+	for i, c := range r.Classes {
+		v.Classes = append(v.Classes, exploreClass{Letter: ClassLetter(i), Key: c.Key, Colour: "xc" + strconv.Itoa(i%exploreColours),
+			Failing: c.Failing, Count: c.Count, Example: valuesText(c.Example.Values), Link: out.LinkBase + c.Example.Link})
+	}
+	for _, ce := range r.Counterexamples {
+		v.Counter = append(v.Counter, exploreCounter{Rule: ce.Rule, Values: valuesText(ce.Values), Link: out.LinkBase + ce.Link})
+	}
+	if r.Grid != nil && len(r.Grid.Values) > 0 {
+		v.Map = newExploreMap(r)
+	}
+	return v
+}
+
+// newExploreMap lays out r's grid: runs of cells per row and the edges
+// between cells of different classes.
+func newExploreMap(r *explore.Report) *exploreMap {
+	g := r.Grid
+	// A strip is one row: its values run along the columns.
+	m := &exploreMap{Rows: []int64{0}, Cols: g.Values[0], ColPath: r.Vary[0].Path, Cells: g.Cells}
+	if len(g.Values) > 1 {
+		m.Rows, m.RowPath, m.Cols, m.ColPath = g.Values[0], r.Vary[0].Path, g.Values[1], r.Vary[1].Path
+	}
+	w, h := len(m.Cols), len(m.Rows)
+	if len(g.Cells) != w*h {
+		return nil
+	}
+	cell := func(i, j int) int { return g.Cells[i*w+j] }
+	colour := func(c int) string {
+		if c < 0 {
+			return "xunknown"
+		}
+		return "xc" + strconv.Itoa(c%exploreColours)
+	}
+	var edges strings.Builder
+	for i := 0; i < h; i++ {
+		start := 0
+		for j := 1; j <= w; j++ {
+			if j == w || cell(i, j) != cell(i, start) {
+				m.Runs = append(m.Runs, exploreRun{X: start * ExploreCell, Y: i * ExploreCell, W: (j - start) * ExploreCell, Colour: colour(cell(i, start))})
+				if j < w {
+					edges.WriteString("M" + strconv.Itoa(j*ExploreCell) + " " + strconv.Itoa(i*ExploreCell) + "v" + strconv.Itoa(ExploreCell))
+				}
+				start = j
+			}
+		}
+		if i+1 < h {
+			for j := 0; j < w; j++ {
+				if cell(i, j) != cell(i+1, j) {
+					edges.WriteString("M" + strconv.Itoa(j*ExploreCell) + " " + strconv.Itoa((i+1)*ExploreCell) + "h" + strconv.Itoa(ExploreCell))
+				}
+			}
+		}
+	}
+	m.Edges = edges.String()
+	m.Width, m.Height = w*ExploreCell, h*ExploreCell
+	vals, _ := json.Marshal(g.Values)
+	m.ValuesJSON = string(vals)
+	letters := make([]string, len(r.Classes))
+	for i := range letters {
+		letters[i] = ClassLetter(i)
+	}
+	m.ClassLetters = strings.Join(letters, " ")
+	return m
+}
+
+// cellLetter is the letter of cell (i, j), "?" when unknown.
+func (m *exploreMap) cellLetter(i, j int) string {
+	c := m.Cells[i*len(m.Cols)+j]
+	if c < 0 {
+		return "?"
+	}
+	return ClassLetter(c)
+}
+
+// ExploreOutput is the explorer's output block (#explore-out): what was
+// explored, the map or strip with its legend, the counterexamples and the
+// map as a table, for out.
+func ExploreOutput(out ExploreOut) templ.Component {
+	return exploreOutput(newExploreView(out))
+}
+
+// ExploreChoice is a built-in scenario whose explore block the page
+// offers, with its link relative to the page ("#s=...", or
+// "?ledger=1#s=..." for a scenario with a ledger).
+type ExploreChoice struct {
+	Name, Title, Href string
+}
+
+// Explore is what ExplorePage draws: the scenario explored first
+// (prerendered, natively), the scenarios to pick and the output.
+type Explore struct {
+	Root     string // the relative path to the site root ("../")
+	Scenario json.RawMessage
+	Out      ExploreOut
+	Choices  []ExploreChoice
+}
+
+// ExplorePage is /explore/: pick or paste a scenario, see its outcome
+// map fill in, click a cell for its run.
+func ExplorePage(p Explore) templ.Component { return explorePage(p) }
+
+// mapName says what the map's rows and columns are.
+func mapName(m *exploreMap) string {
+	if m.RowPath == "" {
+		return "a strip of " + m.ColPath + " from left to right"
+	}
+	return "rows " + m.RowPath + ", columns " + m.ColPath
+}
+
+// mapClass is the SVG's class: a map, or a strip of one row.
+func mapClass(m *exploreMap) string {
+	if m.RowPath == "" {
+		return "explore-svg strip"
+	}
+	return "explore-svg"
+}
+
+// axisRange says an axis's sampled values: "250..376 (64 values)".
+func axisRange(vs []int64) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return strconv.FormatInt(vs[0], 10) + ".." + strconv.FormatInt(vs[len(vs)-1], 10) + " (" + strconv.Itoa(len(vs)) + " values)"
+}

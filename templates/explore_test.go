@@ -1,0 +1,82 @@
+package templates
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/engine/examples/examplestest"
+	"github.com/mcplab/mcplab/engine/explore"
+	"github.com/mcplab/mcplab/engine/ledger/sqlite"
+	"github.com/mcplab/mcplab/engine/scenario"
+)
+
+// Rule (the lessons show their windows, SCENARIO.md Explore): the race
+// lesson's map shows its three classes in words with the boundaries
+// between them and the map as a table; the flagship's lists the retry
+// that charges twice (no-unsafe-retry, "side effects 2") with a link to
+// its smallest run; the keyed twin's says no rule fails anywhere.
+func TestExploreOutputOfTheLessons(t *testing.T) {
+	cases := []struct {
+		name    string
+		want    []string
+		notWant []string
+	}{
+		{"a-cancel-then-complete", []string{
+			"7 cancelled (cause client), client abandoned, no response; fails: none",
+			"7 completed (cause client), client abandoned, response sent; fails: none",
+			"7 completed, client result, response sent; fails: none",
+			`class="explore-edges" d="M`, `id="explore-table"`, "No rule fails anywhere in this window"}, nil},
+		{"flagship-retry-charges-twice", []string{"side effects 2; fails: no-unsafe-retry", "<code>no-unsafe-retry</code> fails first at", `href="../playground/#s=`}, []string{"No rule fails"}},
+		{"flagship-with-idempotency-key", []string{"No rule fails anywhere in this window, at this resolution."}, []string{"side effects 2", "fails first at"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := explore.Explore(examplestest.Get(t, tc.name).JSON, explore.Options{Engine: engine.Options{OpenLedger: sqlite.NewMemory}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			html := renderString(t, ExploreOutput(ExploreOut{Report: rep, LinkBase: "../playground/"}))
+			for _, w := range tc.want {
+				if !strings.Contains(html, escapeText(w)) {
+					t.Errorf("the output lacks %q", w)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(html, w) {
+					t.Errorf("the output says %q", w)
+				}
+			}
+			cells := strings.Count(html, "<td>")
+			if want := len(rep.Grid.Values[0]) * len(rep.Grid.Values[1]); cells != want {
+				t.Errorf("the table has %d cells, want %d", cells, want)
+			}
+		})
+	}
+}
+
+// escapeText is s as templ writes it in text (quotes escaped).
+func escapeText(s string) string {
+	if strings.HasPrefix(s, "<") || strings.Contains(s, `="`) {
+		return s
+	}
+	return strings.ReplaceAll(s, `"`, "&#34;")
+}
+
+// Rule (SCENARIO.md Explore: for one dimension a strip): a window of one
+// dimension is drawn as one row of cells, its values along the columns,
+// and its table is that one row.
+func TestExploreOutputOfOneDimensionIsAStrip(t *testing.T) {
+	rep, err := explore.Explore(examplestest.Get(t, "a-cancel-then-complete").JSON,
+		explore.Options{Vary: []scenario.Vary{{Path: "steps[2].at", From: 250, To: 400, ByMs: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := renderString(t, ExploreOutput(ExploreOut{Report: rep}))
+	if !strings.Contains(html, `class="explore-svg strip"`) || !strings.Contains(html, "a strip of steps[2].at from left to right") {
+		t.Error("a one-dimensional window is not drawn as a strip")
+	}
+	if rows, cells := strings.Count(html, `<th scope="row">`), strings.Count(html, "<td>"); rows != 1 || cells != 64 {
+		t.Errorf("the strip's table has %d rows and %d cells, want 1 and 64", rows, cells)
+	}
+}
