@@ -447,7 +447,7 @@ func (p *prober) open(s *session, deadline time.Time, stdout io.Writer) error {
 			transport = "Streamable HTTP " + p.url
 		}
 		p.server = strings.TrimSpace(s.server)
-		fmt.Fprintln(stdout, s.handshakeLine(transport, want))
+		fmt.Fprintln(stdout, s.handshakeLine(transport))
 	}
 	return err
 }
@@ -542,13 +542,12 @@ func handshakeFailed(facts []string) bool {
 // pass.
 func verdictOf(cs []trace.Check, violated string, err error, decides string) string {
 	var passed, open int
+	decidingOpen := false // the deciding rule is undecided: so is the situation, whatever else passed
 	for _, c := range cs {
 		switch {
 		case c.OK == nil:
 			open++
-			if c.Rule == decides {
-				passed = -len(cs) - 1 // undecided, whatever else passed
-			}
+			decidingOpen = decidingOpen || c.Rule == decides
 		case !*c.OK:
 			return "FAIL"
 		default:
@@ -560,7 +559,7 @@ func verdictOf(cs []trace.Check, violated string, err error, decides string) str
 		return "FAIL"
 	case err != nil:
 		return "error"
-	case passed <= 0 && open > 0:
+	case decidingOpen || passed == 0 && open > 0:
 		return "undecided"
 	}
 	return "pass"

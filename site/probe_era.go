@@ -202,7 +202,7 @@ func earlierNote(v string) string {
 
 // handshakeLine is the probe's server line: who answered, over what, and
 // which revision was offered and spoken.
-func (s *session) handshakeLine(transport, want string) string {
+func (s *session) handshakeLine(transport string) string {
 	switch {
 	case s.stateless:
 		return fmt.Sprintf("server: %s over %s; server/discover lists %s: spoken statelessly (no initialize, no session; every request carries params._meta)", strings.TrimSpace(s.server), transport, s.version)

@@ -72,7 +72,7 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 		at  int64
 	}
 	cancels := map[string]cancel{}
-	var bad, near, proof, inside []int
+	var bad, near, proof, inside, loaded []int
 	lat := int64(0)
 	if v.tr.Source != nil {
 		lat = v.tr.Source.LatencyMs
@@ -152,6 +152,9 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 		switch {
 		case lat > 0 && earliest-c.at > lat && !busy || fence > c.seq:
 			bad = append(bad, i)
+		case lat > 0 && earliest-c.at > lat:
+			loaded = append(loaded, i)
+			near = append(near, i)
 		case e.Within != nil:
 			inside = append(inside, i)
 			near = append(near, i)
@@ -189,11 +192,21 @@ func cancelOrderSeenFrom(v *view, who string) (trace.Check, bool) {
 	case len(inside) > 0:
 		return undecidedAt(near, undecided(NoMessageAfterCancel, view+" records one time per HTTP exchange, not per event of a response stream: "+seqList(inside)+" streamed in an exchange whose interval overlaps the cancellation (or lies within the path's round trip, "+strconv.FormatInt(lat, 10)+" ms, of it), so whether the server wrote it before reading the cancellation is unknown.")), true
 	case len(near) > 0 && lat > 0:
-		return undecidedAt(near, undecided(NoMessageAfterCancel, view+" cannot order a cancellation and a response observed within the path's round trip ("+strconv.FormatInt(lat, 10)+" ms) of each other, or while a ping the client sent after the cancellation was still unanswered (the path under load) ("+seqList(near)+"): the server may have written before it read the cancellation, the legitimate race. Judge the server's own log.")), true
+		return undecidedAt(near, undecided(NoMessageAfterCancel, view+" cannot order a cancellation and a response observed within the path's round trip ("+strconv.FormatInt(lat, 10)+" ms) of each other"+underLoad(loaded)+" ("+seqList(near)+"): the server may have written before it read the cancellation, the legitimate race. Judge the server's own log.")), true
 	case len(near) > 0:
 		return undecidedAt(near, undecided(NoMessageAfterCancel, view+" cannot show whether the server read the cancellation before it wrote "+seqList(near)+", and the path's round trip is unknown (no answered initialize or ping): the order may be the legitimate race. Judge the server's own log.")), true
 	}
 	return pass(NoMessageAfterCancel, strconv.Itoa(len(cancels))+" cancellation(s) observed; nothing more arrived for those requests.", proof...), true
+}
+
+// underLoad is what the undecided detail adds for the messages loaded
+// that arrived later than the round trip but while the client's ping after
+// the cancellation was unanswered; "" when there are none.
+func underLoad(loaded []int) string {
+	if len(loaded) == 0 {
+		return ""
+	}
+	return ", or later but while a ping the client sent after the cancellation was still unanswered (the path under load: " + seqList(loaded) + ")"
 }
 
 // undecidedAt is an undecided check that lists the events it could not

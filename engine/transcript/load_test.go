@@ -29,7 +29,7 @@ func TestRoundTripUnderLoad(t *testing.T) {
 	}{
 		{"the response arrives while the fence is pending", `{"t":440,"from":"server","message":{"jsonrpc":"2.0","id":3,"result":{"content":[]}}}
 {"t":600,"from":"server","message":{"jsonrpc":"2.0","id":4,"result":{}}}
-`, "?", "still unanswered (the path under load)"},
+`, "?", "still unanswered (the path under load"},
 		{"the response arrives after the fence is answered", `{"t":420,"from":"server","message":{"jsonrpc":"2.0","id":4,"result":{}}}
 {"t":440,"from":"server","message":{"jsonrpc":"2.0","id":3,"result":{"content":[]}}}
 `, "FAIL", "more than the path's round trip (5 ms)"},
