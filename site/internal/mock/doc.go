@@ -22,5 +22,6 @@
 // Bounds: a line or a request body is read up to live.MaxMessage bytes (a
 // longer one ends a stdio session, and is refused with 413 on HTTP); at
 // most MaxCalls calls are in flight at once (a further one is answered
-// with an error); the transcript holds what live.Recorder keeps.
+// with an error); an HTTP request's headers are read within 10 s; the
+// transcript holds what live.Recorder keeps.
 package mock

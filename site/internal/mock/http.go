@@ -155,8 +155,8 @@ func (s *Server) sessionOK(w http.ResponseWriter, r *http.Request, initialize bo
 		return true
 	case retired:
 		http.Error(w, "session retired", http.StatusNotFound)
-	case sid == "" && s.Era() == "":
-		return true // 2025-11-25 without initialize yet: the mock plays along
+	case sid == "" && !s.inSession():
+		return true // no session yet (a 2026-07-28 client's server/discover before it falls back): the mock plays along
 	case sid == "":
 		http.Error(w, "Mcp-Session-Id missing", http.StatusBadRequest)
 	default:

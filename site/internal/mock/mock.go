@@ -336,3 +336,10 @@ func (s *Server) sessionState(id string) (ok, retired bool) {
 	defer s.mu.Unlock()
 	return id != "" && id == s.session, s.retired[id]
 }
+
+// inSession reports whether a 2025-11-25 session is open.
+func (s *Server) inSession() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.session != ""
+}

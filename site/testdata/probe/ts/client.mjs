@@ -9,7 +9,7 @@
 //   plain    no options (the SDK's default 60 s timeout)
 //   timeout  timeout 300 ms, progress does not reset it
 //   reset    timeout 300 ms, resetTimeoutOnProgress
-//   max      timeout 300 ms, resetTimeoutOnProgress, maxTotalTimeout 700 ms
+//   max      timeout 600 ms, resetTimeoutOnProgress, maxTotalTimeout 700 ms
 //   abort    an AbortSignal that fires at 300 ms
 // After each call the client keeps its session 800 ms (as a host does),
 // lists the tools again, and closes.
@@ -38,7 +38,7 @@ function options() {
     case "reset":
       return { ...o, timeout: 300, resetTimeoutOnProgress: true };
     case "max":
-      return { ...o, timeout: 300, resetTimeoutOnProgress: true, maxTotalTimeout: 700 };
+      return { ...o, timeout: 600, resetTimeoutOnProgress: true, maxTotalTimeout: 700 };
     case "abort": {
       const ac = new AbortController();
       setTimeout(() => ac.abort(), 300);
