@@ -240,14 +240,8 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 		return &usageError{fmt.Errorf("-protocol: want %s, not %q", strings.Join(probeProtocols, ", "), p.protocol)}
 	}
 	fs.Visit(func(f *flag.Flag) { p.argsGiven = p.argsGiven || f.Name == "args" })
-	for _, name := range strings.Split(*only, ",") {
-		if name = strings.TrimSpace(name); name == "" {
-			continue
-		}
-		if !knownSituation(name) {
-			return &usageError{fmt.Errorf("-only: no situation is called %q (they are %s)", name, situationNames())}
-		}
-		p.only[name] = true
+	if err := p.onlySituations(*only); err != nil {
+		return err
 	}
 	if err := p.target(fs, fs.Args()); err != nil {
 		return err
@@ -295,6 +289,21 @@ func cmdProbe(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return p.exitFor(results, *check)
+}
+
+// onlySituations reads -only, a comma-separated list of situation names,
+// into p.only; an unknown name is a usage error naming the known ones.
+func (p *prober) onlySituations(list string) error {
+	for _, name := range strings.Split(list, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		if !knownSituation(name) {
+			return &usageError{fmt.Errorf("-only: no situation is called %q (they are %s)", name, situationNames())}
+		}
+		p.only[name] = true
+	}
+	return nil
 }
 
 // headerFlag is -header, repeatable: each 'Name: value' is added to every

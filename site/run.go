@@ -69,20 +69,133 @@ func cmdRun(args []string, stdout, stderr io.Writer) (err error) {
 			err = &internalError{&entry.InternalError{Value: r, Stack: debug.Stack()}}
 		}
 	}()
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	f, err := parseRunFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	name := f.fs.Arg(0)
+	f.out.print, f.out.subject = f.checks, name
+	if isLink(name) {
+		data, err := linkScenario(name)
+		if err != nil {
+			return &usageError{err}
+		}
+		if err := transcriptFlagsError(f.given, "the share link carries a scenario", data); err != nil {
+			return err
+		}
+		return runScenario(data, f.out, stdout, stderr)
+	}
+	data, err := readInput(name, true)
+	if err != nil {
+		return err
+	}
+	input := name
+	if name == "-" {
+		input = "standard input"
+	}
+	if format := transcript.Sniff(data); format != transcript.FormatScenario {
+		return runTranscript(data, format, input, f, stdout, stderr)
+	}
+	if err := transcriptFlagsError(f.given, input+" is a scenario", data); err != nil {
+		return err
+	}
+	return runScenario(data, f.out, stdout, stderr)
+}
+
+// runFlags are run's flags once parsed and checked: the transcript's
+// options (side, observer, zone, round trip, maximum timeout), where the
+// checks go, and which transcript-only flags were given (a scenario
+// refuses them).
+type runFlags struct {
+	fs                  *flag.FlagSet
+	side, observer      string
+	loc                 *time.Location
+	latency, maxTimeout int64
+	checks              bool
+	out                 checksOut
+	given               []string
+}
+
+// parseRunFlags reads run's command line and checks every value before the
+// input is read, whatever the input: a typo should not pass in silence.
+func parseRunFlags(args []string, stderr io.Writer) (*runFlags, error) {
+	f := &runFlags{fs: flag.NewFlagSet("run", flag.ContinueOnError)}
+	fs := f.fs
 	fs.SetOutput(stderr)
-	side := fs.String("side", "auto", "for a one-sided transcript: who wrote it (`auto|client|server`)")
-	observer := fs.String("observer", "", "who recorded the transcript (`client|server|wire`); empty: inferred from its format")
+	fs.StringVar(&f.side, "side", "auto", "for a one-sided transcript: who wrote it (`auto|client|server`)")
+	fs.StringVar(&f.observer, "observer", "", "who recorded the transcript (`client|server|wire`); empty: inferred from its format")
 	zone := fs.String("zone", "", "time `zone` of a log with local times (VS Code): an IANA name or an offset such as +02:00; empty: UTC")
-	var latency, maxTimeout int64
-	fs.Func("latency", "the path's round trip in whole `ms` (0: inferred from the slowest answered initialize or ping)", wholeMs(&latency))
-	fs.Func("max-timeout", "the client's maximum total timeout per request in whole `ms`, so max-timeout-enforced can judge a transcript (0: none)", wholeMs(&maxTimeout))
-	checks := fs.Bool("checks", false, "list the checks on stderr, each with its rule's page, and exit 3 if any is violated (for CI)")
-	var out checksOut
-	fs.StringVar(&out.junit, "junit", "", "also write the checks to `FILE` as JUnit XML: a test case per rule, a failure with its detail, an undecided one skipped")
-	fs.StringVar(&out.base, "base-url", "", "the site's `URL` (as build -base-url): rule pages print under it (default: the path /rules/RULE/)")
+	fs.Func("latency", "the path's round trip in whole `ms` (0: inferred from the fastest answered exchange)", wholeMs(&f.latency))
+	fs.Func("max-timeout", "the client's maximum total timeout per request in whole `ms`, so max-timeout-enforced can judge a transcript (0: none)", wholeMs(&f.maxTimeout))
+	fs.BoolVar(&f.checks, "checks", false, "list the checks on stderr, each with its rule's page, and exit 3 if any is violated (for CI)")
+	fs.StringVar(&f.out.junit, "junit", "", "also write the checks to `FILE` as JUnit XML: a test case per rule, a failure with its detail, an undecided one skipped")
+	fs.StringVar(&f.out.base, "base-url", "", "the site's `URL` (as build -base-url): rule pages print under it (default: the path /rules/RULE/)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: mcplab run [-side auto|client|server] [-observer client|server|wire]
+		fmt.Fprintln(stderr, runUsage)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return nil, &usageError{fmt.Errorf("run takes one scenario file, transcript file, - for stdin, or a share link; got %d arguments", fs.NArg())}
+	}
+	switch f.side {
+	case "auto", "client", "server":
+	default:
+		return nil, &usageError{fmt.Errorf("-side %q: want auto, client or server", f.side)}
+	}
+	switch f.observer {
+	case "", trace.ObserverClient, trace.ObserverServer, trace.ObserverWire:
+	default:
+		return nil, &usageError{fmt.Errorf("-observer %q: want client, server or wire (or nothing: inferred from the transcript's format)", f.observer)}
+	}
+	if *zone != "" {
+		loc, err := time.LoadLocation(*zone) // a zone name, natively
+		if err != nil {
+			loc, err = transcript.ParseZone(*zone)
+		}
+		if err != nil {
+			// transcript.ParseZone's message is the web page's, which
+			// knows no zone names; here they are known.
+			return nil, &usageError{fmt.Errorf("-zone %q: not a time zone this machine knows: want an IANA name such as Europe/Oslo, UTC, or an offset such as +02:00", *zone)}
+		}
+		f.loc = loc
+	}
+	// The flags set that only a transcript reads: a scenario given them is
+	// refused (transcriptFlagsError), not run as if they had changed it.
+	fs.Visit(func(fl *flag.Flag) {
+		if fl.Name != "checks" && fl.Name != "junit" && fl.Name != "base-url" {
+			f.given = append(f.given, "-"+fl.Name)
+		}
+	})
+	return f, nil
+}
+
+// runTranscript imports a transcript of real traffic (format as sniffed)
+// with run's options and writes its trace and checks.
+func runTranscript(data []byte, format transcript.Format, input string, f *runFlags, stdout, stderr io.Writer) error {
+	opts := transcript.Options{Observer: f.observer, LatencyMs: f.latency, MaxTimeoutMs: f.maxTimeout, Zone: f.loc}
+	if f.side != "auto" {
+		opts.Side = f.side
+	}
+	tr, err := transcript.Import(data, opts)
+	if err != nil && format == transcript.FormatUnknown {
+		// "NAME: neither a scenario (...) nor a transcript: line 1:
+		// unknown format. Known: ...", the transcript's error said once
+		// (transcriptError) after what the input is not.
+		said := transcriptError(input, err).Error()
+		return &usageError{&reworded{input + ": neither a scenario (a JSON object starting with \"mcplab\": 1; see the site's /scenario.schema.json) nor a transcript: " + strings.TrimPrefix(said, input+": "), err}}
+	}
+	if err != nil {
+		return &usageError{transcriptError(input, err)}
+	}
+	return writeTrace(tr, f.out, stdout, stderr)
+}
+
+// runUsage is run's usage text, before its flags.
+const runUsage = `usage: mcplab run [-side auto|client|server] [-observer client|server|wire]
                   [-zone ZONE] [-latency MS] [-max-timeout MS] [-checks]
                   [-junit FILE] [-base-url URL] FILE|-|LINK
 
@@ -98,94 +211,7 @@ A file or standard input is read up to 4 MiB; a transcript has at most
 Exit status: 0 done, 1 failure (such as a failed write), 2 bad input or
 usage (or a valid scenario whose run goes past one of the engine's bounds),
 3 a check failed (-checks), 4 internal error (a bug in mcplab: please
-report it).`)
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return &usageError{fmt.Errorf("run takes one scenario file, transcript file, - for stdin, or a share link; got %d arguments", fs.NArg())}
-	}
-	switch *side {
-	case "auto", "client", "server":
-	default:
-		return &usageError{fmt.Errorf("-side %q: want auto, client or server", *side)}
-	}
-	switch *observer {
-	case "", trace.ObserverClient, trace.ObserverServer, trace.ObserverWire:
-	default:
-		return &usageError{fmt.Errorf("-observer %q: want client, server or wire (or nothing: inferred from the transcript's format)", *observer)}
-	}
-	// -zone's value is checked before the input is read, whatever the
-	// input: a typo should not pass in silence.
-	var loc *time.Location
-	if *zone != "" {
-		if loc, err = time.LoadLocation(*zone); err != nil { // a zone name, natively
-			loc, err = transcript.ParseZone(*zone)
-		}
-		if err != nil {
-			// transcript.ParseZone's message is the web page's, which
-			// knows no zone names; here they are known.
-			return &usageError{fmt.Errorf("-zone %q: not a time zone this machine knows: want an IANA name such as Europe/Oslo, UTC, or an offset such as +02:00", *zone)}
-		}
-	}
-	// The flags set (fs.Visit) that only a transcript reads: a scenario
-	// given them is refused (transcriptFlagsError), not run as if they
-	// had changed it.
-	var given []string
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name != "checks" && f.Name != "junit" && f.Name != "base-url" {
-			given = append(given, "-"+f.Name)
-		}
-	})
-	name := fs.Arg(0)
-	var data []byte
-	if isLink(name) {
-		data, err = linkScenario(name)
-		if err != nil {
-			return &usageError{err}
-		}
-		if err := transcriptFlagsError(given, "the share link carries a scenario", data); err != nil {
-			return err
-		}
-		out.print, out.subject = *checks, name
-		return runScenario(data, out, stdout, stderr)
-	}
-	if data, err = readInput(name, true); err != nil {
-		return err
-	}
-	input := name
-	if name == "-" {
-		input = "standard input"
-	}
-	if f := transcript.Sniff(data); f != transcript.FormatScenario {
-		opts := transcript.Options{Observer: *observer, LatencyMs: latency, MaxTimeoutMs: maxTimeout}
-		if *side != "auto" {
-			opts.Side = *side
-		}
-		opts.Zone = loc
-		tr, err := transcript.Import(data, opts)
-		if err != nil && f == transcript.FormatUnknown {
-			// "NAME: neither a scenario (...) nor a transcript: line 1:
-			// unknown format. Known: ...", the transcript's error said
-			// once (transcriptError) after what the input is not.
-			said := transcriptError(input, err).Error()
-			return &usageError{&reworded{input + ": neither a scenario (a JSON object starting with \"mcplab\": 1; see the site's /scenario.schema.json) nor a transcript: " + strings.TrimPrefix(said, input+": "), err}}
-		}
-		if err != nil {
-			return &usageError{transcriptError(input, err)}
-		}
-		out.print, out.subject = *checks, name
-		return writeTrace(tr, out, stdout, stderr)
-	}
-	if err := transcriptFlagsError(given, input+" is a scenario", data); err != nil {
-		return err
-	}
-	out.print, out.subject = *checks, name
-	return runScenario(data, out, stdout, stderr)
-}
+report it).`
 
 // transcriptError says an import error of the transcript input (a file's
 // name, or "standard input") once: "NAME: line 2: CAUSE", or "NAME: HAR
