@@ -5,8 +5,8 @@
 package checks
 
 import (
-	"sort"
 	"slices"
+	"sort"
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
