@@ -12,6 +12,7 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
 	"github.com/mcplab/mcplab/wasm/bridge"
+	"github.com/mcplab/mcplab/wasm/worker"
 )
 
 // The playground's links: the fragment a page is opened with (linkText),
@@ -20,7 +21,8 @@ import (
 // build when a scenario needs SQLite (switchToLedger).
 
 // linkText returns the editor text a fragment names: a built-in example's
-// file as shipped, or the shared scenario indented for editing.
+// file as shipped, or the shared text (worker.EditorText: as written, an
+// old canonical link indented).
 func linkText(hash string) (string, error) {
 	l, err := scenario.ParseLink(hash)
 	if err != nil {
@@ -33,7 +35,7 @@ func linkText(hash string) (string, error) {
 		}
 		return string(ex.JSON), nil
 	}
-	return templates.IndentScenario(l.Scenario), nil
+	return worker.EditorText(l.Scenario), nil
 }
 
 // isShareHash reports whether a fragment is a share link the playground
