@@ -147,7 +147,7 @@ func (p *playground) open(hash string, then func()) {
 		p.setEditor(text)
 		// The picker shows the built-in the link opened, or none: a
 		// scenario of the link's own is not the first built-in.
-		p.pick(strings.TrimPrefix(hash, "#example="))
+		p.pick(builtinOf(hash, text))
 	}
 	first := p.scenarioTitle == ""
 	if first && hash != "" && hash != "#" {
@@ -542,21 +542,23 @@ func (p *playground) fail(err error) {
 // the download of the editor's text and the file chooser.
 func (p *playground) wireOpen() {
 	doc, fail := p.doc, p.fail
-	// The picker (#pg-pick): Open (or Enter) follows the chosen built-in's
-	// link, #example=NAME (a hashchange, opened above), or
-	// ?ledger=1#example=NAME (a reload with ledger.wasm) when it needs the
-	// SQLite build this binary lacks.
-	On(ByID(doc, "pg-pick"), "submit", fail, func(ev js.Value) {
-		ev.Call("preventDefault")
-		sel := ByID(doc, "pg-pick-select")
+	// The picker (#pg-pick): choosing a built-in opens it in place
+	// (openExample); Open (or Enter) does the same.
+	sel := ByID(doc, "pg-pick-select")
+	picked := func() {
 		i := sel.Get("selectedIndex").Int()
 		if i < 0 {
 			return
 		}
 		opt := sel.Get("options").Index(i)
 		if href := opt.Get("dataset").Get("href").String(); href != "" {
-			js.Global().Get("location").Call("assign", href)
+			p.openExample(opt.Get("value").String(), href)
 		}
+	}
+	On(sel, "change", fail, func(js.Value) { picked() })
+	On(ByID(doc, "pg-pick"), "submit", fail, func(ev js.Value) {
+		ev.Call("preventDefault")
+		picked()
 	})
 	On(ByID(doc, "pg-download"), "click", fail, func(js.Value) {
 		download(doc, slug(p.scenarioTitle)+".json", "application/json", p.editor.Get("value").String())
@@ -576,6 +578,30 @@ func (p *playground) wireOpen() {
 		}, func(msg string) { ShowLabError(doc, msg) })
 	})
 
+}
+
+// openExample opens the built-in called name, whose link is href
+// (templates.PlaygroundExample.Href), in place: the address bar keeps the
+// scenario being left (its link as of now) as a history entry and moves
+// to #example=NAME, which shareNow then rewrites to the opened text's
+// link, so Back reopens what was there (a hashchange) and the address is
+// the link to share. A built-in that needs SQLite this build lacks
+// (?ledger=1) reloads into ledger.wasm.
+func (p *playground) openExample(name, href string) {
+	loc := js.Global().Get("location")
+	if strings.HasPrefix(href, "?") && !ledgerBuild() {
+		loc.Call("assign", href)
+		return
+	}
+	if p.shareTimer.Truthy() {
+		js.Global().Call("clearTimeout", p.shareTimer)
+		p.shareTimer = js.Null()
+		p.shareNow()
+	}
+	address.flush()
+	hash := "#example=" + name
+	js.Global().Get("history").Call("pushState", js.Null(), "", loc.Get("pathname").String()+loc.Get("search").String()+hash)
+	p.open(hash, nil)
 }
 
 // openBroken handles a link that cannot be opened (err): the address bar

@@ -38,6 +38,22 @@ func linkText(hash string) (string, error) {
 	return worker.EditorText(l.Scenario), nil
 }
 
+// builtinOf names the built-in scenario the editor holds after opening
+// hash: the one #example=NAME names, else the one whose file is text
+// exactly (a link the playground made of an unedited built-in, reopened
+// by Back after the picker opened another), else "".
+func builtinOf(hash, text string) string {
+	if name, ok := strings.CutPrefix(hash, "#example="); ok {
+		return name
+	}
+	for _, ex := range examples.All() {
+		if string(ex.JSON) == text {
+			return ex.Name
+		}
+	}
+	return ""
+}
+
 // isShareHash reports whether a fragment is a share link the playground
 // opens (#s=... or #example=...), rather than an in-page anchor.
 func isShareHash(hash string) bool {
