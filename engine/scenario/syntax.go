@@ -24,9 +24,13 @@ import (
 //   - a document that ends inside a string: at the string's opening quote;
 //     inside objects or lists: at the end, naming the bracket left open.
 
-// snippetRunes is the most characters of the document an explanation
-// quotes (the text before a missing comma, an unclosed string's start).
-const snippetRunes = 40
+// snippetBytes is the most bytes of the document an explanation quotes
+// (the text before a missing comma, an unclosed string's start), cut at a
+// character's start: 40.
+const snippetBytes = 40
+
+// valueKinds ends an explanation of a value that is not one.
+const valueKinds = " (a value is a number, a string in double quotes, true, false, null, an object or a list)"
 
 // syntaxReason explains the encoding/json syntax error se, whose
 // offending byte is data[off], and returns the span [from, to) of data it
@@ -36,45 +40,28 @@ func syntaxReason(data []byte, off int, se *json.SyntaxError) (text string, from
 	if off < 0 || off >= len(data) {
 		return "", 0, 0, false
 	}
-	msg := se.Error()
-	c := data[off]
-	prev := skipBackWS(data, off) // data[prev-1] is the last byte before c that is not space
+	msg, c := se.Error(), data[off]
+	prev := off // just past the last byte before c that is not white space
+	for prev > 0 && isSpace(data[prev-1]) {
+		prev--
+	}
+	last := byte(0)
+	if prev > 0 {
+		last = data[prev-1]
+	}
 	switch {
-	case strings.HasSuffix(msg, "after object key:value pair"), strings.HasSuffix(msg, "after array element"):
+	case strings.HasSuffix(msg, "pair") || strings.HasSuffix(msg, "element"): // after a member or an element
 		return "a comma is missing after " + lineBefore(data, prev), prev - 1, prev, prev > 0
 	case strings.HasSuffix(msg, "after object key"):
 		start := stringStart(data, prev)
-		return "a colon is missing after the member name " + quoteSnippet(data[start:prev]), start, prev, start >= 0
-	case (c == '}' || c == ']') && prev > 0 && data[prev-1] == ',':
-		return "the comma after " + lineBefore(data, prev-1) + " has nothing after it: JSON allows no comma before the closing " + string(c), prev - 1, prev, true
-	case strings.HasSuffix(msg, "looking for beginning of object key string"):
-		return "a member name is a string in double quotes (\"title\"), not " + quoteSnippet(wordAt(data, off)), off, off + len(wordAt(data, off)), true
-	case strings.HasSuffix(msg, "looking for beginning of value"):
-		return valueMissing(data, off, prev)
-	case strings.HasSuffix(msg, "in string literal"):
-		start := stringStart(data, off)
-		if start < 0 {
-			return "", 0, 0, false
-		}
-		return "the string " + quoteSnippet(data[start:off]) + " is not closed: a \" is missing before the end of its line", start, off, true
-	case strings.HasSuffix(msg, "in string escape code"):
-		return "a backslash in a string starts an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX), not \\" + string(rune(c)) + ": write \\\\ for a backslash", max(off-1, 0), off + 1, true
-	case strings.Contains(msg, "in literal"), strings.Contains(msg, "in numeric literal"):
-		start := wordStart(data, off)
-		return quoteSnippet(wordAt(data, start)) + " is not a JSON value: a value is a number, a string in double quotes, true, false, null, an object or a list", start, start + len(wordAt(data, start)), true
-	}
-	return "", 0, 0, false
-}
-
-// valueMissing explains an unexpected byte where a value should start:
-// after a colon (the member has no value), a comma (a list's element is
-// missing) or anything else (the byte cannot start a value).
-func valueMissing(data []byte, off, prev int) (string, int, int, bool) {
-	c := data[off]
-	switch {
+		return "a colon is missing after the member name " + snippet(data, start, prev), start, prev, start >= 0
+	case (c == '}' || c == ']') && last == ',':
+		return "the comma after " + lineBefore(data, prev-1) + " has nothing after it: JSON allows no comma before the closing " + string(data[off:off+1]), prev - 1, prev, true
 	case c == '\'':
-		return "a string must be in double quotes (\"), not single quotes (')", off, off + len(wordAt(data, off)), true
-	case prev > 0 && data[prev-1] == ':':
+		return "a string or a member name is written in double quotes (\"), not single quotes (')", off, wordEnd(data, off), true
+	case strings.HasSuffix(msg, "key string"):
+		return "a member name is a string in double quotes (\"title\"), not " + snippet(data, off, wordEnd(data, off)), off, wordEnd(data, off), true
+	case strings.HasSuffix(msg, "of value") && last == ':':
 		// Where the value goes: here, or after the colon when this
 		// byte is on a later line.
 		from := off
@@ -82,10 +69,20 @@ func valueMissing(data []byte, off, prev int) (string, int, int, bool) {
 			from = prev - 1
 		}
 		return "a value is missing after " + lineBefore(data, prev), from, from + 1, true
-	case prev > 0 && (data[prev-1] == ',' || data[prev-1] == '['):
-		return "a value is missing before this " + string(c), off, off + 1, true
+	case strings.HasSuffix(msg, "string literal"):
+		start := stringStart(data, off)
+		return "the string " + snippet(data, start, off) + " is not closed: a \" is missing before the end of its line", start, off, start >= 0
+	case strings.HasSuffix(msg, "escape code"):
+		return "a backslash in a string starts an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX): write \\\\ for a backslash", off - 1, off + 1, off > 0
+	case strings.HasSuffix(msg, "of value") || strings.Contains(msg, "literal"):
+		from := off
+		for from > 0 && isWordByte(data[from-1]) && strings.Contains(msg, "literal") {
+			from-- // the start of the misspelt word
+		}
+		end := wordEnd(data, from)
+		return snippet(data, from, end) + " is not a JSON value" + valueKinds, from, end, true
 	}
-	return quoteSnippet(wordAt(data, off)) + " cannot start a JSON value: a value is a number, a string in double quotes, true, false, null, an object or a list", off, off + len(wordAt(data, off)), true
+	return "", 0, 0, false
 }
 
 // unclosedReason explains a document that ends before its value is
@@ -110,48 +107,53 @@ func unclosedReason(data []byte) (text string, from, to int) {
 			open = open[:len(open)-1]
 		}
 	}
-	if str >= 0 {
-		return "the string " + quoteSnippet(data[str:]) + " is not closed: the document ends before its closing \"", str, len(data)
-	}
 	end := len(data)
-	if len(open) == 0 {
+	switch {
+	case str >= 0:
+		return "the string " + snippet(data, str, end) + " is not closed: the document ends before its closing \"", str, end
+	case len(open) == 0:
 		return "the document ends before its JSON value is complete (cut short?)", end, end
 	}
 	o := open[len(open)-1]
-	closer := "}"
-	if data[o] == '[' {
-		closer = "]"
-	}
 	line, col := lineColumn(data, o)
-	return "a " + closer + " is missing at the end, to close the " + string(data[o]) + " at line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col) + " (the document ends before it is complete: cut short?)", end, end
-}
-
-// skipBackWS returns the offset just past the last byte before off that
-// is not JSON white space (0 when there is none).
-func skipBackWS(data []byte, off int) int {
-	for off > 0 && (data[off-1] == ' ' || data[off-1] == '\t' || data[off-1] == '\r' || data[off-1] == '\n') {
-		off--
-	}
-	return off
+	// { + 2 is }, [ + 2 is ] in ASCII.
+	return "a " + string(data[o]+2) + " is missing at the end, to close the " + string(data[o:o+1]) + " at line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col) + " (the document ends before it is complete: cut short?)", end, end
 }
 
 // lineBefore quotes the text of end's line before end, without its
-// indentation and shortened from the left to snippetRunes: what a comma
-// or a value should follow (`"at": 420`, `}`).
+// indentation, its last snippetBytes at most: what a comma or a value
+// should follow (`"at": 420`, `the closing }`).
 func lineBefore(data []byte, end int) string {
 	start := bytes.LastIndexByte(data[:end], '\n') + 1
-	s := strings.TrimSpace(string(data[start:end]))
-	switch s {
-	case "}":
-		return "the closing }"
-	case "]":
-		return "the closing ]"
+	for start < end && isSpace(data[start]) {
+		start++
 	}
-	if n := utf8.RuneCountInString(s); n > snippetRunes {
-		r := []rune(s)
-		s = "…" + string(r[n-snippetRunes:])
+	if end-start == 1 && (data[start] == '}' || data[start] == ']') {
+		return "the closing " + string(data[start:end])
 	}
-	return s
+	if end-start > snippetBytes {
+		start = end - snippetBytes
+		for start < end && !utf8.RuneStart(data[start]) {
+			start++
+		}
+		return "…" + string(data[start:end])
+	}
+	return string(data[start:end])
+}
+
+// snippet quotes data[from:to], its first snippetBytes at most.
+func snippet(data []byte, from, to int) string {
+	if from < 0 {
+		return ""
+	}
+	if to-from <= snippetBytes {
+		return string(data[from:to])
+	}
+	to = from + snippetBytes
+	for to > from && !utf8.RuneStart(data[to]) {
+		to--
+	}
+	return string(data[from:to]) + "…"
 }
 
 // stringStart returns the offset of the opening quote of the string that
@@ -164,32 +166,21 @@ func stringStart(data []byte, end int) int {
 		i-- // the closing quote of a complete string
 	}
 	for ; i >= lineStart; i-- {
-		if data[i] != '"' {
-			continue
-		}
 		n := 0
-		for j := i - 1; j >= lineStart && data[j] == '\\'; j-- {
+		for data[i] == '"' && i-n > lineStart && data[i-n-1] == '\\' {
 			n++
 		}
-		if n%2 == 0 {
+		if data[i] == '"' && n%2 == 0 {
 			return i
 		}
 	}
 	return -1
 }
 
-// wordStart returns the start of the word (letters, digits, signs,
-// points) that holds data[off].
-func wordStart(data []byte, off int) int {
-	for off > 0 && isWordByte(data[off-1]) {
-		off--
-	}
-	return off
-}
-
-// wordAt returns the word that starts at data[off], or its one byte (a
-// whole UTF-8 character) when that byte starts no word.
-func wordAt(data []byte, off int) []byte {
+// wordEnd returns the end of the word (letters, digits, signs, points,
+// quotes) that starts at data[off], or of its one character when that
+// starts no word.
+func wordEnd(data []byte, off int) int {
 	e := off
 	for e < len(data) && isWordByte(data[e]) {
 		e++
@@ -198,19 +189,11 @@ func wordAt(data []byte, off int) []byte {
 		_, n := utf8.DecodeRune(data[off:])
 		e = off + n
 	}
-	return data[off:e]
+	return e
 }
 
 func isWordByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '-' || b == '+' || b == '.' || b == '_' || b == '\''
 }
 
-// quoteSnippet is b as the explanation quotes it: at most snippetRunes
-// characters, "…" after a cut, in the document's own characters.
-func quoteSnippet(b []byte) string {
-	s := string(b)
-	if utf8.RuneCountInString(s) > snippetRunes {
-		s = string([]rune(s)[:snippetRunes]) + "…"
-	}
-	return s
-}
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }

@@ -43,7 +43,7 @@ func TestSyntaxErrorsInWords(t *testing.T) {
 		{"a member name without quotes",
 			"{\n  mcplab: 1\n}", 2, 3, `a member name is a string in double quotes ("title"), not mcplab`},
 		{"a string in single quotes",
-			"{\"mcplab\": 1, \"title\": 'x'}", 1, 24, "a string must be in double quotes"},
+			"{\"mcplab\": 1, \"title\": 'x'}", 1, 24, "is written in double quotes (\"), not single quotes"},
 		{"a member without its value",
 			"{\n  \"mcplab\": 1,\n  \"title\":\n}", 3, 10, `a value is missing after "title":`},
 		{"a misspelt literal",

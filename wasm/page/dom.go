@@ -124,15 +124,6 @@ func (a *addressBar) set(url string) {
 	js.Global().Call("setTimeout", a.timer, wait)
 }
 
-// flush shows the URL waiting for its turn now, if any: before a new
-// history entry, so the entry left holds the newest link.
-func (a *addressBar) flush() {
-	if url := a.pending; url != "" {
-		a.pending = ""
-		a.show(url)
-	}
-}
-
 // show rewrites the address bar.
 func (a *addressBar) show(url string) {
 	a.lastMs = bridge.Now()

@@ -20,8 +20,8 @@ import (
 // worker, which decodes, runs and renders it (api_playground.go); a valid
 // run replaces the output, an invalid one keeps the last good output,
 // marked stale, and shows the located error (templates.LocateError).
-// Either way the address bar becomes the text's #s= link (canonical when
-// it is JSON; history.replaceState; while edits follow each other, once
+// Either way the address bar becomes the text's #s= link (the text as
+// written, worker.ShareOf; history.replaceState; while edits follow each other, once
 // they pause: shareLater), and the share and embed fields with it.
 //
 // Where the code editor runs (site/editor/editor.js, CodeMirror 6), it
@@ -542,24 +542,28 @@ func (p *playground) fail(err error) {
 // the download of the editor's text and the file chooser.
 func (p *playground) wireOpen() {
 	doc, fail := p.doc, p.fail
-	// The picker (#pg-pick): choosing a built-in opens it in place
-	// (openExample); Open (or Enter) does the same.
+	// The picker (#pg-pick): choosing a built-in, or Open (or Enter),
+	// follows its link: #example=NAME, a new history entry whose
+	// hashchange opens it in place (Back returns to the scenario left),
+	// or ?ledger=1#example=NAME, a reload with ledger.wasm, when it needs
+	// the SQLite build this binary lacks.
 	sel := ByID(doc, "pg-pick-select")
-	picked := func() {
+	picked := func(ev js.Value) {
+		ev.Call("preventDefault")
 		i := sel.Get("selectedIndex").Int()
 		if i < 0 {
 			return
 		}
-		opt := sel.Get("options").Index(i)
-		if href := opt.Get("dataset").Get("href").String(); href != "" {
-			p.openExample(opt.Get("value").String(), href)
+		href := sel.Get("options").Index(i).Get("dataset").Get("href").String()
+		if strings.HasPrefix(href, "?") && ledgerBuild() {
+			href = href[strings.IndexByte(href, '#'):] // this build runs it
+		}
+		if href != "" && href != js.Global().Get("location").Get("hash").String() {
+			js.Global().Get("location").Call("assign", href)
 		}
 	}
-	On(sel, "change", fail, func(js.Value) { picked() })
-	On(ByID(doc, "pg-pick"), "submit", fail, func(ev js.Value) {
-		ev.Call("preventDefault")
-		picked()
-	})
+	On(sel, "change", fail, picked)
+	On(ByID(doc, "pg-pick"), "submit", fail, picked)
 	On(ByID(doc, "pg-download"), "click", fail, func(js.Value) {
 		download(doc, slug(p.scenarioTitle)+".json", "application/json", p.editor.Get("value").String())
 	})
@@ -578,30 +582,6 @@ func (p *playground) wireOpen() {
 		}, func(msg string) { ShowLabError(doc, msg) })
 	})
 
-}
-
-// openExample opens the built-in called name, whose link is href
-// (templates.PlaygroundExample.Href), in place: the address bar keeps the
-// scenario being left (its link as of now) as a history entry and moves
-// to #example=NAME, which shareNow then rewrites to the opened text's
-// link, so Back reopens what was there (a hashchange) and the address is
-// the link to share. A built-in that needs SQLite this build lacks
-// (?ledger=1) reloads into ledger.wasm.
-func (p *playground) openExample(name, href string) {
-	loc := js.Global().Get("location")
-	if strings.HasPrefix(href, "?") && !ledgerBuild() {
-		loc.Call("assign", href)
-		return
-	}
-	if p.shareTimer.Truthy() {
-		js.Global().Call("clearTimeout", p.shareTimer)
-		p.shareTimer = js.Null()
-		p.shareNow()
-	}
-	address.flush()
-	hash := "#example=" + name
-	js.Global().Get("history").Call("pushState", js.Null(), "", loc.Get("pathname").String()+loc.Get("search").String()+hash)
-	p.open(hash, nil)
 }
 
 // openBroken handles a link that cannot be opened (err): the address bar

@@ -82,7 +82,7 @@ func (p *playground) shareLater() {
 const shareDelayMs = 150
 
 // shareNow rewrites the address bar to the #s= link of the editor's text
-// as last sent (canonical when it is JSON, even invalid or past a bound),
+// as last sent (worker.ShareOf: the text as written, even invalid or past a bound),
 // and the link, embed and "open full" fields with it; past MaxBytes (no
 // fragment) the fields are emptied, so they never share another scenario.
 func (p *playground) shareNow() {
