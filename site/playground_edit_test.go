@@ -128,6 +128,31 @@ func TestPlaygroundCompletionOnQuoteAndEmptyString(t *testing.T) {
 	waitFor(t, ctx, "the menu closed", `!document.querySelector("#playground .cm-tooltip-autocomplete")`)
 	keys(" ", chromedp.KeyModifiers(chromedp.ModifierCtrl))
 	menuWith(`Ctrl-Space inside "transport": ""`, `"stdio"`, `"streamable-http"`)
+	screenshot(t, ctx, "mcplab-playground-completion-1280.png", "")
+	// On a phone the menu stays inside the window.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	keys(kb.Escape)
+	evalJSON[bool](t, ctx, `(document.querySelector("#playground .cm-activeLine").scrollIntoView({block: "center"}), true)`)
+	keys(" ", chromedp.KeyModifiers(chromedp.ModifierCtrl))
+	menuWith(`Ctrl-Space at 390 px`, `"stdio"`)
+	if r := evalJSON[[2]float64](t, ctx, `(() => { const r = document.querySelector("#playground .cm-tooltip-autocomplete").getBoundingClientRect(); return [r.left, r.right]; })()`); r[0] < 0 || r[1] > 390 {
+		t.Errorf("at 390 px the completion menu spans %v px, outside the window", r)
+	}
+	// Its documentation hides none of its options.
+	if hidden := evalJSON[[]string](t, ctx, `(() => {
+  const info = document.querySelector("#playground .cm-completionInfo");
+  if (!info) return ["no documentation"];
+  const a = info.getBoundingClientRect();
+  return Array.from(document.querySelectorAll("#playground .cm-tooltip-autocomplete li")).filter((li) => {
+    const b = li.getBoundingClientRect();
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  }).map((li) => li.textContent);
+})()`); len(hidden) > 0 {
+		t.Errorf("at 390 px the completion's documentation covers %q", hidden)
+	}
+	screenshot(t, ctx, "mcplab-playground-completion-390.png", "")
 }
 
 // errorLineRE reads the line an error message names.
@@ -165,16 +190,19 @@ func TestPlaygroundSyntaxErrorWhereItIs(t *testing.T) {
 			if len(st.Errors) != 1 || st.Errors[0].Line != 6 {
 				t.Errorf("underlined %+v, want one mark on line 6", st.Errors)
 			}
-			screenshot(t, ctx, fmt.Sprintf("mcplab-playground-syntax-%d.png", width))
+			screenshot(t, ctx, fmt.Sprintf("mcplab-playground-syntax-%d.png", width), "#pg-error")
 		})
 	}
 }
 
 // screenshot saves the page as a PNG in the temporary directory and logs
-// where, for a person to look at.
-func screenshot(t *testing.T, ctx context.Context, name string) {
+// where, for a person to look at; sel ("" for none) selects the element
+// to scroll to the middle of the window first.
+func screenshot(t *testing.T, ctx context.Context, name, sel string) {
 	t.Helper()
-	evalJSON[bool](t, ctx, `(document.getElementById("pg-error").scrollIntoView({block: "center"}), true)`)
+	if sel != "" {
+		evalJSON[bool](t, ctx, fmt.Sprintf(`(document.querySelector(%q).scrollIntoView({block: "center"}), true)`, sel))
+	}
 	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Logf("screenshot: %v", err)

@@ -331,13 +331,32 @@ const hover = hoverTooltip(async (view, pos, side) => {
   };
 }, { hoverTime: 300 });
 
+// positionInfo places a completion's documentation beside the menu, or,
+// where the window is too narrow for that (a phone), under the whole menu
+// (over it when there is no room below): CodeMirror's own narrow place is
+// under the selected option, where it hid the options after it.
+const positionInfo = (view, list, option, info, space, tooltip) => {
+  const w = info.right - info.left, h = info.bottom - info.top;
+  const left = list.left - space.left, right = space.right - list.right;
+  const scaleY = (list.bottom - list.top) / tooltip.offsetHeight || 1;
+  const scaleX = (list.right - list.left) / tooltip.offsetWidth || 1;
+  if (w <= Math.max(left, right)) {
+    const onLeft = right < w;
+    const top = Math.max(space.top, Math.min(option.top, space.bottom - h)) - list.top;
+    return { style: `top: ${top / scaleY}px; max-width: ${Math.min(400, onLeft ? left : right) / scaleX}px`, class: "cm-completionInfo-" + (onLeft ? "left" : "right") };
+  }
+  const below = space.bottom - list.bottom >= h || space.bottom - list.bottom > list.top - space.top;
+  const maxWidth = Math.min(400, space.right - list.left - 8);
+  return { style: `${below ? "top" : "bottom"}: ${(list.bottom - list.top) / scaleY}px; left: 0; max-width: ${maxWidth / scaleX}px`, class: "cm-completionInfo-right-narrow" };
+};
+
 // schemaHelp is the editor extension: completion (typed, or Ctrl-Space)
 // and hover documentation.
 // Its tooltips (and the lint's) are children of parent (the playground's
 // <article>): inside the editor's column they were painted under the
 // output panel beside it.
 export const schemaHelp = (parent) => [
-  autocompletion({ override: [complete], icons: false }),
+  autocompletion({ override: [complete], icons: false, positionInfo }),
   hover,
   tooltips({ parent }),
 ];
