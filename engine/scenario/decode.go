@@ -94,8 +94,11 @@ func syntaxErr(data []byte, off int, err error) *Error {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
-		line, col := lineColumn(data, off)
-		e.Err = fmt.Errorf("%w at line %d, column %d: %s", ErrSyntax, line, col, strings.TrimPrefix(se.Error(), "json: "))
+		text, from, to, ok := syntaxReason(data, off, se)
+		if !ok {
+			text, from, to = strings.TrimPrefix(se.Error(), "json: "), off, min(off+1, len(data))
+		}
+		return syntaxAt(data, from, to, text)
 	case errors.Is(err, ErrSyntax):
 		e.Err = err
 	case errors.Is(err, io.EOF) && len(bytes.TrimSpace(data)) == 0:
@@ -104,10 +107,10 @@ func syntaxErr(data []byte, off int, err error) *Error {
 		off = -1
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		// A truncated document (a file cut short, a link pasted in part):
-		// located at its end, where the missing part would go.
-		off = len(data)
-		line, col := lineColumn(data, off)
-		e.Err = fmt.Errorf("%w at line %d, column %d: the document ends before its JSON value is complete (cut short?)", ErrSyntax, line, col)
+		// located at its end, where the missing part would go, or at the
+		// string left open.
+		text, from, to := unclosedReason(data)
+		return syntaxAt(data, from, to, text)
 	default:
 		e.Err = fmt.Errorf("%w: %s", ErrSyntax, strings.TrimPrefix(err.Error(), "json: "))
 	}
@@ -116,6 +119,16 @@ func syntaxErr(data []byte, off int, err error) *Error {
 		e.Line, e.Column = lineColumn(data, off)
 	}
 	return e
+}
+
+// syntaxAt is a syntax error about data[from:to], saying text after its
+// line and column.
+func syntaxAt(data []byte, from, to int, text string) *Error {
+	line, col := lineColumn(data, from)
+	return &Error{
+		Err:    fmt.Errorf("%w at line %d, column %d: %s", ErrSyntax, line, col, text),
+		Offset: from, End: to, Line: line, Column: col,
+	}
 }
 
 // object is one JSON object being read, with the members read so far, so

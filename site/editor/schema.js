@@ -90,6 +90,10 @@ const memberSchema = (root, s, key) => {
   return null;
 };
 
+// container stands for a member whose value is an object or a list in
+// scan's members: present, but equal to no schema const.
+const container = {};
+
 // scan tokenizes text[0:end) and reports where end is: the stack of
 // containers ({obj: true, key, keyDone, members, start} or {obj: false,
 // index}), whether end is at a member name, and the string or word being
@@ -139,6 +143,8 @@ const scan = (text, end, rest) => {
     }
     if (c === "{" || c === "[") {
       const f = top();
+      // An object or list is a member too: its name is not offered again.
+      if (f && f.obj && f.keyDone && f.key != null && !(f.key in f.members)) f.members[f.key] = container;
       if (f && f.obj) f.keyDone = false;
       stack.push(c === "{" ? { obj: true, key: null, keyDone: false, members: {}, start: i } : { obj: false, index: 0, start: i });
       i++;
@@ -221,12 +227,37 @@ const infoNode = (text) => () => {
   return d;
 };
 
-// complete is the completion source: member names in an object, values
-// after a member's colon.
+// word matches the part of a name or value before the cursor (from its
+// opening quote), rest the part after it (to its closing quote).
+const wordRE = /"?[\w$.\/-]*$/;
+const restRE = /^[\w$.\/-]*"?/;
+
+// applyOption writes option text over the whole name or value the cursor
+// is in, from its start to its closing quote (the menu filters by the part
+// before the cursor only: CodeMirror matches the text from..to, and `""`
+// would match no label), and a member name's ": " unless a colon follows.
+const applyOption = (text, key) => (view, completion, from, to) => {
+  const doc = view.state.doc;
+  const quoted = doc.sliceString(from, from + 1) === '"';
+  const rest = restRE.exec(doc.sliceString(to, Math.min(doc.length, to + 300)))[0];
+  const end = quoted || !rest.endsWith('"') ? to + rest.length : to + rest.length - 1;
+  const colon = key && /^\s*:/.test(doc.sliceString(end, Math.min(doc.length, end + 80)));
+  const insert = key && !colon ? text + ": " : text;
+  view.dispatch({
+    changes: { from, to: end, insert },
+    selection: { anchor: from + insert.length },
+    userEvent: "input.complete",
+    scrollIntoView: true,
+  });
+};
+
+// complete is the completion source: member names in an object (typed
+// from their opening quote, or Ctrl-Space anywhere in a name, "" too),
+// values after a member's colon (the same, in a value).
 const complete = async (ctx) => {
   const text = ctx.state.doc.toString();
   const before = text.slice(Math.max(0, ctx.pos - 300), ctx.pos);
-  const word = /"?[\w$.\/-]*$/.exec(before)[0];
+  const word = wordRE.exec(before)[0];
   if (!ctx.explicit && word === "") return null;
   const root = await loadSchema();
   if (!root || ctx.aborted) return null;
@@ -234,37 +265,35 @@ const complete = async (ctx) => {
   if (!at || at.stack.length === 0) return null;
   const f = at.stack[at.stack.length - 1];
   const from = ctx.pos - word.length;
-  const after = /^[\w$.\/-]*"?/.exec(text.slice(ctx.pos, ctx.pos + 300))[0];
-  const to = word.startsWith('"') && after.endsWith('"') ? ctx.pos + after.length : ctx.pos;
+  const result = (options) => (options.length ? { from, to: ctx.pos, options, validFor: /^"?[\w$.\/-]*$/ } : null);
   if (f.obj && at.inKey) {
     const s = schemaOf(root, at.stack);
     const present = new Set(Object.keys(f.members).filter((k) => k !== f.key || f.keyFrom !== from));
-    const options = membersOf(root, s)
+    return result(membersOf(root, s)
       .filter(([k]) => !present.has(k))
-      .map(([k, p]) => ({ label: JSON.stringify(k), apply: JSON.stringify(k) + ": ", type: "property", detail: kind(p), info: infoNode(describe(p)) }));
-    return options.length ? { from, to, options, validFor: /^"?[\w$.\/-]*"?$/ } : null;
+      .map(([k, p]) => ({ label: JSON.stringify(k), apply: applyOption(JSON.stringify(k), true), type: "property", detail: kind(p), info: infoNode(describe(p)) })));
   }
   // A value: of the member at the colon, or of an array's element.
   const s = schemaOf(root, at.stack, f.obj ? f.key : null);
   if (!s) return null;
   const options = [];
+  const value = (label, type, info) => options.push({ label, apply: applyOption(label, false), type, info: infoNode(info) });
   if (f.obj && s.branches) {
     // an undecided oneOf (a step without its verb): each branch's const
     // for this member, described by its branch ("do": "call", ...)
     for (const b of s.branches) {
       const p = deref(root, b.properties && b.properties[f.key]);
-      if (p && "const" in p) options.push({ label: JSON.stringify(p.const), type: "enum", info: infoNode(b.description || describe(p)) });
+      if (p && "const" in p) value(JSON.stringify(p.const), "enum", b.description || describe(p));
     }
   } else {
     const vs = f.obj ? memberSchema(root, s, f.key) : deref(root, s.items);
     if (!vs) return null;
-    for (const v of vs.enum || []) options.push({ label: JSON.stringify(v), type: "enum", info: infoNode(describe(vs)) });
-    if ("const" in vs) options.push({ label: JSON.stringify(vs.const), type: "enum", info: infoNode(describe(vs)) });
-    if (vs.type === "boolean") for (const v of ["true", "false"]) options.push({ label: v, type: "keyword", info: infoNode(describe(vs)) });
+    for (const v of vs.enum || []) value(JSON.stringify(v), "enum", describe(vs));
+    if ("const" in vs) value(JSON.stringify(vs.const), "enum", describe(vs));
+    if (vs.type === "boolean") for (const v of ["true", "false"]) value(v, "keyword", describe(vs));
   }
   const seen = new Set();
-  const unique = options.filter((o) => !seen.has(o.label) && seen.add(o.label));
-  return unique.length ? { from, to, options: unique, validFor: /^"?[\w$.\/-]*"?$/ } : null;
+  return result(options.filter((o) => !seen.has(o.label) && seen.add(o.label)));
 };
 
 // hover shows the description of the member whose name, or value, is
@@ -302,13 +331,32 @@ const hover = hoverTooltip(async (view, pos, side) => {
   };
 }, { hoverTime: 300 });
 
+// positionInfo places a completion's documentation beside the menu, or,
+// where the window is too narrow for that (a phone), under the whole menu
+// (over it when there is no room below): CodeMirror's own narrow place is
+// under the selected option, where it hid the options after it.
+const positionInfo = (view, list, option, info, space, tooltip) => {
+  const w = info.right - info.left, h = info.bottom - info.top;
+  const left = list.left - space.left, right = space.right - list.right;
+  const scaleY = (list.bottom - list.top) / tooltip.offsetHeight || 1;
+  const scaleX = (list.right - list.left) / tooltip.offsetWidth || 1;
+  if (w <= Math.max(left, right)) {
+    const onLeft = right < w;
+    const top = Math.max(space.top, Math.min(option.top, space.bottom - h)) - list.top;
+    return { style: `top: ${top / scaleY}px; max-width: ${Math.min(400, onLeft ? left : right) / scaleX}px`, class: "cm-completionInfo-" + (onLeft ? "left" : "right") };
+  }
+  const below = space.bottom - list.bottom >= h || space.bottom - list.bottom > list.top - space.top;
+  const maxWidth = Math.min(400, space.right - list.left - 8);
+  return { style: `${below ? "top" : "bottom"}: ${(list.bottom - list.top) / scaleY}px; left: 0; max-width: ${maxWidth / scaleX}px`, class: "cm-completionInfo-right-narrow" };
+};
+
 // schemaHelp is the editor extension: completion (typed, or Ctrl-Space)
 // and hover documentation.
 // Its tooltips (and the lint's) are children of parent (the playground's
 // <article>): inside the editor's column they were painted under the
 // output panel beside it.
 export const schemaHelp = (parent) => [
-  autocompletion({ override: [complete], icons: false }),
+  autocompletion({ override: [complete], icons: false, positionInfo }),
   hover,
   tooltips({ parent }),
 ];

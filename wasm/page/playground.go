@@ -20,8 +20,8 @@ import (
 // worker, which decodes, runs and renders it (api_playground.go); a valid
 // run replaces the output, an invalid one keeps the last good output,
 // marked stale, and shows the located error (templates.LocateError).
-// Either way the address bar becomes the text's #s= link (canonical when
-// it is JSON; history.replaceState; while edits follow each other, once
+// Either way the address bar becomes the text's #s= link (the text as
+// written, worker.ShareOf; history.replaceState; while edits follow each other, once
 // they pause: shareLater), and the share and embed fields with it.
 //
 // Where the code editor runs (site/editor/editor.js, CodeMirror 6), it
@@ -147,7 +147,7 @@ func (p *playground) open(hash string, then func()) {
 		p.setEditor(text)
 		// The picker shows the built-in the link opened, or none: a
 		// scenario of the link's own is not the first built-in.
-		p.pick(strings.TrimPrefix(hash, "#example="))
+		p.pick(builtinOf(hash, text))
 	}
 	first := p.scenarioTitle == ""
 	if first && hash != "" && hash != "#" {
@@ -542,22 +542,28 @@ func (p *playground) fail(err error) {
 // the download of the editor's text and the file chooser.
 func (p *playground) wireOpen() {
 	doc, fail := p.doc, p.fail
-	// The picker (#pg-pick): Open (or Enter) follows the chosen built-in's
-	// link, #example=NAME (a hashchange, opened above), or
-	// ?ledger=1#example=NAME (a reload with ledger.wasm) when it needs the
-	// SQLite build this binary lacks.
-	On(ByID(doc, "pg-pick"), "submit", fail, func(ev js.Value) {
+	// The picker (#pg-pick): choosing a built-in, or Open (or Enter),
+	// follows its link: #example=NAME, a new history entry whose
+	// hashchange opens it in place (Back returns to the scenario left),
+	// or ?ledger=1#example=NAME, a reload with ledger.wasm, when it needs
+	// the SQLite build this binary lacks.
+	sel := ByID(doc, "pg-pick-select")
+	picked := func(ev js.Value) {
 		ev.Call("preventDefault")
-		sel := ByID(doc, "pg-pick-select")
 		i := sel.Get("selectedIndex").Int()
 		if i < 0 {
 			return
 		}
-		opt := sel.Get("options").Index(i)
-		if href := opt.Get("dataset").Get("href").String(); href != "" {
+		href := sel.Get("options").Index(i).Get("dataset").Get("href").String()
+		if strings.HasPrefix(href, "?") && ledgerBuild() {
+			href = href[strings.IndexByte(href, '#'):] // this build runs it
+		}
+		if href != "" && href != js.Global().Get("location").Get("hash").String() {
 			js.Global().Get("location").Call("assign", href)
 		}
-	})
+	}
+	On(sel, "change", fail, picked)
+	On(ByID(doc, "pg-pick"), "submit", fail, picked)
 	On(ByID(doc, "pg-download"), "click", fail, func(js.Value) {
 		download(doc, slug(p.scenarioTitle)+".json", "application/json", p.editor.Get("value").String())
 	})

@@ -12,6 +12,7 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
 	"github.com/mcplab/mcplab/wasm/bridge"
+	"github.com/mcplab/mcplab/wasm/worker"
 )
 
 // The playground's links: the fragment a page is opened with (linkText),
@@ -20,7 +21,8 @@ import (
 // build when a scenario needs SQLite (switchToLedger).
 
 // linkText returns the editor text a fragment names: a built-in example's
-// file as shipped, or the shared scenario indented for editing.
+// file as shipped, or the shared text (worker.EditorText: as written, an
+// old canonical link indented).
 func linkText(hash string) (string, error) {
 	l, err := scenario.ParseLink(hash)
 	if err != nil {
@@ -33,7 +35,23 @@ func linkText(hash string) (string, error) {
 		}
 		return string(ex.JSON), nil
 	}
-	return templates.IndentScenario(l.Scenario), nil
+	return worker.EditorText(l.Scenario), nil
+}
+
+// builtinOf names the built-in scenario the editor holds after opening
+// hash: the one #example=NAME names, else the one whose file is text
+// exactly (a link the playground made of an unedited built-in, reopened
+// by Back after the picker opened another), else "".
+func builtinOf(hash, text string) string {
+	if name, ok := strings.CutPrefix(hash, "#example="); ok {
+		return name
+	}
+	for _, ex := range examples.All() {
+		if string(ex.JSON) == text {
+			return ex.Name
+		}
+	}
+	return ""
 }
 
 // isShareHash reports whether a fragment is a share link the playground
@@ -64,7 +82,7 @@ func (p *playground) shareLater() {
 const shareDelayMs = 150
 
 // shareNow rewrites the address bar to the #s= link of the editor's text
-// as last sent (canonical when it is JSON, even invalid or past a bound),
+// as last sent (worker.ShareOf: the text as written, even invalid or past a bound),
 // and the link, embed and "open full" fields with it; past MaxBytes (no
 // fragment) the fields are emptied, so they never share another scenario.
 func (p *playground) shareNow() {

@@ -1,6 +1,8 @@
 package worker
 
 import (
+	"bytes"
+
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/templates"
@@ -34,9 +36,7 @@ func (s *Server) Playground(o protocol.Object) protocol.Reply {
 		return protocol.PlaygroundReply{Err: protocol.Internal("rendering the trace", err), Fragment: ShareOf(text)}
 	}
 	reply := protocol.PlaygroundReply{Out: out, Title: res.Scenario.Title}
-	if frag, err := scenario.ShareFragment(res.Canonical); err == nil {
-		reply.Fragment = frag
-	}
+	reply.Fragment = shareAsWritten(text, res.Canonical)
 	if req.Controls {
 		if panel, err := RenderHTML(templates.ControlPanel(templates.NewControls(res.Trace.Scenario, res.Trace.EndMs))); err == nil {
 			reply.Controls = panel
@@ -53,15 +53,43 @@ func Located(text []byte, err error) *protocol.Error {
 }
 
 // ShareOf is the share fragment ("s=...") of the editor's text, run or
-// not: its canonical link when it is JSON, else the text as typed
+// not, carrying the text as written, so the link reopens on the same
+// lines (an error where the author left it, the author's layout and
+// member order): shareAsWritten when it is JSON, else the text
 // (scenario.ShareText), which the link opens with its error; "" past
 // scenario.MaxBytes (1 MiB), which no link opens.
 func ShareOf(text []byte) string {
 	if len(text) > scenario.MaxBytes {
 		return ""
 	}
-	if f, err := scenario.ShareFragment(text); err == nil {
-		return f
+	if canon, err := scenario.Canonical(text); err == nil {
+		return shareAsWritten(text, canon)
+	}
+	return scenario.ShareText(text)
+}
+
+// EditorText is the editor's text for a shared scenario, the bytes a
+// share link carries (scenario.Link.Scenario): the text as written
+// (ShareOf keeps the author's lines), or, for a canonical link (compact
+// JSON: every link of valid JSON was one before links kept the text, and
+// shareAsWritten gives one for the layout below), that JSON indented for
+// editing (templates.IndentScenario), so old links open as they did.
+func EditorText(shared []byte) string {
+	if c, err := scenario.Canonical(shared); err == nil && bytes.Equal(c, shared) {
+		return templates.IndentScenario(shared)
+	}
+	return string(shared)
+}
+
+// shareAsWritten is the share fragment of JSON text whose canonical form
+// is canon: the canonical link (scenario.ShareFragment's) when the text is
+// laid out as that link opens (templates.IndentScenario), so one scenario
+// kept in that layout has one link and an old link reopens on its own
+// link; else the text as written, which the playground opens unchanged
+// (page.linkText).
+func shareAsWritten(text, canon []byte) string {
+	if templates.IndentScenario(canon) == string(text) {
+		return scenario.ShareText(canon)
 	}
 	return scenario.ShareText(text)
 }
