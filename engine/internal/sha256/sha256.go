@@ -4,7 +4,7 @@
 // SHA-256 and must stay byte-identical.
 //
 // It exists for ARCHITECTURE.md's transfer budget (a page that needs no
-// SQLite transfers under 1.5 MB compressed, issue 12): the standard
+// SQLite transfers under 1.5 MB compressed): the standard
 // library's crypto/sha256 links, through its init, Go's FIPS 140 module
 // (the module's self-test, DRBG, AES, HMAC, SHA-3, SHA-512), about 88 KB of
 // code in every wasm binary of the site. Sum256 is one function over a
