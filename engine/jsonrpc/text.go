@@ -59,3 +59,75 @@ func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
+
+// AppendIndent appends valid JSON src to dst laid out as json.Indent(dst,
+// src, "", "  ") lays it out, in one pass (the one indenter of the traces
+// and the playground's editor): whitespace between tokens dropped, each
+// member and element on its own line indented two spaces a level, empty
+// containers kept as "{}" and "[]". depth is the level of the line src
+// begins on (a member of a top-level object is at 1). Containers nested
+// deeper than maxDepth are written compact on their line, so a document
+// nested n deep costs at most maxDepth indents a line, not n. It stops
+// and reports false, with what it wrote so far, once dst passes limit
+// bytes.
+func AppendIndent(dst, src []byte, depth, maxDepth, limit int) ([]byte, bool) {
+	out := dst
+	newline := func() {
+		out = append(out, '\n')
+		for range min(depth, maxDepth) {
+			out = append(out, ' ', ' ')
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '"':
+			j := i + 1
+			for ; j < len(src) && src[j] != '"'; j++ {
+				if src[j] == '\\' {
+					j++
+				}
+			}
+			out = append(out, src[i:min(j+1, len(src))]...)
+			i = j
+		case '{', '[':
+			out = append(out, c)
+			k := i + 1
+			for k < len(src) && isSpace(src[k]) {
+				k++
+			}
+			if k < len(src) && (src[k] == '}' || src[k] == ']') {
+				out = append(out, src[k])
+				i = k
+				break
+			}
+			if depth++; depth <= maxDepth {
+				newline()
+			}
+		case '}', ']':
+			if depth--; depth < maxDepth {
+				newline()
+			}
+			out = append(out, c)
+		case ',':
+			out = append(out, c)
+			if depth <= maxDepth {
+				newline()
+			}
+		case ':':
+			out = append(out, c)
+			if depth <= maxDepth {
+				out = append(out, ' ')
+			}
+		case ' ', '\t', '\r', '\n':
+		default:
+			out = append(out, c)
+		}
+		if len(out) > limit {
+			return out, false
+		}
+	}
+	return out, true
+}
+
+// isSpace reports whether c is whitespace between JSON tokens.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

@@ -579,64 +579,20 @@ func (w *writer) checks(checks []Check) {
 	a.end(']')
 }
 
-// indent lays out valid JSON with two-space indentation, exactly as json.Indent(dst, src, "", "  ") does, in one pass;
-// it fails with ErrTooLarge once the output passes limit bytes.
+// indent lays out valid JSON with two-space indentation, exactly as
+// json.Indent(dst, src, "", "  ") does; it fails with ErrTooLarge once the
+// output passes limit bytes.
 func indent(src []byte, limit int) ([]byte, error) {
 	return indentAt(make([]byte, 0, min(2*len(src), limit+1)), src, 0, limit)
 }
 
-// indentAt appends valid JSON src to dst, compacted and laid out as
-// json.Indent would lay it out at depth (the depth of the line src begins on: a member of
-// the top-level object is at depth 1), and fails with ErrTooLarge, and no
-// bytes, once dst passes limit bytes.
+// indentAt appends valid JSON src to dst laid out as json.Indent would lay
+// it out at depth (jsonrpc.AppendIndent), and fails with ErrTooLarge, and
+// no bytes, once dst passes limit bytes.
 func indentAt(dst, src []byte, depth, limit int) ([]byte, error) {
-	out := dst
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		switch c {
-		case '"':
-			j := i + 1
-			for ; j < len(src); j++ {
-				if src[j] == '\\' {
-					j++
-					continue
-				}
-				if src[j] == '"' {
-					break
-				}
-			}
-			out = append(out, src[i:j+1]...)
-			i = j
-		case '{', '[':
-			out = append(out, c)
-			k := i + 1
-			for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\r' || src[k] == '\n') {
-				k++
-			}
-			if k < len(src) && (src[k] == '}' || src[k] == ']') {
-				out = append(out, src[k])
-				i = k
-				break
-			}
-			depth++
-			out = appendNewline(out, depth)
-		case '}', ']':
-			depth--
-			out = appendNewline(out, depth)
-			out = append(out, c)
-		case ',':
-			out = append(out, c)
-			out = appendNewline(out, depth)
-		case ':':
-			out = append(out, ':', ' ')
-		case ' ', '\t', '\r', '\n':
-			// compacting: whitespace outside strings goes
-		default:
-			out = append(out, c)
-		}
-		if len(out) > limit {
-			return nil, tooLarge(len(out), limit)
-		}
+	out, ok := jsonrpc.AppendIndent(dst, src, depth, math.MaxInt, limit)
+	if !ok {
+		return nil, tooLarge(len(out), limit)
 	}
 	return out, nil
 }
