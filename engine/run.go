@@ -37,55 +37,53 @@ func (w *world) halves(id scenario.ID) (*coordinator.Client, *coordinator.Server
 	return nil, nil
 }
 
-// do runs the runner's move for a step verb (scenario.Verbs) and reports
-// false for a verb it lacks; r is the request the step's id names, nil when
-// it has none or sends it. A switch rather than a package-level table, so
-// that a binary that links this package but never runs a scenario
-// (import.wasm, through review's types) does not keep the runner: a table's
-// initializer would.
-func (w *world) do(st scenario.Step, r *request) bool {
-	switch st.Do {
-	case "call":
-		w.call(st, nil, nil)
-	case "retry":
-		w.call(st, w.reqs[st.Of.Raw()], nil)
-	case "cancel":
-		w.clientCancel(r, trace.CauseClient, st.Reason)
-	case "disconnect":
-		w.disconnectBy(r, trace.ActorNetwork)
-	case "send":
-		w.rawSend(st)
-	case "progress":
-		w.serverSendProgress(r, st)
-	case "produce":
-		w.produce(r, st)
-	case "complete":
-		w.serverComplete(r, st.Result, nil)
-	case "fail":
+// moves is the runner's move for each step verb (scenario.Verbs), given
+// the step and r, the request the step's id names (nil when it has none or
+// sends it). TestEveryVerbHasAMove keeps it equal to scenario.Verbs.
+var moves = []struct {
+	verb string
+	move func(w *world, st scenario.Step, r *request)
+}{
+	{"call", func(w *world, st scenario.Step, _ *request) { w.call(st, nil, nil) }},
+	{"retry", func(w *world, st scenario.Step, _ *request) { w.call(st, w.reqs[st.Of.Raw()], nil) }},
+	{"cancel", func(w *world, st scenario.Step, r *request) { w.clientCancel(r, trace.CauseClient, st.Reason) }},
+	{"disconnect", func(w *world, _ scenario.Step, r *request) { w.disconnectBy(r, trace.ActorNetwork) }},
+	{"send", func(w *world, st scenario.Step, _ *request) { w.rawSend(st) }},
+	{"progress", func(w *world, st scenario.Step, r *request) { w.serverSendProgress(r, st) }},
+	{"produce", func(w *world, st scenario.Step, r *request) { w.produce(r, st) }},
+	{"complete", func(w *world, st scenario.Step, r *request) { w.serverComplete(r, st.Result, nil) }},
+	{"fail", func(w *world, st scenario.Step, r *request) {
 		code, message := st.Failure()
 		w.serverComplete(r, nil, &jsonrpc.ErrorObject{Code: code, Message: message})
-	case "listen":
-		w.listen(st)
-	case "notify":
-		w.notify(st)
-	case "end-listen":
-		w.endListen(r, st.Reason)
-	case "drop":
-		w.dropBy(r, st.Affected, trace.ActorNetwork)
-	case "task-get", "task-cancel", "checkpoint", "finish-task":
-		w.tasks.Step(w, w.taskRequest, st, w.is2025(), w.s.Client.Policy.TreatTaskAckAsFinal)
-	case "race":
-		w.race(st)
-	case "end-session":
-		w.endSession()
-	case "reopen-ledger":
-		w.emit(w.ledger.ReopenEvent())
-	case "mutate-result":
+	}},
+	{"listen", func(w *world, st scenario.Step, _ *request) { w.listen(st) }},
+	{"notify", func(w *world, st scenario.Step, _ *request) { w.notify(st) }},
+	{"end-listen", func(w *world, st scenario.Step, r *request) { w.endListen(r, st.Reason) }},
+	{"drop", func(w *world, st scenario.Step, r *request) { w.dropBy(r, st.Affected, trace.ActorNetwork) }},
+	{"task-get", taskMove}, {"task-cancel", taskMove}, {"checkpoint", taskMove}, {"finish-task", taskMove},
+	{"race", func(w *world, st scenario.Step, _ *request) { w.race(st) }},
+	{"end-session", func(w *world, _ scenario.Step, _ *request) { w.endSession() }},
+	{"reopen-ledger", func(w *world, _ scenario.Step, _ *request) { w.emit(w.ledger.ReopenEvent()) }},
+	{"mutate-result", func(w *world, st scenario.Step, _ *request) {
 		w.tell(w.reqs[st.Of.Raw()], w.ledger.MutateEvent(st.Of.Raw(), st.Of.String(), st.Set))
-	default:
-		return false
+	}},
+}
+
+// taskMove is the move of the durable-task verbs, which package tasks runs.
+func taskMove(w *world, st scenario.Step, _ *request) {
+	w.tasks.Step(w, w.taskRequest, st, w.is2025(), w.s.Client.Policy.TreatTaskAckAsFinal)
+}
+
+// do runs the move of st's verb (moves) and reports false for a verb the
+// runner lacks.
+func (w *world) do(st scenario.Step, r *request) bool {
+	for _, m := range moves {
+		if m.verb == st.Do {
+			m.move(w, st, r)
+			return true
+		}
 	}
-	return true
+	return false
 }
 
 // produce sends st.Count progress values every st.EveryMs ms, each by the

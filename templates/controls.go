@@ -279,8 +279,7 @@ func bufferControls(s *scenario.Scenario) controlGroup {
 // strategyOptions are the Backoff strategy control's options: every value
 // herd.strategy accepts, in scenario.HerdStrategies' order
 // (TestStrategyOptionsAreTheFormats), so the control cannot lack the one
-// a scenario runs. A list of constants, not a map: it costs the wasm no
-// init code (the playground's transfer budget).
+// a scenario runs.
 var strategyOptions = []option{
 	{Value: scenario.HerdReference, Label: "reference (capped, jittered)"},
 	{Value: scenario.HerdNone, Label: "none: lockstep (broken)"},

@@ -61,10 +61,8 @@ func OutputParts(v View, c Charts) []OutputPart {
 	if c.HerdFirst {
 		shell = timelineDetails
 	}
-	// One call site of timelineSVG: the compiler inlines it with its
-	// closure, and two call sites linked that closure twice (~180 KB of
-	// wasm each, TestNoRequestLeavesTheOrigin's transfer budget).
-	// The narrow layout is made when its view is rendered (View.narrow).
+	// Both views draw with timelineSVG; the narrow layout is made when
+	// its view is rendered (View.narrow).
 	var views []OutputView
 	for _, t := range []struct {
 		prefix string

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -306,15 +308,6 @@ func IndentScenario(data []byte) string {
 	if !json.Valid(data) {
 		return string(data)
 	}
-	var b strings.Builder
-	b.Grow(len(data) + len(data)/2)
-	depth := 0
-	newline := func() {
-		b.WriteByte('\n')
-		for range min(depth, maxIndentDepth) {
-			b.WriteString("  ")
-		}
-	}
 	i := 0
 	for i < len(data) && isJSONSpace(data[i]) {
 		i++ // leading space is dropped, as json.Indent does
@@ -323,58 +316,8 @@ func IndentScenario(data []byte) string {
 	for end > i && isJSONSpace(data[end-1]) {
 		end-- // trailing space is kept, as json.Indent does
 	}
-	for ; i < end; i++ {
-		c := data[i]
-		switch c {
-		case ' ', '\t', '\r', '\n':
-			continue
-		case '"':
-			j := i + 1
-			for data[j] != '"' {
-				if data[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			b.Write(data[i : j+1])
-			i = j
-		case '{', '[':
-			b.WriteByte(c)
-			j := i + 1
-			for isJSONSpace(data[j]) {
-				j++
-			}
-			if data[j] == '}' || data[j] == ']' {
-				b.WriteByte(data[j]) // an empty container stays "{}" or "[]"
-				i = j
-				continue
-			}
-			depth++
-			if depth <= maxIndentDepth {
-				newline()
-			}
-		case '}', ']':
-			depth--
-			if depth < maxIndentDepth {
-				newline()
-			}
-			b.WriteByte(c)
-		case ',':
-			b.WriteByte(c)
-			if depth <= maxIndentDepth {
-				newline()
-			}
-		case ':':
-			b.WriteByte(c)
-			if depth <= maxIndentDepth {
-				b.WriteByte(' ')
-			}
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.Write(data[end:])
-	return b.String()
+	out, _ := jsonrpc.AppendIndent(make([]byte, 0, len(data)+len(data)/2), data[i:end], 0, maxIndentDepth, math.MaxInt)
+	return string(append(out, data[end:]...))
 }
 
 // isJSONSpace reports whether c is insignificant whitespace in JSON.

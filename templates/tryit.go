@@ -16,7 +16,6 @@ import (
 // reads from the run flips from From (the page as it loads) to To.
 // TestTryItClaims runs every one through the engine.
 type tryIt struct {
-	Name  string // the built-in scenario's name (tryIts)
 	Path  string // the control's data-path, e.g. "client.policy.progressResetsMax"
 	Value string // the JSON value the edit writes, e.g. "true"
 	// Observe names what flips: "verdict" (verdict.Key), "outcome" (the
@@ -31,76 +30,75 @@ type tryIt struct {
 	Also string
 }
 
-// tryIts are the built-in scenarios' Try-its, by Name (tryItNamed): a
-// list of constants, not a map, so the wasm carries no init code for it
-// (the playground's transfer budget). A scenario missing here gets raceTry when its script races a cancel against a completion,
+// tryIts are the built-in scenarios' Try-its, by scenario name
+// (tryItNamed). A scenario missing here gets raceTry when its script races a cancel against a completion,
 // else its notes' "Try:" part, else tryHint's general advice.
-var tryIts = []tryIt{
-	{Name: "c-progress-then-maximum", Path: "client.policy.progressResetsMax", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the hung work outlive its 2,000 ms maximum"},
-	{Name: "d-cancel-on-streamable-http", Path: "client.policy.httpCancel", Value: `"post-notification"`, Observe: "verdict", From: "good", To: "bad", Watch: "the client POST a cancellation the 2026-07-28 server does not expect", Also: "Or switch “Protocol revision” to 2025-11-25, where that POST is the rule."},
-	{Name: "buffer-reference-coalesce", Path: "buffer.policy", Value: `"drop-newest"`, Observe: "verdict", From: "good", To: "bad", Watch: "the full buffer lose the final response", Also: "Or change the production and drain rates and watch the buffer's depth."},
-	{Name: "herd-reference-backoff", Path: "herd.strategy", Value: `"none"`, Observe: "verdict", From: "good", To: "bad", Watch: "the clients return in lockstep and give up", Also: "The chart below runs the same herd under every strategy, side by side."},
-	{Name: "http-2025-post-cancel", Path: "protocol", Value: `"2026-07-28"`, Observe: "signal", From: trace.SignalNotification, To: trace.SignalCloseStream, Watch: "the cancellation travel as a closed stream instead of a POST"},
-	{Name: "key-reuse-rejected", Path: "server.policy.fingerprint", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "one key alias two intents"},
-	{Name: "ledger-keyed-race", Path: "server.policy.atomicLedger", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "both connections run the charge"},
-	{Name: "ledger-reopen-defensive-copy", Path: "server.policy.defensiveCopy", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "the caller's edit corrupt the replay"},
-	{Name: "proxy-buffering-burst", Path: "server.sseHeaders", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the proxy pass the progress on as it is sent"},
-	{Name: "stale-progress-ignored", Path: "client.policy.acceptNonIncreasingProgress", Value: "true", Observe: "cause", From: trace.CauseIdleTimeout, To: trace.CauseMaxTimeout, Watch: "the stuck server keep the request alive until its maximum"},
-	{Name: "task-cancel-ack-not-final", Path: "client.policy.treatTaskAckAsFinal", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the UI say stopped while the worker runs on"},
-	{Name: "broken-buffer-drops-final", Path: "buffer.policy", Value: `"evict-progress"`, Observe: "verdict", From: "intended", To: "good", Watch: "the final response get through"},
-	{Name: "broken-dedupe-by-rpc-id", Path: "server.policy.dedupeBy", Value: `"idempotency-key"`, Observe: "verdict", From: "intended", To: "good", Watch: "the retry charge once"},
-	{Name: "broken-defensive-copy", Path: "server.policy.defensiveCopy", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the replay return the committed result"},
-	{Name: "broken-http-posts-cancel", Path: "client.policy.httpCancel", Value: `"close-stream"`, Observe: "verdict", From: "intended", To: "good", Watch: "the client cancel by closing the stream, as 2026-07-28 requires"},
-	{Name: "broken-key-reuse-no-fingerprint", Path: "server.policy.fingerprint", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the reused key be rejected"},
-	{Name: "broken-last-event-id", Path: "client.policy.sendLastEventId", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client reconnect with a new request and a refetch"},
-	{Name: "broken-ledger-check-then-act", Path: "server.policy.atomicLedger", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "one transaction let only one connection charge"},
-	{Name: "broken-progress-resets-max", Path: "client.policy.progressResetsMax", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the maximum timeout cut the hung work"},
-	{Name: "broken-replicas-not-shared", Path: "ledger.shared", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the retry charge once on any replica"},
-	{Name: "broken-respond-after-cancel", Path: "server.policy.respondAfterCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server go quiet after the cancellation"},
-	{Name: "broken-stale-progress", Path: "client.policy.acceptNonIncreasingProgress", Value: "false", Observe: "cause", From: trace.CauseMaxTimeout, To: trace.CauseIdleTimeout, Watch: "the idle timeout cut the stuck request early"},
-	{Name: "broken-ignore-disconnect", Path: "server.policy.ignoreDisconnect", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server stop its work when the stream closes"},
-	{Name: "broken-ignore-progress", Path: "client.policy.ignoreProgress", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "progress keep the long call alive"},
-	{Name: "broken-late-response-fatal", Path: "client.policy.lateResponseIsError", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client ignore the late response and keep its session"},
-	{Name: "broken-herd-exponential-lockstep", Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "jitter spread the clients out"},
-	{Name: "broken-task-ack-as-final", Path: "client.policy.treatTaskAckAsFinal", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client keep polling until the worker really stops"},
-	{Name: "resume-keeps-position", Path: "client.policy.forgetResumeToken", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the second resume lose its position, so the report never arrives and the call hangs until its maximum"},
-	{Name: "broken-forget-resume-token", Path: "client.policy.forgetResumeToken", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the second resume send Last-Event-ID 2 again and the report arrive"},
-	{Name: "give-up-tells-server", Path: "client.policy.cancelOnAbandon", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "the client give up in silence and the server answer a call nobody waits for"},
-	{Name: "broken-abandon-silently", Path: "client.policy.cancelOnAbandon", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the timeout send notifications/cancelled and the server stop"},
-	{Name: "cancel-ends-the-wait", Path: "client.policy.awaitResponseAfterCancel", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the cancelled call never end for the client"},
-	{Name: "broken-await-after-cancel", Path: "client.policy.awaitResponseAfterCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the call end at the cancel"},
-	{Name: "cancel-before-first-event", Path: "client.policy.cancelAfterFirstEvent", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the close wait until the result is written"},
-	{Name: "broken-cancel-after-first-event", Path: "client.policy.cancelAfterFirstEvent", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the close go out at the timeout and the work stop"},
-	{Name: "resume-with-last-event-id", Path: "client.policy.omitLastEventId", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the resumed stream replay nothing"},
-	{Name: "broken-resume-without-last-event-id", Path: "client.policy.omitLastEventId", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the GET carry Last-Event-ID and the missed progress arrive"},
-	{Name: "dropped-call-resumed", Path: "client.policy.resumeDroppedCalls", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "the dropped call hang for ever"},
-	{Name: "broken-dropped-call-not-resumed", Path: "client.policy.resumeDroppedCalls", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the client resume the stream and get the result"},
-	{Name: "refetch-after-reconnect", Path: "client.policy.skipRefetch", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the client keep its stale tool list"},
-	{Name: "broken-skip-refetch", Path: "client.policy.skipRefetch", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client refetch tools/list after the reconnect"},
-	{Name: "retry-loop-backs-off", Path: "herd.strategy", Value: `"none"`, Observe: "verdict", From: "good", To: "bad", Watch: "the client retry every 250 ms through the whole outage"},
-	{Name: "broken-constant-retry-loop", Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "the client's delays double while the server is down"},
-	{Name: "resume-replays-own-stream", Path: "server.policy.replayAllStreams", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "call 2's progress arrive a second time, on call 1's stream"},
-	{Name: "broken-replay-all-streams", Path: "server.policy.replayAllStreams", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the resumed stream replay only call 1's missed progress"},
-	{Name: "request-has-timeout", Path: "client.policy.timeouts", Value: `"none"`, Observe: "verdict", From: "good", To: "bad", Watch: "the silent call wait for ever"},
-	{Name: "broken-no-timeout", Path: "client.policy.timeouts", Value: `"required"`, Observe: "verdict", From: "intended", To: "good", Watch: "the idle timeout cut the silent call at 1,000 ms"},
-	{Name: "flagship-with-idempotency-key", Path: "server.policy.dedupeBy", Value: `"rpc-id"`, Observe: "verdict", From: "good", To: "bad", Watch: "the retry with the new id \"41-r1\" charge a second time"},
-	{Name: "broken-buffer-unbounded", Path: "buffer.capacity", Value: "4", Observe: "verdict", From: "intended", To: "good", Watch: "the bounded buffer coalesce the stale progress"},
-	{Name: "broken-late-progress-fatal", Path: "client.policy.lateProgressIsError", Value: "false", Observe: "outcomes", From: "completed client-error", To: "completed completed", Watch: "the client ignore the late progress and call 2 complete"},
-	{Name: "late-progress-ignored", Path: "client.policy.lateProgressIsError", Value: "true", Observe: "outcomes", From: "completed completed", To: "completed client-error", Watch: "the late progress tear the session down and fail call 2"},
-	{Name: "broken-proxy-ignores-no-buffering", Path: "proxy.buffering", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "each progress notification arrive as it is sent"},
-	{Name: "proxy-honours-no-buffering", Path: "server.sseHeaders", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "the proxy hold the progress until the final response"},
-	{Name: "broken-proxy-timeout-before-first-byte", Path: "server.sseHeaders", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the progress get through and keep the idle timeout from firing"},
-	{Name: "handler-cancel-propagates", Path: "server.policy.respondAfterCancel", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the framework answer the request it cancelled"},
-	{Name: "broken-handler-answers-after-cancel", Path: "server.policy.respondAfterCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server write nothing more after the cancellation"},
-	{Name: "handler-cancel-not-swallowed", Path: "server.policy.handlerIgnoresCancel", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the charge commit for a caller who left"},
-	{Name: "broken-handler-swallows-cancel", Path: "server.policy.handlerIgnoresCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the handler stop at its checkpoint, before the charge"},
-	{Name: "handler-releases-lock", Path: "server.policy.releaseOnCancel", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "call 2 wait for a lock nobody releases"},
-	{Name: "broken-handler-keeps-lock", Path: "server.policy.releaseOnCancel", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "call 2 get the lock as call 1 stops, and answer"},
-	{Name: "handler-progress-streams", Path: "server.policy.holdNotifications", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the idle timeout cut the call whose progress is held back"},
-	{Name: "broken-hold-notifications", Path: "server.policy.holdNotifications", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "each progress notification keep the call alive until it completes"},
-	{Name: "responses-routed-by-request", Path: "server.policy.routeByIdOnly", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "call 1's answer go to the other caller"},
-	{Name: "broken-route-by-id-only", Path: "server.policy.routeByIdOnly", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "call 1 get its own answer on its own stream"},
-	{Name: "herd-no-backoff", Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "every client get back in"},
+var tryIts = map[string]tryIt{
+	"c-progress-then-maximum":                {Path: "client.policy.progressResetsMax", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the hung work outlive its 2,000 ms maximum"},
+	"d-cancel-on-streamable-http":            {Path: "client.policy.httpCancel", Value: `"post-notification"`, Observe: "verdict", From: "good", To: "bad", Watch: "the client POST a cancellation the 2026-07-28 server does not expect", Also: "Or switch “Protocol revision” to 2025-11-25, where that POST is the rule."},
+	"buffer-reference-coalesce":              {Path: "buffer.policy", Value: `"drop-newest"`, Observe: "verdict", From: "good", To: "bad", Watch: "the full buffer lose the final response", Also: "Or change the production and drain rates and watch the buffer's depth."},
+	"herd-reference-backoff":                 {Path: "herd.strategy", Value: `"none"`, Observe: "verdict", From: "good", To: "bad", Watch: "the clients return in lockstep and give up", Also: "The chart below runs the same herd under every strategy, side by side."},
+	"http-2025-post-cancel":                  {Path: "protocol", Value: `"2026-07-28"`, Observe: "signal", From: trace.SignalNotification, To: trace.SignalCloseStream, Watch: "the cancellation travel as a closed stream instead of a POST"},
+	"key-reuse-rejected":                     {Path: "server.policy.fingerprint", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "one key alias two intents"},
+	"ledger-keyed-race":                      {Path: "server.policy.atomicLedger", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "both connections run the charge"},
+	"ledger-reopen-defensive-copy":           {Path: "server.policy.defensiveCopy", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "the caller's edit corrupt the replay"},
+	"proxy-buffering-burst":                  {Path: "server.sseHeaders", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the proxy pass the progress on as it is sent"},
+	"stale-progress-ignored":                 {Path: "client.policy.acceptNonIncreasingProgress", Value: "true", Observe: "cause", From: trace.CauseIdleTimeout, To: trace.CauseMaxTimeout, Watch: "the stuck server keep the request alive until its maximum"},
+	"task-cancel-ack-not-final":              {Path: "client.policy.treatTaskAckAsFinal", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the UI say stopped while the worker runs on"},
+	"broken-buffer-drops-final":              {Path: "buffer.policy", Value: `"evict-progress"`, Observe: "verdict", From: "intended", To: "good", Watch: "the final response get through"},
+	"broken-dedupe-by-rpc-id":                {Path: "server.policy.dedupeBy", Value: `"idempotency-key"`, Observe: "verdict", From: "intended", To: "good", Watch: "the retry charge once"},
+	"broken-defensive-copy":                  {Path: "server.policy.defensiveCopy", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the replay return the committed result"},
+	"broken-http-posts-cancel":               {Path: "client.policy.httpCancel", Value: `"close-stream"`, Observe: "verdict", From: "intended", To: "good", Watch: "the client cancel by closing the stream, as 2026-07-28 requires"},
+	"broken-key-reuse-no-fingerprint":        {Path: "server.policy.fingerprint", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the reused key be rejected"},
+	"broken-last-event-id":                   {Path: "client.policy.sendLastEventId", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client reconnect with a new request and a refetch"},
+	"broken-ledger-check-then-act":           {Path: "server.policy.atomicLedger", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "one transaction let only one connection charge"},
+	"broken-progress-resets-max":             {Path: "client.policy.progressResetsMax", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the maximum timeout cut the hung work"},
+	"broken-replicas-not-shared":             {Path: "ledger.shared", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the retry charge once on any replica"},
+	"broken-respond-after-cancel":            {Path: "server.policy.respondAfterCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server go quiet after the cancellation"},
+	"broken-stale-progress":                  {Path: "client.policy.acceptNonIncreasingProgress", Value: "false", Observe: "cause", From: trace.CauseMaxTimeout, To: trace.CauseIdleTimeout, Watch: "the idle timeout cut the stuck request early"},
+	"broken-ignore-disconnect":               {Path: "server.policy.ignoreDisconnect", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server stop its work when the stream closes"},
+	"broken-ignore-progress":                 {Path: "client.policy.ignoreProgress", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "progress keep the long call alive"},
+	"broken-late-response-fatal":             {Path: "client.policy.lateResponseIsError", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client ignore the late response and keep its session"},
+	"broken-herd-exponential-lockstep":       {Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "jitter spread the clients out"},
+	"broken-task-ack-as-final":               {Path: "client.policy.treatTaskAckAsFinal", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client keep polling until the worker really stops"},
+	"resume-keeps-position":                  {Path: "client.policy.forgetResumeToken", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the second resume lose its position, so the report never arrives and the call hangs until its maximum"},
+	"broken-forget-resume-token":             {Path: "client.policy.forgetResumeToken", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the second resume send Last-Event-ID 2 again and the report arrive"},
+	"give-up-tells-server":                   {Path: "client.policy.cancelOnAbandon", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "the client give up in silence and the server answer a call nobody waits for"},
+	"broken-abandon-silently":                {Path: "client.policy.cancelOnAbandon", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the timeout send notifications/cancelled and the server stop"},
+	"cancel-ends-the-wait":                   {Path: "client.policy.awaitResponseAfterCancel", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the cancelled call never end for the client"},
+	"broken-await-after-cancel":              {Path: "client.policy.awaitResponseAfterCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the call end at the cancel"},
+	"cancel-before-first-event":              {Path: "client.policy.cancelAfterFirstEvent", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the close wait until the result is written"},
+	"broken-cancel-after-first-event":        {Path: "client.policy.cancelAfterFirstEvent", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the close go out at the timeout and the work stop"},
+	"resume-with-last-event-id":              {Path: "client.policy.omitLastEventId", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the resumed stream replay nothing"},
+	"broken-resume-without-last-event-id":    {Path: "client.policy.omitLastEventId", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the GET carry Last-Event-ID and the missed progress arrive"},
+	"dropped-call-resumed":                   {Path: "client.policy.resumeDroppedCalls", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "the dropped call hang for ever"},
+	"broken-dropped-call-not-resumed":        {Path: "client.policy.resumeDroppedCalls", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the client resume the stream and get the result"},
+	"refetch-after-reconnect":                {Path: "client.policy.skipRefetch", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the client keep its stale tool list"},
+	"broken-skip-refetch":                    {Path: "client.policy.skipRefetch", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the client refetch tools/list after the reconnect"},
+	"retry-loop-backs-off":                   {Path: "herd.strategy", Value: `"none"`, Observe: "verdict", From: "good", To: "bad", Watch: "the client retry every 250 ms through the whole outage"},
+	"broken-constant-retry-loop":             {Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "the client's delays double while the server is down"},
+	"resume-replays-own-stream":              {Path: "server.policy.replayAllStreams", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "call 2's progress arrive a second time, on call 1's stream"},
+	"broken-replay-all-streams":              {Path: "server.policy.replayAllStreams", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the resumed stream replay only call 1's missed progress"},
+	"request-has-timeout":                    {Path: "client.policy.timeouts", Value: `"none"`, Observe: "verdict", From: "good", To: "bad", Watch: "the silent call wait for ever"},
+	"broken-no-timeout":                      {Path: "client.policy.timeouts", Value: `"required"`, Observe: "verdict", From: "intended", To: "good", Watch: "the idle timeout cut the silent call at 1,000 ms"},
+	"flagship-with-idempotency-key":          {Path: "server.policy.dedupeBy", Value: `"rpc-id"`, Observe: "verdict", From: "good", To: "bad", Watch: "the retry with the new id \"41-r1\" charge a second time"},
+	"broken-buffer-unbounded":                {Path: "buffer.capacity", Value: "4", Observe: "verdict", From: "intended", To: "good", Watch: "the bounded buffer coalesce the stale progress"},
+	"broken-late-progress-fatal":             {Path: "client.policy.lateProgressIsError", Value: "false", Observe: "outcomes", From: "completed client-error", To: "completed completed", Watch: "the client ignore the late progress and call 2 complete"},
+	"late-progress-ignored":                  {Path: "client.policy.lateProgressIsError", Value: "true", Observe: "outcomes", From: "completed completed", To: "completed client-error", Watch: "the late progress tear the session down and fail call 2"},
+	"broken-proxy-ignores-no-buffering":      {Path: "proxy.buffering", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "each progress notification arrive as it is sent"},
+	"proxy-honours-no-buffering":             {Path: "server.sseHeaders", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "the proxy hold the progress until the final response"},
+	"broken-proxy-timeout-before-first-byte": {Path: "server.sseHeaders", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "the progress get through and keep the idle timeout from firing"},
+	"handler-cancel-propagates":              {Path: "server.policy.respondAfterCancel", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the framework answer the request it cancelled"},
+	"broken-handler-answers-after-cancel":    {Path: "server.policy.respondAfterCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the server write nothing more after the cancellation"},
+	"handler-cancel-not-swallowed":           {Path: "server.policy.handlerIgnoresCancel", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the charge commit for a caller who left"},
+	"broken-handler-swallows-cancel":         {Path: "server.policy.handlerIgnoresCancel", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "the handler stop at its checkpoint, before the charge"},
+	"handler-releases-lock":                  {Path: "server.policy.releaseOnCancel", Value: "false", Observe: "verdict", From: "good", To: "bad", Watch: "call 2 wait for a lock nobody releases"},
+	"broken-handler-keeps-lock":              {Path: "server.policy.releaseOnCancel", Value: "true", Observe: "verdict", From: "intended", To: "good", Watch: "call 2 get the lock as call 1 stops, and answer"},
+	"handler-progress-streams":               {Path: "server.policy.holdNotifications", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "the idle timeout cut the call whose progress is held back"},
+	"broken-hold-notifications":              {Path: "server.policy.holdNotifications", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "each progress notification keep the call alive until it completes"},
+	"responses-routed-by-request":            {Path: "server.policy.routeByIdOnly", Value: "true", Observe: "verdict", From: "good", To: "bad", Watch: "call 1's answer go to the other caller"},
+	"broken-route-by-id-only":                {Path: "server.policy.routeByIdOnly", Value: "false", Observe: "verdict", From: "intended", To: "good", Watch: "call 1 get its own answer on its own stream"},
+	"herd-no-backoff":                        {Path: "herd.strategy", Value: `"reference"`, Observe: "verdict", From: "intended", To: "good", Watch: "every client get back in"},
 }
 
 // observe reads what a tryIt's Observe names from a run.
@@ -132,14 +130,10 @@ func observe(tr *trace.Trace, what string) string {
 	return ""
 }
 
-// tryItNamed returns the entry of tryIts named name.
+// tryItNamed returns the Try-it of the built-in scenario called name.
 func tryItNamed(name string) (tryIt, bool) {
-	for _, t := range tryIts {
-		if t.Name == name {
-			return t, true
-		}
-	}
-	return tryIt{}, false
+	t, ok := tryIts[name]
+	return t, ok
 }
 
 // tryItFor returns the Try-it of a page: its entry in tryIts, else the

@@ -27,7 +27,6 @@ const module = "github.com/mcplab/mcplab/"
 // own (worker/importer, page/importpage), so only import.wasm imports the
 // transcript reader and runs its package's initialization.
 var layers = map[string]int{
-	"wasm/internal/wire":    0,
 	"wasm/protocol":         1,
 	"wasm/worker":           2,
 	"wasm/jsledger":         2,

@@ -26,7 +26,7 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 // linear in len(data), at most MaxBytes.
 func Decode(data []byte) (*Scenario, error) {
 	if len(data) > MaxBytes {
-		return nil, errAt("", ErrLimit, "the scenario is over the limit of "+maxBytesText+" bytes (1 MiB)")
+		return nil, errAt("", ErrLimit, "the scenario is over the limit of %s bytes (1 MiB)", grouped(MaxBytes))
 	}
 	if !utf8.Valid(data) {
 		return nil, errAt("", ErrSyntax, "not UTF-8 text")

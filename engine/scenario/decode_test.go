@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -405,20 +404,17 @@ func TestDecodeEmpty(t *testing.T) {
 	}
 }
 
-// TestLimitMessagesGroupDigits ("scenario is 2000035 bytes, the limit
-// is 1048576" beside the command's "4 MiB (4,194,304 bytes)"): the limits
-// a scenario runs into are written with grouped digits, and those texts
-// are MaxBytes and MaxSteps.
+// TestLimitMessagesGroupDigits: the limits a scenario runs into are
+// written with grouped digits ("1,048,576", as the command writes "4 MiB
+// (4,194,304 bytes)"), and those texts are MaxBytes and MaxSteps.
 func TestLimitMessagesGroupDigits(t *testing.T) {
-	group := func(n int) string {
-		s := strconv.Itoa(n)
-		for i := len(s) - 3; i > 0; i -= 3 {
-			s = s[:i] + "," + s[i:]
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0"}, {999, "999"}, {1000, "1,000"}, {MaxSteps, "2,000"}, {123456, "123,456"}, {MaxBytes, "1,048,576"}} {
+		if got := grouped(tc.n); got != tc.want {
+			t.Errorf("grouped(%d) = %q, want %q", tc.n, got, tc.want)
 		}
-		return s
-	}
-	if maxBytesText != group(MaxBytes) || maxStepsText != group(MaxSteps) {
-		t.Fatalf("maxBytesText %q, maxStepsText %q; want %q and %q", maxBytesText, maxStepsText, group(MaxBytes), group(MaxSteps))
 	}
 	_, err := Decode(bytes.Repeat([]byte(" "), MaxBytes+1))
 	if want := "the scenario is over the limit of 1,048,576 bytes (1 MiB)"; err == nil || err.Error() != want {

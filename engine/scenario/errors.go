@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Sentinel errors: every decoding error wraps exactly one of them, so callers
@@ -97,10 +98,12 @@ type reason struct {
 func (r *reason) Error() string { return r.text }
 func (r *reason) Unwrap() error { return r.category }
 
-// maxBytesText and maxStepsText are MaxBytes and MaxSteps as the errors
-// write them, digits grouped (TestLimitTexts): constants, so the engine's
-// wasm carries no formatting code for them.
-const (
-	maxBytesText = "1,048,576"
-	maxStepsText = "2,000"
-)
+// grouped writes n >= 0 with its digits grouped by thousands ("1,048,576"),
+// as a reader counts them in a limit's error.
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

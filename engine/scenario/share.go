@@ -130,7 +130,7 @@ func ParseLink(link string) (Link, error) {
 		return Link{}, fmt.Errorf("%w: its data is damaged, perhaps cut short or changed when it was copied (not raw DEFLATE data: %v)", ErrShare, err)
 	}
 	if len(data) > MaxBytes {
-		return Link{}, fmt.Errorf("%w: it inflates past "+maxBytesText+" bytes (1 MiB)", ErrShare)
+		return Link{}, fmt.Errorf("%w: it inflates past %s bytes (1 MiB)", ErrShare, grouped(MaxBytes))
 	}
 	if br.Len() > 0 {
 		return Link{}, fmt.Errorf("%w: its data is damaged, perhaps changed when it was copied (%d bytes follow the end of the compressed scenario)", ErrShare, br.Len())

@@ -54,7 +54,7 @@ func (d *decoder) steps(root *object, s *Scenario) {
 		return
 	}
 	if len(items) > MaxSteps {
-		d.fail(errAt("steps", ErrLimit, "more than "+maxStepsText+" steps, the limit"))
+		d.fail(errAt("steps", ErrLimit, "more than %s steps, the limit", grouped(MaxSteps)))
 		return
 	}
 	s.Steps = make([]Step, 0, len(items))

@@ -8,8 +8,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
@@ -207,7 +207,7 @@ func (o *object) end(close byte) {
 	o.w.out = append(o.w.out, close)
 }
 
-func (w *writer) str(s string) { w.out = appendString(w.out, s) }
+func (w *writer) str(s string) { w.out = jsonrpc.AppendString(w.out, s) }
 
 func (w *writer) int(n int64) { w.out = strconv.AppendInt(w.out, n, 10) }
 
@@ -579,121 +579,20 @@ func (w *writer) checks(checks []Check) {
 	a.end(']')
 }
 
-// appendString appends s as a JSON string exactly as encoding/json writes
-// it with HTML escaping off: '"' and '\\' escaped, control characters as
-// \b \f \n \r \t or \u00XX, invalid UTF-8 as \ufffd, U+2028 and U+2029 as
-// \u2028 and \u2029; everything else as it is.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				const hex = "0123456789abcdef"
-				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		c, size := utf8.DecodeRuneInString(s[i:])
-		if c == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if c == '\u2028' || c == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', "89"[c&1])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// indent lays out valid JSON with two-space indentation, exactly as json.Indent(dst, src, "", "  ") does, in one pass;
-// it fails with ErrTooLarge once the output passes limit bytes.
+// indent lays out valid JSON with two-space indentation, exactly as
+// json.Indent(dst, src, "", "  ") does; it fails with ErrTooLarge once the
+// output passes limit bytes.
 func indent(src []byte, limit int) ([]byte, error) {
 	return indentAt(make([]byte, 0, min(2*len(src), limit+1)), src, 0, limit)
 }
 
-// indentAt appends valid JSON src to dst, compacted and laid out as
-// json.Indent would lay it out at depth (the depth of the line src begins on: a member of
-// the top-level object is at depth 1), and fails with ErrTooLarge, and no
-// bytes, once dst passes limit bytes.
+// indentAt appends valid JSON src to dst laid out as json.Indent would lay
+// it out at depth (jsonrpc.AppendIndent), and fails with ErrTooLarge, and
+// no bytes, once dst passes limit bytes.
 func indentAt(dst, src []byte, depth, limit int) ([]byte, error) {
-	out := dst
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		switch c {
-		case '"':
-			j := i + 1
-			for ; j < len(src); j++ {
-				if src[j] == '\\' {
-					j++
-					continue
-				}
-				if src[j] == '"' {
-					break
-				}
-			}
-			out = append(out, src[i:j+1]...)
-			i = j
-		case '{', '[':
-			out = append(out, c)
-			k := i + 1
-			for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\r' || src[k] == '\n') {
-				k++
-			}
-			if k < len(src) && (src[k] == '}' || src[k] == ']') {
-				out = append(out, src[k])
-				i = k
-				break
-			}
-			depth++
-			out = appendNewline(out, depth)
-		case '}', ']':
-			depth--
-			out = appendNewline(out, depth)
-			out = append(out, c)
-		case ',':
-			out = append(out, c)
-			out = appendNewline(out, depth)
-		case ':':
-			out = append(out, ':', ' ')
-		case ' ', '\t', '\r', '\n':
-			// compacting: whitespace outside strings goes
-		default:
-			out = append(out, c)
-		}
-		if len(out) > limit {
-			return nil, tooLarge(len(out), limit)
-		}
+	out, ok := jsonrpc.AppendIndent(dst, src, depth, math.MaxInt, limit)
+	if !ok {
+		return nil, tooLarge(len(out), limit)
 	}
 	return out, nil
 }

@@ -140,27 +140,6 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-// appendString escapes as encoding/json does with HTML escaping off, for
-// every byte value alone and in runs with multi-byte and invalid UTF-8.
-func TestAppendStringMatchesEncodingJSON(t *testing.T) {
-	var cases []string
-	for b := 0; b < 256; b++ {
-		cases = append(cases, string(rune(b)), string([]byte{byte(b)}), "a"+string([]byte{byte(b)})+"z")
-	}
-	cases = append(cases, "\u2028\u2029", "é€𝄞", "\xe2\x80", "\xed\xa0\x80", "<script>&amp;</script>", "")
-	for _, s := range cases {
-		var want bytes.Buffer
-		enc := json.NewEncoder(&want)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(s); err != nil {
-			t.Fatal(err)
-		}
-		if got := string(appendString(nil, s)) + "\n"; got != want.String() {
-			t.Errorf("appendString(%q) = %s, want %s", s, got, want.String())
-		}
-	}
-}
-
 // The bound holds on Encode's own output, not only on indented payloads:
 // a trace of many events past the limit fails with ErrTooLarge and no bytes.
 func TestEncodeStopsAtTheBound(t *testing.T) {

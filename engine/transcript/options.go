@@ -12,9 +12,9 @@ import (
 
 // ParseZone reads a time zone as the import page's zone field gives it:
 // "" or "UTC" or "Z" for UTC, or an offset ("+02:00", "-0500", "+02").
-// Zone names ("Europe/Oslo") need a zone database, which the browser build
-// leaves out (it would cost the page 38 KB): the CLI's -zone reads them
-// natively (time.LoadLocation) and falls back to ParseZone.
+// Zone names ("Europe/Oslo") need a zone database, which only the native
+// command has: the CLI's -zone reads them (time.LoadLocation) and falls
+// back to ParseZone.
 func ParseZone(s string) (*time.Location, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || s == "Z" || strings.EqualFold(s, "UTC") {

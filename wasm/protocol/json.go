@@ -3,7 +3,7 @@ package protocol
 import (
 	"strconv"
 
-	"github.com/mcplab/mcplab/wasm/internal/wire"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 )
 
 // Reply is one answer of the worker: it writes itself as the JSON object
@@ -17,7 +17,7 @@ type Reply interface {
 }
 
 // writer writes JSON objects and lists into b; the strings go through
-// wire.AppendString, which copies the runs of HTML between the bytes JSON
+// jsonrpc.AppendString, which copies the runs of HTML between the bytes JSON
 // escapes. counts holds, per object or list open, how many members it
 // has so far.
 type writer struct {
@@ -56,12 +56,12 @@ func (w *writer) item() {
 
 func (w *writer) key(k string) {
 	w.item()
-	w.b = append(wire.AppendString(w.b, k), ':')
+	w.b = append(jsonrpc.AppendString(w.b, k), ':')
 }
 
 func (w *writer) str(k, v string) {
 	w.key(k)
-	w.b = wire.AppendString(w.b, v)
+	w.b = jsonrpc.AppendString(w.b, v)
 }
 
 // strOpt writes k only when v is not "".
@@ -93,7 +93,7 @@ func (w *writer) strs(k string, v []string) {
 	w.beginList()
 	for _, s := range v {
 		w.item()
-		w.b = wire.AppendString(w.b, s)
+		w.b = jsonrpc.AppendString(w.b, s)
 	}
 	w.endList()
 }

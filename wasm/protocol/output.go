@@ -1,6 +1,6 @@
 package protocol
 
-import "github.com/mcplab/mcplab/wasm/internal/wire"
+import "github.com/mcplab/mcplab/engine/jsonrpc"
 
 // Output is a rendered run (templates.Output) block by block
 // (templates.OutputParts), as the page's pane draws it:
@@ -73,7 +73,7 @@ func (w *writer) output(k string, o *Output) {
 		w.beginList()
 		for _, s := range a {
 			w.item()
-			w.b = wire.AppendString(w.b, s)
+			w.b = jsonrpc.AppendString(w.b, s)
 		}
 		w.endList()
 	}

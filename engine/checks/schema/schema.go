@@ -5,12 +5,11 @@
 // schema/2026-07-28/schema.json, embedded from spec/ (see
 // spec/SOURCE.md for their commit and licence).
 //
-// It lives apart from package checks because it links a JSON Schema
-// validator (github.com/santhosh-tekuri/jsonschema/v6) and the two
-// schemas (355 KB): the browser binaries, which link checks, stay under
-// their transfer budget without them. The native command, the import
-// page's native build and the tests call [Check]; checks.Evaluate does
-// not.
+// It lives apart from package checks because it is a different job: it
+// links a JSON Schema validator (github.com/santhosh-tekuri/jsonschema/v6)
+// and the two schemas, which only the native command, the import page's
+// native build and the tests use: they call [Check]; checks.Evaluate
+// does not.
 //
 // A message is judged against the definition its method names: a request
 // or notification against the schema's definition whose method is that
