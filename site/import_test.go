@@ -127,7 +127,7 @@ func TestImportGoSDKTranscriptMarksViolation(t *testing.T) {
 			// replace the highlighted row after the click.
 			waitFor(t, ctx, "the events table of this transcript", fmt.Sprintf(`document.querySelectorAll("#events tbody tr[id^='event-']").length === %d && !!document.getElementById("event-%d")`, len(native.Events), bad[0]))
 			before := evalJSON[string](t, ctx, `location.href`)
-			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#imp-violations li[data-rule=%q] a`, rule)))); err != nil {
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#imp-violations li[data-rule=%q] a:not(.rule-ref)`, rule)))); err != nil {
 				t.Fatal(err)
 			}
 			waitFor(t, ctx, "the event row highlighted", fmt.Sprintf(`document.getElementById("event-%d").classList.contains("targeted")`, bad[0]))

@@ -149,7 +149,8 @@ func TestReviewPageInBrowser(t *testing.T) {
 			race = r
 		}
 	}
-	sel := `#races tr[data-protocol="2026-07-28"][data-transport="streamable-http"][data-order="cancel-first"] a`
+	// The run's link, not a verdict's link to its rule's page.
+	sel := `#races tr[data-protocol="2026-07-28"][data-transport="streamable-http"][data-order="cancel-first"] a:not(.rule-ref)`
 	navigate(t, ctx, evalJSON[string](t, ctx, `document.querySelector('`+sel+`').href`))
 	waitReady(t, ctx)
 	var pass, fail int

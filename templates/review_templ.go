@@ -203,7 +203,7 @@ func ReviewPage(v ReviewView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = rooted(v.Root, ReviewBody(v)).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = ReviewBody(v).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -374,7 +374,7 @@ func reviewLive(v ReviewView) templ.Component {
 	})
 }
 
-// ReviewBody is the review itself: the operation, the card tally, the
+// reviewBody is the review itself: the operation, the card tally, the
 // failure cards, the race table, the retry, idempotency, flow-control and
 // recovery evidence, each derived run one click away (its link opens it in
 // the playground, on a timeline), and the review as Markdown. The page
@@ -382,7 +382,7 @@ func reviewLive(v ReviewView) templ.Component {
 // #review-body. Ids: #review-op-title, #card-tally, #failure-cards (rows
 // data-id, data-status), #races (rows data-transport, data-protocol,
 // data-order), #review-markdown.
-func ReviewBody(v ReviewView) templ.Component {
+func reviewBody(v ReviewView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

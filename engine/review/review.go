@@ -397,8 +397,8 @@ func Of(s *scenario.Scenario, opts Options) (*Report, error) {
 
 // Parts names the parts of a review in the order a Stepper runs them: the
 // nine rows of the race table, one derived run each, then the retry class
-// (2 runs), the idempotency boundary (up to 5), flow control (up to 4) and
-// recovery (up to 3).
+// (2 runs), the idempotency boundary (up to 6), flow control (up to 5) and
+// recovery (up to 5).
 var Parts = func() []string {
 	var ps []string
 	for _, v := range []string{"stdio", "Streamable HTTP 2026-07-28", "Streamable HTTP 2025-11-25"} {
