@@ -6,7 +6,7 @@ import (
 
 	"github.com/a-h/templ"
 
-	"github.com/mcplab/mcplab/engine/rulebook"
+	"github.com/mcplab/mcplab/engine/checks"
 )
 
 // rootKey carries, in a render's context, the relative path from the page
@@ -33,8 +33,8 @@ func ruleHref(ctx context.Context, rule string) templ.SafeURL {
 
 // RulesIndex is the rules reference's index page (rules/index.html): every
 // rule with what it checks and the built-ins that pass and fail it
-// (package rulebook). root is the relative path to the site root ("../").
-func RulesIndex(root string, entries []rulebook.Entry) templ.Component {
+// (package rulebook builds them). root is the relative path to the site root ("../").
+func RulesIndex(root string, entries []checks.RuleEntry) templ.Component {
 	return rulesIndexView(root, entries)
 }
 
@@ -42,7 +42,7 @@ func RulesIndex(root string, entries []rulebook.Entry) templ.Component {
 // checks, its source, the correct built-in that passes it and the broken
 // one that fails it (both found by running the built-ins), every built-in
 // that reports it, and what undecided means for it. root is "../../".
-func RulePage(root string, e rulebook.Entry) templ.Component { return rulePageView(root, e) }
+func RulePage(root string, e checks.RuleEntry) templ.Component { return rulePageView(root, e) }
 
 // more is how many names follow the first n shown.
 func more(names []string, n int) int { return max(len(names)-n, 0) }

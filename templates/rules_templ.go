@@ -12,11 +12,11 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"strconv"
 
-	"github.com/mcplab/mcplab/engine/rulebook"
+	"github.com/mcplab/mcplab/engine/checks"
 )
 
 // rulesIndexView draws RulesIndex.
-func rulesIndexView(root string, entries []rulebook.Entry) templ.Component {
+func rulesIndexView(root string, entries []checks.RuleEntry) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -151,7 +151,7 @@ func rulesIndexView(root string, entries []rulebook.Entry) templ.Component {
 }
 
 // rulePageView draws RulePage.
-func rulePageView(root string, e rulebook.Entry) templ.Component {
+func rulePageView(root string, e checks.RuleEntry) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -276,7 +276,7 @@ func rulePageView(root string, e rulebook.Entry) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if rulebook.Broken(e.Failer()) {
+			if checks.BrokenScenario(e.Failer()) {
 				var templ_7745c5c3_Var16 string
 				templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(": ")
 				if templ_7745c5c3_Err != nil {

@@ -3,6 +3,8 @@ package rulebook
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcplab/mcplab/engine/checks"
 )
 
 // examplesDir is where docs/rules.md finds a built-in scenario's file.
@@ -13,7 +15,7 @@ const examplesDir = "../engine/examples/"
 // passes it, the broken one that fails it, every built-in that exercises
 // it, and what undecided means for it). Built-ins link their files,
 // relative to docs/. Deterministic: the entries' order.
-func Markdown(entries []Entry) string {
+func Markdown(entries []checks.RuleEntry) string {
 	var b strings.Builder
 	b.WriteString("# Rules\n\n")
 	b.WriteString("Every rule a trace's `checks` can name. This file is generated from the rules' descriptions in `engine/checks` (`checks.Rules`) and from running every built-in scenario; `go test ./engine/rulebook -update` rewrites it, and that test fails while it is out of date. The site serves the same reference at `/rules/`.\n\n")
@@ -32,7 +34,7 @@ func Markdown(entries []Entry) string {
 	return b.String()
 }
 
-func listed(e Entry) string {
+func listed(e checks.RuleEntry) string {
 	var parts []string
 	for _, l := range []struct {
 		what  string

@@ -14,7 +14,6 @@ package rulebook
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/checks"
@@ -24,55 +23,15 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// Entry is one rule of the reference and the built-ins that exercise it,
-// each list in the order the built-ins were added (examples.All: by
-// name), but FailedBy, most focused first (Book.Entries).
-type Entry struct {
-	checks.Rule
-	// PassedBy, FailedBy and UndecidedBy name the built-in scenarios
-	// whose run reports the rule with ok true, false and null.
-	PassedBy, FailedBy, UndecidedBy []string
-}
-
 // Rules is every rule of the reference in order: checks.Rules, then
 // message-valid (schema.Description).
 func Rules() []checks.Rule {
 	return append(append([]checks.Rule{}, checks.Rules...), schema.Description)
 }
 
-// Broken reports whether the built-in scenario name shows a failure on
-// purpose: its name starts with "broken-" (the lab's convention for the
-// known-broken twin of a lesson).
-func Broken(name string) bool { return strings.HasPrefix(name, "broken-") }
-
-// Passer is the first correct built-in (not Broken) that passes the rule,
-// "" when none does.
-func (e Entry) Passer() string {
-	for _, n := range e.PassedBy {
-		if !Broken(n) {
-			return n
-		}
-	}
-	return ""
-}
-
-// Failer is the first broken built-in that fails the rule, else the first
-// built-in that fails it, "" when none does.
-func (e Entry) Failer() string {
-	for _, n := range e.FailedBy {
-		if Broken(n) {
-			return n
-		}
-	}
-	if len(e.FailedBy) > 0 {
-		return e.FailedBy[0]
-	}
-	return ""
-}
-
 // Book collects the verdicts of built-in runs, rule by rule.
 type Book struct {
-	entries []Entry
+	entries []checks.RuleEntry
 	index   map[string]int
 	// failing counts the rules each built-in fails.
 	failing map[string]int
@@ -82,7 +41,7 @@ type Book struct {
 func New() *Book {
 	b := &Book{index: map[string]int{}, failing: map[string]int{}}
 	for i, r := range Rules() {
-		b.entries = append(b.entries, Entry{Rule: r})
+		b.entries = append(b.entries, checks.RuleEntry{Rule: r})
 		b.index[r.ID] = i
 	}
 	return b
@@ -130,8 +89,8 @@ func appendOnce(xs []string, x string) []string {
 // Entries returns the reference, in Rules order. Each FailedBy lists the
 // built-ins that fail fewest rules first (ties by name), so the broken
 // built-in a page names for a rule is the one most about it.
-func (b *Book) Entries() []Entry {
-	out := append([]Entry{}, b.entries...)
+func (b *Book) Entries() []checks.RuleEntry {
+	out := append([]checks.RuleEntry{}, b.entries...)
 	for i := range out {
 		f := append([]string{}, out[i].FailedBy...)
 		sort.SliceStable(f, func(x, y int) bool { return b.failing[f[x]] < b.failing[f[y]] })
@@ -143,7 +102,7 @@ func (b *Book) Entries() []Entry {
 // Build runs every built-in scenario (examples.All, through entry.Run with
 // opts, which must open a ledger for the ledger lessons) and returns the
 // reference. The error names the built-in that failed to run.
-func Build(opts engine.Options) ([]Entry, error) {
+func Build(opts engine.Options) ([]checks.RuleEntry, error) {
 	b := New()
 	for _, ex := range examples.All() {
 		res, err := entry.Run(ex.JSON, entry.Document{Options: opts})
@@ -155,13 +114,4 @@ func Build(opts engine.Options) ([]Entry, error) {
 		}
 	}
 	return b.Entries(), nil
-}
-
-// UndecidedMeaning is what an undecided verdict means for e, in a
-// sentence: its own Undecided, or that the trace always decides it.
-func (e Entry) UndecidedMeaning() string {
-	if e.Rule.Undecided != "" {
-		return e.Rule.Undecided
-	}
-	return "Never undecided: once its subject occurs in a trace, the trace decides it."
 }

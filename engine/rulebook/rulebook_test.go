@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite docs/rules.md")
 // docsFile is the generated reference in the repository.
 var docsFile = filepath.Join("..", "..", "docs", "rules.md")
 
-func build(t *testing.T) []rulebook.Entry {
+func build(t *testing.T) []checks.RuleEntry {
 	t.Helper()
 	entries, err := rulebook.Build(engine.Options{OpenLedger: sqlite.NewMemory})
 	if err != nil {
@@ -61,7 +61,7 @@ func TestBuiltinsExerciseTheRules(t *testing.T) {
 	}
 	exercised := 0
 	for _, e := range entries {
-		if p := e.Passer(); p != "" && (rulebook.Broken(p) || !contains(e.PassedBy, p)) {
+		if p := e.Passer(); p != "" && (checks.BrokenScenario(p) || !contains(e.PassedBy, p)) {
 			t.Errorf("%s: passer %s is broken or does not pass", e.ID, p)
 		}
 		if f := e.Failer(); f != "" && !contains(e.FailedBy, f) {
@@ -78,7 +78,7 @@ func TestBuiltinsExerciseTheRules(t *testing.T) {
 		t.Errorf("only %d of %d rules are reported by any built-in", exercised, len(entries))
 	}
 	e := entryOf(t, entries, checks.NoMessageAfterCancel)
-	if !contains(e.FailedBy, "broken-respond-after-cancel") || !contains(e.PassedBy, "a-cancel-then-complete") || !rulebook.Broken(e.Failer()) {
+	if !contains(e.FailedBy, "broken-respond-after-cancel") || !contains(e.PassedBy, "a-cancel-then-complete") || !checks.BrokenScenario(e.Failer()) {
 		t.Errorf("no-message-after-cancel: passed by %v, failed by %v", e.PassedBy, e.FailedBy)
 	}
 	md := rulebook.Markdown(entries)
@@ -87,7 +87,7 @@ func TestBuiltinsExerciseTheRules(t *testing.T) {
 	}
 }
 
-func entryOf(t *testing.T, es []rulebook.Entry, id string) rulebook.Entry {
+func entryOf(t *testing.T, es []checks.RuleEntry, id string) checks.RuleEntry {
 	t.Helper()
 	for _, e := range es {
 		if e.ID == id {
@@ -95,7 +95,7 @@ func entryOf(t *testing.T, es []rulebook.Entry, id string) rulebook.Entry {
 		}
 	}
 	t.Fatalf("no entry %s", id)
-	return rulebook.Entry{}
+	return checks.RuleEntry{}
 }
 
 func contains(xs []string, x string) bool {
