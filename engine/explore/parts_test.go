@@ -149,14 +149,15 @@ func TestGoldenReports(t *testing.T) {
 
 // Rule (a scenario page whose controls are times offers "Explore this
 // race"): a scenario with an explore member keeps it; one without gets a
-// window over its first two step times after zero, ±SuggestSpanMs, which
-// explores; one whose steps are all at zero has none.
+// window over its last two step times after zero (in the scenario's
+// order), ±SuggestSpanMs, which explores; one whose steps are all at zero
+// has none.
 func TestSuggest(t *testing.T) {
 	a := lesson(t, "a-cancel-then-complete")
 	if doc, ok, err := Suggest(a); err != nil || !ok || !bytes.Equal(doc, a) {
 		t.Errorf("lesson A: ok %v err %v, want its own window kept", ok, err)
 	}
-	bare := []byte(`{"mcplab":1,"steps":[{"at":0,"do":"call","id":1,"name":"t"},{"at":50,"do":"cancel","id":1},{"at":80,"do":"complete","id":1}]}`)
+	bare := []byte(`{"mcplab":1,"steps":[{"at":0,"do":"call","id":1,"name":"t","progressToken":"p"},{"at":20,"do":"progress","id":1,"progress":1},{"at":50,"do":"cancel","id":1},{"at":80,"do":"complete","id":1}]}`)
 	doc, ok, err := Suggest(bare)
 	if err != nil || !ok {
 		t.Fatalf("ok %v err %v", ok, err)
@@ -165,7 +166,7 @@ func TestSuggest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []scenario.Vary{{Path: "steps[1].at", From: 0, To: 150, ByMs: 1}, {Path: "steps[2].at", From: 0, To: 180, ByMs: 1}}
+	want := []scenario.Vary{{Path: "steps[2].at", From: 0, To: 150, ByMs: 1}, {Path: "steps[3].at", From: 0, To: 180, ByMs: 1}}
 	if len(plan.Vary) != 2 || plan.Vary[0] != want[0] || plan.Vary[1] != want[1] {
 		t.Errorf("suggested %+v, want %+v", plan.Vary, want)
 	}

@@ -13,8 +13,9 @@ import (
 const SuggestSpanMs = 100
 
 // Suggest returns data with an explore member: its own when it has one,
-// else a window over the times of its first two steps after time zero
-// (their own time ± SuggestSpanMs, by 1 ms, from 0), which is what a
+// else a window over the times of its last two steps after time zero
+// (where a script's race usually is: a cancellation and the completion it
+// races; their own time ± SuggestSpanMs, by 1 ms, from 0), which is what a
 // scenario page's "Explore this race" opens. ok is false when the scenario
 // has no such step (no control is a time): there is no race to explore.
 // Errors are the scenario's own.
@@ -27,15 +28,14 @@ func Suggest(data []byte) (doc []byte, ok bool, err error) {
 		return data, true, nil
 	}
 	var vary []scenario.Vary
-	for i, st := range s.Steps {
+	for i := len(s.Steps) - 1; i >= 0 && len(vary) < 2; i-- {
+		st := s.Steps[i]
 		if st.At <= 0 {
 			continue
 		}
-		vary = append(vary, scenario.Vary{Path: "steps[" + strconv.Itoa(i) + "].at",
-			From: max(st.At-SuggestSpanMs, 0), To: min(st.At+SuggestSpanMs, scenario.MaxDurationMs), ByMs: 1})
-		if len(vary) == 2 {
-			break
-		}
+		v := scenario.Vary{Path: "steps[" + strconv.Itoa(i) + "].at",
+			From: max(st.At-SuggestSpanMs, 0), To: min(st.At+SuggestSpanMs, scenario.MaxDurationMs), ByMs: 1}
+		vary = append([]scenario.Vary{v}, vary...)
 	}
 	if len(vary) == 0 {
 		return data, false, nil

@@ -97,10 +97,11 @@ func (x *explorer) cellAt(ev js.Value) (int, int, bool) {
 		return 0, 0, false
 	}
 	// The viewBox has a margin of 2 units around the cells.
-	unitsW, unitsH := float64(cols*8+4), float64(rows*8+4)
+	const cell = templates.ExploreCell
+	unitsW, unitsH := float64(cols*cell+4), float64(rows*cell+4)
 	cx := (ev.Get("clientX").Float()-box.Get("left").Float())*unitsW/w - 2
 	cy := (ev.Get("clientY").Float()-box.Get("top").Float())*unitsH/h - 2
-	i, j := int(cy/8), int(cx/8)
+	i, j := int(cy/cell), int(cx/cell)
 	if cx < 0 || cy < 0 || i >= rows || j >= cols {
 		return 0, 0, false
 	}
@@ -142,8 +143,8 @@ func (x *explorer) cursor(show bool) {
 		return
 	}
 	x.row, x.col = min(x.row, rows-1), min(x.col, cols-1)
-	c.Call("setAttribute", "x", strconv.Itoa(x.col*8))
-	c.Call("setAttribute", "y", strconv.Itoa(x.row*8))
+	c.Call("setAttribute", "x", strconv.Itoa(x.col*templates.ExploreCell))
+	c.Call("setAttribute", "y", strconv.Itoa(x.row*templates.ExploreCell))
 	if show || x.shown {
 		x.shown = true
 		c.Call("setAttribute", "visibility", "visible")
