@@ -39,7 +39,7 @@ const (
 	colResult    = "var(--c-result, #15803d)"
 	colError     = "var(--c-error, #c62828)"
 	colProgress  = "var(--c-progress, #7c4dcc)"
-	colCancel    = "var(--c-cancel, #d46b08)"
+	colCancel    = "var(--c-cancel, #b45309)"
 	colNeutral   = "var(--c-notification, #57606f)"
 	colUndecided = "var(--c-undecided, #a16207)"
 )

@@ -146,6 +146,11 @@ func newDeadlines(tr *trace.Trace, f frame, xOf func(int64) float64, domainMs in
 			d.MaxX1, d.MaxX2 = xOf(d.sentAt), clip(d.MaxAt)
 			d.MaxBeyond = d.MaxAt > domainMs
 			d.MaxTitle = fmt.Sprintf("Maximum deadline of request %s: sent at %d ms + max %d ms = %d ms. No progress moves it.", d.ID, d.sentAt, d.MaxMs, d.MaxAt)
+			if s := tr.Scenario; s != nil && s.Client.Policy.ProgressResetsMax {
+				// The broken client moves its own deadline with each
+				// progress; the rule, and the line, keep the configured one.
+				d.MaxTitle = fmt.Sprintf("Configured maximum deadline of request %s: sent at %d ms + max %d ms = %d ms. This client lets progress move it (progressResetsMax, broken); the rule holds the request to this one.", d.ID, d.sentAt, d.MaxMs, d.MaxAt)
+			}
 			text := "max " + trace.Thousands(d.MaxMs) + " ms"
 			if d.MaxBeyond {
 				text += " →"

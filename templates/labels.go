@@ -254,6 +254,12 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 	}
 	var id string
 	a.Kind, a.Label, a.Method, id = classify(msg, signal)
+	if a.Kind == kindClose && send != nil && send.Actor == trace.ActorNetwork {
+		// The network dropped the stream (a drop step): under 2025-11-25
+		// the client resumes it, under 2026-07-28 it re-sends; neither is
+		// the client's cancellation, so it is not drawn as one.
+		a.Kind, a.Label = kindStreamDrop, "stream drops"
+	}
 	if id == "" {
 		switch {
 		case send != nil && send.ID != nil:
