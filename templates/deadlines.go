@@ -346,6 +346,15 @@ func newFlags(bySeq map[int][]string, t *timeline, f frame) ([]violationFlag, in
 			w = textWidth(text)
 			lo, hi, x, end = fl.X-4-w, fl.X+3, fl.X-4, true
 		}
+		if lo < 4 {
+			// Neither side of the flag holds the words: they start at the
+			// chart's left edge, cut with an ellipsis only if wider than
+			// the chart (the flag's title and the checks table keep them
+			// whole), rather than run off the chart.
+			text = clipText(text, f.width-8)
+			w = textWidth(text)
+			lo, hi, x, end = 4, 4+w, 4, false
+		}
 		row, free := rows.place(lo, hi)
 		if !free || row >= maxFlagRows {
 			continue

@@ -89,6 +89,17 @@ func shownJSON(msg []byte) string {
 	return b.String()
 }
 
+// clipText is s cut to at most maxW (textWidth) with an ellipsis, or s
+// when it fits.
+func clipText(s string, maxW float64) string {
+	if textWidth(s) <= maxW {
+		return s
+	}
+	r := []rune(s)
+	n := max(0, int(maxW/charW)-1)
+	return string(r[:min(n, len(r))]) + "…"
+}
+
 // textWidth estimates the width of a label in the timeline's monospace font.
 func textWidth(s string) float64 {
 	return float64(len([]rune(s))) * charW
