@@ -385,7 +385,9 @@ type Charts struct {
 	Backoff *backoffChart
 	// BackoffNarrow is the backoff chart laid out for a phone.
 	BackoffNarrow *backoffChart
-	HerdCompare   *herdCompare
+	// HerdNarrow is the herd chart laid out for a phone.
+	HerdNarrow  *herdChart
+	HerdCompare *herdCompare
 	// HerdCompareNarrow is herdCompare laid out for a phone.
 	HerdCompareNarrow *herdCompare
 	// HerdFirst puts the herd section above the timeline, for a trace with
@@ -426,6 +428,7 @@ func NewCharts(tr *trace.Trace, v View) Charts {
 		c.HerdCompare = newHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
 		c.HerdCompareNarrow = newNarrowHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
 		c.BackoffNarrow = newNarrowBackoffChart(tr.Herd)
+		c.HerdNarrow = newNarrowHerdChart(tr.Herd)
 	}
 	for _, r := range tr.Requests {
 		rr := requestRetry{Class: r.RetryClass, Hints: hintList(r.Hints)}
