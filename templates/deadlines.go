@@ -292,6 +292,14 @@ func failedEvents(tr *trace.Trace) (map[int][]string, []string) {
 	return bySeq, loose
 }
 
+// flagFontRatio is the timeline labels' 12 px over the check flags' 14
+// px (site/static/app.css, .timeline .violation-flag): a flag's words are
+// that much wider than textWidth's estimate.
+const flagFontRatio = 12.0 / 14.0
+
+// flagTextWidth estimates the width of a check flag's words.
+func flagTextWidth(s string) float64 { return textWidth(s) / flagFontRatio }
+
 // newFlags places a flag at every drawn event a failed check names: x and
 // y of the mark, or of the arrow's end the event is (tail for a send,
 // head for a delivery or loss). The rules' words go on the first flag
@@ -339,11 +347,11 @@ func newFlags(bySeq map[int][]string, t *timeline, f frame) ([]violationFlag, in
 			continue
 		}
 		text := "✗ breaks " + strings.Join(fresh, ", ")
-		w := textWidth(text)
+		w := flagTextWidth(text)
 		lo, hi, x, end := fl.X-3, fl.X+4+w, fl.X+4, false
 		if hi > f.width-4 {
-			text = fitLabel(text, max(f.width-f.labelMinX, fl.X-4-4))
-			w = textWidth(text)
+			text = fitLabel(text, max(f.width-f.labelMinX, fl.X-4-4)*flagFontRatio)
+			w = flagTextWidth(text)
 			lo, hi, x, end = fl.X-4-w, fl.X+3, fl.X-4, true
 		}
 		if lo < 4 {
@@ -351,8 +359,8 @@ func newFlags(bySeq map[int][]string, t *timeline, f frame) ([]violationFlag, in
 			// chart's left edge, cut with an ellipsis only if wider than
 			// the chart (the flag's title and the checks table keep them
 			// whole), rather than run off the chart.
-			text = clipText(text, f.width-8)
-			w = textWidth(text)
+			text = clipText(text, (f.width-8)*flagFontRatio)
+			w = flagTextWidth(text)
 			lo, hi, x, end = 4, 4+w, 4, false
 		}
 		row, free := rows.place(lo, hi)
