@@ -39,7 +39,7 @@ const (
 	colResult    = "var(--c-result, #15803d)"
 	colError     = "var(--c-error, #c62828)"
 	colProgress  = "var(--c-progress, #7c4dcc)"
-	colCancel    = "var(--c-cancel, #d46b08)"
+	colCancel    = "var(--c-cancel, #b45309)"
 	colNeutral   = "var(--c-notification, #57606f)"
 	colUndecided = "var(--c-undecided, #a16207)"
 )
@@ -385,7 +385,9 @@ type Charts struct {
 	Backoff *backoffChart
 	// BackoffNarrow is the backoff chart laid out for a phone.
 	BackoffNarrow *backoffChart
-	HerdCompare   *herdCompare
+	// HerdNarrow is the herd chart laid out for a phone.
+	HerdNarrow  *herdChart
+	HerdCompare *herdCompare
 	// HerdCompareNarrow is herdCompare laid out for a phone.
 	HerdCompareNarrow *herdCompare
 	// HerdFirst puts the herd section above the timeline, for a trace with
@@ -426,6 +428,7 @@ func NewCharts(tr *trace.Trace, v View) Charts {
 		c.HerdCompare = newHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
 		c.HerdCompareNarrow = newNarrowHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
 		c.BackoffNarrow = newNarrowBackoffChart(tr.Herd)
+		c.HerdNarrow = newNarrowHerdChart(tr.Herd)
 	}
 	for _, r := range tr.Requests {
 		rr := requestRetry{Class: r.RetryClass, Hints: hintList(r.Hints)}

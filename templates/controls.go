@@ -234,6 +234,7 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 			c.Lead = c.Lead || isBrokenValue(s, c.Path)
 		}
 	}
+	numberSameLabels(groups)
 	return groups
 }
 

@@ -146,6 +146,11 @@ func newDeadlines(tr *trace.Trace, f frame, xOf func(int64) float64, domainMs in
 			d.MaxX1, d.MaxX2 = xOf(d.sentAt), clip(d.MaxAt)
 			d.MaxBeyond = d.MaxAt > domainMs
 			d.MaxTitle = fmt.Sprintf("Maximum deadline of request %s: sent at %d ms + max %d ms = %d ms. No progress moves it.", d.ID, d.sentAt, d.MaxMs, d.MaxAt)
+			if s := tr.Scenario; s != nil && s.Client.Policy.ProgressResetsMax {
+				// The broken client moves its own deadline with each
+				// progress; the rule, and the line, keep the configured one.
+				d.MaxTitle = fmt.Sprintf("Configured maximum deadline of request %s: sent at %d ms + max %d ms = %d ms. This client lets progress move it (progressResetsMax, broken); the rule holds the request to this one.", d.ID, d.sentAt, d.MaxMs, d.MaxAt)
+			}
 			text := "max " + trace.Thousands(d.MaxMs) + " ms"
 			if d.MaxBeyond {
 				text += " →"
@@ -287,6 +292,14 @@ func failedEvents(tr *trace.Trace) (map[int][]string, []string) {
 	return bySeq, loose
 }
 
+// flagFontRatio is the timeline labels' 12 px over the check flags' 14
+// px (site/static/app.css, .timeline .violation-flag): a flag's words are
+// that much wider than textWidth's estimate.
+const flagFontRatio = 12.0 / 14.0
+
+// flagTextWidth estimates the width of a check flag's words.
+func flagTextWidth(s string) float64 { return textWidth(s) / flagFontRatio }
+
 // newFlags places a flag at every drawn event a failed check names: x and
 // y of the mark, or of the arrow's end the event is (tail for a send,
 // head for a delivery or loss). The rules' words go on the first flag
@@ -334,12 +347,21 @@ func newFlags(bySeq map[int][]string, t *timeline, f frame) ([]violationFlag, in
 			continue
 		}
 		text := "✗ breaks " + strings.Join(fresh, ", ")
-		w := textWidth(text)
+		w := flagTextWidth(text)
 		lo, hi, x, end := fl.X-3, fl.X+4+w, fl.X+4, false
 		if hi > f.width-4 {
-			text = fitLabel(text, max(f.width-f.labelMinX, fl.X-4-4))
-			w = textWidth(text)
+			text = fitLabel(text, max(f.width-f.labelMinX, fl.X-4-4)*flagFontRatio)
+			w = flagTextWidth(text)
 			lo, hi, x, end = fl.X-4-w, fl.X+3, fl.X-4, true
+		}
+		if lo < 4 {
+			// Neither side of the flag holds the words: they start at the
+			// chart's left edge, cut with an ellipsis only if wider than
+			// the chart (the flag's title and the checks table keep them
+			// whole), rather than run off the chart.
+			text = clipText(text, (f.width-8)*flagFontRatio)
+			w = flagTextWidth(text)
+			lo, hi, x, end = 4, 4+w, 4, false
 		}
 		row, free := rows.place(lo, hi)
 		if !free || row >= maxFlagRows {

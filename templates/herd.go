@@ -43,15 +43,21 @@ type herdChart struct {
 	Width, Height       float64
 	PlotLeft, PlotRight float64
 	PlotTop, PlotBottom float64
-	DomainMs            int64
-	YMax                int64
-	Bars                []herdBar
-	CapacityY           float64
-	PeakX, PeakY        float64 // where the peak label goes
-	XTicks              []tick
-	YTicks              []yTick
-	Seconds             []float64 // x of each whole second (capacity windows)
-	Summary             string
+	// IDPrefix is "" for the wide chart and narrowFrame's for the phone
+	// layout; Narrow says which: the phone's legend has an item a row,
+	// its header two lines (Header, then Header2).
+	IDPrefix     string
+	Narrow       bool
+	Header2      string
+	DomainMs     int64
+	YMax         int64
+	Bars         []herdBar
+	CapacityY    float64
+	PeakX, PeakY float64 // where the peak label goes
+	XTicks       []tick
+	YTicks       []yTick
+	Seconds      []float64 // x of each whole second (capacity windows)
+	Summary      string
 	// Header is the line under the strategy's name: "10,000 clients ·
 	// 34,000 attempts · all back at 7,518 ms" or "… · 4,000 gave up". It
 	// starts at the left edge, on a line of its own, so a phone (which
@@ -75,7 +81,19 @@ const (
 )
 
 // newHerdChart draws the herd result r, or returns nil for none.
-func newHerdChart(r *recovery.Result) *herdChart {
+func newHerdChart(r *recovery.Result) *herdChart { return layoutHerdChart(r, false) }
+
+// newNarrowHerdChart is newHerdChart for a phone: the timeline's narrow
+// frame (380 units, drawn about as wide as a 390 px screen, so its 12-unit
+// text stays legible and the whole time axis, to the last client's
+// return, shows without scrolling), the header on two lines, fewer time
+// ticks, the legend an item a row. The wide chart's 1,000 units scrolled
+// in their box there and showed 3,000 of a herd's 7,518 ms.
+func newNarrowHerdChart(r *recovery.Result) *herdChart { return layoutHerdChart(r, true) }
+
+// layoutHerdChart lays out the herd chart wide (svgWidth) or narrow
+// (narrowFrame's width).
+func layoutHerdChart(r *recovery.Result, narrow bool) *herdChart {
 	if r == nil {
 		return nil
 	}
@@ -89,10 +107,19 @@ func newHerdChart(r *recovery.Result) *herdChart {
 		c.AllBackMs = *r.AllReconnectedAtMs
 	}
 	c.Header = groupDigits(int64(c.Clients)) + " clients · " + groupDigits(int64(c.Attempts)) + " attempts · "
+	outcome := groupDigits(int64(c.Exhausted)) + " gave up"
 	if c.AllBackMs >= 0 {
-		c.Header += "all back at " + groupDigits(c.AllBackMs) + " ms"
-	} else {
-		c.Header += groupDigits(int64(c.Exhausted)) + " gave up"
+		outcome = "all back at " + groupDigits(c.AllBackMs) + " ms"
+	}
+	c.Header += outcome
+	ticks := int64(10)
+	if narrow {
+		c.IDPrefix, c.Narrow = narrowFrame.idPrefix, true
+		c.Width, c.PlotLeft, c.PlotRight = narrowFrame.width, 56, narrowFrame.width-22
+		c.PlotTop, c.PlotBottom = herdTop+16, herdTop+16+herdPlotH
+		c.Header = groupDigits(int64(c.Clients)) + " clients · " + groupDigits(int64(c.Attempts)) + " attempts"
+		c.Header2 = outcome
+		ticks = 5
 	}
 	c.DomainMs = herdDomain(r)
 	c.YMax = niceCeil(int64(max(r.PeakPerBucket, r.CapacityPerSecond, 1)))
@@ -108,7 +135,9 @@ func newHerdChart(r *recovery.Result) *herdChart {
 			break
 		}
 	}
-	c.XTicks = xTicks(c.DomainMs, xOf)
+	for ms, step := int64(0), niceStepN(c.DomainMs, ticks); ms <= c.DomainMs; ms += step {
+		c.XTicks = append(c.XTicks, tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
+	}
 	step := niceStep(c.YMax)
 	for v := int64(0); v <= c.YMax; v += step {
 		c.YTicks = append(c.YTicks, yTick{Value: v, Y: yOf(v), Label: groupDigits(v)})
@@ -117,6 +146,9 @@ func newHerdChart(r *recovery.Result) *herdChart {
 		c.Seconds = append(c.Seconds, xOf(s))
 	}
 	c.Height = c.PlotBottom + herdAxisGap + 26
+	if narrow {
+		c.Height += 3 * 18 // the legend's three more rows
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Herd of %s clients, strategy %s: %s reconnect attempts, at most %s in one %d ms bucket against a capacity of %s per second; ",
 		groupDigits(int64(r.Clients)), r.Strategy, groupDigits(int64(r.Attempts)), groupDigits(int64(r.PeakPerBucket)), c.BucketMs, groupDigits(int64(r.CapacityPerSecond)))

@@ -89,6 +89,17 @@ func shownJSON(msg []byte) string {
 	return b.String()
 }
 
+// clipText is s cut to at most maxW (textWidth) with an ellipsis, or s
+// when it fits.
+func clipText(s string, maxW float64) string {
+	if textWidth(s) <= maxW {
+		return s
+	}
+	r := []rune(s)
+	n := max(0, int(maxW/charW)-1)
+	return string(r[:min(n, len(r))]) + "…"
+}
+
 // textWidth estimates the width of a label in the timeline's monospace font.
 func textWidth(s string) float64 {
 	return float64(len([]rune(s))) * charW
@@ -254,6 +265,12 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 	}
 	var id string
 	a.Kind, a.Label, a.Method, id = classify(msg, signal)
+	if a.Kind == kindClose && send != nil && send.Actor == trace.ActorNetwork {
+		// The network dropped the stream (a drop step): under 2025-11-25
+		// the client resumes it, under 2026-07-28 it re-sends; neither is
+		// the client's cancellation, so it is not drawn as one.
+		a.Kind, a.Label = kindStreamDrop, "stream drops"
+	}
 	if id == "" {
 		switch {
 		case send != nil && send.ID != nil:

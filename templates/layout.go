@@ -368,6 +368,7 @@ var legendOrder = []legendItem{
 	{Kind: kindProgress, Text: "progress"},
 	{Kind: kindCancel, Text: "notifications/cancelled"},
 	{Kind: kindClose, Text: "stream closed (cancel signal on HTTP)"},
+	{Kind: kindStreamDrop, Text: "stream dropped (not a cancel)"},
 	{Kind: kindNotification, Text: "notification"},
 	{Kind: kindKeepalive, Text: "keep-alive"},
 	{Kind: kindRaw, Text: "malformed / raw message"},

@@ -73,7 +73,8 @@ const (
 	kindError        = "error"        // a response with an error
 	kindProgress     = "progress"     // notifications/progress
 	kindCancel       = "cancel"       // notifications/cancelled
-	kindClose        = "close"        // an HTTP response stream closed (signal close-stream)
+	kindClose        = "close"        // an HTTP response stream the client closed (signal close-stream)
+	kindStreamDrop   = "stream-drop"  // an HTTP response stream the network dropped: not a cancellation
 	kindNotification = "notification" // any other notification
 	kindKeepalive    = "keepalive"    // an SSE comment, not progress
 	kindRaw          = "raw"          // anything else, e.g. a malformed message

@@ -432,7 +432,47 @@ func successText(tr *trace.Trace) string {
 	case r.Cause != nil && *r.Cause == trace.CauseServer:
 		return "the server ended the stream gracefully"
 	}
+	if text := resumedText(tr, r); text != "" {
+		return text
+	}
 	return everyCheckPasses
+}
+
+// resumedText is the story of a call that completed although the network
+// dropped its response stream and the client resumed it (DOMAIN.md: under
+// 2025-11-25 a drop is not a cancellation; the client resumes with
+// Last-Event-ID): "2 stream drops, no cancellation: the client resumed
+// and the call completed", or, for a listen stream still open, "…: the
+// client resumed the stream from its last event"; "" for any other run.
+func resumedText(tr *trace.Trace, r trace.Request) string {
+	end := "the client resumed and the call completed"
+	switch r.State {
+	case trace.StateCompleted:
+	case trace.StateInProgress:
+		end = "the client resumed the stream from its last event"
+	default:
+		return ""
+	}
+	drops, resumed := 0, false
+	for _, e := range tr.Events {
+		if e.ID == nil || e.ID.Raw() != r.ID.Raw() {
+			continue
+		}
+		switch {
+		case e.Type == trace.TypeCloseStream && e.Actor == trace.ActorNetwork:
+			drops++
+		case e.Type == trace.TypeReconnect:
+			resumed = true
+		}
+	}
+	if drops == 0 || !resumed {
+		return ""
+	}
+	n := "1 stream drop"
+	if drops > 1 {
+		n = strconv.Itoa(drops) + " stream drops"
+	}
+	return n + ", no cancellation: " + end
 }
 
 // successDetail says how many checks passed, and how many the trace could

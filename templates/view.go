@@ -404,7 +404,7 @@ func formatNum(v float64) string {
 }
 
 // arrowKinds lists every arrow kind, for the arrowhead markers.
-var arrowKinds = []string{kindRequest, kindResult, kindError, kindProgress, kindCancel, kindClose, kindNotification, kindKeepalive, kindRaw}
+var arrowKinds = []string{kindRequest, kindResult, kindError, kindProgress, kindCancel, kindClose, kindStreamDrop, kindNotification, kindKeepalive, kindRaw}
 
 // i64 formats an integer attribute value.
 func i64(n int64) string { return strconv.FormatInt(n, 10) }

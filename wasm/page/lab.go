@@ -64,6 +64,9 @@ type lab struct {
 	// renderFirst is true once the page's output turned out not to be
 	// the prerendered one it could adopt: first runs render it whole.
 	renderFirst bool
+	// original is what the page said of its own scenario before any edit
+	// (keepOriginal), nil until StartLab records it.
+	original *labOriginal
 }
 
 // StartLab wires the scenario page found in doc (#lab).
@@ -80,6 +83,7 @@ func StartLab(doc js.Value) {
 		return
 	}
 	l.pane = NewPane(l.output, l.fail, l.settled)
+	l.keepOriginal()
 	l.openLink(func() {
 		l.wireShare()
 		KeepAnchors(doc, l.output, l.fail)
@@ -263,6 +267,7 @@ func (l *lab) settled() {
 	if l.edited {
 		replaceFragment(l.fragment)
 	}
+	l.markEdited()
 	if link := ByID(l.doc, "open-playground"); link.Truthy() {
 		if l.playHref == "" {
 			l.playHref = TrimFragment(link.Call("getAttribute", "href").String())
