@@ -54,7 +54,7 @@ func (w *world) do(st scenario.Step, r *request) bool {
 	case "disconnect":
 		w.disconnectBy(r, trace.ActorNetwork)
 	case "send":
-		w.rawSend(st)
+		coordinator.RawSend(w, st, w.halves, w.http() && w.s.Server.Policy.RouteByIDOnly, w.clientReceive, w.serverReceiveCancel)
 	case "progress":
 		w.serverSendProgress(r, st)
 	case "produce":
@@ -95,26 +95,6 @@ func (w *world) produce(r *request, st scenario.Step) {
 	for k := 1; k < st.Count; k++ {
 		w.q.Schedule(st.ProducedAt(k), func() { w.serverSendProgress(r, st.Produced(k)) })
 	}
-}
-
-// rawSend puts a scenario's raw JSON on the wire.
-func (w *world) rawSend(st scenario.Step) {
-	msg := st.Message
-	if st.From == trace.ActorServer {
-		w.send(trace.ActorServer, nil, msg, "The server sends a raw message.", func() { w.clientReceive(msg) })
-		return
-	}
-	w.send(trace.ActorClient, nil, msg, "The client sends a raw message.", func() {
-		e, answer, cancel := coordinator.ServerReads(msg, w.halves, w.http() && w.s.Server.Policy.RouteByIDOnly)
-		if cancel {
-			w.serverReceiveCancel(msg)
-			return
-		}
-		w.emit(e)
-		if answer != nil {
-			w.send(trace.ActorServer, nil, answer, coordinator.DuplicateAnswerNote, func() { w.clientReceive(answer) })
-		}
-	})
 }
 
 func (w *world) summary() *trace.Trace {
