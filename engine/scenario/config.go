@@ -302,11 +302,7 @@ func (d *decoder) decisions(p *object, cp *ClientPolicy) {
 	cp.OmitLastEventID, _ = d.boolean(p, "omitLastEventId")
 	cp.SkipRefetch, _ = d.boolean(p, "skipRefetch")
 	cp.HeaderMismatch = d.oneOf(p, "headerMismatch", "", "", HeaderMismatchProtocolVersion, HeaderMismatchMethod, HeaderMismatchName)
-	if v, ok := d.str(p, "claimProtocolVersion", MaxClaimedVersionLen); ok && v == "" {
-		d.fail(errAt(p.sub("claimProtocolVersion"), ErrValue, "must not be empty (omit it for the scenario's revision)"))
-	} else if ok {
-		cp.ClaimProtocolVersion = v
-	}
+	cp.ClaimProtocolVersion, _ = d.str(p, "claimProtocolVersion", MaxClaimedVersionLen)
 	raw, ok := p.get("retry")
 	if !ok || d.err != nil {
 		return

@@ -272,7 +272,7 @@ type ClientPolicy struct {
 	// instead of 2026-07-28: one the server does not implement, which it
 	// refuses with UnsupportedProtocolVersion (-32022, HTTP 400 on
 	// Streamable HTTP) listing the ones it speaks. At most 32 characters;
-	// "" (the default) for the scenario's revision; no effect under
+	// "" or absent (the default) for the scenario's revision; no effect under
 	// 2025-11-25, which negotiates its revision at initialize.
 	ClaimProtocolVersion string `json:"claimProtocolVersion,omitempty"`
 	// ResumeDroppedCalls false (broken) under 2025-11-25 leaves a dropped
