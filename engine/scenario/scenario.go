@@ -261,14 +261,16 @@ type ClientPolicy struct {
 	// names the request header the client writes so that it disagrees
 	// with the body: HeaderMismatchProtocolVersion (says 2025-11-25 while
 	// _meta says 2026-07-28), HeaderMismatchMethod (names another
-	// method), HeaderMismatchName (left out where required). The server
-	// refuses every such request with HTTP 400 and HeaderMismatch
-	// (-32020) and runs nothing (2026-07-28 Streamable HTTP, "Server
+	// method), HeaderMismatchName (left out where required), on the POST
+	// of every call step (tools/call, resources/read, prompts/get,
+	// tools/list; the lab's own listen, refetch and tasks/* requests keep
+	// their headers). The server refuses each such call with HTTP 400 and
+	// HeaderMismatch (-32020) and runs nothing (2026-07-28 Streamable HTTP, "Server
 	// Validation"). "" (the default) for none; no effect on stdio or under
 	// 2025-11-25.
 	HeaderMismatch string `json:"headerMismatch,omitempty"`
 	// ClaimProtocolVersion (broken when set, 2026-07-28) is the revision
-	// the client names in every request's _meta and MCP-Protocol-Version
+	// the client names in every tools/call's _meta and MCP-Protocol-Version
 	// instead of 2026-07-28: one the server does not implement, which it
 	// refuses with UnsupportedProtocolVersion (-32022, HTTP 400 on
 	// Streamable HTTP) listing the ones it speaks. At most 32 characters;
