@@ -38,15 +38,14 @@ func (e Era) claimed(method string) string {
 }
 
 // mismatch rewrites the header Mismatch names in h, the headers of a POST
-// of method (a call, read or get, or tools/list; the lab's other requests
-// keep their headers), so that it disagrees with the body: MCP-Protocol-Version
-// says 2025-11-25 (a client that upgraded its body, not its transport),
-// Mcp-Method names another method (tools/list, or tools/call for
-// tools/list), and Mcp-Name is left out where the method requires it (a
-// client that does not write it yet; a missing required header is a
-// mismatch too). Nothing for "".
+// of method, so that it disagrees with the body, on a tools/call only (the
+// lab's other requests keep their headers): MCP-Protocol-Version says
+// 2025-11-25 (a client that upgraded its body, not its transport),
+// Mcp-Method says tools/list, and Mcp-Name is left out (a client that does
+// not write it yet; a missing required header is a mismatch too). Nothing
+// for "".
 func (e Era) mismatch(h map[string]string, method string) {
-	if method != MethodToolsCall && method != "resources/read" && method != "prompts/get" && method != "tools/list" {
+	if method != MethodToolsCall {
 		return
 	}
 	switch e.Mismatch {
@@ -54,9 +53,6 @@ func (e Era) mismatch(h map[string]string, method string) {
 		h[HeaderProtocolVersion] = Revision20251125
 	case HeaderMethod:
 		h[HeaderMethod] = "tools/list"
-		if method == "tools/list" {
-			h[HeaderMethod] = MethodToolsCall
-		}
 	case HeaderName:
 		delete(h, HeaderName)
 	}

@@ -26,7 +26,7 @@ func TestRefusal(t *testing.T) {
 		{"consistent tools/call on stdio is served", Era{Revision: Revision20260728}, call, false, 0},
 		{"MCP-Protocol-Version disagreeing with _meta is HeaderMismatch", Era{Revision: Revision20260728, Mismatch: HeaderProtocolVersion}, call, true, CodeHeaderMismatch},
 		{"Mcp-Method disagreeing with method is HeaderMismatch", Era{Revision: Revision20260728, Mismatch: HeaderMethod}, call, true, CodeHeaderMismatch},
-		{"Mcp-Method of tools/list disagreeing is HeaderMismatch", Era{Revision: Revision20260728, Mismatch: HeaderMethod}, list, true, CodeHeaderMismatch},
+		{"a mismatch touches only tools/call: tools/list is served", Era{Revision: Revision20260728, Mismatch: HeaderMethod}, list, true, 0},
 		{"missing Mcp-Name on tools/call is HeaderMismatch", Era{Revision: Revision20260728, Mismatch: HeaderName}, call, true, CodeHeaderMismatch},
 		{"tools/list takes no Mcp-Name, so none missing", Era{Revision: Revision20260728, Mismatch: HeaderName}, list, true, 0},
 		{"headers are not on stdio: no mismatch there", Era{Revision: Revision20260728, Mismatch: HeaderMethod}, call, false, 0},

@@ -261,11 +261,10 @@ type ClientPolicy struct {
 	// names the request header the client writes so that it disagrees
 	// with the body: HeaderMismatchProtocolVersion (says 2025-11-25 while
 	// _meta says 2026-07-28), HeaderMismatchMethod (names another
-	// method), HeaderMismatchName (left out where required), on the POST
-	// of every call step (tools/call, resources/read, prompts/get,
-	// tools/list; the lab's own listen, refetch and tasks/* requests keep
-	// their headers). The server refuses each such call with HTTP 400 and
-	// HeaderMismatch (-32020) and runs nothing (2026-07-28 Streamable HTTP, "Server
+	// method), HeaderMismatchName (left out), on the POST of every
+	// tools/call (the client's other requests keep their headers). The
+	// server refuses each such call with HTTP 400 and HeaderMismatch
+	// (-32020) and runs nothing (2026-07-28 Streamable HTTP, "Server
 	// Validation"). "" (the default) for none; no effect on stdio or under
 	// 2025-11-25.
 	HeaderMismatch string `json:"headerMismatch,omitempty"`
