@@ -21,6 +21,11 @@ func (w *world) listen(st scenario.Step) {
 
 func (w *world) openListen(r *request, note string) {
 	w.register(r)
+	if w.resumable() { // 2025-11-25: a GET stream and resources/subscribe (recovery.Get)
+		w.transmit(recovery.Get(&r.id, w.era().GetHeaders(w.sess.Client, ""), recovery.GetNote(r.id.String(), r.ls.Filter)), "", func() { w.serverReceiveRequest(r); r.ls.Serving = true })
+		w.ask(r.ls.Subscribes(jsonrpc.Unquote(r.id.Raw()), r.id.String()))
+		return
+	}
 	w.send(trace.ActorClient, idPtr(r.id), jsonrpc.NewRequest(r.id.Raw(), r.method, r.args), note, func() {
 		// The server starts the stream and acknowledges it first.
 		w.serverReceiveRequest(r)
@@ -44,7 +49,7 @@ func (w *world) notify(st scenario.Step) {
 	if r != nil {
 		ls = r.ls
 	}
-	if e, msg, note, ok := ls.Notification(*st.Listen, st.Method, st.Params); ok {
+	if e, msg, note, ok := ls.Notification(*st.Listen, st.Method, st.Params, !w.resumable()); ok {
 		w.listenSend(r, msg, note)
 	} else {
 		w.emit(e)
@@ -60,6 +65,10 @@ func (w *world) endListen(r *request, reason *string) {
 	if !w.http() {
 		msg := recovery.EndOnStdio(&r.cl, &r.srv, w.q.Now(), r.id.Raw(), reason)
 		w.send(trace.ActorServer, idPtr(r.id), msg, recovery.EndNote(r.id.String(), false), func() { w.clientListenEnded(r) })
+		return
+	}
+	if w.resumable() { // a GET stream carries no response: the server closes it
+		w.transmit(recovery.Closes(&r.id, &r.srv, w.q.Now()), "", func() { w.clientListenEnded(r) })
 		return
 	}
 	resp := r.srv.Answer(w.q.Now(), w.era().Result(r.method, r.id.Raw(), jsonrpc.NewResult(r.id.Raw(), json.RawMessage(`{"resultType":"complete"}`))), false)
@@ -141,11 +150,16 @@ func (w *world) resume(r *request) {
 // refetch reads each affected id from its authoritative method (DOMAIN.md §9).
 // The n-th reconnect's k-th refetch has request id "refetch-<n>-<k>".
 func (w *world) refetch(nth int, ids []string) {
-	for k, f := range recovery.Refetches(ids) {
-		r := w.register(&request{id: scenario.NewStringID(recovery.RefetchID(nth, k+1)), method: f.Method, args: f.Params})
+	w.ask(recovery.Numbered(nth, recovery.Refetches(ids)))
+}
+
+// ask sends each read of reads as a request the server answers at once.
+func (w *world) ask(reads []recovery.Refetch) {
+	for _, f := range reads {
+		r := w.register(&request{id: scenario.NewStringID(f.ID), method: f.Method, args: f.Params})
 		w.send(trace.ActorClient, idPtr(r.id), jsonrpc.NewRequest(r.id.Raw(), f.Method, f.Params), f.Note(), func() {
 			w.serverReceiveRequest(r)
-			w.answer(r, jsonrpc.NewResult(r.id.Raw(), f.Result), false, "The server answers "+f.Method+".", nil)
+			w.answer(r, jsonrpc.NewResult(r.id.Raw(), f.Result), false, f.AnswerNote(), nil)
 		})
 	}
 }

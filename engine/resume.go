@@ -43,10 +43,10 @@ func (w *world) resumeAfter(r *request, delay int64) string {
 }
 
 // resumeStream is the client's GET for stream r with Last-Event-ID token
-// ("" for none; pos is the position it had; recovery.ResumeHeaders), and
+// ("" for none; pos is the position it had; jsonrpc.Era.GetHeaders), and
 // the server's answer one latency later (sse.ReplayUnder).
 func (w *world) resumeStream(r *request, token, pos string, delay int64) {
-	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(r.id), Headers: recovery.ResumeHeaders(token), Note: recovery.ReconnectNote(r.id.String(), token, pos, delay, w.s.Client.Policy.OmitLastEventID)})
+	w.emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, ID: idPtr(r.id), HTTPMethod: trace.HTTPGet, Headers: w.era().GetHeaders(w.sess.Client, token), Note: recovery.ReconnectNote(r.id.String(), token, pos, delay, w.s.Client.Policy.OmitLastEventID)})
 	w.q.Schedule(w.q.Now()+w.s.LatencyMs.Up, func() {
 		missed, e, ok := sse.ReplayUnder(&w.store, token, r.id.Raw(), r.id.String(), w.s.Server.Policy.ReplayAllStreams, w.s.Server.Policy.ReplayNothing)
 		w.tell(r, e)

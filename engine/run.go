@@ -48,7 +48,9 @@ var moves = []struct {
 	{"retry", func(w *world, st scenario.Step, _ *request) { w.call(st, w.reqs[st.Of.Raw()], nil) }},
 	{"cancel", func(w *world, st scenario.Step, r *request) { w.clientCancel(r, trace.CauseClient, st.Reason) }},
 	{"disconnect", func(w *world, _ scenario.Step, r *request) { w.disconnectBy(r, trace.ActorNetwork) }},
-	{"send", func(w *world, st scenario.Step, _ *request) { w.rawSend(st) }},
+	{"send", func(w *world, st scenario.Step, _ *request) {
+		coordinator.RawSend(w, st, w.halves, w.http() && w.s.Server.Policy.RouteByIDOnly, w.clientReceive, w.serverReceiveCancel)
+	}},
 	{"progress", func(w *world, st scenario.Step, r *request) { w.serverSendProgress(r, st) }},
 	{"produce", func(w *world, st scenario.Step, r *request) { w.produce(r, st) }},
 	{"complete", func(w *world, st scenario.Step, r *request) { w.serverComplete(r, st.Result, nil) }},
@@ -93,26 +95,6 @@ func (w *world) produce(r *request, st scenario.Step) {
 	for k := 1; k < st.Count; k++ {
 		w.q.Schedule(st.ProducedAt(k), func() { w.serverSendProgress(r, st.Produced(k)) })
 	}
-}
-
-// rawSend puts a scenario's raw JSON on the wire.
-func (w *world) rawSend(st scenario.Step) {
-	msg := st.Message
-	if st.From == trace.ActorServer {
-		w.send(trace.ActorServer, nil, msg, "The server sends a raw message.", func() { w.clientReceive(msg) })
-		return
-	}
-	w.send(trace.ActorClient, nil, msg, "The client sends a raw message.", func() {
-		e, answer, cancel := coordinator.ServerReads(msg, w.halves, w.http() && w.s.Server.Policy.RouteByIDOnly)
-		if cancel {
-			w.serverReceiveCancel(msg)
-			return
-		}
-		w.emit(e)
-		if answer != nil {
-			w.send(trace.ActorServer, nil, answer, coordinator.DuplicateAnswerNote, func() { w.clientReceive(answer) })
-		}
-	})
 }
 
 func (w *world) summary() *trace.Trace {

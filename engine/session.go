@@ -60,12 +60,16 @@ func (w *world) lostCall(id string) {
 
 // sessionRefuses answers r on arrival when its session cannot serve it.
 func (w *world) sessionRefuses(r *request) bool {
+	resp, refused := w.era().Refusal(w.era().Post(requestMessage(r), true, w.http(), w.sess.Client, nil))
 	switch {
 	case w.sess.Retired() && !w.sess.Recovering:
 		w.sess.Refuse(w, r.id, w.reissue, w.lostCall)
 	case w.sess.Rejects(w.q.Now()):
 		w.serverReceiveRequest(r)
 		w.answer(r, jsonrpc.NewError(r.id.Raw(), jsonrpc.ErrorObject{Code: jsonrpc.CodeInvalidRequest, Message: session.ErrNotInitialized}), true, session.RejectNote(r.id.String()), nil)
+	case refused: // 2026-07-28: headers that disagree with the body, a revision it does not speak
+		about, msg := r.srv.Refuse(w.q.Now(), idPtr(r.id), resp, w.http())
+		w.sendAbout(trace.ActorServer, about, msg, jsonrpc.RefusalNote(r.id.String(), resp, w.http()), func() { w.client.response(r, true) })
 	default:
 		return false
 	}

@@ -113,7 +113,9 @@ func (w *world) is2025() bool { return w.s.Protocol == scenario.Protocol20251125
 
 // era is the wire of the scenario's revision (jsonrpc.Era); the methods
 // after it make the world package session's Wire (the 2025 lifecycle).
-func (w *world) era() jsonrpc.Era          { return jsonrpc.Era{Revision: w.s.Protocol} }
+func (w *world) era() jsonrpc.Era {
+	return jsonrpc.EraOf(w.s.Protocol, w.s.Client.Policy.ClaimProtocolVersion, w.s.Client.Policy.HeaderMismatch)
+}
 func (w *world) Emit(e trace.Event)        { w.emit(e) }
 func (w *world) After(ms int64, fn func()) { w.q.Schedule(w.q.Now()+ms, fn) }
 func (w *world) Now() int64                { return w.q.Now() }
@@ -196,7 +198,7 @@ func (w *world) transmit(e trace.Event, deliverNote string, arrive func()) {
 	seq := w.emit(e)
 	w.q.Schedule(sent+lat, func() {
 		e := &w.log.Events[seq] // not e itself: a closure holding an event was 280 bytes a message
-		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: e.ID, TaskID: e.TaskID, From: e.From, To: e.To, Wire: e.Wire, SentAt: &sent, Message: e.Message, Signal: e.Signal, Note: deliverNote})
+		w.emit(trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: e.ID, TaskID: e.TaskID, From: e.From, To: e.To, Wire: e.Wire, SentAt: &sent, HTTPMethod: e.HTTPMethod, Message: e.Message, Signal: e.Signal, Note: deliverNote})
 		arrive()
 	})
 }

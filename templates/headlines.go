@@ -21,6 +21,7 @@ var ruleHeadlines = map[string]string{
 	"initialize-not-cancelled":       "the client cancelled initialize, which is never cancelled",
 	"initialized-before-requests":    "a call met a session that was not ready: sent before notifications/initialized, or rejected after it",
 	"session-recovered":              "the session expired and the client gave up: the work in flight was lost",
+	"refusal-not-repeated":           "the client sent a refused request again unchanged: the same headers meet the same 400",
 	"message-valid":                  "a message on the wire is not valid for its protocol revision",
 	"poll-interval-respected":        "the client polls the task faster than the server asked",
 	"proxy-forwards-promptly":        "the proxy holds the stream back: progress arrives late, in a burst",

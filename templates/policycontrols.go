@@ -47,6 +47,8 @@ var policyText = map[string][2]string{
 	"client.policy.omitLastEventId":             {"Resume without Last-Event-ID", "Broken on purpose (2025-11-25): a dropped stream is resumed with a GET that says nothing of what the client received."},
 	"client.policy.resumeDroppedCalls":          {"Resume dropped calls", "Untick to break (2025-11-25): a dropped call's stream is never resumed and the call hangs."},
 	"client.policy.skipRefetch":                 {"Skip the refetch", "Broken on purpose: after a reconnect the client keeps its cached lists and refetches nothing."},
+	"client.policy.headerMismatch":              {"Request headers", "Broken on purpose (2026-07-28, Streamable HTTP): a tools/call's header disagrees with its body or a required one is missing, and the server refuses the call with HTTP 400 and HeaderMismatch (-32020)."},
+	"client.policy.claimProtocolVersion":        {"Claimed protocol version", "Broken on purpose (2026-07-28): the call names a revision the server does not speak, and the server refuses it with HTTP 400 and UnsupportedProtocolVersion (-32022)."},
 	"client.policy.timeouts":                    {"Call timeouts", "Whether every call carries an idle or a maximum timeout; “none” is broken on purpose: a silent server keeps the call waiting for ever."},
 	"server.policy.respondAfterCancel":          {"Respond after cancellation", "Broken on purpose: the server answers a request it was told to drop."},
 	"server.policy.ignoreDisconnect":            {"Ignore the client's disconnect", "Broken on purpose: the server keeps working after the stream closes, commits the side effect and writes into the closed stream."},
@@ -74,6 +76,17 @@ var policyOptions = map[string][]option{
 		{Value: "", Label: "not modelled"},
 		{Value: scenario.TimeoutsRequired, Label: "every call has one"},
 		{Value: scenario.TimeoutsNone, Label: "none (broken)"},
+	},
+	"client.policy.headerMismatch": {
+		{Value: "", Label: "agree with the body"},
+		{Value: scenario.HeaderMismatchProtocolVersion, Label: "MCP-Protocol-Version says 2025-11-25 (broken)"},
+		{Value: scenario.HeaderMismatchMethod, Label: "Mcp-Method says tools/list (broken)"},
+		{Value: scenario.HeaderMismatchName, Label: "Mcp-Name left out (broken)"},
+	},
+	"client.policy.claimProtocolVersion": {
+		{Value: "", Label: "the scenario's revision"},
+		{Value: "2025-11-25", Label: "2025-11-25, which needs initialize (broken)"},
+		{Value: "2099-01-01", Label: "2099-01-01, unknown to the server (broken)"},
 	},
 	"server.policy.dedupeBy": {
 		{Value: "idempotency-key", Label: "idempotency key"},

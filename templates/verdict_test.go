@@ -311,8 +311,8 @@ func TestVerdictOfOneSidedLogUndecided(t *testing.T) {
 
 // TestEveryRuleHasAHeadline: a failing check is headlined in domain words,
 // never as its bare rule id ("late-response-ignored fails" on the fatal
-// late response's page). Every rule id checks.Rules describes gets a
-// headline without its id, and no built-in's
+// late response's page). Every rule id engine/checks describes
+// (checks.Rules) gets a headline without its id, and no built-in's
 // verdict names a rule id.
 func TestEveryRuleHasAHeadline(t *testing.T) {
 	var rules []string

@@ -96,7 +96,7 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 		responsesRoutedByRequest,
 		maximumBoundsProgress, callOutcomeKnown, cancelNotBlocked, backoffGrows,
 		refetchAfterReconnect, resumeReplaysMissed,
-		initializedBeforeRequests, sessionRecovered,
+		initializedBeforeRequests, sessionRecovered, refusalNotRepeated,
 	} {
 		if c, ok := f(v); ok {
 			out = append(out, c)

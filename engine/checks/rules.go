@@ -139,6 +139,8 @@ var Rules = []Rule{
 		specLifecycle, "The transcript shows initialize but no notifications/initialized, so when the session was ready cannot be told."},
 	{SessionRecovered, "After a retired session's 404 the client initializes again and re-issues what was in flight once, with the same ids and arguments.",
 		specTransports + " (2025-11-25, session management)", ""},
+	{RefusalNotRepeated, "A request the server refused for headers that disagree with its body (HeaderMismatch, -32020) or for a protocol version it does not speak (UnsupportedProtocolVersion, -32022) is not sent again unchanged: the client corrects it or picks a supported revision.",
+		specTransports + " (2026-07-28, request metadata and server validation)", ""},
 }
 
 // RuleByID returns the description of rule id, ok false for an id Rules

@@ -128,3 +128,35 @@ func TransportOf(s *scenario.Scenario) Transport {
 func PolicyOf(p scenario.ServerPolicy) Policy {
 	return Policy{RespondAfterCancel: p.RespondAfterCancel, IgnoreDisconnect: p.IgnoreDisconnect, HandlerIgnoresCancel: p.HandlerIgnoresCancel}
 }
+
+// Wire is what a raw send needs of the runner: put msg on the wire from
+// an actor (about request id or none, with HTTP headers, a note, and what
+// happens when it arrives), and emit an event.
+type Wire interface {
+	Send(from string, id *scenario.ID, msg json.RawMessage, headers map[string]string, note string, arrive func())
+	Emit(e trace.Event)
+}
+
+// RawSend puts a scenario's send step st on w exactly as written: from
+// the server, the client receives it (clientReceive); from the client,
+// the server reads it (ServerReads with halves and routeByIDOnly): a
+// cancellation goes to serverCancel, anything else is told, and a
+// duplicate's error answer goes back to the client.
+func RawSend(w Wire, st scenario.Step, halves func(scenario.ID) (*Client, *Server), routeByIDOnly bool, clientReceive, serverCancel func(json.RawMessage)) {
+	msg := st.Message
+	if st.From == trace.ActorServer {
+		w.Send(trace.ActorServer, nil, msg, nil, "The server sends a raw message.", func() { clientReceive(msg) })
+		return
+	}
+	w.Send(trace.ActorClient, nil, msg, nil, "The client sends a raw message.", func() {
+		e, answer, cancel := ServerReads(msg, halves, routeByIDOnly)
+		if cancel {
+			serverCancel(msg)
+			return
+		}
+		w.Emit(e)
+		if answer != nil {
+			w.Send(trace.ActorServer, nil, answer, nil, DuplicateAnswerNote, func() { clientReceive(answer) })
+		}
+	})
+}

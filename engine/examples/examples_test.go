@@ -160,6 +160,8 @@ func TestBuiltInOutcomes(t *testing.T) {
 		"responses-routed-by-request":            {"§1 a duplicate id is refused on its own stream; call 1 gets its own answer", "completed", "result", "", "", 520, nil},
 		"broken-route-by-id-only":                {"§11 cross-wired-response (modelcontextprotocol/typescript-sdk#2433): call 1's answer goes to the duplicate", "completed", "abandoned", "max-timeout", "close-stream", 2000, []string{"responses-routed-by-request"}},
 		"session-expired-reinitialize":           {"2025-11-25 a retired session: 404, initialize again, re-issue once", "completed", "result", "", "", 410, nil},
+		"unsupported-protocol-version":           {"2026-07-28 an unsupported revision: HTTP 400 and -32022 listing the supported ones", "failed", "error", "", "", 20, nil},
+		"broken-retry-after-header-mismatch":     {"§11 a HeaderMismatch (-32020) refusal retried unchanged meets the same 400", "failed", "error", "", "", 20, []string{"refusal-not-repeated"}},
 		"broken-session-not-found-as-failure":    {"§11 session-not-found-as-failure (anthropics/claude-code#83404): the call ends in an error", "completed", "error", "", "", 130, []string{"session-recovered"}},
 		"initialized-before-requests":            {"2025-11-25 notifications/initialized is applied before the first call", "completed", "result", "", "", 210, nil},
 		"broken-async-initialized":               {"§11 async-initialized (tachyonmcp/tachyon#11): the first call is rejected", "failed", "error", "", "", 20, []string{"initialized-before-requests"}},

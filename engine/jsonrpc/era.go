@@ -73,6 +73,15 @@ func ServerInfo() json.RawMessage { return serverInfo }
 // current revision).
 type Era struct {
 	Revision string
+	// Claims is the revision a 2026-07-28 client names in params._meta
+	// and MCP-Protocol-Version when it is not Revision ("" for Revision):
+	// one the server may not speak (client.policy.claimProtocolVersion).
+	Claims string
+	// Mismatch names the request header (HeaderProtocolVersion,
+	// HeaderMethod or HeaderName) a 2026-07-28 client writes with a
+	// value that disagrees with the body ("" for none;
+	// client.policy.headerMismatch).
+	Mismatch string
 }
 
 // Stateless reports whether the era is 2026-07-28's: no initialize, no
@@ -116,7 +125,9 @@ func (e Era) Request(msg json.RawMessage) json.RawMessage {
 	if !ok {
 		return msg
 	}
-	ms = ms.add(MetaProtocolVersion, Marshal(e.version()))
+	var method string
+	_ = json.Unmarshal(env.get("method"), &method)
+	ms = ms.add(MetaProtocolVersion, Marshal(e.claimed(method)))
 	ms = ms.add(MetaClientCapabilities, json.RawMessage(`{}`))
 	ms = ms.add(MetaClientInfo, clientInfo)
 	ps = ps.set("_meta", ms.object())
@@ -197,7 +208,7 @@ func (e Era) PostHeaders(msg json.RawMessage, session string) map[string]string 
 	}
 	h := map[string]string{}
 	if e.Stateless() || m.Method != MethodInitialize {
-		h[HeaderProtocolVersion] = e.version()
+		h[HeaderProtocolVersion] = e.claimed(m.Method)
 	}
 	if session != "" && !e.Stateless() && m.Method != MethodInitialize {
 		h[HeaderSessionID] = session
@@ -207,6 +218,7 @@ func (e Era) PostHeaders(msg json.RawMessage, session string) map[string]string 
 		if name := nameOf(msg, m.Method); name != "" {
 			h[HeaderName] = name
 		}
+		e.mismatch(h, m.Method)
 	}
 	return h
 }

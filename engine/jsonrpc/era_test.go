@@ -32,7 +32,7 @@ func TestEraRequest(t *testing.T) {
 		{"not an object unchanged", Revision20260728, `"cancel 7"`, `"cancel 7"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := string(Era{c.rev}.Request(json.RawMessage(c.in))); got != c.want {
+			if got := string(Era{Revision: c.rev}.Request(json.RawMessage(c.in))); got != c.want {
 				t.Errorf("got  %s\nwant %s", got, c.want)
 			}
 		})
@@ -69,7 +69,7 @@ func TestEraResult(t *testing.T) {
 			if c.method == MethodListen {
 				id = `"l"`
 			}
-			if got := string(Era{c.rev}.Result(c.method, id, json.RawMessage(c.in))); got != c.want {
+			if got := string(Era{Revision: c.rev}.Result(c.method, id, json.RawMessage(c.in))); got != c.want {
 				t.Errorf("got  %s\nwant %s", got, c.want)
 			}
 		})
@@ -100,7 +100,7 @@ func TestEraPostHeaders(t *testing.T) {
 		{"not JSON-RPC", Revision20260728, `"x"`, "", "map[]"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := fmt.Sprint(Era{c.rev}.PostHeaders(json.RawMessage(c.msg), c.session)); got != c.want {
+			if got := fmt.Sprint(Era{Revision: c.rev}.PostHeaders(json.RawMessage(c.msg), c.session)); got != c.want {
 				t.Errorf("got %s, want %s", got, c.want)
 			}
 		})

@@ -14,6 +14,10 @@ type Refetch struct {
 	Method string
 	Params json.RawMessage
 	Result json.RawMessage
+	// ID is the read's request id (RefetchID; a subscription's
+	// SubscribeID), Why the note of its request when it is not a refetch
+	// ("" for Note's).
+	ID, Why string
 }
 
 // Refetches maps a plan's affected ids to their reads, in order: "tasks/<id>"

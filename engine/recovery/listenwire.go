@@ -5,6 +5,7 @@ import (
 
 	"strconv"
 
+	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -67,17 +68,95 @@ func RefetchID(n, k int) string {
 
 // Note is the note of the client sending f.
 func (f Refetch) Note() string {
+	if f.Why != "" {
+		return f.Why
+	}
 	return "The client refetches " + f.Of + " from the authoritative " + f.Method + "."
 }
 
+// AnswerNote is the note of the server answering f.
+func (f Refetch) AnswerNote() string { return "The server answers " + f.Method + "." }
+
+// Numbered gives the n-th reconnect's refetches their ids (RefetchID).
+func Numbered(n int, fs []Refetch) []Refetch {
+	for k := range fs {
+		fs[k].ID = RefetchID(n, k+1)
+	}
+	return fs
+}
+
+// The listen stream of 2025-11-25 on Streamable HTTP (SCENARIO.md,
+// "Sessions (2025-11-25)": listen is the GET stream plus
+// resources/subscribe for each resource of its filter). There is no
+// subscriptions/listen request, no acknowledgement and no subscription id
+// there: the client opens the stream with an HTTP GET on the MCP endpoint
+// (2025-11-25 Streamable HTTP, "Listening for Messages from the
+// Server"), subscribes to each resource with resources/subscribe, which
+// the server answers with an empty result (server/resources,
+// "Subscriptions"), and notifications/resources/updated arrive on the GET
+// stream. The stream's id in the trace (the step's id) labels it; it is
+// no JSON-RPC id.
+
+// MethodSubscribe is 2025-11-25's resources/subscribe (schema
+// SubscribeRequest).
+const MethodSubscribe = "resources/subscribe"
+
+// Get is the client's GET that opens listen stream id with headers
+// (jsonrpc.Era.GetHeaders) and note: a send event without a message, its
+// HTTP method GET (the runner numbers and delivers it).
+func Get(id *scenario.ID, headers map[string]string, note string) trace.Event {
+	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeSend, ID: id, From: trace.ActorClient, HTTPMethod: trace.HTTPGet, Headers: headers, Note: note}
+}
+
+// GetNote is the note of the client opening listen stream id with filter
+// as a GET stream.
+func GetNote(id string, filter json.RawMessage) string {
+	return "Under 2025-11-25 the client opens listen stream " + id + " as a GET on the MCP endpoint (Accept: text/event-stream); its filter " + string(filter) + " becomes a resources/subscribe per resource."
+}
+
+// SubscribeID is the request id of listen stream id's k-th (1-based)
+// resources/subscribe: "<id>-subscribe-<k>".
+func SubscribeID(id string, k int) string { return id + "-subscribe-" + strconv.Itoa(k) }
+
+// Subscribes are the resources/subscribe requests a 2025-11-25 client
+// sends for listen stream id (its id text without quotes) and note name
+// (as notes say it): one per URI of its filter's resourceSubscriptions,
+// in order, each answered with an empty result.
+func (l *Listen) Subscribes(id, name string) []Refetch {
+	var f struct {
+		URIs []string `json:"resourceSubscriptions"`
+	}
+	_ = json.Unmarshal(l.Filter, &f)
+	var out []Refetch
+	for k, uri := range f.URIs {
+		out = append(out, Refetch{Of: uri, Method: MethodSubscribe, Params: marshal(map[string]string{"uri": uri}), Result: json.RawMessage(`{}`),
+			ID: SubscribeID(id, k+1), Why: "The client subscribes to " + uri + " for listen stream " + name + ": its notifications/resources/updated will arrive on the GET stream."})
+	}
+	return out
+}
+
+// Closes is the server ending the GET stream of listen stream id at
+// will (2025-11-25: "The server MAY close the SSE stream at any time"; it
+// must not send a response there): a close-stream toward the client; the
+// stream's server half (srv) completes at now without a response.
+func Closes(id *scenario.ID, srv *coordinator.Server, now int64) trace.Event {
+	srv.Answer(now, nil, false)
+	return trace.Event{Actor: trace.ActorServer, Type: trace.TypeCloseStream, ID: id, From: trace.ActorServer, Signal: trace.SignalCloseStream,
+		Note: "The server ends listen stream " + id.String() + " by closing its GET stream: a GET stream carries no JSON-RPC response."}
+}
+
 // Notification is the server sending notification method with params on
-// listen stream id (l nil: no such stream): ok, the message tagged with
-// the stream's subscription id (Tag) and its note (NotifyNote), or the
+// listen stream id (l nil: no such stream): ok, the message (with tag,
+// tagged with the stream's subscription id, Tag: 2026-07-28's
+// subscriptions/listen; a 2025-11-25 GET stream has none) and its note (NotifyNote), or the
 // suppression event, with its ID, saying why not (Notify).
-func (l *Listen) Notification(id scenario.ID, method string, params json.RawMessage) (e trace.Event, msg json.RawMessage, note string, ok bool) {
+func (l *Listen) Notification(id scenario.ID, method string, params json.RawMessage, tag bool) (e trace.Event, msg json.RawMessage, note string, ok bool) {
 	if e, ok = l.Notify(id.String(), method, params); !ok {
 		e.ID = &id
 		return e, nil, "", false
 	}
-	return e, jsonrpc.NewNotification(method, Tag(params, id.Raw())), NotifyNote(method, id.String()), true
+	if tag {
+		params = Tag(params, id.Raw())
+	}
+	return e, jsonrpc.NewNotification(method, params), NotifyNote(method, id.String()), true
 }

@@ -85,19 +85,6 @@ func ResumeNote(id, token, pos string, delayMs int64) string {
 	return "Under 2025-11-25 the client resumes stream " + id + " after a " + strconv.FormatInt(delayMs, 10) + " ms backoff: GET with Last-Event-ID: " + token + ", the last event it received there."
 }
 
-// ResumeHeaders are the headers of the client's resuming GET: Last-Event-ID
-// token, or none for "" (a GET that resumes nothing). The server answers
-// one latency later: the events after token replayed and the stream
-// re-attached (Reattach), its keep-alive restarted as on a fresh stream,
-// or, without a token, a new standalone stream that resumes nothing
-// (modelcontextprotocol/typescript-sdk#2499).
-func ResumeHeaders(token string) map[string]string {
-	if token == "" {
-		return nil
-	}
-	return map[string]string{"Last-Event-ID": token}
-}
-
 // SentLastEventID is the Last-Event-ID a client sends when it resumes a
 // stream whose connection dropped, "" for none, and opens the next
 // connection with it (Cursor.Reconnect with forget). With omit, the broken

@@ -301,6 +301,8 @@ func (d *decoder) decisions(p *object, cp *ClientPolicy) {
 	cp.CancelAfterFirstEvent, _ = d.boolean(p, "cancelAfterFirstEvent")
 	cp.OmitLastEventID, _ = d.boolean(p, "omitLastEventId")
 	cp.SkipRefetch, _ = d.boolean(p, "skipRefetch")
+	cp.HeaderMismatch = d.oneOf(p, "headerMismatch", "", "", HeaderMismatchProtocolVersion, HeaderMismatchMethod, HeaderMismatchName)
+	cp.ClaimProtocolVersion, _ = d.str(p, "claimProtocolVersion", MaxClaimedVersionLen)
 	raw, ok := p.get("retry")
 	if !ok || d.err != nil {
 		return

@@ -29,6 +29,19 @@ const (
 	HTTPCancelPostNotification = "post-notification"
 )
 
+// Values of ClientPolicy.HeaderMismatch: the 2026-07-28 request headers
+// a client can write so that they disagree with the body (2026-07-28
+// Streamable HTTP, "Standard Request Headers").
+const (
+	HeaderMismatchProtocolVersion = "MCP-Protocol-Version"
+	HeaderMismatchMethod          = "Mcp-Method"
+	HeaderMismatchName            = "Mcp-Name"
+)
+
+// MaxClaimedVersionLen bounds client.policy.claimProtocolVersion: 32
+// characters, room for any revision string ("2026-07-28" is 10).
+const MaxClaimedVersionLen = 32
+
 // Limits on untrusted input (SCENARIO.md, Bad input). A scenario past any of
 // them is rejected with a located error before anything runs.
 const (
@@ -244,6 +257,25 @@ type ClientPolicy struct {
 	// Last-Event-ID: the server replays nothing (failure
 	// resume-without-last-event-id, modelcontextprotocol/inspector#723).
 	OmitLastEventID bool `json:"omitLastEventId,omitempty"`
+	// HeaderMismatch (broken when set, 2026-07-28 on Streamable HTTP)
+	// names the request header the client writes so that it disagrees
+	// with the body: HeaderMismatchProtocolVersion (says 2025-11-25 while
+	// _meta says 2026-07-28), HeaderMismatchMethod (names another
+	// method), HeaderMismatchName (left out), on the POST of every
+	// tools/call (the client's other requests keep their headers). The
+	// server refuses each such call with HTTP 400 and HeaderMismatch
+	// (-32020) and runs nothing (2026-07-28 Streamable HTTP, "Server
+	// Validation"). "" (the default) for none; no effect on stdio or under
+	// 2025-11-25.
+	HeaderMismatch string `json:"headerMismatch,omitempty"`
+	// ClaimProtocolVersion (broken when set, 2026-07-28) is the revision
+	// the client names in every tools/call's _meta and MCP-Protocol-Version
+	// instead of 2026-07-28: one the server does not implement, which it
+	// refuses with UnsupportedProtocolVersion (-32022, HTTP 400 on
+	// Streamable HTTP) listing the ones it speaks. At most 32 characters;
+	// "" or absent (the default) for the scenario's revision; no effect under
+	// 2025-11-25, which negotiates its revision at initialize.
+	ClaimProtocolVersion string `json:"claimProtocolVersion,omitempty"`
 	// ResumeDroppedCalls false (broken) under 2025-11-25 leaves a dropped
 	// tools/call stream unresumed: the call hangs (failure
 	// dropped-call-not-resumed, zed-industries/zed#56775). Nil means true.

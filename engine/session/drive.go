@@ -69,7 +69,7 @@ func (l *Lifecycle) Lost(w Wire, ids []string, reissue, fail func(id string)) {
 	up, down := w.Latency()
 	old := l.Client
 	w.After(down, func() {
-		w.Emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, Headers: map[string]string{jsonrpc.HeaderSessionID: old, jsonrpc.HeaderProtocolVersion: jsonrpc.Revision20251125},
+		w.Emit(trace.Event{Actor: trace.ActorClient, Type: trace.TypeReconnect, HTTPMethod: trace.HTTPGet, Headers: jsonrpc.EraOf(jsonrpc.Revision20251125, "", "").GetHeaders(old, ""),
 			Note: "The client sees its response stream end and re-opens it (GET) in session " + old + "."})
 		w.After(up, func() {
 			w.Emit(NotFound(old, "the stream"))

@@ -378,6 +378,7 @@ func (w *writer) event(e *Event, i int) {
 	w.omitEmpty(&o, "status", e.Status)
 	w.omitEmpty(&o, "cause", e.Cause)
 	w.omitEmpty(&o, "restarts", e.Restarts)
+	w.omitEmpty(&o, "httpMethod", e.HTTPMethod)
 	if len(e.Headers) > 0 {
 		o.member("headers")
 		w.headers(e.Headers)

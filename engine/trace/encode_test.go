@@ -109,7 +109,8 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 	}
 	// A delivery shares its send's message bytes (Encode copies what it
 	// wrote for the send).
-	full.Events = append(full.Events, Event{Seq: 4, At: 12, Actor: "server", Type: "deliver", Message: full.Events[0].Message})
+	full.Events = append(full.Events, Event{Seq: 4, At: 12, Actor: "server", Type: "deliver", Message: full.Events[0].Message},
+		Event{Seq: 5, At: 13, Actor: "client", Type: "send", HTTPMethod: HTTPGet, Headers: map[string]string{"Accept": "text/event-stream"}})
 	// Every member of the trace, an event, a request and a check is set somewhere
 	// above: a member added to those types fails here until Encode writes
 	// it and this trace sets it.

@@ -35,6 +35,9 @@
 //     message), repeated on a replay of it after Last-Event-ID.
 //   - sentAt: on a deliver event, when the message left (ms).
 //   - signal: "close-stream" on a stream close and its delivery.
+//   - httpMethod: "GET" on a client's Streamable HTTP request that is not
+//     a POST (2025-11-25: the GET that opens a listen stream, or resumes
+//     a stream with Last-Event-ID) and on its delivery; absent on a POST.
 //   - status: the new state on a status event; cause: why, on timeout and
 //     status events.
 //   - key, fingerprint: on ledger events, the idempotency key and the
@@ -243,6 +246,12 @@ func Terminal(status string) bool {
 	return status == TaskCompleted || status == TaskFailed || status == TaskCancelled
 }
 
+// HTTPGet is the HTTP method of the client's request that opens or
+// resumes an SSE stream without a JSON-RPC body (2025-11-25 Streamable
+// HTTP, "Listening for Messages from the Server", "Resumability and
+// Redelivery"): Event.HTTPMethod.
+const HTTPGet = "GET"
+
 // Signals: how a cancellation travels, and what a delivery without a
 // message carried.
 const (
@@ -387,8 +396,14 @@ type Event struct {
 	// nothing (DOMAIN.md §2), so a view labels it "activity", not "idle
 	// reset".
 	Restarts string `json:"restarts,omitempty"`
+	// HTTPMethod is the HTTP method of a Streamable HTTP request that is
+	// not a POST: HTTPGet on the client's GET that opens a 2025-11-25
+	// listen stream or resumes a stream with Last-Event-ID (and on its
+	// delivery); "" on a POST and on stdio.
+	HTTPMethod string `json:"httpMethod,omitempty"`
 	// Headers are the HTTP response headers on the event that opens a
-	// Streamable HTTP response stream.
+	// Streamable HTTP response stream, and the request headers on a
+	// client's POST or GET.
 	Headers map[string]string `json:"headers,omitempty"`
 	// Message is the exact JSON on the wire, when there is one.
 	Message json.RawMessage `json:"message,omitempty"`

@@ -15,7 +15,9 @@
 // or notification against the schema's definition whose method is that
 // constant (CallToolRequest for tools/call), a response against
 // JSONRPCResultResponse and its result against the request's result
-// definition (CallToolResult), an error against JSONRPCErrorResponse. A
+// definition (CallToolResult), an error against JSONRPCErrorResponse
+// and, for a code its revision defines an error for (2026-07-28's -32020
+// and -32022), against that definition too (HeaderMismatchError). A
 // method the core schema does not define (an extension's, such as the
 // tasks extension's tasks/get) is judged as a JSONRPCRequest or
 // JSONRPCNotification, and under 2026-07-28 a request's params as
@@ -234,6 +236,9 @@ func Validate(rev string, msg json.RawMessage, method string) error {
 			judge{def: r.resultDef(method, member(inst, "result")), at: "result", part: member(inst, "result")})
 	case jsonrpc.Error:
 		judges = append(judges, judge{def: "JSONRPCErrorResponse", part: inst})
+		if d := errorDefs[fmt.Sprint(member(member(inst, "error"), "code"))]; r.available[d] {
+			judges = append(judges, judge{def: d, part: inst}) // its data's shape too
+		}
 	default:
 		judges = append(judges, judge{def: "JSONRPCMessage", part: inst})
 	}
@@ -259,6 +264,15 @@ func Validate(rev string, msg json.RawMessage, method string) error {
 		}
 	}
 	return nil
+}
+
+// errorDefs are the definitions of the errors a revision names by code
+// (2026-07-28: HeaderMismatchError, UnsupportedProtocolVersionError), by
+// the code's text; an error whose code has none here, or whose revision
+// lacks the definition, is judged as a JSONRPCErrorResponse only.
+var errorDefs = map[string]string{
+	fmt.Sprint(jsonrpc.CodeHeaderMismatch):             "HeaderMismatchError",
+	fmt.Sprint(jsonrpc.CodeUnsupportedProtocolVersion): "UnsupportedProtocolVersionError",
 }
 
 // member is obj[key] of a decoded object, nil when absent.

@@ -95,6 +95,9 @@ func TestValidate(t *testing.T) {
 		{"progress value not a number", "2025-11-25", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":"1"}}`, "", "/params/progress", false},
 		{"2026 extension request needs _meta", "2026-07-28", `{"jsonrpc":"2.0","id":"t","method":"tasks/get","params":{"taskId":"a"}}`, "", "/params", false},
 		{"2025 initialize", "2025-11-25", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`, "", "", true},
+		{"2026 HeaderMismatchError", "2026-07-28", `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"Header mismatch"}}`, "tools/call", "", true},
+		{"2026 UnsupportedProtocolVersionError with requested and supported", "2026-07-28", `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"m","data":{"requested":"2099-01-01","supported":["2026-07-28"]}}}`, "tools/call", "", true},
+		{"2026 UnsupportedProtocolVersionError without data.supported", "2026-07-28", `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"m","data":{"requested":"2099-01-01"}}}`, "tools/call", "/error/data", false},
 		{"2025 initialize without clientInfo", "2025-11-25", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`, "", "/params", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
