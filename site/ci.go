@@ -92,3 +92,26 @@ func values(vs explore.Values) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// junitOfProbeClient is probe-client's suite: a case per situation,
+// transport and rule (the subject names the situation and its transport);
+// a situation that judged no rule is one case, undecided with its facts,
+// or a failure when its run could not happen.
+func junitOfProbeClient(client string, results []ClientResult) junit.Suite {
+	s := junit.Suite{Name: "mcplab probe-client " + client}
+	for _, r := range results {
+		subject := r.Name + " (" + r.Transport + ", " + r.Protocol + ")"
+		for _, c := range r.Checks {
+			s.Cases = append(s.Cases, junit.Case{Subject: subject, Rule: c.Rule, Status: junit.StatusOf(c.OK), Detail: c.Detail, URL: ruleURL("", c.Rule)})
+		}
+		if len(r.Checks) > 0 {
+			continue
+		}
+		c := junit.Case{Subject: subject, Rule: situationCase, Status: junit.Undecided, Detail: strings.Join(r.Facts, "; ")}
+		if r.Broke || r.Verdict == verdictFail {
+			c.Status = junit.Fail
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	return s
+}

@@ -144,3 +144,33 @@ func TestJUnitOfProbe(t *testing.T) {
 		t.Errorf("tests %d, failures %d, skipped %d; want 6, 3 (a rule, an observation, a broken situation), 2 (an undecided rule, a skipped situation)\n%s", r.Tests, r.Failures, r.Skipped, b)
 	}
 }
+
+// TestJUnitOfProbeClient: probe-client's report is a case per situation,
+// transport and rule, a failing rule a failure and an undecided one
+// skipped; a situation that judged no rule is one case, skipped with its
+// facts, or a failure when its run could not happen.
+func TestJUnitOfProbeClient(t *testing.T) {
+	yes, no := true, false
+	results := []ClientResult{
+		{Name: "slow-progress", Transport: "stdio", Protocol: "2025-11-25", Verdict: verdictFail, Checks: []clientCheck{
+			{Rule: "abandon-tells-server", OK: &no, Detail: "gave up in silence"},
+			{Rule: "progress-resets-idle", OK: &yes},
+		}},
+		{Name: "late-response", Transport: "streamable-http", Protocol: "2026-07-28", Verdict: verdictUndecided, Facts: []string{"the server cannot see the client tolerate it"}},
+		{Name: "listen-ended", Transport: "stdio", Protocol: "2025-11-25", Broke: true, Facts: []string{"the client did not start"}},
+	}
+	b, err := junit.Marshal("mcplab probe-client", junitOfProbeClient("node client.mjs", results))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r junitReport
+	if err := xml.Unmarshal(b, &r); err != nil {
+		t.Fatalf("not well-formed: %v\n%s", err, b)
+	}
+	if r.Tests != 4 || r.Failures != 2 || r.Skipped != 1 {
+		t.Errorf("tests %d, failures %d, skipped %d; want 4, 2 (abandon-tells-server and the run that could not happen), 1\n%s", r.Tests, r.Failures, r.Skipped, b)
+	}
+	if !strings.Contains(string(b), "slow-progress (stdio, 2025-11-25)") || !strings.Contains(string(b), "gave up in silence") {
+		t.Errorf("the report does not name the situation with its transport and era, or lacks the rule's detail:\n%s", b)
+	}
+}

@@ -111,7 +111,7 @@ commands:
   mock [-http ADDR] [-out DIR] [-protocol auto|2026-07-28|2025-11-25] [-max-timeout MS] SCENARIO
                                     play a scenario's server handlers in real time to one real client
                                     (stdio, or Streamable HTTP at http://ADDR/mcp); judge on its leaving
-  probe-client [-situation NAME]... [-transport T] [-protocol P] [-out DIR] [-checks] [-json]
+  probe-client [-situation NAME]... [-transport T] [-protocol P] [-out DIR] [-checks] [-json] [-junit FILE]
         [-idle-timeout MS] [-max-timeout MS] -- CLIENT COMMAND...
                                     run a real client against a fresh mock per situation (slow progress,
                                     late response, a dropped listen stream...); -checks exits 3 on a fail

@@ -18,6 +18,7 @@ import (
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/site/internal/junit"
 	"github.com/mcplab/mcplab/site/internal/live"
 	"github.com/mcplab/mcplab/site/internal/mock"
 )
@@ -29,7 +30,7 @@ const (
 )
 
 const probeClientUsage = `usage: mcplab probe-client [-situation NAME]... [-transport stdio|streamable-http] [-protocol P]
-       [-out DIR] [-checks] [-json] [-idle-timeout MS] [-max-timeout MS] [-limit D] [-timeout D] -- CLIENT COMMAND...
+       [-out DIR] [-checks] [-json] [-junit FILE] [-idle-timeout MS] [-max-timeout MS] [-limit D] [-timeout D] -- CLIENT COMMAND...
 
 Runs a real MCP client once per situation against a fresh mock server, as
 the official conformance suite runs clients: on Streamable HTTP the mock's
@@ -98,6 +99,7 @@ type probeClientConfig struct {
 	transports           []string
 	protocol, out        string
 	checks, json         bool
+	junit                string // -junit FILE, "" for none
 	idleTimeout, maxTime int64
 	limit, total         time.Duration
 	argv, mock           []string
@@ -127,6 +129,7 @@ func parseProbeClient(args []string, stderr io.Writer) (*probeClientConfig, erro
 	fs.StringVar(&c.out, "out", "", "`directory` for the transcripts (default: a new temporary directory, printed)")
 	fs.BoolVar(&c.checks, "checks", false, "exit 3 if a rule fails (for CI)")
 	fs.BoolVar(&c.json, "json", false, "print the results as JSON on standard output")
+	fs.StringVar(&c.junit, "junit", "", "also write the results to `FILE` as JUnit XML: a test case per situation, transport and rule")
 	fs.Func("idle-timeout", "the client's configured idle timeout in whole `ms` (0: none stated)", wholeMs(&c.idleTimeout))
 	fs.Func("max-timeout", "the client's configured maximum timeout per request in whole `ms`, so max-timeout-enforced and abandon-tells-server can judge it (0: none stated)", wholeMs(&c.maxTime))
 	fs.Func("limit", "time limit of one situation's run, a Go `duration` (default 20s)", positiveDuration(&c.limit))
@@ -204,6 +207,11 @@ func cmdProbeClient(args []string, stdout, stderr io.Writer) (err error) {
 			printClientResult(stdout, r)
 		}
 		fmt.Fprintf(stdout, "transcripts: %s (judge one again with mcplab run -checks FILE)\n", c.out)
+	}
+	if c.junit != "" {
+		if err := junit.WriteFile(c.junit, "mcplab probe-client", junitOfProbeClient(strings.Join(c.argv, " "), results)); err != nil {
+			return err
+		}
 	}
 	if ctx.Err() != nil {
 		return errors.New("stopped by a signal (the client's process group was killed)")
