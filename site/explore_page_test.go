@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -231,6 +232,11 @@ func TestMeasureExplorePage(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, w := openTab(t, siteURL)
+	// A cold cache, as a first visit: another test of this browser may
+	// have loaded explore.wasm already.
+	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+		t.Fatal(err)
+	}
 	navigate(t, ctx, siteURL+"/explore/")
 	waitReady(t, ctx)
 	if n := w.PageBytes(siteURL + "/explore/"); n < 100_000 || n > transferBudget {

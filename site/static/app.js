@@ -245,8 +245,16 @@
   let parsing = []; // {el, html, at, doc}: large blocks being parsed
   let patching = []; // {el, pairs}: large blocks being patched, pairs [[live, next], ...] to do (last first)
   let stepping = false;
+  // The worker draws a check line's rule link from the site root
+  // ("/rules/ID/"), not knowing where the page sits; the prerendered page
+  // has it relative to the page (<html data-root>, "../../rules/ID/"):
+  // rooted makes the worker's HTML the page's, so a redraw changes no link
+  // and the site works under any path.
+  const siteRoot = document.documentElement.dataset.root;
+  const rooted = (html) => (siteRoot === undefined || siteRoot === "/" ? html : html.replaceAll('href="/rules/', 'href="' + siteRoot + "rules/"));
   globalThis.mcplabMorph = (el, html) => {
     if (typeof html === "object") html = html.html; // a reply's part: {html, ...}
+    html = rooted(html);
     const inside = (p) => p.el !== el && !el.contains(p.el);
     parsing = parsing.filter(inside);
     patching = patching.filter(inside);
@@ -277,8 +285,8 @@
   // a 100,000-client herd's 363 KB were one task of 180 ms of CPU.
   globalThis.mcplabMorph.whole = (html, views) => {
     const pieces = html.split("<!--mcplab-view-->");
-    let block = pieces[0];
-    for (let i = 1; i < pieces.length; i++) block += (views[i - 1] ?? "") + pieces[i];
+    let block = rooted(pieces[0]);
+    for (let i = 1; i < pieces.length; i++) block += (views[i - 1] ?? "") + rooted(pieces[i]);
     if (block.length <= parseChars) return [block, null];
     const tag = /^<([a-zA-Z][^\s/>]*)[^>]*>/.exec(block);
     return tag ? [tag[0] + "</" + tag[1] + ">", block] : [block, null];
