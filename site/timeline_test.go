@@ -119,7 +119,9 @@ func compareTimeline(tr *trace.Trace, tl svgTimeline) []string {
 				if m := messageMethod(e.Message); m != a.Method {
 					bad("arrow of wire %d: data-method %q, the message's method is %q", a.Wire, a.Method, m)
 				}
-				if e.Signal == trace.SignalCloseStream && a.Signal != trace.SignalCloseStream {
+				// A stream the network dropped is drawn as a drop, not as a
+				// cancel signal; every other close is the signal.
+				if e.Signal == trace.SignalCloseStream && e.Actor != trace.ActorNetwork && a.Signal != trace.SignalCloseStream {
 					bad("arrow of wire %d is a stream close but has data-signal %q", a.Wire, a.Signal)
 				}
 			}
