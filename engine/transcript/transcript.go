@@ -191,9 +191,10 @@ type entry struct {
 	// ref is then the request whose response stream carries it.
 	hop  string
 	wire int
-	// actor, typ and headers are an event line's (kindEvent).
-	actor, typ string
-	headers    map[string]string
+	// actor, typ, headers and status are an event line's (kindEvent);
+	// status is a reject's HTTP status code ("404").
+	actor, typ, status string
+	headers            map[string]string
 }
 
 // Import parses data, in any format [Sniff] names, and returns its trace
