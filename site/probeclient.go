@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/site/internal/live"
 	"github.com/mcplab/mcplab/site/internal/mock"
 )
@@ -299,10 +301,26 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 		r.Checks = append(r.Checks, clientCheck{Rule: ch.Rule, OK: ch.OK, Detail: citeLines(t, ch.Detail)})
 	}
 	r.Verdict = clientVerdict(r.Checks, st.Staged, st.Subject)
-	if r.Verdict == verdictUndecided {
+	switch {
+	case r.Verdict != verdictUndecided:
+	case st.Listen && !listened(t):
+		r.Facts = append(r.Facts, "the client never opened a listen stream (no GET, no subscriptions/listen), so nothing it does when one ends can show")
+	default:
 		r.Facts = append(r.Facts, "no rule the situation asks about ("+strings.Join(st.Subject, ", ")+") could be judged from the server's side of this run")
 	}
 	return r
+}
+
+// listened reports whether the mock's transcript shows the client opening
+// a listen stream: the server's start of a stream no request owns (a
+// 2025-11-25 GET), or a subscriptions/listen request (2026-07-28).
+func listened(t *trace.Trace) bool {
+	for _, e := range t.Events {
+		if e.Actor == trace.ActorServer && e.Type == trace.TypeStart && e.ID == nil || e.Type == trace.TypeSend && e.From == trace.ActorClient && bytes.Contains(e.Message, []byte(`"`+jsonrpc.MethodListen+`"`)) {
+			return true
+		}
+	}
+	return false
 }
 
 // clientVerdict is a situation's verdict from its checks, the staged
