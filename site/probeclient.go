@@ -305,10 +305,23 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 	case r.Verdict != verdictUndecided:
 	case st.Listen && !listened(t):
 		r.Facts = append(r.Facts, "the client never opened a listen stream (no GET, no subscriptions/listen), so nothing it does when one ends can show")
+	case st.Stateful && !metNotFound(t):
+		r.Facts = append(r.Facts, "no request of the client's met the 404 after the server retired its session (it sent nothing more), so nothing it does after one can show")
 	default:
 		r.Facts = append(r.Facts, "no rule the situation asks about ("+strings.Join(st.Subject, ", ")+") could be judged from the server's side of this run")
 	}
 	return r
+}
+
+// metNotFound reports whether the mock's transcript shows the server
+// refusing a request of a retired session with 404.
+func metNotFound(t *trace.Trace) bool {
+	for _, e := range t.Events {
+		if e.Actor == trace.ActorServer && e.Type == trace.TypeReject && e.Status == "404" {
+			return true
+		}
+	}
+	return false
 }
 
 // listened reports whether the mock's transcript shows the client opening

@@ -248,7 +248,9 @@ func (s *Server) writeJSON(w http.ResponseWriter, msgs []json.RawMessage) {
 
 // await keeps a call's stream open until each call has nothing more to
 // send, the client closes it (recorded as the client's close-stream; under
-// 2026-07-28 that is the call's cancellation), or the mock stops.
+// 2026-07-28 that is the call's cancellation), the session is retired
+// (recorded as the server's close-stream of the call's stream), or the
+// mock stops.
 func (s *Server) await(ctx context.Context, st *sse, calls []*call) {
 	defer func() { // nothing writes on the response once its handler returns
 		st.mu.Lock()
@@ -260,6 +262,10 @@ func (s *Server) await(ctx context.Context, st *sse, calls []*call) {
 		case <-c.Done():
 			if c.holdOn {
 				<-ctx.Done()
+			}
+			if isClosed(c.forget) && s.ctx.Err() == nil && ctx.Err() == nil {
+				s.Rec.Event(trace.ActorServer, trace.TypeCloseStream, c.id, 0, nil, "The server retired the session: the request's response stream ends unanswered.")
+				return
 			}
 		case <-ctx.Done():
 		case <-s.ctx.Done():
@@ -315,6 +321,9 @@ func (s *Server) listen(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h := map[string]string{"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+	if s.Scenario.Server.SSEHeaders == nil || *s.Scenario.Server.SSEHeaders {
+		h["X-Accel-Buffering"] = "no"
+	}
 	for k, v := range h {
 		w.Header().Set(k, v)
 	}

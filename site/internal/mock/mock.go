@@ -335,11 +335,7 @@ func (s *Server) retire() {
 		calls = append(calls, c)
 	}
 	s.mu.Unlock()
-	sort.Slice(calls, func(i, j int) bool { return calls[i].id < calls[j].id })
 	for _, c := range calls {
-		if _, http := c.st.(*sse); http {
-			s.Rec.Event(trace.ActorServer, trace.TypeCloseStream, c.id, 0, nil, "The server retires the session: the request's response stream ends unanswered.")
-		}
 		c.forgetOnce()
 	}
 	s.logf("the server retired session %s: its next request gets 404", id)

@@ -11,8 +11,9 @@
 // its call: "plain" (no deadline) or "timeout" (a context deadline of 300
 // ms, which the SDK turns into its cancellation). It calls the first tool
 // listed with a progress token, keeps its session 800 ms, lists the tools
-// again and closes. In the situations about its listen stream (listen-*)
-// it keeps the SDK's own reconnect retries (5), keeps its session 3.5 s and
+// again and closes. In the situations about its session's streams
+// (listen-*, session-retired) it keeps the SDK's own reconnect retries
+// (5); in those about its listen stream it keeps its session 3.5 s and
 // lists nothing again, so whatever it refetches after a reconnect is the
 // SDK's own doing.
 package main
@@ -41,11 +42,12 @@ func run() error {
 	if len(os.Args) > 1 {
 		mode = os.Args[1]
 	}
-	listening := strings.HasPrefix(os.Getenv("MCPLAB_SITUATION"), "listen-")
+	situation := os.Getenv("MCPLAB_SITUATION")
+	listening := strings.HasPrefix(situation, "listen-")
 	var t mcp.Transport
 	if os.Getenv("MCPLAB_TRANSPORT") == "streamable-http" {
 		retries := -1
-		if listening {
+		if listening || situation == "session-retired" {
 			retries = 0 // the SDK's default
 		}
 		t = &mcp.StreamableClientTransport{Endpoint: os.Args[len(os.Args)-1], MaxRetries: retries}
