@@ -12,6 +12,12 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
+// MaxRetryLookback bounds how many earlier calls of the same tool with the
+// same arguments linkRetries looks back over for the one a call retries:
+// 64, so a transcript of many identical calls costs at most 64 looks a
+// call.
+const MaxRetryLookback = 64
+
 // callAttempt is one tools/call the client sent: its summary and its
 // arguments (compact JSON text).
 type callAttempt struct {
@@ -50,12 +56,17 @@ func endedWithoutResult(r *trace.Request) (int64, bool) {
 func linkRetries(calls []callAttempt, classes map[string]string) []string {
 	var notes []string
 	retried := make([]bool, len(calls))
+	same := map[string][]int{} // tool and arguments → the attempts so far, in order
 	for j := range calls {
 		r := calls[j].sum
-		for i := j - 1; i >= 0; i-- {
+		k := r.Name + "\x00" + calls[j].args
+		earlier := same[k]
+		same[k] = append(earlier, j)
+		for n := len(earlier) - 1; n >= 0 && n >= len(earlier)-MaxRetryLookback; n-- {
+			i := earlier[n]
 			o := calls[i].sum
 			end, ended := endedWithoutResult(o)
-			if retried[i] || o.Name != r.Name || calls[i].args != calls[j].args || o.ID.Raw() == r.ID.Raw() || !ended || r.SentAt < end {
+			if retried[i] || o.ID.Raw() == r.ID.Raw() || !ended || r.SentAt < end {
 				continue
 			}
 			class, ok := classes[r.Name]

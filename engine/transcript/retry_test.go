@@ -51,6 +51,10 @@ func TestRetryInferred(t *testing.T) {
 	}{
 		{"a timed-out unsafe mutation sent again under a new id is an unsafe retry",
 			list(unsafe) + call("10", "2", `{"amount":5}`) + cancel("310", "2") + call("400", "3", `{"amount":5}`), "2", "fail"},
+		{"a second retry links to the attempt before it, not the first",
+			list(unsafe) + call("10", "2", `{"amount":5}`) + cancel("310", "2") + call("400", "3", `{"amount":5}`) + cancel("700", "3") + call("800", "4", `{"amount":5}`), "3", "fail"},
+		{"the same id again (a re-issue after a 404) is no retry",
+			list(unsafe) + call("10", "2", `{"amount":5}`) + cancel("310", "2") + call("400", "2", `{"amount":5}`), "", ""},
 		{"an error answered, then the same call again: a retry",
 			list(unsafe) + call("10", "2", `{"amount":5}`) + `{"t":20,"from":"server","message":{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"busy"}}}` + "\n" + call("400", "3", `{"amount":5}`), "2", "fail"},
 		{"a read-only tool's retry is safe",
