@@ -145,9 +145,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, left chan<- s
 // before the session exists (initialize) nor under 2026-07-28; a retired
 // or unknown one is 404, a missing one 400.
 //
-// A refusal is recorded as the server's reject with its status and the
-// session id (id is the JSON text of the refused request, "" for none): a
-// transcript so shows the 404 session-recovered judges.
+// A retired session's 404 is recorded as the server's reject with its
+// status and the session id (id is the JSON text of the refused request,
+// "" for none): a transcript so shows the 404 session-recovered judges. A
+// session the server never gave, or none, is the client's mistake, not a
+// session it lost, and is refused unrecorded.
 func (s *Server) sessionOK(w http.ResponseWriter, r *http.Request, initialize bool, id string) bool {
 	if initialize || s.wire().Stateless() && s.Era() != "" {
 		return true
@@ -165,8 +167,10 @@ func (s *Server) sessionOK(w http.ResponseWriter, r *http.Request, initialize bo
 	case sid == "":
 		status, text = http.StatusBadRequest, "Mcp-Session-Id missing"
 	}
-	s.Rec.Reject(id, status, map[string]string{jsonrpc.HeaderSessionID: sid},
-		fmt.Sprintf("HTTP %d to the client's %s: %s (session %q).", status, r.Method, text, sid))
+	if retired {
+		s.Rec.Reject(id, status, map[string]string{jsonrpc.HeaderSessionID: sid},
+			fmt.Sprintf("HTTP %d to the client's %s: %s (session %q).", status, r.Method, text, sid))
+	}
 	http.Error(w, text, status)
 	return false
 }
