@@ -338,7 +338,7 @@ func backoffGrows(v *view) (trace.Check, bool) {
 			}
 			bad = append(bad, next.send)
 			if example == "" {
-				example = prev.what() + " was sent " + strconv.FormatInt(prev.delayMs, 10) + " ms after the attempt before it ended, and " + next.id + " " + strconv.FormatInt(next.delayMs, 10) + " ms after"
+				example = prev.what() + " was sent " + strconv.FormatInt(prev.delayMs, 10) + " ms after the attempt before it ended, and " + next.label() + " " + strconv.FormatInt(next.delayMs, 10) + " ms after"
 			}
 		}
 	}
@@ -366,12 +366,20 @@ type retryAttempt struct {
 }
 
 // what names the attempt in a detail: "request \"x-r1\"", or "the
-// reconnect at seq 12".
+// reconnect at seq 12"; label names it after another ("\"x-r2\"", or
+// "the reconnect at seq 14").
 func (r retryAttempt) what() string {
+	if r.id == "" {
+		return r.label()
+	}
+	return "request " + r.id
+}
+
+func (r retryAttempt) label() string {
 	if r.id == "" {
 		return "the reconnect at seq " + strconv.Itoa(r.send)
 	}
-	return "request " + r.id
+	return r.id
 }
 
 // retryDelays lists, per call in the order its first retry went out, the

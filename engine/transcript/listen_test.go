@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/checks"
@@ -63,6 +64,11 @@ func TestListenAndSessionEvents(t *testing.T) {
 			for rule, want := range c.rules {
 				if v := checkOf(tr, rule); v != want {
 					t.Errorf("%s %q, want %q; checks %+v", rule, v, want, tr.Checks)
+				}
+			}
+			for _, ch := range tr.Checks {
+				if ch.Rule == checks.BackoffGrows && ch.OK != nil && !*ch.OK && !strings.Contains(ch.Detail, "the reconnect at seq") {
+					t.Errorf("backoff-grows does not name the reconnects it judged: %s", ch.Detail)
 				}
 			}
 		})
