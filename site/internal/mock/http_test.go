@@ -100,9 +100,11 @@ func TestHTTPEventsRecorded(t *testing.T) {
 			t.Errorf("the first reconnect got %d, want 503", code)
 		}
 		go do(t, http.MethodGet, url, sid, "") // accepted, open until the mock stops
-		time.Sleep(100 * time.Millisecond)
-		stop()
 		want := "server start, network close-stream, client reconnect, server reject 503, client reconnect, server start"
+		for end := time.Now().Add(5 * time.Second); events(rec) != want && time.Now().Before(end); {
+			time.Sleep(10 * time.Millisecond) // the accepted stream's start is recorded as it opens
+		}
+		stop()
 		if got := events(rec); got != want {
 			t.Errorf("events %q, want %q", got, want)
 		}
