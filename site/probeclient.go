@@ -44,8 +44,8 @@ session only on Streamable HTTP). Situations:
   slow-progress           a slow tool with progress: idle reset, maximum, telling the server on giving up
   late-response           the response comes after the client's timeout
   progress-after-final    a progress notification after the final response
-  listen-dropped          the listen stream breaks: reconnect with backoff, refetch
-  listen-ended            the server ends the listen stream cleanly
+  listen-dropped          the listen stream breaks, the first reconnect gets 503: growing backoff, refetch
+  listen-ended            the server ends the listen stream cleanly: reopen it, refetch
   session-retired         (2025-11-25) a 404 mid-call: initialize again, re-issue once
   lost-response-mutation  an unsafe mutation whose response never comes: no retry with a new id
 Prints a line per situation (pass, fail or undecided, the engine's checks of
