@@ -305,12 +305,29 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 	case r.Verdict != verdictUndecided:
 	case st.Listen && !listened(t):
 		r.Facts = append(r.Facts, "the client never opened a listen stream (no GET, no subscriptions/listen), so nothing it does when one ends can show")
+	case st.Listen && gaveUpRefused(t):
+		r.Facts = append(r.Facts, "the server refused the client's reconnect (503) and the client never tried again, so no backoff and no reopened stream could show")
 	case st.Stateful && !metNotFound(t):
 		r.Facts = append(r.Facts, "no request of the client's met the 404 after the server retired its session (it sent nothing more), so nothing it does after one can show")
 	default:
 		r.Facts = append(r.Facts, "no rule the situation asks about ("+strings.Join(st.Subject, ", ")+") could be judged from the server's side of this run")
 	}
 	return r
+}
+
+// gaveUpRefused reports whether the client's last reconnect of its listen
+// stream was refused (the server's 503) with no reconnect after it.
+func gaveUpRefused(t *trace.Trace) bool {
+	refused := false
+	for _, e := range t.Events {
+		switch {
+		case e.Actor == trace.ActorClient && e.Type == trace.TypeReconnect:
+			refused = false
+		case e.Actor == trace.ActorServer && e.Type == trace.TypeReject && e.Status == "503":
+			refused = true
+		}
+	}
+	return refused
 }
 
 // metNotFound reports whether the mock's transcript shows the server

@@ -87,19 +87,32 @@ func TestProbeClientListen(t *testing.T) {
 	}
 }
 
-// TestProbeClientNeverListens: the Go SDK client speaking 2026-07-28
-// opens no listen stream (that revision has no GET stream, and the client
-// sends no subscriptions/listen of its own), so the listen situations are
-// undecided and say why, never a pass.
-func TestProbeClientNeverListens(t *testing.T) {
+// TestProbeClientUndecidedSays: where the server's side cannot see what a
+// listen situation asks, the verdict is undecided and its line says why,
+// never a pass. The Go SDK client speaking 2026-07-28 opens no listen
+// stream (that revision has no GET stream, and the client sends no
+// subscriptions/listen of its own); under 2025-11-25, refused once, it
+// never reconnects again.
+func TestProbeClientUndecidedSays(t *testing.T) {
 	t.Parallel()
-	var out, errb bytes.Buffer
-	err := run([]string{"probe-client", "-out", t.TempDir(), "-situation", "listen-ended", "-transport", "streamable-http", "--", goClient(t), "plain"}, &out, &errb)
-	if err != nil {
-		t.Errorf("probe-client: %v\n%s", err, errb.String())
+	cases := []struct {
+		name, protocol, situation, protocolWant, why string
+	}{
+		{"never listens", "auto", "listen-ended", "2026-07-28", "never opened a listen stream"},
+		{"gives up after the 503", "2025-11-25", "listen-dropped", "2025-11-25", "never tried again"},
 	}
-	line, _, _ := strings.Cut(out.String(), "\n")
-	if !strings.Contains(line, "undecided") || !strings.Contains(line, "never opened a listen stream") || !strings.Contains(line, "2026-07-28") {
-		t.Errorf("listen-ended with a client that never listens: %q, want undecided, saying it never opened a listen stream, protocol 2026-07-28", line)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var out, errb bytes.Buffer
+			err := run([]string{"probe-client", "-out", t.TempDir(), "-protocol", tc.protocol, "-situation", tc.situation, "-transport", "streamable-http", "--", goClient(t), "plain"}, &out, &errb)
+			if err != nil {
+				t.Errorf("probe-client: %v\n%s", err, errb.String())
+			}
+			line, _, _ := strings.Cut(out.String(), "\n")
+			if !strings.Contains(line, "undecided") || !strings.Contains(line, tc.why) || !strings.Contains(line, tc.protocolWant) {
+				t.Errorf("%s: %q, want undecided, saying %q, protocol %s", tc.situation, line, tc.why, tc.protocolWant)
+			}
+		})
 	}
 }
