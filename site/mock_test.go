@@ -141,6 +141,7 @@ func TestMockStdio(t *testing.T) {
 			if lines.Scan() {
 				t.Errorf("the mock wrote after the cancellation: %s", lines.Text())
 			}
+			go io.Copy(io.Discard, outR) // whatever else it writes: the mock is not left blocked on its output
 			if err := <-done; err != nil {
 				t.Fatalf("mock: %v\n%s", err, stderr.String())
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/site/internal/junit"
 	"github.com/mcplab/mcplab/site/internal/live"
 	"github.com/mcplab/mcplab/site/internal/mock"
@@ -43,8 +45,8 @@ session only on Streamable HTTP). Situations:
   slow-progress           a slow tool with progress: idle reset, maximum, telling the server on giving up
   late-response           the response comes after the client's timeout
   progress-after-final    a progress notification after the final response
-  listen-dropped          the listen stream breaks: reconnect with backoff, refetch
-  listen-ended            the server ends the listen stream cleanly
+  listen-dropped          the listen stream breaks, the first reconnect gets 503: growing backoff, refetch
+  listen-ended            the server ends the listen stream cleanly: reopen it, refetch
   session-retired         (2025-11-25) a 404 mid-call: initialize again, re-issue once
   lost-response-mutation  an unsafe mutation whose response never comes: no retry with a new id
 Prints a line per situation (pass, fail or undecided, the engine's checks of
@@ -307,10 +309,56 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 		r.Checks = append(r.Checks, clientCheck{Rule: ch.Rule, OK: ch.OK, Detail: citeLines(t, ch.Detail)})
 	}
 	r.Verdict = clientVerdict(r.Checks, st.Staged, st.Subject)
-	if r.Verdict == verdictUndecided {
+	switch {
+	case r.Verdict != verdictUndecided:
+	case st.Listen && !listened(t):
+		r.Facts = append(r.Facts, "the client never opened a listen stream (no GET, no subscriptions/listen), so nothing it does when one ends can show")
+	case st.Listen && gaveUpRefused(t):
+		r.Facts = append(r.Facts, "the server refused the client's reconnect (503) and the client never tried again, so no backoff and no reopened stream could show")
+	case st.Stateful && !metNotFound(t):
+		r.Facts = append(r.Facts, "no request of the client's met the 404 after the server retired its session (it sent nothing more), so nothing it does after one can show")
+	default:
 		r.Facts = append(r.Facts, "no rule the situation asks about ("+strings.Join(st.Subject, ", ")+") could be judged from the server's side of this run")
 	}
 	return r
+}
+
+// gaveUpRefused reports whether the client's last reconnect of its listen
+// stream was refused (the server's 503) with no reconnect after it.
+func gaveUpRefused(t *trace.Trace) bool {
+	refused := false
+	for _, e := range t.Events {
+		switch {
+		case e.Actor == trace.ActorClient && e.Type == trace.TypeReconnect:
+			refused = false
+		case e.Actor == trace.ActorServer && e.Type == trace.TypeReject && e.Status == "503":
+			refused = true
+		}
+	}
+	return refused
+}
+
+// metNotFound reports whether the mock's transcript shows the server
+// refusing a request of a retired session with 404.
+func metNotFound(t *trace.Trace) bool {
+	for _, e := range t.Events {
+		if e.Actor == trace.ActorServer && e.Type == trace.TypeReject && e.Status == "404" {
+			return true
+		}
+	}
+	return false
+}
+
+// listened reports whether the mock's transcript shows the client opening
+// a listen stream: the server's start of a stream no request owns (a
+// 2025-11-25 GET), or a subscriptions/listen request (2026-07-28).
+func listened(t *trace.Trace) bool {
+	for _, e := range t.Events {
+		if e.Actor == trace.ActorServer && e.Type == trace.TypeStart && e.ID == nil || e.Type == trace.TypeSend && e.From == trace.ActorClient && bytes.Contains(e.Message, []byte(`"`+jsonrpc.MethodListen+`"`)) {
+			return true
+		}
+	}
+	return false
 }
 
 // clientVerdict is a situation's verdict from its checks, the staged

@@ -288,7 +288,9 @@ func (v *view) abandonsAt(i int) bool {
 // (retryDelays: "<id>-r1", "<id>-r2", …): the wait before each retry is
 // longer than the wait before the one before, unless that wait had already
 // grown to the largest of the call's waits (its cap). A call retried once
-// has no consecutive waits and is not judged.
+// has no consecutive waits and is not judged. A listen stream's reconnects
+// that the server refused are judged alike (listenReconnects: the wait
+// before each is counted from the stream's end or the refusal before it).
 //
 // Rule: BackoffGrows.
 func backoffGrows(v *view) (trace.Check, bool) {
@@ -321,7 +323,7 @@ func backoffGrows(v *view) (trace.Check, bool) {
 	}
 	var bad []int
 	retried, example := 0, ""
-	for _, chain := range v.retryDelays() {
+	for _, chain := range append(v.retryDelays(), v.listenReconnects()...) {
 		top := int64(0)
 		for _, r := range chain {
 			top = max(top, r.delayMs)
@@ -336,7 +338,7 @@ func backoffGrows(v *view) (trace.Check, bool) {
 			}
 			bad = append(bad, next.send)
 			if example == "" {
-				example = "request " + prev.id + " was sent " + strconv.FormatInt(prev.delayMs, 10) + " ms after the attempt before it ended, and " + next.id + " " + strconv.FormatInt(next.delayMs, 10) + " ms after"
+				example = prev.what() + " was sent " + strconv.FormatInt(prev.delayMs, 10) + " ms after the attempt before it ended, and " + next.label() + " " + strconv.FormatInt(next.delayMs, 10) + " ms after"
 			}
 		}
 	}
@@ -354,12 +356,30 @@ func backoffGrows(v *view) (trace.Check, bool) {
 	return pass(BackoffGrows, strings.Join(details, " "), good...), true
 }
 
-// retryAttempt is one policy retry of a call: its id, its send event and
-// how long after the previous attempt ended for the client it went out (ms).
+// retryAttempt is one policy retry of a call (id its JSON text), or one
+// reconnect of a listen stream (id ""), its send event and how long after
+// the previous attempt ended for the client it went out (ms).
 type retryAttempt struct {
 	id      string
 	send    int
 	delayMs int64
+}
+
+// what names the attempt in a detail: "request \"x-r1\"", or "the
+// reconnect at seq 12"; label names it after another ("\"x-r2\"", or
+// "the reconnect at seq 14").
+func (r retryAttempt) what() string {
+	if r.id == "" {
+		return r.label()
+	}
+	return "request " + r.id
+}
+
+func (r retryAttempt) label() string {
+	if r.id == "" {
+		return "the reconnect at seq " + strconv.Itoa(r.send)
+	}
+	return r.id
 }
 
 // retryDelays lists, per call in the order its first retry went out, the
@@ -447,6 +467,8 @@ func refetchAfterReconnect(v *view) (trace.Check, bool) {
 			reconnects = append(reconnects, i)
 		}
 	}
+	reconnects = append(reconnects, v.reopenedListens()...)
+	sort.Ints(reconnects)
 	if len(reconnects) == 0 {
 		return trace.Check{}, false
 	}

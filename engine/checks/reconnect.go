@@ -31,11 +31,10 @@ func noLastEventID(v *view) (trace.Check, bool) {
 	if len(with)+len(without) == 0 {
 		return trace.Check{}, false
 	}
-	s := v.tr.Scenario
-	if s == nil {
+	switch protocolOf(v.tr) {
+	case "":
 		return undecided(NoLastEventID, "The transcript does not say which protocol revision was in use."), true
-	}
-	if s.Protocol == trace.Protocol20251125 {
+	case trace.Protocol20251125:
 		return trace.Check{}, false // resumption is the protocol's own there
 	}
 	if len(with) > 0 {

@@ -54,6 +54,7 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		// and line where it was sent; "" and 0 when it named none.
 		version string
 		line    int
+		args    string // a tools/call's arguments, compact (linkRetries)
 	}
 	reqs := map[string]*req{}
 	var order []string
@@ -74,6 +75,7 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 		}
 		return strconv.Itoa(session) + "\x00" + id
 	}
+	classes := map[string]string{}   // tool name → retry class from its annotations (toolClasses)
 	lastResponse := map[string]int{} // request key → index of the event that handed its last response to the client
 	type sent struct {
 		wire int
@@ -101,7 +103,7 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 			k := key(en.session, en.ref)
 			switch en.kind {
 			case kindEvent:
-				ev := trace.Event{At: at, Actor: en.actor, Type: en.typ, Headers: en.headers, Note: fmt.Sprintf("Line %d.", en.line), Line: en.line}
+				ev := trace.Event{At: at, Actor: en.actor, Type: en.typ, Headers: en.headers, Status: en.status, Note: fmt.Sprintf("Line %d.", en.line), Line: en.line}
 				if en.note != "" {
 					ev.Note += " " + en.note
 				}
@@ -251,6 +253,7 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 				if src.Protocol == "" {
 					reqs[k].version, reqs[k].line = requestedVersion(m.Params), en.line
 				}
+				reqs[k].args = compactArgs(m.Arguments)
 				if timed && opts.MaxTimeoutMs > 0 {
 					reqs[k].sum.MaxTimeoutMs = opts.MaxTimeoutMs
 				}
@@ -274,6 +277,9 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 						src.Protocol, src.ProtocolFrom = v, fmt.Sprintf("the server's answer to initialize (%s)", lineRef(format, en.line))
 						notes = append(notes, fmt.Sprintf("Protocol %s: from %s.", v, src.ProtocolFrom))
 					}
+				}
+				if r.sum.Method == methodToolsList && m.Result != nil {
+					toolClasses(m.Result, classes)
 				}
 				r.finished = true
 				r.sum.Response = en.message
@@ -313,6 +319,13 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 			}
 		}
 	}
+	var calls []callAttempt
+	for _, k := range order {
+		if r := reqs[k]; r.sum.Method == jsonrpc.MethodToolsCall {
+			calls = append(calls, callAttempt{sum: &r.sum, args: r.args})
+		}
+	}
+	notes = append(notes, linkRetries(calls, classes)...)
 	for _, k := range order {
 		tr.Requests = append(tr.Requests, reqs[k].sum)
 	}

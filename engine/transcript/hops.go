@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -40,13 +41,25 @@ const MaxHeaders = 100
 const kindEvent = "event"
 
 // hopEvents are the event lines' actor and type pairs: the server opening
-// a response stream (its headers), the proxy holding, flushing or losing a
-// wire message or breaking a response stream, the client closing one.
+// a response stream or a listen stream (its headers), ending a listen
+// stream cleanly, or refusing an HTTP request (reject, with its status:
+// 404 for a retired session, 503 for a refused reconnect); the proxy
+// holding, flushing or losing a wire message or breaking a response
+// stream; the network breaking a listen stream under both sides; the
+// client closing a response stream, or reopening a listen stream after the
+// one before it ended (reconnect, with its request headers: a GET under
+// 2025-11-25). What a server saw at the HTTP level is so a trace's, and
+// the rules of reconnection and session recovery judge it (package
+// checks: backoff-grows, refetch-after-reconnect, session-recovered).
 var hopEvents = map[string][]string{
-	trace.ActorServer: {trace.TypeStart},
-	trace.ActorProxy:  {trace.TypeHold, trace.TypeFlush, trace.TypeDrop, trace.TypeCloseStream},
-	trace.ActorClient: {trace.TypeCloseStream},
+	trace.ActorServer:  {trace.TypeStart, trace.TypeCloseStream, trace.TypeReject},
+	trace.ActorProxy:   {trace.TypeHold, trace.TypeFlush, trace.TypeDrop, trace.TypeCloseStream},
+	trace.ActorNetwork: {trace.TypeCloseStream},
+	trace.ActorClient:  {trace.TypeCloseStream, trace.TypeReconnect},
 }
+
+// eventActors lists hopEvents' actors in the order an error names them.
+var eventActors = []string{trace.ActorServer, trace.ActorProxy, trace.ActorNetwork, trace.ActorClient}
 
 // jsonlRecord is one JSON Lines line as written: a message line (from,
 // message, optionally hop, wire and id) or an event line (actor, type,
@@ -62,6 +75,8 @@ type jsonlRecord struct {
 	Type    string            `json:"type"`
 	Headers map[string]string `json:"headers"`
 	Note    string            `json:"note"`
+	// Status is a server reject's HTTP status code (100 to 599).
+	Status int `json:"status"`
 }
 
 // hopFields checks a message line's hop, wire and id members and copies
@@ -81,8 +96,8 @@ func hopFields(n int, r *jsonlRecord, e *entry) error {
 	default:
 		return lineErr(n, "hop must be %q or %q", HopClient, HopServer)
 	}
-	if r.Actor != "" || r.Type != "" || r.Headers != nil || r.Note != "" {
-		return lineErr(n, "a message line has no actor, type, headers or note (those are an event line's)")
+	if r.Actor != "" || r.Type != "" || r.Headers != nil || r.Note != "" || r.Status != 0 {
+		return lineErr(n, "a message line has no actor, type, headers, note or status (those are an event line's)")
 	}
 	e.hop, e.wire = r.Hop, r.Wire
 	if len(r.ID) > 0 {
@@ -115,10 +130,16 @@ func eventEntry(n int, r *jsonlRecord) (entry, error) {
 	}
 	types, ok := hopEvents[r.Actor]
 	if !ok {
-		return entry{}, lineErr(n, "actor must be \"server\", \"proxy\" or \"client\"")
+		return entry{}, lineErr(n, "actor must be %s", quotedList(eventActors))
 	}
 	if !slices.Contains(types, r.Type) {
 		return entry{}, lineErr(n, "type of a %s event must be %s", r.Actor, strings.Join(types, ", "))
+	}
+	switch {
+	case r.Type == trace.TypeReject && (r.Status < 100 || r.Status > 599):
+		return entry{}, lineErr(n, "a reject needs status, the HTTP status code (100 to 599)")
+	case r.Type != trace.TypeReject && r.Status != 0:
+		return entry{}, lineErr(n, "only a reject has a status")
 	}
 	if r.Wire < 0 {
 		return entry{}, lineErr(n, "wire must be a positive number")
@@ -127,6 +148,9 @@ func eventEntry(n int, r *jsonlRecord) (entry, error) {
 		return entry{}, lineErr(n, "headers: more than %d", MaxHeaders)
 	}
 	e := entry{line: n, kind: kindEvent, actor: r.Actor, typ: r.Type, wire: r.Wire, note: r.Note}
+	if r.Status != 0 {
+		e.status = strconv.Itoa(r.Status)
+	}
 	if len(r.ID) > 0 {
 		ref, err := idRef(r.ID)
 		if err != nil {
@@ -148,6 +172,15 @@ func eventEntry(n int, r *jsonlRecord) (entry, error) {
 		e.at, e.timed = at, true
 	}
 	return e, nil
+}
+
+// quotedList is names quoted, joined with commas and a last "or".
+func quotedList(names []string) string {
+	q := make([]string, len(names))
+	for i, s := range names {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
 // near reports whether a message line records the message where its

@@ -30,8 +30,12 @@
 //     (mcplab proxy) writes each message on both hops, "hop":
 //     "client-proxy" | "proxy-server" with one "wire" number, and its own
 //     events as lines {"t", "actor", "type", "id", "wire", "headers",
-//     "note"}: the server opening a stream, the proxy's hold, flush, drop
-//     and close-stream (hops.go).
+//     "note", "status"}: the server opening a stream, the proxy's hold,
+//     flush, drop and close-stream (hops.go). A mock (mcplab mock) writes
+//     what a server sees over HTTP the same way: a listen stream's end
+//     (the server's close-stream, or the network's), the client's
+//     reconnect, the server's reject with its HTTP status (a retired
+//     session's 404).
 //
 // Judge only what the observer could see. A server's own log shows what
 // the server read before it wrote, so a response written after the server
@@ -41,7 +45,10 @@
 // LatencyMs: the fastest answered exchange, or given) are
 // undecided, the legitimate race (package checks). Requests are keyed by
 // (session, id): an initialize after an answer starts a new session, as a
-// bridge's second initialize id 0 does. The protocol revision and
+// bridge's second initialize id 0 does. A tools/call repeating an earlier
+// one that ended without a result (same tool, same arguments, a new id) is
+// linked as its retry when a tools/list annotates the tool (retry.go).
+// The protocol revision and
 // transport are inferred from initialize and the headers, a cancellation's
 // cause from its reason text; trace.Source.Note gives every reason.
 // Without timestamps events keep their order (Trace.Clock "order") and
@@ -191,9 +198,10 @@ type entry struct {
 	// ref is then the request whose response stream carries it.
 	hop  string
 	wire int
-	// actor, typ and headers are an event line's (kindEvent).
-	actor, typ string
-	headers    map[string]string
+	// actor, typ, headers and status are an event line's (kindEvent);
+	// status is a reject's HTTP status code ("404").
+	actor, typ, status string
+	headers            map[string]string
 }
 
 // Import parses data, in any format [Sniff] names, and returns its trace

@@ -56,6 +56,7 @@ type line struct {
 	Type    string            `json:"type,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
 	Note    string            `json:"note,omitempty"`
+	Status  int               `json:"status,omitempty"`
 	Message json.RawMessage   `json:"message,omitempty"`
 }
 
@@ -209,6 +210,16 @@ func (r *Recorder) Event(actor, typ, stream string, w int, headers map[string]st
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.add(line{Actor: actor, Type: typ, ID: rawID(stream), Wire: w, Headers: headers, Note: note})
+}
+
+// Reject records the server refusing an HTTP request with status (404 for
+// a retired session, 503 for a refused reconnect; engine/transcript's
+// reject event line): stream is the JSON text of the refused request's id,
+// "" for none (a GET); headers what identifies it (the session id).
+func (r *Recorder) Reject(stream string, status int, headers map[string]string, note string) time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.add(line{Actor: trace.ActorServer, Type: trace.TypeReject, ID: rawID(stream), Headers: headers, Note: note, Status: status})
 }
 
 // rawID is an id's JSON text as a raw member, nil for "".

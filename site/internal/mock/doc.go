@@ -12,7 +12,11 @@
 // Every message it reads and writes goes through engine/jsonrpc, and what
 // crossed the wire is recorded, with real times, by a live.Recorder whose
 // header names the server as observer: the transcript engine/transcript
-// imports and the checks judge (mcplab run -checks FILE).
+// imports and the checks judge (mcplab run -checks FILE). On Streamable
+// HTTP it also records what the server sees of the session's streams as
+// event lines: a response or listen stream it opens, a listen stream it
+// ends or that breaks, the client's reconnects, and each request it
+// refuses with its status (503, a retired session's 404).
 //
 // The handlers' timing comes from engine/handler (the progress cadence and
 // the checkpoint at which a cancellation is observed), in ms of real time

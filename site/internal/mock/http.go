@@ -144,24 +144,34 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, left chan<- s
 // sessionOK checks a 2025-11-25 request's Mcp-Session-Id: none is needed
 // before the session exists (initialize) nor under 2026-07-28; a retired
 // or unknown one is 404, a missing one 400.
-func (s *Server) sessionOK(w http.ResponseWriter, r *http.Request, initialize bool) bool {
+//
+// A retired session's 404 is recorded as the server's reject with its
+// status and the session id (id is the JSON text of the refused request,
+// "" for none): a transcript so shows the 404 session-recovered judges. A
+// session the server never gave, or none, is the client's mistake, not a
+// session it lost, and is refused unrecorded.
+func (s *Server) sessionOK(w http.ResponseWriter, r *http.Request, initialize bool, id string) bool {
 	if initialize || s.wire().Stateless() && s.Era() != "" {
 		return true
 	}
 	sid := r.Header.Get(jsonrpc.HeaderSessionID)
 	ok, retired := s.sessionState(sid)
+	status, text := http.StatusNotFound, "no such session"
 	switch {
 	case ok:
 		return true
 	case retired:
-		http.Error(w, "session retired", http.StatusNotFound)
+		text = "session retired"
 	case sid == "" && !s.inSession():
 		return true // no session yet (a 2026-07-28 client's server/discover before it falls back): the mock plays along
 	case sid == "":
-		http.Error(w, "Mcp-Session-Id missing", http.StatusBadRequest)
-	default:
-		http.Error(w, "no such session", http.StatusNotFound)
+		status, text = http.StatusBadRequest, "Mcp-Session-Id missing"
 	}
+	if retired {
+		s.Rec.Reject(id, status, map[string]string{jsonrpc.HeaderSessionID: sid},
+			fmt.Sprintf("HTTP %d to the client's %s: %s (session %q).", status, r.Method, text, sid))
+	}
+	http.Error(w, text, status)
 	return false
 }
 
@@ -184,7 +194,13 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	init := msgs[0].Msg.Method == jsonrpc.MethodInitialize
-	if !s.sessionOK(w, r, init) {
+	first := ""
+	for _, m := range msgs {
+		if m.Msg.Kind == jsonrpc.Request && first == "" {
+			first = m.Msg.ID
+		}
+	}
+	if !s.sessionOK(w, r, init, first) {
 		return
 	}
 	st := &sse{w: w, rec: s.Rec, noSSE: s.Scenario.Server.SSEHeaders != nil && !*s.Scenario.Server.SSEHeaders}
@@ -236,7 +252,9 @@ func (s *Server) writeJSON(w http.ResponseWriter, msgs []json.RawMessage) {
 
 // await keeps a call's stream open until each call has nothing more to
 // send, the client closes it (recorded as the client's close-stream; under
-// 2026-07-28 that is the call's cancellation), or the mock stops.
+// 2026-07-28 that is the call's cancellation), the session is retired
+// (recorded as the server's close-stream of the call's stream), or the
+// mock stops.
 func (s *Server) await(ctx context.Context, st *sse, calls []*call) {
 	defer func() { // nothing writes on the response once its handler returns
 		st.mu.Lock()
@@ -248,6 +266,10 @@ func (s *Server) await(ctx context.Context, st *sse, calls []*call) {
 		case <-c.Done():
 			if c.holdOn {
 				<-ctx.Done()
+			}
+			if isClosed(c.forget) && s.ctx.Err() == nil && ctx.Err() == nil {
+				s.Rec.Event(trace.ActorServer, trace.TypeCloseStream, c.id, 0, nil, "The server retired the session: the request's response stream ends unanswered.")
+				return
 			}
 		case <-ctx.Done():
 		case <-s.ctx.Done():
@@ -276,37 +298,89 @@ func (s *Server) await(ctx context.Context, st *sse, calls []*call) {
 
 // listen is a GET: the 2025-11-25 listen stream of the session (405 under
 // 2026-07-28, which listens with subscriptions/listen). It stays open
-// until the client closes it or the mock stops, unless a quirk drops it
-// (the connection breaks) or ends it.
+// until the client closes it, the session is retired or the mock stops,
+// unless a quirk drops the session's first one (the connection breaks) or
+// ends it. Each is recorded as the server sees it: the client's reconnect
+// (a GET after the session's first, with its request headers), the
+// server's refusal (Quirks.RefuseReconnects: 503) or its start, and the
+// stream's end (the server's close-stream, or the network's when it
+// breaks).
 func (s *Server) listen(w http.ResponseWriter, r *http.Request) {
 	if s.Era() == jsonrpc.Revision20260728 {
 		w.Header().Set("Allow", "POST")
 		http.Error(w, "2026-07-28 listens with subscriptions/listen", http.StatusMethodNotAllowed)
 		return
 	}
-	if !s.sessionOK(w, r, false) {
+	if !s.sessionOK(w, r, false, "") {
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
+	nth, refuse, ended := s.openListen()
+	if nth > 1 {
+		s.Rec.Event(trace.ActorClient, trace.TypeReconnect, "", 0, requestHeaders(r),
+			fmt.Sprintf("The client reopens its listen stream (GET number %d of the session).", nth))
+	}
+	if refuse {
+		s.Rec.Reject("", http.StatusServiceUnavailable, nil, "HTTP 503: the server refuses the reconnect (it is overloaded), so the client must back off.")
+		http.Error(w, "overloaded: retry later", http.StatusServiceUnavailable)
+		return
+	}
+	h := map[string]string{"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+	if s.Scenario.Server.SSEHeaders == nil || *s.Scenario.Server.SSEHeaders {
+		h["X-Accel-Buffering"] = "no"
+	}
+	for k, v := range h {
+		w.Header().Set(k, v)
+	}
 	w.WriteHeader(http.StatusOK)
+	s.Rec.Event(trace.ActorServer, trace.TypeStart, "", 0, h, "The server opens the session's listen stream (GET).")
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
 	var drop, end <-chan time.Time
-	if ms := s.Quirks.DropListenMs; ms > 0 {
+	if ms := s.Quirks.DropListenMs; ms > 0 && nth == 1 {
 		drop = time.After(time.Duration(ms) * time.Millisecond)
 	}
-	if ms := s.Quirks.EndListenMs; ms > 0 {
+	if ms := s.Quirks.EndListenMs; ms > 0 && nth == 1 {
 		end = time.After(time.Duration(ms) * time.Millisecond)
 	}
 	select {
 	case <-r.Context().Done():
 	case <-s.ctx.Done():
+	case <-ended:
+		s.Rec.Event(trace.ActorServer, trace.TypeCloseStream, "", 0, nil, "The server retired the session: its listen stream ends.")
 	case <-end:
+		s.Rec.Event(trace.ActorServer, trace.TypeCloseStream, "", 0, nil, "The server ends the listen stream cleanly.")
 		s.logf("the server ends the listen stream")
 	case <-drop:
+		s.Rec.Event(trace.ActorNetwork, trace.TypeCloseStream, "", 0, nil, "The connection under the listen stream breaks (no clean end).")
 		s.logf("the server drops the listen stream")
 		panic(http.ErrAbortHandler) // the connection breaks mid-stream: no clean end
 	}
+}
+
+// openListen counts a listen stream of the session: nth is its number
+// (1 the first, later ones reconnects), refuse whether the server refuses
+// it (a reconnect within Quirks.RefuseReconnects), ended the channel
+// closed when the session is retired.
+func (s *Server) openListen() (nth int, refuse bool, ended <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.listens++
+	if s.listens > 1 && s.refused < s.Quirks.RefuseReconnects {
+		s.refused++
+		refuse = true
+	}
+	return s.listens, refuse, s.ended
+}
+
+// requestHeaders are the request headers a reconnect's event keeps: the
+// ones that say what it resumes (Last-Event-ID) and where (the session).
+func requestHeaders(r *http.Request) map[string]string {
+	h := map[string]string{}
+	for _, k := range []string{"Accept", "Last-Event-ID", jsonrpc.HeaderSessionID} {
+		if v := r.Header.Get(k); v != "" {
+			h[k] = v
+		}
+	}
+	return h
 }

@@ -35,9 +35,10 @@ const CodeMethodNotFound = -32601
 // only, answers initialize with it.
 const CodeUnsupportedProtocolVersion = -32022
 
-// Quirks are the server misbehaviours a situation of probe-client plays
-// beyond the scenario's switches (SCENARIO.md, "Live": situation names).
-// The zero value is a correct server.
+// Quirks are what a situation of probe-client plays beyond the scenario's
+// switches (SCENARIO.md, "Live": situation names): the server's
+// misbehaviours, and the tools' annotations. The zero value is a correct
+// server listing tools without annotations.
 type Quirks struct {
 	// ProgressAfterFinal sends one more progress notification for a
 	// call's token after its final response (progress-after-final: a
@@ -51,13 +52,22 @@ type Quirks struct {
 	// its first tools/call arrives: the call's stream ends unanswered and
 	// every later request of that session gets 404 (session-retired).
 	RetireSession bool
-	// DropListenMs (Streamable HTTP) breaks each listen stream (a GET) that
-	// many ms after it opens, without ending it cleanly; 0 never
-	// (listen-dropped).
+	// DropListenMs (Streamable HTTP) breaks the session's first listen
+	// stream (a GET) that many ms after it opens, without ending it
+	// cleanly; 0 never (listen-dropped).
 	DropListenMs int64
-	// EndListenMs (Streamable HTTP) ends each listen stream cleanly that
-	// many ms after it opens; 0 never (listen-ended).
+	// EndListenMs (Streamable HTTP) ends the session's first listen stream
+	// cleanly that many ms after it opens; 0 never (listen-ended).
 	EndListenMs int64
+	// RefuseReconnects (Streamable HTTP) answers that many of the client's
+	// reconnects of its listen stream with 503 before it accepts one, so
+	// the client's waits between refused attempts show its backoff
+	// (listen-dropped).
+	RefuseReconnects int
+	// Annotations, when set, is the annotations object (MCP ToolAnnotations)
+	// tools/list gives every tool, so a transcript says what a retry of it
+	// risks (lost-response-mutation: an unsafe mutation).
+	Annotations json.RawMessage
 }
 
 // Server is one mock: the server half of Scenario, speaking to one
@@ -90,6 +100,12 @@ type Server struct {
 	session string
 	retired map[string]bool
 	nextID  int
+	// ended is closed when the current session is retired (its listen
+	// stream ends); listens counts the session's listen streams opened,
+	// refused the reconnects refused (Quirks.RefuseReconnects).
+	ended   chan struct{}
+	listens int
+	refused int
 }
 
 // stream is where the answers to one client message go: the stdio pipe,
@@ -263,11 +279,12 @@ func (s *Server) toolList() json.RawMessage {
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
 		InputSchema json.RawMessage `json:"inputSchema"`
+		Annotations json.RawMessage `json:"annotations,omitempty"`
 	}
 	tools := make([]tool, 0, len(names))
 	for _, n := range names {
 		h := s.handler(n)
-		tools = append(tools, tool{n, fmt.Sprintf("Works %d ms (progress every %d ms, checkpoints every %d ms).", h.WorkMs, h.ProgressEveryMs, h.CheckpointEveryMs), json.RawMessage(`{"type":"object"}`)})
+		tools = append(tools, tool{n, fmt.Sprintf("Works %d ms (progress every %d ms, checkpoints every %d ms).", h.WorkMs, h.ProgressEveryMs, h.CheckpointEveryMs), json.RawMessage(`{"type":"object"}`), s.Quirks.Annotations})
 	}
 	return jsonrpc.Marshal(struct {
 		Tools []tool `json:"tools"`
@@ -309,6 +326,10 @@ func (s *Server) retire() {
 	id := s.session
 	s.retired[id] = true
 	s.session = ""
+	if s.ended != nil {
+		close(s.ended)
+		s.ended = nil
+	}
 	var calls []*call
 	for _, c := range s.calls {
 		calls = append(calls, c)
@@ -326,6 +347,7 @@ func (s *Server) newSession() string {
 	defer s.mu.Unlock()
 	s.nextID++
 	s.session = fmt.Sprintf("mcplab-mock-%d-%d", time.Now().UnixNano()%1e9, s.nextID)
+	s.ended, s.listens, s.refused = make(chan struct{}), 0, 0
 	return s.session
 }
 

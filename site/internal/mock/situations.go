@@ -1,6 +1,10 @@
 package mock
 
-import "github.com/mcplab/mcplab/engine/checks"
+import (
+	"encoding/json"
+
+	"github.com/mcplab/mcplab/engine/checks"
+)
 
 // Situation is one of probe-client's situations (SCENARIO.md, "Live":
 // situation names): the server half a fresh mock plays to the client, and
@@ -15,8 +19,10 @@ type Situation struct {
 	// Quirks are the mock's misbehaviours beyond the scenario's switches.
 	Quirks Quirks
 	// HTTPOnly marks a situation only Streamable HTTP has (a listen
-	// stream, a session); Stateful one only 2025-11-25 has (a session).
-	HTTPOnly, Stateful bool
+	// stream, a session); Stateful one only 2025-11-25 has (a session);
+	// Listen one that asks about the client's listen stream, so a run where
+	// the client opened none is undecided, saying so.
+	HTTPOnly, Stateful, Listen bool
 	// Staged are the rules that judge the misbehaviour the mock commits on
 	// purpose: they judge the mock, not the client, and are left out of
 	// the client's verdict.
@@ -53,19 +59,19 @@ var Situations = []Situation{
 		Quirks:   Quirks{ProgressAfterFinal: true},
 		Staged:   []string{checks.NoProgressAfterFinal},
 		Subject:  []string{checks.LateProgressIgnored, checks.LateMessageTolerated}},
-	{Name: "listen-dropped", Asks: "the listen stream breaks: does the client reconnect as a new request, with growing backoff, and refetch?",
+	{Name: "listen-dropped", Asks: "the listen stream breaks and the server refuses the first reconnect (503): does the client reconnect as a new request, with growing backoff, and refetch?",
 		Scenario: `{"mcplab":1,"steps":[],"server":{"handlers":{"slow":{"workMs":300,"progressEveryMs":100}}}}`,
-		Quirks:   Quirks{DropListenMs: 300}, HTTPOnly: true, Subject: reconnect},
+		Quirks:   Quirks{DropListenMs: 300, RefuseReconnects: 1}, HTTPOnly: true, Listen: true, Subject: reconnect},
 	{Name: "listen-ended", Asks: "the server ends the listen stream cleanly: does the client carry on without treating it as a failure?",
 		Scenario: `{"mcplab":1,"steps":[],"server":{"handlers":{"slow":{"workMs":300,"progressEveryMs":100}}}}`,
-		Quirks:   Quirks{EndListenMs: 300}, HTTPOnly: true, Subject: reconnect},
+		Quirks:   Quirks{EndListenMs: 300}, HTTPOnly: true, Listen: true, Subject: reconnect},
 	{Name: "session-retired", Asks: "the server retires the session mid-call (2025-11-25): after the 404 does the client initialize again and re-issue the call once?",
 		Scenario: `{"mcplab":1,"steps":[],"server":{"handlers":{"slow":{"workMs":300,"progressEveryMs":100}}}}`,
 		Quirks:   Quirks{RetireSession: true}, HTTPOnly: true, Stateful: true,
 		Subject: []string{checks.SessionRecovered}},
 	{Name: "lost-response-mutation", Asks: "an unsafe mutation whose response never comes: does the client refrain from retrying it with a new id?",
 		Scenario: `{"mcplab":1,"steps":[],"server":{"handlers":{"charge_account":{"workMs":200}}}}`,
-		Quirks:   Quirks{LoseResponse: true},
+		Quirks:   Quirks{LoseResponse: true, Annotations: json.RawMessage(`{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false}`)},
 		Subject:  []string{checks.NoUnsafeRetry, checks.CallOutcomeKnown, checks.AbandonTellsServer}},
 }
 

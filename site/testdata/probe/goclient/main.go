@@ -11,7 +11,11 @@
 // its call: "plain" (no deadline) or "timeout" (a context deadline of 300
 // ms, which the SDK turns into its cancellation). It calls the first tool
 // listed with a progress token, keeps its session 800 ms, lists the tools
-// again and closes.
+// again and closes. In the situations about its session's streams
+// (listen-*, session-retired) it keeps the SDK's own reconnect retries
+// (5); in those about its listen stream it keeps its session 3.5 s and
+// lists nothing again, so whatever it refetches after a reconnect is the
+// SDK's own doing.
 package main
 
 import (
@@ -20,6 +24,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,9 +42,15 @@ func run() error {
 	if len(os.Args) > 1 {
 		mode = os.Args[1]
 	}
+	situation := os.Getenv("MCPLAB_SITUATION")
+	listening := strings.HasPrefix(situation, "listen-")
 	var t mcp.Transport
 	if os.Getenv("MCPLAB_TRANSPORT") == "streamable-http" {
-		t = &mcp.StreamableClientTransport{Endpoint: os.Args[len(os.Args)-1], MaxRetries: -1}
+		retries := -1
+		if listening || situation == "session-retired" {
+			retries = 0 // the SDK's default
+		}
+		t = &mcp.StreamableClientTransport{Endpoint: os.Args[len(os.Args)-1], MaxRetries: retries}
 	} else {
 		var argv []string
 		if err := json.Unmarshal([]byte(os.Getenv("MCPLAB_SERVER_COMMAND")), &argv); err != nil || len(argv) == 0 {
@@ -74,6 +85,10 @@ func run() error {
 		fmt.Printf("%s: gave up after %v: %v\n", mode, time.Since(start).Round(time.Millisecond), err)
 	} else {
 		fmt.Printf("%s: result after %v\n", mode, time.Since(start).Round(time.Millisecond))
+	}
+	if listening {
+		time.Sleep(3500 * time.Millisecond)
+		return nil
 	}
 	time.Sleep(800 * time.Millisecond)
 	if _, err := cs.ListTools(ctx, nil); err != nil {

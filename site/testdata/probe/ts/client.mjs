@@ -11,8 +11,12 @@
 //   reset    timeout 300 ms, resetTimeoutOnProgress
 //   max      timeout 600 ms, resetTimeoutOnProgress, maxTotalTimeout 700 ms
 //   abort    an AbortSignal that fires at 300 ms
+//   retry    timeout 300 ms, and the host calls the tool once more when
+//            the first call fails (a host's own retry, under a new id)
 // After each call the client keeps its session 800 ms (as a host does),
-// lists the tools again, and closes.
+// lists the tools again, and closes. In the situations about its listen
+// stream (listen-*) it keeps its session 4 s and lists nothing again, so
+// whatever it refetches after a reconnect is the SDK's own doing.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -34,6 +38,7 @@ function options() {
   const o = { onprogress: () => {} };
   switch (mode) {
     case "timeout":
+    case "retry":
       return { ...o, timeout: 300 };
     case "reset":
       return { ...o, timeout: 300, resetTimeoutOnProgress: true };
@@ -59,11 +64,22 @@ try {
   console.log(`${situation} ${mode}: result after ${Date.now() - started} ms`, JSON.stringify(res.content));
 } catch (e) {
   console.log(`${situation} ${mode}: gave up after ${Date.now() - started} ms: ${e.message}`);
+  if (mode === "retry") {
+    try {
+      await client.request({ method: "tools/call", params: { name: tool, arguments: {} } }, CallToolResultSchema, options());
+      console.log(`${situation} ${mode}: the retry got a result`);
+    } catch (e2) {
+      console.log(`${situation} ${mode}: the retry gave up too: ${e2.message}`);
+    }
+  }
 }
-await sleep(situation === "late-response" || mode === "max" ? 1200 : 800);
-try {
-  await client.listTools();
-} catch (e) {
-  console.log(`${situation} ${mode}: tools/list failed: ${e.message}`);
+const listening = situation.startsWith("listen-");
+await sleep(listening ? 4000 : situation === "late-response" || mode === "max" ? 1200 : 800);
+if (!listening) {
+  try {
+    await client.listTools();
+  } catch (e) {
+    console.log(`${situation} ${mode}: tools/list failed: ${e.message}`);
+  }
 }
 await client.close();
