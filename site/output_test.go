@@ -31,7 +31,8 @@ const matchesFullRenderJS = `(() => {
   const r = mcplab.render(document.getElementById("scenario-json").textContent);
   if (r.error) return "render: " + r.error;
   const want = document.createElement("div");
-  want.innerHTML = r.html;
+  // As app.js roots the worker's rule links (<html data-root>).
+  want.innerHTML = r.html.replaceAll('href="/rules/', 'href="' + document.documentElement.dataset.root + 'rules/');
   const got = document.getElementById("output");
   if (got.isEqualNode(want.firstElementChild)) return "same";
   for (let i = 0; i < Math.max(got.children.length, want.firstElementChild.children.length); i++) {
