@@ -87,7 +87,7 @@ func workStopsAfterCancel(v *view) (trace.Check, bool) {
 	var wasted []string
 	for _, id := range ids {
 		if at, ok := last[id]; ok {
-			wasted = append(wasted, id+": "+strconv.FormatInt(at-arrived[id], 10)+" ms")
+			wasted = append(wasted, "request "+id+": "+strconv.FormatInt(at-arrived[id], 10)+" ms")
 		}
 	}
 	tail := ""

@@ -59,6 +59,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -487,7 +488,7 @@ func Calls(s *scenario.Scenario) []scenario.ID {
 // scenario.RaceID), so a scenario whose only call is inside a race is
 // reviewable: the review sends that call once per derived run.
 func findOp(s *scenario.Scenario, op string) (scenario.Step, error) {
-	calls := 0
+	var calls []string // the ids a review can take, as the scenario writes them
 	for _, st := range s.Steps {
 		if st.Do == "race" && st.Call != nil {
 			c := *st.Call
@@ -497,15 +498,15 @@ func findOp(s *scenario.Scenario, op string) (scenario.Step, error) {
 		if st.Do != "call" || st.ID == nil {
 			continue
 		}
-		calls++
+		calls = append(calls, st.ID.Raw())
 		if op == "" || st.ID.Raw() == op || st.ID.Raw() == quote(op) {
 			return st, nil
 		}
 	}
-	if calls == 0 {
+	if len(calls) == 0 {
 		return scenario.Step{}, &scenario.Error{Path: "steps", Err: fmt.Errorf("%w: the scenario has no call step (a review needs one \"do\": \"call\", or a race's call)", ErrNoCall)}
 	}
-	return scenario.Step{}, &scenario.Error{Path: "steps", Err: fmt.Errorf("%w: no call step has the id %s", ErrNoCall, op)}
+	return scenario.Step{}, &scenario.Error{Path: "steps", Err: fmt.Errorf("%w: no call step has the id %s (its calls: %s)", ErrNoCall, op, strings.Join(calls, ", "))}
 }
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
