@@ -177,7 +177,7 @@ func mockMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return err
 		}
 		url := "http://" + ln.Addr().String() + mock.Path
-		fmt.Fprintf(stderr, "mcplab mock: serving %s (stop it with Ctrl-C, or end the session with DELETE, to write the transcript)\n", url)
+		fmt.Fprintf(stderr, "mcplab mock: serving %s (stop it with Ctrl-C, or, under 2025-11-25, end the session with DELETE, to write the transcript)\n", url)
 		if ready != nil {
 			ready(url)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -284,7 +285,7 @@ func (s *Server) toolList() json.RawMessage {
 	tools := make([]tool, 0, len(names))
 	for _, n := range names {
 		h := s.handler(n)
-		tools = append(tools, tool{n, fmt.Sprintf("Works %d ms (progress every %d ms, checkpoints every %d ms).", h.WorkMs, h.ProgressEveryMs, h.CheckpointEveryMs), json.RawMessage(`{"type":"object"}`), s.Quirks.Annotations})
+		tools = append(tools, tool{n, toolDescription(h.WorkMs, h.ProgressEveryMs, h.CheckpointEveryMs), json.RawMessage(`{"type":"object"}`), s.Quirks.Annotations})
 	}
 	return jsonrpc.Marshal(struct {
 		Tools []tool `json:"tools"`
@@ -364,4 +365,21 @@ func (s *Server) inSession() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.session != ""
+}
+
+// toolDescription says what a handler does in the words of its scenario:
+// its work, and its progress and checkpoints only when it has them.
+func toolDescription(workMs, progressEveryMs, checkpointEveryMs int64) string {
+	d := fmt.Sprintf("Works %d ms", workMs)
+	var parts []string
+	if progressEveryMs > 0 {
+		parts = append(parts, fmt.Sprintf("progress every %d ms", progressEveryMs))
+	}
+	if checkpointEveryMs > 0 {
+		parts = append(parts, fmt.Sprintf("checkpoints every %d ms", checkpointEveryMs))
+	}
+	if len(parts) > 0 {
+		d += " (" + strings.Join(parts, ", ") + ")"
+	}
+	return d + "."
 }

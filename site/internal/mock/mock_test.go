@@ -154,3 +154,22 @@ func TestServerSwitches(t *testing.T) {
 		})
 	}
 }
+
+// Rule: a tool's description says what its handler does, naming progress
+// and checkpoints only when the handler has them ("progress every 0 ms"
+// read as a promise).
+func TestToolDescription(t *testing.T) {
+	for _, tc := range []struct {
+		work, progress, checkpoint int64
+		want                       string
+	}{
+		{800, 0, 0, "Works 800 ms."},
+		{1200, 100, 0, "Works 1200 ms (progress every 100 ms)."},
+		{1200, 100, 50, "Works 1200 ms (progress every 100 ms, checkpoints every 50 ms)."},
+		{300, 0, 100, "Works 300 ms (checkpoints every 100 ms)."},
+	} {
+		if got := toolDescription(tc.work, tc.progress, tc.checkpoint); got != tc.want {
+			t.Errorf("toolDescription(%d, %d, %d) = %q, want %q", tc.work, tc.progress, tc.checkpoint, got, tc.want)
+		}
+	}
+}
