@@ -172,3 +172,25 @@ func (r *reviewer) ownRace() string {
 	}
 	return "race-http-2026-cancel-first"
 }
+
+// refusal says why the server refuses the operation before its handler
+// runs, "" when it serves it: under 2026-07-28 a tools/call whose headers
+// disagree with its body is refused with HeaderMismatch (-32020), and one
+// that names a revision the server does not implement with
+// UnsupportedProtocolVersion (-32022) (2026-07-28 Streamable HTTP,
+// "Server Validation"). A failure of a call at work (a cancellation,
+// progress, a resumption) cannot happen to a call that never runs.
+func (r *reviewer) refusal() string {
+	s, o := r.s, r.rep.Operation
+	if s.Protocol != scenario.Protocol20260728 || o.Method != "tools/call" {
+		return ""
+	}
+	p := s.Client.Policy
+	if p.HeaderMismatch != "" && s.Transport == scenario.TransportHTTP {
+		return fmt.Sprintf("client.policy.headerMismatch is %q: the server refuses the call with HTTP 400 and HeaderMismatch (-32020) before its handler runs", p.HeaderMismatch)
+	}
+	if p.ClaimProtocolVersion != "" && p.ClaimProtocolVersion != s.Protocol {
+		return fmt.Sprintf("client.policy.claimProtocolVersion is %q, a revision the server does not implement: it refuses the call with UnsupportedProtocolVersion (-32022) before its handler runs", p.ClaimProtocolVersion)
+	}
+	return ""
+}

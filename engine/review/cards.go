@@ -78,6 +78,9 @@ func (r *reviewer) cards() []Card {
 	out := make([]Card, 0, len(FailureIDs))
 	for _, id := range FailureIDs {
 		c := r.card(id)
+		if why := r.refusal(); c.Status == NotEvaluated && why != "" {
+			c = Card{Status: NotApplicable, Why: why + ", so the call never runs and cannot meet this failure; the run shows the refusal."}
+		}
 		c.ID, c.Failure = id, failures[id]
 		if c.Link == "" {
 			if run := r.basisRun(id); run != nil {
