@@ -178,10 +178,15 @@ func (r *reviewer) ownRace() string {
 // disagree with its body is refused with HeaderMismatch (-32020), and one
 // that names a revision the server does not implement with
 // UnsupportedProtocolVersion (-32022) (2026-07-28 Streamable HTTP,
-// "Server Validation"). A failure of a call at work (a cancellation,
+// "Server Validation"); and under 2025-11-25 a server that applies
+// notifications/initialized late rejects a call that arrives with it.
+// A failure of a call at work (a cancellation,
 // progress, a resumption) cannot happen to a call that never runs.
 func (r *reviewer) refusal() string {
 	s, o := r.s, r.rep.Operation
+	if s.Server.Policy.AsyncInitialized && s.Protocol == scenario.Protocol20251125 && r.op.At == 0 {
+		return "server.policy.asyncInitialized is true and the call is sent as the session opens: it reaches the server with notifications/initialized, which the server has not applied yet, so it is rejected (\"Server not initialized\") before its handler runs"
+	}
 	if s.Protocol != scenario.Protocol20260728 || o.Method != "tools/call" {
 		return ""
 	}
