@@ -284,7 +284,7 @@ func (r *reviewer) card(id string) Card {
 		if o.IdleTimeoutMs == 0 {
 			return Card{Status: NotApplicable, Why: "The call has no idle timeout: progress has no idle clock to reset."}
 		}
-		return r.byRule("No derived run evaluates progress-resets-idle yet.", progressRuns(), "progress-resets-idle")
+		return r.stagedFor(r.byRule("No derived run evaluates progress-resets-idle yet.", progressRuns(), checks.ProgressResetsIdle), checks.ProgressResetsIdle)
 	case "forget-resume-token":
 		if s.Protocol == scenario.Protocol20260728 {
 			return Card{Status: NotApplicable, Why: "Under 2026-07-28 a dropped stream is never resumed: the client reconnects with a new request and refetches."}
@@ -294,7 +294,7 @@ func (r *reviewer) card(id string) Card {
 		}
 		return r.byRule("No derived run resumes a stream twice.", []string{"call-stream-drop", "reconnect"}, "resume-keeps-position")
 	case "disconnect-unobserved":
-		return r.byRule("No derived run evaluates disconnect-stops-work yet.", allRaces, "disconnect-stops-work")
+		return r.stagedFor(r.byRule("No derived run evaluates disconnect-stops-work yet.", allRaces, checks.DisconnectStopsWork), checks.DisconnectStopsWork)
 	case "replay-other-streams":
 		if s.Protocol == scenario.Protocol20260728 {
 			return Card{Status: NotApplicable, Why: "Under 2026-07-28 a dropped stream is never resumed, so no server replays events on resumption."}
@@ -387,7 +387,7 @@ func (r *reviewer) decisionCard(id string) (Card, bool) {
 		if s.Protocol == scenario.Protocol20251125 {
 			return Card{Status: NotApplicable, Why: "Under 2025-11-25 a dropped listen stream is resumed with Last-Event-ID and its missed events replayed: nothing to refetch."}, true
 		}
-		return r.byRule("The reconnect run made no refetch check.", []string{"reconnect"}, checks.RefetchAfterReconnect), true
+		return r.stagedFor(r.byRule("The reconnect run made no refetch check.", []string{"reconnect"}, checks.RefetchAfterReconnect), checks.RefetchAfterReconnect), true
 	case "no-maximum-under-progress":
 		switch {
 		case o.IdleTimeoutMs == 0:

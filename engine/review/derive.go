@@ -23,7 +23,8 @@ type reviewer struct {
 
 // parts are the review's parts in the order they run (Parts names them):
 // the race table row by row, then retry, idempotency, flow control and
-// recovery; the failure cards follow from all of them.
+// recovery (with the staged runs); the failure cards follow from all of
+// them.
 func (r *reviewer) parts() []func() error {
 	var ps []func() error
 	for i := range raceVariants {
@@ -31,7 +32,13 @@ func (r *reviewer) parts() []func() error {
 			ps = append(ps, r.races(i, order))
 		}
 	}
-	return append(ps, r.retry, r.idempotency, r.flow, r.recovery)
+	recovery := func() error { // the staged runs close the recovery part
+		if err := r.recovery(); err != nil {
+			return err
+		}
+		return r.staged()
+	}
+	return append(ps, r.retry, r.idempotency, r.flow, recovery)
 }
 
 // operation describes the call under review.
