@@ -185,7 +185,7 @@ func (r *reviewer) ownRace() string {
 func (r *reviewer) refusal() string {
 	s, o := r.s, r.rep.Operation
 	if s.Server.Policy.AsyncInitialized && s.Protocol == scenario.Protocol20251125 && r.op.At == 0 {
-		return "server.policy.asyncInitialized is true and the call is sent as the session opens: it reaches the server with notifications/initialized, which the server has not applied yet, so it is rejected (\"Server not initialized\") before its handler runs"
+		return "server.policy.asyncInitialized is true and the call is sent as the session opens: it reaches the server with notifications/initialized, which the server has not applied yet, and is rejected (\"Server not initialized\") before its handler runs"
 	}
 	if s.Protocol != scenario.Protocol20260728 || o.Method != "tools/call" {
 		return ""

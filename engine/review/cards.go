@@ -79,7 +79,7 @@ func (r *reviewer) cards() []Card {
 	for _, id := range FailureIDs {
 		c := r.card(id)
 		if why := r.refusal(); c.Status == NotEvaluated && why != "" {
-			c = Card{Status: NotApplicable, Why: why + ", so the call never runs and cannot meet this failure; the run shows the refusal."}
+			c = Card{Status: NotApplicable, Why: why + ": the call never runs, so it cannot meet this failure; the linked run shows the refusal."}
 		}
 		c.ID, c.Failure = id, failures[id]
 		if c.Link == "" {
