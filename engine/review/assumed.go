@@ -199,3 +199,24 @@ func (r *reviewer) refusal() string {
 	}
 	return ""
 }
+
+// ledgerCard are the cards a run on the ledger decides.
+var ledgerCard = map[string]bool{"rpc-id-as-dedup": true, "check-then-act": true, "ledger-not-shared": true, "mutable-stored-result": true, "key-reuse-changed-args": true}
+
+// assumeLedger lets the review run a keyed call of a ledger tool with a
+// side effect on the lab's default ledger ("ledger": {}: one replica, one
+// durable SQLite database, deduplicated by key) when the scenario
+// configures none, so the key's cards are decided on the lab's correct
+// ledger rather than left open; each says so, since the user's ledger may
+// differ. A call without a key needs no ledger to be judged: nothing
+// deduplicates it (noKeyCard).
+func (r *reviewer) assumeLedger() {
+	o := r.rep.Operation
+	if r.s.Ledger != nil || !o.LedgerTool || !o.SideEffect || o.IdempotencyKey == "" {
+		return
+	}
+	s := *r.s
+	s.Ledger = &scenario.Ledger{Replicas: 1, Shared: true}
+	r.s = &s
+	r.ledgerAssumed = "Assumed: the scenario configures no ledger, so these runs use the lab's default (\"ledger\": {}: one replica, one durable SQLite database that deduplicates by the key), a correct ledger; set ledger to your server's to judge it instead."
+}

@@ -81,6 +81,9 @@ func (r *reviewer) cards() []Card {
 		if why := r.refusal(); c.Status == NotEvaluated && why != "" {
 			c = Card{Status: NotApplicable, Why: why + ": the call never runs, so it cannot meet this failure; the linked run shows the refusal."}
 		}
+		if ledgerCard[id] && r.ledgerAssumed != "" && c.Status != NotApplicable {
+			c = assumed(r.ledgerAssumed, c)
+		}
 		c.ID, c.Failure = id, failures[id]
 		if c.Link == "" {
 			if run := r.basisRun(id); run != nil {

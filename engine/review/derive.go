@@ -19,6 +19,10 @@ type reviewer struct {
 	rep  *Report
 	// explored are each transport's race explored (exploreRace), by slug.
 	explored map[string]*explore.Report
+	// ledgerAssumed is the sentence the ledger cards start with when the
+	// review runs a keyed ledger tool on the lab's default ledger, which
+	// the scenario does not configure (assumeLedger); "" otherwise.
+	ledgerAssumed string
 }
 
 // parts are the review's parts in the order they run (Parts names them):
