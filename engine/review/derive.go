@@ -90,7 +90,8 @@ func keyOf(args json.RawMessage) string {
 }
 
 // base returns the input's configuration on transport and protocol, with no
-// steps and no herd. Streamable-HTTP-only members are dropped on stdio. The
+// steps and no herd; a server that applies notifications/initialized late
+// keeps that switch only for an operation sent as the session opens. Streamable-HTTP-only members are dropped on stdio. The
 // client's HTTP cancellation keeps what the input set when it differs from
 // the input's default, else takes the default of the new protocol.
 func (r *reviewer) base(transport, protocol string) scenario.Scenario {
@@ -100,6 +101,13 @@ func (r *reviewer) base(transport, protocol string) scenario.Scenario {
 	if transport == scenario.TransportStdio {
 		b.Proxy, b.Buffer, b.Consumer = nil, nil, nil
 		b.Server.KeepaliveEveryMs, b.Server.SSEHeaders = 0, nil
+	}
+	if b.Server.Policy.AsyncInitialized && r.op.At != 0 {
+		// The server rejects only a request that arrives with
+		// notifications/initialized, which a call sent after the session
+		// opens never does: the derived runs, which send it at 0, would
+		// meet a rejection the operation never meets.
+		b.Server.Policy.AsyncInitialized = false
 	}
 	if r.s.Client.Policy.HTTPCancel == defaultHTTPCancel(r.s.Transport, r.s.Protocol) {
 		b.Client.Policy.HTTPCancel = defaultHTTPCancel(transport, protocol)
