@@ -172,3 +172,51 @@ func (r *reviewer) ownRace() string {
 	}
 	return "race-http-2026-cancel-first"
 }
+
+// refusal says why the server refuses the operation before its handler
+// runs, "" when it serves it: under 2026-07-28 a tools/call whose headers
+// disagree with its body is refused with HeaderMismatch (-32020), and one
+// that names a revision the server does not implement with
+// UnsupportedProtocolVersion (-32022) (2026-07-28 Streamable HTTP,
+// "Server Validation"); and under 2025-11-25 a server that applies
+// notifications/initialized late rejects a call that arrives with it.
+// A failure of a call at work (a cancellation,
+// progress, a resumption) cannot happen to a call that never runs.
+func (r *reviewer) refusal() string {
+	s, o := r.s, r.rep.Operation
+	if s.Server.Policy.AsyncInitialized && s.Protocol == scenario.Protocol20251125 && r.op.At == 0 {
+		return "server.policy.asyncInitialized is true and the call is sent as the session opens: it reaches the server with notifications/initialized, which the server has not applied yet, and is rejected (\"Server not initialized\") before its handler runs"
+	}
+	if s.Protocol != scenario.Protocol20260728 || o.Method != "tools/call" {
+		return ""
+	}
+	p := s.Client.Policy
+	if p.HeaderMismatch != "" && s.Transport == scenario.TransportHTTP {
+		return fmt.Sprintf("client.policy.headerMismatch is %q: the server refuses the call with HTTP 400 and HeaderMismatch (-32020) before its handler runs", p.HeaderMismatch)
+	}
+	if p.ClaimProtocolVersion != "" && p.ClaimProtocolVersion != s.Protocol {
+		return fmt.Sprintf("client.policy.claimProtocolVersion is %q, a revision the server does not implement: it refuses the call with UnsupportedProtocolVersion (-32022) before its handler runs", p.ClaimProtocolVersion)
+	}
+	return ""
+}
+
+// ledgerCard are the cards a run on the ledger decides.
+var ledgerCard = map[string]bool{"rpc-id-as-dedup": true, "check-then-act": true, "ledger-not-shared": true, "mutable-stored-result": true, "key-reuse-changed-args": true}
+
+// assumeLedger lets the review run a keyed call of a ledger tool with a
+// side effect on the lab's default ledger ("ledger": {}: one replica, one
+// durable SQLite database, deduplicated by key) when the scenario
+// configures none, so the key's cards are decided on the lab's correct
+// ledger rather than left open; each says so, since the user's ledger may
+// differ. A call without a key needs no ledger to be judged: nothing
+// deduplicates it (noKeyCard).
+func (r *reviewer) assumeLedger() {
+	o := r.rep.Operation
+	if r.s.Ledger != nil || !o.LedgerTool || !o.SideEffect || o.IdempotencyKey == "" {
+		return
+	}
+	s := *r.s
+	s.Ledger = &scenario.Ledger{Replicas: 1, Shared: true}
+	r.s = &s
+	r.ledgerAssumed = "Assumed: the scenario configures no ledger, so these runs use the lab's default (\"ledger\": {}: one replica, one durable SQLite database that deduplicates by the key), a correct ledger; set ledger to your server's to judge it instead."
+}

@@ -78,6 +78,12 @@ func (r *reviewer) cards() []Card {
 	out := make([]Card, 0, len(FailureIDs))
 	for _, id := range FailureIDs {
 		c := r.card(id)
+		if why := r.refusal(); c.Status == NotEvaluated && why != "" {
+			c = Card{Status: NotApplicable, Why: why + ": the call never runs, so it cannot meet this failure; the linked run shows the refusal."}
+		}
+		if ledgerCard[id] && r.ledgerAssumed != "" && c.Status != NotApplicable {
+			c = assumed(r.ledgerAssumed, c)
+		}
 		c.ID, c.Failure = id, failures[id]
 		if c.Link == "" {
 			if run := r.basisRun(id); run != nil {
@@ -181,6 +187,9 @@ func (r *reviewer) card(id string) Card {
 		if !o.SideEffect {
 			return Card{Status: NotApplicable, Why: "The call has no side effect (retry class safe): a retry with a new id repeats only a read."}
 		}
+		if o.LedgerTool && s.Ledger == nil && o.IdempotencyKey == "" {
+			return r.at("retry-new-id", "The call carries no idempotency key, so nothing tells a retry under a new JSON-RPC id from a new call: the server runs the side effect again. The scenario configures no ledger, so the run counts no executions; the configuration alone decides.")
+		}
 		if o.LedgerTool && s.Ledger == nil {
 			return Card{Status: NotEvaluated, Why: "The scenario configures no ledger (add \"ledger\": {}), so the review could not count executions of a retry."}
 		}
@@ -278,17 +287,26 @@ func (r *reviewer) card(id string) Card {
 		if o.IdleTimeoutMs == 0 {
 			return Card{Status: NotApplicable, Why: "The call has no idle timeout: progress has no idle clock to reset."}
 		}
-		return r.byRule("No derived run evaluates progress-resets-idle yet.", progressRuns(), "progress-resets-idle")
+		return r.stagedFor(r.byRule("No derived run evaluates progress-resets-idle yet.", progressRuns(), checks.ProgressResetsIdle), checks.ProgressResetsIdle)
 	case "forget-resume-token":
 		if s.Protocol == scenario.Protocol20260728 {
 			return Card{Status: NotApplicable, Why: "Under 2026-07-28 a dropped stream is never resumed: the client reconnects with a new request and refetches."}
 		}
+		if c, ok := r.noResumption(); ok {
+			return c
+		}
 		return r.byRule("No derived run resumes a stream twice.", []string{"call-stream-drop", "reconnect"}, "resume-keeps-position")
 	case "disconnect-unobserved":
-		return r.byRule("No derived run evaluates disconnect-stops-work yet.", allRaces, "disconnect-stops-work")
+		return r.stagedFor(r.byRule("No derived run evaluates disconnect-stops-work yet.", allRaces, checks.DisconnectStopsWork), checks.DisconnectStopsWork)
 	case "replay-other-streams":
 		if s.Protocol == scenario.Protocol20260728 {
 			return Card{Status: NotApplicable, Why: "Under 2026-07-28 a dropped stream is never resumed, so no server replays events on resumption."}
+		}
+		if c, ok := r.noResumption(); ok {
+			return c
+		}
+		if s.Client.Policy.OmitLastEventID {
+			return r.status(NotApplicable, "call-stream-drop", "client.policy.omitLastEventId is true: the client resumes with no Last-Event-ID, so the server replays nothing on resumption, neither its own stream's events nor another's (card resume-without-last-event-id is the risk).")
 		}
 		return r.byRule("No derived run resumes a stream with others open.", []string{"call-stream-drop", "reconnect"}, "resume-replays-own-stream")
 	case "lockstep-backoff":
@@ -358,6 +376,8 @@ func (r *reviewer) decisionCard(id string) (Card, bool) {
 			return Card{Status: NotApplicable, Why: "Under 2026-07-28 a closed stream ends the call: nothing is resumed, and the client knows the call failed."}, true
 		case s.Transport != scenario.TransportHTTP:
 			return Card{Status: NotApplicable, Why: "On stdio a call has no response stream of its own to drop: the pipe is the session."}, true
+		case !s.Client.Policy.ResumesDroppedCalls() && id != "call-lost-to-idle-close" && id != "dropped-call-not-resumed":
+			return r.status(NotApplicable, "call-stream-drop", noResume), true
 		case id == "resume-without-last-event-id":
 			return r.byRule("The stream-drop run made no resume-keeps-position check.", []string{"call-stream-drop"}, checks.ResumeKeepsPosition), true
 		case id == "dropped-call-not-resumed":
@@ -370,7 +390,7 @@ func (r *reviewer) decisionCard(id string) (Card, bool) {
 		if s.Protocol == scenario.Protocol20251125 {
 			return Card{Status: NotApplicable, Why: "Under 2025-11-25 a dropped listen stream is resumed with Last-Event-ID and its missed events replayed: nothing to refetch."}, true
 		}
-		return r.byRule("The reconnect run made no refetch check.", []string{"reconnect"}, checks.RefetchAfterReconnect), true
+		return r.stagedFor(r.byRule("The reconnect run made no refetch check.", []string{"reconnect"}, checks.RefetchAfterReconnect), checks.RefetchAfterReconnect), true
 	case "no-maximum-under-progress":
 		switch {
 		case o.IdleTimeoutMs == 0:
@@ -469,4 +489,22 @@ func (r *reviewer) ledgerOff() *Card {
 		return &Card{Status: i.Status, Why: i.Why}
 	}
 	return nil
+}
+
+// noResume is why a resumption card is not-applicable for a client that
+// never resumes a dropped call.
+const noResume = "client.policy.resumeDroppedCalls is false: the client never resumes the call's dropped stream, so it cannot resume it wrongly (card dropped-call-not-resumed is the risk)."
+
+// noResumption is the card of a failure of stream resumption when the
+// operation never resumes a stream (ok false when it may): on stdio there
+// is no stream to resume, and a client that does not resume dropped calls
+// resumes nothing.
+func (r *reviewer) noResumption() (Card, bool) {
+	switch {
+	case r.s.Transport != scenario.TransportHTTP:
+		return r.status(NotApplicable, r.ownRace(), "On stdio there is no stream to drop or resume: the pipe is the session."), true
+	case !r.s.Client.Policy.ResumesDroppedCalls():
+		return r.status(NotApplicable, "call-stream-drop", noResume), true
+	}
+	return Card{}, false
 }

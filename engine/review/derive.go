@@ -19,11 +19,16 @@ type reviewer struct {
 	rep  *Report
 	// explored are each transport's race explored (exploreRace), by slug.
 	explored map[string]*explore.Report
+	// ledgerAssumed is the sentence the ledger cards start with when the
+	// review runs a keyed ledger tool on the lab's default ledger, which
+	// the scenario does not configure (assumeLedger); "" otherwise.
+	ledgerAssumed string
 }
 
 // parts are the review's parts in the order they run (Parts names them):
 // the race table row by row, then retry, idempotency, flow control and
-// recovery; the failure cards follow from all of them.
+// recovery (with the staged runs); the failure cards follow from all of
+// them.
 func (r *reviewer) parts() []func() error {
 	var ps []func() error
 	for i := range raceVariants {
@@ -31,7 +36,13 @@ func (r *reviewer) parts() []func() error {
 			ps = append(ps, r.races(i, order))
 		}
 	}
-	return append(ps, r.retry, r.idempotency, r.flow, r.recovery)
+	recovery := func() error { // the staged runs close the recovery part
+		if err := r.recovery(); err != nil {
+			return err
+		}
+		return r.staged()
+	}
+	return append(ps, r.retry, r.idempotency, r.flow, recovery)
 }
 
 // operation describes the call under review.
@@ -79,7 +90,8 @@ func keyOf(args json.RawMessage) string {
 }
 
 // base returns the input's configuration on transport and protocol, with no
-// steps and no herd. Streamable-HTTP-only members are dropped on stdio. The
+// steps and no herd; a server that applies notifications/initialized late
+// keeps that switch only for an operation sent as the session opens. Streamable-HTTP-only members are dropped on stdio. The
 // client's HTTP cancellation keeps what the input set when it differs from
 // the input's default, else takes the default of the new protocol.
 func (r *reviewer) base(transport, protocol string) scenario.Scenario {
@@ -89,6 +101,13 @@ func (r *reviewer) base(transport, protocol string) scenario.Scenario {
 	if transport == scenario.TransportStdio {
 		b.Proxy, b.Buffer, b.Consumer = nil, nil, nil
 		b.Server.KeepaliveEveryMs, b.Server.SSEHeaders = 0, nil
+	}
+	if b.Server.Policy.AsyncInitialized && r.op.At != 0 {
+		// The server rejects only a request that arrives with
+		// notifications/initialized, which a call sent after the session
+		// opens never does: the derived runs, which send it at 0, would
+		// meet a rejection the operation never meets.
+		b.Server.Policy.AsyncInitialized = false
 	}
 	if r.s.Client.Policy.HTTPCancel == defaultHTTPCancel(r.s.Transport, r.s.Protocol) {
 		b.Client.Policy.HTTPCancel = defaultHTTPCancel(transport, protocol)

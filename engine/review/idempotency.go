@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/ledger"
@@ -175,6 +176,7 @@ func (r *reviewer) idempotency() error {
 	} else {
 		idem.Why = fmt.Sprintf("The call carries idempotency key %q.", key)
 	}
+	idem.Why = strings.TrimSpace(r.ledgerAssumed + " " + idem.Why)
 	idem.Why += " A local table makes only the local effect atomic: a real payment or inventory system must accept the same key too, or the effect must go through a transactional outbox."
 	idem.Key = key
 	args := setKey(r.op.Arguments, key)

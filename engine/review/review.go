@@ -42,8 +42,10 @@
 // scenario.ShareFragment (so the link opens exactly that run). A card's
 // status comes from the checks of its run, plus the configuration where the
 // configuration alone decides (no maximum timeout, no proxy); where the
-// scenario leaves out what a run needs (no buffer, no herd), the run takes
-// the format's default and the card says so. A card never rests on the
+// scenario leaves out what a run needs (no buffer, no herd, no ledger for
+// a keyed charge), the run takes the format's default and the card says
+// so; where a client switch hides a failure's trigger, a staged run puts
+// it in place and the card says that too. A card never rests on the
 // idempotency key the review adds to show the boundary: for a call without
 // a key the cards of a key check are at-risk or not-applicable.
 // Consequence: a review runs about twenty-five small scenarios, and every
@@ -71,9 +73,11 @@ import (
 // something: not-applicable means the failure cannot happen to this
 // operation (a read has no side effect to repeat; stdio has no proxy), so
 // nothing is left to check; not-evaluated means it can, but no derived run
-// decides it (the scenario configures no ledger to check a key on, the
-// tool's effect is not on the lab's ledger, or the client's switches keep
-// the derived run from the rule), so the reader must still check it.
+// decides it (the tool's effect is not on the lab's ledger), so the reader
+// must still check it. Where the scenario's client switches keep the
+// derived runs from a rule, a staged run (stagings) puts the trigger in
+// place; where it configures no ledger for a keyed charge, the runs use
+// the lab's default ledger; either way the card says what it assumed.
 const (
 	AtRisk        = "at-risk"        // a derived run (or the configuration) shows the failure
 	Mitigated     = "mitigated"      // the derived run shows the correct behaviour
@@ -429,6 +433,7 @@ func Start(s *scenario.Scenario, opts Options) (*Stepper, error) {
 	}
 	r := &reviewer{s: s, op: op, opts: opts}
 	r.rep = &Report{Operation: r.operation()}
+	r.assumeLedger()
 	return &Stepper{r: r, parts: r.parts()}, nil
 }
 

@@ -15,15 +15,16 @@ import (
 var ledgerCards = []string{"check-then-act", "ledger-not-shared", "mutable-stored-result", "key-reuse-changed-args"}
 
 // TestEveryCardRestsOnARun: every failure card links a derived run of the
-// review (review.Card), and a card reads not-evaluated only where the lab
-// can run nothing that shows it (a key checked by a ledger the scenario
-// does not configure). A card never rests on the key the review adds to
+// review (review.Card), and a keyed charge whose scenario configures no
+// ledger is judged on the lab's default ledger, each ledger card saying
+// so. A card never rests on the key the review adds to
 // a call that has none: the four cards of a key check are at-risk (nothing
 // deduplicates the call) or not-applicable (no stored result, no key to
 // reuse). Where the scenario leaves out the buffer or the herd, the cards
 // rest on a run of the format's default, and say so (DOMAIN.md §4, §7,
 // §10; review.NotEvaluated's rule):
-//   - a keyed charge without "ledger": the ledger cards are not-evaluated;
+//   - a keyed charge without "ledger": the ledger cards mitigated on the
+//     assumed default ledger, saying so;
 //   - the same charge with "ledger": {}: mitigated;
 //   - the flagship without a key: check-then-act and ledger-not-shared
 //     at-risk, mutable-stored-result and key-reuse-changed-args
@@ -40,8 +41,9 @@ func TestEveryCardRestsOnARun(t *testing.T) {
 		cards            map[string]string
 		says             map[string]string // card id: words its why has
 	}{
-		{"charge without a ledger", doc(timeouts, keyedCall), review.NotEvaluated,
-			map[string]string{"check-then-act": review.NotEvaluated, "ledger-not-shared": review.NotEvaluated, "mutable-stored-result": review.NotEvaluated, "key-reuse-changed-args": review.NotEvaluated, "rpc-id-as-dedup": review.NotEvaluated}, nil},
+		{"charge without a ledger", doc(timeouts, keyedCall), review.Evaluated,
+			map[string]string{"check-then-act": review.Mitigated, "ledger-not-shared": review.Mitigated, "mutable-stored-result": review.Mitigated, "key-reuse-changed-args": review.Mitigated, "rpc-id-as-dedup": review.Mitigated},
+			map[string]string{"check-then-act": "Assumed: the scenario configures no ledger", "rpc-id-as-dedup": "the lab's default (\"ledger\": {}"}},
 		{"charge on the ledger", doc(`"ledger":{},`+timeouts, keyedCall), review.Evaluated,
 			map[string]string{"check-then-act": review.Mitigated, "key-reuse-changed-args": review.Mitigated}, nil},
 		{"the flagship without a key", doc(`"ledger":{},`+timeouts, keylessPay), review.Evaluated,
