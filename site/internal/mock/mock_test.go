@@ -104,11 +104,12 @@ func jsonNum(f float64) string {
 
 // The server switches the mock plays (SCENARIO.md, "Handlers" and its
 // table of server switches), each against what the correct server does.
-// The handler works 300 ms with progress every 100 ms (1 and 2 of 2); the
-// client cancels call 2 at 150 ms where a case says so.
+// The handler works 900 ms with progress every 300 ms (1 and 2 of 2); the
+// client cancels call 2 at 450 ms where a case says so. The times are wide
+// so that a loaded machine (the mock runs in real time) keeps their order.
 func TestServerSwitches(t *testing.T) {
 	t.Parallel()
-	const slow = `"slow":{"workMs":300,"progressEveryMs":100`
+	const slow = `"slow":{"workMs":900,"progressEveryMs":300`
 	cases := []struct {
 		name     string
 		sc       string
@@ -121,21 +122,21 @@ func TestServerSwitches(t *testing.T) {
 		{"a call completes with its progress (correct)",
 			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `}}}}`, Quirks{}, 0, false, "progress 2:1, progress 2:2, result 2", 90},
 		{"a cancelled handler stops at once, no response (no checkpoints)",
-			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `}}}}`, Quirks{}, 150, false, "progress 2:1", 0},
-		{"checkpoints every 250 ms: it works on past progress 2 at 200 ms and stops at 250 ms",
-			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `,"checkpointEveryMs":250}}}}`, Quirks{}, 150, false, "progress 2:1, progress 2:2", 0},
+			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `}}}}`, Quirks{}, 450, false, "progress 2:1", 0},
+		{"checkpoints every 750 ms: it works on past progress 2 at 600 ms and stops at 750 ms",
+			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `,"checkpointEveryMs":750}}}}`, Quirks{}, 450, false, "progress 2:1, progress 2:2", 0},
 		{"respondAfterCancel: the stopped handler answers with its error",
-			`{"mcplab":1,"steps":[],"server":{"policy":{"respondAfterCancel":true},"handlers":{` + slow + `}}}}`, Quirks{}, 150, false, "progress 2:1, error 2 -32603", 0},
+			`{"mcplab":1,"steps":[],"server":{"policy":{"respondAfterCancel":true},"handlers":{` + slow + `}}}}`, Quirks{}, 450, false, "progress 2:1, error 2 -32603", 0},
 		{"handlerIgnoresCancel with respondAfterCancel: works to the end and answers",
-			`{"mcplab":1,"steps":[],"server":{"policy":{"handlerIgnoresCancel":true,"respondAfterCancel":true},"handlers":{` + slow + `}}}}`, Quirks{}, 150, false, "progress 2:1, progress 2:2, result 2", 0},
+			`{"mcplab":1,"steps":[],"server":{"policy":{"handlerIgnoresCancel":true,"respondAfterCancel":true},"handlers":{` + slow + `}}}}`, Quirks{}, 450, false, "progress 2:1, progress 2:2, result 2", 0},
 		{"holdNotifications: progress only when the handler returns",
-			`{"mcplab":1,"steps":[],"server":{"policy":{"holdNotifications":true},"handlers":{` + slow + `}}}}`, Quirks{}, 0, false, "progress 2:1, progress 2:2, result 2", 290},
+			`{"mcplab":1,"steps":[],"server":{"policy":{"holdNotifications":true},"handlers":{` + slow + `}}}}`, Quirks{}, 0, false, "progress 2:1, progress 2:2, result 2", 870},
 		{"holds a resource: the second call waits for the first",
 			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `,"holds":"db"}}}}`, Quirks{}, 0, true, "progress 2:1, progress 2:2, result 2, progress 3:1, progress 3:2, result 3", 0},
 		{"releaseOnCancel false: a cancelled holder keeps the resource, the second call never starts",
-			`{"mcplab":1,"steps":[],"server":{"policy":{"releaseOnCancel":false},"handlers":{` + slow + `,"holds":"db"}}}}`, Quirks{}, 150, true, "progress 2:1", 0},
+			`{"mcplab":1,"steps":[],"server":{"policy":{"releaseOnCancel":false},"handlers":{` + slow + `,"holds":"db"}}}}`, Quirks{}, 450, true, "progress 2:1", 0},
 		{"releaseOnCancel (default): the second call starts when the first is cancelled",
-			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `,"holds":"db"}}}}`, Quirks{}, 150, true, "progress 2:1, progress 3:1, progress 3:2, result 3", 0},
+			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `,"holds":"db"}}}}`, Quirks{}, 450, true, "progress 2:1, progress 3:1, progress 3:2, result 3", 0},
 		{"ProgressAfterFinal: one progress more after the result",
 			`{"mcplab":1,"steps":[],"server":{"handlers":{` + slow + `}}}}`, Quirks{ProgressAfterFinal: true}, 0, false, "progress 2:1, progress 2:2, result 2, progress 2:3", 0},
 		{"LoseResponse: the work is done, the response never comes",
@@ -144,7 +145,7 @@ func TestServerSwitches(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			msgs, first := exchange(t, c.sc, c.q, c.cancelAt, c.second, 500*time.Millisecond)
+			msgs, first := exchange(t, c.sc, c.q, c.cancelAt, c.second, 1500*time.Millisecond)
 			if got := strings.Join(msgs, ", "); got != c.want {
 				t.Errorf("the mock wrote %q, want %q", got, c.want)
 			}
