@@ -77,7 +77,7 @@ func OutputParts(v View, c Charts) []OutputPart {
 		add("tasks", false, tasksFigure(*c.Tasks))
 	}
 	if len(c.Buffers) > 0 {
-		add("buffers", false, buffersSection(c.Buffers))
+		add("buffers", false, buffersSection(c.Buffers, c.BuffersNarrow))
 	}
 	if !c.HerdFirst && herd {
 		add("herd", false, herdSection(c))
