@@ -474,8 +474,10 @@ type Charts struct {
 	// each of Buffers.
 	BuffersNarrow []bufferChart
 	Tasks         *taskLanes
-	Herd          *herdChart
-	Backoff       *backoffChart
+	// TasksNarrow is Tasks laid out for a phone.
+	TasksNarrow *taskLanes
+	Herd        *herdChart
+	Backoff     *backoffChart
 	// BackoffNarrow is the backoff chart laid out for a phone.
 	BackoffNarrow *backoffChart
 	// HerdNarrow is the herd chart laid out for a phone.
@@ -511,6 +513,7 @@ func NewCharts(tr *trace.Trace, v View) Charts {
 		Buffers:       newBufferCharts(tr, v.Timeline.DomainMs),
 		BuffersNarrow: newNarrowBufferCharts(tr, v.Timeline.DomainMs),
 		Tasks:         newTaskLanes(tr, v.Timeline.DomainMs),
+		TasksNarrow:   newNarrowTaskLanes(tr, v.Timeline.DomainMs),
 		Herd:          newHerdChart(tr.Herd),
 		Backoff:       newBackoffChart(tr.Herd),
 		HerdFirst:     tr.Herd != nil && len(tr.Events) == 0,

@@ -74,7 +74,7 @@ func OutputParts(v View, c Charts) []OutputPart {
 	}
 	parts = append(parts, OutputPart{Key: "timeline", Component: shell(viewComponents(views)), Views: views, Shell: shell})
 	if c.Tasks != nil {
-		add("tasks", false, tasksFigure(*c.Tasks))
+		add("tasks", false, tasksFigure(*c.Tasks, c.TasksNarrow))
 	}
 	if len(c.Buffers) > 0 {
 		add("buffers", false, buffersSection(c.Buffers, c.BuffersNarrow))
