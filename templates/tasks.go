@@ -164,6 +164,14 @@ func layoutTaskLanes(tr *trace.Trace, domainMs int64, narrow bool) *taskLanes {
 	var sum []string
 	for _, t := range tr.Tasks {
 		lane := newTaskLane(tr, t, end, xOf)
+		for i := range lane.Disagree {
+			// A disagreement's words start at its band and end inside the
+			// chart, shortened where the band is near its right edge (the
+			// title keeps them whole).
+			if d := &lane.Disagree[i]; d.Label != "" {
+				d.Label = fitLabel(d.Label, l.Width-4-d.X1-2)
+			}
+		}
 		// Vertical layout: name, label rows, worker bar, client bar, labels.
 		rows := placeTaskLabels(lane.Marks, l.Width)
 		lane.Top = y + 12

@@ -9,7 +9,8 @@ import (
 // lanes' narrow layout is the timeline's narrow frame wide, its time axis
 // starts right of the longest row name ("client sees") and ends at the
 // frame's right; every worker mark keeps its label, each label inside the
-// width and none overlapping another on its row; the marks are the wide
+// width and none overlapping another on its row; a disagreement's words
+// end inside it too (shortened, the title keeping them); the marks are the wide
 // layout's; the page draws both layouts, the narrow one under its own ids.
 // The wide lanes' 1000 units scrolled in a phone's box.
 func TestNarrowTaskLanesFitAPhone(t *testing.T) {
@@ -27,6 +28,11 @@ func TestNarrowTaskLanesFitAPhone(t *testing.T) {
 			for i, lane := range c.Tasks {
 				if len(lane.Marks) != len(w.Tasks[i].Marks) {
 					t.Fatalf("task %s: %d marks narrow, %d wide", lane.TaskID, len(lane.Marks), len(w.Tasks[i].Marks))
+				}
+				for _, d := range lane.Disagree {
+					if end := d.X1 + 2 + textWidth(d.Label); d.Label != "" && end > c.Width-2 {
+						t.Errorf("task %s: disagreement %q ends at %.0f of %v units", lane.TaskID, d.Label, end, c.Width)
+					}
 				}
 				var spans [][3]float64 // label row y, from, to
 				for j, m := range lane.Marks {
