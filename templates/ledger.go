@@ -206,14 +206,16 @@ type raceSpan struct {
 
 // Layout of the race diagram.
 const (
-	raceTop    = 40.0 // y of the first row
-	raceRowH   = 24.0
-	raceColL   = 86.0 // x of the first column
-	raceColMax = 110.0
-	raceColMin = 44.0
-	raceTextW  = 470.0 // room for the descriptions
-	raceLineH  = 14.0  // a wrapped description's line height (narrow)
-	raceColLN  = 40.0  // x of the first column, narrow
+	raceTop     = 40.0 // y of the first row
+	raceRowH    = 24.0
+	raceColL    = 86.0 // x of the first column
+	raceColMax  = 110.0
+	raceColMin  = 44.0
+	raceTextW   = 470.0 // room for the descriptions
+	raceLineH   = 14.0  // a wrapped description's line height (narrow)
+	raceColLN   = 40.0  // x of the first column, narrow
+	raceColMinN = 18.0  // the narrowest column, narrow (a glyph and its bar)
+	raceTextWN  = 150.0 // room kept for the descriptions, narrow
 )
 
 // newRaceDiagram draws tr's ledger events, or nil when there are none.
@@ -253,7 +255,9 @@ func layoutRaceDiagram(tr *trace.Trace, narrow bool) *raceDiagram {
 	colL, colW := raceColL, min(raceColMax, max(raceColMin, (svgWidth-raceColL-raceTextW)/n))
 	if narrow {
 		d.IDPrefix, d.Narrow, d.Width = narrowFrame.idPrefix, true, narrowFrame.width
-		colL, colW = raceColLN, raceColMin
+		// Many requests share what is left of raceTextWN with the
+		// descriptions (9 on the inventory practice page).
+		colL, colW = raceColLN, max(raceColMinN, min(raceColMin, (d.Width-raceColLN-raceTextWN)/n))
 	}
 	for i := range d.Columns {
 		d.Columns[i].X = colL + colW/2 + float64(i)*colW

@@ -10,10 +10,12 @@ import (
 // description (the wide one's, word for word, its key included) is drawn
 // in lines that end inside it by the labels' width estimate, and each row
 // is as tall as its lines, so no two rows' text meet; the page draws both
-// layouts, the narrow one under its own ids. The wide diagram's 1000 units
+// layouts, the narrow one under its own ids. Many requests (nine on the
+// inventory practice page) narrow the columns, never the descriptions'
+// room. The wide diagram's 1000 units
 // scrolled in a phone's box and cut the keys off.
 func TestNarrowRaceDiagramFitsAPhone(t *testing.T) {
-	for _, name := range []string{"ledger-keyed-race", "ledger-reopen-defensive-copy"} {
+	for _, name := range []string{"ledger-keyed-race", "ledger-reopen-defensive-copy", "practice-reserve-inventory"} {
 		t.Run(name, func(t *testing.T) {
 			tr := runEdited(t, name)
 			w, c := newRaceDiagram(tr), newNarrowRaceDiagram(tr)
@@ -22,6 +24,9 @@ func TestNarrowRaceDiagramFitsAPhone(t *testing.T) {
 			}
 			if c.Width != narrowFrame.width || c.IDPrefix != narrowFrame.idPrefix || len(c.Rows) != len(w.Rows) {
 				t.Fatalf("narrow diagram %v units, prefix %q, %d rows; want %v, %q, %d", c.Width, c.IDPrefix, len(c.Rows), narrowFrame.width, narrowFrame.idPrefix, len(w.Rows))
+			}
+			if last := c.Columns[len(c.Columns)-1]; last.X+textWidth(last.Label)/2 > c.TextX-4 || c.Width-c.TextX < 120 {
+				t.Errorf("%d columns, the last at %.0f labelled %q, descriptions from %.0f of %v units: want the columns left of the descriptions and room for them", len(c.Columns), last.X, last.Label, c.TextX, c.Width)
 			}
 			keys := 0
 			for i, r := range c.Rows {
