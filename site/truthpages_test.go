@@ -54,7 +54,8 @@ func sitePages(t *testing.T) []string {
 
 // sweepJS measures one page: its own sideways scroll; every box but an
 // editor or a code block that scrolls sideways without a cue (a
-// background that shadows its edges); every visible text cut off at the
+// background that shadows its edges); every chart wider than its box,
+// and on a phone the events table; every visible text cut off at the
 // viewport's edge outside a scrolling box, and every chart text outside
 // its chart; the first focusable element
 // (the skip link) and its target; every form control with no label or a
@@ -65,7 +66,7 @@ const sweepJS = `(() => {
   const scrolls = (e) => { const o = getComputedStyle(e).overflowX; return o === "auto" || o === "scroll"; };
   const name = (e) => (e.id ? "#" + e.id : e.tagName.toLowerCase() + (e.classList.length ? "." + Array.from(e.classList).join(".") : ""));
   const out = {scrollWidth: document.documentElement.scrollWidth, innerWidth: innerWidth, innerHeight: innerHeight,
-    noCue: [], cut: [], skip: "", skipTarget: false, unlabelled: [], shared: [], reviewTop: -1};
+    noCue: [], cut: [], wide: [], skip: "", skipTarget: false, unlabelled: [], shared: [], reviewTop: -1};
   const code = "textarea, pre, input, .cm-editor, .cm-editor *";
   for (const e of document.querySelectorAll("body *")) {
     if (!vis(e) || !scrolls(e) || e.scrollWidth <= e.clientWidth + 1 || e.matches(code)) continue;
@@ -79,6 +80,14 @@ const sweepJS = `(() => {
     const r = e.getBoundingClientRect();
     if ((r.right > W + 1 || r.left < -1) && !inScroller(e) && !e.closest(".skip-link, .visually-hidden")) out.cut.push(name(e) + " " + Math.round(r.left) + ".." + Math.round(r.right));
   }
+  for (const svg of document.querySelectorAll("svg.chart, svg.timeline")) {
+    if (!vis(svg)) continue;
+    const b = svg.getBoundingClientRect();
+    const box = svg.closest(".timeline-scroll");
+    if (box && b.width > box.clientWidth + 1) out.wide.push(name(svg) + " " + Math.round(b.width) + " px in " + box.clientWidth);
+  }
+  const events = document.querySelector("#events");
+  if (events && vis(events) && W <= 600 && events.scrollWidth > events.parentElement.clientWidth + 1) out.wide.push("#events " + events.scrollWidth + " px in " + events.parentElement.clientWidth);
   for (const svg of document.querySelectorAll("svg.chart, svg.timeline")) {
     if (!vis(svg)) continue;
     const b = svg.getBoundingClientRect();
@@ -115,7 +124,7 @@ const sweepJS = `(() => {
 
 type sweep struct {
 	ScrollWidth, InnerWidth, InnerHeight float64
-	NoCue, Cut                           []string
+	NoCue, Cut, Wide                     []string
 	Skip                                 string
 	SkipTarget                           bool
 	Unlabelled, Shared                   []string
@@ -125,8 +134,10 @@ type sweep struct {
 // Rule (a page is read on a phone as on a laptop; WCAG 1.4.10 reflow,
 // 2.4.1 bypass blocks, 2.4.6 labels): on every page of the site, at 1,280
 // and at 390 px, the page does not scroll sideways; a box that scrolls
-// sideways inside it shades the edge it scrolls to; no text is cut off at
-// the screen's edge, nor a chart's text at its chart's; the first thing a keyboard reaches is a skip link to the
+// sideways inside it shades the edge it scrolls to; every chart is drawn
+// within its box (a phone gets a chart's phone layout, not a scroll), and
+// so on a phone is the events table (its events as cards); no text is cut
+// off at the screen's edge, nor a chart's text at its chart's; the first thing a keyboard reaches is a skip link to the
 // page's main content; every form control has a label and no two share
 // one; and on a review page the result begins on a 390 px phone's first
 // screen.
@@ -179,7 +190,7 @@ func checkSweep(t *testing.T, p string, width int64, s sweep) {
 		t.Errorf("%s at %d px scrolls sideways: %v px wide", p, width, s.ScrollWidth)
 	}
 	for _, what := range [][2]any{{"a box that scrolls sideways with no cue", s.NoCue}, {"text cut off", s.Cut},
-		{"a control with no label", s.Unlabelled}, {"two controls with one label", s.Shared}} {
+		{"a chart (or on a phone the events table) wider than its box", s.Wide}, {"a control with no label", s.Unlabelled}, {"two controls with one label", s.Shared}} {
 		if list := what[1].([]string); len(list) > 0 {
 			t.Errorf("%s at %d px: %s: %s", p, width, what[0], strings.Join(list[:min(len(list), 6)], "; "))
 		}

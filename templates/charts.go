@@ -69,7 +69,11 @@ const (
 // mark for each coalesce and drop event of that stream, and a line where
 // the final response reached the client.
 type bufferChart struct {
-	Index    int    // position in trace.buffers (DOM id buffer-chart-N)
+	Index int // position in trace.buffers (DOM id buffer-chart-N)
+	// IDPrefix prefixes the DOM ids ("" wide, narrowFrame's for the phone
+	// layout); Narrow says which layout this is.
+	IDPrefix string
+	Narrow   bool
 	Stream   string // the request whose stream it is, as JSON text
 	Capacity int    // 0 = unbounded
 	Policy   string
@@ -79,9 +83,16 @@ type bufferChart struct {
 	NeedsRefetch                                             bool
 
 	Width, Height float64
-	PlotTop       float64 // y of the top of the plot (the largest depth)
-	PlotBottom    float64 // y of depth 0, the time axis
-	DomainMs      int64
+	// PlotLeft and PlotRight bound the time axis (x of 0 ms and DomainMs).
+	PlotLeft, PlotRight float64
+	// MarkRow1 and MarkRow2 are the y of the coalesce and drop marks.
+	MarkRow1, MarkRow2 float64
+	// Legend is where each legend item starts, in the order depth,
+	// capacity, coalesce, drop, final: one row wide, two items a row narrow.
+	Legend     [5]legendPos
+	PlotTop    float64 // y of the top of the plot (the largest depth)
+	PlotBottom float64 // y of depth 0, the time axis
+	DomainMs   int64
 	// Line is the SVG path of the depth step line; Area closes it down to
 	// depth 0 for the shading underneath.
 	Line, Area string
@@ -113,7 +124,12 @@ type chartFlag struct {
 	Text  string
 	Color string
 	X     float64
+	Y     float64 // baseline (the header's row)
 }
+
+// legendPos is where one legend item of a chart starts (SVG units, the
+// legend's own frame).
+type legendPos struct{ X, Y float64 }
 
 // Layout of the buffer chart (SVG units).
 const (
@@ -122,6 +138,7 @@ const (
 	bufMarkRow2 = 56.0  // y of the drop marks
 	bufPlotTop  = 74.0  // top of the plot
 	bufPlotH    = 150.0 // height of the plot
+	bufRowH     = 18.0  // height of one more header or legend row
 )
 
 // newBufferCharts draws every buffer of tr on the timeline's time scale
@@ -129,17 +146,36 @@ const (
 func newBufferCharts(tr *trace.Trace, domainMs int64) []bufferChart {
 	var out []bufferChart
 	for i, b := range tr.Buffers {
-		out = append(out, newBufferChart(tr, i, b, domainMs))
+		out = append(out, layoutBufferChart(tr, i, b, domainMs, false))
 	}
 	return out
 }
 
-func newBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int64) bufferChart {
+// newNarrowBufferCharts is newBufferCharts for a phone: the timeline's
+// narrow frame (380 units, drawn about as wide as a 390 px screen, so its
+// 12-unit text stays legible), the header's facts and the legend wrapped
+// into rows. The wide chart's 1000 units scrolled in their box there and
+// cut its header off.
+func newNarrowBufferCharts(tr *trace.Trace, domainMs int64) []bufferChart {
+	var out []bufferChart
+	for i, b := range tr.Buffers {
+		out = append(out, layoutBufferChart(tr, i, b, domainMs, true))
+	}
+	return out
+}
+
+// layoutBufferChart lays out the chart of buffer index of tr wide
+// (svgWidth) or narrow (narrowFrame's width).
+func layoutBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int64, narrow bool) bufferChart {
 	c := bufferChart{
 		Index: index, Stream: b.Stream.String(), Capacity: b.Capacity, Policy: b.Policy,
 		Peak: b.MaxDepth, Dropped: b.DroppedProgress, Coalesced: b.Coalesced,
 		DroppedFinals: b.DroppedFinals, FinalsDelivered: b.FinalsDelivered, NeedsRefetch: b.NeedsRefetch,
-		Width: svgWidth, PlotTop: bufPlotTop, PlotBottom: bufPlotTop + bufPlotH,
+		Width: svgWidth, PlotLeft: plotLeft, PlotRight: plotRight,
+	}
+	if narrow {
+		c.IDPrefix, c.Narrow = narrowFrame.idPrefix, true
+		c.Width, c.PlotLeft, c.PlotRight = narrowFrame.width, narrowFrame.left, narrowFrame.right
 	}
 	maxAt := domainMs
 	for _, p := range b.Depth {
@@ -150,7 +186,33 @@ func newBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int64) 
 		step := niceStep(maxAt)
 		c.DomainMs = (maxAt/step + 1) * step
 	}
-	xOf := timeScale(c.DomainMs)
+	d := float64(c.DomainMs)
+	xOf := func(ms int64) float64 { return c.PlotLeft + float64(ms)*(c.PlotRight-c.PlotLeft)/d }
+	c.Marks, c.Final = bufferMarks(tr, b, xOf)
+
+	// The header's facts, wrapped into rows where the width ends; each row
+	// past the first moves everything under it down.
+	capText := "capacity " + strconv.Itoa(b.Capacity)
+	if b.Capacity == 0 {
+		capText = "capacity unbounded"
+	}
+	wrapAt := 0.0 // the wide header keeps its one row
+	if narrow {
+		wrapAt = c.Width
+	}
+	c.Flags = bufferFlags(b, c.Stream, capText, c.Final, wrapAt)
+	shift := c.Flags[len(c.Flags)-1].Y - bufHeaderY
+	c.MarkRow1, c.MarkRow2 = bufMarkRow1+shift, bufMarkRow2+shift
+	c.PlotTop, c.PlotBottom = bufPlotTop+shift, bufPlotTop+shift+bufPlotH
+	for i := range c.Marks {
+		c.Marks[i].Y = c.MarkRow1
+		if c.Marks[i].Kind == bufferDrop {
+			c.Marks[i].Y = c.MarkRow2
+		}
+	}
+	if c.Final != nil {
+		c.Final.Y = c.PlotTop
+	}
 
 	// Depth scale: integers up to one above the larger of capacity and peak.
 	top := int64(max(b.Capacity, b.MaxDepth, 1)) + 1
@@ -164,6 +226,12 @@ func newBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int64) 
 		c.YTicks = append(c.YTicks, yTick{Value: v, Y: yOf(v), Label: strconv.FormatInt(v, 10)})
 	}
 	c.XTicks = xTicks(c.DomainMs, xOf)
+	if narrow {
+		c.XTicks = nil
+		for ms, step := int64(0), niceStepN(c.DomainMs, narrowFrame.maxTicks); ms <= c.DomainMs; ms += step {
+			c.XTicks = append(c.XTicks, tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
+		}
+	}
 	if b.Capacity > 0 {
 		c.CapacityY = yOf(int64(b.Capacity))
 	}
@@ -183,8 +251,26 @@ func newBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int64) 
 		c.Area = c.Line + " V" + formatNum(c.PlotBottom) + " H" + formatNum(x0) + " Z"
 	}
 
-	// marks: the server's coalesce and drop events for this stream, and the
-	// delivery of its final response to the client.
+	c.Legend = bufferLegend(narrow)
+	c.Height = c.PlotBottom + 44 + c.Legend[4].Y
+
+	var s strings.Builder
+	fmt.Fprintf(&s, "SSE buffer of stream %s over %d ms: %s, peak depth %d, %d progress dropped (%d coalesced)",
+		c.Stream, c.DomainMs, capText, b.MaxDepth, b.DroppedProgress, b.Coalesced)
+	for _, f := range c.Flags[4:] {
+		s.WriteString(", " + f.Text)
+	}
+	s.WriteString(".")
+	c.Summary = s.String()
+	return c
+}
+
+// bufferMarks are the server's coalesce and drop events for b's stream,
+// and the delivery of its final response to the client (nil when it never
+// was), placed by xOf; their rows are the layout's.
+func bufferMarks(tr *trace.Trace, b trace.Buffer, xOf func(int64) float64) ([]bufferMark, *bufferMark) {
+	var marks []bufferMark
+	var final *bufferMark
 	stream := b.Stream.Raw()
 	for _, e := range tr.Events {
 		if e.ID == nil || e.ID.Raw() != stream {
@@ -192,27 +278,27 @@ func newBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int64) 
 		}
 		switch {
 		case e.Actor == trace.ActorServer && e.Type == bufferCoalesce:
-			c.Marks = append(c.Marks, bufferMark{Seq: e.Seq, At: e.At, Kind: bufferCoalesce, X: xOf(e.At), Y: bufMarkRow1,
+			marks = append(marks, bufferMark{Seq: e.Seq, At: e.At, Kind: bufferCoalesce, X: xOf(e.At),
 				Title: fmt.Sprintf("%d ms: coalesced\n%s", e.At, e.Note)})
 		case e.Actor == trace.ActorServer && e.Type == trace.TypeDrop:
-			c.Marks = append(c.Marks, bufferMark{Seq: e.Seq, At: e.At, Kind: bufferDrop, X: xOf(e.At), Y: bufMarkRow2,
+			marks = append(marks, bufferMark{Seq: e.Seq, At: e.At, Kind: bufferDrop, X: xOf(e.At),
 				Title: fmt.Sprintf("%d ms: dropped\n%s", e.At, e.Note)})
-		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient && c.Final == nil:
+		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient && final == nil:
 			kind, _, _, id := classify(e.Message, e.Signal)
 			if (kind == kindResult || kind == kindError) && id == stream {
-				c.Final = &bufferMark{Seq: e.Seq, At: e.At, Kind: bufferFinal, X: xOf(e.At), Y: c.PlotTop,
+				final = &bufferMark{Seq: e.Seq, At: e.At, Kind: bufferFinal, X: xOf(e.At),
 					Title: fmt.Sprintf("%d ms: the final response reaches the client\n%s", e.At, shownJSON(e.Message))}
 			}
 		}
 	}
+	return marks, final
+}
 
-	// Header flags.
-	capText := "capacity " + strconv.Itoa(b.Capacity)
-	if b.Capacity == 0 {
-		capText = "capacity unbounded"
-	}
+// bufferFlags are the buffer chart's header facts, left to right, a new
+// row (bufRowH down) wherever the next would pass wrapAt (0: one row).
+func bufferFlags(b trace.Buffer, stream, capText string, final *bufferMark, wrapAt float64) []chartFlag {
 	flags := []chartFlag{
-		{Key: "stream", Text: "stream " + c.Stream, Color: colFg},
+		{Key: "stream", Text: "stream " + stream, Color: colFg},
 		{Key: "capacity", Text: capText + " (" + cmp(b.Policy, "evict-progress") + ")", Color: colMuted},
 		{Key: "peak", Text: "peak depth " + strconv.Itoa(b.MaxDepth), Color: colFg},
 		{Key: "dropped", Text: strconv.Itoa(b.DroppedProgress) + " progress dropped (" + strconv.Itoa(b.Coalesced) + " coalesced)", Color: colProgress},
@@ -220,31 +306,35 @@ func newBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int64) 
 	switch {
 	case b.DroppedFinals > 0:
 		flags = append(flags, chartFlag{Key: "final", Text: "final response dropped", Color: colError})
-	case c.Final != nil:
-		flags = append(flags, chartFlag{Key: "final", Text: "final delivered at " + i64(c.Final.At) + " ms", Color: colResult})
+	case final != nil:
+		flags = append(flags, chartFlag{Key: "final", Text: "final delivered at " + i64(final.At) + " ms", Color: colResult})
 	default:
 		flags = append(flags, chartFlag{Key: "final", Text: "no final delivered", Color: colMuted})
 	}
 	if b.NeedsRefetch {
 		flags = append(flags, chartFlag{Key: "refetch", Text: "client must refetch", Color: colCancel})
 	}
-	x := 10.0
+	x, y := 10.0, bufHeaderY
 	for i := range flags {
-		flags[i].X = x
-		x += textWidth(flags[i].Text) + 18
+		w := textWidth(flags[i].Text)
+		if wrapAt > 0 && x > 10 && x+w > wrapAt-10 {
+			x, y = 10, y+bufRowH
+		}
+		flags[i].X, flags[i].Y = x, y
+		x += w + 18
 	}
-	c.Flags = flags
-	c.Height = c.PlotBottom + 44
+	return flags
+}
 
-	var s strings.Builder
-	fmt.Fprintf(&s, "SSE buffer of stream %s over %d ms: %s, peak depth %d, %d progress dropped (%d coalesced)",
-		c.Stream, c.DomainMs, capText, b.MaxDepth, b.DroppedProgress, b.Coalesced)
-	for _, f := range flags[4:] {
-		s.WriteString(", " + f.Text)
+// bufferLegend places the legend's five items (depth, capacity, coalesce,
+// drop, final): in one row wide; narrow, the first two share a row and the
+// three with long words have a row each. The last item's Y is the height
+// the rows past the first add.
+func bufferLegend(narrow bool) [5]legendPos {
+	if !narrow {
+		return [5]legendPos{{0, 0}, {90, 0}, {200, 0}, {480, 0}, {566, 0}}
 	}
-	s.WriteString(".")
-	c.Summary = s.String()
-	return c
+	return [5]legendPos{{0, 0}, {90, 0}, {0, bufRowH}, {0, 2 * bufRowH}, {0, 3 * bufRowH}}
 }
 
 // timeScale maps virtual ms to x on the timeline's plot (plotLeft..plotRight
@@ -380,9 +470,14 @@ func hintList(raw json.RawMessage) []string {
 // retry classes. Empty members are not drawn.
 type Charts struct {
 	Buffers []bufferChart
-	Tasks   *taskLanes
-	Herd    *herdChart
-	Backoff *backoffChart
+	// BuffersNarrow are the buffer charts laid out for a phone, one for
+	// each of Buffers.
+	BuffersNarrow []bufferChart
+	Tasks         *taskLanes
+	// TasksNarrow is Tasks laid out for a phone.
+	TasksNarrow *taskLanes
+	Herd        *herdChart
+	Backoff     *backoffChart
 	// BackoffNarrow is the backoff chart laid out for a phone.
 	BackoffNarrow *backoffChart
 	// HerdNarrow is the herd chart laid out for a phone.
@@ -415,14 +510,16 @@ func NewCharts(tr *trace.Trace, v View) Charts {
 		return Charts{}
 	}
 	c := Charts{
-		Buffers:     newBufferCharts(tr, v.Timeline.DomainMs),
-		Tasks:       newTaskLanes(tr, v.Timeline.DomainMs),
-		Herd:        newHerdChart(tr.Herd),
-		Backoff:     newBackoffChart(tr.Herd),
-		HerdFirst:   tr.Herd != nil && len(tr.Events) == 0,
-		Reconnects:  newReconnectRows(tr),
-		Ledger:      newLedgerView(tr, v.Checks),
-		RetryMatrix: newRetryMatrix(tr),
+		Buffers:       newBufferCharts(tr, v.Timeline.DomainMs),
+		BuffersNarrow: newNarrowBufferCharts(tr, v.Timeline.DomainMs),
+		Tasks:         newTaskLanes(tr, v.Timeline.DomainMs),
+		TasksNarrow:   newNarrowTaskLanes(tr, v.Timeline.DomainMs),
+		Herd:          newHerdChart(tr.Herd),
+		Backoff:       newBackoffChart(tr.Herd),
+		HerdFirst:     tr.Herd != nil && len(tr.Events) == 0,
+		Reconnects:    newReconnectRows(tr),
+		Ledger:        newLedgerView(tr, v.Checks),
+		RetryMatrix:   newRetryMatrix(tr),
 	}
 	if tr.Herd != nil {
 		c.HerdCompare = newHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
@@ -447,4 +544,9 @@ func (c Charts) retryOf(i int) requestRetry {
 		return c.Requests[i]
 	}
 	return requestRetry{}
+}
+
+// legendAt is the SVG transform that moves a legend item to p.
+func legendAt(p legendPos) string {
+	return "translate(" + formatNum(p.X) + " " + formatNum(p.Y) + ")"
 }

@@ -404,3 +404,25 @@ func newMark(e *trace.Event, multi bool) mark {
 	m.Title = b.String()
 	return m
 }
+
+// onceBetter says, per lane, whether the once layout (labels a lane
+// already shows left off) replaces the full one: where it takes fewer rows
+// and still labels at least half the lane's marks. A lane of alike marks
+// a few apart (idle resets, accepted polls) loses a row or two of
+// repeats; a lane whose marks are mostly repeats (a buffer's enqueue and
+// coalesce every 50 ms, 8 of 13 left as bare dots at 390 px) keeps its
+// labels and its rows, as the dots are what it shows.
+func onceBetter(once []mark, places []markPlace, onceLanes, lanes []markRows) []bool {
+	marks, labelled := make([]int, len(lanes)), make([]int, len(lanes))
+	for i, p := range places {
+		marks[p.lane]++
+		if once[i].Label != "" {
+			labelled[p.lane]++
+		}
+	}
+	better := make([]bool, len(lanes))
+	for li := range lanes {
+		better[li] = len(onceLanes[li]) < len(lanes[li]) && 2*labelled[li] >= marks[li]
+	}
+	return better
+}

@@ -44,6 +44,8 @@ type ledgerView struct {
 	// Replicas is true when records live in more than one database.
 	Replicas bool
 	Race     *raceDiagram
+	// RaceNarrow is Race laid out for a phone.
+	RaceNarrow *raceDiagram
 	// NoRecords says why Records is empty (shown in its place).
 	NoRecords string
 }
@@ -114,7 +116,7 @@ func newLedgerView(tr *trace.Trace, checks []checkRow) *ledgerView {
 		}
 		v.Log = append(v.Log, ledgerLogRow{N: e.N.String(), At: e.At.String(), Tool: e.Tool, Receipt: e.Receipt, Args: compactJSON(e.Args)})
 	}
-	v.Race = newRaceDiagram(tr)
+	v.Race, v.RaceNarrow = newRaceDiagram(tr), newNarrowRaceDiagram(tr)
 	return v
 }
 
@@ -155,6 +157,10 @@ func compactJSON(raw json.RawMessage) string {
 // event in trace order, a bar where a request held the write lock and a
 // dashed bar where it waited for it.
 type raceDiagram struct {
+	// IDPrefix prefixes the DOM ids ("" wide, narrowFrame's for the phone
+	// layout); Narrow says which layout this is.
+	IDPrefix      string
+	Narrow        bool
 	Width, Height float64
 	Columns       []raceColumn
 	Rows          []raceRow
@@ -175,13 +181,15 @@ type raceColumn struct {
 
 // raceRow is one ledger event.
 type raceRow struct {
-	Seq   int
-	At    int64
-	Type  string // a Ledger* value
-	ID    string // "" for reopen
-	Key   string
-	X, Y  float64
-	Text  string // the description drawn at the right
+	Seq  int
+	At   int64
+	Type string // a Ledger* value
+	ID   string // "" for reopen
+	Key  string
+	X, Y float64
+	Text string // the description drawn at the right
+	// Lines is Text as drawn: one line wide, wrapped at the width narrow.
+	Lines []string
 	Title string
 }
 
@@ -198,16 +206,31 @@ type raceSpan struct {
 
 // Layout of the race diagram.
 const (
-	raceTop    = 40.0 // y of the first row
-	raceRowH   = 24.0
-	raceColL   = 86.0 // x of the first column
-	raceColMax = 110.0
-	raceColMin = 44.0
-	raceTextW  = 470.0 // room for the descriptions
+	raceTop     = 40.0 // y of the first row
+	raceRowH    = 24.0
+	raceColL    = 86.0 // x of the first column
+	raceColMax  = 110.0
+	raceColMin  = 44.0
+	raceTextW   = 470.0 // room for the descriptions
+	raceLineH   = 14.0  // a wrapped description's line height (narrow)
+	raceColLN   = 40.0  // x of the first column, narrow
+	raceColMinN = 18.0  // the narrowest column, narrow (a glyph and its bar)
+	raceTextWN  = 150.0 // room kept for the descriptions, narrow
 )
 
 // newRaceDiagram draws tr's ledger events, or nil when there are none.
-func newRaceDiagram(tr *trace.Trace) *raceDiagram {
+func newRaceDiagram(tr *trace.Trace) *raceDiagram { return layoutRaceDiagram(tr, false) }
+
+// newNarrowRaceDiagram is newRaceDiagram for a phone: the timeline's narrow
+// frame (380 units), the narrowest columns, and each description wrapped
+// into lines beside them, its row as tall as its lines. The wide
+// diagram's 1000 units scrolled in a phone's box and cut the
+// descriptions, and the keys they name, off.
+func newNarrowRaceDiagram(tr *trace.Trace) *raceDiagram { return layoutRaceDiagram(tr, true) }
+
+// layoutRaceDiagram lays out the race diagram wide (svgWidth) or narrow
+// (narrowFrame's width).
+func layoutRaceDiagram(tr *trace.Trace, narrow bool) *raceDiagram {
 	var events []trace.Event
 	for _, e := range tr.Events {
 		if e.Actor == trace.ActorLedger {
@@ -229,22 +252,28 @@ func newRaceDiagram(tr *trace.Trace) *raceDiagram {
 		}
 	}
 	n := float64(max(len(d.Columns), 1))
-	colW := min(raceColMax, max(raceColMin, (svgWidth-raceColL-raceTextW)/n))
+	colL, colW := raceColL, min(raceColMax, max(raceColMin, (svgWidth-raceColL-raceTextW)/n))
+	if narrow {
+		d.IDPrefix, d.Narrow, d.Width = narrowFrame.idPrefix, true, narrowFrame.width
+		// Many requests share what is left of raceTextWN with the
+		// descriptions (9 on the inventory practice page).
+		colL, colW = raceColLN, max(raceColMinN, min(raceColMin, (d.Width-raceColLN-raceTextWN)/n))
+	}
 	for i := range d.Columns {
-		d.Columns[i].X = raceColL + colW/2 + float64(i)*colW
+		d.Columns[i].X = colL + colW/2 + float64(i)*colW
 		d.Columns[i].Label = "request " + d.Columns[i].ID
 		if textWidth(d.Columns[i].Label) > colW-4 {
 			d.Columns[i].Label = d.Columns[i].ID
 		}
 	}
-	d.TextX = raceColL + n*colW + 16
+	d.TextX = colL + n*colW + 16
 	if len(d.Columns) == 0 {
-		d.TextX = raceColL + 16
+		d.TextX = colL + 16
 	}
 
-	effects := 0
-	for i, e := range events {
-		r := raceRow{Seq: e.Seq, At: e.At, Type: e.Type, Key: e.Key, Y: raceTop + float64(i)*raceRowH}
+	effects, y := 0, raceTop
+	for _, e := range events {
+		r := raceRow{Seq: e.Seq, At: e.At, Type: e.Type, Key: e.Key, Y: y}
 		if e.ID != nil {
 			r.ID = e.ID.String()
 			r.X = d.Columns[col[e.ID.Raw()]].X
@@ -304,6 +333,11 @@ func newRaceDiagram(tr *trace.Trace) *raceDiagram {
 			t.WriteString("\n" + shownJSON([]byte(m)))
 		}
 		r.Title = t.String()
+		r.Lines = []string{r.Text}
+		if narrow {
+			r.Lines = wrapWords(r.Text, d.Width-10-d.TextX)
+		}
+		y += max(raceRowH, float64(len(r.Lines))*raceLineH+10)
 		d.Rows = append(d.Rows, r)
 	}
 	d.Effects = effects
@@ -338,7 +372,8 @@ func newRaceDiagram(tr *trace.Trace) *raceDiagram {
 		}
 		d.Spans = append(d.Spans, raceSpan{Kind: kind, ID: r.ID, X: r.X, Y1: r.Y, Y2: end, Title: title})
 	}
-	d.Height = raceTop + float64(len(d.Rows)-1)*raceRowH + 34
+	last := d.Rows[len(d.Rows)-1]
+	d.Height = last.Y + float64(len(last.Lines)-1)*raceLineH + 34
 	d.Summary = fmt.Sprintf("Ledger events in order: %d effect(s), %d replay(s), %d wait(s) for the write lock.", d.Effects, d.Replays, d.Waits)
 	return d
 }
@@ -364,4 +399,37 @@ func responseReceipt(tr *trace.Trace, id *scenario.ID) string {
 		}
 	}
 	return ""
+}
+
+// wrapWords breaks s at spaces into lines of at most width units by the
+// labels' width estimate; a word wider than that has a line of its own.
+func wrapWords(s string, width float64) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && textWidth(line+" "+w) > width {
+			lines, line = append(lines, line), w
+			continue
+		}
+		line = strings.TrimPrefix(line+" "+w, " ")
+	}
+	return append(lines, line)
+}
+
+// ColumnsLeft is the x where the first column's band starts (raceColL
+// wide, raceColLN narrow): a reopen's dashed line runs from there.
+func (d raceDiagram) ColumnsLeft() float64 {
+	if d.Narrow {
+		return raceColLN
+	}
+	return raceColL
+}
+
+// raceLineDy is the dy of a wrapped description's line i: 0 for the
+// first, raceLineH for each after it.
+func raceLineDy(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	return formatNum(raceLineH)
 }

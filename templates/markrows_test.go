@@ -82,7 +82,9 @@ func laneRows(tl timeline, actor string) (rows, labelled int) {
 // 400 ms and its maximum timeout fit in 3 rows, not 4; the task page's
 // accepted polls in 4, not 5; a lane that would gain nothing (the task
 // page's server starts, 4 rows either way) keeps every label, and so does
-// the wide frame.
+// a lane whose marks are mostly repeats (the buffer page's server: its
+// enqueue and coalesce dots every 50 ms keep all 13 labels in 7 rows, not
+// 5 in 4 with 8 bare dots), and so does the wide frame.
 func TestNarrowLabelsOnceWhereRowsStack(t *testing.T) {
 	for _, c := range []struct {
 		name, actor    string
@@ -91,6 +93,7 @@ func TestNarrowLabelsOnceWhereRowsStack(t *testing.T) {
 		{"c-progress-then-maximum", "client", 3, 3},
 		{"task-cancel-ack-not-final", "client", 4, 3},
 		{"task-cancel-ack-not-final", "server", 4, 5},
+		{"buffer-reference-coalesce", "server", 7, 13},
 	} {
 		t.Run(c.name+"/"+c.actor, func(t *testing.T) {
 			tr := runEdited(t, c.name)

@@ -74,10 +74,10 @@ func OutputParts(v View, c Charts) []OutputPart {
 	}
 	parts = append(parts, OutputPart{Key: "timeline", Component: shell(viewComponents(views)), Views: views, Shell: shell})
 	if c.Tasks != nil {
-		add("tasks", false, tasksFigure(*c.Tasks))
+		add("tasks", false, tasksFigure(*c.Tasks, c.TasksNarrow))
 	}
 	if len(c.Buffers) > 0 {
-		add("buffers", false, buffersSection(c.Buffers))
+		add("buffers", false, buffersSection(c.Buffers, c.BuffersNarrow))
 	}
 	if !c.HerdFirst && herd {
 		add("herd", false, herdSection(c))

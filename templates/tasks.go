@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcplab/mcplab/engine/trace"
@@ -18,12 +19,18 @@ import (
 // and the worker's events) and what the client believes (the statuses it
 // received and its own status events).
 type taskLanes struct {
-	Width, Height float64
-	DomainMs      int64
-	XTicks        []tick
-	AxisY         float64
-	Tasks         []taskLane
-	Summary       string
+	// IDPrefix prefixes the DOM ids ("" wide, narrowFrame's for the phone
+	// layout); Narrow says which layout this is.
+	IDPrefix string
+	Narrow   bool
+	// PlotLeft and PlotRight bound the time axis (x of 0 ms and DomainMs).
+	PlotLeft, PlotRight float64
+	Width, Height       float64
+	DomainMs            int64
+	XTicks              []tick
+	AxisY               float64
+	Tasks               []taskLane
+	Summary             string
 }
 
 // taskLane is one task.
@@ -87,6 +94,7 @@ const (
 	taskRowGap   = 10.0
 	taskBelowH   = 22.0 // mark labels under the client bar
 	taskBlockGap = 14.0
+	taskLeftN    = 92.0 // x of 0 ms narrow: right of "client sees"
 )
 
 // endedStatus reports whether a task status (or the client's "stopped")
@@ -119,19 +127,53 @@ func statusColor(s string) string {
 // newTaskLanes lays out tr's durable tasks on the timeline's time scale; it
 // returns nil when the trace has no task.
 func newTaskLanes(tr *trace.Trace, domainMs int64) *taskLanes {
+	return layoutTaskLanes(tr, domainMs, false)
+}
+
+// newNarrowTaskLanes is newTaskLanes for a phone: the timeline's narrow
+// frame (380 units) with its time axis right of the rows' names, at most
+// its number of ticks, and the worker's mark labels stacked in as many
+// rows as that width needs. The wide lanes' 1000 units scrolled in a
+// phone's box.
+func newNarrowTaskLanes(tr *trace.Trace, domainMs int64) *taskLanes {
+	return layoutTaskLanes(tr, domainMs, true)
+}
+
+// layoutTaskLanes lays out the task lanes wide (svgWidth) or narrow
+// (narrowFrame's width); nil when the trace has no task.
+func layoutTaskLanes(tr *trace.Trace, domainMs int64, narrow bool) *taskLanes {
 	if len(tr.Tasks) == 0 {
 		return nil
 	}
-	l := &taskLanes{Width: svgWidth, DomainMs: max(domainMs, 1)}
-	xOf := timeScale(l.DomainMs)
+	l := &taskLanes{Width: svgWidth, PlotLeft: plotLeft, PlotRight: plotRight, DomainMs: max(domainMs, 1)}
+	if narrow {
+		l.IDPrefix, l.Narrow = narrowFrame.idPrefix, true
+		l.Width, l.PlotLeft, l.PlotRight = narrowFrame.width, taskLeftN, narrowFrame.right
+	}
+	d := float64(l.DomainMs)
+	xOf := func(ms int64) float64 { return l.PlotLeft + float64(ms)*(l.PlotRight-l.PlotLeft)/d }
 	l.XTicks = xTicks(l.DomainMs, xOf)
+	if narrow {
+		l.XTicks = nil
+		for ms, step := int64(0), niceStepN(l.DomainMs, narrowFrame.maxTicks); ms <= l.DomainMs; ms += step {
+			l.XTicks = append(l.XTicks, tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
+		}
+	}
 	end := max(tr.EndMs, 0)
 	y := taskTop
 	var sum []string
 	for _, t := range tr.Tasks {
 		lane := newTaskLane(tr, t, end, xOf)
+		for i := range lane.Disagree {
+			// A disagreement's words start at its band and end inside the
+			// chart, shortened where the band is near its right edge (the
+			// title keeps them whole).
+			if d := &lane.Disagree[i]; d.Label != "" {
+				d.Label = fitLabel(d.Label, l.Width-4-d.X1-2)
+			}
+		}
 		// Vertical layout: name, label rows, worker bar, client bar, labels.
-		rows := placeTaskLabels(lane.Marks)
+		rows := placeTaskLabels(lane.Marks, l.Width)
 		lane.Top = y + 12
 		lane.WorkerY = y + taskNameH + float64(rows)*taskLabelH + 4
 		lane.ClientY = lane.WorkerY + taskBarH + taskRowGap
@@ -164,10 +206,10 @@ func newTaskLanes(tr *trace.Trace, domainMs int64) *taskLanes {
 
 // placeTaskLabels gives each labelled worker mark a label row (0 nearest
 // the bar, stored in LabelY until the rows' y is known) so that labels do
-// not overlap, and returns how many rows it used (at least 1). Client marks
+// not overlap within width, and returns how many rows it used (at least 1). Client marks
 // keep their labels on one row under the client bar, hiding those that
 // would overlap.
-func placeTaskLabels(marks []taskMark) int {
+func placeTaskLabels(marks []taskMark, width float64) int {
 	var rows [][][2]float64
 	var below [][2]float64
 	for i := range marks {
@@ -177,7 +219,7 @@ func placeTaskLabels(marks []taskMark) int {
 		}
 		w := textWidth(m.Label)
 		lo, hi := m.X-3, m.X+w+3
-		if hi > svgWidth-4 {
+		if hi > width-4 {
 			lo, hi, m.LabelEnd = m.X-w-3, m.X+3, true
 		}
 		if m.OnClient {

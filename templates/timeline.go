@@ -368,13 +368,14 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	t.Marks, places, lanes = f.placeMarks(markEvents, multi, xOf, laneIndex, len(actors), false)
 	if f.onceLabels {
 		once, oncePlaces, onceLanes := f.placeMarks(markEvents, multi, xOf, laneIndex, len(actors), true)
+		better := onceBetter(once, oncePlaces, onceLanes, lanes)
 		for i, p := range oncePlaces {
-			if len(onceLanes[p.lane]) < len(lanes[p.lane]) {
+			if better[p.lane] {
 				t.Marks[i], places[i] = once[i], p
 			}
 		}
 		for li := range lanes {
-			if len(onceLanes[li]) < len(lanes[li]) {
+			if better[li] {
 				lanes[li] = onceLanes[li]
 			}
 		}
