@@ -58,7 +58,8 @@ client runs in its own process group, killed at the end of each situation,
 at -limit, at -timeout and on SIGINT or SIGTERM; the mock serves loopback only.
 
 Exit status: 0 done, 1 failure (a signal stopped it, the client could not
-start, a transcript could not be written), 2 bad input or usage, 3 a check failed (-checks: a situation's
+start, never launched the mock or never connected to it, a transcript could
+not be written), 2 bad input or usage, 3 a check failed (-checks: a situation's
 verdict is fail), 4 internal error (a bug in mcplab while judging a
 transcript: please report it).`
 
@@ -84,7 +85,8 @@ type ClientResult struct {
 	Facts  []string `json:"-"`
 	Staged []string `json:"-"`
 	// Broke reports that the run could not happen (the client did not
-	// start, a transcript could not be written).
+	// start, never launched the mock or never connected to it, a
+	// transcript could not be written).
 	Broke bool `json:"-"`
 }
 
@@ -208,7 +210,7 @@ func cmdProbeClient(args []string, stdout, stderr io.Writer) (err error) {
 		for _, r := range results {
 			printClientResult(stdout, r)
 		}
-		fmt.Fprintf(stdout, "transcripts: %s (judge one again with mcplab run -checks FILE)\n", c.out)
+		printTranscriptsLine(stdout, c.out, results)
 	}
 	if c.junit != "" {
 		if err := junit.WriteFile(c.junit, "mcplab probe-client", junitOfProbeClient(strings.Join(c.argv, " "), results)); err != nil {
@@ -237,6 +239,18 @@ func cmdProbeClient(args []string, stdout, stderr io.Writer) (err error) {
 		return fmt.Errorf("%d run(s) could not happen (see above)", broke)
 	}
 	return nil
+}
+
+// printTranscriptsLine says where the runs' transcripts are, or that none
+// was written (every run broke before the mock wrote one).
+func printTranscriptsLine(w io.Writer, dir string, results []ClientResult) {
+	for _, r := range results {
+		if r.Transcript != "" {
+			fmt.Fprintf(w, "transcripts: %s (judge one again with mcplab run -checks FILE)\n", dir)
+			return
+		}
+	}
+	fmt.Fprintf(w, "transcripts: none written (%s is empty of them)\n", dir)
 }
 
 // probeClientResults runs every situation of c on every transport of c,
@@ -293,7 +307,7 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 		r.Facts[len(r.Facts)-1] = fmt.Sprintf("client stopped at the situation's limit (-limit %s)", c.limit)
 	}
 	if !out.Written {
-		r.Facts = append(r.Facts, "no transcript: the client never launched the mock (is MCPLAB_SERVER_COMMAND its server command?)")
+		r.Facts, r.Broke = append(r.Facts, "no transcript: the client never launched the mock (is MCPLAB_SERVER_COMMAND its server command?)"), true
 		return r
 	}
 	r.Transcript = file
@@ -304,6 +318,10 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 	}
 	if t.Source != nil && t.Source.Protocol != "" {
 		r.Protocol = t.Source.Protocol
+	}
+	if !connected(t) {
+		r.Facts, r.Broke = append(r.Facts, "the client never connected: the mock saw no message from it"), true
+		return r
 	}
 	for _, ch := range t.Checks {
 		r.Checks = append(r.Checks, clientCheck{Rule: ch.Rule, OK: ch.OK, Detail: citeLines(t, ch.Detail)})
@@ -321,6 +339,16 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 		r.Facts = append(r.Facts, "no rule the situation asks about ("+strings.Join(st.Subject, ", ")+") could be judged from the server's side of this run")
 	}
 	return r
+}
+
+// connected reports whether the mock saw any message from the client.
+func connected(t *trace.Trace) bool {
+	for _, e := range t.Events {
+		if e.From == trace.ActorClient && len(e.Message) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // gaveUpRefused reports whether the client's last reconnect of its listen
