@@ -68,16 +68,21 @@ type clientCheck struct {
 	Rule   string `json:"rule"`
 	OK     *bool  `json:"ok"`
 	Detail string `json:"detail"`
+	// Staged is true for a rule the mock broke on purpose (the situation's
+	// Staged): its verdict is left out of the situation's.
+	Staged bool `json:"staged,omitempty"`
 }
 
 // ClientResult is one situation's run on one transport: its verdict by the
 // engine's checks of the mock's transcript. A report (-json, or JUnit
 // XML) reads the list probeClientResults returns.
 type ClientResult struct {
-	Name       string        `json:"name"`
-	Transport  string        `json:"transport"`
-	Protocol   string        `json:"protocol"`
-	Verdict    string        `json:"verdict"` // pass, fail or undecided
+	Name      string `json:"name"`
+	Transport string `json:"transport"`
+	Protocol  string `json:"protocol"`
+	Verdict   string `json:"verdict"` // pass, fail or undecided
+	// Reason is the verdict's reason line: Facts joined with "; ".
+	Reason     string        `json:"reason"`
 	Checks     []clientCheck `json:"checks"`
 	Transcript string        `json:"transcript,omitempty"`
 	// Facts say how the run went (the client's exit, a limit), for the
@@ -278,6 +283,9 @@ func probeClientResults(ctx context.Context, c *probeClientConfig, log io.Writer
 			out = append(out, runSituation(ctx, c, st, tr, filepath.Join(c.out, fmt.Sprintf("%d-%s.%s.server.jsonl", n, st.Name, transportShort(tr))), log))
 		}
 	}
+	for i := range out {
+		out[i].Reason = strings.Join(out[i].Facts, "; ")
+	}
 	return out
 }
 
@@ -293,9 +301,10 @@ func transportShort(tr string) string {
 // transcript the mock wrote to file.
 func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, tr, file string, log io.Writer) ClientResult {
 	r := ClientResult{Name: st.Name, Transport: tr, Protocol: c.protocol, Staged: st.Staged, Checks: []clientCheck{}, Verdict: verdictUndecided}
-	// A stdio mock judges on its own as the client leaves (on the
-	// client's stderr): it gets the stated timeouts too.
-	self := append(append([]string{}, c.mock...), "-idle-timeout", strconv.FormatInt(c.idleTimeout, 10), "-max-timeout", strconv.FormatInt(c.maxTime, 10))
+	// A stdio mock would judge on its own as the client leaves (on the
+	// client's stderr), without the situation's staged rules left out:
+	// it writes the transcript only, and probe-client judges it.
+	self := append(append([]string{}, c.mock...), "-idle-timeout", strconv.FormatInt(c.idleTimeout, 10), "-max-timeout", strconv.FormatInt(c.maxTime, 10), "-verdicts=false")
 	out, err := mock.Run(ctx, mock.Trial{Situation: st, Transport: tr, Protocol: c.protocol, Argv: c.argv, Mock: self,
 		Transcript: file, Limit: c.limit, Output: prefixed(log, "  client: ")})
 	if err != nil {
@@ -324,7 +333,7 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 		return r
 	}
 	for _, ch := range t.Checks {
-		r.Checks = append(r.Checks, clientCheck{Rule: ch.Rule, OK: ch.OK, Detail: citeLines(t, ch.Detail)})
+		r.Checks = append(r.Checks, clientCheck{Rule: ch.Rule, OK: ch.OK, Detail: citeLines(t, ch.Detail), Staged: isOneOf(ch.Rule, st.Staged)})
 	}
 	r.Verdict = clientVerdict(r.Checks, st.Staged, st.Subject)
 	switch {
