@@ -58,7 +58,8 @@ client runs in its own process group, killed at the end of each situation,
 at -limit, at -timeout and on SIGINT or SIGTERM; the mock serves loopback only.
 
 Exit status: 0 done, 1 failure (a signal stopped it, the client could not
-start, a transcript could not be written), 2 bad input or usage, 3 a check failed (-checks: a situation's
+start, never launched the mock or never connected to it, a transcript could
+not be written), 2 bad input or usage, 3 a check failed (-checks: a situation's
 verdict is fail), 4 internal error (a bug in mcplab while judging a
 transcript: please report it).`
 
@@ -67,16 +68,21 @@ type clientCheck struct {
 	Rule   string `json:"rule"`
 	OK     *bool  `json:"ok"`
 	Detail string `json:"detail"`
+	// Staged is true for a rule the mock broke on purpose (the situation's
+	// Staged): its verdict is left out of the situation's.
+	Staged bool `json:"staged,omitempty"`
 }
 
 // ClientResult is one situation's run on one transport: its verdict by the
 // engine's checks of the mock's transcript. A report (-json, or JUnit
 // XML) reads the list probeClientResults returns.
 type ClientResult struct {
-	Name       string        `json:"name"`
-	Transport  string        `json:"transport"`
-	Protocol   string        `json:"protocol"`
-	Verdict    string        `json:"verdict"` // pass, fail or undecided
+	Name      string `json:"name"`
+	Transport string `json:"transport"`
+	Protocol  string `json:"protocol"`
+	Verdict   string `json:"verdict"` // pass, fail or undecided
+	// Reason is the verdict's reason line: Facts joined with "; ".
+	Reason     string        `json:"reason"`
 	Checks     []clientCheck `json:"checks"`
 	Transcript string        `json:"transcript,omitempty"`
 	// Facts say how the run went (the client's exit, a limit), for the
@@ -84,7 +90,8 @@ type ClientResult struct {
 	Facts  []string `json:"-"`
 	Staged []string `json:"-"`
 	// Broke reports that the run could not happen (the client did not
-	// start, a transcript could not be written).
+	// start, never launched the mock or never connected to it, a
+	// transcript could not be written).
 	Broke bool `json:"-"`
 }
 
@@ -208,7 +215,7 @@ func cmdProbeClient(args []string, stdout, stderr io.Writer) (err error) {
 		for _, r := range results {
 			printClientResult(stdout, r)
 		}
-		fmt.Fprintf(stdout, "transcripts: %s (judge one again with mcplab run -checks FILE)\n", c.out)
+		printTranscriptsLine(stdout, c.out, results)
 	}
 	if c.junit != "" {
 		if err := junit.WriteFile(c.junit, "mcplab probe-client", junitOfProbeClient(strings.Join(c.argv, " "), results)); err != nil {
@@ -239,6 +246,18 @@ func cmdProbeClient(args []string, stdout, stderr io.Writer) (err error) {
 	return nil
 }
 
+// printTranscriptsLine says where the runs' transcripts are, or that none
+// was written (every run broke before the mock wrote one).
+func printTranscriptsLine(w io.Writer, dir string, results []ClientResult) {
+	for _, r := range results {
+		if r.Transcript != "" {
+			fmt.Fprintf(w, "transcripts: %s (judge one again with mcplab run -checks FILE)\n", dir)
+			return
+		}
+	}
+	fmt.Fprintf(w, "transcripts: none written (%s is empty of them)\n", dir)
+}
+
 // probeClientResults runs every situation of c on every transport of c,
 // each with a fresh mock, within c's limits, and returns their results in
 // order: the value every report of probe-client (text, -json, JUnit XML)
@@ -264,6 +283,9 @@ func probeClientResults(ctx context.Context, c *probeClientConfig, log io.Writer
 			out = append(out, runSituation(ctx, c, st, tr, filepath.Join(c.out, fmt.Sprintf("%d-%s.%s.server.jsonl", n, st.Name, transportShort(tr))), log))
 		}
 	}
+	for i := range out {
+		out[i].Reason = strings.Join(out[i].Facts, "; ")
+	}
 	return out
 }
 
@@ -279,9 +301,10 @@ func transportShort(tr string) string {
 // transcript the mock wrote to file.
 func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, tr, file string, log io.Writer) ClientResult {
 	r := ClientResult{Name: st.Name, Transport: tr, Protocol: c.protocol, Staged: st.Staged, Checks: []clientCheck{}, Verdict: verdictUndecided}
-	// A stdio mock judges on its own as the client leaves (on the
-	// client's stderr): it gets the stated timeouts too.
-	self := append(append([]string{}, c.mock...), "-idle-timeout", strconv.FormatInt(c.idleTimeout, 10), "-max-timeout", strconv.FormatInt(c.maxTime, 10))
+	// A stdio mock would judge on its own as the client leaves (on the
+	// client's stderr), without the situation's staged rules left out:
+	// it writes the transcript only, and probe-client judges it.
+	self := append(append([]string{}, c.mock...), "-idle-timeout", strconv.FormatInt(c.idleTimeout, 10), "-max-timeout", strconv.FormatInt(c.maxTime, 10), "-verdicts=false")
 	out, err := mock.Run(ctx, mock.Trial{Situation: st, Transport: tr, Protocol: c.protocol, Argv: c.argv, Mock: self,
 		Transcript: file, Limit: c.limit, Output: prefixed(log, "  client: ")})
 	if err != nil {
@@ -293,7 +316,7 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 		r.Facts[len(r.Facts)-1] = fmt.Sprintf("client stopped at the situation's limit (-limit %s)", c.limit)
 	}
 	if !out.Written {
-		r.Facts = append(r.Facts, "no transcript: the client never launched the mock (is MCPLAB_SERVER_COMMAND its server command?)")
+		r.Facts, r.Broke = append(r.Facts, "no transcript: the client never launched the mock (is MCPLAB_SERVER_COMMAND its server command?)"), true
 		return r
 	}
 	r.Transcript = file
@@ -305,8 +328,12 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 	if t.Source != nil && t.Source.Protocol != "" {
 		r.Protocol = t.Source.Protocol
 	}
+	if !connected(t) {
+		r.Facts, r.Broke = append(r.Facts, "the client never connected: the mock saw no message from it"), true
+		return r
+	}
 	for _, ch := range t.Checks {
-		r.Checks = append(r.Checks, clientCheck{Rule: ch.Rule, OK: ch.OK, Detail: citeLines(t, ch.Detail)})
+		r.Checks = append(r.Checks, clientCheck{Rule: ch.Rule, OK: ch.OK, Detail: citeLines(t, ch.Detail), Staged: isOneOf(ch.Rule, st.Staged)})
 	}
 	r.Verdict = clientVerdict(r.Checks, st.Staged, st.Subject)
 	switch {
@@ -321,6 +348,16 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 		r.Facts = append(r.Facts, "no rule the situation asks about ("+strings.Join(st.Subject, ", ")+") could be judged from the server's side of this run")
 	}
 	return r
+}
+
+// connected reports whether the mock saw any message from the client.
+func connected(t *trace.Trace) bool {
+	for _, e := range t.Events {
+		if e.From == trace.ActorClient && len(e.Message) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // gaveUpRefused reports whether the client's last reconnect of its listen

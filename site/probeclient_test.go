@@ -194,8 +194,8 @@ func TestProbeClientBounded(t *testing.T) {
 	start := time.Now()
 	got, err := probeClientJSON(t, "-situation", "slow-progress", "-transport", "stdio", "-limit", "1s", "--",
 		"sh", "-c", `sleep 30 & echo $! > `+pidFile+`; sleep 30`)
-	if err != nil {
-		t.Errorf("probe-client: %v", err)
+	if exitCode(err) != 1 {
+		t.Errorf("probe-client: %v, want exit 1 (the run could not happen)", err)
 	}
 	if d := time.Since(start); d > 1500*time.Millisecond+2*mock.WriteGrace {
 		t.Errorf("probe-client took %v past a 1 s limit", d)

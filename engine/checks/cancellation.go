@@ -215,7 +215,7 @@ func oneResponsePerRequest(v *view) (trace.Check, bool) {
 			// Per request stream: a duplicate request with an id in flight
 			// is answered on its own stream (no event id), not on the
 			// first one's (responses-routed-by-request).
-			key := strconv.Itoa(session) + "/" + v.msg(i).id + "@" + idOf(v.ev[i])
+			key := inSession(v.ev[i].Session, strconv.Itoa(session)+"/"+v.msg(i).id+"@"+idOf(v.ev[i]))
 			if _, ok := seen[key]; ok {
 				bad = append(bad, i)
 			}

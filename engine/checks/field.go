@@ -67,7 +67,7 @@ func (v *view) lateMessages() []lateMessage {
 				done[m.id] = e.At
 			}
 		case m.method == jsonrpc.MethodProgress && m.progress != nil && m.token != "":
-			if id := v.tokens[m.token]; id == "" || late(id) {
+			if id := v.tokenReq(i); id == "" || late(id) {
 				out = append(out, lateMessage{at: i, progress: true})
 			}
 		}
@@ -189,15 +189,15 @@ func progressResetsIdle(v *view) (trace.Check, bool) {
 		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient && m.response:
 			done[m.id] = true
 		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient && m.method == jsonrpc.MethodProgress && m.progress != nil:
-			id := v.tokens[m.token]
-			l, ok := last[m.token]
+			id := v.tokenReq(i)
+			l, ok := last[inSession(e.Session, m.token)]
 			if on := idOf(e); on != "" && on != id {
 				continue // on another stream: not the request's progress (progress-on-request-stream)
 			}
 			if id == "" || idle[id] == 0 || done[id] || (ok && *m.progress <= l) {
 				continue
 			}
-			last[m.token] = *m.progress
+			last[inSession(e.Session, m.token)] = *m.progress
 			lastValid[id] = i
 		case e.Actor == trace.ActorClient && e.Type == trace.TypeTimeout:
 			id := idOf(e)
@@ -378,7 +378,7 @@ func progressTokenKnown(v *view) (trace.Check, bool) {
 		if !v.serverSends(i) || m.method != jsonrpc.MethodProgress {
 			continue
 		}
-		if v.tokens[m.token] == "" {
+		if v.tokenReq(i) == "" {
 			bad = append(bad, i)
 		} else {
 			good = append(good, i)
@@ -408,7 +408,7 @@ func progressOnRequestStream(v *view) (trace.Check, bool) {
 		if !v.serverSends(i) || m.method != jsonrpc.MethodProgress {
 			continue
 		}
-		id, on := v.tokens[m.token], idOf(e)
+		id, on := v.tokenReq(i), idOf(e)
 		if id == "" || on == "" {
 			continue
 		}

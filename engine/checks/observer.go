@@ -361,7 +361,7 @@ func progressResetsIdleSeen(v *view, idle int64) (trace.Check, bool) {
 				signal[idOf(e)] = i
 			}
 		case v.serverSends(i) && m.method == jsonrpc.MethodProgress && m.progress != nil:
-			id := v.tokens[m.token]
+			id := v.tokenReq(i)
 			_, told := signal[id]
 			_, done := answered[id]
 			if id != "" && !told && !done {

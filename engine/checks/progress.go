@@ -9,7 +9,7 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// progressIncreases: for each token, progress values on the wire strictly
+// progressIncreases: for each token (within its session), progress values on the wire strictly
 // increase (DOMAIN.md §3). A 2025-11-25 replay of an event the server
 // wrote before (same eventId) is that value again, not a new one.
 //
@@ -24,11 +24,12 @@ func progressIncreases(v *view) (trace.Check, bool) {
 			continue
 		}
 		n++
-		if l, ok := last[m.token]; ok && *m.progress <= l {
+		k := inSession(v.ev[i].Session, m.token)
+		if l, ok := last[k]; ok && *m.progress <= l {
 			bad = append(bad, i)
 			continue
 		}
-		last[m.token] = *m.progress
+		last[k] = *m.progress
 	}
 	if n == 0 {
 		return trace.Check{}, false
@@ -52,9 +53,10 @@ func staleProgressIgnored(v *view) (trace.Check, bool) {
 		if e.Type != trace.TypeDeliver || e.To != trace.ActorClient || m.method != jsonrpc.MethodProgress || m.progress == nil {
 			continue
 		}
-		l, seen := last[m.token]
+		k := inSession(e.Session, m.token)
+		l, seen := last[k]
 		if !seen || *m.progress > l {
-			last[m.token] = *m.progress
+			last[k] = *m.progress
 			continue
 		}
 		react := v.clientReaction(i)
@@ -83,11 +85,11 @@ func noProgressAfterFinal(v *view) (trace.Check, bool) {
 		}
 		m := v.msg(i)
 		if m.response {
-			final[m.id] = true
+			final[inSession(v.ev[i].Session, m.id)] = true
 		}
 		if m.method == jsonrpc.MethodProgress {
 			progress = true
-			if id := v.tokens[m.token]; id != "" && final[id] {
+			if id := v.tokenReq(i); id != "" && final[inSession(v.ev[i].Session, id)] {
 				bad = append(bad, i)
 			}
 		}

@@ -164,7 +164,7 @@ func newView(tr *trace.Trace) *view {
 		if m := v.msg(i); v.clientSends(i) && m.method != "" && m.hasID {
 			v.method[m.id] = m.method
 			if m.metaToken != "" {
-				v.tokens[m.metaToken] = m.id
+				v.tokens[inSession(e.Session, m.metaToken)] = m.id
 			}
 		}
 	}
@@ -212,6 +212,23 @@ func (v *view) wireSent(w int) bool {
 	return v.sentSparse[w]
 }
 
+// inSession qualifies key (a progress token, a request id) by the event's
+// session label (trace.Event.Session, "" when the trace has one session):
+// ids and tokens restart with each session, so a key is only unique
+// within its session.
+func inSession(session, key string) string {
+	if session == "" {
+		return key
+	}
+	return session + "\x00" + key
+}
+
+// tokenReq is the id of the request whose progress token event i's
+// message carries, within the event's session ("" for none known).
+func (v *view) tokenReq(i int) string {
+	return v.tokens[inSession(v.ev[i].Session, v.msg(i).token)]
+}
+
 // concerns returns the request id a server message is about: a response's
 // id or a progress notification's request.
 func (v *view) concerns(i int) string {
@@ -220,7 +237,7 @@ func (v *view) concerns(i int) string {
 		return m.id
 	}
 	if m.method == jsonrpc.MethodProgress {
-		return v.tokens[m.token]
+		return v.tokenReq(i)
 	}
 	return ""
 }

@@ -77,6 +77,10 @@ type jsonlRecord struct {
 	Note    string            `json:"note"`
 	// Status is a server reject's HTTP status code (100 to 599).
 	Status int `json:"status"`
+	// Session is the Mcp-Session-Id of the HTTP exchange the line was
+	// seen in, "" for none: a recorder that sees several sessions names
+	// each line's, so ids reused across sessions stay apart.
+	Session string `json:"session"`
 }
 
 // hopFields checks a message line's hop, wire and id members and copies
@@ -147,7 +151,7 @@ func eventEntry(n int, r *jsonlRecord) (entry, error) {
 	if len(r.Headers) > MaxHeaders {
 		return entry{}, lineErr(n, "headers: more than %d", MaxHeaders)
 	}
-	e := entry{line: n, kind: kindEvent, actor: r.Actor, typ: r.Type, wire: r.Wire, note: r.Note}
+	e := entry{line: n, kind: kindEvent, actor: r.Actor, typ: r.Type, wire: r.Wire, note: r.Note, session: r.Session}
 	if r.Status != 0 {
 		e.status = strconv.Itoa(r.Status)
 	}

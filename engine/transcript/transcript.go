@@ -31,7 +31,9 @@
 //     "client-proxy" | "proxy-server" with one "wire" number, and its own
 //     events as lines {"t", "actor", "type", "id", "wire", "headers",
 //     "note", "status"}: the server opening a stream, the proxy's hold,
-//     flush, drop and close-stream (hops.go). A mock (mcplab mock) writes
+//     flush, drop and close-stream (hops.go). A line's "session" names
+//     the Mcp-Session-Id of the exchange it was seen in, so a recorder of
+//     several sessions keeps their ids apart. A mock (mcplab mock) writes
 //     what a server sees over HTTP the same way: a listen stream's end
 //     (the server's close-stream, or the network's), the client's
 //     reconnect, the server's reject with its HTTP status (a retired
@@ -515,7 +517,7 @@ func jsonlEntry(n int, line string) (entry, error) {
 	if len(r.Message) == 0 || r.Message[0] != '{' {
 		return entry{}, lineErr(n, "message must be a JSON-RPC object")
 	}
-	e := entry{line: n, dir: dirWrite, from: r.From, message: compact(string(r.Message))}
+	e := entry{line: n, dir: dirWrite, from: r.From, message: compact(string(r.Message)), session: r.Session}
 	if err := hopFields(n, &r, &e); err != nil {
 		return entry{}, err
 	}

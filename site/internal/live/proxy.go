@@ -108,6 +108,10 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	msgs := Messages(body)
 	wires := make([]int, len(msgs))
 	stream := "" // the request whose response stream this POST opens
+	sess := r.Header.Get("Mcp-Session-Id")
+	for i := range msgs {
+		msgs[i].Session = sess
+	}
 	for i, m := range msgs {
 		wires[i], _ = p.Rec.Sent(trace.ActorClient, m, "")
 		if stream == "" && m.Msg.Method != "" && m.Msg.ID != "" {
@@ -144,6 +148,12 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer res.Body.Close()
 	if sid := res.Header.Get("Mcp-Session-Id"); sid != "" {
 		p.Rec.SetSession(sid)
+		if sess == "" {
+			// The exchange opened the session (initialize): its request
+			// lines belong to it too.
+			sess = sid
+			p.Rec.Claim(wires, sid)
+		}
 	}
 	copyHeaders(w.Header(), res.Header)
 	for _, h := range p.Faults.Strip {
@@ -151,14 +161,14 @@ func (p *HTTPProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	sse := strings.HasPrefix(strings.ToLower(res.Header.Get("Content-Type")), "text/event-stream")
 	if sse {
-		p.Rec.Event(trace.ActorServer, trace.TypeStart, stream, 0, firstValues(res.Header), fmt.Sprintf("The server opened a response stream (HTTP %d).", res.StatusCode))
+		p.Rec.EventIn(sess, trace.ActorServer, trace.TypeStart, stream, 0, firstValues(res.Header), fmt.Sprintf("The server opened a response stream (HTTP %d).", res.StatusCode))
 	}
 	w.WriteHeader(res.StatusCode)
 	if sse {
-		p.relaySSE(ctx, cancel, w, res.Body, stream, r.Context())
+		p.relaySSE(ctx, cancel, w, res.Body, httpExchange{stream: stream, sess: sess}, r.Context())
 		return
 	}
-	p.relayBody(ctx, w, res.Body, stream)
+	p.relayBody(ctx, w, res.Body, httpExchange{stream: stream, sess: sess})
 }
 
 // firstValues is each header's first value, by canonical name.
@@ -174,10 +184,11 @@ func firstValues(h http.Header) map[string]string {
 
 // relayBody forwards a whole body (JSON, or anything else) after the
 // latency, recording the messages in it on both hops.
-func (p *HTTPProxy) relayBody(ctx context.Context, w http.ResponseWriter, body io.Reader, stream string) {
+func (p *HTTPProxy) relayBody(ctx context.Context, w http.ResponseWriter, body io.Reader, x httpExchange) {
 	// A body the server broke off is passed on as far as it came.
 	data, _ := io.ReadAll(io.LimitReader(body, MaxMessage+1))
-	msgs := Messages(data)
+	msgs := x.messages(data)
+	stream := x.stream
 	wires := make([]int, len(msgs))
 	for i, m := range msgs {
 		wires[i], _ = p.Rec.Sent(trace.ActorServer, m, stream)
@@ -196,6 +207,22 @@ func (p *HTTPProxy) relayBody(ctx context.Context, w http.ResponseWriter, body i
 	}
 }
 
+// httpExchange is what the proxy knows of one HTTP exchange while it relays
+// the response: the request whose response stream it is ("" for none) and
+// the session (Mcp-Session-Id) the exchange belongs to.
+type httpExchange struct {
+	stream, sess string
+}
+
+// messages reads the messages of data (Messages), each within x's session.
+func (x httpExchange) messages(data []byte) []Message {
+	msgs := Messages(data)
+	for i := range msgs {
+		msgs[i].Session = x.sess
+	}
+	return msgs
+}
+
 // heldEvent is an SSE event the proxy holds (buffer=) with its messages.
 type heldEvent struct {
 	raw   []byte
@@ -207,8 +234,8 @@ type heldEvent struct {
 // comes (after the latency), unless a fault holds or breaks the stream.
 // cancel ends the request to the server (the fault broke the stream);
 // clientCtx ends when the client goes away.
-func (p *HTTPProxy) relaySSE(ctx context.Context, cancel context.CancelFunc, w http.ResponseWriter, body io.Reader, stream string, clientCtx context.Context) {
-	r := &sseRelay{p: p, w: w, stream: stream, cancel: cancel, lastByte: time.Now()}
+func (p *HTTPProxy) relaySSE(ctx context.Context, cancel context.CancelFunc, w http.ResponseWriter, body io.Reader, x httpExchange, clientCtx context.Context) {
+	r := &sseRelay{p: p, w: w, stream: x.stream, x: x, cancel: cancel, lastByte: time.Now()}
 	r.flusher, _ = w.(http.Flusher)
 	r.flush() // the headers reach the client before the first event
 	defer r.startFaults(ctx)()
@@ -237,6 +264,7 @@ type sseRelay struct {
 	w       http.ResponseWriter
 	flusher http.Flusher
 	stream  string
+	x       httpExchange
 	cancel  context.CancelFunc
 
 	mu       sync.Mutex
@@ -317,7 +345,7 @@ func (r *sseRelay) watchIdle(ctx context.Context, tick *time.Ticker, idle time.D
 // releases what is held; false when the relay must stop (the client went
 // away, writeFailed, or the latency wait was cut).
 func (r *sseRelay) event(ctx context.Context, raw, data []byte) bool {
-	ev := heldEvent{raw: raw, msgs: Messages(data)}
+	ev := heldEvent{raw: raw, msgs: r.x.messages(data)}
 	final := false
 	for _, m := range ev.msgs {
 		wire, _ := r.p.Rec.Sent(trace.ActorServer, m, r.stream)
@@ -343,7 +371,7 @@ func (r *sseRelay) event(ctx context.Context, raw, data []byte) bool {
 		return r.release(lastWire, fmt.Sprintf("%d bytes held, the threshold is %d", r.heldBytes, r.p.Faults.BufferBytes))
 	}
 	for _, wi := range ev.wires {
-		r.p.Rec.Event(trace.ActorProxy, trace.TypeHold, r.stream, wi, nil, fmt.Sprintf("The proxy holds the stream's bytes: %d held (it flushes at %s).", r.heldBytes, r.p.flushWhen()))
+		r.p.Rec.EventIn(r.x.sess, trace.ActorProxy, trace.TypeHold, r.stream, wi, nil, fmt.Sprintf("The proxy holds the stream's bytes: %d held (it flushes at %s).", r.heldBytes, r.p.flushWhen()))
 	}
 	return true
 }
@@ -381,7 +409,7 @@ func (r *sseRelay) release(wire int, why string) bool {
 	for _, h := range held {
 		n += len(h.msgs)
 	}
-	r.p.Rec.Event(trace.ActorProxy, trace.TypeFlush, r.stream, wire, nil, fmt.Sprintf("The proxy flushes %d held message(s), %d bytes, at once (%s).", n, heldBytes, why))
+	r.p.Rec.EventIn(r.x.sess, trace.ActorProxy, trace.TypeFlush, r.stream, wire, nil, fmt.Sprintf("The proxy flushes %d held message(s), %d bytes, at once (%s).", n, heldBytes, why))
 	for _, h := range held {
 		if !r.write(h) {
 			return false
@@ -404,15 +432,15 @@ func (r *sseRelay) end(clientCtx context.Context) {
 	}
 	for _, h := range r.held {
 		for _, wi := range h.wires {
-			r.p.Rec.Event(trace.ActorProxy, trace.TypeDrop, r.stream, wi, nil, "Lost: the stream broke while the proxy held it.")
+			r.p.Rec.EventIn(r.x.sess, trace.ActorProxy, trace.TypeDrop, r.stream, wi, nil, "Lost: the stream broke while the proxy held it.")
 		}
 	}
 	switch {
 	case why != "":
-		r.p.Rec.Event(trace.ActorProxy, trace.TypeCloseStream, r.stream, 0, nil, why)
+		r.p.Rec.EventIn(r.x.sess, trace.ActorProxy, trace.TypeCloseStream, r.stream, 0, nil, why)
 		panic(http.ErrAbortHandler)
 	case !r.delivered && r.stream != "":
-		r.p.Rec.Event(trace.ActorClient, trace.TypeCloseStream, r.stream, 0, nil, "The client closed the response stream before its final response.")
+		r.p.Rec.EventIn(r.x.sess, trace.ActorClient, trace.TypeCloseStream, r.stream, 0, nil, "The client closed the response stream before its final response.")
 	}
 }
 

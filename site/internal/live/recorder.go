@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -50,6 +51,7 @@ type line struct {
 	T       string            `json:"t"`
 	From    string            `json:"from,omitempty"`
 	Hop     string            `json:"hop,omitempty"`
+	Session string            `json:"session,omitempty"`
 	Wire    int               `json:"wire,omitempty"`
 	ID      json.RawMessage   `json:"id,omitempty"`
 	Actor   string            `json:"actor,omitempty"`
@@ -137,6 +139,10 @@ type Message struct {
 	Raw json.RawMessage
 	// Msg is what jsonrpc.Parse read in it.
 	Msg jsonrpc.Message
+	// Session is the Mcp-Session-Id of the HTTP exchange that carried it,
+	// "" for none (stdio, or an initialize before its answer names one:
+	// Recorder.Claim).
+	Session string
 }
 
 // Messages reads the JSON-RPC messages of a body, an SSE event's data or
@@ -179,7 +185,7 @@ func (r *Recorder) Sent(from string, m Message, stream string) (int, time.Time) 
 	if from == trace.ActorClient {
 		hop = HopClient
 	}
-	return r.wire, r.add(line{From: from, Hop: hop, Wire: r.wire, ID: rawID(stream), Message: m.Raw})
+	return r.wire, r.add(line{From: from, Hop: hop, Session: m.Session, Wire: r.wire, ID: rawID(stream), Message: m.Raw})
 }
 
 // Saw records m as a one-view recorder saw it (a mock's server side, a
@@ -199,7 +205,7 @@ func (r *Recorder) Delivered(from string, m Message, w int, stream string) time.
 	if from == trace.ActorClient {
 		hop = HopServer
 	}
-	return r.add(line{From: from, Hop: hop, Wire: w, ID: rawID(stream), Message: m.Raw})
+	return r.add(line{From: from, Hop: hop, Session: m.Session, Wire: w, ID: rawID(stream), Message: m.Raw})
 }
 
 // Event records an event without a message (engine/transcript's event
@@ -207,9 +213,39 @@ func (r *Recorder) Delivered(from string, m Message, w int, stream string) time.
 // flush, drop or close-stream, the client's close-stream; stream and w
 // name the request and the wire message it concerns ("" and 0 for none).
 func (r *Recorder) Event(actor, typ, stream string, w int, headers map[string]string, note string) time.Time {
+	return r.EventIn("", actor, typ, stream, w, headers, note)
+}
+
+// EventIn is Event within the HTTP session session (its Mcp-Session-Id,
+// "" for none), so a stream's event meets its request's session.
+func (r *Recorder) EventIn(session, actor, typ, stream string, w int, headers map[string]string, note string) time.Time {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.add(line{Actor: actor, Type: typ, ID: rawID(stream), Wire: w, Headers: headers, Note: note})
+	return r.add(line{Actor: actor, Type: typ, Session: session, ID: rawID(stream), Wire: w, Headers: headers, Note: note})
+}
+
+// Claim names session the session of the message lines of wires recorded
+// without one: a client's initialize is recorded before the server's
+// answer names the session it opens. Lines already cut stay cut.
+func (r *Recorder) Claim(wires []int, session string) {
+	if session == "" || len(wires) == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := len(r.lines) - 1; i >= 0; i-- {
+		var l line
+		if json.Unmarshal(r.lines[i], &l) != nil || l.Session != "" || l.Message == nil || !slices.Contains(wires, l.Wire) {
+			continue
+		}
+		l.Session = session
+		b, err := encodeLine(l)
+		if err != nil {
+			continue
+		}
+		r.size += len(b) - len(r.lines[i])
+		r.lines[i] = b
+	}
 }
 
 // Reject records the server refusing an HTTP request with status (404 for
