@@ -65,6 +65,10 @@ try {
 } catch (e) {
   console.log(`${situation} ${mode}: gave up after ${Date.now() - started} ms: ${e.message}`);
   if (mode === "retry") {
+    // A host retries after it has shown the failure, not in the same
+    // instant: the SDK's cancellation (a POST of its own) reaches the
+    // server before the retry, as it would in a real host.
+    await new Promise((resolve) => setTimeout(resolve, 200));
     try {
       await client.request({ method: "tools/call", params: { name: tool, arguments: {} } }, CallToolResultSchema, options());
       console.log(`${situation} ${mode}: the retry got a result`);
