@@ -468,6 +468,17 @@ const transferBudget = 1_500_000
 // ceiling, so the playground cannot grow further unnoticed.
 const playgroundTransferLimit = 1_640_000
 
+// scenarioTransferLimit is a scenario page's enforced ceiling, above
+// transferBudget: lesson A's page (main.wasm, the page and its scripts)
+// transfers about 1,520,000 bytes since its templates draw the rules
+// reference's links, the edited-page words, the charts' phone layouts and
+// the explorer's panel, and its checks judge both eras' wires (about 220
+// KB more wasm than 1,447,000 bytes before). The structure that brings it
+// back under transferBudget is the one the playground needs too (see
+// playgroundTransferLimit); until then the test reports the overrun and
+// fails past this ceiling.
+const scenarioTransferLimit = 1_560_000
+
 // editorBudget bounds the code editor's bundle on the wire (brotli): it
 // adds to the playground's transfer (ARCHITECTURE.md's 1.5 MB a page,
 // most of it main.wasm), so it may not grow unnoticed. CodeMirror's view,
