@@ -244,3 +244,26 @@ func axisRange(vs []int64) string {
 	}
 	return strconv.FormatInt(vs[0], 10) + ".." + strconv.FormatInt(vs[len(vs)-1], 10) + " (" + strconv.Itoa(len(vs)) + " values)"
 }
+
+// ExploreEditedNote is what a scenario page's "Explore this race" panel
+// says once the scenario on screen differs from the page's own: the map
+// prerendered under it is the original's, and its link explores the edit.
+const ExploreEditedNote = "The map below is the original scenario's; Explore this race runs your edit."
+
+// ExploreHref is the explorer link of the scenario document data: base
+// (the explorer page, with its query: root + "explore/" and "?ledger=1"
+// for a scenario with a ledger), then the share fragment of the document
+// with its own explore window, or the window explore.Suggest gives its
+// timed steps. ok is false when the scenario has no window to explore
+// (no explore block and no step after 0 ms); err is data's decode error.
+func ExploreHref(base string, data []byte) (href string, ok bool, err error) {
+	doc, ok, err := explore.Suggest(data)
+	if err != nil || !ok {
+		return "", false, err
+	}
+	frag, err := scenario.ShareFragment(doc)
+	if err != nil {
+		return "", false, err
+	}
+	return base + "#" + frag, true, nil
+}

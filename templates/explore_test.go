@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -78,5 +79,51 @@ func TestExploreOutputOfOneDimensionIsAStrip(t *testing.T) {
 	}
 	if rows, cells := strings.Count(html, `<th scope="row">`), strings.Count(html, "<td>"); rows != 1 || cells != 64 {
 		t.Errorf("the strip's table has %d rows and %d cells, want 1 and 64", rows, cells)
+	}
+}
+
+// Rule (the explorer explores the scenario on screen, SCENARIO.md
+// Explore): the link of an edited scenario opens the explorer on the edit
+// (its transport), keeping the window the scenario states; a scenario
+// without a window gets the one its timed steps suggest; one with no
+// timed step has no link.
+func TestExploreHrefOpensTheEditedScenario(t *testing.T) {
+	orig := examplestest.Get(t, "a-cancel-then-complete").JSON
+	edited, err := scenario.SetPath(orig, "transport", []byte(`"streamable-http"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	href, ok, err := ExploreHref("../explore/", edited)
+	if err != nil || !ok {
+		t.Fatalf("ExploreHref: ok %v, err %v", ok, err)
+	}
+	if !strings.HasPrefix(href, "../explore/#s=") {
+		t.Fatalf("href %q: want the explorer page's #s= link", href)
+	}
+	link, err := scenario.ParseLink(href)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := scenario.Decode(link.Scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := scenario.Decode(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Transport != "streamable-http" {
+		t.Errorf("explored transport %q, want the edit's streamable-http", got.Transport)
+	}
+	if got.Explore == nil || want.Explore == nil || !reflect.DeepEqual(got.Explore, want.Explore) {
+		t.Errorf("explore window %+v, want the scenario's own %+v", got.Explore, want.Explore)
+	}
+	origHref, _, _ := ExploreHref("../explore/", orig)
+	if origHref == href {
+		t.Error("the edited scenario's link is the original's")
+	}
+	untimed := []byte(`{"title":"t","transport":"stdio","steps":[{"at":0,"do":"call","tool":"x"}]}`)
+	if _, ok, _ := ExploreHref("../explore/", untimed); ok {
+		t.Error("a scenario with no timed step and no window has an explorer link")
 	}
 }
