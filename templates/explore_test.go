@@ -127,3 +127,49 @@ func TestExploreHrefOpensTheEditedScenario(t *testing.T) {
 		t.Error("a scenario with no timed step and no window has an explorer link")
 	}
 }
+
+// Rule (the explorer page says what its reader can do, in the page): a
+// scenario with no window is told to add an explore member in the editor,
+// the one its timed steps suggest (lesson B's last two steps, 250 ms
+// either side), never a command-line flag; a scenario that cannot be
+// explored leaves the map of the last one drawn, and the status names
+// whose it is.
+func TestExploreWordsOfTheExplorerPage(t *testing.T) {
+	b := examplestest.Get(t, "b-complete-then-cancel").JSON
+	if s, err := scenario.Decode(b); err != nil || s.Explore != nil {
+		t.Fatalf("lesson B must state no window: %v", err)
+	}
+	got := ExploreNoWindow(b)
+	for _, w := range []string{`add an "explore" member in the editor`, `"path":"steps[`, `"byMs":1`} {
+		if !strings.Contains(got, w) {
+			t.Errorf("ExploreNoWindow says %q, want %q", got, w)
+		}
+	}
+	if strings.Contains(got, "-vary") {
+		t.Errorf("ExploreNoWindow names a flag: %q", got)
+	}
+	if got := ExploreNoWindow([]byte(`{"mcplab": 1}`)); !strings.Contains(got, `for example "explore": {"vary"`) {
+		t.Errorf("with no timed step: %q, want an example", got)
+	}
+	if got := ExploreCannotStatus("A: cancellation wins (stdio)"); strings.Contains(got, "last exploration") || !strings.Contains(got, "“A: cancellation wins (stdio)”") {
+		t.Errorf("ExploreCannotStatus = %q, want the drawn map's title, not a claimed exploration", got)
+	}
+	if got := ExploreCannotStatus(""); got != "This scenario cannot be explored." {
+		t.Errorf("with no map: %q", got)
+	}
+}
+
+// Rule (an axis says how many of its window's values the map draws):
+// 64 sampled of 151 says so; every value drawn says the count alone.
+func TestAxisRangeSaysSampling(t *testing.T) {
+	vs := make([]int64, 64)
+	for i := range vs {
+		vs[i] = 250 + int64(i)*150/63
+	}
+	if got, want := axisRange(vs, 151), "250..400 (64 of 151 values sampled)"; got != want {
+		t.Errorf("axisRange = %q, want %q", got, want)
+	}
+	if got, want := axisRange(vs, 64), "250..400 (64 values)"; got != want {
+		t.Errorf("axisRange of every value = %q, want %q", got, want)
+	}
+}
