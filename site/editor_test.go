@@ -167,7 +167,7 @@ const editorJS = `(() => {
     lines: Math.max(0, ...gutter.map((g) => Number(g.textContent))),
     properties: document.querySelectorAll("#playground .cm-content .tok-propertyName").length,
     numbers: document.querySelectorAll("#playground .cm-content .tok-number").length,
-    errors: Array.from(document.querySelectorAll("#playground .cm-content .cm-lintRange-error"))
+    errors: Array.from(document.querySelectorAll("#playground .cm-content .cm-lintRange-error, #playground .cm-content .cm-lintPoint-error"))
       .map((e) => ({text: e.textContent, line: lineAt(e.getBoundingClientRect())})),
     focused: !!document.activeElement && !!document.activeElement.closest(".cm-editor"),
     readOnly: document.querySelector("#playground .cm-content")?.getAttribute("contenteditable") !== "true",

@@ -96,6 +96,8 @@ func cmdExplore(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case errors.Is(err, entry.ErrInternal):
 		return &internalError{err}
+	case errors.Is(err, explore.ErrNothingToVary):
+		return &usageError{fmt.Errorf("%w, or give -vary PATH=FROM..TO", mcplabMemberError(err))}
 	case err != nil:
 		return &usageError{mcplabMemberError(err)}
 	}

@@ -191,6 +191,41 @@ func TestExplorePanelLink(t *testing.T) {
 	waitExplored(t, ctx)
 }
 
+// Rule (the panel explores the scenario on screen): once lesson A's
+// transport is set to Streamable HTTP, the panel's link opens the explorer
+// on the edit with its own window, a note says the map under it is the
+// original's, and setting stdio back gives the panel its own link back.
+func TestExplorePanelFollowsEdit(t *testing.T) {
+	ex := examplestest.Get(t, scenarioA)
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, pageURL(ex.Name))
+	waitReady(t, ctx)
+	const hrefJS = `document.getElementById("explore-this").getAttribute("href")`
+	const noteJS = `document.getElementById("explore-edited-note")?.textContent ?? ""`
+	orig := evalJSON[string](t, ctx, hrefJS)
+	setControl(t, ctx, "transport", scenario.TransportHTTP)
+	waitFor(t, ctx, "the panel's link to the edit", hrefJS+` !== `+fmt.Sprintf("%q", orig))
+	link, err := scenario.ParseLink(evalJSON[string](t, ctx, hrefJS))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenario.Decode(link.Scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Transport != scenario.TransportHTTP || s.Explore == nil {
+		t.Errorf("the edited panel explores transport %q with window %v, want streamable-http with lesson A's window", s.Transport, s.Explore)
+	}
+	if note := evalJSON[string](t, ctx, noteJS); !strings.Contains(note, "original scenario's") {
+		t.Errorf("the edited panel's note is %q, want it to say the map is the original scenario's", note)
+	}
+	setControl(t, ctx, "transport", scenario.TransportStdio)
+	waitFor(t, ctx, "the panel's own link back", hrefJS+` === `+fmt.Sprintf("%q", orig))
+	if note := evalJSON[string](t, ctx, noteJS); note != "" {
+		t.Errorf("back to the original, the panel still notes %q", note)
+	}
+}
+
 // Rule (the flagship shows the region where the retry charges twice): the
 // flagship has a ledger, so its panel's link asks for the workers' SQLite
 // (?ledger=1), and the page finds the retry that charges twice at the

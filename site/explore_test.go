@@ -47,7 +47,7 @@ func TestExploreCommand(t *testing.T) {
 			nil, "error: -vary steps[9].at: steps[9]: index out of range"},
 		{"nothing to vary says how to ask",
 			[]string{"explore", "#example=b-complete-then-cancel"}, 2,
-			nil, "nothing to vary"},
+			nil, `nothing to vary: add "explore": {"vary": [{"path": "steps[2].at", "from": 0, "to": 600}]} to the scenario, or give -vary PATH=FROM..TO`},
 	} {
 		var out, errOut bytes.Buffer
 		err := run(tc.args, &out, &errOut)

@@ -19,15 +19,11 @@ const exploreDefault = "a-cancel-then-complete"
 // own window (own), that window's map prerendered natively, so a lesson
 // shows its region without loading the explorer.
 func explorePanel(p *templates.Page, data []byte, own, ledger bool) error {
-	doc, ok, err := explore.Suggest(data)
+	href, ok, err := templates.ExploreHref(p.Root+"explore/"+exploreQuery(ledger), data)
 	if err != nil || !ok {
 		return err
 	}
-	frag, err := scenario.ShareFragment(doc)
-	if err != nil {
-		return err
-	}
-	p.Explore = p.Root + "explore/" + exploreQuery(ledger) + "#" + frag
+	p.Explore = href
 	if !own {
 		return nil
 	}

@@ -161,7 +161,8 @@ var errorLineRE = regexp.MustCompile(`line (\d+), column \d+`)
 // Rule (the playground: a syntax error in a person's words, where it is):
 // scenario A without the comma after its transport (line 6) is reported
 // on line 6 as "a comma is missing after "transport": "stdio"", underlined
-// on that line, not on line 7 in encoding/json's words. Screenshots at
+// on that line at column 23, just after the value, not on line 7 in
+// encoding/json's words; "Show in editor" then "," mends it. Screenshots at
 // 1,280 and 390 px show the message under the editor.
 func TestPlaygroundSyntaxErrorWhereItIs(t *testing.T) {
 	a := string(examplestest.Get(t, scenarioA).JSON)
@@ -180,7 +181,7 @@ func TestPlaygroundSyntaxErrorWhereItIs(t *testing.T) {
 			typeInto(t, ctx, "#pg-editor", bad)
 			waitFor(t, ctx, "the syntax error", `!mcplabEngine.busy && !document.getElementById("pg-error").hidden`)
 			msg := evalJSON[string](t, ctx, `document.getElementById("pg-error-text").textContent`)
-			if !strings.Contains(msg, `line 6, column`) || !strings.Contains(msg, `a comma is missing after "transport": "stdio"`) || strings.Contains(msg, "invalid character") {
+			if !strings.Contains(msg, `line 6, column 23`) || !strings.Contains(msg, `a comma is missing after "transport": "stdio"`) || strings.Contains(msg, "invalid character") {
 				t.Errorf("the error reads %q, want line 6 and `a comma is missing after \"transport\": \"stdio\"`", msg)
 			}
 			st, err := pollJS[editorState](ctx, `(() => { const s = `+editorJS+`; return s.errors.length ? s : null; })()`, readyTimeout)
@@ -191,6 +192,18 @@ func TestPlaygroundSyntaxErrorWhereItIs(t *testing.T) {
 				t.Errorf("underlined %+v, want one mark on line 6", st.Errors)
 			}
 			screenshot(t, ctx, fmt.Sprintf("mcplab-playground-syntax-%d.png", width), "#pg-error")
+			// "Show in editor" puts the caret where the comma goes: typing
+			// "," there mends the scenario.
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("pg-error-goto"))); err != nil {
+				t.Fatal(err)
+			}
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(",")); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ctx, "the mended scenario", `!mcplabEngine.busy && document.getElementById("pg-error").hidden`)
+			if got := evalJSON[string](t, ctx, `document.getElementById("pg-editor").value`); got != a {
+				t.Errorf("typing \",\" after Show in editor gives\n%s\nwant scenario A", got)
+			}
 		})
 	}
 }

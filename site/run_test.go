@@ -403,3 +403,23 @@ func TestRunTranscriptErrorSaidOnce(t *testing.T) {
 		}
 	}
 }
+
+// Rule (an error names where the fix goes): scenario A without the comma
+// after its transport is reported at line 6, column 23, just after
+// "stdio", the column the playground's "Show in editor" puts the caret
+// on, not at the value's closing quote (column 22).
+func TestRunMissingCommaColumn(t *testing.T) {
+	a := string(examplestest.Get(t, "a-cancel-then-complete").JSON)
+	bad := strings.Replace(a, `"transport": "stdio",`, `"transport": "stdio"`, 1)
+	if bad == a {
+		t.Fatal(`scenario A has no "transport": "stdio", line`)
+	}
+	file := filepath.Join(t.TempDir(), "a.json")
+	os.WriteFile(file, []byte(bad), 0o644)
+	var out, errOut bytes.Buffer
+	err := run([]string{"run", file}, &out, &errOut)
+	want := `line 6, column 23: a comma is missing after "transport": "stdio"`
+	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) {
+		t.Errorf("run: exit %d, stderr %q; want 2 and %q", code, errOut.String(), want)
+	}
+}

@@ -51,6 +51,8 @@ type exploreMap struct {
 	Rows, Cols   []int64
 	RowPath      string
 	ColPath      string
+	RowRange     string // the rows' values in words (axisRange)
+	ColRange     string
 	Cells        []int
 	Width        int // SVG units
 	Height       int
@@ -139,8 +141,10 @@ func newExploreMap(r *explore.Report) *exploreMap {
 	g := r.Grid
 	// A strip is one row: its values run along the columns.
 	m := &exploreMap{Rows: []int64{0}, Cols: g.Values[0], ColPath: r.Vary[0].Path, Cells: g.Cells}
-	if len(g.Values) > 1 {
+	m.ColRange = axisRange(m.Cols, r.Vary[0].Points())
+	if len(g.Values) > 1 && len(r.Vary) > 1 {
 		m.Rows, m.RowPath, m.Cols, m.ColPath = g.Values[0], r.Vary[0].Path, g.Values[1], r.Vary[1].Path
+		m.RowRange, m.ColRange = axisRange(m.Rows, r.Vary[0].Points()), axisRange(m.Cols, r.Vary[1].Points())
 	}
 	w, h := len(m.Cols), len(m.Rows)
 	if len(g.Cells) != w*h {
@@ -237,10 +241,69 @@ func mapClass(m *exploreMap) string {
 	return "explore-svg"
 }
 
-// axisRange says an axis's sampled values: "250..376 (64 values)".
-func axisRange(vs []int64) string {
+// axisRange says an axis's sampled values out of the window's total on
+// that dimension: "250..376 (64 values)" when every value is drawn,
+// "250..400 (64 of 151 values sampled)" when the map samples them.
+func axisRange(vs []int64, total int64) string {
 	if len(vs) == 0 {
 		return ""
 	}
-	return strconv.FormatInt(vs[0], 10) + ".." + strconv.FormatInt(vs[len(vs)-1], 10) + " (" + strconv.Itoa(len(vs)) + " values)"
+	n := int64(len(vs))
+	count := trace.Thousands(n) + " values"
+	if total > n {
+		count = trace.Thousands(n) + " of " + trace.Thousands(total) + " values sampled"
+	}
+	return strconv.FormatInt(vs[0], 10) + ".." + strconv.FormatInt(vs[len(vs)-1], 10) + " (" + count + ")"
+}
+
+// ExploreEditedNote is what a scenario page's "Explore this race" panel
+// says once the scenario on screen differs from the page's own: the map
+// prerendered under it is the original's, and its link explores the edit.
+const ExploreEditedNote = "The map below is the original scenario's; Explore this race runs your edit."
+
+// ExploreHref is the explorer link of the scenario document data: base
+// (the explorer page, with its query: root + "explore/" and "?ledger=1"
+// for a scenario with a ledger), then the share fragment of the document
+// with its own explore window, or the window explore.Suggest gives its
+// timed steps. ok is false when the scenario has no window to explore
+// (no explore block and no step after 0 ms); err is data's decode error.
+func ExploreHref(base string, data []byte) (href string, ok bool, err error) {
+	doc, ok, err := explore.Suggest(data)
+	if err != nil || !ok {
+		return "", false, err
+	}
+	frag, err := scenario.ShareFragment(doc)
+	if err != nil {
+		return "", false, err
+	}
+	return base + "#" + frag, true, nil
+}
+
+// ExploreNoWindow is what the explorer page says of a scenario with no
+// window (explore.ErrNothingToVary): what to add in its editor, the
+// explore member explore.Suggest gives its timed steps when it has any,
+// else an example to adapt. It names no command-line flag: the page's
+// reader gives a window in the editor.
+func ExploreNoWindow(data []byte) string {
+	const lead = "This scenario states no window to explore: add an \"explore\" member in the editor naming the times to vary, "
+	if doc, ok, err := explore.Suggest(data); err == nil && ok {
+		var m struct {
+			Explore json.RawMessage `json:"explore"`
+		}
+		if json.Unmarshal(doc, &m) == nil && len(m.Explore) > 0 {
+			return lead + "as its timed steps suggest: \"explore\": " + string(m.Explore) + "."
+		}
+	}
+	return lead + "for example \"explore\": {\"vary\": [{\"path\": \"steps[2].at\", \"from\": 0, \"to\": 600}]}."
+}
+
+// ExploreCannotStatus is the explorer page's status when the scenario in
+// its editor cannot be explored: the map stays the one drawn before, of
+// the scenario titled shown ("" when none is drawn), and the status says
+// whose it is rather than claim an exploration of this one.
+func ExploreCannotStatus(shown string) string {
+	if shown == "" {
+		return "This scenario cannot be explored."
+	}
+	return "This scenario cannot be explored; the map below is still the one of “" + shown + "”."
 }

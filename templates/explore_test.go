@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -78,5 +79,97 @@ func TestExploreOutputOfOneDimensionIsAStrip(t *testing.T) {
 	}
 	if rows, cells := strings.Count(html, `<th scope="row">`), strings.Count(html, "<td>"); rows != 1 || cells != 64 {
 		t.Errorf("the strip's table has %d rows and %d cells, want 1 and 64", rows, cells)
+	}
+}
+
+// Rule (the explorer explores the scenario on screen, SCENARIO.md
+// Explore): the link of an edited scenario opens the explorer on the edit
+// (its transport), keeping the window the scenario states; a scenario
+// without a window gets the one its timed steps suggest; one with no
+// timed step has no link.
+func TestExploreHrefOpensTheEditedScenario(t *testing.T) {
+	orig := examplestest.Get(t, "a-cancel-then-complete").JSON
+	edited, err := scenario.SetPath(orig, "transport", []byte(`"streamable-http"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	href, ok, err := ExploreHref("../explore/", edited)
+	if err != nil || !ok {
+		t.Fatalf("ExploreHref: ok %v, err %v", ok, err)
+	}
+	if !strings.HasPrefix(href, "../explore/#s=") {
+		t.Fatalf("href %q: want the explorer page's #s= link", href)
+	}
+	link, err := scenario.ParseLink(href)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := scenario.Decode(link.Scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := scenario.Decode(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Transport != "streamable-http" {
+		t.Errorf("explored transport %q, want the edit's streamable-http", got.Transport)
+	}
+	if got.Explore == nil || want.Explore == nil || !reflect.DeepEqual(got.Explore, want.Explore) {
+		t.Errorf("explore window %+v, want the scenario's own %+v", got.Explore, want.Explore)
+	}
+	origHref, _, _ := ExploreHref("../explore/", orig)
+	if origHref == href {
+		t.Error("the edited scenario's link is the original's")
+	}
+	untimed := []byte(`{"title":"t","transport":"stdio","steps":[{"at":0,"do":"call","tool":"x"}]}`)
+	if _, ok, _ := ExploreHref("../explore/", untimed); ok {
+		t.Error("a scenario with no timed step and no window has an explorer link")
+	}
+}
+
+// Rule (the explorer page says what its reader can do, in the page): a
+// scenario with no window is told to add an explore member in the editor,
+// the one its timed steps suggest (lesson B's last two steps, 250 ms
+// either side), never a command-line flag; a scenario that cannot be
+// explored leaves the map of the last one drawn, and the status names
+// whose it is.
+func TestExploreWordsOfTheExplorerPage(t *testing.T) {
+	b := examplestest.Get(t, "b-complete-then-cancel").JSON
+	if s, err := scenario.Decode(b); err != nil || s.Explore != nil {
+		t.Fatalf("lesson B must state no window: %v", err)
+	}
+	got := ExploreNoWindow(b)
+	for _, w := range []string{`add an "explore" member in the editor`, `"path":"steps[`, `"byMs":1`} {
+		if !strings.Contains(got, w) {
+			t.Errorf("ExploreNoWindow says %q, want %q", got, w)
+		}
+	}
+	if strings.Contains(got, "-vary") {
+		t.Errorf("ExploreNoWindow names a flag: %q", got)
+	}
+	if got := ExploreNoWindow([]byte(`{"mcplab": 1}`)); !strings.Contains(got, `for example "explore": {"vary"`) {
+		t.Errorf("with no timed step: %q, want an example", got)
+	}
+	if got := ExploreCannotStatus("A: cancellation wins (stdio)"); strings.Contains(got, "last exploration") || !strings.Contains(got, "“A: cancellation wins (stdio)”") {
+		t.Errorf("ExploreCannotStatus = %q, want the drawn map's title, not a claimed exploration", got)
+	}
+	if got := ExploreCannotStatus(""); got != "This scenario cannot be explored." {
+		t.Errorf("with no map: %q", got)
+	}
+}
+
+// Rule (an axis says how many of its window's values the map draws):
+// 64 sampled of 151 says so; every value drawn says the count alone.
+func TestAxisRangeSaysSampling(t *testing.T) {
+	vs := make([]int64, 64)
+	for i := range vs {
+		vs[i] = 250 + int64(i)*150/63
+	}
+	if got, want := axisRange(vs, 151), "250..400 (64 of 151 values sampled)"; got != want {
+		t.Errorf("axisRange = %q, want %q", got, want)
+	}
+	if got, want := axisRange(vs, 64), "250..400 (64 values)"; got != want {
+		t.Errorf("axisRange of every value = %q, want %q", got, want)
 	}
 }

@@ -262,6 +262,12 @@ type Grid struct {
 // cannot run), each a *scenario.Error located at the member to change.
 var ErrExplore = errors.New("cannot explore")
 
+// ErrNothingToVary is the error of a scenario with no window: no explore
+// member and no dimension given (Options.Vary). It matches ErrExplore too;
+// a caller says how its reader gives a window (the command its -vary
+// flag, the explorer page its editor).
+var ErrNothingToVary = fmt.Errorf("%w: nothing to vary", ErrExplore)
+
 // Explore runs the exploration the scenario document data asks for (its
 // explore member, or opts.Vary), as the package doc describes. Errors:
 //   - the scenario's own (*scenario.Error, located in data);
@@ -311,7 +317,13 @@ func (x *explorer) place(i int) string {
 // fail returns the *scenario.Error wrapping ErrExplore at path, located in
 // the document when the path is one of its members.
 func (x *explorer) fail(path, format string, args ...any) error {
-	e := &scenario.Error{Path: path, Err: &reason{fmt.Sprintf(format, args...)}}
+	return x.failAs(nil, path, format, args...)
+}
+
+// failAs is fail with the category cat (ErrNothingToVary; nil for
+// ErrExplore).
+func (x *explorer) failAs(cat error, path, format string, args ...any) error {
+	e := &scenario.Error{Path: path, Err: &reason{text: fmt.Sprintf(format, args...), cat: cat}}
 	if loc, ok := scenario.Locate(x.data, path); ok && loc.Path != "" {
 		e.Offset, e.End, e.Line, e.Column = loc.Offset, loc.End, loc.Line, loc.Column
 	}
@@ -319,8 +331,16 @@ func (x *explorer) fail(path, format string, args ...any) error {
 }
 
 // reason is an exploration error's text, which matches ErrExplore with
-// errors.Is.
-type reason struct{ text string }
+// errors.Is (and ErrNothingToVary when cat is that).
+type reason struct {
+	text string
+	cat  error // ErrExplore when nil
+}
 
 func (r *reason) Error() string { return r.text }
-func (r *reason) Unwrap() error { return ErrExplore }
+func (r *reason) Unwrap() error {
+	if r.cat != nil {
+		return r.cat
+	}
+	return ErrExplore
+}

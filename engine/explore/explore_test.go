@@ -307,6 +307,12 @@ func TestErrorsAreLocated(t *testing.T) {
 			t.Errorf("%s: %v; want an error at %s saying %q", tc.rule, err, tc.path, tc.text)
 			continue
 		}
+		// Only a scenario with no window is ErrNothingToVary, and its
+		// words name no command-line flag: the caller says how its reader
+		// gives one.
+		if nothing := tc.rule == "nothing to vary"; errors.Is(err, ErrNothingToVary) != nothing || !errors.Is(err, ErrExplore) || nothing && strings.Contains(err.Error(), "-vary") {
+			t.Errorf("%s: %v: ErrNothingToVary %v, ErrExplore %v", tc.rule, err, errors.Is(err, ErrNothingToVary), errors.Is(err, ErrExplore))
+		}
 		if strings.HasPrefix(tc.path, "explore.") && se.Line == 0 {
 			t.Errorf("%s: %v is not located in the document (line 0)", tc.rule, err)
 		}

@@ -86,12 +86,12 @@ func newExplorer(data []byte, s *scenario.Scenario, opts Options) (*explorer, er
 	}
 	if opts.MaxRuns > 0 {
 		if opts.MaxRuns > scenario.MaxExploreRuns {
-			return nil, &scenario.Error{Path: "-max-runs", Err: &reason{"must be <= " + strconv.Itoa(scenario.MaxExploreRuns)}}
+			return nil, &scenario.Error{Path: "-max-runs", Err: &reason{text: "must be <= " + strconv.Itoa(scenario.MaxExploreRuns)}}
 		}
 		x.maxRuns = opts.MaxRuns
 	}
 	if len(x.vary) == 0 {
-		return nil, x.fail("explore", "nothing to vary: add \"explore\": {\"vary\": [{\"path\": \"steps[2].at\", \"from\": 0, \"to\": 600}]} to the scenario, or give -vary PATH=FROM..TO")
+		return nil, x.failAs(ErrNothingToVary, "explore", "nothing to vary: add \"explore\": {\"vary\": [{\"path\": \"steps[2].at\", \"from\": 0, \"to\": 600}]} to the scenario")
 	}
 	x.dims = len(x.vary)
 	x.points = 1

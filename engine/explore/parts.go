@@ -80,7 +80,7 @@ func Split(data []byte, vary []scenario.Vary, parts int) (*Plan, error) {
 // samples; maxRuns is the scenario's.
 func Part(data []byte, plan *Plan, k int, opts Options) (*Report, error) {
 	if k < -1 || k >= len(plan.Parts) {
-		return nil, &scenario.Error{Path: "part", Err: &reason{fmt.Sprintf("no part %d of %d", k, len(plan.Parts))}}
+		return nil, &scenario.Error{Path: "part", Err: &reason{text: fmt.Sprintf("no part %d of %d", k, len(plan.Parts))}}
 	}
 	opts.Samples = plan.Samples
 	if k == -1 {

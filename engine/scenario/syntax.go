@@ -15,8 +15,8 @@ import (
 // ("invalid character '"' after object key:value pair"). syntaxReason
 // reads the context around that byte and says what is wrong and where:
 //
-//   - a missing comma: at the end of the value it should follow, "a comma
-//     is missing after "at": 420";
+//   - a missing comma: just after the value it should follow (the column
+//     where the comma goes), "a comma is missing after "at": 420";
 //   - a comma before a closing } or ]: at the comma;
 //   - a missing colon: at the member name;
 //   - a member name not in double quotes, a missing value, a string not
@@ -51,7 +51,9 @@ func syntaxReason(data []byte, off int, se *json.SyntaxError) (text string, from
 	}
 	switch {
 	case strings.HasSuffix(msg, "pair") || strings.HasSuffix(msg, "element"): // after a member or an element
-		return "a comma is missing after " + lineBefore(data, prev), prev - 1, prev, prev > 0
+		// The place is just after the value, where the comma goes: an
+		// empty span, so that typing "," there inserts it.
+		return "a comma is missing after " + lineBefore(data, prev), prev, prev, prev > 0
 	case strings.HasSuffix(msg, "after object key"):
 		start := stringStart(data, prev)
 		return "a colon is missing after the member name " + snippet(data, start, prev), start, prev, start >= 0

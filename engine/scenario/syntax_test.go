@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -19,13 +20,13 @@ func TestSyntaxErrorsInWords(t *testing.T) {
 		want      string
 	}{
 		{"a missing comma is on the line of the member it should follow",
-			"{\n  \"mcplab\": 1,\n  \"title\": \"x\"\n  \"steps\": []\n}", 3, 14, `a comma is missing after "title": "x"`},
+			"{\n  \"mcplab\": 1,\n  \"title\": \"x\"\n  \"steps\": []\n}", 3, 15, `a comma is missing after "title": "x"`},
 		{"a missing comma after a number",
-			"{\n  \"mcplab\": 1\n  \"steps\": []\n}", 2, 13, `a comma is missing after "mcplab": 1`},
+			"{\n  \"mcplab\": 1\n  \"steps\": []\n}", 2, 14, `a comma is missing after "mcplab": 1`},
 		{"a missing comma after a closing brace",
-			"{\"mcplab\": 1, \"steps\": [\n  {\"at\": 0, \"do\": \"call\", \"id\": 1}\n  {\"at\": 5, \"do\": \"cancel\", \"id\": 1}\n]}", 2, 34, `a comma is missing after {"at": 0, "do": "call", "id": 1}`},
+			"{\"mcplab\": 1, \"steps\": [\n  {\"at\": 0, \"do\": \"call\", \"id\": 1}\n  {\"at\": 5, \"do\": \"cancel\", \"id\": 1}\n]}", 2, 35, `a comma is missing after {"at": 0, "do": "call", "id": 1}`},
 		{"a missing comma between list elements",
-			"{\"mcplab\": 1, \"steps\": [\n  1\n  2\n]}", 2, 3, "a comma is missing after 1"},
+			"{\"mcplab\": 1, \"steps\": [\n  1\n  2\n]}", 2, 4, "a comma is missing after 1"},
 		{"a trailing comma in an object is the comma's place",
 			"{\n  \"mcplab\": 1,\n  \"steps\": [],\n}", 3, 14, `the comma after "steps": [] has nothing after it: JSON allows no comma before the closing }`},
 		{"a trailing comma in a list",
@@ -64,6 +65,12 @@ func TestSyntaxErrorsInWords(t *testing.T) {
 			}
 			if strings.Contains(err.Error(), "invalid character") {
 				t.Errorf("message %q is in encoding/json's words", err)
+			}
+			// Typing "," over the place of a missing comma mends it.
+			if strings.HasPrefix(c.want, "a comma is missing") && e.End <= len(c.doc) && e.Offset <= e.End {
+				if mended := c.doc[:e.Offset] + "," + c.doc[e.End:]; !json.Valid([]byte(mended)) {
+					t.Errorf("typing \",\" over [%d, %d) gives %q, not JSON", e.Offset, e.End, mended)
+				}
 			}
 			if e.Offset < 0 || e.End < e.Offset || e.End > len(c.doc) {
 				t.Errorf("span [%d, %d) is outside the document of %d bytes", e.Offset, e.End, len(c.doc))

@@ -17,7 +17,8 @@
 //   - "mcplab-diagnostics", detail [{from, to, message}] (UTF-16 offsets
 //     into the text, as a textarea's selection): the located error to
 //     underline, or [] when the scenario is valid;
-//   - "mcplab-reveal", detail {from, to}: select that range, scroll it into
+//   - "mcplab-reveal", detail {from, to}: select that range (a caret when
+//     it is empty: where something is missing), scroll it into
 //     view and focus the editor; the listener cancels the event, so the
 //     wasm knows the editor took it;
 //   - the textarea's disabled and aria-invalid attributes are mirrored
@@ -237,7 +238,9 @@ const upgrade = (area) => {
   area.addEventListener("mcplab-reveal", (ev) => {
     const len = view.state.doc.length;
     const from = clamp(ev.detail.from, 0, len);
-    const to = clamp(Math.max(ev.detail.to, from + 1), from, len);
+    // An empty range is a caret: the place where something is missing
+    // (a comma after a value), so that typing there inserts it.
+    const to = clamp(ev.detail.to, from, len);
     view.dispatch({ selection: { anchor: from, head: to }, effects: EditorView.scrollIntoView(from, { y: "center" }) });
     view.focus();
     ev.preventDefault();

@@ -4,6 +4,7 @@ package page
 
 import (
 	"reflect"
+	"strings"
 	"syscall/js"
 
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -12,11 +13,12 @@ import (
 
 // labOriginal is what a scenario page said of its own scenario before any
 // edit: the h1, the document title, the "Try it:" label and the
-// prerendered scenario (script#scenario-json), kept so that an edit that
-// returns every value to the original's gives the page its words back.
+// prerendered scenario (script#scenario-json) and its "Explore this race"
+// link (a#explore-this), kept so that an edit that returns every value to
+// the original's gives the page its words back.
 type labOriginal struct {
-	heading, title, try string
-	scenario            *scenario.Scenario
+	heading, title, try, explore string
+	scenario                     *scenario.Scenario
 }
 
 // keepOriginal records the page's own words and scenario before a #s=
@@ -28,6 +30,9 @@ func (l *lab) keepOriginal() {
 	}
 	if s := l.doc.Call("querySelector", "#lab > p.try > strong"); s.Truthy() {
 		o.try = s.Get("textContent").String()
+	}
+	if a := ByID(l.doc, "explore-this"); a.Truthy() {
+		o.explore = a.Call("getAttribute", "href").String()
 	}
 	o.scenario, _ = scenario.Decode([]byte(l.script.Get("textContent").String()))
 	l.original = o
@@ -42,6 +47,7 @@ func (l *lab) keepOriginal() {
 // another scenario than its own (describeLink) has its own heading; an
 // edit back to every original value gives the page its words back.
 func (l *lab) markEdited() {
+	l.markExplore()
 	o := l.original
 	if o == nil || l.undoLink != nil {
 		return
@@ -101,5 +107,50 @@ func (l *lab) markEdited() {
 func setText(el js.Value, text string) {
 	if el.Get("textContent").String() != text {
 		el.Set("textContent", text)
+	}
+}
+
+// markExplore makes the "Explore this race" panel explore the scenario on
+// screen: once it differs from the page's own, the link opens the
+// explorer on the edit (templates.ExploreHref, with the window it states
+// or the one its timed steps suggest) and a note over the prerendered map
+// says the map is the original's (templates.ExploreEditedNote); an edit
+// with no window to explore hides the panel; the original's values give
+// the panel its own link back.
+func (l *lab) markExplore() {
+	o := l.original
+	a := ByID(l.doc, "explore-this")
+	panel := ByID(l.doc, "explore-panel")
+	if o == nil || o.explore == "" || !a.Truthy() || !panel.Truthy() {
+		return
+	}
+	text := []byte(l.script.Get("textContent").String())
+	now, err := scenario.Decode(text)
+	edited := err == nil && o.scenario != nil && !reflect.DeepEqual(now, o.scenario)
+	note := ByID(l.doc, "explore-edited-note")
+	href := o.explore
+	if edited {
+		base, _, _ := strings.Cut(o.explore, "#")
+		h, ok, err := templates.ExploreHref(base, text)
+		if err != nil || !ok {
+			panel.Set("hidden", true)
+			return
+		}
+		href = h
+	}
+	panel.Set("hidden", false)
+	if a.Call("getAttribute", "href").String() != href {
+		a.Call("setAttribute", "href", href)
+	}
+	mapped := panel.Call("querySelector", ".explore-block").Truthy()
+	switch {
+	case edited && mapped && !note.Truthy():
+		note = l.doc.Call("createElement", "p")
+		note.Set("id", "explore-edited-note")
+		note.Set("className", "edited-note")
+		note.Set("textContent", templates.ExploreEditedNote)
+		ByID(l.doc, "explore-panel-h").Call("after", note)
+	case !edited && note.Truthy():
+		note.Call("remove")
 	}
 }

@@ -493,18 +493,18 @@ func (p *playground) markControl(path string) {
 	}
 }
 
-// showErrorInEditor selects the erroneous value in the editor and scrolls
-// it into view.
+// showErrorInEditor selects the erroneous value in the editor (a caret
+// where something is missing, as a comma) and scrolls it into view.
 func (p *playground) showErrorInEditor() {
 	e := p.lastErr
 	if e.Line == 0 {
 		return
 	}
-	if p.tellEditor("mcplab-reveal", map[string]any{"from": e.Start, "to": max(e.End, e.Start+1)}) {
+	if p.tellEditor("mcplab-reveal", map[string]any{"from": e.Start, "to": e.End}) {
 		return // the code editor selected it
 	}
 	p.editor.Call("focus")
-	p.editor.Call("setSelectionRange", e.Start, max(e.End, e.Start+1))
+	p.editor.Call("setSelectionRange", e.Start, e.End)
 	lh := js.Global().Call("getComputedStyle", p.editor).Get("lineHeight").String()
 	// "18px", or "normal" (then the default).
 	px, err := strconv.ParseFloat(strings.TrimSuffix(lh, "px"), 64)

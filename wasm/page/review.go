@@ -402,7 +402,7 @@ func (p *reviewPage) showErrorInEditor() {
 		return
 	}
 	p.input.Call("focus")
-	p.input.Call("setSelectionRange", e.Start, max(e.End, e.Start+1))
+	p.input.Call("setSelectionRange", e.Start, e.End)
 	p.input.Set("scrollTop", float64(max(e.Line-4, 0))*18)
 }
 

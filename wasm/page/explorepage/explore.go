@@ -11,12 +11,14 @@ package explorepage
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"syscall/js"
 
 	"github.com/mcplab/mcplab/engine/explore"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/templates"
 	"github.com/mcplab/mcplab/wasm/bridge"
 	"github.com/mcplab/mcplab/wasm/page"
@@ -130,9 +132,16 @@ func (x *explorer) start(text string) {
 	x.text = text
 	plan, err := explore.Split([]byte(text), nil, len(x.engines)*partsPerWorker)
 	if err != nil {
-		e := worker.Located([]byte(text), err)
-		x.showError(e.Message)
-		x.say("This scenario cannot be explored; the map shows the last exploration.", "error")
+		msg := worker.Located([]byte(text), err).Message
+		if errors.Is(err, explore.ErrNothingToVary) {
+			msg = templates.ExploreNoWindow([]byte(text))
+		}
+		x.showError(msg)
+		shown := ""
+		if h := x.doc.Call("querySelector", "#explore-out .explore-title"); h.Truthy() {
+			shown = h.Get("textContent").String()
+		}
+		x.say(templates.ExploreCannotStatus(shown), "error")
 		x.markReady()
 		return
 	}
@@ -238,7 +247,7 @@ func (x *explorer) finished() {
 	root.Set("exploreMs", ms)
 	root.Set("exploreRuns", runs)
 	root.Set("explorePoints", points)
-	x.say("Explored in "+ms+" ms on "+strconv.Itoa(len(x.engines))+" workers: "+runs+" runs for "+points+" grid points.", "ready")
+	x.say("Explored in "+ms+" ms on "+strconv.Itoa(len(x.engines))+" workers: "+trace.Thousands(int64(x.merged.Runs))+" runs for "+trace.Thousands(x.merged.Points)+" grid points.", "ready")
 }
 
 // schedule draws the map at the next frame, once however many parts
