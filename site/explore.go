@@ -93,13 +93,8 @@ func cmdExplore(args []string, stdout, stderr io.Writer) error {
 		return &usageError{fmt.Errorf("%s is a transcript of real traffic, and explore takes a scenario: the import page turns one into a scenario", name)}
 	}
 	rep, err := explore.Explore(data, explore.Options{Engine: runOptions, Vary: vary, MaxRuns: *maxRuns, LinkBase: *base})
-	switch {
-	case errors.Is(err, entry.ErrInternal):
-		return &internalError{err}
-	case errors.Is(err, explore.ErrNothingToVary):
-		return &usageError{fmt.Errorf("%w, or give -vary PATH=FROM..TO", mcplabMemberError(err))}
-	case err != nil:
-		return &usageError{mcplabMemberError(err)}
+	if err != nil {
+		return exploreError(err)
 	}
 	if *asJSON {
 		out, err := json.MarshalIndent(rep, "", "  ")
@@ -165,4 +160,17 @@ type counterexamplesFound struct{ rules []string }
 
 func (e *counterexamplesFound) Error() string {
 	return fmt.Sprintf("%d rule(s) fail in the window: %s (counterexamples above)", len(e.rules), strings.Join(e.rules, ", "))
+}
+
+// exploreError is the command's error for a failed exploration: a bug is
+// an internal error (exit 4), anything else the input's (exit 2), and a
+// scenario with no window is told of -vary.
+func exploreError(err error) error {
+	switch {
+	case errors.Is(err, entry.ErrInternal):
+		return &internalError{err}
+	case errors.Is(err, explore.ErrNothingToVary):
+		return &usageError{fmt.Errorf("%w, or give -vary PATH=FROM..TO", mcplabMemberError(err))}
+	}
+	return &usageError{mcplabMemberError(err)}
 }
