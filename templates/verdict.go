@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -297,6 +298,24 @@ func brokenSwitches(s *scenario.Scenario) []string {
 	return out
 }
 
+// citesFinal reports whether a check cites a final response (a result or
+// an error) among its events, or cites none; a check that cites only
+// progress notifications is about progress, not an answer.
+func citesFinal(tr *trace.Trace, c trace.Check) bool {
+	if len(c.Events) == 0 {
+		return true
+	}
+	for _, e := range tr.Events {
+		if !slices.Contains(c.Events, e.Seq) || len(e.Message) == 0 {
+			continue
+		}
+		if m, err := jsonrpc.Parse(e.Message); err == nil && m.IsFinal() {
+			return true
+		}
+	}
+	return false
+}
+
 // failureText says a failed check in domain words, with the trace's own
 // numbers where the rule has one.
 func failureText(tr *trace.Trace, c trace.Check) string {
@@ -333,6 +352,9 @@ func failureText(tr *trace.Trace, c trace.Check) string {
 	case "sse-headers":
 		return "no SSE headers: the proxy holds the progress back"
 	case "no-message-after-cancel":
+		if !citesFinal(tr, c) {
+			return "kept sending progress after cancelling: messages the client must ignore"
+		}
 		return "answered after cancelling: messages the client must ignore"
 	case "progress-increases":
 		for _, r := range tr.Requests {

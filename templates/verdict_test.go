@@ -496,3 +496,31 @@ func TestSkippedHeadline(t *testing.T) {
 		}
 	}
 }
+
+// Rule (DOMAIN.md §1, no-message-after-cancel): the headline names what
+// followed the cancellation: an answer when a cited event is a result or
+// an error, progress when only progress notifications followed (an
+// import of a server that kept reporting progress but never answered was
+// headlined "answered after cancelling" over a card saying it sent no
+// response).
+func TestNoMessageAfterCancelHeadlineNamesWhatFollowed(t *testing.T) {
+	progress := json.RawMessage(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":2}}`)
+	result := json.RawMessage(`{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`)
+	no := false
+	for _, tc := range []struct {
+		name   string
+		events []trace.Event
+		cited  []int
+		want   string
+	}{
+		{"only progress", []trace.Event{{Seq: 4, Message: progress}, {Seq: 5, Message: progress}}, []int{4, 5}, "kept sending progress after cancelling"},
+		{"a result", []trace.Event{{Seq: 4, Message: progress}, {Seq: 5, Message: result}}, []int{4, 5}, "answered after cancelling"},
+		{"nothing cited", nil, nil, "answered after cancelling"},
+	} {
+		tr := &trace.Trace{Events: tc.events}
+		got := failureText(tr, trace.Check{Rule: "no-message-after-cancel", OK: &no, Events: tc.cited})
+		if !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: %q, want it to start %q", tc.name, got, tc.want)
+		}
+	}
+}
