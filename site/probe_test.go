@@ -30,32 +30,54 @@ import (
 const probeToolArgs = `{"steps":3,"intervalMs":60}`
 
 var (
-	goServerOnce sync.Once
-	goServerPath string
-	goServerErr  error
-	npmOnce      sync.Once
-	npmErr       error
+	npmOnce sync.Once
+	npmErr  error
 )
 
 // goServer builds testdata/probe/goserver once per test binary.
-func goServer(t *testing.T) string {
+func goServer(t *testing.T) string { return testBinary(t, "goserver") }
+
+// testBinaries holds each test peer built from testdata/probe/<name>, once
+// per test binary: the first test that needs one builds it, the others
+// wait for it and share its path or its error.
+var testBinaries = struct {
+	sync.Mutex
+	built map[string]*testBin
+}{built: map[string]*testBin{}}
+
+type testBin struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// testBinary builds the Go program testdata/probe/<name> (go build) once
+// per test binary and returns its path; a failed build fails the test with
+// the compiler's output.
+func testBinary(t *testing.T, name string) string {
 	t.Helper()
-	goServerOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mcplab-probe-goserver-")
+	testBinaries.Lock()
+	b := testBinaries.built[name]
+	if b == nil {
+		b = &testBin{}
+		testBinaries.built[name] = b
+	}
+	testBinaries.Unlock()
+	b.once.Do(func() {
+		dir, err := os.MkdirTemp("", "mcplab-probe-"+name+"-")
 		if err != nil {
-			goServerErr = err
+			b.err = err
 			return
 		}
-		goServerPath = filepath.Join(dir, "goserver")
-		out, err := exec.Command("go", "build", "-o", goServerPath, "./testdata/probe/goserver").CombinedOutput()
-		if err != nil {
-			goServerErr = errors.New("go build ./testdata/probe/goserver: " + err.Error() + "\n" + string(out))
+		b.path = filepath.Join(dir, name)
+		if out, err := exec.Command("go", "build", "-o", b.path, "./testdata/probe/"+name).CombinedOutput(); err != nil {
+			b.err = errors.New("go build ./testdata/probe/" + name + ": " + err.Error() + "\n" + string(out))
 		}
 	})
-	if goServerErr != nil {
-		t.Fatal(goServerErr)
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	return goServerPath
+	return b.path
 }
 
 // tsServers installs the TypeScript SDK from the committed lockfile into
@@ -312,11 +334,7 @@ func TestProbeServerNeverAnswers(t *testing.T) {
 		t.Fatalf("the server did not write its child's pid: %v", rerr)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	deadline := time.Now().Add(3 * time.Second)
-	for alive(pid) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if alive(pid) {
+	if !gone(pid, 3*time.Second) {
 		t.Errorf("the server's child %d still runs after the probe ended", pid)
 	}
 }
@@ -330,6 +348,15 @@ func alive(pid int) bool {
 	}
 	_, rest, _ := strings.Cut(string(stat), ") ")
 	return !strings.HasPrefix(rest, "Z") && !strings.HasPrefix(rest, "X")
+}
+
+// gone waits at most within for process pid to stop running (a signal
+// lands asynchronously) and reports whether it has.
+func gone(pid int, within time.Duration) bool {
+	for deadline := time.Now().Add(within); alive(pid) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return !alive(pid)
 }
 
 // Rule: a server that exits in the middle of a call is reported

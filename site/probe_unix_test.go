@@ -46,11 +46,7 @@ func TestProbeSIGTERMKillsTheServer(t *testing.T) {
 	}
 	data, _ := os.ReadFile(pidFile)
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	deadline := time.Now().Add(3 * time.Second)
-	for alive(pid) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if pid == 0 || alive(pid) {
+	if pid == 0 || !gone(pid, 3*time.Second) {
 		t.Errorf("the server's child %d still runs after SIGTERM stopped the probe", pid)
 	}
 }

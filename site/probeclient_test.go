@@ -9,13 +9,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -209,39 +207,13 @@ func TestProbeClientBounded(t *testing.T) {
 		t.Fatalf("the client did not write its child's pid: %v", rerr)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	for deadline := time.Now().Add(time.Second); alive(pid) && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond) // SIGKILL lands asynchronously
-	}
-	if alive(pid) {
+	if !gone(pid, time.Second) { // SIGKILL lands asynchronously
 		t.Errorf("the client's child %d still runs after probe-client returned", pid)
 	}
 }
 
-var (
-	goClientOnce sync.Once
-	goClientPath string
-	goClientErr  error
-)
-
 // goClient builds testdata/probe/goclient once per test binary.
-func goClient(t *testing.T) string {
-	t.Helper()
-	goClientOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mcplab-probe-goclient-")
-		if err != nil {
-			goClientErr = err
-			return
-		}
-		goClientPath = filepath.Join(dir, "goclient")
-		if out, err := exec.Command("go", "build", "-o", goClientPath, "./testdata/probe/goclient").CombinedOutput(); err != nil {
-			goClientErr = fmt.Errorf("go build ./testdata/probe/goclient: %v\n%s", err, out)
-		}
-	})
-	if goClientErr != nil {
-		t.Fatal(goClientErr)
-	}
-	return goClientPath
-}
+func goClient(t *testing.T) string { return testBinary(t, "goclient") }
 
 // TestProbeClientGoSDK: the Go SDK v1.8.0 client bounds its call with a
 // 300 ms context deadline (stated with -max-timeout 300), in each era: on
@@ -317,39 +289,13 @@ func TestProbeClientSignal(t *testing.T) {
 		t.Errorf("after SIGTERM: exit %d (%v), stderr %q; want 1, stopped by a signal", code, err, stderr.String())
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	for deadline := time.Now().Add(time.Second); alive(pid) && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if pid == 0 || alive(pid) {
+	if pid == 0 || !gone(pid, time.Second) {
 		t.Errorf("the client (pid %d) still runs after probe-client stopped", pid)
 	}
 }
 
-var (
-	mcpGoClientOnce sync.Once
-	mcpGoClientPath string
-	mcpGoClientErr  error
-)
-
 // mcpGoClient builds testdata/probe/mcpgoclient once per test binary.
-func mcpGoClient(t *testing.T) string {
-	t.Helper()
-	mcpGoClientOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mcplab-probe-mcpgoclient-")
-		if err != nil {
-			mcpGoClientErr = err
-			return
-		}
-		mcpGoClientPath = filepath.Join(dir, "mcpgoclient")
-		if out, err := exec.Command("go", "build", "-o", mcpGoClientPath, "./testdata/probe/mcpgoclient").CombinedOutput(); err != nil {
-			mcpGoClientErr = fmt.Errorf("go build ./testdata/probe/mcpgoclient: %v\n%s", err, out)
-		}
-	})
-	if mcpGoClientErr != nil {
-		t.Fatal(mcpGoClientErr)
-	}
-	return mcpGoClientPath
-}
+func mcpGoClient(t *testing.T) string { return testBinary(t, "mcpgoclient") }
 
 // TestProbeClientMcpGo: mark3labs/mcp-go v1.2.1's client bounds its call
 // with a 300 ms context deadline (stated with -max-timeout 300). It speaks
