@@ -9,14 +9,17 @@ import (
 // handlers reads server.handlers and server.resources (SCENARIO.md,
 // "Handlers: the server decides when work ends"), each entry in sorted
 // key order so that the first error is the same however the members are
-// ordered.
+// ordered. An empty object is the same as an absent one, so both decode
+// to a nil map and the normalized form round-trips.
 func (d *decoder) handlers(o *object, s *Scenario) {
 	if raw, ok := o.get("handlers"); ok && d.err == nil {
 		if hs := d.obj("server.handlers", raw); hs != nil {
-			s.Server.Handlers = map[string]Handler{}
 			for _, name := range d.keys(hs, "server.handlers") {
 				raw, _ := hs.get(name)
 				if h, ok := d.handler(hs.sub(name), raw); ok {
+					if s.Server.Handlers == nil {
+						s.Server.Handlers = map[string]Handler{}
+					}
 					s.Server.Handlers[name] = h
 				}
 			}
@@ -24,9 +27,11 @@ func (d *decoder) handlers(o *object, s *Scenario) {
 	}
 	if raw, ok := o.get("resources"); ok && d.err == nil {
 		if rs := d.obj("server.resources", raw); rs != nil {
-			s.Server.Resources = map[string]int{}
 			for _, name := range d.keys(rs, "server.resources") {
 				if v, ok := d.integer(rs, name, 1, MaxResourceCapacity); ok {
+					if s.Server.Resources == nil {
+						s.Server.Resources = map[string]int{}
+					}
 					s.Server.Resources[name] = int(v)
 				}
 			}
