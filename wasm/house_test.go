@@ -44,7 +44,7 @@ var layers = map[string]int{
 }
 
 // maxBackUp is how many imports may run back up (or sideways) the map:
-// issue's budget is 2; there are none.
+// the house allows 2; there are none.
 const maxBackUp = 0
 
 // maxFuncLines bounds every hand-written function of wasm/.

@@ -9,7 +9,7 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
-// mapA is the 64 x 64 map of lesson A: the cancel's time (0..630
+// mapA is ARCHITECTURE.md's 64 x 64 explorer map of lesson A: the cancel's time (0..630
 // ms by 10) against the latency up (0..63 ms).
 var mapA = []scenario.Vary{{Path: "steps[2].at", From: 0, To: 630, ByMs: 10}, {Path: "latencyMs.up", From: 0, To: 63, ByMs: 1}}
 

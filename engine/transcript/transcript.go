@@ -249,6 +249,11 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 	if !oneSided && md.observer != trace.ObserverWire && format != FormatGoSDK && format != FormatJSONL {
 		side = md.observer
 	}
+	if !entries[0].timed {
+		if note := placeEarlyResponses(entries); note != "" {
+			md.notes = append(md.notes, note)
+		}
+	}
 	tr := build(entries, format, side, md, opts)
 	coordinator.Decide(tr, nil)
 	tr.Checks = checks.Evaluate(tr)

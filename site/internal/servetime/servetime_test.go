@@ -51,7 +51,7 @@ func TestServePrintsTheLineServingURLReads(t *testing.T) {
 	}
 }
 
-// The budget lines carry the seconds to the tenth, the budget and
+// The budget lines carry the seconds to the tenth, the budget and
 // the verdict; "under 90 s" makes 90.0 s itself over budget.
 func TestBudgetLineVerdicts(t *testing.T) {
 	got := budgetLine("make serve from a clean clone", 41240*time.Millisecond, cleanBudget, "load average 1.20 1.91 2.68")
