@@ -147,7 +147,7 @@ func loadScenario(arg string) (*scenario.Scenario, error) {
 		return nil, &usageError{fmt.Errorf("%s: %w", arg, err)}
 	}
 	if len(sc.Server.Handlers) == 0 {
-		return nil, &usageError{fmt.Errorf("%s has no server.handlers: the mock plays a server's handlers (SCENARIO.md, \"Handlers\"), e.g. {\"server\":{\"handlers\":{\"slow\":{\"workMs\":300,\"progressEveryMs\":100}}}}", arg)}
+		return nil, &usageError{fmt.Errorf("%s has no server.handlers: the mock plays a server's handlers (server.handlers, docs/scenario.md), e.g. {\"server\":{\"handlers\":{\"slow\":{\"workMs\":300,\"progressEveryMs\":100}}}}", arg)}
 	}
 	return sc, nil
 }

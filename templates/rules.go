@@ -3,6 +3,7 @@ package templates
 import (
 	"context"
 	"io"
+	"strings"
 
 	"github.com/a-h/templ"
 
@@ -43,6 +44,15 @@ func RulesIndex(root string, entries []checks.RuleEntry) templ.Component {
 // one that fails it (both found by running the built-ins), every built-in
 // that reports it, and what undecided means for it. root is "../../".
 func RulePage(root string, e checks.RuleEntry) templ.Component { return rulePageView(root, e) }
+
+// ruleSource is a rule's source as a rule's page says it. The site serves
+// no pages of docs/, so a citation of the domain notes
+// (checks.DomainNotes + " §N") names them in words, "the lab's domain
+// notes, §N", rather than linking a page that is not there; docs/rules.md
+// links the same citations to docs/domain.md.
+func ruleSource(s string) string {
+	return strings.ReplaceAll(s, checks.DomainNotes+" §", "the lab's domain notes, §")
+}
 
 // more is how many names follow the first n shown.
 func more(names []string, n int) int { return max(len(names)-n, 0) }

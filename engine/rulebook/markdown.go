@@ -11,21 +11,22 @@ import (
 const examplesDir = "../engine/examples/"
 
 // Markdown renders the reference as docs/rules.md: an index table, then a
-// section per rule (what it checks, its source, the correct built-in that
+// section per rule (what it checks, its source with its citations of
+// docs/domain.md linked (MarkdownCitations), the correct built-in that
 // passes it, the broken one that fails it, every built-in that exercises
 // it, and what undecided means for it). Built-ins link their files,
 // relative to docs/. Deterministic: the entries' order.
 func Markdown(entries []checks.RuleEntry) string {
 	var b strings.Builder
 	b.WriteString("# Rules\n\n")
-	b.WriteString("Every rule a trace's `checks` can name. This file is generated from the rules' descriptions in `engine/checks` (`checks.Rules`) and from running every built-in scenario; `go test ./engine/rulebook -update` rewrites it, and that test fails while it is out of date. The site serves the same reference at `/rules/`.\n\n")
+	b.WriteString("Every rule a trace's `checks` can name. This file is generated from the rules' descriptions in `engine/checks` (`checks.Rules`) and from running every built-in scenario; `go test ./engine/rulebook -update` rewrites it, and that test fails while it is out of date. The site serves the same reference at `/rules/`. Each source cites the lab's domain notes, [domain.md](domain.md), by section, and the MCP specification.\n\n")
 	b.WriteString("| rule | checks | passes | fails |\n|---|---|---|---|\n")
 	for _, e := range entries {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s |\n", e.ID, e.ID, cell(e.Checks), orDash(e.Passer()), orDash(e.Failer()))
 	}
 	for _, e := range entries {
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n", e.ID, e.Checks)
-		fmt.Fprintf(&b, "- **Source:** %s.\n", e.Source)
+		fmt.Fprintf(&b, "- **Source:** %s.\n", MarkdownCitations(e.Source))
 		fmt.Fprintf(&b, "- **Passed by** (a correct built-in): %s.\n", example(e.Passer(), "no correct built-in passes it yet"))
 		fmt.Fprintf(&b, "- **Failed by** (a broken built-in): %s.\n", example(e.Failer(), "no built-in fails it yet"))
 		fmt.Fprintf(&b, "- **Undecided** means: %s\n", e.UndecidedMeaning())

@@ -334,7 +334,7 @@ func parse(data []byte, opts Options) ([]entry, string, meta, error) {
 	case FormatScenario:
 		n := 1 + bytes.Count(data[:len(data)-len(bytes.TrimLeft(data, " \t\r\n"))], []byte("\n"))
 		if isScenario(data, firstLine(data)) {
-			return nil, "", md, lineErr(n, "this is a scenario (SCENARIO.md), not a transcript: run it as a scenario")
+			return nil, "", md, lineErr(n, "this is a scenario (the lab's own format), not a transcript: run it as a scenario")
 		}
 		return nil, "", md, lineErr(n, "not a transcript line: a JSON object with \"from\" and \"message\" (the lab's JSON Lines), or a HAR file with \"log\"")
 	default:

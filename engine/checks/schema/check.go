@@ -157,7 +157,7 @@ func undecided(detail string) trace.Check {
 var Description = checks.Rule{
 	ID:     Rule,
 	Checks: "Every wire message is valid against the official JSON Schema of the protocol revision it claims: a request or notification against its method's definition, a response against the result its request names.",
-	Source: "MCP specification, schema/2025-11-25/schema.json and schema/2026-07-28/schema.json; SCENARIO.md, The wire of each revision",
+	Source: "MCP specification, schema/2025-11-25/schema.json and schema/2026-07-28/schema.json; " + checks.DomainNotes + " §1, The two protocol eras",
 	Undecided: "The transcript does not say its protocol revision, or names one whose schema is not embedded: no schema can judge its messages. " +
 		"Judged by the native command and the import page's native build only; the browser's pages do not link the validator.",
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/mcplab/mcplab/engine/rulebook"
 )
 
 // Package is what docs/packages.md says of one package of the module: its
@@ -17,9 +19,10 @@ type Package struct {
 
 // Packages returns docs/packages.md: the module's packages grouped by the
 // room they live in (engine/, templates/, wasm/, site/), each with what its
-// own doc comment says and what of the module it imports, so the map of
-// ARCHITECTURE.md can be checked against the code as it is. module is the
-// module path, trimmed from every name.
+// own doc comment says (its citations of the design notes linked to
+// docs/, rulebook.MarkdownCitations) and what of the module it imports, so
+// the map of docs/architecture.md can be checked against the code as it
+// is. module is the module path, trimmed from every name.
 func Packages(module string, pkgs []Package) string {
 	sorted := append([]Package(nil), pkgs...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].ImportPath < sorted[j].ImportPath })
@@ -49,7 +52,7 @@ func Packages(module string, pkgs []Package) string {
 		if doc == "" {
 			doc = "(no doc comment)"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", rel, cell(doc), strings.Join(imports, ", "))
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", rel, rulebook.MarkdownCitations(cell(doc)), strings.Join(imports, ", "))
 		if next := nextRoom(sorted, p, module); next != room {
 			b.WriteString("\n")
 		}

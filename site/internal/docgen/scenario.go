@@ -11,6 +11,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/rulebook"
 )
 
 // schemaNode is the part of a JSON Schema (draft 2020-12) object that the
@@ -75,7 +78,9 @@ type member struct {
 // Scenario returns docs/scenario.md: the scenario format as
 // scenario.schema.json states it, one section per top-level member and one
 // per step verb, each member with its path, what it takes (type, range,
-// values) and its description. It fails only on a schema that is not JSON.
+// values) and its description, with its citations of the domain notes
+// linked (rulebook.MarkdownCitations). It fails only on a schema that is
+// not JSON.
 func Scenario(schema []byte) (string, error) {
 	var root schemaNode
 	dec := json.NewDecoder(strings.NewReader(string(schema)))
@@ -88,7 +93,8 @@ func Scenario(schema []byte) (string, error) {
 	b.WriteString("<!-- Generated from engine/scenario/scenario.schema.json by `go test ./site/internal/docgen -update`; edit the schema, not this file. -->\n\n")
 	b.WriteString(root.Description + "\n\n")
 	b.WriteString("A scenario is one JSON object. The site serves the same schema at `/scenario.schema.json` (editors complete from it), " +
-		"`go doc github.com/mcplab/mcplab/engine/scenario` lists the Go side, and `engine/examples/` holds a working scenario for every verb and policy.\n\n")
+		"`go doc github.com/mcplab/mcplab/engine/scenario` lists the Go side, and `engine/examples/` holds a working scenario for every verb and policy. " +
+		"Every switch's default is the correct behaviour; which failure each switch brings back, and which rule catches it, is in " + checks.DomainNotes + " §11.\n\n")
 	b.WriteString("## Top-level members\n\n")
 	var top []member
 	for _, name := range root.Properties.names {
@@ -109,7 +115,7 @@ func Scenario(schema []byte) (string, error) {
 		fmt.Fprintf(&b, "## `%s`\n\n%s\n\n", name, n.Description)
 		writeTable(&b, rows)
 	}
-	return b.String(), nil
+	return rulebook.MarkdownCitations(b.String()), nil
 }
 
 // writeSteps writes the script: one section per verb of steps[].oneOf, in

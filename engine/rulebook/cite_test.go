@@ -1,0 +1,163 @@
+package rulebook_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/rulebook"
+)
+
+// domainFile is the lab's domain notes in the repository.
+var domainFile = filepath.Join("..", "..", "docs", "domain.md")
+
+// headings returns the Markdown headings of path in order, each as its
+// level and its text.
+func headings(t *testing.T, path string) (levels []int, texts []string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fence := false
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "```") {
+			fence = !fence
+		}
+		if fence || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		text := strings.TrimLeft(line, "#")
+		levels = append(levels, len(line)-len(text))
+		texts = append(texts, strings.TrimSpace(text))
+	}
+	return levels, texts
+}
+
+// Rule (docs/domain.md's opening: its numbers and subsection titles are
+// stable): DomainSections is exactly the numbered sections of
+// docs/domain.md, §1 to §12 in order, each subsection it names a "###"
+// heading inside its own section.
+func TestDomainSectionsAreTheNotesHeadings(t *testing.T) {
+	levels, texts := headings(t, domainFile)
+	numbered := regexp.MustCompile(`^(\d+)\. `)
+	var got []rulebook.Section
+	for i, text := range texts {
+		switch {
+		case levels[i] == 2 && numbered.MatchString(text):
+			n, _ := strconv.Atoi(numbered.FindStringSubmatch(text)[1])
+			got = append(got, rulebook.Section{N: n, Title: strings.TrimPrefix(text, numbered.FindString(text))})
+		case levels[i] == 3 && len(got) > 0:
+			got[len(got)-1].Subsections = append(got[len(got)-1].Subsections, text)
+		}
+	}
+	if len(got) != 12 || len(rulebook.DomainSections) != 12 {
+		t.Fatalf("docs/domain.md has %d numbered sections and DomainSections %d, want 12 each", len(got), len(rulebook.DomainSections))
+	}
+	for i, want := range rulebook.DomainSections {
+		g := got[i]
+		if g.N != i+1 || want.N != i+1 || g.Title != want.Title {
+			t.Errorf("section %d: docs/domain.md has %q, DomainSections %d %q", i+1, g.Heading(), want.N, want.Heading())
+		}
+		for _, sub := range want.Subsections {
+			if !contains(g.Subsections, sub) {
+				t.Errorf("§%d: docs/domain.md has no subsection %q under it (it has %q)", want.N, sub, g.Subsections)
+			}
+		}
+	}
+	for _, cited := range []string{"The server's side of a cancellation", "The race: both orders are valid", "The two protocol eras"} {
+		if !contains(rulebook.DomainSections[0].Subsections, cited) {
+			t.Errorf("§1 lacks the subsection the code cites, %q", cited)
+		}
+	}
+	if !contains(texts, "Glossary") {
+		t.Error("docs/domain.md has no glossary")
+	}
+}
+
+// Rule: a rule's source cites the domain notes as docs/domain.md §N (a
+// section that exists, and a subsection of it when one is named), never
+// a design file the repository does not hold; and each citation becomes
+// a link of docs/rules.md that lands on a heading of docs/domain.md.
+func TestRuleSourcesCiteTheNotes(t *testing.T) {
+	levels, texts := headings(t, domainFile)
+	anchors := map[string]bool{}
+	for i := range texts {
+		if levels[i] >= 2 {
+			anchors[rulebook.Anchor(texts[i])] = true
+		}
+	}
+	link := regexp.MustCompile(`\]\(domain\.md#([^)]*)\)`)
+	cites := 0
+	for _, r := range rulebook.Rules() {
+		for _, outside := range []string{"DOMAIN.md", "SCENARIO.md", "ARCHITECTURE.md", "STYLE.md"} {
+			if strings.Contains(r.Source, outside) {
+				t.Errorf("%s: its source cites %s, which is not in the repository: %q", r.ID, outside, r.Source)
+			}
+		}
+		for _, part := range strings.Split(r.Source, "; ") {
+			rest, ok := strings.CutPrefix(part, checks.DomainNotes+" §")
+			if !ok {
+				if strings.Contains(part, checks.DomainNotes) {
+					t.Errorf("%s: %q cites the notes without a section", r.ID, part)
+				}
+				continue
+			}
+			cites++
+			md := rulebook.MarkdownCitations(part)
+			m := link.FindStringSubmatch(md)
+			if m == nil || !anchors[m[1]] {
+				t.Errorf("%s: %q links %q, not a heading of docs/domain.md", r.ID, part, md)
+				continue
+			}
+			// What follows the linked citation is a parenthesis or nothing:
+			// a ", Title" the link did not take names no subsection.
+			if after := md[strings.Index(md, ")")+1:]; after != "" && !strings.HasPrefix(after, " (") {
+				t.Errorf("%s: %q names a subsection docs/domain.md §%s does not have (left %q)", r.ID, part, rest, after)
+			}
+		}
+	}
+	if cites < len(rulebook.Rules()) {
+		t.Errorf("only %d citations of the notes among %d rules", cites, len(rulebook.Rules()))
+	}
+}
+
+// MarkdownCitations links each citation form the code and the rules use,
+// relative to docs/, and leaves a section the notes lack as it is.
+func TestMarkdownCitations(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"docs/domain.md §1; MCP specification", "[domain.md §1](domain.md#1-request-cancellation-per-transport); MCP specification"},
+		{"docs/domain.md §1, The race: both orders are valid (one terminal state)", "[domain.md §1, The race: both orders are valid](domain.md#the-race-both-orders-are-valid) (one terminal state)"},
+		{"docs/domain.md §11 (failure no-timeout)", "[domain.md §11](domain.md#11-failure-modes-the-lab-shows) (failure no-timeout)"},
+		{"the life of one request (DOMAIN.md §1–3): the", "the life of one request ([domain.md §1–3](domain.md#1-request-cancellation-per-transport)): the"},
+		{`(DOMAIN.md, "The two protocol eras"): the`, `([domain.md, "The two protocol eras"](domain.md#the-two-protocol-eras)): the`},
+		{`(DOMAIN.md §1, "The server's side of a cancellation"; SCENARIO.md, "Handlers")`, `([domain.md §1, "The server's side of a cancellation"](domain.md#the-servers-side-of-a-cancellation); [scenario.md](scenario.md), "Handlers")`},
+		{"the ledger of DOMAIN.md §4: what", "the ledger of [domain.md §4](domain.md#4-idempotency-a-new-json-rpc-id-is-not-deduplication): what"},
+		{"the rules of DOMAIN.md on a trace", "the rules of [domain.md](domain.md) on a trace"},
+		{"the one entry (ARCHITECTURE.md): every", "the one entry ([architecture.md](architecture.md)): every"},
+		{"DOMAIN.md §13 is not a section", "DOMAIN.md §13 is not a section"},
+		{"no citation here", "no citation here"},
+	} {
+		if got := rulebook.MarkdownCitations(c.in); got != c.want {
+			t.Errorf("MarkdownCitations(%q)\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+}
+
+// Anchor gives GitHub's fragment for a heading.
+func TestAnchor(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"1. Request cancellation, per transport", "1-request-cancellation-per-transport"},
+		{"The server's side of a cancellation", "the-servers-side-of-a-cancellation"},
+		{"Practice lab: `reserve_inventory`", "practice-lab-reserve_inventory"},
+		{"4. Idempotency: a new JSON-RPC id is not deduplication", "4-idempotency-a-new-json-rpc-id-is-not-deduplication"},
+	} {
+		if got := rulebook.Anchor(c.in); got != c.want {
+			t.Errorf("Anchor(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
