@@ -27,36 +27,6 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// Colours: the page's custom properties (site/static/app.css) with their
-// light-theme values as fallbacks.
-const (
-	colFg        = "var(--fg, #1c1f24)"
-	colMuted     = "var(--muted, #5b6270)"
-	colLine      = "var(--line-strong, #9aa1ad)"
-	colGrid      = "var(--grid, #eceef1)"
-	colPanel     = "var(--panel, #ffffff)"
-	colRequest   = "var(--c-request, #2563d9)"
-	colResult    = "var(--c-result, #15803d)"
-	colError     = "var(--c-error, #c62828)"
-	colProgress  = "var(--c-progress, #7c4dcc)"
-	colCancel    = "var(--c-cancel, #b45309)"
-	colNeutral   = "var(--c-notification, #57606f)"
-	colUndecided = "var(--c-undecided, #a16207)"
-)
-
-// Fonts of the charts' text (SVG presentation attributes).
-const (
-	fontSans = "system-ui, -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif"
-	fontMono = "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace"
-)
-
-// yTick is one labelled value on a chart's vertical axis.
-type yTick struct {
-	Value int64
-	Y     float64
-	Label string
-}
-
 // Glyph kinds of the buffer chart's marks (data-mark).
 const (
 	bufferCoalesce = "coalesce" // a newer progress replaced the buffered one
@@ -335,23 +305,6 @@ func bufferLegend(narrow bool) [5]legendPos {
 		return [5]legendPos{{0, 0}, {90, 0}, {200, 0}, {480, 0}, {566, 0}}
 	}
 	return [5]legendPos{{0, 0}, {90, 0}, {0, bufRowH}, {0, 2 * bufRowH}, {0, 3 * bufRowH}}
-}
-
-// timeScale maps virtual ms to x on the timeline's plot (plotLeft..plotRight
-// over 0..domainMs).
-func timeScale(domainMs int64) func(int64) float64 {
-	d := float64(max(domainMs, 1))
-	return func(ms int64) float64 { return plotLeft + float64(ms)*(plotRight-plotLeft)/d }
-}
-
-// xTicks labels a time axis at the 1-2-5 step of domainMs.
-func xTicks(domainMs int64, xOf func(int64) float64) []tick {
-	step := niceStep(domainMs)
-	var out []tick
-	for ms := int64(0); ms <= domainMs; ms += step {
-		out = append(out, tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
-	}
-	return out
 }
 
 // Reconnects.

@@ -333,33 +333,6 @@ func (f frame) fitMark(m *mark) (lo, hi float64) {
 	return lo, hi
 }
 
-// overlaps reports whether [lo,hi] meets any interval of occ (pairs).
-func overlaps(occ [][2]float64, lo, hi float64) bool {
-	for _, iv := range occ {
-		if lo < iv[1] && iv[0] < hi {
-			return true
-		}
-	}
-	return false
-}
-
-// niceStep returns a 1-2-5 tick step giving at most 10 ticks up to maxMs.
-func niceStep(maxMs int64) int64 { return niceStepN(maxMs, 10) }
-
-// niceStepN returns a 1-2-5 tick step giving at most n ticks up to maxMs.
-func niceStepN(maxMs, n int64) int64 {
-	if maxMs <= 0 {
-		return 100
-	}
-	for p := int64(1); ; p *= 10 {
-		for _, m := range []int64{1, 2, 5} {
-			if s := m * p; maxMs/s < n {
-				return s
-			}
-		}
-	}
-}
-
 // legendOrder fixes the order of legend entries.
 var legendOrder = []legendItem{
 	{Kind: kindRequest, Text: "request"},

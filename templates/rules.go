@@ -5,8 +5,6 @@ import (
 	"io"
 
 	"github.com/a-h/templ"
-
-	"github.com/mcplab/mcplab/engine/checks"
 )
 
 // rootKey carries, in a render's context, the relative path from the page
@@ -30,19 +28,6 @@ func ruleHref(ctx context.Context, rule string) templ.SafeURL {
 	}
 	return templ.SafeURL(root + "rules/" + rule + "/")
 }
-
-// RulesIndex is the rules reference's index page (rules/index.html): every
-// rule with what it checks and the built-ins that pass and fail it
-// (package rulebook builds them). root is the relative path to the site root ("../").
-func RulesIndex(root string, entries []checks.RuleEntry) templ.Component {
-	return rulesIndexView(root, entries)
-}
-
-// RulePage is one rule's reference page (rules/<id>/index.html): what it
-// checks, its source, the correct built-in that passes it and the broken
-// one that fails it (both found by running the built-ins), every built-in
-// that reports it, and what undecided means for it. root is "../../".
-func RulePage(root string, e checks.RuleEntry) templ.Component { return rulePageView(root, e) }
 
 // more is how many names follow the first n shown.
 func more(names []string, n int) int { return max(len(names)-n, 0) }

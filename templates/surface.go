@@ -1,0 +1,182 @@
+package templates
+
+import (
+	"context"
+	"io"
+
+	"github.com/a-h/templ"
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
+)
+
+// ExplorePage is /explore/: pick or paste a scenario, see its outcome
+// map fill in, click a cell for its run.
+func ExplorePage(p Explore) templ.Component { return explorePage(p) }
+
+// OutputParts lists the blocks of Output for a view and its charts
+// (NewView, NewCharts of the same trace), in page order.
+func OutputParts(v View, c Charts) []OutputPart {
+	parts := make([]OutputPart, 0, 11)
+	add := func(key string, later bool, comp templ.Component) {
+		parts = append(parts, OutputPart{Key: key, Later: later, Component: comp})
+	}
+	herd := c.Herd != nil || c.HerdCompare != nil
+	add("headline", false, outputHeadline(v))
+	if c.HerdFirst {
+		add("herd", false, herdSection(c))
+	}
+	shell := timelineFigure
+	if c.HerdFirst {
+		shell = timelineDetails
+	}
+	// Both views draw with timelineSVG; the narrow layout is made when
+	// its view is rendered (View.narrow).
+	var views []OutputView
+	for _, t := range []struct {
+		prefix string
+		layout func() timeline
+	}{{wideFrame.idPrefix, func() timeline { return v.Timeline }}, {narrowFrame.idPrefix, v.NarrowTimeline}} {
+		views = append(views, OutputView{ID: t.prefix + "timeline", Component: templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+			return timelineSVG(t.layout()).Render(ctx, w)
+		})})
+	}
+	parts = append(parts, OutputPart{Key: "timeline", Component: shell(viewComponents(views)), Views: views, Shell: shell})
+	if c.Tasks != nil {
+		add("tasks", false, tasksFigure(*c.Tasks, c.TasksNarrow))
+	}
+	if len(c.Buffers) > 0 {
+		add("buffers", false, buffersSection(c.Buffers, c.BuffersNarrow))
+	}
+	if !c.HerdFirst && herd {
+		add("herd", false, herdSection(c))
+	}
+	if len(c.Reconnects) > 0 {
+		add("reconnects", true, reconnectPanel(c.Reconnects))
+	}
+	if c.Ledger != nil {
+		add("ledger", true, ledgerSection(*c.Ledger))
+	}
+	add("requests", true, requestsSection(v, c))
+	if len(c.RetryMatrix) > 0 {
+		add("retry-matrix", true, retryMatrix(c.RetryMatrix))
+	}
+	add("checks", true, checksSection(v))
+	add("events", true, eventsSection(v))
+	return parts
+}
+
+// viewComponents returns the views' components, in order.
+func viewComponents(views []OutputView) []templ.Component {
+	comps := make([]templ.Component, len(views))
+	for i, view := range views {
+		comps[i] = view.Component
+	}
+	return comps
+}
+
+// Output renders everything the page re-renders after a run of the
+// scenario: the outcome headline of each request, the check tally, the
+// timeline SVG, the task lanes beside it, the SSE buffer, herd, backoff,
+// reconnect and ledger views when the trace has them (NewCharts), the
+// request summary with retry classes and hints, the retry matrix, the
+// checks and the event table. The wasm renders it into #lab-output on
+// every change; the site prerenders it so the page reads the same with
+// JavaScript off. The view models are built here, once, before rendering
+// (ARCHITECTURE.md: templates receive view models built outside the
+// components); the components only draw them.
+func Output(tr *trace.Trace) templ.Component {
+	v := NewView(tr)
+	return OutputWith(v, OutputParts(v, NewCharts(tr, v)))
+}
+
+// ScenarioPage is the page of one built-in scenario: title, summary and
+// notes, what to try, the controls, the prerendered Output, and the
+// scenario JSON for the wasm (script#scenario-json). The element #lab tells
+// the wasm to wire the controls; #lab-output is what it re-renders.
+//
+// The page's model (intro, hint, controls, Output) is built here, once,
+// before rendering; scenarioPageView only draws it.
+func ScenarioPage(p Page) templ.Component {
+	controls := p.controls()
+	hint := p.hint()
+	if t, ok := tryItFor(p.Name, p.Trace); ok {
+		if text := t.text(controls); text != "" {
+			hint = text
+			markLead(controls, t.Path)
+		}
+	}
+	markNamed(controls, hint)
+	p.Title = stripTransport(p.Title)
+	return rooted(p.Root, scenarioPageView(scenarioPage{Page: p, Intro: p.intro(), Hint: hint, Controls: controls, Output: Output(p.Trace)}))
+}
+
+// IndexPage lists every built-in scenario, grouped by groupEntries, with
+// its title, summary, transport and protocol, the outcome of each request
+// and the check tally, each linking to its page. root is the relative path
+// to the site root ("./" for the index itself).
+func IndexPage(root string, entries []IndexEntry) templ.Component {
+	return indexPageView(root, firstHref(entries), groupEntries(entries))
+}
+
+// PlaygroundPage is the playground (playground/index.html): a JSON editor
+// and the controls of NewControls beside the Output of the scenario, which
+// the wasm re-runs on every change, plus share, embed, download and open
+// buttons and the built-in scenarios to start from. It is prerendered on
+// p.Scenario so it reads without JavaScript. Element ids are the wasm's
+// contract (wasm/page/playground.go): #playground, #pg-editor, #pg-error,
+// #lab-controls, #lab-output, #pg-link, #pg-embed.
+//
+// Its model (title, controls, Output) is built here, once, before
+// rendering.
+func PlaygroundPage(p Playground) templ.Component {
+	m := playgroundPage{Playground: p, Title: title(p.Trace), Output: Output(p.Trace), Sections: pickSections(p.Examples)}
+	if p.Trace != nil {
+		m.Controls = NewControls(p.Trace.Scenario, p.Trace.EndMs)
+	}
+	return rooted(p.Root, playgroundPageView(m))
+}
+
+// ImportPage judges a transcript of real traffic in the browser
+// (import/index.html): paste or drop a Go SDK LoggingTransport log or the
+// lab's JSON Lines, choose the side, and the wasm imports it
+// (transcript.Import) and draws the same Output the simulator's pages draw,
+// with the violations listed first and linked to their events. Prerendered
+// on p's example. Element ids are the wasm's contract (wasm/page/import.go).
+func ImportPage(p Import) templ.Component {
+	return rooted(p.Root, importPageView(p, ImportResult(p.Trace)))
+}
+
+// ImportResult is what the import page re-renders after each import: where
+// the transcript came from, its violations linked to their events, and the
+// Output (headline, timeline, requests, checks, events) of its trace.
+//
+// Its model (source, violations, Output) is built here, once, before
+// rendering; a nil trace renders nothing.
+func ImportResult(tr *trace.Trace) templ.Component {
+	r := importResult{Trace: tr}
+	if tr != nil {
+		r.Source, r.Violations, r.Output, r.Inferred = sourceText(tr.Source), violations(tr), Output(tr), inferredRows(tr)
+	}
+	return importResultView(r)
+}
+
+// ImportHead is the part of ImportResult above #lab-output: where the
+// transcript came from (#imp-source) and its violations linked to their
+// events (#imp-violations). The wasm renders it apart from the Output,
+// which it patches block by block (wasm/worker/import.go).
+func ImportHead(tr *trace.Trace) templ.Component {
+	return importHeadView(importResult{Trace: tr, Source: sourceText(tr.Source), Violations: violations(tr), Inferred: inferredRows(tr)})
+}
+
+// RulesIndex is the rules reference's index page (rules/index.html): every
+// rule with what it checks and the built-ins that pass and fail it
+// (package rulebook builds them). root is the relative path to the site root ("../").
+func RulesIndex(root string, entries []checks.RuleEntry) templ.Component {
+	return rulesIndexView(root, entries)
+}
+
+// RulePage is one rule's reference page (rules/<id>/index.html): what it
+// checks, its source, the correct built-in that passes it and the broken
+// one that fails it (both found by running the built-ins), every built-in
+// that reports it, and what undecided means for it. root is "../../".
+func RulePage(root string, e checks.RuleEntry) templ.Component { return rulePageView(root, e) }
