@@ -1,5 +1,8 @@
 package templates
 
+// Formatting shared by every component: numbers written into SVG and
+// tables, text widths and how a label is cut to fit, the 1-2-5 axis step.
+
 import (
 	"bytes"
 	"context"

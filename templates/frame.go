@@ -1,5 +1,8 @@
 package templates
 
+// The geometry every chart shares: the timeline's frames (wide and
+// narrow), the colours and fonts of SVG text, and the time axis.
+
 import "strconv"
 
 // Layout of the timeline, in SVG user units (the SVG scales to its box).

@@ -9,10 +9,13 @@ import (
 	"go/token"
 	"go/types"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -281,3 +284,155 @@ func TestFilesUseOnlyTheirOwnAndLowerLayers(t *testing.T) {
 }
 
 func itoa(n int) string { return string(rune('0' + n)) }
+
+// surfaceFile holds the package comment that names the exported surface.
+const surfaceFile = "surface.go"
+
+// alsoExported opens the surface comment's paragraph that names what is
+// exported though site/ and wasm/ code does not name it.
+const alsoExported = "Also exported"
+
+// usedOutside is every name of templates that site/ and wasm/ name
+// (templates.Name), tests left out, whatever a file's build constraints.
+func usedOutside(t *testing.T) map[string]bool {
+	t.Helper()
+	const path = "github.com/mcplab/mcplab/templates"
+	used := map[string]bool{}
+	for _, dir := range []string{"site", "wasm"} {
+		err := filepath.WalkDir(filepath.Join("..", dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && (d.Name() == "testdata" || d.Name() == "node_modules") {
+				return filepath.SkipDir
+			}
+			if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+				return nil
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.SkipObjectResolution)
+			if err != nil {
+				return err
+			}
+			local := ""
+			for _, imp := range f.Imports {
+				if imp.Path.Value == strconv.Quote(path) {
+					local = "templates"
+					if imp.Name != nil {
+						local = imp.Name.Name
+					}
+				}
+			}
+			if local == "" {
+				return nil
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok {
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == local {
+						used[sel.Sel.Name] = true
+					}
+				}
+				return true
+			})
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return used
+}
+
+// Rule: templates exports what site/ and wasm/ use, and its surface
+// comment says so truly: it names every exported name, says how many
+// there are, and names in its "Also exported" paragraph exactly those
+// that site/ and wasm/ code does not name.
+func TestSurfaceIsWhatSiteAndWasmUse(t *testing.T) {
+	s := load(t)
+	used := usedOutside(t)
+	var exported []string
+	for _, name := range s.pkg.Scope().Names() {
+		if token.IsExported(name) {
+			exported = append(exported, name)
+		}
+	}
+	if len(used) < 20 || len(exported) < 20 {
+		t.Fatalf("%d names used outside, %d exported: the reading is not over site/, wasm/ and templates/", len(used), len(exported))
+	}
+	f := s.files[surfaceFile]
+	if f == nil || f.Doc == nil {
+		t.Fatalf("%s has no package comment", surfaceFile)
+	}
+	doc := f.Doc.Text()
+	all, also, _ := strings.Cut(doc, alsoExported)
+	also, _, _ = strings.Cut(also, "\n\n")
+	words := func(text string) map[string]bool {
+		m := map[string]bool{}
+		for _, w := range regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*\b`).FindAllString(text, -1) {
+			m[w] = true
+		}
+		return m
+	}
+	named, alsoNamed := words(all+also), words(also)
+	if m := regexp.MustCompile(`(\d+) names`).FindStringSubmatch(doc); m == nil || m[1] != strconv.Itoa(len(exported)) {
+		t.Errorf("%s's comment says %q, want %d names", surfaceFile, m, len(exported))
+	}
+	for _, name := range exported {
+		switch {
+		case !named[name]:
+			t.Errorf("%s is exported and %s's comment does not name it", name, surfaceFile)
+		case !used[name] && !alsoNamed[name]:
+			t.Errorf("%s is exported, site/ and wasm/ do not name it, and %s's %q paragraph does not say why: unexport it or say why", name, surfaceFile, alsoExported)
+		case used[name] && alsoNamed[name]:
+			t.Errorf("%s's %q paragraph names %s, which site/ or wasm/ names", surfaceFile, alsoExported, name)
+		}
+	}
+	for name := range used {
+		if s.pkg.Scope().Lookup(name) == nil {
+			t.Errorf("site/ or wasm/ names templates.%s, which templates does not declare", name)
+		}
+	}
+	for name := range alsoNamed {
+		if obj := s.pkg.Scope().Lookup(name); obj == nil || !obj.Exported() {
+			t.Errorf("%s's %q paragraph names %s, which templates does not export", surfaceFile, alsoExported, name)
+		}
+	}
+}
+
+// maxFuncLines bounds every hand-written function of templates/, as the
+// house tests of site/ and wasm/ bound theirs; generated components are
+// not hand-written.
+const maxFuncLines = 80
+
+// maxFileLines bounds every hand-written Go and templ file of templates/.
+const maxFileLines = 700
+
+// Rule: no hand-written function is over maxFuncLines lines, and no
+// hand-written file over maxFileLines: a layout is small steps.
+func TestFunctionsAndFilesAreSmall(t *testing.T) {
+	s := load(t)
+	n := 0
+	for name, lines := range s.lines {
+		if lines > maxFileLines {
+			t.Errorf("%s is %d lines, want at most %d", name, lines, maxFileLines)
+		}
+	}
+	for name, f := range s.files {
+		if strings.HasSuffix(name, ".templ") {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			n++
+			lines := s.fset.Position(fd.End()).Line - s.fset.Position(fd.Pos()).Line + 1
+			if lines > maxFuncLines {
+				t.Errorf("%s: %s is %d lines, want at most %d", name, fd.Name.Name, lines, maxFuncLines)
+			}
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d functions found: the test does not read the package", n)
+	}
+}

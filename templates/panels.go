@@ -1,5 +1,8 @@
 package templates
 
+// The panels the pages embed that the browser also renders alone: the
+// controls, the explorer's output and the review body.
+
 import "github.com/a-h/templ"
 
 // ExploreOutput is the explorer's output block (#explore-out): what was

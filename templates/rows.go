@@ -1,5 +1,8 @@
 package templates
 
+// The trace read as rows: each request's outcome headline and summary row,
+// each check and each event, as the tables and the cards show them.
+
 import (
 	"fmt"
 	"slices"

@@ -1,3 +1,67 @@
+// Package templates renders mcplab traces and pages with templ: the timeline
+// SVG, the request summary, the checks, the event table, the scenario
+// controls, and the full pages that embed them.
+//
+// The exported surface is what site/ (prerendering) and wasm/ (the
+// browser) use, 62 names; everything else is unexported. This file holds
+// the entries that build a view model and render it; the other names are
+// declared beside the models they belong to:
+//
+//   - A run's output: Output(tr) is everything the browser re-renders
+//     after a run (outcome headlines, timeline, the charts of the trace's
+//     other summaries, request summary, retry classes, checks and events);
+//     NewView and View, NewCharts, OutputParts, OutputPart, OutputView and
+//     OutputWith let the worker render it part by part.
+//   - Scenario pages and the index: ScenarioPage with its Page, IndexPage
+//     with IndexEntry and NewIndexEntry, SplitNotes; NewControls and
+//     ControlPanel draw the controls the playground re-renders;
+//     NotFoundPage.
+//   - The playground: PlaygroundPage, Playground and PlaygroundExample;
+//     LocateError, EditorError and IndentScenario serve its editor; Embed,
+//     NewEmbed, NewOEmbed and HostOrigin serve embedding; NewEditedWords
+//     says what an edit changed.
+//   - The import page: ImportPage, Import, ImportHead, ImportFailedText,
+//     ImportFailedStatus, ImportLoadedText and ImportJudgingText.
+//   - The explorer: ExplorePage, Explore, ExploreChoice, ExploreOut,
+//     ExploreOutput, ExploreCell, ClassLetter, ExploreHref, ExploreNoWindow,
+//     ExploreCannotStatus and ExploreEditedNote.
+//   - The review and the rules: ReviewPage, ReviewBody, NewReviewView and
+//     ReviewLink; RulesIndex and RulePage.
+//
+// Also exported, though site/ and wasm/ code does not name them: the types
+// that exported signatures and fields show (Charts, OEmbed, EditedWords,
+// ReviewView with its ReviewSection and ReviewItem), and the embed
+// snippet's values that the site's browser tests check the pages against
+// (EmbedHeight, EmbedReferrerPolicy, HostSnippet, HostSnippetFor).
+//
+// templates edits no scenario: each control carries its path and value
+// kind (scenario.Value*), and the browser glue applies it with
+// scenario.Edit.
+//
+// Design decision (STYLE.md, Model and view): the engine knows no pixels and
+// the templates know no protocol rules. The view model only places and
+// labels what the trace records: an arrow goes from a send event's time and
+// lane to its delivery event's time and lane (both carried by the trace,
+// linked by the wire number), a mark sits at its event's time on its actor's
+// lane, and an outcome headline is read from a request's state and signal.
+// Consequence: an imported real transcript draws the same way as a simulated
+// one, and a rule change in the engine never needs a template change.
+//
+// Files, bottom up (house_test.go keeps the map: a file uses only its own
+// layer and those under it): format.go, rules.go, cite.go and headlines.go
+// format numbers, text and links; frame.go (the charts' frame, colours and
+// axes), wire.go (what a wire message is), rows.go (the request, check and
+// event rows) and importview.go are the models every chart shares; then one
+// view model per chart or panel (timeline.go with its label geometry in
+// layout.go, labels.go, deadlines.go; herd.go, tasks.go, ledger.go,
+// verdict.go, explore.go, review.go); then the page models (view.go's View,
+// charts.go's Charts, output.go, the controls, page.go, playground.go);
+// then the templ components of the output, the page layouts with the
+// panels they embed (panels.go), and this file on top.
+//
+// Every number written into SVG goes through formatNum, which rounds to one
+// decimal and prints the shortest form, so output is byte-stable across
+// platforms and between native and WebAssembly builds (golden tests pin it).
 package templates
 
 import (
@@ -143,16 +207,17 @@ func PlaygroundPage(p Playground) templ.Component {
 // with the violations listed first and linked to their events. Prerendered
 // on p's example. Element ids are the wasm's contract (wasm/page/import.go).
 func ImportPage(p Import) templ.Component {
-	return rooted(p.Root, importPageView(p, ImportResult(p.Trace)))
+	return rooted(p.Root, importPageView(p, importResultBlock(p.Trace)))
 }
 
-// ImportResult is what the import page re-renders after each import: where
+// importResultBlock is the import page's #imp-result as prerendered: where
 // the transcript came from, its violations linked to their events, and the
-// Output (headline, timeline, requests, checks, events) of its trace.
+// Output (headline, timeline, requests, checks, events) of its trace. The
+// wasm re-renders its parts apart (ImportHead, then Output's parts).
 //
 // Its model (source, violations, Output) is built here, once, before
 // rendering; a nil trace renders nothing.
-func ImportResult(tr *trace.Trace) templ.Component {
+func importResultBlock(tr *trace.Trace) templ.Component {
 	r := importResult{Trace: tr}
 	if tr != nil {
 		r.Source, r.Violations, r.Output, r.Inferred = sourceText(tr.Source), violations(tr), Output(tr), inferredRows(tr)
@@ -160,7 +225,7 @@ func ImportResult(tr *trace.Trace) templ.Component {
 	return importResultView(r)
 }
 
-// ImportHead is the part of ImportResult above #lab-output: where the
+// ImportHead is the part of importResultBlock above #lab-output: where the
 // transcript came from (#imp-source) and its violations linked to their
 // events (#imp-violations). The wasm renders it apart from the Output,
 // which it patches block by block (wasm/worker/import.go).

@@ -1,5 +1,8 @@
 package templates
 
+// What a wire message is: its kind (the arrow kinds) and the parts of a
+// JSON-RPC message the timeline and the task lanes label.
+
 import (
 	"encoding/json"
 
