@@ -25,8 +25,55 @@ func distinctIDs(tr *trace.Trace) int {
 
 func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 	a := arrow{Wire: wire, SendSeq: -1, DeliverSeq: -1, DropSeq: -1}
-	var msg json.RawMessage
-	var signal string
+	msg, signal := a.ends(send, deliver, drop)
+	var id string
+	a.Kind, a.Label, a.Method, id = classify(msg, signal)
+	if a.Kind == kindClose && send != nil && send.Actor == trace.ActorNetwork {
+		// The network dropped the stream (a drop step): under 2025-11-25
+		// the client resumes it, under 2026-07-28 it re-sends; neither is
+		// the client's cancellation, so it is not drawn as one.
+		a.Kind, a.Label = kindStreamDrop, "stream drops"
+	}
+	if id == "" {
+		switch {
+		case send != nil && send.ID != nil:
+			id = send.ID.String()
+		case deliver != nil && deliver.ID != nil:
+			id = deliver.ID.String()
+		}
+	}
+	a.ID = id
+	switch a.Kind {
+	case kindCancel:
+		a.Signal = trace.SignalNotification
+	case kindClose:
+		a.Signal = trace.SignalCloseStream
+	}
+	switch a.Kind {
+	case kindProgress:
+		a.Short = strings.TrimPrefix(a.Label, "progress ")
+	case kindCancel:
+		a.Short = "cancel"
+	case kindRequest:
+		// A tool call's tool name ("crunch" of "tools/call crunch"): on a
+		// phone, words beside a crowded arrow rather than a key number.
+		if name, ok := strings.CutPrefix(a.Label, a.Method+" "); ok && name != "" {
+			a.Short = name
+		}
+	}
+	if multi && a.ID != "" && a.Label != "" {
+		a.Label += " (" + a.ID + ")"
+	}
+	a.LabelW = textWidth(a.Label)
+
+	a.Title = arrowTitle(a, send, deliver, drop, msg)
+	return a
+}
+
+// ends sets where and when the arrow starts and ends (its lanes, times
+// and event seqs) from its send, delivery and drop events, any of which
+// may be missing, and returns its message and cancellation signal.
+func (a *arrow) ends(send, deliver, drop *trace.Event) (msg json.RawMessage, signal string) {
 	if send != nil {
 		a.SendSeq = send.Seq
 		a.SentAt = send.At
@@ -84,48 +131,14 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 	if a.From == "" {
 		a.From = trace.ActorNetwork
 	}
-	var id string
-	a.Kind, a.Label, a.Method, id = classify(msg, signal)
-	if a.Kind == kindClose && send != nil && send.Actor == trace.ActorNetwork {
-		// The network dropped the stream (a drop step): under 2025-11-25
-		// the client resumes it, under 2026-07-28 it re-sends; neither is
-		// the client's cancellation, so it is not drawn as one.
-		a.Kind, a.Label = kindStreamDrop, "stream drops"
-	}
-	if id == "" {
-		switch {
-		case send != nil && send.ID != nil:
-			id = send.ID.String()
-		case deliver != nil && deliver.ID != nil:
-			id = deliver.ID.String()
-		}
-	}
-	a.ID = id
-	switch a.Kind {
-	case kindCancel:
-		a.Signal = trace.SignalNotification
-	case kindClose:
-		a.Signal = trace.SignalCloseStream
-	}
-	switch a.Kind {
-	case kindProgress:
-		a.Short = strings.TrimPrefix(a.Label, "progress ")
-	case kindCancel:
-		a.Short = "cancel"
-	case kindRequest:
-		// A tool call's tool name ("crunch" of "tools/call crunch"): on a
-		// phone, words beside a crowded arrow rather than a key number.
-		if name, ok := strings.CutPrefix(a.Label, a.Method+" "); ok && name != "" {
-			a.Short = name
-		}
-	}
-	if multi && a.ID != "" && a.Label != "" {
-		a.Label += " (" + a.ID + ")"
-	}
-	a.LabelW = textWidth(a.Label)
+	return msg, signal
+}
 
+// arrowTitle is an arrow's tooltip: its wire number, lanes and label, when
+// it was sent and delivered or lost, its events' notes and the message.
+func arrowTitle(a arrow, send, deliver, drop *trace.Event, msg json.RawMessage) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "wire %d, %s → %s: %s", wire, a.From, a.To, cmp(a.Label, a.Kind))
+	fmt.Fprintf(&b, "wire %d, %s → %s: %s", a.Wire, a.From, a.To, cmp(a.Label, a.Kind))
 	switch {
 	case a.Delivered:
 		fmt.Fprintf(&b, "\nsent at %d ms, delivered at %d ms", a.SentAt, a.At)
@@ -146,8 +159,7 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 	if len(msg) > 0 {
 		b.WriteString("\n" + shownJSON(msg))
 	}
-	a.Title = b.String()
-	return a
+	return b.String()
 }
 
 func newMark(e *trace.Event, multi bool) mark {
