@@ -208,22 +208,37 @@ func layoutBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int6
 
 	// The step line: flat until the next change, then a vertical step; it
 	// runs on to the end of the trace.
-	if len(b.Depth) > 0 {
-		var line strings.Builder
-		x0 := xOf(b.Depth[0][0])
-		fmt.Fprintf(&line, "M%s %s", formatNum(x0), formatNum(yOf(b.Depth[0][1])))
-		for _, p := range b.Depth[1:] {
-			fmt.Fprintf(&line, " H%s V%s", formatNum(xOf(p[0])), formatNum(yOf(p[1])))
-		}
-		end := max(tr.EndMs, b.Depth[len(b.Depth)-1][0])
-		fmt.Fprintf(&line, " H%s", formatNum(xOf(end)))
-		c.Line = line.String()
-		c.Area = c.Line + " V" + formatNum(c.PlotBottom) + " H" + formatNum(x0) + " Z"
-	}
+	c.Line, c.Area = depthPath(tr, b, xOf, yOf, c.PlotBottom)
 
 	c.Legend = bufferLegend(narrow)
 	c.Height = c.PlotBottom + 44 + c.Legend[4].Y
 
+	c.Summary = bufferSummary(c, b, capText)
+	return c
+}
+
+// depthPath is the SVG path of a buffer's depth as a step line, flat until
+// the next change, then a vertical step, running on to the end of the
+// trace; and the area under it down to plotBottom. Both are "" for a
+// buffer without depth points.
+func depthPath(tr *trace.Trace, b trace.Buffer, xOf, yOf func(int64) float64, plotBottom float64) (path, area string) {
+	if len(b.Depth) == 0 {
+		return "", ""
+	}
+	var line strings.Builder
+	x0 := xOf(b.Depth[0][0])
+	fmt.Fprintf(&line, "M%s %s", formatNum(x0), formatNum(yOf(b.Depth[0][1])))
+	for _, p := range b.Depth[1:] {
+		fmt.Fprintf(&line, " H%s V%s", formatNum(xOf(p[0])), formatNum(yOf(p[1])))
+	}
+	end := max(tr.EndMs, b.Depth[len(b.Depth)-1][0])
+	fmt.Fprintf(&line, " H%s", formatNum(xOf(end)))
+	return line.String(), line.String() + " V" + formatNum(plotBottom) + " H" + formatNum(x0) + " Z"
+}
+
+// bufferSummary is a buffer chart's accessible name: the stream, its
+// capacity, peak, drops and the flags past the header's first four.
+func bufferSummary(c bufferChart, b trace.Buffer, capText string) string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "SSE buffer of stream %s over %d ms: %s, peak depth %d, %d progress dropped (%d coalesced)",
 		c.Stream, c.DomainMs, capText, b.MaxDepth, b.DroppedProgress, b.Coalesced)
@@ -231,8 +246,7 @@ func layoutBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int6
 		s.WriteString(", " + f.Text)
 	}
 	s.WriteString(".")
-	c.Summary = s.String()
-	return c
+	return s.String()
 }
 
 // bufferMarks are the server's coalesce and drop events for b's stream,
