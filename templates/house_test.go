@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,7 +99,7 @@ func parseAndCheck() (*source, error) {
 	imp := importer.ForCompiler(s.fset, "gc", func(path string) (io.ReadCloser, error) {
 		return os.Open(exports[path])
 	})
-	s.info = &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}}
+	s.info = &types.Info{Uses: map[*ast.Ident]types.Object{}}
 	s.pkg, err = (&types.Config{Importer: imp}).Check("github.com/mcplab/mcplab/templates", s.fset, list, s.info)
 	if err != nil {
 		return nil, err
@@ -150,7 +151,7 @@ func (s *source) edges() map[[2]string][]string {
 			continue
 		}
 		k := [2]string{from, to}
-		if !contains(e[k], id.Name) {
+		if !slices.Contains(e[k], id.Name) {
 			e[k] = append(e[k], id.Name)
 		}
 	}
@@ -160,22 +161,14 @@ func (s *source) edges() map[[2]string][]string {
 	return e
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // layers is templates/' file map, bottom first: a file may use the
 // top-level declarations (and their fields and methods) of files of its
 // own layer or lower ones. A .templ file counts as one file with its
 // generated _templ.go.
 //
-//  1. format: numbers, text widths and scales, links and words read from
-//     rules (format.go, rules.go, cite.go, headlines.go).
+//  1. format: numbers and text (widths, fitting, the axis step), links
+//     under the site root, citations and the rules' headlines (format.go,
+//     rules.go, cite.go, headlines.go).
 //  2. shared models: the charts' frame, colours and axes (frame.go), what a
 //     wire message is (wire.go), the request, check and event rows
 //     (rows.go) and an imported transcript's rows (importview.go).
@@ -245,8 +238,8 @@ var layers = map[string]int{
 	"surface.go": 7,
 }
 
-// maxBackUp is how many (file, file) uses may run back up (or sideways
-// into an unplaced file) the map; the budget is 2.
+// maxBackUp is how many (file, file) pairs may run back up the map (or
+// into a file it does not place); the budget is 2, and none does.
 const maxBackUp = 0
 
 // Rule: a file uses only its own layer and the layers under it, so the
@@ -268,7 +261,7 @@ func TestFilesUseOnlyTheirOwnAndLowerLayers(t *testing.T) {
 	for k, names := range e {
 		from, to := layers[k[0]], layers[k[1]]
 		if from == 0 || to == 0 || to > from {
-			up = append(up, k[0]+" (layer "+itoa(from)+") uses "+k[1]+" (layer "+itoa(to)+"): "+strings.Join(names, ", "))
+			up = append(up, k[0]+" (layer "+strconv.Itoa(from)+") uses "+k[1]+" (layer "+strconv.Itoa(to)+"): "+strings.Join(names, ", "))
 		}
 	}
 	sort.Strings(up)
@@ -282,8 +275,6 @@ func TestFilesUseOnlyTheirOwnAndLowerLayers(t *testing.T) {
 		t.Errorf("%d uses run back up templates/' map, want at most %d", len(up), maxBackUp)
 	}
 }
-
-func itoa(n int) string { return string(rune('0' + n)) }
 
 // surfaceFile holds the package comment that names the exported surface.
 const surfaceFile = "surface.go"
