@@ -14,8 +14,8 @@ package templates
 //
 // The stylesheet belongs to the site; these charts colour themselves with
 // SVG presentation attributes that read the page's CSS custom properties
-// (fill="var(--c-progress, #7c4dcc)"), so they follow the light and dark
-// themes without inline styles, which the CSP forbids.
+// (frame.go's colours: fill="var(--c-progress, #7c4dcc)"), so they follow
+// the light and dark themes without inline styles, which the CSP forbids.
 
 import (
 	"encoding/json"

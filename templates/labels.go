@@ -1,8 +1,8 @@
 package templates
 
-// Message classification and label text: what kind of wire message an
-// arrow carries, the short labels and tooltips of arrows and marks, and
-// how a label is shortened to fit.
+// Label text of the timeline: the short labels and tooltips of arrows and
+// marks (what kind of wire message an arrow carries is in wire.go, how a
+// label is shortened to fit in format.go).
 
 import (
 	"encoding/json"

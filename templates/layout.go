@@ -1,7 +1,7 @@
 package templates
 
 // Label geometry of the timeline: the network band's rows of arrow labels,
-// lane offsets, tick steps, the legend and the accessible summary.
+// lane offsets, mark rows, the legend and the accessible summary.
 
 import (
 	"fmt"

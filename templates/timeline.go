@@ -1,7 +1,8 @@
 package templates
 
-// The timeline view model and its layout: frames, lanes, the time scale,
-// arrows and marks placed on their lanes (layoutTimeline).
+// The timeline view model and its layout: lanes, the time scale, arrows
+// and marks placed on their lanes (layoutTimeline), in one of the frames
+// of frame.go.
 
 import (
 	"slices"
