@@ -14,8 +14,8 @@ package templates
 //
 // The stylesheet belongs to the site; these charts colour themselves with
 // SVG presentation attributes that read the page's CSS custom properties
-// (fill="var(--c-progress, #7c4dcc)"), so they follow the light and dark
-// themes without inline styles, which the CSP forbids.
+// (frame.go's colours: fill="var(--c-progress, #7c4dcc)"), so they follow
+// the light and dark themes without inline styles, which the CSP forbids.
 
 import (
 	"encoding/json"
@@ -26,36 +26,6 @@ import (
 
 	"github.com/mcplab/mcplab/engine/trace"
 )
-
-// Colours: the page's custom properties (site/static/app.css) with their
-// light-theme values as fallbacks.
-const (
-	colFg        = "var(--fg, #1c1f24)"
-	colMuted     = "var(--muted, #5b6270)"
-	colLine      = "var(--line-strong, #9aa1ad)"
-	colGrid      = "var(--grid, #eceef1)"
-	colPanel     = "var(--panel, #ffffff)"
-	colRequest   = "var(--c-request, #2563d9)"
-	colResult    = "var(--c-result, #15803d)"
-	colError     = "var(--c-error, #c62828)"
-	colProgress  = "var(--c-progress, #7c4dcc)"
-	colCancel    = "var(--c-cancel, #b45309)"
-	colNeutral   = "var(--c-notification, #57606f)"
-	colUndecided = "var(--c-undecided, #a16207)"
-)
-
-// Fonts of the charts' text (SVG presentation attributes).
-const (
-	fontSans = "system-ui, -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif"
-	fontMono = "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace"
-)
-
-// yTick is one labelled value on a chart's vertical axis.
-type yTick struct {
-	Value int64
-	Y     float64
-	Label string
-}
 
 // Glyph kinds of the buffer chart's marks (data-mark).
 const (
@@ -238,22 +208,37 @@ func layoutBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int6
 
 	// The step line: flat until the next change, then a vertical step; it
 	// runs on to the end of the trace.
-	if len(b.Depth) > 0 {
-		var line strings.Builder
-		x0 := xOf(b.Depth[0][0])
-		fmt.Fprintf(&line, "M%s %s", formatNum(x0), formatNum(yOf(b.Depth[0][1])))
-		for _, p := range b.Depth[1:] {
-			fmt.Fprintf(&line, " H%s V%s", formatNum(xOf(p[0])), formatNum(yOf(p[1])))
-		}
-		end := max(tr.EndMs, b.Depth[len(b.Depth)-1][0])
-		fmt.Fprintf(&line, " H%s", formatNum(xOf(end)))
-		c.Line = line.String()
-		c.Area = c.Line + " V" + formatNum(c.PlotBottom) + " H" + formatNum(x0) + " Z"
-	}
+	c.Line, c.Area = depthPath(tr, b, xOf, yOf, c.PlotBottom)
 
 	c.Legend = bufferLegend(narrow)
 	c.Height = c.PlotBottom + 44 + c.Legend[4].Y
 
+	c.Summary = bufferSummary(c, b, capText)
+	return c
+}
+
+// depthPath is the SVG path of a buffer's depth as a step line, flat until
+// the next change, then a vertical step, running on to the end of the
+// trace; and the area under it down to plotBottom. Both are "" for a
+// buffer without depth points.
+func depthPath(tr *trace.Trace, b trace.Buffer, xOf, yOf func(int64) float64, plotBottom float64) (path, area string) {
+	if len(b.Depth) == 0 {
+		return "", ""
+	}
+	var line strings.Builder
+	x0 := xOf(b.Depth[0][0])
+	fmt.Fprintf(&line, "M%s %s", formatNum(x0), formatNum(yOf(b.Depth[0][1])))
+	for _, p := range b.Depth[1:] {
+		fmt.Fprintf(&line, " H%s V%s", formatNum(xOf(p[0])), formatNum(yOf(p[1])))
+	}
+	end := max(tr.EndMs, b.Depth[len(b.Depth)-1][0])
+	fmt.Fprintf(&line, " H%s", formatNum(xOf(end)))
+	return line.String(), line.String() + " V" + formatNum(plotBottom) + " H" + formatNum(x0) + " Z"
+}
+
+// bufferSummary is a buffer chart's accessible name: the stream, its
+// capacity, peak, drops and the flags past the header's first four.
+func bufferSummary(c bufferChart, b trace.Buffer, capText string) string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "SSE buffer of stream %s over %d ms: %s, peak depth %d, %d progress dropped (%d coalesced)",
 		c.Stream, c.DomainMs, capText, b.MaxDepth, b.DroppedProgress, b.Coalesced)
@@ -261,8 +246,7 @@ func layoutBufferChart(tr *trace.Trace, index int, b trace.Buffer, domainMs int6
 		s.WriteString(", " + f.Text)
 	}
 	s.WriteString(".")
-	c.Summary = s.String()
-	return c
+	return s.String()
 }
 
 // bufferMarks are the server's coalesce and drop events for b's stream,
@@ -335,23 +319,6 @@ func bufferLegend(narrow bool) [5]legendPos {
 		return [5]legendPos{{0, 0}, {90, 0}, {200, 0}, {480, 0}, {566, 0}}
 	}
 	return [5]legendPos{{0, 0}, {90, 0}, {0, bufRowH}, {0, 2 * bufRowH}, {0, 3 * bufRowH}}
-}
-
-// timeScale maps virtual ms to x on the timeline's plot (plotLeft..plotRight
-// over 0..domainMs).
-func timeScale(domainMs int64) func(int64) float64 {
-	d := float64(max(domainMs, 1))
-	return func(ms int64) float64 { return plotLeft + float64(ms)*(plotRight-plotLeft)/d }
-}
-
-// xTicks labels a time axis at the 1-2-5 step of domainMs.
-func xTicks(domainMs int64, xOf func(int64) float64) []tick {
-	step := niceStep(domainMs)
-	var out []tick
-	for ms := int64(0); ms <= domainMs; ms += step {
-		out = append(out, tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
-	}
-	return out
 }
 
 // Reconnects.

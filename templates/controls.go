@@ -70,102 +70,9 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 	if s == nil {
 		return nil
 	}
-	net := controlGroup{ID: "controls-network", Title: "Transport and network"}
-	net.Controls = append(net.Controls,
-		selectControl("transport", "Transport", s.Transport,
-			"stdio is one pipe; Streamable HTTP gives each request its own response stream.",
-			option{Value: scenario.TransportStdio, Label: "stdio"},
-			option{Value: scenario.TransportHTTP, Label: "Streamable HTTP"}),
-		selectControl("protocol", "Protocol revision", s.Protocol,
-			"2026-07-28 cancels over HTTP by closing the stream; 2025-11-25 POSTs notifications/cancelled.",
-			option{Value: scenario.Protocol20260728, Label: "2026-07-28 (current)"},
-			option{Value: scenario.Protocol20251125, Label: "2025-11-25"}),
-		numberControl("latencyMs.up", "Latency client → server", s.LatencyMs.Up, "One-way network delay."),
-		numberControl("latencyMs.down", "Latency server → client", s.LatencyMs.Down, "One-way network delay."),
-	)
-
-	script := controlGroup{ID: "controls-script", Title: "When things happen"}
-	hi := sliderMax(s, endMs)
-	client := controlGroup{ID: "controls-client", Title: "Client"}
-	perRequest := false
-	for i, st := range s.Steps {
-		path := fmt.Sprintf("steps[%d]", i)
-		id := ""
-		if st.ID != nil {
-			id = st.ID.String()
-		}
-		var label string
-		switch st.Do {
-		case "cancel":
-			label = "Client cancels " + id + " at"
-		case "complete":
-			label = "Server completes " + id + " at"
-		case "fail":
-			label = "Server fails " + id + " at"
-		case "disconnect":
-			label = "Network drops " + id + " at"
-		case "drop":
-			label = "Stream " + id + " drops at"
-		case "retry":
-			of := ""
-			if st.Of != nil {
-				of = st.Of.String()
-			}
-			label = "Client retries " + of + " as " + id + " at"
-		case "mutate-result":
-			of := ""
-			if st.Of != nil {
-				of = st.Of.String()
-			}
-			label = "Caller edits the result of " + of + " at"
-		case "reopen-ledger":
-			label = "Ledger closed and reopened at"
-		case "task-cancel":
-			label = "Client cancels task " + st.TaskID + " at"
-		case "task-get":
-			label = "Client polls task " + st.TaskID + " at"
-		case "checkpoint":
-			label = "Worker checkpoint of " + st.TaskID + " at"
-		case "finish-task":
-			label = "Worker finishes " + st.TaskID + " at"
-		case "progress":
-			label = "Progress"
-			if st.Progress != nil {
-				label += " " + strconv.FormatFloat(*st.Progress, 'f', -1, 64)
-				if st.Total != nil {
-					label += "/" + strconv.FormatFloat(*st.Total, 'f', -1, 64)
-				}
-			}
-			label += " for " + id + " at"
-		case "produce":
-			every := numberControl(path+".everyMs", "Progress every (production rate of "+id+")", st.EveryMs, "The server reports progress this often.")
-			count := numberControl(path+".count", "Progress values for "+id, int64(st.Count), "How many values it reports (1 to 1000).")
-			every.Min, count.Min, count.Max, count.Unit = 1, 1, scenario.MaxProduceCount, "values"
-			script.Controls = append(script.Controls, every, count)
-			label = "Server starts reporting progress for " + id + " at"
-		case "call":
-			if st.IdleTimeoutMs != nil {
-				client.Controls = append(client.Controls, optionalControl(path+".idleTimeoutMs",
-					"Idle timeout of "+id, *st.IdleTimeoutMs, "Progress resets it. 0 = none."))
-				perRequest = true
-			}
-			if st.MaxTimeoutMs != nil {
-				client.Controls = append(client.Controls, optionalControl(path+".maxTimeoutMs",
-					"Maximum timeout of "+id, *st.MaxTimeoutMs, "Nothing resets it. 0 = none."))
-				perRequest = true
-			}
-			continue
-		default:
-			continue
-		}
-		c := control{
-			ID: controlID(path + ".at"), Path: path + ".at", Label: label,
-			Kind: controlRange, ValueKind: scenario.ValueInteger, Value: strconv.FormatInt(st.At, 10),
-			Min: 0, Max: max(hi, st.At), Unit: "ms", Help: stepHelp[st.Do],
-		}
-		script.Controls = append(script.Controls, c)
-	}
-	if !perRequest {
+	net := networkControls(s)
+	script, client := scriptControls(s, endMs)
+	if len(client.Controls) == 0 { // no call sets its own timeouts
 		client.Controls = append(client.Controls,
 			optionalControl("client.idleTimeoutMs", "Idle timeout", s.Client.IdleTimeoutMs,
 				"How long a request may go without progress. 0 = none."),
@@ -174,29 +81,7 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 	}
 	client.Controls = append(client.Controls, policyControls("client.policy", reflect.ValueOf(s.Client.Policy))...)
 	client.Controls = append(client.Controls, retryControls(s.Client.Policy.Retry)...)
-	server := controlGroup{ID: "controls-server", Title: "Server"}
-	ledger := controlGroup{ID: "controls-ledger", Title: "Idempotency ledger"}
-	for _, c := range policyControls("server.policy", reflect.ValueOf(s.Server.Policy)) {
-		if handlerPolicies[c.Path] && len(s.Server.Handlers) == 0 || c.Path == "server.policy.routeByIdOnly" && s.Transport != scenario.TransportHTTP {
-			continue // a handler's switches with handlers; response routing on Streamable HTTP
-		}
-		if ledgerPolicies[c.Path] {
-			showKeyless(&c, s)
-			ledger.Controls = append(ledger.Controls, c)
-			continue
-		}
-		server.Controls = append(server.Controls, c)
-	}
-	if s.Transport == scenario.TransportHTTP || s.Proxy != nil {
-		server.Controls = append(server.Controls, checkboxControl("server.sseHeaders",
-			"Send the SSE headers (X-Accel-Buffering: no)", scenario.On(s.Server.SSEHeaders),
-			"Untick to break: without them a proxy may buffer the stream and deliver progress in a burst."))
-	}
-	server.Controls = append(server.Controls,
-		optionalControl("server.keepaliveEveryMs", "SSE keep-alive every", s.Server.KeepaliveEveryMs,
-			"Comment lines on open HTTP streams; they are not progress. 0 = none."),
-	)
-	server.Controls = append(server.Controls, handlerControls(s.Server)...)
+	server, ledger := serverControls(s)
 	if s.Herd != nil && len(s.Steps) == 0 {
 		// A pure herd experiment: nothing else of the scenario runs.
 		return []controlGroup{herdControls(s.Herd)}
@@ -236,6 +121,149 @@ func NewControls(s *scenario.Scenario, endMs int64) []controlGroup {
 	}
 	numberSameLabels(groups)
 	return groups
+}
+
+// networkControls is the group of the transport and the network.
+func networkControls(s *scenario.Scenario) controlGroup {
+	net := controlGroup{ID: "controls-network", Title: "Transport and network"}
+	net.Controls = append(net.Controls,
+		selectControl("transport", "Transport", s.Transport,
+			"stdio is one pipe; Streamable HTTP gives each request its own response stream.",
+			option{Value: scenario.TransportStdio, Label: "stdio"},
+			option{Value: scenario.TransportHTTP, Label: "Streamable HTTP"}),
+		selectControl("protocol", "Protocol revision", s.Protocol,
+			"2026-07-28 cancels over HTTP by closing the stream; 2025-11-25 POSTs notifications/cancelled.",
+			option{Value: scenario.Protocol20260728, Label: "2026-07-28 (current)"},
+			option{Value: scenario.Protocol20251125, Label: "2025-11-25"}),
+		numberControl("latencyMs.up", "Latency client → server", s.LatencyMs.Up, "One-way network delay."),
+		numberControl("latencyMs.down", "Latency server → client", s.LatencyMs.Down, "One-way network delay."),
+	)
+	return net
+}
+
+// scriptControls are a slider for each step's time (the script group) and
+// the timeouts of the calls that set their own (the client group); a
+// produce step adds its rate and count.
+func scriptControls(s *scenario.Scenario, endMs int64) (script, client controlGroup) {
+	script = controlGroup{ID: "controls-script", Title: "When things happen"}
+	hi := sliderMax(s, endMs)
+	client = controlGroup{ID: "controls-client", Title: "Client"}
+	for i, st := range s.Steps {
+		path := fmt.Sprintf("steps[%d]", i)
+		id := ""
+		if st.ID != nil {
+			id = st.ID.String()
+		}
+		label, ok := stepControls(st, path, id, &script, &client)
+		if !ok {
+			continue
+		}
+		c := control{
+			ID: controlID(path + ".at"), Path: path + ".at", Label: label,
+			Kind: controlRange, ValueKind: scenario.ValueInteger, Value: strconv.FormatInt(st.At, 10),
+			Min: 0, Max: max(hi, st.At), Unit: "ms", Help: stepHelp[st.Do],
+		}
+		script.Controls = append(script.Controls, c)
+	}
+	return script, client
+}
+
+// stepControls is the label of a step's time slider, or false for a step
+// without one; a produce step adds its rate and count to script, a call
+// step its own timeouts to client.
+func stepControls(st scenario.Step, path, id string, script, client *controlGroup) (string, bool) {
+	var label string
+	switch st.Do {
+	case "cancel":
+		label = "Client cancels " + id + " at"
+	case "complete":
+		label = "Server completes " + id + " at"
+	case "fail":
+		label = "Server fails " + id + " at"
+	case "disconnect":
+		label = "Network drops " + id + " at"
+	case "drop":
+		label = "Stream " + id + " drops at"
+	case "retry":
+		of := ""
+		if st.Of != nil {
+			of = st.Of.String()
+		}
+		label = "Client retries " + of + " as " + id + " at"
+	case "mutate-result":
+		of := ""
+		if st.Of != nil {
+			of = st.Of.String()
+		}
+		label = "Caller edits the result of " + of + " at"
+	case "reopen-ledger":
+		label = "Ledger closed and reopened at"
+	case "task-cancel":
+		label = "Client cancels task " + st.TaskID + " at"
+	case "task-get":
+		label = "Client polls task " + st.TaskID + " at"
+	case "checkpoint":
+		label = "Worker checkpoint of " + st.TaskID + " at"
+	case "finish-task":
+		label = "Worker finishes " + st.TaskID + " at"
+	case "progress":
+		label = "Progress"
+		if st.Progress != nil {
+			label += " " + strconv.FormatFloat(*st.Progress, 'f', -1, 64)
+			if st.Total != nil {
+				label += "/" + strconv.FormatFloat(*st.Total, 'f', -1, 64)
+			}
+		}
+		label += " for " + id + " at"
+	case "produce":
+		every := numberControl(path+".everyMs", "Progress every (production rate of "+id+")", st.EveryMs, "The server reports progress this often.")
+		count := numberControl(path+".count", "Progress values for "+id, int64(st.Count), "How many values it reports (1 to 1000).")
+		every.Min, count.Min, count.Max, count.Unit = 1, 1, scenario.MaxProduceCount, "values"
+		script.Controls = append(script.Controls, every, count)
+		label = "Server starts reporting progress for " + id + " at"
+	case "call":
+		if st.IdleTimeoutMs != nil {
+			client.Controls = append(client.Controls, optionalControl(path+".idleTimeoutMs",
+				"Idle timeout of "+id, *st.IdleTimeoutMs, "Progress resets it. 0 = none."))
+		}
+		if st.MaxTimeoutMs != nil {
+			client.Controls = append(client.Controls, optionalControl(path+".maxTimeoutMs",
+				"Maximum timeout of "+id, *st.MaxTimeoutMs, "Nothing resets it. 0 = none."))
+		}
+		return "", false
+	default:
+		return "", false
+	}
+	return label, true
+}
+
+// serverControls are the server's switches and those of the idempotency
+// ledger its policy holds.
+func serverControls(s *scenario.Scenario) (server, ledger controlGroup) {
+	server = controlGroup{ID: "controls-server", Title: "Server"}
+	ledger = controlGroup{ID: "controls-ledger", Title: "Idempotency ledger"}
+	for _, c := range policyControls("server.policy", reflect.ValueOf(s.Server.Policy)) {
+		if handlerPolicies[c.Path] && len(s.Server.Handlers) == 0 || c.Path == "server.policy.routeByIdOnly" && s.Transport != scenario.TransportHTTP {
+			continue // a handler's switches with handlers; response routing on Streamable HTTP
+		}
+		if ledgerPolicies[c.Path] {
+			showKeyless(&c, s)
+			ledger.Controls = append(ledger.Controls, c)
+			continue
+		}
+		server.Controls = append(server.Controls, c)
+	}
+	if s.Transport == scenario.TransportHTTP || s.Proxy != nil {
+		server.Controls = append(server.Controls, checkboxControl("server.sseHeaders",
+			"Send the SSE headers (X-Accel-Buffering: no)", scenario.On(s.Server.SSEHeaders),
+			"Untick to break: without them a proxy may buffer the stream and deliver progress in a burst."))
+	}
+	server.Controls = append(server.Controls,
+		optionalControl("server.keepaliveEveryMs", "SSE keep-alive every", s.Server.KeepaliveEveryMs,
+			"Comment lines on open HTTP streams; they are not progress. 0 = none."),
+	)
+	server.Controls = append(server.Controls, handlerControls(s.Server)...)
+	return server, ledger
 }
 
 // stepHelp says in words what a step's time slider moves, by verb.

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/a-h/templ"
-
 	"github.com/mcplab/mcplab/engine/explore"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -198,13 +196,6 @@ func (m *exploreMap) cellLetter(i, j int) string {
 	return ClassLetter(c)
 }
 
-// ExploreOutput is the explorer's output block (#explore-out): what was
-// explored, the map or strip with its legend, the counterexamples and the
-// map as a table, for out.
-func ExploreOutput(out ExploreOut) templ.Component {
-	return exploreOutput(newExploreView(out))
-}
-
 // ExploreChoice is a built-in scenario whose explore block the page
 // offers, with its link relative to the page ("#s=...", or
 // "?ledger=1#s=..." for a scenario with a ledger).
@@ -220,10 +211,6 @@ type Explore struct {
 	Out      ExploreOut
 	Choices  []ExploreChoice
 }
-
-// ExplorePage is /explore/: pick or paste a scenario, see its outcome
-// map fill in, click a cell for its run.
-func ExplorePage(p Explore) templ.Component { return explorePage(p) }
 
 // mapName says what the map's rows and columns are.
 func mapName(m *exploreMap) string {

@@ -1,109 +1,16 @@
 package templates
 
-// Message classification and label text: what kind of wire message an
-// arrow carries, the short labels and tooltips of arrows and marks, and
-// how a label is shortened to fit.
+// Label text of the timeline: the short labels and tooltips of arrows and
+// marks (what kind of wire message an arrow carries is in wire.go, how a
+// label is shortened to fit in format.go).
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 
-	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
-
-// fitLabel shortens label to at most maxW units (textWidth): first by
-// dropping the leading segments of its method ("notifications/tasks/status
-// (7)" becomes "…/tasks/status (7)", then "…/status (7)"), then by cutting
-// its end at an ellipsis. A label that fits is returned as it is; the
-// arrow's or mark's title always carries the whole text.
-func fitLabel(label string, maxW float64) string {
-	if textWidth(label) <= maxW {
-		return label
-	}
-	s := label
-	for textWidth(s) > maxW {
-		head, rest, _ := strings.Cut(s, " ")
-		head = strings.TrimPrefix(head, "…/")
-		_, tail, ok := strings.Cut(head, "/")
-		if !ok {
-			break
-		}
-		s = "…/" + tail
-		if rest != "" {
-			s += " " + rest
-		}
-	}
-	if textWidth(s) <= maxW {
-		return s
-	}
-	r := []rune(s)
-	n := max(1, int(maxW/charW)-1)
-	if n >= len(r) {
-		return s
-	}
-	return string(r[:n]) + "…"
-}
-
-// shownJSON is wire JSON as a tooltip shows it: the escapes \u003c, \u003e
-// and \u0026 (either case), which encoding/json writes for <, > and & so
-// that JSON can sit in HTML, become those characters again; the template
-// escapes the text for HTML once, where it is written. Every other byte,
-// and an escaped backslash followed by "u003c" (the text \u003c inside a
-// string), stays as it is: the tooltip still reads as the JSON on the wire,
-// whose bytes the trace and the events table keep unchanged. Cost:
-// O(len(msg)).
-func shownJSON(msg []byte) string {
-	if !bytes.Contains(msg, []byte(`\u00`)) {
-		return string(msg)
-	}
-	var b strings.Builder
-	b.Grow(len(msg))
-	for i := 0; i < len(msg); i++ {
-		if msg[i] != '\\' || i+1 == len(msg) {
-			b.WriteByte(msg[i])
-			continue
-		}
-		if msg[i+1] == 'u' && i+6 <= len(msg) {
-			switch strings.ToLower(string(msg[i+2 : i+6])) {
-			case "003c":
-				b.WriteByte('<')
-				i += 5
-				continue
-			case "003e":
-				b.WriteByte('>')
-				i += 5
-				continue
-			case "0026":
-				b.WriteByte('&')
-				i += 5
-				continue
-			}
-		}
-		b.WriteByte(msg[i]) // the backslash and the byte it escapes
-		b.WriteByte(msg[i+1])
-		i++
-	}
-	return b.String()
-}
-
-// clipText is s cut to at most maxW (textWidth) with an ellipsis, or s
-// when it fits.
-func clipText(s string, maxW float64) string {
-	if textWidth(s) <= maxW {
-		return s
-	}
-	r := []rune(s)
-	n := max(0, int(maxW/charW)-1)
-	return string(r[:min(n, len(r))]) + "…"
-}
-
-// textWidth estimates the width of a label in the timeline's monospace font.
-func textWidth(s string) float64 {
-	return float64(len([]rune(s))) * charW
-}
 
 // distinctIDs counts the request ids the trace's events mention.
 func distinctIDs(tr *trace.Trace) int {
@@ -116,96 +23,57 @@ func distinctIDs(tr *trace.Trace) int {
 	return len(seen)
 }
 
-// wireMessage is the part of a JSON-RPC message the timeline labels.
-type wireMessage struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
-		Code json.Number `json:"code"`
-	} `json:"error"`
-	Params struct {
-		Name          string          `json:"name"`
-		RequestID     json.RawMessage `json:"requestId"`
-		Progress      json.Number     `json:"progress"`
-		Total         json.Number     `json:"total"`
-		ProgressToken json.RawMessage `json:"progressToken"`
-	} `json:"params"`
-}
-
-// idText is a JSON-RPC id from a wire message as the trace's requests
-// write it (scenario.ID's text): a string id re-encoded without the HTML
-// escapes the engine's json.Marshal put on the wire ("r\u003c" is "r<"),
-// anything else as it is.
-func idText(raw json.RawMessage) string {
-	var s string
-	if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
-		return scenario.NewStringID(s).Raw()
-	}
-	return string(raw)
-}
-
-// classify names the kind of a wire message and a short label for it.
-func classify(msg json.RawMessage, signal string) (kind, label, method, id string) {
-	if len(msg) == 0 {
-		if signal == trace.SignalCloseStream {
-			return kindClose, "close stream", "", ""
-		}
-		return kindKeepalive, "", "", ""
-	}
-	var m wireMessage
-	if err := json.Unmarshal(msg, &m); err != nil {
-		// Not an object, or a field of an unexpected type: show it raw.
-		var probe map[string]json.RawMessage
-		if json.Unmarshal(msg, &probe) == nil {
-			if raw, ok := probe["method"]; ok {
-				var s string
-				if json.Unmarshal(raw, &s) == nil {
-					return kindRaw, s + " (malformed)", s, ""
-				}
-			}
-		}
-		return kindRaw, "malformed message", "", ""
-	}
-	if len(m.ID) > 0 && string(m.ID) != "null" {
-		id = idText(m.ID)
-	}
-	switch {
-	case m.Method == "notifications/progress":
-		label = "progress " + string(m.Params.Progress)
-		if m.Params.Total != "" {
-			label += "/" + string(m.Params.Total)
-		}
-		return kindProgress, label, m.Method, id
-	case m.Method == "notifications/cancelled":
-		if len(m.Params.RequestID) > 0 {
-			id = idText(m.Params.RequestID)
-		}
-		return kindCancel, "notifications/cancelled", m.Method, id
-	case m.Method != "" && id != "":
-		label = m.Method
-		if m.Params.Name != "" {
-			label += " " + m.Params.Name
-		}
-		return kindRequest, label, m.Method, id
-	case m.Method != "":
-		return kindNotification, m.Method, m.Method, ""
-	case m.Error != nil:
-		label = "error"
-		if m.Error.Code != "" {
-			label += " " + string(m.Error.Code)
-		}
-		return kindError, label, "", id
-	case len(m.Result) > 0:
-		return kindResult, "result", "", id
-	}
-	return kindRaw, "message", "", id
-}
-
 func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 	a := arrow{Wire: wire, SendSeq: -1, DeliverSeq: -1, DropSeq: -1}
-	var msg json.RawMessage
-	var signal string
+	msg, signal := a.ends(send, deliver, drop)
+	var id string
+	a.Kind, a.Label, a.Method, id = classify(msg, signal)
+	if a.Kind == kindClose && send != nil && send.Actor == trace.ActorNetwork {
+		// The network dropped the stream (a drop step): under 2025-11-25
+		// the client resumes it, under 2026-07-28 it re-sends; neither is
+		// the client's cancellation, so it is not drawn as one.
+		a.Kind, a.Label = kindStreamDrop, "stream drops"
+	}
+	if id == "" {
+		switch {
+		case send != nil && send.ID != nil:
+			id = send.ID.String()
+		case deliver != nil && deliver.ID != nil:
+			id = deliver.ID.String()
+		}
+	}
+	a.ID = id
+	switch a.Kind {
+	case kindCancel:
+		a.Signal = trace.SignalNotification
+	case kindClose:
+		a.Signal = trace.SignalCloseStream
+	}
+	switch a.Kind {
+	case kindProgress:
+		a.Short = strings.TrimPrefix(a.Label, "progress ")
+	case kindCancel:
+		a.Short = "cancel"
+	case kindRequest:
+		// A tool call's tool name ("crunch" of "tools/call crunch"): on a
+		// phone, words beside a crowded arrow rather than a key number.
+		if name, ok := strings.CutPrefix(a.Label, a.Method+" "); ok && name != "" {
+			a.Short = name
+		}
+	}
+	if multi && a.ID != "" && a.Label != "" {
+		a.Label += " (" + a.ID + ")"
+	}
+	a.LabelW = textWidth(a.Label)
+
+	a.Title = arrowTitle(a, send, deliver, drop, msg)
+	return a
+}
+
+// ends sets where and when the arrow starts and ends (its lanes, times
+// and event seqs) from its send, delivery and drop events, any of which
+// may be missing, and returns its message and cancellation signal.
+func (a *arrow) ends(send, deliver, drop *trace.Event) (msg json.RawMessage, signal string) {
 	if send != nil {
 		a.SendSeq = send.Seq
 		a.SentAt = send.At
@@ -263,48 +131,14 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 	if a.From == "" {
 		a.From = trace.ActorNetwork
 	}
-	var id string
-	a.Kind, a.Label, a.Method, id = classify(msg, signal)
-	if a.Kind == kindClose && send != nil && send.Actor == trace.ActorNetwork {
-		// The network dropped the stream (a drop step): under 2025-11-25
-		// the client resumes it, under 2026-07-28 it re-sends; neither is
-		// the client's cancellation, so it is not drawn as one.
-		a.Kind, a.Label = kindStreamDrop, "stream drops"
-	}
-	if id == "" {
-		switch {
-		case send != nil && send.ID != nil:
-			id = send.ID.String()
-		case deliver != nil && deliver.ID != nil:
-			id = deliver.ID.String()
-		}
-	}
-	a.ID = id
-	switch a.Kind {
-	case kindCancel:
-		a.Signal = trace.SignalNotification
-	case kindClose:
-		a.Signal = trace.SignalCloseStream
-	}
-	switch a.Kind {
-	case kindProgress:
-		a.Short = strings.TrimPrefix(a.Label, "progress ")
-	case kindCancel:
-		a.Short = "cancel"
-	case kindRequest:
-		// A tool call's tool name ("crunch" of "tools/call crunch"): on a
-		// phone, words beside a crowded arrow rather than a key number.
-		if name, ok := strings.CutPrefix(a.Label, a.Method+" "); ok && name != "" {
-			a.Short = name
-		}
-	}
-	if multi && a.ID != "" && a.Label != "" {
-		a.Label += " (" + a.ID + ")"
-	}
-	a.LabelW = textWidth(a.Label)
+	return msg, signal
+}
 
+// arrowTitle is an arrow's tooltip: its wire number, lanes and label, when
+// it was sent and delivered or lost, its events' notes and the message.
+func arrowTitle(a arrow, send, deliver, drop *trace.Event, msg json.RawMessage) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "wire %d, %s → %s: %s", wire, a.From, a.To, cmp(a.Label, a.Kind))
+	fmt.Fprintf(&b, "wire %d, %s → %s: %s", a.Wire, a.From, a.To, cmp(a.Label, a.Kind))
 	switch {
 	case a.Delivered:
 		fmt.Fprintf(&b, "\nsent at %d ms, delivered at %d ms", a.SentAt, a.At)
@@ -325,8 +159,7 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 	if len(msg) > 0 {
 		b.WriteString("\n" + shownJSON(msg))
 	}
-	a.Title = b.String()
-	return a
+	return b.String()
 }
 
 func newMark(e *trace.Event, multi bool) mark {

@@ -1,7 +1,7 @@
 package templates
 
 // Label geometry of the timeline: the network band's rows of arrow labels,
-// lane offsets, tick steps, the legend and the accessible summary.
+// lane offsets, mark rows, the legend and the accessible summary.
 
 import (
 	"fmt"
@@ -79,83 +79,25 @@ func (g geometry) line(a arrow) (x1, y1, x2, y2 float64) {
 // It returns each arrow's row offset and how its label is drawn: labelWords,
 // labelShort (shortened on the arrow), labelKey or labelNone.
 func (g geometry) layoutLabels(arrows []arrow, force bool) ([]int, []int) {
-	half := g.bandRows / 2
-	ends := make([]float64, g.bandRows)
-	for i := range ends {
-		ends[i] = math.Inf(-1)
-	}
+	b := g.newLabelBand(arrows)
 	out := make([]int, len(arrows))
 	mode := make([]int, len(arrows))
 	shorts := make([]string, len(arrows))
 	keys := 0
-	offs := offsets(half)
-	check := len(arrows) <= coverCheckArrows
-	lines := make([][4]float64, len(arrows))
-	maxSpan := 0.0
-	for i, a := range arrows {
-		x1, y1, x2, y2 := g.line(a)
-		lines[i] = [4]float64{x1, y1, x2, y2}
-		maxSpan = max(maxSpan, math.Abs(x2-x1))
-	}
-	// covers reports whether [lo, hi] at height y meets an arrow other
-	// than i and its bundle.
-	covers := func(i int, y, lo, hi float64) bool {
-		if !check {
-			return false
-		}
-		own := xAtY(lines[i], y)
-		hit := func(j int) bool {
-			x := xAtY(lines[j], y)
-			return !math.IsNaN(x) && x > lo-1 && x < hi+1 && math.Abs(x-own) > bundleW
-		}
-		for j := i - 1; j >= 0 && lines[j][0] >= lo-maxSpan-1; j-- {
-			if hit(j) {
-				return true
-			}
-		}
-		for j := i + 1; j < len(lines) && lines[j][0] <= hi+1; j++ {
-			if hit(j) {
-				return true
-			}
-		}
-		return false
-	}
 	for i, a := range arrows {
 		if a.Label == "" {
 			continue
-		}
-		x1, y1, x2, y2 := lines[i][0], lines[i][1], lines[i][2], lines[i][3]
-		span := func(off int, w float64) (lo, hi float64) {
-			x := g.f.labelX(x1, y1, x2, y2, float64(off)*rowH, w)
-			return x - w/2 - labelPad, x + w/2 + labelPad
 		}
 		// An undelivered arrow ends on the network lane, where its end
 		// glyph sits: its label goes on the sender's side of the band.
 		side := 0
 		if !a.Delivered {
 			side = 1
-			if y1 < 0 {
+			if b.lines[i][1] < 0 {
 				side = -1
 			}
 		}
-		// try places a label of width w in the first row free of labels
-		// and arrows; clear says some row is free of arrows.
-		try := func(w float64) (row int, ok, clear bool) {
-			for _, off := range offs {
-				if side != 0 && off*side <= 0 {
-					continue
-				}
-				lo, hi := span(off, w)
-				if covers(i, float64(off)*rowH, lo, hi) {
-					continue
-				}
-				clear = true
-				if ends[off+half] <= lo {
-					return off, true, true
-				}
-			}
-			return 0, false, clear
-		}
+		try := func(w float64) (row int, ok, clear bool) { return b.try(i, side, w) }
 		w := a.LabelW
 		row, ok, clear := try(w)
 		if !ok && clear && !force {
@@ -166,17 +108,7 @@ func (g geometry) layoutLabels(arrows []arrow, force bool) ([]int, []int) {
 			// segments (fitLabel, never cut at an ellipsis), then its
 			// short form; then a key number in place of the words; or
 			// none.
-			var cands []string
-			for n := len([]rune(a.Label)) - 1; n >= minLabelChars; n-- {
-				short := fitLabel(a.Label, float64(n)*charW)
-				if !strings.HasSuffix(short, "…") && !slices.Contains(cands, short) {
-					cands = append(cands, short)
-				}
-			}
-			if a.Short != "" {
-				cands = append(cands, a.Short)
-			}
-			for _, short := range cands {
+			for _, short := range shorterLabels(a) {
 				w = textWidth(short)
 				if row, ok, _ = try(w); ok {
 					mode[i], shorts[i] = labelShort, short
@@ -196,8 +128,8 @@ func (g geometry) layoutLabels(arrows []arrow, force bool) ([]int, []int) {
 		if mode[i] == labelNone {
 			continue
 		}
-		_, hi := span(row, w)
-		ends[row+half] = max(ends[row+half], hi)
+		_, hi := b.span(i, row, w)
+		b.ends[row+b.half] = max(b.ends[row+b.half], hi)
 		out[i] = row
 	}
 	for i, sh := range shorts {
@@ -206,6 +138,107 @@ func (g geometry) layoutLabels(arrows []arrow, force bool) ([]int, []int) {
 		}
 	}
 	return out, mode
+}
+
+// labelBand is the network band while layoutLabels fills it: the arrows'
+// lines relative to the band's centre, and where each row's labels end so
+// far.
+type labelBand struct {
+	g       geometry
+	half    int       // rows above (and below) the centre row
+	ends    []float64 // x where each row's last label ends, by row + half
+	offs    []int     // the rows in the order they are tried
+	check   bool      // whether labels avoid covering arrows (coverCheckArrows)
+	lines   [][4]float64
+	maxSpan float64 // the widest arrow's horizontal extent
+}
+
+func (g geometry) newLabelBand(arrows []arrow) *labelBand {
+	half := g.bandRows / 2
+	ends := make([]float64, g.bandRows)
+	for i := range ends {
+		ends[i] = math.Inf(-1)
+	}
+	offs := offsets(half)
+	check := len(arrows) <= coverCheckArrows
+	lines := make([][4]float64, len(arrows))
+	maxSpan := 0.0
+	for i, a := range arrows {
+		x1, y1, x2, y2 := g.line(a)
+		lines[i] = [4]float64{x1, y1, x2, y2}
+		maxSpan = max(maxSpan, math.Abs(x2-x1))
+	}
+	return &labelBand{g: g, half: half, ends: ends, offs: offs, check: check, lines: lines, maxSpan: maxSpan}
+}
+
+// covers reports whether [lo, hi] at height y meets an arrow other than i
+// and its bundle.
+func (b *labelBand) covers(i int, y, lo, hi float64) bool {
+	check, lines, maxSpan := b.check, b.lines, b.maxSpan
+	if !check {
+		return false
+	}
+	own := xAtY(lines[i], y)
+	hit := func(j int) bool {
+		x := xAtY(lines[j], y)
+		return !math.IsNaN(x) && x > lo-1 && x < hi+1 && math.Abs(x-own) > bundleW
+	}
+	for j := i - 1; j >= 0 && lines[j][0] >= lo-maxSpan-1; j-- {
+		if hit(j) {
+			return true
+		}
+	}
+	for j := i + 1; j < len(lines) && lines[j][0] <= hi+1; j++ {
+		if hit(j) {
+			return true
+		}
+	}
+	return false
+}
+
+// span is where a label of width w on arrow i's line, in row off, starts
+// and ends, padding included.
+func (b *labelBand) span(i, off int, w float64) (lo, hi float64) {
+	x1, y1, x2, y2 := b.lines[i][0], b.lines[i][1], b.lines[i][2], b.lines[i][3]
+	x := b.g.f.labelX(x1, y1, x2, y2, float64(off)*rowH, w)
+	return x - w/2 - labelPad, x + w/2 + labelPad
+}
+
+// try places arrow i's label of width w in the first row (on its side of
+// the band, when side is not 0) free of labels and arrows; clear says
+// some row is free of arrows.
+func (b *labelBand) try(i, side int, w float64) (row int, ok, clear bool) {
+	for _, off := range b.offs {
+		if side != 0 && off*side <= 0 {
+			continue
+		}
+		lo, hi := b.span(i, off, w)
+		if b.covers(i, float64(off)*rowH, lo, hi) {
+			continue
+		}
+		clear = true
+		if b.ends[off+b.half] <= lo {
+			return off, true, true
+		}
+	}
+	return 0, false, clear
+}
+
+// shorterLabels are the fewer words an arrow's label may take, longest
+// first: the label without its method's leading segments (fitLabel, never
+// cut at an ellipsis), then its short form.
+func shorterLabels(a arrow) []string {
+	var cands []string
+	for n := len([]rune(a.Label)) - 1; n >= minLabelChars; n-- {
+		short := fitLabel(a.Label, float64(n)*charW)
+		if !strings.HasSuffix(short, "…") && !slices.Contains(cands, short) {
+			cands = append(cands, short)
+		}
+	}
+	if a.Short != "" {
+		cands = append(cands, a.Short)
+	}
+	return cands
 }
 
 // How an arrow's label is drawn (layoutLabels).
@@ -331,33 +364,6 @@ func (f frame) fitMark(m *mark) (lo, hi float64) {
 		}
 	}
 	return lo, hi
-}
-
-// overlaps reports whether [lo,hi] meets any interval of occ (pairs).
-func overlaps(occ [][2]float64, lo, hi float64) bool {
-	for _, iv := range occ {
-		if lo < iv[1] && iv[0] < hi {
-			return true
-		}
-	}
-	return false
-}
-
-// niceStep returns a 1-2-5 tick step giving at most 10 ticks up to maxMs.
-func niceStep(maxMs int64) int64 { return niceStepN(maxMs, 10) }
-
-// niceStepN returns a 1-2-5 tick step giving at most n ticks up to maxMs.
-func niceStepN(maxMs, n int64) int64 {
-	if maxMs <= 0 {
-		return 100
-	}
-	for p := int64(1); ; p *= 10 {
-		for _, m := range []int64{1, 2, 5} {
-			if s := m * p; maxMs/s < n {
-				return s
-			}
-		}
-	}
 }
 
 // legendOrder fixes the order of legend entries.

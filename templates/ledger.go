@@ -241,6 +241,34 @@ func layoutRaceDiagram(tr *trace.Trace, narrow bool) *raceDiagram {
 		return nil
 	}
 	d := &raceDiagram{Width: svgWidth}
+	col := d.layoutColumns(events, narrow)
+	y := raceTop
+	for _, e := range events {
+		r := raceRow{Seq: e.Seq, At: e.At, Type: e.Type, Key: e.Key, Y: y}
+		if e.ID != nil {
+			r.ID = e.ID.String()
+			r.X = d.Columns[col[e.ID.Raw()]].X
+		}
+		r.Text = d.rowText(tr, e, r.ID)
+		r.Title = ledgerTitle(e, r.ID)
+		r.Lines = []string{r.Text}
+		if narrow {
+			r.Lines = wrapWords(r.Text, d.Width-10-d.TextX)
+		}
+		y += max(raceRowH, float64(len(r.Lines))*raceLineH+10)
+		d.Rows = append(d.Rows, r)
+	}
+	d.lockSpans()
+	last := d.Rows[len(d.Rows)-1]
+	d.Height = last.Y + float64(len(last.Lines)-1)*raceLineH + 34
+	d.Summary = fmt.Sprintf("Ledger events in order: %d effect(s), %d replay(s), %d wait(s) for the write lock.", d.Effects, d.Replays, d.Waits)
+	return d
+}
+
+// layoutColumns gives each request the ledger events name a column, in
+// order of first appearance, as wide as the frame allows, and returns
+// each request's column by its id.
+func (d *raceDiagram) layoutColumns(events []trace.Event, narrow bool) map[string]int {
 	col := map[string]int{}
 	for _, e := range events {
 		if e.ID == nil {
@@ -271,77 +299,78 @@ func layoutRaceDiagram(tr *trace.Trace, narrow bool) *raceDiagram {
 		d.TextX = colL + 16
 	}
 
-	effects, y := 0, raceTop
-	for _, e := range events {
-		r := raceRow{Seq: e.Seq, At: e.At, Type: e.Type, Key: e.Key, Y: y}
-		if e.ID != nil {
-			r.ID = e.ID.String()
-			r.X = d.Columns[col[e.ID.Raw()]].X
-		}
-		receipt, _ := receiptOf(e.Message)
-		who := "request " + r.ID
-		switch e.Type {
-		case ledgerLock:
-			r.Text = who + " takes the write lock (BEGIN IMMEDIATE)"
-		case ledgerWait:
-			r.Text = who + ": BEGIN IMMEDIATE refused (SQLITE_BUSY), waits"
-			d.Waits++
-		case ledgerEffect:
-			effects++
-			if receipt == "" {
-				receipt = responseReceipt(tr, e.ID)
-			}
-			r.Text = fmt.Sprintf("%s runs the effect (execution %d", who, effects)
-			if receipt != "" {
-				r.Text += ": " + receipt
-			}
-			r.Text += ")"
-		case ledgerReplay:
-			d.Replays++
-			r.Text = who + " replays"
-			if receipt != "" {
-				r.Text += " " + receipt
-			}
-			r.Text += " (no execution)"
-		case ledgerReject:
-			r.Text = who + " rejected: same key, other arguments"
-		case ledgerCheck:
-			r.Text = who + " checks the key (own transaction)"
-		case ledgerReopen:
-			r.Text = "every connection closed and reopened"
-		default:
-			r.Text = strings.TrimSpace(who + " " + e.Type)
-			if r.ID == "" {
-				r.Text = e.Type
-			}
-		}
-		if e.Key != "" && e.Type != ledgerLock && e.Type != ledgerWait {
-			r.Text += ` · key "` + e.Key + `"`
-		}
-		var t strings.Builder
-		fmt.Fprintf(&t, "%d ms, ledger: %s", e.At, e.Type)
-		if r.ID != "" {
-			fmt.Fprintf(&t, " (request %s)", r.ID)
-		}
-		if e.Key != "" {
-			fmt.Fprintf(&t, "\nkey %q, fingerprint %s", e.Key, e.Fingerprint)
-		}
-		if e.Note != "" {
-			t.WriteString("\n" + e.Note)
-		}
-		if m := compactJSON(e.Message); m != "" {
-			t.WriteString("\n" + shownJSON([]byte(m)))
-		}
-		r.Title = t.String()
-		r.Lines = []string{r.Text}
-		if narrow {
-			r.Lines = wrapWords(r.Text, d.Width-10-d.TextX)
-		}
-		y += max(raceRowH, float64(len(r.Lines))*raceLineH+10)
-		d.Rows = append(d.Rows, r)
-	}
-	d.Effects = effects
+	return col
+}
 
+// rowText says what a ledger event did, in words, and counts the
+// effects, replays and waits.
+func (d *raceDiagram) rowText(tr *trace.Trace, e trace.Event, id string) string {
+	var text string
+	receipt, _ := receiptOf(e.Message)
+	who := "request " + id
+	switch e.Type {
+	case ledgerLock:
+		text = who + " takes the write lock (BEGIN IMMEDIATE)"
+	case ledgerWait:
+		text = who + ": BEGIN IMMEDIATE refused (SQLITE_BUSY), waits"
+		d.Waits++
+	case ledgerEffect:
+		d.Effects++
+		if receipt == "" {
+			receipt = responseReceipt(tr, e.ID)
+		}
+		text = fmt.Sprintf("%s runs the effect (execution %d", who, d.Effects)
+		if receipt != "" {
+			text += ": " + receipt
+		}
+		text += ")"
+	case ledgerReplay:
+		d.Replays++
+		text = who + " replays"
+		if receipt != "" {
+			text += " " + receipt
+		}
+		text += " (no execution)"
+	case ledgerReject:
+		text = who + " rejected: same key, other arguments"
+	case ledgerCheck:
+		text = who + " checks the key (own transaction)"
+	case ledgerReopen:
+		text = "every connection closed and reopened"
+	default:
+		text = strings.TrimSpace(who + " " + e.Type)
+		if id == "" {
+			text = e.Type
+		}
+	}
+	if e.Key != "" && e.Type != ledgerLock && e.Type != ledgerWait {
+		text += ` · key "` + e.Key + `"`
+	}
+	return text
+}
+
+// ledgerTitle is a ledger event's tooltip: time, type and request, key
+// and fingerprint, note and message.
+func ledgerTitle(e trace.Event, id string) string {
+	var t strings.Builder
+	fmt.Fprintf(&t, "%d ms, ledger: %s", e.At, e.Type)
+	if id != "" {
+		fmt.Fprintf(&t, " (request %s)", id)
+	}
+	if e.Key != "" {
+		fmt.Fprintf(&t, "\nkey %q, fingerprint %s", e.Key, e.Fingerprint)
+	}
+	if e.Note != "" {
+		t.WriteString("\n" + e.Note)
+	}
+	if m := compactJSON(e.Message); m != "" {
+		t.WriteString("\n" + shownJSON([]byte(m)))
+	}
+	return t.String()
+}
+
+// lockSpans draws how long each lock and wait lasts.
+func (d *raceDiagram) lockSpans() {
 	// Spans: a lock lasts until that request's effect, replay or reject; a
 	// wait lasts until its lock.
 	for i, r := range d.Rows {
@@ -372,10 +401,6 @@ func layoutRaceDiagram(tr *trace.Trace, narrow bool) *raceDiagram {
 		}
 		d.Spans = append(d.Spans, raceSpan{Kind: kind, ID: r.ID, X: r.X, Y1: r.Y, Y2: end, Title: title})
 	}
-	last := d.Rows[len(d.Rows)-1]
-	d.Height = last.Y + float64(len(last.Lines)-1)*raceLineH + 34
-	d.Summary = fmt.Sprintf("Ledger events in order: %d effect(s), %d replay(s), %d wait(s) for the write lock.", d.Effects, d.Replays, d.Waits)
-	return d
 }
 
 // responseReceipt is the receipt in the response the server sent for id

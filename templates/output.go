@@ -1,13 +1,9 @@
 package templates
 
 import (
-	"context"
-	"io"
 	"strconv"
 
 	"github.com/a-h/templ"
-
-	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // OutputPart is one top-level block of Output (one element inside
@@ -45,58 +41,6 @@ type OutputView struct {
 	Component templ.Component
 }
 
-// OutputParts lists the blocks of Output for a view and its charts
-// (NewView, NewCharts of the same trace), in page order.
-func OutputParts(v View, c Charts) []OutputPart {
-	parts := make([]OutputPart, 0, 11)
-	add := func(key string, later bool, comp templ.Component) {
-		parts = append(parts, OutputPart{Key: key, Later: later, Component: comp})
-	}
-	herd := c.Herd != nil || c.HerdCompare != nil
-	add("headline", false, outputHeadline(v))
-	if c.HerdFirst {
-		add("herd", false, herdSection(c))
-	}
-	shell := timelineFigure
-	if c.HerdFirst {
-		shell = timelineDetails
-	}
-	// Both views draw with timelineSVG; the narrow layout is made when
-	// its view is rendered (View.narrow).
-	var views []OutputView
-	for _, t := range []struct {
-		prefix string
-		layout func() timeline
-	}{{wideFrame.idPrefix, func() timeline { return v.Timeline }}, {narrowFrame.idPrefix, v.NarrowTimeline}} {
-		views = append(views, OutputView{ID: t.prefix + "timeline", Component: templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-			return timelineSVG(t.layout()).Render(ctx, w)
-		})})
-	}
-	parts = append(parts, OutputPart{Key: "timeline", Component: shell(viewComponents(views)), Views: views, Shell: shell})
-	if c.Tasks != nil {
-		add("tasks", false, tasksFigure(*c.Tasks, c.TasksNarrow))
-	}
-	if len(c.Buffers) > 0 {
-		add("buffers", false, buffersSection(c.Buffers, c.BuffersNarrow))
-	}
-	if !c.HerdFirst && herd {
-		add("herd", false, herdSection(c))
-	}
-	if len(c.Reconnects) > 0 {
-		add("reconnects", true, reconnectPanel(c.Reconnects))
-	}
-	if c.Ledger != nil {
-		add("ledger", true, ledgerSection(*c.Ledger))
-	}
-	add("requests", true, requestsSection(v, c))
-	if len(c.RetryMatrix) > 0 {
-		add("retry-matrix", true, retryMatrix(c.RetryMatrix))
-	}
-	add("checks", true, checksSection(v))
-	add("events", true, eventsSection(v))
-	return parts
-}
-
 // OutputData is what Output's wrapper (div#output) says about the run, as
 // attribute name and value, in order: data-end-ms (the last event's time),
 // data-pass, data-fail and data-undecided (the checks by result). A page
@@ -108,28 +52,4 @@ func (v View) OutputData() [][2]string {
 		{"data-fail", strconv.Itoa(v.Fail)},
 		{"data-undecided", strconv.Itoa(v.Undecided)},
 	}
-}
-
-// viewComponents returns the views' components, in order.
-func viewComponents(views []OutputView) []templ.Component {
-	comps := make([]templ.Component, len(views))
-	for i, view := range views {
-		comps[i] = view.Component
-	}
-	return comps
-}
-
-// Output renders everything the page re-renders after a run of the
-// scenario: the outcome headline of each request, the check tally, the
-// timeline SVG, the task lanes beside it, the SSE buffer, herd, backoff,
-// reconnect and ledger views when the trace has them (NewCharts), the
-// request summary with retry classes and hints, the retry matrix, the
-// checks and the event table. The wasm renders it into #lab-output on
-// every change; the site prerenders it so the page reads the same with
-// JavaScript off. The view models are built here, once, before rendering
-// (ARCHITECTURE.md: templates receive view models built outside the
-// components); the components only draw them.
-func Output(tr *trace.Trace) templ.Component {
-	v := NewView(tr)
-	return OutputWith(v, OutputParts(v, NewCharts(tr, v)))
 }

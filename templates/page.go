@@ -138,27 +138,6 @@ func firstHref(entries []IndexEntry) string {
 	return entries[0].Href
 }
 
-// ScenarioPage is the page of one built-in scenario: title, summary and
-// notes, what to try, the controls, the prerendered Output, and the
-// scenario JSON for the wasm (script#scenario-json). The element #lab tells
-// the wasm to wire the controls; #lab-output is what it re-renders.
-//
-// The page's model (intro, hint, controls, Output) is built here, once,
-// before rendering; scenarioPageView only draws it.
-func ScenarioPage(p Page) templ.Component {
-	controls := p.controls()
-	hint := p.hint()
-	if t, ok := tryItFor(p.Name, p.Trace); ok {
-		if text := t.text(controls); text != "" {
-			hint = text
-			markLead(controls, t.Path)
-		}
-	}
-	markNamed(controls, hint)
-	p.Title = stripTransport(p.Title)
-	return rooted(p.Root, scenarioPageView(scenarioPage{Page: p, Intro: p.intro(), Hint: hint, Controls: controls, Output: Output(p.Trace)}))
-}
-
 // scenarioPage is ScenarioPage's view model: the page and what is derived
 // from it.
 type scenarioPage struct {
@@ -166,12 +145,4 @@ type scenarioPage struct {
 	Intro, Hint string
 	Controls    []controlGroup
 	Output      templ.Component
-}
-
-// IndexPage lists every built-in scenario, grouped by groupEntries, with
-// its title, summary, transport and protocol, the outcome of each request
-// and the check tally, each linking to its page. root is the relative path
-// to the site root ("./" for the index itself).
-func IndexPage(root string, entries []IndexEntry) templ.Component {
-	return indexPageView(root, firstHref(entries), groupEntries(entries))
 }

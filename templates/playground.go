@@ -323,24 +323,6 @@ func IndentScenario(data []byte) string {
 // isJSONSpace reports whether c is insignificant whitespace in JSON.
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
-// PlaygroundPage is the playground (playground/index.html): a JSON editor
-// and the controls of NewControls beside the Output of the scenario, which
-// the wasm re-runs on every change, plus share, embed, download and open
-// buttons and the built-in scenarios to start from. It is prerendered on
-// p.Scenario so it reads without JavaScript. Element ids are the wasm's
-// contract (wasm/page/playground.go): #playground, #pg-editor, #pg-error,
-// #lab-controls, #lab-output, #pg-link, #pg-embed.
-//
-// Its model (title, controls, Output) is built here, once, before
-// rendering.
-func PlaygroundPage(p Playground) templ.Component {
-	m := playgroundPage{Playground: p, Title: title(p.Trace), Output: Output(p.Trace), Sections: pickSections(p.Examples)}
-	if p.Trace != nil {
-		m.Controls = NewControls(p.Trace.Scenario, p.Trace.EndMs)
-	}
-	return rooted(p.Root, playgroundPageView(m))
-}
-
 // playgroundPage is PlaygroundPage's view model.
 type playgroundPage struct {
 	Playground
@@ -350,38 +332,6 @@ type playgroundPage struct {
 	// Sections are the built-in examples grouped as on the index, for the
 	// picker at the top (#pg-pick).
 	Sections []pickSection
-}
-
-// ImportPage judges a transcript of real traffic in the browser
-// (import/index.html): paste or drop a Go SDK LoggingTransport log or the
-// lab's JSON Lines, choose the side, and the wasm imports it
-// (transcript.Import) and draws the same Output the simulator's pages draw,
-// with the violations listed first and linked to their events. Prerendered
-// on p's example. Element ids are the wasm's contract (wasm/page/import.go).
-func ImportPage(p Import) templ.Component {
-	return rooted(p.Root, importPageView(p, ImportResult(p.Trace)))
-}
-
-// ImportResult is what the import page re-renders after each import: where
-// the transcript came from, its violations linked to their events, and the
-// Output (headline, timeline, requests, checks, events) of its trace.
-//
-// Its model (source, violations, Output) is built here, once, before
-// rendering; a nil trace renders nothing.
-func ImportResult(tr *trace.Trace) templ.Component {
-	r := importResult{Trace: tr}
-	if tr != nil {
-		r.Source, r.Violations, r.Output, r.Inferred = sourceText(tr.Source), violations(tr), Output(tr), inferredRows(tr)
-	}
-	return importResultView(r)
-}
-
-// ImportHead is the part of ImportResult above #lab-output: where the
-// transcript came from (#imp-source) and its violations linked to their
-// events (#imp-violations). The wasm renders it apart from the Output,
-// which it patches block by block (wasm/worker/import.go).
-func ImportHead(tr *trace.Trace) templ.Component {
-	return importHeadView(importResult{Trace: tr, Source: sourceText(tr.Source), Violations: violations(tr), Inferred: inferredRows(tr)})
 }
 
 // importResult is ImportResult's view model.

@@ -421,7 +421,7 @@ func title(tr *trace.Trace) string {
 	return tr.Scenario.Title
 }
 
-// importPageView draws ImportPage; result is ImportResult of its trace.
+// importPageView draws ImportPage; result is importResultBlock of its trace.
 func importPageView(p Import, result templ.Component) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -583,7 +583,7 @@ func importFields() templ.Component {
 	})
 }
 
-// importResultView draws ImportResult's model: importHeadView, then the
+// importResultView draws importResultBlock's model: importHeadView, then the
 // Output in #lab-output.
 func importResultView(r importResult) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
@@ -624,7 +624,7 @@ func importResultView(r importResult) templ.Component {
 	})
 }
 
-// importHeadView draws the part of ImportResult above #lab-output: where
+// importHeadView draws the part of importResultBlock above #lab-output: where
 // the transcript came from (#imp-source) and its violations linked to their
 // events (#imp-violations).
 func importHeadView(r importResult) templ.Component {

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/a-h/templ"
-
 	"github.com/mcplab/mcplab/engine/review"
 )
 
@@ -135,11 +133,6 @@ func NewReviewView(root, name, title, scenarioHref string, rep *review.Report, m
 	v.Sections = []ReviewSection{retry, idem, flow, rec}
 	return v
 }
-
-// ReviewBody is the review itself (reviewBody), rendered with v.Root in
-// its context so each verdict links its rule's page under the site root,
-// in the prerendered page and in the worker's render alike.
-func ReviewBody(v ReviewView) templ.Component { return rooted(v.Root, reviewBody(v)) }
 
 // cardTally is the tally after the at-risk count: ", N mitigated, N not
 // applicable." and the not-evaluated count only when there are any.

@@ -32,19 +32,6 @@ func ruleHref(ctx context.Context, rule string) templ.SafeURL {
 	return templ.SafeURL(root + "rules/" + rule + "/")
 }
 
-// RulesIndex is the rules reference's index page (rules/index.html): every
-// rule with what it checks and the built-ins that pass and fail it
-// (package rulebook builds them). root is the relative path to the site root ("../").
-func RulesIndex(root string, entries []checks.RuleEntry) templ.Component {
-	return rulesIndexView(root, entries)
-}
-
-// RulePage is one rule's reference page (rules/<id>/index.html): what it
-// checks, its source, the correct built-in that passes it and the broken
-// one that fails it (both found by running the built-ins), every built-in
-// that reports it, and what undecided means for it. root is "../../".
-func RulePage(root string, e checks.RuleEntry) templ.Component { return rulePageView(root, e) }
-
 // ruleSource is a rule's source as a rule's page says it. The site serves
 // no pages of docs/, so a citation of the domain notes
 // (checks.DomainNotes + " §N") names them in words, "the lab's domain

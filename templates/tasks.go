@@ -247,13 +247,31 @@ func placeTaskLabels(marks []taskMark, width float64) int {
 
 func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float64) taskLane {
 	lane := taskLane{TaskID: t.TaskID, Status: t.Status, CancelRequested: t.CancelRequested}
-
-	// The worker's row: the task record's history.
-	type point struct {
-		at     int64
-		status string
+	worker, client := lane.rows(tr, t, xOf)
+	lane.Worker = statusSegs(worker, "worker", end, xOf)
+	lane.Client = statusSegs(client, "client believes", end, xOf)
+	if n := len(client); n > 0 {
+		lane.ClientStatus = client[n-1].status
 	}
-	var worker []point
+	if lane.Status == "" && len(worker) > 0 {
+		lane.Status = worker[len(worker)-1].status
+	}
+	lane.disagreements(worker, client, end, xOf)
+	return lane
+}
+
+// point is a status and the time it took effect (ms), on one row of a
+// task's lane.
+type point struct {
+	at     int64
+	status string
+}
+
+// rows reads task t's two rows from the trace: the worker's (the task
+// record's history) and the client's (statuses it received, and its own
+// status events), and adds the lane's marks.
+func (lane *taskLane) rows(tr *trace.Trace, t trace.Task, xOf func(int64) float64) (worker, client []point) {
+	// The worker's row: the task record's history.
 	for _, h := range t.History {
 		at, ok := anyInt(h[0])
 		s, _ := h[1].(string)
@@ -262,7 +280,6 @@ func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float
 		}
 	}
 	// The client's row: statuses it received, and its own status events.
-	var client []point
 	for _, e := range tr.Events {
 		switch {
 		case e.Type == trace.TypeDeliver && e.To == trace.ActorClient:
@@ -313,52 +330,52 @@ func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float
 		}
 	}
 	slices.SortStableFunc(lane.Marks, func(a, b taskMark) int { return int(a.At - b.At) })
+	return worker, client
+}
 
-	segs := func(pts []point, who string) []statusSeg {
-		var out []statusSeg
-		for i, p := range pts {
-			to := end
-			if i+1 < len(pts) {
-				to = pts[i+1].at
-			}
-			if i > 0 && out[len(out)-1].Status == p.status {
-				out[len(out)-1].To, out[len(out)-1].X2 = to, xOf(to)
-				continue
-			}
-			out = append(out, statusSeg{Status: p.status, From: p.at, To: to, X1: xOf(p.at), X2: xOf(to), Color: statusColor(p.status)})
+// statusSegs are the segments of one row of statuses, from each point to
+// the next (the last to end), alike neighbours merged; who names the row
+// in the titles.
+func statusSegs(pts []point, who string, end int64, xOf func(int64) float64) []statusSeg {
+	var out []statusSeg
+	for i, p := range pts {
+		to := end
+		if i+1 < len(pts) {
+			to = pts[i+1].at
 		}
-		for i := range out {
-			s := &out[i]
-			s.X2 = max(s.X2, s.X1+2)
-			if textWidth(s.Status)+8 <= s.X2-s.X1 {
-				s.Label = s.Status
-			}
-			s.Title = fmt.Sprintf("%s: %s from %d to %d ms", who, s.Status, s.From, s.To)
+		if i > 0 && out[len(out)-1].Status == p.status {
+			out[len(out)-1].To, out[len(out)-1].X2 = to, xOf(to)
+			continue
 		}
-		return out
+		out = append(out, statusSeg{Status: p.status, From: p.at, To: to, X1: xOf(p.at), X2: xOf(to), Color: statusColor(p.status)})
 	}
-	lane.Worker = segs(worker, "worker")
-	lane.Client = segs(client, "client believes")
-	if n := len(client); n > 0 {
-		lane.ClientStatus = client[n-1].status
+	for i := range out {
+		s := &out[i]
+		s.X2 = max(s.X2, s.X1+2)
+		if textWidth(s.Status)+8 <= s.X2-s.X1 {
+			s.Label = s.Status
+		}
+		s.Title = fmt.Sprintf("%s: %s from %d to %d ms", who, s.Status, s.From, s.To)
 	}
-	if lane.Status == "" && len(worker) > 0 {
-		lane.Status = worker[len(worker)-1].status
-	}
+	return out
+}
 
-	// Disagreement: where the client thinks the task has ended and the
-	// worker does not (or the reverse), or both ended differently (a
-	// "stopped" UI over a cancelled task agrees).
-	statusAt := func(pts []point, at int64) string {
-		s := ""
-		for _, p := range pts {
-			if p.at > at {
-				break
-			}
-			s = p.status
+// statusAt is the status a row holds at time at ("" before its first).
+func statusAt(pts []point, at int64) string {
+	s := ""
+	for _, p := range pts {
+		if p.at > at {
+			break
 		}
-		return s
+		s = p.status
 	}
+	return s
+}
+
+// disagreements marks where the client thinks the task has ended and the
+// worker does not (or the reverse), or both ended differently (a
+// "stopped" UI over a cancelled task agrees).
+func (lane *taskLane) disagreements(worker, client []point, end int64, xOf func(int64) float64) {
 	var cuts []int64
 	for _, p := range worker {
 		cuts = append(cuts, p.at)
@@ -397,7 +414,6 @@ func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float
 			d.Label = d.Status
 		}
 	}
-	return lane
 }
 
 // askedToCancel reports whether the client's tasks/cancel for task t

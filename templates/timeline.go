@@ -1,7 +1,8 @@
 package templates
 
-// The timeline view model and its layout: frames, lanes, the time scale,
-// arrows and marks placed on their lanes (layoutTimeline).
+// The timeline view model and its layout: lanes, the time scale, arrows
+// and marks placed on their lanes (layoutTimeline), in one of the frames
+// of frame.go.
 
 import (
 	"slices"
@@ -10,74 +11,6 @@ import (
 
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
-)
-
-// Layout of the timeline, in SVG user units (the SVG scales to its box).
-// svgWidth, plotLeft, plotRight and labelMinX are the wide frame's; the
-// other charts share its x scale.
-const (
-	svgWidth    = 1000.0 // viewBox width
-	plotLeft    = 112.0  // x of time 0: room for lane names
-	plotRight   = 940.0  // x of the domain's end
-	topPad      = 18.0   // space above the first lane's marks
-	rowH        = 18.0   // height of one row of marks or labels
-	laneGap     = 40.0   // space between a lane line and the network band
-	charW       = 7.3    // width of one character of the 12px monospace labels
-	glyphR      = 6.0    // half size of a mark glyph
-	labelPad    = 4.0    // padding around a label's background
-	minBandRows = 3      // network band rows at least
-	maxBandRows = 15     // network band rows at most; past that labels overlap
-	labelMinX   = 82.0   // arrow labels start right of the lane names ("network", bold, ends near 72)
-)
-
-// frame is the horizontal geometry of one timeline layout, in SVG user
-// units: the viewBox width, the x of time 0 and of the domain's end, where
-// arrow labels may start (right of the lane names), and the most ticks the
-// axis may carry.
-type frame struct {
-	width, left, right, labelMinX float64
-	maxTicks                      int64
-	idPrefix                      string // prefixed to every element id, so two layouts share a page
-	// onceLabels: a mark whose words (its label without the request id)
-	// its lane already shows, and whose label would not fit the lane's
-	// first row, is drawn as its glyph alone (its title keeps the label),
-	// so that runs of alike marks (idle resets every 400 ms, a task's
-	// accepted polls) do not stack a row each on a phone (before,
-	// four rows of idle resets in C at 390 px, five rows near 400 ms
-	// on the task page). The legend names the glyph.
-	onceLabels bool
-}
-
-// Design decision (a layout from a phone-width iframe to a wide
-// screen). Context: the timeline's text is 12 user units, and the SVG
-// scales with its box, so the 1000-unit drawing is legible (>= 9 px) only
-// in a box at least 750 px wide; on a phone it would shrink to 4 px or
-// scroll sideways, hiding the cause (a cancel) from its effect (the
-// suppressed response). Decision: the same trace is also laid out in a
-// narrow frame, 380 units wide (lane names in a 70-unit gutter, fewer
-// ticks, labels stacked in more rows of the network band), which stays
-// legible down to a 285 px box, so a 320 px phone sees the whole run at
-// once; the stylesheet shows one of the two by the width of the figure (a
-// container query). Consequence: Output carries two SVGs (#timeline, the
-// wide one the tests and tools read, and #narrow-timeline), and the view
-// model lays out twice; both are plain functions of the trace.
-var (
-	wideFrame   = frame{width: svgWidth, left: plotLeft, right: plotRight, labelMinX: labelMinX, maxTicks: 10}
-	narrowFrame = frame{width: 380, left: 70, right: 364, labelMinX: 68, maxTicks: 5, idPrefix: "narrow-", onceLabels: true}
-)
-
-// arrow kinds, from the message on the wire (data-kind, CSS class, legend).
-const (
-	kindRequest      = "request"      // a JSON-RPC request (has method and id)
-	kindResult       = "result"       // a response with a result
-	kindError        = "error"        // a response with an error
-	kindProgress     = "progress"     // notifications/progress
-	kindCancel       = "cancel"       // notifications/cancelled
-	kindClose        = "close"        // an HTTP response stream the client closed (signal close-stream)
-	kindStreamDrop   = "stream-drop"  // an HTTP response stream the network dropped: not a cancellation
-	kindNotification = "notification" // any other notification
-	kindKeepalive    = "keepalive"    // an SSE comment, not progress
-	kindRaw          = "raw"          // anything else, e.g. a malformed message
 )
 
 // mark glyphs, one per kind of non-wire event (data-glyph, CSS class, legend).
@@ -163,13 +96,6 @@ type lane struct {
 	Actor string  // client, network, proxy, server, worker, ledger
 	Label string  // text shown at the left
 	Y     float64 // y of the lane line
-}
-
-// tick is one labelled time on the axis.
-type tick struct {
-	Ms    int64
-	X     float64
-	Label string // e.g. "300" (the axis says ms once)
 }
 
 // arrow is one wire message: from its send (SentAt on the sender's lane) to
@@ -270,39 +196,7 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	if f.idPrefix == "" {
 		t.States = newRequestStates(tr)
 	}
-
-	// lanes present, in canonical order, unknown actors after, sorted.
-	present := map[string]bool{trace.ActorClient: true, trace.ActorNetwork: true, trace.ActorServer: true}
-	// A scenario with a proxy keeps its lane even when the proxy only
-	// forwards, so flipping its buffering moves the arrivals, not the lanes.
-	if s := tr.Scenario; s != nil && s.Proxy != nil && s.Transport == scenario.TransportHTTP {
-		present[trace.ActorProxy] = true
-	}
-	var extra []string
-	note := func(a string) {
-		if a == "" || present[a] {
-			return
-		}
-		present[a] = true
-		if !slices.Contains(laneOrder, a) {
-			extra = append(extra, a)
-		}
-	}
-	maxAt := tr.EndMs
-	for _, e := range tr.Events {
-		note(e.Actor)
-		note(e.From)
-		note(e.To)
-		maxAt = max(maxAt, e.At)
-	}
-	slices.Sort(extra)
-	var actors []string
-	for _, a := range laneOrder {
-		if present[a] {
-			actors = append(actors, a)
-		}
-	}
-	actors = append(actors, extra...)
+	actors, maxAt := timelineActors(tr)
 	laneIndex := map[string]int{}
 	for i, a := range actors {
 		laneIndex[a] = i
@@ -319,8 +213,85 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 		return f.left + float64(ms)*(f.right-f.left)/float64(t.DomainMs)
 	}
 
-	// arrows: group events by wire number, in order of first appearance.
 	multi := distinctIDs(tr) > 1
+	var markEvents []*trace.Event
+	t.Arrows, markEvents = f.wireArrows(tr, multi)
+	var lanes []markRows
+	var places []markPlace
+	t.Marks, places, lanes = f.laneMarks(markEvents, multi, xOf, laneIndex, len(actors))
+	g := geometry{f: f, netIdx: netIdx, laneIndex: laneIndex, xOf: xOf}
+	for i := range actors {
+		g.rows = append(g.rows, max(1, len(lanes[i])))
+	}
+	labelOffsets, labelModes := g.bandLabels(t.Arrows)
+	t.applyLabelModes(labelModes)
+	bottom := t.placeLanes(g, actors, places, labelOffsets)
+
+	// Axis and ticks.
+	t.GridY1 = topPad / 2
+	t.AxisUnit = "time (ms)"
+	if untimed(tr) {
+		t.AxisUnit = "step"
+	}
+	t.AxisY = bottom + rowH
+	for ms := int64(0); ms <= t.DomainMs; ms += step {
+		t.Ticks = append(t.Ticks, tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
+	}
+
+	// Legend: the arrow kinds and glyphs that appear, in a fixed order.
+	t.Legend = f.legend(t.Arrows, t.Marks, t.AxisY+44)
+	t.Height = t.AxisY + 44
+	if n := len(t.Legend); n > 0 {
+		t.Height = t.Legend[n-1].Y + rowH
+	}
+	markViolations(tr, &t)
+	t.drawDeadlines(tr, f, xOf)
+	t.placeKeys(f)
+	t.Summary = summary(tr, t)
+	t.Sessions, t.Summary = sessionBands(tr, xOf, t)
+	return t
+}
+
+// timelineActors are the lanes present, in canonical order (laneOrder),
+// unknown actors after, sorted; and the latest time an event or the trace's
+// end names (ms).
+func timelineActors(tr *trace.Trace) (actors []string, maxAt int64) {
+	present := map[string]bool{trace.ActorClient: true, trace.ActorNetwork: true, trace.ActorServer: true}
+	// A scenario with a proxy keeps its lane even when the proxy only
+	// forwards, so flipping its buffering moves the arrivals, not the lanes.
+	if s := tr.Scenario; s != nil && s.Proxy != nil && s.Transport == scenario.TransportHTTP {
+		present[trace.ActorProxy] = true
+	}
+	var extra []string
+	note := func(a string) {
+		if a == "" || present[a] {
+			return
+		}
+		present[a] = true
+		if !slices.Contains(laneOrder, a) {
+			extra = append(extra, a)
+		}
+	}
+	maxAt = tr.EndMs
+	for _, e := range tr.Events {
+		note(e.Actor)
+		note(e.From)
+		note(e.To)
+		maxAt = max(maxAt, e.At)
+	}
+	slices.Sort(extra)
+	for _, a := range laneOrder {
+		if present[a] {
+			actors = append(actors, a)
+		}
+	}
+	return append(actors, extra...), maxAt
+}
+
+// wireArrows groups the events by wire number, in order of first
+// appearance, into one arrow each (labels cut to the frame's width; the
+// title keeps the whole label), and returns the events that are marks.
+func (f frame) wireArrows(tr *trace.Trace, multi bool) ([]arrow, []*trace.Event) {
 	type wireEvents struct{ send, deliver, drop *trace.Event }
 	wires := map[int]*wireEvents{}
 	var wireOrder []int
@@ -348,30 +319,31 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 			markEvents = append(markEvents, e) // a second delivery: show it
 		}
 	}
-	t.Arrows = make([]arrow, 0, len(wireOrder))
+	arrows := make([]arrow, 0, len(wireOrder))
 	for _, n := range wireOrder {
 		w := wires[n]
 		a := newArrow(n, w.send, w.deliver, w.drop, multi)
 		if short := fitLabel(a.Label, f.width-f.labelMinX-2*labelPad-2); short != a.Label {
 			a.Label, a.LabelW = short, textWidth(short) // the title keeps the whole label
 		}
-		t.Arrows = append(t.Arrows, a)
+		arrows = append(arrows, a)
 	}
+	return arrows, markEvents
+}
 
-	// marks: place each on its lane, assigning rows so labels do not
-	// overlap; rows grow away from the network lane (markRows). A frame
-	// with onceLabels lays the lanes out a second time, leaving off the
-	// labels a lane already shows, and keeps that layout for each lane
-	// where it takes fewer rows.
-	var lanes []markRows
-	var places []markPlace
-	t.Marks, places, lanes = f.placeMarks(markEvents, multi, xOf, laneIndex, len(actors), false)
+// laneMarks places each mark on its lane, assigning rows so labels do not
+// overlap; rows grow away from the network lane (markRows). A frame with
+// onceLabels lays the lanes out a second time, leaving off the labels a
+// lane already shows, and keeps that layout for each lane where it takes
+// fewer rows.
+func (f frame) laneMarks(markEvents []*trace.Event, multi bool, xOf func(int64) float64, laneIndex map[string]int, nLanes int) ([]mark, []markPlace, []markRows) {
+	marks, places, lanes := f.placeMarks(markEvents, multi, xOf, laneIndex, nLanes, false)
 	if f.onceLabels {
-		once, oncePlaces, onceLanes := f.placeMarks(markEvents, multi, xOf, laneIndex, len(actors), true)
+		once, oncePlaces, onceLanes := f.placeMarks(markEvents, multi, xOf, laneIndex, nLanes, true)
 		better := onceBetter(once, oncePlaces, onceLanes, lanes)
 		for i, p := range oncePlaces {
 			if better[p.lane] {
-				t.Marks[i], places[i] = once[i], p
+				marks[i], places[i] = once[i], p
 			}
 		}
 		for li := range lanes {
@@ -380,29 +352,31 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 			}
 		}
 	}
-	g := geometry{f: f, netIdx: netIdx, laneIndex: laneIndex, xOf: xOf}
-	for i := range actors {
-		g.rows = append(g.rows, max(1, len(lanes[i])))
-	}
+	return marks, places, lanes
+}
 
-	// Network band: arrow labels in rows centred on the network lane.
-	// Rows are tried at offsets 0, -1, +1, -2, +2, ... from the centre; the
-	// band grows until every label fits or it reaches maxBandRows, past
-	// which each label takes its least crowded row.
-	var labelOffsets, labelModes []int
+// bandLabels lays the arrow labels out in the network band, in rows centred
+// on the network lane, and sets g.bandRows. Rows are tried at offsets 0,
+// -1, +1, -2, +2, ... from the centre; the band grows until every label
+// fits or it reaches maxBandRows, past which each label takes its least
+// crowded row.
+func (g *geometry) bandLabels(arrows []arrow) (labelOffsets, labelModes []int) {
 	for g.bandRows = minBandRows; ; g.bandRows += 2 {
-		labelOffsets, labelModes = g.layoutLabels(t.Arrows, false)
+		labelOffsets, labelModes = g.layoutLabels(arrows, false)
 		if labelOffsets != nil {
-			break
+			return labelOffsets, labelModes
 		}
 		if g.bandRows >= maxBandRows {
-			labelOffsets, labelModes = g.layoutLabels(t.Arrows, true)
-			break
+			return g.layoutLabels(arrows, true)
 		}
 	}
-	t.applyLabelModes(labelModes)
+}
 
-	// lane y positions, from the network lane's centre.
+// placeLanes sets the lanes' y positions, from the network lane's centre,
+// then the marks' and arrows' (and the arrow labels'), and returns the
+// bottom of the lowest lane.
+func (t *timeline) placeLanes(g geometry, actors []string, places []markPlace, labelOffsets []int) (bottom float64) {
+	netIdx := g.netIdx
 	centre := topPad + float64(g.bandRows)*rowH/2
 	if netIdx > 0 {
 		centre = topPad + float64(g.rows[0])*rowH - g.rel(0)
@@ -413,7 +387,7 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 		t.Lanes = append(t.Lanes, lane{Actor: a, Label: a, Y: laneY[i]})
 	}
 	last := len(actors) - 1
-	bottom := laneY[last] + float64(g.rows[last])*rowH
+	bottom = laneY[last] + float64(g.rows[last])*rowH
 	if last == netIdx {
 		bottom = laneY[last] + float64(g.bandRows)*rowH/2
 	}
@@ -436,33 +410,10 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 		a.Y2 += centre
 		if a.Label != "" {
 			a.LabelY = centre + float64(labelOffsets[i])*rowH
-			a.LabelX = f.labelX(a.X1, a.Y1, a.X2, a.Y2, a.LabelY, a.LabelW)
+			a.LabelX = g.f.labelX(a.X1, a.Y1, a.X2, a.Y2, a.LabelY, a.LabelW)
 		}
 	}
-
-	// Axis and ticks.
-	t.GridY1 = topPad / 2
-	t.AxisUnit = "time (ms)"
-	if untimed(tr) {
-		t.AxisUnit = "step"
-	}
-	t.AxisY = bottom + rowH
-	for ms := int64(0); ms <= t.DomainMs; ms += step {
-		t.Ticks = append(t.Ticks, tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
-	}
-
-	// Legend: the arrow kinds and glyphs that appear, in a fixed order.
-	t.Legend = f.legend(t.Arrows, t.Marks, t.AxisY+44)
-	t.Height = t.AxisY + 44
-	if n := len(t.Legend); n > 0 {
-		t.Height = t.Legend[n-1].Y + rowH
-	}
-	markViolations(tr, &t)
-	t.drawDeadlines(tr, f, xOf)
-	t.placeKeys(f)
-	t.Summary = summary(tr, t)
-	t.Sessions, t.Summary = sessionBands(tr, xOf, t)
-	return t
+	return bottom
 }
 
 // drawDeadlines adds the strip above the lanes: failed checks naming no

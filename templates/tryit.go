@@ -1,8 +1,6 @@
 package templates
 
 import (
-	"github.com/a-h/templ"
-
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -316,17 +314,6 @@ func isBrokenValue(s *scenario.Scenario, path string) bool {
 		return !scenario.On(s.Server.SSEHeaders)
 	}
 	return false
-}
-
-// ControlPanel is the content of the fieldset #lab-controls: a legend for
-// screen readers, the groups the page's story is about (its own sections,
-// the script's times, and a "This story's switches" fieldset with every
-// Lead control of the transport, client and server groups), then those
-// general groups folded under one <details> "More switches". The
-// playground re-renders it whenever the scenario's shape changes.
-func ControlPanel(groups []controlGroup) templ.Component {
-	lead, more := splitPanel(groups)
-	return controlPanelView(lead, more)
 }
 
 // generalGroups are the groups every scenario has; the rest are its own.

@@ -671,15 +671,6 @@ func cmpBool(a, b bool) int {
 	return -1
 }
 
-// plainID prints a JSON-RPC id (JSON text) as a reader reads it: a string
-// id without its quotes.
-func plainID(id string) string {
-	if u, err := strconv.Unquote(id); err == nil && strings.HasPrefix(id, `"`) {
-		return u
-	}
-	return id
-}
-
 // transportLabel names a transport as the controls do: "stdio" or
 // "Streamable HTTP".
 func transportLabel(t string) string {

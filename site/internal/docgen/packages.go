@@ -30,7 +30,7 @@ func Packages(module string, pkgs []Package) string {
 	b.WriteString("# The packages\n\n")
 	b.WriteString("<!-- Generated from each package's doc comment and imports by `go test ./site/internal/docgen -update`; edit the doc comments, not this file. -->\n\n")
 	b.WriteString("Imports run down: `engine/` imports nothing above it, `templates/` draws what `engine/` decided, `wasm/` and `site/` sit on top. " +
-		"Each room's house test keeps its own map (`engine/house_test.go`, `wasm/house_test.go`). See [architecture.md](architecture.md) for how data flows through them.\n\n")
+		"Each room's house test keeps its own map (`engine/house_test.go`, `templates/house_test.go`, `wasm/house_test.go`, `site/internal/house_test.go`). See [architecture.md](architecture.md) for how data flows through them.\n\n")
 	room := ""
 	for _, p := range sorted {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")

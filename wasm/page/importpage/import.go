@@ -21,7 +21,7 @@ import (
 // and the side selector are the state. Every change sends the transcript
 // to the worker, which imports it (transcript.Import: nothing is uploaded)
 // and renders it (api_import.go); the page shows the answer in
-// #imp-result as templates.ImportResult lays it out (templates.ImportHead,
+// #imp-result as templates.ImportPage lays it out (templates.ImportHead,
 // then #lab-output patched block by block by output.go's pane, the tables
 // after the next frame), and points "Open as a scenario in the playground"
 // at the scenario that reproduces it (transcript.ShareFragment), redacted
@@ -293,7 +293,7 @@ func (p *importPage) followLink(ev js.Value) {
 	p.scenarioLink(say, func(href string) { js.Global().Get("location").Call("assign", href) })
 }
 
-// output is #imp-result's #lab-output (templates.ImportResult's), made
+// output is #imp-result's #lab-output (templates.ImportPage's), made
 // when #imp-result holds none yet, with the pane that keeps it.
 func (p *importPage) output() js.Value {
 	out := p.result.Call("querySelector", "#lab-output")
