@@ -113,7 +113,7 @@ func (w *world) disconnectBy(r *request, actor string) {
 // clientReceive handles a message from the server outside any request's
 // stream (a raw send), as coordinator.ClientReceives classifies it.
 func (w *world) clientReceive(msg json.RawMessage) {
-	listening := func(id string) bool { return w.reqs[id] != nil && w.reqs[id].ls != nil }
+	listening := func(id string) bool { ls := w.reqs[id].listen(); return ls != nil && !ls.Pipe } // a stdio 2025 one is no request
 	known := func(token string) bool { return w.byToken[token] != nil }
 	switch got := coordinator.ClientReceives(msg, listening, known, w.s.Client.Policy.LateProgressIsError); got.Kind {
 	case coordinator.ListenEnds:

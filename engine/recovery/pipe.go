@@ -23,7 +23,7 @@ import (
 // stream on that wire.
 func PipeOpens(id string, filter json.RawMessage) trace.Event {
 	return trace.Event{Actor: trace.ActorClient, Type: trace.TypeStatus,
-		Note: "Under 2025-11-25 on stdio listen stream " + id + " is the server's stdout, the session's one channel: no GET and no subscriptions/listen; its filter " + string(filter) + " becomes a resources/subscribe per resource."}
+		Note: "Under 2025-11-25 on stdio listen stream " + id + " is the server's stdout, the session's one channel: no GET and no subscriptions/listen; each resource of its filter " + string(filter) + " gets a resources/subscribe, and list_changed notifications need none."}
 }
 
 // PipeUnhappening says why scripted step st, naming listen stream l, cannot
