@@ -6,6 +6,7 @@ import (
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
+	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -169,15 +170,14 @@ func (w *world) teardown(about *request, what string) {
 		e.ID = idPtr(about.id)
 	}
 	w.emit(e)
+	recovery.StopReading(w.pipes...) // no request: the client stops reading stdout
 	for _, r := range w.order {
 		e, closeStream, ok := r.cl.TearDown(w.q.Now(), r.id.String())
 		if !ok {
 			continue
 		}
 		r.alarm.Stop()
-		if r.ls != nil {
-			r.ls.Reading = false
-		}
+		recovery.StopReading(r.ls)
 		w.tell(r, e)
 		if closeStream {
 			w.closeStream(trace.ActorClient, r, coordinator.TornDownNote(r.id.String()), func() { w.serverSeesClose(r, trace.CauseDisconnect) })

@@ -142,3 +142,32 @@ func TestListenOnStdio2025CannotDrop(t *testing.T) {
 		}
 	})
 }
+
+// TestListenOnStdio2025FollowsThePipe proves that a 2025-11-25 stdio
+// listen lives as long as the client reads the server's stdout, since no
+// request of its own opened it (SCENARIO.md, "Sessions (2025-11-25)"):
+// once the client tears the session down, an update that still arrives
+// is ignored; a server-sent notifications/cancelled naming the listen's
+// id names no request, so it ends nothing and a later update is applied.
+func TestListenOnStdio2025FollowsThePipe(t *testing.T) {
+	const update = `,{"at":300,"do":"notify","listen":"sub-1","method":"notifications/resources/updated","params":{"uri":"file:///b.csv"}}`
+	cases := []struct {
+		name, policy, steps, want string // want: the client's event type for the update at 310 ms
+	}{
+		{"torn down: the client reads stdout no more", `"client":{"policy":{"lateResponseIsError":true}},"server":{"policy":{"respondAfterCancel":true}},`,
+			`,{"at":0,"do":"call","id":1,"name":"crunch"},{"at":50,"do":"cancel","id":1},{"at":100,"do":"complete","id":1,"result":{"content":[]}}` + update, trace.TypeIgnore},
+		{"a cancellation naming the listen's id ends nothing", "",
+			`,{"at":150,"do":"send","from":"server","message":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"sub-1"}}}` + update, trace.TypeAccept},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := strings.Replace(listenScenario("2025-11-25", "stdio", c.steps), `"client":{"id":"client-7"},`, c.policy, 1)
+			tr := run(t, in)
+			logOnFailure(t, tr)
+			got := find(tr, ev{actor: trace.ActorClient, id: `"sub-1"`, at: 310})
+			if len(got) != 1 || got[0].Type != c.want {
+				t.Errorf("the client's events for the update at 310 ms: %+v, want one %s", got, c.want)
+			}
+		})
+	}
+}

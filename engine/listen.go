@@ -22,7 +22,7 @@ func (w *world) listen(st scenario.Step) {
 // openListen: subscriptions/listen, or under 2025-11-25 a GET stream (stdio: stdout) and resources/subscribe.
 func (w *world) openListen(r *request, note string) {
 	if r.ls.Pipe = w.is2025() && !w.http(); r.ls.Pipe { // stdout is the stream: no request opens it
-		w.reqs[r.id.Raw()] = r
+		w.reqs[r.id.Raw()], w.pipes = r, append(w.pipes, r.ls)
 		w.tell(r, recovery.PipeOpens(r.id.String(), r.ls.Filter))
 		w.After(w.s.LatencyMs.Up, func() { r.ls.Serving = true }) // with its resources/subscribe
 	} else if w.register(r); w.is2025() { // a GET stream (recovery.Get)
@@ -65,8 +65,7 @@ func (w *world) endListen(r *request, reason *string) {
 		return
 	}
 	if !w.http() {
-		msg := recovery.EndOnStdio(&r.cl, &r.srv, w.q.Now(), r.id.Raw(), reason)
-		w.send(trace.ActorServer, idPtr(r.id), msg, recovery.EndNote(r.id.String(), false), func() { w.clientListenEnded(r) })
+		w.send(trace.ActorServer, idPtr(r.id), recovery.EndOnStdio(&r.cl, &r.srv, w.q.Now(), r.id.Raw(), reason), recovery.EndNote(r.id.String(), false), func() { w.clientListenEnded(r) })
 		return
 	}
 	if w.resumable() { // a GET stream carries no response: the server closes it

@@ -92,6 +92,17 @@ func (l *Listen) End(id string) (e trace.Event, ok bool) {
 	return e, true
 }
 
+// StopReading is the client no longer reading streams ls (a nil one: none),
+// as when it tears its session down: what still arrives on them is
+// ignored (Arrive).
+func StopReading(ls ...*Listen) {
+	for _, l := range ls {
+		if l != nil {
+			l.Reading = false
+		}
+	}
+}
+
 // Drop is the transport under stream id breaking: ok, both ends losing it,
 // or the network's ignore event when the client no longer read it (l nil:
 // request id is no listen stream, which on stdio has no stream of its own,
