@@ -172,7 +172,7 @@ func undecided(detail string) trace.Check {
 // own.
 var Description = checks.Rule{
 	ID:     Rule,
-	Checks: "Every wire message is valid against the official JSON Schema of the protocol revision it claims: a request or notification against its method's definition, a response against the result its request names.",
+	Checks: "Every wire message is valid against the official JSON Schema of the protocol revision it claims: a request or notification against its method's definition, a response against the result its request names. A method only the other revision defines (subscriptions/listen under 2025-11-25, ping under 2026-07-28) is invalid there; a vendor's method neither defines is not.",
 	Source: "MCP specification, schema/2025-11-25/schema.json and schema/2026-07-28/schema.json; SCENARIO.md, The wire of each revision",
 	Undecided: "The transcript does not say its protocol revision, or names one whose schema is not embedded: no schema can judge its messages. " +
 		"Judged by the native command and the import page's native build only; the browser's pages do not link the validator.",
