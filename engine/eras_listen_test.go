@@ -94,8 +94,8 @@ func TestListenWireOfEachRevision(t *testing.T) {
 // TestListenOnStdio2025CannotDrop proves SCENARIO.md "honest time" for the
 // moves a 2025-11-25 stdio listen has no wire for: a drop (no stream of
 // its own, no GET to resume with Last-Event-ID), an end-listen (no
-// server message ends a resource subscription) and a cancel (no request
-// opened it) each become a skip event at the step's time with its reason
+// server message ends a resource subscription), a cancel, a completion
+// or progress (no request opened it) each become a skip event at the step's time with its reason
 // in words and an entry of skipped[], with no reconnect, no GET and no
 // cancellation; the stdout pipe stays open, so a later update still
 // arrives. The same drop on Streamable HTTP is resumed with GET and
@@ -108,6 +108,8 @@ func TestListenOnStdio2025CannotDrop(t *testing.T) {
 		{"drop: no stream of its own, no GET to resume", `,{"at":300,"do":"drop","id":"sub-1","affected":["file:///a.csv"]}`, trace.ActorServer, "no GET to resume with Last-Event-ID"},
 		{"end-listen: no server message ends a subscription", `,{"at":300,"do":"end-listen","id":"sub-1","reason":"shutting down"}`, trace.ActorServer, "only by the client's resources/unsubscribe"},
 		{"cancel: no request opened the stream", `,{"at":300,"do":"cancel","id":"sub-1"}`, trace.ActorClient, "no request to cancel"},
+		{"complete: no request to answer", `,{"at":300,"do":"complete","id":"sub-1","result":{}}`, trace.ActorServer, "no request to report progress for or to answer"},
+		{"progress: no request to report progress for", `,{"at":300,"do":"progress","id":"sub-1","progress":1}`, trace.ActorServer, "no request to report progress for or to answer"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

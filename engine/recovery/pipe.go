@@ -38,7 +38,9 @@ func PipeOpens(id string, filter json.RawMessage) trace.Event {
 //     request, and a server-sent notifications/cancelled would name a
 //     request that was never sent);
 //   - cancel: no request opened the stream, so there is none to cancel;
-//     the client stops a subscription with resources/unsubscribe.
+//     the client stops a subscription with resources/unsubscribe;
+//   - progress, produce, complete, fail: no request opened it, so the
+//     server has none to report progress for or to answer.
 func (l *Listen) PipeUnhappening(st scenario.Step) string {
 	if l == nil || !l.Pipe || st.ID == nil {
 		return ""
@@ -51,6 +53,8 @@ func (l *Listen) PipeUnhappening(st scenario.Step) string {
 		return "under 2025-11-25 on stdio the server has no message that ends listen stream " + id + ": its resources/subscribe subscriptions end only by the client's resources/unsubscribe, and no subscriptions/listen request exists for a server-sent notifications/cancelled to name."
 	case "cancel":
 		return "under 2025-11-25 on stdio no request opened listen stream " + id + " (it is resources/subscribe per resource on the server's stdout), so there is no request to cancel; a client stops a subscription with resources/unsubscribe."
+	case "progress", "produce", "complete", "fail":
+		return "under 2025-11-25 on stdio no request opened listen stream " + id + " (it is resources/subscribe per resource on the server's stdout), so the server has no request to report progress for or to answer."
 	}
 	return ""
 }
