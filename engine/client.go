@@ -6,6 +6,7 @@ import (
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/ledger"
+	"github.com/mcplab/mcplab/engine/recovery"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -113,7 +114,7 @@ func (w *world) disconnectBy(r *request, actor string) {
 // clientReceive handles a message from the server outside any request's
 // stream (a raw send), as coordinator.ClientReceives classifies it.
 func (w *world) clientReceive(msg json.RawMessage) {
-	listening := func(id string) bool { return w.reqs[id] != nil && w.reqs[id].ls != nil }
+	listening := func(id string) bool { ls := w.reqs[id].listen(); return ls != nil && !ls.Pipe } // a stdio 2025 one is no request
 	known := func(token string) bool { return w.byToken[token] != nil }
 	switch got := coordinator.ClientReceives(msg, listening, known, w.s.Client.Policy.LateProgressIsError); got.Kind {
 	case coordinator.ListenEnds:
@@ -169,15 +170,14 @@ func (w *world) teardown(about *request, what string) {
 		e.ID = idPtr(about.id)
 	}
 	w.emit(e)
+	recovery.StopReading(w.pipes...) // no request: the client stops reading stdout
 	for _, r := range w.order {
 		e, closeStream, ok := r.cl.TearDown(w.q.Now(), r.id.String())
 		if !ok {
 			continue
 		}
 		r.alarm.Stop()
-		if r.ls != nil {
-			r.ls.Reading = false
-		}
+		recovery.StopReading(r.ls)
 		w.tell(r, e)
 		if closeStream {
 			w.closeStream(trace.ActorClient, r, coordinator.TornDownNote(r.id.String()), func() { w.serverSeesClose(r, trace.CauseDisconnect) })

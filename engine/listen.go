@@ -11,7 +11,7 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// listen opens subscriptions/listen (DOMAIN.md §9); package recovery's
+// listen opens a listen stream (DOMAIN.md §9); package recovery's
 // Listen keeps the stream's state and says what each move means.
 func (w *world) listen(st scenario.Step) {
 	r := &request{id: *st.ID, method: "subscriptions/listen", ls: recovery.NewListen(st.Filter)}
@@ -19,10 +19,16 @@ func (w *world) listen(st scenario.Step) {
 	w.openListen(r, recovery.OpenNote(r.id.String(), st.Filter))
 }
 
+// openListen: subscriptions/listen, or under 2025-11-25 a GET stream (stdio: stdout) and resources/subscribe.
 func (w *world) openListen(r *request, note string) {
-	w.register(r)
-	if w.resumable() { // 2025-11-25: a GET stream and resources/subscribe (recovery.Get)
+	if r.ls.Pipe = w.is2025() && !w.http(); r.ls.Pipe { // stdout is the stream: no request opens it
+		w.reqs[r.id.Raw()], w.pipes = r, append(w.pipes, r.ls)
+		w.tell(r, recovery.PipeOpens(r.id.String(), r.ls.Filter))
+		w.After(w.s.LatencyMs.Up, func() { r.ls.Serving = true }) // with its resources/subscribe
+	} else if w.register(r); w.is2025() { // a GET stream (recovery.Get)
 		w.transmit(recovery.Get(&r.id, w.era().GetHeaders(w.sess.Client, ""), recovery.GetNote(r.id.String(), r.ls.Filter)), "", func() { w.serverReceiveRequest(r); r.ls.Serving = true })
+	}
+	if w.is2025() { // and resources/subscribe per resource of the filter
 		w.ask(r.ls.Subscribes(jsonrpc.Unquote(r.id.Raw()), r.id.String()))
 		return
 	}
@@ -45,11 +51,7 @@ func (w *world) listenSend(r *request, msg json.RawMessage, note string) {
 // filter admits it.
 func (w *world) notify(st scenario.Step) {
 	r := w.reqs[st.Listen.Raw()]
-	var ls *recovery.Listen
-	if r != nil {
-		ls = r.ls
-	}
-	if e, msg, note, ok := ls.Notification(*st.Listen, st.Method, st.Params, !w.resumable()); ok {
+	if e, msg, note, ok := r.listen().Notification(*st.Listen, st.Method, st.Params, !w.is2025()); ok {
 		w.listenSend(r, msg, note)
 	} else {
 		w.emit(e)
@@ -63,8 +65,7 @@ func (w *world) endListen(r *request, reason *string) {
 		return
 	}
 	if !w.http() {
-		msg := recovery.EndOnStdio(&r.cl, &r.srv, w.q.Now(), r.id.Raw(), reason)
-		w.send(trace.ActorServer, idPtr(r.id), msg, recovery.EndNote(r.id.String(), false), func() { w.clientListenEnded(r) })
+		w.send(trace.ActorServer, idPtr(r.id), recovery.EndOnStdio(&r.cl, &r.srv, w.q.Now(), r.id.Raw(), reason), recovery.EndNote(r.id.String(), false), func() { w.clientListenEnded(r) })
 		return
 	}
 	if w.resumable() { // a GET stream carries no response: the server closes it
@@ -89,15 +90,11 @@ func (w *world) streamClosedBy(r *request, actor string) {
 // dropBy breaks the transport under stream r on behalf of actor (the
 // network, or an idle-closing proxy; recovery.Reconnect).
 func (w *world) dropBy(r *request, affected []string, actor string) {
-	if r.ls == nil {
-		if w.http() {
-			w.disconnectBy(r, trace.ActorNetwork)
-			return
-		}
-		w.tell(r, recovery.NothingDrops(r.id.String()))
+	if r.ls == nil && w.http() {
+		w.disconnectBy(r, trace.ActorNetwork)
 		return
 	}
-	if e, ok := r.ls.Drop(r.id.String()); !ok {
+	if e, ok := r.ls.Drop(r.id.String()); !ok { // on stdio a request's: recovery.NothingDrops
 		w.tell(r, e)
 		return
 	}
@@ -137,7 +134,7 @@ func (w *world) dropBy(r *request, affected []string, actor string) {
 		}
 		w.tell(nr, recovery.Reopens(nr.id.String(), delay, w.s.Client.Policy.SkipRefetch))
 		w.openListen(nr, recovery.ReopenNote(nr.id.String(), r.id.String()))
-		w.refetch(nth, recovery.Refetched(plan.Refetch, w.s.Client.Policy.SkipRefetch))
+		w.ask(recovery.Numbered(nth, recovery.Refetches(recovery.Refetched(plan.Refetch, w.s.Client.Policy.SkipRefetch))))
 	})
 }
 
@@ -147,10 +144,12 @@ func (w *world) resume(r *request) {
 	r.ls.ResumeOn(w, &r.id, w.is2025(), w.http(), &r.cl.Reading, &r.srv.Writing, func(m json.RawMessage, note string) { w.listenSend(r, m, note) })
 }
 
-// refetch reads each affected id from its authoritative method (DOMAIN.md §9).
-// The n-th reconnect's k-th refetch has request id "refetch-<n>-<k>".
-func (w *world) refetch(nth int, ids []string) {
-	w.ask(recovery.Numbered(nth, recovery.Refetches(ids)))
+// listen is r's listen stream, nil when r is none or no request.
+func (r *request) listen() *recovery.Listen {
+	if r == nil {
+		return nil
+	}
+	return r.ls
 }
 
 // ask sends each read of reads as a request the server answers at once.

@@ -13,14 +13,14 @@ import (
 // step runs steps[i] at its time, or tells why it cannot happen: a skip
 // event and an entry of skipped[] (coordinator.StepSkip).
 func (w *world) step(i int, st scenario.Step) {
-	if e, skip, ok := coordinator.StepSkip(i, st, w.halves, w.ledger != nil, w.sess.HTTP && w.sess.Client != "" && !w.sess.Retired()); ok {
-		w.emit(e)
-		w.skipped = append(w.skipped, skip)
-		return
-	}
 	var r *request
 	if st.ID != nil {
 		r = w.reqs[st.ID.Raw()]
+	}
+	if e, skip, ok := coordinator.StepSkip(i, st, w.halves, w.ledger != nil, w.sess.HTTP && w.sess.Client != "" && !w.sess.Retired(), r.listen().PipeUnhappening(st)); ok {
+		w.emit(e)
+		w.skipped = append(w.skipped, skip)
+		return
 	}
 	if !w.do(st, r) {
 		// Decode admits only the verbs of scenario.Verbs; a verb it admits

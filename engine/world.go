@@ -27,6 +27,7 @@ type world struct {
 
 	reqs  map[string]*request // by JSON-RPC id text
 	order []*request          // in the order the client sent them
+	pipes []*recovery.Listen  // 2025-11-25 stdio listens, which no request opened
 	// byToken maps a progress token's JSON text to the client's request.
 	byToken map[string]*request
 

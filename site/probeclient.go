@@ -387,11 +387,14 @@ func metNotFound(t *trace.Trace) bool {
 }
 
 // listened reports whether the mock's transcript shows the client opening
-// a listen stream: the server's start of a stream no request owns (a
-// 2025-11-25 GET), or a subscriptions/listen request (2026-07-28).
+// a listen stream its revision has: the server's start of a stream no
+// request owns (a 2025-11-25 GET), or a subscriptions/listen request,
+// which only 2026-07-28 defines (under 2025-11-25 it opens nothing, and
+// message-valid fails it).
 func listened(t *trace.Trace) bool {
+	listens := t.Source == nil || t.Source.Protocol != jsonrpc.Revision20251125
 	for _, e := range t.Events {
-		if e.Actor == trace.ActorServer && e.Type == trace.TypeStart && e.ID == nil || e.Type == trace.TypeSend && e.From == trace.ActorClient && bytes.Contains(e.Message, []byte(`"`+jsonrpc.MethodListen+`"`)) {
+		if e.Actor == trace.ActorServer && e.Type == trace.TypeStart && e.ID == nil || listens && e.Type == trace.TypeSend && e.From == trace.ActorClient && bytes.Contains(e.Message, []byte(`"`+jsonrpc.MethodListen+`"`)) {
 			return true
 		}
 	}

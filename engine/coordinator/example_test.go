@@ -85,7 +85,7 @@ func ExampleStepSkip() {
 	var c coordinator.Client
 	var s coordinator.Server // not arrived
 	halves := func(scenario.ID) (*coordinator.Client, *coordinator.Server) { return &c, &s }
-	e, skip, ok := coordinator.StepSkip(3, st, halves, false, true)
+	e, skip, ok := coordinator.StepSkip(3, st, halves, false, true, "")
 	fmt.Println(ok, e.Type, e.Actor, *e.Step)
 	fmt.Println(skip.Reason)
 	// Output:

@@ -91,13 +91,15 @@ func NotSentYet(id string, atMs int64) string {
 // request's client and server halves by id (nil, nil: not sent);
 // hasLedger says the run has the scenario's ledger, live that the server
 // serves the client's Streamable HTTP session (an end-session step without
-// one cannot happen: stdio, 2026-07-28, or a session already retired).
-// A step naming a
+// one cannot happen: stdio, 2026-07-28, or a session already retired),
+// and known is why the caller already knows st cannot happen on its wire
+// ("" for none; a 2025-11-25 stdio listen stream's drop,
+// recovery.Listen.PipeUnhappening). A step naming a
 // request not sent by its time (its retry was skipped, or comes later), a ledger verb without a
 // ledger (scenario.Step.Unready), or a step Unhappening refuses is
 // skipped; a skipped cancel of a request that ended for its client marks
 // it CancelledLate.
-func StepSkip(i int, st scenario.Step, halves func(scenario.ID) (*Client, *Server), hasLedger, live bool) (e trace.Event, entry trace.Skip, skip bool) {
+func StepSkip(i int, st scenario.Step, halves func(scenario.ID) (*Client, *Server), hasLedger, live bool, known string) (e trace.Event, entry trace.Skip, skip bool) {
 	actor := StepActor(st.Do)
 	sent := func(id scenario.ID) bool { c, _ := halves(id); return c != nil }
 	id := st.ID
@@ -108,6 +110,8 @@ func StepSkip(i int, st scenario.Step, halves func(scenario.ID) (*Client, *Serve
 	switch {
 	case why != "" && id != nil && !sent(*id):
 		why = NotSentYet(id.String(), st.At)
+	case why == "" && known != "":
+		why = known
 	case why == "" && st.Do == "end-session" && !live:
 		why = "there is no live Streamable HTTP session to end (stdio, 2026-07-28, or its session is already retired)."
 	case why == "" && st.Do == "retry":

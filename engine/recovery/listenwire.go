@@ -121,8 +121,13 @@ func SubscribeID(id string, k int) string { return id + "-subscribe-" + strconv.
 // Subscribes are the resources/subscribe requests a 2025-11-25 client
 // sends for listen stream id (its id text without quotes) and note name
 // (as notes say it): one per URI of its filter's resourceSubscriptions,
-// in order, each answered with an empty result.
+// in order, each answered with an empty result; their notifications
+// arrive on the GET stream, or on stdio (l.Pipe) on the server's stdout.
 func (l *Listen) Subscribes(id, name string) []Refetch {
+	on := "the GET stream"
+	if l.Pipe {
+		on = "the server's stdout"
+	}
 	var f struct {
 		URIs []string `json:"resourceSubscriptions"`
 	}
@@ -130,7 +135,7 @@ func (l *Listen) Subscribes(id, name string) []Refetch {
 	var out []Refetch
 	for k, uri := range f.URIs {
 		out = append(out, Refetch{Of: uri, Method: MethodSubscribe, Params: marshal(map[string]string{"uri": uri}), Result: json.RawMessage(`{}`),
-			ID: SubscribeID(id, k+1), Why: "The client subscribes to " + uri + " for listen stream " + name + ": its notifications/resources/updated will arrive on the GET stream."})
+			ID: SubscribeID(id, k+1), Why: "The client subscribes to " + uri + " for listen stream " + name + ": its notifications/resources/updated will arrive on " + on + "."})
 	}
 	return out
 }
@@ -148,7 +153,8 @@ func Closes(id *scenario.ID, srv *coordinator.Server, now int64) trace.Event {
 // Notification is the server sending notification method with params on
 // listen stream id (l nil: no such stream): ok, the message (with tag,
 // tagged with the stream's subscription id, Tag: 2026-07-28's
-// subscriptions/listen; a 2025-11-25 GET stream has none) and its note (NotifyNote), or the
+// subscriptions/listen; 2025-11-25, GET stream or stdout, has none) and
+// its note (NotifyNote; on stdio under 2025-11-25, l.Pipe, its stdout), or the
 // suppression event, with its ID, saying why not (Notify).
 func (l *Listen) Notification(id scenario.ID, method string, params json.RawMessage, tag bool) (e trace.Event, msg json.RawMessage, note string, ok bool) {
 	if e, ok = l.Notify(id.String(), method, params); !ok {
@@ -158,5 +164,9 @@ func (l *Listen) Notification(id scenario.ID, method string, params json.RawMess
 	if tag {
 		params = Tag(params, id.Raw())
 	}
-	return e, jsonrpc.NewNotification(method, params), NotifyNote(method, id.String()), true
+	note = NotifyNote(method, id.String())
+	if l.Pipe {
+		note = "The server sends " + method + " on its stdout for listen stream " + id.String() + "'s subscription."
+	}
+	return e, jsonrpc.NewNotification(method, params), note, true
 }

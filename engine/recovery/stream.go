@@ -21,6 +21,11 @@ import (
 type Listen struct {
 	Filter           json.RawMessage
 	Serving, Reading bool
+	// Pipe: the stream is 2025-11-25's on stdio, the server's stdout
+	// (PipeOpens): resources/subscribe opened it, its notifications carry
+	// no subscription id, and it cannot drop, end or be cancelled
+	// (PipeUnhappening).
+	Pipe bool
 
 	sent      []json.RawMessage
 	delivered int
@@ -87,9 +92,25 @@ func (l *Listen) End(id string) (e trace.Event, ok bool) {
 	return e, true
 }
 
+// StopReading is the client no longer reading streams ls (a nil one: none),
+// as when it tears its session down: what still arrives on them is
+// ignored (Arrive).
+func StopReading(ls ...*Listen) {
+	for _, l := range ls {
+		if l != nil {
+			l.Reading = false
+		}
+	}
+}
+
 // Drop is the transport under stream id breaking: ok, both ends losing it,
-// or the network's ignore event when the client no longer read it.
+// or the network's ignore event when the client no longer read it (l nil:
+// request id is no listen stream, which on stdio has no stream of its own,
+// NothingDrops).
 func (l *Listen) Drop(id string) (e trace.Event, ok bool) {
+	if l == nil {
+		return NothingDrops(id), false
+	}
 	if !l.Reading {
 		return trace.Event{Actor: trace.ActorNetwork, Type: trace.TypeIgnore, Note: "Listen stream " + id + " is already closed."}, false
 	}

@@ -18,10 +18,15 @@ import (
 // trace's Source.Protocol, else its scenario's protocol). It leaves out
 // what the scenario sends raw with a send step and any malformed
 // notifications/cancelled (a probe's deliberate ones: their point is to
-// be malformed). It fails naming the first invalid message's event and
-// the JSON Pointer of its first failing value, passes when every message
-// is valid, and is undecided for a transcript whose revision is unknown
-// or has no embedded schema.
+// be malformed), and, under 2025-11-25, a server/discover request sent
+// before initialize with its delivery: DOMAIN.md, "The two protocol
+// eras": a client may call it first and fall back to initialize when the
+// server does not know it, so that probe mixes no eras. Any other method
+// only the other revision defines fails (Validate, Foreign). It fails
+// naming the first invalid message's event and the JSON Pointer of its
+// first failing value, passes when every message is valid, and is
+// undecided for a transcript whose revision is unknown or has no
+// embedded schema.
 func Check(tr *trace.Trace) trace.Check {
 	rev := ""
 	if tr.Scenario != nil {
@@ -40,7 +45,8 @@ func Check(tr *trace.Trace) trace.Check {
 	methods := map[string]string{} // request id text -> method, the latest request
 	type key struct{ msg, method string }
 	judged := map[key]bool{}
-	checked, left := 0, 0
+	checked, left, probes := 0, 0, 0
+	initialized := false
 	var firstBad *trace.Event
 	var firstProblem error
 	bad := 0
@@ -59,6 +65,13 @@ func Check(tr *trace.Trace) trace.Check {
 				left++
 				continue
 			}
+		}
+		if err == nil && m.Kind == jsonrpc.Request && m.Method == jsonrpc.MethodInitialize {
+			initialized = true
+		}
+		if err == nil && m.Kind == jsonrpc.Request && m.Method == jsonrpc.MethodDiscover && rev == jsonrpc.Revision20251125 && !initialized {
+			probes++ // a discovery probe before the 2025-11-25 handshake (Check)
+			continue
 		}
 		method := ""
 		switch {
@@ -95,6 +108,9 @@ func Check(tr *trace.Trace) trace.Check {
 	detail := fmt.Sprintf("All %d messages are valid against the %s schema", checked, rev)
 	if left > 0 {
 		detail += fmt.Sprintf(" (%d left out: raw sends and malformed cancellations, whose point is to be malformed)", left)
+	}
+	if probes > 0 {
+		detail += fmt.Sprintf(" (%d left out: the client's server/discover before initialize, the discovery probe a client may send before it falls back to the 2025-11-25 handshake)", probes)
 	}
 	return pass(detail + ".")
 }
@@ -156,7 +172,7 @@ func undecided(detail string) trace.Check {
 // own.
 var Description = checks.Rule{
 	ID:     Rule,
-	Checks: "Every wire message is valid against the official JSON Schema of the protocol revision it claims: a request or notification against its method's definition, a response against the result its request names.",
+	Checks: "Every wire message is valid against the official JSON Schema of the protocol revision it claims: a request or notification against its method's definition, a response against the result its request names. A method only the other revision defines (subscriptions/listen under 2025-11-25, ping under 2026-07-28) is invalid there; a vendor's method neither defines is not.",
 	Source: "MCP specification, schema/2025-11-25/schema.json and schema/2026-07-28/schema.json; " + checks.DomainNotes + " §1, The two protocol eras",
 	Undecided: "The transcript does not say its protocol revision, or names one whose schema is not embedded: no schema can judge its messages. " +
 		"Judged by the native command and the import page's native build only; the browser's pages do not link the validator.",

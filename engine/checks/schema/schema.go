@@ -209,6 +209,11 @@ func Validate(rev string, msg json.RawMessage, method string) error {
 		return &Problem{Definition: "JSONRPCMessage", Reason: "not JSON: " + err.Error()}
 	}
 	m, _ := jsonrpc.Parse(msg)
+	if (m.Kind == jsonrpc.Request || m.Kind == jsonrpc.Notification) && m.Method != "" {
+		if other, def := foreign(revs, rev, m.Method); other != "" {
+			return &Problem{Pointer: "/method", Definition: def + " of " + other, Reason: m.Method + " is a " + other + " method; " + rev + " has none"}
+		}
+	}
 	type judge struct {
 		def  string
 		at   string // the member judged, "" for the whole message
@@ -264,6 +269,62 @@ func Validate(rev string, msg json.RawMessage, method string) error {
 		}
 	}
 	return nil
+}
+
+// extensionNamespaces are the method namespaces an extension owns under a
+// revision whose core schema leaves them out, so a method there is no
+// era mixing: under 2026-07-28 the tasks extension
+// (io.modelcontextprotocol/tasks; DOMAIN.md) carries tasks/* and
+// notifications/tasks/*, which 2025-11-25's core schema defines.
+var extensionNamespaces = map[string][]string{jsonrpc.Revision20260728: {"tasks/", "notifications/tasks/"}}
+
+// foreign names the other embedded revision whose schema defines method,
+// and that definition, when revision rev's schema does not (SCENARIO.md,
+// "The wire of each revision": subscriptions/listen, server/discover and
+// notifications/subscriptions/acknowledged are 2026-07-28's only;
+// initialize, ping, notifications/initialized and resources/subscribe
+// 2025-11-25's). It is "" for a method rev defines, one an extension of
+// rev owns (extensionNamespaces) and one neither revision defines (a
+// vendor's, judged as a JSONRPCRequest or JSONRPCNotification). The
+// sets come from the schemas' own definitions, not from a list here.
+func foreign(revs map[string]*revision, rev, method string) (other, def string) {
+	if revs[rev].definition(method) != "" {
+		return "", ""
+	}
+	for _, ns := range extensionNamespaces[rev] {
+		if strings.HasPrefix(method, ns) {
+			return "", ""
+		}
+	}
+	for _, o := range Revisions {
+		if d := revs[o].definition(method); o != rev && d != "" {
+			return o, d
+		}
+	}
+	return "", ""
+}
+
+// definition is the request or notification definition whose method is
+// method ("" when the schema has none).
+func (r *revision) definition(method string) string {
+	if d, ok := r.requests[method]; ok {
+		return d
+	}
+	return r.notifies[method]
+}
+
+// Foreign names the embedded revision other than rev whose schema alone
+// defines method ("" when rev defines it, an extension of rev owns it, or
+// neither defines it): a message with that method under rev mixes the
+// eras, and Validate fails it at /method. It is "" for a revision with
+// no embedded schema.
+func Foreign(rev, method string) string {
+	revs, err := load()
+	if err != nil || revs[rev] == nil {
+		return ""
+	}
+	other, _ := foreign(revs, rev, method)
+	return other
 }
 
 // errorDefs are the definitions of the errors a revision names by code

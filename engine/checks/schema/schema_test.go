@@ -3,6 +3,7 @@ package schema_test
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/transcript"
 )
 
 // eras are the four wires every built-in runs on.
@@ -149,5 +151,103 @@ func TestCheckFailsAndLeavesOut(t *testing.T) {
 	}
 	if c := schema.Check(tr); c.OK == nil || !*c.OK || !strings.Contains(c.Detail, "left out") {
 		t.Errorf("raw sends: %+v", c)
+	}
+}
+
+// TestEraMixing proves SCENARIO.md "The wire of each revision" for the
+// methods themselves: a request or notification whose method only the
+// other revision's schema defines is invalid at /method, naming both
+// revisions; a method the revision defines, one its extension owns (the
+// tasks extension's under 2026-07-28) and a vendor's that neither defines
+// are not convicted of it.
+func TestEraMixing(t *testing.T) {
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	for _, c := range []struct {
+		name, rev, msg string
+		other          string // the revision Foreign names; "" for none
+	}{
+		{"subscriptions/listen is 2026-07-28's only", "2025-11-25", `{"jsonrpc":"2.0","id":"sub-1","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true}}}`, "2026-07-28"},
+		{"its acknowledgement is 2026-07-28's only", "2025-11-25", `{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{}}}`, "2026-07-28"},
+		{"server/discover is 2026-07-28's only", "2025-11-25", `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`, "2026-07-28"},
+		{"initialize is 2025-11-25's only", "2026-07-28", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"},` + meta + `}}`, "2025-11-25"},
+		{"ping is 2025-11-25's only", "2026-07-28", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{` + meta + `}}`, "2025-11-25"},
+		{"notifications/initialized is 2025-11-25's only", "2026-07-28", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, "2025-11-25"},
+		{"resources/subscribe is 2025-11-25's only", "2026-07-28", `{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"file:///a",` + meta + `}}`, "2025-11-25"},
+		{"resources/subscribe under its own revision", "2025-11-25", `{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"file:///a"}}`, ""},
+		{"the tasks extension's tasks/get under 2026-07-28", "2026-07-28", `{"jsonrpc":"2.0","id":5,"method":"tasks/get","params":{"taskId":"a",` + meta + `}}`, ""},
+		{"a vendor request under 2025-11-25", "2025-11-25", `{"jsonrpc":"2.0","id":6,"method":"acme/frobnicate","params":{}}`, ""},
+		{"a vendor notification under 2026-07-28", "2026-07-28", `{"jsonrpc":"2.0","method":"notifications/acme/tick"}`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var m struct {
+				Method string `json:"method"`
+			}
+			_ = json.Unmarshal([]byte(c.msg), &m)
+			if got := schema.Foreign(c.rev, m.Method); got != c.other {
+				t.Errorf("Foreign(%s, %s) = %q, want %q", c.rev, m.Method, got, c.other)
+			}
+			err := schema.Validate(c.rev, json.RawMessage(c.msg), "")
+			if c.other == "" {
+				if err != nil {
+					t.Errorf("want no era mixing, got %v", err)
+				}
+				return
+			}
+			var p *schema.Problem
+			want := m.Method + " is a " + c.other + " method; " + c.rev + " has none"
+			if !errors.As(err, &p) || p.Pointer != "/method" || p.Reason != want {
+				t.Errorf("got %v, want a Problem at /method: %s", err, want)
+			}
+		})
+	}
+}
+
+// TestCheckEraMixingInTranscripts proves the rule judges imported
+// transcripts fairly on the eras: a 2025-11-25 client's
+// subscriptions/listen and a 2026-07-28 client's ping fail, naming the
+// event; a vendor method passes; and a server/discover before initialize
+// under 2025-11-25, the discovery probe of a client that falls back to
+// the handshake (DOMAIN.md, "The two protocol eras"), is left out, while
+// one after the handshake fails.
+func TestCheckEraMixingInTranscripts(t *testing.T) {
+	const (
+		init25   = `write: {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}` + "\n" + `read: {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}` + "\n" + `write: {"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
+		meta     = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+		disc26   = `write: {"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + meta + `}}` + "\n" + `read: {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"public","supportedVersions":["2026-07-28"],"capabilities":{}}}` + "\n"
+		probe    = `write: {"jsonrpc":"2.0","id":0,"method":"server/discover","params":{` + meta + `}}` + "\n" + `read: {"jsonrpc":"2.0","id":0,"error":{"code":-32601,"message":"Method not found"}}` + "\n"
+		notFound = `read: {"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found"}}` + "\n"
+	)
+	for _, c := range []struct {
+		name, log, rev string
+		ok             bool
+		says           string // in the detail
+	}{
+		{"subscriptions/listen under 2025-11-25 fails", init25 + `write: {"jsonrpc":"2.0","id":2,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true}}}` + "\n" + notFound,
+			"2025-11-25", false, "at /method: subscriptions/listen is a 2026-07-28 method; 2025-11-25 has none"},
+		{"ping under 2026-07-28 fails", disc26 + `write: {"jsonrpc":"2.0","id":2,"method":"ping","params":{` + meta + `}}` + "\n" + notFound,
+			"2026-07-28", false, "at /method: ping is a 2025-11-25 method; 2026-07-28 has none"},
+		{"a vendor method passes", init25 + `write: {"jsonrpc":"2.0","id":2,"method":"acme/frobnicate","params":{}}` + "\n" + `read: {"jsonrpc":"2.0","id":2,"result":{}}` + "\n",
+			"2025-11-25", true, "are valid against the 2025-11-25 schema"},
+		{"a discovery probe before initialize is left out", probe + init25,
+			"2025-11-25", true, "1 left out: the client's server/discover before initialize"},
+		{"server/discover after initialize fails", init25 + `write: {"jsonrpc":"2.0","id":2,"method":"server/discover","params":{}}` + "\n" + notFound,
+			"2025-11-25", false, "at /method: server/discover is a 2026-07-28 method; 2025-11-25 has none"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr, err := transcript.Import([]byte(c.log), transcript.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Source == nil || tr.Source.Protocol != c.rev {
+				t.Fatalf("imported as %+v, want protocol %s", tr.Source, c.rev)
+			}
+			ch := schema.Check(tr)
+			if ch.OK == nil || *ch.OK != c.ok || !strings.Contains(ch.Detail, c.says) {
+				t.Fatalf("%s: ok %v, %q; want ok %v saying %q", ch.Rule, ch.OK != nil && *ch.OK, ch.Detail, c.ok, c.says)
+			}
+			if !c.ok && (len(ch.Events) != 1 || !strings.Contains(ch.Detail, "Event "+strconv.Itoa(ch.Events[0])+" (client send")) {
+				t.Errorf("events %v, detail %q: want the offending client send named", ch.Events, ch.Detail)
+			}
+		})
 	}
 }
