@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/site/internal/loadavg"
 	"github.com/mcplab/mcplab/site/internal/mock"
 
 	// mark3labs/mcp-go's client is built from testdata/probe/mcpgoclient,
@@ -61,6 +62,26 @@ func probeClientJSON(t *testing.T, args ...string) (map[string]ClientResult, err
 		if s.Transcript != "" {
 			if _, serr := os.Stat(s.Transcript); serr != nil {
 				t.Errorf("%s %s: transcript %s: %v", s.Name, s.Transport, s.Transcript, serr)
+			}
+		}
+	}
+	return got, err
+}
+
+// probeClientSettled is probeClientJSON run once more when a rule of
+// timely, which the client under test honours, fails: those rules judge a
+// real process's wall-clock timers, which a machine under load (the site's
+// tests run beside the browser suite on 2 cores) can hold back by most of
+// a second (a Go client's 300 ms deadline fired at 1,133 ms at a load
+// average of 18). A client that does not honour them fails both runs.
+func probeClientSettled(t *testing.T, timely []string, args ...string) (map[string]ClientResult, error) {
+	t.Helper()
+	got, err := probeClientJSON(t, args...)
+	for _, r := range got {
+		for _, rule := range timely {
+			if ruleOf(r, rule) == "fail" {
+				t.Logf("%s on %s: %s failed; the run is repeated once (load average %s)", r.Name, r.Transport, rule, loadavg.Read())
+				return probeClientJSON(t, args...)
 			}
 		}
 	}
@@ -122,7 +143,13 @@ func TestProbeClientTypeScript(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			args := append(append([]string{"-situation", "slow-progress", "-checks"}, tc.flags...), "--")
-			got, err := probeClientJSON(t, append(append(args, client...), tc.mode)...)
+			var timely []string
+			for rule, want := range tc.rules {
+				if want == "pass" {
+					timely = append(timely, rule)
+				}
+			}
+			got, err := probeClientSettled(t, timely, append(append(args, client...), tc.mode)...)
 			if (err != nil) != (tc.verdict == "fail") {
 				t.Errorf("probe-client -checks: error %v, want one only for a fail", err)
 			}
@@ -237,13 +264,14 @@ func TestProbeClientGoSDK(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.protocol, func(t *testing.T) {
 			t.Parallel()
-			got, _ := probeClientJSON(t, "-protocol", tc.protocol, "-situation", "slow-progress", "-max-timeout", "300", "--", bin, "timeout")
+			timely := []string{"abandon-tells-server", "max-timeout-enforced", "work-stops-after-cancel"}
+			got, _ := probeClientSettled(t, timely, "-protocol", tc.protocol, "-situation", "slow-progress", "-max-timeout", "300", "--", bin, "timeout")
 			for tr, verdict := range tc.verdict {
 				r := got["slow-progress "+tr]
 				if r.Verdict != verdict || r.Protocol != tc.want {
 					t.Errorf("%s: verdict %s protocol %s, want %s %s; checks %+v", tr, r.Verdict, r.Protocol, verdict, tc.want, r.Checks)
 				}
-				for _, rule := range []string{"abandon-tells-server", "max-timeout-enforced", "work-stops-after-cancel"} {
+				for _, rule := range timely {
 					if v := ruleOf(r, rule); v != "pass" {
 						t.Errorf("%s: %s %q, want pass", tr, rule, v)
 					}
@@ -319,13 +347,14 @@ func TestProbeClientMcpGo(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.protocol, func(t *testing.T) {
 			t.Parallel()
-			got, _ := probeClientJSON(t, "-protocol", tc.protocol, "-situation", "slow-progress", "-max-timeout", "300", "--", bin, "timeout")
+			timely := []string{"abandon-tells-server", "max-timeout-enforced"}
+			got, _ := probeClientSettled(t, timely, "-protocol", tc.protocol, "-situation", "slow-progress", "-max-timeout", "300", "--", bin, "timeout")
 			for tr, verdict := range tc.verdict {
 				r := got["slow-progress "+tr]
 				if r.Verdict != verdict || r.Protocol != tc.want {
 					t.Errorf("%s: verdict %s protocol %s, want %s %s; checks %+v", tr, r.Verdict, r.Protocol, verdict, tc.want, r.Checks)
 				}
-				for _, rule := range []string{"abandon-tells-server", "max-timeout-enforced"} {
+				for _, rule := range timely {
 					if v := ruleOf(r, rule); v != "pass" {
 						t.Errorf("%s: %s %q, want pass", tr, rule, v)
 					}
