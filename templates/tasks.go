@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -302,7 +303,7 @@ func newTaskLane(tr *trace.Trace, t trace.Task, end int64, xOf func(int64) float
 	// checkpoint event: take its time from the scenario's step.
 	if tr.Scenario != nil {
 		for _, st := range tr.Scenario.Steps {
-			if st.Do != "checkpoint" || st.TaskID != t.TaskID {
+			if st.Do != scenario.VerbCheckpoint || st.TaskID != t.TaskID {
 				continue
 			}
 			if slices.ContainsFunc(lane.Marks, func(m taskMark) bool { return m.Kind == taskMarkCheckpoint && m.At == st.At }) {

@@ -517,8 +517,8 @@ type Ledger struct {
 // fields are allowed depends on it (see Verbs). Unset fields are omitted
 // when encoded.
 type Step struct {
-	At int64  `json:"at"` // virtual ms, >= 0
-	Do string `json:"do"` // the verb
+	At int64 `json:"at"` // virtual ms, >= 0
+	Do Verb  `json:"do"` // the verb
 
 	ID            *ID             `json:"id,omitempty"`
 	Method        string          `json:"method,omitempty"`

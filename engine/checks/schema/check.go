@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -122,7 +123,7 @@ func rawSends(tr *trace.Trace) map[string]bool {
 		return raw
 	}
 	for _, st := range tr.Scenario.Steps {
-		if st.Do == "send" && len(st.Message) > 0 {
+		if st.Do == scenario.VerbSend && len(st.Message) > 0 {
 			raw[compact(st.Message)] = true
 		}
 	}
