@@ -89,11 +89,11 @@ func checkResults(tr *trace.Trace) map[string]string {
 	for _, c := range tr.Checks {
 		switch {
 		case c.OK == nil:
-			m[c.Rule] = "undecided"
+			m[string(c.Rule)] = "undecided"
 		case *c.OK:
-			m[c.Rule] = "pass"
+			m[string(c.Rule)] = "pass"
 		default:
-			m[c.Rule] = "fail"
+			m[string(c.Rule)] = "fail"
 		}
 	}
 	return m

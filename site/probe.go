@@ -549,7 +549,7 @@ func handshakeFailed(facts []string) bool {
 // end, undecided when the situation's deciding rule (decides, "" for none)
 // is undecided or when no check passed and some could not decide, else
 // pass.
-func verdictOf(cs []trace.Check, violated string, err error, decides string) string {
+func verdictOf(cs []trace.Check, violated string, err error, decides trace.RuleID) string {
 	var passed, open int
 	decidingOpen := false // the deciding rule is undecided: so is the situation, whatever else passed
 	for _, c := range cs {
@@ -644,11 +644,11 @@ func printResult(w io.Writer, r sitResult) {
 		for _, c := range r.checks {
 			switch {
 			case c.OK == nil:
-				parts = append(parts, "? "+c.Rule)
+				parts = append(parts, "? "+string(c.Rule))
 			case *c.OK:
-				parts = append(parts, "pass "+c.Rule)
+				parts = append(parts, "pass "+string(c.Rule))
 			default:
-				parts = append(parts, "FAIL "+c.Rule+" ("+c.Detail+")")
+				parts = append(parts, "FAIL "+string(c.Rule)+" ("+c.Detail+")")
 			}
 		}
 		fmt.Fprintf(w, "%-22s %-9s checks: %s\n", "", "", strings.Join(parts, ", "))

@@ -168,7 +168,7 @@ func (p *prober) order(s *session, m cancelMark) string {
 // cancel signal, ...) are about the client, which is the probe itself; its
 // transcripts cannot show that it ignores late responses, so the engine may
 // leave them undecided or misread a message sent in the same millisecond.
-var serverRules = map[string]bool{
+var serverRules = map[trace.RuleID]bool{
 	checks.NoMessageAfterCancel:      true,
 	checks.ProgressIncreases:         true,
 	checks.ProgressTokenKnown:        true,

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // cancelMark is one cancellation the probe sent: the request it cancels,
@@ -48,7 +49,7 @@ type situation struct {
 	http bool // only on Streamable HTTP
 	// decides is the rule the situation is about: when the engine leaves
 	// it undecided the situation is undecided, whatever else passed.
-	decides string
+	decides trace.RuleID
 	run     func(p *prober, s *session, r *sitReport, deadline time.Time) error
 }
 

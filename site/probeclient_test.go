@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/site/internal/mock"
 
 	// mark3labs/mcp-go's client is built from testdata/probe/mcpgoclient,
@@ -69,7 +71,7 @@ func probeClientJSON(t *testing.T, args ...string) (map[string]ClientResult, err
 
 // ruleOf is the verdict of rule in r: "pass", "fail", "undecided" or ""
 // when it was not judged.
-func ruleOf(r ClientResult, rule string) string {
+func ruleOf(r ClientResult, rule trace.RuleID) string {
 	for _, c := range r.Checks {
 		if c.Rule == rule {
 			switch {
@@ -104,18 +106,18 @@ func TestProbeClientTypeScript(t *testing.T) {
 		name, mode string
 		flags      []string
 		verdict    string
-		rules      map[string]string // rule → its verdict
+		rules      map[trace.RuleID]string // rule → its verdict
 		// cancelled says whether the client's cancellation reached the
 		// mock while its handler worked ("yes", "no", "" either: a leaked
 		// timer's that races the handler's end)
 		cancelled string
 	}{
-		{"plain", "plain", []string{"-max-timeout", "60000"}, "pass", map[string]string{"max-timeout-enforced": "pass"}, "no"},
-		{"reset", "reset", []string{"-idle-timeout", "300"}, "pass", map[string]string{"progress-resets-idle": "pass"}, "no"},
-		{"timeout as maximum", "timeout", []string{"-max-timeout", "300"}, "pass", map[string]string{"max-timeout-enforced": "pass", "abandon-tells-server": "pass"}, "yes"},
-		{"timeout as idle", "timeout", []string{"-idle-timeout", "300"}, "fail", map[string]string{"progress-resets-idle": "fail"}, "yes"},
-		{"abort", "abort", nil, "pass", map[string]string{"call-outcome-known": "pass"}, "yes"},
-		{"maxTotalTimeout", "max", []string{"-max-timeout", "700"}, "fail", map[string]string{"abandon-tells-server": "fail", "max-timeout-enforced": "fail"}, ""},
+		{"plain", "plain", []string{"-max-timeout", "60000"}, "pass", map[trace.RuleID]string{checks.MaxTimeoutEnforced: "pass"}, "no"},
+		{"reset", "reset", []string{"-idle-timeout", "300"}, "pass", map[trace.RuleID]string{checks.ProgressResetsIdle: "pass"}, "no"},
+		{"timeout as maximum", "timeout", []string{"-max-timeout", "300"}, "pass", map[trace.RuleID]string{checks.MaxTimeoutEnforced: "pass", checks.AbandonTellsServer: "pass"}, "yes"},
+		{"timeout as idle", "timeout", []string{"-idle-timeout", "300"}, "fail", map[trace.RuleID]string{checks.ProgressResetsIdle: "fail"}, "yes"},
+		{"abort", "abort", nil, "pass", map[trace.RuleID]string{checks.CallOutcomeKnown: "pass"}, "yes"},
+		{"maxTotalTimeout", "max", []string{"-max-timeout", "700"}, "fail", map[trace.RuleID]string{checks.AbandonTellsServer: "fail", checks.MaxTimeoutEnforced: "fail"}, ""},
 	}
 	client := []string{"node", filepath.Join("testdata", "probe", "ts", "client.mjs")}
 	for _, tc := range cases {
@@ -229,10 +231,10 @@ func TestProbeClientGoSDK(t *testing.T) {
 	cases := []struct {
 		protocol, want string
 		verdict        map[string]string // transport → verdict
-		rules          map[string]string
+		rules          map[trace.RuleID]string
 	}{
-		{"auto", "2026-07-28", map[string]string{"stdio": "pass", "streamable-http": "fail"}, map[string]string{"http-cancel-closes-stream": "fail"}},
-		{"2025-11-25", "2025-11-25", map[string]string{"stdio": "pass", "streamable-http": "pass"}, map[string]string{"http-cancel-posts-notification": "pass"}},
+		{"auto", "2026-07-28", map[string]string{"stdio": "pass", "streamable-http": "fail"}, map[trace.RuleID]string{checks.HTTPCancelClosesStream: "fail"}},
+		{"2025-11-25", "2025-11-25", map[string]string{"stdio": "pass", "streamable-http": "pass"}, map[trace.RuleID]string{checks.HTTPCancelPostsNotification: "pass"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.protocol, func(t *testing.T) {
@@ -243,7 +245,7 @@ func TestProbeClientGoSDK(t *testing.T) {
 				if r.Verdict != verdict || r.Protocol != tc.want {
 					t.Errorf("%s: verdict %s protocol %s, want %s %s; checks %+v", tr, r.Verdict, r.Protocol, verdict, tc.want, r.Checks)
 				}
-				for _, rule := range []string{"abandon-tells-server", "max-timeout-enforced", "work-stops-after-cancel"} {
+				for _, rule := range []trace.RuleID{checks.AbandonTellsServer, checks.MaxTimeoutEnforced, checks.WorkStopsAfterCancel} {
 					if v := ruleOf(r, rule); v != "pass" {
 						t.Errorf("%s: %s %q, want pass", tr, rule, v)
 					}
@@ -311,10 +313,11 @@ func TestProbeClientMcpGo(t *testing.T) {
 	cases := []struct {
 		protocol, want string
 		verdict        map[string]string // transport → verdict
-		rule, ruleWant string            // a rule on Streamable HTTP
+		rule           trace.RuleID      // a rule on Streamable HTTP
+		ruleWant       string
 	}{
-		{"auto", "2026-07-28", map[string]string{"stdio": "pass", "streamable-http": "pass"}, "http-cancel-closes-stream", "pass"},
-		{"2025-11-25", "2025-11-25", map[string]string{"stdio": "pass", "streamable-http": "fail"}, "http-cancel-posts-notification", "fail"},
+		{"auto", "2026-07-28", map[string]string{"stdio": "pass", "streamable-http": "pass"}, checks.HTTPCancelClosesStream, "pass"},
+		{"2025-11-25", "2025-11-25", map[string]string{"stdio": "pass", "streamable-http": "fail"}, checks.HTTPCancelPostsNotification, "fail"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.protocol, func(t *testing.T) {
@@ -325,7 +328,7 @@ func TestProbeClientMcpGo(t *testing.T) {
 				if r.Verdict != verdict || r.Protocol != tc.want {
 					t.Errorf("%s: verdict %s protocol %s, want %s %s; checks %+v", tr, r.Verdict, r.Protocol, verdict, tc.want, r.Checks)
 				}
-				for _, rule := range []string{"abandon-tells-server", "max-timeout-enforced"} {
+				for _, rule := range []trace.RuleID{checks.AbandonTellsServer, checks.MaxTimeoutEnforced} {
 					if v := ruleOf(r, rule); v != "pass" {
 						t.Errorf("%s: %s %q, want pass", tr, rule, v)
 					}

@@ -558,7 +558,7 @@ func printChecksAt(stderr io.Writer, tr *trace.Trace, base string) error {
 			pass++
 			fmt.Fprintf(stderr, "pass  %s  %s\n", c.Rule, ruleURL(base, c.Rule))
 		default:
-			failed = append(failed, c.Rule)
+			failed = append(failed, string(c.Rule))
 			fmt.Fprintf(stderr, "FAIL  %s: %s\n      %s\n", c.Rule, citeLines(tr, c.Detail), ruleURL(base, c.Rule))
 		}
 	}

@@ -597,8 +597,8 @@ func markViolations(tr *trace.Trace, t *timeline) {
 			continue
 		}
 		for _, seq := range c.Events {
-			if !slices.Contains(bySeq[seq], c.Rule) {
-				bySeq[seq] = append(bySeq[seq], c.Rule)
+			if !slices.Contains(bySeq[seq], string(c.Rule)) {
+				bySeq[seq] = append(bySeq[seq], string(c.Rule))
 			}
 		}
 	}

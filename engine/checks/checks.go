@@ -49,31 +49,36 @@ import (
 
 // Rule ids (stable; SCENARIO.md, checks[]).
 const (
-	NoMessageAfterCancel        = "no-message-after-cancel"
-	HTTPCancelClosesStream      = "http-cancel-closes-stream"
-	HTTPCancelPostsNotification = "http-cancel-posts-notification"
-	ProgressIncreases           = "progress-increases"
-	StaleProgressIgnored        = "stale-progress-ignored"
-	NoProgressAfterFinal        = "no-progress-after-final"
-	MaxTimeoutEnforced          = "max-timeout-enforced"
-	IdleTimeoutEnforced         = "idle-timeout-enforced"
-	LateResponseIgnored         = "late-response-ignored"
-	ServerCancelOnlyForListen   = "server-cancel-only-for-listen"
-	CancellationNeverAnswered   = "cancellation-never-answered"
-	OneResponsePerRequest       = "one-response-per-request"
-	InitializeNotCancelled      = "initialize-not-cancelled"
-	NoLastEventID               = "no-last-event-id"
-	ReconnectRefetches          = "reconnect-new-request-and-refetch"
-	BufferWithinCapacity        = "buffer-within-capacity"
-	FinalNeverDropped           = "final-never-dropped"
-	TaskAckNotTerminal          = "task-ack-not-terminal"
-	OneExecutionPerKey          = "one-execution-per-key"
-	KeyReuseRejected            = "key-reuse-rejected"
-	DefensiveCopy               = "defensive-copy"
-	NoUnsafeRetry               = "no-unsafe-retry"
-	SSEHeaders                  = "sse-headers"
-	HerdAllReconnect            = "herd-all-reconnect"
-	AbandonTellsServer          = "abandon-tells-server"
+	NoMessageAfterCancel        trace.RuleID = "no-message-after-cancel"
+	HTTPCancelClosesStream      trace.RuleID = "http-cancel-closes-stream"
+	HTTPCancelPostsNotification trace.RuleID = "http-cancel-posts-notification"
+	ProgressIncreases           trace.RuleID = "progress-increases"
+	StaleProgressIgnored        trace.RuleID = "stale-progress-ignored"
+	NoProgressAfterFinal        trace.RuleID = "no-progress-after-final"
+	MaxTimeoutEnforced          trace.RuleID = "max-timeout-enforced"
+	IdleTimeoutEnforced         trace.RuleID = "idle-timeout-enforced"
+	LateResponseIgnored         trace.RuleID = "late-response-ignored"
+	ServerCancelOnlyForListen   trace.RuleID = "server-cancel-only-for-listen"
+	CancellationNeverAnswered   trace.RuleID = "cancellation-never-answered"
+	OneResponsePerRequest       trace.RuleID = "one-response-per-request"
+	InitializeNotCancelled      trace.RuleID = "initialize-not-cancelled"
+	NoLastEventID               trace.RuleID = "no-last-event-id"
+	ReconnectRefetches          trace.RuleID = "reconnect-new-request-and-refetch"
+	BufferWithinCapacity        trace.RuleID = "buffer-within-capacity"
+	FinalNeverDropped           trace.RuleID = "final-never-dropped"
+	TaskAckNotTerminal          trace.RuleID = "task-ack-not-terminal"
+	OneExecutionPerKey          trace.RuleID = "one-execution-per-key"
+	KeyReuseRejected            trace.RuleID = "key-reuse-rejected"
+	DefensiveCopy               trace.RuleID = "defensive-copy"
+	NoUnsafeRetry               trace.RuleID = "no-unsafe-retry"
+	SSEHeaders                  trace.RuleID = "sse-headers"
+	HerdAllReconnect            trace.RuleID = "herd-all-reconnect"
+	AbandonTellsServer          trace.RuleID = "abandon-tells-server"
+	// MessageValid: every message on the wire is valid against its
+	// revision's JSON Schema (SCENARIO.md, "The wire of each revision").
+	// Package checks/schema judges it, apart from Evaluate, so that what
+	// links checks does not link the schemas.
+	MessageValid trace.RuleID = "message-valid"
 )
 
 // Evaluate returns the applicable checks for tr, in a fixed order.
@@ -105,24 +110,24 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 	return out
 }
 
-func pass(rule, detail string, seqs ...int) trace.Check {
+func pass(rule trace.RuleID, detail string, seqs ...int) trace.Check {
 	t := true
 	return trace.Check{Rule: rule, OK: &t, Detail: detail, Events: seqs}
 }
 
-func fail(rule, detail string, seqs ...int) trace.Check {
+func fail(rule trace.RuleID, detail string, seqs ...int) trace.Check {
 	f := false
 	return trace.Check{Rule: rule, OK: &f, Detail: detail, Events: seqs}
 }
 
-func undecided(rule, detail string) trace.Check {
+func undecided(rule trace.RuleID, detail string) trace.Check {
 	return trace.Check{Rule: rule, OK: nil, Detail: detail}
 }
 
 // verdict turns the offending (bad) and the proving (good) events into a
 // check: omitted when there are neither, failed with failDetail when any
 // event is bad, passed with passDetail otherwise.
-func verdict(rule string, bad, good []int, failDetail, passDetail string) (trace.Check, bool) {
+func verdict(rule trace.RuleID, bad, good []int, failDetail, passDetail string) (trace.Check, bool) {
 	if len(bad)+len(good) == 0 {
 		return trace.Check{}, false
 	}

@@ -19,12 +19,12 @@ import (
 // Rule ids of the client's decisions (stable; SCENARIO.md, "Rules these
 // add").
 const (
-	MaximumBoundsProgress = "maximum-bounds-progress"
-	CallOutcomeKnown      = "call-outcome-known"
-	CancelNotBlocked      = "cancel-not-blocked"
-	BackoffGrows          = "backoff-grows"
-	RefetchAfterReconnect = "refetch-after-reconnect"
-	ResumeReplaysMissed   = "resume-replays-missed"
+	MaximumBoundsProgress trace.RuleID = "maximum-bounds-progress"
+	CallOutcomeKnown      trace.RuleID = "call-outcome-known"
+	CancelNotBlocked      trace.RuleID = "cancel-not-blocked"
+	BackoffGrows          trace.RuleID = "backoff-grows"
+	RefetchAfterReconnect trace.RuleID = "refetch-after-reconnect"
+	ResumeReplaysMissed   trace.RuleID = "resume-replays-missed"
 )
 
 // maximumBoundsProgress: a request whose idle clock progress reset has a

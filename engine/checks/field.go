@@ -17,9 +17,9 @@ import (
 
 // Rule ids of this file.
 const (
-	LateMessageTolerated = "late-message-tolerated"
-	LateProgressIgnored  = "late-progress-ignored"
-	ProgressResetsIdle   = "progress-resets-idle"
+	LateMessageTolerated trace.RuleID = "late-message-tolerated"
+	LateProgressIgnored  trace.RuleID = "late-progress-ignored"
+	ProgressResetsIdle   trace.RuleID = "progress-resets-idle"
 )
 
 // lateMessage is one late message handed to the client: a response for a
@@ -239,7 +239,7 @@ func progressResetsIdle(v *view) (trace.Check, bool) {
 }
 
 // DisconnectStopsWork is the rule id of disconnectStopsWork.
-const DisconnectStopsWork = "disconnect-stops-work"
+const DisconnectStopsWork trace.RuleID = "disconnect-stops-work"
 
 // disconnectStopsWork: under 2026-07-28 a request's response stream closing
 // is its cancellation (DOMAIN.md §1): once the server has seen it close,
@@ -283,7 +283,7 @@ func disconnectStopsWork(v *view) (trace.Check, bool) {
 }
 
 // PollIntervalRespected is the rule id of pollIntervalRespected.
-const PollIntervalRespected = "poll-interval-respected"
+const PollIntervalRespected trace.RuleID = "poll-interval-respected"
 
 // pollIntervalRespected: the client polls a task with tasks/get no more
 // often than the pollIntervalMs the server last advertised for it
@@ -362,7 +362,7 @@ func taskIDParam(msg []byte) string {
 }
 
 // ProgressTokenKnown is the rule id of progressTokenKnown.
-const ProgressTokenKnown = "progress-token-known"
+const ProgressTokenKnown trace.RuleID = "progress-token-known"
 
 // progressTokenKnown: the server sends progress only under a token a
 // client request carried in params._meta.progressToken (DOMAIN.md §3); a
@@ -390,7 +390,7 @@ func progressTokenKnown(v *view) (trace.Check, bool) {
 }
 
 // ProgressOnRequestStream is the rule id of progressOnRequestStream.
-const ProgressOnRequestStream = "progress-on-request-stream"
+const ProgressOnRequestStream trace.RuleID = "progress-on-request-stream"
 
 // progressOnRequestStream: on Streamable HTTP a request's progress travels
 // on that request's own response stream, never on another stream such as

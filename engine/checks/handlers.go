@@ -17,10 +17,10 @@ import (
 
 // Rule ids of the server's handlers.
 const (
-	WorkStopsAfterCancel = "work-stops-after-cancel"
-	ResourcesReleased    = "resources-released"
-	NotificationsNotHeld = "notifications-not-held"
-	ResponsesRoutedByReq = "responses-routed-by-request"
+	WorkStopsAfterCancel trace.RuleID = "work-stops-after-cancel"
+	ResourcesReleased    trace.RuleID = "resources-released"
+	NotificationsNotHeld trace.RuleID = "notifications-not-held"
+	ResponsesRoutedByReq trace.RuleID = "responses-routed-by-request"
 )
 
 // workStopsAfterCancel: once a cancellation reached the server (its status

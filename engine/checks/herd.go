@@ -11,7 +11,7 @@ import (
 )
 
 // HerdJittered is the rule id of herdJittered.
-const HerdJittered = "herd-jittered"
+const HerdJittered trace.RuleID = "herd-jittered"
 
 // herdJittered: the delays the sampled clients drew for one attempt are not
 // all equal, so refused clients do not return together (DOMAIN.md §10;

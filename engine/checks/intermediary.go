@@ -9,7 +9,7 @@ import (
 )
 
 // ProxyForwardsPromptly is the rule id of proxyForwardsPromptly.
-const ProxyForwardsPromptly = "proxy-forwards-promptly"
+const ProxyForwardsPromptly trace.RuleID = "proxy-forwards-promptly"
 
 // proxyForwardsPromptly: when the server opened a response stream with
 // X-Accel-Buffering: no, an intermediary forwards each event as it comes

@@ -17,8 +17,8 @@ import (
 
 // Rule ids of the lifecycle.
 const (
-	InitializedBeforeRequests = "initialized-before-requests"
-	SessionRecovered          = "session-recovered"
+	InitializedBeforeRequests trace.RuleID = "initialized-before-requests"
+	SessionRecovered          trace.RuleID = "session-recovered"
 )
 
 // statusNotFound is the HTTP status of a retired session (transports,

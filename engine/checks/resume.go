@@ -17,10 +17,10 @@ import (
 
 // Rule ids of this file.
 const (
-	ResumeKeepsPosition    = "resume-keeps-position"
-	ResumeReplaysOwnStream = "resume-replays-own-stream"
-	DroppedCallResumed     = "dropped-call-resumed"
-	RequestHasTimeout      = "request-has-timeout"
+	ResumeKeepsPosition    trace.RuleID = "resume-keeps-position"
+	ResumeReplaysOwnStream trace.RuleID = "resume-replays-own-stream"
+	DroppedCallResumed     trace.RuleID = "dropped-call-resumed"
+	RequestHasTimeout      trace.RuleID = "request-has-timeout"
 )
 
 // lastEventIDHeader is the header a resuming GET carries.

@@ -186,7 +186,7 @@ func bruteSmallest(t *testing.T, data []byte, vary []scenario.Vary, rule string)
 				return nil
 			}
 			for _, c := range res.Trace.Checks {
-				if c.Rule == rule && c.OK != nil && !*c.OK {
+				if string(c.Rule) == rule && c.OK != nil && !*c.OK {
 					return vs
 				}
 			}
@@ -224,7 +224,7 @@ func linkFails(t *testing.T, link, rule string) bool {
 		t.Fatal(err)
 	}
 	for _, c := range res.Trace.Checks {
-		if c.Rule == rule && c.OK != nil && !*c.OK {
+		if string(c.Rule) == rule && c.OK != nil && !*c.OK {
 			return true
 		}
 	}

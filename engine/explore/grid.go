@@ -265,9 +265,9 @@ func (x *explorer) run(p point) (outcome, error) {
 		key, failing, sig := classify(res.Trace)
 		o = outcome{class: x.class(key, failing), sig: sig}
 		for _, c := range res.Trace.Checks {
-			if !x.ruleSet[c.Rule] {
-				x.ruleSet[c.Rule] = true
-				x.rules = append(x.rules, c.Rule)
+			if rule := string(c.Rule); !x.ruleSet[rule] {
+				x.ruleSet[rule] = true
+				x.rules = append(x.rules, rule)
 			}
 		}
 	case errors.As(err, &se):

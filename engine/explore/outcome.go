@@ -47,7 +47,7 @@ func classify(tr *trace.Trace) (key string, failing []string, sig uint64) {
 	}
 	for _, c := range tr.Checks {
 		if c.OK != nil && !*c.OK {
-			failing = append(failing, c.Rule)
+			failing = append(failing, string(c.Rule))
 		}
 	}
 	sort.Strings(failing)

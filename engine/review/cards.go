@@ -115,7 +115,7 @@ func (r *reviewer) runByID(id string) *Run {
 // evaluates a rule is linked): at-risk when one of them is violated,
 // mitigated when they hold, not-evaluated with ne when none evaluates them
 // (the failure could happen, but no run of this review shows it).
-func (r *reviewer) byRule(ne string, runs []string, rules ...string) Card {
+func (r *reviewer) byRule(ne string, runs []string, rules ...trace.RuleID) Card {
 	var first *Run
 	for _, id := range runs {
 		run := r.runByID(id)
@@ -141,13 +141,13 @@ func (r *reviewer) byRule(ne string, runs []string, rules ...string) Card {
 func detailOf(vs []Verdict) string {
 	for _, v := range vs {
 		if v.OK != nil && !*v.OK {
-			return v.Rule + ": " + v.Detail
+			return string(v.Rule) + ": " + v.Detail
 		}
 	}
 	if len(vs) == 0 {
 		return ""
 	}
-	return vs[0].Rule + ": " + vs[0].Detail
+	return string(vs[0].Rule) + ": " + vs[0].Detail
 }
 
 func (r *reviewer) at(run, why string) Card   { return r.status(AtRisk, run, why) }

@@ -263,7 +263,7 @@ func withID(c scenario.Step, id scenario.ID) scenario.Step {
 	return c
 }
 
-func ledgerEvidence(run *Run, finding string, rules ...string) *Evidence {
+func ledgerEvidence(run *Run, finding string, rules ...trace.RuleID) *Evidence {
 	ev := evidence(run, finding, rules...)
 	n := run.Trace.Ledger.Executions
 	ev.Executions = &n

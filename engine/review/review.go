@@ -159,9 +159,9 @@ type Operation struct {
 
 // Verdict is one check of a derived run (trace.Check without its events).
 type Verdict struct {
-	Rule   string `json:"rule"`
-	OK     *bool  `json:"ok"`
-	Detail string `json:"detail"`
+	Rule   trace.RuleID `json:"rule"`
+	OK     *bool        `json:"ok"`
+	Detail string       `json:"detail"`
 }
 
 // Race is one row of the race table: the operation cancelled on one

@@ -554,7 +554,7 @@ func (w *writer) checks(checks []Check) {
 		a.elem()
 		o := w.begin(2, '{')
 		o.member("rule")
-		w.str(c.Rule)
+		w.str(string(c.Rule))
 		o.member("ok")
 		switch {
 		case c.OK == nil:

@@ -590,9 +590,16 @@ type LedgerRecord struct {
 	Replica int `json:"replica,omitempty"`
 }
 
+// RuleID is a rule's stable id, as checks[].rule names it (SCENARIO.md,
+// Trace: checks[]; "Rules these add"). Package checks owns the ids, one
+// constant each (checks.Rules describes them); the type lives here, beside
+// Check, because checks imports trace and not the other way round. It is a
+// string type, so a check encodes as it always has.
+type RuleID string
+
 // Check is one rule of DOMAIN.md evaluated on the trace's events.
 type Check struct {
-	Rule string `json:"rule"` // stable id, e.g. "no-message-after-cancel"
+	Rule RuleID `json:"rule"` // stable id, e.g. "no-message-after-cancel"
 	// OK is true (holds), false (violated) or null (the trace cannot decide;
 	// Detail says why).
 	OK     *bool  `json:"ok"`

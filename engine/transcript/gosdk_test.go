@@ -84,7 +84,7 @@ func exchange(t *testing.T, handlerWaitsForCancel bool, clientTimeout time.Durat
 	return cl.Bytes(), sl.Bytes()
 }
 
-func check(tr *trace.Trace, rule string) *trace.Check {
+func check(tr *trace.Trace, rule trace.RuleID) *trace.Check {
 	for i := range tr.Checks {
 		if tr.Checks[i].Rule == rule {
 			return &tr.Checks[i]

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // harOf writes a HAR 1.2 file of exchanges: each a start (ms after
@@ -209,7 +210,8 @@ func TestHARReadsWhatWasSent(t *testing.T) {
 	// cancellation at 2000 ms.
 	har := harOf(t, init, [5]string{"1000", "2000", "POST", call, stream}, cancel)
 	tests := []struct {
-		rule, creator, observer string
+		rule              trace.RuleID
+		creator, observer string
 	}{
 		{"a browser's developer tools record the client", "WebInspector", "client"},
 		{"Firefox records the client", "Firefox", "client"},
@@ -219,7 +221,7 @@ func TestHARReadsWhatWasSent(t *testing.T) {
 		{"no creator: the client, as before", "", "client"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rule, func(t *testing.T) {
+		t.Run(string(tt.rule), func(t *testing.T) {
 			data := har
 			if tt.creator != "" {
 				data = withCreator(t, har, tt.creator)
@@ -275,7 +277,7 @@ func TestHARReadsWhatWasSent(t *testing.T) {
 	})
 	t.Run("progress whose exchange spans the cancellation is not late", func(t *testing.T) {
 		v := verdictsOf(tr)
-		for _, rule := range []string{checks.LateProgressIgnored, checks.LateMessageTolerated} {
+		for _, rule := range []trace.RuleID{checks.LateProgressIgnored, checks.LateMessageTolerated} {
 			if _, ok := v[rule]; ok {
 				t.Errorf("%s judged (%s): no message is known to be late", rule, detail(tr, rule))
 			}

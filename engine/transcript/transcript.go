@@ -276,7 +276,7 @@ func serverRequest(method string) bool {
 // carried the token, which a log of only what the client read never shows
 // (a Java SDK client's). A reads-only log of that side leaves them
 // undecided, as it does every pass. "" for every other rule.
-func failsForWantOf(rule string) string {
+func failsForWantOf(rule trace.RuleID) string {
 	if rule == checks.ProgressTokenKnown {
 		return trace.ActorClient
 	}

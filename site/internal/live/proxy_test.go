@@ -272,7 +272,7 @@ func judge(t *testing.T, rec *Recorder) *trace.Trace {
 	return tr
 }
 
-func verdictOf(tr *trace.Trace, rule string) string {
+func verdictOf(tr *trace.Trace, rule trace.RuleID) string {
 	for _, c := range tr.Checks {
 		if c.Rule == rule {
 			if c.OK == nil {
