@@ -213,8 +213,10 @@ func isFinal(msg json.RawMessage) bool {
 
 // ev selects events: zero fields match anything; id "" matches any request.
 type ev struct {
-	actor, typ, id, method string
-	at                     int64 // -1: any time
+	actor      trace.Actor
+	typ        trace.EventType
+	id, method string
+	at         int64 // -1: any time
 }
 
 func (q ev) match(e trace.Event) bool {
@@ -235,7 +237,7 @@ func find(tr *trace.Trace, q ev) []trace.Event {
 	return out
 }
 
-func any_(typ string) ev { return ev{typ: typ, at: -1} }
+func any_(typ trace.EventType) ev { return ev{typ: typ, at: -1} }
 
 func method(msg json.RawMessage) string {
 	var m struct {

@@ -230,7 +230,7 @@ func stepIndex(t *testing.T, data []byte, verb string) (int, int64) {
 // notifications/cancelled messages and the stream closes.
 func wireSignals(tl svgTimeline) (notifications, closes int) {
 	for _, a := range tl.Arrows {
-		if a.From == trace.ActorClient && a.Method == trace.SignalNotification {
+		if a.From == string(trace.ActorClient) && a.Method == trace.SignalNotification {
 			notifications++
 		}
 		if a.Signal == trace.SignalCloseStream {
@@ -238,7 +238,7 @@ func wireSignals(tl svgTimeline) (notifications, closes int) {
 		}
 	}
 	for _, m := range tl.Marks {
-		if m.Type == trace.TypeCloseStream {
+		if m.Type == string(trace.TypeCloseStream) {
 			closes++
 		}
 	}

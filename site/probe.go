@@ -622,8 +622,8 @@ func writeTranscript(file, transport, protocol string, recs []record, closes []s
 func closeLine(c streamClose) any {
 	return struct {
 		T     string          `json:"t"`
-		Actor string          `json:"actor"`
-		Type  string          `json:"type"`
+		Actor trace.Actor     `json:"actor"`
+		Type  trace.EventType `json:"type"`
 		ID    json.RawMessage `json:"id"`
 	}{c.at.UTC().Format(time.RFC3339Nano), trace.ActorClient, trace.TypeCloseStream, json.RawMessage(c.id)}
 }

@@ -211,11 +211,11 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 		a.SentAt = send.At
 		// The lane of whoever put it on the wire: the network, for a
 		// stream it closed, else the sender.
-		a.From = send.From
+		a.From = string(send.From)
 		if send.Actor == trace.ActorNetwork || a.From == "" {
-			a.From = send.Actor
+			a.From = string(send.Actor)
 		}
-		a.To = send.To
+		a.To = string(send.To)
 		msg, signal = send.Message, send.Signal
 		if send.Type == trace.TypeCloseStream {
 			signal = trace.SignalCloseStream
@@ -231,9 +231,9 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 			} else {
 				a.SentAt = deliver.At
 			}
-			a.From = cmp(deliver.From, trace.ActorNetwork)
+			a.From = cmp(string(deliver.From), string(trace.ActorNetwork))
 		}
-		a.To = cmp(deliver.To, a.To)
+		a.To = cmp(string(deliver.To), a.To)
 		if len(msg) == 0 {
 			msg = deliver.Message
 		}
@@ -248,9 +248,9 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 			} else {
 				a.SentAt = drop.At
 			}
-			a.From = cmp(drop.From, trace.ActorNetwork)
+			a.From = cmp(string(drop.From), string(trace.ActorNetwork))
 		}
-		a.To = cmp(a.To, drop.To)
+		a.To = cmp(a.To, string(drop.To))
 		if len(msg) == 0 {
 			msg = drop.Message
 		}
@@ -258,10 +258,10 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 		a.At = a.SentAt
 	}
 	if a.To == "" {
-		a.To = trace.ActorNetwork
+		a.To = string(trace.ActorNetwork)
 	}
 	if a.From == "" {
-		a.From = trace.ActorNetwork
+		a.From = string(trace.ActorNetwork)
 	}
 	var id string
 	a.Kind, a.Label, a.Method, id = classify(msg, signal)
@@ -330,7 +330,7 @@ func newArrow(wire int, send, deliver, drop *trace.Event, multi bool) arrow {
 }
 
 func newMark(e *trace.Event, multi bool) mark {
-	m := mark{Seq: e.Seq, At: e.At, Actor: cmp(e.Actor, trace.ActorNetwork), Type: e.Type,
+	m := mark{Seq: e.Seq, At: e.At, Actor: cmp(string(e.Actor), string(trace.ActorNetwork)), Type: string(e.Type),
 		Status: e.Status, Cause: e.Cause, Signal: e.Signal}
 	if e.ID != nil {
 		m.ID = e.ID.String()
@@ -379,7 +379,7 @@ func newMark(e *trace.Event, multi bool) mark {
 	case glyphFlush:
 		m.Glyph, m.Label = glyphFlush, "flush"
 	default:
-		m.Glyph, m.Label = glyphOther, e.Type
+		m.Glyph, m.Label = glyphOther, string(e.Type)
 	}
 	if multi && m.ID != "" && m.Label != "" {
 		m.Label += " (" + m.ID + ")"

@@ -116,7 +116,7 @@ func TestSkipDrawnAsSkipped(t *testing.T) {
 	tl := NewView(tr).Timeline
 	found := false
 	for _, m := range tl.Marks {
-		if m.Type != trace.TypeSkip {
+		if m.Type != string(trace.TypeSkip) {
 			continue
 		}
 		found = true

@@ -24,13 +24,13 @@ const externalEffectNote = "A local table makes only the local effect atomic; a 
 
 // Ledger event types (trace events of actor "ledger").
 const (
-	ledgerEffect = "effect" // the side effect ran and committed
-	ledgerReplay = "replay" // the stored result was returned, no execution
-	ledgerReject = "reject" // a key reused with other arguments was refused
-	ledgerLock   = "lock"   // BEGIN IMMEDIATE took the write lock
-	ledgerWait   = "wait"   // BEGIN IMMEDIATE was refused (SQLITE_BUSY)
-	ledgerCheck  = "check"  // a key check in its own transaction (non-atomic)
-	ledgerReopen = "reopen" // every connection closed and opened again
+	ledgerEffect = string(trace.TypeEffect) // the side effect ran and committed
+	ledgerReplay = string(trace.TypeReplay) // the stored result was returned, no execution
+	ledgerReject = string(trace.TypeReject) // a key reused with other arguments was refused
+	ledgerLock   = string(trace.TypeLock)   // BEGIN IMMEDIATE took the write lock
+	ledgerWait   = string(trace.TypeWait)   // BEGIN IMMEDIATE was refused (SQLITE_BUSY)
+	ledgerCheck  = string(trace.TypeCheck)  // a key check in its own transaction (non-atomic)
+	ledgerReopen = string(trace.TypeReopen) // every connection closed and opened again
 )
 
 // ledgerView is everything the ledger section draws.
@@ -273,14 +273,14 @@ func layoutRaceDiagram(tr *trace.Trace, narrow bool) *raceDiagram {
 
 	effects, y := 0, raceTop
 	for _, e := range events {
-		r := raceRow{Seq: e.Seq, At: e.At, Type: e.Type, Key: e.Key, Y: y}
+		r := raceRow{Seq: e.Seq, At: e.At, Type: string(e.Type), Key: e.Key, Y: y}
 		if e.ID != nil {
 			r.ID = e.ID.String()
 			r.X = d.Columns[col[e.ID.Raw()]].X
 		}
 		receipt, _ := receiptOf(e.Message)
 		who := "request " + r.ID
-		switch e.Type {
+		switch r.Type {
 		case ledgerLock:
 			r.Text = who + " takes the write lock (BEGIN IMMEDIATE)"
 		case ledgerWait:
@@ -310,12 +310,12 @@ func layoutRaceDiagram(tr *trace.Trace, narrow bool) *raceDiagram {
 		case ledgerReopen:
 			r.Text = "every connection closed and reopened"
 		default:
-			r.Text = strings.TrimSpace(who + " " + e.Type)
+			r.Text = strings.TrimSpace(who + " " + r.Type)
 			if r.ID == "" {
-				r.Text = e.Type
+				r.Text = r.Type
 			}
 		}
-		if e.Key != "" && e.Type != ledgerLock && e.Type != ledgerWait {
+		if e.Key != "" && r.Type != ledgerLock && r.Type != ledgerWait {
 			r.Text += ` · key "` + e.Key + `"`
 		}
 		var t strings.Builder

@@ -251,7 +251,7 @@ type legendItem struct {
 }
 
 // laneOrder is the top-to-bottom order of the known actors.
-var laneOrder = []string{trace.ActorClient, trace.ActorNetwork, trace.ActorProxy, trace.ActorServer, trace.ActorWorker, trace.ActorLedger}
+var laneOrder = []trace.Actor{trace.ActorClient, trace.ActorNetwork, trace.ActorProxy, trace.ActorServer, trace.ActorWorker, trace.ActorLedger}
 
 // newTimeline lays out the events of tr: lanes for client, network and
 // server always, and for proxy, worker, ledger or any other actor only when
@@ -272,14 +272,14 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	}
 
 	// lanes present, in canonical order, unknown actors after, sorted.
-	present := map[string]bool{trace.ActorClient: true, trace.ActorNetwork: true, trace.ActorServer: true}
+	present := map[trace.Actor]bool{trace.ActorClient: true, trace.ActorNetwork: true, trace.ActorServer: true}
 	// A scenario with a proxy keeps its lane even when the proxy only
 	// forwards, so flipping its buffering moves the arrivals, not the lanes.
 	if s := tr.Scenario; s != nil && s.Proxy != nil && s.Transport == scenario.TransportHTTP {
 		present[trace.ActorProxy] = true
 	}
-	var extra []string
-	note := func(a string) {
+	var extra []trace.Actor
+	note := func(a trace.Actor) {
 		if a == "" || present[a] {
 			return
 		}
@@ -296,7 +296,7 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 		maxAt = max(maxAt, e.At)
 	}
 	slices.Sort(extra)
-	var actors []string
+	var actors []trace.Actor
 	for _, a := range laneOrder {
 		if present[a] {
 			actors = append(actors, a)
@@ -305,9 +305,9 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	actors = append(actors, extra...)
 	laneIndex := map[string]int{}
 	for i, a := range actors {
-		laneIndex[a] = i
+		laneIndex[string(a)] = i
 	}
-	netIdx := laneIndex[trace.ActorNetwork]
+	netIdx := laneIndex[string(trace.ActorNetwork)]
 
 	// Time scale.
 	step := niceStepN(maxAt, f.maxTicks)
@@ -410,7 +410,7 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	laneY := make([]float64, len(actors))
 	for i, a := range actors {
 		laneY[i] = centre + g.rel(i)
-		t.Lanes = append(t.Lanes, lane{Actor: a, Label: a, Y: laneY[i]})
+		t.Lanes = append(t.Lanes, lane{Actor: string(a), Label: string(a), Y: laneY[i]})
 	}
 	last := len(actors) - 1
 	bottom := laneY[last] + float64(g.rows[last])*rowH

@@ -404,7 +404,7 @@ func TestServerLogCannotSayTheClientNeverGotIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr.Source == nil || tr.Source.Side != trace.ActorServer {
+	if tr.Source == nil || tr.Source.Side != string(trace.ActorServer) {
 		t.Fatalf("the example is read as %+v; the test wants the server's own log", tr.Source)
 	}
 	v := NewView(tr)

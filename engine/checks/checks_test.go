@@ -38,7 +38,7 @@ func id(raw string) *scenario.ID {
 }
 
 // send is actor from putting msg on the wire.
-func send(at int64, from, reqID, msg string) trace.Event {
+func send(at int64, from trace.Actor, reqID, msg string) trace.Event {
 	to := trace.ActorServer
 	if from == trace.ActorServer {
 		to = trace.ActorClient
@@ -51,7 +51,7 @@ func send(at int64, from, reqID, msg string) trace.Event {
 }
 
 // deliver is msg, sent at sentAt, reaching to.
-func deliver(at, sentAt int64, to, msg string) trace.Event {
+func deliver(at, sentAt int64, to trace.Actor, msg string) trace.Event {
 	from := trace.ActorClient
 	if to == trace.ActorClient {
 		from = trace.ActorServer
@@ -60,7 +60,7 @@ func deliver(at, sentAt int64, to, msg string) trace.Event {
 }
 
 // act is actor doing typ about request reqID.
-func act(at int64, actor, typ, reqID string) trace.Event {
+func act(at int64, actor trace.Actor, typ trace.EventType, reqID string) trace.Event {
 	e := trace.Event{At: at, Actor: actor, Type: typ}
 	if reqID != "" {
 		e.ID = id(reqID)
@@ -80,7 +80,7 @@ func timeout(at int64, reqID, cause string) trace.Event {
 	return e
 }
 
-func closeStream(at int64, actor, reqID string) trace.Event {
+func closeStream(at int64, actor trace.Actor, reqID string) trace.Event {
 	e := act(at, actor, trace.TypeCloseStream, reqID)
 	e.From, e.To, e.Signal = trace.ActorClient, trace.ActorServer, trace.SignalCloseStream
 	return e

@@ -23,7 +23,7 @@ func TestHandlerRules(t *testing.T) {
 		e.Message = []byte(resp7)
 		return e
 	}
-	res := func(at int64, typ, reqID string) trace.Event {
+	res := func(at int64, typ trace.EventType, reqID string) trace.Event {
 		e := act(at, server, typ, reqID)
 		e.Resource = "db-lock"
 		return e

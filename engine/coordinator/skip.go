@@ -10,7 +10,7 @@ import (
 // StepActor is the side whose move scripted verb is (SCENARIO.md, Steps:
 // client verbs and server verbs): trace.ActorServer, trace.ActorNetwork
 // (a disconnect) or trace.ActorClient.
-func StepActor(verb scenario.Verb) string {
+func StepActor(verb scenario.Verb) trace.Actor {
 	switch verb {
 	case scenario.VerbProgress, scenario.VerbProduce, scenario.VerbComplete, scenario.VerbFail,
 		scenario.VerbNotify, scenario.VerbEndListen, scenario.VerbDrop, scenario.VerbCheckpoint,
@@ -75,7 +75,7 @@ func Unhappening(st scenario.Step, id string, c *Client, s *Server, orig *Client
 // Skip is the skip event of steps[step], a move of actor (StepActor)
 // that cannot happen, with why (Unhappening, or NotSentYet), and its entry
 // of the trace's skipped[].
-func Skip(step int, actor, why string) (trace.Event, trace.Skip) {
+func Skip(step int, actor trace.Actor, why string) (trace.Event, trace.Skip) {
 	note := "steps[" + strconv.Itoa(step) + "] cannot happen: " + why
 	return trace.Event{Actor: actor, Type: trace.TypeSkip, Step: &step, Note: note}, trace.Skip{Step: step, Reason: why}
 }

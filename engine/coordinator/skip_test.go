@@ -56,7 +56,7 @@ func TestUnhappening(t *testing.T) {
 func TestStepSkipNotSentYet(t *testing.T) {
 	id := scenario.NewIntID(8)
 	none := func(scenario.ID) (*Client, *Server) { return nil, nil }
-	for do, actor := range map[scenario.Verb]string{scenario.VerbCancel: trace.ActorClient, scenario.VerbComplete: trace.ActorServer} {
+	for do, actor := range map[scenario.Verb]trace.Actor{scenario.VerbCancel: trace.ActorClient, scenario.VerbComplete: trace.ActorServer} {
 		e, skip, ok := StepSkip(4, scenario.Step{At: 150, Do: do, ID: &id}, none, false, true)
 		if !ok || e.Actor != actor || e.ID == nil || e.ID.Raw() != "8" || skip.Step != 4 || skip.Reason != "request 8 has not been sent yet at 150 ms, so nothing can act on it then." {
 			t.Errorf("%s of a request never sent: %v %+v %+v", do, ok, e, skip)

@@ -96,91 +96,109 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
-// Actors: the lane an event belongs to.
+// Actor is the lane an event belongs to (SCENARIO.md, Trace: events[].actor),
+// and an end of a wire message (Event.From, Event.To). It is a string
+// type, so an event encodes as it always has.
+type Actor string
+
+// Actors (SCENARIO.md, Trace: events[].actor).
 const (
-	ActorClient  = "client"
-	ActorNetwork = "network"
-	ActorProxy   = "proxy"
-	ActorServer  = "server"
-	ActorWorker  = "worker"
-	ActorLedger  = "ledger"
+	// ActorClient: the MCP client (its requests, cancellations, timeouts).
+	ActorClient Actor = "client"
+	// ActorNetwork: the path between the two sides (deliveries, drops,
+	// disconnects).
+	ActorNetwork Actor = "network"
+	// ActorProxy: an intermediary on the path, buffering or closing
+	// streams (DOMAIN.md §8).
+	ActorProxy Actor = "proxy"
+	// ActorServer: the MCP server and its handlers.
+	ActorServer Actor = "server"
+	// ActorWorker: a durable task's worker (DOMAIN.md §6).
+	ActorWorker Actor = "worker"
+	// ActorLedger: the idempotency ledger (DOMAIN.md §4).
+	ActorLedger Actor = "ledger"
 )
+
+// EventType is what an event records (SCENARIO.md, Trace: events[].type,
+// and the types beyond version 1 in this package's doc). It is a string
+// type, so an event encodes as it always has.
+type EventType string
 
 // Event types used by the request lifecycle (SCENARIO.md lists the public
 // set; more may be added).
 const (
 	// TypeSend: an actor put Message on the wire (From → To), Wire numbers it.
-	TypeSend = "send"
+	TypeSend EventType = "send"
 	// TypeDeliver: the network handed wire message Wire to To at At; SentAt
 	// is when it left. Message is repeated; a stream close has Signal
 	// "close-stream" and no Message.
-	TypeDeliver = "deliver"
+	TypeDeliver EventType = "deliver"
 	// TypeCloseStream: the client closed a request's HTTP response stream
 	// (the 2026-07-28 cancellation signal), or the network did (disconnect).
-	TypeCloseStream = "close-stream"
+	TypeCloseStream EventType = "close-stream"
 	// TypeStart: the server began handling a request.
-	TypeStart = "start"
+	TypeStart EventType = "start"
 	// TypeStatus: a request or task changed state; Status says to what.
-	TypeStatus = "status"
+	TypeStatus EventType = "status"
 	// TypeIgnore: an actor received a message and deliberately did nothing
 	// (late response, invalid or late cancellation, stale progress).
-	TypeIgnore = "ignore"
+	TypeIgnore EventType = "ignore"
 	// TypeSuppress: the server had something to send and did not, because
 	// the request was cancelled or finished (or had no progress token).
-	TypeSuppress = "suppress"
+	TypeSuppress EventType = "suppress"
 	// TypeTimeout: the client's idle or maximum deadline fired; Cause says which.
-	TypeTimeout = "timeout"
+	TypeTimeout EventType = "timeout"
 	// TypeKeepalive: an SSE comment on an open stream; not progress.
-	TypeKeepalive = "keepalive"
+	TypeKeepalive EventType = "keepalive"
 	// TypePrime: under 2025-11-25 the server's priming event on a new
 	// response stream, an SSE event with an id (eventId) and empty data,
 	// no message: the client's first resume position.
-	TypePrime = "prime"
+	TypePrime EventType = "prime"
 	// TypeDrop: a wire message lost in transit (its stream was closed).
-	TypeDrop = "drop"
+	TypeDrop EventType = "drop"
 	// TypeActivity: the client took delivered progress as activity and
 	// restarted its idle clock.
-	TypeActivity = "activity"
+	TypeActivity EventType = "activity"
 	// TypeAccept: the client took a final response as the request's outcome.
-	TypeAccept = "accept"
+	TypeAccept EventType = "accept"
 	// TypeReconnect: the client reopens a dropped stream (a listen stream,
 	// or under 2025-11-25 any stream, resumed with Last-Event-ID).
-	TypeReconnect = "reconnect"
+	TypeReconnect EventType = "reconnect"
 	// TypeError: a protocol violation or a step that could not apply; Note says why.
-	TypeError = "error"
+	TypeError EventType = "error"
 )
 
 // Event types of the SSE buffer and the proxy (DOMAIN.md §7–8).
 const (
 	// TypeEnqueue: the server's SSE buffer took a message.
-	TypeEnqueue = "enqueue"
+	TypeEnqueue EventType = "enqueue"
 	// TypeCoalesce: newer progress for the same token replaced a buffered one.
-	TypeCoalesce = "coalesce"
+	TypeCoalesce EventType = "coalesce"
 	// TypeHold: a buffering proxy holds the bytes that reached it.
-	TypeHold = "hold"
+	TypeHold EventType = "hold"
 	// TypeFlush: a buffering proxy releases what it held at once.
-	TypeFlush = "flush"
+	TypeFlush EventType = "flush"
 )
 
 // Event types of the idempotency ledger (actor "ledger", DOMAIN.md §4) and
 // of the caller that edits a result.
 const (
 	// TypeEffect: the side effect ran and committed.
-	TypeEffect = "effect"
+	TypeEffect EventType = "effect"
 	// TypeReplay: the stored result was returned, no execution.
-	TypeReplay = "replay"
+	TypeReplay EventType = "replay"
 	// TypeReject: a key reused with other arguments was refused.
-	TypeReject = "reject"
+	TypeReject EventType = "reject"
 	// TypeLock: BEGIN IMMEDIATE took the write lock.
-	TypeLock = "lock"
+	TypeLock EventType = "lock"
 	// TypeWait: BEGIN IMMEDIATE was refused (SQLITE_BUSY); the caller waits.
-	TypeWait = "wait"
+	TypeWait EventType = "wait"
 	// TypeCheck: a key check in its own transaction (non-atomic).
-	TypeCheck = "check"
+	TypeCheck EventType = "check"
 	// TypeReopen: every ledger connection closed and opened again.
-	TypeReopen = "reopen"
+	TypeReopen EventType = "reopen"
 	// TypeMutate: the caller edits a result it received.
-	TypeMutate = "mutate"
+	TypeMutate EventType = "mutate"
 )
 
 // Event types of the client's decisions (SCENARIO.md, "The client decides
@@ -189,14 +207,14 @@ const (
 const (
 	// TypeAbandon: the client gave up on a request without sending any
 	// cancellation (client.policy.cancelOnAbandon false).
-	TypeAbandon = "abandon"
+	TypeAbandon EventType = "abandon"
 	// TypeAwait: the client cancelled a request and keeps waiting for its
 	// response (client.policy.awaitResponseAfterCancel).
-	TypeAwait = "await"
+	TypeAwait EventType = "await"
 	// TypeBlocked: the client decided to cancel a request but holds the
 	// cancellation until the response stream delivers its first event
 	// (client.policy.cancelAfterFirstEvent).
-	TypeBlocked = "blocked"
+	TypeBlocked EventType = "blocked"
 )
 
 // Event types of durable tasks (actor "worker", DOMAIN.md §6).
@@ -205,7 +223,7 @@ const (
 	// cancel flag; with actor "server", a handler reached the checkpoint
 	// that observes a cancellation (or, under handlerIgnoresCancel, passed
 	// it and worked on).
-	TypeCheckpoint = "checkpoint"
+	TypeCheckpoint EventType = "checkpoint"
 )
 
 // Event types of the server's handlers (actor "server"; SCENARIO.md,
@@ -213,15 +231,15 @@ const (
 const (
 	// TypeAcquire: a handler took the resource named Resource; its work
 	// starts.
-	TypeAcquire = "acquire"
+	TypeAcquire EventType = "acquire"
 	// TypeRelease: a handler gave the resource named Resource back.
-	TypeRelease = "release"
+	TypeRelease EventType = "release"
 )
 
 // TypeSkip: a scripted step that could not happen (SCENARIO.md, "honest
 // time"): Step is its index, ID its request (a retry's new id), Actor the
 // side whose step it was, Note why. It is also an entry of Trace.Skipped.
-const TypeSkip = "skip"
+const TypeSkip EventType = "skip"
 
 // Skip is an entry of Trace.Skipped: steps[Step] could not happen, and
 // Reason says why (the note of its skip event).
@@ -365,17 +383,17 @@ const (
 // Event is one thing that happened at one virtual time. Seq is its index in
 // Events; events are ordered by (At, order scheduled).
 type Event struct {
-	Seq   int    `json:"seq"`
-	At    int64  `json:"at"` // virtual ms
-	Actor string `json:"actor"`
-	Type  string `json:"type"`
+	Seq   int       `json:"seq"`
+	At    int64     `json:"at"` // virtual ms
+	Actor Actor     `json:"actor"`
+	Type  EventType `json:"type"`
 	// ID is the JSON-RPC id of the request the event concerns, if any.
 	ID *scenario.ID `json:"id,omitempty"`
 	// TaskID is the durable task the event concerns, if any.
 	TaskID string `json:"taskId,omitempty"`
 	// From and To are the ends of a wire message (send, deliver, close-stream).
-	From string `json:"from,omitempty"`
-	To   string `json:"to,omitempty"`
+	From Actor `json:"from,omitempty"`
+	To   Actor `json:"to,omitempty"`
 	// Wire numbers a wire message from 1; its send and deliver share it.
 	Wire int `json:"wire,omitempty"`
 	// EventID is the SSE event id a 2025-11-25 server gave the message on

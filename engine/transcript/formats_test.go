@@ -279,7 +279,7 @@ func TestJavaClientLogFailsNothingForWantOfItsWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, side := range []string{"", trace.ActorClient} {
+	for _, side := range []string{"", string(trace.ActorClient)} {
 		tr, err := Import(data, Options{Side: side})
 		if err != nil {
 			t.Fatal(err)

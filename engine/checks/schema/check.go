@@ -103,12 +103,12 @@ func Check(tr *trace.Trace) trace.Check {
 // wireTypes are the event types whose message is one on the wire (sent,
 // delivered, replayed) or one the server would have put there
 // (suppressed).
-var wireTypes = map[string]bool{trace.TypeSend: true, trace.TypeDeliver: true, trace.TypeReplay: true, trace.TypeSuppress: true}
+var wireTypes = map[trace.EventType]bool{trace.TypeSend: true, trace.TypeDeliver: true, trace.TypeReplay: true, trace.TypeSuppress: true}
 
 // where names event e for a reader: its seq, type and actor, and the
 // transcript line it was read from.
 func where(e *trace.Event) string {
-	s := "Event " + strconv.Itoa(e.Seq) + " (" + e.Actor + " " + e.Type
+	s := "Event " + strconv.Itoa(e.Seq) + " (" + string(e.Actor) + " " + string(e.Type)
 	if e.Line > 0 {
 		s += ", line " + strconv.Itoa(e.Line)
 	}

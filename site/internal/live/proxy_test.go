@@ -652,7 +652,10 @@ func TestProxyRecorderLimits(t *testing.T) {
 func TestProxyRecorderOneView(t *testing.T) {
 	t.Parallel()
 	rec := NewRecorder(Header{Observer: trace.ObserverServer, Transport: scenario.TransportStdio, Protocol: "2025-11-25"})
-	for _, m := range []struct{ from, msg string }{
+	for _, m := range []struct {
+		from trace.Actor
+		msg  string
+	}{
 		{trace.ActorClient, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`},
 		{trace.ActorClient, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`},
 		{trace.ActorServer, `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`},
