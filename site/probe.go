@@ -468,7 +468,7 @@ func (p *prober) judge(res sitResult, st situation, s *session, rep *sitReport, 
 	c := s.c
 	p.noteCompletions(s)
 	recs := c.records()
-	res.header = transcriptHeader{File: filepath.Base(file), Observer: "client", Transport: "stdio", Protocol: s.version,
+	res.header = transcriptHeader{File: filepath.Base(file), Observer: trace.ObserverClient, Transport: "stdio", Protocol: s.version,
 		WarmupMs: float64(p.warm.done.Microseconds()) / 1000, FastestMs: float64(p.fastest().Microseconds()) / 1000}
 	if hc, ok := c.(*httpConn); ok {
 		res.header.Transport = "streamable-http"
@@ -604,7 +604,7 @@ func writeTranscript(file, transport, protocol string, recs []record, closes []s
 		}
 		if err := line(struct {
 			T       string          `json:"t"`
-			From    string          `json:"from"`
+			From    trace.Actor     `json:"from"`
 			Message json.RawMessage `json:"message"`
 		}{r.at.UTC().Format(time.RFC3339Nano), r.from, r.msg}); err != nil {
 			return err

@@ -277,7 +277,7 @@ func viewRequest(recs []record, s *session, id string) reqView {
 	v := reqView{kind: "result"}
 	for _, r := range recs {
 		mi := parseMsg(r.msg)
-		if r.from == "client" {
+		if r.from == trace.ActorClient {
 			if mi.method != "" && mi.id == id && v.sent.IsZero() {
 				v.sent = r.at
 			}

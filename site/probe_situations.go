@@ -364,7 +364,7 @@ func sitCloseStream(p *prober, s *session, r *sitReport, deadline time.Time) err
 // id, read at or before t.
 func answeredBy(recs []record, id string, t time.Time) bool {
 	for _, rec := range recs {
-		if rec.from == "server" && !rec.at.After(t) {
+		if rec.from == trace.ActorServer && !rec.at.After(t) {
 			if mi := parseMsg(rec.msg); mi.response && mi.id == id {
 				return true
 			}
@@ -424,7 +424,7 @@ func sitIdle(p *prober, s *session, r *sitReport, deadline time.Time) error {
 func strangeProgress(s *session) (int, string) {
 	n, first := 0, ""
 	for _, r := range s.c.records() {
-		if mi := parseMsg(r.msg); r.from == "server" && mi.method == "notifications/progress" && s.tokens[mi.token] == "" {
+		if mi := parseMsg(r.msg); r.from == trace.ActorServer && mi.method == "notifications/progress" && s.tokens[mi.token] == "" {
 			if n++; first == "" {
 				first = mi.token
 			}

@@ -144,7 +144,7 @@ type Wire interface {
 // duplicate's error answer goes back to the client.
 func RawSend(w Wire, st scenario.Step, halves func(scenario.ID) (*Client, *Server), routeByIDOnly bool, clientReceive, serverCancel func(json.RawMessage)) {
 	msg := st.Message
-	if trace.Actor(st.From) == trace.ActorServer {
+	if st.From == scenario.SendFromServer {
 		w.Send(trace.ActorServer, nil, msg, nil, "The server sends a raw message.", func() { clientReceive(msg) })
 		return
 	}

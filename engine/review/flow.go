@@ -152,7 +152,7 @@ func (r *reviewer) flow() error {
 			if e.ID == nil || e.ID.Raw() != id.Raw() {
 				continue
 			}
-			if e.Actor == trace.ActorProxy && e.Type == "hold" {
+			if e.Actor == trace.ActorProxy && e.Type == trace.TypeHold {
 				held++
 			}
 			if e.Actor == trace.ActorClient && e.Type == trace.TypeActivity {

@@ -296,9 +296,9 @@ func replayed(tr *trace.Trace, id scenario.ID) string {
 			continue
 		}
 		switch e.Type {
-		case "replay":
+		case trace.TypeReplay:
 			return "replays the stored result " + string(compact(e.Message))
-		case "effect":
+		case trace.TypeEffect:
 			return "runs the side effect again"
 		}
 	}

@@ -387,13 +387,13 @@ func (d *decoder) drop(o *object, st *Step) {
 // send reads a raw message and who puts it on the wire.
 func (d *decoder) send(o *object, st *Step) {
 	if from, ok := d.str(o, "from", 16); ok {
-		if from != "client" && from != "server" {
+		if from != SendFromClient && from != SendFromServer {
 			d.fail(errAt(o.sub("from"), ErrValue, "must be \"client\" or \"server\""))
 		}
 		st.From = from
 	}
 	if st.From == "" {
-		st.From = "client"
+		st.From = SendFromClient
 	}
 	st.Message, _ = d.rawJSON(o, "message")
 	if d.err == nil && st.Message == nil {

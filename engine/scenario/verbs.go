@@ -39,6 +39,15 @@ const (
 	VerbRace Verb = "race"
 )
 
+// Values of a send step's from (Step.From, SCENARIO.md "Steps"): who puts
+// the raw message on the wire. The trace names the same sides as actors.
+const (
+	// SendFromClient: the client sends it (the default).
+	SendFromClient = "client"
+	// SendFromServer: the server sends it.
+	SendFromServer = "server"
+)
+
 // Server verbs (SCENARIO.md, "Steps", server verbs, and "Additions").
 const (
 	// VerbProgress sends one progress notification for a request
