@@ -66,7 +66,7 @@ func TestTooltipJSONShowsMarkup(t *testing.T) {
 	tr := runEdited(t, "a-cancel-then-complete", [2]string{"steps[2].reason", `"<closed> & gone \\u003c"`})
 	var wire string
 	for _, e := range tr.Events {
-		if e.Type == "send" && strings.Contains(string(e.Message), "notifications/cancelled") {
+		if e.Type == trace.TypeSend && strings.Contains(string(e.Message), "notifications/cancelled") {
 			wire = string(e.Message)
 		}
 	}

@@ -191,7 +191,7 @@ func TestTaskCardCancelOnlyBeforeTheEnd(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			first := -1
 			for i, st := range examplestest.Decode(t, name).Steps {
-				if st.Do == "task-cancel" {
+				if st.Do == scenario.VerbTaskCancel {
 					first = i
 					break
 				}

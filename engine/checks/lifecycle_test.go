@@ -91,7 +91,7 @@ func TestSessionRecoveredOncePerNotFound(t *testing.T) {
 			if c.doubled {
 				last := -1
 				for i, e := range tr.Events {
-					if e.Actor == "client" && e.Type == "send" && e.ID != nil && e.ID.Raw() == "7" {
+					if e.Actor == trace.ActorClient && e.Type == trace.TypeSend && e.ID != nil && e.ID.Raw() == "7" {
 						last = i
 					}
 				}

@@ -71,7 +71,7 @@ func TestStepSkipNotSentYet(t *testing.T) {
 func TestStepSkipEndSession(t *testing.T) {
 	none := func(scenario.ID) (*Client, *Server) { return nil, nil }
 	for _, live := range []bool{false, true} {
-		e, skip, ok := StepSkip(3, scenario.Step{At: 150, Do: "end-session"}, none, false, live)
+		e, skip, ok := StepSkip(3, scenario.Step{At: 150, Do: scenario.VerbEndSession}, none, false, live)
 		if ok == live || ok && (e.Type != trace.TypeSkip || e.Actor != trace.ActorServer || skip.Step != 3 || !strings.Contains(skip.Reason, "no live Streamable HTTP session")) {
 			t.Errorf("live %v: skipped %v, %+v %+v", live, ok, e, skip)
 		}

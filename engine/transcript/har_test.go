@@ -99,7 +99,7 @@ func TestHAROverlap(t *testing.T) {
 				t.Fatalf("%s = %q (%s), want %q saying %q", checks.NoMessageAfterCancel, got, d, tt.want, tt.detail)
 			}
 			for _, e := range tr.Events {
-				if e.From == "server" && strings.Contains(string(e.Message), "progress") && e.Within == nil {
+				if e.From == trace.ActorServer && strings.Contains(string(e.Message), "progress") && e.Within == nil {
 					t.Errorf("event %d: a streamed message without its exchange's interval", e.Seq)
 				}
 			}
@@ -131,7 +131,7 @@ func TestHARBase64Content(t *testing.T) {
 	}
 	found := false
 	for _, e := range tr.Events {
-		if e.From == "server" && strings.Contains(string(e.Message), `"result"`) {
+		if e.From == trace.ActorServer && strings.Contains(string(e.Message), `"result"`) {
 			found = true
 		}
 	}
@@ -254,7 +254,7 @@ func TestHARReadsWhatWasSent(t *testing.T) {
 	t.Run("stream messages drawn inside their exchange, in order", func(t *testing.T) {
 		var ats []int64
 		for _, e := range tr.Events {
-			if e.Type == "send" && e.From == "server" && strings.Contains(string(e.Message), "progress") {
+			if e.Type == trace.TypeSend && e.From == trace.ActorServer && strings.Contains(string(e.Message), "progress") {
 				ats = append(ats, e.At)
 				if e.Within == nil || e.At <= e.Within.From || e.At >= e.Within.To {
 					t.Errorf("event %d at %d ms, want strictly inside its exchange %+v (the stream was cut short)", e.Seq, e.At, e.Within)
