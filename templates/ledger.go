@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -32,6 +33,9 @@ const (
 	ledgerCheck  = string(trace.TypeCheck)  // a key check in its own transaction (non-atomic)
 	ledgerReopen = string(trace.TypeReopen) // every connection closed and opened again
 )
+
+// ledgerRule is the rule whose verdict the executions count shows.
+const ledgerRule = string(checks.OneExecutionPerKey)
 
 // ledgerView is everything the ledger section draws.
 type ledgerView struct {
@@ -84,7 +88,7 @@ func newLedgerView(tr *trace.Trace, checks []checkRow) *ledgerView {
 		v.NoRecords = "No records: the server deduplicates ledger calls by nothing (a broken switch), so it stores none, whatever key a call carries, and every retry runs again."
 	}
 	for _, c := range checks {
-		if c.Rule == "one-execution-per-key" {
+		if c.Rule == ledgerRule {
 			v.ExecutionsCheck = c.Result
 		}
 	}
