@@ -70,7 +70,7 @@ func junitOfProbe(target string, results []sitResult) junit.Suite {
 func junitOfExplore(subject string, rep *explore.Report) junit.Suite {
 	s := junit.Suite{Name: "mcplab explore " + subject}
 	for _, r := range rep.Rules {
-		c := junit.Case{Subject: subject, Rule: r.Rule, Status: junit.Pass, URL: ruleURL("", trace.RuleID(r.Rule)),
+		c := junit.Case{Subject: subject, Rule: string(r.Rule), Status: junit.Pass, URL: ruleURL("", r.Rule),
 			Detail: fmt.Sprintf("no violation in %d grid point(s)", rep.Points)}
 		if r.Violations > 0 {
 			c.Status, c.Detail = junit.Fail, fmt.Sprintf("fails at %d grid point(s)", r.Violations)
