@@ -97,7 +97,7 @@ func (w *world) clientCancel(r *request, cause string, reason *string) {
 
 // disconnectBy closes r's HTTP stream on behalf of actor (the network, or an
 // idle-closing proxy): both ends lose it.
-func (w *world) disconnectBy(r *request, actor string) {
+func (w *world) disconnectBy(r *request, actor trace.Actor) {
 	note, ok, ended := r.cl.Disconnect(w.q.Now(), r.id.String(), actor == trace.ActorProxy, w.is2025())
 	if !ok {
 		w.tell(r, trace.Event{Actor: actor, Type: trace.TypeIgnore, Note: note})

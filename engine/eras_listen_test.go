@@ -17,7 +17,7 @@ func listenScenario(protocol, transport, tail string) string {
 }
 
 // wireMethods are the methods of the messages actor sent, in order.
-func wireMethods(tr *trace.Trace, actor string) []string {
+func wireMethods(tr *trace.Trace, actor trace.Actor) []string {
 	var out []string
 	for _, e := range tr.Events {
 		if e.Type == trace.TypeSend && e.Actor == actor {
@@ -103,7 +103,9 @@ func TestListenWireOfEachRevision(t *testing.T) {
 func TestListenOnStdio2025CannotDrop(t *testing.T) {
 	const later = `,{"at":400,"do":"notify","listen":"sub-1","method":"notifications/resources/updated","params":{"uri":"file:///b.csv"}}`
 	cases := []struct {
-		name, step, actor, reason string
+		name, step string
+		actor      trace.Actor
+		reason     string
 	}{
 		{"drop: no stream of its own, no GET to resume", `,{"at":300,"do":"drop","id":"sub-1","affected":["file:///a.csv"]}`, trace.ActorServer, "no GET to resume with Last-Event-ID"},
 		{"end-listen: no server message ends a subscription", `,{"at":300,"do":"end-listen","id":"sub-1","reason":"shutting down"}`, trace.ActorServer, "only by the client's resources/unsubscribe"},
@@ -154,7 +156,8 @@ func TestListenOnStdio2025CannotDrop(t *testing.T) {
 func TestListenOnStdio2025FollowsThePipe(t *testing.T) {
 	const update = `,{"at":300,"do":"notify","listen":"sub-1","method":"notifications/resources/updated","params":{"uri":"file:///b.csv"}}`
 	cases := []struct {
-		name, policy, steps, want string // want: the client's event type for the update at 310 ms
+		name, policy, steps string
+		want                trace.EventType // the client's event type for the update at 310 ms
 	}{
 		{"torn down: the client reads stdout no more", `"client":{"policy":{"lateResponseIsError":true}},"server":{"policy":{"respondAfterCancel":true}},`,
 			`,{"at":0,"do":"call","id":1,"name":"crunch"},{"at":50,"do":"cancel","id":1},{"at":100,"do":"complete","id":1,"result":{"content":[]}}` + update, trace.TypeIgnore},

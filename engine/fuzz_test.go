@@ -109,7 +109,7 @@ func runaway(s *scenario.Scenario) bool {
 			extra += *st.MaxTimeoutMs
 		}
 		horizon = max(horizon, extra+s.LatencyMs.Up+s.LatencyMs.Down+s.Client.IdleTimeoutMs+s.Client.MaxTimeoutMs)
-		if st.Do == "call" || st.Do == "retry" {
+		if st.Do == scenario.VerbCall || st.Do == scenario.VerbRetry {
 			calls++
 		}
 	}
@@ -523,7 +523,7 @@ func addedStep(s *scenario.Scenario, prev scenario.Step, c *chooser) scenario.St
 	}
 	if id == nil {
 		fresh := scenario.NewIntID(int64(1000 + c.n(200)))
-		return scenario.Step{At: st.At, Do: "call", ID: &fresh, Method: "tools/call"}
+		return scenario.Step{At: st.At, Do: scenario.VerbCall, ID: &fresh, Method: "tools/call"}
 	}
 	num := func(v float64) *float64 { return &v }
 	switch c.n(12) {
@@ -565,7 +565,7 @@ func addedStep(s *scenario.Scenario, prev scenario.Step, c *chooser) scenario.St
 func requestIDs(s *scenario.Scenario) []scenario.ID {
 	var ids []scenario.ID
 	for _, st := range s.Steps {
-		if st.ID != nil && (st.Do == "call" || st.Do == "retry" || st.Do == "listen") {
+		if st.ID != nil && (st.Do == scenario.VerbCall || st.Do == scenario.VerbRetry || st.Do == scenario.VerbListen) {
 			ids = append(ids, *st.ID)
 		}
 	}

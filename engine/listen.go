@@ -79,7 +79,7 @@ func (w *world) endListen(r *request, reason *string) {
 // streamClosedBy is the client losing r's stream to actor (an idle-closing
 // proxy): a listen stream is dropped (recovery.Covered), any other one
 // disconnected.
-func (w *world) streamClosedBy(r *request, actor string) {
+func (w *world) streamClosedBy(r *request, actor trace.Actor) {
 	if r.ls != nil && r.ls.Reading {
 		w.dropBy(r, recovery.Covered(r.ls.Filter), actor)
 		return
@@ -89,7 +89,7 @@ func (w *world) streamClosedBy(r *request, actor string) {
 
 // dropBy breaks the transport under stream r on behalf of actor (the
 // network, or an idle-closing proxy; recovery.Reconnect).
-func (w *world) dropBy(r *request, affected []string, actor string) {
+func (w *world) dropBy(r *request, affected []string, actor trace.Actor) {
 	if r.ls == nil && w.http() {
 		w.disconnectBy(r, trace.ActorNetwork)
 		return

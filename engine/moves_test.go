@@ -11,14 +11,14 @@ import (
 // scenario.Decode admits (scenario.Verbs), so no decoded step reaches the
 // runner without a move, and no move waits for a verb the format lacks.
 func TestEveryVerbHasAMove(t *testing.T) {
-	seen := map[string]int{}
+	seen := map[scenario.Verb]int{}
 	for _, m := range moves {
 		seen[m.verb]++
 		if _, ok := scenario.Verbs[m.verb]; !ok {
 			t.Errorf("moves has %q, which scenario.Verbs does not list", m.verb)
 		}
 	}
-	var verbs []string
+	var verbs []scenario.Verb
 	for v := range scenario.Verbs {
 		verbs = append(verbs, v)
 	}

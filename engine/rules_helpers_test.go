@@ -163,7 +163,7 @@ func checkInvariants(t *testing.T, tr *trace.Trace) {
 			t.Fatalf("request %s: requests[].response is %s, but the final message the server put on the wire is %q (SCENARIO.md: response is what the server put on the wire, null if nothing)", r.ID, r.Response, finals[r.ID.Raw()])
 		}
 	}
-	rules := map[string]bool{}
+	rules := map[trace.RuleID]bool{}
 	for _, c := range tr.Checks {
 		if rules[c.Rule] {
 			t.Fatalf("check %s listed twice", c.Rule)
@@ -213,8 +213,10 @@ func isFinal(msg json.RawMessage) bool {
 
 // ev selects events: zero fields match anything; id "" matches any request.
 type ev struct {
-	actor, typ, id, method string
-	at                     int64 // -1: any time
+	actor      trace.Actor
+	typ        trace.EventType
+	id, method string
+	at         int64 // -1: any time
 }
 
 func (q ev) match(e trace.Event) bool {
@@ -235,7 +237,7 @@ func find(tr *trace.Trace, q ev) []trace.Event {
 	return out
 }
 
-func any_(typ string) ev { return ev{typ: typ, at: -1} }
+func any_(typ trace.EventType) ev { return ev{typ: typ, at: -1} }
 
 func method(msg json.RawMessage) string {
 	var m struct {
@@ -290,7 +292,7 @@ func wantSummary(t *testing.T, tr *trace.Trace, id string, want ...string) {
 }
 
 // check returns the rule's check: present, and ok ("true", "false", "null").
-func check(tr *trace.Trace, rule string) (string, bool) {
+func check(tr *trace.Trace, rule trace.RuleID) (string, bool) {
 	for _, c := range tr.Checks {
 		if c.Rule == rule {
 			if c.OK == nil {
@@ -302,7 +304,7 @@ func check(tr *trace.Trace, rule string) (string, bool) {
 	return "", false
 }
 
-func wantCheck(t *testing.T, tr *trace.Trace, rule, ok string) {
+func wantCheck(t *testing.T, tr *trace.Trace, rule trace.RuleID, ok string) {
 	t.Helper()
 	got, present := check(tr, rule)
 	if !present {
@@ -321,7 +323,7 @@ func checkList(tr *trace.Trace) string {
 		if c.OK != nil {
 			ok = fmt.Sprint(*c.OK)
 		}
-		s = append(s, c.Rule+"="+ok)
+		s = append(s, string(c.Rule)+"="+ok)
 	}
 	return strings.Join(s, " ")
 }

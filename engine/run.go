@@ -41,32 +41,32 @@ func (w *world) halves(id scenario.ID) (*coordinator.Client, *coordinator.Server
 // the step and r, the request the step's id names (nil when it has none or
 // sends it). TestEveryVerbHasAMove keeps it equal to scenario.Verbs.
 var moves = []struct {
-	verb string
+	verb scenario.Verb
 	move func(w *world, st scenario.Step, r *request)
 }{
-	{"call", func(w *world, st scenario.Step, _ *request) { w.call(st, nil, nil) }},
-	{"retry", func(w *world, st scenario.Step, _ *request) { w.call(st, w.reqs[st.Of.Raw()], nil) }},
-	{"cancel", func(w *world, st scenario.Step, r *request) { w.clientCancel(r, trace.CauseClient, st.Reason) }},
-	{"disconnect", func(w *world, _ scenario.Step, r *request) { w.disconnectBy(r, trace.ActorNetwork) }},
-	{"send", func(w *world, st scenario.Step, _ *request) {
+	{scenario.VerbCall, func(w *world, st scenario.Step, _ *request) { w.call(st, nil, nil) }},
+	{scenario.VerbRetry, func(w *world, st scenario.Step, _ *request) { w.call(st, w.reqs[st.Of.Raw()], nil) }},
+	{scenario.VerbCancel, func(w *world, st scenario.Step, r *request) { w.clientCancel(r, trace.CauseClient, st.Reason) }},
+	{scenario.VerbDisconnect, func(w *world, _ scenario.Step, r *request) { w.disconnectBy(r, trace.ActorNetwork) }},
+	{scenario.VerbSend, func(w *world, st scenario.Step, _ *request) {
 		coordinator.RawSend(w, st, w.halves, w.http() && w.s.Server.Policy.RouteByIDOnly, w.clientReceive, w.serverReceiveCancel)
 	}},
-	{"progress", func(w *world, st scenario.Step, r *request) { w.serverSendProgress(r, st) }},
-	{"produce", func(w *world, st scenario.Step, r *request) { w.produce(r, st) }},
-	{"complete", func(w *world, st scenario.Step, r *request) { w.serverComplete(r, st.Result, nil) }},
-	{"fail", func(w *world, st scenario.Step, r *request) {
+	{scenario.VerbProgress, func(w *world, st scenario.Step, r *request) { w.serverSendProgress(r, st) }},
+	{scenario.VerbProduce, func(w *world, st scenario.Step, r *request) { w.produce(r, st) }},
+	{scenario.VerbComplete, func(w *world, st scenario.Step, r *request) { w.serverComplete(r, st.Result, nil) }},
+	{scenario.VerbFail, func(w *world, st scenario.Step, r *request) {
 		code, message := st.Failure()
 		w.serverComplete(r, nil, &jsonrpc.ErrorObject{Code: code, Message: message})
 	}},
-	{"listen", func(w *world, st scenario.Step, _ *request) { w.listen(st) }},
-	{"notify", func(w *world, st scenario.Step, _ *request) { w.notify(st) }},
-	{"end-listen", func(w *world, st scenario.Step, r *request) { w.endListen(r, st.Reason) }},
-	{"drop", func(w *world, st scenario.Step, r *request) { w.dropBy(r, st.Affected, trace.ActorNetwork) }},
-	{"task-get", taskMove}, {"task-cancel", taskMove}, {"checkpoint", taskMove}, {"finish-task", taskMove},
-	{"race", func(w *world, st scenario.Step, _ *request) { w.race(st) }},
-	{"end-session", func(w *world, _ scenario.Step, _ *request) { w.endSession() }},
-	{"reopen-ledger", func(w *world, _ scenario.Step, _ *request) { w.emit(w.ledger.ReopenEvent()) }},
-	{"mutate-result", func(w *world, st scenario.Step, _ *request) {
+	{scenario.VerbListen, func(w *world, st scenario.Step, _ *request) { w.listen(st) }},
+	{scenario.VerbNotify, func(w *world, st scenario.Step, _ *request) { w.notify(st) }},
+	{scenario.VerbEndListen, func(w *world, st scenario.Step, r *request) { w.endListen(r, st.Reason) }},
+	{scenario.VerbDrop, func(w *world, st scenario.Step, r *request) { w.dropBy(r, st.Affected, trace.ActorNetwork) }},
+	{scenario.VerbTaskGet, taskMove}, {scenario.VerbTaskCancel, taskMove}, {scenario.VerbCheckpoint, taskMove}, {scenario.VerbFinishTask, taskMove},
+	{scenario.VerbRace, func(w *world, st scenario.Step, _ *request) { w.race(st) }},
+	{scenario.VerbEndSession, func(w *world, _ scenario.Step, _ *request) { w.endSession() }},
+	{scenario.VerbReopenLedger, func(w *world, _ scenario.Step, _ *request) { w.emit(w.ledger.ReopenEvent()) }},
+	{scenario.VerbMutateResult, func(w *world, st scenario.Step, _ *request) {
 		w.tell(w.reqs[st.Of.Raw()], w.ledger.MutateEvent(st.Of.Raw(), st.Of.String(), st.Set))
 	}},
 }

@@ -51,7 +51,7 @@ func TestMutateResultWithoutLedger(t *testing.T) {
 			t.Fatal(err)
 		}
 		of := scenario.NewIntID(1)
-		s.Steps = append(s.Steps, scenario.Step{At: 1, Do: "mutate-result", Of: &of})
+		s.Steps = append(s.Steps, scenario.Step{At: 1, Do: scenario.VerbMutateResult, Of: &of})
 	}
 	tr, err := engine.Run(s)
 	if err != nil {

@@ -65,7 +65,7 @@ type world struct {
 type clientEnd struct {
 	progress     func(r *request, v float64)
 	response     func(r *request, failed bool)
-	streamClosed func(r *request, actor string)
+	streamClosed func(r *request, actor trace.Actor)
 	receive      func(msg json.RawMessage)
 }
 
@@ -121,7 +121,7 @@ func (w *world) Emit(e trace.Event)        { w.emit(e) }
 func (w *world) After(ms int64, fn func()) { w.q.Schedule(w.q.Now()+ms, fn) }
 func (w *world) Now() int64                { return w.q.Now() }
 func (w *world) Latency() (int64, int64)   { return w.s.LatencyMs.Up, w.s.LatencyMs.Down }
-func (w *world) Send(from string, id *scenario.ID, msg json.RawMessage, h map[string]string, note string, arrive func()) {
+func (w *world) Send(from trace.Actor, id *scenario.ID, msg json.RawMessage, h map[string]string, note string, arrive func()) {
 	w.sendAbout(from, trace.Event{ID: id, Headers: h}, msg, note, arrive)
 }
 
@@ -162,13 +162,13 @@ func idPtr(id scenario.ID) *scenario.ID { return &id }
 // send puts msg on the wire from one side to the other and schedules its
 // delivery after that direction's latency; at delivery arrive runs the
 // receiver's reaction. id is the request the message concerns, if any.
-func (w *world) send(from string, id *scenario.ID, msg json.RawMessage, note string, arrive func()) {
+func (w *world) send(from trace.Actor, id *scenario.ID, msg json.RawMessage, note string, arrive func()) {
 	w.sendAbout(from, trace.Event{ID: id}, msg, note, arrive)
 }
 
 // sendAbout is send with the send event's ID, TaskID and Headers taken
 // from about (the delivery keeps ID and TaskID).
-func (w *world) sendAbout(from string, about trace.Event, msg json.RawMessage, note string, arrive func()) {
+func (w *world) sendAbout(from trace.Actor, about trace.Event, msg json.RawMessage, note string, arrive func()) {
 	if from == trace.ActorClient {
 		msg, about.Headers = w.era().Post(msg, about.ID != nil, w.http(), w.sess.Client, about.Headers)
 	}
@@ -178,7 +178,7 @@ func (w *world) sendAbout(from string, about trace.Event, msg json.RawMessage, n
 
 // closeStream records that actor closed request r's HTTP response stream
 // and delivers the close to the server after the latency.
-func (w *world) closeStream(actor string, r *request, note string, onDeliver func()) {
+func (w *world) closeStream(actor trace.Actor, r *request, note string, onDeliver func()) {
 	e := trace.Event{Actor: actor, Type: trace.TypeCloseStream, ID: idPtr(r.id), From: trace.ActorClient, Signal: trace.SignalCloseStream, Note: note}
 	w.transmit(e, "The server sees request "+r.id.Raw()+"'s response stream close after "+strconv.FormatInt(w.s.LatencyMs.Up, 10)+" ms.", onDeliver)
 }
@@ -194,7 +194,7 @@ func (w *world) transmit(e trace.Event, deliverNote string, arrive func()) {
 		e.To, lat = trace.ActorClient, w.s.LatencyMs.Down
 	}
 	if deliverNote == "" {
-		deliverNote = "Delivered to the " + e.To + " after " + strconv.FormatInt(lat, 10) + " ms."
+		deliverNote = "Delivered to the " + string(e.To) + " after " + strconv.FormatInt(lat, 10) + " ms."
 	}
 	seq := w.emit(e)
 	w.q.Schedule(sent+lat, func() {

@@ -13,11 +13,11 @@ import (
 // site: under base (the site's address, as `build -base-url`) when one is
 // given, else the path alone, as a linter prints the page of the rule it
 // reports.
-func ruleURL(base, rule string) string {
+func ruleURL(base string, rule trace.RuleID) string {
 	if base == "" {
-		return "/rules/" + rule + "/"
+		return "/rules/" + string(rule) + "/"
 	}
-	return strings.TrimSuffix(base, "/") + "/rules/" + rule + "/"
+	return strings.TrimSuffix(base, "/") + "/rules/" + string(rule) + "/"
 }
 
 // junitOfTrace is one run's suite: a case per check of tr, under subject
@@ -25,7 +25,7 @@ func ruleURL(base, rule string) string {
 func junitOfTrace(subject, base string, tr *trace.Trace) junit.Suite {
 	s := junit.Suite{Name: subject}
 	for _, c := range tr.Checks {
-		s.Cases = append(s.Cases, junit.Case{Subject: subject, Rule: c.Rule, Status: junit.StatusOf(c.OK), Detail: c.Detail, URL: ruleURL(base, c.Rule)})
+		s.Cases = append(s.Cases, junit.Case{Subject: subject, Rule: string(c.Rule), Status: junit.StatusOf(c.OK), Detail: c.Detail, URL: ruleURL(base, c.Rule)})
 	}
 	return s
 }
@@ -42,7 +42,7 @@ func junitOfProbe(target string, results []sitResult) junit.Suite {
 	s := junit.Suite{Name: "mcplab probe " + target}
 	for _, r := range results {
 		for _, c := range r.checks {
-			s.Cases = append(s.Cases, junit.Case{Subject: r.name, Rule: c.Rule, Status: junit.StatusOf(c.OK), Detail: c.Detail, URL: ruleURL("", c.Rule)})
+			s.Cases = append(s.Cases, junit.Case{Subject: r.name, Rule: string(c.Rule), Status: junit.StatusOf(c.OK), Detail: c.Detail, URL: ruleURL("", c.Rule)})
 		}
 		for _, o := range r.own {
 			s.Cases = append(s.Cases, junit.Case{Subject: r.name, Rule: o, Status: junit.Fail, Detail: strings.Join(r.facts, "; ")})
@@ -70,7 +70,7 @@ func junitOfProbe(target string, results []sitResult) junit.Suite {
 func junitOfExplore(subject string, rep *explore.Report) junit.Suite {
 	s := junit.Suite{Name: "mcplab explore " + subject}
 	for _, r := range rep.Rules {
-		c := junit.Case{Subject: subject, Rule: r.Rule, Status: junit.Pass, URL: ruleURL("", r.Rule),
+		c := junit.Case{Subject: subject, Rule: string(r.Rule), Status: junit.Pass, URL: ruleURL("", r.Rule),
 			Detail: fmt.Sprintf("no violation in %d grid point(s)", rep.Points)}
 		if r.Violations > 0 {
 			c.Status, c.Detail = junit.Fail, fmt.Sprintf("fails at %d grid point(s)", r.Violations)
@@ -102,7 +102,7 @@ func junitOfProbeClient(client string, results []ClientResult) junit.Suite {
 	for _, r := range results {
 		subject := r.Name + " (" + r.Transport + ", " + r.Protocol + ")"
 		for _, c := range r.Checks {
-			s.Cases = append(s.Cases, junit.Case{Subject: subject, Rule: c.Rule, Status: junit.StatusOf(c.OK), Detail: c.Detail, URL: ruleURL("", c.Rule)})
+			s.Cases = append(s.Cases, junit.Case{Subject: subject, Rule: string(c.Rule), Status: junit.StatusOf(c.OK), Detail: c.Detail, URL: ruleURL("", c.Rule)})
 		}
 		if len(r.Checks) > 0 {
 			continue

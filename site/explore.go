@@ -115,7 +115,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) error {
 	if len(rep.Counterexamples) > 0 {
 		var rules []string
 		for _, c := range rep.Counterexamples {
-			rules = append(rules, c.Rule)
+			rules = append(rules, string(c.Rule))
 		}
 		return &counterexamplesFound{rules: rules}
 	}

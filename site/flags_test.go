@@ -76,7 +76,7 @@ func TestRunChecksExitCode(t *testing.T) {
 		var violated []string
 		for _, c := range tr.Checks {
 			if c.OK != nil && !*c.OK {
-				violated = append(violated, c.Rule)
+				violated = append(violated, string(c.Rule))
 			}
 		}
 		file := filepath.Join("..", "engine", "examples", ex.Name+".json")

@@ -89,11 +89,11 @@ func checkResults(tr *trace.Trace) map[string]string {
 	for _, c := range tr.Checks {
 		switch {
 		case c.OK == nil:
-			m[c.Rule] = "undecided"
+			m[string(c.Rule)] = "undecided"
 		case *c.OK:
-			m[c.Rule] = "pass"
+			m[string(c.Rule)] = "pass"
 		default:
-			m[c.Rule] = "fail"
+			m[string(c.Rule)] = "fail"
 		}
 	}
 	return m
@@ -230,7 +230,7 @@ func stepIndex(t *testing.T, data []byte, verb string) (int, int64) {
 // notifications/cancelled messages and the stream closes.
 func wireSignals(tl svgTimeline) (notifications, closes int) {
 	for _, a := range tl.Arrows {
-		if a.From == trace.ActorClient && a.Method == trace.SignalNotification {
+		if a.From == string(trace.ActorClient) && a.Method == trace.SignalNotification {
 			notifications++
 		}
 		if a.Signal == trace.SignalCloseStream {
@@ -238,7 +238,7 @@ func wireSignals(tl svgTimeline) (notifications, closes int) {
 		}
 	}
 	for _, m := range tl.Marks {
-		if m.Type == trace.TypeCloseStream {
+		if m.Type == string(trace.TypeCloseStream) {
 			closes++
 		}
 	}

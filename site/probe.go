@@ -468,7 +468,7 @@ func (p *prober) judge(res sitResult, st situation, s *session, rep *sitReport, 
 	c := s.c
 	p.noteCompletions(s)
 	recs := c.records()
-	res.header = transcriptHeader{File: filepath.Base(file), Observer: "client", Transport: "stdio", Protocol: s.version,
+	res.header = transcriptHeader{File: filepath.Base(file), Observer: trace.ObserverClient, Transport: "stdio", Protocol: s.version,
 		WarmupMs: float64(p.warm.done.Microseconds()) / 1000, FastestMs: float64(p.fastest().Microseconds()) / 1000}
 	if hc, ok := c.(*httpConn); ok {
 		res.header.Transport = "streamable-http"
@@ -549,7 +549,7 @@ func handshakeFailed(facts []string) bool {
 // end, undecided when the situation's deciding rule (decides, "" for none)
 // is undecided or when no check passed and some could not decide, else
 // pass.
-func verdictOf(cs []trace.Check, violated string, err error, decides string) string {
+func verdictOf(cs []trace.Check, violated string, err error, decides trace.RuleID) string {
 	var passed, open int
 	decidingOpen := false // the deciding rule is undecided: so is the situation, whatever else passed
 	for _, c := range cs {
@@ -604,7 +604,7 @@ func writeTranscript(file, transport, protocol string, recs []record, closes []s
 		}
 		if err := line(struct {
 			T       string          `json:"t"`
-			From    string          `json:"from"`
+			From    trace.Actor     `json:"from"`
 			Message json.RawMessage `json:"message"`
 		}{r.at.UTC().Format(time.RFC3339Nano), r.from, r.msg}); err != nil {
 			return err
@@ -622,8 +622,8 @@ func writeTranscript(file, transport, protocol string, recs []record, closes []s
 func closeLine(c streamClose) any {
 	return struct {
 		T     string          `json:"t"`
-		Actor string          `json:"actor"`
-		Type  string          `json:"type"`
+		Actor trace.Actor     `json:"actor"`
+		Type  trace.EventType `json:"type"`
 		ID    json.RawMessage `json:"id"`
 	}{c.at.UTC().Format(time.RFC3339Nano), trace.ActorClient, trace.TypeCloseStream, json.RawMessage(c.id)}
 }
@@ -644,11 +644,11 @@ func printResult(w io.Writer, r sitResult) {
 		for _, c := range r.checks {
 			switch {
 			case c.OK == nil:
-				parts = append(parts, "? "+c.Rule)
+				parts = append(parts, "? "+string(c.Rule))
 			case *c.OK:
-				parts = append(parts, "pass "+c.Rule)
+				parts = append(parts, "pass "+string(c.Rule))
 			default:
-				parts = append(parts, "FAIL "+c.Rule+" ("+c.Detail+")")
+				parts = append(parts, "FAIL "+string(c.Rule)+" ("+c.Detail+")")
 			}
 		}
 		fmt.Fprintf(w, "%-22s %-9s checks: %s\n", "", "", strings.Join(parts, ", "))

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // msgInfo is what the probe needs from a message, as engine/jsonrpc
@@ -252,7 +253,7 @@ func (s *session) answerTo(id string, deadline time.Time) (inbound, msgInfo, err
 // heard reports whether the server sent any message on this session.
 func (s *session) heard() bool {
 	for _, r := range s.c.records() {
-		if r.from == "server" {
+		if r.from == trace.ActorServer {
 			return true
 		}
 	}

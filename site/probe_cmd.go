@@ -94,7 +94,7 @@ func (p *prober) exitFor(results []sitResult, check bool) error {
 			var rules []string
 			for _, c := range r.checks {
 				if c.OK != nil && !*c.OK {
-					rules = append(rules, c.Rule)
+					rules = append(rules, string(c.Rule))
 				}
 			}
 			rules = append(rules, r.own...)

@@ -25,6 +25,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // Bounds of one connection.
@@ -52,7 +53,7 @@ const (
 // "client") or read (from "server"), at the real time it did so.
 type record struct {
 	at   time.Time
-	from string
+	from trace.Actor
 	msg  json.RawMessage
 }
 
@@ -90,7 +91,7 @@ func (r *recorder) allCloses() []streamClose {
 	return append([]streamClose(nil), r.closes...)
 }
 
-func (r *recorder) add(from string, msg []byte) time.Time {
+func (r *recorder) add(from trace.Actor, msg []byte) time.Time {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := time.Now()
@@ -259,7 +260,7 @@ func startStdio(argv []string) (*stdioConn, error) {
 				}
 				continue
 			}
-			at := c.rec.add("server", line)
+			at := c.rec.add(trace.ActorServer, line)
 			select {
 			case c.in <- inbound{at: at, msg: append(json.RawMessage(nil), line...)}:
 			case <-c.quit:
@@ -289,7 +290,7 @@ func startStdio(argv []string) (*stdioConn, error) {
 func (c *stdioConn) write(msg []byte) (time.Time, error) {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	at := c.rec.add("client", msg)
+	at := c.rec.add(trace.ActorClient, msg)
 	_ = c.stdin.SetWriteDeadline(time.Now().Add(probeWriteTimeout))
 	_, err := c.stdin.Write(append(append([]byte(nil), msg...), '\n'))
 	return at, err
@@ -427,7 +428,7 @@ func (c *httpConn) write(msg []byte) (time.Time, error) {
 		c.opened[key] = make(chan struct{})
 	}
 	c.mu.Unlock()
-	at := c.rec.add("client", msg)
+	at := c.rec.add(trace.ActorClient, msg)
 	if key == "" {
 		// A notification or a response: wait for its 202, so what the
 		// probe sends next (the fence ping) reaches the server after it,
@@ -572,7 +573,7 @@ func (c *httpConn) deliver(data []byte) {
 	if data[0] != '{' {
 		return
 	}
-	at := c.rec.add("server", data)
+	at := c.rec.add(trace.ActorServer, data)
 	select {
 	case c.in <- inbound{at: at, msg: append(json.RawMessage(nil), data...)}:
 	case <-c.gone:

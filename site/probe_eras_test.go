@@ -149,7 +149,7 @@ func TestProbe2026TranscriptIsThatRevisionsWire(t *testing.T) {
 	}
 	var o, e bytes.Buffer
 	err = run([]string{"run", "-checks", file}, &o, &e)
-	for _, want := range []string{"pass  " + schema.Rule, "pass  " + checks.HTTPCancelClosesStream} {
+	for _, want := range []string{"pass  " + string(schema.Rule), "pass  " + string(checks.HTTPCancelClosesStream)} {
 		if !strings.Contains(e.String(), want) {
 			t.Errorf("run -checks on the transcript (%v) lacks %q:\n%s", err, want, e.String())
 		}
@@ -187,12 +187,12 @@ func TestProbeEarlyOnlyAgainstTheFastestCompletion(t *testing.T) {
 // one check passes.
 func TestProbeVerdictFollowsTheDecidingRule(t *testing.T) {
 	yes, no := true, false
-	pass := func(rule string) trace.Check { return trace.Check{Rule: rule, OK: &yes} }
-	open := func(rule string) trace.Check { return trace.Check{Rule: rule} }
+	pass := func(rule trace.RuleID) trace.Check { return trace.Check{Rule: rule, OK: &yes} }
+	open := func(rule trace.RuleID) trace.Check { return trace.Check{Rule: rule} }
 	for _, c := range []struct {
 		name    string
 		cs      []trace.Check
-		decides string
+		decides trace.RuleID
 		want    string
 	}{
 		{"deciding rule undecided, others pass", []trace.Check{pass(checks.ProgressIncreases), open(checks.NoMessageAfterCancel)}, checks.NoMessageAfterCancel, "undecided"},
@@ -349,7 +349,7 @@ func TestProbe2026HeadersOnEveryPOST(t *testing.T) {
 func TestProbeJudgesMessageValidity(t *testing.T) {
 	t.Parallel()
 	_, lines, err := probeRun(t, "-checks", "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "nocontent")
-	if exitCode(err) != 3 || !strings.Contains(err.Error(), "clean ("+schema.Rule+")") {
+	if exitCode(err) != 3 || !strings.Contains(err.Error(), "clean ("+string(schema.Rule)+")") {
 		t.Errorf("err = %v, want exit 3 naming clean (%s)", err, schema.Rule)
 	}
 	wantVerdict(t, lines, "clean", "FAIL")

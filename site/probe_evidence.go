@@ -168,7 +168,7 @@ func (p *prober) order(s *session, m cancelMark) string {
 // cancel signal, ...) are about the client, which is the probe itself; its
 // transcripts cannot show that it ignores late responses, so the engine may
 // leave them undecided or misread a message sent in the same millisecond.
-var serverRules = map[string]bool{
+var serverRules = map[trace.RuleID]bool{
 	checks.NoMessageAfterCancel:      true,
 	checks.ProgressIncreases:         true,
 	checks.ProgressTokenKnown:        true,
@@ -277,7 +277,7 @@ func viewRequest(recs []record, s *session, id string) reqView {
 	v := reqView{kind: "result"}
 	for _, r := range recs {
 		mi := parseMsg(r.msg)
-		if r.from == "client" {
+		if r.from == trace.ActorClient {
 			if mi.method != "" && mi.id == id && v.sent.IsZero() {
 				v.sent = r.at
 			}

@@ -52,7 +52,7 @@ func (p *prober) writeJSON(w io.Writer, results []sitResult) error {
 	for _, r := range results {
 		sj := situationJSON{Name: r.name, Transport: p.transport(), Protocol: r.header.Protocol, Verdict: strings.ToLower(r.verdict), Facts: r.facts, Checks: []checkJSON{}, Transcript: r.file}
 		for _, c := range r.checks {
-			sj.Checks = append(sj.Checks, checkJSON{c.Rule, c.OK, c.Detail})
+			sj.Checks = append(sj.Checks, checkJSON{string(c.Rule), c.OK, c.Detail})
 		}
 		out.Situations = append(out.Situations, sj)
 	}

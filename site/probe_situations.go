@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // cancelMark is one cancellation the probe sent: the request it cancels,
@@ -48,7 +49,7 @@ type situation struct {
 	http bool // only on Streamable HTTP
 	// decides is the rule the situation is about: when the engine leaves
 	// it undecided the situation is undecided, whatever else passed.
-	decides string
+	decides trace.RuleID
 	run     func(p *prober, s *session, r *sitReport, deadline time.Time) error
 }
 
@@ -363,7 +364,7 @@ func sitCloseStream(p *prober, s *session, r *sitReport, deadline time.Time) err
 // id, read at or before t.
 func answeredBy(recs []record, id string, t time.Time) bool {
 	for _, rec := range recs {
-		if rec.from == "server" && !rec.at.After(t) {
+		if rec.from == trace.ActorServer && !rec.at.After(t) {
 			if mi := parseMsg(rec.msg); mi.response && mi.id == id {
 				return true
 			}
@@ -423,7 +424,7 @@ func sitIdle(p *prober, s *session, r *sitReport, deadline time.Time) error {
 func strangeProgress(s *session) (int, string) {
 	n, first := 0, ""
 	for _, r := range s.c.records() {
-		if mi := parseMsg(r.msg); r.from == "server" && mi.method == "notifications/progress" && s.tokens[mi.token] == "" {
+		if mi := parseMsg(r.msg); r.from == trace.ActorServer && mi.method == "notifications/progress" && s.tokens[mi.token] == "" {
 			if n++; first == "" {
 				first = mi.token
 			}

@@ -14,6 +14,8 @@ package main
 import (
 	"fmt"
 	"time"
+
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // strayJSON is one such line in probe.json: when the probe read it, the
@@ -42,7 +44,7 @@ func strayReport(strays []stray, n int, recs []record) (violated string, entries
 // the response to tools/call id 3"), or says none came.
 func strayBefore(st stray, recs []record) string {
 	for i := st.next; i < len(recs); i++ {
-		if recs[i].from != "server" {
+		if recs[i].from != trace.ActorServer {
 			continue
 		}
 		mi := parseMsg(recs[i].msg)
@@ -57,7 +59,7 @@ func strayBefore(st stray, recs []record) string {
 		return "before its next message"
 	}
 	for _, r := range recs[:min(st.next, len(recs))] {
-		if r.from == "server" {
+		if r.from == trace.ActorServer {
 			return "after its last message"
 		}
 	}
@@ -67,7 +69,7 @@ func strayBefore(st stray, recs []record) string {
 // requestMethod is the method of the client request with id text id.
 func requestMethod(recs []record, id string) string {
 	for _, r := range recs {
-		if r.from == "client" {
+		if r.from == trace.ActorClient {
 			if mi := parseMsg(r.msg); mi.method != "" && mi.id == id {
 				return mi.method
 			}

@@ -65,9 +65,9 @@ transcript: please report it).`
 
 // clientCheck is one rule's verdict in -json.
 type clientCheck struct {
-	Rule   string `json:"rule"`
-	OK     *bool  `json:"ok"`
-	Detail string `json:"detail"`
+	Rule   trace.RuleID `json:"rule"`
+	OK     *bool        `json:"ok"`
+	Detail string       `json:"detail"`
 	// Staged is true for a rule the mock broke on purpose (the situation's
 	// Staged): its verdict is left out of the situation's.
 	Staged bool `json:"staged,omitempty"`
@@ -87,8 +87,8 @@ type ClientResult struct {
 	Transcript string        `json:"transcript,omitempty"`
 	// Facts say how the run went (the client's exit, a limit), for the
 	// text output; Staged the rules left out of the verdict.
-	Facts  []string `json:"-"`
-	Staged []string `json:"-"`
+	Facts  []string       `json:"-"`
+	Staged []trace.RuleID `json:"-"`
 	// Broke reports that the run could not happen (the client did not
 	// start, never launched the mock or never connected to it, a
 	// transcript could not be written).
@@ -345,7 +345,7 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 	case st.Stateful && !metNotFound(t):
 		r.Facts = append(r.Facts, "no request of the client's met the 404 after the server retired its session (it sent nothing more), so nothing it does after one can show")
 	default:
-		r.Facts = append(r.Facts, "no rule the situation asks about ("+strings.Join(st.Subject, ", ")+") could be judged from the server's side of this run")
+		r.Facts = append(r.Facts, "no rule the situation asks about ("+ruleList(st.Subject)+") could be judged from the server's side of this run")
 	}
 	return r
 }
@@ -404,7 +404,7 @@ func listened(t *trace.Trace) bool {
 // clientVerdict is a situation's verdict from its checks, the staged
 // rules left out: fail when a rule fails, pass when a subject rule passes
 // and none fails, undecided when no subject rule decides.
-func clientVerdict(cs []clientCheck, staged, subject []string) string {
+func clientVerdict(cs []clientCheck, staged, subject []trace.RuleID) string {
 	v := verdictUndecided
 	for _, c := range cs {
 		switch {
@@ -418,8 +418,17 @@ func clientVerdict(cs []clientCheck, staged, subject []string) string {
 	return v
 }
 
+// ruleList is rules as a reader reads them, comma-separated.
+func ruleList(rules []trace.RuleID) string {
+	s := make([]string, len(rules))
+	for i, r := range rules {
+		s[i] = string(r)
+	}
+	return strings.Join(s, ", ")
+}
+
 // isStaged reports whether rule is one of rules.
-func isOneOf(rule string, rules []string) bool {
+func isOneOf(rule trace.RuleID, rules []trace.RuleID) bool {
 	for _, s := range rules {
 		if s == rule {
 			return true
@@ -440,11 +449,11 @@ func printClientResult(w io.Writer, r ClientResult) {
 		}
 		switch {
 		case c.OK == nil:
-			parts = append(parts, "? "+c.Rule+staged)
+			parts = append(parts, "? "+string(c.Rule)+staged)
 		case *c.OK:
-			parts = append(parts, "pass "+c.Rule+staged)
+			parts = append(parts, "pass "+string(c.Rule)+staged)
 		default:
-			parts = append(parts, "FAIL "+c.Rule+staged+" ("+c.Detail+")")
+			parts = append(parts, "FAIL "+string(c.Rule)+staged+" ("+c.Detail+")")
 		}
 	}
 	if len(parts) > 0 {

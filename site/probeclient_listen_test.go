@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -43,24 +44,24 @@ func TestProbeClientListen(t *testing.T) {
 		args      []string
 		situation string
 		verdict   string
-		rules     map[string]string // rule → its verdict
+		rules     map[trace.RuleID]string // rule → its verdict
 	}{
 		{"TypeScript listen-dropped", append(ts, "timeout"), "listen-dropped", "fail",
-			map[string]string{"backoff-grows": "pass", "refetch-after-reconnect": "fail"}},
+			map[trace.RuleID]string{checks.BackoffGrows: "pass", checks.RefetchAfterReconnect: "fail"}},
 		{"TypeScript listen-ended", append(ts, "timeout"), "listen-ended", "fail",
-			map[string]string{"backoff-grows": "", "refetch-after-reconnect": "fail"}},
+			map[trace.RuleID]string{checks.BackoffGrows: "", checks.RefetchAfterReconnect: "fail"}},
 		{"TypeScript session-retired", append(ts, "timeout"), "session-retired", "fail",
-			map[string]string{"session-recovered": "fail"}},
+			map[trace.RuleID]string{checks.SessionRecovered: "fail"}},
 		{"TypeScript host retry of a lost mutation", append(ts, "retry"), "lost-response-mutation", "fail",
-			map[string]string{"no-unsafe-retry": "fail"}},
+			map[trace.RuleID]string{checks.NoUnsafeRetry: "fail"}},
 		{"TypeScript without a retry", append(ts, "timeout"), "lost-response-mutation", "pass",
-			map[string]string{"no-unsafe-retry": "", "call-outcome-known": "pass"}},
+			map[trace.RuleID]string{checks.NoUnsafeRetry: "", checks.CallOutcomeKnown: "pass"}},
 		{"Go listen-ended", nil, "listen-ended", "fail",
-			map[string]string{"refetch-after-reconnect": "fail"}},
+			map[trace.RuleID]string{checks.RefetchAfterReconnect: "fail"}},
 		{"Go listen-dropped", nil, "listen-dropped", "undecided",
-			map[string]string{"backoff-grows": "", "refetch-after-reconnect": ""}},
+			map[trace.RuleID]string{checks.BackoffGrows: "", checks.RefetchAfterReconnect: ""}},
 		{"Go session-retired", nil, "session-retired", "fail",
-			map[string]string{"session-recovered": "fail"}},
+			map[trace.RuleID]string{checks.SessionRecovered: "fail"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/site/internal/loadavg"
 	"github.com/mcplab/mcplab/site/internal/mock"
 
@@ -74,7 +76,7 @@ func probeClientJSON(t *testing.T, args ...string) (map[string]ClientResult, err
 // tests run beside the browser suite on 2 cores) can hold back by most of
 // a second (a Go client's 300 ms deadline fired at 1,133 ms at a load
 // average of 18). A client that does not honour them fails both runs.
-func probeClientSettled(t *testing.T, timely []string, args ...string) (map[string]ClientResult, error) {
+func probeClientSettled(t *testing.T, timely []trace.RuleID, args ...string) (map[string]ClientResult, error) {
 	t.Helper()
 	got, err := probeClientJSON(t, args...)
 	for _, r := range got {
@@ -90,7 +92,7 @@ func probeClientSettled(t *testing.T, timely []string, args ...string) (map[stri
 
 // ruleOf is the verdict of rule in r: "pass", "fail", "undecided" or ""
 // when it was not judged.
-func ruleOf(r ClientResult, rule string) string {
+func ruleOf(r ClientResult, rule trace.RuleID) string {
 	for _, c := range r.Checks {
 		if c.Rule == rule {
 			switch {
@@ -125,25 +127,25 @@ func TestProbeClientTypeScript(t *testing.T) {
 		name, mode string
 		flags      []string
 		verdict    string
-		rules      map[string]string // rule → its verdict
+		rules      map[trace.RuleID]string // rule → its verdict
 		// cancelled says whether the client's cancellation reached the
 		// mock while its handler worked ("yes", "no", "" either: a leaked
 		// timer's that races the handler's end)
 		cancelled string
 	}{
-		{"plain", "plain", []string{"-max-timeout", "60000"}, "pass", map[string]string{"max-timeout-enforced": "pass"}, "no"},
-		{"reset", "reset", []string{"-idle-timeout", "300"}, "pass", map[string]string{"progress-resets-idle": "pass"}, "no"},
-		{"timeout as maximum", "timeout", []string{"-max-timeout", "300"}, "pass", map[string]string{"max-timeout-enforced": "pass", "abandon-tells-server": "pass"}, "yes"},
-		{"timeout as idle", "timeout", []string{"-idle-timeout", "300"}, "fail", map[string]string{"progress-resets-idle": "fail"}, "yes"},
-		{"abort", "abort", nil, "pass", map[string]string{"call-outcome-known": "pass"}, "yes"},
-		{"maxTotalTimeout", "max", []string{"-max-timeout", "700"}, "fail", map[string]string{"abandon-tells-server": "fail", "max-timeout-enforced": "fail"}, ""},
+		{"plain", "plain", []string{"-max-timeout", "60000"}, "pass", map[trace.RuleID]string{checks.MaxTimeoutEnforced: "pass"}, "no"},
+		{"reset", "reset", []string{"-idle-timeout", "300"}, "pass", map[trace.RuleID]string{checks.ProgressResetsIdle: "pass"}, "no"},
+		{"timeout as maximum", "timeout", []string{"-max-timeout", "300"}, "pass", map[trace.RuleID]string{checks.MaxTimeoutEnforced: "pass", checks.AbandonTellsServer: "pass"}, "yes"},
+		{"timeout as idle", "timeout", []string{"-idle-timeout", "300"}, "fail", map[trace.RuleID]string{checks.ProgressResetsIdle: "fail"}, "yes"},
+		{"abort", "abort", nil, "pass", map[trace.RuleID]string{checks.CallOutcomeKnown: "pass"}, "yes"},
+		{"maxTotalTimeout", "max", []string{"-max-timeout", "700"}, "fail", map[trace.RuleID]string{checks.AbandonTellsServer: "fail", checks.MaxTimeoutEnforced: "fail"}, ""},
 	}
 	client := []string{"node", filepath.Join("testdata", "probe", "ts", "client.mjs")}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			args := append(append([]string{"-situation", "slow-progress", "-checks"}, tc.flags...), "--")
-			var timely []string
+			var timely []trace.RuleID
 			for rule, want := range tc.rules {
 				if want == "pass" {
 					timely = append(timely, rule)
@@ -256,15 +258,15 @@ func TestProbeClientGoSDK(t *testing.T) {
 	cases := []struct {
 		protocol, want string
 		verdict        map[string]string // transport → verdict
-		rules          map[string]string
+		rules          map[trace.RuleID]string
 	}{
-		{"auto", "2026-07-28", map[string]string{"stdio": "pass", "streamable-http": "fail"}, map[string]string{"http-cancel-closes-stream": "fail"}},
-		{"2025-11-25", "2025-11-25", map[string]string{"stdio": "pass", "streamable-http": "pass"}, map[string]string{"http-cancel-posts-notification": "pass"}},
+		{"auto", "2026-07-28", map[string]string{"stdio": "pass", "streamable-http": "fail"}, map[trace.RuleID]string{checks.HTTPCancelClosesStream: "fail"}},
+		{"2025-11-25", "2025-11-25", map[string]string{"stdio": "pass", "streamable-http": "pass"}, map[trace.RuleID]string{checks.HTTPCancelPostsNotification: "pass"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.protocol, func(t *testing.T) {
 			t.Parallel()
-			timely := []string{"abandon-tells-server", "max-timeout-enforced", "work-stops-after-cancel"}
+			timely := []trace.RuleID{checks.AbandonTellsServer, checks.MaxTimeoutEnforced, checks.WorkStopsAfterCancel}
 			got, _ := probeClientSettled(t, timely, "-protocol", tc.protocol, "-situation", "slow-progress", "-max-timeout", "300", "--", bin, "timeout")
 			for tr, verdict := range tc.verdict {
 				r := got["slow-progress "+tr]
@@ -339,15 +341,16 @@ func TestProbeClientMcpGo(t *testing.T) {
 	cases := []struct {
 		protocol, want string
 		verdict        map[string]string // transport → verdict
-		rule, ruleWant string            // a rule on Streamable HTTP
+		rule           trace.RuleID      // a rule on Streamable HTTP
+		ruleWant       string
 	}{
-		{"auto", "2026-07-28", map[string]string{"stdio": "pass", "streamable-http": "pass"}, "http-cancel-closes-stream", "pass"},
-		{"2025-11-25", "2025-11-25", map[string]string{"stdio": "pass", "streamable-http": "fail"}, "http-cancel-posts-notification", "fail"},
+		{"auto", "2026-07-28", map[string]string{"stdio": "pass", "streamable-http": "pass"}, checks.HTTPCancelClosesStream, "pass"},
+		{"2025-11-25", "2025-11-25", map[string]string{"stdio": "pass", "streamable-http": "fail"}, checks.HTTPCancelPostsNotification, "fail"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.protocol, func(t *testing.T) {
 			t.Parallel()
-			timely := []string{"abandon-tells-server", "max-timeout-enforced"}
+			timely := []trace.RuleID{checks.AbandonTellsServer, checks.MaxTimeoutEnforced}
 			got, _ := probeClientSettled(t, timely, "-protocol", tc.protocol, "-situation", "slow-progress", "-max-timeout", "300", "--", bin, "timeout")
 			for tr, verdict := range tc.verdict {
 				r := got["slow-progress "+tr]

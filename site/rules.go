@@ -24,7 +24,7 @@ func buildRules(write func(rel string, data []byte) error, book *rulebook.Book) 
 		if err != nil {
 			return fmt.Errorf("build: rule %s: %w", e.ID, err)
 		}
-		if err := write("rules/"+e.ID+"/index.html", html); err != nil {
+		if err := write("rules/"+string(e.ID)+"/index.html", html); err != nil {
 			return err
 		}
 	}

@@ -41,7 +41,7 @@ func TestRulesPages(t *testing.T) {
 			t.Errorf("%d px: the index scrolls sideways (%v > %v)", width, w[0], w[1])
 		}
 
-		ctx = openAt(t, "rule-page", "/rules/"+rule.ID+"/", false, width, 900)
+		ctx = openAt(t, "rule-page", "/rules/"+string(rule.ID)+"/", false, width, 900)
 		type page struct{ Checks, Passer, Failer string }
 		p := evalJSON[page](t, ctx, `({Checks: document.getElementById("rule-checks").textContent, Passer: document.querySelector("#rule-passer a")?.href ?? "", Failer: document.querySelector("#rule-failer a")?.href ?? ""})`)
 		if p.Checks != rule.Checks || p.Passer == "" || p.Failer == "" || strings.Contains(p.Passer, "/s/broken-") || !strings.Contains(p.Failer, "/s/broken-") {

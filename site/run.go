@@ -142,7 +142,7 @@ func parseRunFlags(args []string, stderr io.Writer) (*runFlags, error) {
 		return nil, &usageError{fmt.Errorf("run takes one scenario file, transcript file, - for stdin, or a share link; got %d arguments", fs.NArg())}
 	}
 	switch f.side {
-	case "auto", "client", "server":
+	case "auto", string(trace.ActorClient), string(trace.ActorServer):
 	default:
 		return nil, &usageError{fmt.Errorf("-side %q: want auto, client or server", f.side)}
 	}
@@ -558,7 +558,7 @@ func printChecksAt(stderr io.Writer, tr *trace.Trace, base string) error {
 			pass++
 			fmt.Fprintf(stderr, "pass  %s  %s\n", c.Rule, ruleURL(base, c.Rule))
 		default:
-			failed = append(failed, c.Rule)
+			failed = append(failed, string(c.Rule))
 			fmt.Fprintf(stderr, "FAIL  %s: %s\n      %s\n", c.Rule, citeLines(tr, c.Detail), ruleURL(base, c.Rule))
 		}
 	}

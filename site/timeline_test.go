@@ -132,7 +132,7 @@ func compareTimeline(tr *trace.Trace, tl svgTimeline) []string {
 			e, ok := events[a.DeliverSeq]
 			if !ok || e.Type != trace.TypeDeliver || e.Wire != a.Wire {
 				bad("arrow of wire %d: data-deliver-seq %d is not a delivery of that wire", a.Wire, a.DeliverSeq)
-			} else if a.To != e.To {
+			} else if a.To != string(e.To) {
 				bad("arrow of wire %d: data-to %q, delivered to %q", a.Wire, a.To, e.To)
 			}
 		} else if a.DeliverSeq >= 0 {
@@ -159,7 +159,7 @@ func compareTimeline(tr *trace.Trace, tl svgTimeline) []string {
 		switch {
 		case !ok:
 			bad("mark with data-seq %d, not in the trace", m.Seq)
-		case e.Type != m.Type:
+		case string(e.Type) != m.Type:
 			bad("mark %d has data-type %q, the event is a %q", m.Seq, m.Type, e.Type)
 		}
 		if ok && e.Type == trace.TypeDeliver {

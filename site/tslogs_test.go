@@ -66,7 +66,7 @@ func (e *peerError) Error() string { return "node peers.mjs: " + e.err.Error() +
 
 // verdict is a check's outcome as a word: "pass", "fail", "undecided", or
 // "absent" when the rule was not judged.
-func verdict(tr *trace.Trace, rule string) string {
+func verdict(tr *trace.Trace, rule trace.RuleID) string {
 	for _, c := range tr.Checks {
 		if c.Rule != rule {
 			continue
@@ -94,7 +94,7 @@ func TestTypeScriptSDKLogs(t *testing.T) {
 	t.Parallel()
 	dir := tsPeerLogs(t)
 	type want struct {
-		rule    string
+		rule    trace.RuleID
 		allowed []string
 	}
 	tests := []struct {
@@ -214,7 +214,7 @@ func TestTypeScriptSDKLogs(t *testing.T) {
 }
 
 // checkText is rule's check as text, for a failure message.
-func checkText(tr *trace.Trace, rule string) string {
+func checkText(tr *trace.Trace, rule trace.RuleID) string {
 	for _, c := range tr.Checks {
 		if c.Rule == rule {
 			return c.Detail

@@ -174,39 +174,39 @@ func scriptControls(s *scenario.Scenario, endMs int64) (script, client controlGr
 func stepControls(st scenario.Step, path, id string, script, client *controlGroup) (string, bool) {
 	var label string
 	switch st.Do {
-	case "cancel":
+	case scenario.VerbCancel:
 		label = "Client cancels " + id + " at"
-	case "complete":
+	case scenario.VerbComplete:
 		label = "Server completes " + id + " at"
-	case "fail":
+	case scenario.VerbFail:
 		label = "Server fails " + id + " at"
-	case "disconnect":
+	case scenario.VerbDisconnect:
 		label = "Network drops " + id + " at"
-	case "drop":
+	case scenario.VerbDrop:
 		label = "Stream " + id + " drops at"
-	case "retry":
+	case scenario.VerbRetry:
 		of := ""
 		if st.Of != nil {
 			of = st.Of.String()
 		}
 		label = "Client retries " + of + " as " + id + " at"
-	case "mutate-result":
+	case scenario.VerbMutateResult:
 		of := ""
 		if st.Of != nil {
 			of = st.Of.String()
 		}
 		label = "Caller edits the result of " + of + " at"
-	case "reopen-ledger":
+	case scenario.VerbReopenLedger:
 		label = "Ledger closed and reopened at"
-	case "task-cancel":
+	case scenario.VerbTaskCancel:
 		label = "Client cancels task " + st.TaskID + " at"
-	case "task-get":
+	case scenario.VerbTaskGet:
 		label = "Client polls task " + st.TaskID + " at"
-	case "checkpoint":
+	case scenario.VerbCheckpoint:
 		label = "Worker checkpoint of " + st.TaskID + " at"
-	case "finish-task":
+	case scenario.VerbFinishTask:
 		label = "Worker finishes " + st.TaskID + " at"
-	case "progress":
+	case scenario.VerbProgress:
 		label = "Progress"
 		if st.Progress != nil {
 			label += " " + strconv.FormatFloat(*st.Progress, 'f', -1, 64)
@@ -215,13 +215,13 @@ func stepControls(st scenario.Step, path, id string, script, client *controlGrou
 			}
 		}
 		label += " for " + id + " at"
-	case "produce":
+	case scenario.VerbProduce:
 		every := numberControl(path+".everyMs", "Progress every (production rate of "+id+")", st.EveryMs, "The server reports progress this often.")
 		count := numberControl(path+".count", "Progress values for "+id, int64(st.Count), "How many values it reports (1 to 1000).")
 		every.Min, count.Min, count.Max, count.Unit = 1, 1, scenario.MaxProduceCount, "values"
 		script.Controls = append(script.Controls, every, count)
 		label = "Server starts reporting progress for " + id + " at"
-	case "call":
+	case scenario.VerbCall:
 		if st.IdleTimeoutMs != nil {
 			client.Controls = append(client.Controls, optionalControl(path+".idleTimeoutMs",
 				"Idle timeout of "+id, *st.IdleTimeoutMs, "Progress resets it. 0 = none."))
@@ -267,21 +267,21 @@ func serverControls(s *scenario.Scenario) (server, ledger controlGroup) {
 }
 
 // stepHelp says in words what a step's time slider moves, by verb.
-var stepHelp = map[string]string{
-	"cancel":        "When the client gives up and sends its cancellation.",
-	"complete":      "When the server's handler finishes and sends its result.",
-	"fail":          "When the server's handler fails and sends an error.",
-	"disconnect":    "When the connection under the request breaks.",
-	"drop":          "When the response stream breaks.",
-	"retry":         "When the client sends the same call again under a new JSON-RPC id.",
-	"mutate-result": "When the caller edits the result object it received.",
-	"reopen-ledger": "When the server closes its ledger database and opens it again.",
-	"task-cancel":   "When the client asks the task to stop.",
-	"task-get":      "When the client asks for the task's status.",
-	"checkpoint":    "When the worker next checks whether it should stop.",
-	"finish-task":   "When the worker finishes the task.",
-	"progress":      "When the server reports this progress.",
-	"produce":       "When the server starts reporting progress.",
+var stepHelp = map[scenario.Verb]string{
+	scenario.VerbCancel:       "When the client gives up and sends its cancellation.",
+	scenario.VerbComplete:     "When the server's handler finishes and sends its result.",
+	scenario.VerbFail:         "When the server's handler fails and sends an error.",
+	scenario.VerbDisconnect:   "When the connection under the request breaks.",
+	scenario.VerbDrop:         "When the response stream breaks.",
+	scenario.VerbRetry:        "When the client sends the same call again under a new JSON-RPC id.",
+	scenario.VerbMutateResult: "When the caller edits the result object it received.",
+	scenario.VerbReopenLedger: "When the server closes its ledger database and opens it again.",
+	scenario.VerbTaskCancel:   "When the client asks the task to stop.",
+	scenario.VerbTaskGet:      "When the client asks for the task's status.",
+	scenario.VerbCheckpoint:   "When the worker next checks whether it should stop.",
+	scenario.VerbFinishTask:   "When the worker finishes the task.",
+	scenario.VerbProgress:     "When the server reports this progress.",
+	scenario.VerbProduce:      "When the server starts reporting progress.",
 }
 
 // bufferControls are the SSE buffer's capacity and policy and the
@@ -347,11 +347,11 @@ func tryHint(s *scenario.Scenario) string {
 			id = st.ID.Raw()
 		}
 		switch st.Do {
-		case "cancel":
+		case scenario.VerbCancel:
 			cancelled[id] = true
-		case "complete", "fail":
+		case scenario.VerbComplete, scenario.VerbFail:
 			completed[id] = true
-		case "progress", "produce":
+		case scenario.VerbProgress, scenario.VerbProduce:
 			progress = true
 		}
 	}
@@ -535,8 +535,8 @@ func groupOf(name, title string, tr *trace.Trace, v verdict) string {
 	retries := false
 	listen := false
 	for _, st := range s.Steps {
-		retries = retries || st.Do == "retry"
-		listen = listen || st.Do == "listen" || st.Do == "drop"
+		retries = retries || st.Do == scenario.VerbRetry
+		listen = listen || st.Do == scenario.VerbListen || st.Do == scenario.VerbDrop
 	}
 	switch {
 	case s.Ledger != nil || tr.Ledger.Executions > 0 || retries:

@@ -281,11 +281,11 @@ func failedEvents(tr *trace.Trace) (map[int][]string, []string) {
 			continue
 		}
 		if len(c.Events) == 0 {
-			loose = append(loose, c.Rule)
+			loose = append(loose, string(c.Rule))
 		}
 		for _, seq := range c.Events {
-			if !slices.Contains(bySeq[seq], c.Rule) {
-				bySeq[seq] = append(bySeq[seq], c.Rule)
+			if !slices.Contains(bySeq[seq], string(c.Rule)) {
+				bySeq[seq] = append(bySeq[seq], string(c.Rule))
 			}
 		}
 	}

@@ -37,7 +37,7 @@ type ExploreOut struct {
 // exploreClass is one class as the legend says it.
 type exploreClass struct {
 	Letter, Key, Colour string
-	Failing             []string
+	Failing             []trace.RuleID
 	Count               int64
 	Example             string // its smallest values, in words
 	Link                string
@@ -125,7 +125,7 @@ func newExploreView(out ExploreOut) exploreView {
 			Failing: c.Failing, Count: c.Count, Example: valuesText(c.Example.Values), Link: out.LinkBase + c.Example.Link})
 	}
 	for _, ce := range r.Counterexamples {
-		v.Counter = append(v.Counter, exploreCounter{Rule: ce.Rule, Values: valuesText(ce.Values), Link: out.LinkBase + ce.Link})
+		v.Counter = append(v.Counter, exploreCounter{Rule: string(ce.Rule), Values: valuesText(ce.Values), Link: out.LinkBase + ce.Link})
 	}
 	if r.Grid != nil && len(r.Grid.Values) > 0 {
 		v.Map = newExploreMap(r)

@@ -42,7 +42,7 @@ func violations(tr *trace.Trace) []violation {
 	}
 	for _, c := range tr.Checks {
 		if c.OK != nil && !*c.OK {
-			v := violation{Rule: c.Rule, Detail: checkDetail(tr, c)}
+			v := violation{Rule: string(c.Rule), Detail: checkDetail(tr, c)}
 			for _, s := range c.Events {
 				v.Events = append(v.Events, eventRef{s, eventText(tr, s)})
 			}

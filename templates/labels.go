@@ -79,11 +79,11 @@ func (a *arrow) ends(send, deliver, drop *trace.Event) (msg json.RawMessage, sig
 		a.SentAt = send.At
 		// The lane of whoever put it on the wire: the network, for a
 		// stream it closed, else the sender.
-		a.From = send.From
+		a.From = string(send.From)
 		if send.Actor == trace.ActorNetwork || a.From == "" {
-			a.From = send.Actor
+			a.From = string(send.Actor)
 		}
-		a.To = send.To
+		a.To = string(send.To)
 		msg, signal = send.Message, send.Signal
 		if send.Type == trace.TypeCloseStream {
 			signal = trace.SignalCloseStream
@@ -99,9 +99,9 @@ func (a *arrow) ends(send, deliver, drop *trace.Event) (msg json.RawMessage, sig
 			} else {
 				a.SentAt = deliver.At
 			}
-			a.From = cmp(deliver.From, trace.ActorNetwork)
+			a.From = cmp(string(deliver.From), string(trace.ActorNetwork))
 		}
-		a.To = cmp(deliver.To, a.To)
+		a.To = cmp(string(deliver.To), a.To)
 		if len(msg) == 0 {
 			msg = deliver.Message
 		}
@@ -116,9 +116,9 @@ func (a *arrow) ends(send, deliver, drop *trace.Event) (msg json.RawMessage, sig
 			} else {
 				a.SentAt = drop.At
 			}
-			a.From = cmp(drop.From, trace.ActorNetwork)
+			a.From = cmp(string(drop.From), string(trace.ActorNetwork))
 		}
-		a.To = cmp(a.To, drop.To)
+		a.To = cmp(a.To, string(drop.To))
 		if len(msg) == 0 {
 			msg = drop.Message
 		}
@@ -126,10 +126,10 @@ func (a *arrow) ends(send, deliver, drop *trace.Event) (msg json.RawMessage, sig
 		a.At = a.SentAt
 	}
 	if a.To == "" {
-		a.To = trace.ActorNetwork
+		a.To = string(trace.ActorNetwork)
 	}
 	if a.From == "" {
-		a.From = trace.ActorNetwork
+		a.From = string(trace.ActorNetwork)
 	}
 	return msg, signal
 }
@@ -163,7 +163,7 @@ func arrowTitle(a arrow, send, deliver, drop *trace.Event, msg json.RawMessage) 
 }
 
 func newMark(e *trace.Event, multi bool) mark {
-	m := mark{Seq: e.Seq, At: e.At, Actor: cmp(e.Actor, trace.ActorNetwork), Type: e.Type,
+	m := mark{Seq: e.Seq, At: e.At, Actor: cmp(string(e.Actor), string(trace.ActorNetwork)), Type: string(e.Type),
 		Status: e.Status, Cause: e.Cause, Signal: e.Signal}
 	if e.ID != nil {
 		m.ID = e.ID.String()
@@ -212,7 +212,7 @@ func newMark(e *trace.Event, multi bool) mark {
 	case glyphFlush:
 		m.Glyph, m.Label = glyphFlush, "flush"
 	default:
-		m.Glyph, m.Label = glyphOther, e.Type
+		m.Glyph, m.Label = glyphOther, string(e.Type)
 	}
 	if multi && m.ID != "" && m.Label != "" {
 		m.Label += " (" + m.ID + ")"

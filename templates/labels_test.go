@@ -66,7 +66,7 @@ func TestTooltipJSONShowsMarkup(t *testing.T) {
 	tr := runEdited(t, "a-cancel-then-complete", [2]string{"steps[2].reason", `"<closed> & gone \\u003c"`})
 	var wire string
 	for _, e := range tr.Events {
-		if e.Type == "send" && strings.Contains(string(e.Message), "notifications/cancelled") {
+		if e.Type == trace.TypeSend && strings.Contains(string(e.Message), "notifications/cancelled") {
 			wire = string(e.Message)
 		}
 	}
@@ -116,7 +116,7 @@ func TestSkipDrawnAsSkipped(t *testing.T) {
 	tl := NewView(tr).Timeline
 	found := false
 	for _, m := range tl.Marks {
-		if m.Type != trace.TypeSkip {
+		if m.Type != string(trace.TypeSkip) {
 			continue
 		}
 		found = true

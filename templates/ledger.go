@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -24,14 +25,17 @@ const externalEffectNote = "A local table makes only the local effect atomic; a 
 
 // Ledger event types (trace events of actor "ledger").
 const (
-	ledgerEffect = "effect" // the side effect ran and committed
-	ledgerReplay = "replay" // the stored result was returned, no execution
-	ledgerReject = "reject" // a key reused with other arguments was refused
-	ledgerLock   = "lock"   // BEGIN IMMEDIATE took the write lock
-	ledgerWait   = "wait"   // BEGIN IMMEDIATE was refused (SQLITE_BUSY)
-	ledgerCheck  = "check"  // a key check in its own transaction (non-atomic)
-	ledgerReopen = "reopen" // every connection closed and opened again
+	ledgerEffect = string(trace.TypeEffect) // the side effect ran and committed
+	ledgerReplay = string(trace.TypeReplay) // the stored result was returned, no execution
+	ledgerReject = string(trace.TypeReject) // a key reused with other arguments was refused
+	ledgerLock   = string(trace.TypeLock)   // BEGIN IMMEDIATE took the write lock
+	ledgerWait   = string(trace.TypeWait)   // BEGIN IMMEDIATE was refused (SQLITE_BUSY)
+	ledgerCheck  = string(trace.TypeCheck)  // a key check in its own transaction (non-atomic)
+	ledgerReopen = string(trace.TypeReopen) // every connection closed and opened again
 )
+
+// ledgerRule is the rule whose verdict the executions count shows.
+const ledgerRule = string(checks.OneExecutionPerKey)
 
 // ledgerView is everything the ledger section draws.
 type ledgerView struct {
@@ -84,7 +88,7 @@ func newLedgerView(tr *trace.Trace, checks []checkRow) *ledgerView {
 		v.NoRecords = "No records: the server deduplicates ledger calls by nothing (a broken switch), so it stores none, whatever key a call carries, and every retry runs again."
 	}
 	for _, c := range checks {
-		if c.Rule == "one-execution-per-key" {
+		if c.Rule == ledgerRule {
 			v.ExecutionsCheck = c.Result
 		}
 	}
@@ -244,7 +248,7 @@ func layoutRaceDiagram(tr *trace.Trace, narrow bool) *raceDiagram {
 	col := d.layoutColumns(events, narrow)
 	y := raceTop
 	for _, e := range events {
-		r := raceRow{Seq: e.Seq, At: e.At, Type: e.Type, Key: e.Key, Y: y}
+		r := raceRow{Seq: e.Seq, At: e.At, Type: string(e.Type), Key: e.Key, Y: y}
 		if e.ID != nil {
 			r.ID = e.ID.String()
 			r.X = d.Columns[col[e.ID.Raw()]].X
@@ -308,7 +312,7 @@ func (d *raceDiagram) rowText(tr *trace.Trace, e trace.Event, id string) string 
 	var text string
 	receipt, _ := receiptOf(e.Message)
 	who := "request " + id
-	switch e.Type {
+	switch string(e.Type) {
 	case ledgerLock:
 		text = who + " takes the write lock (BEGIN IMMEDIATE)"
 	case ledgerWait:
@@ -338,12 +342,12 @@ func (d *raceDiagram) rowText(tr *trace.Trace, e trace.Event, id string) string 
 	case ledgerReopen:
 		text = "every connection closed and reopened"
 	default:
-		text = strings.TrimSpace(who + " " + e.Type)
+		text = strings.TrimSpace(who + " " + string(e.Type))
 		if id == "" {
-			text = e.Type
+			text = string(e.Type)
 		}
 	}
-	if e.Key != "" && e.Type != ledgerLock && e.Type != ledgerWait {
+	if e.Key != "" && string(e.Type) != ledgerLock && string(e.Type) != ledgerWait {
 		text += ` · key "` + e.Key + `"`
 	}
 	return text

@@ -223,13 +223,13 @@ func newRequestRow(r trace.Request) requestRow {
 }
 
 func newEventRow(e trace.Event) eventRow {
-	row := eventRow{Seq: e.Seq, At: e.At, Actor: e.Actor, Type: e.Type, Wire: e.Wire, Note: e.Note}
+	row := eventRow{Seq: e.Seq, At: e.At, Actor: string(e.Actor), Type: string(e.Type), Wire: e.Wire, Note: e.Note}
 	if e.ID != nil {
 		row.ID = e.ID.String()
 	}
 	var f []string
 	if e.From != "" || e.To != "" {
-		f = append(f, e.From+" → "+e.To)
+		f = append(f, string(e.From)+" → "+string(e.To))
 	}
 	if e.SentAt != nil {
 		f = append(f, "sent at "+strconv.FormatInt(*e.SentAt, 10)+" ms")

@@ -340,7 +340,7 @@ func rulePageView(root string, e checks.RuleEntry) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = layout(e.ID+" · Rules · mcplab", root, false, "", "").Render(templ.WithChildren(ctx, templ_7745c5c3_Var9), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = layout(string(e.ID)+" · Rules · mcplab", root, false, "", "").Render(templ.WithChildren(ctx, templ_7745c5c3_Var9), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // Rule (docs/domain.md's opening; the site serves no docs/ pages): a
@@ -16,7 +17,10 @@ import (
 // name of docs/ or a design file the repository does not hold, and links
 // nothing under docs/.
 func TestRulePageSourceNamesTheNotes(t *testing.T) {
-	for _, c := range []struct{ rule, want string }{
+	for _, c := range []struct {
+		rule trace.RuleID
+		want string
+	}{
 		{checks.NoMessageAfterCancel, "the lab's domain notes, §1; MCP specification, Basic › Utilities › Cancellation"},
 		{checks.OneResponsePerRequest, "the lab's domain notes, §1, The race: both orders are valid (one terminal state)"},
 		{checks.LateMessageTolerated, "the lab's domain notes, §11 (failure late-message-fatal)"},

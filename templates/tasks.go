@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -319,7 +320,7 @@ func (lane *taskLane) rows(tr *trace.Trace, t trace.Task, xOf func(int64) float6
 	// checkpoint event: take its time from the scenario's step.
 	if tr.Scenario != nil {
 		for _, st := range tr.Scenario.Steps {
-			if st.Do != "checkpoint" || st.TaskID != t.TaskID {
+			if st.Do != scenario.VerbCheckpoint || st.TaskID != t.TaskID {
 				continue
 			}
 			if slices.ContainsFunc(lane.Marks, func(m taskMark) bool { return m.Kind == taskMarkCheckpoint && m.At == st.At }) {

@@ -177,7 +177,7 @@ type legendItem struct {
 }
 
 // laneOrder is the top-to-bottom order of the known actors.
-var laneOrder = []string{trace.ActorClient, trace.ActorNetwork, trace.ActorProxy, trace.ActorServer, trace.ActorWorker, trace.ActorLedger}
+var laneOrder = []trace.Actor{trace.ActorClient, trace.ActorNetwork, trace.ActorProxy, trace.ActorServer, trace.ActorWorker, trace.ActorLedger}
 
 // newTimeline lays out the events of tr: lanes for client, network and
 // server always, and for proxy, worker, ledger or any other actor only when
@@ -199,9 +199,9 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	actors, maxAt := timelineActors(tr)
 	laneIndex := map[string]int{}
 	for i, a := range actors {
-		laneIndex[a] = i
+		laneIndex[string(a)] = i
 	}
-	netIdx := laneIndex[trace.ActorNetwork]
+	netIdx := laneIndex[string(trace.ActorNetwork)]
 
 	// Time scale.
 	step := niceStepN(maxAt, f.maxTicks)
@@ -255,15 +255,15 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 // timelineActors are the lanes present, in canonical order (laneOrder),
 // unknown actors after, sorted; and the latest time an event or the trace's
 // end names (ms).
-func timelineActors(tr *trace.Trace) (actors []string, maxAt int64) {
-	present := map[string]bool{trace.ActorClient: true, trace.ActorNetwork: true, trace.ActorServer: true}
+func timelineActors(tr *trace.Trace) (actors []trace.Actor, maxAt int64) {
+	present := map[trace.Actor]bool{trace.ActorClient: true, trace.ActorNetwork: true, trace.ActorServer: true}
 	// A scenario with a proxy keeps its lane even when the proxy only
 	// forwards, so flipping its buffering moves the arrivals, not the lanes.
 	if s := tr.Scenario; s != nil && s.Proxy != nil && s.Transport == scenario.TransportHTTP {
 		present[trace.ActorProxy] = true
 	}
-	var extra []string
-	note := func(a string) {
+	var extra []trace.Actor
+	note := func(a trace.Actor) {
 		if a == "" || present[a] {
 			return
 		}
@@ -375,7 +375,7 @@ func (g *geometry) bandLabels(arrows []arrow) (labelOffsets, labelModes []int) {
 // placeLanes sets the lanes' y positions, from the network lane's centre,
 // then the marks' and arrows' (and the arrow labels'), and returns the
 // bottom of the lowest lane.
-func (t *timeline) placeLanes(g geometry, actors []string, places []markPlace, labelOffsets []int) (bottom float64) {
+func (t *timeline) placeLanes(g geometry, actors []trace.Actor, places []markPlace, labelOffsets []int) (bottom float64) {
 	netIdx := g.netIdx
 	centre := topPad + float64(g.bandRows)*rowH/2
 	if netIdx > 0 {
@@ -384,7 +384,7 @@ func (t *timeline) placeLanes(g geometry, actors []string, places []markPlace, l
 	laneY := make([]float64, len(actors))
 	for i, a := range actors {
 		laneY[i] = centre + g.rel(i)
-		t.Lanes = append(t.Lanes, lane{Actor: a, Label: a, Y: laneY[i]})
+		t.Lanes = append(t.Lanes, lane{Actor: string(a), Label: string(a), Y: laneY[i]})
 	}
 	last := len(actors) - 1
 	bottom = laneY[last] + float64(g.rows[last])*rowH
@@ -548,8 +548,8 @@ func markViolations(tr *trace.Trace, t *timeline) {
 			continue
 		}
 		for _, seq := range c.Events {
-			if !slices.Contains(bySeq[seq], c.Rule) {
-				bySeq[seq] = append(bySeq[seq], c.Rule)
+			if !slices.Contains(bySeq[seq], string(c.Rule)) {
+				bySeq[seq] = append(bySeq[seq], string(c.Rule))
 			}
 		}
 	}

@@ -161,11 +161,11 @@ func raceTry(tr *trace.Trace) (tryIt, bool) {
 			continue
 		}
 		switch st.Do {
-		case "cancel":
+		case scenario.VerbCancel:
 			cancelAt[st.ID.Raw()] = i
-		case "complete":
+		case scenario.VerbComplete:
 			completeAt[st.ID.Raw()] = st.At
-		case "call":
+		case scenario.VerbCall:
 			callAt[st.ID.Raw()] = st.At
 		}
 	}

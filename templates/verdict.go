@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -65,14 +66,14 @@ func (v verdict) Label() string {
 // scriptedRules are the rules only a scenario's own script can break (the
 // simulated server sends what the steps say), so their failure is the
 // scenario's point, not a surprise.
-var scriptedRules = map[string]bool{
-	"progress-increases":            true,
-	"server-cancel-only-for-listen": true,
+var scriptedRules = map[trace.RuleID]bool{
+	checks.ProgressIncreases:         true,
+	checks.ServerCancelOnlyForListen: true,
 	// The simulated server sends progress after its final only when a
 	// step says so; the client's reaction is the story.
-	"no-progress-after-final": true,
+	checks.NoProgressAfterFinal: true,
 	// A retry step with a new JSON-RPC id is the script's own choice.
-	"no-unsafe-retry": true,
+	checks.NoUnsafeRetry: true,
 }
 
 // newVerdict reads the verdict of a trace from its checks and requests.
@@ -176,7 +177,7 @@ func judge(tr *trace.Trace) verdict {
 		return cmpBool(scriptedRules[a.Rule], scriptedRules[b.Rule])
 	})
 	for _, c := range failed {
-		v := verdict{Key: "bad", Rule: c.Rule, Text: failureText(tr, c), Detail: checkDetail(tr, c)}
+		v := verdict{Key: "bad", Rule: string(c.Rule), Text: failureText(tr, c), Detail: checkDetail(tr, c)}
 		if intendedFailure(tr.Scenario, c.Rule) {
 			v.Key = "intended"
 		}
@@ -188,7 +189,7 @@ func judge(tr *trace.Trace) verdict {
 		// does not show.
 		for _, c := range tr.Checks {
 			if c.OK == nil {
-				return verdict{Key: "undecided", Rule: c.Rule, Text: undecidedText(tr), Detail: c.Rule + ": " + checkDetail(tr, c) + " " + successDetail(tr)}
+				return verdict{Key: "undecided", Rule: string(c.Rule), Text: undecidedText(tr), Detail: string(c.Rule) + ": " + checkDetail(tr, c) + " " + successDetail(tr)}
 			}
 		}
 	}
@@ -230,7 +231,7 @@ func undecidedText(tr *trace.Trace) string {
 // page shows". An untitled scenario (the reader's own) asks by what it
 // does: a known-broken switch is on, or the rule is one only its script
 // breaks. An imported transcript (no scenario) never asks for one.
-func intendedFailure(s *scenario.Scenario, rule string) bool {
+func intendedFailure(s *scenario.Scenario, rule trace.RuleID) bool {
 	if s == nil {
 		// An imported transcript: real traffic asks for no failure.
 		return false
@@ -320,7 +321,7 @@ func citesFinal(tr *trace.Trace, c trace.Check) bool {
 // numbers where the rule has one.
 func failureText(tr *trace.Trace, c trace.Check) string {
 	switch c.Rule {
-	case "no-unsafe-retry", "one-execution-per-key":
+	case checks.NoUnsafeRetry, checks.OneExecutionPerKey:
 		if n := tr.Ledger.Executions; n > 1 {
 			return "charged twice: " + strconv.Itoa(n) + " executions for one intent"
 		}
@@ -328,60 +329,60 @@ func failureText(tr *trace.Trace, c trace.Check) string {
 		// (the first attempt never committed), so nothing was charged
 		// twice, but an answer that came would have been.
 		return "an unsafe retry: without an idempotency key it runs the effect again (here it ran once)"
-	case "max-timeout-enforced":
+	case checks.MaxTimeoutEnforced:
 		for _, r := range tr.Requests {
 			if r.MaxTimeoutMs > 0 && r.EndedAt != nil && *r.EndedAt-r.SentAt > r.MaxTimeoutMs {
 				return "the request outlived its " + trace.Thousands(r.MaxTimeoutMs) + " ms maximum"
 			}
 		}
 		return "the request outlived its maximum timeout"
-	case "idle-timeout-enforced":
+	case checks.IdleTimeoutEnforced:
 		return "the request outlived its idle timeout"
-	case "final-never-dropped":
+	case checks.FinalNeverDropped:
 		return "the final response was lost: the client never learns the outcome"
-	case "buffer-within-capacity":
+	case checks.BufferWithinCapacity:
 		return "the buffer grows without bound behind a slow client"
-	case "defensive-copy":
+	case checks.DefensiveCopy:
 		return "a replay returned a corrupted result"
-	case "key-reuse-rejected":
+	case checks.KeyReuseRejected:
 		return "one key, two intents: the second call got the first one's result"
-	case "http-cancel-closes-stream":
+	case checks.HTTPCancelClosesStream:
 		return "cancelled the old way: a POST instead of closing the stream"
-	case "no-last-event-id", "reconnect-new-request-and-refetch":
+	case checks.NoLastEventID, checks.ReconnectRefetches:
 		return "resumed a stream the server no longer keeps: stale state stays"
-	case "sse-headers":
+	case checks.SSEHeaders:
 		return "no SSE headers: the proxy holds the progress back"
-	case "no-message-after-cancel":
+	case checks.NoMessageAfterCancel:
 		if !citesFinal(tr, c) {
 			return "kept sending progress after cancelling: messages the client must ignore"
 		}
 		return "answered after cancelling: messages the client must ignore"
-	case "progress-increases":
+	case checks.ProgressIncreases:
 		for _, r := range tr.Requests {
 			if r.Cause != nil && *r.Cause == trace.CauseIdleTimeout {
 				return "a stuck server repeats its progress, and the idle timeout still fires"
 			}
 		}
 		return "a stuck server repeats its progress"
-	case "stale-progress-ignored":
+	case checks.StaleProgressIgnored:
 		return "stale progress keeps a stuck request alive"
-	case "task-ack-not-terminal":
+	case checks.TaskAckNotTerminal:
 		return "reported stopped while the worker runs on"
-	case "herd-all-reconnect":
+	case checks.HerdAllReconnect:
 		// It fails only when clients gave up (engine/checks).
 		if h := tr.Herd; h != nil {
 			return "the herd never fully recovers: " + trace.Thousands(int64(h.Exhausted)) + " of " + trace.Thousands(int64(h.Clients)) + " clients gave up"
 		}
 		return "the herd never fully recovers"
-	case "herd-jittered":
+	case checks.HerdJittered:
 		// Lockstep (SCENARIO.md: failure lockstep-backoff), whether or not
 		// every client got back in the end: each wave arrives at once.
 		if h := tr.Herd; h != nil && h.PeakPerBucket > 0 {
 			return "the herd retries in synchronized waves: " + trace.Thousands(int64(h.PeakPerBucket)) + " reconnects in one " + trace.Thousands(h.BucketMs) + " ms burst, against " + trace.Thousands(int64(h.CapacityPerSecond)) + " a second"
 		}
-	case "server-cancel-only-for-listen":
+	case checks.ServerCancelOnlyForListen:
 		return "the server cancelled a tool call"
-	case "late-response-ignored":
+	case checks.LateResponseIgnored:
 		if tornDown(tr) {
 			return "the client tore down its session over a late response: calls in flight failed"
 		}

@@ -191,7 +191,7 @@ func TestTaskCardCancelOnlyBeforeTheEnd(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			first := -1
 			for i, st := range examplestest.Decode(t, name).Steps {
-				if st.Do == "task-cancel" {
+				if st.Do == scenario.VerbTaskCancel {
 					first = i
 					break
 				}
@@ -284,7 +284,7 @@ func TestVerdictOfOneSidedLogUndecided(t *testing.T) {
 			t.Fatalf("check %s fails on the client's log; the test wants one that passes or is undecided", c.Rule)
 		}
 		if c.OK == nil && undecided == "" {
-			undecided = c.Rule
+			undecided = string(c.Rule)
 		}
 	}
 	if tr.Source == nil || tr.Source.Side != "client" || undecided == "" {
@@ -315,7 +315,7 @@ func TestVerdictOfOneSidedLogUndecided(t *testing.T) {
 // (checks.Rules) gets a headline without its id, and no built-in's
 // verdict names a rule id.
 func TestEveryRuleHasAHeadline(t *testing.T) {
-	var rules []string
+	rules := []trace.RuleID{checks.MessageValid} // described by checks/schema
 	for _, r := range checks.Rules {
 		rules = append(rules, r.ID)
 	}
@@ -324,14 +324,14 @@ func TestEveryRuleHasAHeadline(t *testing.T) {
 	}
 	for _, rule := range rules {
 		h := failureText(&trace.Trace{}, trace.Check{Rule: rule, Detail: "Something the check saw."})
-		if h == "" || strings.Contains(h, rule) || h == "Something the check saw" {
+		if h == "" || strings.Contains(h, string(rule)) || h == "Something the check saw" {
 			t.Errorf("rule %s: headline %q, want domain words of its own", rule, h)
 		}
 	}
 	for _, ex := range examples.All() {
 		v := NewView(examplestest.RunExample(t, ex))
 		for _, rule := range rules {
-			if strings.Contains(v.Verdict.Text, rule) {
+			if strings.Contains(v.Verdict.Text, string(rule)) {
 				t.Errorf("%s: headline %q names the rule id %s", ex.Name, v.Verdict.Text, rule)
 			}
 		}
@@ -404,7 +404,7 @@ func TestServerLogCannotSayTheClientNeverGotIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr.Source == nil || tr.Source.Side != trace.ActorServer {
+	if tr.Source == nil || tr.Source.Side != string(trace.ActorServer) {
 		t.Fatalf("the example is read as %+v; the test wants the server's own log", tr.Source)
 	}
 	v := NewView(tr)

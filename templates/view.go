@@ -44,7 +44,7 @@ func NewView(tr *trace.Trace) View {
 		v.Outcomes = append(v.Outcomes, row.Outcome)
 	}
 	for _, c := range tr.Checks {
-		row := checkRow{Rule: c.Rule, Detail: checkDetail(tr, c), Events: c.Events}
+		row := checkRow{Rule: string(c.Rule), Detail: checkDetail(tr, c), Events: c.Events}
 		switch {
 		case c.OK == nil:
 			row.Result, row.Symbol = "undecided", "?"

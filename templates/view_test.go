@@ -105,7 +105,7 @@ func TestTimelineLanes(t *testing.T) {
 	}
 
 	tr := loadTrace(t, smallTrace)
-	tr.Events = append(tr.Events, trace.Event{Seq: 16, At: 620, Actor: trace.ActorProxy, Type: "flush"})
+	tr.Events = append(tr.Events, trace.Event{Seq: 16, At: 620, Actor: trace.ActorProxy, Type: trace.TypeFlush})
 	tl = newTimeline(tr)
 	got = nil
 	for _, l := range tl.Lanes {

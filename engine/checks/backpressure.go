@@ -15,7 +15,7 @@ import (
 // capacity (DOMAIN.md §7); an unbounded one is flagged, since memory then
 // grows with a slow consumer.
 //
-// Rule: BufferWithinCapacity.
+// Rule: bufferWithinCapacity.
 func bufferWithinCapacity(v *view) (trace.Check, bool) {
 	if len(v.tr.Buffers) == 0 {
 		return trace.Check{}, false
@@ -42,7 +42,7 @@ func bufferWithinCapacity(v *view) (trace.Check, bool) {
 // finalNeverDropped: under pressure the buffer evicts progress, never the
 // final response (DOMAIN.md §7).
 //
-// Rule: FinalNeverDropped.
+// Rule: finalNeverDropped.
 func finalNeverDropped(v *view) (trace.Check, bool) {
 	if len(v.tr.Buffers) == 0 {
 		return trace.Check{}, false

@@ -14,7 +14,7 @@ import (
 // noMessageAfterCancel: after the server observes a cancellation it sends
 // nothing more for that request: no result, no error, no progress (DOMAIN.md §1).
 //
-// Rule: NoMessageAfterCancel.
+// Rule: noMessageAfterCancel.
 func noMessageAfterCancel(v *view) (trace.Check, bool) {
 	cancelledAt := make(map[string]int, len(v.tr.Requests)) // request id → seq of the server's status event
 	var bad, proof []int
@@ -94,7 +94,7 @@ func httpCancelSignal(v *view) (trace.Check, bool) {
 // answer fails too, and the detail says so rather than calling the request
 // abandoned; the detail cites the client's use of each response.
 //
-// Rule: LateResponseIgnored.
+// Rule: lateResponseIgnored.
 func lateResponseIgnored(v *view) (trace.Check, bool) {
 	abandoned := make(map[string]int64, len(v.tr.Requests)) // request id → when the client gave it up
 	awaited := map[string]bool{}                            // cancelled, then kept waiting
@@ -150,7 +150,7 @@ func lateResponseIgnored(v *view) (trace.Check, bool) {
 // serverCancelOnlyForListen: a server-sent notifications/cancelled only
 // tears down a subscriptions/listen stream (DOMAIN.md §1).
 //
-// Rule: ServerCancelOnlyForListen.
+// Rule: serverCancelOnlyForListen.
 func serverCancelOnlyForListen(v *view) (trace.Check, bool) {
 	var bad, good []int
 	for i := range v.ev {
@@ -170,7 +170,7 @@ func serverCancelOnlyForListen(v *view) (trace.Check, bool) {
 // cancellationNeverAnswered: a cancellation is a notification; valid or not,
 // the server never answers it (DOMAIN.md §1: ignoring never answers).
 //
-// Rule: CancellationNeverAnswered.
+// Rule: cancellationNeverAnswered.
 func cancellationNeverAnswered(v *view) (trace.Check, bool) {
 	var cancels, bad []int
 	for i := range v.ev {
@@ -197,7 +197,7 @@ func cancellationNeverAnswered(v *view) (trace.Check, bool) {
 // 2025-11-25 replay of the response (the same eventId after Last-Event-ID)
 // is the one response again, not a second.
 //
-// Rule: OneResponsePerRequest.
+// Rule: oneResponsePerRequest.
 func oneResponsePerRequest(v *view) (trace.Check, bool) {
 	seen := map[string]int{}
 	var bad []int
@@ -243,7 +243,7 @@ func oneResponsePerRequest(v *view) (trace.Check, bool) {
 // initializeNotCancelled: under 2025-11-25 initialize is never cancelled,
 // neither by notifications/cancelled nor by closing its stream (DOMAIN.md §1).
 //
-// Rule: InitializeNotCancelled.
+// Rule: initializeNotCancelled.
 func initializeNotCancelled(v *view) (trace.Check, bool) {
 	if protocolOf(v.tr) != trace.Protocol20251125 {
 		return trace.Check{}, false

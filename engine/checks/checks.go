@@ -49,31 +49,96 @@ import (
 
 // Rule ids (stable; SCENARIO.md, checks[]).
 const (
-	NoMessageAfterCancel        = "no-message-after-cancel"
-	HTTPCancelClosesStream      = "http-cancel-closes-stream"
-	HTTPCancelPostsNotification = "http-cancel-posts-notification"
-	ProgressIncreases           = "progress-increases"
-	StaleProgressIgnored        = "stale-progress-ignored"
-	NoProgressAfterFinal        = "no-progress-after-final"
-	MaxTimeoutEnforced          = "max-timeout-enforced"
-	IdleTimeoutEnforced         = "idle-timeout-enforced"
-	LateResponseIgnored         = "late-response-ignored"
-	ServerCancelOnlyForListen   = "server-cancel-only-for-listen"
-	CancellationNeverAnswered   = "cancellation-never-answered"
-	OneResponsePerRequest       = "one-response-per-request"
-	InitializeNotCancelled      = "initialize-not-cancelled"
-	NoLastEventID               = "no-last-event-id"
-	ReconnectRefetches          = "reconnect-new-request-and-refetch"
-	BufferWithinCapacity        = "buffer-within-capacity"
-	FinalNeverDropped           = "final-never-dropped"
-	TaskAckNotTerminal          = "task-ack-not-terminal"
-	OneExecutionPerKey          = "one-execution-per-key"
-	KeyReuseRejected            = "key-reuse-rejected"
-	DefensiveCopy               = "defensive-copy"
-	NoUnsafeRetry               = "no-unsafe-retry"
-	SSEHeaders                  = "sse-headers"
-	HerdAllReconnect            = "herd-all-reconnect"
-	AbandonTellsServer          = "abandon-tells-server"
+	// NoMessageAfterCancel: after the server observes a cancellation of a
+	// request it sends nothing more for that request: no result, no error, no
+	// progress (DOMAIN.md §1).
+	NoMessageAfterCancel trace.RuleID = "no-message-after-cancel"
+	// HTTPCancelClosesStream: on Streamable HTTP under 2026-07-28 the client
+	// cancels a request by closing its response stream and POSTs no
+	// notifications/cancelled (DOMAIN.md §1, The two protocol eras).
+	HTTPCancelClosesStream trace.RuleID = "http-cancel-closes-stream"
+	// HTTPCancelPostsNotification: on Streamable HTTP under 2025-11-25 the
+	// client cancels by POSTing notifications/cancelled; closing the stream is
+	// not a cancellation (DOMAIN.md §1, The two protocol eras).
+	HTTPCancelPostsNotification trace.RuleID = "http-cancel-posts-notification"
+	// ProgressIncreases: progress values on the wire strictly increase per
+	// progress token (DOMAIN.md §3).
+	ProgressIncreases trace.RuleID = "progress-increases"
+	// StaleProgressIgnored: A non-increasing progress value does not reset the
+	// client's idle clock (DOMAIN.md §2–3).
+	StaleProgressIgnored trace.RuleID = "stale-progress-ignored"
+	// NoProgressAfterFinal: no progress notification follows a request's final
+	// response (DOMAIN.md §3).
+	NoProgressAfterFinal trace.RuleID = "no-progress-after-final"
+	// MaxTimeoutEnforced: A request with a maximum timeout stops being waited
+	// for by its start plus the maximum, whatever progress arrives (DOMAIN.md
+	// §2).
+	MaxTimeoutEnforced trace.RuleID = "max-timeout-enforced"
+	// IdleTimeoutEnforced: A request with an idle timeout is not waited for
+	// longer than that without valid progress (DOMAIN.md §2).
+	IdleTimeoutEnforced trace.RuleID = "idle-timeout-enforced"
+	// LateResponseIgnored: the client ignores a response for a request it
+	// abandoned (DOMAIN.md §1, The race).
+	LateResponseIgnored trace.RuleID = "late-response-ignored"
+	// ServerCancelOnlyForListen: A notifications/cancelled sent by the server
+	// only tears down a subscriptions/listen stream (DOMAIN.md §9).
+	ServerCancelOnlyForListen trace.RuleID = "server-cancel-only-for-listen"
+	// CancellationNeverAnswered: the server never answers a cancellation
+	// notification, valid or not (DOMAIN.md §1).
+	CancellationNeverAnswered trace.RuleID = "cancellation-never-answered"
+	// OneResponsePerRequest: the server sends at most one final response per
+	// request (per request stream: a duplicate request under an id in flight is
+	// answered on its own) (DOMAIN.md §1, The race (one terminal state)).
+	OneResponsePerRequest trace.RuleID = "one-response-per-request"
+	// InitializeNotCancelled: under 2025-11-25 the client never cancels
+	// initialize (MCP specification, Basic › Utilities › Cancellation
+	// (2025-11-25)).
+	InitializeNotCancelled trace.RuleID = "initialize-not-cancelled"
+	// NoLastEventID: under 2026-07-28 a client does not reconnect with Last-
+	// Event-ID: the server keeps no event ids to resume from (DOMAIN.md §9).
+	NoLastEventID trace.RuleID = "no-last-event-id"
+	// ReconnectRefetches: under 2026-07-28, after a listen stream drops, the
+	// client opens a new listen request with a new id and refetches the
+	// affected state (DOMAIN.md §9).
+	ReconnectRefetches trace.RuleID = "reconnect-new-request-and-refetch"
+	// BufferWithinCapacity: A bounded SSE buffer never holds more than its
+	// capacity; an unbounded one fails (DOMAIN.md §7).
+	BufferWithinCapacity trace.RuleID = "buffer-within-capacity"
+	// FinalNeverDropped: the SSE buffer never drops or refuses a final response
+	// (DOMAIN.md §7).
+	FinalNeverDropped trace.RuleID = "final-never-dropped"
+	// TaskAckNotTerminal: the client calls a task stopped only once its worker
+	// status is terminal, and a terminal status never changes (DOMAIN.md §6).
+	TaskAckNotTerminal trace.RuleID = "task-ack-not-terminal"
+	// OneExecutionPerKey: A side effect runs at most once per idempotency key,
+	// whatever the JSON-RPC ids, races or replicas (DOMAIN.md §4).
+	OneExecutionPerKey trace.RuleID = "one-execution-per-key"
+	// KeyReuseRejected: A key reused with different arguments is rejected,
+	// never answered with the other intent's result (DOMAIN.md §4).
+	KeyReuseRejected trace.RuleID = "key-reuse-rejected"
+	// DefensiveCopy: every replay returns exactly the result first committed
+	// for its key, even after a caller mutated what it got back (DOMAIN.md §4).
+	DefensiveCopy trace.RuleID = "defensive-copy"
+	// NoUnsafeRetry: A mutation without an idempotency key (retry class unsafe)
+	// is never retried under a new JSON-RPC id (DOMAIN.md §5).
+	NoUnsafeRetry trace.RuleID = "no-unsafe-retry"
+	// SSEHeaders: A Streamable HTTP response stream carries Cache-Control: no-
+	// cache and X-Accel-Buffering: no (DOMAIN.md §8).
+	SSEHeaders trace.RuleID = "sse-headers"
+	// HerdAllReconnect: in the herd experiment every client reconnects within
+	// its attempts (a herd that got back in lockstep waves passes this and
+	// fails herd-jittered) (DOMAIN.md §10).
+	HerdAllReconnect trace.RuleID = "herd-all-reconnect"
+	// AbandonTellsServer: A client that stops waiting for a request tells the
+	// server: a cancellation, or on HTTP closing the request's stream
+	// (SCENARIO.md, The client decides when it gives up, retries and resumes
+	// (failure abandon-silently)).
+	AbandonTellsServer trace.RuleID = "abandon-tells-server"
+	// MessageValid: every message on the wire is valid against its
+	// revision's JSON Schema (SCENARIO.md, "The wire of each revision").
+	// Package checks/schema judges it, apart from Evaluate, so that what
+	// links checks does not link the schemas.
+	MessageValid trace.RuleID = "message-valid"
 )
 
 // Evaluate returns the applicable checks for tr, in a fixed order.
@@ -105,24 +170,24 @@ func Evaluate(tr *trace.Trace) []trace.Check {
 	return out
 }
 
-func pass(rule, detail string, seqs ...int) trace.Check {
+func pass(rule trace.RuleID, detail string, seqs ...int) trace.Check {
 	t := true
 	return trace.Check{Rule: rule, OK: &t, Detail: detail, Events: seqs}
 }
 
-func fail(rule, detail string, seqs ...int) trace.Check {
+func fail(rule trace.RuleID, detail string, seqs ...int) trace.Check {
 	f := false
 	return trace.Check{Rule: rule, OK: &f, Detail: detail, Events: seqs}
 }
 
-func undecided(rule, detail string) trace.Check {
+func undecided(rule trace.RuleID, detail string) trace.Check {
 	return trace.Check{Rule: rule, OK: nil, Detail: detail}
 }
 
 // verdict turns the offending (bad) and the proving (good) events into a
 // check: omitted when there are neither, failed with failDetail when any
 // event is bad, passed with passDetail otherwise.
-func verdict(rule string, bad, good []int, failDetail, passDetail string) (trace.Check, bool) {
+func verdict(rule trace.RuleID, bad, good []int, failDetail, passDetail string) (trace.Check, bool) {
 	if len(bad)+len(good) == 0 {
 		return trace.Check{}, false
 	}

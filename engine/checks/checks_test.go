@@ -38,7 +38,7 @@ func id(raw string) *scenario.ID {
 }
 
 // send is actor from putting msg on the wire.
-func send(at int64, from, reqID, msg string) trace.Event {
+func send(at int64, from trace.Actor, reqID, msg string) trace.Event {
 	to := trace.ActorServer
 	if from == trace.ActorServer {
 		to = trace.ActorClient
@@ -51,7 +51,7 @@ func send(at int64, from, reqID, msg string) trace.Event {
 }
 
 // deliver is msg, sent at sentAt, reaching to.
-func deliver(at, sentAt int64, to, msg string) trace.Event {
+func deliver(at, sentAt int64, to trace.Actor, msg string) trace.Event {
 	from := trace.ActorClient
 	if to == trace.ActorClient {
 		from = trace.ActorServer
@@ -60,7 +60,7 @@ func deliver(at, sentAt int64, to, msg string) trace.Event {
 }
 
 // act is actor doing typ about request reqID.
-func act(at int64, actor, typ, reqID string) trace.Event {
+func act(at int64, actor trace.Actor, typ trace.EventType, reqID string) trace.Event {
 	e := trace.Event{At: at, Actor: actor, Type: typ}
 	if reqID != "" {
 		e.ID = id(reqID)
@@ -80,7 +80,7 @@ func timeout(at int64, reqID, cause string) trace.Event {
 	return e
 }
 
-func closeStream(at int64, actor, reqID string) trace.Event {
+func closeStream(at int64, actor trace.Actor, reqID string) trace.Event {
 	e := act(at, actor, trace.TypeCloseStream, reqID)
 	e.From, e.To, e.Signal = trace.ActorClient, trace.ActorServer, trace.SignalCloseStream
 	return e
@@ -140,7 +140,7 @@ func TestChecks(t *testing.T) {
 
 	tests := []struct {
 		name       string
-		rule       string
+		rule       trace.RuleID
 		tr         *trace.Trace
 		want       string // "true", "false", "null" or absent
 		wantEvents []int  // the seqs the check names, when given
@@ -382,7 +382,7 @@ func TestChecks(t *testing.T) {
 			absent, nil},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rule+"/"+tt.name, func(t *testing.T) {
+		t.Run(string(tt.rule)+"/"+tt.name, func(t *testing.T) {
 			got := checks.Evaluate(tt.tr)
 			var c *trace.Check
 			for i := range got {
@@ -430,7 +430,7 @@ func okText(ok *bool) string {
 func list(cs []trace.Check) string {
 	var s []string
 	for _, c := range cs {
-		s = append(s, c.Rule+"="+okText(c.OK))
+		s = append(s, string(c.Rule)+"="+okText(c.OK))
 	}
 	return "[" + strings.Join(s, " ") + "]"
 }
@@ -447,10 +447,10 @@ func TestEvaluateEmptyAndOrder(t *testing.T) {
 		send(0, client, "7", req7), send(100, server, "", progress("p", 1)), deliver(100, 100, client, progress("p", 1)),
 		act(100, client, trace.TypeActivity, "7"), send(200, client, "7", cancel7), status(210, "7", cancelled, "client"),
 		send(220, server, "7", resp7), timeout(2000, "7", trace.CauseMaxTimeout))
-	want := []string{checks.NoMessageAfterCancel, checks.HTTPCancelClosesStream, checks.ProgressIncreases, checks.NoProgressAfterFinal,
+	want := []trace.RuleID{checks.NoMessageAfterCancel, checks.HTTPCancelClosesStream, checks.ProgressIncreases, checks.NoProgressAfterFinal,
 		checks.MaxTimeoutEnforced, checks.IdleTimeoutEnforced, checks.ProgressResetsIdle, checks.ProgressTokenKnown, checks.CancellationNeverAnswered, checks.OneResponsePerRequest,
 		checks.RequestHasTimeout, checks.WorkStopsAfterCancel, checks.MaximumBoundsProgress, checks.CallOutcomeKnown}
-	var got []string
+	var got []trace.RuleID
 	for _, c := range checks.Evaluate(tr) {
 		got = append(got, c.Rule)
 	}
@@ -496,7 +496,7 @@ func TestLateResponseDetail(t *testing.T) {
 			build(stdio, nil, send(0, client, "7", req7), timeout(500, "7", trace.CauseIdleTimeout), deliver(600, 590, client, resp7), act(600, client, trace.TypeAccept, "7"))},
 	}
 	for _, tt := range tests {
-		t.Run(checks.LateResponseIgnored+"/"+tt.name, func(t *testing.T) {
+		t.Run(string(checks.LateResponseIgnored)+"/"+tt.name, func(t *testing.T) {
 			found := false
 			for _, c := range checks.Evaluate(tt.tr) {
 				if c.Rule != checks.LateResponseIgnored {

@@ -19,12 +19,33 @@ import (
 // Rule ids of the client's decisions (stable; SCENARIO.md, "Rules these
 // add").
 const (
-	MaximumBoundsProgress = "maximum-bounds-progress"
-	CallOutcomeKnown      = "call-outcome-known"
-	CancelNotBlocked      = "cancel-not-blocked"
-	BackoffGrows          = "backoff-grows"
-	RefetchAfterReconnect = "refetch-after-reconnect"
-	ResumeReplaysMissed   = "resume-replays-missed"
+	// MaximumBoundsProgress: A request whose idle clock progress reset has a
+	// maximum timeout (SCENARIO.md, The client decides when it gives up,
+	// retries and resumes (failure no-maximum-under-progress)).
+	MaximumBoundsProgress trace.RuleID = "maximum-bounds-progress"
+	// CallOutcomeKnown: every tools/call ends for its client in a result, an
+	// error or its own abandonment; a call whose stream an intermediary closed,
+	// not resumed nor retried, is lost (SCENARIO.md, The client decides when it
+	// gives up, retries and resumes (failures await-after-cancel, call-lost-to-
+	// idle-close)).
+	CallOutcomeKnown trace.RuleID = "call-outcome-known"
+	// CancelNotBlocked: on Streamable HTTP a cancellation goes out when the
+	// client decides, not when the response stream first speaks (SCENARIO.md,
+	// The client decides when it gives up, retries and resumes (failure cancel-
+	// blocked)).
+	CancelNotBlocked trace.RuleID = "cancel-not-blocked"
+	// BackoffGrows: A refused client's consecutive reconnect delays grow until
+	// the cap; a constant retry loop fails (SCENARIO.md, The client decides
+	// when it gives up, retries and resumes (failure constant-retry-loop)).
+	BackoffGrows trace.RuleID = "backoff-grows"
+	// RefetchAfterReconnect: A client that reopens a listen stream without
+	// Last-Event-ID refetches what it covers (SCENARIO.md, The client decides
+	// when it gives up, retries and resumes (failure skip-refetch)).
+	RefetchAfterReconnect trace.RuleID = "refetch-after-reconnect"
+	// ResumeReplaysMissed: under 2025-11-25 every message the client missed on
+	// a stream it resumed reaches it after the resumption (SCENARIO.md, The
+	// client decides when it gives up, retries and resumes).
+	ResumeReplaysMissed trace.RuleID = "resume-replays-missed"
 )
 
 // maximumBoundsProgress: a request whose idle clock progress reset has a
@@ -35,7 +56,7 @@ const (
 // timeout; both timeouts are read from requests[], which an import without
 // the client's timeouts lacks (undecided).
 //
-// Rule: MaximumBoundsProgress.
+// Rule: maximumBoundsProgress.
 func maximumBoundsProgress(v *view) (trace.Check, bool) {
 	first := map[string]int{}
 	var order []string
@@ -93,7 +114,7 @@ func maximumBoundsProgress(v *view) (trace.Check, bool) {
 // import, a log that may simply stop, leaves a cancelled call still
 // awaited at its end undecided.
 //
-// Rule: CallOutcomeKnown.
+// Rule: callOutcomeKnown.
 func callOutcomeKnown(v *view) (trace.Check, bool) {
 	type life struct {
 		sent    int
@@ -234,7 +255,7 @@ func (v *view) cancelSignal(i int, id string) int {
 // client decided to cancel; a decision the client never acts on (it gives
 // up silently) is abandon-tells-server's subject.
 //
-// Rule: CancelNotBlocked.
+// Rule: cancelNotBlocked.
 func cancelNotBlocked(v *view) (trace.Check, bool) {
 	if transportOf(v.tr) != trace.TransportHTTP {
 		return trace.Check{}, false
@@ -292,7 +313,7 @@ func (v *view) abandonsAt(i int) bool {
 // that the server refused are judged alike (listenReconnects: the wait
 // before each is counted from the stream's end or the refusal before it).
 //
-// Rule: BackoffGrows.
+// Rule: backoffGrows.
 func backoffGrows(v *view) (trace.Check, bool) {
 	judged, flat := 0, 0
 	var details []string
@@ -452,7 +473,7 @@ func retryIDOf(id string) (base string, n int, ok bool) {
 // skip-refetch, docker/docker-agent#2244). A reconnect whose reconnects[]
 // plan has nothing to refetch (a filter covering nothing) is not judged.
 //
-// Rule: RefetchAfterReconnect.
+// Rule: refetchAfterReconnect.
 func refetchAfterReconnect(v *view) (trace.Check, bool) {
 	nothing := map[string]bool{}
 	for _, rc := range v.tr.Reconnects {
@@ -513,7 +534,7 @@ func refetchMethod(method string) bool {
 // when the client resumed a stream after missing a message on it; omitted
 // under 2026-07-28, which has no resumption.
 //
-// Rule: ResumeReplaysMissed.
+// Rule: resumeReplaysMissed.
 func resumeReplaysMissed(v *view) (trace.Check, bool) {
 	if v.under2026() || protocolOf(v.tr) == trace.Protocol20260728 {
 		return trace.Check{}, false

@@ -20,9 +20,10 @@ func imported(tr *trace.Trace, observer string) *trace.Trace {
 func TestDecisionRulesFromEvents(t *testing.T) {
 	http := `"transport":"streamable-http"`
 	tests := []struct {
-		name, rule string
-		tr         *trace.Trace
-		want       string
+		name string
+		rule trace.RuleID
+		tr   *trace.Trace
+		want string
 	}{
 		{"progress reset an idle clock with no maximum", checks.MaximumBoundsProgress,
 			build(mustScenario(t, ""), request(0, 500, 0, nil), send(0, client, "7", req7), act(100, client, trace.TypeActivity, "7")), "false"},
@@ -50,7 +51,7 @@ func TestDecisionRulesFromEvents(t *testing.T) {
 			build(mustScenario(t, ""), nil, send(0, client, "7", req7), timeout(500, "7", trace.CauseIdleTimeout), send(500, client, "7", cancel7)), absent},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rule+"/"+tt.name, func(t *testing.T) {
+		t.Run(string(tt.rule)+"/"+tt.name, func(t *testing.T) {
 			if got := verdictOf(t, tt.tr, tt.rule); got != tt.want {
 				t.Errorf("%s: ok=%s, want %s", tt.rule, got, tt.want)
 			}

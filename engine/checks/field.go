@@ -17,9 +17,18 @@ import (
 
 // Rule ids of this file.
 const (
-	LateMessageTolerated = "late-message-tolerated"
-	LateProgressIgnored  = "late-progress-ignored"
-	ProgressResetsIdle   = "progress-resets-idle"
+	// LateMessageTolerated: A late response or late progress never costs the
+	// client its session: it is ignored, not a protocol error (SCENARIO.md,
+	// Switches for the failures real software shows (failure late-message-
+	// fatal)).
+	LateMessageTolerated trace.RuleID = "late-message-tolerated"
+	// LateProgressIgnored: progress for a finished or unknown token is ignored
+	// (SCENARIO.md, Switches for the failures real software shows).
+	LateProgressIgnored trace.RuleID = "late-progress-ignored"
+	// ProgressResetsIdle: valid progress resets the idle clock: no idle timeout
+	// fires sooner than the idle limit after it (SCENARIO.md, Switches for the
+	// failures real software shows (failure ignore-progress)).
+	ProgressResetsIdle trace.RuleID = "progress-resets-idle"
 )
 
 // lateMessage is one late message handed to the client: a response for a
@@ -85,7 +94,7 @@ func (v *view) tornDown(j int) bool {
 // modelcontextprotocol/typescript-sdk#2580). Both races are legitimate (DOMAIN.md §1): the
 // client must drop the message, not tear down the calls in flight.
 //
-// Rule: LateMessageTolerated.
+// Rule: lateMessageTolerated.
 func lateMessageTolerated(v *view) (trace.Check, bool) {
 	late := v.lateMessages()
 	if len(late) == 0 {
@@ -113,7 +122,7 @@ func lateMessageTolerated(v *view) (trace.Check, bool) {
 // it neither resets a clock nor raises an error (DOMAIN.md §3; failure
 // late-message-fatal, anthropics/claude-code#64475).
 //
-// Rule: LateProgressIgnored.
+// Rule: lateProgressIgnored.
 func lateProgressIgnored(v *view) (trace.Check, bool) {
 	var bad, good []int
 	seen := false
@@ -160,7 +169,7 @@ func lateProgressIgnored(v *view) (trace.Check, bool) {
 // (trace.Source.IdleTimeoutMs) the client's timeouts are unseen; its
 // cancellations are judged instead (progressResetsIdleSeen).
 //
-// Rule: ProgressResetsIdle.
+// Rule: progressResetsIdle.
 func progressResetsIdle(v *view) (trace.Check, bool) {
 	if src := v.tr.Source; src != nil && src.IdleTimeoutMs > 0 && observer(v.tr) != trace.ObserverClient {
 		return progressResetsIdleSeen(v, src.IdleTimeoutMs)
@@ -238,8 +247,11 @@ func progressResetsIdle(v *view) (trace.Check, bool) {
 	return pass(ProgressResetsIdle, detail, good...), true
 }
 
-// DisconnectStopsWork is the rule id of disconnectStopsWork.
-const DisconnectStopsWork = "disconnect-stops-work"
+// DisconnectStopsWork is the rule id of disconnectStopsWork: under
+// 2026-07-28, once the server saw a request's stream close it sends nothing
+// more for it and commits no side effect of it (SCENARIO.md, Switches for
+// the failures real software shows (failure disconnect-unobserved)).
+const DisconnectStopsWork trace.RuleID = "disconnect-stops-work"
 
 // disconnectStopsWork: under 2026-07-28 a request's response stream closing
 // is its cancellation (DOMAIN.md §1): once the server has seen it close,
@@ -249,7 +261,7 @@ const DisconnectStopsWork = "disconnect-stops-work"
 // revision was in use; omitted under 2025-11-25, where a disconnect is not
 // a cancellation.
 //
-// Rule: DisconnectStopsWork.
+// Rule: disconnectStopsWork.
 func disconnectStopsWork(v *view) (trace.Check, bool) {
 	closed := map[string]bool{}
 	var bad, good []int
@@ -282,8 +294,10 @@ func disconnectStopsWork(v *view) (trace.Check, bool) {
 		"After each stream close the server sent nothing more for the request and committed no side effect.")
 }
 
-// PollIntervalRespected is the rule id of pollIntervalRespected.
-const PollIntervalRespected = "poll-interval-respected"
+// PollIntervalRespected is the rule id of pollIntervalRespected: the client
+// polls a task no more often than the pollIntervalMs the server advertised
+// for it (DOMAIN.md §6).
+const PollIntervalRespected trace.RuleID = "poll-interval-respected"
 
 // pollIntervalRespected: the client polls a task with tasks/get no more
 // often than the pollIntervalMs the server last advertised for it
@@ -291,7 +305,7 @@ const PollIntervalRespected = "poll-interval-respected"
 // acknowledgement. Listed when a task is polled at least twice after the
 // server advertised an interval.
 //
-// Rule: PollIntervalRespected.
+// Rule: pollIntervalRespected.
 func pollIntervalRespected(v *view) (trace.Check, bool) {
 	interval := map[string]int64{} // task id → advertised pollIntervalMs
 	lastPoll := map[string]int{}   // task id → the client's previous tasks/get
@@ -361,8 +375,11 @@ func taskIDParam(msg []byte) string {
 	return m.Params.TaskID
 }
 
-// ProgressTokenKnown is the rule id of progressTokenKnown.
-const ProgressTokenKnown = "progress-token-known"
+// ProgressTokenKnown is the rule id of progressTokenKnown: the server sends
+// progress only under a token a client request carried (SCENARIO.md,
+// Switches for the failures real software shows (failure invented-progress-
+// token)).
+const ProgressTokenKnown trace.RuleID = "progress-token-known"
 
 // progressTokenKnown: the server sends progress only under a token a
 // client request carried in params._meta.progressToken (DOMAIN.md §3); a
@@ -370,7 +387,7 @@ const ProgressTokenKnown = "progress-token-known"
 // invented-progress-token: twentyhq/twenty#24559, kaeawc/auto-mobile#6118). Listed when
 // the server sent progress.
 //
-// Rule: ProgressTokenKnown.
+// Rule: progressTokenKnown.
 func progressTokenKnown(v *view) (trace.Check, bool) {
 	var bad, good []int
 	for i := range v.ev {
@@ -389,8 +406,11 @@ func progressTokenKnown(v *view) (trace.Check, bool) {
 		"Every progress notification the server sent used a token a client request carried.")
 }
 
-// ProgressOnRequestStream is the rule id of progressOnRequestStream.
-const ProgressOnRequestStream = "progress-on-request-stream"
+// ProgressOnRequestStream is the rule id of progressOnRequestStream: A
+// request's progress travels on its own response stream, never on another
+// request's (SCENARIO.md, Switches for the failures real software shows
+// (failure progress-on-wrong-stream)).
+const ProgressOnRequestStream trace.RuleID = "progress-on-request-stream"
 
 // progressOnRequestStream: on Streamable HTTP a request's progress travels
 // on that request's own response stream, never on another stream such as
@@ -400,7 +420,7 @@ const ProgressOnRequestStream = "progress-on-request-stream"
 // clock. Listed when the server sent progress for a known token on a
 // stream it names (the event's id).
 //
-// Rule: ProgressOnRequestStream.
+// Rule: progressOnRequestStream.
 func progressOnRequestStream(v *view) (trace.Check, bool) {
 	var bad, good []int
 	for i, e := range v.ev {

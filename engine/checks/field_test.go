@@ -15,7 +15,7 @@ import (
 // rule must not flag passes.
 
 // verdictOf returns the ok text of rule in tr's checks, or absent.
-func verdictOf(t *testing.T, tr *trace.Trace, rule string) string {
+func verdictOf(t *testing.T, tr *trace.Trace, rule trace.RuleID) string {
 	t.Helper()
 	for _, c := range checks.Evaluate(tr) {
 		if c.Rule == rule {
@@ -58,8 +58,10 @@ func TestHerdRules(t *testing.T) {
 	spread := [][2]int64{{100, 5905}, {200, 4095}, {500, 3210}, {600, 2809}}
 	lockstep := [][2]int64{{200, 10000}, {300, 0}, {700, 8000}}
 	tests := []struct {
-		name, rule, want string
-		tr               *trace.Trace
+		name string
+		rule trace.RuleID
+		want string
+		tr   *trace.Trace
 	}{
 		{"jittered delays differ", checks.HerdJittered, "true", herd(false, spread, []int64{140, 400}, []int64{210, 300})},
 		{"exponential without jitter: equal delays", checks.HerdJittered, "false", herd(true, lockstep, []int64{250, 500}, []int64{250, 500})},
@@ -72,7 +74,7 @@ func TestHerdRules(t *testing.T) {
 		{"a whole wave in one bucket, all got in: lockstep", checks.HerdJittered, "false", herd(true, lockstep, []int64{250}, []int64{250})},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rule+"/"+tt.name, func(t *testing.T) {
+		t.Run(string(tt.rule)+"/"+tt.name, func(t *testing.T) {
 			if got := verdictOf(t, tt.tr, tt.rule); got != tt.want {
 				t.Errorf("%s: ok=%s, want %s", tt.rule, got, tt.want)
 			}
@@ -113,8 +115,10 @@ func TestClientReactionRules(t *testing.T) {
 		return build(stdio, request(0, 500, 0, at(timeoutAt)), evs...)
 	}
 	tests := []struct {
-		name, rule, want string
-		tr               *trace.Trace
+		name string
+		rule trace.RuleID
+		want string
+		tr   *trace.Trace
 	}{
 		{"late response dropped", checks.LateMessageTolerated, "true", late(act(310, client, trace.TypeIgnore, "7"))},
 		{"late response tears down the session", checks.LateMessageTolerated, "false", late(teardown(310, "7"))},
@@ -134,7 +138,7 @@ func TestClientReactionRules(t *testing.T) {
 			send(0, client, "7", req7), deliver(400, 390, client, progress("p", 1)), timeout(2000, "7", trace.CauseMaxTimeout))},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rule+"/"+tt.name, func(t *testing.T) {
+		t.Run(string(tt.rule)+"/"+tt.name, func(t *testing.T) {
 			if got := verdictOf(t, tt.tr, tt.rule); got != tt.want {
 				t.Errorf("%s: ok=%s, want %s", tt.rule, got, tt.want)
 			}
@@ -224,8 +228,10 @@ func TestProgressTokenRules(t *testing.T) {
 	stdio := mustScenario(t, `"transport":"stdio"`)
 	noToken := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"crunch","arguments":{}}}`
 	tests := []struct {
-		name, rule, want string
-		tr               *trace.Trace
+		name string
+		rule trace.RuleID
+		want string
+		tr   *trace.Trace
 	}{
 		{"progress under the request's token", checks.ProgressTokenKnown, "true", build(stdio, nil, send(0, client, "7", req7), send(100, server, "", progress("p", 1)))},
 		{"progress under an invented token", checks.ProgressTokenKnown, "false", build(stdio, nil, send(0, client, "7", noToken), send(100, server, "", progress("server-1", 1)))},
@@ -236,7 +242,7 @@ func TestProgressTokenRules(t *testing.T) {
 		{"idle timeout with a token but no progress: omitted", checks.ProgressResetsIdle, absent, build(stdio, request(0, 500, 0, at(500)), send(0, client, "7", req7), timeout(500, "7", trace.CauseIdleTimeout))},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rule+"/"+tt.name, func(t *testing.T) {
+		t.Run(string(tt.rule)+"/"+tt.name, func(t *testing.T) {
 			if got := verdictOf(t, tt.tr, tt.rule); got != tt.want {
 				t.Errorf("%s: ok=%s, want %s", tt.rule, got, tt.want)
 			}
@@ -288,8 +294,10 @@ func TestProgressOnRequestStream(t *testing.T) {
 	http26 := mustScenario(t, `"transport":"streamable-http","protocol":"2026-07-28"`)
 	on := func(stream string, at int64) trace.Event { return send(at, server, stream, progress("p", 1)) }
 	tests := []struct {
-		name, rule, want string
-		tr               *trace.Trace
+		name string
+		rule trace.RuleID
+		want string
+		tr   *trace.Trace
 	}{
 		{"on the request's own stream", checks.ProgressOnRequestStream, "true", build(http26, nil, send(0, client, "9", listen9), send(0, client, "7", req7), on("7", 100))},
 		{"on the listen stream", checks.ProgressOnRequestStream, "false", build(http26, nil, send(0, client, "9", listen9), send(0, client, "7", req7), on("9", 100))},
@@ -302,7 +310,7 @@ func TestProgressOnRequestStream(t *testing.T) {
 			}(), timeout(500, "7", trace.CauseIdleTimeout))},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rule+"/"+tt.name, func(t *testing.T) {
+		t.Run(string(tt.rule)+"/"+tt.name, func(t *testing.T) {
 			if got := verdictOf(t, tt.tr, tt.rule); got != tt.want {
 				t.Errorf("%s: ok=%s, want %s", tt.rule, got, tt.want)
 			}
@@ -317,7 +325,7 @@ func TestProgressOnRequestStream(t *testing.T) {
 // a herd that left clients behind fails herd-all-reconnect with the count.
 func TestLockstepHerdDetail(t *testing.T) {
 	lockstep := [][2]int64{{200, 10000}, {300, 0}, {700, 8000}}
-	detail := func(tr *trace.Trace, rule string) (string, string) {
+	detail := func(tr *trace.Trace, rule trace.RuleID) (string, string) {
 		t.Helper()
 		for _, c := range checks.Evaluate(tr) {
 			if c.Rule == rule {

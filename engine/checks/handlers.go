@@ -17,10 +17,22 @@ import (
 
 // Rule ids of the server's handlers.
 const (
-	WorkStopsAfterCancel = "work-stops-after-cancel"
-	ResourcesReleased    = "resources-released"
-	NotificationsNotHeld = "notifications-not-held"
-	ResponsesRoutedByReq = "responses-routed-by-request"
+	// WorkStopsAfterCancel: once a cancellation reached the server, no side
+	// effect commits and no work follows the handler's first checkpoint after
+	// it (DOMAIN.md §1, The server's side of a cancellation).
+	WorkStopsAfterCancel trace.RuleID = "work-stops-after-cancel"
+	// ResourcesReleased: every resource a handler acquired is released when it
+	// returns, cancelled or not (SCENARIO.md, Handlers: the server decides when
+	// work ends (failure resource-leaked-on-cancel)).
+	ResourcesReleased trace.RuleID = "resources-released"
+	// NotificationsNotHeld: the server writes a request's progress as its
+	// handler makes it, not when the handler returns (SCENARIO.md, Handlers:
+	// the server decides when work ends (failure notifications-held)).
+	NotificationsNotHeld trace.RuleID = "notifications-not-held"
+	// ResponsesRoutedByReq: with two requests in flight under one id, each
+	// answer travels on its own request's stream (SCENARIO.md, Handlers: the
+	// server decides when work ends (failure cross-wired-response)).
+	ResponsesRoutedByReq trace.RuleID = "responses-routed-by-request"
 )
 
 // workStopsAfterCancel: once a cancellation reached the server (its status
@@ -36,7 +48,7 @@ const (
 // which the client cancelled, since only the server's log shows its
 // handler.
 //
-// Rule: WorkStopsAfterCancel.
+// Rule: workStopsAfterCancel.
 func workStopsAfterCancel(v *view) (trace.Check, bool) {
 	arrived := map[string]int64{} // request id → when its cancellation reached the server
 	stopped := map[string]int{}   // request id → the event where its handler stopped
@@ -118,7 +130,7 @@ func (v *view) clientCancelled() bool {
 // calls left waiting for a leaked resource. Listed when a handler
 // acquired a resource.
 //
-// Rule: ResourcesReleased.
+// Rule: resourcesReleased.
 func resourcesReleased(v *view) (trace.Check, bool) {
 	type hold struct{ id, res string }
 	open := map[hold]int{} // → the acquire event
@@ -171,7 +183,7 @@ func resourcesReleased(v *view) (trace.Check, bool) {
 // response, which is what a held stream looks like and what a fast
 // handler may also do.
 //
-// Rule: NotificationsNotHeld.
+// Rule: notificationsNotHeld.
 func notificationsNotHeld(v *view) (trace.Check, bool) {
 	var bad, good []int
 	final := map[string]int64{} // request id → when its response was sent
@@ -216,7 +228,7 @@ func notificationsNotHeld(v *view) (trace.Check, bool) {
 // duplicate occurs; null on stdio, where one pipe carries every response
 // and only its id can route it.
 //
-// Rule: ResponsesRoutedByReq.
+// Rule: responsesRoutedByReq.
 func responsesRoutedByRequest(v *view) (trace.Check, bool) {
 	inFlight := map[string]bool{} // request id → sent by the client, no response yet
 	dupAt := map[string]int64{}   // request id → when its duplicate reached the server

@@ -23,7 +23,7 @@ func TestHandlerRules(t *testing.T) {
 		e.Message = []byte(resp7)
 		return e
 	}
-	res := func(at int64, typ, reqID string) trace.Event {
+	res := func(at int64, typ trace.EventType, reqID string) trace.Event {
 		e := act(at, server, typ, reqID)
 		e.Resource = "db-lock"
 		return e
@@ -40,8 +40,10 @@ func TestHandlerRules(t *testing.T) {
 	}
 	dup := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"lookup"}}`
 	tests := []struct {
-		name, rule, want string
-		tr               *trace.Trace
+		name string
+		rule trace.RuleID
+		want string
+		tr   *trace.Trace
 	}{
 		{"stops at its checkpoint", checks.WorkStopsAfterCancel, "true",
 			build(stdio, nil, send(0, client, "7", req7), status(260, "7", cancelled, "client"), checkpoint(310))},
@@ -80,7 +82,7 @@ func TestHandlerRules(t *testing.T) {
 			build(stdio, nil, send(0, client, "7", req7), send(100, client, "", dup), send(500, server, "7", resp7))},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rule+"/"+tt.name, func(t *testing.T) {
+		t.Run(string(tt.rule)+"/"+tt.name, func(t *testing.T) {
 			if got := verdictOf(t, tt.tr, tt.rule); got != tt.want {
 				t.Errorf("ok=%s, want %s", got, tt.want)
 			}

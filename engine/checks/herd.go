@@ -10,8 +10,10 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// HerdJittered is the rule id of herdJittered.
-const HerdJittered = "herd-jittered"
+// HerdJittered is the rule id of herdJittered: the delays the sampled
+// clients drew for one attempt are not all equal: the rule a lockstep herd
+// breaks (DOMAIN.md §10).
+const HerdJittered trace.RuleID = "herd-jittered"
 
 // herdJittered: the delays the sampled clients drew for one attempt are not
 // all equal, so refused clients do not return together (DOMAIN.md §10;
@@ -19,7 +21,7 @@ const HerdJittered = "herd-jittered"
 // (trace.HerdResult.Sample): an attempt that at least two sampled clients
 // drew, all with the same delay from a one-point window, is lockstep.
 //
-// Rule: HerdJittered.
+// Rule: herdJittered.
 func herdJittered(v *view) (trace.Check, bool) {
 	h := v.tr.Herd
 	if h == nil {

@@ -15,7 +15,7 @@ import (
 // (DOMAIN.md §4, §12 statement 7), whatever the JSON-RPC ids, races or
 // replicas.
 //
-// Rule: OneExecutionPerKey.
+// Rule: oneExecutionPerKey.
 func oneExecutionPerKey(v *view) (trace.Check, bool) {
 	effects := map[string][]int{}
 	var keys []string
@@ -47,7 +47,7 @@ func oneExecutionPerKey(v *view) (trace.Check, bool) {
 // keyReuseRejected: a key reused with different arguments is rejected, never
 // answered with the other intent's result (DOMAIN.md §4).
 //
-// Rule: KeyReuseRejected.
+// Rule: keyReuseRejected.
 func keyReuseRejected(v *view) (trace.Check, bool) {
 	first := map[string]string{} // key → fingerprint of its first execution
 	var bad, good []int
@@ -77,7 +77,7 @@ func keyReuseRejected(v *view) (trace.Check, bool) {
 // defensiveCopy: every replay returns exactly the result first committed
 // for its key, even after a caller mutated what it got back (DOMAIN.md §4).
 //
-// Rule: DefensiveCopy.
+// Rule: defensiveCopy.
 func defensiveCopy(v *view) (trace.Check, bool) {
 	committed := map[string]string{}
 	var bad, good []int
@@ -110,7 +110,7 @@ func defensiveCopy(v *view) (trace.Check, bool) {
 // ledger shows (unsafeRetryCost), never that an effect ran again when it
 // did not.
 //
-// Rule: NoUnsafeRetry.
+// Rule: noUnsafeRetry.
 func noUnsafeRetry(v *view) (trace.Check, bool) {
 	var bad []string
 	any := false

@@ -35,7 +35,7 @@ func TestNoUnsafeRetry(t *testing.T) {
 		{"a retry of a safe read", "true", retry(trace.RetrySafe, 1), "", "ran again"},
 	}
 	for _, tt := range tests {
-		t.Run(checks.NoUnsafeRetry+"/"+tt.name, func(t *testing.T) {
+		t.Run(string(checks.NoUnsafeRetry)+"/"+tt.name, func(t *testing.T) {
 			if got := verdictOf(t, tt.tr, checks.NoUnsafeRetry); got != tt.want {
 				t.Fatalf("%s: ok=%s, want %s", checks.NoUnsafeRetry, got, tt.want)
 			}

@@ -8,8 +8,10 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
-// ProxyForwardsPromptly is the rule id of proxyForwardsPromptly.
-const ProxyForwardsPromptly = "proxy-forwards-promptly"
+// ProxyForwardsPromptly is the rule id of proxyForwardsPromptly: A proxy
+// holds no event of a stream whose server sent X-Accel-Buffering: no
+// (DOMAIN.md §8).
+const ProxyForwardsPromptly trace.RuleID = "proxy-forwards-promptly"
 
 // proxyForwardsPromptly: when the server opened a response stream with
 // X-Accel-Buffering: no, an intermediary forwards each event as it comes
@@ -18,7 +20,7 @@ const ProxyForwardsPromptly = "proxy-forwards-promptly"
 // after the client's timeout. Listed when a stream asked for no buffering
 // and a proxy is present (a proxy event, or one configured).
 //
-// Rule: ProxyForwardsPromptly.
+// Rule: proxyForwardsPromptly.
 func proxyForwardsPromptly(v *view) (trace.Check, bool) {
 	noBuffer := map[string]bool{}
 	proxy := v.tr.Scenario != nil && v.tr.Scenario.Proxy != nil

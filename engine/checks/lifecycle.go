@@ -17,8 +17,16 @@ import (
 
 // Rule ids of the lifecycle.
 const (
-	InitializedBeforeRequests = "initialized-before-requests"
-	SessionRecovered          = "session-recovered"
+	// InitializedBeforeRequests: after each initialize the client sends no
+	// request but ping before notifications/initialized, and the server rejects
+	// nothing that follows it as not initialized (MCP specification, Basic ›
+	// Lifecycle).
+	InitializedBeforeRequests trace.RuleID = "initialized-before-requests"
+	// SessionRecovered: after a retired session's 404 the client initializes
+	// again and re-issues what was in flight once, with the same ids and
+	// arguments (MCP specification, Basic › Transports › Streamable HTTP
+	// (2025-11-25, session management)).
+	SessionRecovered trace.RuleID = "session-recovered"
 )
 
 // statusNotFound is the HTTP status of a retired session (transports,

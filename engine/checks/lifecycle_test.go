@@ -7,6 +7,7 @@ import (
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // TestLifecycleRules proves the 2025-11-25 lifecycle's rules on the
@@ -20,9 +21,10 @@ func TestLifecycleRules(t *testing.T) {
 		done7     = `{"at":400,"do":"complete","id":7}`
 	)
 	for _, c := range []struct {
-		name, scenario, rule string
-		want                 string // "pass", "fail", "absent"
-		detail               string // a phrase the detail holds
+		name, scenario string
+		rule           trace.RuleID
+		want           string // "pass", "fail", "absent"
+		detail         string // a phrase the detail holds
 	}{
 		{"initialized-before-requests: the correct server serves a call sent right after initialized",
 			`{"mcplab":1,` + stdio2025 + `,"steps":[` + call7 + `,` + done7 + `]}`, checks.InitializedBeforeRequests, "pass", "1 session"},
@@ -89,7 +91,7 @@ func TestSessionRecoveredOncePerNotFound(t *testing.T) {
 			if c.doubled {
 				last := -1
 				for i, e := range tr.Events {
-					if e.Actor == "client" && e.Type == "send" && e.ID != nil && e.ID.Raw() == "7" {
+					if e.Actor == trace.ActorClient && e.Type == trace.TypeSend && e.ID != nil && e.ID.Raw() == "7" {
 						last = i
 					}
 				}

@@ -230,7 +230,7 @@ func undecidedAt(seqs []int, c trace.Check) trace.Check {
 // fails. Judged on imported transcripts only, where the client is not the
 // lab's.
 //
-// Rule: AbandonTellsServer.
+// Rule: abandonTellsServer.
 func abandonTellsServer(v *view) (trace.Check, bool) {
 	if v.tr.Source == nil {
 		return abandonTellsServerSimulated(v)

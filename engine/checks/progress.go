@@ -13,7 +13,7 @@ import (
 // increase (DOMAIN.md §3). A 2025-11-25 replay of an event the server
 // wrote before (same eventId) is that value again, not a new one.
 //
-// Rule: ProgressIncreases.
+// Rule: progressIncreases.
 func progressIncreases(v *view) (trace.Check, bool) {
 	last := map[string]float64{}
 	var bad []int
@@ -44,7 +44,7 @@ func progressIncreases(v *view) (trace.Check, bool) {
 // client's idle clock (DOMAIN.md §3): after its delivery the client ignores
 // it rather than recording activity.
 //
-// Rule: StaleProgressIgnored.
+// Rule: staleProgressIgnored.
 func staleProgressIgnored(v *view) (trace.Check, bool) {
 	last := map[string]float64{}
 	var bad, good []int
@@ -74,7 +74,7 @@ func staleProgressIgnored(v *view) (trace.Check, bool) {
 
 // noProgressAfterFinal: progress stops after the final response (DOMAIN.md §3).
 //
-// Rule: NoProgressAfterFinal.
+// Rule: noProgressAfterFinal.
 func noProgressAfterFinal(v *view) (trace.Check, bool) {
 	final := map[string]bool{}
 	var bad []int

@@ -15,7 +15,7 @@ import (
 // client that sends the header resumes from state the server lacks
 // (DOMAIN.md §9).
 //
-// Rule: NoLastEventID.
+// Rule: noLastEventID.
 func noLastEventID(v *view) (trace.Check, bool) {
 	var with, without []int
 	for i, e := range v.ev {
@@ -47,7 +47,7 @@ func noLastEventID(v *view) (trace.Check, bool) {
 // opens a new listen request with a new id and refetches every affected id
 // from an authoritative method (DOMAIN.md §9), never resuming.
 //
-// Rule: ReconnectRefetches.
+// Rule: reconnectRefetches.
 func reconnectRefetches(v *view) (trace.Check, bool) {
 	if len(v.tr.Reconnects) == 0 || (v.tr.Scenario != nil && v.tr.Scenario.Protocol == trace.Protocol20251125) {
 		return trace.Check{}, false
@@ -98,7 +98,7 @@ func reconnectRefetches(v *view) (trace.Check, bool) {
 // herd-jittered, the rule SCENARIO.md names for lockstep (failure
 // lockstep-backoff), whose detail gives the waves' numbers.
 //
-// Rule: HerdAllReconnect.
+// Rule: herdAllReconnect.
 func herdAllReconnect(v *view) (trace.Check, bool) {
 	h := v.tr.Herd
 	if h == nil {

@@ -19,7 +19,7 @@ import (
 // with a revision the error's data lists as supported
 // (basic/transports/streamable-http, "Backward Compatibility", "Client
 // Behavior").
-const RefusalNotRepeated = "refusal-not-repeated"
+const RefusalNotRepeated trace.RuleID = "refusal-not-repeated"
 
 // refusalNotRepeated applies when the server refused a request with
 // -32020 or -32022: it fails at each later request of the client whose

@@ -41,7 +41,7 @@ func TestRefusalNotRepeated(t *testing.T) {
 		{"2025-11-25 negotiates at initialize: the switches refuse nothing there",
 			`{"mcplab":1,"protocol":"2025-11-25","transport":"streamable-http","client":{"policy":{"headerMismatch":"Mcp-Name","claimProtocolVersion":"2099-01-01"}},` + call1 + `}`, "absent", ""},
 	} {
-		t.Run(checks.RefusalNotRepeated+": "+c.name, func(t *testing.T) {
+		t.Run(string(checks.RefusalNotRepeated)+": "+c.name, func(t *testing.T) {
 			tr := examplestest.RunExample(t, examples.Example{Name: c.name, JSON: []byte(c.scenario)})
 			got, detail := "absent", ""
 			for _, ch := range tr.Checks {

@@ -17,10 +17,24 @@ import (
 
 // Rule ids of this file.
 const (
-	ResumeKeepsPosition    = "resume-keeps-position"
-	ResumeReplaysOwnStream = "resume-replays-own-stream"
-	DroppedCallResumed     = "dropped-call-resumed"
-	RequestHasTimeout      = "request-has-timeout"
+	// ResumeKeepsPosition: A client resumes a stream with the id of the last
+	// event it received there as Last-Event-ID, also after a second drop
+	// (SCENARIO.md, Switches for the failures real software shows (failure
+	// forget-resume-token)).
+	ResumeKeepsPosition trace.RuleID = "resume-keeps-position"
+	// ResumeReplaysOwnStream: A resumed stream carries only its own stream's
+	// events after the Last-Event-ID; no event reaches the client twice
+	// (SCENARIO.md, Switches for the failures real software shows (failure
+	// replay-other-streams)).
+	ResumeReplaysOwnStream trace.RuleID = "resume-replays-own-stream"
+	// DroppedCallResumed: under 2025-11-25 a call whose stream dropped is
+	// resumed or reported failed, never left pending (SCENARIO.md, The client
+	// decides when it gives up, retries and resumes (failure dropped-call-not-
+	// resumed)).
+	DroppedCallResumed trace.RuleID = "dropped-call-resumed"
+	// RequestHasTimeout: A call carries an idle or a maximum timeout (DOMAIN.md
+	// §2).
+	RequestHasTimeout trace.RuleID = "request-has-timeout"
 )
 
 // lastEventIDHeader is the header a resuming GET carries.
@@ -41,7 +55,7 @@ func (v *view) under2026() bool {
 // the client reconnected a stream on which it had received an event id;
 // omitted under 2026-07-28.
 //
-// Rule: ResumeKeepsPosition.
+// Rule: resumeKeepsPosition.
 func resumeKeepsPosition(v *view) (trace.Check, bool) {
 	if v.under2026() {
 		return trace.Check{}, false
@@ -74,7 +88,7 @@ func resumeKeepsPosition(v *view) (trace.Check, bool) {
 // send repeating an event id. Listed when the client resumed with
 // Last-Event-ID on a trace with event ids; omitted under 2026-07-28.
 //
-// Rule: ResumeReplaysOwnStream.
+// Rule: resumeReplaysOwnStream.
 func resumeReplaysOwnStream(v *view) (trace.Check, bool) {
 	if v.under2026() {
 		return trace.Check{}, false
@@ -136,7 +150,7 @@ func resumeReplaysOwnStream(v *view) (trace.Check, bool) {
 // say the revision; omitted under 2026-07-28, where the drop is the
 // cancellation.
 //
-// Rule: DroppedCallResumed.
+// Rule: droppedCallResumed.
 func droppedCallResumed(v *view) (trace.Check, bool) {
 	if v.under2026() {
 		return trace.Check{}, false
@@ -258,7 +272,7 @@ func (v *view) recordsClientTimeouts() bool {
 // connections (Scenario.Raced): independent clients of the ledger
 // (DOMAIN.md §4), to which the client's timeouts do not apply.
 //
-// Rule: RequestHasTimeout.
+// Rule: requestHasTimeout.
 func requestHasTimeout(v *view) (trace.Check, bool) {
 	s := v.tr.Scenario
 	stated := s != nil && (s.Client.Policy.Timeouts != "" || v.scenarioStatesTimeout())

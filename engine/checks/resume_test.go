@@ -74,8 +74,10 @@ func TestResumeRules(t *testing.T) {
 		sseEvent(send(80, server, "8", prog8), "4"), sseEvent(onStream(deliver(90, 80, client, prog8), "8"), "4"),
 	}
 	tests := []struct {
-		name, rule, want string
-		tr               *trace.Trace
+		name string
+		rule trace.RuleID
+		want string
+		tr   *trace.Trace
 	}{
 		{"resumed from the last event received", checks.ResumeKeepsPosition, "true",
 			build(s2025, nil, with(primed(), drop, resumeGET(291, "7", "2"))...)},
@@ -126,7 +128,7 @@ func TestResumeRules(t *testing.T) {
 			build(s2026, nil, with(primed(), drop)...)},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rule+"/"+tt.name, func(t *testing.T) {
+		t.Run(string(tt.rule)+"/"+tt.name, func(t *testing.T) {
 			if got := verdictOf(t, tt.tr, tt.rule); got != tt.want {
 				t.Errorf("%s: ok=%s, want %s", tt.rule, got, tt.want)
 			}
@@ -217,8 +219,10 @@ func TestReplayIsNotANewMessage(t *testing.T) {
 	resent := build(s2025, nil, with(primed(), wired(send(105, server, "7", prog), 3), wired(send(106, server, "7", prog), 4),
 		wired(send(107, server, "7", resp7), 5), wired(send(108, server, "7", resp7), 6))...)
 	for _, c := range []struct {
-		name, rule, want string
-		tr               *trace.Trace
+		name string
+		rule trace.RuleID
+		want string
+		tr   *trace.Trace
 	}{
 		{"replayed progress", checks.ProgressIncreases, "true", replayed},
 		{"replayed response", checks.OneResponsePerRequest, "true", replayed},

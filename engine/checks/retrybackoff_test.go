@@ -46,7 +46,7 @@ func TestBackoffGrowsPolicyRetries(t *testing.T) {
 		{"no retry", absent, loop()},
 	}
 	for _, tt := range tests {
-		t.Run(checks.BackoffGrows+"/"+tt.name, func(t *testing.T) {
+		t.Run(string(checks.BackoffGrows)+"/"+tt.name, func(t *testing.T) {
 			if got := verdictOf(t, tt.tr, checks.BackoffGrows); got != tt.want {
 				t.Errorf("%s: ok=%s, want %s", checks.BackoffGrows, got, tt.want)
 			}

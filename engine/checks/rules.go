@@ -1,5 +1,7 @@
 package checks
 
+import "github.com/mcplab/mcplab/engine/trace"
+
 // Rule describes one rule a check reports: what it holds, where the rule
 // comes from and what its undecided verdict means. The rules reference
 // (the site's /rules/ pages, `mcplab run -checks`' rule URLs and
@@ -7,7 +9,7 @@ package checks
 // described once, here, beside its code.
 type Rule struct {
 	// ID is the rule's stable id, as a trace's checks[] names it.
-	ID string
+	ID trace.RuleID
 	// Checks says what the rule holds, in a sentence or two.
 	Checks string
 	// Source is where the rule comes from: sections of the lab's domain
@@ -167,7 +169,7 @@ var Rules = []Rule{
 
 // RuleByID returns the description of rule id, ok false for an id Rules
 // does not hold.
-func RuleByID(id string) (Rule, bool) {
+func RuleByID(id trace.RuleID) (Rule, bool) {
 	for _, r := range Rules {
 		if r.ID == id {
 			return r, true

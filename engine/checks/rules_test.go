@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // ruleID is the shape of a rule id: lower-case words joined by hyphens.
@@ -20,7 +22,7 @@ var ruleID = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)+$`)
 // from, so the rules reference generated from Rules misses none.
 func TestEveryRuleIsDescribed(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
-	declared := map[string]bool{}
+	declared := map[trace.RuleID]bool{}
 	fset := token.NewFileSet()
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
@@ -39,7 +41,7 @@ func TestEveryRuleIsDescribed(t *testing.T) {
 				for _, v := range spec.(*ast.ValueSpec).Values {
 					if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING {
 						if s, _ := strconv.Unquote(lit.Value); ruleID.MatchString(s) {
-							declared[s] = true
+							declared[trace.RuleID(s)] = true
 						}
 					}
 				}
@@ -49,7 +51,7 @@ func TestEveryRuleIsDescribed(t *testing.T) {
 	if len(declared) < 40 {
 		t.Fatalf("only %d rule ids found: the scan is not over the package", len(declared))
 	}
-	seen := map[string]bool{}
+	seen := map[trace.RuleID]bool{}
 	for _, r := range Rules {
 		if seen[r.ID] {
 			t.Errorf("rule %s is described twice", r.ID)
@@ -66,7 +68,8 @@ func TestEveryRuleIsDescribed(t *testing.T) {
 		}
 	}
 	for id := range declared {
-		if !seen[id] {
+		// MessageValid is described by package checks/schema, which judges it.
+		if !seen[id] && id != MessageValid {
 			t.Errorf("rule %s has no entry in Rules", id)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 // the client may call a task stopped only once the worker's status is
 // terminal, and a worker status is never changed after it is terminal.
 //
-// Rule: TaskAckNotTerminal.
+// Rule: taskAckNotTerminal.
 func taskAckNotTerminal(v *view) (trace.Check, bool) {
 	worker := map[string]string{} // task → latest worker status so far
 	var bad, good []int

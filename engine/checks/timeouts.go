@@ -16,7 +16,7 @@ import (
 // cancellation may arrive up to MaximumGraceMs after that: its timer fires
 // a few ms late and the signal crosses the path.
 //
-// Rule: MaxTimeoutEnforced.
+// Rule: maxTimeoutEnforced.
 func maxTimeoutEnforced(v *view) (trace.Check, bool) {
 	var bad, good []int
 	var grace int64 // a server's or a wire's view sees the client's end late (MaximumGraceMs)
@@ -68,7 +68,7 @@ func hasMax(tr *trace.Trace) bool {
 // valid progress arrived for that long (DOMAIN.md §2). Activity is read
 // from the client's activity events.
 //
-// Rule: IdleTimeoutEnforced.
+// Rule: idleTimeoutEnforced.
 func idleTimeoutEnforced(v *view) (trace.Check, bool) {
 	var bad, good []int
 	any := false

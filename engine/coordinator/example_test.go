@@ -81,7 +81,7 @@ func ExampleClient() {
 // server cannot happen: it is skipped, with why, never dropped silently.
 func ExampleStepSkip() {
 	id := scenario.NewIntID(7)
-	st := scenario.Step{At: 5, Do: "complete", ID: &id}
+	st := scenario.Step{At: 5, Do: scenario.VerbComplete, ID: &id}
 	var c coordinator.Client
 	var s coordinator.Server // not arrived
 	halves := func(scenario.ID) (*coordinator.Client, *coordinator.Server) { return &c, &s }

@@ -15,7 +15,7 @@ func TestLostIsTheFailureNotAResponse(t *testing.T) {
 	tests := []struct {
 		name     string
 		ended    bool
-		typ      string
+		typ      trace.EventType
 		outcome  string
 		status   string
 		notePart string

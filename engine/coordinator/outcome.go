@@ -17,7 +17,7 @@ import (
 // It reads the requests' summaries and the events; it allocates one index
 // of request ids, and runs in time linear in the events.
 func Decide(tr *trace.Trace, cancelledLate []bool) {
-	serverLog := tr.Source != nil && tr.Source.Side == trace.ActorServer
+	serverLog := tr.Source != nil && tr.Source.Side == string(trace.ActorServer)
 	byID := make(map[string][]int, len(tr.Requests))
 	for i := range tr.Requests {
 		r := &tr.Requests[i]

@@ -85,7 +85,7 @@ func TestClientStates(t *testing.T) {
 func TestDecideServerStates(t *testing.T) {
 	id := scenario.NewIntID(7)
 	other := scenario.NewIntID(8)
-	ev := func(at int64, typ, status string, id scenario.ID) trace.Event {
+	ev := func(at int64, typ trace.EventType, status string, id scenario.ID) trace.Event {
 		return trace.Event{At: at, Actor: trace.ActorServer, Type: typ, Status: status, ID: &id}
 	}
 	tr := &trace.Trace{

@@ -133,7 +133,7 @@ func PolicyOf(p scenario.ServerPolicy) Policy {
 // an actor (about request id or none, with HTTP headers, a note, and what
 // happens when it arrives), and emit an event.
 type Wire interface {
-	Send(from string, id *scenario.ID, msg json.RawMessage, headers map[string]string, note string, arrive func())
+	Send(from trace.Actor, id *scenario.ID, msg json.RawMessage, headers map[string]string, note string, arrive func())
 	Emit(e trace.Event)
 }
 
@@ -144,7 +144,7 @@ type Wire interface {
 // duplicate's error answer goes back to the client.
 func RawSend(w Wire, st scenario.Step, halves func(scenario.ID) (*Client, *Server), routeByIDOnly bool, clientReceive, serverCancel func(json.RawMessage)) {
 	msg := st.Message
-	if st.From == trace.ActorServer {
+	if st.From == scenario.SendFromServer {
 		w.Send(trace.ActorServer, nil, msg, nil, "The server sends a raw message.", func() { clientReceive(msg) })
 		return
 	}

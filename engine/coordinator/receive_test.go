@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/coordinator"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // TestClientReceives proves what the client makes of a message from the
@@ -35,7 +36,7 @@ func TestClientReceives(t *testing.T) {
 			if got.Kind != tc.want || got.ID != tc.id || got.Token != tc.token {
 				t.Errorf("got %+v; want kind %d, id %q, token %q", got, tc.want, tc.id, tc.token)
 			}
-			if (got.Kind == coordinator.Ignored) != (got.Event.Type == "ignore") {
+			if (got.Kind == coordinator.Ignored) != (got.Event.Type == trace.TypeIgnore) {
 				t.Errorf("event %+v: an ignore event exactly when the client ignores it", got.Event)
 			}
 			if got.Kind == coordinator.ProgressArrives && got.Value != 2 {
@@ -46,7 +47,7 @@ func TestClientReceives(t *testing.T) {
 	if cancel, e := coordinator.ServerReceives([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)); !cancel || e.Type != "" {
 		t.Errorf("server, cancellation: cancel %v, event %+v; want a cancellation to read", cancel, e)
 	}
-	if cancel, e := coordinator.ServerReceives([]byte(`{"jsonrpc":"2.0","method":"notifications/other"}`)); cancel || e.Type != "ignore" || e.Actor != "server" {
+	if cancel, e := coordinator.ServerReceives([]byte(`{"jsonrpc":"2.0","method":"notifications/other"}`)); cancel || e.Type != trace.TypeIgnore || e.Actor != trace.ActorServer {
 		t.Errorf("server, unknown notification: cancel %v, event %+v; want the server's ignore", cancel, e)
 	}
 }
@@ -59,14 +60,14 @@ func TestProgressArrives(t *testing.T) {
 	var p coordinator.Progress
 	c := coordinator.NewClient(coordinator.NewDeadlines(0, 500, 0, false), true)
 	e, activity, fatal := c.ProgressArrives(100, &p, "1", "1", 0.5, scenario.ClientPolicy{})
-	if at, _ := c.Deadlines.Next(); !activity || fatal != "" || e.Type != "activity" || at != 600 {
+	if at, _ := c.Deadlines.Next(); !activity || fatal != "" || e.Type != trace.TypeActivity || at != 600 {
 		t.Errorf("first progress: %+v, activity %v, fatal %q, idle due at %d; want activity and the idle clock restarted to 600", e, activity, fatal, at)
 	}
-	if e, activity, _ := c.ProgressArrives(200, &p, "1", "1", 0.5, scenario.ClientPolicy{}); activity || e.Type != "ignore" {
+	if e, activity, _ := c.ProgressArrives(200, &p, "1", "1", 0.5, scenario.ClientPolicy{}); activity || e.Type != trace.TypeIgnore {
 		t.Errorf("repeated progress: %+v, activity %v; want ignored", e, activity)
 	}
 	c.End(300, "abandoned", "idle-timeout")
-	if e, activity, fatal := c.ProgressArrives(400, &p, "1", "1", 0.7, scenario.ClientPolicy{}); activity || fatal != "" || e.Type != "ignore" {
+	if e, activity, fatal := c.ProgressArrives(400, &p, "1", "1", 0.7, scenario.ClientPolicy{}); activity || fatal != "" || e.Type != trace.TypeIgnore {
 		t.Errorf("late progress: %+v, activity %v, fatal %q; want ignored", e, activity, fatal)
 	}
 	if _, _, fatal := c.ProgressArrives(400, &p, "1", "1", 0.7, scenario.ClientPolicy{LateProgressIsError: true}); fatal != "progress 0.7 for request 1, which it has abandoned," {
@@ -113,11 +114,11 @@ func TestServerLost(t *testing.T) {
 func TestSendsProgress(t *testing.T) {
 	var p coordinator.Progress
 	var s coordinator.Server
-	if e, _, send := s.SendsProgress(&p, "1", "1", 0.5, true, false); send || e.Type != "error" {
+	if e, _, send := s.SendsProgress(&p, "1", "1", 0.5, true, false); send || e.Type != trace.TypeError {
 		t.Errorf("before arrival: %+v, send %v; want the step skipped with an error", e, send)
 	}
 	s.Arrived = true
-	if e, _, send := s.SendsProgress(&p, "1", "1", 0.5, false, false); send || e.Type != "suppress" {
+	if e, _, send := s.SendsProgress(&p, "1", "1", 0.5, false, false); send || e.Type != trace.TypeSuppress {
 		t.Errorf("no token: %+v, send %v; want a suppression", e, send)
 	}
 	if _, note, send := s.SendsProgress(&p, "1", "1", 0.5, true, false); !send || note != "The server reports progress 0.5 for request 1." {
@@ -131,7 +132,7 @@ func TestSendsProgress(t *testing.T) {
 func TestLateResponse(t *testing.T) {
 	c := coordinator.NewClient(coordinator.NewDeadlines(0, 500, 0, false), true)
 	c.End(500, "abandoned", "idle-timeout")
-	if e, fatal := c.Response(600, "1", false, false); fatal != "" || e.Type != "ignore" {
+	if e, fatal := c.Response(600, "1", false, false); fatal != "" || e.Type != trace.TypeIgnore {
 		t.Errorf("tolerant: %+v, fatal %q; want ignored", e, fatal)
 	}
 	if _, fatal := c.Response(600, "1", false, true); fatal != "the late response for abandoned request 1" {

@@ -16,19 +16,19 @@ func TestSendCancel(t *testing.T) {
 		rule              string
 		hold, http, await bool
 		wantSent          bool
-		wantTypes         []string
+		wantTypes         []trace.EventType
 		wantPending       bool
 	}{
 		{rule: "the signal goes at once by default", http: true, wantSent: true},
-		{rule: "cancelAfterFirstEvent holds it on HTTP before any event", hold: true, http: true, wantTypes: []string{trace.TypeBlocked}},
+		{rule: "cancelAfterFirstEvent holds it on HTTP before any event", hold: true, http: true, wantTypes: []trace.EventType{trace.TypeBlocked}},
 		{rule: "stdio has no stream to wait for", hold: true, wantSent: true},
-		{rule: "awaitResponseAfterCancel keeps the ended client waiting", http: true, await: true, wantSent: true, wantTypes: []string{trace.TypeAwait}, wantPending: true},
+		{rule: "awaitResponseAfterCancel keeps the ended client waiting", http: true, await: true, wantSent: true, wantTypes: []trace.EventType{trace.TypeAwait}, wantPending: true},
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
 			c := ended(trace.OutcomeAbandoned, trace.CauseClient)
 			sent := false
 			told := c.SendCancel(tc.hold, tc.http, tc.await, `"1"`, func() { sent = true })
-			var types []string
+			var types []trace.EventType
 			for _, e := range told {
 				types = append(types, e.Type)
 			}

@@ -10,11 +10,13 @@ import (
 // StepActor is the side whose move scripted verb is (SCENARIO.md, Steps:
 // client verbs and server verbs): trace.ActorServer, trace.ActorNetwork
 // (a disconnect) or trace.ActorClient.
-func StepActor(verb string) string {
+func StepActor(verb scenario.Verb) trace.Actor {
 	switch verb {
-	case "progress", "produce", "complete", "fail", "notify", "end-listen", "drop", "checkpoint", "finish-task", "race", "reopen-ledger", "end-session":
+	case scenario.VerbProgress, scenario.VerbProduce, scenario.VerbComplete, scenario.VerbFail,
+		scenario.VerbNotify, scenario.VerbEndListen, scenario.VerbDrop, scenario.VerbCheckpoint,
+		scenario.VerbFinishTask, scenario.VerbRace, scenario.VerbReopenLedger, scenario.VerbEndSession:
 		return trace.ActorServer
-	case "disconnect":
+	case scenario.VerbDisconnect:
 		return trace.ActorNetwork
 	}
 	return trace.ActorClient
@@ -37,9 +39,9 @@ func StepActor(verb string) string {
 //     may be retried, as its retry class says).
 func Unhappening(st scenario.Step, id string, c *Client, s *Server, orig *Client) string {
 	switch st.Do {
-	case "progress", "produce", "complete", "fail":
-		what := st.Do
-		if what == "progress" || what == "produce" {
+	case scenario.VerbProgress, scenario.VerbProduce, scenario.VerbComplete, scenario.VerbFail:
+		what := string(st.Do)
+		if st.Do == scenario.VerbProgress || st.Do == scenario.VerbProduce {
 			what = "report progress for"
 		}
 		switch {
@@ -54,15 +56,15 @@ func Unhappening(st scenario.Step, id string, c *Client, s *Server, orig *Client
 			}
 			return "Request " + id + " has already " + string(s.State()) + " at the server, so the server cannot " + what + " it" + again + "."
 		}
-	case "disconnect":
+	case scenario.VerbDisconnect:
 		if c != nil && !c.Reading {
 			return "Request " + id + "'s stream is already closed: there is nothing to disconnect."
 		}
-	case "cancel":
+	case scenario.VerbCancel:
 		if c != nil && !c.Pending() {
 			return "Request " + id + " is already " + trace.OutcomeWord(c.Outcome) + " at the client: there is nothing to cancel."
 		}
-	case "retry":
+	case scenario.VerbRetry:
 		if orig != nil && orig.Outcome == trace.OutcomeResult {
 			return "Request " + st.Of.String() + " already has its result at the client: a call that got its answer is never retried, so request " + id + " is never sent."
 		}
@@ -73,7 +75,7 @@ func Unhappening(st scenario.Step, id string, c *Client, s *Server, orig *Client
 // Skip is the skip event of steps[step], a move of actor (StepActor)
 // that cannot happen, with why (Unhappening, or NotSentYet), and its entry
 // of the trace's skipped[].
-func Skip(step int, actor, why string) (trace.Event, trace.Skip) {
+func Skip(step int, actor trace.Actor, why string) (trace.Event, trace.Skip) {
 	note := "steps[" + strconv.Itoa(step) + "] cannot happen: " + why
 	return trace.Event{Actor: actor, Type: trace.TypeSkip, Step: &step, Note: note}, trace.Skip{Step: step, Reason: why}
 }
@@ -112,14 +114,14 @@ func StepSkip(i int, st scenario.Step, halves func(scenario.ID) (*Client, *Serve
 		why = NotSentYet(id.String(), st.At)
 	case why == "" && known != "":
 		why = known
-	case why == "" && st.Do == "end-session" && !live:
+	case why == "" && st.Do == scenario.VerbEndSession && !live:
 		why = "there is no live Streamable HTTP session to end (stdio, 2026-07-28, or its session is already retired)."
-	case why == "" && st.Do == "retry":
+	case why == "" && st.Do == scenario.VerbRetry:
 		orig, _ := halves(*st.Of)
 		why = Unhappening(st, st.ID.String(), nil, nil, orig)
 	case why == "" && st.ID != nil:
 		c, s := halves(*st.ID)
-		if why = Unhappening(st, st.ID.String(), c, s, nil); why != "" && st.Do == "cancel" {
+		if why = Unhappening(st, st.ID.String(), c, s, nil); why != "" && st.Do == scenario.VerbCancel {
 			// The client decided to cancel after the request had ended for
 			// it: the outcome names the race completion won (Decide).
 			c.CancelledLate = true

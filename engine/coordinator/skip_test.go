@@ -18,7 +18,7 @@ func TestUnhappening(t *testing.T) {
 	client := func(outcome string) *Client { return &Client{Outcome: outcome} }
 	tests := []struct {
 		name  string
-		do    string
+		do    scenario.Verb
 		c     *Client
 		s     *Server
 		orig  *Client
@@ -56,7 +56,7 @@ func TestUnhappening(t *testing.T) {
 func TestStepSkipNotSentYet(t *testing.T) {
 	id := scenario.NewIntID(8)
 	none := func(scenario.ID) (*Client, *Server) { return nil, nil }
-	for do, actor := range map[string]string{"cancel": trace.ActorClient, "complete": trace.ActorServer} {
+	for do, actor := range map[scenario.Verb]trace.Actor{scenario.VerbCancel: trace.ActorClient, scenario.VerbComplete: trace.ActorServer} {
 		e, skip, ok := StepSkip(4, scenario.Step{At: 150, Do: do, ID: &id}, none, false, true, "")
 		if !ok || e.Actor != actor || e.ID == nil || e.ID.Raw() != "8" || skip.Step != 4 || skip.Reason != "request 8 has not been sent yet at 150 ms, so nothing can act on it then." {
 			t.Errorf("%s of a request never sent: %v %+v %+v", do, ok, e, skip)
@@ -71,7 +71,7 @@ func TestStepSkipNotSentYet(t *testing.T) {
 func TestStepSkipEndSession(t *testing.T) {
 	none := func(scenario.ID) (*Client, *Server) { return nil, nil }
 	for _, live := range []bool{false, true} {
-		e, skip, ok := StepSkip(3, scenario.Step{At: 150, Do: "end-session"}, none, false, live, "")
+		e, skip, ok := StepSkip(3, scenario.Step{At: 150, Do: scenario.VerbEndSession}, none, false, live, "")
 		if ok == live || ok && (e.Type != trace.TypeSkip || e.Actor != trace.ActorServer || skip.Step != 3 || !strings.Contains(skip.Reason, "no live Streamable HTTP session")) {
 			t.Errorf("live %v: skipped %v, %+v %+v", live, ok, e, skip)
 		}

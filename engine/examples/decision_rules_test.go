@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // TestDecisionRulesOnTheEngine proves, for every rule of the client's
@@ -15,10 +16,11 @@ import (
 // timeout, a switch that had nothing to break.
 func TestDecisionRulesOnTheEngine(t *testing.T) {
 	tests := []struct {
-		rule, correct, broken string
-		legit                 string // a built-in scenario's name, or a scenario's JSON
-		legitWant             string // "true", or absent when the rule has no subject there
-		why                   string
+		rule            trace.RuleID
+		correct, broken string
+		legit           string // a built-in scenario's name, or a scenario's JSON
+		legitWant       string // "true", or absent when the rule has no subject there
+		why             string
 	}{
 		{"abandon-tells-server", "give-up-tells-server", "broken-abandon-silently",
 			"late-response-tolerated", absent, "a late response the client ignored after a cancel it sent: nothing to abandon silently"},
@@ -49,7 +51,7 @@ func TestDecisionRulesOnTheEngine(t *testing.T) {
 			"progress for a call with no idle timeout resets no clock: nothing for a maximum to bound"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rule+"/"+tt.broken, func(t *testing.T) {
+		t.Run(string(tt.rule)+"/"+tt.broken, func(t *testing.T) {
 			if got := ruleVerdict(t, scenarioOf(t, tt.correct), tt.rule); got != "true" {
 				t.Errorf("%s: the correct default %s gives ok=%s, want true", tt.rule, tt.correct, got)
 			}

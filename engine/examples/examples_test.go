@@ -200,7 +200,7 @@ func TestBuiltInOutcomes(t *testing.T) {
 			var failing []string
 			for _, c := range tr.Checks {
 				if c.OK != nil && !*c.OK {
-					failing = append(failing, c.Rule)
+					failing = append(failing, string(c.Rule))
 				}
 			}
 			if fmt.Sprint(failing) != fmt.Sprint(w.failing) {

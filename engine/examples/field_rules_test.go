@@ -13,12 +13,12 @@ const absent = "absent"
 
 // ruleVerdict runs the scenario ex through the engine and returns rule's
 // ok as "true", "false", "null", or absent.
-func ruleVerdict(t *testing.T, ex examples.Example, rule string) string {
+func ruleVerdict(t *testing.T, ex examples.Example, rule trace.RuleID) string {
 	t.Helper()
 	return verdictIn(examplestest.RunExample(t, ex), rule)
 }
 
-func verdictIn(tr *trace.Trace, rule string) string {
+func verdictIn(tr *trace.Trace, rule trace.RuleID) string {
 	for _, c := range tr.Checks {
 		if c.Rule != rule {
 			continue
@@ -44,10 +44,11 @@ func verdictIn(tr *trace.Trace, rule string) string {
 // "Failure modes" group; the legitimate cases are scenarios of their own.
 func TestFieldRulesOnTheEngine(t *testing.T) {
 	tests := []struct {
-		rule, correct, broken string
-		legit                 string // a built-in scenario's name, or a scenario's JSON
-		legitWant             string // "true", or absent when the rule has no subject there
-		why                   string
+		rule            trace.RuleID
+		correct, broken string
+		legit           string // a built-in scenario's name, or a scenario's JSON
+		legitWant       string // "true", or absent when the rule has no subject there
+		why             string
 	}{
 		{"late-message-tolerated", "late-response-tolerated", "broken-late-response-fatal",
 			"race-cancel-in-flight", "true", "the race: the response crosses the cancellation and the client drops it"},
@@ -79,7 +80,7 @@ func TestFieldRulesOnTheEngine(t *testing.T) {
 			"two tasks, one loop each: their polls interleave 100 ms apart, each task's 300 ms apart"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rule, func(t *testing.T) {
+		t.Run(string(tt.rule), func(t *testing.T) {
 			if got := ruleVerdict(t, examplestest.Get(t, tt.correct), tt.rule); got != "true" {
 				t.Errorf("%s: the correct default %s gives ok=%s, want true", tt.rule, tt.correct, got)
 			}

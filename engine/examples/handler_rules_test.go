@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // TestHandlerRulesOnTheEngine proves, for every server switch of the
@@ -18,7 +19,8 @@ import (
 func TestHandlerRulesOnTheEngine(t *testing.T) {
 	const race = `{"mcplab":1,"latencyMs":{"up":10,"down":10},"ledger":{},"server":{"handlers":{"charge_account":{"workMs":100,"checkpointEveryMs":30}}},"steps":[{"at":0,"do":"call","id":5,"name":"charge_account","arguments":{"account":"a","cents":5,"idempotencyKey":"k-5"}},{"at":105,"do":"cancel","id":5}]}`
 	tests := []struct {
-		rule, correct, broken string
+		rule                  trace.RuleID
+		correct, broken       string
 		legit, legitWant, why string
 	}{
 		{"work-stops-after-cancel", "handler-cancel-not-swallowed", "broken-handler-swallows-cancel",
@@ -38,7 +40,7 @@ func TestHandlerRulesOnTheEngine(t *testing.T) {
 			race, absent, "the race: the response left before the cancellation arrived, so the server never accepted it"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rule+"/"+tt.correct, func(t *testing.T) {
+		t.Run(string(tt.rule)+"/"+tt.correct, func(t *testing.T) {
 			if got := ruleVerdict(t, examplestest.Get(t, tt.correct), tt.rule); got != "true" {
 				t.Errorf("%s: the correct built-in %s gives ok=%s, want true", tt.rule, tt.correct, got)
 			}

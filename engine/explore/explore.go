@@ -62,6 +62,7 @@ import (
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // Bounds and thresholds of an exploration (see the package doc).
@@ -163,7 +164,7 @@ type Report struct {
 type Class struct {
 	Key string `json:"key"`
 	// Failing are the rules that fail in this class, sorted.
-	Failing []string `json:"failing"`
+	Failing []trace.RuleID `json:"failing"`
 	// Count is the grid points in the class.
 	Count int64 `json:"count"`
 	// Example is the class's smallest grid point.
@@ -183,16 +184,16 @@ type Example struct {
 
 // Rule is one rule id and the grid points where it fails.
 type Rule struct {
-	Rule       string `json:"rule"`
-	Violations int64  `json:"violations"`
+	Rule       trace.RuleID `json:"rule"`
+	Violations int64        `json:"violations"`
 }
 
 // Counterexample is the smallest grid point (the first dimension first,
 // then the next) where Rule fails, and the share link of its run.
 type Counterexample struct {
-	Rule   string `json:"rule"`
-	Values Values `json:"values"`
-	Link   string `json:"link"`
+	Rule   trace.RuleID `json:"rule"`
+	Values Values       `json:"values"`
+	Link   string       `json:"link"`
 }
 
 // Value is one varied member's value at a grid point.

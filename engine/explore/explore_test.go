@@ -12,6 +12,7 @@ import (
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // ledgerOptions run the ledger lessons on the in-memory SQLite store.
@@ -145,7 +146,7 @@ func TestCounterexamplesAreTheSmallestViolation(t *testing.T) {
 	for _, tc := range []struct {
 		rule, lesson string
 		vary         []scenario.Vary
-		want         map[string]Values // hand-computed, where known
+		want         map[trace.RuleID]Values // hand-computed, where known
 	}{
 		{"a server that answers after the cancel: no-message-after-cancel fails once the cancel arrives before the completion", "broken-respond-after-cancel",
 			[]scenario.Vary{{Path: "steps[2].at", From: 0, To: 600, ByMs: 1}, {Path: "latencyMs.up", From: 0, To: 40, ByMs: 4}}, nil},
@@ -175,7 +176,7 @@ func TestCounterexamplesAreTheSmallestViolation(t *testing.T) {
 
 // bruteSmallest runs every grid point in order (the first dimension
 // first) and returns the first whose run fails rule.
-func bruteSmallest(t *testing.T, data []byte, vary []scenario.Vary, rule string) Values {
+func bruteSmallest(t *testing.T, data []byte, vary []scenario.Vary, rule trace.RuleID) Values {
 	t.Helper()
 	doc, _ := scenario.DeletePath(data, "explore")
 	var walk func(i int, doc []byte, vs Values) Values
@@ -213,7 +214,7 @@ func valuesText(vs Values) string {
 }
 
 // linkFails reports whether the run a share link carries fails rule.
-func linkFails(t *testing.T, link, rule string) bool {
+func linkFails(t *testing.T, link string, rule trace.RuleID) bool {
 	t.Helper()
 	l, err := scenario.ParseLink(link)
 	if err != nil {

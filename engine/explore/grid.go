@@ -10,6 +10,7 @@ import (
 	"github.com/mcplab/mcplab/engine"
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // point is a grid point by index, one per dimension (unused ones 0).
@@ -51,8 +52,8 @@ type explorer struct {
 	runs     int
 	classes  []*class
 	byKey    map[string]int
-	rules    []string
-	ruleSet  map[string]bool
+	rules    []trace.RuleID
+	ruleSet  map[trace.RuleID]bool
 	unknown  int64
 	boxes    int // region boxes kept, at most MaxRegionBoxes
 	grid     *Grid
@@ -64,7 +65,7 @@ type explorer struct {
 // class accumulates one outcome class.
 type class struct {
 	key     string
-	failing []string
+	failing []trace.RuleID
 	count   int64
 	min     point
 	regions []box // owned ranges, both ends included
@@ -73,7 +74,7 @@ type class struct {
 
 func newExplorer(data []byte, s *scenario.Scenario, opts Options) (*explorer, error) {
 	x := &explorer{data: data, engine: opts.Engine, linkBase: opts.LinkBase, every: opts.EveryPoint, sampleAt: opts.Samples, coarseN: opts.Coarse,
-		seen: map[point]outcome{}, byKey: map[string]int{}, ruleSet: map[string]bool{}}
+		seen: map[point]outcome{}, byKey: map[string]int{}, ruleSet: map[trace.RuleID]bool{}}
 	x.maxRuns = scenario.DefaultExploreRuns
 	if s.Explore != nil {
 		x.vary, x.maxRuns = s.Explore.Vary, s.Explore.MaxRuns
@@ -282,7 +283,7 @@ func (x *explorer) run(p point) (outcome, error) {
 }
 
 // class returns the index of the class key, adding it when new.
-func (x *explorer) class(key string, failing []string) int {
+func (x *explorer) class(key string, failing []trace.RuleID) int {
 	if i, ok := x.byKey[key]; ok {
 		return i
 	}

@@ -107,7 +107,7 @@ func Markdown(rep *Report) string {
 				n = r.Violations
 			}
 		}
-		b.WriteString("- **" + c.Rule + "** fails at " + thousands(n) + " grid points; the smallest: " + values(c.Values) + ": " + link(c.Link) + "\n")
+		b.WriteString("- **" + string(c.Rule) + "** fails at " + thousands(n) + " grid points; the smallest: " + values(c.Values) + ": " + link(c.Link) + "\n")
 	}
 	return b.String()
 }

@@ -2,7 +2,7 @@ package explore
 
 import (
 	"hash/fnv"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,7 +21,7 @@ import (
 // scenario with a ledger also counts its side effects ("side effects 2;"
 // before the rules): a retry that charges twice is a class of its own even
 // where the same rules fail.
-func classify(tr *trace.Trace) (key string, failing []string, sig uint64) {
+func classify(tr *trace.Trace) (key string, failing []trace.RuleID, sig uint64) {
 	var b strings.Builder
 	for _, r := range tr.Requests {
 		b.WriteString(r.ID.Raw())
@@ -50,13 +50,18 @@ func classify(tr *trace.Trace) (key string, failing []string, sig uint64) {
 			failing = append(failing, c.Rule)
 		}
 	}
-	sort.Strings(failing)
-	failing = dedupe(failing)
+	slices.Sort(failing)
+	failing = slices.Compact(failing)
 	b.WriteString("fails: ")
 	if len(failing) == 0 {
 		b.WriteString("none")
 	}
-	b.WriteString(strings.Join(failing, ", "))
+	for i, rule := range failing {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(string(rule))
+	}
 
 	h := fnv.New64a()
 	var scratch []byte
@@ -88,17 +93,6 @@ func classify(tr *trace.Trace) (key string, failing []string, sig uint64) {
 		h.Write(scratch)
 	}
 	return b.String(), failing, h.Sum64()
-}
-
-// dedupe drops repeated neighbours of the sorted xs.
-func dedupe(xs []string) []string {
-	out := xs[:0]
-	for i, s := range xs {
-		if i == 0 || s != xs[i-1] {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // thousands writes n with its digits grouped by commas (100,000).

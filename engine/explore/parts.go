@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // An exploration in parts: the page spreads one window over several
@@ -124,9 +126,9 @@ func Merge(plan *Plan, coarse *Report, parts []*Report) *Report {
 		}
 		return j
 	}
-	violations := map[string]int64{}
-	var rules []string
-	seen := map[string]bool{}
+	violations := map[trace.RuleID]int64{}
+	var rules []trace.RuleID
+	seen := map[trace.RuleID]bool{}
 	for k, r := range parts {
 		if k >= len(plan.Parts) {
 			break
@@ -166,7 +168,7 @@ func Merge(plan *Plan, coarse *Report, parts []*Report) *Report {
 		m.Unknown += partPoints(plan.Parts[k])
 		m.Points += partPoints(plan.Parts[k])
 	}
-	sort.Strings(rules)
+	slices.Sort(rules)
 	for _, rule := range rules {
 		m.Rules = append(m.Rules, Rule{Rule: rule, Violations: violations[rule]})
 	}
@@ -204,7 +206,7 @@ func addRegions(into *Class, c Class) {
 	}
 }
 
-func containsCounterexample(cs []Counterexample, rule string) bool {
+func containsCounterexample(cs []Counterexample, rule trace.RuleID) bool {
 	for _, c := range cs {
 		if c.Rule == rule {
 			return true

@@ -1,7 +1,10 @@
 package explore
 
 import (
+	"slices"
 	"sort"
+
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // gridSamples is how many values per dimension Report.Grid samples.
@@ -104,7 +107,7 @@ func (x *explorer) report() (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		cl := Class{Key: c.key, Failing: append([]string{}, c.failing...), Count: c.count,
+		cl := Class{Key: c.key, Failing: append([]trace.RuleID{}, c.failing...), Count: c.count,
 			Example: Example{Values: x.values(c.min), Link: link}}
 		regions := x.merge(c.regions)
 		for k, r := range regions {
@@ -127,14 +130,14 @@ func (x *explorer) report() (*Report, error) {
 		}
 		rep.Grid = x.grid
 	}
-	rules := append([]string{}, x.rules...)
-	sort.Strings(rules)
+	rules := append([]trace.RuleID{}, x.rules...)
+	slices.Sort(rules)
 	for _, rule := range rules {
 		r := Rule{Rule: rule}
 		var at *class
 		for _, i := range order {
 			c := x.classes[i]
-			if contains(c.failing, rule) {
+			if slices.Contains(c.failing, rule) {
 				r.Violations += c.count
 				if at == nil {
 					at = c // order is by smallest point: the first is the smallest
@@ -151,15 +154,6 @@ func (x *explorer) report() (*Report, error) {
 		}
 	}
 	return rep, nil
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // region turns a box of indices into values.

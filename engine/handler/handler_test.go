@@ -161,7 +161,7 @@ func TestAnsweredWhileWaitingNeverTakesTheResource(t *testing.T) {
 	works := make([]*Work, 3)
 	for i := range srvs {
 		id := fmt.Sprint(i + 1)
-		hooks := Hooks{Tell: func(e trace.Event) { got = append(got, id+" "+e.Type) },
+		hooks := Hooks{Tell: func(e trace.Event) { got = append(got, id+" "+string(e.Type)) },
 			Complete: func(json.RawMessage, *jsonrpc.ErrorObject) {
 				srvs[i].Finish(q.Now(), id, []byte(`{}`), false, 0, false, coordinator.Policy{})
 				got = append(got, id+" answered")

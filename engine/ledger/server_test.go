@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/ledger"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 func openServer(t *testing.T, replicas int, shared, shareResults bool) *ledger.Server {
@@ -134,7 +135,7 @@ func TestRaceCallsAnswers(t *testing.T) {
 			t.Errorf("atomic %v: answers %s and %s; want charge-001 first, then %s", tc.atomic, answers[0].Response, answers[1].Response, want)
 		}
 		for _, ev := range events {
-			if ev.Event().Actor != "ledger" {
+			if ev.Event().Actor != trace.ActorLedger {
 				t.Errorf("atomic %v: race event %+v is not the ledger's", tc.atomic, ev.Event())
 			}
 		}

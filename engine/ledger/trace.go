@@ -10,8 +10,8 @@ import (
 // replyTypes are the ledger event types of each ReplyKind, raceTypes those
 // of a race's phases.
 var (
-	replyTypes = [...]string{Rejected: trace.TypeReject, Broke: trace.TypeError, Replayed: trace.TypeReplay, Executed: trace.TypeEffect}
-	raceTypes  = [...]string{Lock: trace.TypeLock, Wait: trace.TypeWait, Check: trace.TypeCheck, EffectTwice: trace.TypeEffect, Failed: trace.TypeError}
+	replyTypes = [...]trace.EventType{Rejected: trace.TypeReject, Broke: trace.TypeError, Replayed: trace.TypeReplay, Executed: trace.TypeEffect}
+	raceTypes  = [...]trace.EventType{Lock: trace.TypeLock, Wait: trace.TypeWait, Check: trace.TypeCheck, EffectTwice: trace.TypeEffect, Failed: trace.TypeError}
 )
 
 // Event is the ledger's event for r (without ID: the runner sets it): its

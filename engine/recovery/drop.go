@@ -19,7 +19,7 @@ func NothingDrops(id string) trace.Event {
 
 // Breaks is actor (the network) breaking the transport under listen
 // stream id as wire message wire: both sides lose it.
-func Breaks(id, actor string, wire int) trace.Event {
+func Breaks(id string, actor trace.Actor, wire int) trace.Event {
 	return trace.Event{Actor: actor, Type: trace.TypeCloseStream, Wire: wire, Signal: trace.SignalCloseStream,
 		Note: "The transport under listen stream " + id + " breaks; both sides lose it."}
 }

@@ -47,13 +47,13 @@ func (l *Listen) PipeUnhappening(st scenario.Step) string {
 	}
 	id := st.ID.String()
 	switch st.Do {
-	case "drop":
+	case scenario.VerbDrop:
 		return "under 2025-11-25 on stdio listen stream " + id + " has no stream of its own to drop: its notifications arrive on the server's stdout, the session's one channel, and there is no GET to resume with Last-Event-ID."
-	case "end-listen":
+	case scenario.VerbEndListen:
 		return "under 2025-11-25 on stdio the server has no message that ends listen stream " + id + ": its resources/subscribe subscriptions end only by the client's resources/unsubscribe, and no subscriptions/listen request exists for a server-sent notifications/cancelled to name."
-	case "cancel":
+	case scenario.VerbCancel:
 		return "under 2025-11-25 on stdio no request opened listen stream " + id + " (it is resources/subscribe per resource on the server's stdout), so there is no request to cancel; a client stops a subscription with resources/unsubscribe."
-	case "progress", "produce", "complete", "fail":
+	case scenario.VerbProgress, scenario.VerbProduce, scenario.VerbComplete, scenario.VerbFail:
 		return "under 2025-11-25 on stdio no request opened listen stream " + id + " (it is resources/subscribe per resource on the server's stdout), so the server has no request to report progress for or to answer."
 	}
 	return ""

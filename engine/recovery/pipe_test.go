@@ -21,7 +21,7 @@ func TestPipeUnhappening(t *testing.T) {
 	cases := []struct {
 		name string
 		l    *Listen
-		do   string
+		do   scenario.Verb
 		want string // in the reason; "" for none
 	}{
 		{"a drop has no stream of its own and no GET to resume", pipe, "drop", "no GET to resume with Last-Event-ID"},

@@ -29,8 +29,8 @@ func (r *reviewer) unbounded() error {
 	}
 	sc := r.own()
 	sc.Steps = []scenario.Step{r.token(r.call(0, false)),
-		{At: every, Do: "produce", ID: &id, EveryMs: every, Count: unboundedCount, FromValue: ptr(1.0), Total: ptr(float64(unboundedCount))},
-		{At: every * (unboundedCount + 1), Do: "complete", ID: &id}}
+		{At: every, Do: scenario.VerbProduce, ID: &id, EveryMs: every, Count: unboundedCount, FromValue: ptr(1.0), Total: ptr(float64(unboundedCount))},
+		{At: every * (unboundedCount + 1), Do: scenario.VerbComplete, ID: &id}}
 	_, err := r.run("progress-idle", fmt.Sprintf("Progress every %d ms; the call has no maximum timeout", every), sc)
 	return err
 }
@@ -51,7 +51,7 @@ func (r *reviewer) silent() error {
 	quiet := 2*limit + r.tick()
 	sc := r.own()
 	sc.Server.Handlers = nil
-	sc.Steps = []scenario.Step{r.call(0, false), {At: quiet, Do: "complete", ID: &id}}
+	sc.Steps = []scenario.Step{r.call(0, false), {At: quiet, Do: scenario.VerbComplete, ID: &id}}
 	_, err := r.run("silent-server", fmt.Sprintf("The server is silent for %d ms, past the call's %d ms timeout (no handler)", quiet, limit), sc)
 	return err
 }
@@ -70,11 +70,11 @@ func (r *reviewer) streamRuns() error {
 	if r.s.Protocol == scenario.Protocol20251125 {
 		sc := r.own()
 		sc.Steps = []scenario.Step{r.token(r.call(0, false)),
-			{At: t, Do: "progress", ID: &id, Progress: ptr(1.0), Total: ptr(2.0)},
-			{At: 2 * t, Do: "drop", ID: &id},
-			{At: 3 * t, Do: "drop", ID: &id},
-			{At: 5 * t, Do: "progress", ID: &id, Progress: ptr(2.0), Total: ptr(2.0)},
-			{At: 8 * t, Do: "complete", ID: &id}}
+			{At: t, Do: scenario.VerbProgress, ID: &id, Progress: ptr(1.0), Total: ptr(2.0)},
+			{At: 2 * t, Do: scenario.VerbDrop, ID: &id},
+			{At: 3 * t, Do: scenario.VerbDrop, ID: &id},
+			{At: 5 * t, Do: scenario.VerbProgress, ID: &id, Progress: ptr(2.0), Total: ptr(2.0)},
+			{At: 8 * t, Do: scenario.VerbComplete, ID: &id}}
 		if _, err := r.run("call-stream-drop", "The call's response stream drops while it works, and again once resumed", sc); err != nil {
 			return err
 		}
@@ -87,7 +87,7 @@ func (r *reviewer) streamRuns() error {
 	msg, _ := json.Marshal(map[string]json.RawMessage{"jsonrpc": json.RawMessage(`"2.0"`), "id": json.RawMessage(id.Raw()),
 		"method": quoteRaw(r.rep.Operation.Method), "params": params})
 	sc := r.own()
-	sc.Steps = []scenario.Step{r.call(0, false), {At: t, Do: "send", Message: msg}}
+	sc.Steps = []scenario.Step{r.call(0, false), {At: t, Do: scenario.VerbSend, Message: msg}}
 	_, err := r.run("duplicate-id", fmt.Sprintf("A second request under id %s arrives while the first works", id.Raw()), sc)
 	return err
 }

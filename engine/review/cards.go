@@ -115,7 +115,7 @@ func (r *reviewer) runByID(id string) *Run {
 // evaluates a rule is linked): at-risk when one of them is violated,
 // mitigated when they hold, not-evaluated with ne when none evaluates them
 // (the failure could happen, but no run of this review shows it).
-func (r *reviewer) byRule(ne string, runs []string, rules ...string) Card {
+func (r *reviewer) byRule(ne string, runs []string, rules ...trace.RuleID) Card {
 	var first *Run
 	for _, id := range runs {
 		run := r.runByID(id)
@@ -141,13 +141,13 @@ func (r *reviewer) byRule(ne string, runs []string, rules ...string) Card {
 func detailOf(vs []Verdict) string {
 	for _, v := range vs {
 		if v.OK != nil && !*v.OK {
-			return v.Rule + ": " + v.Detail
+			return string(v.Rule) + ": " + v.Detail
 		}
 	}
 	if len(vs) == 0 {
 		return ""
 	}
-	return vs[0].Rule + ": " + vs[0].Detail
+	return string(vs[0].Rule) + ": " + vs[0].Detail
 }
 
 func (r *reviewer) at(run, why string) Card   { return r.status(AtRisk, run, why) }
@@ -282,7 +282,7 @@ func (r *reviewer) card(id string) Card {
 		}
 		return r.byRule("", []string{"task-cancel"}, checks.TaskAckNotTerminal)
 	case "late-message-fatal":
-		return r.byRule("No derived run evaluates late-message-tolerated yet.", allRaces, "late-message-tolerated")
+		return r.byRule("No derived run evaluates late-message-tolerated yet.", allRaces, checks.LateMessageTolerated)
 	case "ignore-progress":
 		if o.IdleTimeoutMs == 0 {
 			return Card{Status: NotApplicable, Why: "The call has no idle timeout: progress has no idle clock to reset."}
@@ -295,7 +295,7 @@ func (r *reviewer) card(id string) Card {
 		if c, ok := r.noResumption(); ok {
 			return c
 		}
-		return r.byRule("No derived run resumes a stream twice.", []string{"call-stream-drop", "reconnect"}, "resume-keeps-position")
+		return r.byRule("No derived run resumes a stream twice.", []string{"call-stream-drop", "reconnect"}, checks.ResumeKeepsPosition)
 	case "disconnect-unobserved":
 		return r.stagedFor(r.byRule("No derived run evaluates disconnect-stops-work yet.", allRaces, checks.DisconnectStopsWork), checks.DisconnectStopsWork)
 	case "replay-other-streams":
@@ -308,7 +308,7 @@ func (r *reviewer) card(id string) Card {
 		if s.Client.Policy.OmitLastEventID {
 			return r.status(NotApplicable, "call-stream-drop", "client.policy.omitLastEventId is true: the client resumes with no Last-Event-ID, so the server replays nothing on resumption, neither its own stream's events nor another's (card resume-without-last-event-id is the risk).")
 		}
-		return r.byRule("No derived run resumes a stream with others open.", []string{"call-stream-drop", "reconnect"}, "resume-replays-own-stream")
+		return r.byRule("No derived run resumes a stream with others open.", []string{"call-stream-drop", "reconnect"}, checks.ResumeReplaysOwnStream)
 	case "lockstep-backoff":
 		h := r.rep.Recovery.Herd
 		if h == nil {
@@ -324,9 +324,9 @@ func (r *reviewer) card(id string) Card {
 		}
 		return r.safe("race-stdio-cancel-first", fmt.Sprintf("The call has an idle timeout of %d ms and a maximum timeout of %d ms (0 = none).", o.IdleTimeoutMs, o.MaxTimeoutMs))
 	case "invented-progress-token":
-		return r.byRule("No derived run evaluates progress-token-known yet.", progressRuns("buffer-overload"), "progress-token-known")
+		return r.byRule("No derived run evaluates progress-token-known yet.", progressRuns("buffer-overload"), checks.ProgressTokenKnown)
 	case "progress-on-wrong-stream":
-		return r.byRule("No derived run evaluates progress-on-request-stream yet.", progressRuns("buffer-overload"), "progress-on-request-stream")
+		return r.byRule("No derived run evaluates progress-on-request-stream yet.", progressRuns("buffer-overload"), checks.ProgressOnRequestStream)
 	case "proxy-idle-close-unhandled":
 		se := r.rep.FlowControl.SSE
 		if se == nil || se.IdleCloseMs == 0 {

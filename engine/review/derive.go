@@ -221,8 +221,8 @@ func inTitle(t string) string {
 
 // verdicts returns the checks of tr, only those of rules when any are given
 // (in tr's order).
-func verdicts(tr *trace.Trace, rules ...string) []Verdict {
-	want := map[string]bool{}
+func verdicts(tr *trace.Trace, rules ...trace.RuleID) []Verdict {
+	want := map[trace.RuleID]bool{}
 	for _, r := range rules {
 		want[r] = true
 	}
@@ -236,7 +236,7 @@ func verdicts(tr *trace.Trace, rules ...string) []Verdict {
 }
 
 // evidence builds the Evidence of run with finding and the checks of rules.
-func evidence(run *Run, finding string, rules ...string) Evidence {
+func evidence(run *Run, finding string, rules ...trace.RuleID) Evidence {
 	return Evidence{Run: run.ID, Link: run.Link, Finding: finding, Checks: verdicts(run.Trace, rules...)}
 }
 
@@ -252,8 +252,8 @@ func request(tr *trace.Trace, id scenario.ID) *trace.Request {
 
 // failed reports whether any check of rules (all when none) is violated in
 // the verdicts; present whether any of them was evaluated at all.
-func failed(vs []Verdict, rules ...string) (bad, present bool) {
-	want := map[string]bool{}
+func failed(vs []Verdict, rules ...trace.RuleID) (bad, present bool) {
+	want := map[trace.RuleID]bool{}
 	for _, r := range rules {
 		want[r] = true
 	}

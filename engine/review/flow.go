@@ -39,7 +39,7 @@ func (r *reviewer) flow() error {
 	fc.NotApplicable, fc.NotEvaluated = []string{}, []string{}
 	o, id := r.rep.Operation, *r.op.ID
 	http := r.s.Transport == scenario.TransportHTTP
-	complete := func(at int64) scenario.Step { return scenario.Step{At: at, Do: "complete", ID: &id} }
+	complete := func(at int64) scenario.Step { return scenario.Step{At: at, Do: scenario.VerbComplete, ID: &id} }
 
 	// The bounded buffer under overload: 2 x capacity + 4 progress values,
 	// one per ms, then the final response.
@@ -60,7 +60,7 @@ func (r *reviewer) flow() error {
 		sc := r.own()
 		sc.Buffer = buf
 		sc.Steps = []scenario.Step{r.token(r.call(0, false)),
-			{At: 10, Do: "produce", ID: &id, EveryMs: 1, Count: n, FromValue: ptr(1.0), Total: ptr(float64(n))},
+			{At: 10, Do: scenario.VerbProduce, ID: &id, EveryMs: 1, Count: n, FromValue: ptr(1.0), Total: ptr(float64(n))},
 			complete(10 + int64(n) + 1)}
 		run, err := r.run("buffer-overload", fmt.Sprintf("Overload: %d progress values into a buffer of capacity %d (%s)", n, buf.Capacity, buf.Policy), sc)
 		if err != nil {
@@ -141,7 +141,7 @@ func (r *reviewer) flow() error {
 		}
 		sc := r.own()
 		sc.Steps = []scenario.Step{r.token(r.call(0, false)),
-			{At: every, Do: "produce", ID: &id, EveryMs: every, Count: int(count), FromValue: ptr(1.0), Total: ptr(float64(count))},
+			{At: every, Do: scenario.VerbProduce, ID: &id, EveryMs: every, Count: int(count), FromValue: ptr(1.0), Total: ptr(float64(count))},
 			complete((count + 1) * every)}
 		run, err := r.run("progress-through-proxy", fmt.Sprintf("Progress every %d ms through the proxy", every), sc)
 		if err != nil {
@@ -152,7 +152,7 @@ func (r *reviewer) flow() error {
 			if e.ID == nil || e.ID.Raw() != id.Raw() {
 				continue
 			}
-			if e.Actor == trace.ActorProxy && e.Type == "hold" {
+			if e.Actor == trace.ActorProxy && e.Type == trace.TypeHold {
 				held++
 			}
 			if e.Actor == trace.ActorClient && e.Type == trace.TypeActivity {
@@ -188,7 +188,7 @@ func (r *reviewer) flow() error {
 	count := int(min(2*o.MaxTimeoutMs/every, maxProduced))
 	sc := r.own()
 	sc.Steps = []scenario.Step{r.token(r.call(0, false)),
-		{At: every, Do: "produce", ID: &id, EveryMs: every, Count: count, FromValue: ptr(1.0)},
+		{At: every, Do: scenario.VerbProduce, ID: &id, EveryMs: every, Count: count, FromValue: ptr(1.0)},
 		complete(every*int64(count+1) + 1)}
 	run, err := r.run("deadlines", fmt.Sprintf("Progress every %d ms past the %d ms maximum timeout", every, o.MaxTimeoutMs), sc)
 	if err != nil {
@@ -217,8 +217,8 @@ func (r *reviewer) recovery() error {
 	}
 	filter, _ := json.Marshal(map[string]bool{"toolsListChanged": true})
 	sc := r.own()
-	sc.Steps = []scenario.Step{{At: 0, Do: "listen", ID: &lid, Filter: filter}, r.call(10, false),
-		{At: 20 + up + down, Do: "drop", ID: &lid, Affected: []string{nameOf(o)}}}
+	sc.Steps = []scenario.Step{{At: 0, Do: scenario.VerbListen, ID: &lid, Filter: filter}, r.call(10, false),
+		{At: 20 + up + down, Do: scenario.VerbDrop, ID: &lid, Affected: []string{nameOf(o)}}}
 	run, err := r.run("reconnect", "A listen stream drops while the call is in flight", sc)
 	if err != nil {
 		return err
@@ -275,8 +275,8 @@ func (r *reviewer) recovery() error {
 	}
 	t := 100 + up + down
 	sc = r.own()
-	sc.Steps = []scenario.Step{r.call(0, true), {At: t, Do: "task-cancel", TaskID: o.Task},
-		{At: 3 * t, Do: "checkpoint", TaskID: o.Task}}
+	sc.Steps = []scenario.Step{r.call(0, true), {At: t, Do: scenario.VerbTaskCancel, TaskID: o.Task},
+		{At: 3 * t, Do: scenario.VerbCheckpoint, TaskID: o.Task}}
 	if run, err = r.run("task-cancel", fmt.Sprintf("tasks/cancel on task %s, then a worker checkpoint", o.Task), sc); err != nil {
 		return err
 	}

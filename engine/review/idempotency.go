@@ -81,9 +81,9 @@ func (r *reviewer) retryRun(id, title string, args json.RawMessage) (Evidence, e
 	sc, t, rid := r.own(), r.tick(), r.otherID("retry", 1)
 	opID := *r.op.ID
 	sc.Steps = []scenario.Step{withArgs(r.call(0, false), args),
-		{At: t, Do: "complete", ID: &opID}, lostAnswer(t, opID),
-		{At: 2 * t, Do: "retry", ID: &rid, Of: &opID},
-		{At: 3 * t, Do: "complete", ID: &rid}}
+		{At: t, Do: scenario.VerbComplete, ID: &opID}, lostAnswer(t, opID),
+		{At: 2 * t, Do: scenario.VerbRetry, ID: &rid, Of: &opID},
+		{At: 3 * t, Do: scenario.VerbComplete, ID: &rid}}
 	run, err := r.run(id, title, sc)
 	if err != nil {
 		return Evidence{}, err
@@ -187,9 +187,13 @@ func (r *reviewer) idempotency() error {
 	}
 	t, opID := r.tick(), *r.op.ID
 	call := withArgs(r.call(0, false), args)
-	complete := func(at int64, id scenario.ID) scenario.Step { return scenario.Step{At: at, Do: "complete", ID: &id} }
+	complete := func(at int64, id scenario.ID) scenario.Step {
+		return scenario.Step{At: at, Do: scenario.VerbComplete, ID: &id}
+	}
 	rid := r.otherID("retry", 1)
-	retry := func(at int64) scenario.Step { return scenario.Step{At: at, Do: "retry", ID: &rid, Of: &opID} }
+	retry := func(at int64) scenario.Step {
+		return scenario.Step{At: at, Do: scenario.VerbRetry, ID: &rid, Of: &opID}
+	}
 
 	// The stored record.
 	sc := r.own()
@@ -217,7 +221,7 @@ func (r *reviewer) idempotency() error {
 	// The concurrent same-key race on two connections.
 	sc = r.own()
 	rc := scenario.Step{ID: r.op.ID, Method: r.op.Method, Name: r.op.Name, Arguments: args}
-	sc.Steps = []scenario.Step{{At: 0, Do: "race", Connections: 2, Call: &rc}}
+	sc.Steps = []scenario.Step{{At: 0, Do: scenario.VerbRace, Connections: 2, Call: &rc}}
 	if run, err = r.run("ledger-race", fmt.Sprintf("Two connections race key %q", key), sc); err != nil {
 		return err
 	}
@@ -227,7 +231,7 @@ func (r *reviewer) idempotency() error {
 		// check-then-act card rests on.
 		sc = r.own()
 		rc := scenario.Step{ID: r.op.ID, Method: r.op.Method, Name: r.op.Name, Arguments: r.op.Arguments}
-		sc.Steps = []scenario.Step{{At: 0, Do: "race", Connections: 2, Call: &rc}}
+		sc.Steps = []scenario.Step{{At: 0, Do: scenario.VerbRace, Connections: 2, Call: &rc}}
 		if _, err = r.run("ledger-race-no-key", "Two connections send the call as it is, without an idempotency key", sc); err != nil {
 			return err
 		}
@@ -235,7 +239,7 @@ func (r *reviewer) idempotency() error {
 
 	// The reopen check.
 	sc = r.own()
-	sc.Steps = []scenario.Step{call, complete(t, opID), lostAnswer(t, opID), {At: 2 * t, Do: "reopen-ledger"}, retry(3 * t), complete(4*t, rid)}
+	sc.Steps = []scenario.Step{call, complete(t, opID), lostAnswer(t, opID), {At: 2 * t, Do: scenario.VerbReopenLedger}, retry(3 * t), complete(4*t, rid)}
 	if run, err = r.run("ledger-reopen", fmt.Sprintf("Key %q after closing and reopening the ledger", key), sc); err != nil {
 		return err
 	}
@@ -246,7 +250,7 @@ func (r *reviewer) idempotency() error {
 	var changedArgs map[string]json.RawMessage
 	_ = json.Unmarshal(changed, &changedArgs)
 	set, _ := json.Marshal(map[string]json.RawMessage{field: changedArgs[field]})
-	sc.Steps = []scenario.Step{call, complete(t, opID), lostAnswer(t, opID), {At: 2 * t, Do: "mutate-result", Of: &opID, Set: set}, retry(3 * t), complete(4*t, rid)}
+	sc.Steps = []scenario.Step{call, complete(t, opID), lostAnswer(t, opID), {At: 2 * t, Do: scenario.VerbMutateResult, Of: &opID, Set: set}, retry(3 * t), complete(4*t, rid)}
 	if run, err = r.run("ledger-mutation-alias", fmt.Sprintf("The caller edits the result of key %q, then retries", key), sc); err != nil {
 		return err
 	}
@@ -259,7 +263,7 @@ func withID(c scenario.Step, id scenario.ID) scenario.Step {
 	return c
 }
 
-func ledgerEvidence(run *Run, finding string, rules ...string) *Evidence {
+func ledgerEvidence(run *Run, finding string, rules ...trace.RuleID) *Evidence {
 	ev := evidence(run, finding, rules...)
 	n := run.Trace.Ledger.Executions
 	ev.Executions = &n
@@ -292,9 +296,9 @@ func replayed(tr *trace.Trace, id scenario.ID) string {
 			continue
 		}
 		switch e.Type {
-		case "replay":
+		case trace.TypeReplay:
 			return "replays the stored result " + string(compact(e.Message))
-		case "effect":
+		case trace.TypeEffect:
 			return "runs the side effect again"
 		}
 	}
@@ -349,5 +353,5 @@ func changeArgs(args json.RawMessage) (json.RawMessage, string) {
 // skipped).
 func lostAnswer(t int64, id scenario.ID) scenario.Step {
 	reason := "the client gave up before the answer arrived"
-	return scenario.Step{At: t, Do: "cancel", ID: &id, Reason: &reason}
+	return scenario.Step{At: t, Do: scenario.VerbCancel, ID: &id, Reason: &reason}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // Markdown renders the report for a pull request or a design doc: the
@@ -168,7 +169,7 @@ var builtin = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
-func isRule(w string) bool { _, ok := checks.RuleByID(w); return ok }
+func isRule(w string) bool { _, ok := checks.RuleByID(trace.RuleID(w)); return ok }
 
 func isNameByte(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' }
 
@@ -218,7 +219,7 @@ func checkList(vs []Verdict) string {
 		} else if v.OK != nil {
 			mark = "FAIL"
 		}
-		parts[i] = mark + " " + v.Rule
+		parts[i] = mark + " " + string(v.Rule)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -83,11 +83,13 @@ func (r *reviewer) race(transport, protocol, slug, order string) (Race, error) {
 	id := *r.op.ID
 	steps := []scenario.Step{r.call(0, false)}
 	if r.op.ProgressToken != nil && t/2 >= 1 {
-		steps = append(steps, scenario.Step{At: t / 2, Do: "progress", ID: &id, Progress: ptr(1.0)})
+		steps = append(steps, scenario.Step{At: t / 2, Do: scenario.VerbProgress, ID: &id, Progress: ptr(1.0)})
 	}
 	reason := ptr("review: " + order)
-	cancel := func(at int64) scenario.Step { return scenario.Step{At: at, Do: "cancel", ID: &id, Reason: reason} }
-	complete := func(at int64) scenario.Step { return scenario.Step{At: at, Do: "complete", ID: &id} }
+	cancel := func(at int64) scenario.Step {
+		return scenario.Step{At: at, Do: scenario.VerbCancel, ID: &id, Reason: reason}
+	}
+	complete := func(at int64) scenario.Step { return scenario.Step{At: at, Do: scenario.VerbComplete, ID: &id} }
 	switch order {
 	case CancelFirst:
 		steps = append(steps, cancel(t), complete(t+up+10))
@@ -175,12 +177,12 @@ func (r *reviewer) exploreRace(sc scenario.Scenario, slug string) (*explore.Repo
 	up, down, t := sc.LatencyMs.Up, sc.LatencyMs.Down, r.pivot()
 	steps := sc.Steps[:0:0]
 	for _, st := range sc.Steps {
-		if st.Do != "cancel" && st.Do != "complete" {
+		if st.Do != scenario.VerbCancel && st.Do != scenario.VerbComplete {
 			steps = append(steps, st)
 		}
 	}
 	id := *r.op.ID
-	steps = append(steps, scenario.Step{At: t, Do: "cancel", ID: &id}, scenario.Step{At: t, Do: "complete", ID: &id})
+	steps = append(steps, scenario.Step{At: t, Do: scenario.VerbCancel, ID: &id}, scenario.Step{At: t, Do: scenario.VerbComplete, ID: &id})
 	sc.Steps = steps
 	doc, err := r.document("race-"+slug, "Race window: "+slug, sc)
 	if err != nil {

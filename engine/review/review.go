@@ -159,9 +159,9 @@ type Operation struct {
 
 // Verdict is one check of a derived run (trace.Check without its events).
 type Verdict struct {
-	Rule   string `json:"rule"`
-	OK     *bool  `json:"ok"`
-	Detail string `json:"detail"`
+	Rule   trace.RuleID `json:"rule"`
+	OK     *bool        `json:"ok"`
+	Detail string       `json:"detail"`
 }
 
 // Race is one row of the race table: the operation cancelled on one
@@ -479,9 +479,9 @@ func (st *Stepper) Report() *Report {
 func Calls(s *scenario.Scenario) []scenario.ID {
 	var ids []scenario.ID
 	for _, st := range s.Steps {
-		if st.Do == "race" && st.Call != nil && st.Call.ID != nil {
+		if st.Do == scenario.VerbRace && st.Call != nil && st.Call.ID != nil {
 			ids = append(ids, *st.Call.ID)
-		} else if st.Do == "call" && st.ID != nil {
+		} else if st.Do == scenario.VerbCall && st.ID != nil {
 			ids = append(ids, *st.ID)
 		}
 	}
@@ -495,12 +495,12 @@ func Calls(s *scenario.Scenario) []scenario.ID {
 func findOp(s *scenario.Scenario, op string) (scenario.Step, error) {
 	var calls []string // the ids a review can take, as the scenario writes them
 	for _, st := range s.Steps {
-		if st.Do == "race" && st.Call != nil {
+		if st.Do == scenario.VerbRace && st.Call != nil {
 			c := *st.Call
-			c.At, c.Do = st.At, "call"
+			c.At, c.Do = st.At, scenario.VerbCall
 			st = c
 		}
-		if st.Do != "call" || st.ID == nil {
+		if st.Do != scenario.VerbCall || st.ID == nil {
 			continue
 		}
 		calls = append(calls, st.ID.Raw())

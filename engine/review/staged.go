@@ -3,6 +3,7 @@ package review
 import (
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // A staged run is a derived run with the trigger of one failure put in
@@ -34,7 +35,7 @@ type staging struct {
 //   - deadlines-unbuffered: progress a buffering proxy holds never reaches
 //     the client, so progress-resets-idle is judged on the deadline run
 //     with the proxy passing events through (DOMAIN.md §2, §8).
-var stagings = map[string]staging{
+var stagings = map[trace.RuleID]staging{
 	checks.RefetchAfterReconnect: {from: "reconnect", id: "reconnect-without-last-event-id",
 		title:   "A listen stream drops while the call is in flight; the client reopens it without Last-Event-ID",
 		assumed: "Staged: client.policy.sendLastEventId is true, so this client never reopens a listen stream without Last-Event-ID (card last-event-id-assumed is that risk); this run turns it off to see what the client refetches once it does.",
@@ -57,7 +58,7 @@ var stagings = map[string]staging{
 }
 
 // stagedRules are the keys of stagings in the order the runs are made.
-var stagedRules = []string{checks.RefetchAfterReconnect, checks.DisconnectStopsWork, checks.ProgressResetsIdle}
+var stagedRules = []trace.RuleID{checks.RefetchAfterReconnect, checks.DisconnectStopsWork, checks.ProgressResetsIdle}
 
 // staged derives each staged run whose source run the review made, does
 // not decide the rule and hides the trigger.
@@ -89,7 +90,7 @@ func (r *reviewer) staged() error {
 // stagedFor judges c, a card left not-evaluated by rule, on the staged run
 // of rule when the review made one: the card says what the run assumed.
 // c is returned unchanged otherwise.
-func (r *reviewer) stagedFor(c Card, rule string) Card {
+func (r *reviewer) stagedFor(c Card, rule trace.RuleID) Card {
 	st, ok := stagings[rule]
 	if c.Status != NotEvaluated || !ok || r.runByID(st.id) == nil {
 		return c

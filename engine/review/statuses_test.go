@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/review"
+	"github.com/mcplab/mcplab/engine/scenario"
 )
 
 // ledgerCards are the failure cards only a run on the ledger can judge.
@@ -195,7 +196,7 @@ func TestRaceOnlyScenarioIsReviewable(t *testing.T) {
 		ex := examplestest.Get(t, name)
 		s := examplestest.DecodeExample(t, ex)
 		calls := review.Calls(s)
-		if len(calls) != 1 || s.Steps[0].Do != "race" || calls[0].Raw() != s.Steps[0].Call.ID.Raw() {
+		if len(calls) != 1 || s.Steps[0].Do != scenario.VerbRace || calls[0].Raw() != s.Steps[0].Call.ID.Raw() {
 			t.Fatalf("%s: calls %v, want the race's call %v", name, calls, s.Steps[0].Call.ID)
 		}
 		for _, op := range []string{"", calls[0].Raw()} {

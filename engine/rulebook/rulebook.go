@@ -32,14 +32,14 @@ func Rules() []checks.Rule {
 // Book collects the verdicts of built-in runs, rule by rule.
 type Book struct {
 	entries []checks.RuleEntry
-	index   map[string]int
+	index   map[trace.RuleID]int
 	// failing counts the rules each built-in fails.
 	failing map[string]int
 }
 
 // New returns a Book holding every rule of Rules and no verdict yet.
 func New() *Book {
-	b := &Book{index: map[string]int{}, failing: map[string]int{}}
+	b := &Book{index: map[trace.RuleID]int{}, failing: map[string]int{}}
 	for i, r := range Rules() {
 		b.entries = append(b.entries, checks.RuleEntry{Rule: r})
 		b.index[r.ID] = i

@@ -12,6 +12,7 @@ import (
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/rulebook"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/rules.md")
@@ -87,7 +88,7 @@ func TestBuiltinsExerciseTheRules(t *testing.T) {
 	}
 }
 
-func entryOf(t *testing.T, es []checks.RuleEntry, id string) checks.RuleEntry {
+func entryOf(t *testing.T, es []checks.RuleEntry, id trace.RuleID) checks.RuleEntry {
 	t.Helper()
 	for _, e := range es {
 		if e.ID == id {

@@ -22,7 +22,7 @@ func TestProducedCountsUpEveryMs(t *testing.T) {
 		v  float64
 	}{{40, 10}, {65, 11}, {90, 12}} {
 		got := st.Produced(k)
-		if got.Do != "progress" || got.At != want.at || st.ProducedAt(k) != want.at || *got.Progress != want.v || *got.Total != 12 || got.ID.Raw() != "7" {
+		if got.Do != scenario.VerbProgress || got.At != want.at || st.ProducedAt(k) != want.at || *got.Progress != want.v || *got.Total != 12 || got.ID.Raw() != "7" {
 			t.Errorf("Produced(%d) = %s at %d, value %v, total %v, id %s; want progress at %d, value %v, total 12, id 7",
 				k, got.Do, got.At, *got.Progress, *got.Total, got.ID.Raw(), want.at, want.v)
 		}

@@ -10,11 +10,11 @@ import "fmt"
 // hasLedger whether the run has the scenario's ledger open.
 func (st Step) Unready(i int, sent func(id ID) bool, hasLedger bool) string {
 	for _, id := range []*ID{st.ID, st.Of, st.Listen} {
-		if id != nil && st.Do != "call" && st.Do != "listen" && !(st.Do == "retry" && id == st.ID) && !sent(*id) {
+		if id != nil && st.Do != VerbCall && st.Do != VerbListen && !(st.Do == VerbRetry && id == st.ID) && !sent(*id) {
 			return fmt.Sprintf("steps[%d]: request %s has not been sent; step skipped.", i, id)
 		}
 	}
-	if !hasLedger && (st.Do == "race" || st.Do == "reopen-ledger" || st.Do == "mutate-result") {
+	if !hasLedger && (st.Do == VerbRace || st.Do == VerbReopenLedger || st.Do == VerbMutateResult) {
 		return fmt.Sprintf("steps[%d]: %s needs the scenario's ledger, and it has none; step skipped.", i, st.Do)
 	}
 	return ""

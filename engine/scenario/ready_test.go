@@ -8,13 +8,13 @@ import "testing"
 func TestUnready(t *testing.T) {
 	id, of := NewStringID("a"), NewStringID("b")
 	none := func(ID) bool { return false }
-	if got := (Step{Do: "cancel", ID: &id}).Unready(3, none, true); got != `steps[3]: request "a" has not been sent; step skipped.` {
+	if got := (Step{Do: VerbCancel, ID: &id}).Unready(3, none, true); got != `steps[3]: request "a" has not been sent; step skipped.` {
 		t.Errorf("cancel of an unsent id: %q", got)
 	}
-	if got := (Step{Do: "retry", ID: &id, Of: &of}).Unready(0, func(x ID) bool { return x.Raw() == of.Raw() }, true); got != "" {
+	if got := (Step{Do: VerbRetry, ID: &id, Of: &of}).Unready(0, func(x ID) bool { return x.Raw() == of.Raw() }, true); got != "" {
 		t.Errorf("retry under a new id: %q, want it to run", got)
 	}
-	if got := (Step{Do: "race"}).Unready(1, none, false); got != "steps[1]: race needs the scenario's ledger, and it has none; step skipped." {
+	if got := (Step{Do: VerbRace}).Unready(1, none, false); got != "steps[1]: race needs the scenario's ledger, and it has none; step skipped." {
 		t.Errorf("race without a ledger: %q", got)
 	}
 }

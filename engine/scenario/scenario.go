@@ -517,8 +517,8 @@ type Ledger struct {
 // fields are allowed depends on it (see Verbs). Unset fields are omitted
 // when encoded.
 type Step struct {
-	At int64  `json:"at"` // virtual ms, >= 0
-	Do string `json:"do"` // the verb
+	At int64 `json:"at"` // virtual ms, >= 0
+	Do Verb  `json:"do"` // the verb
 
 	ID            *ID             `json:"id,omitempty"`
 	Method        string          `json:"method,omitempty"`
@@ -592,10 +592,16 @@ func NewStringID(s string) ID {
 	return ID{strings.TrimSuffix(b.String(), "\n")}
 }
 
-// Raw returns the id's JSON text, e.g. `7` or `"p-7"`. Use it as a map key.
+// Raw returns the id's JSON text, e.g. `7` or `"p-7"`: what code puts
+// into a JSON-RPC message or uses as a map key (7 and "7" are different
+// keys, as they are different requests).
 func (id ID) Raw() string { return id.raw }
 
-// String returns the id as a person reads it: 7 or "7".
+// String makes an ID a fmt.Stringer for notes, errors and pages. It returns
+// the same JSON text as Raw, quotes and all (7 or "7"): a reader must be
+// able to tell the integer request from the string one, so an id is shown
+// exactly as the wire writes it. Raw is the name code uses when it means
+// the JSON; String is what %s and %v print.
 func (id ID) String() string { return id.raw }
 
 // IsZero reports whether id was never set.

@@ -30,14 +30,14 @@ func TestSchemaMatchesDecoder(t *testing.T) {
 	if err := json.Unmarshal(Schema, &s); err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]bool{}
+	seen := map[Verb]bool{}
 	for _, v := range s.Properties.Steps.Items.OneOf {
-		var verb string
+		var verb Verb
 		var c struct {
 			Const string `json:"const"`
 		}
 		_ = json.Unmarshal(v.Properties["do"], &c)
-		verb = c.Const
+		verb = Verb(c.Const)
 		fields, ok := Verbs[verb]
 		if !ok {
 			t.Errorf("schema verb %q is unknown to the decoder", verb)

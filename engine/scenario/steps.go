@@ -13,30 +13,30 @@ import (
 // Verbs lists the step verbs this version understands, with the fields each
 // one accepts beyond "at" and "do". A field not listed for a verb is an
 // unknown field (a typo must not silently change a lesson).
-var Verbs = map[string][]string{
+var Verbs = map[Verb][]string{
 	// client verbs
-	"call":        {"id", "method", "name", "arguments", "progressToken", "idleTimeoutMs", "maxTimeoutMs", "sideEffect", "task", "annotations"},
-	"task-get":    {"taskId"},
-	"task-cancel": {"taskId"},
-	"cancel":      {"id", "reason"},
-	"retry":       {"id", "of"},
-	"send":        {"message", "from"},
-	"disconnect":  {"id"},
-	"listen":      {"id", "filter"},
+	VerbCall:       {"id", "method", "name", "arguments", "progressToken", "idleTimeoutMs", "maxTimeoutMs", "sideEffect", "task", "annotations"},
+	VerbTaskGet:    {"taskId"},
+	VerbTaskCancel: {"taskId"},
+	VerbCancel:     {"id", "reason"},
+	VerbRetry:      {"id", "of"},
+	VerbSend:       {"message", "from"},
+	VerbDisconnect: {"id"},
+	VerbListen:     {"id", "filter"},
 	// server verbs
-	"progress":      {"id", "progress", "total", "message"},
-	"produce":       {"id", "everyMs", "count", "fromValue", "total"},
-	"complete":      {"id", "result"},
-	"fail":          {"id", "code", "message"},
-	"notify":        {"listen", "method", "params"},
-	"end-listen":    {"id", "reason"},
-	"drop":          {"id", "affected"},
-	"race":          {"connections", "call"},
-	"reopen-ledger": {},
-	"mutate-result": {"of", "set"},
-	"checkpoint":    {"taskId"},
-	"finish-task":   {"taskId", "result"},
-	"end-session":   {},
+	VerbProgress:     {"id", "progress", "total", "message"},
+	VerbProduce:      {"id", "everyMs", "count", "fromValue", "total"},
+	VerbComplete:     {"id", "result"},
+	VerbFail:         {"id", "code", "message"},
+	VerbNotify:       {"listen", "method", "params"},
+	VerbEndListen:    {"id", "reason"},
+	VerbDrop:         {"id", "affected"},
+	VerbRace:         {"connections", "call"},
+	VerbReopenLedger: {},
+	VerbMutateResult: {"of", "set"},
+	VerbCheckpoint:   {"taskId"},
+	VerbFinishTask:   {"taskId", "result"},
+	VerbEndSession:   {},
 }
 
 func (d *decoder) steps(root *object, s *Scenario) {
@@ -91,7 +91,8 @@ func (d *decoder) stepInto(o *object, st *Step) {
 		d.fail(errAt(o.sub("at"), ErrMissing, ""))
 	}
 	st.At = at
-	verb, ok := d.str(o, "do", 64)
+	text, ok := d.str(o, "do", 64)
+	verb := Verb(text)
 	if d.err == nil && !ok {
 		d.fail(errAt(o.sub("do"), ErrMissing, ""))
 	}
@@ -99,7 +100,7 @@ func (d *decoder) stepInto(o *object, st *Step) {
 	if d.err == nil && !isVerb {
 		names := make([]string, 0, len(Verbs))
 		for k := range Verbs {
-			names = append(names, k)
+			names = append(names, string(k))
 		}
 		sort.Strings(names)
 		d.fail(errAt(o.sub("do"), ErrValue, "unknown verb %q (known: %s)", verb, strings.Join(names, ", ")))
@@ -119,50 +120,50 @@ func (d *decoder) stepInto(o *object, st *Step) {
 		}
 	}
 	switch verb {
-	case "call":
+	case VerbCall:
 		d.call(o, st)
-	case "retry":
+	case VerbRetry:
 		d.retry(o, st)
-	case "cancel", "end-listen":
+	case VerbCancel, VerbEndListen:
 		if r, ok := d.str(o, "reason", MaxTextLen); ok {
 			st.Reason = &r
 		}
-	case "listen":
+	case VerbListen:
 		d.listen(o, st)
-	case "notify":
+	case VerbNotify:
 		d.notify(o, st)
-	case "race":
+	case VerbRace:
 		d.race(o, st)
-	case "mutate-result":
+	case VerbMutateResult:
 		d.mutateResult(o, st)
-	case "reopen-ledger":
+	case VerbReopenLedger:
 		if d.err == nil && d.s.Ledger == nil {
 			d.fail(errAt(o.sub("do"), ErrValue, "there is no ledger to reopen; add \"ledger\": {} to the scenario"))
 		}
-	case "task-get", "task-cancel", "checkpoint", "finish-task":
+	case VerbTaskGet, VerbTaskCancel, VerbCheckpoint, VerbFinishTask:
 		d.taskStep(o, st)
-	case "drop":
+	case VerbDrop:
 		d.drop(o, st)
-	case "send":
+	case VerbSend:
 		d.send(o, st)
-	case "end-session":
+	case VerbEndSession:
 		if d.err == nil && (d.s.Transport != TransportHTTP || d.s.Protocol != Protocol20251125) {
 			d.fail(errAt(o.sub("do"), ErrValue, "end-session retires a 2025-11-25 Streamable HTTP session; this scenario is %s on %s", d.s.Protocol, d.s.Transport))
 		}
-	case "disconnect":
+	case VerbDisconnect:
 		if d.err == nil && d.s.Transport != TransportHTTP {
 			d.fail(errAt(o.sub("do"), ErrValue, "disconnect closes an HTTP stream; this scenario's transport is %s", d.s.Transport))
 		}
-	case "progress":
+	case VerbProgress:
 		d.progress(o, st)
-	case "produce":
+	case VerbProduce:
 		d.produce(o, st)
-	case "complete":
+	case VerbComplete:
 		st.Result, _ = d.rawJSON(o, "result")
-	case "fail":
+	case VerbFail:
 		d.failStep(o, st)
 	}
-	if st.ID != nil && verb != "call" && verb != "retry" && verb != "listen" {
+	if st.ID != nil && verb != VerbCall && verb != VerbRetry && verb != VerbListen {
 		d.sentBy(o, "id", st.ID, st.At)
 	}
 	d.unknown(o)
@@ -318,7 +319,7 @@ func (d *decoder) race(o *object, st *Step) {
 		return
 	}
 	co.set("at", json.RawMessage(strconv.FormatInt(st.At, 10)))
-	co.set("do", json.RawMessage(`"call"`))
+	co.set("do", json.RawMessage(strconv.Quote(string(VerbCall))))
 	call := d.step(co)
 	if d.err != nil {
 		return
@@ -363,7 +364,7 @@ func (d *decoder) taskStep(o *object, st *Step) {
 		d.fail(errAt(o.sub("at"), ErrValue, "must be >= %d: task %q is only requested at %d ms", created, v, created))
 	}
 	st.TaskID = v
-	if st.Do == "finish-task" {
+	if st.Do == VerbFinishTask {
 		st.Result, _ = d.rawJSON(o, "result")
 	}
 }
@@ -386,13 +387,13 @@ func (d *decoder) drop(o *object, st *Step) {
 // send reads a raw message and who puts it on the wire.
 func (d *decoder) send(o *object, st *Step) {
 	if from, ok := d.str(o, "from", 16); ok {
-		if from != "client" && from != "server" {
+		if from != SendFromClient && from != SendFromServer {
 			d.fail(errAt(o.sub("from"), ErrValue, "must be \"client\" or \"server\""))
 		}
 		st.From = from
 	}
 	if st.From == "" {
-		st.From = "client"
+		st.From = SendFromClient
 	}
 	st.Message, _ = d.rawJSON(o, "message")
 	if d.err == nil && st.Message == nil {
@@ -475,7 +476,7 @@ func (s *Scenario) Raced(raw string) bool {
 		return false
 	}
 	for _, st := range s.Steps {
-		if st.Do != "race" || st.Call == nil || st.Call.ID == nil {
+		if st.Do != VerbRace || st.Call == nil || st.Call.ID == nil {
 			continue
 		}
 		for i := range st.Connections {
@@ -513,7 +514,7 @@ func (st *Step) Produced(k int) Step {
 	if st.FromValue != nil {
 		v += *st.FromValue
 	}
-	return Step{At: st.ProducedAt(k), Do: "progress", ID: st.ID, Progress: &v, Total: st.Total}
+	return Step{At: st.ProducedAt(k), Do: VerbProgress, ID: st.ID, Progress: &v, Total: st.Total}
 }
 
 // ProducedAt is when the k-th progress step of a produce step is due:

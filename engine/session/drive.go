@@ -13,7 +13,7 @@ import (
 // note, and what happens when it arrives), emit an event, schedule ms
 // from now, the current virtual time and the latencies (ms).
 type Wire interface {
-	Send(from string, id *scenario.ID, msg json.RawMessage, headers map[string]string, note string, arrive func())
+	Send(from trace.Actor, id *scenario.ID, msg json.RawMessage, headers map[string]string, note string, arrive func())
 	Emit(e trace.Event)
 	After(ms int64, fn func())
 	Now() int64

@@ -3,6 +3,8 @@ package sse
 import (
 	"fmt"
 	"testing"
+
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // TestEventStoreReplay proves the 2025-11-25 replay rule (DOMAIN.md §9:
@@ -88,10 +90,10 @@ func TestReplay(t *testing.T) {
 		Keep(true, &store, &m, w.stream, w.stream, false)
 	}
 	missed, e, ok := Replay(&store, "1", `"a"`, `"a"`, false)
-	if !ok || len(missed) != 2 || string(missed[0].Data.Msg) != "a2" || missed[0].Data.EventID != "3" || missed[1].Data.EventID != "4" || e.Type != "status" {
+	if !ok || len(missed) != 2 || string(missed[0].Data.Msg) != "a2" || missed[0].Data.EventID != "3" || missed[1].Data.EventID != "4" || e.Type != trace.TypeStatus {
 		t.Errorf("replay after 1: ok %v, %+v, event %+v; want a2 (event 3) and a3 (event 4) with a status", ok, missed, e)
 	}
-	if missed, e, ok := Replay(&store, "", `"a"`, `"a"`, false); ok || missed != nil || e.Type != "ignore" {
+	if missed, e, ok := Replay(&store, "", `"a"`, `"a"`, false); ok || missed != nil || e.Type != trace.TypeIgnore {
 		t.Errorf("replay without Last-Event-ID: ok %v, %+v, event %+v; want nothing and an ignore", ok, missed, e)
 	}
 	if got := store.After("1", false); got[0].Data.EventID != "" {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -24,13 +25,13 @@ func (r Reply) Served(t *Task) (trace.Event, bool) {
 	return trace.Event{Actor: r.Actor, Type: trace.TypeStatus, TaskID: t.ID, Status: r.Status, Note: r.Note}, r.Note != ""
 }
 
-// Work is the worker's step do on t at now (DOMAIN.md §6): "checkpoint"
-// (CheckpointAt: a status event when it cancels t, a checkpoint event
-// otherwise) or "finish-task" with result (FinishAt: a status event, or an
+// Work is the worker's step do on t at now (DOMAIN.md §6):
+// scenario.VerbCheckpoint (CheckpointAt: a status event when it cancels t,
+// a checkpoint event otherwise) or scenario.VerbFinishTask with result (FinishAt: a status event, or an
 // ignore event when t was already terminal).
-func (t *Task) Work(now int64, do string, result json.RawMessage) trace.Event {
+func (t *Task) Work(now int64, do scenario.Verb, result json.RawMessage) trace.Event {
 	e := trace.Event{Actor: trace.ActorWorker, TaskID: t.ID}
-	if do == "checkpoint" {
+	if do == scenario.VerbCheckpoint {
 		cancelled, note := t.CheckpointAt(now)
 		e.Type, e.Note = trace.TypeCheckpoint, note
 		if cancelled {
@@ -49,9 +50,9 @@ func (t *Task) Work(now int64, do string, result json.RawMessage) trace.Event {
 // Missing is the event of a step naming task id before the server created
 // it: a worker error for the worker's verbs (checkpoint, finish-task), a
 // client error otherwise.
-func Missing(id, do string) trace.Event {
+func Missing(id string, do scenario.Verb) trace.Event {
 	who := trace.ActorClient
-	if do == "checkpoint" || do == "finish-task" {
+	if do == scenario.VerbCheckpoint || do == scenario.VerbFinishTask {
 		who = trace.ActorWorker
 	}
 	return trace.Event{Actor: who, Type: trace.TypeError, TaskID: id, Note: "Task " + id + " does not exist at the server yet; step skipped."}

@@ -54,11 +54,11 @@ func (s *Store) Step(w Wire, ask Ask, st scenario.Step, is2025, ackIsFinal bool)
 	switch {
 	case t == nil:
 		w.Emit(Missing(st.TaskID, st.Do))
-	case st.Do == "task-get":
+	case st.Do == scenario.VerbTaskGet:
 		ask(t, "tasks/get", AskNote("tasks/get", t.ID), func(r Reply) {
 			t.Client.Status = StatusOf(r.Result)
 		})
-	case st.Do == "task-cancel":
+	case st.Do == scenario.VerbTaskCancel:
 		ask(t, "tasks/cancel", AskNote("tasks/cancel", t.ID), func(r Reply) {
 			if e, ok := t.Client.Cancelled(t.ID, r, is2025, ackIsFinal); ok {
 				w.Emit(e)

@@ -34,7 +34,7 @@ type Reply struct {
 	Result  json.RawMessage
 	Code    int
 	Message string
-	Actor   string
+	Actor   trace.Actor
 	Status  string
 	Note    string
 }

@@ -111,8 +111,8 @@ func eventSize(e *Event) int {
 		n += line + 2 + len(e.ID.Raw())
 	}
 	str("taskId", e.TaskID)
-	str("from", e.From)
-	str("to", e.To)
+	str("from", string(e.From))
+	str("to", string(e.To))
 	if e.Wire != 0 {
 		n += line + 4 + num
 	}
@@ -355,16 +355,16 @@ func (w *writer) event(e *Event, i int) {
 	o.member("at")
 	w.int(e.At)
 	o.member("actor")
-	w.str(e.Actor)
+	w.str(string(e.Actor))
 	o.member("type")
-	w.str(e.Type)
+	w.str(string(e.Type))
 	if e.ID != nil {
 		o.member("id")
 		w.id(*e.ID)
 	}
 	w.omitEmpty(&o, "taskId", e.TaskID)
-	w.omitEmpty(&o, "from", e.From)
-	w.omitEmpty(&o, "to", e.To)
+	w.omitEmpty(&o, "from", string(e.From))
+	w.omitEmpty(&o, "to", string(e.To))
 	if e.Wire != 0 {
 		o.member("wire")
 		w.int(int64(e.Wire))
@@ -554,7 +554,7 @@ func (w *writer) checks(checks []Check) {
 		a.elem()
 		o := w.begin(2, '{')
 		o.member("rule")
-		w.str(c.Rule)
+		w.str(string(c.Rule))
 		o.member("ok")
 		switch {
 		case c.OK == nil:

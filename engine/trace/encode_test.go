@@ -74,13 +74,13 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 		Mcplab:   1,
 		Scenario: &scenario.Scenario{Mcplab: 1, Title: "t <&>"},
 		Events: []Event{
-			{Seq: 0, At: 0, Actor: "client", Type: "send", ID: &num, From: "client", To: "server", Wire: 1,
+			{Seq: 0, At: 0, Actor: ActorClient, Type: TypeSend, ID: &num, From: ActorClient, To: ActorServer, Wire: 1,
 				Message: json.RawMessage("{ \"jsonrpc\" : \"2.0\", \"params\": {\"a\": [1, {}, [], \"x\\\"}\"], \"b\": {\"c\": null}} }"),
 				Note:    reason},
-			{Seq: 1, At: 10, Actor: "server", Type: "deliver", ID: &id, TaskID: "t1", SentAt: &at, Signal: "close-stream",
+			{Seq: 1, At: 10, Actor: ActorServer, Type: TypeDeliver, ID: &id, TaskID: "t1", SentAt: &at, Signal: "close-stream",
 				Status: "done", Cause: cause, Restarts: RestartsIdleMax, Headers: map[string]string{"b": "2", "a": "1", "Mcp-Session-Id": "s\n"},
 				Key: "k", Fingerprint: "f", Message: json.RawMessage(`[]`), Within: &Span{From: 3, To: 9}, Session: "s-1", EventID: "7\"\n", Line: 12, Resource: "db-<lock>"},
-			{Seq: 2, At: 10, Actor: "server", Type: TypeSkip, ID: &num, Step: &step0, Note: "why"},
+			{Seq: 2, At: 10, Actor: ActorServer, Type: TypeSkip, ID: &num, Step: &step0, Note: "why"},
 			{Seq: 3, At: 11, Actor: "", Type: ""},
 		},
 		Requests: []Request{
@@ -109,8 +109,8 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 	}
 	// A delivery shares its send's message bytes (Encode copies what it
 	// wrote for the send).
-	full.Events = append(full.Events, Event{Seq: 4, At: 12, Actor: "server", Type: "deliver", Message: full.Events[0].Message},
-		Event{Seq: 5, At: 13, Actor: "client", Type: "send", HTTPMethod: HTTPGet, Headers: map[string]string{"Accept": "text/event-stream"}})
+	full.Events = append(full.Events, Event{Seq: 4, At: 12, Actor: ActorServer, Type: TypeDeliver, Message: full.Events[0].Message},
+		Event{Seq: 5, At: 13, Actor: ActorClient, Type: TypeSend, HTTPMethod: HTTPGet, Headers: map[string]string{"Accept": "text/event-stream"}})
 	// Every member of the trace, an event, a request and a check is set somewhere
 	// above: a member added to those types fails here until Encode writes
 	// it and this trace sets it.

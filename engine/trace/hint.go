@@ -19,11 +19,11 @@ func EventsHint(s *scenario.Scenario, max int) int {
 		st := &s.Steps[i]
 		n += 4
 		switch st.Do {
-		case "call", "retry":
+		case scenario.VerbCall, scenario.VerbRetry:
 			if deadline || st.IdleTimeoutMs != nil || st.MaxTimeoutMs != nil {
 				n += 4
 			}
-		case "produce":
+		case scenario.VerbProduce:
 			n += 3 * st.Count
 		}
 	}

@@ -96,133 +96,6 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 )
 
-// Actors: the lane an event belongs to.
-const (
-	ActorClient  = "client"
-	ActorNetwork = "network"
-	ActorProxy   = "proxy"
-	ActorServer  = "server"
-	ActorWorker  = "worker"
-	ActorLedger  = "ledger"
-)
-
-// Event types used by the request lifecycle (SCENARIO.md lists the public
-// set; more may be added).
-const (
-	// TypeSend: an actor put Message on the wire (From → To), Wire numbers it.
-	TypeSend = "send"
-	// TypeDeliver: the network handed wire message Wire to To at At; SentAt
-	// is when it left. Message is repeated; a stream close has Signal
-	// "close-stream" and no Message.
-	TypeDeliver = "deliver"
-	// TypeCloseStream: the client closed a request's HTTP response stream
-	// (the 2026-07-28 cancellation signal), or the network did (disconnect).
-	TypeCloseStream = "close-stream"
-	// TypeStart: the server began handling a request.
-	TypeStart = "start"
-	// TypeStatus: a request or task changed state; Status says to what.
-	TypeStatus = "status"
-	// TypeIgnore: an actor received a message and deliberately did nothing
-	// (late response, invalid or late cancellation, stale progress).
-	TypeIgnore = "ignore"
-	// TypeSuppress: the server had something to send and did not, because
-	// the request was cancelled or finished (or had no progress token).
-	TypeSuppress = "suppress"
-	// TypeTimeout: the client's idle or maximum deadline fired; Cause says which.
-	TypeTimeout = "timeout"
-	// TypeKeepalive: an SSE comment on an open stream; not progress.
-	TypeKeepalive = "keepalive"
-	// TypePrime: under 2025-11-25 the server's priming event on a new
-	// response stream, an SSE event with an id (eventId) and empty data,
-	// no message: the client's first resume position.
-	TypePrime = "prime"
-	// TypeDrop: a wire message lost in transit (its stream was closed).
-	TypeDrop = "drop"
-	// TypeActivity: the client took delivered progress as activity and
-	// restarted its idle clock.
-	TypeActivity = "activity"
-	// TypeAccept: the client took a final response as the request's outcome.
-	TypeAccept = "accept"
-	// TypeReconnect: the client reopens a dropped stream (a listen stream,
-	// or under 2025-11-25 any stream, resumed with Last-Event-ID).
-	TypeReconnect = "reconnect"
-	// TypeError: a protocol violation or a step that could not apply; Note says why.
-	TypeError = "error"
-)
-
-// Event types of the SSE buffer and the proxy (DOMAIN.md §7–8).
-const (
-	// TypeEnqueue: the server's SSE buffer took a message.
-	TypeEnqueue = "enqueue"
-	// TypeCoalesce: newer progress for the same token replaced a buffered one.
-	TypeCoalesce = "coalesce"
-	// TypeHold: a buffering proxy holds the bytes that reached it.
-	TypeHold = "hold"
-	// TypeFlush: a buffering proxy releases what it held at once.
-	TypeFlush = "flush"
-)
-
-// Event types of the idempotency ledger (actor "ledger", DOMAIN.md §4) and
-// of the caller that edits a result.
-const (
-	// TypeEffect: the side effect ran and committed.
-	TypeEffect = "effect"
-	// TypeReplay: the stored result was returned, no execution.
-	TypeReplay = "replay"
-	// TypeReject: a key reused with other arguments was refused.
-	TypeReject = "reject"
-	// TypeLock: BEGIN IMMEDIATE took the write lock.
-	TypeLock = "lock"
-	// TypeWait: BEGIN IMMEDIATE was refused (SQLITE_BUSY); the caller waits.
-	TypeWait = "wait"
-	// TypeCheck: a key check in its own transaction (non-atomic).
-	TypeCheck = "check"
-	// TypeReopen: every ledger connection closed and opened again.
-	TypeReopen = "reopen"
-	// TypeMutate: the caller edits a result it received.
-	TypeMutate = "mutate"
-)
-
-// Event types of the client's decisions (SCENARIO.md, "The client decides
-// when it gives up, retries and resumes"), each the visible side of a
-// broken switch: a correct client's abandonment is its cancellation.
-const (
-	// TypeAbandon: the client gave up on a request without sending any
-	// cancellation (client.policy.cancelOnAbandon false).
-	TypeAbandon = "abandon"
-	// TypeAwait: the client cancelled a request and keeps waiting for its
-	// response (client.policy.awaitResponseAfterCancel).
-	TypeAwait = "await"
-	// TypeBlocked: the client decided to cancel a request but holds the
-	// cancellation until the response stream delivers its first event
-	// (client.policy.cancelAfterFirstEvent).
-	TypeBlocked = "blocked"
-)
-
-// Event types of durable tasks (actor "worker", DOMAIN.md §6).
-const (
-	// TypeCheckpoint: the worker reached a checkpoint and looked at the
-	// cancel flag; with actor "server", a handler reached the checkpoint
-	// that observes a cancellation (or, under handlerIgnoresCancel, passed
-	// it and worked on).
-	TypeCheckpoint = "checkpoint"
-)
-
-// Event types of the server's handlers (actor "server"; SCENARIO.md,
-// "Handlers: the server decides when work ends").
-const (
-	// TypeAcquire: a handler took the resource named Resource; its work
-	// starts.
-	TypeAcquire = "acquire"
-	// TypeRelease: a handler gave the resource named Resource back.
-	TypeRelease = "release"
-)
-
-// TypeSkip: a scripted step that could not happen (SCENARIO.md, "honest
-// time"): Step is its index, ID its request (a retry's new id), Actor the
-// side whose step it was, Note why. It is also an entry of Trace.Skipped.
-const TypeSkip = "skip"
-
 // Skip is an entry of Trace.Skipped: steps[Step] could not happen, and
 // Reason says why (the note of its skip event).
 type Skip struct {
@@ -365,17 +238,17 @@ const (
 // Event is one thing that happened at one virtual time. Seq is its index in
 // Events; events are ordered by (At, order scheduled).
 type Event struct {
-	Seq   int    `json:"seq"`
-	At    int64  `json:"at"` // virtual ms
-	Actor string `json:"actor"`
-	Type  string `json:"type"`
+	Seq   int       `json:"seq"`
+	At    int64     `json:"at"` // virtual ms
+	Actor Actor     `json:"actor"`
+	Type  EventType `json:"type"`
 	// ID is the JSON-RPC id of the request the event concerns, if any.
 	ID *scenario.ID `json:"id,omitempty"`
 	// TaskID is the durable task the event concerns, if any.
 	TaskID string `json:"taskId,omitempty"`
 	// From and To are the ends of a wire message (send, deliver, close-stream).
-	From string `json:"from,omitempty"`
-	To   string `json:"to,omitempty"`
+	From Actor `json:"from,omitempty"`
+	To   Actor `json:"to,omitempty"`
 	// Wire numbers a wire message from 1; its send and deliver share it.
 	Wire int `json:"wire,omitempty"`
 	// EventID is the SSE event id a 2025-11-25 server gave the message on
@@ -590,9 +463,16 @@ type LedgerRecord struct {
 	Replica int `json:"replica,omitempty"`
 }
 
+// RuleID is a rule's stable id, as checks[].rule names it (SCENARIO.md,
+// Trace: checks[]; "Rules these add"). Package checks owns the ids, one
+// constant each (checks.Rules describes them); the type lives here, beside
+// Check, because checks imports trace and not the other way round. It is a
+// string type, so a check encodes as it always has.
+type RuleID string
+
 // Check is one rule of DOMAIN.md evaluated on the trace's events.
 type Check struct {
-	Rule string `json:"rule"` // stable id, e.g. "no-message-after-cancel"
+	Rule RuleID `json:"rule"` // stable id, e.g. "no-message-after-cancel"
 	// OK is true (holds), false (violated) or null (the trace cannot decide;
 	// Detail says why).
 	OK     *bool  `json:"ok"`

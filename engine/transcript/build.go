@@ -212,7 +212,7 @@ func build(es []entry, format, side string, md meta, opts Options) *trace.Trace 
 			}
 		default: // read
 			wire++
-			emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note + " Read by the " + to + ".", Line: en.line})
+			emit(trace.Event{At: at, Actor: trace.ActorNetwork, Type: trace.TypeDeliver, ID: idp, From: en.from, To: to, Wire: wire, Message: en.message, Note: note + " Read by the " + string(to) + ".", Line: en.line})
 		}
 		k := key(en.session, idText)
 		if en.hop == HopServer {

@@ -12,7 +12,7 @@ import (
 )
 
 // verdicts maps a rule to "pass", "FAIL" or "?" (undecided).
-type verdicts map[string]string
+type verdicts map[trace.RuleID]string
 
 func verdictsOf(tr *trace.Trace) verdicts {
 	out := verdicts{}
@@ -146,7 +146,7 @@ func TestFixtures(t *testing.T) {
 	}
 }
 
-func detail(tr *trace.Trace, rule string) string {
+func detail(tr *trace.Trace, rule trace.RuleID) string {
 	for _, c := range tr.Checks {
 		if c.Rule == rule {
 			return c.Detail
@@ -279,7 +279,7 @@ func TestJavaClientLogFailsNothingForWantOfItsWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, side := range []string{"", trace.ActorClient} {
+	for _, side := range []string{"", string(trace.ActorClient)} {
 		tr, err := Import(data, Options{Side: side})
 		if err != nil {
 			t.Fatal(err)
@@ -398,7 +398,7 @@ func TestEveryMessageAfterAcceptedCancellation(t *testing.T) {
 		}
 	}
 	cases := []struct {
-		rule      string
+		rule      trace.RuleID
 		log       string
 		convicted int
 	}{
@@ -406,7 +406,7 @@ func TestEveryMessageAfterAcceptedCancellation(t *testing.T) {
 		{"without it, only what came beyond the round trip", strings.Join(silent, "\n"), 1},
 	}
 	for _, c := range cases {
-		t.Run(c.rule, func(t *testing.T) {
+		t.Run(string(c.rule), func(t *testing.T) {
 			tr, err := Import([]byte(c.log), Options{})
 			if err != nil {
 				t.Fatal(err)

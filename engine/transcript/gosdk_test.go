@@ -84,7 +84,7 @@ func exchange(t *testing.T, handlerWaitsForCancel bool, clientTimeout time.Durat
 	return cl.Bytes(), sl.Bytes()
 }
 
-func check(tr *trace.Trace, rule string) *trace.Check {
+func check(tr *trace.Trace, rule trace.RuleID) *trace.Check {
 	for i := range tr.Checks {
 		if tr.Checks[i].Rule == rule {
 			return &tr.Checks[i]
@@ -117,7 +117,7 @@ func TestGoSDKResponseAfterCancel(t *testing.T) {
 		t.Fatalf("server log: no-message-after-cancel = %+v, want a failure at the late response\n%s", c, serverLog)
 	}
 	bad := srv.Events[c.Events[0]]
-	if bad.Type != trace.TypeSend || bad.From != "server" || !bytes.Contains(bad.Message, []byte(`"result"`)) {
+	if bad.Type != trace.TypeSend || bad.From != trace.ActorServer || !bytes.Contains(bad.Message, []byte(`"result"`)) {
 		t.Fatalf("the flagged event is %+v, want the server's late result", bad)
 	}
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // harOf writes a HAR 1.2 file of exchanges: each a start (ms after
@@ -98,7 +99,7 @@ func TestHAROverlap(t *testing.T) {
 				t.Fatalf("%s = %q (%s), want %q saying %q", checks.NoMessageAfterCancel, got, d, tt.want, tt.detail)
 			}
 			for _, e := range tr.Events {
-				if e.From == "server" && strings.Contains(string(e.Message), "progress") && e.Within == nil {
+				if e.From == trace.ActorServer && strings.Contains(string(e.Message), "progress") && e.Within == nil {
 					t.Errorf("event %d: a streamed message without its exchange's interval", e.Seq)
 				}
 			}
@@ -130,7 +131,7 @@ func TestHARBase64Content(t *testing.T) {
 	}
 	found := false
 	for _, e := range tr.Events {
-		if e.From == "server" && strings.Contains(string(e.Message), `"result"`) {
+		if e.From == trace.ActorServer && strings.Contains(string(e.Message), `"result"`) {
 			found = true
 		}
 	}
@@ -209,7 +210,8 @@ func TestHARReadsWhatWasSent(t *testing.T) {
 	// cancellation at 2000 ms.
 	har := harOf(t, init, [5]string{"1000", "2000", "POST", call, stream}, cancel)
 	tests := []struct {
-		rule, creator, observer string
+		rule              trace.RuleID
+		creator, observer string
 	}{
 		{"a browser's developer tools record the client", "WebInspector", "client"},
 		{"Firefox records the client", "Firefox", "client"},
@@ -219,7 +221,7 @@ func TestHARReadsWhatWasSent(t *testing.T) {
 		{"no creator: the client, as before", "", "client"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.rule, func(t *testing.T) {
+		t.Run(string(tt.rule), func(t *testing.T) {
 			data := har
 			if tt.creator != "" {
 				data = withCreator(t, har, tt.creator)
@@ -252,7 +254,7 @@ func TestHARReadsWhatWasSent(t *testing.T) {
 	t.Run("stream messages drawn inside their exchange, in order", func(t *testing.T) {
 		var ats []int64
 		for _, e := range tr.Events {
-			if e.Type == "send" && e.From == "server" && strings.Contains(string(e.Message), "progress") {
+			if e.Type == trace.TypeSend && e.From == trace.ActorServer && strings.Contains(string(e.Message), "progress") {
 				ats = append(ats, e.At)
 				if e.Within == nil || e.At <= e.Within.From || e.At >= e.Within.To {
 					t.Errorf("event %d at %d ms, want strictly inside its exchange %+v (the stream was cut short)", e.Seq, e.At, e.Within)
@@ -275,7 +277,7 @@ func TestHARReadsWhatWasSent(t *testing.T) {
 	})
 	t.Run("progress whose exchange spans the cancellation is not late", func(t *testing.T) {
 		v := verdictsOf(tr)
-		for _, rule := range []string{checks.LateProgressIgnored, checks.LateMessageTolerated} {
+		for _, rule := range []trace.RuleID{checks.LateProgressIgnored, checks.LateMessageTolerated} {
 			if _, ok := v[rule]; ok {
 				t.Errorf("%s judged (%s): no message is known to be late", rule, detail(tr, rule))
 			}

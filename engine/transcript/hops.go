@@ -51,7 +51,7 @@ const kindEvent = "event"
 // 2025-11-25). What a server saw at the HTTP level is so a trace's, and
 // the rules of reconnection and session recovery judge it (package
 // checks: backoff-grows, refetch-after-reconnect, session-recovered).
-var hopEvents = map[string][]string{
+var hopEvents = map[trace.Actor][]trace.EventType{
 	trace.ActorServer:  {trace.TypeStart, trace.TypeCloseStream, trace.TypeReject},
 	trace.ActorProxy:   {trace.TypeHold, trace.TypeFlush, trace.TypeDrop, trace.TypeCloseStream},
 	trace.ActorNetwork: {trace.TypeCloseStream},
@@ -59,20 +59,20 @@ var hopEvents = map[string][]string{
 }
 
 // eventActors lists hopEvents' actors in the order an error names them.
-var eventActors = []string{trace.ActorServer, trace.ActorProxy, trace.ActorNetwork, trace.ActorClient}
+var eventActors = []trace.Actor{trace.ActorServer, trace.ActorProxy, trace.ActorNetwork, trace.ActorClient}
 
 // jsonlRecord is one JSON Lines line as written: a message line (from,
 // message, optionally hop, wire and id) or an event line (actor, type,
 // optionally id, wire, headers, note).
 type jsonlRecord struct {
 	T       json.RawMessage   `json:"t"`
-	From    string            `json:"from"`
+	From    trace.Actor       `json:"from"`
 	Message json.RawMessage   `json:"message"`
 	Hop     string            `json:"hop"`
 	Wire    int               `json:"wire"`
 	ID      json.RawMessage   `json:"id"`
-	Actor   string            `json:"actor"`
-	Type    string            `json:"type"`
+	Actor   trace.Actor       `json:"actor"`
+	Type    trace.EventType   `json:"type"`
 	Headers map[string]string `json:"headers"`
 	Note    string            `json:"note"`
 	// Status is a server reject's HTTP status code (100 to 599).
@@ -137,7 +137,7 @@ func eventEntry(n int, r *jsonlRecord) (entry, error) {
 		return entry{}, lineErr(n, "actor must be %s", quotedList(eventActors))
 	}
 	if !slices.Contains(types, r.Type) {
-		return entry{}, lineErr(n, "type of a %s event must be %s", r.Actor, strings.Join(types, ", "))
+		return entry{}, lineErr(n, "type of a %s event must be %s", r.Actor, joined(types))
 	}
 	switch {
 	case r.Type == trace.TypeReject && (r.Status < 100 || r.Status > 599):
@@ -179,12 +179,21 @@ func eventEntry(n int, r *jsonlRecord) (entry, error) {
 }
 
 // quotedList is names quoted, joined with commas and a last "or".
-func quotedList(names []string) string {
+func quotedList[S ~string](names []S) string {
 	q := make([]string, len(names))
 	for i, s := range names {
-		q[i] = strconv.Quote(s)
+		q[i] = strconv.Quote(string(s))
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// joined is names joined with commas.
+func joined[S ~string](names []S) string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = string(n)
+	}
+	return strings.Join(s, ", ")
 }
 
 // near reports whether a message line records the message where its
@@ -235,7 +244,7 @@ func checkHops(es []entry) error {
 }
 
 // hopOf names the hop where a sender puts its messages on the wire.
-func hopOf(from string) string {
+func hopOf(from trace.Actor) string {
 	if from == trace.ActorClient {
 		return HopClient
 	}

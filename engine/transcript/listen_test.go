@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // What a server sees of a listen stream and a session over HTTP, as event
@@ -35,25 +36,25 @@ func TestListenAndSessionEvents(t *testing.T) {
 		`{"t":701,"from":"server","message":{"jsonrpc":"2.0","id":4,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}}` + "\n"
 	cases := []struct {
 		name, body string
-		rules      map[string]string // rule → its verdict ("" not listed)
+		rules      map[trace.RuleID]string // rule → its verdict ("" not listed)
 	}{
 		{"dropped; refused once; the waits grow (1,000 then 1,499 ms); tools refetched after",
 			drop + reconnect("1300") + refuse("1301", "503") + reconnect("2800") + accept("2801") + list,
-			map[string]string{checks.BackoffGrows: "pass", checks.RefetchAfterReconnect: "pass"}},
+			map[trace.RuleID]string{checks.BackoffGrows: "pass", checks.RefetchAfterReconnect: "pass"}},
 		{"dropped; refused once; the same 1,000 ms wait again: a constant retry loop",
 			drop + reconnect("1300") + refuse("1301", "503") + reconnect("2301") + accept("2302"),
-			map[string]string{checks.BackoffGrows: "fail", checks.RefetchAfterReconnect: "fail"}},
+			map[trace.RuleID]string{checks.BackoffGrows: "fail", checks.RefetchAfterReconnect: "fail"}},
 		{"ended cleanly; reopened at once without refetching: skip-refetch; one attempt is no backoff to judge",
 			end + reconnect("1300") + accept("1301"),
-			map[string]string{checks.BackoffGrows: "", checks.RefetchAfterReconnect: "fail"}},
+			map[trace.RuleID]string{checks.BackoffGrows: "", checks.RefetchAfterReconnect: "fail"}},
 		{"never reconnected: nothing to judge",
-			drop, map[string]string{checks.BackoffGrows: "", checks.RefetchAfterReconnect: ""}},
+			drop, map[trace.RuleID]string{checks.BackoffGrows: "", checks.RefetchAfterReconnect: ""}},
 		{"a 404 for the retired session, initialize again, the call re-issued once",
 			call("100", "2") + refuse("600", "404") + reinit + call("710", "2"),
-			map[string]string{checks.SessionRecovered: "pass"}},
+			map[trace.RuleID]string{checks.SessionRecovered: "pass"}},
 		{"a 404 and no new initialize: the call in flight is lost",
 			call("100", "2") + refuse("600", "404"),
-			map[string]string{checks.SessionRecovered: "fail"}},
+			map[trace.RuleID]string{checks.SessionRecovered: "fail"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -43,7 +43,7 @@ func OptionsOf(side, observer, zone, latency, maxTimeout string) (Options, error
 	var o Options
 	switch side {
 	case "", "auto":
-	case trace.ActorClient, trace.ActorServer:
+	case string(trace.ActorClient), string(trace.ActorServer):
 		o.Side = side
 	default:
 		return o, fmt.Errorf("side %q: want client, server or empty to infer it", side)

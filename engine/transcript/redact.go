@@ -3,6 +3,8 @@ package transcript
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/mcplab/mcplab/engine/scenario"
 )
 
 // Redacted replaces a string that Redact removes.
@@ -37,12 +39,12 @@ func Redact(doc json.RawMessage) (json.RawMessage, error) {
 				st[k] = Redacted
 			}
 		}
-		if st["do"] == "progress" || st["do"] == "fail" {
+		if st["do"] == string(scenario.VerbProgress) || st["do"] == string(scenario.VerbFail) {
 			if _, ok := st["message"]; ok {
 				st["message"] = Redacted
 			}
 		}
-		if msg, ok := st["message"].(map[string]any); ok && st["do"] == "send" {
+		if msg, ok := st["message"].(map[string]any); ok && st["do"] == string(scenario.VerbSend) {
 			if v, ok := msg["result"]; ok {
 				msg["result"] = scrubResult(v)
 			}

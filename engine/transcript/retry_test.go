@@ -10,7 +10,7 @@ import (
 
 // checkOf is rule's verdict in tr: "pass", "fail", "undecided", or ""
 // when it is not listed.
-func checkOf(tr *trace.Trace, rule string) string {
+func checkOf(tr *trace.Trace, rule trace.RuleID) string {
 	for _, c := range tr.Checks {
 		if c.Rule == rule {
 			switch {

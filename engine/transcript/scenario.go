@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -50,13 +51,13 @@ func ToScenario(tr *trace.Trace) (json.RawMessage, error) {
 			continue
 		}
 		id, hasID := m.ID, m.ID != ""
-		raw := step{"at": at, "do": "send", "message": e.Message}
+		raw := step{"at": at, "do": scenario.VerbSend, "message": e.Message}
 		if e.From == trace.ActorServer {
 			raw["from"] = trace.ActorServer
 		}
 		switch {
 		case e.From == trace.ActorClient && hasID && m.Method != "" && !calls[id]:
-			s := step{"at": at, "do": "call", "id": json.RawMessage(id), "method": m.Method}
+			s := step{"at": at, "do": scenario.VerbCall, "id": json.RawMessage(id), "method": m.Method}
 			if m.Method == jsonrpc.MethodToolsCall {
 				s["name"] = m.Name
 				if len(m.Arguments) > 0 && m.Arguments[0] == '{' {
@@ -75,18 +76,18 @@ func ToScenario(tr *trace.Trace) (json.RawMessage, error) {
 				steps = append(steps, raw)
 				break
 			}
-			s := step{"at": at, "do": "cancel", "id": json.RawMessage(c.RequestID)}
+			s := step{"at": at, "do": scenario.VerbCancel, "id": json.RawMessage(c.RequestID)}
 			if c.Reason != nil {
 				s["reason"] = *c.Reason
 			}
 			steps = append(steps, s)
 		case e.From == trace.ActorServer && hasID && m.Method == "" && calls[id] && m.Error != nil && m.ErrorCode != nil:
-			steps = append(steps, step{"at": at, "do": "fail", "id": json.RawMessage(id), "code": *m.ErrorCode, "message": m.ErrorMessage})
+			steps = append(steps, step{"at": at, "do": scenario.VerbFail, "id": json.RawMessage(id), "code": *m.ErrorCode, "message": m.ErrorMessage})
 		case e.From == trace.ActorServer && hasID && m.Method == "" && calls[id] && m.Error == nil:
-			steps = append(steps, step{"at": at, "do": "complete", "id": json.RawMessage(id), "result": m.Result})
+			steps = append(steps, step{"at": at, "do": scenario.VerbComplete, "id": json.RawMessage(id), "result": m.Result})
 		case e.From == trace.ActorServer && m.Method == jsonrpc.MethodProgress:
 			if owner, ok := tokens[m.ProgressToken]; ok && m.ProgressToken != "" && m.Progress != nil {
-				s := step{"at": at, "do": "progress", "id": json.RawMessage(owner), "progress": *m.Progress}
+				s := step{"at": at, "do": scenario.VerbProgress, "id": json.RawMessage(owner), "progress": *m.Progress}
 				if m.Total != nil {
 					s["total"] = *m.Total
 				}

@@ -174,7 +174,7 @@ func parseSDKDebug(data []byte, format string, zone *time.Location, md *meta) ([
 		md.notes = append(md.notes, "The log holds no \"chunk\" line, so nothing the server wrote (a stdio server logs only what it read): a rule about what the server sent can fail on what it read but never pass.")
 	}
 	if format == FormatCSharp && len(out) > 0 {
-		md.observer = out[0].side
+		md.observer = string(out[0].side)
 		md.notes = append(md.notes, fmt.Sprintf("C# SDK trace log written by the %s (its endpoint name says so).", out[0].side))
 	}
 	if anyTime && !zoned && len(out) > 0 && out[0].timed {
@@ -210,7 +210,7 @@ func readLogTime(line string, m []int, zone *time.Location) (int64, bool, error)
 
 // endpointSide reads who logged a C# SDK line from its endpoint name (the
 // last "Server (" or "Client (" before the message), "" if neither.
-func endpointSide(prefix string) string {
+func endpointSide(prefix string) trace.Actor {
 	s, c := strings.LastIndex(prefix, "Server ("), strings.LastIndex(prefix, "Client (")
 	switch {
 	case s < 0 && c < 0:

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // serverView writes a server's JSON Lines transcript (stdio, 2025-11-25)
@@ -79,7 +82,7 @@ func TestServerViewStatedTimeouts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]string{}
+			got := map[trace.RuleID]string{}
 			for _, ch := range tr.Checks {
 				switch {
 				case ch.OK == nil:
@@ -90,7 +93,7 @@ func TestServerViewStatedTimeouts(t *testing.T) {
 					got[ch.Rule] = "fail"
 				}
 			}
-			for rule, want := range map[string]string{"abandon-tells-server": c.abandon, "max-timeout-enforced": c.maxEnf, "progress-resets-idle": c.resets} {
+			for rule, want := range map[trace.RuleID]string{checks.AbandonTellsServer: c.abandon, checks.MaxTimeoutEnforced: c.maxEnf, checks.ProgressResetsIdle: c.resets} {
 				if got[rule] != want {
 					t.Errorf("%s = %q, want %q (checks %v)", rule, got[rule], want, got)
 				}

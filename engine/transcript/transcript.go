@@ -181,9 +181,9 @@ const (
 // entry is one recorded message (or a client's reaction, by kind).
 type entry struct {
 	line    int
-	side    string // the side that logged it ("" for a wire view)
-	dir     string // "read" or "write" (JSONL: "write" by From)
-	from    string // the sender
+	side    trace.Actor // the side that logged it ("" for a wire view)
+	dir     string      // "read" or "write" (JSONL: "write" by From)
+	from    trace.Actor // the sender
 	at      int64
 	timed   bool
 	whole   bool // its time is in whole seconds (no fraction written)
@@ -202,8 +202,10 @@ type entry struct {
 	wire int
 	// actor, typ, headers and status are an event line's (kindEvent);
 	// status is a reject's HTTP status code ("404").
-	actor, typ, status string
-	headers            map[string]string
+	actor   trace.Actor
+	typ     trace.EventType
+	status  string
+	headers map[string]string
 }
 
 // Import parses data, in any format [Sniff] names, and returns its trace
@@ -219,7 +221,7 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	side := opts.Side
+	side := trace.Actor(opts.Side)
 	oneSided := (format == FormatGoSDK || format == FormatJava) && entries[0].side == ""
 	if oneSided {
 		if side == "" {
@@ -232,7 +234,7 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 			entries[i].side = side
 			entries[i].from = other(side, entries[i].dir)
 		}
-		md.observer = side
+		md.observer = string(side)
 	}
 	if format == FormatGoSDK && !oneSided {
 		md.observer = trace.ObserverServer
@@ -247,14 +249,14 @@ func Import(data []byte, opts Options) (*trace.Trace, error) {
 		return nil, &Error{Err: fmt.Errorf("%w: observer must be client, server or wire, not %q", ErrTranscript, md.observer)}
 	}
 	if !oneSided && md.observer != trace.ObserverWire && format != FormatGoSDK && format != FormatJSONL {
-		side = md.observer
+		side = trace.Actor(md.observer)
 	}
 	if !entries[0].timed {
 		if note := placeEarlyResponses(entries); note != "" {
 			md.notes = append(md.notes, note)
 		}
 	}
-	tr := build(entries, format, side, md, opts)
+	tr := build(entries, format, string(side), md, opts)
 	coordinator.Decide(tr, nil)
 	tr.Checks = checks.Evaluate(tr)
 	if md.readsOnly {
@@ -281,9 +283,9 @@ func serverRequest(method string) bool {
 // carried the token, which a log of only what the client read never shows
 // (a Java SDK client's). A reads-only log of that side leaves them
 // undecided, as it does every pass. "" for every other rule.
-func failsForWantOf(rule string) string {
+func failsForWantOf(rule trace.RuleID) string {
 	if rule == checks.ProgressTokenKnown {
-		return trace.ActorClient
+		return trace.ObserverClient
 	}
 	return ""
 }
@@ -300,7 +302,7 @@ func isScenario(data []byte, line string) bool {
 	return ok
 }
 
-func other(side, dir string) string {
+func other(side trace.Actor, dir string) trace.Actor {
 	if dir == dirWrite {
 		return side
 	}
@@ -463,7 +465,7 @@ func sdkEntry(n int, line string) (entry, error) {
 	}
 	for _, s := range []string{"client ", "server "} {
 		if strings.HasPrefix(line, s) {
-			e.side = strings.TrimSpace(s)
+			e.side = trace.Actor(strings.TrimSpace(s))
 			line = strings.TrimPrefix(line, s)
 		}
 	}
@@ -577,7 +579,7 @@ func excerpt(s string) string {
 // server/discover (2026-07-28) or tools/call is the client; the side that
 // writes a serverRequest is the server (a client's log of what it read
 // holds those alone).
-func inferSide(es []entry) string {
+func inferSide(es []entry) trace.Actor {
 	for _, e := range es {
 		m := e.msg
 		if !m.HasID || m.Method == "" {

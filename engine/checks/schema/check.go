@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
+	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -118,12 +119,12 @@ func Check(tr *trace.Trace) trace.Check {
 // wireTypes are the event types whose message is one on the wire (sent,
 // delivered, replayed) or one the server would have put there
 // (suppressed).
-var wireTypes = map[string]bool{trace.TypeSend: true, trace.TypeDeliver: true, trace.TypeReplay: true, trace.TypeSuppress: true}
+var wireTypes = map[trace.EventType]bool{trace.TypeSend: true, trace.TypeDeliver: true, trace.TypeReplay: true, trace.TypeSuppress: true}
 
 // where names event e for a reader: its seq, type and actor, and the
 // transcript line it was read from.
 func where(e *trace.Event) string {
-	s := "Event " + strconv.Itoa(e.Seq) + " (" + e.Actor + " " + e.Type
+	s := "Event " + strconv.Itoa(e.Seq) + " (" + string(e.Actor) + " " + string(e.Type)
 	if e.Line > 0 {
 		s += ", line " + strconv.Itoa(e.Line)
 	}
@@ -138,7 +139,7 @@ func rawSends(tr *trace.Trace) map[string]bool {
 		return raw
 	}
 	for _, st := range tr.Scenario.Steps {
-		if st.Do == "send" && len(st.Message) > 0 {
+		if st.Do == scenario.VerbSend && len(st.Message) > 0 {
 			raw[compact(st.Message)] = true
 		}
 	}

@@ -36,11 +36,12 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 )
 
-// Rule is the rule's stable id.
-const Rule = "message-valid"
+// Rule is the id of the rule this package judges, checks.MessageValid.
+const Rule = checks.MessageValid
 
 //go:embed spec/2025-11-25/schema.json spec/2026-07-28/schema.json
 var spec embed.FS

@@ -12,6 +12,7 @@ import (
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
 )
 
@@ -130,7 +131,7 @@ func TestCheckFailsAndLeavesOut(t *testing.T) {
 	}
 	// Strip the first request's _meta: the rule names that event.
 	for i := range tr.Events {
-		if tr.Events[i].Type == "send" && strings.Contains(string(tr.Events[i].Message), `"method":"tools/call"`) {
+		if tr.Events[i].Type == trace.TypeSend && strings.Contains(string(tr.Events[i].Message), `"method":"tools/call"`) {
 			tr.Events[i].Message = json.RawMessage(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"crunch","arguments":{}}}`)
 			c := schema.Check(tr)
 			if c.OK == nil || *c.OK || len(c.Events) != 1 || c.Events[0] != tr.Events[i].Seq || !strings.Contains(c.Detail, "at /params") {

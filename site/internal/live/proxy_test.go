@@ -272,7 +272,7 @@ func judge(t *testing.T, rec *Recorder) *trace.Trace {
 	return tr
 }
 
-func verdictOf(tr *trace.Trace, rule string) string {
+func verdictOf(tr *trace.Trace, rule trace.RuleID) string {
 	for _, c := range tr.Checks {
 		if c.Rule == rule {
 			if c.OK == nil {
@@ -652,7 +652,10 @@ func TestProxyRecorderLimits(t *testing.T) {
 func TestProxyRecorderOneView(t *testing.T) {
 	t.Parallel()
 	rec := NewRecorder(Header{Observer: trace.ObserverServer, Transport: scenario.TransportStdio, Protocol: "2025-11-25"})
-	for _, m := range []struct{ from, msg string }{
+	for _, m := range []struct {
+		from trace.Actor
+		msg  string
+	}{
 		{trace.ActorClient, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`},
 		{trace.ActorClient, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}`},
 		{trace.ActorServer, `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`},

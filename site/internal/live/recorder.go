@@ -49,13 +49,13 @@ type Header struct {
 // line is one transcript line: a message line or an event line.
 type line struct {
 	T       string            `json:"t"`
-	From    string            `json:"from,omitempty"`
+	From    trace.Actor       `json:"from,omitempty"`
 	Hop     string            `json:"hop,omitempty"`
 	Session string            `json:"session,omitempty"`
 	Wire    int               `json:"wire,omitempty"`
 	ID      json.RawMessage   `json:"id,omitempty"`
-	Actor   string            `json:"actor,omitempty"`
-	Type    string            `json:"type,omitempty"`
+	Actor   trace.Actor       `json:"actor,omitempty"`
+	Type    trace.EventType   `json:"type,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
 	Note    string            `json:"note,omitempty"`
 	Status  int               `json:"status,omitempty"`
@@ -177,7 +177,7 @@ func Messages(data []byte) []Message {
 // hop, and returns its wire number (for Delivered) and the time; stream is
 // the JSON text of the request whose response stream carries it, "" for
 // none.
-func (r *Recorder) Sent(from string, m Message, stream string) (int, time.Time) {
+func (r *Recorder) Sent(from trace.Actor, m Message, stream string) (int, time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.wire++
@@ -190,7 +190,7 @@ func (r *Recorder) Sent(from string, m Message, stream string) (int, time.Time) 
 
 // Saw records m as a one-view recorder saw it (a mock's server side, a
 // client's side: the header's Observer), from its sender, without hops.
-func (r *Recorder) Saw(from string, m Message) time.Time {
+func (r *Recorder) Saw(from trace.Actor, m Message) time.Time {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.add(line{From: from, Message: m.Raw})
@@ -198,7 +198,7 @@ func (r *Recorder) Saw(from string, m Message) time.Time {
 
 // Delivered records that the proxy handed wire message w (from from) on
 // over the other hop.
-func (r *Recorder) Delivered(from string, m Message, w int, stream string) time.Time {
+func (r *Recorder) Delivered(from trace.Actor, m Message, w int, stream string) time.Time {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	hop := HopClient
@@ -212,13 +212,13 @@ func (r *Recorder) Delivered(from string, m Message, w int, stream string) time.
 // lines): the server's stream start with its headers, the proxy's hold,
 // flush, drop or close-stream, the client's close-stream; stream and w
 // name the request and the wire message it concerns ("" and 0 for none).
-func (r *Recorder) Event(actor, typ, stream string, w int, headers map[string]string, note string) time.Time {
+func (r *Recorder) Event(actor trace.Actor, typ trace.EventType, stream string, w int, headers map[string]string, note string) time.Time {
 	return r.EventIn("", actor, typ, stream, w, headers, note)
 }
 
 // EventIn is Event within the HTTP session session (its Mcp-Session-Id,
 // "" for none), so a stream's event meets its request's session.
-func (r *Recorder) EventIn(session, actor, typ, stream string, w int, headers map[string]string, note string) time.Time {
+func (r *Recorder) EventIn(session string, actor trace.Actor, typ trace.EventType, stream string, w int, headers map[string]string, note string) time.Time {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.add(line{Actor: actor, Type: typ, Session: session, ID: rawID(stream), Wire: w, Headers: headers, Note: note})

@@ -79,7 +79,7 @@ func TestProxySessionsKeptApart(t *testing.T) {
 	if len(sessions) != 2 || sessions[""] || strings.HasPrefix(strings.Join(slices.Collect(maps.Keys(sessions)), ","), "session ") || calls != 2 {
 		t.Errorf("the calls' sessions %v, %d tools/call requests; want two Mcp-Session-Ids, 2 requests\n%s", sessions, calls, rec.Bytes())
 	}
-	for _, rule := range []string{checks.ProgressIncreases, checks.NoProgressAfterFinal} {
+	for _, rule := range []trace.RuleID{checks.ProgressIncreases, checks.NoProgressAfterFinal} {
 		if v := verdictOf(tr, rule); v != "pass" {
 			t.Errorf("%s %s, want pass (each session's request is its own)", rule, v)
 

@@ -116,7 +116,7 @@ func (t *Tee) Run(ctx context.Context) (string, error) {
 // relay copies lines from r to w exactly, recording each JSON-RPC line as
 // from's send and, once written, its delivery; latency delays each line,
 // buffer holds the server's lines until a final response or N bytes.
-func (t *Tee) relay(ctx context.Context, from string, r io.Reader, w io.Writer) {
+func (t *Tee) relay(ctx context.Context, from trace.Actor, r io.Reader, w io.Writer) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var held []heldEvent
 	heldBytes := 0
