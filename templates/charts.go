@@ -467,8 +467,13 @@ func hintList(raw json.RawMessage) []string {
 
 // Charts are the drawings of a trace beyond the timeline and the tables:
 // what Output shows for the buffers, tasks, herd, reconnects, ledger and
-// retry classes. Empty members are not drawn.
+// retry classes. Empty members are not drawn. A Drawing builds them
+// (Drawing.Charts) and draws its own (OutputParts).
 type Charts struct {
+	// drawing is the Drawing that built them, whose charts OutputParts
+	// draws.
+	drawing Drawing
+
 	Buffers []bufferChart
 	// BuffersNarrow are the buffer charts laid out for a phone, one for
 	// each of Buffers.
@@ -503,39 +508,10 @@ type requestRetry struct {
 	RetryOf string
 }
 
-// NewCharts builds every chart of tr; v is tr's view (NewView), whose
-// timeline sets the time scale and whose checks colour the ledger counter.
-func NewCharts(tr *trace.Trace, v View) Charts {
-	if tr == nil {
-		return Charts{}
-	}
-	c := Charts{
-		Buffers:       newBufferCharts(tr, v.Timeline.DomainMs),
-		BuffersNarrow: newNarrowBufferCharts(tr, v.Timeline.DomainMs),
-		Tasks:         newTaskLanes(tr, v.Timeline.DomainMs),
-		TasksNarrow:   newNarrowTaskLanes(tr, v.Timeline.DomainMs),
-		Herd:          newHerdChart(tr.Herd),
-		Backoff:       newBackoffChart(tr.Herd),
-		HerdFirst:     tr.Herd != nil && len(tr.Events) == 0,
-		Reconnects:    newReconnectRows(tr),
-		Ledger:        newLedgerView(tr, v.Checks),
-		RetryMatrix:   newRetryMatrix(tr),
-	}
-	if tr.Herd != nil {
-		c.HerdCompare = newHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
-		c.HerdCompareNarrow = newNarrowHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
-		c.BackoffNarrow = newNarrowBackoffChart(tr.Herd)
-		c.HerdNarrow = newNarrowHerdChart(tr.Herd)
-	}
-	for _, r := range tr.Requests {
-		rr := requestRetry{Class: r.RetryClass, Hints: hintList(r.Hints)}
-		if r.RetryOf != nil {
-			rr.RetryOf = r.RetryOf.String()
-		}
-		c.Requests = append(c.Requests, rr)
-	}
-	return c
-}
+// NewCharts builds every chart of tr (AllCharts.Charts); v is tr's view
+// (NewView), whose timeline sets the time scale and whose checks colour
+// the ledger counter.
+func NewCharts(tr *trace.Trace, v View) Charts { return AllCharts.Charts(tr, v) }
 
 // retryOf returns the retry details of request row i ("" fields when
 // unknown).

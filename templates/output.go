@@ -46,16 +46,22 @@ type OutputView struct {
 }
 
 // OutputParts lists the blocks of Output for a view and its charts
-// (NewView, NewCharts of the same trace), in page order.
+// (NewView, and the Charts of the same trace by a Drawing, which draws
+// its own summary charts), in page order.
 func OutputParts(v View, c Charts) []OutputPart {
 	parts := make([]OutputPart, 0, 11)
 	add := func(key string, later bool, comp templ.Component) {
 		parts = append(parts, OutputPart{Key: key, Later: later, Component: comp})
 	}
-	herd := c.Herd != nil || c.HerdCompare != nil
+	addChart := func(k chartKind) {
+		if p, ok := partOf(k, c); ok {
+			parts = append(parts, p)
+		}
+	}
+	d := c.drawing
 	add("headline", false, outputHeadline(v))
 	if c.HerdFirst {
-		add("herd", false, herdSection(c))
+		addChart(d.herd)
 	}
 	shell := timelineFigure
 	if c.HerdFirst {
@@ -73,21 +79,15 @@ func OutputParts(v View, c Charts) []OutputPart {
 		})})
 	}
 	parts = append(parts, OutputPart{Key: "timeline", Component: shell(viewComponents(views)), Views: views, Shell: shell})
-	if c.Tasks != nil {
-		add("tasks", false, tasksFigure(*c.Tasks, c.TasksNarrow))
-	}
-	if len(c.Buffers) > 0 {
-		add("buffers", false, buffersSection(c.Buffers, c.BuffersNarrow))
-	}
-	if !c.HerdFirst && herd {
-		add("herd", false, herdSection(c))
+	addChart(d.tasks)
+	addChart(d.buffers)
+	if !c.HerdFirst {
+		addChart(d.herd)
 	}
 	if len(c.Reconnects) > 0 {
 		add("reconnects", true, reconnectPanel(c.Reconnects))
 	}
-	if c.Ledger != nil {
-		add("ledger", true, ledgerSection(*c.Ledger))
-	}
+	addChart(d.ledger)
 	add("requests", true, requestsSection(v, c))
 	if len(c.RetryMatrix) > 0 {
 		add("retry-matrix", true, retryMatrix(c.RetryMatrix))
@@ -122,14 +122,11 @@ func viewComponents(views []OutputView) []templ.Component {
 // Output renders everything the page re-renders after a run of the
 // scenario: the outcome headline of each request, the check tally, the
 // timeline SVG, the task lanes beside it, the SSE buffer, herd, backoff,
-// reconnect and ledger views when the trace has them (NewCharts), the
+// reconnect and ledger views when the trace has them (AllCharts), the
 // request summary with retry classes and hints, the retry matrix, the
 // checks and the event table. The wasm renders it into #lab-output on
 // every change; the site prerenders it so the page reads the same with
 // JavaScript off. The view models are built here, once, before rendering
 // (ARCHITECTURE.md: templates receive view models built outside the
 // components); the components only draw them.
-func Output(tr *trace.Trace) templ.Component {
-	v := NewView(tr)
-	return OutputWith(v, OutputParts(v, NewCharts(tr, v)))
-}
+func Output(tr *trace.Trace) templ.Component { return AllCharts.Output(tr) }

@@ -3,13 +3,16 @@
 // controls, and the full pages that embed them.
 //
 // The exported surface is what site/ (prerendering) and wasm/ (the
-// browser) use, 32 names; everything else is unexported:
+// browser) use, 36 names; everything else is unexported:
 //
 //   - Output(tr) is everything the browser re-renders after a run: outcome
 //     headlines, timeline, the charts of the trace's other summaries (task
 //     lanes, SSE buffer occupancy, reconnect herd and backoff, reconnects,
 //     the idempotency ledger; charts.go, tasks.go, herd.go, ledger.go),
 //     request summary, retry classes, checks and events.
+//   - A Drawing (AllCharts, ScenarioCharts, TranscriptCharts; drawing.go)
+//     is the set of summary charts a binary draws, so each wasm binary
+//     links the charts its pages' traces can have; Output draws them all.
 //   - ScenarioPage(p) and IndexPage(root, entries) are the prerendered pages.
 //   - NewView(tr) and NewControls(s) are the view models those components
 //     draw: plain values (lanes, arrows, marks, x positions, controls), so
