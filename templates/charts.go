@@ -508,11 +508,6 @@ type requestRetry struct {
 	RetryOf string
 }
 
-// NewCharts builds every chart of tr (AllCharts.Charts); v is tr's view
-// (NewView), whose timeline sets the time scale and whose checks colour
-// the ledger counter.
-func NewCharts(tr *trace.Trace, v View) Charts { return AllCharts.Charts(tr, v) }
-
 // retryOf returns the retry details of request row i ("" fields when
 // unknown).
 func (c Charts) retryOf(i int) requestRetry {

@@ -13,7 +13,7 @@ import (
 // idempotency ledger, each drawn when the trace has it. A binary names
 // the Drawing its pages' traces need (wasm/cmd/<page>/main.go) and links
 // those charts and no others; the site's build draws every page with
-// AllCharts (Output, NewCharts).
+// AllCharts (Output).
 type Drawing struct {
 	tasks, buffers, herd, ledger chartKind
 }

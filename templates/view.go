@@ -3,7 +3,7 @@
 // controls, and the full pages that embed them.
 //
 // The exported surface is what site/ (prerendering) and wasm/ (the
-// browser) use, 36 names; everything else is unexported:
+// browser) use, 35 names; everything else is unexported:
 //
 //   - Output(tr) is everything the browser re-renders after a run: outcome
 //     headlines, timeline, the charts of the trace's other summaries (task
