@@ -434,8 +434,13 @@ func hintList(raw json.RawMessage) []string {
 
 // Charts are the drawings of a trace beyond the timeline and the tables:
 // what Output shows for the buffers, tasks, herd, reconnects, ledger and
-// retry classes. Empty members are not drawn.
+// retry classes. Empty members are not drawn. A Drawing builds them
+// (Drawing.Charts) and draws its own (OutputParts).
 type Charts struct {
+	// drawing is the Drawing that built them, whose charts OutputParts
+	// draws.
+	drawing Drawing
+
 	Buffers []bufferChart
 	// BuffersNarrow are the buffer charts laid out for a phone, one for
 	// each of Buffers.
@@ -470,40 +475,6 @@ type requestRetry struct {
 	RetryOf string
 }
 
-// NewCharts builds every chart of tr; v is tr's view (NewView), whose
-// timeline sets the time scale and whose checks colour the ledger counter.
-func NewCharts(tr *trace.Trace, v View) Charts {
-	if tr == nil {
-		return Charts{}
-	}
-	c := Charts{
-		Buffers:       newBufferCharts(tr, v.Timeline.DomainMs),
-		BuffersNarrow: newNarrowBufferCharts(tr, v.Timeline.DomainMs),
-		Tasks:         newTaskLanes(tr, v.Timeline.DomainMs),
-		TasksNarrow:   newNarrowTaskLanes(tr, v.Timeline.DomainMs),
-		Herd:          newHerdChart(tr.Herd),
-		Backoff:       newBackoffChart(tr.Herd),
-		HerdFirst:     tr.Herd != nil && len(tr.Events) == 0,
-		Reconnects:    newReconnectRows(tr),
-		Ledger:        newLedgerView(tr, v.Checks),
-		RetryMatrix:   newRetryMatrix(tr),
-	}
-	if tr.Herd != nil {
-		c.HerdCompare = newHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
-		c.HerdCompareNarrow = newNarrowHerdCompare(tr.HerdCompare, tr.Herd.Strategy)
-		c.BackoffNarrow = newNarrowBackoffChart(tr.Herd)
-		c.HerdNarrow = newNarrowHerdChart(tr.Herd)
-	}
-	for _, r := range tr.Requests {
-		rr := requestRetry{Class: r.RetryClass, Hints: hintList(r.Hints)}
-		if r.RetryOf != nil {
-			rr.RetryOf = r.RetryOf.String()
-		}
-		c.Requests = append(c.Requests, rr)
-	}
-	return c
-}
-
 // retryOf returns the retry details of request row i ("" fields when
 // unknown).
 func (c Charts) retryOf(i int) requestRetry {
@@ -516,4 +487,32 @@ func (c Charts) retryOf(i int) requestRetry {
 // legendAt is the SVG transform that moves a legend item to p.
 func legendAt(p legendPos) string {
 	return "translate(" + formatNum(p.X) + " " + formatNum(p.Y) + ")"
+}
+
+// Drawing is the set of summary charts a binary draws beside the
+// timeline and the tables every page has (the headline, the timeline,
+// the reconnects, the requests, the retry matrix, the checks and the
+// events): the task lanes, the SSE buffers, the reconnect herd and the
+// idempotency ledger, each drawn when the trace has it. A binary names
+// the Drawing its pages' traces need (wasm/cmd/<page>/main.go) and links
+// those charts and no others; the site's build draws every page with
+// AllCharts (Output).
+type Drawing struct {
+	tasks, buffers, herd, ledger chartKind
+}
+
+// chartKind is one summary chart: build lays it out into c from tr (it
+// sets nothing when tr has none of it), part is its block of Output when
+// c holds it. The zero chartKind is a chart the Drawing does not draw.
+type chartKind struct {
+	build func(c *Charts, tr *trace.Trace, v View)
+	part  func(c Charts) (OutputPart, bool)
+}
+
+// partOf is k's block of c, if k is drawn and c holds it.
+func partOf(k chartKind, c Charts) (OutputPart, bool) {
+	if k.part == nil {
+		return OutputPart{}, false
+	}
+	return k.part(c)
 }

@@ -28,7 +28,7 @@ var chartGoldens = []string{
 func renderCharts(t *testing.T, tr *trace.Trace) string {
 	t.Helper()
 	v := NewView(tr)
-	c := NewCharts(tr, v)
+	c := AllCharts.Charts(tr, v)
 	var b strings.Builder
 	for _, bc := range c.Buffers {
 		b.WriteString(renderString(t, bufferChartSVG(bc)))
@@ -213,7 +213,7 @@ func TestTaskLanes(t *testing.T) {
 // side by side share one scale with each peak labelled.
 func TestHerdCharts(t *testing.T) {
 	tr := readTrace(t, "herd-reference-backoff")
-	c := NewCharts(tr, NewView(tr))
+	c := AllCharts.Charts(tr, NewView(tr))
 	if c.Herd == nil || c.Herd.Peak != 5905 || c.Herd.Capacity != 2000 || c.Herd.AllBackMs != 7518 {
 		t.Fatalf("herd chart %+v, want peak 5905, capacity 2000, all back at 7518 ms", c.Herd)
 	}

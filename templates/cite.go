@@ -2,7 +2,6 @@ package templates
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/mcplab/mcplab/engine/examples"
 )
@@ -83,16 +82,6 @@ func isOwnerByte(c byte) bool {
 
 func isRepoByte(c byte) bool { return isOwnerByte(c) || c == '_' || c == '.' }
 
-// builtinNames is the set of the built-in scenarios' names (examples.All),
-// each a page of its own at s/<name>/.
-var builtinNames = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, ex := range examples.All() {
-		m[ex.Name] = true
-	}
-	return m
-})
-
 // linkParts is citeParts, then every built-in scenario's name in the
 // plain text (a whole word of letters, digits and hyphens) as a link to
 // its page, root+"s/<name>/": a page that names another scenario links
@@ -111,7 +100,6 @@ func linkParts(s, root string) []textPart {
 
 // nameParts splits plain text at the built-in scenarios' names.
 func nameParts(s, root string) []textPart {
-	names := builtinNames()
 	var out []textPart
 	plain := 0
 	for i := 0; i < len(s); {
@@ -123,7 +111,7 @@ func nameParts(s, root string) []textPart {
 		for j < len(s) && isNameByte(s[j]) {
 			j++
 		}
-		if w := strings.TrimRight(s[i:j], "-"); names[w] {
+		if w := strings.TrimRight(s[i:j], "-"); examples.IsBuiltin(w) {
 			if i > plain {
 				out = append(out, textPart{Text: s[plain:i]})
 			}

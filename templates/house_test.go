@@ -185,7 +185,9 @@ func (s *source) edges() map[[2]string][]string {
 //     not found) and the two panels pages embed that the browser also
 //     re-renders (panels.go).
 //  7. surface: the exported entries that build a view model and render it
-//     (surface.go, whose package comment names the exported surface).
+//     (surface.go, whose package comment names the exported surface), and
+//     the Drawings that choose which summary charts a binary links
+//     (drawing.go).
 var layers = map[string]int{
 	"format.go":    1,
 	"rules.go":     1,
@@ -236,6 +238,7 @@ var layers = map[string]int{
 	"panels.go":        6,
 
 	"surface.go": 7,
+	"drawing.go": 7,
 }
 
 // maxBackUp is how many (file, file) pairs may run back up the map (or

@@ -60,7 +60,7 @@ func TestOutputIsItsParts(t *testing.T) {
 		t.Run(ex.Name, func(t *testing.T) {
 			tr := examplestest.RunExample(t, ex)
 			v := NewView(tr)
-			parts := OutputParts(v, NewCharts(tr, v))
+			parts := OutputParts(v, AllCharts.Charts(tr, v))
 			var keys []string
 			raw := make([]OutputPart, len(parts))
 			for i, p := range parts {

@@ -3,15 +3,18 @@
 // controls, and the full pages that embed them.
 //
 // The exported surface is what site/ (prerendering) and wasm/ (the
-// browser) use, 62 names; everything else is unexported. This file holds
+// browser) use, 65 names; everything else is unexported. This file holds
 // the entries that build a view model and render it; the other names are
 // declared beside the models they belong to:
 //
 //   - A run's output: Output(tr) is everything the browser re-renders
 //     after a run (outcome headlines, timeline, the charts of the trace's
 //     other summaries, request summary, retry classes, checks and events);
-//     NewView and View, NewCharts, OutputParts, OutputPart, OutputView and
-//     OutputWith let the worker render it part by part.
+//     NewView and View, OutputParts, OutputPart, OutputView and OutputWith
+//     let the worker render it part by part; a Drawing (AllCharts,
+//     ScenarioCharts, TranscriptCharts; drawing.go) is the set of summary
+//     charts a binary draws, so each wasm binary links the charts its
+//     pages' traces can have, and Output draws them all.
 //   - Scenario pages and the index: ScenarioPage with its Page, IndexPage
 //     with IndexEntry and NewIndexEntry, SplitNotes; NewControls and
 //     ControlPanel draw the controls the playground re-renders;
@@ -32,7 +35,9 @@
 // that exported signatures and fields show (Charts, OEmbed, EditedWords,
 // ReviewView with its ReviewSection and ReviewItem), and the embed
 // snippet's values that the site's browser tests check the pages against
-// (EmbedHeight, EmbedReferrerPolicy, HostSnippet, HostSnippetFor).
+// (EmbedHeight, EmbedReferrerPolicy, HostSnippet, HostSnippetFor), and
+// Output, the whole output with every summary chart, that the
+// pages above prerender, for a caller that draws one trace.
 //
 // templates edits no scenario: each control carries its path and value
 // kind (scenario.Value*), and the browser glue applies it with
@@ -78,16 +83,22 @@ import (
 func ExplorePage(p Explore) templ.Component { return explorePage(p) }
 
 // OutputParts lists the blocks of Output for a view and its charts
-// (NewView, NewCharts of the same trace), in page order.
+// (NewView, and the Charts of the same trace by a Drawing, which draws
+// its own summary charts), in page order.
 func OutputParts(v View, c Charts) []OutputPart {
 	parts := make([]OutputPart, 0, 11)
 	add := func(key string, later bool, comp templ.Component) {
 		parts = append(parts, OutputPart{Key: key, Later: later, Component: comp})
 	}
-	herd := c.Herd != nil || c.HerdCompare != nil
+	addChart := func(k chartKind) {
+		if p, ok := partOf(k, c); ok {
+			parts = append(parts, p)
+		}
+	}
+	d := c.drawing
 	add("headline", false, outputHeadline(v))
 	if c.HerdFirst {
-		add("herd", false, herdSection(c))
+		addChart(d.herd)
 	}
 	shell := timelineFigure
 	if c.HerdFirst {
@@ -105,21 +116,15 @@ func OutputParts(v View, c Charts) []OutputPart {
 		})})
 	}
 	parts = append(parts, OutputPart{Key: "timeline", Component: shell(viewComponents(views)), Views: views, Shell: shell})
-	if c.Tasks != nil {
-		add("tasks", false, tasksFigure(*c.Tasks, c.TasksNarrow))
-	}
-	if len(c.Buffers) > 0 {
-		add("buffers", false, buffersSection(c.Buffers, c.BuffersNarrow))
-	}
-	if !c.HerdFirst && herd {
-		add("herd", false, herdSection(c))
+	addChart(d.tasks)
+	addChart(d.buffers)
+	if !c.HerdFirst {
+		addChart(d.herd)
 	}
 	if len(c.Reconnects) > 0 {
 		add("reconnects", true, reconnectPanel(c.Reconnects))
 	}
-	if c.Ledger != nil {
-		add("ledger", true, ledgerSection(*c.Ledger))
-	}
+	addChart(d.ledger)
 	add("requests", true, requestsSection(v, c))
 	if len(c.RetryMatrix) > 0 {
 		add("retry-matrix", true, retryMatrix(c.RetryMatrix))
@@ -141,17 +146,14 @@ func viewComponents(views []OutputView) []templ.Component {
 // Output renders everything the page re-renders after a run of the
 // scenario: the outcome headline of each request, the check tally, the
 // timeline SVG, the task lanes beside it, the SSE buffer, herd, backoff,
-// reconnect and ledger views when the trace has them (NewCharts), the
+// reconnect and ledger views when the trace has them (AllCharts), the
 // request summary with retry classes and hints, the retry matrix, the
 // checks and the event table. The wasm renders it into #lab-output on
 // every change; the site prerenders it so the page reads the same with
 // JavaScript off. The view models are built here, once, before rendering
 // (ARCHITECTURE.md: templates receive view models built outside the
 // components); the components only draw them.
-func Output(tr *trace.Trace) templ.Component {
-	v := NewView(tr)
-	return OutputWith(v, OutputParts(v, NewCharts(tr, v)))
-}
+func Output(tr *trace.Trace) templ.Component { return AllCharts.Output(tr) }
 
 // ScenarioPage is the page of one built-in scenario: title, summary and
 // notes, what to try, the controls, the prerendered Output, and the

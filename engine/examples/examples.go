@@ -2,12 +2,18 @@
 // binary that the site prerenders, the playground opens (#example=<name>)
 // and the golden tests run. The file name without ".json" is the example's
 // Name, a URL-safe slug.
+//
+// A page that only names built-in scenarios (a note linking s/<name>/)
+// asks Names or IsBuiltin, which read a generated list (names.go) and not
+// the files: a binary links the files only when it opens them (All, Get),
+// as the playground and the site do.
 package examples
 
 import (
 	"embed"
 	"encoding/json"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -55,6 +61,16 @@ func Get(name string) (Example, bool) {
 		}
 	}
 	return Example{}, false
+}
+
+// Names returns every built-in scenario's Name, sorted, as All lists them.
+func Names() []string { return slices.Clone(names) }
+
+// IsBuiltin reports whether name is a built-in scenario's Name, so a page
+// at s/<name>/ exists.
+func IsBuiltin(name string) bool {
+	_, ok := slices.BinarySearch(names, name)
+	return ok
 }
 
 func firstSentence(s string) string {

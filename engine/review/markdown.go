@@ -3,7 +3,6 @@ package review
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/examples"
@@ -131,7 +130,7 @@ func siteRoot(r *Report) string {
 	return ""
 }
 
-// scenarioRefs marks each built-in scenario s names (examples.All): a link
+// scenarioRefs marks each built-in scenario s names (examples.IsBuiltin): a link
 // to its page under root when root is an absolute site address, else the
 // name as code, so a reader can find it.
 func scenarioRefs(s, root string) string {
@@ -148,7 +147,7 @@ func scenarioRefs(s, root string) string {
 		}
 		w := strings.TrimRight(s[i:j], "-")
 		switch {
-		case !builtin()[w] || isRule(w):
+		case !examples.IsBuiltin(w) || isRule(w):
 			b.WriteString(s[i:j]) // a rule id named like its lesson is the rule
 		case root != "":
 			b.WriteString("[" + code(w) + "](" + root + "s/" + w + "/)" + s[i+len(w):j])
@@ -159,15 +158,6 @@ func scenarioRefs(s, root string) string {
 	}
 	return b.String()
 }
-
-// builtin is the set of the built-in scenarios' names.
-var builtin = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, ex := range examples.All() {
-		m[ex.Name] = true
-	}
-	return m
-})
 
 func isRule(w string) bool { _, ok := checks.RuleByID(trace.RuleID(w)); return ok }
 

@@ -23,9 +23,9 @@ func (s *Server) Lab(o protocol.Object) protocol.Reply {
 		return protocol.LabPicture{Err: protocol.Fail(err, protocol.Place{})}
 	}
 	if req.Adopt {
-		return adopt(tr, data)
+		return adopt(s.Charts, tr, data)
 	}
-	out, rest, err := split(tr, req.Shown, req.ShownKnown)
+	out, rest, err := split(s.Charts, tr, req.Shown, req.ShownKnown)
 	if err != nil {
 		return protocol.LabPicture{Err: protocol.Internal("rendering the trace", err)}
 	}
@@ -48,9 +48,9 @@ func (s *Server) Lab(o protocol.Object) protocol.Reply {
 // site's build, byte for byte what the worker would render: the site's
 // tests compare them), so nothing is rendered: the keys of the blocks it
 // shows, in order. The run itself proves the engine works here.
-func adopt(tr *trace.Trace, data []byte) protocol.LabAdopt {
+func adopt(d templates.Drawing, tr *trace.Trace, data []byte) protocol.LabAdopt {
 	v := templates.NewView(tr)
-	parts := templates.OutputParts(v, templates.NewCharts(tr, v))
+	parts := templates.OutputParts(v, d.Charts(tr, v))
 	r := protocol.LabAdopt{Keys: make([]string, len(parts))}
 	for i, part := range parts {
 		r.Keys[i] = part.Key
@@ -83,7 +83,7 @@ func (s *Server) RenderJSON(text string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	html, err := RenderHTML(templates.Output(tr))
+	html, err := RenderHTML(s.Charts.Output(tr))
 	if err != nil {
 		return "", protocol.Internal("rendering the trace", err)
 	}

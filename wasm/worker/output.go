@@ -33,14 +33,14 @@ func HTMLSum(s string) string {
 	return strconv.Itoa(len(s)) + ":" + strconv.FormatUint(h.Sum64(), 16)
 }
 
-// Render renders tr's output whole (protocol.Output).
-func Render(tr *trace.Trace) (*protocol.Output, error) {
+// Render renders tr's output whole (protocol.Output), with d's charts.
+func Render(d templates.Drawing, tr *trace.Trace) (*protocol.Output, error) {
 	v := templates.NewView(tr)
 	out, err := shell(v)
 	if err != nil {
 		return nil, err
 	}
-	for _, part := range templates.OutputParts(v, templates.NewCharts(tr, v)) {
+	for _, part := range templates.OutputParts(v, d.Charts(tr, v)) {
 		p := protocol.Part{Key: part.Key, Later: part.Later, Views: make([]protocol.View, len(part.Views))}
 		for j, view := range part.Views {
 			if p.Views[j], err = renderView(view); err != nil {
@@ -82,9 +82,9 @@ type left struct {
 // timeline's views only the one with id shown when known is true), the
 // rest Pending; rest renders the fill (protocol.LabFill), nil when
 // nothing was left.
-func split(tr *trace.Trace, shown string, known bool) (out *protocol.Output, rest func() ([]protocol.Part, error), err error) {
+func split(d templates.Drawing, tr *trace.Trace, shown string, known bool) (out *protocol.Output, rest func() ([]protocol.Part, error), err error) {
 	v := templates.NewView(tr)
-	parts := templates.OutputParts(v, templates.NewCharts(tr, v))
+	parts := templates.OutputParts(v, d.Charts(tr, v))
 	if out, err = shell(v); err != nil {
 		return nil, nil, err
 	}

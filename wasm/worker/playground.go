@@ -31,7 +31,7 @@ func (s *Server) Playground(o protocol.Object) protocol.Reply {
 		reply.Fragment = ShareOf(text)
 		return reply
 	}
-	out, err := Render(res.Trace)
+	out, err := Render(s.Charts, res.Trace)
 	if err != nil {
 		return protocol.PlaygroundReply{Err: protocol.Internal("rendering the trace", err), Fragment: ShareOf(text)}
 	}

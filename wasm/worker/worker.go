@@ -12,6 +12,7 @@ import (
 	"fmt"
 
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/templates"
 	"github.com/mcplab/mcplab/wasm/protocol"
 )
 
@@ -22,6 +23,10 @@ type Server struct {
 	// Options are what every run gets (engine.Options): ledger.wasm sets
 	// OpenLedger to the browser's SQLite.
 	Options engine.Options
+	// Charts are the summary charts its runs draw: templates.ScenarioCharts
+	// where the engine has no ledger (main.wasm, playground.wasm), so a
+	// trace never holds one, templates.AllCharts where it has.
+	Charts templates.Drawing
 
 	rest      func() protocol.Reply // the second step of the last request, if any
 	reviewing reviewing

@@ -11,6 +11,7 @@ package main
 
 import (
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/templates"
 	"github.com/mcplab/mcplab/wasm/bridge"
 	"github.com/mcplab/mcplab/wasm/jsledger"
 	"github.com/mcplab/mcplab/wasm/page"
@@ -21,7 +22,7 @@ import (
 )
 
 func main() {
-	x := &explorer.Server{}
+	x := &explorer.Server{Charts: templates.AllCharts}
 	if jsledger.Loaded() {
 		x.Options = engine.Options{OpenLedger: jsledger.Open}
 	}

@@ -2,10 +2,12 @@
 
 // Command import is import.wasm, which only the transcript import page
 // loads: its controller (wasm/page/importpage) and, in its worker, the
-// transcript importer (wasm/worker/importer). It runs no scenario.
+// transcript importer (wasm/worker/importer). It runs no scenario, and
+// draws only the timeline and the tables (templates.TranscriptCharts).
 package main
 
 import (
+	"github.com/mcplab/mcplab/templates"
 	"github.com/mcplab/mcplab/wasm/bridge"
 	"github.com/mcplab/mcplab/wasm/page"
 	"github.com/mcplab/mcplab/wasm/page/importpage"
@@ -15,7 +17,7 @@ import (
 )
 
 func main() {
-	imp := &importer.Server{}
+	imp := &importer.Server{Charts: templates.TranscriptCharts}
 	bridge.Main(bridge.Binary{
 		Server:   &worker.Server{},
 		Handlers: worker.Handlers{protocol.PageImport: imp.Import},

@@ -9,6 +9,7 @@ package main
 
 import (
 	"github.com/mcplab/mcplab/engine"
+	"github.com/mcplab/mcplab/templates"
 	"github.com/mcplab/mcplab/wasm/bridge"
 	"github.com/mcplab/mcplab/wasm/jsledger"
 	"github.com/mcplab/mcplab/wasm/page"
@@ -17,7 +18,7 @@ import (
 )
 
 func main() {
-	s := &worker.Server{Options: engine.Options{OpenLedger: jsledger.Open}}
+	s := &worker.Server{Options: engine.Options{OpenLedger: jsledger.Open}, Charts: templates.AllCharts}
 	bridge.Main(bridge.Binary{
 		Server: s,
 		Handlers: worker.Handlers{

@@ -20,6 +20,10 @@ import (
 // Server answers the explorer page's requests; Options are every run's.
 type Server struct {
 	Options engine.Options
+	// Charts are the summary charts a run of the map draws
+	// (templates.AllCharts: its workers run a ledger when the page loaded
+	// SQLite).
+	Charts templates.Drawing
 }
 
 // Explore answers a protocol.ExploreRequest by its action.
@@ -75,7 +79,7 @@ func (s *Server) run(req protocol.ExploreRequest) protocol.Reply {
 	if err != nil {
 		return protocol.ExploreRunReply{Err: worker.Located(doc, err)}
 	}
-	html, err := worker.RenderHTML(templates.Output(res.Trace))
+	html, err := worker.RenderHTML(s.Charts.Output(res.Trace))
 	if err != nil {
 		return protocol.ExploreRunReply{Err: protocol.Internal("rendering the run", err)}
 	}

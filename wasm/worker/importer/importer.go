@@ -16,6 +16,10 @@ import (
 // import: its transcript, options and trace, so turning the page of the
 // same transcript, or asking for its link, costs no import.
 type Server struct {
+	// Charts are the summary charts an imported trace can have
+	// (templates.TranscriptCharts: none).
+	Charts templates.Drawing
+
 	text string
 	opts [5]string // side, observer, zone, latency, maxTimeout
 	tr   *trace.Trace
@@ -62,7 +66,7 @@ func (s *Server) Import(o protocol.Object) protocol.Reply {
 	if err != nil {
 		return protocol.ImportReply{Err: protocol.Internal("rendering the trace", err)}
 	}
-	out, err := worker.Render(shown)
+	out, err := worker.Render(s.Charts, shown)
 	if err != nil {
 		return protocol.ImportReply{Err: protocol.Internal("rendering the trace", err)}
 	}
