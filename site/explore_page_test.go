@@ -279,6 +279,7 @@ func TestMeasureExplorePage(t *testing.T) {
 		t.Errorf("the explorer page transferred %d bytes compressed, want the wasm and at most its ceiling %d (ARCHITECTURE.md's budget %d)", n, exploreTransferLimit, transferBudget)
 	} else {
 		t.Logf("page explore transferred %d bytes compressed (budget %d)", n, transferBudget)
+		logSpare(t, "the explorer page", n)
 	}
 	var ms []float64
 	var runs, workers string
