@@ -15,9 +15,9 @@ import (
 func (w *world) createTask(r *request) {
 	t := w.tasks.Create(r.task, w.q.Now())
 	w.emit(t.Created(r.id.String()))
-	w.answer(r, jsonrpc.NewResult(r.id.Raw(), t.CreateResult(tasks.Interval(w.s.Server.PollIntervalMs), w.is2025())), false, tasks.HandleNote(r.id.String()), func() {
+	w.answer(r, jsonrpc.NewResult(r.id.Raw(), t.CreateResult(tasks.Interval(w.s.Server.PollIntervalMs), w.is2025())), false, tasks.HandleNote(r.id.String(), w.is2025()), func() {
 		t.Client.Status = trace.TaskWorking
-		t.Poll(w, w.taskRequest, tasks.Interval(w.s.Server.PollIntervalMs), w.lastStepAt)
+		t.Poll(w, w.taskRequest, tasks.Interval(w.s.Server.PollIntervalMs), w.lastStepAt, w.is2025())
 	})
 }
 

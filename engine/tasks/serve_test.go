@@ -68,6 +68,12 @@ func TestTaskWireByRevision(t *testing.T) {
 			func() string { return string(tasks.Call(json.RawMessage(call), "t-9", false)) }, call},
 		{"2025-11-25: a call without a task is not augmented",
 			func() string { return string(tasks.Call(json.RawMessage(call), "", true)) }, call},
+		{"2025-11-25: the handle's note names the task member, not resultType",
+			func() string { return tasks.HandleNote("1", true) }, `The server answers request 1 with a task handle (CreateTaskResult: the Task in its task member).`},
+		{"2026-07-28: the handle's note names resultType task",
+			func() string { return tasks.HandleNote("1", false) }, `The server answers request 1 with a task handle (resultType "task").`},
+		{"2025-11-25: a poll's note names the Task's pollInterval",
+			func() string { return tasks.PollNote(true) }, `The client polls the task at its pollInterval.`},
 	}
 	for _, c := range cases {
 		if got := c.got(); got != c.want {
