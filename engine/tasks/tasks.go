@@ -14,6 +14,11 @@
 //     flag and cancels it, and a task that finishes first ends completed;
 //   - under 2025-11-25 tasks/cancel cancels a task that is not terminal at
 //     once, and fails with -32602 for a terminal one;
+//   - each revision has its own task wire: 2026-07-28's tasks extension
+//     marks the handle resultType "task" and names the interval
+//     pollIntervalMs; 2025-11-25's schema asks for the task in the call's
+//     params.task, has no resultType, and names the interval pollInterval
+//     (Call, CreateResult, Wire);
 //   - the client polls tasks/get every poll interval (default
 //     DefaultPollIntervalMs) until it sees a terminal status; a simulation
 //     stops polling once the script has ended and MaxIdlePolls intervals
