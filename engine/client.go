@@ -39,7 +39,7 @@ func (w *world) call(st scenario.Step, orig *request, again *coordinator.Retry) 
 	}
 	r.cl.Deadlines = coordinator.CallDeadlines(w.q.Now(), &w.s.Client, inherit, st)
 	w.register(r)
-	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), note, func() { w.arrive(r) })
+	w.send(trace.ActorClient, idPtr(r.id), w.requestMessage(r), note, func() { w.arrive(r) })
 	r.alarm.Set(&w.q, &r.cl, func() { w.clientTimeout(r) })
 	r.alarm.Arm()
 	return r

@@ -19,7 +19,7 @@ func (w *world) race(st scenario.Step) {
 		r := &request{id: id, method: call.Method, name: call.Name, args: call.Arguments, effect: call.SideEffect}
 		r.effect = ledger.Effect(r.effect, r.name, true) // a race runs only with the ledger
 		reqs[i], calls[i] = w.register(r), ledger.Call{Tool: r.name, Args: r.args, RPCID: id.Raw()}
-		w.send(trace.ActorClient, idPtr(id), requestMessage(r), "Race: connection "+strconv.Itoa(i+1)+" of "+strconv.Itoa(st.Connections)+" sends the same call as request "+id.Raw()+".", func() {
+		w.send(trace.ActorClient, idPtr(id), w.requestMessage(r), "Race: connection "+strconv.Itoa(i+1)+" of "+strconv.Itoa(st.Connections)+" sends the same call as request "+id.Raw()+".", func() {
 			w.serverReceiveRequest(r)
 		})
 	}

@@ -52,7 +52,7 @@ func (w *world) endSession() {
 func (w *world) reissue(id string) {
 	r := w.reqs[id]
 	r.srv = coordinator.Server{}
-	w.send(trace.ActorClient, idPtr(r.id), requestMessage(r), session.ReissueNote(r.id.String()), func() { w.arrive(r) })
+	w.send(trace.ActorClient, idPtr(r.id), w.requestMessage(r), session.ReissueNote(r.id.String()), func() { w.arrive(r) })
 }
 func (w *world) lostCall(id string) {
 	w.tell(w.reqs[id], w.reqs[id].cl.Lost(w.q.Now(), w.reqs[id].id.String(), &w.reqs[id].alarm))
@@ -60,7 +60,7 @@ func (w *world) lostCall(id string) {
 
 // sessionRefuses answers r on arrival when its session cannot serve it.
 func (w *world) sessionRefuses(r *request) bool {
-	resp, refused := w.era().Refusal(w.era().Post(requestMessage(r), true, w.http(), w.sess.Client, nil))
+	resp, refused := w.era().Refusal(w.era().Post(w.requestMessage(r), true, w.http(), w.sess.Client, nil))
 	switch {
 	case w.sess.Retired() && !w.sess.Recovering:
 		w.sess.Refuse(w, r.id, w.reissue, w.lostCall)

@@ -11,13 +11,13 @@ import (
 // Poll and Step drive the client), the runner sends and answers.
 
 // createTask answers a task-augmented call: the server creates the durable
-// task and replies at once with CreateTaskResult (resultType "task").
+// task and replies at once with CreateTaskResult (tasks.CreateResult).
 func (w *world) createTask(r *request) {
 	t := w.tasks.Create(r.task, w.q.Now())
 	w.emit(t.Created(r.id.String()))
-	w.answer(r, jsonrpc.NewResult(r.id.Raw(), t.CreateResult(tasks.Interval(w.s.Server.PollIntervalMs))), false, tasks.HandleNote(r.id.String()), func() {
+	w.answer(r, jsonrpc.NewResult(r.id.Raw(), t.CreateResult(tasks.Interval(w.s.Server.PollIntervalMs), w.is2025())), false, tasks.HandleNote(r.id.String(), w.is2025()), func() {
 		t.Client.Status = trace.TaskWorking
-		t.Poll(w, w.taskRequest, tasks.Interval(w.s.Server.PollIntervalMs), w.lastStepAt)
+		t.Poll(w, w.taskRequest, tasks.Interval(w.s.Server.PollIntervalMs), w.lastStepAt, w.is2025())
 	})
 }
 

@@ -206,10 +206,10 @@ func (w *world) transmit(e trace.Event, deliverNote string, arrive func()) {
 
 // ---- messages -------------------------------------------------------------
 
-func requestMessage(r *request) json.RawMessage {
+func (w *world) requestMessage(r *request) json.RawMessage {
 	token := ""
 	if r.token != nil {
 		token = r.token.Raw()
 	}
-	return jsonrpc.NewCall(r.id.Raw(), r.method, r.name, r.args, token)
+	return tasks.Call(jsonrpc.NewCall(r.id.Raw(), r.method, r.name, r.args, token), r.task, w.is2025())
 }

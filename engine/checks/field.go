@@ -339,29 +339,36 @@ func pollIntervalRespected(v *view) (trace.Check, bool) {
 		"Every tasks/get came at least pollIntervalMs after the previous one for its task.")
 }
 
-// advertisedInterval reads a task's id and pollIntervalMs from a server
-// response: a task-augmented result ({"task": {...}}) or a tasks/get result.
+// advertisedInterval reads a task's id and polling interval (ms) from a
+// server response: a task-augmented result ({"task": {...}}) or a
+// tasks/get result. The Task names the interval pollIntervalMs under
+// 2026-07-28 and pollInterval under 2025-11-25 (its schema's Task).
 func advertisedInterval(msg []byte) (string, int64, bool) {
+	type task struct {
+		TaskID       string `json:"taskId"`
+		Interval     *int64 `json:"pollIntervalMs"`
+		Interval2025 *int64 `json:"pollInterval"`
+	}
 	var m struct {
 		Result *struct {
-			TaskID   string `json:"taskId"`
-			Interval *int64 `json:"pollIntervalMs"`
-			Task     *struct {
-				TaskID   string `json:"taskId"`
-				Interval *int64 `json:"pollIntervalMs"`
-			} `json:"task"`
+			task
+			Task *task `json:"task"`
 		} `json:"result"`
 	}
 	if json.Unmarshal(msg, &m) != nil || m.Result == nil {
 		return "", 0, false
 	}
-	if t := m.Result.Task; t != nil && t.TaskID != "" && t.Interval != nil {
-		return t.TaskID, *t.Interval, true
+	t := m.Result.task
+	if m.Result.Task != nil {
+		t = *m.Result.Task
 	}
-	if m.Result.TaskID != "" && m.Result.Interval != nil {
-		return m.Result.TaskID, *m.Result.Interval, true
+	if t.Interval == nil {
+		t.Interval = t.Interval2025
 	}
-	return "", 0, false
+	if t.TaskID == "" || t.Interval == nil {
+		return "", 0, false
+	}
+	return t.TaskID, *t.Interval, true
 }
 
 // taskIDParam reads params.taskId of a tasks/* request, "" if none.

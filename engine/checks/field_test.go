@@ -183,20 +183,23 @@ func TestDisconnectStopsWork(t *testing.T) {
 // one polling loop at the advertised pollIntervalMs passes, also at exactly
 // the interval; the second loop a tasks/cancel acknowledgement used to start
 // (polls 100 ms apart with an interval of 300) fails; another task's poll
-// in between is not flagged (the interval is per task).
+// in between is not flagged (the interval is per task); a 2025-11-25 Task
+// advertises the interval as pollInterval.
 func TestPollIntervalRespected(t *testing.T) {
 	s := mustScenario(t, `"transport":"stdio"`)
 	created := `{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","task":{"taskId":"task-42","status":"working","pollIntervalMs":300}}}`
 	get := func(n int) string {
 		return `{"jsonrpc":"2.0","id":"tasks/get-` + string(rune('0'+n)) + `","method":"tasks/get","params":{"taskId":"task-42"}}`
 	}
-	polls := func(at ...int64) *trace.Trace {
-		evs := []trace.Event{send(0, client, "1", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"render"}}`), send(10, server, "1", created)}
+	created2025 := `{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"task-42","status":"working","pollInterval":300}}}`
+	pollsAfter := func(handle string, at ...int64) *trace.Trace {
+		evs := []trace.Event{send(0, client, "1", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"render"}}`), send(10, server, "1", handle)}
 		for n, a := range at {
 			evs = append(evs, send(a, client, "", get(n+1)))
 		}
 		return build(s, nil, evs...)
 	}
+	polls := func(at ...int64) *trace.Trace { return pollsAfter(created, at...) }
 	tests := []struct {
 		name, want string
 		tr         *trace.Trace
@@ -205,6 +208,8 @@ func TestPollIntervalRespected(t *testing.T) {
 		{"a second loop after the acknowledgement", "false", polls(320, 420, 640)},
 		{"a single poll: omitted", absent, polls(320)},
 		{"polls exactly pollIntervalMs apart", "true", polls(320, 620, 920)},
+		{"2025-11-25: the Task's pollInterval is the interval, kept", "true", pollsAfter(created2025, 320, 620, 920)},
+		{"2025-11-25: the Task's pollInterval is the interval, broken", "false", pollsAfter(created2025, 320, 420, 640)},
 		{"another task's polls in between are not this task's", "true", build(s, nil,
 			send(0, client, "1", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"render"}}`), send(10, server, "1", created),
 			send(20, client, "2", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"render"}}`),

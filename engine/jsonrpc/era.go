@@ -377,13 +377,13 @@ func NewInitialize(id string) json.RawMessage {
 }
 
 // NewInitializeResult builds the server's answer to initialize id: the
-// revision it agrees to, its capabilities (tools) and its name.
-func NewInitializeResult(id string) json.RawMessage {
+// revision it agrees to, the capabilities c it declares and its name.
+func NewInitializeResult(id string, c Capabilities) json.RawMessage {
 	return NewResult(id, Marshal(struct {
 		ProtocolVersion string          `json:"protocolVersion"`
 		Capabilities    json.RawMessage `json:"capabilities"`
 		ServerInfo      json.RawMessage `json:"serverInfo"`
-	}{Revision20251125, json.RawMessage(`{"tools":{}}`), serverInfo}))
+	}{Revision20251125, c.JSON(), serverInfo}))
 }
 
 // NewInitialized builds notifications/initialized, which the client sends

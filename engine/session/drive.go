@@ -32,7 +32,7 @@ func (l *Lifecycle) Handshake(w Wire, then func()) {
 		if l.HTTP {
 			sess = l.live
 		}
-		w.Send(trace.ActorServer, &id, jsonrpc.NewInitializeResult(id.Raw()), headers, ResultNote(sess), func() {
+		w.Send(trace.ActorServer, &id, jsonrpc.NewInitializeResult(id.Raw(), l.Capabilities), headers, ResultNote(sess), func() {
 			l.Joined(sess)
 			w.Send(trace.ActorClient, nil, jsonrpc.NewInitialized(), nil, InitializedNote(), func() {
 				l.Initialized(w.Now())

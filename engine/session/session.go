@@ -34,6 +34,9 @@ type Lifecycle struct {
 	Async bool
 	// Reinitialize is client.policy.reinitializeOnNotFound (default true).
 	Reinitialize bool
+	// Capabilities are what the server declares in every initialize
+	// result (see Capabilities).
+	Capabilities jsonrpc.Capabilities
 
 	handshakes int
 	// Client is the Mcp-Session-Id the client's requests carry ("" before
@@ -62,7 +65,7 @@ func (l *Lifecycle) Forgot(id string) bool { return l.forgot[id] }
 
 // New returns the lifecycle of scenario s.
 func New(s *scenario.Scenario) Lifecycle {
-	return Lifecycle{HTTP: s.Transport == scenario.TransportHTTP, Async: s.Server.Policy.AsyncInitialized,
+	return Lifecycle{HTTP: s.Transport == scenario.TransportHTTP, Async: s.Server.Policy.AsyncInitialized, Capabilities: Capabilities(s),
 		Reinitialize: s.Client.Policy.ReinitializeOnNotFound == nil || *s.Client.Policy.ReinitializeOnNotFound, initializedAt: -1}
 }
 

@@ -19,8 +19,10 @@ type Ask func(e *Entry, method, note string, onAnswer func(Reply))
 
 // Poll polls e with tasks/get every intervalMs until the client sees a
 // terminal status (DOMAIN.md §6); NextPoll bounds it by the script's last
-// step at lastStepAt (ms), past which the simulation stops polling.
-func (e *Entry) Poll(w Wire, ask Ask, intervalMs, lastStepAt int64) {
+// step at lastStepAt (ms), past which the simulation stops polling. Each
+// poll's note names the interval as the Task of the revision does
+// (is2025: pollInterval; else pollIntervalMs).
+func (e *Entry) Poll(w Wire, ask Ask, intervalMs, lastStepAt int64, is2025 bool) {
 	if !e.Client.Polling() {
 		return
 	}
@@ -34,12 +36,12 @@ func (e *Entry) Poll(w Wire, ask Ask, intervalMs, lastStepAt int64) {
 			return
 		}
 		e.Client.Polls++
-		ask(e, "tasks/get", "The client polls the task at its pollIntervalMs.", func(r Reply) {
+		ask(e, "tasks/get", PollNote(is2025), func(r Reply) {
 			if ev, terminal := e.Client.Polled(e.ID, r); terminal {
 				w.Emit(ev)
 				return
 			}
-			e.Poll(w, ask, intervalMs, lastStepAt)
+			e.Poll(w, ask, intervalMs, lastStepAt, is2025)
 		})
 	})
 }

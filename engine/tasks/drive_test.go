@@ -58,7 +58,7 @@ func TestPoll(t *testing.T) {
 				}
 				onAnswer(tasks.Reply{Result: []byte(status)})
 			}
-			e.Poll(w, ask, 100, 0)
+			e.Poll(w, ask, 100, 0, false)
 			for w.next() {
 			}
 			if asked != tc.wantPolls || e.Client.Polls != tc.wantPolls || w.now != tc.wantLastAt || len(w.events) != 1 {

@@ -16,7 +16,7 @@ func Example() {
 	fmt.Println("finish changes it:", t.Finish(400, nil), t.Status())
 	c := tasks.Client{Status: t.Status()}
 	fmt.Println("client polls:", c.Polling())
-	fmt.Printf("%s\n", t.Wire(tasks.DefaultPollIntervalMs))
+	fmt.Printf("%s\n", t.Wire(tasks.DefaultPollIntervalMs, false))
 	fmt.Println(t.Summary().History)
 	// Output:
 	// working true

@@ -14,8 +14,13 @@ func Headers(id string, http bool) map[string]string {
 }
 
 // HandleNote is the note of the server answering task-augmented request
-// request at once with a task handle (CreateTaskResult).
-func HandleNote(request string) string {
+// request at once with a task handle (CreateTaskResult), as its revision
+// marks it: resultType "task" under 2026-07-28, the result's task member
+// under 2025-11-25 (is2025), whose results have no resultType.
+func HandleNote(request string, is2025 bool) string {
+	if is2025 {
+		return "The server answers request " + request + " with a task handle (CreateTaskResult: the Task in its task member)."
+	}
 	return "The server answers request " + request + " with a task handle (resultType \"task\")."
 }
 
@@ -31,4 +36,14 @@ func AskNote(method, id string) string {
 // AnswerNote is the note of the server answering method for task id.
 func AnswerNote(method, id string) string {
 	return "The server answers " + method + " for task " + id + "."
+}
+
+// PollNote is the note of one of the client's tasks/get polls, naming the
+// interval the server advertised as the revision's Task does: pollInterval
+// under 2025-11-25 (is2025), pollIntervalMs under 2026-07-28.
+func PollNote(is2025 bool) string {
+	if is2025 {
+		return "The client polls the task at its pollInterval."
+	}
+	return "The client polls the task at its pollIntervalMs."
 }

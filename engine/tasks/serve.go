@@ -3,17 +3,39 @@ package tasks
 import (
 	"encoding/json"
 
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // CreateResult is the CreateTaskResult a server answers a task-augmented
-// call with: {"resultType":"task","task":<Task>} (see Wire).
-func (t *Task) CreateResult(pollIntervalMs int64) json.RawMessage {
+// call with in its revision: {"resultType":"task","task":<Task>} under
+// 2026-07-28, {"task":<Task>} under 2025-11-25 (is2025), whose results
+// have no resultType (see Wire).
+func (t *Task) CreateResult(pollIntervalMs int64, is2025 bool) json.RawMessage {
+	if is2025 {
+		b, _ := json.Marshal(struct {
+			Task json.RawMessage `json:"task"`
+		}{t.Wire(pollIntervalMs, true)})
+		return b
+	}
 	b, _ := json.Marshal(struct {
 		ResultType string          `json:"resultType"`
 		Task       json.RawMessage `json:"task"`
-	}{"task", t.Wire(pollIntervalMs)})
+	}{jsonrpc.ResultTask, t.Wire(pollIntervalMs, false)})
 	return b
+}
+
+// Call is a client's tools/call msg for durable task task ("" for none)
+// as its revision writes it: under 2025-11-25 (is2025) a task-augmented
+// request names the task in params.task (schema TaskMetadata; {}: the
+// client asks for no ttl); under 2026-07-28 the server decides to answer
+// with a task and the request carries nothing of it. msg unchanged
+// otherwise.
+func Call(msg json.RawMessage, task string, is2025 bool) json.RawMessage {
+	if task == "" || !is2025 {
+		return msg
+	}
+	return jsonrpc.WithParam(msg, "task", json.RawMessage(`{}`))
 }
 
 // StatusOf reads the status of a Task object a server sent, "" when it
@@ -40,7 +62,8 @@ type Reply struct {
 }
 
 // Serve is the server's handling at now of method ("tasks/get" or
-// "tasks/cancel") for t (DOMAIN.md §6). tasks/get returns the Task.
+// "tasks/cancel") for t (DOMAIN.md §6). tasks/get returns the Task (Wire,
+// in the revision's shape).
 // tasks/cancel under 2025-11-25 (is2025) cancels a task that is not
 // terminal before replying with the Task, and fails with -32602 for a
 // terminal one; under 2026-07-28 it records the intent and acknowledges
@@ -48,13 +71,13 @@ type Reply struct {
 func (t *Task) Serve(now int64, method string, is2025 bool, pollIntervalMs int64) Reply {
 	switch {
 	case method == "tasks/get":
-		return Reply{Result: t.Wire(pollIntervalMs)}
+		return Reply{Result: t.Wire(pollIntervalMs, is2025)}
 	case is2025 && trace.Terminal(t.status):
 		return Reply{Code: -32602, Message: "task " + t.ID + " is already " + t.status,
 			Actor: trace.ActorServer, Note: "Under 2025-11-25 cancelling a terminal task fails with -32602."}
 	case is2025:
 		t.Set(now, trace.TaskCancelled)
-		return Reply{Result: t.Wire(pollIntervalMs), Actor: trace.ActorWorker, Status: trace.TaskCancelled,
+		return Reply{Result: t.Wire(pollIntervalMs, true), Actor: trace.ActorWorker, Status: trace.TaskCancelled,
 			Note: "Under 2025-11-25 a valid tasks/cancel moves task " + t.ID + " to cancelled before the reply, and the reply is the Task."}
 	}
 	t.RequestCancel()

@@ -14,6 +14,11 @@
 //     flag and cancels it, and a task that finishes first ends completed;
 //   - under 2025-11-25 tasks/cancel cancels a task that is not terminal at
 //     once, and fails with -32602 for a terminal one;
+//   - each revision has its own task wire: 2026-07-28's tasks extension
+//     marks the handle resultType "task" and names the interval
+//     pollIntervalMs; 2025-11-25's schema asks for the task in the call's
+//     params.task, has no resultType, and names the interval pollInterval
+//     (Call, CreateResult, Wire);
 //   - the client polls tasks/get every poll interval (default
 //     DefaultPollIntervalMs) until it sees a terminal status; a simulation
 //     stops polling once the script has ended and MaxIdlePolls intervals
@@ -96,23 +101,38 @@ func (t *Task) Finish(now int64, result json.RawMessage) bool {
 	return t.Set(now, trace.TaskCompleted)
 }
 
-// Wire returns the Task object a server puts on the wire:
-// {"taskId","status","createdAt","lastUpdatedAt","ttl","pollIntervalMs",
-// "result"?}. createdAt and lastUpdatedAt (ISO 8601, which the 2025-11-25
-// schema's Task requires) are the virtual times of its first and last
-// status as instants from the Unix epoch; ttl is null (kept for as long
-// as the run lasts).
-func (t *Task) Wire(pollIntervalMs int64) json.RawMessage {
-	b, _ := json.Marshal(struct {
-		TaskID         string          `json:"taskId"`
-		Status         string          `json:"status"`
-		CreatedAt      string          `json:"createdAt"`
-		LastUpdatedAt  string          `json:"lastUpdatedAt"`
-		TTL            *int64          `json:"ttl"`
-		PollIntervalMs int64           `json:"pollIntervalMs"`
-		Result         json.RawMessage `json:"result,omitempty"`
-	}{t.ID, t.status, instant(t.history[0][0]), instant(t.history[len(t.history)-1][0]), nil, pollIntervalMs, t.result})
+// Wire returns the Task object a server puts on the wire in its revision
+// (is2025: 2025-11-25's schema Task; else the 2026-07-28 tasks
+// extension's): {"taskId","status","createdAt","lastUpdatedAt","ttl",
+// <interval>,"result"?}. The polling interval (ms) is "pollIntervalMs"
+// under 2026-07-28 and "pollInterval" under 2025-11-25; the result rides
+// on the Task only under 2026-07-28 (2025-11-25's Task has none: its
+// client fetches it with tasks/result). createdAt and lastUpdatedAt (ISO
+// 8601, which the 2025-11-25 schema's Task requires) are the virtual times
+// of its first and last status as instants from the Unix epoch; ttl is
+// null (kept for as long as the run lasts).
+func (t *Task) Wire(pollIntervalMs int64, is2025 bool) json.RawMessage {
+	w := wireTask{TaskID: t.ID, Status: t.status, CreatedAt: instant(t.history[0][0]), LastUpdatedAt: instant(t.history[len(t.history)-1][0])}
+	if is2025 {
+		w.PollInterval = &pollIntervalMs
+	} else {
+		w.PollIntervalMs, w.Result = &pollIntervalMs, t.result
+	}
+	b, _ := json.Marshal(w)
 	return b
+}
+
+// wireTask is a Task object on the wire: exactly one of PollIntervalMs
+// (2026-07-28) and PollInterval (2025-11-25) is set.
+type wireTask struct {
+	TaskID         string          `json:"taskId"`
+	Status         string          `json:"status"`
+	CreatedAt      string          `json:"createdAt"`
+	LastUpdatedAt  string          `json:"lastUpdatedAt"`
+	TTL            *int64          `json:"ttl"`
+	PollIntervalMs *int64          `json:"pollIntervalMs,omitempty"`
+	PollInterval   *int64          `json:"pollInterval,omitempty"`
+	Result         json.RawMessage `json:"result,omitempty"`
 }
 
 // instant writes virtual time at (ms, an int64 in a history entry) as an

@@ -23,7 +23,8 @@ import (
 // before initialize with its delivery: DOMAIN.md, "The two protocol
 // eras": a client may call it first and fall back to initialize when the
 // server does not know it, so that probe mixes no eras. Any other method
-// only the other revision defines fails (Validate, Foreign). It fails
+// only the other revision defines fails (Validate, Foreign), and so does
+// a result member only the other revision's Result names. It fails
 // naming the first invalid message's event and the JSON Pointer of its
 // first failing value, passes when every message is valid, and is
 // undecided for a transcript whose revision is unknown or has no
@@ -173,7 +174,7 @@ func undecided(detail string) trace.Check {
 // own.
 var Description = checks.Rule{
 	ID:     Rule,
-	Checks: "Every wire message is valid against the official JSON Schema of the protocol revision it claims: a request or notification against its method's definition, a response against the result its request names. A method only the other revision defines (subscriptions/listen under 2025-11-25, ping under 2026-07-28) is invalid there; a vendor's method neither defines is not.",
+	Checks: "Every wire message is valid against the official JSON Schema of the protocol revision it claims: a request or notification against its method's definition, a response against the result its request names. A method only the other revision defines (subscriptions/listen under 2025-11-25, ping under 2026-07-28) is invalid there; a vendor's method neither defines is not. So is a result member only the other revision's Result names (resultType under 2025-11-25).",
 	Source: "MCP specification, schema/2025-11-25/schema.json and schema/2026-07-28/schema.json; " + checks.DomainNotes + " §1, The two protocol eras",
 	Undecided: "The transcript does not say its protocol revision, or names one whose schema is not embedded: no schema can judge its messages. " +
 		"Judged by the native command and the import page's native build only; the browser's pages do not link the validator.",

@@ -21,7 +21,10 @@
 // method the core schema does not define (an extension's, such as the
 // tasks extension's tasks/get) is judged as a JSONRPCRequest or
 // JSONRPCNotification, and under 2026-07-28 a request's params as
-// RequestParams (every request carries _meta there).
+// RequestParams (every request carries _meta there). A result that
+// carries a member only the other revision's Result definition names
+// (resultType under 2025-11-25) is invalid at that member: the schemas'
+// Result allows any member, so the validator alone cannot see it.
 package schema
 
 import (
@@ -79,6 +82,9 @@ type revision struct {
 	requests  map[string]string // method -> definition name
 	notifies  map[string]string // method -> definition name
 	available map[string]bool   // every definition name
+	// resultMembers are the members its Result definition names
+	// (2025-11-25: _meta; 2026-07-28: _meta, resultType).
+	resultMembers map[string]bool
 }
 
 var (
@@ -129,6 +135,20 @@ func newRevision(rev string) (*revision, error) {
 	}
 	if err := json.Unmarshal(raw, &index); err != nil {
 		return nil, fmt.Errorf("schema %s: %w", rev, err)
+	}
+	var result struct {
+		Defs struct {
+			Result struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"Result"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(raw, &result); err != nil {
+		return nil, fmt.Errorf("schema %s: %w", rev, err)
+	}
+	r.resultMembers = map[string]bool{}
+	for name := range result.Defs.Result.Properties {
+		r.resultMembers[name] = true
 	}
 	for name, d := range index.Defs {
 		r.available[name] = true
@@ -238,6 +258,9 @@ func Validate(rev string, msg json.RawMessage, method string) error {
 		}
 		judges = append(judges, judge{def: d, part: inst})
 	case jsonrpc.Response:
+		if other, key := foreignMember(revs, rev, member(inst, "result")); other != "" {
+			return &Problem{Pointer: "/result/" + key, Definition: "Result of " + other, Reason: key + " is a member of " + other + "'s Result; " + rev + "'s has none"}
+		}
 		judges = append(judges, judge{def: "JSONRPCResultResponse", part: inst},
 			judge{def: r.resultDef(method, member(inst, "result")), at: "result", part: member(inst, "result")})
 	case jsonrpc.Error:
@@ -303,6 +326,31 @@ func foreign(revs map[string]*revision, rev, method string) (other, def string) 
 		}
 	}
 	return "", ""
+}
+
+// foreignMember names the other embedded revision whose Result definition
+// alone names a member result (a decoded result object) carries, and
+// that member (the least by name when several): under 2025-11-25 a
+// result with resultType mixes the eras, though that Result's
+// additionalProperties let the validator pass it. The members come from
+// the schemas' own Result definitions, not from a list here; "" when
+// result carries none.
+func foreignMember(revs map[string]*revision, rev string, result any) (other, key string) {
+	o, ok := result.(map[string]any)
+	if !ok {
+		return "", ""
+	}
+	for _, r := range Revisions {
+		if r == rev {
+			continue
+		}
+		for k := range o {
+			if revs[r].resultMembers[k] && !revs[rev].resultMembers[k] && (key == "" || k < key) {
+				other, key = r, k
+			}
+		}
+	}
+	return other, key
 }
 
 // definition is the request or notification definition whose method is

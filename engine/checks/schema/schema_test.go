@@ -252,3 +252,39 @@ func TestCheckEraMixingInTranscripts(t *testing.T) {
 		})
 	}
 }
+
+// TestForeignResultMember proves the era rule on results: a member only
+// the other revision's Result definition names is invalid at that member
+// (resultType under 2025-11-25, where CreateTaskResult is {"task"} and a
+// tasks/get result the Task), though the 2025-11-25 Result's
+// additionalProperties alone would let it pass; the same results are
+// valid without it, and under 2026-07-28 resultType is its own.
+func TestForeignResultMember(t *testing.T) {
+	const task25 = `"taskId":"t","status":"working","createdAt":"1970-01-01T00:00:00.010Z","lastUpdatedAt":"1970-01-01T00:00:00.010Z","ttl":null,"pollInterval":300`
+	for _, c := range []struct {
+		name, rev, method, msg string
+		bad                    string // the failing member; "" for valid
+	}{
+		{"a 2025-11-25 task handle with resultType", "2025-11-25", "tools/call", `{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","task":{` + task25 + `}}}`, "resultType"},
+		{"a 2025-11-25 task handle as its schema has it", "2025-11-25", "tools/call", `{"jsonrpc":"2.0","id":1,"result":{"task":{` + task25 + `}}}`, ""},
+		{"a 2025-11-25 tasks/cancel acknowledgement with resultType", "2025-11-25", "tasks/cancel", `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete"}}`, "resultType"},
+		{"a 2025-11-25 tasks/get result, the Task", "2025-11-25", "tasks/get", `{"jsonrpc":"2.0","id":2,"result":{` + task25 + `}}`, ""},
+		{"a 2025-11-25 tools/call result with resultType complete", "2025-11-25", "tools/call", `{"jsonrpc":"2.0","id":3,"result":{"content":[],"resultType":"complete"}}`, "resultType"},
+		{"resultType is 2026-07-28's own", "2026-07-28", "tools/call", `{"jsonrpc":"2.0","id":3,"result":{"content":[],"resultType":"complete"}}`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := schema.Validate(c.rev, json.RawMessage(c.msg), c.method)
+			if c.bad == "" {
+				if err != nil {
+					t.Errorf("want valid, got %v", err)
+				}
+				return
+			}
+			var p *schema.Problem
+			want := c.bad + " is a member of 2026-07-28's Result; " + c.rev + "'s has none"
+			if !errors.As(err, &p) || p.Pointer != "/result/"+c.bad || p.Reason != want {
+				t.Errorf("got %v, want a Problem at /result/%s: %s", err, c.bad, want)
+			}
+		})
+	}
+}

@@ -228,7 +228,7 @@ func (s *Server) receive(m live.Message, st stream) *call {
 	}
 	switch msg.Method {
 	case jsonrpc.MethodInitialize:
-		s.send(st, jsonrpc.NewInitializeResult(msg.ID))
+		s.send(st, jsonrpc.NewInitializeResult(msg.ID, jsonrpc.Capabilities{}))
 	case jsonrpc.MethodDiscover:
 		s.send(st, era.Result(msg.Method, msg.ID, jsonrpc.NewResult(msg.ID, json.RawMessage(`{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"tools":{}}}`))))
 	case jsonrpc.MethodPing:
