@@ -25,8 +25,9 @@ import (
 // through it.
 const proxyDefaultListen = "127.0.0.1:7331"
 
-// proxyTranscript is the transcript's file name in -out.
-const proxyTranscript = "proxy.jsonl"
+// proxyTranscript is the transcript's base name in -out: proxy.jsonl, or
+// proxy-2.jsonl, proxy-3.jsonl… when that exists (live.CreateFree).
+const proxyTranscript = "proxy"
 
 const proxyUsage = `usage: mcplab proxy [-listen ADDR] [-faults SPEC] [-out DIR] (URL | -- SERVER COMMAND...)
 
@@ -114,12 +115,17 @@ func proxyMain(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 	}
 	var rec *live.Recorder
+	var path string
 	if target != nil {
 		ln, err := proxyListen(*listen, fs, stderr)
 		if err != nil {
 			return err
 		}
 		rec = live.NewRecorder(live.Header{Observer: trace.ObserverWire, Transport: scenario.TransportHTTP, Proxy: name})
+		if path, err = streamTranscript(rec, dir, stderr); err != nil {
+			ln.Close()
+			return err
+		}
 		p := &live.HTTPProxy{Target: target, Faults: faults, Rec: rec}
 		self := "http://" + ln.Addr().String() + target.EscapedPath()
 		fmt.Fprintf(stderr, "mcplab proxy: %s → %s (faults: %s); stop it (Ctrl-C) to write the transcript\n", self, target, orNone(faults.String()))
@@ -132,6 +138,9 @@ func proxyMain(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintln(stderr, "mcplab proxy: stopped")
 	} else {
 		rec = live.NewRecorder(live.Header{Observer: trace.ObserverWire, Transport: scenario.TransportStdio, Proxy: name})
+		if path, err = streamTranscript(rec, dir, stderr); err != nil {
+			return err
+		}
 		tee := &live.Tee{Argv: rest, Faults: faults, Rec: rec, Stdin: stdin, Stdout: stdout, Stderr: stderr}
 		why, err := tee.Run(ctx)
 		if err != nil {
@@ -139,7 +148,7 @@ func proxyMain(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 		fmt.Fprintf(stderr, "mcplab proxy: %s\n", why)
 	}
-	return proxyReport(rec, dir, stderr)
+	return proxyReport(rec, path, stderr)
 }
 
 // proxyListen checks -listen and listens there: a host must be named
@@ -170,19 +179,32 @@ func orNone(s string) string {
 	return s
 }
 
-// proxyReport writes the transcript into dir and prints where it is and
-// its verdicts (as `mcplab run -checks` prints them) on stderr. As with
-// `run -checks`, a violated check is a checksFailed error (exit 3) and a
-// panic while judging (a bug in the lab, never the traffic's fault) is an
-// internalError (exit 4).
-func proxyReport(rec *live.Recorder, dir string, stderr io.Writer) (err error) {
+// streamTranscript has rec write the proxy's transcript into dir as the
+// wire runs (live.Recorder.Stream): dir is made and the file claimed now,
+// under a name no earlier run's transcript holds (proxy.jsonl,
+// proxy-2.jsonl…), and its path is printed on stderr. A proxy killed
+// mid-session (SIGKILL) so leaves every record but the one being written.
+func streamTranscript(rec *live.Recorder, dir string, stderr io.Writer) (string, error) {
+	path, err := rec.Stream(dir, proxyTranscript)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(stderr, "mcplab proxy: recording to %s as messages pass\n", path)
+	return path, nil
+}
+
+// proxyReport writes the streamed transcript at path whole one last time
+// and prints where it is and its verdicts (as `mcplab run -checks` prints
+// them) on stderr. As with `run -checks`, a violated check is a
+// checksFailed error (exit 3) and a panic while judging (a bug in the
+// lab, never the traffic's fault) is an internalError (exit 4).
+func proxyReport(rec *live.Recorder, path string, stderr io.Writer) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &internalError{&entry.InternalError{Value: r, Stack: debug.Stack()}}
 		}
 	}()
-	path, err := rec.WriteFile(dir, proxyTranscript)
-	if err != nil {
+	if err := rec.Finish(); err != nil {
 		return err
 	}
 	if rec.Len() == 0 {
