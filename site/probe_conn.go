@@ -39,6 +39,11 @@ const (
 	// probeWriteTimeout bounds one write to a stdio server's standard input
 	// (a server that stops reading fills the pipe).
 	probeWriteTimeout = 5 * time.Second
+	// probeStdinGrace is how long a stdio server is given to leave once
+	// the probe closes its standard input (1 s), probeTermGrace how long
+	// after SIGTERM (2 s) before its process group is killed.
+	probeStdinGrace = 1 * time.Second
+	probeTermGrace  = 2 * time.Second
 	// A stdio server's standard output may carry only JSON-RPC messages
 	// (MCP stdio transport). Of the lines that are not, the probe keeps
 	// the first probeStrayKeep, each cut to probeStrayQuote bytes, and
@@ -305,13 +310,34 @@ func (c *stdioConn) setEra(string)                              {}
 func (c *stdioConn) setVersion(string)                          {}
 func (c *stdioConn) received(string, time.Time) bool            { return true }
 func (c *stdioConn) why() string                                { c.mu.Lock(); defer c.mu.Unlock(); return c.reason }
+
+// close ends the server as the MCP stdio transport's shutdown says: it
+// closes the server's standard input and gives it probeStdinGrace to
+// leave, then asks its process group to end (SIGTERM) and gives it
+// probeTermGrace, then kills whatever is left of the group (SIGKILL), so
+// a server that writes something on its way out (mcplab mock, mcplab
+// proxy) writes it, and no process is left behind.
 func (c *stdioConn) close() {
 	close(c.quit)
 	c.stdin.Close()
+	if !c.leaves(probeStdinGrace) {
+		termGroup(c.cmd)
+		c.leaves(probeTermGrace)
+	}
 	killGroup(c.cmd)
+	c.leaves(probeTermGrace) // the reader is stuck on a grandchild holding stdout
+}
+
+// leaves waits up to d for the server to exit and its output to end, and
+// reports whether it did.
+func (c *stdioConn) leaves(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
 	select {
 	case <-c.gone:
-	case <-time.After(2 * time.Second): // the reader is stuck on a grandchild holding stdout
+		return true
+	case <-t.C:
+		return false
 	}
 }
 
