@@ -144,8 +144,9 @@ type conn interface {
 	inbox() <-chan inbound
 	dead() <-chan struct{}
 	why() string
-	// close ends the connection: the stdio server's whole process group is
-	// killed, an HTTP session is deleted and every stream closed.
+	// close ends the connection: the stdio server is ended gently and then
+	// its whole process group killed, an HTTP session is deleted and every
+	// stream closed.
 	close()
 	records() []record
 	// setEra sets the revision whose request headers later POSTs carry

@@ -57,6 +57,10 @@ client's configured timeouts so the rules can judge them. Rules that judge
 a misbehaviour the mock stages on purpose are left out of the verdict. The
 client runs in its own process group, killed at the end of each situation,
 at -limit, at -timeout and on SIGINT or SIGTERM; the mock serves loopback only.
+A response stream that breaks because the lab stopped the client is marked
+in the transcript as the lab's doing ("The lab ended the client"), never
+judged as the client's cancellation: a rule that would fail on it is
+undecided.
 
 Exit status: 0 done, 1 failure (a signal stopped it, the client could not
 start, never launched the mock or never connected to it, a transcript could

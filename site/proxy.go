@@ -44,10 +44,16 @@ hop-by-hop headers aside) unless -faults says otherwise:
   drop-stream=MS            break a response stream MS ms after it opens (HTTP)
   strip=x-accel-buffering   remove that response header (HTTP)
 (comma-separated, e.g. -faults buffer=final,latency=50).
-On SIGINT or SIGTERM (stdio: also when the server or the client ends) it
-writes DIR/proxy.jsonl, the lab's JSON Lines that mcplab run and the
-/import/ page judge, and prints its path and the verdicts on stderr. A
-stdio server runs in its own process group, killed at the end.
+It records into DIR/proxy.jsonl (DIR made at start), the lab's JSON Lines
+that mcplab run and the /import/ page judge, as the messages pass, so a
+proxy that is killed loses at most the record it was writing; when DIR
+holds proxy.jsonl already (a client that starts its server once per
+session starts one proxy each time) it takes proxy-2.jsonl, then
+proxy-3.jsonl and so on, the first name free, and prints the path on
+stderr. On SIGINT or SIGTERM (stdio: also when the server or the client
+ends) it writes the file whole once more and prints its path and the
+verdicts on stderr. A stdio server runs in its own process group, killed
+at the end.
 -listen is loopback unless a host is named; ":PORT" alone is refused.
 
 Exit status: 0 done, 1 failure (the address is taken, the server could not
