@@ -15,8 +15,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"unicode/utf8"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/engine/trace"
 )
