@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -22,8 +21,10 @@ import (
 	"github.com/mcplab/mcplab/site/internal/mock"
 )
 
-// mockTranscript is the transcript's file name in -out.
-const mockTranscript = "mock.jsonl"
+// mockTranscript is the transcript's base name in -out: mock.jsonl, or
+// mock-2.jsonl, mock-3.jsonl… when that exists (a client that starts its
+// server more than once starts a mock each time; none replaces another's).
+const mockTranscript = "mock"
 
 const mockUsage = `usage: mcplab mock [-http ADDR] [-out DIR] [-protocol auto|2026-07-28|2025-11-25] [-idle-timeout MS] [-max-timeout MS] SCENARIO
        mcplab mock [-http ADDR] [-out DIR] [-protocol P] [-idle-timeout MS] [-max-timeout MS] -situation NAME
@@ -40,8 +41,11 @@ _meta-carrying requests (2026-07-28), ping, tools/list and tools/call.
 -protocol auto answers in the revision the client speaks.
 When the client leaves (it closes standard input, sends DELETE under
 2025-11-25, or SIGINT or SIGTERM arrives) it writes DIR/mock.jsonl, the
-server's view that mcplab run and the /import/ page judge, and prints its
-verdicts on stderr (standard output is the protocol on stdio).
+server's view that mcplab run and the /import/ page judge, prints its path
+and its verdicts on stderr (standard output is the protocol on stdio).
+It never replaces a transcript: when DIR/mock.jsonl exists (a client that
+starts its server once per session starts one mock each time) it writes
+DIR/mock-2.jsonl, then mock-3.jsonl and so on, the first name free.
 -max-timeout and -idle-timeout state the client's timeouts per request so
 max-timeout-enforced, abandon-tells-server and progress-resets-idle can
 judge them (a server sees neither). -situation NAME plays one of probe-client's situations
@@ -208,7 +212,8 @@ func loopbackListen(addr string) (net.Listener, error) {
 	return ln, nil
 }
 
-// mockReport writes the transcript as dir/name, prints why the session
+// mockReport writes the transcript in dir under name's first free
+// numbered name (name.jsonl, name-2.jsonl…: live.Recorder.WriteFree), prints why the session
 // ended (why), the transcript's path and its verdicts on stderr (as mcplab run -checks does) and returns the judged
 // trace (nil when nothing crossed the wire). A violated check is a
 // checksFailed (exit 3), a panic while judging an internalError (exit 4).
@@ -221,12 +226,8 @@ func mockReport(rec *live.Recorder, dir, name string, f *mockFlags, why string, 
 	// The transcript first: a client that closes the server's stderr as it
 	// leaves (mcp-go's stdio transport does) ends a process that writes
 	// there next.
-	part, err := rec.WriteFile(dir, "."+name+".part")
+	path, err := rec.WriteFree(dir, name)
 	if err != nil {
-		return nil, err
-	}
-	path := filepath.Join(dir, name)
-	if err := os.Rename(part, path); err != nil { // whoever waits for the file sees it whole
 		return nil, err
 	}
 	fmt.Fprintf(stderr, "mcplab mock: %s\n", why)

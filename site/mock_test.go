@@ -145,7 +145,7 @@ func TestMockStdio(t *testing.T) {
 			if err := <-done; err != nil {
 				t.Fatalf("mock: %v\n%s", err, stderr.String())
 			}
-			file := filepath.Join(dir, mockTranscript)
+			file := filepath.Join(dir, mockTranscript+".jsonl")
 			head, _ := os.ReadFile(file)
 			if want := `{"observer":"server","transport":"stdio","protocol":"` + tc.era + `"}`; !strings.HasPrefix(string(head), want) {
 				t.Errorf("transcript header = %.90s, want %s", head, want)
@@ -233,7 +233,7 @@ func TestMockHTTP(t *testing.T) {
 	if !strings.Contains(stderr.String(), "DELETE") {
 		t.Errorf("the mock did not say the client left with DELETE:\n%s", stderr.String())
 	}
-	v, err := judge(t, filepath.Join(dir, mockTranscript))
+	v, err := judge(t, filepath.Join(dir, mockTranscript+".jsonl"))
 	if err != nil {
 		t.Errorf("run -checks: %v", err)
 	}

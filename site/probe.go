@@ -191,8 +191,12 @@ after which the client sees nothing of it: those situations are undecided.
 A situation whose deciding rule is undecided prints undecided, never pass. Flags come before the command or URL. The URL is http:// or
 https://; -header (repeatable) adds a header to every request, e.g.
 -header 'Authorization: Bearer TOKEN' for a server that wants
-authentication (it answers 401). SIGINT, SIGTERM and SIGHUP stop the probe
-and kill the server's process group. A stdio server's stdout may carry
+authentication (it answers 401). A stdio server is started afresh for each
+situation and ended gently after it: its standard input closed, 1 s to
+leave, then SIGTERM to its process group, 2 s, then SIGKILL to whatever is
+left (so mcplab mock or mcplab proxy as the server writes its transcript).
+SIGINT, SIGTERM and SIGHUP stop the probe and end the server's process
+group the same way. A stdio server's stdout may carry
 only JSON-RPC messages: any other line fails the situation.`
 
 // positiveDuration parses a -limit or -timeout value into *d: a Go

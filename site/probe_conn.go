@@ -39,6 +39,11 @@ const (
 	// probeWriteTimeout bounds one write to a stdio server's standard input
 	// (a server that stops reading fills the pipe).
 	probeWriteTimeout = 5 * time.Second
+	// probeStdinGrace is how long a stdio server is given to leave once
+	// the probe closes its standard input (1 s), probeTermGrace how long
+	// after SIGTERM (2 s) before its process group is killed.
+	probeStdinGrace = 1 * time.Second
+	probeTermGrace  = 2 * time.Second
 	// A stdio server's standard output may carry only JSON-RPC messages
 	// (MCP stdio transport). Of the lines that are not, the probe keeps
 	// the first probeStrayKeep, each cut to probeStrayQuote bytes, and
@@ -139,8 +144,9 @@ type conn interface {
 	inbox() <-chan inbound
 	dead() <-chan struct{}
 	why() string
-	// close ends the connection: the stdio server's whole process group is
-	// killed, an HTTP session is deleted and every stream closed.
+	// close ends the connection: the stdio server is ended gently and then
+	// its whole process group killed, an HTTP session is deleted and every
+	// stream closed.
 	close()
 	records() []record
 	// setEra sets the revision whose request headers later POSTs carry
@@ -205,17 +211,6 @@ func (c *stdioConn) strayLines() ([]stray, int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]stray(nil), c.strays...), c.nStray
-}
-
-// quoteCut cuts s to at most n bytes (at a rune boundary), marking a cut with "…".
-func quoteCut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // startStdio starts argv as the server, in its own process group, and reads
@@ -305,42 +300,35 @@ func (c *stdioConn) setEra(string)                              {}
 func (c *stdioConn) setVersion(string)                          {}
 func (c *stdioConn) received(string, time.Time) bool            { return true }
 func (c *stdioConn) why() string                                { c.mu.Lock(); defer c.mu.Unlock(); return c.reason }
+
+// close ends the server as the MCP stdio transport's shutdown says: it
+// closes the server's standard input and gives it probeStdinGrace to
+// leave, then asks its process group to end (SIGTERM) and gives it
+// probeTermGrace, then kills whatever is left of the group (SIGKILL), so
+// a server that writes something on its way out (mcplab mock, mcplab
+// proxy) writes it, and no process is left behind.
 func (c *stdioConn) close() {
 	close(c.quit)
 	c.stdin.Close()
+	if !c.leaves(probeStdinGrace) {
+		termGroup(c.cmd)
+		c.leaves(probeTermGrace)
+	}
 	killGroup(c.cmd)
+	c.leaves(probeTermGrace) // the reader is stuck on a grandchild holding stdout
+}
+
+// leaves waits up to d for the server to exit and its output to end, and
+// reports whether it did.
+func (c *stdioConn) leaves(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
 	select {
 	case <-c.gone:
-	case <-time.After(2 * time.Second): // the reader is stuck on a grandchild holding stdout
+		return true
+	case <-t.C:
+		return false
 	}
-}
-
-// tailBuffer keeps the last probeStderrKeep bytes written to it.
-type tailBuffer struct {
-	mu sync.Mutex
-	b  []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > probeStderrKeep {
-		t.b = t.b[len(t.b)-probeStderrKeep:]
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string { t.mu.Lock(); defer t.mu.Unlock(); return string(t.b) }
-
-func lastLine(s string) string {
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
 }
 
 // ---- Streamable HTTP ------------------------------------------------------

@@ -13,7 +13,10 @@ package main
 
 import (
 	"fmt"
+	"strings"
+	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -76,4 +79,43 @@ func requestMethod(recs []record, id string) string {
 		}
 	}
 	return "request"
+}
+
+// quoteCut cuts s to at most n bytes (at a rune boundary), marking a cut with "…".
+func quoteCut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// tailBuffer keeps the last probeStderrKeep bytes written to it.
+type tailBuffer struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > probeStderrKeep {
+		t.b = t.b[len(t.b)-probeStderrKeep:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string { t.mu.Lock(); defer t.mu.Unlock(); return string(t.b) }
+
+func lastLine(s string) string {
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
 }

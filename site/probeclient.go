@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -56,6 +57,10 @@ client's configured timeouts so the rules can judge them. Rules that judge
 a misbehaviour the mock stages on purpose are left out of the verdict. The
 client runs in its own process group, killed at the end of each situation,
 at -limit, at -timeout and on SIGINT or SIGTERM; the mock serves loopback only.
+A response stream that breaks because the lab stopped the client is marked
+in the transcript as the lab's doing ("The lab ended the client"), never
+judged as the client's cancellation: a rule that would fail on it is
+undecided.
 
 Exit status: 0 done, 1 failure (a signal stopped it, the client could not
 start, never launched the mock or never connected to it, a transcript could
@@ -332,11 +337,18 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 		r.Facts, r.Broke = append(r.Facts, "the client never connected: the mock saw no message from it"), true
 		return r
 	}
+	labClosed := labEnded(t)
 	for _, ch := range t.Checks {
-		r.Checks = append(r.Checks, clientCheck{Rule: ch.Rule, OK: ch.OK, Detail: citeLines(t, ch.Detail), Staged: isOneOf(ch.Rule, st.Staged)})
+		c := clientCheck{Rule: ch.Rule, OK: ch.OK, Detail: citeLines(t, ch.Detail), Staged: isOneOf(ch.Rule, st.Staged)}
+		if ch.OK != nil && !*ch.OK && citesAny(ch.Events, labClosed) {
+			c.OK, c.Detail = nil, "ended by the lab, undecided: it rests on a stream the lab broke when it stopped the client ("+c.Detail+")"
+		}
+		r.Checks = append(r.Checks, c)
 	}
 	r.Verdict = clientVerdict(r.Checks, st.Staged, st.Subject)
 	switch {
+	case r.Verdict == verdictUndecided && len(labClosed) > 0:
+		r.Facts = append(r.Facts, fmt.Sprintf("the lab ended the client with %d call(s) open, so how it would have ended them cannot show (the transcript marks those streams' ends as the lab's)", len(labClosed)))
 	case r.Verdict != verdictUndecided:
 	case st.Listen && !listened(t):
 		r.Facts = append(r.Facts, "the client never opened a listen stream (no GET, no subscriptions/listen), so nothing it does when one ends can show")
@@ -348,6 +360,29 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 		r.Facts = append(r.Facts, "no rule the situation asks about ("+ruleList(st.Subject)+") could be judged from the server's side of this run")
 	}
 	return r
+}
+
+// labEnded is the seqs of the stream closes the lab caused by stopping
+// the client (the mock's mock.LabEndedNote), none when the client left
+// on its own.
+func labEnded(t *trace.Trace) []int {
+	var seqs []int
+	for _, e := range t.Events {
+		if e.Type == trace.TypeCloseStream && e.Actor == trace.ActorNetwork && strings.Contains(e.Note, mock.LabEndedNote) {
+			seqs = append(seqs, e.Seq)
+		}
+	}
+	return seqs
+}
+
+// citesAny reports whether a check's events include one of seqs.
+func citesAny(events, seqs []int) bool {
+	for _, e := range events {
+		if slices.Contains(seqs, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // connected reports whether the mock saw any message from the client.

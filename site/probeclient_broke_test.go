@@ -3,8 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
+	"github.com/mcplab/mcplab/site/internal/mock"
 )
 
 // TestProbeClientNeverRan: a client that exits at once (false) never
@@ -73,5 +78,43 @@ func TestProbeClientStagedJSON(t *testing.T) {
 		if strings.Contains(errb.String(), leak) {
 			t.Errorf("the inner mock's own verdict leaks into probe-client's output (%q):\n%s", leak, errb.String())
 		}
+	}
+}
+
+// Rule (a close the lab caused is not the client's act): the Go SDK client
+// waits past -limit for a response lost-response-mutation never sends, so
+// probe-client stops it; the stream that breaks then is recorded as the
+// lab's (mock.LabEndedNote), so neither revision's cancellation rule
+// judges it (under 2025-11-25 it failed http-cancel-posts-notification,
+// under 2026-07-28 it passed http-cancel-closes-stream), call-outcome-known
+// is undecided rather than failed, and the situation is undecided, saying
+// the lab ended the client.
+func TestProbeClientLabEndedAtLimit(t *testing.T) {
+	t.Parallel()
+	bin := goClient(t)
+	for _, tc := range []struct {
+		protocol string
+		cancel   trace.RuleID
+	}{
+		{"2025-11-25", checks.HTTPCancelPostsNotification},
+		{"2026-07-28", checks.HTTPCancelClosesStream},
+	} {
+		t.Run(tc.protocol, func(t *testing.T) {
+			t.Parallel()
+			got, _ := probeClientJSON(t, "-protocol", tc.protocol, "-situation", "lost-response-mutation", "-transport", "streamable-http", "-limit", "8s", "--", bin)
+			r := got["lost-response-mutation streamable-http"]
+			if r.Verdict != verdictUndecided || !strings.Contains(r.Reason, "the lab ended the client") {
+				t.Errorf("verdict %s (%s), want undecided saying the lab ended the client", r.Verdict, r.Reason)
+			}
+			if v := ruleOf(r, tc.cancel); v != "" {
+				t.Errorf("%s %q: the lab's close was judged as the client's cancellation", tc.cancel, v)
+			}
+			if v := ruleOf(r, checks.CallOutcomeKnown); v != "undecided" {
+				t.Errorf("%s %q, want undecided (ended by the lab)", checks.CallOutcomeKnown, v)
+			}
+			if b, err := os.ReadFile(r.Transcript); err != nil || !strings.Contains(string(b), `"actor":"network","type":"close-stream","note":"`+mock.LabEndedNote) {
+				t.Errorf("the transcript does not mark the lab's close (%v):\n%s", err, b)
+			}
+		})
 	}
 }

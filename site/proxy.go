@@ -25,8 +25,9 @@ import (
 // through it.
 const proxyDefaultListen = "127.0.0.1:7331"
 
-// proxyTranscript is the transcript's file name in -out.
-const proxyTranscript = "proxy.jsonl"
+// proxyTranscript is the transcript's base name in -out: proxy.jsonl, or
+// proxy-2.jsonl, proxy-3.jsonl… when that exists (live.CreateFree).
+const proxyTranscript = "proxy"
 
 const proxyUsage = `usage: mcplab proxy [-listen ADDR] [-faults SPEC] [-out DIR] (URL | -- SERVER COMMAND...)
 
@@ -43,10 +44,16 @@ hop-by-hop headers aside) unless -faults says otherwise:
   drop-stream=MS            break a response stream MS ms after it opens (HTTP)
   strip=x-accel-buffering   remove that response header (HTTP)
 (comma-separated, e.g. -faults buffer=final,latency=50).
-On SIGINT or SIGTERM (stdio: also when the server or the client ends) it
-writes DIR/proxy.jsonl, the lab's JSON Lines that mcplab run and the
-/import/ page judge, and prints its path and the verdicts on stderr. A
-stdio server runs in its own process group, killed at the end.
+It records into DIR/proxy.jsonl (DIR made at start), the lab's JSON Lines
+that mcplab run and the /import/ page judge, as the messages pass, so a
+proxy that is killed loses at most the record it was writing; when DIR
+holds proxy.jsonl already (a client that starts its server once per
+session starts one proxy each time) it takes proxy-2.jsonl, then
+proxy-3.jsonl and so on, the first name free, and prints the path on
+stderr. On SIGINT or SIGTERM (stdio: also when the server or the client
+ends) it writes the file whole once more and prints its path and the
+verdicts on stderr. A stdio server runs in its own process group, killed
+at the end.
 -listen is loopback unless a host is named; ":PORT" alone is refused.
 
 Exit status: 0 done, 1 failure (the address is taken, the server could not
@@ -114,12 +121,17 @@ func proxyMain(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 	}
 	var rec *live.Recorder
+	var path string
 	if target != nil {
 		ln, err := proxyListen(*listen, fs, stderr)
 		if err != nil {
 			return err
 		}
 		rec = live.NewRecorder(live.Header{Observer: trace.ObserverWire, Transport: scenario.TransportHTTP, Proxy: name})
+		if path, err = streamTranscript(rec, dir, stderr); err != nil {
+			ln.Close()
+			return err
+		}
 		p := &live.HTTPProxy{Target: target, Faults: faults, Rec: rec}
 		self := "http://" + ln.Addr().String() + target.EscapedPath()
 		fmt.Fprintf(stderr, "mcplab proxy: %s → %s (faults: %s); stop it (Ctrl-C) to write the transcript\n", self, target, orNone(faults.String()))
@@ -132,6 +144,9 @@ func proxyMain(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintln(stderr, "mcplab proxy: stopped")
 	} else {
 		rec = live.NewRecorder(live.Header{Observer: trace.ObserverWire, Transport: scenario.TransportStdio, Proxy: name})
+		if path, err = streamTranscript(rec, dir, stderr); err != nil {
+			return err
+		}
 		tee := &live.Tee{Argv: rest, Faults: faults, Rec: rec, Stdin: stdin, Stdout: stdout, Stderr: stderr}
 		why, err := tee.Run(ctx)
 		if err != nil {
@@ -139,7 +154,7 @@ func proxyMain(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 		fmt.Fprintf(stderr, "mcplab proxy: %s\n", why)
 	}
-	return proxyReport(rec, dir, stderr)
+	return proxyReport(rec, path, stderr)
 }
 
 // proxyListen checks -listen and listens there: a host must be named
@@ -170,19 +185,32 @@ func orNone(s string) string {
 	return s
 }
 
-// proxyReport writes the transcript into dir and prints where it is and
-// its verdicts (as `mcplab run -checks` prints them) on stderr. As with
-// `run -checks`, a violated check is a checksFailed error (exit 3) and a
-// panic while judging (a bug in the lab, never the traffic's fault) is an
-// internalError (exit 4).
-func proxyReport(rec *live.Recorder, dir string, stderr io.Writer) (err error) {
+// streamTranscript has rec write the proxy's transcript into dir as the
+// wire runs (live.Recorder.Stream): dir is made and the file claimed now,
+// under a name no earlier run's transcript holds (proxy.jsonl,
+// proxy-2.jsonl…), and its path is printed on stderr. A proxy killed
+// mid-session (SIGKILL) so leaves every record but the one being written.
+func streamTranscript(rec *live.Recorder, dir string, stderr io.Writer) (string, error) {
+	path, err := rec.Stream(dir, proxyTranscript)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(stderr, "mcplab proxy: recording to %s as messages pass\n", path)
+	return path, nil
+}
+
+// proxyReport writes the streamed transcript at path whole one last time
+// and prints where it is and its verdicts (as `mcplab run -checks` prints
+// them) on stderr. As with `run -checks`, a violated check is a
+// checksFailed error (exit 3) and a panic while judging (a bug in the
+// lab, never the traffic's fault) is an internalError (exit 4).
+func proxyReport(rec *live.Recorder, path string, stderr io.Writer) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &internalError{&entry.InternalError{Value: r, Stack: debug.Stack()}}
 		}
 	}()
-	path, err := rec.WriteFile(dir, proxyTranscript)
-	if err != nil {
+	if err := rec.Finish(); err != nil {
 		return err
 	}
 	if rec.Len() == 0 {

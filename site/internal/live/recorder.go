@@ -3,7 +3,9 @@ package live
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,6 +78,12 @@ type Recorder struct {
 	cut  int
 	last time.Time
 	now  func() time.Time
+	// sink, once Stream opened it, gets each record as it is added;
+	// path is its file, sinkErr the first write that failed (streaming
+	// stops there; Finish reports it).
+	sink    *os.File
+	path    string
+	sinkErr error
 }
 
 // headerRoom is the room kept for the header line within
@@ -91,6 +99,7 @@ func (r *Recorder) SetSession(id string) {
 	defer r.mu.Unlock()
 	if r.header.Session == "" {
 		r.header.Session = id
+		r.rewrite()
 	}
 }
 
@@ -101,6 +110,7 @@ func (r *Recorder) SetProtocol(v string) {
 	defer r.mu.Unlock()
 	if r.header.Protocol == "" {
 		r.header.Protocol = v
+		r.rewrite()
 	}
 }
 
@@ -121,6 +131,11 @@ func (r *Recorder) add(l line) time.Time {
 	}
 	r.lines = append(r.lines, b)
 	r.size += len(b)
+	if r.sink != nil && r.sinkErr == nil {
+		if _, err := r.sink.Write(b); err != nil {
+			r.sinkErr = fmt.Errorf("writing the transcript %s: %w", r.path, err)
+		}
+	}
 	return t
 }
 
@@ -246,6 +261,7 @@ func (r *Recorder) Claim(wires []int, session string) {
 		r.size += len(b) - len(r.lines[i])
 		r.lines[i] = b
 	}
+	r.rewrite()
 }
 
 // Reject records the server refusing an HTTP request with status (404 for
@@ -270,6 +286,11 @@ func rawID(id string) json.RawMessage {
 func (r *Recorder) Bytes() []byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.bytes()
+}
+
+// bytes is Bytes under the lock.
+func (r *Recorder) bytes() []byte {
 	head, _ := encodeLine(r.header)
 	b := bytes.NewBuffer(make([]byte, 0, len(head)+r.size))
 	b.Write(head)
@@ -305,4 +326,126 @@ func (r *Recorder) WriteFile(dir, name string) (string, error) {
 		return "", fmt.Errorf("writing the transcript: %w", err)
 	}
 	return p, nil
+}
+
+// MaxNumbered bounds the numbered names CreateFree tries: name.jsonl,
+// then name-2.jsonl up to name-1000.jsonl.
+const MaxNumbered = 1000
+
+// CreateFree creates the first of dir/base.jsonl, dir/base-2.jsonl,
+// dir/base-3.jsonl… that does not exist yet (dir made if missing) and
+// returns it open for writing: a transcript never replaces another run's,
+// such as one written by an earlier server process of the same client.
+// The name is claimed atomically (O_EXCL), so processes writing into one
+// directory at once each get their own.
+func CreateFree(dir, base string) (*os.File, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	for n := 1; n <= MaxNumbered; n++ {
+		f, err := os.OpenFile(filepath.Join(dir, numbered(base, n)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, errAllTaken(dir, base)
+}
+
+// numbered is the n-th name CreateFree tries: base.jsonl, base-2.jsonl…
+func numbered(base string, n int) string {
+	if n == 1 {
+		return base + ".jsonl"
+	}
+	return fmt.Sprintf("%s-%d.jsonl", base, n)
+}
+
+// errAllTaken says every numbered name in dir is taken.
+func errAllTaken(dir, base string) error {
+	return fmt.Errorf("%s: %s.jsonl to %s: all exist: give an empty -out directory", dir, base, numbered(base, MaxNumbered))
+}
+
+// Stream writes the transcript as it grows into a new file in dir
+// (CreateFree's name for base) and returns its path: the header and the
+// records so far at once, then each record as it is added, so a process
+// killed mid-session leaves every record but the one being written. A
+// change to earlier lines (the header's session or revision, Claim)
+// rewrites the file whole. Finish ends it.
+func (r *Recorder) Stream(dir, base string) (string, error) {
+	f, err := CreateFree(dir, base)
+	if err != nil {
+		return "", err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sink, r.path = f, f.Name()
+	if _, err := f.Write(r.bytes()); err != nil {
+		r.sinkErr = fmt.Errorf("writing the transcript %s: %w", r.path, err)
+	}
+	return r.path, nil
+}
+
+// rewrite replaces the streamed file with the whole transcript (under the
+// lock): written beside it, then renamed over it, so a reader sees either
+// version whole; later records are appended to the new file.
+func (r *Recorder) rewrite() {
+	if r.sink == nil || r.sinkErr != nil {
+		return
+	}
+	part := filepath.Join(filepath.Dir(r.path), "."+filepath.Base(r.path)+".part")
+	err := os.WriteFile(part, r.bytes(), 0o644)
+	if err == nil {
+		err = os.Rename(part, r.path)
+	}
+	if err == nil {
+		r.sink.Close()
+		r.sink, err = os.OpenFile(r.path, os.O_WRONLY|os.O_APPEND, 0o644)
+	}
+	if err != nil {
+		r.sinkErr = fmt.Errorf("writing the transcript %s: %w", r.path, err)
+	}
+}
+
+// Finish writes the streamed transcript whole one last time and closes
+// it; the error is the first write that failed, if any. Records added
+// after Finish are kept in memory only.
+func (r *Recorder) Finish() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sink == nil {
+		return nil
+	}
+	r.rewrite()
+	if r.sink != nil {
+		r.sink.Close()
+	}
+	r.sink = nil
+	return r.sinkErr
+}
+
+// WriteFree writes the transcript whole under the first free name of
+// CreateFree's (dir/base.jsonl, dir/base-2.jsonl…) and returns its path:
+// it is written beside first and then linked into place, so whoever waits
+// for the file sees it whole, and it never replaces another run's.
+func (r *Recorder) WriteFree(dir, base string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	part := filepath.Join(dir, fmt.Sprintf(".%s-%d.jsonl.part", base, os.Getpid()))
+	if err := os.WriteFile(part, r.Bytes(), 0o644); err != nil {
+		return "", fmt.Errorf("writing the transcript: %w", err)
+	}
+	defer os.Remove(part)
+	for n := 1; n <= MaxNumbered; n++ {
+		p := filepath.Join(dir, numbered(base, n))
+		err := os.Link(part, p)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("writing the transcript: %w", err)
+		}
+		return p, nil
+	}
+	return "", errAllTaken(dir, base)
 }

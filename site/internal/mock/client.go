@@ -84,6 +84,15 @@ func Run(ctx context.Context, t Trial) (Outcome, error) {
 	return runStdio(ctx, t)
 }
 
+// stopWhy says why the lab stopped the client once ctx, the trial's, has
+// ended: at its limit, or a signal (or the whole run's -timeout).
+func (t Trial) stopWhy(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Sprintf("it stopped the client at its time limit, %v", t.Limit)
+	}
+	return "it stopped the client: a signal or the run's limit"
+}
+
 // command is the client's command with its environment.
 func (t Trial) command(extra ...string) *exec.Cmd {
 	argv := append(append([]string{}, t.Argv...), extra...)
@@ -96,8 +105,9 @@ func (t Trial) command(extra ...string) *exec.Cmd {
 
 // runClient starts cmd in its own process group and waits for it to exit
 // or ctx to end; its group is asked to end (SIGTERM) and, after grace or
-// once done reports true, killed.
-func runClient(ctx context.Context, cmd *exec.Cmd, done func() bool) (Outcome, error) {
+// once done reports true, killed. ending is called first when ctx ends
+// it (the lab, not the client, ends the session).
+func runClient(ctx context.Context, cmd *exec.Cmd, done func() bool, ending func()) (Outcome, error) {
 	if err := live.StartGroup(cmd); err != nil {
 		return Outcome{}, fmt.Errorf("starting the client %s: %w", cmd.Path, err)
 	}
@@ -116,6 +126,7 @@ func runClient(ctx context.Context, cmd *exec.Cmd, done func() bool) (Outcome, e
 	case <-ctx.Done():
 		out.TimedOut = true
 		out.Client = "stopped at the situation's limit (its process group was killed)"
+		ending()
 	}
 	live.TermGroup(cmd)
 	for end := time.Now().Add(WriteGrace); !done() && time.Now().Before(end); {
@@ -145,7 +156,7 @@ func runStdio(ctx context.Context, t Trial) (Outcome, error) {
 	cmd := t.command()
 	cmd.Env = append(cmd.Env, EnvServerCommand+"="+string(b))
 	written := filepath.Join(dir, TranscriptName)
-	out, err := runClient(ctx, cmd, func() bool { _, err := os.Stat(written); return err == nil })
+	out, err := runClient(ctx, cmd, func() bool { _, err := os.Stat(written); return err == nil }, func() {})
 	if err != nil {
 		return out, err
 	}
@@ -171,7 +182,7 @@ func runHTTP(ctx context.Context, t Trial) (Outcome, error) {
 	mctx, stop := context.WithCancel(context.Background())
 	why := make(chan string, 1)
 	go func() { why <- m.HTTP(mctx, ln) }()
-	out, err := runClient(ctx, t.command("http://"+ln.Addr().String()+Path), func() bool { return true })
+	out, err := runClient(ctx, t.command("http://"+ln.Addr().String()+Path), func() bool { return true }, func() { m.EndingClient(t.stopWhy(ctx)) })
 	stop()
 	out.Mock = <-why
 	if err != nil {

@@ -284,6 +284,11 @@ func (s *Server) await(ctx context.Context, st *sse, calls []*call) {
 			default:
 			}
 			record := func() {
+				if why := s.labEnded(); why != "" {
+					// Not the client's act: no cancellation to judge.
+					s.Rec.Event(trace.ActorNetwork, trace.TypeCloseStream, c.id, 0, nil, LabEndedNote+" ("+why+"): the request's response stream broke before its final response; this is not the client's cancellation.")
+					return
+				}
 				s.Rec.Event(trace.ActorClient, trace.TypeCloseStream, c.id, 0, nil, "The client closed the request's response stream before its final response.")
 			}
 			if s.wire().Stateless() {

@@ -124,3 +124,61 @@ func TestHTTPEventsRecorded(t *testing.T) {
 		}
 	})
 }
+
+// A response stream that breaks while the client is being ended by the
+// lab (EndingClient: probe-client at its limit) is recorded as the
+// network's close-stream with LabEndedNote, never as the client's act
+// (under 2025-11-25 the client's close would be judged a wrong
+// cancellation); a stream the client closes on its own stays the
+// client's close-stream.
+func TestHTTPLabEndedClient(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, why, want string
+	}{
+		{"the client closes the stream", "", "server start id 2, client close-stream id 2"},
+		{"the lab ends the client", "it stopped the client at its time limit, 20s", "server start id 2, network close-stream id 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sc, err := scenario.Decode([]byte(`{"mcplab":1,"steps":[],"server":{"handlers":{"slow":{"workMs":30000}}}}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := live.NewRecorder(live.Header{Observer: trace.ObserverServer, Transport: scenario.TransportHTTP})
+			m := &Server{Scenario: sc, Protocol: ProtocolAuto, Rec: rec}
+			ctx, stop := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { m.HTTP(ctx, ln); close(done) }()
+			url := "http://" + ln.Addr().String() + Path
+			_, sid := do(t, http.MethodPost, url, "", initBody)
+			if tc.why != "" {
+				m.EndingClient(tc.why)
+			}
+			req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}`))
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set(jsonrpc.HeaderSessionID, sid)
+			resp, err := http.DefaultClient.Do(req) // returns once the stream's headers come
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close() // the stream breaks under the call
+			for end := time.Now().Add(10 * time.Second); events(rec) != tc.want && time.Now().Before(end); {
+				time.Sleep(20 * time.Millisecond)
+			}
+			stop()
+			<-done
+			if got := events(rec); got != tc.want {
+				t.Errorf("events %q, want %q", got, tc.want)
+			}
+			if got := strings.Contains(string(rec.Bytes()), LabEndedNote+" ("+tc.why+")"); got != (tc.why != "") {
+				t.Errorf("the transcript names the lab's ending: %v, want %v\n%s", got, tc.why != "", rec.Bytes())
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
@@ -107,6 +108,28 @@ type Server struct {
 	ended   chan struct{}
 	listens int
 	refused int
+	// ending says why the lab is ending the client ("" while it is not):
+	// the streams that break from then on are the lab's doing.
+	ending atomic.Value
+}
+
+// LabEndedNote opens the note of a stream close the lab caused by ending
+// the client (EndingClient), so a reader of the transcript, and
+// probe-client, tell it from the client's own act.
+const LabEndedNote = "The lab ended the client"
+
+// EndingClient tells the mock that the lab is about to end the client's
+// process (why, such as "stopped at the situation's limit, -limit 20s"):
+// a response stream that breaks from then on is recorded as the
+// network's close-stream with why, not as the client's (under 2025-11-25
+// a client's close would be judged a wrong cancellation, under 2026-07-28
+// a right one; neither is the client's act).
+func (s *Server) EndingClient(why string) { s.ending.Store(why) }
+
+// labEnded is EndingClient's why, "" before it is called.
+func (s *Server) labEnded() string {
+	why, _ := s.ending.Load().(string)
+	return why
 }
 
 // stream is where the answers to one client message go: the stdio pipe,
