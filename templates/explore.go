@@ -348,12 +348,14 @@ func ExplorePicked(hrefs []string, text []byte) int {
 	return -1
 }
 
-// ExploreStaleNote is what the explorer page shows over the map of an
-// earlier exploration when the one asked for stopped before drawing
-// anything: the map below is not this scenario's.
+// ExploreStaleNote is what the explorer page says when the exploration
+// asked for stopped before drawing anything: the map on screen, of the
+// scenario titled shown ("" when none is drawn), is the one drawn before,
+// not this exploration's (it may be of another scenario, or of this one
+// prerendered).
 func ExploreStaleNote(shown string) string {
 	if shown == "" {
-		return "Nothing was explored: the map below is not of this scenario."
+		return "Nothing was explored, so there is no map of this exploration."
 	}
-	return "Nothing was explored: the map below is still the one of “" + shown + "”, not of this scenario."
+	return "Nothing was explored: the map below is the one drawn before, of “" + shown + "”, not this exploration's."
 }

@@ -249,7 +249,7 @@ func TestExplorePicked(t *testing.T) {
 			t.Errorf("%s: picked %d, want %d", tc.name, got, tc.want)
 		}
 	}
-	if got := ExploreStaleNote("A: cancellation wins (stdio)"); !strings.Contains(got, "A: cancellation wins (stdio)") || !strings.Contains(got, "not of this scenario") {
-		t.Errorf("the stale note %q does not name the map's scenario and say it is not this one", got)
+	if got := ExploreStaleNote("A: cancellation wins (stdio)"); !strings.Contains(got, "A: cancellation wins (stdio)") || !strings.Contains(got, "not this exploration's") {
+		t.Errorf("the stale note %q does not name the map's scenario and say it is not this exploration's", got)
 	}
 }
