@@ -62,7 +62,9 @@ func TestExploreStoppedPastBudget(t *testing.T) {
 	}
 	navigate(t, ctx, siteURL+"/explore/")
 	waitReady(t, ctx)
-	waitFor(t, ctx, "the exploration stopped", `document.getElementById("lab-status").textContent.includes("stopped")`)
+	// The map is patched over a few frames (mcplabMorph): read it once
+	// the patch is done.
+	waitFor(t, ctx, "the exploration stopped", `document.getElementById("lab-status").textContent.includes("stopped") && !mcplabMorph.busy`)
 	got := readExplorer(t, ctx)
 	for _, c := range []struct{ what, text, want string }{
 		{"status", got.Status, "The exploration stopped after"},

@@ -131,6 +131,7 @@ func (x *explorer) showError(msg string) {
 func (x *explorer) start(text string) {
 	x.gen++
 	x.text = text
+	x.pick(text)
 	plan, err := explore.Split([]byte(text), nil, len(x.engines)*partsPerWorker)
 	if err != nil {
 		msg := worker.Located([]byte(text), err).Message
@@ -144,7 +145,6 @@ func (x *explorer) start(text string) {
 	}
 	x.showError("")
 	x.stopped = ""
-	x.pick(text)
 	if frag, err := scenario.ShareFragment([]byte(text)); err == nil {
 		loc := js.Global().Get("location")
 		url := loc.Get("pathname").String() + loc.Get("search").String() + "#" + frag
