@@ -32,6 +32,11 @@ type ExploreOut struct {
 	// Parts and Done say how many parts the page explores and how many
 	// have answered; Parts 0: the whole window at once (prerendered).
 	Parts, Done int
+	// Stopped is why the exploration stopped before every part answered,
+	// in words (ExploreStoppedText, or a located error); "" while it runs
+	// or once it is done. A stopped exploration states no conclusion of
+	// the whole window: only what its answered parts cover.
+	Stopped string
 }
 
 // exploreClass is one class as the legend says it.
@@ -73,6 +78,9 @@ type exploreView struct {
 	Map            *exploreMap
 	Counter        []exploreCounter
 	Progress       string
+	// None is what the counterexamples say when there are none: a
+	// conclusion of the whole window only once every part has answered.
+	None string
 }
 
 // exploreCounter is one counterexample in words.
@@ -112,13 +120,19 @@ func newExploreView(out ExploreOut) exploreView {
 	r := out.Report
 	v := exploreView{Title: r.Title}
 	v.Summary = varyText(r.Vary) + ": " + trace.Thousands(r.Points) + " grid points, " + trace.Thousands(int64(r.Runs)) + " runs"
+	v.None = "No rule fails anywhere in this window, at this resolution."
 	switch {
+	case out.Stopped != "":
+		v.Progress = "Stopped before the end: " + out.Stopped + " " + exploreCovered(out) + " The classes and counterexamples below are of what was covered only."
+		v.None = "No rule failed in the part explored before the exploration stopped; the rest of the window is not known."
 	case out.Parts > 0 && out.Done < out.Parts:
 		v.Progress = "Exploring: " + strconv.Itoa(out.Done) + " of " + strconv.Itoa(out.Parts) + " parts done; the rest of the map shows the coarse grid."
+		v.None = "No rule fails in the parts explored so far."
 	case r.Exhaustive:
 		v.Progress = "Done: every grid point's class is known, run or filled from the corners of its box (each boundary is exact to its step)."
 	default:
 		v.Progress = "Done, not exhaustive: " + trace.Thousands(r.Unknown) + " grid points were left unknown by maxRuns."
+		v.None = "No rule fails at the grid points explored; " + trace.Thousands(r.Unknown) + " were left unknown."
 	}
 	for i, c := range r.Classes {
 		v.Classes = append(v.Classes, exploreClass{Letter: ClassLetter(i), Key: c.Key, Colour: "xc" + strconv.Itoa(i%exploreColours),
@@ -293,4 +307,55 @@ func ExploreCannotStatus(shown string) string {
 		return "This scenario cannot be explored."
 	}
 	return "This scenario cannot be explored; the map below is still the one of “" + shown + "”."
+}
+
+// exploreCovered says what a stopped exploration covered: its parts
+// answered (the coarse grid counts apart from them) and its runs.
+func exploreCovered(out ExploreOut) string {
+	r := out.Report
+	covered := "Covered: " + strconv.Itoa(out.Done) + " of " + strconv.Itoa(out.Parts) + " parts"
+	if out.Parts == 0 {
+		covered = "Covered"
+	}
+	return covered + ", " + trace.Thousands(int64(r.Runs)) + " runs; the other grid points show the coarse grid or are unknown."
+}
+
+// ExploreStoppedText says why the explorer page stopped an exploration
+// whose part ran past the page's budget for one worker's run (budgetMs,
+// app.js's mcplabEngine.budgetMs, 20,000 ms by default), with what to do:
+// narrow the window, or explore it with the native command, which has no
+// such limit.
+func ExploreStoppedText(budgetMs float64) string {
+	return "one part of the window took longer than " + strconv.FormatFloat(budgetMs/1000, 'f', 0, 64) + " s, the limit for one worker's run in this page, and was stopped. Narrow the window (fewer dimensions, a shorter range or a larger byMs), or explore it whole with the command mcplab explore, which has no such limit."
+}
+
+// ExplorePicked is the index of the choice (by its href, "#s=..." or
+// "?ledger=1#s=...") whose scenario is the document text, so the picker
+// names the scenario explored; -1 when none is (an edited or pasted
+// scenario: the picker then names none).
+func ExplorePicked(hrefs []string, text []byte) int {
+	// A share fragment is of the canonical document, so two spellings of
+	// one scenario have one fragment.
+	frag, err := scenario.ShareFragment(text)
+	if err != nil {
+		return -1
+	}
+	for i, h := range hrefs {
+		if _, f, ok := strings.Cut(h, "#"); ok && f == frag {
+			return i
+		}
+	}
+	return -1
+}
+
+// ExploreStaleNote is what the explorer page says when the exploration
+// asked for stopped before drawing anything: the map on screen, of the
+// scenario titled shown ("" when none is drawn), is the one drawn before,
+// not this exploration's (it may be of another scenario, or of this one
+// prerendered).
+func ExploreStaleNote(shown string) string {
+	if shown == "" {
+		return "Nothing was explored, so there is no map of this exploration."
+	}
+	return "Nothing was explored: the map below is the one drawn before, of “" + shown + "”, not this exploration's."
 }

@@ -1,6 +1,8 @@
 package templates
 
 import (
+	"bytes"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/mcplab/mcplab/engine/explore"
 	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // Rule (the lessons show their windows, SCENARIO.md Explore): the race
@@ -171,5 +174,82 @@ func TestAxisRangeSaysSampling(t *testing.T) {
 	}
 	if got, want := axisRange(vs, 64), "250..400 (64 values)"; got != want {
 		t.Errorf("axisRange of every value = %q, want %q", got, want)
+	}
+}
+
+// Rule (a page tells the truth about its exploration): until every part
+// has answered the output states no conclusion of the whole window; an
+// exploration stopped past the page's budget says it stopped, the limit
+// with its number, what it covered and what to do.
+func TestExploreOutputStoppedOrUnfinished(t *testing.T) {
+	rep, err := explore.Explore(examplestest.Get(t, "flagship-with-idempotency-key").JSON, explore.Options{Engine: engine.Options{OpenLedger: sqlite.NewMemory}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const whole = "No rule fails anywhere in this window"
+	cases := []struct {
+		name    string
+		out     ExploreOut
+		want    []string
+		notWant []string
+	}{
+		{"done: the whole window's conclusion", ExploreOut{Report: rep, Parts: 8, Done: 8}, []string{whole, "Done: every grid point"}, []string{"Stopped", "Exploring:"}},
+		{"running: only the parts so far", ExploreOut{Report: rep, Parts: 8, Done: 2}, []string{"Exploring: 2 of 8 parts done", "No rule fails in the parts explored so far."}, []string{whole}},
+		{"stopped past the 20 s budget", ExploreOut{Report: rep, Parts: 8, Done: 2, Stopped: ExploreStoppedText(20000)},
+			[]string{"Stopped before the end: one part of the window took longer than 20 s", "Covered: 2 of 8 parts, " + trace.Thousands(int64(rep.Runs)) + " runs",
+				"mcplab explore", "No rule failed in the part explored before the exploration stopped; the rest of the window is not known."},
+			[]string{whole, "Exploring:", "Done:"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			html := renderString(t, ExploreOutput(tc.out))
+			for _, w := range tc.want {
+				if !strings.Contains(html, escapeText(w)) {
+					t.Errorf("the output lacks %q", w)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(html, escapeText(w)) {
+					t.Errorf("the output says %q", w)
+				}
+			}
+		})
+	}
+}
+
+// Rule (the picker names the scenario explored): ExplorePicked finds the
+// built-in whose link carries the document, with or without ?ledger=1 and
+// whatever its spacing, and none for an edited document.
+func TestExplorePicked(t *testing.T) {
+	a, flag := examplestest.Get(t, "a-cancel-then-complete").JSON, examplestest.Get(t, "flagship-retry-charges-twice").JSON
+	href := func(query string, data []byte) string {
+		frag, err := scenario.ShareFragment(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return query + "#" + frag
+	}
+	hrefs := []string{href("", a), href("?ledger=1", flag)}
+	var spaced bytes.Buffer
+	if err := json.Indent(&spaced, flag, "", "\t"); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		text []byte
+		want int
+	}{
+		{"the first built-in", a, 0},
+		{"the flagship, opened with ?ledger=1", flag, 1},
+		{"the flagship re-indented", spaced.Bytes(), 1},
+		{"an edited scenario names none", []byte(`{"title":"mine","steps":[]}`), -1},
+	}
+	for _, tc := range cases {
+		if got := ExplorePicked(hrefs, tc.text); got != tc.want {
+			t.Errorf("%s: picked %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	if got := ExploreStaleNote("A: cancellation wins (stdio)"); !strings.Contains(got, "A: cancellation wins (stdio)") || !strings.Contains(got, "not this exploration's") {
+		t.Errorf("the stale note %q does not name the map's scenario and say it is not this exploration's", got)
 	}
 }

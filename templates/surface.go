@@ -3,7 +3,7 @@
 // controls, and the full pages that embed them.
 //
 // The exported surface is what site/ (prerendering) and wasm/ (the
-// browser) use, 65 names; everything else is unexported. This file holds
+// browser) use, 68 names; everything else is unexported. This file holds
 // the entries that build a view model and render it; the other names are
 // declared beside the models they belong to:
 //
@@ -27,7 +27,8 @@
 //     ImportFailedStatus, ImportLoadedText and ImportJudgingText.
 //   - The explorer: ExplorePage, Explore, ExploreChoice, ExploreOut,
 //     ExploreOutput, ExploreCell, ClassLetter, ExploreHref, ExploreNoWindow,
-//     ExploreCannotStatus and ExploreEditedNote.
+//     ExploreCannotStatus, ExploreStoppedText, ExploreStaleNote,
+//     ExplorePicked and ExploreEditedNote.
 //   - The review and the rules: ReviewPage, ReviewBody, NewReviewView and
 //     ReviewLink; RulesIndex and RulePage.
 //

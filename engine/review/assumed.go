@@ -29,7 +29,7 @@ func (r *reviewer) unbounded() error {
 	}
 	sc := r.own()
 	sc.Steps = []scenario.Step{r.token(r.call(0, false)),
-		{At: every, Do: scenario.VerbProduce, ID: &id, EveryMs: every, Count: unboundedCount, FromValue: ptr(1.0), Total: ptr(float64(unboundedCount))},
+		{At: max(every, r.arrived()), Do: scenario.VerbProduce, ID: &id, EveryMs: every, Count: unboundedCount, FromValue: ptr(1.0), Total: ptr(float64(unboundedCount))},
 		{At: every * (unboundedCount + 1), Do: scenario.VerbComplete, ID: &id}}
 	_, err := r.run("progress-idle", fmt.Sprintf("Progress every %d ms; the call has no maximum timeout", every), sc)
 	return err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/examples"
 	"github.com/mcplab/mcplab/engine/review"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // TestEveryBuiltInDecidesEveryCard reviews every built-in scenario with a
@@ -94,5 +95,78 @@ func TestStagedAndRefusedCards(t *testing.T) {
 				t.Errorf("card %s: %s on run %s (%s); want %s on run %q, saying %q", tc.card, c.Status, c.Run, c.Why, tc.status, tc.run, tc.says)
 			}
 		})
+	}
+}
+
+// TestBufferOverloadOverloads: the derived buffer-overload run pushes its
+// progress after the call has reached the server, so no step of it is
+// skipped and the buffer really meets 2 x capacity + 4 values (DOMAIN.md
+// §7); a buffer that drops the final response or grows without bound is
+// then at-risk on its card, and the reference buffer is mitigated on both.
+func TestBufferOverloadOverloads(t *testing.T) {
+	want := map[string]map[string]string{
+		"broken-buffer-drops-final": {"final-dropped": review.AtRisk},
+		"broken-buffer-unbounded":   {"unbounded-progress-queue": review.AtRisk},
+		"buffer-reference-coalesce": {"final-dropped": review.Mitigated, "unbounded-progress-queue": review.Mitigated},
+	}
+	seen, overloaded := map[string]bool{}, 0
+	for _, ex := range examples.All() {
+		rep, err := review.Review(ex.JSON, opts)
+		if errors.Is(err, review.ErrNoCall) {
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: review: %v", ex.Name, err)
+			continue
+		}
+		refused := false
+		for _, c := range rep.FailureCards {
+			// A server that refuses the call before its handler runs
+			// makes every failure of a call at work not-applicable: the
+			// run shows the refusal, not an overload.
+			refused = refused || (c.ID == "final-dropped" && c.Status == review.NotApplicable)
+		}
+		for _, run := range rep.Runs {
+			if run.ID != "buffer-overload" || refused {
+				continue
+			}
+			overloaded++
+			for _, e := range run.Trace.Events {
+				if e.Type == trace.TypeSkip {
+					t.Errorf("%s: buffer-overload skips a step: %s", ex.Name, e.Note)
+				}
+			}
+			b := rep.FlowControl.Buffer
+			if b == nil {
+				t.Errorf("%s: a buffer-overload run but no buffer evidence", ex.Name)
+				continue
+			}
+			want := 24 // unboundedPush, into a buffer of capacity 0
+			if c := b.Summary.Capacity; c > 0 {
+				want = 2*c + 4
+			}
+			if b.Pushed != want || b.Summary.DroppedProgress+b.Summary.Coalesced == 0 && b.Summary.Capacity > 0 {
+				t.Errorf("%s: buffer-overload pushed %d (want %d) and dropped or coalesced none: %+v", ex.Name, b.Pushed, want, b.Summary)
+			}
+		}
+		cards, ok := want[ex.Name]
+		if !ok {
+			continue
+		}
+		seen[ex.Name] = true
+		for _, c := range rep.FailureCards {
+			if st, ok := cards[c.ID]; ok {
+				if c.Status != st || c.Run != "buffer-overload" {
+					t.Errorf("%s: card %s is %s on run %q (%s), want %s on buffer-overload", ex.Name, c.ID, c.Status, c.Run, c.Why, st)
+				}
+				delete(cards, c.ID)
+			}
+		}
+		for id := range cards {
+			t.Errorf("%s: no card %s", ex.Name, id)
+		}
+	}
+	if len(seen) != len(want) || overloaded < len(want) {
+		t.Errorf("reviewed %d of the %d buffer built-ins, %d buffer-overload runs", len(seen), len(want), overloaded)
 	}
 }

@@ -155,6 +155,12 @@ func (r *reviewer) otherID(suffix string, n int64) scenario.ID {
 	return scenario.NewStringID(s + "-" + suffix)
 }
 
+// arrived is the first ms at which a call sent at 0 has reached the server:
+// its up latency plus 1 (a 2025-11-25 session's handshake runs before 0, so
+// the call leaves at 0). A server step on the call before then cannot
+// happen.
+func (r *reviewer) arrived() int64 { return r.s.LatencyMs.Up + 1 }
+
 // tick is one step of a sequential derived run: a round trip plus 10 ms.
 func (r *reviewer) tick() int64 { return r.s.LatencyMs.Up + r.s.LatencyMs.Down + 10 }
 

@@ -42,7 +42,10 @@ func (r *reviewer) flow() error {
 	complete := func(at int64) scenario.Step { return scenario.Step{At: at, Do: scenario.VerbComplete, ID: &id} }
 
 	// The bounded buffer under overload: 2 x capacity + 4 progress values,
-	// one per ms, then the final response.
+	// one per ms from 1 ms after the call reaches the server (its up
+	// latency), then the final response. The server's handlers are left
+	// out, so the run's own steps say when the progress and the answer
+	// come, and a handler finishing early cannot skip them.
 	switch {
 	case !http:
 		fc.NotApplicable = append(fc.NotApplicable, "buffer: on stdio the server writes to a pipe; the lab models the SSE buffer on Streamable HTTP only.")
@@ -59,22 +62,34 @@ func (r *reviewer) flow() error {
 		}
 		sc := r.own()
 		sc.Buffer = buf
+		sc.Server.Handlers = nil
+		start := r.arrived()
 		sc.Steps = []scenario.Step{r.token(r.call(0, false)),
-			{At: 10, Do: scenario.VerbProduce, ID: &id, EveryMs: 1, Count: n, FromValue: ptr(1.0), Total: ptr(float64(n))},
-			complete(10 + int64(n) + 1)}
+			{At: start, Do: scenario.VerbProduce, ID: &id, EveryMs: 1, Count: n, FromValue: ptr(1.0), Total: ptr(float64(n))},
+			complete(start + int64(n) + 1)}
 		run, err := r.run("buffer-overload", fmt.Sprintf("Overload: %d progress values into a buffer of capacity %d (%s)", n, buf.Capacity, buf.Policy), sc)
 		if err != nil {
 			return err
 		}
-		be := &BufferEvidence{Pushed: n, Assumed: assumed}
+		// The summary names the buffer the run configured even when the
+		// call never reaches it (a server that refuses the call).
+		be := &BufferEvidence{Pushed: n, Assumed: assumed, Summary: trace.Buffer{Capacity: buf.Capacity, Policy: buf.Policy}}
 		for _, b := range run.Trace.Buffers {
 			if b.Stream.Raw() == id.Raw() {
 				be.Summary = b
 			}
 		}
+		skipped := ""
+		for _, e := range run.Trace.Events {
+			if e.Type == trace.TypeSkip && e.Step != nil && *e.Step == 1 {
+				// The produce step did not happen: nothing was pushed, and
+				// the evidence says so rather than claim an overload.
+				be.Pushed, skipped = 0, " The progress was never pushed: "+e.Note
+			}
+		}
 		b := be.Summary
-		be.Evidence = evidence(run, fmt.Sprintf("Depth peaked at %d (capacity %d); %d progress dropped, %d coalesced, %d final(s) dropped, %d final(s) delivered; %s.",
-			b.MaxDepth, b.Capacity, b.DroppedProgress, b.Coalesced, b.DroppedFinals, b.FinalsDelivered, either(b.NeedsRefetch, "the client must refetch what it missed", "the client needs no refetch")), checks.BufferWithinCapacity, checks.FinalNeverDropped)
+		be.Evidence = evidence(run, fmt.Sprintf("Depth peaked at %d (capacity %d); %d progress dropped, %d coalesced, %d final(s) dropped, %d final(s) delivered; %s.%s",
+			b.MaxDepth, b.Capacity, b.DroppedProgress, b.Coalesced, b.DroppedFinals, b.FinalsDelivered, either(b.NeedsRefetch, "the client must refetch what it missed", "the client needs no refetch"), skipped), checks.BufferWithinCapacity, checks.FinalNeverDropped)
 		fc.Buffer = be
 	}
 
@@ -141,7 +156,7 @@ func (r *reviewer) flow() error {
 		}
 		sc := r.own()
 		sc.Steps = []scenario.Step{r.token(r.call(0, false)),
-			{At: every, Do: scenario.VerbProduce, ID: &id, EveryMs: every, Count: int(count), FromValue: ptr(1.0), Total: ptr(float64(count))},
+			{At: max(every, r.arrived()), Do: scenario.VerbProduce, ID: &id, EveryMs: every, Count: int(count), FromValue: ptr(1.0), Total: ptr(float64(count))},
 			complete((count + 1) * every)}
 		run, err := r.run("progress-through-proxy", fmt.Sprintf("Progress every %d ms through the proxy", every), sc)
 		if err != nil {
@@ -188,7 +203,7 @@ func (r *reviewer) flow() error {
 	count := int(min(2*o.MaxTimeoutMs/every, maxProduced))
 	sc := r.own()
 	sc.Steps = []scenario.Step{r.token(r.call(0, false)),
-		{At: every, Do: scenario.VerbProduce, ID: &id, EveryMs: every, Count: count, FromValue: ptr(1.0)},
+		{At: max(every, r.arrived()), Do: scenario.VerbProduce, ID: &id, EveryMs: every, Count: count, FromValue: ptr(1.0)},
 		complete(every*int64(count+1) + 1)}
 	run, err := r.run("deadlines", fmt.Sprintf("Progress every %d ms past the %d ms maximum timeout", every, o.MaxTimeoutMs), sc)
 	if err != nil {

@@ -275,7 +275,7 @@ type FlowControl struct {
 // BufferEvidence is the bounded buffer under overload (DOMAIN.md §7).
 type BufferEvidence struct {
 	Evidence
-	Pushed  int          `json:"pushed"` // progress values produced
+	Pushed  int          `json:"pushed"` // progress values produced; 0 when the run could not push them
 	Summary trace.Buffer `json:"summary"`
 	// Assumed says what the run assumed because the scenario does not say
 	// it (no "buffer": the format's default, scenario.DefaultBuffer); ""

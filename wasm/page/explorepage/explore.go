@@ -55,6 +55,7 @@ type explorer struct {
 	dirty   bool
 	row     int
 	col     int
+	stopped string   // why the exploration stopped early, "" while it runs or once done
 	shown   bool     // the cursor shows (the map was hovered or focused)
 	run     *pending // the run of the cell last opened, until a worker takes it
 }
@@ -130,6 +131,7 @@ func (x *explorer) showError(msg string) {
 func (x *explorer) start(text string) {
 	x.gen++
 	x.text = text
+	x.pick(text)
 	plan, err := explore.Split([]byte(text), nil, len(x.engines)*partsPerWorker)
 	if err != nil {
 		msg := worker.Located([]byte(text), err).Message
@@ -137,21 +139,20 @@ func (x *explorer) start(text string) {
 			msg = templates.ExploreNoWindow([]byte(text))
 		}
 		x.showError(msg)
-		shown := ""
-		if h := x.doc.Call("querySelector", "#explore-out .explore-title"); h.Truthy() {
-			shown = h.Get("textContent").String()
-		}
-		x.say(templates.ExploreCannotStatus(shown), "error")
+		x.say(templates.ExploreCannotStatus(x.stale()), "error")
 		x.markReady()
 		return
 	}
 	x.showError("")
+	x.stopped = ""
 	if frag, err := scenario.ShareFragment([]byte(text)); err == nil {
 		loc := js.Global().Get("location")
 		url := loc.Get("pathname").String() + loc.Get("search").String() + "#" + frag
 		js.Global().Get("history").Call("replaceState", js.Null(), "", url)
 	}
-	x.plan, x.coarse, x.parts, x.done = plan, nil, make([]*explore.Report, len(plan.Parts)), 0
+	// merged is this exploration's map only: nil until its first part
+	// answers, so a stop before then marks the map on screen stale.
+	x.plan, x.coarse, x.parts, x.done, x.merged = plan, nil, make([]*explore.Report, len(plan.Parts)), 0, nil
 	x.queue = []int{-1}
 	for k := range plan.Parts {
 		x.queue = append(x.queue, k)
@@ -215,10 +216,7 @@ func (x *explorer) answered(k int, a js.Value) {
 		return
 	}
 	if r.Err != nil {
-		x.showError(r.Err.Message)
-		x.say("The exploration stopped: "+r.Err.Message, "error")
-		x.queue = nil
-		x.markReady()
+		x.stop(r.Err)
 		return
 	}
 	var rep explore.Report
@@ -234,6 +232,51 @@ func (x *explorer) answered(k int, a js.Value) {
 	}
 	x.merged = explore.Merge(x.plan, x.coarse, x.parts)
 	x.schedule()
+}
+
+// stop ends the exploration on e, an error of one of its parts: the parts
+// not sent are dropped, and so are the replies of those still running (a
+// new generation). When this exploration drew a map, it is redrawn saying
+// it stopped, why and what it covered; else the map of the one before is
+// marked stale.
+func (x *explorer) stop(e *protocol.Error) {
+	msg := e.Message
+	if e.Kind == protocol.KindWorkerStopped && e.BudgetMs > 0 {
+		msg = templates.ExploreStoppedText(e.BudgetMs)
+	}
+	x.queue = nil
+	x.gen++
+	x.showError("The exploration stopped: " + msg)
+	x.markReady()
+	if x.merged == nil {
+		x.say(templates.ExploreStaleNote(x.stale()), "error")
+		return
+	}
+	x.stopped = msg
+	x.draw()
+	x.say("The exploration stopped after "+strconv.Itoa(x.done)+" of "+strconv.Itoa(len(x.parts))+" parts; the map shows only what it covered.", "error")
+}
+
+// stale marks the map on screen as not the scenario asked for (dimmed)
+// and returns its title, "" when none is drawn.
+func (x *explorer) stale() string {
+	page.ByID(x.doc, "explore-out").Get("dataset").Set("stale", "1")
+	if h := x.doc.Call("querySelector", "#explore-out .explore-title"); h.Truthy() {
+		return h.Get("textContent").String()
+	}
+	return ""
+}
+
+// pick sets the picker to the built-in whose scenario is text, or to none
+// when text is not one of them (templates.ExplorePicked).
+func (x *explorer) pick(text string) {
+	sel := page.ByID(x.doc, "explore-pick-select")
+	opts := sel.Get("options")
+	hrefs := make([]string, opts.Length())
+	for i := range hrefs {
+		hrefs[i] = opts.Index(i).Get("value").String()
+	}
+	sel.Set("selectedIndex", templates.ExplorePicked(hrefs, []byte(text)))
 }
 
 // finished says, once the last part is drawn, how long the exploration
@@ -273,7 +316,7 @@ func (x *explorer) draw() {
 	if x.merged == nil {
 		return
 	}
-	out := templates.ExploreOut{Report: x.merged, LinkBase: linkBase, Parts: len(x.parts), Done: x.done}
+	out := templates.ExploreOut{Report: x.merged, LinkBase: linkBase, Parts: len(x.parts), Done: x.done, Stopped: x.stopped}
 	html, err := worker.RenderHTML(templates.ExploreOutput(out))
 	if err != nil {
 		x.fail(err)
@@ -281,11 +324,12 @@ func (x *explorer) draw() {
 	}
 	el := page.ByID(x.doc, "explore-out")
 	js.Global().Call("mcplabMorph", el, `<div id="explore-out" class="explore-out">`+html+`</div>`)
+	el.Get("dataset").Delete("stale")
 	x.cursor(false)
 	// Ready once the first picture is drawn (the coarse grid, usually):
 	// the page is live while the parts fill it in.
 	x.markReady()
-	if x.done == len(x.parts) {
+	if x.done == len(x.parts) && x.stopped == "" {
 		x.finished()
 	}
 }
