@@ -91,6 +91,9 @@ func TestExploreBadPathMarksMapStale(t *testing.T) {
 	navigate(t, ctx, siteURL+"/explore/")
 	waitReady(t, ctx)
 	waitExplored(t, ctx)
+	// The map is patched over a few frames (mcplabMorph), which rewrites
+	// #explore-out's attributes: edit once it is drawn, as a reader does.
+	waitFor(t, ctx, "the map patched", `!mcplabMorph.busy`)
 	bad := strings.Replace(string(a.JSON), `"steps[2].at"`, `"steps[9].at"`, 1)
 	evalJSON[bool](t, ctx, `(() => {
   document.getElementById("explore-edit").open = true;
