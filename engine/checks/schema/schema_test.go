@@ -230,7 +230,9 @@ func TestCheckEraMixingInTranscripts(t *testing.T) {
 		{"a vendor method passes", init25 + `write: {"jsonrpc":"2.0","id":2,"method":"acme/frobnicate","params":{}}` + "\n" + `read: {"jsonrpc":"2.0","id":2,"result":{}}` + "\n",
 			"2025-11-25", true, "are valid against the 2025-11-25 schema"},
 		{"a discovery probe before initialize is left out", probe + init25,
-			"2025-11-25", true, "1 left out: the client's server/discover before initialize"},
+			"2025-11-25", true, "1 left out with its answer: the client's server/discover before initialize"},
+		{"a discovery probe's answer in the 2026 shape is left out with it", strings.Replace(probe, `"error":{"code":-32601,"message":"Method not found"}`, `"result":{"resultType":"complete","supportedVersions":["2025-11-25"],"capabilities":{}}`, 1) + init25,
+			"2025-11-25", true, "All 3 messages are valid against the 2025-11-25 schema (1 left out with its answer"},
 		{"server/discover after initialize fails", init25 + `write: {"jsonrpc":"2.0","id":2,"method":"server/discover","params":{}}` + "\n" + notFound,
 			"2025-11-25", false, "at /method: server/discover is a 2026-07-28 method; 2025-11-25 has none"},
 	} {

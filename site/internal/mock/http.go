@@ -104,6 +104,7 @@ func (s *Server) HTTP(ctx context.Context, ln net.Listener) string {
 	select {
 	case <-ctx.Done():
 		why = "stopped: " + context.Cause(ctx).Error()
+		s.settleHTTP()
 	case why = <-left:
 	case err := <-served:
 		why = "serving: " + err.Error()
@@ -117,8 +118,25 @@ func (s *Server) HTTP(ctx context.Context, ln net.Listener) string {
 	return why
 }
 
+// settleGrace bounds how long a stopping mock waits for the handlers of
+// a client that is gone to notice it (settleHTTP).
+const settleGrace = time.Second
+
+// settleHTTP waits, up to settleGrace, until no request is being served:
+// the lab stops the mock once the client has exited or been killed, and
+// each handler still streaming to it must see its connection close and
+// record how its stream broke (the client's close, or the lab's) before
+// the mock ends every stream itself, which would record nothing.
+func (s *Server) settleHTTP() {
+	for end := time.Now().Add(settleGrace); s.inflight.Load() > 0 && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // serveHTTP is one HTTP request to Path.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request, left chan<- string) {
+	s.inflight.Add(1)
+	defer s.inflight.Add(-1)
 	sid := r.Header.Get(jsonrpc.HeaderSessionID)
 	switch r.Method {
 	case http.MethodPost:

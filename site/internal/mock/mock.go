@@ -111,6 +111,10 @@ type Server struct {
 	// ending says why the lab is ending the client ("" while it is not):
 	// the streams that break from then on are the lab's doing.
 	ending atomic.Value
+	// inflight counts the HTTP requests being served: when the lab stops,
+	// the mock waits (settleHTTP) for those whose client is gone to record
+	// how their streams broke.
+	inflight atomic.Int64
 }
 
 // LabEndedNote opens the note of a stream close the lab caused by ending
