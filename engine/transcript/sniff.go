@@ -218,3 +218,18 @@ func bareMember(head map[string]json.RawMessage) bool {
 // logPrefix matches the date and time the standard library's log package
 // puts before each line ("2025/01/02 10:00:00 " or with microseconds).
 var logPrefix = regexp.MustCompile(`^(\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?) `)
+
+// probeIndex reports whether data is the index `mcplab probe` writes
+// beside its transcripts (probe.json: a JSON array of the transcripts'
+// headers, each with "file" and "observer"), and the first transcript it
+// lists: a reader who opens it means to open a transcript.
+func probeIndex(data []byte) (string, bool) {
+	var heads []struct {
+		File     string `json:"file"`
+		Observer string `json:"observer"`
+	}
+	if json.Unmarshal(data, &heads) != nil || len(heads) == 0 || heads[0].File == "" || heads[0].Observer == "" {
+		return "", false
+	}
+	return heads[0].File, true
+}

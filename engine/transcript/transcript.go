@@ -344,6 +344,9 @@ func parse(data []byte, opts Options) ([]entry, string, meta, error) {
 		if strings.TrimSpace(string(data)) == "" {
 			return nil, "", md, &Error{Err: fmt.Errorf("%w: no messages", ErrTranscript)}
 		}
+		if file, ok := probeIndex(data); ok {
+			return nil, "", md, lineErr(n, "this is the probe's index (probe.json), not a transcript: open one of the transcripts it lists, such as %s", file)
+		}
 		return nil, "", md, lineErr(n, "unknown format. Known: %s. The first line was %q", knownFormats, excerpt(firstLine(data)))
 	}
 	if err != nil {
