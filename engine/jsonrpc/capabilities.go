@@ -73,15 +73,7 @@ func (c Capabilities) JSON() json.RawMessage {
 // request without params gets {key: value}); msg unchanged when it is
 // not a request object.
 func WithParam(msg json.RawMessage, key string, value json.RawMessage) json.RawMessage {
-	env, ok := orderedMembers(msg)
-	if !ok || env.get("method") == nil {
-		return msg
-	}
-	params := json.RawMessage(`{}`)
-	if p := env.get("params"); p != nil {
-		params = p
-	}
-	ps, ok := orderedMembers(params)
+	env, ps, ok := requestParams(msg)
 	if !ok {
 		return msg
 	}

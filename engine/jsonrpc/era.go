@@ -105,16 +105,8 @@ func (e Era) Request(msg json.RawMessage) json.RawMessage {
 	if !e.Stateless() {
 		return msg
 	}
-	env, ok := orderedMembers(msg)
-	if !ok || env.get("method") == nil || env.get("id") == nil {
-		return msg
-	}
-	params := json.RawMessage(`{}`)
-	if p := env.get("params"); p != nil {
-		params = p
-	}
-	ps, ok := orderedMembers(params)
-	if !ok {
+	env, ps, ok := requestParams(msg)
+	if !ok || env.get("id") == nil {
 		return msg
 	}
 	meta := json.RawMessage(`{}`)
@@ -256,6 +248,22 @@ type member struct {
 
 // object is a JSON object's members in the order they were written.
 type object []member
+
+// requestParams reads msg as a request object (a "method" member): its
+// members and those of its params ({} when it has none), in order; false
+// when msg or its params is not an object, or msg names no method.
+func requestParams(msg json.RawMessage) (env, params object, ok bool) {
+	env, ok = orderedMembers(msg)
+	if !ok || env.get("method") == nil {
+		return object{}, object{}, false
+	}
+	raw := json.RawMessage(`{}`)
+	if p := env.get("params"); p != nil {
+		raw = p
+	}
+	params, ok = orderedMembers(raw)
+	return env, params, ok
+}
 
 // orderedMembers reads obj (a JSON object) keeping its members' order; ok is
 // false for anything that is not an object.
