@@ -70,16 +70,16 @@ help:
 # minute of CPU from a cold cache) follow in the background, and a file is
 # served uncompressed until its copy is there.
 serve: generate
-	$(GO) run ./site serve -build -dir dist
+	$(GO) run ./site/cmd/mcplab serve -build -dir dist
 
 site: generate
-	$(GO) run ./site build -out dist $(if $(BASE_URL),-base-url $(BASE_URL))
+	$(GO) run ./site/cmd/mcplab build -out dist $(if $(BASE_URL),-base-url $(BASE_URL))
 
 # -buildvcs=auto: the binary names its commit (mcplab version) when built
 # in a git checkout, whatever GOFLAGS says (some machines set
 # -buildvcs=false), and builds without it elsewhere.
 mcplab:
-	$(GO) build -buildvcs=auto -o bin/mcplab ./site
+	$(GO) build -buildvcs=auto -o bin/mcplab ./site/cmd/mcplab
 	@echo "built bin/mcplab: bin/mcplab help"
 
 generate:
@@ -257,8 +257,8 @@ bench:
 	sed 's/-[0-9]*\([[:space:]]\)/\1/' "$$out" | $(BENCH_BUDGETS); \
 	sed -n '/^wasm budget, WebAssembly/,$$p' "$$ratio"; \
 	cat "$$serve"
-	@echo "==> go run ./site links (share link length of every built-in scenario)"
-	$(GO) run ./site links
+	@echo "==> go run ./site/cmd/mcplab links (share link length of every built-in scenario)"
+	$(GO) run ./site/cmd/mcplab links
 	@echo "==> go test -run 'TestMeasurePages|TestMeasureLedgerPage' ./site (per page: transfer, navigation to ready, change to repainted SVG; the ledger lesson page's budgets: ready <= 2 s, warm change to frame <= 16 ms)"
 	$(GO) test -count=1 -run 'TestMeasurePages|TestMeasureLedgerPage' -v ./site | grep -v '^=== RUN'
 	@echo "==> go test -run TestMeasureExplorePage ./site (the race explorer page: a 64 x 64 map with its boundaries refined, budget 1 s on localhost; the runs it needed against the 4,096 of the full grid)"

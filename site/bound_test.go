@@ -1,4 +1,4 @@
-package main
+package site
 
 // A valid scenario whose run goes past one of the engine's bounds
 // (engine.MaxEvents here) is reported as valid, with the bound named and

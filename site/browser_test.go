@@ -1,4 +1,4 @@
-package main
+package site
 
 // The browser harness: one headless Chromium per test binary, a fresh tab per
 // test, and a watcher on every tab that fails the test on a console error, an

@@ -1,4 +1,4 @@
-package main
+package site
 
 // Browser tests of the charts beside the timeline (templates/charts.templ,
 // ledger.templ): each opens a built-in scenario's page, changes a control

@@ -1,4 +1,4 @@
-package main
+package site
 
 import (
 	"bytes"
@@ -58,7 +58,7 @@ func TestVersionTakesNoArguments(t *testing.T) {
 	}
 }
 
-// TestServeSaysWhatToDo (serve suggested "go run ./site build" to a
+// TestServeSaysWhatToDo (serve suggested "go run ./site/cmd/mcplab build" to a
 // user of bin/mcplab, and a busy port gave only the system's words): a
 // directory without index.html names mcplab's own build command (and the
 // checkout's form), exit 2; a port another server holds says so and how to
@@ -68,7 +68,7 @@ func TestServeSaysWhatToDo(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nodist")
 	var out, errOut bytes.Buffer
 	err := run([]string{"serve", "-dir", missing}, &out, &errOut)
-	want := "error: " + missing + " has no index.html: build the site first (mcplab build -out " + missing + ", or go run ./site build -out " + missing + " in a checkout), or serve with -build"
+	want := "error: " + missing + " has no index.html: build the site first (mcplab build -out " + missing + ", or go run ./site/cmd/mcplab build -out " + missing + " in a checkout), or serve with -build"
 	if code := exitCode(err); code != 2 || !strings.Contains(errOut.String(), want) {
 		t.Errorf("serve -dir %s: exit %d, stderr %q; want 2 and %q", missing, code, errOut.String(), want)
 	}

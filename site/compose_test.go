@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of the live verbs composed with one another as a user composes
 // them: the probe launches `mcplab mock` or `mcplab proxy -- mcplab mock`

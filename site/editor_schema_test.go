@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of the code editor's help from the scenario's JSON Schema (issue
 // 13, item 7: "completion and hover documentation from

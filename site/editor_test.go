@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of the playground's code editor: the committed
 // bundle site/static/editor.js is what site/editor's lockfile and build

@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of the embed mode: a host page that iframes a lab page gets
 // its ready and height messages and resizes the frame with the documented

@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of the rule "no input can freeze a page" (ARCHITECTURE.md: no
 // task of the main thread over 50 ms) for two inputs a fresh reader gave

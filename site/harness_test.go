@@ -1,4 +1,4 @@
-package main
+package site
 
 // Self-tests of the browser harness against tiny pages served by the test
 // itself: they prove that the watcher and the ready wait used by every page

@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of the import page: a real Go SDK transcript pasted into the
 // page is judged in the browser with the same checks as natively, and the

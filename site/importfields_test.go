@@ -1,4 +1,4 @@
-package main
+package site
 
 // on the import page: the fields of the CLI's flags
 // (-observer, -zone, -latency, -max-timeout) are on the page, change the

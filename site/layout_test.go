@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of the "a layout that works from a phone-width iframe to a
 // wide screen": every kind of page, at a phone's width and at a laptop's.

@@ -1,4 +1,4 @@
-package main
+package site
 
 // A scenario page opened with a share link to another scenario describes
 // the scenario it runs: its heading, summary and controls

@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of share links that need no browser: old links replay the
 // same trace (golden), link lengths, and hostile links through `site run`.

@@ -1,6 +1,8 @@
-// Command mcplab builds, serves and runs the mcplab static site. It lives in
-// ./site; `make mcplab` builds it as bin/mcplab (go build -o bin/mcplab
-// ./site), and `go run ./site` runs it without installing:
+// Package site is the mcplab command's verbs: flags, usage, exit statuses
+// and the work each verb does or hands to its package. The command itself
+// is site/cmd/mcplab (`go install github.com/mcplab/mcplab/site/cmd/mcplab@latest`
+// installs it as mcplab; `make mcplab` builds it as bin/mcplab; `go run
+// ./site/cmd/mcplab` runs it from a checkout):
 //
 //	mcplab build [-out dist] [-base-url URL] [-cache DIR]  compile the wasm, prerender every page into dist/
 //	mcplab serve [-dir dist] [-addr :8080] [-build]  serve dist/ (PORT overrides the port; -build builds it first)
@@ -9,6 +11,8 @@
 //	mcplab explore [-json] [-vary PATH=FROM..TO[/BY]]... FILE|-|LINK  every timing in a window (engine/explore)
 //	mcplab probe [flags] -- CMD | URL     drive a live MCP server through the lab's situations
 //	mcplab proxy [flags] URL | -- CMD     record (and fault) the path between a real client and server
+//	mcplab mock [flags] SCENARIO          play a scenario's server handlers to one real client
+//	mcplab probe-client [flags] -- CMD    judge a real client against the lab's situations
 //	mcplab links                            the share link length of every built-in scenario
 //
 // The build is deterministic apart from the wasm binary's toolchain: the
@@ -17,24 +21,28 @@
 // is rendered into a buffer before it is written, so an error never leaves
 // half a page. The doc comment of build lists the files of dist/; README.md
 // says which headers a static host must send (dist/_headers holds them).
-package main
+package site
 
 import (
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
 )
 
-func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		os.Exit(exitCode(err))
+// Main runs the command line args (without the program name), writing to
+// stdout and stderr, and returns the process's exit status: 0 done, 1
+// failure, 2 bad input or usage, 3 a check failed, 4 an internal error
+// (the statuses of usage).
+func Main(args []string, stdout, stderr io.Writer) int {
+	if err := run(args, stdout, stderr); err != nil {
+		return exitCode(err)
 	}
+	return 0
 }
 
 // usageError marks an error caused by the command line or the input (a bad

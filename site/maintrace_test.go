@@ -1,4 +1,4 @@
-package main
+package site
 
 // The main thread's tasks measured in CPU time, from a
 // Chromium trace: a long task observed by PerformanceObserver is measured

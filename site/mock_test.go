@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of `mcplab mock` alone: a scripted client speaks to it on stdio
 // and on Streamable HTTP, in both eras, and `mcplab run -checks` judges

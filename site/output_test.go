@@ -1,4 +1,4 @@
-package main
+package site
 
 // What a change does to #lab-output (wasm/output.go): the picture first,
 // the tables after the next frame, patched in place.

@@ -1,4 +1,4 @@
-package main
+package site
 
 // Browser tests of the built site: every page the site command builds is
 // opened in headless Chromium, and what it shows is compared with what the

@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of the playground as an editor a person uses: the picker opens a
 // built-in in place, completion appears where a member or value is being

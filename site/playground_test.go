@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of the playground in the browser: edit, share, reopen;
 // broken links and markup in titles; the keyboard alone; and the page

@@ -1,4 +1,4 @@
-package main
+package site
 
 // `probe`: drive a live MCP server through the lab's situations with
 // controlled timing, record each exchange as a transcript in the lab's JSON

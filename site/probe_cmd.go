@@ -1,4 +1,4 @@
-package main
+package site
 
 // The parts of `mcplab probe`'s command that are not the probe itself:
 // where the server is, signals, the transcripts' index and the exit code.

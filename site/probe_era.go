@@ -1,4 +1,4 @@
-package main
+package site
 
 // The probe's handshake in each protocol era (DOMAIN.md, "The two
 // protocol eras"): 2026-07-28 is stateless, so the probe calls

@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of the probe in both protocol eras (DOMAIN.md, "The two protocol
 // eras") against real servers: the Go SDK v1.8.0 server serving only

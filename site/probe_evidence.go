@@ -1,4 +1,4 @@
-package main
+package site
 
 // The probe's timing and evidence: when it cancels and how long it
 // listens, and how the fence and the warm-up time refine the engine's

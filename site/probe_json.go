@@ -1,4 +1,4 @@
-package main
+package site
 
 // `probe -json`: the verdicts as one JSON object on standard output, the
 // shape SCENARIO.md ("Live") gives the live verbs: {"peer": {...},

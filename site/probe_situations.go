@@ -1,4 +1,4 @@
-package main
+package site
 
 // The situations of `probe`, each a function that drives one
 // fresh session and reports what it saw; probe.go runs them, writes each

@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of `site probe` against real servers: the Go SDK v1.8.0
 // over stdio and Streamable HTTP (testdata/probe/goserver), the TypeScript

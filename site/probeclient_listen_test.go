@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of `mcplab probe-client`'s situations about a client's session
 // streams (SCENARIO.md, "Live": listen-dropped, listen-ended,

@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of `mcplab probe-client` with a real client: the TypeScript SDK
 // pinned by testdata/probe/ts/package-lock.json (client.mjs), in each of

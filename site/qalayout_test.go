@@ -1,4 +1,4 @@
-package main
+package site
 
 // Browser tests of layout a reader found wrong: the task page's
 // labels near 400 ms, the herd page's backoff chart on a phone.

@@ -1,4 +1,4 @@
-package main
+package site
 
 // The README's screenshot (site/testdata/screenshot.png): scenario A at
 // 1,280 px, taken by the headless Chromium of the browser tests.

@@ -1,4 +1,4 @@
-package main
+package site
 
 import (
 	"errors"
@@ -62,7 +62,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 		}()
 	}
 	if st, err := os.Stat(path.Join(*dir, "index.html")); err != nil || st.IsDir() {
-		return &usageError{fmt.Errorf("%s has no index.html: build the site first (mcplab build -out %s, or go run ./site build -out %s in a checkout), or serve with -build", *dir, *dir, *dir)}
+		return &usageError{fmt.Errorf("%s has no index.html: build the site first (mcplab build -out %s, or go run ./site/cmd/mcplab build -out %s in a checkout), or serve with -build", *dir, *dir, *dir)}
 	}
 	ln, err := net.Listen("tcp", listen)
 	if errors.Is(err, syscall.EADDRINUSE) {

@@ -1,4 +1,4 @@
-package main
+package site
 
 // site serve and the site on any host: every built page
 // carries its CSP itself, the build writes the headers a static host should

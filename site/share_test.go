@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of the pages that had no share buttons: the
 // index (share.js) and the import page (wasm/importshare.go) offer "Copy

@@ -1,4 +1,4 @@
-package main
+package site
 
 // The site under test: built once per test binary by the site command's own
 // build, served by its own handler, and only when a test needs it.

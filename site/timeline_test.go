@@ -1,4 +1,4 @@
-package main
+package site
 
 // Reading the timeline SVG a page shows and comparing it with a trace.
 

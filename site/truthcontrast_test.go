@@ -1,4 +1,4 @@
-package main
+package site
 
 // Browser test of contrast (WCAG 2.2 AA: 1.4.3 text, 1.4.11 non-text) in
 // both themes, computed from the styles the browser applies.

@@ -1,4 +1,4 @@
-package main
+package site
 
 // Browser tests of the words above a scenario page's output after an
 // edit: the heading, the note under it, the summary's and "Try it"'s

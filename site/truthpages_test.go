@@ -1,4 +1,4 @@
-package main
+package site
 
 // Browser tests of every page the site builds, at a laptop's width and a
 // phone's: the page never scrolls sideways, what scrolls inside its own

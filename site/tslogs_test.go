@@ -1,4 +1,4 @@
-package main
+package site
 
 // Real peers for the log readers: the official TypeScript
 // SDK (pinned by testdata/probe/ts/package-lock.json) as client and server

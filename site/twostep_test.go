@@ -1,4 +1,4 @@
-package main
+package site
 
 // The two steps of a scenario page's run (worker.js's later): the worker
 // makes the second step, the tables, only once the page has drawn the

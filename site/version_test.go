@@ -1,4 +1,4 @@
-package main
+package site
 
 import (
 	"bytes"
@@ -37,7 +37,7 @@ func TestVersionNamesTheBuild(t *testing.T) {
 	// .git is a file, nor an exported tree): there the line says
 	// "commit unknown".
 	bin := filepath.Join(t.TempDir(), "mcplab")
-	if b, err := exec.Command("go", "build", "-buildvcs=auto", "-o", bin, ".").CombinedOutput(); err != nil {
+	if b, err := exec.Command("go", "build", "-buildvcs=auto", "-o", bin, "./cmd/mcplab").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, b)
 	}
 	b, err := exec.Command(bin, "version").Output()

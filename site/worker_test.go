@@ -1,4 +1,4 @@
-package main
+package site
 
 // Tests of the worker: the engine runs in a Web Worker
 // (site/static/worker.js, app.js's mcplabEngine), so no control change

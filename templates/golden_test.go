@@ -81,7 +81,7 @@ func svgLines(svg string) string {
 // that only a template change moves a golden file. Refresh one from the
 // engine with
 //
-//	go run ./site run engine/examples/NAME.json > templates/testdata/NAME.trace.json
+//	go run ./site/cmd/mcplab run engine/examples/NAME.json > templates/testdata/NAME.trace.json
 //
 // and then go test ./templates -update.
 var goldenInputs = []string{

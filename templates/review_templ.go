@@ -973,7 +973,7 @@ func reviewBody(v ReviewView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 82, "\">review.schema.json</a>), come from the command line: <code>go run ./site review [-json] [-op ID] [-link-base URL] your-scenario.json</code>; it also takes this page's link.</p><textarea id=\"review-markdown\" class=\"review-markdown\" readonly rows=\"12\" aria-label=\"The review as Markdown\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 82, "\">review.schema.json</a>), come from the command line: <code>mcplab review [-json] [-op ID] [-link-base URL] your-scenario.json</code>; it also takes this page's link.</p><textarea id=\"review-markdown\" class=\"review-markdown\" readonly rows=\"12\" aria-label=\"The review as Markdown\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

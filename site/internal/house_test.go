@@ -39,6 +39,7 @@ var layers = map[string]int{
 	"site/internal/servetime": 3,
 	"site/internal/wasmratio": 3,
 	"site":                    4,
+	"site/cmd/mcplab":         5,
 }
 
 // maxBackUp is how many imports may run back up (or sideways) the map.

@@ -18,7 +18,7 @@
 //     "nothing changed". That build is not measured.
 //
 // Each run does what the Makefile's serve target does, `go tool templ
-// generate -log-level warn`, then `go run ./site serve -build -dir dist`,
+// generate -log-level warn`, then `go run ./site/cmd/mcplab serve -build -dir dist`,
 // with -cache naming the temporary cache and -addr 127.0.0.1:0 (a free
 // port; PORT is removed from the environment, since serve lets it
 // override -addr's port). The clock starts before templ generate and
@@ -127,15 +127,15 @@ func run(ctx context.Context, w, progress io.Writer, timeout time.Duration) erro
 	}
 
 	s := &steps{ctx: ctx, dir: clone, env: env, progress: progress, timeout: timeout, grace: grace}
-	serve := []string{"go", "run", "./site", "serve", "-build", "-dir", "dist", "-addr", "127.0.0.1:0", "-cache", cache}
+	serve := []string{"go", "run", "./site/cmd/mcplab", "serve", "-build", "-dir", "dist", "-addr", "127.0.0.1:0", "-cache", cache}
 
 	cleanLoad := loadavg.Read()
 	clean, err := s.timeServe("clean clone", serve)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(progress, "servetime: completing the .br and .gz copies (go run ./site build -out dist -cache DIR, as make site; not measured)\n")
-	if err := s.wait("complete build", "go", "run", "./site", "build", "-out", "dist", "-cache", cache); err != nil {
+	fmt.Fprintf(progress, "servetime: completing the .br and .gz copies (go run ./site/cmd/mcplab build -out dist -cache DIR, as make site; not measured)\n")
+	if err := s.wait("complete build", "go", "run", "./site/cmd/mcplab", "build", "-out", "dist", "-cache", cache); err != nil {
 		return err
 	}
 	againLoad := loadavg.Read()
