@@ -528,14 +528,7 @@ func linkScenario(link string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if l.Example == "" {
-		return l.Scenario, nil
-	}
-	ex, ok := examples.Get(l.Example)
-	if !ok {
-		return nil, fmt.Errorf("%w: no built-in scenario is called %q", scenario.ErrShare, l.Example)
-	}
-	return ex.JSON, nil
+	return examples.Open(l)
 }
 
 // printChecks writes tr's checks to stderr, one line each ("pass", "FAIL" with

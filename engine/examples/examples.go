@@ -12,10 +12,13 @@ package examples
 import (
 	"embed"
 	"encoding/json"
+	"fmt"
 	"path"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/mcplab/mcplab/engine/scenario"
 )
 
 //go:embed *.json
@@ -80,4 +83,19 @@ func firstSentence(s string) string {
 		}
 	}
 	return s
+}
+
+// Open returns the scenario JSON a parsed share link names: the document a
+// "#s=" link carries, or the built-in's file, exactly as shipped, for
+// "#example=NAME". An unknown name is an error wrapping scenario.ErrShare
+// that names it.
+func Open(l scenario.Link) ([]byte, error) {
+	if l.Example == "" {
+		return l.Scenario, nil
+	}
+	ex, ok := Get(l.Example)
+	if !ok {
+		return nil, fmt.Errorf("%w: no built-in scenario is called %q", scenario.ErrShare, l.Example)
+	}
+	return ex.JSON, nil
 }

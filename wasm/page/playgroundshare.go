@@ -4,7 +4,6 @@ package page
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 	"syscall/js"
 
@@ -28,14 +27,11 @@ func linkText(hash string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if l.Example != "" {
-		ex, ok := examples.Get(l.Example)
-		if !ok {
-			return "", fmt.Errorf("%w: no built-in scenario is called %q", scenario.ErrShare, l.Example)
-		}
-		return string(ex.JSON), nil
+	text, err := examples.Open(l)
+	if err != nil || l.Example != "" {
+		return string(text), err
 	}
-	return worker.EditorText(l.Scenario), nil
+	return worker.EditorText(text), nil
 }
 
 // builtinOf names the built-in scenario the editor holds after opening
