@@ -27,3 +27,30 @@ func TestUntimedAxis(t *testing.T) {
 		}
 	}
 }
+
+// Rule (a chart draws every label whole): the time axis's labels stay
+// inside the chart, in the wide layout and in the narrow one, whose margin
+// right of the plot (16 units) is narrower than half of a five-digit label
+// ("10000", 36.5 units): that label's centre moves left, its tick does not.
+func TestAxisLabelsStayInsideTheChart(t *testing.T) {
+	tr := loadTrace(t, smallTrace)
+	tr.Events[len(tr.Events)-1].At = 9500 // the axis runs to 10000 ms
+	for _, tl := range []timeline{newTimeline(tr), newNarrowTimeline(tr)} {
+		last := tl.Ticks[len(tl.Ticks)-1]
+		if last.Label != "10000" {
+			t.Fatalf("%stimeline: last tick %q, want 10000", tl.IDPrefix, last.Label)
+		}
+		for _, tk := range tl.Ticks {
+			half := textWidth(tk.Label) / 2
+			if tk.LabelX-half < 0 || tk.LabelX+half > tl.Width {
+				t.Errorf("%stimeline: label %q spans %.1f..%.1f, outside 0..%.1f", tl.IDPrefix, tk.Label, tk.LabelX-half, tk.LabelX+half, tl.Width)
+			}
+			if tk.X != tl.PlotLeft+float64(tk.Ms)*(tl.PlotRight-tl.PlotLeft)/float64(tl.DomainMs) {
+				t.Errorf("%stimeline: tick %q moved to x %.1f; only its label may move", tl.IDPrefix, tk.Label, tk.X)
+			}
+		}
+		if tl.IDPrefix != "" && last.LabelX >= last.X {
+			t.Errorf("narrow timeline: label 10000 centred at %.1f, its tick at %.1f: it would be cut at the edge (%.1f)", last.LabelX, last.X, tl.Width)
+		}
+	}
+}

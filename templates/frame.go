@@ -60,9 +60,10 @@ var (
 
 // tick is one labelled time on the axis.
 type tick struct {
-	Ms    int64
-	X     float64
-	Label string // e.g. "300" (the axis says ms once)
+	Ms     int64
+	X      float64
+	LabelX float64 // the label's centre: X, or nearer the plot where the label would cross the chart's right edge
+	Label  string  // e.g. "300" (the axis says ms once)
 }
 
 // Colours: the page's custom properties (site/static/app.css) with their
@@ -107,7 +108,8 @@ func xTicks(domainMs int64, xOf func(int64) float64) []tick {
 	step := niceStep(domainMs)
 	var out []tick
 	for ms := int64(0); ms <= domainMs; ms += step {
-		out = append(out, tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
+		x := xOf(ms)
+		out = append(out, tick{Ms: ms, X: x, LabelX: x, Label: strconv.FormatInt(ms, 10)})
 	}
 	return out
 }

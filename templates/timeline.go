@@ -235,7 +235,10 @@ func layoutTimeline(tr *trace.Trace, f frame) timeline {
 	}
 	t.AxisY = bottom + rowH
 	for ms := int64(0); ms <= t.DomainMs; ms += step {
-		t.Ticks = append(t.Ticks, tick{Ms: ms, X: xOf(ms), Label: strconv.FormatInt(ms, 10)})
+		x, label := xOf(ms), strconv.FormatInt(ms, 10)
+		// The last label ("10000") is wider than the narrow frame's margin
+		// right of the plot: its centre moves left so it is drawn whole.
+		t.Ticks = append(t.Ticks, tick{Ms: ms, X: x, LabelX: min(x, f.width-textWidth(label)/2), Label: label})
 	}
 
 	// Legend: the arrow kinds and glyphs that appear, in a fixed order.
