@@ -1,6 +1,10 @@
 package build
 
 import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -33,5 +37,24 @@ func TestSiteRootPath(t *testing.T) {
 		if got := SiteRootPath(in); got != want {
 			t.Errorf("SiteRootPath(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Rule: a build whose output directory cannot be made fails at once with
+// an error that names the directory, before it compiles or writes
+// anything.
+func TestStartNamesAnOutputItCannotMake(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "dist")
+	if err := os.WriteFile(file, []byte("not a directory"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(file, "site")
+	var log bytes.Buffer
+	finish, err := Start(context.Background(), Options{Out: out, Log: &log})
+	if err == nil || finish != nil || !strings.Contains(err.Error(), out) {
+		t.Fatalf("Start(Out: %s) = %v; want no finish and an error naming %s", out, err, out)
+	}
+	if log.Len() != 0 {
+		t.Errorf("the failed build printed %q; want nothing, since no phase ran", log.String())
 	}
 }

@@ -48,7 +48,7 @@ func newSiteBuild(o Options) (*siteBuild, error) {
 	}
 	b := &siteBuild{out: o.Out, baseURL: o.BaseURL, stderr: stderr, start: time.Now(), log: &progress{w: stderr}}
 	if err := os.MkdirAll(b.out, 0o755); err != nil {
-		return nil, fmt.Errorf("build: %w", err)
+		return nil, fmt.Errorf("build: output directory %s: %w", b.out, err)
 	}
 	b.cache = openCache(o.CacheDir, stderr)
 	b.comp = newCompressor(b.out, b.cache, b.log)
