@@ -79,8 +79,8 @@ func TestMeasureLedgerPage(t *testing.T) {
 	ctx, _ := openTab(t, siteURL)
 	navigate(t, ctx, pageURL(name))
 	waitReady(t, ctx)
-	if wasm := evalJSON[string](t, ctx, `document.querySelector("[data-wasm]")?.dataset.wasm ?? ""`); wasm != ledgerWasm.file {
-		t.Fatalf("page %s loads %q, want %s", name, wasm, ledgerWasm.file)
+	if wasm := evalJSON[string](t, ctx, `document.querySelector("[data-wasm]")?.dataset.wasm ?? ""`); wasm != "ledger.wasm" {
+		t.Fatalf("page %s loads %q, want ledger.wasm", name, wasm)
 	}
 	ms, err := chromedp.Run(ctx, chromedp.Evaluate[[5]float64](ledgerChangeJS, chromedp.EvalAwaitPromise))
 	if err != nil {

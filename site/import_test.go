@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/transcript"
+	"github.com/mcplab/mcplab/site/internal/build"
 )
 
 // goSDKTranscripts are server-side mcp.LoggingTransport logs of go-sdk
@@ -34,7 +35,7 @@ write: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1
 read: {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"context deadline exceeded","requestId":2}}
 write: {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"context canceled"}],"isError":true}}
 `,
-	"go-sdk-now": exampleTranscript,
+	"go-sdk-now": build.ImportExample,
 }
 
 // Rule: the Go SDK's response after an accepted cancellation,

@@ -53,24 +53,3 @@ func TestOEmbed(t *testing.T) {
 		t.Errorf("the playground announces an oEmbed response")
 	}
 }
-
-// TestParseBaseURL proves -base-url takes an absolute http(s) URL, adds the
-// trailing slash, and refuses anything else with a message that shows the
-// expected form.
-func TestParseBaseURL(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                           "",
-		"https://lab.example":        "https://lab.example/",
-		"https://lab.example/mcplab": "https://lab.example/mcplab/",
-		"http://localhost:8080/":     "http://localhost:8080/",
-	} {
-		if got, err := parseBaseURL(in); err != nil || got != want {
-			t.Errorf("parseBaseURL(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"lab.example", "/mcplab/", "ftp://lab.example/", "https://lab.example/?x=1", "https://lab.example/#top"} {
-		if _, err := parseBaseURL(bad); err == nil || !strings.Contains(err.Error(), "absolute http or https URL") {
-			t.Errorf("parseBaseURL(%q) error = %v; want one asking for an absolute http or https URL", bad, err)
-		}
-	}
-}

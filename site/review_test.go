@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/review"
+	"github.com/mcplab/mcplab/site/internal/build"
 )
 
 // TestReviewCommand: `site review` prints exactly the golden review of
@@ -110,8 +111,8 @@ func TestReviewCommandBadInput(t *testing.T) {
 // race's "open" link runs the derived scenario in the playground with the
 // checks the review judged.
 func TestReviewPageInBrowser(t *testing.T) {
-	ex := examplestest.Get(t, reviewDefault)
-	rep, err := review.Review(ex.JSON, review.Options{Engine: runOptions, LinkBase: "../" + reviewLinkBase(ex)})
+	ex := examplestest.Get(t, build.ReviewDefault)
+	rep, err := review.Review(ex.JSON, review.Options{Engine: runOptions, LinkBase: "../" + build.ReviewLinkBase(ex)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,8 +129,8 @@ func TestReviewPageInBrowser(t *testing.T) {
 		}
 	}
 	picks := evalJSON[[]string](t, ctx, `Array.from(document.querySelectorAll("#review-picker a[data-name]")).map(a => a.href)`)
-	if len(picks) != len(reviewed()) {
-		t.Errorf("the picker has %d entries, want %d", len(picks), len(reviewed()))
+	if len(picks) != len(build.Reviewed()) {
+		t.Errorf("the picker has %d entries, want %d", len(picks), len(build.Reviewed()))
 	}
 	for _, href := range picks {
 		resp, err := http.Get(href)
@@ -207,46 +208,6 @@ func TestReviewCommandLinks(t *testing.T) {
 	err := run([]string{"review", "#example=ledger-keyed-race&op=7"}, &out, &errOut)
 	if err == nil || exitCode(err) != 2 || !strings.Contains(errOut.String(), "no call step has the id 7") {
 		t.Errorf("&op=7: %v %q, want exit 2: no call 7", err, errOut.String())
-	}
-}
-
-// TestBuildReviewsBaseURL: the prerendered review pages' Markdown (the
-// text "Copy Markdown" copies into a pull request) links every derived run
-// absolutely when the site is built with -base-url, and names them in
-// plain text without one (a relative link is dead in a pull request:
-// review.Markdown); the page's own run links stay relative either way, so
-// the site works under any subpath.
-func TestBuildReviewsBaseURL(t *testing.T) {
-	const base = "https://lab.example/mcplab/"
-	pages := func(baseURL string) map[string]string {
-		files := map[string]string{}
-		if _, err := buildReviews(func(rel string, data []byte) error { files[rel] = string(data); return nil }, baseURL); err != nil {
-			t.Fatal(err)
-		}
-		return files
-	}
-	markdown := func(html string) string {
-		_, md, ok := strings.Cut(html, `id="review-markdown"`)
-		md, _, ok2 := strings.Cut(md, "</textarea>")
-		if !ok || !ok2 {
-			t.Fatalf("no #review-markdown in the page:\n%.400s", html)
-		}
-		return md
-	}
-	with, without := pages(base), pages("")
-	for _, ex := range reviewed() {
-		rel := reviewPath(ex.Name)
-		link := "](" + base + reviewLinkBase(ex) + "#s="
-		if md := markdown(with[rel]); !strings.Contains(md, link) {
-			t.Errorf("%s built with -base-url %s: the Markdown has no run link %s...:\n%.600s", rel, base, link, md)
-		}
-		if md := markdown(without[rel]); strings.Contains(md, "](") {
-			t.Errorf("%s built without a base URL: the Markdown links a run relatively:\n%.600s", rel, md)
-		}
-		outside := strings.Replace(with[rel], markdown(with[rel]), "", 1)
-		if strings.Contains(outside, base) {
-			t.Errorf("%s: the page outside its Markdown names the base URL %s: its links must stay relative", rel, base)
-		}
 	}
 }
 

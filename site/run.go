@@ -17,6 +17,7 @@ import (
 	"github.com/mcplab/mcplab/engine/checks/schema"
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/examples"
+	"github.com/mcplab/mcplab/engine/ledger/sqlite"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
@@ -363,6 +364,12 @@ func readFile(name string) ([]byte, error) {
 	defer f.Close()
 	return readLimited(f)
 }
+
+// runOptions are the engine options of the verbs' native runs (run,
+// review, explore): the in-memory SQLite ledger for scenarios that have
+// one, as package build prerenders the pages, so the command prints what
+// a page shows.
+var runOptions = engine.Options{OpenLedger: sqlite.NewMemory}
 
 // runScenario runs a scenario document as written through the engine's one
 // entry (entry.Run) and writes its trace (writeTrace). An invalid

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcplab/mcplab/site/internal/build"
 	"github.com/mcplab/mcplab/site/internal/serve"
 )
 
@@ -25,7 +27,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	dir := fs.String("dir", "dist", "`directory` of a built site (site build)")
 	addr := fs.String("addr", ":8080", "listen `address`; the PORT environment variable overrides its port")
 	buildFirst := fs.Bool("build", false, "build the site into -dir first (as mcplab build), and serve as soon as its files are written while the .br and .gz copies are made (served uncompressed until then)")
-	cacheDir := fs.String("cache", defaultCacheDir(), "with -build, the build cache `directory`; \"\" for none")
+	cacheDir := fs.String("cache", build.DefaultCacheDir(), "with -build, the build cache `directory`; \"\" for none")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mcplab serve [-dir dist] [-addr :8080] [-build [-cache DIR]]")
 		fs.PrintDefaults()
@@ -51,7 +53,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 		listen = net.JoinHostPort(host, port)
 	}
 	if *buildFirst {
-		finish, err := writeSite(*dir, "", *cacheDir, stderr)
+		finish, err := build.Start(context.Background(), build.Options{Out: *dir, CacheDir: *cacheDir, Log: stderr})
 		if err != nil {
 			return err
 		}

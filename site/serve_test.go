@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplab/mcplab/site/internal/build"
 	"github.com/mcplab/mcplab/site/internal/serve"
 )
 
@@ -82,7 +83,7 @@ func TestBuiltPagesCarryMetaCSP(t *testing.T) {
 // WebAssembly still run under it (it reaches ready).
 func TestInlineScriptRefusedWithoutHeaders(t *testing.T) {
 	dir := ensureSite(t)
-	page, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(scenarioPath("a-cancel-then-complete"))))
+	page, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(build.ScenarioPath("a-cancel-then-complete"))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestServeSendsTheSitesNotFoundPage(t *testing.T) {
 			t.Errorf("GET %s: %d %q, want 404 text/html", p, resp.StatusCode, resp.Header.Get("Content-Type"))
 		}
 		// The test site is built for testBaseURL, whose path is /mcplab/.
-		root := siteRootPath(testBaseURL)
+		root := build.SiteRootPath(testBaseURL)
 		for _, want := range []string{"<h1>No page at this address</h1>", `href="` + root + `playground/"`, `href="` + root + `import/"`, `href="` + root + `review/"`, `<link rel="stylesheet" href="` + root + `app.css">`, `http-equiv="Content-Security-Policy"`} {
 			if !strings.Contains(b, want) {
 				t.Errorf("GET %s: the 404 page lacks %s", p, want)
@@ -171,15 +172,5 @@ func TestServeSendsTheSitesNotFoundPage(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 404 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
 		t.Errorf("a site without 404.html: %d %q, want 404 text/plain", resp.StatusCode, resp.Header.Get("Content-Type"))
-	}
-}
-
-// Rule: the 404 page links from the site root the build was told
-// (-base-url's path), or "/".
-func TestSiteRootPath(t *testing.T) {
-	for in, want := range map[string]string{"": "/", "https://lab.example/": "/", "https://lab.example/mcplab/": "/mcplab/"} {
-		if got := siteRootPath(in); got != want {
-			t.Errorf("siteRootPath(%q) = %q, want %q", in, got, want)
-		}
 	}
 }

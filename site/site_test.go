@@ -4,6 +4,7 @@ package site
 // build, served by its own handler, and only when a test needs it.
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcplab/mcplab/site/internal/build"
 	"github.com/mcplab/mcplab/site/internal/serve"
 )
 
@@ -31,7 +33,7 @@ var (
 	siteErr     error
 
 	// The compressed copies follow the written site in the background
-	// (writeSite): brotli at quality 11 of four 8 MB wasm binaries is a
+	// (build.Start): brotli at quality 11 of four 8 MB wasm binaries is a
 	// minute or two of CPU on a cold cache, which the browser tests that
 	// do not read the copies overlap. Until a file's copy is written the
 	// server sends it uncompressed, as `make serve` does.
@@ -55,7 +57,7 @@ func startSite() (stop func()) {
 	siteURL = srv.URL
 	return func() {
 		srv.Close()
-		waitCompressed() // writeSite's finish must run once; the copies write into siteDir
+		waitCompressed() // build.Start's finish must run once; the copies write into siteDir
 		if siteDir != "" {
 			os.RemoveAll(siteDir)
 		}
@@ -75,7 +77,7 @@ func buildSite() error {
 			return
 		}
 		siteDir = dir
-		finish, err := writeSite(dir, testBaseURL, defaultCacheDir(), os.Stderr)
+		finish, err := build.Start(context.Background(), build.Options{Out: dir, BaseURL: testBaseURL, CacheDir: build.DefaultCacheDir(), Log: os.Stderr})
 		if err != nil {
 			siteErr = fmt.Errorf("cannot build the site: %w", err)
 			return

@@ -34,7 +34,7 @@
 // terminates this worker and starts another. It holds no simulation logic.
 "use strict";
 importScripts("wasm_exec.js");
-// The fast text codecs of the site's wasm_exec.js (site/wasmexec.go), for
+// The fast text codecs of the site's wasm_exec.js (site/internal/build/wasmexec.go), for
 // everything in this worker: SQLite's module converts each statement's
 // parameters and results with them. They give what the browser's own
 // give, sooner for short ASCII text.

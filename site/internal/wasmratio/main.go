@@ -29,7 +29,7 @@
 //
 // The budget applies to `go test`'s build, which inlines as usual. The site
 // ships its wasm without inlining outside the Go runtime (wasmGCFlags in
-// site/wasmbuild.go, for size) and main.wasm runs with GOGC=400
+// site/internal/build/wasm.go, for size) and main.wasm runs with GOGC=400
 // (wasm/bridge/gc.go); -shipped (on by default) measures that build too, as a
 // third side of each round, and prints its ratio beside the budgeted one.
 //
@@ -60,7 +60,7 @@ import (
 	"github.com/mcplab/mcplab/site/internal/loadavg"
 )
 
-// shippedGCFlags are site/wasmbuild.go's wasmGCFlags (every package but the
+// shippedGCFlags are site/internal/build/wasm.go's wasmGCFlags (every package but the
 // Go runtime compiled without inlining); TestShippedFlagsMatchTheSiteBuild
 // keeps the two lists equal.
 var shippedGCFlags = []string{"-gcflags=all=-l", "-gcflags=runtime=", "-gcflags=internal/runtime/...="}

@@ -96,22 +96,22 @@ func TestSummaryDividesEachSidesMinimum(t *testing.T) {
 }
 
 // The shipped side compiles with the site build's flags: the list here and
-// wasmGCFlags in site/wasmbuild.go are the same.
+// wasmGCFlags in site/internal/build/wasm.go are the same.
 func TestShippedFlagsMatchTheSiteBuild(t *testing.T) {
-	src, err := os.ReadFile("../../wasmbuild.go")
+	src, err := os.ReadFile("../build/wasm.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile(`(?m)^var wasmGCFlags = \[\]string\{(.*)\}$`).FindSubmatch(src)
 	if m == nil {
-		t.Fatal("site/wasmbuild.go has no line `var wasmGCFlags = []string{...}`")
+		t.Fatal("site/internal/build/wasm.go has no line `var wasmGCFlags = []string{...}`")
 	}
 	var want []string
 	for _, f := range strings.Split(string(m[1]), ",") {
 		want = append(want, strings.Trim(strings.TrimSpace(f), `"`))
 	}
 	if strings.Join(want, " ") != strings.Join(shippedGCFlags, " ") {
-		t.Errorf("shippedGCFlags = %q, site/wasmbuild.go's wasmGCFlags = %q", shippedGCFlags, want)
+		t.Errorf("shippedGCFlags = %q, site/internal/build/wasm.go's wasmGCFlags = %q", shippedGCFlags, want)
 	}
 	gc, err := os.ReadFile("../../../wasm/bridge/gc.go")
 	if err != nil {

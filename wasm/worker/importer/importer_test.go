@@ -18,7 +18,7 @@ func serve(t *testing.T, s *Server, req protocol.Request) protocol.Reply {
 // Rule: the import page gets the judged transcript, one window of it, and
 // the scenario link; a transcript that does not read is KindInvalid.
 func TestImportReplies(t *testing.T) {
-	log, err := os.ReadFile("../../../site/transcripts/go-sdk-v1.8.0-cancel-server.log")
+	log, err := os.ReadFile("../../../site/internal/build/transcripts/go-sdk-v1.8.0-cancel-server.log")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package site
+package build
 
 import (
 	"bytes"
@@ -17,18 +17,19 @@ import (
 )
 
 // The build cache keeps what is slow to make and a pure function of its
-// inputs, so a build with nothing changed takes seconds (ISSUE 11: `make
-// serve` unchanged under 10 s):
+// inputs, so a build with nothing changed takes seconds (`make serve`
+// with nothing changed: under 10 s):
 //
 //	DIR/compress/<sha256 of the file>.<coding><quality>  a .br or .gz copy, by content
 //	DIR/wasm/<key>.wasm   a js/wasm binary, by wasmKey (every package's build ID, flags, toolchain)
 //	DIR/trim/<key>/       the trimmed templ copy (package trim)
 //
-// DIR is -cache, by default os.UserCacheDir()/mcplab (~/.cache/mcplab on
-// Linux), outside dist/ so a clean build directory keeps it. Entries are
+// DIR is Options.CacheDir (the verbs' -cache), by default
+// DefaultCacheDir (~/.cache/mcplab on Linux), outside dist/ so a clean
+// build directory keeps it. Entries are
 // written to a temporary name and renamed, so concurrent builds (several
 // worktrees) share the cache safely; an entry's modification time is set
-// when it is used, and pruneCache removes entries unused for
+// when it is used, and prune removes entries unused for
 // cacheMaxAge, then the least recently used ones past cacheMaxBytes.
 const (
 	cacheMaxAge   = 30 * 24 * time.Hour
@@ -40,9 +41,9 @@ const (
 // buildCache is the cache in dir; the zero value (dir "") caches nothing.
 type buildCache struct{ dir string }
 
-// defaultCacheDir is os.UserCacheDir()/mcplab, or "" (no cache) when the
+// DefaultCacheDir is os.UserCacheDir()/mcplab, or "" (no cache) when the
 // user has no cache directory.
-func defaultCacheDir() string {
+func DefaultCacheDir() string {
 	d, err := os.UserCacheDir()
 	if err != nil {
 		return ""
@@ -231,7 +232,7 @@ func dirSize(dir string) int64 {
 // Last-Modified and the browser's cached copy). It reports whether it
 // wrote. Before writing it calls each of before (which may remove what the
 // new content makes stale). The new content goes to a temporary file (a
-// hidden name in the same directory, which site serve never sends) renamed
+// hidden name in the same directory, which package serve never sends) renamed
 // over dst, so a server reading the directory sees the old bytes or the
 // new, never part of them.
 func writeIfChanged(dst string, data []byte, before ...func() error) (bool, error) {

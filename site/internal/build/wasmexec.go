@@ -1,4 +1,4 @@
-package site
+package build
 
 import (
 	"strconv"
@@ -31,7 +31,7 @@ import (
 var wasmExecPrologue = strings.ReplaceAll(`"use strict";
 // mcplab: the Go toolchain's wasm_exec.js, unchanged, inside a block that
 // gives it TextEncoder and TextDecoder with a fast path for short ASCII
-// text (site/wasmexec.go says why); the page's other scripts see the
+// text (site/internal/build/wasmexec.go says why); the page's other scripts see the
 // browser's own.
 {
 const TextDecoder = class extends globalThis.TextDecoder {

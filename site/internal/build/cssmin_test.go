@@ -1,10 +1,11 @@
-package site
+package build
 
 import (
-	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mcplab/mcplab/site/static"
 )
 
 // Rule (servedCSS): the served stylesheet holds the same rules as
@@ -13,7 +14,7 @@ import (
 // by at least the comments' bytes. A "/*" inside a string is kept, a
 // comment's text never is.
 func TestServedCSSKeepsTheRulesNotTheComments(t *testing.T) {
-	src, err := os.ReadFile("static/app.css")
+	src, err := static.FS.ReadFile("app.css")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestServedCSSKeepsTheRulesNotTheComments(t *testing.T) {
 // npm-built bundles are served as built.
 func TestServedJSDropsOnlyCommentLines(t *testing.T) {
 	for _, name := range []string{"app.js", "worker.js", "share.js", "boot.js"} {
-		src, err := os.ReadFile("static/" + name)
+		src, err := static.FS.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package site
+package build
 
 import (
 	"encoding/json"
@@ -21,12 +21,13 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/site/internal/serve"
+	"github.com/mcplab/mcplab/site/static"
 	"github.com/mcplab/mcplab/templates"
 )
 
 // siteBuild is one build of the site into out: where it writes, the cache
 // and compressor its files go through, and what it has written. Its
-// methods are writeSite's steps.
+// methods are Start's steps.
 type siteBuild struct {
 	out, baseURL string
 	stderr       io.Writer
@@ -39,14 +40,18 @@ type siteBuild struct {
 	written, changed int
 }
 
-// newSiteBuild makes out and opens the cache ("" for none).
-func newSiteBuild(out, baseURL, cacheDir string, stderr io.Writer) (*siteBuild, error) {
-	b := &siteBuild{out: out, baseURL: baseURL, stderr: stderr, start: time.Now(), log: &progress{w: stderr}}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, fmt.Errorf("build: %w", err)
+// newSiteBuild makes o.Out and opens the cache ("" for none).
+func newSiteBuild(o Options) (*siteBuild, error) {
+	stderr := o.Log
+	if stderr == nil {
+		stderr = io.Discard
 	}
-	b.cache = openCache(cacheDir, stderr)
-	b.comp = newCompressor(out, b.cache, b.log)
+	b := &siteBuild{out: o.Out, baseURL: o.BaseURL, stderr: stderr, start: time.Now(), log: &progress{w: stderr}}
+	if err := os.MkdirAll(b.out, 0o755); err != nil {
+		return nil, fmt.Errorf("build: output directory %s: %w", b.out, err)
+	}
+	b.cache = openCache(o.CacheDir, stderr)
+	b.comp = newCompressor(b.out, b.cache, b.log)
 	return b, nil
 }
 
@@ -80,7 +85,7 @@ func (b *siteBuild) write(rel string, data []byte) error {
 func (b *siteBuild) pages(exs []examples.Example) error {
 	start := time.Now()
 	reviewedNames := map[string]bool{}
-	for _, ex := range reviewed() {
+	for _, ex := range Reviewed() {
 		reviewedNames[ex.Name] = true
 	}
 	var entries []templates.IndexEntry
@@ -110,7 +115,7 @@ func (b *siteBuild) pages(exs []examples.Example) error {
 	if err := b.page("index.html", "index page", templates.IndexPage("./", entries)); err != nil {
 		return err
 	}
-	if err := b.page(serve.NotFoundPage, "404 page", templates.NotFoundPage(siteRootPath(b.baseURL))); err != nil {
+	if err := b.page(serve.NotFoundPage, "404 page", templates.NotFoundPage(SiteRootPath(b.baseURL))); err != nil {
 		return err
 	}
 	b.log.donef("pages", start, "%d scenario pages, %d review pages, %d rule pages, the index, the playground, the import page and the 404 page", len(exs), reviews, len(book.Entries()))
@@ -140,7 +145,7 @@ func (b *siteBuild) scenarioPage(ex examples.Example, reviewed bool, book *ruleb
 	}
 	page := templates.Page{Root: "../../", Name: ex.Name, Title: ex.Title, Summary: ex.Summary, Scenario: ex.JSON, Trace: tr}
 	if reviewed {
-		page.Review = "../../" + path.Dir(reviewPath(ex.Name)) + "/"
+		page.Review = "../../" + path.Dir(ReviewPath(ex.Name)) + "/"
 	}
 	oembed, err := b.oEmbed(ex)
 	if err != nil {
@@ -153,10 +158,10 @@ func (b *siteBuild) scenarioPage(ex examples.Example, reviewed bool, book *ruleb
 	if err := explorePanel(&page, ex.JSON, s.Explore != nil, s.Ledger != nil); err != nil {
 		return templates.IndexEntry{}, false, fmt.Errorf("build: example %s: %w", ex.Name, err)
 	}
-	if err := b.page(scenarioPath(ex.Name), "page of example "+ex.Name, templates.ScenarioPage(page)); err != nil {
+	if err := b.page(ScenarioPath(ex.Name), "page of example "+ex.Name, templates.ScenarioPage(page)); err != nil {
 		return templates.IndexEntry{}, false, err
 	}
-	e := templates.NewIndexEntry(ex.Name, ex.Title, ex.Summary, path.Dir(scenarioPath(ex.Name))+"/", tr)
+	e := templates.NewIndexEntry(ex.Name, ex.Title, ex.Summary, path.Dir(ScenarioPath(ex.Name))+"/", tr)
 	return e, s.Ledger != nil, nil
 }
 
@@ -164,7 +169,7 @@ func (b *siteBuild) scenarioPage(ex examples.Example, reviewed bool, book *ruleb
 // base URL; without one there is nothing absolute to point at, so it
 // removes any an earlier build left and returns "".
 func (b *siteBuild) oEmbed(ex examples.Example) (string, error) {
-	dir := path.Dir(scenarioPath(ex.Name)) + "/"
+	dir := path.Dir(ScenarioPath(ex.Name)) + "/"
 	if b.baseURL == "" {
 		stale := filepath.Join(b.out, filepath.FromSlash(dir), "oembed.json")
 		for _, ext := range []string{"", ".br", ".gz"} {
@@ -184,18 +189,18 @@ func (b *siteBuild) oEmbed(ex examples.Example) (string, error) {
 	return b.baseURL + dir + "oembed.json", nil
 }
 
-// assets copies the static files (comments stripped from the hand-written
+// assets copies package static's files (comments stripped from the hand-written
 // CSS and scripts), the public formats' JSON Schemas (SCENARIO.md: "JSON
 // Schema for it ships with the site"), wasm_exec.js from the toolchain
 // that compiles the binaries (they must match; with fast text codecs for
 // short ASCII strings, wasmExecJS) and _headers.
 func (b *siteBuild) assets() error {
 	start := time.Now()
-	err := fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(static.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		data, err := static.ReadFile(p)
+		data, err := static.FS.ReadFile(p)
 		if err != nil {
 			return fmt.Errorf("build: %w", err)
 		}
@@ -205,7 +210,7 @@ func (b *siteBuild) assets() error {
 		case strings.HasSuffix(p, ".js") && !generatedScripts[path.Base(p)]:
 			data = servedJS(data)
 		}
-		return b.write(strings.TrimPrefix(p, "static/"), data)
+		return b.write(p, data)
 	})
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package site
+package build
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 
 // TestWasmExecCodecsMatchTheBrowsers proves wasmExecPrologue's fast text
 // codecs give what the platform's own TextDecoder and TextEncoder give
-// (site/wasmexec.go): short ASCII by the loop, anything else (non-ASCII,
+// (site/internal/build/wasmexec.go): short ASCII by the loop, anything else (non-ASCII,
 // a BOM, invalid UTF-8, lone surrogates, text longer than
 // wasmExecFastChars) by the platform's codec; that the Go toolchain's
 // wasm_exec.js inside the block still defines globalThis.Go; and that

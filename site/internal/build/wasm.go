@@ -1,4 +1,4 @@
-package site
+package build
 
 import (
 	"bytes"
