@@ -136,6 +136,9 @@ func Site(ctx context.Context, o Options) error {
 // already queued are finished first (they write into o.Out). Cancelling
 // ctx stops the compilers of the wasm binaries.
 func Start(ctx context.Context, o Options) (finish func() error, err error) {
+	if err := inCheckout(ctx); err != nil {
+		return nil, err
+	}
 	b, err := newSiteBuild(o)
 	if err != nil {
 		return nil, err

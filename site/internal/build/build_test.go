@@ -58,3 +58,18 @@ func TestStartNamesAnOutputItCannotMake(t *testing.T) {
 		t.Errorf("the failed build printed %q; want nothing, since no phase ran", log.String())
 	}
 }
+
+// The build compiles the simulator from mcplab's source, so run outside
+// a checkout (an installed mcplab in another directory) it says so and
+// where to run it, before it writes anything.
+func TestStartOutsideACheckoutSaysWhereToRun(t *testing.T) {
+	t.Chdir(t.TempDir())
+	out := filepath.Join(t.TempDir(), "dist")
+	_, err := Start(context.Background(), Options{Out: out})
+	if err == nil || !strings.Contains(err.Error(), "not in a checkout of github.com/mcplab/mcplab") || !strings.Contains(err.Error(), "git clone") {
+		t.Fatalf("Start outside a checkout: %v; want an error naming the checkout to run in", err)
+	}
+	if _, statErr := os.Stat(out); !os.IsNotExist(statErr) {
+		t.Errorf("Start outside a checkout made %s (%v); want nothing written", out, statErr)
+	}
+}

@@ -157,6 +157,23 @@ func buildOneWasm(ctx context.Context, b wasmBinary, modfile, toolchain string, 
 	return nil
 }
 
+// modulePath is the import path of mcplab's module, whose source the wasm
+// binaries compile from.
+const modulePath = "github.com/mcplab/mcplab"
+
+// inCheckout returns nil when the go command's main module (that of the
+// working directory) is mcplab's, and otherwise an error saying that the
+// build compiles the simulator from mcplab's source, so it runs inside a
+// checkout: an installed mcplab run elsewhere has no source to compile.
+func inCheckout(ctx context.Context) error {
+	out, err := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Path}}").Output()
+	if err != nil || strings.TrimSpace(string(out)) != modulePath {
+		here, _ := os.Getwd()
+		return fmt.Errorf("build: the site's WebAssembly is compiled from mcplab's source, and %s is not in a checkout of %s: run mcplab build inside one (git clone https://%s), or make site there", here, modulePath, modulePath)
+	}
+	return nil
+}
+
 // goToolchain describes the go command's toolchain, the environment that
 // changes what it builds, and the main module's go.mod and go.sum (the
 // module versions a binary's build info names): part of every wasmKey.
