@@ -1,15 +1,12 @@
 package schema
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
-	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -43,7 +40,7 @@ func Check(tr *trace.Trace) trace.Check {
 	if revs, err := load(); err != nil || revs[rev] == nil {
 		return undecided(fmt.Sprintf("No official schema for protocol revision %q is embedded (have %s and %s): its messages cannot be judged.", rev, Revisions[0], Revisions[1]))
 	}
-	raw := rawSends(tr)
+	raw := checks.RawSendsOf(tr)
 	methods := map[string]string{} // request id text -> method, the latest request
 	type key struct{ msg, method string }
 	judged := map[key]bool{}
@@ -58,7 +55,7 @@ func Check(tr *trace.Trace) trace.Check {
 		if len(e.Message) == 0 || !wireTypes[e.Type] || e.Actor == trace.ActorLedger || e.Actor == trace.ActorWorker {
 			continue // a ledger record or replay, a client's mutation: not wire messages
 		}
-		if raw[compact(e.Message)] {
+		if raw.Has(e.Message) {
 			left++
 			continue
 		}
@@ -136,29 +133,6 @@ func where(e *trace.Event) string {
 		s += ", line " + strconv.Itoa(e.Line)
 	}
 	return s + ")"
-}
-
-// rawSends are the compact texts of what the scenario's send steps put on
-// the wire as written.
-func rawSends(tr *trace.Trace) map[string]bool {
-	raw := map[string]bool{}
-	if tr.Scenario == nil {
-		return raw
-	}
-	for _, st := range tr.Scenario.Steps {
-		if st.Do == scenario.VerbSend && len(st.Message) > 0 {
-			raw[compact(st.Message)] = true
-		}
-	}
-	return raw
-}
-
-func compact(msg json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Compact(&b, msg) != nil {
-		return string(msg)
-	}
-	return b.String()
 }
 
 func pass(detail string) trace.Check {
