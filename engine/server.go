@@ -54,7 +54,7 @@ func (w *world) serverReceiveCancel(msg json.RawMessage) {
 	if err == nil && r != nil {
 		srv, method = &r.srv, r.method
 	}
-	via, e, about, ok := coordinator.ReadCancel(msg, c, err, srv, method, w.tp)
+	via, e, about, ok := coordinator.ReadCancel(msg, c, err, srv, method, w.tp, r != nil && r.cl.Cause != "")
 	switch {
 	case ok:
 		w.serverCancel(r, r.cl.CancelCause(), via)

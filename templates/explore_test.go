@@ -27,8 +27,8 @@ func TestExploreOutputOfTheLessons(t *testing.T) {
 		notWant []string
 	}{
 		{"a-cancel-then-complete", []string{
-			"7 cancelled (cause client), client abandoned, no response; fails: none",
-			"7 completed (cause client), client abandoned, response sent; fails: none",
+			"7 cancelled at the server after the client cancelled (client), client abandoned, no response; fails: none",
+			"7 completed at the server after the client cancelled (client), client abandoned, response sent; fails: none",
 			"7 completed, client result, response sent; fails: none",
 			`class="explore-edges" d="M`, `id="explore-table"`, "No rule fails anywhere in this window"}, nil},
 		{"flagship-retry-charges-twice", []string{"side effects 2; fails: no-unsafe-retry", "<code>no-unsafe-retry</code> fails first at", `href="../playground/#s=`}, []string{"No rule fails"}},

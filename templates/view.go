@@ -74,3 +74,16 @@ func (v View) NarrowTimeline() timeline {
 	}
 	return v.narrow()
 }
+
+// judged reports whether the run's checks hold rule: a page's tally says
+// when a rule is left out of it rather than let its count claim the
+// whole. The browser's pages do not link the JSON Schema validator, so
+// message-valid is judged only where `mcplab run -checks` adds it.
+func (v View) judged(rule trace.RuleID) bool {
+	for _, c := range v.Checks {
+		if c.Rule == string(rule) {
+			return true
+		}
+	}
+	return false
+}

@@ -46,16 +46,27 @@ func noMessageAfterCancel(v *view) (trace.Check, bool) {
 
 // httpCancelSignal: on Streamable HTTP the client's cancellation signal
 // depends on the revision (DOMAIN.md §1): 2026-07-28 closes the request's
-// stream and POSTs nothing; 2025-11-25 POSTs notifications/cancelled.
+// stream and POSTs nothing; 2025-11-25 POSTs notifications/cancelled. A
+// cancellation the scenario sends raw (RawSends) is the author's test of
+// the server, not the client's signal, and is left out; so is the close
+// of a call that failed with its torn-down session (an event of the
+// client's with cause session-teardown for it before the close), which
+// ends the session rather than cancels the call.
 //
 // Rule: HTTPCancelClosesStream and HTTPCancelPostsNotification.
 func httpCancelSignal(v *view) (trace.Check, bool) {
 	var posts, closes []int
+	tornDown := map[string]bool{} // request id → its call failed with the session (late-message-fatal)
 	for i, e := range v.ev {
-		if v.clientSends(i) && v.msg(i).method == jsonrpc.MethodCancelled {
+		if v.clientSends(i) && v.msg(i).method == jsonrpc.MethodCancelled && !v.rawSend(i) {
 			posts = append(posts, i)
 		}
-		if e.Type == trace.TypeCloseStream && e.Actor == trace.ActorClient {
+		if e.Actor == trace.ActorClient && e.Cause == trace.CauseSessionTeardown && idOf(e) != "" {
+			tornDown[idOf(e)] = true
+		}
+		// A close of a call that already failed with its torn-down
+		// session is the session's end, not an attempt to cancel.
+		if e.Type == trace.TypeCloseStream && e.Actor == trace.ActorClient && !tornDown[idOf(e)] {
 			closes = append(closes, i)
 		}
 	}
@@ -74,7 +85,7 @@ func httpCancelSignal(v *view) (trace.Check, bool) {
 	}
 	if proto == trace.Protocol20251125 {
 		if len(posts) == 0 {
-			return fail(HTTPCancelPostsNotification, "Under 2025-11-25 closing the stream is not a cancellation; the client must POST notifications/cancelled.", closes...), true
+			return fail(HTTPCancelPostsNotification, "Under 2025-11-25 closing the stream is not a cancellation; the client closed it ("+seqList(closes)+") and must POST notifications/cancelled.", closes...), true
 		}
 		return pass(HTTPCancelPostsNotification, "Under 2025-11-25 the client cancels by POSTing notifications/cancelled.", posts...), true
 	}
@@ -92,7 +103,9 @@ func httpCancelSignal(v *view) (trace.Check, bool) {
 // the stream of. A client that cancelled and then kept waiting (an await
 // event, failure await-after-cancel, openai/codex#20925) and took the
 // answer fails too, and the detail says so rather than calling the request
-// abandoned; the detail cites the client's use of each response.
+// abandoned; the detail cites the client's use of each response. A
+// cancellation the scenario sends raw (RawSends) does not give the request
+// up: the client's view of the call never saw it.
 //
 // Rule: lateResponseIgnored.
 func lateResponseIgnored(v *view) (trace.Check, bool) {
@@ -111,7 +124,7 @@ func lateResponseIgnored(v *view) (trace.Check, bool) {
 			awaited[idOf(e)] = true
 		}
 		if e.Actor == trace.ActorClient && (e.Type == trace.TypeTimeout || e.Type == trace.TypeCloseStream ||
-			(v.clientSends(i) && v.msg(i).cancelOf != "")) {
+			(v.clientSends(i) && v.msg(i).cancelOf != "" && !v.rawSend(i))) {
 			id := idOf(e)
 			if v.msg(i).cancelOf != "" {
 				id = v.msg(i).cancelOf

@@ -28,6 +28,8 @@ type view struct {
 	// and a shorter one a branch per byte (natively one or two word loads).
 	puts   []uint8
 	tokens map[string]string // progress token → request id (from the client's requests)
+	// raw are the scenario's raw sends (rawSend), collected on first use.
+	raw    RawSends
 	method map[string]string // request id → method
 	// sent[w] says wire w's send event is recorded (sentSparse instead
 	// when the wire numbers are not the dense 1, 2, ... the engine and the

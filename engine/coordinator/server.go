@@ -219,7 +219,10 @@ func Summary(c *Client, s *Server) trace.Request {
 // on 2026-07-28 Streamable HTTP one that was POSTed (the signal there is
 // the stream closing); a 2025-11-25 initialize, never cancelled. about
 // reports whether e concerns the targeted request (the runner sets its id).
-func ReadCancel(msg json.RawMessage, c jsonrpc.Cancellation, err error, s *Server, method string, t Transport) (via string, e trace.Event, about, ok bool) {
+// gaveUp says whether the request's client has let it go (its Cause is
+// set): a POST the client sent as its cancellation leaves the two sides
+// disagreeing, while one a scenario sent raw changes nothing for either.
+func ReadCancel(msg json.RawMessage, c jsonrpc.Cancellation, err error, s *Server, method string, t Transport, gaveUp bool) (via string, e trace.Event, about, ok bool) {
 	e = trace.Event{Actor: trace.ActorServer, Type: trace.TypeIgnore, Message: msg}
 	switch {
 	case err != nil:
@@ -230,6 +233,9 @@ func ReadCancel(msg json.RawMessage, c jsonrpc.Cancellation, err error, s *Serve
 		return "", e, false, false
 	case t.HTTP && !t.Is2025:
 		e.Note = "Under 2026-07-28 Streamable HTTP a cancellation is the stream closing; a POSTed notifications/cancelled does not cancel. Client and server now disagree on the request's life."
+		if !gaveUp {
+			e.Note = "Under 2026-07-28 Streamable HTTP a cancellation is the stream closing; a POSTed notifications/cancelled does not cancel; the client has not given this request up, so nothing changes for either side."
+		}
 		return "", e, true, false
 	case t.Is2025 && method == "initialize":
 		e.Note = "Under 2025-11-25 initialize is never cancelled; ignored."

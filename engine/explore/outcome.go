@@ -16,8 +16,12 @@ import (
 // event's actor, type, request, task, ends, wire number, signal, status
 // and cause, in trace order, times left out.
 //
-// A key reads "7 cancelled (cause client), client abandoned, no response;
-// fails: none"; requests follow the trace's order, separated by "; ". A
+// A key reads "7 completed at the server after the client cancelled
+// (client), client abandoned, response sent; fails: none": the server's
+// state, and for a request with a cause who gave it up and the cause
+// itself (gaveUp), so a request the server completed anyway does not read
+// as "completed (cause client)"; requests follow the trace's order,
+// separated by "; ". A
 // scenario with a ledger also counts its side effects ("side effects 2;"
 // before the rules): a retry that charges twice is a class of its own even
 // where the same rules fail.
@@ -28,7 +32,9 @@ func classify(tr *trace.Trace) (key string, failing []trace.RuleID, sig uint64) 
 		b.WriteByte(' ')
 		b.WriteString(r.State)
 		if r.Cause != nil {
-			b.WriteString(" (cause ")
+			b.WriteString(" at the server after ")
+			b.WriteString(gaveUp(*r.Cause))
+			b.WriteString(" (")
 			b.WriteString(*r.Cause)
 			b.WriteByte(')')
 		}
@@ -93,6 +99,24 @@ func classify(tr *trace.Trace) (key string, failing []trace.RuleID, sig uint64) 
 		h.Write(scratch)
 	}
 	return b.String(), failing, h.Sum64()
+}
+
+// gaveUp says who let a request go for cause (a trace.Cause* value), as a
+// class key reads it after "at the server after".
+func gaveUp(cause string) string {
+	switch cause {
+	case trace.CauseClient:
+		return "the client cancelled"
+	case trace.CauseIdleTimeout, trace.CauseMaxTimeout:
+		return "the client timed out"
+	case trace.CauseSessionTeardown:
+		return "the client tore the session down"
+	case trace.CauseDisconnect:
+		return "the stream dropped"
+	case trace.CauseServer:
+		return "the server ended it"
+	}
+	return "a cancellation"
 }
 
 // thousands writes n with its digits grouped by commas (100,000).

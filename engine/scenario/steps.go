@@ -532,6 +532,16 @@ func (st Step) Text() *string {
 	return &s
 }
 
+// SentRaw is what a send step puts on the wire as written (its Message:
+// a malformed or unknown cancellation, bad progress), nil for a step of
+// another verb. Rules on a side's own conduct leave it out (checks.RawSends).
+func (st Step) SentRaw() json.RawMessage {
+	if st.Do != VerbSend || len(st.Message) == 0 {
+		return nil
+	}
+	return st.Message
+}
+
 // Failure is a fail step's JSON-RPC error: its code, and its message (Text,
 // "" when the step gives none). Decode requires the code of a fail step;
 // another step has code 0.

@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -86,16 +87,25 @@ func (t *Task) Serve(now int64, method string, is2025 bool, pollIntervalMs int64
 }
 
 // CheckpointAt is a worker checkpoint at now (Checkpoint) with the note
-// that says what it observed: cancelled is true when it cancelled t.
+// that says what it observed: cancelled is true when it cancelled t. A
+// checkpoint that finds t cancelled stops the work in both revisions
+// (DOMAIN.md §6): under 2025-11-25 tasks/cancel cancels the task before
+// the worker knows, and its next checkpoint is where the work stops.
 func (t *Task) CheckpointAt(now int64) (cancelled bool, note string) {
+	stopped, wasStopped := t.Stopped()
 	if t.Checkpoint(now) {
 		return true, "A worker checkpoint observes the cancellation flag: task " + t.ID + " becomes cancelled."
 	}
-	why := "no cancellation was requested"
-	if trace.Terminal(t.status) {
-		why = "the task is already " + t.status
+	head := "Worker checkpoint for task " + t.ID + ": "
+	switch {
+	case wasStopped:
+		return false, head + "the worker already stopped its work at " + strconv.FormatInt(stopped, 10) + " ms, when a checkpoint found the task cancelled; nothing runs."
+	case t.status == trace.TaskCancelled:
+		return false, head + "the task is already cancelled, so the worker stops its work."
+	case trace.Terminal(t.status):
+		return false, head + "the task is already " + t.status + "; its work is over."
 	}
-	return false, "Worker checkpoint for task " + t.ID + ": " + why + "; work continues."
+	return false, head + "no cancellation was requested; work continues."
 }
 
 // FinishAt is the worker finishing t at now with result (Finish; nil is
@@ -112,8 +122,12 @@ func (t *Task) FinishAt(now int64, result json.RawMessage) (ok bool, note string
 	return t.Finish(now, result), note
 }
 
-// UnchangedNote says that t's terminal status did not change.
+// UnchangedNote says that t's terminal status did not change, and when a
+// checkpoint had stopped its worker, since when.
 func (t *Task) UnchangedNote() string {
+	if at, ok := t.Stopped(); ok {
+		return "Task " + t.ID + " is already cancelled and its worker stopped its work at " + strconv.FormatInt(at, 10) + " ms; terminal statuses never change."
+	}
 	return "Task " + t.ID + " is already " + t.status + "; terminal statuses never change."
 }
 

@@ -52,13 +52,16 @@ type Task struct {
 	ID              string
 	status          string
 	cancelRequested bool
-	result          json.RawMessage
-	history         [][2]any // [at ms, status]
+	// stoppedAt is when a worker checkpoint found the task cancelled and
+	// the worker stopped its work (ms); -1 while the work runs.
+	stoppedAt int64
+	result    json.RawMessage
+	history   [][2]any // [at ms, status]
 }
 
 // New returns task id, working since now.
 func New(id string, now int64) Task {
-	return Task{ID: id, status: trace.TaskWorking, history: [][2]any{{now, trace.TaskWorking}}}
+	return Task{ID: id, status: trace.TaskWorking, stoppedAt: -1, history: [][2]any{{now, trace.TaskWorking}}}
 }
 
 // Status returns the task's status (a trace.Task* value).
@@ -83,13 +86,20 @@ func (t *Task) Set(now int64, status string) bool {
 func (t *Task) RequestCancel() { t.cancelRequested = true }
 
 // Checkpoint is a worker checkpoint at now: it cancels a working task whose
-// cancel flag is set and reports whether it did.
+// cancel flag is set and reports whether it did. A checkpoint that finds
+// its task cancelled, by itself or before it (a 2025-11-25 tasks/cancel),
+// stops the worker's work (Stopped).
 func (t *Task) Checkpoint(now int64) bool {
-	if t.cancelRequested && t.status == trace.TaskWorking {
-		return t.Set(now, trace.TaskCancelled)
+	cancelled := t.cancelRequested && t.status == trace.TaskWorking && t.Set(now, trace.TaskCancelled)
+	if t.status == trace.TaskCancelled && t.stoppedAt < 0 {
+		t.stoppedAt = now
 	}
-	return false
+	return cancelled
 }
+
+// Stopped is when a worker checkpoint found the task cancelled and the
+// worker stopped its work (ms), and false while the work runs.
+func (t *Task) Stopped() (int64, bool) { return t.stoppedAt, t.stoppedAt >= 0 }
 
 // Finish completes the task at now with result and reports whether it did
 // (false: already terminal, the result is not kept).

@@ -1,15 +1,12 @@
 package schema
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
-	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
 
@@ -43,7 +40,7 @@ func Check(tr *trace.Trace) trace.Check {
 	if revs, err := load(); err != nil || revs[rev] == nil {
 		return undecided(fmt.Sprintf("No official schema for protocol revision %q is embedded (have %s and %s): its messages cannot be judged.", rev, Revisions[0], Revisions[1]))
 	}
-	raw := rawSends(tr)
+	raw := checks.RawSendsOf(tr)
 	methods := map[string]string{} // request id text -> method, the latest request
 	type key struct{ msg, method string }
 	judged := map[key]bool{}
@@ -58,7 +55,7 @@ func Check(tr *trace.Trace) trace.Check {
 		if len(e.Message) == 0 || !wireTypes[e.Type] || e.Actor == trace.ActorLedger || e.Actor == trace.ActorWorker {
 			continue // a ledger record or replay, a client's mutation: not wire messages
 		}
-		if raw[compact(e.Message)] {
+		if raw.Has(e.Message) {
 			left++
 			continue
 		}
@@ -138,29 +135,6 @@ func where(e *trace.Event) string {
 	return s + ")"
 }
 
-// rawSends are the compact texts of what the scenario's send steps put on
-// the wire as written.
-func rawSends(tr *trace.Trace) map[string]bool {
-	raw := map[string]bool{}
-	if tr.Scenario == nil {
-		return raw
-	}
-	for _, st := range tr.Scenario.Steps {
-		if st.Do == scenario.VerbSend && len(st.Message) > 0 {
-			raw[compact(st.Message)] = true
-		}
-	}
-	return raw
-}
-
-func compact(msg json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Compact(&b, msg) != nil {
-		return string(msg)
-	}
-	return b.String()
-}
-
 func pass(detail string) trace.Check {
 	t := true
 	return trace.Check{Rule: Rule, OK: &t, Detail: detail}
@@ -183,5 +157,5 @@ var Description = checks.Rule{
 	Checks: "Every wire message is valid against the official JSON Schema of the protocol revision it claims: a request or notification against its method's definition, a response against the result its request names. A method only the other revision defines (subscriptions/listen under 2025-11-25, ping under 2026-07-28) is invalid there; a vendor's method neither defines is not. So is a result member only the other revision's Result names (resultType under 2025-11-25).",
 	Source: "MCP specification, schema/2025-11-25/schema.json and schema/2026-07-28/schema.json; " + checks.DomainNotes + " §1, The two protocol eras",
 	Undecided: "The transcript does not say its protocol revision, or names one whose schema is not embedded: no schema can judge its messages. " +
-		"Judged by the native command and the import page's native build only; the browser's pages do not link the validator.",
+		"Judged only on the command line (mcplab run -checks, mcplab probe), not in the browser: the site's pages, the import page included, do not link the validator and leave this rule out of their tally.",
 }

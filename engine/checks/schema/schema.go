@@ -7,9 +7,9 @@
 //
 // It lives apart from package checks because it is a different job: it
 // links a JSON Schema validator (github.com/santhosh-tekuri/jsonschema/v6)
-// and the two schemas, which only the native command, the import page's
-// native build and the tests use: they call [Check]; checks.Evaluate
-// does not.
+// and the two schemas, which only the command line (`mcplab run
+// -checks`, `mcplab probe`) and the tests use: they call [Check];
+// checks.Evaluate does not, and the browser's pages leave the rule out.
 //
 // A message is judged against the definition its method names: a request
 // or notification against the schema's definition whose method is that

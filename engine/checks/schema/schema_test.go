@@ -290,3 +290,23 @@ func TestForeignResultMember(t *testing.T) {
 		})
 	}
 }
+
+// Rule message-valid's reference entry (Description) says where the rule
+// is judged in terms a reader can act on: the command that judges it
+// (mcplab run -checks), and that the browser's pages leave it out, never
+// a build no user can open.
+func TestDescriptionNamesWhereItIsJudged(t *testing.T) {
+	u := schema.Description.Undecided
+	for _, tc := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"names the command that judges it", "mcplab run -checks", true},
+		{"says the browser leaves it out", "not in the browser", true},
+		{"names no build a user cannot open", "native build", false},
+	} {
+		if strings.Contains(u, tc.text) != tc.want {
+			t.Errorf("%s: Undecided %q contains %q: %v, want %v", tc.name, u, tc.text, !tc.want, tc.want)
+		}
+	}
+}
