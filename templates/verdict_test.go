@@ -396,7 +396,7 @@ func TestVerdictWhenNoCheckApplies(t *testing.T) {
 // "completed on the server; this log cannot show whether the client got
 // it", in the neutral colour, never "never reached the client".
 func TestServerLogCannotSayTheClientNeverGotIt(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "site", "transcripts", "go-sdk-v1.8.0-cancel-server.log"))
+	data, err := os.ReadFile(filepath.Join("..", "site", "internal", "build", "transcripts", "go-sdk-v1.8.0-cancel-server.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
