@@ -100,6 +100,9 @@ func (b *siteBuild) pages(exs []examples.Example) error {
 	if err := buildRules(b.write, book); err != nil { // rules/, rules/<id>/
 		return err
 	}
+	if err := buildDocs(b.write); err != nil { // docs/, docs/<name>/ (docsite_step.go)
+		return err
+	}
 	if err := buildExplore(b.write, exs); err != nil { // explore/
 		return err
 	}

@@ -23,8 +23,8 @@ const module = "github.com/mcplab/mcplab/"
 
 // layers is site/'s package map, bottom first: a package may import only
 // site/ packages of lower layers. At the bottom the packages that know no
-// other (the file server, the docs generator, the templ trim, the load
-// average); above them the live verbs' connection and recorder layer and
+// other (the file server, the docs generator, the docs' pages, the templ
+// trim, the load average); above them the live verbs' connection and recorder layer and
 // what drives real peers over it; the command (site) and the benchmark
 // commands on top.
 var layers = map[string]int{
@@ -32,6 +32,7 @@ var layers = map[string]int{
 	"site/internal/trim":      0,
 	"site/internal/serve":     0,
 	"site/internal/docgen":    0,
+	"site/internal/docsite":   0,
 	"site/internal/junit":     0,
 	"site/internal/live":      1,
 	"site/internal/probe":     2,
