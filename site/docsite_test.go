@@ -88,11 +88,11 @@ func TestDocsPages(t *testing.T) {
 }
 
 // checkDocsLinks opens every page of /docs/ linked from the docs' index
-// and checks that each of their links of the site opens a page and, with
-// a fragment, an element that page has.
+// at 390 px and checks that none scrolls sideways (a code block or a
+// table scrolls in its own box) and that each of their links of the site
+// opens a page and, with a fragment, an element that page has.
 func checkDocsLinks(t *testing.T) {
-	ctx, _ := openTab(t, siteURL)
-	navigate(t, ctx, siteURL+"/docs/")
+	ctx := openAt(t, "docs-index", "/docs/", false, 390, 900)
 	pages := evalJSON[[]string](t, ctx, `[location.href, ...new Set(Array.from(document.querySelectorAll("#doc a[href]")).map(a => a.href.split("#")[0]).filter(h => h.includes("/docs/")))]`)
 	if len(pages) < 9 {
 		t.Fatalf("the docs' index links %d pages of docs/: %q", len(pages)-1, pages)
@@ -101,6 +101,9 @@ func checkDocsLinks(t *testing.T) {
 	links := 0
 	for _, p := range pages {
 		navigate(t, ctx, p)
+		if w := evalJSON[[]float64](t, ctx, `[document.documentElement.scrollWidth, innerWidth]`); w[0] > w[1] {
+			t.Errorf("390 px: %s scrolls sideways (%v > %v)", p, w[0], w[1])
+		}
 		for _, href := range evalJSON[[]string](t, ctx, `Array.from(document.querySelectorAll("#doc a[href]")).map(a => a.href).filter(h => h.startsWith(location.origin))`) {
 			u, err := url.Parse(href)
 			if err != nil {
