@@ -178,6 +178,28 @@ func TestRuleSourcesOpenTheRenderedNotes(t *testing.T) {
 	}
 }
 
+// The rules index links the notes' page and the docs' index, both pages
+// the site renders.
+func TestRulesIndexOpensTheDocs(t *testing.T) {
+	served := site(renderDocs(t))
+	var b bytes.Buffer
+	if err := templates.RulesIndex("../", nil).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	var docs []string
+	for _, m := range hrefAttr.FindAllStringSubmatch(b.String(), -1) {
+		if strings.Contains(m[1], "docs/") {
+			docs = append(docs, m[1])
+			if bad := resolves("/rules/", m[1], served); bad != "" {
+				t.Errorf("the rules index links %q: %s", m[1], bad)
+			}
+		}
+	}
+	if !slices.Equal(docs, []string{"../docs/domain/", "../docs/"}) {
+		t.Errorf("the rules index links %q of docs/, want the notes' page and the docs' index", docs)
+	}
+}
+
 // Each kind of link a doc holds goes where the site has it, and a link
 // to a file the site does not serve reads as its text.
 func TestSiteHrefs(t *testing.T) {
