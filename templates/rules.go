@@ -51,7 +51,7 @@ func sourceParts(s, root string) []textPart {
 			continue
 		}
 		text := c.Label
-		if c.File == checksNotesFile {
+		if c.File == domainNotesFile {
 			at := strings.TrimLeft(strings.TrimPrefix(c.Label, c.File), " ,") // "§1, Title", `"Title"` or ""
 			switch {
 			case at == "":
@@ -72,9 +72,9 @@ func sourceParts(s, root string) []textPart {
 	return out
 }
 
-// checksNotesFile is the file of docs/ that holds the domain notes, as
+// domainNotesFile is the file of docs/ that holds the domain notes, as
 // notes.Citations names it (checks.DomainNotes without "docs/").
-var checksNotesFile = strings.TrimPrefix(checks.DomainNotes, "docs/")
+var domainNotesFile = strings.TrimPrefix(checks.DomainNotes, "docs/")
 
 // DocPath is the page the site serves for file, a Markdown file of the
 // repository's docs/ ("domain.md"), relative to the site root:
