@@ -103,7 +103,9 @@ func TestNoHandWrittenFileIsOver700Lines(t *testing.T) {
 // runs through entry and sits under review, whose race table it computes;
 // rulebook, the rules reference, runs the built-ins through entry and
 // judges them with checks and checks/schema (nothing in engine/ imports
-// it); examples is data that opens share links (scenario's).
+// it), and cites the design notes through rulebook/notes, which knows
+// only checks (templates links it without the runner); examples is data
+// that opens share links (scenario's).
 var engineRank = []string{
 	"engine/internal/sha256",
 	"engine/sim",
@@ -121,6 +123,7 @@ var engineRank = []string{
 	"engine/recovery",
 	"engine/checks",
 	"engine/checks/schema",
+	"engine/rulebook/notes",
 	"engine/transcript",
 	"engine",
 	"engine/entry",

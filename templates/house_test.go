@@ -182,7 +182,7 @@ func (s *source) edges() map[[2]string][]string {
 //  5. components: the templ components of the output (timeline, charts,
 //     ledger, output).
 //  6. pages: the page layouts (page, playground, review, rules, explore,
-//     not found) and the two panels pages embed that the browser also
+//     not found, docs) and the two panels pages embed that the browser also
 //     re-renders (panels.go).
 //  7. surface: the exported entries that build a view model and render it
 //     (surface.go, whose package comment names the exported surface), and
@@ -235,6 +235,7 @@ var layers = map[string]int{
 	"rules.templ":      6,
 	"explore.templ":    6,
 	"notfound.templ":   6,
+	"docs.templ":       6,
 	"panels.go":        6,
 
 	"surface.go": 7,

@@ -3,7 +3,7 @@
 // controls, and the full pages that embed them.
 //
 // The exported surface is what site/ (prerendering) and wasm/ (the
-// browser) use, 68 names; everything else is unexported. This file holds
+// browser) use, 70 names; everything else is unexported. This file holds
 // the entries that build a view model and render it; the other names are
 // declared beside the models they belong to:
 //
@@ -31,6 +31,8 @@
 //     ExplorePicked and ExploreEditedNote.
 //   - The review and the rules: ReviewPage, ReviewBody, NewReviewView and
 //     ReviewLink; RulesIndex and RulePage.
+//   - The docs: DocPage draws a page of the repository's docs/ that the
+//     site serves, at DocPath.
 //
 // Also exported, though site/ and wasm/ code does not name them: the types
 // that exported signatures and fields show (Charts, OEmbed, EditedWords,
@@ -248,3 +250,14 @@ func RulesIndex(root string, entries []checks.RuleEntry) templ.Component {
 // one that fails it (both found by running the built-ins), every built-in
 // that reports it, and what undecided means for it. root is "../../".
 func RulePage(root string, e checks.RuleEntry) templ.Component { return rulePageView(root, e) }
+
+// DocPage is the site's page of one Markdown file of the repository's
+// docs/ (docs/<name>/index.html, the index docs/index.html): title, for
+// the window's title and the breadcrumb, and body, the file rendered to
+// HTML by the caller, which vouches for it (package docsite renders it
+// with raw HTML left out), drawn as it is inside the page's article.
+// root is the relative path to the site root ("../../"); index is true
+// for the docs' index, which has no breadcrumb back to itself.
+func DocPage(root, title, body string, index bool) templ.Component {
+	return docPageView(root, title, body, index)
+}

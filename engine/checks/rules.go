@@ -25,9 +25,10 @@ type Rule struct {
 // DomainNotes is the file of the repository that holds the lab's own
 // account of its domain, numbered as the code's comments cite it
 // (DOMAIN.md §N): a rule's Source cites its sections as DomainNotes +
-// " §N". The rules reference links each citation to its section
-// (docs/rules.md) or names it in words where docs/ is not served (the
-// site's /rules/ pages).
+// " §N". The rules reference links each citation to its section: in
+// docs/rules.md to docs/domain.md, on the site's /rules/ pages to the
+// site's page of the notes, /docs/domain/ (rulebook/notes.Citations finds
+// them).
 const DomainNotes = "docs/domain.md"
 
 // Sections of the domain notes and of the MCP specification (per

@@ -4,12 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/rulebook"
+	"github.com/mcplab/mcplab/engine/rulebook/notes"
 )
 
 // domainFile is the lab's domain notes in the repository.
@@ -38,47 +38,6 @@ func headings(t *testing.T, path string) (levels []int, texts []string) {
 	return levels, texts
 }
 
-// Rule (docs/domain.md's opening: its numbers and subsection titles are
-// stable): DomainSections is exactly the numbered sections of
-// docs/domain.md, §1 to §12 in order, each subsection it names a "###"
-// heading inside its own section.
-func TestDomainSectionsAreTheNotesHeadings(t *testing.T) {
-	levels, texts := headings(t, domainFile)
-	numbered := regexp.MustCompile(`^(\d+)\. `)
-	var got []rulebook.Section
-	for i, text := range texts {
-		switch {
-		case levels[i] == 2 && numbered.MatchString(text):
-			n, _ := strconv.Atoi(numbered.FindStringSubmatch(text)[1])
-			got = append(got, rulebook.Section{N: n, Title: strings.TrimPrefix(text, numbered.FindString(text))})
-		case levels[i] == 3 && len(got) > 0:
-			got[len(got)-1].Subsections = append(got[len(got)-1].Subsections, text)
-		}
-	}
-	if len(got) != 12 || len(rulebook.DomainSections) != 12 {
-		t.Fatalf("docs/domain.md has %d numbered sections and DomainSections %d, want 12 each", len(got), len(rulebook.DomainSections))
-	}
-	for i, want := range rulebook.DomainSections {
-		g := got[i]
-		if g.N != i+1 || want.N != i+1 || g.Title != want.Title {
-			t.Errorf("section %d: docs/domain.md has %q, DomainSections %d %q", i+1, g.Heading(), want.N, want.Heading())
-		}
-		for _, sub := range want.Subsections {
-			if !contains(g.Subsections, sub) {
-				t.Errorf("§%d: docs/domain.md has no subsection %q under it (it has %q)", want.N, sub, g.Subsections)
-			}
-		}
-	}
-	for _, cited := range []string{"The server's side of a cancellation", "The race: both orders are valid", "The two protocol eras"} {
-		if !contains(rulebook.DomainSections[0].Subsections, cited) {
-			t.Errorf("§1 lacks the subsection the code cites, %q", cited)
-		}
-	}
-	if !contains(texts, "Glossary") {
-		t.Error("docs/domain.md has no glossary")
-	}
-}
-
 // Rule: a rule's source cites the domain notes as docs/domain.md §N (a
 // section that exists, and a subsection of it when one is named), never
 // a design file the repository does not hold; and each citation becomes
@@ -88,7 +47,7 @@ func TestRuleSourcesCiteTheNotes(t *testing.T) {
 	anchors := map[string]bool{}
 	for i := range texts {
 		if levels[i] >= 2 {
-			anchors[rulebook.Anchor(texts[i])] = true
+			anchors[notes.Anchor(texts[i])] = true
 		}
 	}
 	link := regexp.MustCompile(`\]\(domain\.md#([^)]*)\)`)
@@ -144,20 +103,6 @@ func TestMarkdownCitations(t *testing.T) {
 	} {
 		if got := rulebook.MarkdownCitations(c.in); got != c.want {
 			t.Errorf("MarkdownCitations(%q)\n got %q\nwant %q", c.in, got, c.want)
-		}
-	}
-}
-
-// Anchor gives GitHub's fragment for a heading.
-func TestAnchor(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"1. Request cancellation, per transport", "1-request-cancellation-per-transport"},
-		{"The server's side of a cancellation", "the-servers-side-of-a-cancellation"},
-		{"Practice lab: `reserve_inventory`", "practice-lab-reserve_inventory"},
-		{"4. Idempotency: a new JSON-RPC id is not deduplication", "4-idempotency-a-new-json-rpc-id-is-not-deduplication"},
-	} {
-		if got := rulebook.Anchor(c.in); got != c.want {
-			t.Errorf("Anchor(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

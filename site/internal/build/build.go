@@ -107,6 +107,7 @@ type Options struct {
 //	import/index.html     the transcript judge (templates.ImportPage), on ImportExample
 //	explore/index.html    the race explorer (templates.ExplorePage), on exploreDefault
 //	rules/index.html, rules/<id>/index.html   the rules reference (buildRules)
+//	docs/index.html, docs/<name>/index.html   the repository's docs/ as pages (buildDocs)
 //	review/index.html     the reliability review of ReviewDefault; review/<name>/ of the other Reviewed scenarios (buildReviews)
 //	review.schema.json, scenario.schema.json, transcript.schema.json   the public formats' JSON Schemas
 //	404.html         the page for an address the site has no page at

@@ -105,6 +105,10 @@ func (b *siteBuild) pages(exs []examples.Example) error {
 	if err := buildRules(b.write, book); err != nil { // rules/, rules/<id>/
 		return err
 	}
+	docs, err := buildDocs(b.write) // docs/, docs/<name>/ (docs.go)
+	if err != nil {
+		return err
+	}
 	if err := buildExplore(b.write, exs); err != nil { // explore/
 		return err
 	}
@@ -118,7 +122,7 @@ func (b *siteBuild) pages(exs []examples.Example) error {
 	if err := b.page(serve.NotFoundPage, "404 page", templates.NotFoundPage(SiteRootPath(b.baseURL))); err != nil {
 		return err
 	}
-	b.log.donef("pages", start, "%d scenario pages, %d review pages, %d rule pages, the index, the playground, the import page and the 404 page", len(exs), reviews, len(book.Entries()))
+	b.log.donef("pages", start, "%d scenario pages, %d review pages, %d rule pages, %d docs pages, the index, the playground, the import page and the 404 page", len(exs), reviews, len(book.Entries()), docs)
 	return nil
 }
 

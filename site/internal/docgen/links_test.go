@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcplab/mcplab/engine/rulebook"
+	"github.com/mcplab/mcplab/engine/rulebook/notes"
 )
 
 // anchors returns the fragments GitHub gives the headings of a Markdown
@@ -24,7 +24,7 @@ func anchors(text string) map[string]bool {
 		if fence || !strings.HasPrefix(line, "#") {
 			continue
 		}
-		a := rulebook.Anchor(strings.TrimSpace(strings.TrimLeft(line, "#")))
+		a := notes.Anchor(strings.TrimSpace(strings.TrimLeft(line, "#")))
 		if n := seen[a]; n > 0 {
 			out[a+"-"+strconv.Itoa(n)] = true
 		} else {
@@ -84,8 +84,8 @@ func TestDocsResolveInTheRepository(t *testing.T) {
 			}
 		}
 		for _, m := range cite.FindAllStringSubmatch(text, -1) {
-			if n, _ := strconv.Atoi(m[1]); n < 1 || n > len(rulebook.DomainSections) {
-				t.Errorf("%s cites %q: the domain notes have §1 to §%d", name, m[0], len(rulebook.DomainSections))
+			if n, _ := strconv.Atoi(m[1]); n < 1 || n > len(notes.DomainSections) {
+				t.Errorf("%s cites %q: the domain notes have §1 to §%d", name, m[0], len(notes.DomainSections))
 			}
 		}
 		for _, outside := range []string{"DOMAIN.md", "SCENARIO.md", "ARCHITECTURE.md", "STYLE.md"} {
