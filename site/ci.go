@@ -7,6 +7,7 @@ import (
 	"github.com/mcplab/mcplab/engine/explore"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/site/internal/junit"
+	"github.com/mcplab/mcplab/site/internal/probe"
 )
 
 // ruleURL is the address of rule's reference page, /rules/<rule>/ on the
@@ -38,23 +39,23 @@ const situationCase = "situation"
 // junitOfProbe is a probe's suite: a case per situation and rule; the
 // probe's own observations that fail a situation are failures named as
 // -checks names them, and a situation that judged nothing is one case.
-func junitOfProbe(target string, results []sitResult) junit.Suite {
+func junitOfProbe(target string, results []probe.Result) junit.Suite {
 	s := junit.Suite{Name: "mcplab probe " + target}
 	for _, r := range results {
-		for _, c := range r.checks {
-			s.Cases = append(s.Cases, junit.Case{Subject: r.name, Rule: string(c.Rule), Status: junit.StatusOf(c.OK), Detail: c.Detail, URL: ruleURL("", c.Rule)})
+		for _, c := range r.Checks {
+			s.Cases = append(s.Cases, junit.Case{Subject: r.Name, Rule: string(c.Rule), Status: junit.StatusOf(c.OK), Detail: c.Detail, URL: ruleURL("", c.Rule)})
 		}
-		for _, o := range r.own {
-			s.Cases = append(s.Cases, junit.Case{Subject: r.name, Rule: o, Status: junit.Fail, Detail: strings.Join(r.facts, "; ")})
+		for _, o := range r.Own {
+			s.Cases = append(s.Cases, junit.Case{Subject: r.Name, Rule: o, Status: junit.Fail, Detail: strings.Join(r.Facts, "; ")})
 		}
-		if len(r.checks)+len(r.own) > 0 {
+		if len(r.Checks)+len(r.Own) > 0 {
 			continue
 		}
-		c := junit.Case{Subject: r.name, Rule: situationCase, Detail: strings.Join(r.facts, "; ")}
+		c := junit.Case{Subject: r.Name, Rule: situationCase, Detail: strings.Join(r.Facts, "; ")}
 		switch {
-		case r.verdict == "FAIL" || r.broke:
+		case r.Verdict == "FAIL" || r.Broke:
 			c.Status = junit.Fail
-		case r.verdict == "pass":
+		case r.Verdict == "pass":
 			c.Status = junit.Pass
 		default:
 			c.Status = junit.Undecided

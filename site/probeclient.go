@@ -339,7 +339,7 @@ func runSituation(ctx context.Context, c *probeClientConfig, st mock.Situation, 
 	}
 	labClosed := labEnded(t)
 	for _, ch := range t.Checks {
-		c := clientCheck{Rule: ch.Rule, OK: ch.OK, Detail: citeLines(t, ch.Detail), Staged: isOneOf(ch.Rule, st.Staged)}
+		c := clientCheck{Rule: ch.Rule, OK: ch.OK, Detail: live.CiteLines(t, ch.Detail), Staged: isOneOf(ch.Rule, st.Staged)}
 		if ch.OK != nil && !*ch.OK && citesAny(ch.Events, labClosed) {
 			c.OK, c.Detail = nil, "ended by the lab, undecided: it rests on a stream the lab broke when it stopped the client ("+c.Detail+")"
 		}

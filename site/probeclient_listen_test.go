@@ -19,6 +19,7 @@ import (
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
+	"github.com/mcplab/mcplab/site/internal/peertest"
 )
 
 // TestProbeClientListen: each client's fair verdict, rule by rule.
@@ -37,7 +38,7 @@ import (
 //     rule about backoff or refetching can judge it: undecided.
 func TestProbeClientListen(t *testing.T) {
 	t.Parallel()
-	tsServers(t)
+	peertest.TypeScript(t)
 	ts := []string{"node", filepath.Join("testdata", "probe", "ts", "client.mjs")}
 	cases := []struct {
 		name      string

@@ -22,6 +22,7 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/site/internal/loadavg"
 	"github.com/mcplab/mcplab/site/internal/mock"
+	"github.com/mcplab/mcplab/site/internal/peertest"
 
 	// mark3labs/mcp-go's client is built from testdata/probe/mcpgoclient,
 	// which go mod tidy does not read (testdata): this keeps its module,
@@ -122,7 +123,7 @@ func ruleOf(r ClientResult, rule trace.RuleID) string {
 // comes later is its leaked 600 ms idle timer's, past the 250 ms grace.
 func TestProbeClientTypeScript(t *testing.T) {
 	t.Parallel()
-	tsServers(t)
+	peertest.TypeScript(t)
 	cases := []struct {
 		name, mode string
 		flags      []string
@@ -185,7 +186,7 @@ func TestProbeClientTypeScript(t *testing.T) {
 // undecided, never a pass.
 func TestProbeClientSituations(t *testing.T) {
 	t.Parallel()
-	tsServers(t)
+	peertest.TypeScript(t)
 	client := []string{"node", filepath.Join("testdata", "probe", "ts", "client.mjs"), "timeout"}
 	args := []string{"-situation", "late-response", "-situation", "progress-after-final", "-situation", "lost-response-mutation", "-transport", "streamable-http", "--"}
 	got, err := probeClientJSON(t, append(args, client...)...)
@@ -242,7 +243,7 @@ func TestProbeClientBounded(t *testing.T) {
 }
 
 // goClient builds testdata/probe/goclient once per test binary.
-func goClient(t *testing.T) string { return testBinary(t, "goclient") }
+func goClient(t *testing.T) string { return peertest.Binary(t, "goclient") }
 
 // TestProbeClientGoSDK: the Go SDK v1.8.0 client bounds its call with a
 // 300 ms context deadline (stated with -max-timeout 300), in each era: on
@@ -325,7 +326,7 @@ func TestProbeClientSignal(t *testing.T) {
 }
 
 // mcpGoClient builds testdata/probe/mcpgoclient once per test binary.
-func mcpGoClient(t *testing.T) string { return testBinary(t, "mcpgoclient") }
+func mcpGoClient(t *testing.T) string { return peertest.Binary(t, "mcpgoclient") }
 
 // TestProbeClientMcpGo: mark3labs/mcp-go v1.2.1's client bounds its call
 // with a 300 ms context deadline (stated with -max-timeout 300). It speaks

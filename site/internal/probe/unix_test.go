@@ -1,9 +1,10 @@
 //go:build unix
 
-package site
+package probe
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -16,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcplab/mcplab/site/internal/peertest"
 )
 
 // Rule (README: the server's whole process group is killed at the end):
@@ -36,7 +39,7 @@ func TestProbeSIGTERMKillsTheServer(t *testing.T) {
 		}
 	}()
 	var out, errb bytes.Buffer
-	err := run([]string{"probe", "-protocol", "2025-11-25", "-out", dir, "--", "sh", "testdata/probe/hang.sh", pidFile}, &out, &errb)
+	err := runArgs(context.Background(), []string{"-protocol", "2025-11-25", "-out", dir, "--", "sh", peertest.Path("hang.sh"), pidFile}, &out, &errb)
 	t.Logf("%s%s", out.String(), errb.String())
 	if err == nil || !strings.Contains(err.Error(), "stopped by SIGTERM") || exitCode(err) != 1 {
 		t.Errorf("err = %v, want stopped by SIGTERM (exit 1)", err)
@@ -88,7 +91,7 @@ func TestProbeSIGINTDuringANotificationsPOST(t *testing.T) {
 		}
 	}()
 	var out, errb bytes.Buffer
-	err := run([]string{"probe", "-protocol", "2025-11-25", "-out", t.TempDir(), srv.URL}, &out, &errb)
+	err := runArgs(context.Background(), []string{"-protocol", "2025-11-25", "-out", t.TempDir(), srv.URL}, &out, &errb)
 	returned := time.Now()
 	t.Logf("%s%s", out.String(), errb.String())
 	if signalled.IsZero() {
