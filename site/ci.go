@@ -8,6 +8,7 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/site/internal/junit"
 	"github.com/mcplab/mcplab/site/internal/probe"
+	"github.com/mcplab/mcplab/site/internal/probeclient"
 )
 
 // ruleURL is the address of rule's reference page, /rules/<rule>/ on the
@@ -98,7 +99,7 @@ func values(vs explore.Values) string {
 // transport and rule (the subject names the situation and its transport);
 // a situation that judged no rule is one case, undecided with its facts,
 // or a failure when its run could not happen.
-func junitOfProbeClient(client string, results []ClientResult) junit.Suite {
+func junitOfProbeClient(client string, results []probeclient.Result) junit.Suite {
 	s := junit.Suite{Name: "mcplab probe-client " + client}
 	for _, r := range results {
 		subject := r.Name + " (" + r.Transport + ", " + r.Protocol + ")"
@@ -109,7 +110,7 @@ func junitOfProbeClient(client string, results []ClientResult) junit.Suite {
 			continue
 		}
 		c := junit.Case{Subject: subject, Rule: situationCase, Status: junit.Undecided, Detail: strings.Join(r.Facts, "; ")}
-		if r.Broke || r.Verdict == verdictFail {
+		if r.Broke || r.Verdict == probeclient.Fail {
 			c.Status = junit.Fail
 		}
 		s.Cases = append(s.Cases, c)

@@ -11,6 +11,7 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/site/internal/junit"
 	"github.com/mcplab/mcplab/site/internal/probe"
+	"github.com/mcplab/mcplab/site/internal/probeclient"
 )
 
 // junitReport is the part of a JUnit report a CI reader counts.
@@ -152,12 +153,12 @@ func TestJUnitOfProbe(t *testing.T) {
 // facts, or a failure when its run could not happen.
 func TestJUnitOfProbeClient(t *testing.T) {
 	yes, no := true, false
-	results := []ClientResult{
-		{Name: "slow-progress", Transport: "stdio", Protocol: "2025-11-25", Verdict: verdictFail, Checks: []clientCheck{
+	results := []probeclient.Result{
+		{Name: "slow-progress", Transport: "stdio", Protocol: "2025-11-25", Verdict: probeclient.Fail, Checks: []probeclient.Check{
 			{Rule: "abandon-tells-server", OK: &no, Detail: "gave up in silence"},
 			{Rule: "progress-resets-idle", OK: &yes},
 		}},
-		{Name: "late-response", Transport: "streamable-http", Protocol: "2026-07-28", Verdict: verdictUndecided, Facts: []string{"the server cannot see the client tolerate it"}},
+		{Name: "late-response", Transport: "streamable-http", Protocol: "2026-07-28", Verdict: probeclient.Undecided, Facts: []string{"the server cannot see the client tolerate it"}},
 		{Name: "listen-ended", Transport: "stdio", Protocol: "2025-11-25", Broke: true, Facts: []string{"the client did not start"}},
 	}
 	b, err := junit.Marshal("mcplab probe-client", junitOfProbeClient("node client.mjs", results))

@@ -16,7 +16,6 @@ import (
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
-	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/site/internal/live"
 	"github.com/mcplab/mcplab/site/internal/mock"
 )
@@ -239,26 +238,11 @@ func mockReport(rec *live.Recorder, dir, name string, f *mockFlags, why string, 
 	if !f.verdicts {
 		return nil, nil
 	}
-	tr, err = judgeTranscript(path, f.maxTimeout, f.idleTimeout)
+	tr, err = mock.Judge(path, f.maxTimeout, f.idleTimeout)
 	if err != nil {
 		return nil, err
 	}
 	return tr, printChecks(stderr, tr)
-}
-
-// judgeTranscript imports the transcript at path and has the engine's
-// checks judge it; maxTimeout and idleTimeout are the client's stated
-// timeouts in ms (0 none).
-func judgeTranscript(path string, maxTimeout, idleTimeout int64) (*trace.Trace, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	tr, err := transcript.Import(data, transcript.Options{MaxTimeoutMs: maxTimeout, IdleTimeoutMs: idleTimeout})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return tr, nil
 }
 
 // situationList names probe-client's situations, comma-separated.

@@ -15,6 +15,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/checks/schema"
 	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/site/internal/live"
 )
@@ -115,7 +116,8 @@ func outcome(rep *Report, check bool) error {
 
 // judgeFile judges the transcript at file alone, as `mcplab run -checks
 // FILE` does, its lines on w ("pass  RULE", "FAIL  RULE: DETAIL", "  ?
-// RULE: DETAIL"): exit status 3 when a rule fails.
+// RULE: DETAIL"), message-valid among its checks: exit status 3 when a
+// rule fails.
 func judgeFile(file string, w io.Writer) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -125,6 +127,7 @@ func judgeFile(file string, w io.Writer) error {
 	if err != nil {
 		return &exitError{2, err}
 	}
+	tr.Checks = append(tr.Checks, schema.Check(tr)) // as the native command adds it
 	var failed []string
 	for _, c := range tr.Checks {
 		switch {
