@@ -85,8 +85,8 @@ var (
 // TypeScript installs the TypeScript SDK from the committed lockfile into
 // site/testdata/probe/ts/node_modules with npm ci, unless the installed
 // tree is already that lockfile's (npm writes
-// node_modules/.package-lock.json). A missing npm fails the test with
-// what to install.
+// node_modules/.package-lock.json). Test binaries running at once take
+// turns (lockDir). A missing npm fails the test with what to install.
 func TypeScript(t testing.TB) {
 	t.Helper()
 	npmOnce.Do(func() {
@@ -95,6 +95,12 @@ func TypeScript(t testing.TB) {
 			return
 		}
 		ts := Path("ts")
+		unlock, err := lockDir(ts)
+		if err != nil {
+			npmErr = err
+			return
+		}
+		defer unlock()
 		if InstalledFromLock(ts) {
 			return
 		}
