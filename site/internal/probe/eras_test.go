@@ -2,7 +2,7 @@ package probe
 
 // Tests of the probe in both protocol eras (DOMAIN.md, "The two protocol
 // eras") against real servers: the Go SDK v1.8.0 server serving only
-// 2026-07-28 or only up to 2025-11-25 (testdata/probe/goserver -protocol),
+// 2026-07-28 or only up to 2025-11-25 (site/testdata/probe/goserver -protocol),
 // over stdio and Streamable HTTP, with a tool that honours cancellation and
 // one that ignores it (-ignore-cancel); the TypeScript SDK 1.32.2 server
 // (2025-11-25). Each run is bounded: the clean call and two cancelling

@@ -128,7 +128,7 @@ type TranscriptHeader struct {
 	FastestMs float64      `json:"fastestMs,omitempty"`
 	Cancels   []cancelJSON `json:"cancellations,omitempty"`
 	// StdoutNotJSONRPC lists the first lines a stdio server wrote on its
-	// standard output that are not JSON-RPC messages (probe_stray.go):
+	// standard output that are not JSON-RPC messages (stray.go):
 	// the transcript's JSON Lines have no place for them.
 	StdoutNotJSONRPC []strayJSON `json:"stdoutNotJSONRPC,omitempty"`
 }

@@ -1,10 +1,10 @@
 package probe
 
-// Tests of `site probe` against real servers: the Go SDK v1.8.0
-// over stdio and Streamable HTTP (testdata/probe/goserver), the TypeScript
-// SDK pinned by testdata/probe/ts/package-lock.json (installed with npm ci),
+// Tests of the probe (Run) against real servers: the Go SDK v1.8.0
+// over stdio and Streamable HTTP (site/testdata/probe/goserver), the TypeScript
+// SDK pinned by site/testdata/probe/ts/package-lock.json (npm ci, peertest),
 // a server that never answers and one that crashes mid-call
-// (testdata/probe/*.mjs). Tool durations are short: 3 steps of 60 ms.
+// (site/testdata/probe/*.mjs). Tool durations are short: 3 steps of 60 ms.
 
 import (
 	"bufio"
@@ -36,7 +36,7 @@ import (
 // ms, so a 180 ms tool left a correct verdict to chance.
 const probeToolArgs = `{"steps":3,"intervalMs":200}`
 
-// goServer builds testdata/probe/goserver once per test binary.
+// goServer builds site/testdata/probe/goserver once per test binary.
 func goServer(t *testing.T) string { return peertest.Binary(t, "goserver") }
 
 // probeRun runs the probe as `mcplab probe -out DIR args...` runs it
@@ -91,7 +91,7 @@ func transcriptOf(t *testing.T, out, name string) string {
 // request after reading its cancellation (modelcontextprotocol/go-sdk#1259 kind); the probe flags
 // it (FAIL, -checks exits 3), while the race sweep shows an order at every
 // offset, bad cancellations are ignored and the transcripts are read by
-// `site run`, which judges the same violation.
+// `mcplab run` (judgeFile), which judges the same violation.
 func TestProbeGoSDKStdioFlagsResultAfterCancel(t *testing.T) {
 	t.Parallel()
 	bin := goServer(t)
@@ -115,7 +115,7 @@ func TestProbeGoSDKStdioFlagsResultAfterCancel(t *testing.T) {
 		t.Errorf("http-close-stream ran on stdio")
 	}
 	// The transcript is the lab's JSON Lines with the observer header:
-	// `site run -checks` reads it and never contradicts the probe. It
+	// `mcplab run -checks` (judgeFile) reads it and never contradicts the probe. It
 	// convicts (exit 3) when the transcript itself proves the order (the
 	// fence was answered first, or the response came later than the round
 	// trip); when the response came within the round trip and only the
@@ -126,11 +126,11 @@ func TestProbeGoSDKStdioFlagsResultAfterCancel(t *testing.T) {
 	convicted := exitCode(err) == 3 && strings.Contains(e.String(), "FAIL  no-message-after-cancel")
 	undecided := err == nil && strings.Contains(e.String(), "?   no-message-after-cancel")
 	if !convicted && !undecided {
-		t.Errorf("site run -checks on cancel-at-once: err %v, stderr %s; want no-message-after-cancel failed or undecided", err, e.String())
+		t.Errorf("run -checks on cancel-at-once: err %v, stderr %s; want no-message-after-cancel failed or undecided", err, e.String())
 	}
 	e.Reset()
 	if err := judgeFile(transcriptOf(t, out, "clean"), &e); err != nil {
-		t.Errorf("site run -checks on clean: %v\n%s", err, e.String())
+		t.Errorf("run -checks on clean: %v\n%s", err, e.String())
 	}
 }
 
@@ -351,7 +351,7 @@ func TestProbeInventedProgressToken(t *testing.T) {
 	}
 	var e bytes.Buffer
 	if err := judgeFile(transcriptOf(t, out, "clean"), &e); exitCode(err) != 3 || !strings.Contains(e.String(), "FAIL  progress-token-known") {
-		t.Errorf("site run -checks on clean: %v\n%s", err, e.String())
+		t.Errorf("run -checks on clean: %v\n%s", err, e.String())
 	}
 }
 
