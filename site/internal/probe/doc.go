@@ -3,8 +3,8 @@
 // transcript in the lab's JSON Lines, and has the engine's checks judge
 // it. It is a client written on the standard library (conn.go), so it
 // decides exactly when each byte leaves; the command (package site) parses
-// the command line, watches the signals (Signals) and maps a Report to an
-// exit status.
+// the command line, watches the signals (SignalContext) and maps a Report
+// to an exit status.
 //
 // Design record.
 //

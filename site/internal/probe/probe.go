@@ -67,7 +67,7 @@ type prober struct {
 	total      time.Time
 	sitStart   time.Time // when the current situation started
 	// stop is closed when the probe is stopped (Run's context ends: a
-	// signal, Signals); stopBy names why.
+	// signal, SignalContext); stopBy names why.
 	stop   chan struct{}
 	stopMu sync.Mutex
 	stopBy string
@@ -188,12 +188,14 @@ type Report struct {
 // fault. The command exits 2 for it.
 type InputError struct{ msg string }
 
+// Error says what is wrong and with which option ("-only: no situation
+// is called ...").
 func (e *InputError) Error() string { return e.msg }
 
 // Run probes the server o names: every situation in order within o's
 // limits, each line written to text as it ends (the server's line after
 // the first handshake, a line per situation, then where the transcripts
-// are). When ctx ends (a signal: Signals) the probe stops as its limits
+// are). When ctx ends (a signal: SignalContext) the probe stops as its limits
 // stop it: the current situation ends, its server's process group is
 // killed, the rest are skipped, and Report.Stopped names ctx's cause.
 // Errors: *InputError for bad options (an unknown protocol or situation,
@@ -236,7 +238,7 @@ func Run(ctx context.Context, o Options, text io.Writer) (*Report, error) {
 }
 
 // stopCause names why ctx ended: its cause's message (a signal's name,
-// Signals), else "its caller".
+// SignalContext), else "its caller".
 func stopCause(ctx context.Context) string {
 	if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) && !errors.Is(c, context.DeadlineExceeded) {
 		return c.Error()
