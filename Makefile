@@ -151,7 +151,7 @@ vet:
 test-native:
 	@echo "==> go test -race ./engine/... ./templates/..."
 	$(GO) test -race ./engine/... ./templates/...
-	@echo "==> go test ./site/internal/... ./wasm/... (the templ trim of the wasm build; the protocol, the worker and the page state, natively)"
+	@echo "==> go test ./site/internal/... ./wasm/... (the templ trim of the wasm build; the live verbs' packages against real peers; the protocol, the worker and the page state, natively)"
 	$(GO) test ./site/internal/... ./wasm/...
 
 # The same engine tests, golden traces included, compiled to js/wasm and run
@@ -285,7 +285,7 @@ screenshot: chromium
 # editor's and the probe's packages from their lockfiles (npm ci) and fails
 # without it.
 npm:
-	@command -v npm >/dev/null || { echo "FAIL: npm is missing (the browser tests install site/editor's and site/testdata/probe/ts's packages from their lockfiles); run: apt-get install -y nodejs npm" >&2; exit 1; }
+	@command -v npm >/dev/null || { echo "FAIL: npm is missing (the browser tests install site/editor's packages, the live tests site/testdata/probe/ts's, from their lockfiles); run: apt-get install -y nodejs npm" >&2; exit 1; }
 	@echo "==> npm $$(npm --version)"
 
 # The playground's code editor: CodeMirror 6 and its glue

@@ -7,6 +7,8 @@ import (
 	"github.com/mcplab/mcplab/engine/explore"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/site/internal/junit"
+	"github.com/mcplab/mcplab/site/internal/probe"
+	"github.com/mcplab/mcplab/site/internal/probeclient"
 )
 
 // ruleURL is the address of rule's reference page, /rules/<rule>/ on the
@@ -38,23 +40,23 @@ const situationCase = "situation"
 // junitOfProbe is a probe's suite: a case per situation and rule; the
 // probe's own observations that fail a situation are failures named as
 // -checks names them, and a situation that judged nothing is one case.
-func junitOfProbe(target string, results []sitResult) junit.Suite {
+func junitOfProbe(target string, results []probe.Result) junit.Suite {
 	s := junit.Suite{Name: "mcplab probe " + target}
 	for _, r := range results {
-		for _, c := range r.checks {
-			s.Cases = append(s.Cases, junit.Case{Subject: r.name, Rule: string(c.Rule), Status: junit.StatusOf(c.OK), Detail: c.Detail, URL: ruleURL("", c.Rule)})
+		for _, c := range r.Checks {
+			s.Cases = append(s.Cases, junit.Case{Subject: r.Name, Rule: string(c.Rule), Status: junit.StatusOf(c.OK), Detail: c.Detail, URL: ruleURL("", c.Rule)})
 		}
-		for _, o := range r.own {
-			s.Cases = append(s.Cases, junit.Case{Subject: r.name, Rule: o, Status: junit.Fail, Detail: strings.Join(r.facts, "; ")})
+		for _, o := range r.Own {
+			s.Cases = append(s.Cases, junit.Case{Subject: r.Name, Rule: o, Status: junit.Fail, Detail: strings.Join(r.Facts, "; ")})
 		}
-		if len(r.checks)+len(r.own) > 0 {
+		if len(r.Checks)+len(r.Own) > 0 {
 			continue
 		}
-		c := junit.Case{Subject: r.name, Rule: situationCase, Detail: strings.Join(r.facts, "; ")}
+		c := junit.Case{Subject: r.Name, Rule: situationCase, Detail: strings.Join(r.Facts, "; ")}
 		switch {
-		case r.verdict == "FAIL" || r.broke:
+		case r.Verdict == "FAIL" || r.Broke:
 			c.Status = junit.Fail
-		case r.verdict == "pass":
+		case r.Verdict == "pass":
 			c.Status = junit.Pass
 		default:
 			c.Status = junit.Undecided
@@ -97,7 +99,7 @@ func values(vs explore.Values) string {
 // transport and rule (the subject names the situation and its transport);
 // a situation that judged no rule is one case, undecided with its facts,
 // or a failure when its run could not happen.
-func junitOfProbeClient(client string, results []ClientResult) junit.Suite {
+func junitOfProbeClient(client string, results []probeclient.Result) junit.Suite {
 	s := junit.Suite{Name: "mcplab probe-client " + client}
 	for _, r := range results {
 		subject := r.Name + " (" + r.Transport + ", " + r.Protocol + ")"
@@ -108,7 +110,7 @@ func junitOfProbeClient(client string, results []ClientResult) junit.Suite {
 			continue
 		}
 		c := junit.Case{Subject: subject, Rule: situationCase, Status: junit.Undecided, Detail: strings.Join(r.Facts, "; ")}
-		if r.Broke || r.Verdict == verdictFail {
+		if r.Broke || r.Verdict == probeclient.Fail {
 			c.Status = junit.Fail
 		}
 		s.Cases = append(s.Cases, c)

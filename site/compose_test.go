@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -98,4 +99,20 @@ func TestProxyUnderProbeWritesItsTranscript(t *testing.T) {
 	if n := len(transcriptsIn(t, mocks, "mock*.jsonl")); n < 2 {
 		t.Errorf("%d mock transcripts behind the proxies, want two or more", n)
 	}
+}
+
+// judge runs `mcplab run -checks` on a transcript and returns its checks'
+// lines by rule ("pass", "FAIL" or "?") and run's error.
+func judge(t *testing.T, file string, extra ...string) (map[string]string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(append(append([]string{"run", "-checks"}, extra...), file), &out, &errb)
+	verdicts := map[string]string{}
+	for _, l := range strings.Split(errb.String(), "\n") {
+		f := strings.Fields(strings.TrimSuffix(l, ":"))
+		if len(f) >= 2 && (f[0] == "pass" || f[0] == "FAIL" || f[0] == "?") {
+			verdicts[strings.TrimSuffix(f[1], ":")] = f[0]
+		}
+	}
+	return verdicts, err
 }

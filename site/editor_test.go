@@ -33,6 +33,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/examples/examplestest"
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/site/internal/peertest"
 )
 
 // editorDir holds the editor's source, package.json, package-lock.json
@@ -56,7 +57,7 @@ func editorModules(t *testing.T) {
 				return
 			}
 		}
-		if installedFromLock(editorDir) {
+		if peertest.InstalledFromLock(editorDir) {
 			return
 		}
 		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")

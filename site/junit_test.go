@@ -10,6 +10,8 @@ import (
 
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/site/internal/junit"
+	"github.com/mcplab/mcplab/site/internal/probe"
+	"github.com/mcplab/mcplab/site/internal/probeclient"
 )
 
 // junitReport is the part of a JUnit report a CI reader counts.
@@ -125,12 +127,12 @@ func code(err error) int {
 // that fails a situation is a failure.
 func TestJUnitOfProbe(t *testing.T) {
 	yes, no := true, false
-	results := []sitResult{
-		{name: "clean", verdict: "pass", checks: []trace.Check{{Rule: "progress-increases", OK: &yes}}},
-		{name: "cancel-mid-work", verdict: "FAIL", checks: []trace.Check{{Rule: "no-message-after-cancel", OK: &no, Detail: "a result after the cancellation"}, {Rule: "abandon-tells-server", Detail: "no timeout"}}},
-		{name: "late-progress", verdict: "FAIL", facts: []string{"progress 40 ms after the result"}, own: []string{"progress after the final"}},
-		{name: "cancel-after-progress", verdict: "skipped", facts: []string{"the tool reported no progress"}},
-		{name: "stream-drop", verdict: "error", broke: true, facts: []string{"the server died"}},
+	results := []probe.Result{
+		{Name: "clean", Verdict: "pass", Checks: []trace.Check{{Rule: "progress-increases", OK: &yes}}},
+		{Name: "cancel-mid-work", Verdict: "FAIL", Checks: []trace.Check{{Rule: "no-message-after-cancel", OK: &no, Detail: "a result after the cancellation"}, {Rule: "abandon-tells-server", Detail: "no timeout"}}},
+		{Name: "late-progress", Verdict: "FAIL", Facts: []string{"progress 40 ms after the result"}, Own: []string{"progress after the final"}},
+		{Name: "cancel-after-progress", Verdict: "skipped", Facts: []string{"the tool reported no progress"}},
+		{Name: "stream-drop", Verdict: "error", Broke: true, Facts: []string{"the server died"}},
 	}
 	b, err := junit.Marshal("mcplab probe", junitOfProbe("-- ./server", results))
 	if err != nil {
@@ -151,12 +153,12 @@ func TestJUnitOfProbe(t *testing.T) {
 // facts, or a failure when its run could not happen.
 func TestJUnitOfProbeClient(t *testing.T) {
 	yes, no := true, false
-	results := []ClientResult{
-		{Name: "slow-progress", Transport: "stdio", Protocol: "2025-11-25", Verdict: verdictFail, Checks: []clientCheck{
+	results := []probeclient.Result{
+		{Name: "slow-progress", Transport: "stdio", Protocol: "2025-11-25", Verdict: probeclient.Fail, Checks: []probeclient.Check{
 			{Rule: "abandon-tells-server", OK: &no, Detail: "gave up in silence"},
 			{Rule: "progress-resets-idle", OK: &yes},
 		}},
-		{Name: "late-response", Transport: "streamable-http", Protocol: "2026-07-28", Verdict: verdictUndecided, Facts: []string{"the server cannot see the client tolerate it"}},
+		{Name: "late-response", Transport: "streamable-http", Protocol: "2026-07-28", Verdict: probeclient.Undecided, Facts: []string{"the server cannot see the client tolerate it"}},
 		{Name: "listen-ended", Transport: "stdio", Protocol: "2025-11-25", Broke: true, Facts: []string{"the client did not start"}},
 	}
 	b, err := junit.Marshal("mcplab probe-client", junitOfProbeClient("node client.mjs", results))

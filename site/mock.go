@@ -15,8 +15,6 @@ import (
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
-	"github.com/mcplab/mcplab/engine/trace"
-	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/site/internal/live"
 	"github.com/mcplab/mcplab/site/internal/mock"
 )
@@ -156,43 +154,37 @@ func loadScenario(arg string) (*scenario.Scenario, error) {
 	return sc, nil
 }
 
-// mockMain runs the mock until the client leaves or ctx ends, then writes
-// the transcript and prints the verdicts. ready, if not nil, gets the URL
-// once the mock listens (-http).
-func mockMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, ready func(string)) error {
+// mockMain runs the mock (mock.Play) until the client leaves or ctx
+// ends, then prints the transcript's verdicts, as mcplab run -checks does
+// (unless -verdicts=false). ready, if not nil, gets the URL once the mock
+// listens (-http). A violated check is a checksFailed (exit 3), a panic
+// while judging an internalError (exit 4).
+func mockMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, ready func(string)) (err error) {
 	f, err := parseMock(args, stderr)
 	if err != nil {
 		return err
 	}
-	dir := f.out
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "mcplab-mock-"); err != nil {
+	play := &mock.Play{Scenario: f.sc, Protocol: f.protocol, Quirks: f.quirks, Stdin: stdin, Stdout: stdout, Log: stderr,
+		Dir: f.out, Name: mockTranscript, Ready: ready}
+	if f.addr != "" {
+		if play.Listener, err = loopbackListen(f.addr); err != nil {
 			return err
 		}
 	}
-	transport := scenario.TransportStdio
-	if f.addr != "" {
-		transport = scenario.TransportHTTP
+	path, records, err := play.Run(ctx)
+	if err != nil || records == 0 || !f.verdicts {
+		return err
 	}
-	rec := live.NewRecorder(live.Header{Observer: trace.ObserverServer, Transport: transport})
-	m := &mock.Server{Scenario: f.sc, Protocol: f.protocol, Quirks: f.quirks, Rec: rec, Log: stderr}
-	var why string
-	if f.addr != "" {
-		ln, err := loopbackListen(f.addr)
-		if err != nil {
-			return err
+	defer func() {
+		if r := recover(); r != nil {
+			err = &internalError{&entry.InternalError{Value: r, Stack: debug.Stack()}}
 		}
-		url := "http://" + ln.Addr().String() + mock.Path
-		fmt.Fprintf(stderr, "mcplab mock: serving %s (stop it with Ctrl-C, or, under 2025-11-25, end the session with DELETE, to write the transcript)\n", url)
-		if ready != nil {
-			ready(url)
-		}
-		why = m.HTTP(ctx, ln)
-	} else {
-		why = m.Serve(ctx, stdin, stdout)
+	}()
+	tr, err := mock.Judge(path, f.maxTimeout, f.idleTimeout)
+	if err != nil {
+		return err
 	}
-	_, err = mockReport(rec, dir, mockTranscript, f, why, stderr)
-	return err
+	return printChecks(stderr, tr)
 }
 
 // loopbackListen listens at addr, which must name a loopback host: the
@@ -210,55 +202,6 @@ func loopbackListen(addr string) (net.Listener, error) {
 		return nil, fmt.Errorf("-http %s: %w", addr, err)
 	}
 	return ln, nil
-}
-
-// mockReport writes the transcript in dir under name's first free
-// numbered name (name.jsonl, name-2.jsonl…: live.Recorder.WriteFree), prints why the session
-// ended (why), the transcript's path and its verdicts on stderr (as mcplab run -checks does) and returns the judged
-// trace (nil when nothing crossed the wire). A violated check is a
-// checksFailed (exit 3), a panic while judging an internalError (exit 4).
-func mockReport(rec *live.Recorder, dir, name string, f *mockFlags, why string, stderr io.Writer) (tr *trace.Trace, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = &internalError{&entry.InternalError{Value: r, Stack: debug.Stack()}}
-		}
-	}()
-	// The transcript first: a client that closes the server's stderr as it
-	// leaves (mcp-go's stdio transport does) ends a process that writes
-	// there next.
-	path, err := rec.WriteFree(dir, name)
-	if err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(stderr, "mcplab mock: %s\n", why)
-	if rec.Len() == 0 {
-		fmt.Fprintf(stderr, "mcplab mock: transcript %s: the client sent nothing, so no verdicts\n", path)
-		return nil, nil
-	}
-	fmt.Fprintf(stderr, "mcplab mock: transcript %s (%d records; judge it again with mcplab run -checks %s)\n", path, rec.Len(), path)
-	if !f.verdicts {
-		return nil, nil
-	}
-	tr, err = judgeTranscript(path, f.maxTimeout, f.idleTimeout)
-	if err != nil {
-		return nil, err
-	}
-	return tr, printChecks(stderr, tr)
-}
-
-// judgeTranscript imports the transcript at path and has the engine's
-// checks judge it; maxTimeout and idleTimeout are the client's stated
-// timeouts in ms (0 none).
-func judgeTranscript(path string, maxTimeout, idleTimeout int64) (*trace.Trace, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	tr, err := transcript.Import(data, transcript.Options{MaxTimeoutMs: maxTimeout, IdleTimeoutMs: idleTimeout})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return tr, nil
 }
 
 // situationList names probe-client's situations, comma-separated.

@@ -1,245 +1,73 @@
 package site
 
-// Tests of `mcplab mock` alone: a scripted client speaks to it on stdio
-// and on Streamable HTTP, in both eras, and `mcplab run -checks` judges
-// the transcript it writes. The handler works 300 ms with progress every
-// 100 ms, so each case takes under a second.
+// The command line of `mcplab mock` (package mock's tests play the mock
+// itself): bad input is a usage error, and the transcript's verdicts are
+// printed as `mcplab run -checks` prints them.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 )
 
-// mockScenario is the server half the tests play: "slow" works 300 ms,
-// progress every 100 ms (updates 1 and 2 of 2).
-const mockScenario = `{"mcplab":1,"steps":[],"server":{"handlers":{"slow":{"workMs":300,"progressEveryMs":100}}}}`
-
-// syncBuffer is a bytes.Buffer safe for the mock's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// judge runs `mcplab run -checks` on a transcript and returns its checks'
-// lines by rule ("pass", "FAIL" or "?") and run's error.
-func judge(t *testing.T, file string, extra ...string) (map[string]string, error) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	err := run(append(append([]string{"run", "-checks"}, extra...), file), &out, &errb)
-	verdicts := map[string]string{}
-	for _, l := range strings.Split(errb.String(), "\n") {
-		f := strings.Fields(strings.TrimSuffix(l, ":"))
-		if len(f) >= 2 && (f[0] == "pass" || f[0] == "FAIL" || f[0] == "?") {
-			verdicts[strings.TrimSuffix(f[1], ":")] = f[0]
-		}
-	}
-	return verdicts, err
-}
-
-// TestMockStdio: a client on the mock's stdin/stdout, in each era, calls
-// the slow tool with a progress token and cancels one call; the mock
-// answers with the era's wire, sends progress 1 and 2 of 2, stops the
-// cancelled handler at once (no checkpoints: the moment it arrives) with
-// no response, and its transcript passes the engine's rules.
-func TestMockStdio(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		name, era string
-		requests  []string // the client's requests before the calls
-		meta      string   // what each request's params carry in _meta
-	}{
-		{"2025-11-25 initialize", "2025-11-25", []string{
-			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
-			`{"jsonrpc":"2.0","method":"notifications/initialized"}`}, `"progressToken":"p%d"`},
-		{"2026-07-28 _meta", "2026-07-28", []string{
-			`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`},
-			`"progressToken":"p%d","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}`},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			dir := t.TempDir()
-			sc := filepath.Join(dir, "scenario.json")
-			os.WriteFile(sc, []byte(mockScenario), 0o644)
-			inR, inW := io.Pipe()
-			outR, outW := io.Pipe()
-			var stderr syncBuffer
-			done := make(chan error, 1)
-			go func() {
-				done <- mockMain(context.Background(), []string{"-out", dir, sc}, inR, outW, &stderr, nil)
-				outW.Close()
-			}()
-			lines := bufio.NewScanner(outR)
-			read := func() map[string]any {
-				if !lines.Scan() {
-					t.Fatalf("the mock's output ended; stderr:\n%s", stderr.String())
-				}
-				var m map[string]any
-				if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
-					t.Fatalf("not JSON: %s", lines.Text())
-				}
-				return m
-			}
-			for _, r := range tc.requests {
-				io.WriteString(inW, r+"\n")
-				if strings.Contains(r, `"id"`) {
-					read()
-				}
-			}
-			call := func(id int) string {
-				meta := strings.ReplaceAll(tc.meta, "%d", string(rune('0'+id)))
-				return `{"jsonrpc":"2.0","id":` + string(rune('0'+id)) + `,"method":"tools/call","params":{"name":"slow","arguments":{},"_meta":{` + meta + `}}}` + "\n"
-			}
-			io.WriteString(inW, call(2))
-			var got []string
-			for {
-				m := read()
-				if m["method"] == "notifications/progress" {
-					p := m["params"].(map[string]any)
-					got = append(got, jsonText(p["progress"])+"/"+jsonText(p["total"]))
-					continue
-				}
-				res := m["result"].(map[string]any)
-				if tc.era == "2026-07-28" && res["resultType"] != "complete" {
-					t.Errorf("2026-07-28 result without resultType complete: %v", m)
-				}
-				if tc.era == "2025-11-25" && res["resultType"] != nil {
-					t.Errorf("2025-11-25 result with resultType: %v", m)
-				}
-				break
-			}
-			if strings.Join(got, " ") != "1/2 2/2" {
-				t.Errorf("progress before the result = %v, want 1/2 2/2 (every 100 ms of a 300 ms handler)", got)
-			}
-			io.WriteString(inW, call(3))
-			read() // progress 1 at 100 ms
-			io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"t"}}`+"\n")
-			time.Sleep(350 * time.Millisecond) // past the handler's end: nothing more may come
-			inW.Close()
-			if lines.Scan() {
-				t.Errorf("the mock wrote after the cancellation: %s", lines.Text())
-			}
-			go io.Copy(io.Discard, outR) // whatever else it writes: the mock is not left blocked on its output
-			if err := <-done; err != nil {
-				t.Fatalf("mock: %v\n%s", err, stderr.String())
-			}
-			file := filepath.Join(dir, mockTranscript+".jsonl")
-			head, _ := os.ReadFile(file)
-			if want := `{"observer":"server","transport":"stdio","protocol":"` + tc.era + `"}`; !strings.HasPrefix(string(head), want) {
-				t.Errorf("transcript header = %.90s, want %s", head, want)
-			}
-			v, err := judge(t, file)
-			if err != nil {
-				t.Errorf("run -checks: %v", err)
-			}
-			for _, rule := range []string{"no-message-after-cancel", "work-stops-after-cancel", "progress-increases", "no-progress-after-final"} {
-				if v[rule] != "pass" {
-					t.Errorf("%s = %q, want pass (all: %v)", rule, v[rule], v)
-				}
-			}
-		})
-	}
-}
-
-// jsonText is a decoded JSON number as text.
-func jsonText(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-// TestMockHTTP: on Streamable HTTP (2025-11-25) the mock serves /mcp on a
-// loopback port, gives a session at initialize, answers a call on an SSE
-// stream with the SSE headers (progress then the result), refuses a
-// request without the session, and ends on DELETE with its transcript
-// judged: the server's stream start carries X-Accel-Buffering: no.
-func TestMockHTTP(t *testing.T) {
+// TestMockUsage: a bad command line is a usage error (exit 2) naming what
+// is wrong, before the mock serves anything.
+func TestMockUsage(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	sc := filepath.Join(dir, "scenario.json")
-	os.WriteFile(sc, []byte(mockScenario), 0o644)
-	urls := make(chan string, 1)
-	var stderr syncBuffer
-	done := make(chan error, 1)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	go func() {
-		done <- mockMain(ctx, []string{"-http", "127.0.0.1:0", "-out", dir, sc}, strings.NewReader(""), io.Discard, &stderr, func(u string) { urls <- u })
-	}()
-	url := <-urls
-	post := func(body, session string) *http.Response {
-		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if session != "" {
-			req.Header.Set("Mcp-Session-Id", session)
+	noHandlers := filepath.Join(dir, "plain.json")
+	if err := os.WriteFile(noHandlers, []byte(`{"mcplab":1,"steps":[]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ok := "../engine/examples/broken-handler-answers-after-cancel.json"
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no scenario", nil, "mock takes one scenario"},
+		{"standard input", []string{"-"}, "the scenario cannot come from standard input"},
+		{"no handlers", []string{noHandlers}, "has no server.handlers"},
+		{"not loopback", []string{"-http", "192.0.2.1:7332", ok}, "the mock serves a loopback address only"},
+		{"unknown situation", []string{"-situation", "nope"}, `-situation "nope": no such situation`},
+		{"unknown revision", []string{"-protocol", "2024-01-01", ok}, `-protocol "2024-01-01": want auto`},
+	} {
+		var out, errb bytes.Buffer
+		err := mockMain(context.Background(), c.args, strings.NewReader(""), &out, &errb, nil)
+		if exitCode(err) != 2 || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: mcplab mock %q: err %v (exit %d), want exit 2 with %q", c.name, c.args, err, exitCode(err), c.want)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
+	}
+}
+
+// TestMockPrintsVerdicts: when the client leaves (its standard input
+// ends), `mcplab mock` prints the transcript's path and its verdicts on
+// stderr, as `mcplab run -checks` does; with -verdicts=false only the
+// path.
+func TestMockPrintsVerdicts(t *testing.T) {
+	t.Parallel()
+	hello := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
+	for _, verdicts := range []bool{true, false} {
+		dir := t.TempDir()
+		var errb bytes.Buffer
+		args := []string{"-out", dir, "../engine/examples/broken-handler-answers-after-cancel.json"}
+		if !verdicts {
+			args = append([]string{"-verdicts=false"}, args...)
 		}
-		return resp
-	}
-	resp := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, "")
-	session := resp.Header.Get("Mcp-Session-Id")
-	resp.Body.Close()
-	if session == "" {
-		t.Fatalf("initialize: no Mcp-Session-Id (status %d)", resp.StatusCode)
-	}
-	if r := post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, session); r.StatusCode != http.StatusAccepted {
-		t.Errorf("a notification: status %d, want 202", r.StatusCode)
-	}
-	if r := post(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`, "unknown"); r.StatusCode != http.StatusNotFound {
-		t.Errorf("an unknown session: status %d, want 404", r.StatusCode)
-	}
-	resp = post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{},"_meta":{"progressToken":7}}}`, session)
-	if ct, xa := resp.Header.Get("Content-Type"), resp.Header.Get("X-Accel-Buffering"); ct != "text/event-stream" || xa != "no" {
-		t.Errorf("call stream headers: Content-Type %q, X-Accel-Buffering %q; want text/event-stream, no", ct, xa)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if n := strings.Count(string(body), "notifications/progress"); n != 2 || !strings.Contains(string(body), `"id":2,"result"`) {
-		t.Errorf("call stream: %d progress events and the result wanted 2 and 1:\n%s", n, body)
-	}
-	req, _ := http.NewRequest(http.MethodDelete, url, nil)
-	req.Header.Set("Mcp-Session-Id", session)
-	if r, err := http.DefaultClient.Do(req); err != nil || r.StatusCode != http.StatusOK {
-		t.Fatalf("DELETE: %v %v", r, err)
-	}
-	if err := <-done; err != nil {
-		t.Fatalf("mock: %v\n%s", err, stderr.String())
-	}
-	if !strings.Contains(stderr.String(), "DELETE") {
-		t.Errorf("the mock did not say the client left with DELETE:\n%s", stderr.String())
-	}
-	v, err := judge(t, filepath.Join(dir, mockTranscript+".jsonl"))
-	if err != nil {
-		t.Errorf("run -checks: %v", err)
-	}
-	for _, rule := range []string{"sse-headers", "progress-increases", "initialized-before-requests"} {
-		if v[rule] != "pass" {
-			t.Errorf("%s = %q, want pass (all: %v)", rule, v[rule], v)
+		if err := mockMain(context.Background(), args, strings.NewReader(hello), io.Discard, &errb, nil); err != nil {
+			t.Fatalf("mcplab mock %q: %v\n%s", args, err, errb.String())
+		}
+		said := errb.String()
+		if !strings.Contains(said, "transcript "+filepath.Join(dir, "mock.jsonl")) {
+			t.Errorf("-verdicts=%v: stderr does not name the transcript:\n%s", verdicts, said)
+		}
+		if got := strings.Contains(said, "checks: "); got != verdicts {
+			t.Errorf("-verdicts=%v: the checks' count printed = %v:\n%s", verdicts, got, said)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/site/internal/mock"
+	"github.com/mcplab/mcplab/site/internal/probeclient"
 )
 
 // TestProbeClientNeverRan: a client that exits at once (false) never
@@ -103,7 +104,7 @@ func TestProbeClientLabEndedAtLimit(t *testing.T) {
 			t.Parallel()
 			got, _ := probeClientJSON(t, "-protocol", tc.protocol, "-situation", "lost-response-mutation", "-transport", "streamable-http", "-limit", "8s", "--", bin)
 			r := got["lost-response-mutation streamable-http"]
-			if r.Verdict != verdictUndecided || !strings.Contains(r.Reason, "the lab ended the client") {
+			if r.Verdict != probeclient.Undecided || !strings.Contains(r.Reason, "the lab ended the client") {
 				t.Errorf("verdict %s (%s), want undecided saying the lab ended the client", r.Verdict, r.Reason)
 			}
 			if v := ruleOf(r, tc.cancel); v != "" {

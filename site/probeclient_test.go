@@ -22,6 +22,8 @@ import (
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/site/internal/loadavg"
 	"github.com/mcplab/mcplab/site/internal/mock"
+	"github.com/mcplab/mcplab/site/internal/peertest"
+	"github.com/mcplab/mcplab/site/internal/probeclient"
 
 	// mark3labs/mcp-go's client is built from testdata/probe/mcpgoclient,
 	// which go mod tidy does not read (testdata): this keeps its module,
@@ -46,19 +48,19 @@ func init() {
 
 // probeClientJSON runs `mcplab probe-client -json args...` and returns the
 // situations it printed, keyed "name transport".
-func probeClientJSON(t *testing.T, args ...string) (map[string]ClientResult, error) {
+func probeClientJSON(t *testing.T, args ...string) (map[string]probeclient.Result, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	err := run(append([]string{"probe-client", "-json", "-out", t.TempDir()}, args...), &out, &errb)
 	t.Logf("mcplab probe-client %s\n%s", strings.Join(args, " "), errb.String())
 	var doc struct {
-		Peer       map[string]any `json:"peer"`
-		Situations []ClientResult `json:"situations"`
+		Peer       map[string]any       `json:"peer"`
+		Situations []probeclient.Result `json:"situations"`
 	}
 	if jerr := json.Unmarshal(out.Bytes(), &doc); jerr != nil {
 		t.Fatalf("-json output is not JSON: %v\n%s", jerr, out.String())
 	}
-	got := map[string]ClientResult{}
+	got := map[string]probeclient.Result{}
 	for _, s := range doc.Situations {
 		got[s.Name+" "+s.Transport] = s
 		if s.Transcript != "" {
@@ -76,7 +78,7 @@ func probeClientJSON(t *testing.T, args ...string) (map[string]ClientResult, err
 // tests run beside the browser suite on 2 cores) can hold back by most of
 // a second (a Go client's 300 ms deadline fired at 1,133 ms at a load
 // average of 18). A client that does not honour them fails both runs.
-func probeClientSettled(t *testing.T, timely []trace.RuleID, args ...string) (map[string]ClientResult, error) {
+func probeClientSettled(t *testing.T, timely []trace.RuleID, args ...string) (map[string]probeclient.Result, error) {
 	t.Helper()
 	got, err := probeClientJSON(t, args...)
 	for _, r := range got {
@@ -92,7 +94,7 @@ func probeClientSettled(t *testing.T, timely []trace.RuleID, args ...string) (ma
 
 // ruleOf is the verdict of rule in r: "pass", "fail", "undecided" or ""
 // when it was not judged.
-func ruleOf(r ClientResult, rule trace.RuleID) string {
+func ruleOf(r probeclient.Result, rule trace.RuleID) string {
 	for _, c := range r.Checks {
 		if c.Rule == rule {
 			switch {
@@ -122,7 +124,7 @@ func ruleOf(r ClientResult, rule trace.RuleID) string {
 // comes later is its leaked 600 ms idle timer's, past the 250 ms grace.
 func TestProbeClientTypeScript(t *testing.T) {
 	t.Parallel()
-	tsServers(t)
+	peertest.TypeScript(t)
 	cases := []struct {
 		name, mode string
 		flags      []string
@@ -185,7 +187,7 @@ func TestProbeClientTypeScript(t *testing.T) {
 // undecided, never a pass.
 func TestProbeClientSituations(t *testing.T) {
 	t.Parallel()
-	tsServers(t)
+	peertest.TypeScript(t)
 	client := []string{"node", filepath.Join("testdata", "probe", "ts", "client.mjs"), "timeout"}
 	args := []string{"-situation", "late-response", "-situation", "progress-after-final", "-situation", "lost-response-mutation", "-transport", "streamable-http", "--"}
 	got, err := probeClientJSON(t, append(args, client...)...)
@@ -242,7 +244,7 @@ func TestProbeClientBounded(t *testing.T) {
 }
 
 // goClient builds testdata/probe/goclient once per test binary.
-func goClient(t *testing.T) string { return testBinary(t, "goclient") }
+func goClient(t *testing.T) string { return peertest.Binary(t, "goclient") }
 
 // TestProbeClientGoSDK: the Go SDK v1.8.0 client bounds its call with a
 // 300 ms context deadline (stated with -max-timeout 300), in each era: on
@@ -325,7 +327,7 @@ func TestProbeClientSignal(t *testing.T) {
 }
 
 // mcpGoClient builds testdata/probe/mcpgoclient once per test binary.
-func mcpGoClient(t *testing.T) string { return testBinary(t, "mcpgoclient") }
+func mcpGoClient(t *testing.T) string { return peertest.Binary(t, "mcpgoclient") }
 
 // TestProbeClientMcpGo: mark3labs/mcp-go v1.2.1's client bounds its call
 // with a 300 ms context deadline (stated with -max-timeout 300). It speaks

@@ -14,8 +14,6 @@ import (
 	"strings"
 
 	"github.com/mcplab/mcplab/engine/entry"
-	"github.com/mcplab/mcplab/engine/scenario"
-	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/site/internal/live"
 )
@@ -110,51 +108,17 @@ func proxyMain(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			return &usageError{err}
 		}
 	}
-	name := "mcplab proxy"
-	if faults.String() != "" {
-		name += " -faults " + faults.String()
-	}
-	dir := *out
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "mcplab-proxy-"); err != nil {
-			return err
-		}
-	}
-	var rec *live.Recorder
-	var path string
+	sess := &live.Session{Target: target, Argv: rest, Faults: faults, Stdin: stdin, Stdout: stdout, Log: stderr, Dir: *out, Name: proxyTranscript, Ready: ready}
 	if target != nil {
-		ln, err := proxyListen(*listen, fs, stderr)
-		if err != nil {
+		if sess.Listener, err = proxyListen(*listen, fs, stderr); err != nil {
 			return err
 		}
-		rec = live.NewRecorder(live.Header{Observer: trace.ObserverWire, Transport: scenario.TransportHTTP, Proxy: name})
-		if path, err = streamTranscript(rec, dir, stderr); err != nil {
-			ln.Close()
-			return err
-		}
-		p := &live.HTTPProxy{Target: target, Faults: faults, Rec: rec}
-		self := "http://" + ln.Addr().String() + target.EscapedPath()
-		fmt.Fprintf(stderr, "mcplab proxy: %s → %s (faults: %s); stop it (Ctrl-C) to write the transcript\n", self, target, orNone(faults.String()))
-		if ready != nil {
-			ready(self)
-		}
-		if err := p.Serve(ctx, ln); err != nil {
-			return err
-		}
-		fmt.Fprintln(stderr, "mcplab proxy: stopped")
-	} else {
-		rec = live.NewRecorder(live.Header{Observer: trace.ObserverWire, Transport: scenario.TransportStdio, Proxy: name})
-		if path, err = streamTranscript(rec, dir, stderr); err != nil {
-			return err
-		}
-		tee := &live.Tee{Argv: rest, Faults: faults, Rec: rec, Stdin: stdin, Stdout: stdout, Stderr: stderr}
-		why, err := tee.Run(ctx)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "mcplab proxy: %s\n", why)
 	}
-	return proxyReport(rec, path, stderr)
+	path, records, err := sess.Run(ctx)
+	if err != nil || records == 0 {
+		return err
+	}
+	return proxyReport(path, stderr)
 }
 
 // proxyListen checks -listen and listens there: a host must be named
@@ -178,49 +142,16 @@ func proxyListen(addr string, fs *flag.FlagSet, stderr io.Writer) (net.Listener,
 	return ln, nil
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
-}
-
-// streamTranscript has rec write the proxy's transcript into dir as the
-// wire runs (live.Recorder.Stream): dir is made and the file claimed now,
-// under a name no earlier run's transcript holds (proxy.jsonl,
-// proxy-2.jsonl…), and its path is printed on stderr. A proxy killed
-// mid-session (SIGKILL) so leaves every record but the one being written.
-func streamTranscript(rec *live.Recorder, dir string, stderr io.Writer) (string, error) {
-	path, err := rec.Stream(dir, proxyTranscript)
-	if err != nil {
-		return "", err
-	}
-	fmt.Fprintf(stderr, "mcplab proxy: recording to %s as messages pass\n", path)
-	return path, nil
-}
-
-// proxyReport writes the streamed transcript at path whole one last time
-// and prints where it is and its verdicts (as `mcplab run -checks` prints
-// them) on stderr. As with `run -checks`, a violated check is a
+// proxyReport judges the transcript a proxy session wrote at path and
+// prints its verdicts (as `mcplab run -checks` prints them) on stderr. As with `run -checks`, a violated check is a
 // checksFailed error (exit 3) and a panic while judging (a bug in the
 // lab, never the traffic's fault) is an internalError (exit 4).
-func proxyReport(rec *live.Recorder, path string, stderr io.Writer) (err error) {
+func proxyReport(path string, stderr io.Writer) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &internalError{&entry.InternalError{Value: r, Stack: debug.Stack()}}
 		}
 	}()
-	if err := rec.Finish(); err != nil {
-		return err
-	}
-	if rec.Len() == 0 {
-		fmt.Fprintf(stderr, "mcplab proxy: transcript %s: nothing crossed the proxy, so no verdicts\n", path)
-		return nil
-	}
-	fmt.Fprintf(stderr, "mcplab proxy: transcript %s (%d records; judge it again with mcplab run -checks %s)\n", path, rec.Len(), path)
-	if n := rec.Cut(); n > 0 {
-		fmt.Fprintf(stderr, "mcplab proxy: %d records past the transcript's limits (%d lines, 4 MiB) were passed on but not recorded\n", n, transcript.MaxLines)
-	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err

@@ -24,6 +24,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
+	"github.com/mcplab/mcplab/site/internal/peertest"
 )
 
 // tsCases are the situations peers.mjs runs (its header says what each does).
@@ -40,7 +41,7 @@ var (
 // and CASE/client.har.
 func tsPeerLogs(t *testing.T) string {
 	t.Helper()
-	tsServers(t)
+	peertest.TypeScript(t)
 	tsPeersOnce.Do(func() {
 		tsPeersDir, tsPeersErr = os.MkdirTemp("", "mcplab-ts-peers-")
 		if tsPeersErr != nil {

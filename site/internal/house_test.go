@@ -24,27 +24,30 @@ const module = "github.com/mcplab/mcplab/"
 // layers is site/'s package map, bottom first: a package may import only
 // site/ packages of lower layers. At the bottom the packages that know no
 // other (the file server, the docs generator, the docs' pages, the templ
-// trim, the load average, the static assets); above them the live verbs'
-// connection and recorder layer and what drives real peers over it, and
-// the static site's build (over the file server's headers, the trim, the
-// docs' pages and the assets); the command (site) and the benchmark
-// commands on top.
+// trim, the load average, the static assets, the real peers the live
+// tests run); above them the live verbs' connection and recorder layer,
+// what drives real peers over it (the probe of a server, the mock a
+// client talks to) and probe-client over the mock, and the static site's
+// build (over the file server's headers, the trim, the docs' pages and
+// the assets); the command (site) and the benchmark commands on top.
 var layers = map[string]int{
-	"site/static":             0,
-	"site/internal/loadavg":   0,
-	"site/internal/trim":      0,
-	"site/internal/serve":     0,
-	"site/internal/docgen":    0,
-	"site/internal/docsite":   0,
-	"site/internal/junit":     0,
-	"site/internal/live":      1,
-	"site/internal/build":     1,
-	"site/internal/probe":     2,
-	"site/internal/mock":      2,
-	"site/internal/servetime": 3,
-	"site/internal/wasmratio": 3,
-	"site":                    4,
-	"site/cmd/mcplab":         5,
+	"site/static":               0,
+	"site/internal/loadavg":     0,
+	"site/internal/trim":        0,
+	"site/internal/serve":       0,
+	"site/internal/docgen":      0,
+	"site/internal/docsite":     0,
+	"site/internal/junit":       0,
+	"site/internal/peertest":    0,
+	"site/internal/live":        1,
+	"site/internal/build":       1,
+	"site/internal/probe":       2,
+	"site/internal/mock":        2,
+	"site/internal/probeclient": 3,
+	"site/internal/servetime":   3,
+	"site/internal/wasmratio":   3,
+	"site":                      4,
+	"site/cmd/mcplab":           5,
 }
 
 // maxBackUp is how many imports may run back up (or sideways) the map.

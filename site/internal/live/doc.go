@@ -6,7 +6,10 @@
 // stdio lines relayed byte for byte, and a Recorder that writes what
 // crossed the wire, with real times, as the lab's JSON Lines that
 // engine/transcript imports and the checks judge (Messages reads every
-// wire message with engine/jsonrpc).
+// wire message with engine/jsonrpc). A Session is one run of `mcplab
+// proxy` (the proxy or the tee, recording into one transcript);
+// CiteLines cites a transcript's lines in a check's detail for every
+// verb that prints verdicts.
 //
 // Bounds: a message (a line on stdio, an SSE event or a response body on
 // Streamable HTTP) is recorded up to MaxMessage bytes (a longer one passes

@@ -9,6 +9,11 @@
 // /mcp), in the era the client speaks (initialize: 2025-11-25; params._meta
 // with a protocol version: 2026-07-28) or the one it is told.
 //
+// Play is one run of `mcplab mock` (a Server for one client, its
+// transcript written when the client leaves); Judge has the engine's
+// checks judge a mock's transcript with the client's stated timeouts (for
+// the mock verb and package probeclient).
+//
 // Every message it reads and writes goes through engine/jsonrpc, and what
 // crossed the wire is recorded, with real times, by a live.Recorder whose
 // header names the server as observer: the transcript engine/transcript

@@ -1,4 +1,4 @@
-package site
+package probe
 
 // The probe's two transports, written on the standard library so the probe
 // decides exactly when each byte leaves (an SDK client decides for you):

@@ -1,4 +1,4 @@
-package site
+package probe
 
 // What a stdio server wrote on its standard output that is not a JSON-RPC
 // message. MCP's stdio transport (2025-11-25, Transports: stdio): "The

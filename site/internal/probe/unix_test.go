@@ -1,9 +1,10 @@
 //go:build unix
 
-package site
+package probe
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -16,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcplab/mcplab/site/internal/peertest"
 )
 
 // Rule (README: the server's whole process group is killed at the end):
@@ -35,8 +38,9 @@ func TestProbeSIGTERMKillsTheServer(t *testing.T) {
 			}
 		}
 	}()
-	var out, errb bytes.Buffer
-	err := run([]string{"probe", "-protocol", "2025-11-25", "-out", dir, "--", "sh", "testdata/probe/hang.sh", pidFile}, &out, &errb)
+	var out bytes.Buffer
+	var errb lockedBuffer // the signal's line and the probe's lines come from two goroutines, as on a terminal
+	err := runArgs(context.Background(), []string{"-protocol", "2025-11-25", "-out", dir, "--", "sh", peertest.Path("hang.sh"), pidFile}, &out, &errb)
 	t.Logf("%s%s", out.String(), errb.String())
 	if err == nil || !strings.Contains(err.Error(), "stopped by SIGTERM") || exitCode(err) != 1 {
 		t.Errorf("err = %v, want stopped by SIGTERM (exit 1)", err)
@@ -77,20 +81,26 @@ func TestProbeSIGINTDuringANotificationsPOST(t *testing.T) {
 		w.WriteHeader(http.StatusAccepted)
 	}))
 	defer srv.Close()
-	var signalled time.Time
+	sent := make(chan time.Time, 1) // when the signal was sent
 	go func() {
 		select {
 		case <-held:
 			time.Sleep(100 * time.Millisecond)
-			signalled = time.Now()
+			sent <- time.Now()
 			_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
 		case <-time.After(20 * time.Second):
 		}
 	}()
-	var out, errb bytes.Buffer
-	err := run([]string{"probe", "-protocol", "2025-11-25", "-out", t.TempDir(), srv.URL}, &out, &errb)
+	var out bytes.Buffer
+	var errb lockedBuffer
+	err := runArgs(context.Background(), []string{"-protocol", "2025-11-25", "-out", t.TempDir(), srv.URL}, &out, &errb)
 	returned := time.Now()
 	t.Logf("%s%s", out.String(), errb.String())
+	var signalled time.Time
+	select {
+	case signalled = <-sent:
+	default:
+	}
 	if signalled.IsZero() {
 		t.Fatal("the server never got a notification to hold")
 	}

@@ -1,4 +1,4 @@
-package site
+package probe
 
 // The probe's timing and evidence: when it cancels and how long it
 // listens, and how the fence and the warm-up time refine the engine's

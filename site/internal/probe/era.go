@@ -1,4 +1,4 @@
-package site
+package probe
 
 // The probe's handshake in each protocol era (DOMAIN.md, "The two
 // protocol eras"): 2026-07-28 is stateless, so the probe calls
@@ -19,14 +19,15 @@ import (
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 )
 
-// probeAuto is -protocol's default: server/discover first, then initialize.
-const probeAuto = "auto"
+// Auto is Options.Protocol's default (-protocol auto): server/discover
+// first, then initialize when the server does not speak 2026-07-28.
+const Auto = "auto"
 
 // probeOffered is the revision the probe offers in initialize.
 const probeOffered = jsonrpc.Revision20251125
 
-// probeProtocols are -protocol's values.
-var probeProtocols = []string{probeAuto, jsonrpc.Revision20260728, jsonrpc.Revision20251125}
+// Protocols are Options.Protocol's values (-protocol's), Auto first.
+var Protocols = []string{Auto, jsonrpc.Revision20260728, jsonrpc.Revision20251125}
 
 // httpRefusedError is an HTTP error status that answered the POST of
 // request id without a JSON-RPC response in its body.
@@ -39,7 +40,7 @@ type httpRefusedError struct {
 func (e *httpRefusedError) Error() string { return e.why }
 
 // handshake opens the session in the revision want (-protocol): one of
-// probeProtocols. Errors name the method that failed.
+// Protocols. Errors name the method that failed.
 func (s *session) handshake(deadline time.Time, want string) error {
 	switch want {
 	case jsonrpc.Revision20251125:

@@ -1,8 +1,8 @@
-package site
+package probe
 
 // Tests of the probe in both protocol eras (DOMAIN.md, "The two protocol
 // eras") against real servers: the Go SDK v1.8.0 server serving only
-// 2026-07-28 or only up to 2025-11-25 (testdata/probe/goserver -protocol),
+// 2026-07-28 or only up to 2025-11-25 (site/testdata/probe/goserver -protocol),
 // over stdio and Streamable HTTP, with a tool that honours cancellation and
 // one that ignores it (-ignore-cancel); the TypeScript SDK 1.32.2 server
 // (2025-11-25). Each run is bounded: the clean call and two cancelling
@@ -11,6 +11,7 @@ package site
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -26,6 +27,7 @@ import (
 	"github.com/mcplab/mcplab/engine/checks/schema"
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
+	"github.com/mcplab/mcplab/site/internal/peertest"
 )
 
 // startGoHTTP starts the Go SDK server on Streamable HTTP with flags and
@@ -63,7 +65,7 @@ func startGoHTTP(t *testing.T, flags ...string) string {
 func TestProbeJudgesBothErasFairly(t *testing.T) {
 	t.Parallel()
 	bin := goServer(t)
-	tsServers(t)
+	peertest.TypeScript(t)
 	only := "cancel-after-progress,cancel-at-once"
 	for _, c := range []struct {
 		name     string
@@ -90,9 +92,9 @@ func TestProbeJudgesBothErasFairly(t *testing.T) {
 			map[string]string{"cancel-after-progress": "FAIL", "cancel-at-once": "FAIL"}},
 		{"Go SDK 2025-11-25 HTTP, ignores", []string{"-protocol", "2025-11-25", "-ignore-cancel"}, nil, "work", "negotiated 2025-11-25", 3,
 			map[string]string{"cancel-after-progress": "FAIL", "cancel-at-once": "FAIL"}},
-		{"TypeScript SDK 2025-11-25, honours", nil, []string{"node", "testdata/probe/ts/server.mjs"}, "slow", "it answered server/discover with error -32601", 0,
+		{"TypeScript SDK 2025-11-25, honours", nil, []string{"node", peertest.Path("ts/server.mjs")}, "slow", "it answered server/discover with error -32601", 0,
 			map[string]string{"cancel-after-progress": "pass", "cancel-at-once": "pass"}},
-		{"TypeScript SDK 2025-11-25, ignores", nil, []string{"node", "testdata/probe/ts/server.mjs"}, "leaky", "negotiated 2025-11-25", 3,
+		{"TypeScript SDK 2025-11-25, ignores", nil, []string{"node", peertest.Path("ts/server.mjs")}, "leaky", "negotiated 2025-11-25", 3,
 			map[string]string{"cancel-after-progress": "FAIL"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -147,8 +149,8 @@ func TestProbe2026TranscriptIsThatRevisionsWire(t *testing.T) {
 			t.Errorf("the transcript holds %s, which 2026-07-28 on Streamable HTTP does not send", absent)
 		}
 	}
-	var o, e bytes.Buffer
-	err = run([]string{"run", "-checks", file}, &o, &e)
+	var e bytes.Buffer
+	err = judgeFile(file, &e)
 	for _, want := range []string{"pass  " + string(schema.Rule), "pass  " + string(checks.HTTPCancelClosesStream)} {
 		if !strings.Contains(e.String(), want) {
 			t.Errorf("run -checks on the transcript (%v) lacks %q:\n%s", err, want, e.String())
@@ -213,7 +215,7 @@ func TestProbeVerdictFollowsTheDecidingRule(t *testing.T) {
 // property's type), and the probe exits 2 (bad input: nothing was tested).
 func TestProbeWantsArgsTheToolRequires(t *testing.T) {
 	t.Parallel()
-	_, lines, err := probeRun(t, "-protocol", "2025-11-25", "--", "node", "testdata/probe/fault.mjs", "needargs")
+	_, lines, err := probeRun(t, "-protocol", "2025-11-25", "--", "node", peertest.Path("fault.mjs"), "needargs")
 	if exitCode(err) != 2 {
 		t.Errorf("err = %v (exit %d), want exit 2", err, exitCode(err))
 	}
@@ -236,7 +238,7 @@ func TestProbeWantsArgsTheToolRequires(t *testing.T) {
 func TestProbeJSON(t *testing.T) {
 	t.Parallel()
 	var out, errb bytes.Buffer
-	err := run([]string{"probe", "-json", "-out", t.TempDir(), "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "ok"}, &out, &errb)
+	err := runArgs(context.Background(), []string{"-json", "-out", t.TempDir(), "-only", "cancel-at-once", "--", "node", peertest.Path("fault.mjs"), "ok"}, &out, &errb)
 	if err != nil {
 		t.Fatalf("err = %v\n%s", err, errb.String())
 	}
@@ -348,7 +350,7 @@ func TestProbe2026HeadersOnEveryPOST(t *testing.T) {
 // the situation, and -checks exits 3 naming the rule.
 func TestProbeJudgesMessageValidity(t *testing.T) {
 	t.Parallel()
-	_, lines, err := probeRun(t, "-checks", "-only", "cancel-at-once", "--", "node", "testdata/probe/fault.mjs", "nocontent")
+	_, lines, err := probeRun(t, "-checks", "-only", "cancel-at-once", "--", "node", peertest.Path("fault.mjs"), "nocontent")
 	if exitCode(err) != 3 || !strings.Contains(err.Error(), "clean ("+string(schema.Rule)+")") {
 		t.Errorf("err = %v, want exit 3 naming clean (%s)", err, schema.Rule)
 	}

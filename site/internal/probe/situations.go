@@ -1,4 +1,4 @@
-package site
+package probe
 
 // The situations of `probe`, each a function that drives one
 // fresh session and reports what it saw; probe.go runs them, writes each
@@ -94,7 +94,7 @@ func sitClean(p *prober, s *session, r *sitReport, deadline time.Time) error {
 			for _, t := range tools {
 				names = append(names, t.name)
 			}
-			return &badInputError{fmt.Sprintf("-tool: the server lists no tool %q (it lists %s)", p.tool, strings.Join(names, ", "))}
+			return &InputError{fmt.Sprintf("-tool: the server lists no tool %q (it lists %s)", p.tool, strings.Join(names, ", "))}
 		}
 		tool = tools[i]
 	}

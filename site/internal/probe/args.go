@@ -1,4 +1,4 @@
-package site
+package probe
 
 // What the probe says when it has no -args for a tool that requires
 // arguments: it does not call the tool with {} (the call would fail for

@@ -1,4 +1,4 @@
-package site
+package probe
 
 // The probe's MCP client: a session over one conn that sends exactly what a
 // situation asks, when it asks, and reads until a condition, a deadline or

@@ -1,4 +1,4 @@
-package site
+package probe
 
 // `probe -json`: the verdicts as one JSON object on standard output, the
 // shape SCENARIO.md ("Live") gives the live verbs: {"peer": {...},
@@ -13,14 +13,14 @@ import (
 
 // probeJSON is the object -json prints.
 type probeJSON struct {
-	Peer       peerJSON        `json:"peer"`
+	Peer       Peer            `json:"peer"`
 	Situations []situationJSON `json:"situations"`
 }
 
-// peerJSON is the server probed: its command (stdio) or URL, the name and
+// Peer is the server probed: its command (stdio) or URL, the name and
 // version it gave, and the revision spoken ("" when no handshake
 // succeeded).
-type peerJSON struct {
+type Peer struct {
 	Command  []string `json:"command,omitempty"`
 	URL      string   `json:"url,omitempty"`
 	Server   string   `json:"server,omitempty"`
@@ -40,18 +40,21 @@ type situationJSON struct {
 	Transcript string      `json:"transcript,omitempty"`
 }
 
+// checkJSON is one rule's verdict: ok null when undecided.
 type checkJSON struct {
 	Rule   string `json:"rule"`
 	OK     *bool  `json:"ok"`
 	Detail string `json:"detail"`
 }
 
-// writeJSON prints results as probeJSON, indented.
-func (p *prober) writeJSON(w io.Writer, results []sitResult) error {
-	out := probeJSON{Peer: peerJSON{Command: p.argv, URL: p.url, Server: p.server, Protocol: p.spoken}, Situations: []situationJSON{}}
-	for _, r := range results {
-		sj := situationJSON{Name: r.name, Transport: p.transport(), Protocol: r.header.Protocol, Verdict: strings.ToLower(r.verdict), Facts: r.facts, Checks: []checkJSON{}, Transcript: r.file}
-		for _, c := range r.checks {
+// WriteJSON prints the report as one JSON object, indented (-json): the
+// peer, then each situation's verdict (lower case), facts, checks and
+// transcript.
+func (rep *Report) WriteJSON(w io.Writer) error {
+	out := probeJSON{Peer: rep.Peer, Situations: []situationJSON{}}
+	for _, r := range rep.Situations {
+		sj := situationJSON{Name: r.Name, Transport: rep.Transport, Protocol: r.Header.Protocol, Verdict: strings.ToLower(r.Verdict), Facts: r.Facts, Checks: []checkJSON{}, Transcript: r.File}
+		for _, c := range r.Checks {
 			sj.Checks = append(sj.Checks, checkJSON{string(c.Rule), c.OK, c.Detail})
 		}
 		out.Situations = append(out.Situations, sj)

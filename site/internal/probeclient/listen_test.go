@@ -1,24 +1,27 @@
-package site
+package probeclient
 
-// Tests of `mcplab probe-client`'s situations about a client's session
+// Tests of probe-client's situations (Run) about a client's session
 // streams (SCENARIO.md, "Live": listen-dropped, listen-ended,
 // session-retired) and a lost mutation's retry, with the real clients:
-// the TypeScript SDK 1.32.2 client (testdata/probe/ts/client.mjs) and the
-// Go SDK v1.8.0 client (testdata/probe/goclient), on Streamable HTTP. The
+// the TypeScript SDK 1.32.2 client (site/testdata/probe/ts/client.mjs) and
+// the Go SDK v1.8.0 client (site/testdata/probe/goclient), on Streamable
+// HTTP, where the mock runs in the test's own process. The
 // mock's transcript records what the server sees over HTTP (the listen
 // stream's end, the client's reconnects, the 503 and 404 it answers), and
 // the engine's rules judge it. Each run takes two to six seconds.
 
 import (
 	"bytes"
-	"encoding/json"
-	"path/filepath"
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
+	"github.com/mcplab/mcplab/site/internal/mock"
+	"github.com/mcplab/mcplab/site/internal/peertest"
 )
 
 // TestProbeClientListen: each client's fair verdict, rule by rule.
@@ -37,8 +40,8 @@ import (
 //     rule about backoff or refetching can judge it: undecided.
 func TestProbeClientListen(t *testing.T) {
 	t.Parallel()
-	tsServers(t)
-	ts := []string{"node", filepath.Join("testdata", "probe", "ts", "client.mjs")}
+	peertest.TypeScript(t)
+	ts := []string{"node", peertest.Path("ts", "client.mjs")}
 	cases := []struct {
 		name      string
 		args      []string
@@ -66,20 +69,11 @@ func TestProbeClientListen(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			args := []string{"-situation", tc.situation, "-transport", "streamable-http"}
-			client := tc.args
+			client, protocol := tc.args, mock.ProtocolAuto
 			if client == nil {
-				args = append(args, "-protocol", "2025-11-25")
-				client = []string{goClient(t), "plain"}
+				client, protocol = []string{goClient(t), "plain"}, jsonrpc.Revision20251125
 			}
-			got, err := probeClientJSON(t, append(append(args, "-checks", "--"), client...)...)
-			if (err != nil) != (tc.verdict == "fail") {
-				t.Errorf("probe-client -checks: error %v, want one only for a fail", err)
-			}
-			r, ok := got[tc.situation+" streamable-http"]
-			if !ok {
-				t.Fatalf("no %s in %v", tc.situation, got)
-			}
+			r := runHTTP(t, protocol, tc.situation, client)
 			if r.Verdict != tc.verdict || r.Protocol != "2025-11-25" {
 				t.Errorf("verdict %s protocol %s, want %s 2025-11-25; checks %+v", r.Verdict, r.Protocol, tc.verdict, r.Checks)
 			}
@@ -109,11 +103,8 @@ func TestProbeClientUndecidedSays(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			var out, errb bytes.Buffer
-			err := run([]string{"probe-client", "-out", t.TempDir(), "-protocol", tc.protocol, "-situation", tc.situation, "-transport", "streamable-http", "--", goClient(t), "plain"}, &out, &errb)
-			if err != nil {
-				t.Errorf("probe-client: %v\n%s", err, errb.String())
-			}
+			var out bytes.Buffer
+			Print(&out, runHTTP(t, tc.protocol, tc.situation, []string{goClient(t), "plain"}))
 			line, _, _ := strings.Cut(out.String(), "\n")
 			if !strings.Contains(line, "undecided") || !strings.Contains(line, tc.why) || !strings.Contains(line, tc.protocolWant) {
 				t.Errorf("%s: %q, want undecided, saying %q, protocol %s", tc.situation, line, tc.why, tc.protocolWant)
@@ -122,31 +113,41 @@ func TestProbeClientUndecidedSays(t *testing.T) {
 	}
 }
 
-// TestProbeClientListenedByRevision: what counts as the client opening a
-// listen stream is what its revision has (SCENARIO.md, "Sessions
-// (2025-11-25)"): under 2025-11-25 the GET stream the server starts for no
-// request, never a subscriptions/listen, which only 2026-07-28 defines;
-// under 2026-07-28 the subscriptions/listen request.
-func TestProbeClientListenedByRevision(t *testing.T) {
-	id := scenario.NewStringID("sub-1")
-	get := trace.Event{Actor: trace.ActorServer, Type: trace.TypeStart}
-	listen := trace.Event{Actor: trace.ActorClient, Type: trace.TypeSend, From: trace.ActorClient, ID: &id,
-		Message: json.RawMessage(`{"jsonrpc":"2.0","id":"sub-1","method":"subscriptions/listen","params":{"notifications":{}}}`)}
-	cases := []struct {
-		name, protocol string
-		event          trace.Event
-		want           bool
-	}{
-		{"2025-11-25: the GET stream", "2025-11-25", get, true},
-		{"2025-11-25: subscriptions/listen is no listen there", "2025-11-25", listen, false},
-		{"2026-07-28: subscriptions/listen", "2026-07-28", listen, true},
+// goClient builds site/testdata/probe/goclient once per test binary.
+func goClient(t *testing.T) string { return peertest.Binary(t, "goclient") }
+
+// runHTTP runs client once in situation on Streamable HTTP, the mock
+// speaking protocol, and returns the run's Result; the client's output is
+// logged.
+func runHTTP(t *testing.T, protocol, situation string, client []string) Result {
+	t.Helper()
+	st, ok := mock.SituationNamed(situation)
+	if !ok {
+		t.Fatalf("no situation %q", situation)
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			tr := &trace.Trace{Source: &trace.Source{Protocol: c.protocol}, Events: []trace.Event{c.event}}
-			if got := listened(tr); got != c.want {
-				t.Errorf("listened = %v, want %v", got, c.want)
+	var log bytes.Buffer
+	rs := Run(context.Background(), Config{Argv: client, Situations: []mock.Situation{st}, Transports: []string{scenario.TransportHTTP},
+		Protocol: protocol, Dir: t.TempDir()}, &log)
+	t.Logf("%s on Streamable HTTP, %s: %s\n%s", situation, protocol, strings.Join(client, " "), log.String())
+	if len(rs) != 1 {
+		t.Fatalf("%d results, want one: %+v", len(rs), rs)
+	}
+	return rs[0]
+}
+
+// ruleOf is the verdict of rule in r: "pass", "fail", "undecided" or ""
+// when it was not judged.
+func ruleOf(r Result, rule trace.RuleID) string {
+	for _, c := range r.Checks {
+		if c.Rule == rule {
+			switch {
+			case c.OK == nil:
+				return "undecided"
+			case *c.OK:
+				return "pass"
 			}
-		})
+			return "fail"
+		}
 	}
+	return ""
 }
