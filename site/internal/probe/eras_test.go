@@ -466,3 +466,30 @@ func TestProbeLazyFirstCallOverHTTPIsNotConvicted(t *testing.T) {
 		t.Errorf("race-sweep: want no conviction and at least one race: %s", l)
 	}
 }
+
+// Rule (the probe's evidence, "after the fence"): on stdio a message read
+// after the fence's answer was written after it (one pipe, in order); on
+// Streamable HTTP the fence's answer and the call's stream are different
+// responses, so a result read 47 µs after the fence's answer proves
+// nothing (the transcript's judge leaves it undecided too), while one read
+// 50 ms after it does.
+func TestProbeFenceAcrossHTTPStreamsNeedsAMargin(t *testing.T) {
+	start := time.Unix(1000, 0)
+	m := cancelMark{id: "11", sentAt: start, at: start.Add(600 * time.Millisecond), fence: start.Add(601 * time.Millisecond)}
+	for _, c := range []struct {
+		name  string
+		url   string
+		after time.Duration
+		want  bool
+	}{
+		{"stdio, 47 µs after the fence", "", 47 * time.Microsecond, true},
+		{"streamable-http, 47 µs after the fence", "http://127.0.0.1:1/mcp", 47 * time.Microsecond, false},
+		{"streamable-http, 50 ms after the fence", "http://127.0.0.1:1/mcp", 50 * time.Millisecond, true},
+	} {
+		p := &prober{url: c.url, warm: warmup{done: 500 * time.Millisecond}, quickest: 500 * time.Millisecond}
+		got, why := p.proven(m, m.fence.Add(c.after), true)
+		if got != c.want || (got && why != fenceWhy) {
+			t.Errorf("%s: proven = %v (%q), want %v by the fence", c.name, got, why, c.want)
+		}
+	}
+}

@@ -114,16 +114,34 @@ func (p *prober) proven(m cancelMark, t time.Time, response bool) (bool, string)
 	if !t.After(m.at) || m.unseen {
 		return false, ""
 	}
-	if !m.fence.IsZero() && t.After(m.fence) {
+	done, tol := p.fastest(), p.tolerance()
+	if !m.fence.IsZero() && t.After(m.fence.Add(p.streamSkew())) {
 		return true, fenceWhy
 	}
-	done := p.fastest()
-	tol := max(done/20, 10*time.Millisecond)
 	if response && t.Before(m.sentAt.Add(done-tol)) {
 		return true, fmt.Sprintf("%s before the tool could have finished (its fastest completion, %s: the probe's own evidence, the transcript alone leaves it undecided)", ms(m.sentAt.Add(done).Sub(t)), ms(done))
 	}
 	return false, ""
 }
+
+// streamSkew is how much later than the fence's answer a message must be
+// read to count as written after it. On stdio both come down one pipe in
+// the order the server wrote them: 0. On Streamable HTTP the fence's
+// answer and the call's messages come on different response streams, so
+// their arrival order within a few milliseconds is not the order the
+// server wrote them in (a result read 47 µs after the fence's answer may
+// have been written first, which the transcript's judge also leaves
+// undecided): the probe's timing tolerance.
+func (p *prober) streamSkew() time.Duration {
+	if p.url == "" {
+		return 0
+	}
+	return p.tolerance()
+}
+
+// tolerance is the margin of the probe's timing evidence: a twentieth of
+// the fastest completion it saw, at least 10 ms.
+func (p *prober) tolerance() time.Duration { return max(p.fastest()/20, 10*time.Millisecond) }
 
 // order says, from the records, which order occurred for m's request.
 func (p *prober) order(s *session, m cancelMark) string {
@@ -154,11 +172,15 @@ func (p *prober) order(s *session, m cancelMark) string {
 	if m.unseen {
 		fence += "; the call's POST was not answered before the cancellation was sent, so the server may have read the cancellation first"
 	}
+	before := "before " + fence
+	if skew := p.streamSkew(); skew > 0 && !m.fence.IsZero() {
+		before = fmt.Sprintf("before %s or within %s of its answer, which came on another HTTP stream", fence, ms(skew))
+	}
 	switch {
 	case len(late) > 0:
 		return "MESSAGE AFTER THE ACCEPTED CANCELLATION: " + strings.Join(late, ", ")
 	case len(race) > 0:
-		return "race, undecided from the client: " + strings.Join(race, ", ") + ", before " + fence
+		return "race, undecided from the client: " + strings.Join(race, ", ") + ", " + before
 	}
 	return "cancellation won (nothing after it)"
 }
