@@ -44,9 +44,13 @@ const (
 // suppressed). The work from the arrival to that point is wasted; the
 // detail gives each request's wastedWorkMs (failure cancel-swallowed,
 // hahwul/gori#1103, apify/apify-mcp-server#763). Listed when the server
-// observed a cancellation; null for an imported client-side or wire log in
-// which the client cancelled, since only the server's log shows its
-// handler.
+// observed a cancellation in a simulation, which records the handler's
+// checkpoints and side effects; null for an imported transcript in which
+// the server read a cancellation, since a transcript records the wire,
+// not the handler's work (transcript.schema.json has no checkpoint or
+// side-effect events: a response after the arrival may be the handler's
+// stop or work past it), and null for an imported client-side or wire log
+// in which the client cancelled.
 //
 // Rule: workStopsAfterCancel.
 func workStopsAfterCancel(v *view) (trace.Check, bool) {
@@ -95,6 +99,9 @@ func workStopsAfterCancel(v *view) (trace.Check, bool) {
 			return undecided(WorkStopsAfterCancel, "The client cancelled, but this "+o+" log cannot show the server's handler: when it noticed the cancellation, and whether its side effect ran; only the server's own log can."), true
 		}
 		return trace.Check{}, false
+	}
+	if v.tr.Source != nil {
+		return undecidedAt(good, undecided(WorkStopsAfterCancel, "The cancellation reached the server ("+seqList(good)+"), but "+importedLog(v.tr)+" records the wire, not the handler's work: its checkpoints and side effects are not in it (a transcript has no such events), so whether the handler stopped at its first checkpoint after the cancellation, or worked on and committed its effect, cannot be told; a response after the cancellation is no-message-after-cancel's to judge.")), true
 	}
 	var wasted []string
 	for _, id := range ids {
@@ -275,4 +282,14 @@ func responsesRoutedByRequest(v *view) (trace.Check, bool) {
 	return verdict(ResponsesRoutedByReq, bad, good,
 		"A request's answer went out on another request's stream ("+seqList(bad)+"): the server routed responses by id alone, so two requests in flight with one id got each other's answers (cross-wired-response).",
 		"Two requests were in flight with one id, and each answer travelled on its own request's stream.")
+}
+
+// importedLog names an imported transcript by its observer as a detail
+// says it: "this server log", "this client log", "this wire log", or
+// "this transcript" when it does not say who recorded it.
+func importedLog(tr *trace.Trace) string {
+	if o := observer(tr); o != "" {
+		return "this " + o + " log"
+	}
+	return "this transcript"
 }

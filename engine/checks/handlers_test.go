@@ -38,6 +38,10 @@ func TestHandlerRules(t *testing.T) {
 		tr.Scenario, tr.Source = nil, &trace.Source{Format: "jsonl", Clock: "ms", Observer: trace.ObserverClient}
 		return tr
 	}
+	serverLog := func(tr *trace.Trace) *trace.Trace {
+		tr.Scenario, tr.Source = nil, &trace.Source{Format: "jsonl", Clock: "ms", Observer: trace.ObserverServer}
+		return tr
+	}
 	dup := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"lookup"}}`
 	tests := []struct {
 		name string
@@ -55,6 +59,10 @@ func TestHandlerRules(t *testing.T) {
 			build(stdio, nil, send(0, client, "7", req7), send(100, server, "7", resp7), act(115, server, trace.TypeIgnore, "7"))},
 		{"a client's log cannot see the handler", checks.WorkStopsAfterCancel, "null",
 			clientLog(build(stdio, nil, send(0, client, "7", req7), send(300, client, "", cancel7)))},
+		{"a server's log records the wire, not the handler: a response after the arrival", checks.WorkStopsAfterCancel, "null",
+			serverLog(build(stdio, nil, send(0, client, "7", req7), status(260, "7", cancelled, "client"), send(310, server, "7", resp7)))},
+		{"a server's log records the wire, not the handler: silence after the arrival", checks.WorkStopsAfterCancel, "null",
+			serverLog(build(stdio, nil, send(0, client, "7", req7), status(260, "7", cancelled, "client")))},
 
 		{"released on the way out", checks.ResourcesReleased, "true",
 			build(stdio, nil, res(10, trace.TypeAcquire, "7"), status(260, "7", cancelled, "client"), checkpoint(260), res(260, trace.TypeRelease, "7"))},

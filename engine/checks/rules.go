@@ -141,7 +141,7 @@ var Rules = []Rule{
 	{AbandonTellsServer, "A client that stops waiting for a request tells the server: a cancellation, or on HTTP closing the request's stream. From a server's or a wire's view with the maximum timeout stated, a call that outlives its start plus the maximum plus MaximumGraceMs with nothing heard from the client fails it.",
 		notesFailure + "abandon-silently); " + specCancellation, ""},
 	{WorkStopsAfterCancel, "Once a cancellation reached the server, no side effect commits and no work follows the handler's first checkpoint after it.",
-		notesHandler + "; " + notesFailure + "cancel-swallowed)", "The client cancelled, but a client's or a wire log cannot show the server's handler: when it noticed the cancellation and whether its side effect ran. Only the server's own log can."},
+		notesHandler + "; " + notesFailure + "cancel-swallowed)", "An imported transcript records the wire, not the server's handler: when it reached a checkpoint after the cancellation and whether its side effect ran are not in it, whoever recorded it (a client's, a wire's or the server's own log). Only a simulation records the handler's work."},
 	{ResourcesReleased, "Every resource a handler acquired is released when it returns, cancelled or not.",
 		notesHandler + "; " + notesFailure + "resource-leaked-on-cancel)", ""},
 	{NotificationsNotHeld, "The server writes a request's progress as its handler makes it, not when the handler returns.",

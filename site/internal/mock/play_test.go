@@ -85,7 +85,8 @@ func judge(t *testing.T, file string) map[string]string {
 // the slow tool with a progress token and cancels one call; the mock
 // answers with the era's wire, sends progress 1 and 2 of 2, stops the
 // cancelled handler at once (no checkpoints: the moment it arrives) with
-// no response, and its transcript passes the engine's rules.
+// no response, and its transcript passes the engine's rules of the wire
+// (work-stops-after-cancel is undecided: the log has no handler events).
 func TestPlayStdio(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -172,10 +173,16 @@ func TestPlayStdio(t *testing.T) {
 				t.Errorf("transcript header = %.90s, want %s", head, want)
 			}
 			v := judge(t, file)
-			for _, rule := range []string{"no-message-after-cancel", "work-stops-after-cancel", "progress-increases", "no-progress-after-final"} {
+			for _, rule := range []string{"no-message-after-cancel", "progress-increases", "no-progress-after-final"} {
 				if v[rule] != "pass" {
 					t.Errorf("%s = %q, want pass (all: %v)", rule, v[rule], v)
 				}
+			}
+			// The transcript records the wire, not the handler's work: the
+			// cancellation reached the mock, but whether its handler stopped
+			// at a checkpoint is not in the log, so the rule is undecided.
+			if w := v["work-stops-after-cancel"]; w != "?" {
+				t.Errorf("work-stops-after-cancel = %q, want ? (undecided: the server's log has no handler events; all: %v)", w, v)
 			}
 		})
 	}
