@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcplab/mcplab/engine/explore"
@@ -97,14 +98,21 @@ func values(vs explore.Values) string {
 
 // junitOfProbeClient is probe-client's suite: a case per situation,
 // transport and rule (the subject names the situation and its transport);
-// a situation that judged no rule is one case, undecided with its facts,
-// or a failure when its run could not happen.
+// a rule the mock stages on purpose (the situation's Staged) is skipped as
+// left out, "staged by the mock", whatever its verdict, as the summary
+// leaves it out of the situation's; a situation that judged no rule is one
+// case, undecided with its facts, or a failure when its run could not
+// happen.
 func junitOfProbeClient(client string, results []probeclient.Result) junit.Suite {
 	s := junit.Suite{Name: "mcplab probe-client " + client}
 	for _, r := range results {
 		subject := r.Name + " (" + r.Transport + ", " + r.Protocol + ")"
 		for _, c := range r.Checks {
-			s.Cases = append(s.Cases, junit.Case{Subject: subject, Rule: string(c.Rule), Status: junit.StatusOf(c.OK), Detail: c.Detail, URL: ruleURL("", c.Rule)})
+			jc := junit.Case{Subject: subject, Rule: string(c.Rule), Status: junit.StatusOf(c.OK), Detail: c.Detail, URL: ruleURL("", c.Rule)}
+			if c.Staged || slices.Contains(r.Staged, c.Rule) {
+				jc.Status, jc.Detail = junit.LeftOut, stagedDetail(c)
+			}
+			s.Cases = append(s.Cases, jc)
 		}
 		if len(r.Checks) > 0 {
 			continue
@@ -116,4 +124,18 @@ func junitOfProbeClient(client string, results []probeclient.Result) junit.Suite
 		s.Cases = append(s.Cases, c)
 	}
 	return s
+}
+
+// stagedDetail is why a staged rule's case is left out of probe-client's
+// report, with the verdict it had on the mock.
+func stagedDetail(c probeclient.Check) string {
+	verdict := "undecided"
+	switch {
+	case c.OK == nil:
+	case *c.OK:
+		verdict = "pass"
+	default:
+		verdict = "fail"
+	}
+	return "staged by the mock: this rule judges the misbehaviour the mock commits on purpose, not the client, and is left out of the situation's verdict (on the mock: " + verdict + ", " + c.Detail + ")"
 }

@@ -149,8 +149,10 @@ func TestJUnitOfProbe(t *testing.T) {
 
 // TestJUnitOfProbeClient: probe-client's report is a case per situation,
 // transport and rule, a failing rule a failure and an undecided one
-// skipped; a situation that judged no rule is one case, skipped with its
-// facts, or a failure when its run could not happen.
+// skipped; a rule the mock stages on purpose is skipped as staged by the
+// mock, never a failure, as the summary leaves it out; a situation that
+// judged no rule is one case, skipped with its facts, or a failure when
+// its run could not happen.
 func TestJUnitOfProbeClient(t *testing.T) {
 	yes, no := true, false
 	results := []probeclient.Result{
@@ -160,6 +162,9 @@ func TestJUnitOfProbeClient(t *testing.T) {
 		}},
 		{Name: "late-response", Transport: "streamable-http", Protocol: "2026-07-28", Verdict: probeclient.Undecided, Facts: []string{"the server cannot see the client tolerate it"}},
 		{Name: "listen-ended", Transport: "stdio", Protocol: "2025-11-25", Broke: true, Facts: []string{"the client did not start"}},
+		{Name: "progress-after-final", Transport: "stdio", Protocol: "2025-11-25", Verdict: probeclient.Undecided, Checks: []probeclient.Check{
+			{Rule: "no-progress-after-final", OK: &no, Detail: "progress after the final response", Staged: true},
+		}},
 	}
 	b, err := junit.Marshal("mcplab probe-client", junitOfProbeClient("node client.mjs", results))
 	if err != nil {
@@ -169,8 +174,11 @@ func TestJUnitOfProbeClient(t *testing.T) {
 	if err := xml.Unmarshal(b, &r); err != nil {
 		t.Fatalf("not well-formed: %v\n%s", err, b)
 	}
-	if r.Tests != 4 || r.Failures != 2 || r.Skipped != 1 {
-		t.Errorf("tests %d, failures %d, skipped %d; want 4, 2 (abandon-tells-server and the run that could not happen), 1\n%s", r.Tests, r.Failures, r.Skipped, b)
+	if r.Tests != 5 || r.Failures != 2 || r.Skipped != 2 {
+		t.Errorf("tests %d, failures %d, skipped %d; want 5, 2 (abandon-tells-server and the run that could not happen), 2 (an undecided situation, the mock's staged rule)\n%s", r.Tests, r.Failures, r.Skipped, b)
+	}
+	if !strings.Contains(string(b), `<skipped message="staged by the mock: `) {
+		t.Errorf("the mock's staged rule is not skipped as staged by the mock:\n%s", b)
 	}
 	if !strings.Contains(string(b), "slow-progress (stdio, 2025-11-25)") || !strings.Contains(string(b), "gave up in silence") {
 		t.Errorf("the report does not name the situation with its transport and era, or lacks the rule's detail:\n%s", b)

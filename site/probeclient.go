@@ -46,7 +46,8 @@ Prints a line per situation (pass, fail or undecided, the engine's checks of
 the mock's transcript, the transcript's path); -json prints them as JSON;
 -checks exits 3 when a rule fails. -idle-timeout and -max-timeout state the
 client's configured timeouts so the rules can judge them. Rules that judge
-a misbehaviour the mock stages on purpose are left out of the verdict. The
+a misbehaviour the mock stages on purpose are left out of the verdict (and
+skipped in -junit's report, "staged by the mock", never a failure). The
 client runs in its own process group, killed at the end of each situation,
 at -limit, at -timeout and on SIGINT or SIGTERM; the mock serves loopback only.
 A response stream that breaks because the lab stopped the client is marked

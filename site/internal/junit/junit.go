@@ -3,7 +3,8 @@
 // Jenkins): one test case per subject (a situation of a probe, a scenario of
 // a run, an outcome class of an exploration) and rule; a violated rule is a
 // failure with the rule's detail, an undecided one is skipped with the
-// reason the trace cannot decide, a rule that holds passes.
+// reason the trace cannot decide, a rule left out of the subject's verdict
+// (LeftOut) is skipped with why, a rule that holds passes.
 //
 // The shape is the common JUnit schema (the one Jenkins and the Ant task
 // write): <testsuites> holding one <testsuite> per Suite, each with the
@@ -23,11 +24,18 @@ import (
 // Status is the verdict of one rule on one subject.
 type Status int
 
-// The three verdicts of a rule (trace.Check's ok true, false or null).
+// The three verdicts of a rule (trace.Check's ok true, false or null),
+// and LeftOut for a rule judged but not the subject's to answer.
 const (
 	Pass      Status = iota // the rule holds
 	Fail                    // the rule is violated: a <failure>
 	Undecided               // the trace cannot decide: <skipped>
+	// LeftOut is a rule whose verdict does not count for the subject: a
+	// probe-client situation's staged rule, which judges the misbehaviour
+	// the mock commits on purpose, not the client. It is <skipped> with
+	// the detail as its message (which says why), never a failure,
+	// whatever the rule's verdict.
+	LeftOut
 )
 
 // StatusOf maps a check's ok (true, false, nil for undecided) to a Status.
@@ -50,7 +58,8 @@ type Case struct {
 	Rule   string
 	Status Status
 	// Detail is the rule's detail: the failure's message for Fail, the
-	// reason for Undecided, the test case's output for Pass.
+	// reason for Undecided, why the rule is left out for LeftOut, the test
+	// case's output for Pass.
 	Detail string
 	// URL, when not "", is the rule's reference page; it follows the
 	// detail in the failure or skipped text.
@@ -115,6 +124,9 @@ func Marshal(name string, suites ...Suite) ([]byte, error) {
 			case Undecided:
 				xs.Skipped++
 				xc.Skipped = &xmlMessage{Message: "undecided: " + c.Detail}
+			case LeftOut:
+				xs.Skipped++
+				xc.Skipped = &xmlMessage{Message: c.Detail}
 			default:
 				xc.SystemOut = text
 			}

@@ -39,8 +39,10 @@ type report struct {
 
 // TestMarshalIsJUnit: each case is a testcase named by its rule under its
 // subject; a violated rule is a failure carrying the detail, an undecided
-// one is skipped with its reason, and the counts of each suite and of the
-// whole report are the numbers of its cases, failures and skips.
+// one is skipped with its reason, a rule left out of the subject's verdict
+// (a staged one) is skipped with why, never a failure, and the counts of
+// each suite and of the whole report are the numbers of its cases,
+// failures and skips.
 func TestMarshalIsJUnit(t *testing.T) {
 	yes, no := true, false
 	suites := []Suite{
@@ -48,6 +50,7 @@ func TestMarshalIsJUnit(t *testing.T) {
 			{Subject: "slow-tool-progress", Rule: "progress-increases", Status: StatusOf(&yes), Detail: "values rise"},
 			{Subject: "slow-tool-progress", Rule: "no-message-after-cancel", Status: StatusOf(&no), Detail: `result after cancel at #7 <"&">`, URL: "rules/no-message-after-cancel/"},
 			{Subject: "cancel-after-progress", Rule: "abandon-tells-server", Status: StatusOf(nil), Detail: "the client never gave up"},
+			{Subject: "late-response", Rule: "no-message-after-cancel", Status: LeftOut, Detail: "staged by the mock: fail"},
 		}},
 		{Name: "empty", Cases: nil},
 	}
@@ -66,9 +69,9 @@ func TestMarshalIsJUnit(t *testing.T) {
 		what      string
 		got, want int
 	}{
-		{"tests", r.Tests, 3}, {"failures", r.Failures, 1}, {"skipped", r.Skipped, 1}, {"errors", r.Errors, 0},
-		{"suites", len(r.Suites), 2}, {"suite 0 tests", r.Suites[0].Tests, 3}, {"suite 0 failures", r.Suites[0].Failures, 1},
-		{"suite 0 skipped", r.Suites[0].Skipped, 1}, {"suite 1 tests", r.Suites[1].Tests, 0}, {"cases", len(r.Suites[0].Cases), 3},
+		{"tests", r.Tests, 4}, {"failures", r.Failures, 1}, {"skipped", r.Skipped, 2}, {"errors", r.Errors, 0},
+		{"suites", len(r.Suites), 2}, {"suite 0 tests", r.Suites[0].Tests, 4}, {"suite 0 failures", r.Suites[0].Failures, 1},
+		{"suite 0 skipped", r.Suites[0].Skipped, 2}, {"suite 1 tests", r.Suites[1].Tests, 0}, {"cases", len(r.Suites[0].Cases), 4},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s = %d, want %d", tc.what, tc.got, tc.want)
@@ -83,6 +86,9 @@ func TestMarshalIsJUnit(t *testing.T) {
 	}
 	if s := c[2].Skipped; s == nil || !strings.Contains(s.Message, "the client never gave up") || c[2].Failure != nil {
 		t.Errorf("an undecided rule is not skipped with its reason: %+v", c[2])
+	}
+	if s := c[3].Skipped; s == nil || s.Message != "staged by the mock: fail" || c[3].Failure != nil {
+		t.Errorf("a rule left out of the subject's verdict is not skipped with why, whatever its verdict: %+v", c[3])
 	}
 }
 
