@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -19,13 +20,14 @@ import (
 	"github.com/mcplab/mcplab/site/internal/mock"
 )
 
-// mockTranscript is the transcript's base name in -out: mock.jsonl, or
-// mock-2.jsonl, mock-3.jsonl… when that exists (a client that starts its
-// server more than once starts a mock each time; none replaces another's).
+// mockTranscript is the transcript's default base name in -out (-name):
+// mock.jsonl, or mock-2.jsonl, mock-3.jsonl… when that exists (a client
+// that starts its server more than once starts a mock each time; none
+// replaces another's).
 const mockTranscript = "mock"
 
-const mockUsage = `usage: mcplab mock [-http ADDR] [-out DIR] [-protocol auto|2026-07-28|2025-11-25] [-idle-timeout MS] [-max-timeout MS] SCENARIO
-       mcplab mock [-http ADDR] [-out DIR] [-protocol P] [-idle-timeout MS] [-max-timeout MS] -situation NAME
+const mockUsage = `usage: mcplab mock [-http ADDR] [-out DIR] [-name BASE] [-protocol auto|2026-07-28|2025-11-25] [-idle-timeout MS] [-max-timeout MS] SCENARIO
+       mcplab mock [-http ADDR] [-out DIR] [-name BASE] [-protocol P] [-idle-timeout MS] [-max-timeout MS] -situation NAME
 
 Plays the server half of SCENARIO (a scenario file or share link): its
 server.handlers (work of workMs, progress every progressEveryMs when the
@@ -44,6 +46,7 @@ and its verdicts on stderr (standard output is the protocol on stdio).
 It never replaces a transcript: when DIR/mock.jsonl exists (a client that
 starts its server once per session starts one mock each time) it writes
 DIR/mock-2.jsonl, then mock-3.jsonl and so on, the first name free.
+-name BASE names it DIR/BASE.jsonl (BASE-2.jsonl… when that exists).
 -max-timeout and -idle-timeout state the client's timeouts per request so
 max-timeout-enforced, abandon-tells-server and progress-resets-idle can
 judge them (a server sees neither). -situation NAME plays one of probe-client's situations
@@ -67,11 +70,11 @@ func cmdMock(args []string, stdout, stderr io.Writer) error {
 
 // mockFlags are mock's parsed command line.
 type mockFlags struct {
-	addr, out, protocol, situation string
-	maxTimeout, idleTimeout        int64
-	verdicts                       bool
-	sc                             *scenario.Scenario
-	quirks                         mock.Quirks
+	addr, out, name, protocol, situation string
+	maxTimeout, idleTimeout              int64
+	verdicts                             bool
+	sc                                   *scenario.Scenario
+	quirks                               mock.Quirks
 }
 
 // parseMock reads mock's command line; errors are usageErrors.
@@ -81,6 +84,7 @@ func parseMock(args []string, stderr io.Writer) (*mockFlags, error) {
 	f := &mockFlags{}
 	fs.StringVar(&f.addr, "http", "", "serve Streamable HTTP at this loopback `address` (HOST:PORT) instead of stdio")
 	fs.StringVar(&f.out, "out", "", "`directory` for the transcript (default: a new temporary directory, printed)")
+	fs.StringVar(&f.name, "name", mockTranscript, "the transcript's `base` name: DIR/BASE.jsonl, or BASE-2.jsonl… when that exists")
 	fs.StringVar(&f.protocol, "protocol", mock.ProtocolAuto, "the `revision` to speak: auto (the client's), 2026-07-28 or 2025-11-25")
 	fs.Func("max-timeout", "the client's maximum total timeout per request in whole `ms`, so max-timeout-enforced can judge it (0: none)", wholeMs(&f.maxTimeout))
 	fs.Func("idle-timeout", "the client's idle timeout per request in whole `ms`, so progress-resets-idle can judge it (0: none)", wholeMs(&f.idleTimeout))
@@ -92,6 +96,9 @@ func parseMock(args []string, stderr io.Writer) (*mockFlags, error) {
 	}
 	if err := checkProtocol(f.protocol); err != nil {
 		return nil, err
+	}
+	if f.name == "" || f.name != filepath.Base(f.name) {
+		return nil, &usageError{fmt.Errorf("-name %q: want a file name without a directory (the transcript is DIR/BASE.jsonl)", f.name)}
 	}
 	if f.situation != "" {
 		st, ok := mock.SituationNamed(f.situation)
@@ -165,7 +172,7 @@ func mockMain(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	play := &mock.Play{Scenario: f.sc, Protocol: f.protocol, Quirks: f.quirks, Stdin: stdin, Stdout: stdout, Log: stderr,
-		Dir: f.out, Name: mockTranscript, Ready: ready}
+		Dir: f.out, Name: f.name, Ready: ready}
 	if f.addr != "" {
 		if play.Listener, err = loopbackListen(f.addr); err != nil {
 			return err

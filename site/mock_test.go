@@ -35,6 +35,7 @@ func TestMockUsage(t *testing.T) {
 		{"not loopback", []string{"-http", "192.0.2.1:7332", ok}, "the mock serves a loopback address only"},
 		{"unknown situation", []string{"-situation", "nope"}, `-situation "nope": no such situation`},
 		{"unknown revision", []string{"-protocol", "2024-01-01", ok}, `-protocol "2024-01-01": want auto`},
+		{"a transcript name with a directory", []string{"-name", "sub/t", ok}, `-name "sub/t": want a file name without a directory`},
 	} {
 		var out, errb bytes.Buffer
 		err := mockMain(context.Background(), c.args, strings.NewReader(""), &out, &errb, nil)

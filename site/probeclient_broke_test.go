@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -117,5 +119,35 @@ func TestProbeClientLabEndedAtLimit(t *testing.T) {
 				t.Errorf("the transcript does not mark the lab's close (%v):\n%s", err, b)
 			}
 		})
+	}
+}
+
+// Rule (no dead path): every path of the -out directory that
+// probe-client's output names, its own lines and the stdio mock's (on the
+// client's stderr, "judge it again with mcplab run -checks PATH"), exists
+// when probe-client returns, and the mock's line names the transcript
+// probe-client reports: the stdio mock writes it where it stays.
+func TestProbeClientNamesNoDeadPath(t *testing.T) {
+	t.Parallel()
+	bin := goClient(t)
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	err := run([]string{"probe-client", "-out", dir, "-transport", "stdio", "-situation", "slow-progress", "-max-timeout", "5000", "--", bin, "timeout"}, &out, &errb)
+	if err != nil && exitCode(err) != 3 {
+		t.Fatalf("probe-client: %v\n%s%s", err, out.String(), errb.String())
+	}
+	said := out.String() + errb.String()
+	named := regexp.MustCompile(regexp.QuoteMeta(dir)+`[^\s()]*`).FindAllString(said, -1)
+	for _, p := range named {
+		if _, serr := os.Stat(p); serr != nil {
+			t.Errorf("the output names %s, which does not exist once probe-client returned (%v):\n%s", p, serr, said)
+		}
+	}
+	want := filepath.Join(dir, "1-slow-progress.stdio.server.jsonl")
+	if !strings.Contains(errb.String(), "mcplab mock: transcript "+want+" (") {
+		t.Errorf("the stdio mock's line does not name the transcript probe-client reports, %s:\n%s", want, errb.String())
+	}
+	if len(named) < 2 {
+		t.Errorf("the output names %d path(s) of %s, want the transcript's at least twice (the mock's line, probe-client's):\n%s", len(named), dir, said)
 	}
 }

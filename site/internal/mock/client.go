@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -28,9 +30,6 @@ const (
 	EnvTransport = "MCPLAB_TRANSPORT"
 )
 
-// TranscriptName is the file a stdio mock writes in its -out directory.
-const TranscriptName = "mock.jsonl"
-
 // WriteGrace bounds how long a stdio mock is given to write its transcript
 // once the client has left: 2 s (live.StopGrace).
 const WriteGrace = live.StopGrace
@@ -47,9 +46,10 @@ type Trial struct {
 	// appended.
 	Argv []string
 	// Mock is the command line that runs `mcplab mock` (stdio: the client
-	// launches it with -out, -protocol and -situation added).
+	// launches it with -out, -name, -protocol and -situation added).
 	Mock []string
-	// Transcript is the path the transcript is written to.
+	// Transcript is the path the transcript is written to (NAME.jsonl: a
+	// stdio mock writes it there itself, so the path it prints stays).
 	Transcript string
 	// Limit bounds the run: the client is stopped when it passes.
 	Limit time.Duration
@@ -143,26 +143,27 @@ func runClient(ctx context.Context, cmd *exec.Cmd, done func() bool, ending func
 }
 
 // runStdio is a trial on stdio: the client launches the mock itself
-// (EnvServerCommand), which writes its transcript into a directory of its
-// own when the client leaves.
+// (EnvServerCommand), which writes its transcript when the client leaves
+// at t.Transcript (-out and -name), the path it prints and the one
+// probe-client reports. A transcript an earlier run left there is removed
+// first, so only this run's can be judged; a client that starts its server
+// more than once starts a mock each time, and the later ones write
+// NAME-2.jsonl… beside it (the first written is the one judged).
 func runStdio(ctx context.Context, t Trial) (Outcome, error) {
-	dir, err := os.MkdirTemp(filepath.Dir(t.Transcript), ".mock-")
-	if err != nil {
+	if err := os.Remove(t.Transcript); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return Outcome{}, err
 	}
-	defer os.RemoveAll(dir)
-	argv := append(append([]string{}, t.Mock...), "-out", dir, "-protocol", t.Protocol, "-situation", t.Situation.Name)
+	argv := append(append([]string{}, t.Mock...), "-out", filepath.Dir(t.Transcript), "-name", strings.TrimSuffix(filepath.Base(t.Transcript), ".jsonl"),
+		"-protocol", t.Protocol, "-situation", t.Situation.Name)
 	b, _ := json.Marshal(argv)
 	cmd := t.command()
 	cmd.Env = append(cmd.Env, EnvServerCommand+"="+string(b))
-	written := filepath.Join(dir, TranscriptName)
-	out, err := runClient(ctx, cmd, func() bool { _, err := os.Stat(written); return err == nil }, func() {})
+	written := func() bool { _, err := os.Stat(t.Transcript); return err == nil }
+	out, err := runClient(ctx, cmd, written, func() {})
 	if err != nil {
 		return out, err
 	}
-	if err := os.Rename(written, t.Transcript); err == nil {
-		out.Written = true
-	}
+	out.Written = written()
 	return out, nil
 }
 
