@@ -47,8 +47,8 @@ func TestMockUsage(t *testing.T) {
 
 // TestMockPrintsVerdicts: when the client leaves (its standard input
 // ends), `mcplab mock` prints the transcript's path and its verdicts on
-// stderr, as `mcplab run -checks` does; with -verdicts=false only the
-// path.
+// stderr, as `mcplab run -checks` does (the same rules, message-valid
+// among them, so the same tally); with -verdicts=false only the path.
 func TestMockPrintsVerdicts(t *testing.T) {
 	t.Parallel()
 	hello := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
@@ -70,5 +70,28 @@ func TestMockPrintsVerdicts(t *testing.T) {
 		if got := strings.Contains(said, "checks: "); got != verdicts {
 			t.Errorf("-verdicts=%v: the checks' count printed = %v:\n%s", verdicts, got, said)
 		}
+		if !verdicts {
+			continue
+		}
+		// The mock's tally is run -checks' on the same file: both judge
+		// message-valid, so neither counts a rule the other leaves out.
+		var again bytes.Buffer
+		if err := run([]string{"run", "-checks", filepath.Join(dir, "mock.jsonl")}, io.Discard, &again); err != nil && exitCode(err) != 3 {
+			t.Fatalf("run -checks: %v\n%s", err, again.String())
+		}
+		if mine, runs := tally(said), tally(again.String()); mine == "" || mine != runs || !strings.Contains(said, "message-valid") {
+			t.Errorf("the mock's tally %q, run -checks' %q: want the same, message-valid among them\nmock:\n%s\nrun:\n%s", mine, runs, said, again.String())
+		}
 	}
+}
+
+// tally is the "checks: N pass, N fail, N undecided" line of a verb's
+// stderr ("" when there is none).
+func tally(stderr string) string {
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(line, "checks: ") {
+			return line
+		}
+	}
+	return ""
 }

@@ -173,7 +173,7 @@ func TestPlayStdio(t *testing.T) {
 				t.Errorf("transcript header = %.90s, want %s", head, want)
 			}
 			v := judge(t, file)
-			for _, rule := range []string{"no-message-after-cancel", "progress-increases", "no-progress-after-final"} {
+			for _, rule := range []string{"no-message-after-cancel", "progress-increases", "no-progress-after-final", "message-valid"} {
 				if v[rule] != "pass" {
 					t.Errorf("%s = %q, want pass (all: %v)", rule, v[rule], v)
 				}
