@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -146,7 +147,7 @@ func loadScenario(arg string) (*scenario.Scenario, error) {
 	} else if arg == "-" {
 		return nil, &usageError{errors.New("the scenario cannot come from standard input: on stdio that is the client's pipe; give a file or a share link")}
 	} else {
-		data, err = readInput(arg, false)
+		data, err = readMockScenario(arg)
 	}
 	if err != nil {
 		return nil, &usageError{err}
@@ -159,6 +160,23 @@ func loadScenario(arg string) (*scenario.Scenario, error) {
 		return nil, &usageError{fmt.Errorf("%s has no server.handlers: the mock plays a server's handlers (server.handlers, docs/scenario.md), e.g. {\"server\":{\"handlers\":{\"slow\":{\"workMs\":300,\"progressEveryMs\":100}}}}", arg)}
 	}
 	return sc, nil
+}
+
+// readMockScenario reads the scenario file name as readInput does, but
+// says what the mock takes when it cannot: a file or a share link, never
+// standard input (on stdio that is the client's pipe).
+func readMockScenario(name string) ([]byte, error) {
+	data, err := readFile(name)
+	var pe *os.PathError
+	switch {
+	case errors.As(err, &pe):
+		return nil, fmt.Errorf("cannot read %s: %w; give a scenario file or a share link (not standard input: on stdio that is the client's pipe)", name, pe.Err)
+	case err != nil:
+		return nil, fmt.Errorf("cannot read %s: %w", name, err)
+	case len(bytes.TrimSpace(data)) == 0:
+		return nil, fmt.Errorf("%s is empty: want a scenario (a JSON object, see the site's /scenario.schema.json) with server.handlers", name)
+	}
+	return data, nil
 }
 
 // mockMain runs the mock (mock.Play) until the client leaves or ctx

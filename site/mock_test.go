@@ -15,12 +15,18 @@ import (
 )
 
 // TestMockUsage: a bad command line is a usage error (exit 2) naming what
-// is wrong, before the mock serves anything.
+// is wrong, before the mock serves anything; a scenario it cannot read
+// gets the hint of what the mock takes (a file or a share link), never
+// "- for standard input", which it refuses.
 func TestMockUsage(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	noHandlers := filepath.Join(dir, "plain.json")
 	if err := os.WriteFile(noHandlers, []byte(`{"mcplab":1,"steps":[]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty.json")
+	if err := os.WriteFile(empty, []byte("\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ok := "../engine/examples/broken-handler-answers-after-cancel.json"
@@ -35,11 +41,13 @@ func TestMockUsage(t *testing.T) {
 		{"not loopback", []string{"-http", "192.0.2.1:7332", ok}, "the mock serves a loopback address only"},
 		{"unknown situation", []string{"-situation", "nope"}, `-situation "nope": no such situation`},
 		{"unknown revision", []string{"-protocol", "2024-01-01", ok}, `-protocol "2024-01-01": want auto`},
+		{"a missing file: the hint names what the mock takes", []string{filepath.Join(dir, "missing.json")}, "give a scenario file or a share link (not standard input"},
+		{"an empty file", []string{empty}, "is empty: want a scenario"},
 		{"a transcript name with a directory", []string{"-name", "sub/t", ok}, `-name "sub/t": want a file name without a directory`},
 	} {
 		var out, errb bytes.Buffer
 		err := mockMain(context.Background(), c.args, strings.NewReader(""), &out, &errb, nil)
-		if exitCode(err) != 2 || !strings.Contains(err.Error(), c.want) {
+		if exitCode(err) != 2 || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "- for standard input") {
 			t.Errorf("%s: mcplab mock %q: err %v (exit %d), want exit 2 with %q", c.name, c.args, err, exitCode(err), c.want)
 		}
 	}
