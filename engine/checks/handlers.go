@@ -101,7 +101,7 @@ func workStopsAfterCancel(v *view) (trace.Check, bool) {
 		return trace.Check{}, false
 	}
 	if v.tr.Source != nil {
-		return undecidedAt(good, undecided(WorkStopsAfterCancel, "The cancellation reached the server ("+seqList(good)+"), but "+importedLog(v.tr)+" records the wire, not the handler's work: its checkpoints and side effects are not in it (a transcript has no such events), so whether the handler stopped at its first checkpoint after the cancellation, or worked on and committed its effect, cannot be told; a response after the cancellation is no-message-after-cancel's to judge.")), true
+		return undecidedAt(good, undecided(WorkStopsAfterCancel, "The server read a cancellation while its handler worked (request "+strings.Join(ids, ", ")+"), but "+importedLog(v.tr)+" records the wire, not the handler's work: its checkpoints and side effects are not in it (a transcript has no such events), so whether the handler stopped at its first checkpoint after the cancellation, or worked on and committed its effect, cannot be told; a response after the cancellation is no-message-after-cancel's to judge.")), true
 	}
 	var wasted []string
 	for _, id := range ids {
