@@ -67,7 +67,11 @@ func cmdExplore(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *maxRuns < 0 || *maxRuns > scenario.MaxExploreRuns {
+	// 0 is the flag's unset value (the scenario's own bound); given, it
+	// is refused as any other value out of range.
+	given := false
+	fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == "max-runs" })
+	if *maxRuns < 0 || *maxRuns > scenario.MaxExploreRuns || (given && *maxRuns == 0) {
 		return &usageError{fmt.Errorf("-max-runs %d: want 1..%d", *maxRuns, scenario.MaxExploreRuns)}
 	}
 	if b := *base; b != "" {
