@@ -29,7 +29,7 @@ func TestExploreCommand(t *testing.T) {
 		{"the race lesson's window: cancellation wins exactly where cancel + latency up < 320 ms, no violation",
 			[]string{"explore", "#example=a-cancel-then-complete"}, 0,
 			[]string{"9,211 grid points", "Exhaustive",
-				"| A | 7 cancelled at the server after the client cancelled (client), client abandoned, no response; fails: none | 2,440 |",
+				"| A | 7 cancelled at the server, as the client asked (client), client abandoned, no response; fails: none | 2,440 |",
 				"| B | 7 completed at the server after the client cancelled (client), client abandoned, response sent; fails: none | 2,501 |",
 				"| C | 7 completed, client result, response sent; fails: none | 4,270 |",
 				"## Map", "No violation anywhere in this window, at this resolution"}, ""},

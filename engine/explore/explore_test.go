@@ -56,7 +56,7 @@ func classAt(rep *Report, v int64) string {
 // fewer points than the grid has.
 func TestLessonABoundaryIsExactToByMs(t *testing.T) {
 	a := lesson(t, "a-cancel-then-complete")
-	const cancelled = "7 cancelled at the server after the client cancelled (client), client abandoned, no response; fails: none"
+	const cancelled = "7 cancelled at the server, as the client asked (client), client abandoned, no response; fails: none"
 	for _, tc := range []struct {
 		rule              string
 		byMs, to          int64
