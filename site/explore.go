@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/explore"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -107,6 +108,9 @@ func cmdExplore(args []string, stdout, stderr io.Writer) error {
 		}
 		if _, err := stdout.Write(append(out, '\n')); err != nil {
 			return err
+		}
+		if !rep.Evaluates(checks.MessageValid) {
+			fmt.Fprintln(stderr, strings.ReplaceAll(explore.NotExploredLine, "`", ""))
 		}
 	} else if _, err := io.WriteString(stdout, explore.Markdown(rep)); err != nil {
 		return err

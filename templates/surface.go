@@ -184,7 +184,11 @@ func ScenarioPage(p Page) templ.Component {
 // and the check tally, each linking to its page. root is the relative path
 // to the site root ("./" for the index itself).
 func IndexPage(root string, entries []IndexEntry) templ.Component {
-	return indexPageView(root, firstHref(entries), groupEntries(entries))
+	unjudged := false
+	for _, e := range entries {
+		unjudged = unjudged || e.unjudged
+	}
+	return indexPageView(root, firstHref(entries), groupEntries(entries), unjudged)
 }
 
 // PlaygroundPage is the playground (playground/index.html): a JSON editor
