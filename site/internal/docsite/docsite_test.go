@@ -252,3 +252,22 @@ func TestRenderPage(t *testing.T) {
 		t.Errorf("docs/ without README.md: error %v, want one naming README.md", err)
 	}
 }
+
+// Every page of docs/ reads right in both places it is read: in the
+// repository (GitHub renders the folder) and on the site (/docs/), so no
+// page calls itself "this folder" or "this directory", which is true of
+// the repository only; the index opens by saying what these pages are.
+func TestDocsReadRightOnTheSite(t *testing.T) {
+	for _, p := range renderDocs(t) {
+		text := strings.ToLower(p.Body)
+		for _, word := range []string{"this folder", "this directory"} {
+			if strings.Contains(text, word) {
+				i := strings.Index(text, word)
+				t.Errorf("%s says %q, true of the repository only: …%s…", p.File, word, p.Body[max(i-80, 0):min(i+80, len(p.Body))])
+			}
+		}
+		if p.File == "README.md" && !strings.Contains(p.Body, "Everything a maintainer needs is in these pages and the code") {
+			t.Errorf("the docs' index opens %.200q, want it to say what these pages hold", p.Body)
+		}
+	}
+}
