@@ -24,7 +24,8 @@
 //     NewEmbed, NewOEmbed and HostOrigin serve embedding; NewEditedWords
 //     says what an edit changed.
 //   - The import page: ImportPage, Import, ImportHead, ImportFailedText,
-//     ImportFailedStatus, ImportLoadedText and ImportJudgingText.
+//     ImportFailedStatus, ImportEmptyStatus, ImportLoadedText and
+//     ImportJudgingText.
 //   - The explorer: ExplorePage, Explore, ExploreChoice, ExploreOut,
 //     ExploreOutput, ExploreCell, ClassLetter, ExploreHref, ExploreNoWindow,
 //     ExploreCannotStatus, ExploreStoppedText, ExploreStaleNote,
