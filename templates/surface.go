@@ -3,7 +3,7 @@
 // controls, and the full pages that embed them.
 //
 // The exported surface is what site/ (prerendering) and wasm/ (the
-// browser) use, 70 names; everything else is unexported. This file holds
+// browser) use, 71 names; everything else is unexported. This file holds
 // the entries that build a view model and render it; the other names are
 // declared beside the models they belong to:
 //
