@@ -101,18 +101,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return exploreError(err)
 	}
-	if *asJSON {
-		out, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return err
-		}
-		if _, err := stdout.Write(append(out, '\n')); err != nil {
-			return err
-		}
-		if !rep.Evaluates(checks.MessageValid) {
-			fmt.Fprintln(stderr, strings.ReplaceAll(explore.NotExploredLine, "`", ""))
-		}
-	} else if _, err := io.WriteString(stdout, explore.Markdown(rep)); err != nil {
+	if err := writeExplore(rep, *asJSON, stdout, stderr); err != nil {
 		return err
 	}
 	if *junitFile != "" {
@@ -126,6 +115,27 @@ func cmdExplore(args []string, stdout, stderr io.Writer) error {
 			rules = append(rules, string(c.Rule))
 		}
 		return &counterexamplesFound{rules: rules}
+	}
+	return nil
+}
+
+// writeExplore writes rep to stdout as Markdown (explore.Markdown, which
+// says when message-valid is not among its rules) or as JSON, which
+// cannot say it: then stderr does, in one line.
+func writeExplore(rep *explore.Report, asJSON bool, stdout, stderr io.Writer) error {
+	if !asJSON {
+		_, err := io.WriteString(stdout, explore.Markdown(rep))
+		return err
+	}
+	out, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	if _, err := stdout.Write(append(out, '\n')); err != nil {
+		return err
+	}
+	if !rep.Evaluates(checks.MessageValid) {
+		fmt.Fprintln(stderr, strings.ReplaceAll(explore.NotExploredLine, "`", ""))
 	}
 	return nil
 }
