@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/entry"
 	"github.com/mcplab/mcplab/engine/explore"
 	"github.com/mcplab/mcplab/engine/scenario"
@@ -67,7 +68,11 @@ func cmdExplore(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *maxRuns < 0 || *maxRuns > scenario.MaxExploreRuns {
+	// 0 is the flag's unset value (the scenario's own bound); given, it
+	// is refused as any other value out of range.
+	given := false
+	fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == "max-runs" })
+	if *maxRuns < 0 || *maxRuns > scenario.MaxExploreRuns || (given && *maxRuns == 0) {
 		return &usageError{fmt.Errorf("-max-runs %d: want 1..%d", *maxRuns, scenario.MaxExploreRuns)}
 	}
 	if b := *base; b != "" {
@@ -96,15 +101,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return exploreError(err)
 	}
-	if *asJSON {
-		out, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return err
-		}
-		if _, err := stdout.Write(append(out, '\n')); err != nil {
-			return err
-		}
-	} else if _, err := io.WriteString(stdout, explore.Markdown(rep)); err != nil {
+	if err := writeExplore(rep, *asJSON, stdout, stderr); err != nil {
 		return err
 	}
 	if *junitFile != "" {
@@ -118,6 +115,27 @@ func cmdExplore(args []string, stdout, stderr io.Writer) error {
 			rules = append(rules, string(c.Rule))
 		}
 		return &counterexamplesFound{rules: rules}
+	}
+	return nil
+}
+
+// writeExplore writes rep to stdout as Markdown (explore.Markdown, which
+// says when message-valid is not among its rules) or as JSON, which
+// cannot say it: then stderr does, in one line.
+func writeExplore(rep *explore.Report, asJSON bool, stdout, stderr io.Writer) error {
+	if !asJSON {
+		_, err := io.WriteString(stdout, explore.Markdown(rep))
+		return err
+	}
+	out, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	if _, err := stdout.Write(append(out, '\n')); err != nil {
+		return err
+	}
+	if !rep.Evaluates(checks.MessageValid) {
+		fmt.Fprintln(stderr, strings.ReplaceAll(explore.NotExploredLine, "`", ""))
 	}
 	return nil
 }

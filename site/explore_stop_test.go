@@ -124,3 +124,28 @@ func TestExplorePickerFollowsLink(t *testing.T) {
 	evalJSON[bool](t, ctx, `(document.querySelector('.explore-choices a[data-name="flagship-retry-charges-twice"]').click(), true)`)
 	waitFor(t, ctx, "the flagship explored", `location.search.includes("ledger=1") && document.documentElement.dataset.ready === "1" && document.getElementById("explore-pick-select").selectedOptions[0]?.dataset.name === "flagship-retry-charges-twice"`)
 }
+
+// Rule (#example=NAME opens a built-in, as on the playground and the
+// command line): /explore/#example=flagship-retry-charges-twice explores
+// the flagship (with ?ledger=1, which it needs), the picker naming it,
+// never scenario A in silence; a name the picker lacks is said in the
+// error box, and the status says the map is still the one drawn before.
+func TestExploreOpensExampleFragment(t *testing.T) {
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, siteURL+"/explore/#example=flagship-retry-charges-twice")
+	waitFor(t, ctx, "the flagship explored", `location.search.includes("ledger=1") && location.hash.startsWith("#s=") && document.documentElement.dataset.ready === "1" && document.getElementById("explore-pick-select").selectedOptions[0]?.dataset.name === "flagship-retry-charges-twice"`)
+	waitExplored(t, ctx)
+	if got := evalJSON[string](t, ctx, `document.querySelector("#explore-out .explore-title")?.textContent ?? ""`); !strings.Contains(strings.ToLower(got), "retry") {
+		t.Errorf("the map drawn is of %q, want the flagship's", got)
+	}
+
+	navigate(t, ctx, siteURL+"/explore/#example=no-such-scenario")
+	waitFor(t, ctx, "the unknown name said", `document.documentElement.dataset.ready === "1" && !document.getElementById("lab-error").hidden`)
+	got := readExplorer(t, ctx)
+	if !strings.Contains(got.Error, "#example=no-such-scenario is not a scenario this page explores") {
+		t.Errorf("error %q, want it to name #example=no-such-scenario as not explored here", got.Error)
+	}
+	if !strings.Contains(got.Status, "cannot be explored") || got.Stale != "1" {
+		t.Errorf("status %q (map stale %q), want it to say the scenario cannot be explored and the map is the one before", got.Status, got.Stale)
+	}
+}

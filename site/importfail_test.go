@@ -5,6 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/mcplab/mcplab/templates"
 )
 
 // Rule: a transcript that fails to import says so in the page's status
@@ -60,4 +64,37 @@ func TestImportFailedKeepsOwnOrNone(t *testing.T) {
 	if msg := evalJSON[string](t, ctx, `document.getElementById("lab-error").textContent`); !strings.Contains(msg, "last one of yours that imported") {
 		t.Errorf("error %q, want it to say the result is the last one of the reader's", msg)
 	}
+}
+
+// Rule: an empty box is not an error. Emptied after a transcript that did
+// not import, the status says there is nothing to import yet and how to
+// give one, in no error state, and the error box is hidden; a transcript
+// pasted next is judged live as before.
+func TestImportEmptyBoxIsNoError(t *testing.T) {
+	ctx, _ := openTab(t, siteURL)
+	navigate(t, ctx, siteURL+"/import/")
+	waitReady(t, ctx)
+	const status = `[document.getElementById("lab-status").dataset.state ?? "", document.getElementById("lab-status").textContent]`
+	typeInto(t, ctx, "#imp-input", "hello there\nnot a log")
+	waitFor(t, ctx, "the error", `document.getElementById("lab-status").dataset.state === "error"`)
+
+	// Empty the box: select everything and delete it, as a reader does.
+	evalJSON[bool](t, ctx, `(() => { const e = document.getElementById("imp-input"); e.focus(); e.select(); return true; })()`)
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("\b")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the empty box's status", `document.getElementById("imp-input").value === "" && document.getElementById("lab-status").dataset.state !== "error"`)
+	st := evalJSON[[2]string](t, ctx, status)
+	if st[1] != templates.ImportEmptyStatus || strings.Contains(st[1], "error") {
+		t.Errorf("status %q (%s) with an empty box, want %q", st[1], st[0], templates.ImportEmptyStatus)
+	}
+	if !evalJSON[bool](t, ctx, `document.getElementById("lab-error").hidden`) {
+		t.Errorf("the error box shows %q with an empty box", evalJSON[string](t, ctx, `document.getElementById("lab-error").textContent`))
+	}
+
+	// The example loaded next is judged: live again.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("imp-example"))); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the example judged", `document.getElementById("lab-status").dataset.state === "live" && document.getElementById("lab-error").hidden`)
 }

@@ -91,36 +91,40 @@ commands:
                                     compile the wasm and prerender the site into a directory
                                     (-base-url: where it will be served; adds oEmbed files;
                                     -cache: the build cache, default ~/.cache/mcplab)
-  serve [-dir dist] [-addr :8080] [-build]
+  serve [-dir dist] [-addr :8080] [-build [-cache DIR]]
                                     serve a built site (PORT overrides the port; -build builds
                                     it first and serves while the compressed copies are made)
-  run [-side S] [-observer O] [-zone Z] [-latency MS] [-max-timeout MS] [-checks] FILE|-|LINK
+  run [-side S] [-observer O] [-zone Z] [-latency MS] [-max-timeout MS] [-checks]
+      [-junit FILE] [-base-url URL] FILE|-|LINK
                                     print the trace JSON of a scenario file (- for stdin), a share
                                     link (#s=... or #example=NAME) or a transcript of real traffic;
-                                    -checks lists the checks and exits 3 if one is violated
+                                    -checks lists the checks and exits 3 if one is violated (-base-url:
+                                    where the rule pages are; -junit: the checks as JUnit XML too)
   review [-json] [-op ID] [-link-base URL] FILE|-|LINK
                                     the reliability review of one call of a scenario (default: the
                                     first call) as Markdown, or JSON with -json (/review.schema.json):
                                     races, retry class, idempotency, flow control, recovery, failure cards
-  explore [-json] [-vary PATH=FROM..TO[/BY]]... [-max-runs N] [-link-base URL] FILE|-|LINK
+  explore [-json] [-vary PATH=FROM..TO[/BY]]... [-max-runs N] [-link-base URL] [-junit FILE]
+          FILE|-|LINK
                                     run a scenario over every timing in a window (its "explore" member or
                                     -vary): outcome classes and their regions, the smallest counterexample
                                     of every failing rule with its link; exits 3 if one exists
   links                             the share link length of every built-in scenario
   version                           the mcplab build (its module version and commit) and Go toolchain,
                                     to quote in a bug report
-  probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-limit D] [-timeout D] [-only LIST]
-        [-header 'Name: value'...] -- COMMAND [ARG...] | URL
+  probe [-tool NAME] [-args JSON] [-out DIR] [-checks] [-json] [-junit FILE] [-limit D]
+        [-timeout D] [-only LIST] [-protocol P] [-header 'Name: value'...] -- COMMAND [ARG...] | URL
                                     drive a live MCP server (stdio or Streamable HTTP) through the
                                     lab's situations, judge each transcript; -checks exits 3 on a violation
   proxy [-listen ADDR] [-faults SPEC] [-out DIR] (URL | -- SERVER COMMAND...)
                                     sit between a real client and server (Streamable HTTP or stdio),
                                     inject intermediary faults, record both hops and judge them on exit
-  mock [-http ADDR] [-out DIR] [-protocol auto|2026-07-28|2025-11-25] [-max-timeout MS] SCENARIO
+  mock [-http ADDR] [-out DIR] [-protocol auto|2026-07-28|2025-11-25] [-max-timeout MS]
+       [-idle-timeout MS] [-verdicts=false] SCENARIO | -situation NAME
                                     play a scenario's server handlers in real time to one real client
                                     (stdio, or Streamable HTTP at http://ADDR/mcp); judge on its leaving
   probe-client [-situation NAME]... [-transport T] [-protocol P] [-out DIR] [-checks] [-json] [-junit FILE]
-        [-idle-timeout MS] [-max-timeout MS] -- CLIENT COMMAND...
+        [-idle-timeout MS] [-max-timeout MS] [-limit D] [-timeout D] -- CLIENT COMMAND...
                                     run a real client against a fresh mock per situation (slow progress,
                                     late response, a dropped listen stream...); -checks exits 3 on a fail
 

@@ -20,6 +20,7 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
+	"github.com/mcplab/mcplab/site/internal/build"
 	"github.com/mcplab/mcplab/site/internal/junit"
 	"github.com/mcplab/mcplab/site/internal/live"
 )
@@ -142,6 +143,14 @@ func parseRunFlags(args []string, stderr io.Writer) (*runFlags, error) {
 		fs.Usage()
 		return nil, &usageError{fmt.Errorf("run takes one scenario file, transcript file, - for stdin, or a share link; got %d arguments", fs.NArg())}
 	}
+	// A rule page printed under a base that is not an absolute URL
+	// (lab.example/rules/...) is a dead link in a CI log: refused as
+	// build -base-url refuses it.
+	base, err := build.ParseBaseURL(f.out.base)
+	if err != nil {
+		return nil, &usageError{fmt.Errorf("-base-url %w", err)}
+	}
+	f.out.base = base
 	switch f.side {
 	case "auto", string(trace.ActorClient), string(trace.ActorServer):
 	default:

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
 )
@@ -456,6 +457,10 @@ type IndexEntry struct {
 	// group is the index section: "cancel", "idempotency", "flow",
 	// "recovery" or "broken" (groupOf).
 	group string
+	// unjudged is set when the tally leaves out rule message-valid, which
+	// only `mcplab run -checks` judges (View.judged): the index says so
+	// once, above every card.
+	unjudged bool
 }
 
 // Group is the entry's index section: "cancel", "idempotency", "flow",
@@ -565,6 +570,7 @@ func NewIndexEntry(name, title, summary, href string, tr *trace.Trace) IndexEntr
 	e.Outcomes, e.Pass, e.Fail, e.Undecided = v.Outcomes, v.Pass, v.Fail, v.Undecided
 	e.Verdict, e.Cards = v.Verdict, v.Cards
 	e.group = groupOf(name, title, tr, v.Verdict)
+	e.unjudged = !v.judged(checks.MessageValid)
 	return e
 }
 

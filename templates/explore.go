@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcplab/mcplab/engine/checks"
 	"github.com/mcplab/mcplab/engine/explore"
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/trace"
@@ -81,6 +82,10 @@ type exploreView struct {
 	// None is what the counterexamples say when there are none: a
 	// conclusion of the whole window only once every part has answered.
 	None string
+	// Unjudged is set when the report's rules leave out message-valid,
+	// which the browser's runs do not judge (View.judged): the page says
+	// so under the counterexamples.
+	Unjudged bool
 }
 
 // exploreCounter is one counterexample in words.
@@ -118,7 +123,7 @@ func varyText(vs []scenario.Vary) string {
 // newExploreView builds the model of out.
 func newExploreView(out ExploreOut) exploreView {
 	r := out.Report
-	v := exploreView{Title: r.Title}
+	v := exploreView{Title: r.Title, Unjudged: !r.Evaluates(checks.MessageValid)}
 	v.Summary = varyText(r.Vary) + ": " + trace.Thousands(r.Points) + " grid points, " + trace.Thousands(int64(r.Runs)) + " runs"
 	v.None = "No rule fails anywhere in this window, at this resolution."
 	switch {

@@ -27,7 +27,7 @@ func TestExploreOutputOfTheLessons(t *testing.T) {
 		notWant []string
 	}{
 		{"a-cancel-then-complete", []string{
-			"7 cancelled at the server after the client cancelled (client), client abandoned, no response; fails: none",
+			"7 cancelled at the server, as the client asked (client), client abandoned, no response; fails: none",
 			"7 completed at the server after the client cancelled (client), client abandoned, response sent; fails: none",
 			"7 completed, client result, response sent; fails: none",
 			`class="explore-edges" d="M`, `id="explore-table"`, "No rule fails anywhere in this window"}, nil},

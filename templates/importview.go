@@ -218,6 +218,11 @@ func ImportFailedText(why string, kept bool) string {
 // transcript is being judged.
 const ImportFailedStatus = "Not imported: the transcript in the box has an error (below). Edit it and it is judged again."
 
+// ImportEmptyStatus is the import page's status while its box is empty:
+// nothing to judge is not an error, so it says what to do, where a
+// transcript that does not import says ImportFailedStatus.
+const ImportEmptyStatus = "Nothing to import yet: paste a transcript, drop a file on the box, or load " + exampleName + "."
+
 // ImportLoadedText is the import page's placeholder for a large
 // transcript kept out of its box: its lines, counted as the engine counts
 // them, and its size (chars, in millions: MB), the count in grouped

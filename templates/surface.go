@@ -3,7 +3,7 @@
 // controls, and the full pages that embed them.
 //
 // The exported surface is what site/ (prerendering) and wasm/ (the
-// browser) use, 70 names; everything else is unexported. This file holds
+// browser) use, 71 names; everything else is unexported. This file holds
 // the entries that build a view model and render it; the other names are
 // declared beside the models they belong to:
 //
@@ -24,7 +24,8 @@
 //     NewEmbed, NewOEmbed and HostOrigin serve embedding; NewEditedWords
 //     says what an edit changed.
 //   - The import page: ImportPage, Import, ImportHead, ImportFailedText,
-//     ImportFailedStatus, ImportLoadedText and ImportJudgingText.
+//     ImportFailedStatus, ImportEmptyStatus, ImportLoadedText and
+//     ImportJudgingText.
 //   - The explorer: ExplorePage, Explore, ExploreChoice, ExploreOut,
 //     ExploreOutput, ExploreCell, ClassLetter, ExploreHref, ExploreNoWindow,
 //     ExploreCannotStatus, ExploreStoppedText, ExploreStaleNote,
@@ -184,7 +185,11 @@ func ScenarioPage(p Page) templ.Component {
 // and the check tally, each linking to its page. root is the relative path
 // to the site root ("./" for the index itself).
 func IndexPage(root string, entries []IndexEntry) templ.Component {
-	return indexPageView(root, firstHref(entries), groupEntries(entries))
+	unjudged := false
+	for _, e := range entries {
+		unjudged = unjudged || e.unjudged
+	}
+	return indexPageView(root, firstHref(entries), groupEntries(entries), unjudged)
 }
 
 // PlaygroundPage is the playground (playground/index.html): a JSON editor

@@ -56,7 +56,7 @@ func classAt(rep *Report, v int64) string {
 // fewer points than the grid has.
 func TestLessonABoundaryIsExactToByMs(t *testing.T) {
 	a := lesson(t, "a-cancel-then-complete")
-	const cancelled = "7 cancelled at the server after the client cancelled (client), client abandoned, no response; fails: none"
+	const cancelled = "7 cancelled at the server, as the client asked (client), client abandoned, no response; fails: none"
 	for _, tc := range []struct {
 		rule              string
 		byMs, to          int64
@@ -299,7 +299,8 @@ func TestErrorsAreLocated(t *testing.T) {
 		{"a member the format does not have", with(`{"vary": [{"path": "latencyMs.sideways", "from": 0, "to": 5}]}`), Options{}, "explore.vary[0].path", "latencyMs.sideways: unknown field"},
 		{"a coarse grid past maxRuns", with(`{"vary": [{"path": "steps[2].at", "from": 0, "to": 600}, {"path": "latencyMs.up", "from": 0, "to": 60}], "maxRuns": 100}`), Options{}, "explore.maxRuns", "the coarse grid alone needs 289 runs, more than maxRuns (100)"},
 		{"a grid past MaxPoints", with(`{"vary": [{"path": "steps[2].at", "from": 0, "to": 86400000}, {"path": "latencyMs.up", "from": 0, "to": 86400000}, {"path": "latencyMs.down", "from": 0, "to": 86400000}]}`), Options{}, "explore.vary", "more than 9,007,199,254,740,991 grid points"},
-		{"a -vary flag with to before from", []byte(a), Options{Vary: []scenario.Vary{{Path: "latencyMs.up", From: 9, To: 1, ByMs: 1}}}, "-vary latencyMs.up", "to (1) must be >= from (9)"},
+		{"a -vary flag with to before from", []byte(a), Options{Vary: []scenario.Vary{{Path: "latencyMs.up", From: 9, To: 1, ByMs: 1}}}, "-vary latencyMs.up", "TO (1) must be >= FROM (9)"},
+		{"a -vary flag's step named as its syntax names it", []byte(a), Options{Vary: []scenario.Vary{{Path: "latencyMs.up", From: 0, To: 10, ByMs: 0}}}, "-vary latencyMs.up", "BY must be in 1..86400000"},
 		{"a -vary flag naming no integer member", []byte(a), Options{Vary: []scenario.Vary{{Path: "transport", From: 0, To: 1, ByMs: 1}}}, "-vary transport", "transport: must be"},
 	} {
 		_, err := Explore(tc.data, tc.opts)

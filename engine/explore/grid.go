@@ -137,7 +137,9 @@ func (x *explorer) runsPlace() string {
 	return x.varyPlace()
 }
 
-// checkFlags holds Options.Vary to explore.vary's rules (scenario's decode).
+// checkFlags holds Options.Vary to explore.vary's rules (scenario's decode),
+// its errors naming the parts as the -vary flag's syntax does
+// (PATH=FROM..TO/BY), not as the document's members.
 func (x *explorer) checkFlags() error {
 	if len(x.vary) > scenario.MaxExploreDims {
 		return x.fail("-vary", "%d members vary, the limit is %d", len(x.vary), scenario.MaxExploreDims)
@@ -145,11 +147,11 @@ func (x *explorer) checkFlags() error {
 	for i, v := range x.vary {
 		switch {
 		case v.From < 0 || v.To > scenario.MaxDurationMs:
-			return x.fail(x.place(i), "from and to must be in 0..%d (one virtual day)", scenario.MaxDurationMs)
+			return x.fail(x.place(i), "FROM and TO must be in 0..%d (one virtual day)", scenario.MaxDurationMs)
 		case v.To < v.From:
-			return x.fail(x.place(i), "to (%d) must be >= from (%d)", v.To, v.From)
+			return x.fail(x.place(i), "TO (%d) must be >= FROM (%d)", v.To, v.From)
 		case v.ByMs < 1 || v.ByMs > scenario.MaxDurationMs:
-			return x.fail(x.place(i), "byMs must be in 1..%d", scenario.MaxDurationMs)
+			return x.fail(x.place(i), "BY must be in 1..%d", scenario.MaxDurationMs)
 		}
 		for _, prev := range x.vary[:i] {
 			if prev.Path == v.Path {

@@ -3,6 +3,9 @@ package explore
 import (
 	"strconv"
 	"strings"
+
+	"github.com/mcplab/mcplab/engine/checks"
+	"github.com/mcplab/mcplab/engine/trace"
 )
 
 // classLetters label the classes in Markdown, one character each; a class
@@ -98,7 +101,6 @@ func Markdown(rep *Report) string {
 			what = "among the grid points whose class is known"
 		}
 		b.WriteString("No violation anywhere " + what + ": " + strconv.Itoa(len(rep.Rules)) + " rules hold at every grid point.\n")
-		return b.String()
 	}
 	for _, c := range rep.Counterexamples {
 		n := int64(0)
@@ -109,7 +111,27 @@ func Markdown(rep *Report) string {
 		}
 		b.WriteString("- **" + string(c.Rule) + "** fails at " + thousands(n) + " grid points; the smallest: " + values(c.Values) + ": " + link(c.Link) + "\n")
 	}
+	if !rep.Evaluates(checks.MessageValid) {
+		b.WriteString("\n" + NotExploredLine + "\n")
+	}
 	return b.String()
+}
+
+// NotExploredLine is what `mcplab explore` says under its counterexamples
+// (its Markdown; on stderr with -json) when the report's rules leave out
+// message-valid: the explorer's runs do not link the JSON Schema validator
+// (package checks/schema), so that rule is judged on one run only.
+const NotExploredLine = "Not in these rules: `message-valid` is judged by `mcplab run -checks` only, one run at a time."
+
+// Evaluates reports whether rule is among the rules the exploration's runs
+// evaluated (Report.Rules).
+func (r *Report) Evaluates(rule trace.RuleID) bool {
+	for _, x := range r.Rules {
+		if x.Rule == rule {
+			return true
+		}
+	}
+	return false
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -17,7 +17,9 @@ import (
 // and cause, in trace order, times left out.
 //
 // A key reads "7 completed at the server after the client cancelled
-// (client), client abandoned, response sent; fails: none": the server's
+// (client), client abandoned, response sent; fails: none" (a request the
+// server cancelled on the client's cancel: "7 cancelled at the server, as
+// the client asked (client)"): the server's
 // state, and for a request with a cause who gave it up and the cause
 // itself (gaveUp), so a request the server completed anyway does not read
 // as "completed (cause client)"; requests follow the trace's order,
@@ -32,8 +34,8 @@ func classify(tr *trace.Trace) (key string, failing []trace.RuleID, sig uint64) 
 		b.WriteByte(' ')
 		b.WriteString(r.State)
 		if r.Cause != nil {
-			b.WriteString(" at the server after ")
-			b.WriteString(gaveUp(*r.Cause))
+			b.WriteString(" at the server")
+			b.WriteString(gaveUp(r.State, *r.Cause))
 			b.WriteString(" (")
 			b.WriteString(*r.Cause)
 			b.WriteByte(')')
@@ -101,22 +103,28 @@ func classify(tr *trace.Trace) (key string, failing []trace.RuleID, sig uint64) 
 	return b.String(), failing, h.Sum64()
 }
 
-// gaveUp says who let a request go for cause (a trace.Cause* value), as a
-// class key reads it after "at the server after".
-func gaveUp(cause string) string {
+// gaveUp says who let a request in state go for cause (a trace.Cause*
+// value), as a class key reads it after "at the server": " after the
+// client timed out", and for a request the server cancelled because the
+// client cancelled it ", as the client asked", which does not say
+// "cancelled" twice.
+func gaveUp(state, cause string) string {
 	switch cause {
 	case trace.CauseClient:
-		return "the client cancelled"
+		if state == trace.StateCancelled {
+			return ", as the client asked" // not "cancelled ... after the client cancelled"
+		}
+		return " after the client cancelled"
 	case trace.CauseIdleTimeout, trace.CauseMaxTimeout:
-		return "the client timed out"
+		return " after the client timed out"
 	case trace.CauseSessionTeardown:
-		return "the client tore the session down"
+		return " after the client tore the session down"
 	case trace.CauseDisconnect:
-		return "the stream dropped"
+		return " after the stream dropped"
 	case trace.CauseServer:
-		return "the server ended it"
+		return " after the server ended it"
 	}
-	return "a cancellation"
+	return " after a cancellation"
 }
 
 // thousands writes n with its digits grouped by commas (100,000).

@@ -12,7 +12,8 @@ import (
 // state, the cause of its cancellation, the client's outcome): a request
 // the server completed after the client let it go reads as completed at
 // the server after the client gave it up, never "completed (cause
-// client)", which reads as if the client's cancellation completed it.
+// client)", which reads as if the client's cancellation completed it; one
+// the server cancelled on the client's cancel says "cancelled" once.
 func TestClassKeySaysWhoGaveTheRequestUp(t *testing.T) {
 	id := func(raw string) scenario.ID {
 		var v scenario.ID
@@ -29,7 +30,7 @@ func TestClassKeySaysWhoGaveTheRequestUp(t *testing.T) {
 		{"the client's maximum timeout fired and the server completed anyway", trace.StateCompleted, trace.CauseMaxTimeout, trace.OutcomeAbandoned,
 			"7 completed at the server after the client timed out (max-timeout), client abandoned, response sent; fails: none"},
 		{"the client cancelled and the server cancelled", trace.StateCancelled, trace.CauseClient, trace.OutcomeAbandoned,
-			"7 cancelled at the server after the client cancelled (client), client abandoned, response sent; fails: none"},
+			"7 cancelled at the server, as the client asked (client), client abandoned, response sent; fails: none"},
 		{"the stream dropped (a 2026-07-28 cancellation)", trace.StateCancelled, trace.CauseDisconnect, trace.OutcomeAbandoned,
 			"7 cancelled at the server after the stream dropped (disconnect), client abandoned, response sent; fails: none"},
 		{"no cancellation: no cause said", trace.StateCompleted, "", trace.OutcomeResult,
@@ -43,6 +44,9 @@ func TestClassKeySaysWhoGaveTheRequestUp(t *testing.T) {
 			key, _, _ := classify(&trace.Trace{Requests: []trace.Request{r}})
 			if key != tc.want {
 				t.Errorf("key %q, want %q", key, tc.want)
+			}
+			if strings.Count(key, "cancel") > 1 {
+				t.Errorf("key %q says \"cancel\" more than once", key)
 			}
 			if strings.Contains(key, "(cause ") {
 				t.Errorf("key %q says \"(cause ...)\" after the server's state", key)

@@ -178,16 +178,19 @@ func TestRuleSourcesOpenTheRenderedNotes(t *testing.T) {
 	}
 }
 
-// The rules index links the notes' page and the docs' index, both pages
-// the site renders.
+// The rules index links, in its text, the notes' page and the docs'
+// index, both pages the site renders (the header's link to the docs, on
+// every page, is apart from its text).
 func TestRulesIndexOpensTheDocs(t *testing.T) {
 	served := site(renderDocs(t))
 	var b bytes.Buffer
 	if err := templates.RulesIndex("../", nil).Render(context.Background(), &b); err != nil {
 		t.Fatal(err)
 	}
+	text := b.String()
+	text = text[strings.Index(text, "<main"):]
 	var docs []string
-	for _, m := range hrefAttr.FindAllStringSubmatch(b.String(), -1) {
+	for _, m := range hrefAttr.FindAllStringSubmatch(text, -1) {
 		if strings.Contains(m[1], "docs/") {
 			docs = append(docs, m[1])
 			if bad := resolves("/rules/", m[1], served); bad != "" {
@@ -250,5 +253,24 @@ func TestRenderPage(t *testing.T) {
 	}
 	if _, err := Render(fstest.MapFS{"domain.md": {Data: []byte("# x")}}); err == nil || !strings.Contains(err.Error(), "README.md") {
 		t.Errorf("docs/ without README.md: error %v, want one naming README.md", err)
+	}
+}
+
+// Every page of docs/ reads right in both places it is read: in the
+// repository (GitHub renders the folder) and on the site (/docs/), so no
+// page calls itself "this folder" or "this directory", which is true of
+// the repository only; the index opens by saying what these pages are.
+func TestDocsReadRightOnTheSite(t *testing.T) {
+	for _, p := range renderDocs(t) {
+		text := strings.ToLower(p.Body)
+		for _, word := range []string{"this folder", "this directory"} {
+			if strings.Contains(text, word) {
+				i := strings.Index(text, word)
+				t.Errorf("%s says %q, true of the repository only: …%s…", p.File, word, p.Body[max(i-80, 0):min(i+80, len(p.Body))])
+			}
+		}
+		if p.File == "README.md" && !strings.Contains(p.Body, "Everything a maintainer needs is in these pages and the code") {
+			t.Errorf("the docs' index opens %.200q, want it to say what these pages hold", p.Body)
+		}
 	}
 }

@@ -103,10 +103,24 @@ func (x *explorer) say(text, state string) {
 }
 
 // fromAddress explores the scenario the address carries (#s=...), or the
-// editor's when it carries none.
+// editor's when it carries none. "#example=NAME", as the playground and
+// the command take it, opens the picker's choice of that name (its
+// "#s=..." link, replacing the address); a name the picker lacks is said,
+// never replaced by another scenario in silence.
 func (x *explorer) fromAddress() {
 	hash := js.Global().Get("location").Get("hash").String()
 	text := page.ByID(x.doc, "explore-text").Get("value").String()
+	if name, ok := strings.CutPrefix(hash, "#example="); ok {
+		name = js.Global().Call("decodeURIComponent", name).String()
+		if href := x.choiceHref(name); href != "" {
+			js.Global().Get("location").Call("replace", href)
+			return
+		}
+		x.showError(unknownExample(name))
+		x.say(templates.ExploreCannotStatus(x.stale()), "error")
+		x.markReady()
+		return
+	}
 	if strings.HasPrefix(hash, "#s=") {
 		link, err := scenario.ParseLink(hash)
 		if err != nil {
@@ -117,6 +131,25 @@ func (x *explorer) fromAddress() {
 		page.ByID(x.doc, "explore-text").Set("value", text)
 	}
 	x.start(text)
+}
+
+// choiceHref is the link of the picker's built-in scenario named name
+// ("#s=..." or "?ledger=1#s=..."), "" when the picker has none.
+func (x *explorer) choiceHref(name string) string {
+	opts := page.ByID(x.doc, "explore-pick-select").Get("options")
+	for i := 0; i < opts.Length(); i++ {
+		if o := opts.Index(i); o.Get("dataset").Get("name").String() == name {
+			return o.Get("value").String()
+		}
+	}
+	return ""
+}
+
+// unknownExample is what the page says of "#example=NAME" when NAME is
+// not among the scenarios its picker explores (unknown, or a built-in
+// with no window).
+func unknownExample(name string) string {
+	return "#example=" + name + " is not a scenario this page explores: pick one from the list above, or paste a scenario with its explore.vary window."
 }
 
 // showError shows msg in the error box (empty: hides it).

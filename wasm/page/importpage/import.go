@@ -179,7 +179,11 @@ func StartImport(doc js.Value) {
 	p.wireShare()
 	p.update(func(bool) {
 		page.Enable(doc, "imp-input", "imp-side", "imp-observer", "imp-zone", "imp-latency", "imp-max-timeout", "imp-redact", "imp-file", "imp-example", "imp-copy-link", "imp-copy-embed")
-		page.SetStatus(doc, "live", importLive)
+		// The first update's own status (an empty box, an error) stands;
+		// any other says the page is live.
+		if st := page.ByID(doc, "lab-status"); !st.Truthy() || st.Get("dataset").Get("state").String() != "idle" && st.Get("dataset").Get("state").String() != "error" {
+			page.SetStatus(doc, "live", importLive)
+		}
 		doc.Get("documentElement").Get("dataset").Set("ready", "1")
 	})
 }
@@ -205,7 +209,11 @@ func (p *importPage) update(then func(ok bool)) {
 	gen := p.gen
 	text := p.text()
 	if blank(text) {
-		p.stale("Paste a transcript, drop a file on the box, or load the example.")
+		// An empty box is no error: the status says what to do, the
+		// error box is hidden, the last result stays dimmed.
+		page.ShowLabError(p.doc, "")
+		p.result.Get("dataset").Set("stale", "1")
+		page.SetStatus(p.doc, "idle", templates.ImportEmptyStatus)
 		if then != nil {
 			then(false)
 		}
