@@ -50,7 +50,7 @@ func TestTallySaysMessageValidIsLeftOut(t *testing.T) {
 			if !tc.wantLine {
 				return
 			}
-			for _, want := range []string{`href="/rules/message-valid/"`, "<code>mcplab run -checks</code> only, not in the browser"} {
+			for _, want := range []string{`href="/rules/message-valid/"`, "<code>mcplab run -checks</code> on the command line, not in the browser"} {
 				if !strings.Contains(html, want) {
 					t.Errorf("the line on message-valid lacks %q: %.600q", want, html[strings.Index(html, `id="check-native-only"`):])
 				}
@@ -95,7 +95,7 @@ func TestIndexSaysMessageValidIsLeftOutOnce(t *testing.T) {
 				return
 			}
 			line := html[strings.Index(html, `id="index-native-only"`):]
-			for _, want := range []string{`href="./rules/message-valid/"`, "<code>mcplab run -checks</code> only, not in the browser"} {
+			for _, want := range []string{`href="./rules/message-valid/"`, "<code>mcplab run -checks</code> on the command line, not in the browser"} {
 				if !strings.Contains(line, want) {
 					t.Errorf("the index's line on message-valid lacks %q: %.500q", want, line)
 				}
@@ -134,7 +134,7 @@ func TestExploreSaysMessageValidIsLeftOut(t *testing.T) {
 			if !tc.wantLine {
 				return
 			}
-			for _, want := range []string{`href="/rules/message-valid/"`, "<code>mcplab run -checks</code> only, not in the browser"} {
+			for _, want := range []string{`href="/rules/message-valid/"`, "<code>mcplab run -checks</code> on the command line, not in the browser"} {
 				if !strings.Contains(html[i:], want) {
 					t.Errorf("the line on message-valid lacks %q: %.500q", want, html[i:])
 				}

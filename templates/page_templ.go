@@ -1525,7 +1525,7 @@ func indexPageView(root, first string, sections []indexSection, unjudged bool) t
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 126, "</code></a>: it is judged by <code>mcplab run -checks</code> only, not in the browser.</p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 126, "</code></a>: it is judged by <code>mcplab run -checks</code> on the command line, not in the browser.</p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -121,7 +121,7 @@ func Markdown(rep *Report) string {
 // (its Markdown; on stderr with -json) when the report's rules leave out
 // message-valid: the explorer's runs do not link the JSON Schema validator
 // (package checks/schema), so that rule is judged on one run only.
-const NotExploredLine = "Not in these rules: `message-valid` is judged by `mcplab run -checks` only, one run at a time."
+const NotExploredLine = "Not in these rules: `message-valid` is judged by `mcplab run -checks`, one run at a time."
 
 // Evaluates reports whether rule is among the rules the exploration's runs
 // evaluated (Report.Rules).

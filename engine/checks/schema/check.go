@@ -157,5 +157,5 @@ var Description = checks.Rule{
 	Checks: "Every wire message is valid against the official JSON Schema of the protocol revision it claims: a request or notification against its method's definition, a response against the result its request names. A method only the other revision defines (subscriptions/listen under 2025-11-25, ping under 2026-07-28) is invalid there; a vendor's method neither defines is not. So is a result member only the other revision's Result names (resultType under 2025-11-25).",
 	Source: "MCP specification, schema/2025-11-25/schema.json and schema/2026-07-28/schema.json; " + checks.DomainNotes + " §1, The two protocol eras",
 	Undecided: "The transcript does not say its protocol revision, or names one whose schema is not embedded: no schema can judge its messages. " +
-		"Judged only on the command line (mcplab run -checks, mcplab probe), not in the browser: the site's pages, the import page included, do not link the validator and leave this rule out of their tally.",
+		"Judged only on the command line (mcplab run -checks, probe, mock and probe-client), not in the browser: the site's pages, the import page included, do not link the validator and leave this rule out of their tally.",
 }
