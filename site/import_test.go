@@ -18,6 +18,7 @@ import (
 	"github.com/mcplab/mcplab/engine/scenario"
 	"github.com/mcplab/mcplab/engine/transcript"
 	"github.com/mcplab/mcplab/site/internal/build"
+	"github.com/mcplab/mcplab/templates"
 )
 
 // goSDKTranscripts are server-side mcp.LoggingTransport logs of go-sdk
@@ -66,7 +67,7 @@ func TestImportGoSDKTranscriptMarksViolation(t *testing.T) {
 			waitReady(t, ctx)
 			// Empty it first, so what follows is the pasted transcript's result.
 			typeInto(t, ctx, "#imp-input", " ")
-			waitFor(t, ctx, "the empty-input hint", `document.getElementById("lab-error").textContent.includes("Paste a transcript")`)
+			waitFor(t, ctx, "the empty box's status", `document.getElementById("lab-status").textContent === `+strconv.Quote(templates.ImportEmptyStatus))
 			typeInto(t, ctx, "#imp-input", log)
 			// Drawn, not only answered, and this transcript's, not the
 			// example's the page opened with: the events table (the second

@@ -3,10 +3,13 @@ package site
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/mcplab/mcplab/templates"
 )
 
 // Rule (a client-side transcript's headline was definite
@@ -26,7 +29,7 @@ func TestImportOneSidedHeadlineUndecided(t *testing.T) {
 	navigate(t, ctx, siteURL+"/import/")
 	waitReady(t, ctx)
 	typeInto(t, ctx, "#imp-input", " ")
-	waitFor(t, ctx, "the empty-input hint", `document.getElementById("lab-error").textContent.includes("Paste a transcript")`)
+	waitFor(t, ctx, "the empty box's status", `document.getElementById("lab-status").textContent === `+strconv.Quote(templates.ImportEmptyStatus))
 	typeInto(t, ctx, "#imp-input", string(log))
 	waitFor(t, ctx, "the import", `document.getElementById("lab-error").hidden && !document.getElementById("imp-result").dataset.stale && !mcplabMorph.busy`)
 	type headline struct {

@@ -119,7 +119,7 @@ commands:
   proxy [-listen ADDR] [-faults SPEC] [-out DIR] (URL | -- SERVER COMMAND...)
                                     sit between a real client and server (Streamable HTTP or stdio),
                                     inject intermediary faults, record both hops and judge them on exit
-  mock [-http ADDR] [-out DIR] [-protocol auto|2026-07-28|2025-11-25] [-max-timeout MS]
+  mock [-http ADDR] [-out DIR] [-name BASE] [-protocol auto|2026-07-28|2025-11-25] [-max-timeout MS]
        [-idle-timeout MS] [-verdicts=false] SCENARIO | -situation NAME
                                     play a scenario's server handlers in real time to one real client
                                     (stdio, or Streamable HTTP at http://ADDR/mcp); judge on its leaving
