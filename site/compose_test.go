@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcplab/mcplab/site/internal/peertest"
 )
 
 // asMcplab is the command line that runs this test binary as mcplab.
@@ -50,7 +52,7 @@ func TestMockUnderProbeKeepsEveryTranscript(t *testing.T) {
 	argv := append([]string{"-protocol", "2025-11-25", "-only", "cancel-after-progress", "--"},
 		asMcplab(t, "mock", "-out", out, "../engine/examples/broken-handler-answers-after-cancel.json")...)
 	_, lines, _ := probeRun(t, argv...)
-	wantVerdict(t, lines, "cancel-after-progress", "FAIL", "MESSAGE AFTER THE ACCEPTED CANCELLATION")
+	peertest.WantVerdict(t, lines, "cancel-after-progress", "FAIL", "MESSAGE AFTER THE ACCEPTED CANCELLATION")
 	files := transcriptsIn(t, out, "mock*.jsonl")
 	if len(files) < 2 {
 		t.Fatalf("%d mock transcripts, want one per mock the probe started (two or more): %v", len(files), files)
@@ -81,7 +83,7 @@ func TestProxyUnderProbeWritesItsTranscript(t *testing.T) {
 		asMcplab(t, append([]string{"proxy", "-out", out, "--"},
 			asMcplab(t, "mock", "-out", mocks, "../engine/examples/broken-handler-answers-after-cancel.json")...)...)...)
 	_, lines, _ := probeRun(t, argv...)
-	wantVerdict(t, lines, "cancel-after-progress", "FAIL", "MESSAGE AFTER THE ACCEPTED CANCELLATION")
+	peertest.WantVerdict(t, lines, "cancel-after-progress", "FAIL", "MESSAGE AFTER THE ACCEPTED CANCELLATION")
 	files := transcriptsIn(t, out, "proxy*.jsonl")
 	if len(files) < 2 {
 		t.Fatalf("%d proxy transcripts in %s, want one per proxy the probe started (two or more)", len(files), out)

@@ -73,34 +73,8 @@ func probeRun(t *testing.T, args ...string) (string, map[string]string, error) {
 	var out, errb bytes.Buffer
 	err := run(append([]string{"probe", "-out", t.TempDir()}, args...), &out, &errb)
 	t.Logf("mcplab probe %s\n%s%s", strings.Join(args, " "), out.String(), errb.String())
-	lines := map[string]string{}
-	for _, l := range strings.Split(out.String(), "\n") {
-		for _, name := range strings.Split(probe.Situations(), ", ") {
-			if strings.HasPrefix(l, name+" ") {
-				lines[name] = l
-			}
-		}
-	}
+	lines := peertest.SituationLines(out.String(), strings.Split(probe.Situations(), ", "))
 	return out.String(), lines, err
-}
-
-// wantVerdict checks the verdict of situation name's line, and that the
-// line holds every phrase of contains.
-func wantVerdict(t *testing.T, lines map[string]string, name, verdict string, contains ...string) {
-	t.Helper()
-	l, ok := lines[name]
-	if !ok {
-		t.Errorf("no line for situation %s", name)
-		return
-	}
-	if f := strings.Fields(l); len(f) < 2 || f[1] != verdict {
-		t.Errorf("%s: verdict %q, want %q: %s", name, f[1], verdict, l)
-	}
-	for _, c := range contains {
-		if !strings.Contains(l, c) {
-			t.Errorf("%s: line lacks %q: %s", name, c, l)
-		}
-	}
 }
 
 // alive reports whether process pid is running (not a zombie).

@@ -8,11 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcplab/mcplab/site/internal/peertest"
 )
 
 // TestProxyUsage: bad -faults, -listen and server arguments are usage
@@ -65,7 +66,7 @@ func TestProxyCommandJudgesOnExit(t *testing.T) {
 	dir := t.TempDir()
 	urls := make(chan string, 1)
 	pctx, stop := context.WithCancel(ctx)
-	var errOut syncWriter
+	var errOut peertest.Buffer
 	done := make(chan error, 1)
 	go func() {
 		done <- proxyMain(pctx, []string{"-listen", "127.0.0.1:0", "-out", dir, upstream.URL + "/mcp"}, strings.NewReader(""), &bytes.Buffer{}, &errOut, func(u string) { urls <- u })
@@ -111,22 +112,4 @@ func TestProxyCommandJudgesOnExit(t *testing.T) {
 	if !strings.Contains(out.String(), `"proxy"`) && !strings.Contains(out.String(), "intermediary") {
 		t.Errorf("the trace does not say an intermediary recorded it")
 	}
-}
-
-// syncWriter is a buffer the proxy's goroutines and the test share.
-type syncWriter struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
 }

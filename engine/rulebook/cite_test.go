@@ -15,39 +15,19 @@ import (
 // domainFile is the lab's domain notes in the repository.
 var domainFile = filepath.Join("..", "..", "docs", "domain.md")
 
-// headings returns the Markdown headings of path in order, each as its
-// level and its text.
-func headings(t *testing.T, path string) (levels []int, texts []string) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fence := false
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "```") {
-			fence = !fence
-		}
-		if fence || !strings.HasPrefix(line, "#") {
-			continue
-		}
-		text := strings.TrimLeft(line, "#")
-		levels = append(levels, len(line)-len(text))
-		texts = append(texts, strings.TrimSpace(text))
-	}
-	return levels, texts
-}
-
 // Rule: a rule's source cites the domain notes as docs/domain.md §N (a
 // section that exists, and a subsection of it when one is named), never
 // a design file the repository does not hold; and each citation becomes
 // a link of docs/rules.md that lands on a heading of docs/domain.md.
 func TestRuleSourcesCiteTheNotes(t *testing.T) {
-	levels, texts := headings(t, domainFile)
+	b, err := os.ReadFile(domainFile)
+	if err != nil {
+		t.Fatal(err)
+	}
 	anchors := map[string]bool{}
-	for i := range texts {
-		if levels[i] >= 2 {
-			anchors[notes.Anchor(texts[i])] = true
+	for _, h := range notes.Headings(string(b)) {
+		if h.Level >= 2 {
+			anchors[h.Anchor] = true
 		}
 	}
 	link := regexp.MustCompile(`\]\(domain\.md#([^)]*)\)`)

@@ -61,6 +61,42 @@ func DomainSection(n int) (Section, bool) {
 // Heading is the Markdown heading text of section s: "N. Title".
 func (s Section) Heading() string { return strconv.Itoa(s.N) + ". " + s.Title }
 
+// Heading is one ATX heading of a Markdown document: its level (the
+// number of "#"), its text, and the fragment GitHub links it by.
+type Heading struct {
+	Level  int
+	Text   string
+	Anchor string // Anchor(Text), and "-1", "-2", … on a repeat, as GitHub numbers it
+}
+
+// Headings returns the ATX headings of the Markdown text md in order,
+// leaving out lines inside fenced code ("```"), each with the anchor
+// GitHub gives it. The docs' tests hold docs/ and the site's pages of it
+// to these anchors. Cost: O(len(md)).
+func Headings(md string) []Heading {
+	var out []Heading
+	seen := map[string]int{}
+	fence := false
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fence = !fence
+		}
+		if fence || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		text := strings.TrimLeft(line, "#")
+		h := Heading{Level: len(line) - len(text), Text: strings.TrimSpace(text)}
+		a := Anchor(h.Text)
+		h.Anchor = a
+		if n := seen[a]; n > 0 {
+			h.Anchor = a + "-" + strconv.Itoa(n)
+		}
+		seen[a]++
+		out = append(out, h)
+	}
+	return out
+}
+
 // Anchor is the fragment GitHub gives a Markdown heading with text h:
 // lower case, letters, digits, "-" and "_" kept, spaces turned into "-",
 // everything else dropped ("1. Request cancellation, per transport" →

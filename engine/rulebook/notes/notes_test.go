@@ -16,24 +16,15 @@ import (
 var domainFile = filepath.Join("..", "..", "..", "docs", "domain.md")
 
 // headings returns the Markdown headings of path in order, each as its
-// level and its text.
+// level and its text (notes.Headings).
 func headings(t *testing.T, path string) (levels []int, texts []string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fence := false
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "```") {
-			fence = !fence
-		}
-		if fence || !strings.HasPrefix(line, "#") {
-			continue
-		}
-		text := strings.TrimLeft(line, "#")
-		levels = append(levels, len(line)-len(text))
-		texts = append(texts, strings.TrimSpace(text))
+	for _, h := range notes.Headings(string(b)) {
+		levels, texts = append(levels, h.Level), append(texts, h.Text)
 	}
 	return levels, texts
 }
@@ -127,5 +118,21 @@ func TestCitations(t *testing.T) {
 		if joined.String() != c.in {
 			t.Errorf("Citations(%q): the texts join to %q", c.in, joined.String())
 		}
+	}
+}
+
+// Rule (GitHub's heading anchors, which docs/ links): a heading's anchor
+// is Anchor of its text, a repeat numbered "-1", "-2" in order, and a
+// "#" line inside fenced code is not a heading.
+func TestHeadingsNumberRepeatsAndSkipCode(t *testing.T) {
+	got := notes.Headings("# The scenario format\n## `client`\n```\n# not a heading\n```\n### `progress`\n### `progress`\n")
+	want := []notes.Heading{
+		{1, "The scenario format", "the-scenario-format"},
+		{2, "`client`", "client"},
+		{3, "`progress`", "progress"},
+		{3, "`progress`", "progress-1"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Headings = %+v, want %+v", got, want)
 	}
 }

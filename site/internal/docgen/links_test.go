@@ -12,25 +12,11 @@ import (
 )
 
 // anchors returns the fragments GitHub gives the headings of a Markdown
-// text (a repeated heading gets "-1", "-2", … as GitHub numbers it).
+// text (notes.Headings).
 func anchors(text string) map[string]bool {
 	out := map[string]bool{}
-	seen := map[string]int{}
-	fence := false
-	for _, line := range strings.Split(text, "\n") {
-		if strings.HasPrefix(line, "```") {
-			fence = !fence
-		}
-		if fence || !strings.HasPrefix(line, "#") {
-			continue
-		}
-		a := notes.Anchor(strings.TrimSpace(strings.TrimLeft(line, "#")))
-		if n := seen[a]; n > 0 {
-			out[a+"-"+strconv.Itoa(n)] = true
-		} else {
-			out[a] = true
-		}
-		seen[a]++
+	for _, h := range notes.Headings(text) {
+		out[h.Anchor] = true
 	}
 	return out
 }

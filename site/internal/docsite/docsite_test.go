@@ -101,25 +101,11 @@ func TestLinksResolveOnTheSite(t *testing.T) {
 }
 
 // githubAnchors returns the fragments GitHub gives the headings of a
-// Markdown text in order, a repeated one numbered "-1", "-2", …
+// Markdown text in order (notes.Headings).
 func githubAnchors(src string) []string {
 	var out []string
-	seen := map[string]int{}
-	fence := false
-	for _, line := range strings.Split(src, "\n") {
-		if strings.HasPrefix(line, "```") {
-			fence = !fence
-		}
-		if fence || !strings.HasPrefix(line, "#") {
-			continue
-		}
-		a := notes.Anchor(strings.TrimSpace(strings.TrimLeft(line, "#")))
-		if n := seen[a]; n > 0 {
-			out = append(out, a+"-"+strconv.Itoa(n))
-		} else {
-			out = append(out, a)
-		}
-		seen[a]++
+	for _, h := range notes.Headings(src) {
+		out = append(out, h.Anchor)
 	}
 	return out
 }

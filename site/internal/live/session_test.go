@@ -10,32 +10,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcplab/mcplab/engine/trace"
 	"github.com/mcplab/mcplab/engine/transcript"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcplab/mcplab/site/internal/peertest"
 )
-
-// lockedBuffer is a buffer a session's goroutines and the test share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *lockedBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *lockedBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
 
 // TestSessionRecordsUntilStopped: a Session between a real Go SDK client
 // and server (Streamable HTTP) records into DIR/proxy.jsonl as messages
@@ -57,7 +40,7 @@ func TestSessionRecordsUntilStopped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var log lockedBuffer
+		var log peertest.Buffer
 		urls := make(chan string, 1)
 		sctx, stop := context.WithCancel(ctx)
 		s := &Session{Target: target, Listener: ln, Log: &log, Dir: dir, Name: "proxy", Ready: func(u string) { urls <- u }}

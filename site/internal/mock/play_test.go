@@ -7,7 +7,6 @@ package mock
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -16,34 +15,16 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcplab/mcplab/engine/scenario"
+	"github.com/mcplab/mcplab/site/internal/peertest"
 )
 
 // mockScenario is the server half the tests play: "slow" works 300 ms,
 // progress every 100 ms (updates 1 and 2 of 2).
 const mockScenario = `{"mcplab":1,"steps":[],"server":{"handlers":{"slow":{"workMs":300,"progressEveryMs":100}}}}`
-
-// syncBuffer is a bytes.Buffer safe for the mock's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // play runs a Play of mockScenario with transcript directory dir, on
 // stdio (in, out) or, with ln, on Streamable HTTP, and returns Run's
@@ -107,7 +88,7 @@ func TestPlayStdio(t *testing.T) {
 			dir := t.TempDir()
 			inR, inW := io.Pipe()
 			outR, outW := io.Pipe()
-			var stderr syncBuffer
+			var stderr peertest.Buffer
 			done := make(chan error, 1)
 			go func() {
 				done <- play(context.Background(), t, dir, nil, inR, outW, &stderr, nil)
@@ -207,7 +188,7 @@ func TestPlayHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	urls := make(chan string, 1)
-	var stderr syncBuffer
+	var stderr peertest.Buffer
 	done := make(chan error, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -5,7 +5,6 @@ package probe
 // (package site's probeExit; site's tests run the command itself).
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,7 +14,6 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"sync"
 
 	"github.com/mcplab/mcplab/engine/checks/schema"
 	"github.com/mcplab/mcplab/engine/transcript"
@@ -146,23 +144,4 @@ func judgeFile(file string, w io.Writer) error {
 		return &exitError{3, fmt.Errorf("%d check(s) failed: %s", len(failed), strings.Join(failed, ", "))}
 	}
 	return nil
-}
-
-// lockedBuffer is a buffer two goroutines may write at once, as they write
-// a terminal: SignalContext's line and the probe's own.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *lockedBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *lockedBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
 }

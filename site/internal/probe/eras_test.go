@@ -112,9 +112,9 @@ func TestProbeJudgesBothErasFairly(t *testing.T) {
 			if !strings.Contains(out, c.revision) {
 				t.Errorf("the server line does not say %q", c.revision)
 			}
-			wantVerdict(t, lines, "clean", "pass")
+			peertest.WantVerdict(t, lines, "clean", "pass")
 			for name, v := range c.verdicts {
-				wantVerdict(t, lines, name, v)
+				peertest.WantVerdict(t, lines, name, v)
 			}
 		})
 	}
@@ -219,8 +219,8 @@ func TestProbeWantsArgsTheToolRequires(t *testing.T) {
 	if exitCode(err) != 2 {
 		t.Errorf("err = %v (exit %d), want exit 2", err, exitCode(err))
 	}
-	wantVerdict(t, lines, "clean", "skipped", `tool "t" requires city, days`, `try -args '{"city":"","days":3}'`)
-	wantVerdict(t, lines, "cancel-at-once", "skipped", "the warm-up did not complete")
+	peertest.WantVerdict(t, lines, "clean", "skipped", `tool "t" requires city, days`, `try -args '{"city":"","days":3}'`)
+	peertest.WantVerdict(t, lines, "cancel-at-once", "skipped", "the warm-up did not complete")
 	for _, c := range []struct{ schema, want string }{
 		{`{"type":"object","properties":{"n":{"type":"integer"},"on":{"type":["null","boolean"]},"mode":{"enum":["fast","slow"]}},"required":["on","n","mode"]}`, `{"mode":"fast","n":1,"on":false}`},
 		{`{"type":"object","properties":{"q":{"type":"string","examples":["weather"]}},"required":["q"]}`, `{"q":"weather"}`},
@@ -354,7 +354,7 @@ func TestProbeJudgesMessageValidity(t *testing.T) {
 	if exitCode(err) != 3 || !strings.Contains(err.Error(), "clean ("+string(schema.Rule)+")") {
 		t.Errorf("err = %v, want exit 3 naming clean (%s)", err, schema.Rule)
 	}
-	wantVerdict(t, lines, "clean", "FAIL")
+	peertest.WantVerdict(t, lines, "clean", "FAIL")
 }
 
 // lazyServer is a correct Streamable HTTP server (2025-11-25) whose first
@@ -461,7 +461,7 @@ func TestProbeLazyFirstCallOverHTTPIsNotConvicted(t *testing.T) {
 	if err != nil {
 		t.Errorf("err = %v, want none (exit 0)", err)
 	}
-	wantVerdict(t, lines, "clean", "pass")
+	peertest.WantVerdict(t, lines, "clean", "pass")
 	if l := lines["race-sweep"]; strings.Contains(l, "FAIL") || strings.Contains(l, "MESSAGE AFTER") || !strings.Contains(l, "race, undecided") {
 		t.Errorf("race-sweep: want no conviction and at least one race: %s", l)
 	}

@@ -47,32 +47,8 @@ func probeRun(t *testing.T, args ...string) (string, map[string]string, error) {
 	var out, errb bytes.Buffer
 	err := runArgs(context.Background(), append([]string{"-out", t.TempDir()}, args...), &out, &errb)
 	t.Logf("mcplab probe %s\n%s%s", strings.Join(args, " "), out.String(), errb.String())
-	lines := map[string]string{}
-	for _, l := range strings.Split(out.String(), "\n") {
-		for _, st := range situations {
-			if strings.HasPrefix(l, st.name+" ") {
-				lines[st.name] = l
-			}
-		}
-	}
+	lines := peertest.SituationLines(out.String(), strings.Split(Situations(), ", "))
 	return out.String(), lines, err
-}
-
-func wantVerdict(t *testing.T, lines map[string]string, name, verdict string, contains ...string) {
-	t.Helper()
-	l, ok := lines[name]
-	if !ok {
-		t.Errorf("no line for situation %s", name)
-		return
-	}
-	if f := strings.Fields(l); len(f) < 2 || f[1] != verdict {
-		t.Errorf("%s: verdict %q, want %q: %s", name, f[1], verdict, l)
-	}
-	for _, c := range contains {
-		if !strings.Contains(l, c) {
-			t.Errorf("%s: line lacks %q: %s", name, c, l)
-		}
-	}
 }
 
 // transcriptOf returns the transcript file printed for a situation.
@@ -102,12 +78,12 @@ func TestProbeGoSDKStdioFlagsResultAfterCancel(t *testing.T) {
 	if !strings.Contains(out, "negotiated 2025-11-25") {
 		t.Errorf("the output does not say the negotiated revision")
 	}
-	wantVerdict(t, lines, "clean", "pass", "3 progress")
+	peertest.WantVerdict(t, lines, "clean", "pass", "3 progress")
 	// The SDK answers a result (isError) or a JSON-RPC error, depending on
 	// whether the handler had started.
-	wantVerdict(t, lines, "cancel-at-once", "FAIL", "MESSAGE AFTER THE ACCEPTED CANCELLATION")
-	wantVerdict(t, lines, "cancel-after-progress", "FAIL", "MESSAGE AFTER THE ACCEPTED CANCELLATION")
-	wantVerdict(t, lines, "bad-cancellations", "pass", "the normal call after them answered")
+	peertest.WantVerdict(t, lines, "cancel-at-once", "FAIL", "MESSAGE AFTER THE ACCEPTED CANCELLATION")
+	peertest.WantVerdict(t, lines, "cancel-after-progress", "FAIL", "MESSAGE AFTER THE ACCEPTED CANCELLATION")
+	peertest.WantVerdict(t, lines, "bad-cancellations", "pass", "the normal call after them answered")
 	if l := lines["race-sweep"]; strings.Count(l, "%") != len(raceSteps) {
 		t.Errorf("race-sweep reports %d offsets, want %d: %s", strings.Count(l, "%"), len(raceSteps), l)
 	}
@@ -163,9 +139,9 @@ func TestProbeGoSDKHTTPFlagsResultAfterCancel(t *testing.T) {
 	if !strings.Contains(out, "Streamable HTTP "+url) || !strings.Contains(out, "negotiated 2025-11-25") {
 		t.Errorf("the output does not name the transport and revision")
 	}
-	wantVerdict(t, lines, "cancel-after-progress", "FAIL", "signal: POST notifications/cancelled, as 2025-11-25 prescribes", "MESSAGE AFTER THE ACCEPTED CANCELLATION")
-	wantVerdict(t, lines, "cancel-at-once", "FAIL", "once the server had answered its POST")
-	wantVerdict(t, lines, "http-close-stream", "pass", "closed the request's stream", "the server answered a ping")
+	peertest.WantVerdict(t, lines, "cancel-after-progress", "FAIL", "signal: POST notifications/cancelled, as 2025-11-25 prescribes", "MESSAGE AFTER THE ACCEPTED CANCELLATION")
+	peertest.WantVerdict(t, lines, "cancel-at-once", "FAIL", "once the server had answered its POST")
+	peertest.WantVerdict(t, lines, "http-close-stream", "pass", "closed the request's stream", "the server answered a ping")
 }
 
 // Rule: a TypeScript SDK server whose tool honours cancellation
@@ -182,7 +158,7 @@ func TestProbeTypeScriptHonoursCancellation(t *testing.T) {
 		t.Fatalf("err = %v, want none", err)
 	}
 	for _, name := range []string{"clean", "cancel-after-progress", "cancel-at-once", "bad-cancellations"} {
-		wantVerdict(t, lines, name, "pass")
+		peertest.WantVerdict(t, lines, name, "pass")
 	}
 	for _, name := range []string{"race-sweep", "idle-timeout"} {
 		l := lines[name]
@@ -192,7 +168,7 @@ func TestProbeTypeScriptHonoursCancellation(t *testing.T) {
 			t.Errorf("%s: undecided without a race: %s", name, l)
 		}
 	}
-	wantVerdict(t, lines, "cancel-at-once", "pass", "cancellation won")
+	peertest.WantVerdict(t, lines, "cancel-at-once", "pass", "cancellation won")
 	if l := lines["race-sweep"]; strings.Contains(l, "MESSAGE AFTER") {
 		t.Errorf("race-sweep: %s", l)
 	}
@@ -209,8 +185,8 @@ func TestProbeTypeScriptProgressAfterCancel(t *testing.T) {
 	if exitCode(err) != 3 {
 		t.Fatalf("err = %v, want exit 3", err)
 	}
-	wantVerdict(t, lines, "clean", "pass")
-	wantVerdict(t, lines, "cancel-after-progress", "FAIL", "MESSAGE AFTER THE ACCEPTED CANCELLATION: progress", "after the fence")
+	peertest.WantVerdict(t, lines, "clean", "pass")
+	peertest.WantVerdict(t, lines, "cancel-after-progress", "FAIL", "MESSAGE AFTER THE ACCEPTED CANCELLATION: progress", "after the fence")
 }
 
 // Rule (the probe is bounded): against a server that never
@@ -230,8 +206,8 @@ func TestProbeServerNeverAnswers(t *testing.T) {
 	if elapsed > limit+5*time.Second {
 		t.Errorf("the probe took %v with a %v limit per situation", elapsed, limit)
 	}
-	wantVerdict(t, lines, "clean", "error", "initialize", "no answer within the situation's limit (-limit 2s)")
-	wantVerdict(t, lines, "race-sweep", "skipped", "the warm-up did not complete")
+	peertest.WantVerdict(t, lines, "clean", "error", "initialize", "no answer within the situation's limit (-limit 2s)")
+	peertest.WantVerdict(t, lines, "race-sweep", "skipped", "the warm-up did not complete")
 	data, rerr := os.ReadFile(pidFile)
 	if rerr != nil {
 		t.Fatalf("the server did not write its child's pid: %v", rerr)
@@ -270,8 +246,8 @@ func TestProbeServerCrashesMidCall(t *testing.T) {
 	if err == nil || exitCode(err) != 1 {
 		t.Errorf("err = %v, want an error with exit 1", err)
 	}
-	wantVerdict(t, lines, "clean", "error", "the server exited (exit status 3)")
-	wantVerdict(t, lines, "cancel-at-once", "skipped")
+	peertest.WantVerdict(t, lines, "clean", "error", "the server exited (exit status 3)")
+	peertest.WantVerdict(t, lines, "cancel-at-once", "skipped")
 }
 
 // Rule (README: -timeout bounds the whole probe): a probe stopped by its
@@ -282,7 +258,7 @@ func TestProbeSaysWhichLimitStoppedIt(t *testing.T) {
 	if exitCode(err) != 1 {
 		t.Errorf("err = %v, want exit 1", err)
 	}
-	wantVerdict(t, lines, "clean", "error", "initialize: no answer before the probe's overall limit ran out (-timeout 1s)")
+	peertest.WantVerdict(t, lines, "clean", "error", "initialize: no answer before the probe's overall limit ran out (-timeout 1s)")
 }
 
 // Rule (MCP stdio transport: the server must not write anything to its
@@ -310,14 +286,14 @@ func TestProbeStdoutNotJSONRPC(t *testing.T) {
 	if err != nil {
 		t.Errorf("err = %v, want none without -checks", err)
 	}
-	wantVerdict(t, lines, "clean", "FAIL", `"Server starting on stdio..." before the response to initialize id 1`)
+	peertest.WantVerdict(t, lines, "clean", "FAIL", `"Server starting on stdio..." before the response to initialize id 1`)
 
 	start := time.Now()
 	_, lines, err = probeRun(t, "-protocol", "2025-11-25", "-limit", "10s", "--", "yes", "garbage")
 	if exitCode(err) != 1 {
 		t.Errorf("err = %v, want exit 1 (the warm-up could not run)", err)
 	}
-	wantVerdict(t, lines, "clean", "FAIL", "initialize", `not JSON-RPC messages`, `"garbage"`)
+	peertest.WantVerdict(t, lines, "clean", "FAIL", "initialize", `not JSON-RPC messages`, `"garbage"`)
 	if time.Since(start) > 8*time.Second {
 		t.Errorf("the probe waited %v for a server that writes only garbage", time.Since(start))
 	}
@@ -333,7 +309,7 @@ func TestProbeInventedProgressToken(t *testing.T) {
 	if exitCode(err) != 3 || !strings.Contains(err.Error(), "clean (progress-token-known)") {
 		t.Errorf("err = %v, want exit 3 with clean (progress-token-known)", err)
 	}
-	wantVerdict(t, lines, "clean", "FAIL", `3 progress under a token the probe never gave ("WRONG")`)
+	peertest.WantVerdict(t, lines, "clean", "FAIL", `3 progress under a token the probe never gave ("WRONG")`)
 	// The probe's checks line cites the transcript's lines, the words
 	// run -checks prints for the same file (TestRunChecksCiteTranscriptLines).
 	detail := regexp.MustCompile(`FAIL progress-token-known \((.*\(line [0-9]+(, line [0-9]+)*\).*)\)`).FindStringSubmatch(out)
@@ -365,7 +341,7 @@ func TestProbeRaceSweepSizedToTheLimit(t *testing.T) {
 	if err != nil {
 		t.Errorf("err = %v, want none", err)
 	}
-	wantVerdict(t, lines, "race-sweep", "skipped", "more than is left of the situation's limit (-limit 3s)", "would let it run")
+	peertest.WantVerdict(t, lines, "race-sweep", "skipped", "more than is left of the situation's limit (-limit 3s)", "would let it run")
 	if l := lines["race-sweep"]; !regexp.MustCompile(`-limit (1[0-9]|[4-9])s would let it run`).MatchString(l) {
 		t.Errorf("race-sweep does not name a -limit above 3s: %s", l)
 	}
@@ -420,9 +396,9 @@ func TestProbeHTTPNeverReached(t *testing.T) {
 	if exitCode(err) != 1 {
 		t.Errorf("err = %v, want exit 1", err)
 	}
-	wantVerdict(t, lines, "clean", "error", `initialize: HTTP 401 Unauthorized: the server wants authentication (WWW-Authenticate: Bearer realm="mcp")`, "-header 'Authorization: Bearer TOKEN'")
+	peertest.WantVerdict(t, lines, "clean", "error", `initialize: HTTP 401 Unauthorized: the server wants authentication (WWW-Authenticate: Bearer realm="mcp")`, "-header 'Authorization: Bearer TOKEN'")
 	_, lines, _ = probeRun(t, "-header", "Authorization: Bearer s3cret", srv.URL)
-	wantVerdict(t, lines, "clean", "error", "initialize: HTTP 501 Not Implemented", `the body begins "not here"`)
+	peertest.WantVerdict(t, lines, "clean", "error", "initialize: HTTP 501 Not Implemented", `the body begins "not here"`)
 	mu.Lock()
 	if len(got) < 2 || got[len(got)-1] != "Bearer s3cret" {
 		t.Errorf("the server saw Authorization %q, want the -header's last", got)
@@ -436,7 +412,7 @@ func TestProbeHTTPNeverReached(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	_, lines, _ = probeRun(t, "http://"+addr+"/mcp")
-	wantVerdict(t, lines, "clean", "error", "server/discover: could not reach the server", "connection refused")
+	peertest.WantVerdict(t, lines, "clean", "error", "server/discover: could not reach the server", "connection refused")
 	if strings.Contains(lines["clean"], "gone") {
 		t.Errorf("clean says the server is gone: %s", lines["clean"])
 	}
@@ -452,7 +428,7 @@ func TestProbeResponseIDAsString(t *testing.T) {
 	if exitCode(err) != 1 {
 		t.Errorf("err = %v, want exit 1", err)
 	}
-	wantVerdict(t, lines, "clean", "error", `the server answered request id 3 with id "3", a string`)
+	peertest.WantVerdict(t, lines, "clean", "error", `the server answered request id 3 with id "3", a string`)
 	if time.Since(start) > 5*time.Second {
 		t.Errorf("the probe took %v: it waited out the limit", time.Since(start))
 	}
@@ -474,13 +450,13 @@ func TestProbeNegotiatedRevision(t *testing.T) {
 	if !strings.Contains(out, "negotiated 2025-06-18 (the server does not support 2025-11-25 and chose the earlier 2025-06-18") {
 		t.Errorf("the server line does not say the server chose an earlier revision:\n%s", out)
 	}
-	wantVerdict(t, lines, "clean", "pass")
+	peertest.WantVerdict(t, lines, "clean", "pass")
 
 	_, lines, err = probeRun(t, "-checks", "-only", "cancel-at-once", "--", "node", peertest.Path("fault.mjs"), "badproto")
 	if exitCode(err) != 1 {
 		t.Errorf("a made-up revision: err = %v, want exit 1 (the probe cannot go on)", err)
 	}
-	wantVerdict(t, lines, "clean", "error", `protocolVersion "1999-01-01"`, "it offered 2025-11-25", "disconnects")
+	peertest.WantVerdict(t, lines, "clean", "error", `protocolVersion "1999-01-01"`, "it offered 2025-11-25", "disconnects")
 }
 
 // testRequest is what the tests' own Streamable HTTP servers read of a
@@ -535,5 +511,5 @@ func TestProbeCloseStreamNotExercisedIsSkipped(t *testing.T) {
 	}))
 	defer srv.Close()
 	_, lines, _ := probeRun(t, "-only", "http-close-stream", srv.URL)
-	wantVerdict(t, lines, "http-close-stream", "skipped", "the server had answered before the probe could close the response stream, so nothing was tested")
+	peertest.WantVerdict(t, lines, "http-close-stream", "skipped", "the server had answered before the probe could close the response stream, so nothing was tested")
 }

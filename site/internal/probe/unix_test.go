@@ -39,7 +39,7 @@ func TestProbeSIGTERMKillsTheServer(t *testing.T) {
 		}
 	}()
 	var out bytes.Buffer
-	var errb lockedBuffer // the signal's line and the probe's lines come from two goroutines, as on a terminal
+	var errb peertest.Buffer // the signal's line and the probe's lines come from two goroutines, as on a terminal
 	err := runArgs(context.Background(), []string{"-protocol", "2025-11-25", "-out", dir, "--", "sh", peertest.Path("hang.sh"), pidFile}, &out, &errb)
 	t.Logf("%s%s", out.String(), errb.String())
 	if err == nil || !strings.Contains(err.Error(), "stopped by SIGTERM") || exitCode(err) != 1 {
@@ -92,7 +92,7 @@ func TestProbeSIGINTDuringANotificationsPOST(t *testing.T) {
 		}
 	}()
 	var out bytes.Buffer
-	var errb lockedBuffer
+	var errb peertest.Buffer
 	err := runArgs(context.Background(), []string{"-protocol", "2025-11-25", "-out", t.TempDir(), srv.URL}, &out, &errb)
 	returned := time.Now()
 	t.Logf("%s%s", out.String(), errb.String())
@@ -128,7 +128,7 @@ func TestProbeSaysTheServerEchoes(t *testing.T) {
 	if code := exitCode(err); code != 1 {
 		t.Errorf("probe -- cat: exit %d (%v), want 1 (the warm-up could not run)", code, err)
 	}
-	wantVerdict(t, lines, "clean", "error", "initialize: the server sent the probe's initialize request back instead of answering it (is it an MCP server, or does it echo its input?)")
+	peertest.WantVerdict(t, lines, "clean", "error", "initialize: the server sent the probe's initialize request back instead of answering it (is it an MCP server, or does it echo its input?)")
 	if strings.Contains(out, "answers no initialize") {
 		t.Errorf("the probe answered its own echoed request:\n%s", out)
 	}
