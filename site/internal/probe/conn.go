@@ -26,6 +26,7 @@ import (
 
 	"github.com/mcplab/mcplab/engine/jsonrpc"
 	"github.com/mcplab/mcplab/engine/trace"
+	"github.com/mcplab/mcplab/site/internal/live"
 )
 
 // Bounds of one connection.
@@ -221,7 +222,6 @@ func (c *stdioConn) strayLines() ([]stray, int) {
 func startStdio(argv []string) (*stdioConn, error) {
 	c := &stdioConn{in: make(chan inbound, probeInbox), gone: make(chan struct{}), quit: make(chan struct{})}
 	c.cmd = exec.Command(argv[0], argv[1:]...)
-	setProcessGroup(c.cmd)
 	c.cmd.Stderr = &c.stderr
 	// Our own pipe rather than StdinPipe: a pipe the runtime polls takes a
 	// write deadline, so a server that stops reading cannot block the probe.
@@ -235,7 +235,7 @@ func startStdio(argv []string) (*stdioConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.cmd.Start(); err != nil {
+	if err := live.StartGroup(c.cmd); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("starting %s: %w", argv[0], err)
 	}
@@ -250,7 +250,7 @@ func startStdio(argv []string) (*stdioConn, error) {
 			}
 			if line[0] != '{' || !json.Valid(line) {
 				if flood = c.addStray(line); flood {
-					killGroup(c.cmd)
+					live.KillGroup(c.cmd)
 					break
 				}
 				continue
@@ -311,10 +311,10 @@ func (c *stdioConn) close() {
 	close(c.quit)
 	c.stdin.Close()
 	if !c.leaves(probeStdinGrace) {
-		termGroup(c.cmd)
+		live.TermGroup(c.cmd)
 		c.leaves(probeTermGrace)
 	}
-	killGroup(c.cmd)
+	live.KillGroup(c.cmd)
 	c.leaves(probeTermGrace) // the reader is stuck on a grandchild holding stdout
 }
 

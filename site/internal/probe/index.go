@@ -14,6 +14,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcplab/mcplab/site/internal/live"
 )
 
 // SignalContext is parent ended by the first of the probe's signals
@@ -26,7 +28,7 @@ import (
 func SignalContext(parent context.Context, stderr io.Writer, http bool) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, probeSignals...)
+	signal.Notify(sigs, live.Signals...)
 	done := make(chan struct{})
 	go func() {
 		select {
