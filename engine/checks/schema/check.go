@@ -45,7 +45,8 @@ func Check(tr *trace.Trace) trace.Check {
 	type key struct{ msg, method string }
 	judged := map[key]bool{}
 	checked, left, probes := 0, 0, 0
-	probeIDs := map[string]bool{} // the ids of the discovery probes left out, until initialize
+	probeIDs := map[string]bool{}     // the ids of the discovery probes left out, until initialize
+	probeAnswers := map[string]bool{} // the probes' answers left out, by their bytes
 	initialized := false
 	var firstBad *trace.Event
 	var firstProblem error
@@ -75,8 +76,12 @@ func Check(tr *trace.Trace) trace.Check {
 			probeIDs[m.ID] = true
 			continue
 		}
-		if err == nil && (m.Kind == jsonrpc.Response || m.Kind == jsonrpc.Error) && probeIDs[m.ID] {
-			continue // the probe's answer (a send and its deliveries), in the revision the server speaks best
+		if err == nil && (m.Kind == jsonrpc.Response || m.Kind == jsonrpc.Error) && (probeIDs[m.ID] || probeAnswers[string(e.Message)]) {
+			// The probe's answer, in the revision the server speaks best: its
+			// send, and its deliveries, which a recorder may log after the
+			// client's initialize (it writes a delivery once the client has it).
+			probeAnswers[string(e.Message)] = true
+			continue
 		}
 		method := ""
 		switch {

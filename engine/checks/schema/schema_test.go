@@ -310,3 +310,23 @@ func TestDescriptionNamesWhereItIsJudged(t *testing.T) {
 		}
 	}
 }
+
+// A recorder on the path (mcplab proxy) logs the server's send of the
+// discovery probe's answer before the client's initialize, and its
+// delivery once the client has it, which may be after: the delivery is the
+// same answer, left out with it (DOMAIN.md, "The two protocol eras"), not
+// a 2026-07-28 result convicted under 2025-11-25.
+func TestProbeAnswerDeliveredAfterInitializeIsLeftOut(t *testing.T) {
+	const answer = `{"jsonrpc":"2.0","id":0,"result":{"resultType":"complete","ttlMs":0,"cacheScope":"public","supportedVersions":["2026-07-28"],"capabilities":{}}}`
+	msg := func(s string) []byte { return []byte(s) }
+	tr := &trace.Trace{Source: &trace.Source{Protocol: "2025-11-25"}, Events: []trace.Event{
+		{Type: trace.TypeSend, Actor: trace.ActorClient, Message: msg(`{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{}}`)},
+		{Type: trace.TypeSend, Actor: trace.ActorServer, Message: msg(answer)},
+		{Type: trace.TypeSend, Actor: trace.ActorClient, Message: msg(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)},
+		{Type: trace.TypeDeliver, Actor: trace.ActorNetwork, Message: msg(answer)},
+	}}
+	ch := schema.Check(tr)
+	if ch.OK == nil || !*ch.OK {
+		t.Fatalf("ok %v, %q: want the probe's late-logged delivery left out with its answer", ch.OK != nil && *ch.OK, ch.Detail)
+	}
+}
